@@ -1,0 +1,2 @@
+//! sparkgen runtime.
+pub use sparkgen_generated as generated;

@@ -1,0 +1,1 @@
+//! Integration tests of sparkgen live in `tests/tests/`.
