@@ -3,7 +3,7 @@
 //! and the Lobatto–Gauss coupling coefficients.
 
 use crate::exact::{LinalgError, Matrix, Num, Precision, null_space, solve};
-use crate::tableau::{Family, NodeSet, TableauError, build, nodes_and_weights};
+use crate::tableau::{Family, NodeSet, TableauError, build, clean, nodes_and_weights};
 
 /// `lobatto_ω_matrix(s)`, s×(s+1): with `a_s` the rows 2..s of Lobatto IIIA(s),
 /// `Q = [a_s 0; 0ᵀ 1]`, `L = [a_s; e_sᵀ]`, `ω = L⁻¹ Q`. The rows of `ω·[Ψ_1..Ψ_s, φ_{n+1}]ᵀ = 0`
@@ -17,7 +17,7 @@ pub fn lobatto_omega_matrix(s: usize, prec: Precision) -> Result<Matrix, Tableau
     q.push((0..=s).map(|j| if j == s { Num::one() } else { Num::zero() }).collect());
     let mut l: Matrix = a[1..].to_vec();
     l.push((0..s).map(|j| if j == s - 1 { Num::one() } else { Num::zero() }).collect());
-    Ok(solve(&l, &q, prec)?)
+    Ok(clean(solve(&l, &q, prec)?))
 }
 
 /// `gauss_ω_matrix(s)`, s×(s+1): `ω_ij = b_j c_j^{i−1}` (i = 1..s−1, j = 1..s, Gauss b, c),
@@ -76,7 +76,7 @@ pub fn lobatto_gauss_coefficients(
         .collect();
     let sol = solve(&vt, &rhs, prec)?;
     let a = (0..sigma).map(|i| (0..s).map(|j| sol[j][i].clone()).collect()).collect();
-    Ok(LobattoGauss { s, sigma, a, b, c })
+    Ok(LobattoGauss { s, sigma, a: clean(a), b, c })
 }
 
 /// The Lobatto–Gauss coupling coefficients of [`lobatto_gauss_coefficients`].

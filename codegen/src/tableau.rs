@@ -11,10 +11,10 @@ mod family;
 mod nodes;
 mod pair;
 
-pub use construct::{build, symplectic_conjugate};
+pub use construct::{build, clean, symplectic_conjugate};
 pub use family::{Family, Properties, RInfinity, UpstreamClaim};
 pub use nodes::{NodeSet, nodes_and_weights};
-pub use pair::{PairKind, PartitionedTableau};
+pub use pair::{PairKind, PairProperties, PartitionedTableau};
 
 use crate::exact::{LinalgError, Matrix, Num, RootError};
 

@@ -78,9 +78,9 @@ fn row_reduce(m: &mut Matrix, tol: &Float) -> Vec<usize> {
         for i in 0..rows {
             if i != r && !m[i][col].is_zero() {
                 let factor = m[i][col].clone();
-                for j in 0..cols {
-                    let update = factor.mul(&m[r][j]);
-                    m[i][j] = m[i][j].sub(&update);
+                let pivot_row = m[r].clone();
+                for (entry, p) in m[i].iter_mut().zip(&pivot_row) {
+                    *entry = entry.sub(&factor.mul(p));
                 }
             }
         }

@@ -102,17 +102,30 @@ impl Num {
     }
 
     /// The rounding remainder `x − fl(x)` rounded to `f64`, for compensated summation.
+    ///
+    /// For a float, a remainder below the noise floor `|x|·2^(−3/4·prec)` is round-off of the
+    /// working precision, not information, and is returned as 0.
     pub fn f64_remainder(&self) -> f64 {
         let hi = self.to_f64();
         match self {
             Num::Rat(r) => {
-                let rest = Rational::from(r - Rational::from_f64(hi).unwrap_or_default());
+                let rest = r - Rational::from_f64(hi).unwrap_or_default();
                 Float::with_val(53, &rest).to_f64()
             }
             Num::Float(f) => {
                 let rest = Float::with_val(f.prec(), f - hi);
-                rest.to_f64()
+                let floor = Float::with_val(f.prec(), f.abs_ref()) * Precision(f.prec()).tolerance();
+                if rest.clone().abs() <= floor { 0.0 } else { rest.to_f64() }
             }
+        }
+    }
+
+    /// Snaps a float of magnitude below the noise floor `2^(−3/4·prec)` to an exact zero
+    /// (an entry that vanishes in exact arithmetic but was computed through irrational nodes).
+    pub fn cleaned(self) -> Num {
+        match self {
+            Num::Float(f) if f.clone().abs() <= Precision(f.prec()).tolerance() => Num::zero(),
+            other => other,
         }
     }
 
@@ -126,10 +139,10 @@ impl Num {
 
     /// The square root, exact when the value is the square of a rational.
     pub fn sqrt(&self, prec: Precision) -> Num {
-        if let Num::Rat(r) = self {
-            if let Some(root) = rational_sqrt(r) {
-                return Num::Rat(root);
-            }
+        if let Num::Rat(r) = self
+            && let Some(root) = rational_sqrt(r)
+        {
+            return Num::Rat(root);
         }
         Num::Float(self.to_float(prec).sqrt())
     }
@@ -273,26 +286,34 @@ fn rational_sqrt(r: &Rational) -> Option<Rational> {
     }
 }
 
-/// Scientific notation with `digits` significant digits, e.g. `-2.113248654051871177454256097490212721762e-1`.
+/// `digits` significant digits, trailing zeros dropped: positional for 1e−4 ≤ |x| < 1e6
+/// (`-0.2113248654051871177454256097490212721762`), scientific otherwise (`1.26e-75`).
 fn format_float(f: &Float, digits: usize) -> String {
     if f.is_zero() {
         return "0".to_owned();
     }
     let (neg, mantissa, exp) = f.to_sign_string_exp(10, Some(digits));
-    let exp = exp.unwrap_or(0) - 1;
     let sign = if neg { "-" } else { "" };
-    let (first, rest) = mantissa.split_at(1);
-    let rest = rest.trim_end_matches('0');
-    let body = if rest.is_empty() {
-        first.to_owned()
+    let digits = mantissa.trim_end_matches('0');
+    // The value is 0.d₁d₂… × 10^point.
+    let point = exp.unwrap_or(0);
+    let body = if (-3..=6).contains(&point) {
+        if point <= 0 {
+            format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+        } else {
+            let p = point as usize;
+            if digits.len() <= p {
+                format!("{digits}{}", "0".repeat(p - digits.len()))
+            } else {
+                format!("{}.{}", &digits[..p], &digits[p..])
+            }
+        }
     } else {
-        format!("{first}.{rest}")
+        let (first, rest) = digits.split_at(1);
+        let mant = if rest.is_empty() { first.to_owned() } else { format!("{first}.{rest}") };
+        format!("{mant}e{}", point - 1)
     };
-    if exp == 0 {
-        format!("{sign}{body}")
-    } else {
-        format!("{sign}{body}e{exp}")
-    }
+    format!("{sign}{body}")
 }
 
 #[cfg(test)]
@@ -333,8 +354,13 @@ mod tests {
     fn display_formats() {
         assert_eq!(Num::ratio(-5, 24).display(40), "-5/24");
         let x = Num::Float(Float::with_val(256, 0.25));
-        assert_eq!(x.display(40), "2.5e-1");
+        assert_eq!(x.display(40), "0.25");
         let sqrt3 = Num::int(3).sqrt(Precision::DEFAULT);
         assert_eq!(sqrt3.display(10), "1.732050808");
+        assert_eq!(Num::Float(Float::with_val(256, -0.0009765625)).display(40), "-0.0009765625");
+        assert_eq!(Num::Float(Float::with_val(256, 1.5e-75)).display(3), "1.5e-75");
+        assert_eq!(Num::Float(Float::with_val(256, 1234.5)).display(40), "1234.5");
+        assert_eq!(Num::Float(Float::with_val(256, 1e7)).display(40), "1e7");
+        assert_eq!(Num::Float(Float::with_val(256, 100)).display(40), "100");
     }
 }

@@ -148,7 +148,7 @@ impl Poly {
         self.coeffs
             .iter()
             .rev()
-            .fold(Rational::new(), |acc, a| Rational::from(acc * x) + a)
+            .fold(Rational::new(), |acc, a| acc * x + a)
     }
 
     /// Value at a float point, evaluated by Horner's rule at the precision of `x`.
@@ -169,12 +169,12 @@ impl Poly {
         let ints: Vec<Integer> = self
             .coeffs
             .iter()
-            .map(|a| Integer::from(a.numer() * Integer::from(&lcm / a.denom())))
+            .map(|a| a.numer() * Integer::from(&lcm / a.denom()))
             .collect();
         let g = ints.iter().fold(Integer::new(), |g, a| g.gcd(a));
         let sign = if self.leading() < 0 { -1 } else { 1 };
         ints.into_iter()
-            .map(|a| if g.is_zero() { a } else { Integer::from(a / &g) * sign })
+            .map(|a| if g.is_zero() { a } else { a / &g * sign })
             .collect()
     }
 }
@@ -224,7 +224,7 @@ mod tests {
         for n in 0..8usize {
             let base = Poly::new(vec![r(0, 1), r(-1, 1), r(1, 1)]).pow(n as u32);
             let fact = (1..=n as i64).fold(Rational::from(1), |f, k| f * k);
-            let rod = base.derivative_n(n).scale(&Rational::from(1 / fact));
+            let rod = base.derivative_n(n).scale(&(1 / fact));
             assert_eq!(shifted_legendre(n), rod, "n = {n}");
         }
     }

@@ -25,7 +25,12 @@ pub fn build(family: Family, s: usize, prec: Precision) -> Result<Tableau, Table
         Family::RadauIB => symmetrize(&base(Family::RadauIA)?, &b)?,
         Family::RadauIIB => symmetrize(&base(Family::RadauIIA)?, &b)?,
     };
-    Ok(Tableau { family, s, a, b, c })
+    Ok(Tableau { family, s, a: clean(a), b, c })
+}
+
+/// Snaps working-precision noise to exact zeros ([`Num::cleaned`]).
+pub fn clean(m: Matrix) -> Matrix {
+    m.into_iter().map(|row| row.into_iter().map(Num::cleaned).collect()).collect()
 }
 
 /// The symplectic conjugate `ā_ij = b_j (b_i − a_ji) / b_i`, so that

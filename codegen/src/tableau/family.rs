@@ -14,7 +14,7 @@ pub enum RInfinity {
 impl RInfinity {
     /// `(−1)^k`.
     pub fn sign_power(k: usize) -> RInfinity {
-        RInfinity::Finite(if k % 2 == 0 { 1 } else { -1 })
+        RInfinity::Finite(if k.is_multiple_of(2) { 1 } else { -1 })
     }
 }
 

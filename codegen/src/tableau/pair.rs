@@ -93,18 +93,28 @@ impl PairKind {
         self.families().0.min_stages()
     }
 
-    /// The declared order of the pair: 2s (Gauss) or 2s−2 (Lobatto pairs).
-    pub fn declared_order(self, s: usize) -> usize {
-        match self {
+    /// The declared properties with `s` stages: order 2s (Gauss) or 2s−2 (Lobatto pairs,
+    /// Hairer–Lubich–Wanner §II.2, Jay 1996), every pair symplectic, symmetric unless a
+    /// member is not (the IIIC pairs).
+    pub fn declared(self, s: usize) -> PairProperties {
+        let order = match self {
             PairKind::Gauss => 2 * s,
             _ => 2 * s - 2,
-        }
+        };
+        let symmetric = !matches!(self, PairKind::LobattoIIICIIICBar | PairKind::LobattoIIICBarIIIC);
+        PairProperties { order, symplectic: true, symmetric }
     }
+}
 
-    /// Whether the pair is symmetric (both tableaus symmetric): false only for the IIIC pairs.
-    pub fn declared_symmetric(self) -> bool {
-        !matches!(self, PairKind::LobattoIIICIIICBar | PairKind::LobattoIIICBarIIIC)
-    }
+/// Properties of a partitioned pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PairProperties {
+    /// Order from the bi-coloured rooted-tree conditions.
+    pub order: usize,
+    /// `b_i ā_ij + b̄_j a_ji = b_i b̄_j` and `b = b̄`.
+    pub symplectic: bool,
+    /// Both tableaus symmetric.
+    pub symmetric: bool,
 }
 
 /// A partitioned Runge–Kutta tableau.

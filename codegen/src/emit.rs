@@ -1,0 +1,148 @@
+//! Emission of `generated/`: tableau constants, partitioned pairs, SPARK coefficients and the
+//! catalogue, as prettyplease-formatted Rust with an `@generated` header.
+//!
+//! Every `f64` is the correctly rounded value of the exact one, printed in shortest
+//! round-trip form, next to the rounding remainder for compensated summation; doc comments
+//! carry the exact values (rationals, or 40 significant digits).
+
+mod files;
+mod literal;
+mod naming;
+mod spark;
+mod tableaus;
+mod types;
+
+pub use files::{Drift, EmitError, GeneratedFile, HEADER, check, render, write};
+pub use literal::{f64_text, int};
+pub use tableaus::properties_tokens;
+pub use naming::{constant, snake};
+
+use crate::catalogue::Catalogue;
+use crate::exact::Precision;
+use crate::tableau::{Family, build};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use std::path::Path;
+
+/// The path of the emitted types inside the generated crate.
+fn crate_types() -> TokenStream {
+    quote!(crate::types)
+}
+
+/// Every file of `generated/` for the catalogue.
+pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> {
+    let types = crate_types();
+    let mut files = vec![
+        render(Path::new("src/lib.rs"), lib_module())?,
+        render(Path::new("src/types.rs"), types::types_module())?,
+    ];
+    let mut family_mods = Vec::new();
+    for family in Family::ALL {
+        let module = snake(family.name());
+        let entries = catalogue.tableaus.iter().filter(|e| e.tableau.family == family);
+        let consts: Vec<TokenStream> =
+            entries.map(|e| tableaus::tableau_const(&e.tableau, &e.computed, &types)).collect();
+        let doc = format!(
+            " {} tableaus, s = {}..={}.",
+            family.name(),
+            family.min_stages(),
+            catalogue.max_stages
+        );
+        let path = format!("src/tableaus/{module}.rs");
+        files.push(render(Path::new(&path), quote!(#![doc = #doc] #(#consts)*))?);
+        family_mods.push(format_ident!("{module}"));
+    }
+    files.push(render(
+        Path::new("src/tableaus.rs"),
+        quote! {
+            //! One module per tableau family.
+            #(pub mod #family_mods;)*
+        },
+    )?);
+    let pairs = catalogue.pairs.iter().map(|e| tableaus::pair_const(&e.pair, &e.computed, &types));
+    files.push(render(
+        Path::new("src/pairs.rs"),
+        quote! {
+            //! Partitioned pairs `(a, ā)`; every one is a symplectic conjugate pair.
+            #(#pairs)*
+        },
+    )?);
+    files.push(render(Path::new("src/spark.rs"), spark_module(catalogue, &types))?);
+    files.push(render(Path::new("src/catalogue.rs"), catalogue.tokens(&types))?);
+    Ok(files)
+}
+
+fn spark_module(catalogue: &Catalogue, types: &TokenStream) -> TokenStream {
+    let lobatto = catalogue.lobatto_omega.iter().map(|(s, w)| {
+        spark::omega_const(
+            "LobattoOmega",
+            *s,
+            w,
+            "ω = L⁻¹Q with a_s the rows 2..s of Lobatto IIIA(s), Q = [a_s 0; 0ᵀ 1], L = [a_s; e_sᵀ].",
+            types,
+        )
+    });
+    let gauss = catalogue.gauss_omega.iter().map(|(s, w)| {
+        spark::omega_const(
+            "GaussOmega",
+            *s,
+            w,
+            "ω_ij = b_j c_j^(i−1) (i < s) at the Gauss nodes, ω_(s,s+1) = 1.",
+            types,
+        )
+    });
+    let nulls = catalogue.null_vectors.iter().map(|(s, d)| spark::null_vector_const(*s, d, types));
+    let lg = catalogue.lobatto_gauss.iter().map(|lg| spark::lobatto_gauss_const(lg, types));
+    let data = spark::data_list(catalogue, types);
+    quote! {
+        //! SPARK coefficients: ω matrices, Lobatto null vectors, Lobatto–Gauss coefficients.
+        #(#lobatto)*
+        #(#gauss)*
+        #(#nulls)*
+        #(#lg)*
+        #data
+    }
+}
+
+fn lib_module() -> TokenStream {
+    quote! {
+        //! Tableaus and SPARK coefficients of sparkgen, emitted by `cargo codegen` from exact
+        //! values computed in arbitrary precision. Never edited by hand: a test fails on drift.
+        // The null vectors contain 1/√2 and similar values that clippy mistakes for std consts.
+        #![allow(clippy::approx_constant)]
+
+        #[rustfmt::skip]
+        pub mod catalogue;
+        #[rustfmt::skip]
+        pub mod pairs;
+        #[rustfmt::skip]
+        pub mod spark;
+        #[rustfmt::skip]
+        pub mod tableaus;
+        #[rustfmt::skip]
+        pub mod types;
+
+        pub use types::*;
+    }
+}
+
+/// The source of a single tableau constant for a user's `build.rs`: `types` is the path of the
+/// emitted types as seen from the including crate, normally `::sparkgen::generated`.
+///
+/// ```no_run
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use sparkgen_codegen::{emit, exact::Precision, tableau::Family};
+/// let src = emit::tableau_source(Family::Gauss, 12, Precision::DEFAULT, "::sparkgen::generated")?;
+/// std::fs::write(std::path::Path::new(&std::env::var("OUT_DIR")?).join("gauss12.rs"), src)?;
+/// # Ok(()) }
+/// ```
+pub fn tableau_source(family: Family, s: usize, prec: Precision, types: &str) -> Result<String, EmitError> {
+    let types: TokenStream = types.parse().map_err(|_| EmitError::Check {
+        name: format!("{}({s})", family.name()),
+        message: format!("`{types}` is not a Rust path"),
+    })?;
+    let tableau = build(family, s, prec)?;
+    let computed = crate::catalogue::checked_properties(&tableau, prec)?;
+    let tokens = tableaus::tableau_const(&tableau, &computed, &types);
+    Ok(render(Path::new("OUT_DIR"), tokens)?.contents)
+}
