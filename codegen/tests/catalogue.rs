@@ -19,9 +19,10 @@ fn floats(v: &[Num]) -> Vec<Float> {
     v.iter().map(|x| x.to_float(Precision::DEFAULT)).collect()
 }
 
-/// f64 values converted exactly (53 bits fit in 256) so that residuals measure the constants.
+/// f64 values converted exactly (53 bits fit in 96) so that residuals measure the constants;
+/// 96-bit arithmetic keeps its own round-off ~1e−25, far below 16ε.
 fn exact_floats(v: &[f64]) -> Vec<Float> {
-    v.iter().map(|&x| Float::with_val(256, x)).collect()
+    v.iter().map(|&x| Float::with_val(96, x)).collect()
 }
 
 #[test]
@@ -64,13 +65,20 @@ fn order_conditions_hold_below_1e_60_in_working_precision() {
 
 #[test]
 fn f64_constants_satisfy_order_conditions_to_16_eps() {
-    let tol = Float::with_val(256, 16.0 * f64::EPSILON);
+    let tol = Float::with_val(96, 16.0 * f64::EPSILON);
     let mut worst = (0.0f64, "");
+    let mut by_theorem = Vec::new();
+    // Rounded constants no longer make stage vectors of different trees coincide, so the
+    // scan is capped; past the cap Butcher's theorem on B, C, D (each to 16ε) takes over.
+    let options = |order| OrderOptions { max_order: order, max_stage_vectors: 60_000 };
     for entry in TABLEAUS {
         let s = entry.stages;
         let a: Vec<Vec<Float>> = entry.data.a.chunks(s).map(exact_floats).collect();
         let b = exact_floats(entry.data.b);
-        let report = check::order(&a, &b, &tol, &OrderOptions::up_to(entry.declared.order)).unwrap();
+        let report = check::order(&a, &b, &tol, &options(entry.declared.order)).unwrap();
+        if report.truncated_at.is_some() {
+            by_theorem.push((entry.name, report.trees_verified_to));
+        }
         assert!(
             report.order >= entry.declared.order,
             "{}: f64 constants satisfy the order conditions only up to order {} (residual {:?})",
@@ -85,6 +93,7 @@ fn f64_constants_satisfy_order_conditions_to_16_eps() {
     }
     // Measured: the worst normalised residual over the catalogue, in units of ε.
     println!("worst f64 order-condition residual: {:.2} ε ({})", worst.0 / f64::EPSILON, worst.1);
+    println!("trees verified to (order), then B/C/D theorem: {by_theorem:?}");
     assert!(worst.0 <= 16.0 * f64::EPSILON);
 }
 
