@@ -7,6 +7,9 @@ use crate::check::{
 };
 use crate::emit::{EmitError, constant, int, properties_tokens, snake};
 use crate::exact::{Matrix, Num, Precision};
+use crate::method::ir::Method;
+use crate::method::slrk::slrk;
+use crate::method::vprk::vprk;
 use crate::spark::{
     LobattoGauss, gauss_omega_matrix, lobatto_gauss_coefficients, lobatto_null_vector,
     lobatto_omega_matrix,
@@ -31,7 +34,10 @@ pub struct Config {
 impl Default for Config {
     /// 256 bits, s ≤ 8.
     fn default() -> Self {
-        Config { prec: Precision::DEFAULT, max_stages: 8 }
+        Config {
+            prec: Precision::DEFAULT,
+            max_stages: 8,
+        }
     }
 }
 
@@ -76,6 +82,28 @@ pub struct Catalogue {
     pub null_vectors: Vec<(usize, Vec<Num>)>,
     /// `lobatto_gauss_coefficients(s, σ)` for s = 1..=max and σ ∈ {2, s+1}.
     pub lobatto_gauss: Vec<LobattoGauss>,
+    /// Generated steppers: SLRK (six families, s = 2..=5), VPRK (Gauss s = 1..=4, Lobatto
+    /// IIIA–IIIB and IIIB–IIIA with null vector, s = 2..=4).
+    pub methods: Vec<Method>,
+}
+
+/// The steppers the catalogue ships.
+pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
+    let mut out = Vec::new();
+    for kind in PairKind::SLRK {
+        for s in 2..=5 {
+            out.push(slrk(kind, s, prec)?);
+        }
+    }
+    for s in 1..=4 {
+        out.push(vprk(PairKind::Gauss, s, prec)?);
+    }
+    for kind in [PairKind::LobattoIIIAIIIB, PairKind::LobattoIIIBIIIA] {
+        for s in 2..=4 {
+            out.push(vprk(kind, s, prec)?);
+        }
+    }
+    Ok(out)
 }
 
 fn floats(v: &[Num], prec: Precision) -> Vec<Float> {
@@ -87,7 +115,10 @@ fn float_matrix(m: &Matrix, prec: Precision) -> Vec<Vec<Float>> {
 }
 
 fn check_err(name: &str) -> impl Fn(check::CheckError) -> EmitError + '_ {
-    move |e| EmitError::Check { name: name.to_owned(), message: e.to_string() }
+    move |e| EmitError::Check {
+        name: name.to_owned(),
+        message: e.to_string(),
+    }
 }
 
 /// The exact order from a report, or an error naming what is missing.
@@ -112,14 +143,25 @@ pub fn computed_properties(t: &Tableau, prec: Precision) -> Result<Properties, E
     let name = t.name();
     let err = check_err(&name);
     let tol = prec.tolerance();
-    let (a, b, c) = (float_matrix(&t.a, prec), floats(&t.b, prec), floats(&t.c, prec));
+    let (a, b, c) = (
+        float_matrix(&t.a, prec),
+        floats(&t.b, prec),
+        floats(&t.c, prec),
+    );
     let levels = simplifying_levels(&a, &b, &c, &tol, 2 * t.s + 2).map_err(&err)?;
     let declared = t.family.declared(t.s);
-    let report = check::order(&a, &b, &tol, &OrderOptions::up_to(declared.order + 1)).map_err(&err)?;
+    let report =
+        check::order(&a, &b, &tol, &OrderOptions::up_to(declared.order + 1)).map_err(&err)?;
     let order = exact_order(&name, &report)?;
-    let symplectic = symplecticity_residual_partitioned(&a, &b, &a, &b).map_err(&err)?.max() <= tol;
+    let symplectic = symplecticity_residual_partitioned(&a, &b, &a, &b)
+        .map_err(&err)?
+        .max()
+        <= tol;
     let symmetric = symmetry_residual(&a, &b, &c).map_err(&err)?.max() <= tol;
-    let r_inf = stability_function(&a, &b).map_err(&err)?.r_infinity(&tol).map_err(&err)?;
+    let r_inf = stability_function(&a, &b)
+        .map_err(&err)?
+        .r_infinity(&tol)
+        .map_err(&err)?;
     let r_infinity = match r_inf {
         check::RInfinity::Infinite => RInfinity::Infinite,
         check::RInfinity::Finite(v) => {
@@ -165,7 +207,10 @@ pub fn checked_properties(t: &Tableau, prec: Precision) -> Result<Properties, Em
 
 /// The properties of a partitioned pair: order from bi-coloured trees, the symplecticity
 /// conditions `b_i ā_ij + b̄_j a_ji = b_i b̄_j`, `b = b̄`, and the symmetry of both tableaus.
-pub fn computed_pair_properties(pair: &PartitionedTableau, prec: Precision) -> Result<PairProperties, EmitError> {
+pub fn computed_pair_properties(
+    pair: &PartitionedTableau,
+    prec: Precision,
+) -> Result<PairProperties, EmitError> {
     let name = pair.name();
     let err = check_err(&name);
     let tol = prec.tolerance();
@@ -175,12 +220,23 @@ pub fn computed_pair_properties(pair: &PartitionedTableau, prec: Precision) -> R
     let options = OrderOptions::up_to(declared.order + 1);
     let report = check::order_partitioned(&a, &b, &abar, &bbar, &tol, &options).map_err(&err)?;
     let order = exact_order(&name, &report)?;
-    let symplectic = symplecticity_residual_partitioned(&a, &b, &abar, &bbar).map_err(&err)?.max() <= tol;
+    let symplectic = symplecticity_residual_partitioned(&a, &b, &abar, &bbar)
+        .map_err(&err)?
+        .max()
+        <= tol;
     let symmetric = [&pair.q, &pair.p].into_iter().try_fold(true, |acc, t| {
-        let r = symmetry_residual(&float_matrix(&t.a, prec), &floats(&t.b, prec), &floats(&t.c, prec));
+        let r = symmetry_residual(
+            &float_matrix(&t.a, prec),
+            &floats(&t.b, prec),
+            &floats(&t.c, prec),
+        );
         Ok::<bool, EmitError>(acc && r.map_err(&err)?.max() <= tol)
     })?;
-    Ok(PairProperties { order, symplectic, symmetric })
+    Ok(PairProperties {
+        order,
+        symplectic,
+        symmetric,
+    })
 }
 
 impl Catalogue {
@@ -194,7 +250,12 @@ impl Catalogue {
                 let tableau = build(family, s, prec)?;
                 let computed = checked_properties(&tableau, prec)?;
                 let upstream = family.upstream_claims(s);
-                tableaus.push(TableauEntry { tableau, declared: computed, computed, upstream });
+                tableaus.push(TableauEntry {
+                    tableau,
+                    declared: computed,
+                    computed,
+                    upstream,
+                });
             }
         }
         let mut pairs = Vec::new();
@@ -210,21 +271,44 @@ impl Catalogue {
                         computed: format!("{computed:?}"),
                     });
                 }
-                pairs.push(PairEntry { pair, declared, computed });
+                pairs.push(PairEntry {
+                    pair,
+                    declared,
+                    computed,
+                });
             }
         }
-        let lobatto_omega = (2..=max).map(|s| Ok((s, lobatto_omega_matrix(s, prec)?))).collect::<Result<_, EmitError>>()?;
-        let gauss_omega = (1..=max).map(|s| Ok((s, gauss_omega_matrix(s, prec)?))).collect::<Result<_, EmitError>>()?;
-        let null_vectors = (2..=max).map(|s| Ok((s, lobatto_null_vector(s, prec)?))).collect::<Result<_, EmitError>>()?;
+        let lobatto_omega = (2..=max)
+            .map(|s| Ok((s, lobatto_omega_matrix(s, prec)?)))
+            .collect::<Result<_, EmitError>>()?;
+        let gauss_omega = (1..=max)
+            .map(|s| Ok((s, gauss_omega_matrix(s, prec)?)))
+            .collect::<Result<_, EmitError>>()?;
+        let null_vectors = (2..=max)
+            .map(|s| Ok((s, lobatto_null_vector(s, prec)?)))
+            .collect::<Result<_, EmitError>>()?;
         let mut lobatto_gauss = Vec::new();
         for s in 1..=max {
             for sigma in [2, s + 1] {
-                if lobatto_gauss.iter().all(|lg: &LobattoGauss| (lg.s, lg.sigma) != (s, sigma)) {
+                if lobatto_gauss
+                    .iter()
+                    .all(|lg: &LobattoGauss| (lg.s, lg.sigma) != (s, sigma))
+                {
                     lobatto_gauss.push(lobatto_gauss_coefficients(s, sigma, prec)?);
                 }
             }
         }
-        Ok(Catalogue { max_stages: max, tableaus, pairs, lobatto_omega, gauss_omega, null_vectors, lobatto_gauss })
+        let methods = methods(prec)?;
+        Ok(Catalogue {
+            max_stages: max,
+            tableaus,
+            pairs,
+            lobatto_omega,
+            gauss_omega,
+            null_vectors,
+            lobatto_gauss,
+            methods,
+        })
     }
 
     /// The source of `catalogue.rs`: `TABLEAUS` and `PAIRS` with declared and computed
@@ -286,9 +370,14 @@ pub fn tableau_path(family: Family, s: usize) -> TokenStream {
 /// A one-line statement of an upstream claim that our catalogue corrects.
 pub fn upstream_text(claim: &UpstreamClaim, s: usize) -> String {
     match claim {
-        UpstreamClaim::Order(p) => format!("upstream declares order {p} (= 2s); the classical order is {}", 2 * s - 2),
+        UpstreamClaim::Order(p) => format!(
+            "upstream declares order {p} (= 2s); the classical order is {}",
+            2 * s - 2
+        ),
         UpstreamClaim::RInfinity(RInfinity::Finite(v)) => format!("upstream declares R(∞) = {v}"),
         UpstreamClaim::RInfinity(RInfinity::Infinite) => "upstream declares R(∞) = ∞".to_owned(),
-        UpstreamClaim::NotSymplectic => "upstream flags the VPRK method as not symplectic".to_owned(),
+        UpstreamClaim::NotSymplectic => {
+            "upstream flags the VPRK method as not symplectic".to_owned()
+        }
     }
 }

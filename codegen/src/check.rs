@@ -7,7 +7,7 @@
 //! q_{n+1} = q_n + h Σ_i b_i V_i.
 //!
 //! * [`simplifying`]: B(p), C(q), D(r) residuals and levels;
-//! * [`order`]: classical order from rooted-tree conditions (single tableaus and partitioned pairs);
+//! * [`order`](mod@order): classical order from rooted-tree conditions (single tableaus and partitioned pairs);
 //! * [`symplectic`]: symplecticity b_i a_ij + b_j a_ji = b_i b_j (and its partitioned form) and symmetry;
 //! * [`conjugate`]: the symplectic conjugate ā_ij = b_j (b_i − a_ji)/b_i;
 //! * [`stability`]: R(z) = det(I − zA + z𝟙bᵀ)/det(I − zA) and R(∞).
@@ -42,6 +42,6 @@ pub use symplectic::{
 #[cfg(test)]
 mod fixtures;
 #[cfg(test)]
-mod reference_trees;
-#[cfg(test)]
 mod reference_table;
+#[cfg(test)]
+mod reference_trees;

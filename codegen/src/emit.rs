@@ -14,8 +14,8 @@ mod types;
 
 pub use files::{Drift, EmitError, GeneratedFile, HEADER, check, render, write};
 pub use literal::{f64_text, int};
-pub use tableaus::properties_tokens;
 pub use naming::{constant, snake};
+pub use tableaus::properties_tokens;
 
 use crate::catalogue::Catalogue;
 use crate::exact::Precision;
@@ -39,9 +39,13 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
     let mut family_mods = Vec::new();
     for family in Family::ALL {
         let module = snake(family.name());
-        let entries = catalogue.tableaus.iter().filter(|e| e.tableau.family == family);
-        let consts: Vec<TokenStream> =
-            entries.map(|e| tableaus::tableau_const(&e.tableau, &e.computed, &types)).collect();
+        let entries = catalogue
+            .tableaus
+            .iter()
+            .filter(|e| e.tableau.family == family);
+        let consts: Vec<TokenStream> = entries
+            .map(|e| tableaus::tableau_const(&e.tableau, &e.computed, &types))
+            .collect();
         let doc = format!(
             " {} tableaus, s = {}..={}.",
             family.name(),
@@ -49,7 +53,10 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
             catalogue.max_stages
         );
         let path = format!("src/tableaus/{module}.rs");
-        files.push(render(Path::new(&path), quote!(#![doc = #doc] #(#consts)*))?);
+        files.push(render(
+            Path::new(&path),
+            quote!(#![doc = #doc] #(#consts)*),
+        )?);
         family_mods.push(format_ident!("{module}"));
     }
     files.push(render(
@@ -59,7 +66,10 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
             #(pub mod #family_mods;)*
         },
     )?);
-    let pairs = catalogue.pairs.iter().map(|e| tableaus::pair_const(&e.pair, &e.computed, &types));
+    let pairs = catalogue
+        .pairs
+        .iter()
+        .map(|e| tableaus::pair_const(&e.pair, &e.computed, &types));
     files.push(render(
         Path::new("src/pairs.rs"),
         quote! {
@@ -67,8 +77,27 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
             #(#pairs)*
         },
     )?);
-    files.push(render(Path::new("src/spark.rs"), spark_module(catalogue, &types))?);
-    files.push(render(Path::new("src/catalogue.rs"), catalogue.tokens(&types))?);
+    files.push(render(
+        Path::new("src/spark.rs"),
+        spark_module(catalogue, &types),
+    )?);
+    files.push(render(
+        Path::new("src/catalogue.rs"),
+        catalogue.tokens(&types),
+    )?);
+    let core = quote!(::sparkgen_core);
+    let steppers = catalogue
+        .methods
+        .iter()
+        .map(|m| crate::method::emit::stepper(m, &core));
+    files.push(render(
+        Path::new("src/steppers.rs"),
+        quote! {
+            //! Generated steppers: fully unrolled stage residual, exact Jacobian and update per
+            //! (family, s), implementing `sparkgen_core::stage::StageMethod`.
+            #(#steppers)*
+        },
+    )?);
     Ok(files)
 }
 
@@ -91,8 +120,14 @@ fn spark_module(catalogue: &Catalogue, types: &TokenStream) -> TokenStream {
             types,
         )
     });
-    let nulls = catalogue.null_vectors.iter().map(|(s, d)| spark::null_vector_const(*s, d, types));
-    let lg = catalogue.lobatto_gauss.iter().map(|lg| spark::lobatto_gauss_const(lg, types));
+    let nulls = catalogue
+        .null_vectors
+        .iter()
+        .map(|(s, d)| spark::null_vector_const(*s, d, types));
+    let lg = catalogue
+        .lobatto_gauss
+        .iter()
+        .map(|lg| spark::lobatto_gauss_const(lg, types));
     let data = spark::data_list(catalogue, types);
     quote! {
         //! SPARK coefficients: ω matrices, Lobatto null vectors, Lobatto–Gauss coefficients.
@@ -118,6 +153,8 @@ fn lib_module() -> TokenStream {
         #[rustfmt::skip]
         pub mod spark;
         #[rustfmt::skip]
+        pub mod steppers;
+        #[rustfmt::skip]
         pub mod tableaus;
         #[rustfmt::skip]
         pub mod types;
@@ -136,7 +173,12 @@ fn lib_module() -> TokenStream {
 /// std::fs::write(std::path::Path::new(&std::env::var("OUT_DIR")?).join("gauss12.rs"), src)?;
 /// # Ok(()) }
 /// ```
-pub fn tableau_source(family: Family, s: usize, prec: Precision, types: &str) -> Result<String, EmitError> {
+pub fn tableau_source(
+    family: Family,
+    s: usize,
+    prec: Precision,
+    types: &str,
+) -> Result<String, EmitError> {
     let types: TokenStream = types.parse().map_err(|_| EmitError::Check {
         name: format!("{}({s})", family.name()),
         message: format!("`{types}` is not a Rust path"),

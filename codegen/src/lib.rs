@@ -8,5 +8,6 @@ pub mod catalogue;
 pub mod check;
 pub mod emit;
 pub mod exact;
+pub mod method;
 pub mod spark;
 pub mod tableau;

@@ -14,9 +14,17 @@ pub fn lobatto_omega_matrix(s: usize, prec: Precision) -> Result<Matrix, Tableau
         .iter()
         .map(|row| row.iter().cloned().chain([Num::zero()]).collect())
         .collect();
-    q.push((0..=s).map(|j| if j == s { Num::one() } else { Num::zero() }).collect());
+    q.push(
+        (0..=s)
+            .map(|j| if j == s { Num::one() } else { Num::zero() })
+            .collect(),
+    );
     let mut l: Matrix = a[1..].to_vec();
-    l.push((0..s).map(|j| if j == s - 1 { Num::one() } else { Num::zero() }).collect());
+    l.push(
+        (0..s)
+            .map(|j| if j == s - 1 { Num::one() } else { Num::zero() })
+            .collect(),
+    );
     Ok(clean(solve(&l, &q, prec)?))
 }
 
@@ -28,11 +36,21 @@ pub fn gauss_omega_matrix(s: usize, prec: Precision) -> Result<Matrix, TableauEr
     let mut omega: Matrix = (0..s - 1)
         .map(|i| {
             (0..=s)
-                .map(|j| if j < s { t.b[j].mul(&t.c[j].powu(i as u32)) } else { Num::zero() })
+                .map(|j| {
+                    if j < s {
+                        t.b[j].mul(&t.c[j].powu(i as u32))
+                    } else {
+                        Num::zero()
+                    }
+                })
                 .collect()
         })
         .collect();
-    omega.push((0..=s).map(|j| if j == s { Num::one() } else { Num::zero() }).collect());
+    omega.push(
+        (0..=s)
+            .map(|j| if j == s { Num::one() } else { Num::zero() })
+            .collect(),
+    );
     Ok(omega)
 }
 
@@ -47,12 +65,21 @@ pub fn lobatto_null_vector(s: usize, prec: Precision) -> Result<Vec<Num>, Tablea
     let tol = prec.tolerance();
     let mut basis = null_space(&moments, &tol, prec);
     if basis.len() != 1 {
-        return Err(LinalgError::Singular { column: basis.len(), rows: s - 1, cols: s }.into());
+        return Err(LinalgError::Singular {
+            column: basis.len(),
+            rows: s - 1,
+            cols: s,
+        }
+        .into());
     }
     let v = basis.swap_remove(0);
     let norm2 = v.iter().fold(Num::zero(), |acc, x| acc.add(&x.mul(x)));
     let norm = norm2.sqrt(prec);
-    let sign = if v[0].signum() < 0 { Num::int(-1) } else { Num::one() };
+    let sign = if v[0].signum() < 0 {
+        Num::int(-1)
+    } else {
+        Num::one()
+    };
     Ok(v.iter()
         .map(|x| x.mul(&sign).div(&norm).unwrap_or_else(Num::zero))
         .collect())
@@ -72,11 +99,23 @@ pub fn lobatto_gauss_coefficients(
         .map(|k| gauss_c.iter().map(|cj| cj.powu(k as u32)).collect())
         .collect();
     let rhs: Matrix = (1..=s)
-        .map(|k| c.iter().map(|ci| ci.powu(k as u32).mul(&Num::ratio(1, k as i64))).collect())
+        .map(|k| {
+            c.iter()
+                .map(|ci| ci.powu(k as u32).mul(&Num::ratio(1, k as i64)))
+                .collect()
+        })
         .collect();
     let sol = solve(&vt, &rhs, prec)?;
-    let a = (0..sigma).map(|i| (0..s).map(|j| sol[j][i].clone()).collect()).collect();
-    Ok(LobattoGauss { s, sigma, a: clean(a), b, c })
+    let a = (0..sigma)
+        .map(|i| (0..s).map(|j| sol[j][i].clone()).collect())
+        .collect();
+    Ok(LobattoGauss {
+        s,
+        sigma,
+        a: clean(a),
+        b,
+        c,
+    })
 }
 
 /// The Lobatto–Gauss coupling coefficients of [`lobatto_gauss_coefficients`].

@@ -36,7 +36,12 @@ pub struct Tableau {
 impl Tableau {
     /// Whether every coefficient is an exact rational.
     pub fn is_rational(&self) -> bool {
-        self.a.iter().flatten().chain(&self.b).chain(&self.c).all(Num::is_rational)
+        self.a
+            .iter()
+            .flatten()
+            .chain(&self.b)
+            .chain(&self.c)
+            .all(Num::is_rational)
     }
 
     /// The name, e.g. `LobattoIIIA(3)`.

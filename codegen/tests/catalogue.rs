@@ -28,10 +28,19 @@ fn exact_floats(v: &[f64]) -> Vec<Float> {
 #[test]
 fn every_entry_computed_equals_declared() {
     let cat = catalogue();
-    assert_eq!(cat.tableaus.len(), 8 + 9 * 7 + 4 * 7, "Gauss s ≤ 8, nine Lobatto and four Radau families s = 2..8");
+    assert_eq!(
+        cat.tableaus.len(),
+        8 + 9 * 7 + 4 * 7,
+        "Gauss s ≤ 8, nine Lobatto and four Radau families s = 2..8"
+    );
     assert_eq!(cat.pairs.len(), 8 + 9 * 7);
     for e in &cat.tableaus {
-        assert_eq!(e.computed, e.tableau.family.declared(e.tableau.s), "{}", e.tableau.name());
+        assert_eq!(
+            e.computed,
+            e.tableau.family.declared(e.tableau.s),
+            "{}",
+            e.tableau.name()
+        );
     }
     for e in &cat.pairs {
         assert_eq!(e.computed, e.declared, "{}", e.pair.name());
@@ -46,7 +55,10 @@ fn every_entry_computed_equals_declared() {
         assert_eq!(emitted.exact_rational, e.tableau.is_rational());
     }
     for (emitted, e) in PAIRS.iter().zip(&cat.pairs) {
-        assert_eq!((emitted.name, emitted.computed_order), (e.pair.name().as_str(), e.computed.order));
+        assert_eq!(
+            (emitted.name, emitted.computed_order),
+            (e.pair.name().as_str(), e.computed.order)
+        );
     }
 }
 
@@ -57,9 +69,25 @@ fn order_conditions_hold_below_1e_60_in_working_precision() {
     for e in &catalogue().tableaus {
         let t = &e.tableau;
         let a: Vec<Vec<Float>> = t.a.iter().map(|r| floats(r)).collect();
-        let report = check::order(&a, &floats(&t.b), &tol, &OrderOptions::up_to(e.declared.order)).unwrap();
-        assert!(report.order >= e.declared.order, "{}: proven {}", t.name(), report.order);
-        assert!(report.max_residual < bound, "{}: residual {}", t.name(), report.max_residual);
+        let report = check::order(
+            &a,
+            &floats(&t.b),
+            &tol,
+            &OrderOptions::up_to(e.declared.order),
+        )
+        .unwrap();
+        assert!(
+            report.order >= e.declared.order,
+            "{}: proven {}",
+            t.name(),
+            report.order
+        );
+        assert!(
+            report.max_residual < bound,
+            "{}: residual {}",
+            t.name(),
+            report.max_residual
+        );
     }
 }
 
@@ -70,7 +98,10 @@ fn f64_constants_satisfy_order_conditions_to_16_eps() {
     let mut by_theorem = Vec::new();
     // Rounded constants no longer make stage vectors of different trees coincide, so the
     // scan is capped; past the cap Butcher's theorem on B, C, D (each to 16ε) takes over.
-    let options = |order| OrderOptions { max_order: order, max_stage_vectors: 60_000 };
+    let options = |order| OrderOptions {
+        max_order: order,
+        max_stage_vectors: 60_000,
+    };
     for entry in TABLEAUS {
         let s = entry.stages;
         let a: Vec<Vec<Float>> = entry.data.a.chunks(s).map(exact_floats).collect();
@@ -92,7 +123,11 @@ fn f64_constants_satisfy_order_conditions_to_16_eps() {
         }
     }
     // Measured: the worst normalised residual over the catalogue, in units of ε.
-    println!("worst f64 order-condition residual: {:.2} ε ({})", worst.0 / f64::EPSILON, worst.1);
+    println!(
+        "worst f64 order-condition residual: {:.2} ε ({})",
+        worst.0 / f64::EPSILON,
+        worst.1
+    );
     println!("trees verified to (order), then B/C/D theorem: {by_theorem:?}");
     assert!(worst.0 <= 16.0 * f64::EPSILON);
 }
@@ -101,14 +136,24 @@ fn f64_constants_satisfy_order_conditions_to_16_eps() {
 fn upstream_metadata_corrections_are_named() {
     let p = Precision::DEFAULT;
     for s in 2..=5 {
-        for family in [Family::LobattoIIIF, Family::LobattoIIIFBar, Family::LobattoIIIG] {
+        for family in [
+            Family::LobattoIIIF,
+            Family::LobattoIIIFBar,
+            Family::LobattoIIIG,
+        ] {
             // Upstream declares order 2s; only B(2s−2) holds on Lobatto (b, c), so 2s−2 it is.
-            let e = catalogue().tableaus.iter().find(|e| e.tableau.family == family && e.tableau.s == s).unwrap();
+            let e = catalogue()
+                .tableaus
+                .iter()
+                .find(|e| e.tableau.family == family && e.tableau.s == s)
+                .unwrap();
             assert_eq!(e.upstream, vec![UpstreamClaim::Order(2 * s)], "{family:?}");
             assert_eq!(e.computed.order, 2 * s - 2, "{family:?}({s})");
             assert_eq!(e.computed.b, 2 * s - 2, "{family:?}({s}): B(2s−1) fails");
         }
-        let get = |f: Family| sparkgen_codegen::catalogue::computed_properties(&build(f, s, p).unwrap(), p).unwrap();
+        let get = |f: Family| {
+            sparkgen_codegen::catalogue::computed_properties(&build(f, s, p).unwrap(), p).unwrap()
+        };
         // IIIC: R(∞) = 0 (upstream (−1)^{s+1}); Lobatto III = IIIC̄: R(∞) = ∞.
         assert_eq!(get(Family::LobattoIIIC).r_infinity, RInfinity::Finite(0));
         assert_eq!(get(Family::LobattoIIICBar).r_infinity, RInfinity::Infinite);
@@ -118,6 +163,10 @@ fn upstream_metadata_corrections_are_named() {
         let iib = get(Family::RadauIIB);
         assert_eq!(iib.r_infinity, RInfinity::Finite(sign));
         assert!(iib.symplectic);
-        assert!(Family::RadauIIB.upstream_claims(s).contains(&UpstreamClaim::NotSymplectic));
+        assert!(
+            Family::RadauIIB
+                .upstream_claims(s)
+                .contains(&UpstreamClaim::NotSymplectic)
+        );
     }
 }

@@ -20,7 +20,11 @@ fn check(family: Family, s: usize, a: &str, b: &str, c: &str) {
     assert_vector(&t.c, &vector(c), &format!("{name} c"));
     let reference_rational = matrix(a).iter().flatten().all(|x| x.is_rational())
         && vector(b).iter().chain(&vector(c)).all(|x| x.is_rational());
-    assert_eq!(t.is_rational(), reference_rational, "{name}: rationality flag");
+    assert_eq!(
+        t.is_rational(),
+        reference_rational,
+        "{name}: rationality flag"
+    );
 }
 
 const LOB2_B: &str = "1/2, 1/2";
@@ -52,13 +56,31 @@ fn lobatto_three_stages_all_families() {
     for (family, a) in [
         (LobattoIIIA, "0, 0, 0; 5/24, 1/3, -1/24; 1/6, 2/3, 1/6"),
         (LobattoIIIB, "1/6, -1/6, 0; 1/6, 1/3, 0; 1/6, 5/6, 0"),
-        (LobattoIIIC, "1/6, -1/3, 1/6; 1/6, 5/12, -1/12; 1/6, 2/3, 1/6"),
+        (
+            LobattoIIIC,
+            "1/6, -1/3, 1/6; 1/6, 5/12, -1/12; 1/6, 2/3, 1/6",
+        ),
         (LobattoIIICBar, "0, 0, 0; 1/4, 1/4, 0; 0, 1, 0"),
-        (LobattoIIID, "1/12, -1/6, 1/12; 5/24, 1/3, -1/24; 1/12, 5/6, 1/12"),
-        (LobattoIIIE, "1/12, -1/12, 0; 3/16, 1/3, -1/48; 1/6, 3/4, 1/12"),
-        (LobattoIIIF, "1/30, -1/15, 1/30; 5/24, 1/3, -1/24; 2/15, 11/15, 2/15"),
-        (LobattoIIIFBar, "2/15, -1/6, 1/30; 11/60, 1/3, -1/60; 2/15, 5/6, 1/30"),
-        (LobattoIIIG, "1/12, -7/60, 1/30; 47/240, 1/3, -7/240; 2/15, 47/60, 1/12"),
+        (
+            LobattoIIID,
+            "1/12, -1/6, 1/12; 5/24, 1/3, -1/24; 1/12, 5/6, 1/12",
+        ),
+        (
+            LobattoIIIE,
+            "1/12, -1/12, 0; 3/16, 1/3, -1/48; 1/6, 3/4, 1/12",
+        ),
+        (
+            LobattoIIIF,
+            "1/30, -1/15, 1/30; 5/24, 1/3, -1/24; 2/15, 11/15, 2/15",
+        ),
+        (
+            LobattoIIIFBar,
+            "2/15, -1/6, 1/30; 11/60, 1/3, -1/60; 2/15, 5/6, 1/30",
+        ),
+        (
+            LobattoIIIG,
+            "1/12, -7/60, 1/30; 47/240, 1/3, -7/240; 2/15, 47/60, 1/12",
+        ),
     ] {
         check(family, 3, a, LOB3_B, LOB3_C);
     }
@@ -149,7 +171,11 @@ fn radau_two_and_three_stages() {
 
 #[test]
 fn omega_matrices() {
-    assert_matrix(&lobatto_omega_matrix(2, P).unwrap(), &matrix("1, 1, -1; 0, 0, 1"), "ω_L(2)");
+    assert_matrix(
+        &lobatto_omega_matrix(2, P).unwrap(),
+        &matrix("1, 1, -1; 0, 0, 1"),
+        "ω_L(2)",
+    );
     assert_matrix(
         &lobatto_omega_matrix(3, P).unwrap(),
         &matrix("1, 0, -1, 1; 0, 1, 1/2, -1/2; 0, 0, 0, 1"),
@@ -162,8 +188,16 @@ fn omega_matrices() {
         ),
         "ω_L(4)",
     );
-    assert_matrix(&gauss_omega_matrix(1, P).unwrap(), &matrix("0, 1"), "ω_G(1)");
-    assert_matrix(&gauss_omega_matrix(2, P).unwrap(), &matrix("1/2, 1/2, 0; 0, 0, 1"), "ω_G(2)");
+    assert_matrix(
+        &gauss_omega_matrix(1, P).unwrap(),
+        &matrix("0, 1"),
+        "ω_G(1)",
+    );
+    assert_matrix(
+        &gauss_omega_matrix(2, P).unwrap(),
+        &matrix("1/2, 1/2, 0; 0, 0, 1"),
+        "ω_G(2)",
+    );
     assert_matrix(
         &gauss_omega_matrix(3, P).unwrap(),
         &matrix("5/18, 4/9, 5/18, 0; 5/36 - sqrt(15)/36, 2/9, 5/36 + sqrt(15)/36, 0; 0, 0, 0, 1"),
@@ -183,7 +217,11 @@ fn null_vectors_unit_norm_positive_first() {
     for (s, v, n2) in cases {
         let norm = sparkgen_codegen::exact::Num::int(n2).sqrt(P);
         let expect: Vec<_> = vector(v).iter().map(|x| x.div(&norm).unwrap()).collect();
-        assert_vector(&lobatto_null_vector(s, P).unwrap(), &expect, &format!("d({s})"));
+        assert_vector(
+            &lobatto_null_vector(s, P).unwrap(),
+            &expect,
+            &format!("d({s})"),
+        );
     }
 }
 

@@ -10,7 +10,13 @@ const P: Precision = Precision::DEFAULT;
 
 fn floats(v: &[Num], f64_rounded: bool) -> Vec<Float> {
     v.iter()
-        .map(|x| if f64_rounded { Float::with_val(256, x.to_f64()) } else { x.to_float(P) })
+        .map(|x| {
+            if f64_rounded {
+                Float::with_val(256, x.to_f64())
+            } else {
+                x.to_float(P)
+            }
+        })
         .collect()
 }
 
@@ -24,7 +30,9 @@ fn slrk_pairs_are_conjugate() {
                 let a: Vec<Vec<Float>> = pair.q.a.iter().map(|r| floats(r, rounded)).collect();
                 let abar: Vec<Vec<Float>> = pair.p.a.iter().map(|r| floats(r, rounded)).collect();
                 let (b, bbar) = (floats(&pair.q.b, rounded), floats(&pair.p.b, rounded));
-                let r = symplecticity_residual_partitioned(&a, &b, &abar, &bbar).unwrap().max();
+                let r = symplecticity_residual_partitioned(&a, &b, &abar, &bbar)
+                    .unwrap()
+                    .max();
                 if rounded {
                     worst = worst.max(r.to_f64());
                     assert!(r <= 4.0 * f64::EPSILON, "{} f64: {r}", pair.name());
@@ -45,5 +53,8 @@ fn slrk_pairs_are_conjugate() {
             }
         }
     }
-    println!("worst f64 conjugacy residual over the six SLRK pairs, s = 2..6: {:.2} ε", worst / f64::EPSILON);
+    println!(
+        "worst f64 conjugacy residual over the six SLRK pairs, s = 2..6: {:.2} ε",
+        worst / f64::EPSILON
+    );
 }

@@ -16,7 +16,9 @@ fn emitted() -> &'static [GeneratedFile] {
 }
 
 fn generated_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("generated")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("generated")
 }
 
 fn copy_tree(from: &Path, to: &Path) {
@@ -42,7 +44,10 @@ fn scratch(name: &str) -> PathBuf {
 #[test]
 fn committed_generated_crate_has_no_drift() {
     let drift = emit::check(&generated_root(), emitted()).unwrap();
-    assert!(drift.is_empty(), "generated/ drifted; run `cargo codegen`: {drift:?}");
+    assert!(
+        drift.is_empty(),
+        "generated/ drifted; run `cargo codegen`: {drift:?}"
+    );
 }
 
 #[test]

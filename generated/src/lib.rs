@@ -9,6 +9,8 @@ pub mod pairs;
 #[rustfmt::skip]
 pub mod spark;
 #[rustfmt::skip]
+pub mod steppers;
+#[rustfmt::skip]
 pub mod tableaus;
 #[rustfmt::skip]
 pub mod types;

@@ -11,7 +11,9 @@ fn main() -> ExitCode {
         match arg.as_str() {
             "--check" => check_only = true,
             "-h" | "--help" => {
-                println!("usage: cargo codegen [--check]\n  rewrites generated/ (or, with --check, fails if it drifted)");
+                println!(
+                    "usage: cargo codegen [--check]\n  rewrites generated/ (or, with --check, fails if it drifted)"
+                );
                 return ExitCode::SUCCESS;
             }
             other => {
@@ -20,7 +22,9 @@ fn main() -> ExitCode {
             }
         }
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("generated");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("generated");
     let files = match Catalogue::build(Config::default()).and_then(|c| emit::generate(&c)) {
         Ok(files) => files,
         Err(e) => {
@@ -28,7 +32,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = if check_only { emit::check(&root, &files) } else { emit::write(&root, &files) };
+    let result = if check_only {
+        emit::check(&root, &files)
+    } else {
+        emit::write(&root, &files)
+    };
     match result {
         Ok(drift) if drift.is_empty() => {
             println!("generated/: {} files up to date", files.len());
@@ -39,10 +47,17 @@ fn main() -> ExitCode {
                 println!("{d}");
             }
             if check_only {
-                eprintln!("error: generated/ drifted from the generator ({} files); run `cargo codegen`", drift.len());
+                eprintln!(
+                    "error: generated/ drifted from the generator ({} files); run `cargo codegen`",
+                    drift.len()
+                );
                 ExitCode::FAILURE
             } else {
-                println!("generated/: rewrote {} of {} files", drift.len(), files.len());
+                println!(
+                    "generated/: rewrote {} of {} files",
+                    drift.len(),
+                    files.len()
+                );
                 ExitCode::SUCCESS
             }
         }

@@ -2,8 +2,8 @@
 
 use rug::Float;
 
-use super::shape::dims;
 use super::CheckError;
+use super::shape::dims;
 
 /// The symplectic conjugate ā_ij = b_j (b_i − a_ji) / b_i of A with respect to the weights b.
 ///
@@ -51,6 +51,9 @@ mod tests {
         let mut rng = Rng(4);
         let (a, mut b) = (rng.matrix(3), rng.vector(3));
         b[1] = Float::new(PREC);
-        assert_eq!(symplectic_conjugate(&a, &b), Err(CheckError::ZeroWeight { index: 1 }));
+        assert_eq!(
+            symplectic_conjugate(&a, &b),
+            Err(CheckError::ZeroWeight { index: 1 })
+        );
     }
 }

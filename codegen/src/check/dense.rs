@@ -14,7 +14,9 @@ pub(crate) fn mat_vec(a: &[Vec<Float>], v: &[Float], scale: u32, prec: u32) -> V
 
 /// The row sums c_i = Σ_j a_ij, i.e. the nodes implied by A.
 pub(crate) fn row_sums(a: &[Vec<Float>], prec: u32) -> Vec<Float> {
-    a.iter().map(|row| Float::with_val(prec, Float::sum(row.iter()))).collect()
+    a.iter()
+        .map(|row| Float::with_val(prec, Float::sum(row.iter())))
+        .collect()
 }
 
 /// The largest magnitude max_k |r_k| of a sequence of residuals (0 for an empty sequence).

@@ -12,11 +12,11 @@
 
 use rug::Float;
 
+use super::CheckError;
 use super::dense::{dot, max_abs, row_sums};
 use super::shape::{Dims, dims, tolerance};
 use super::simplifying::{b_per_order, levels};
 use super::trees::Forest;
-use super::CheckError;
 
 /// Default cap on the number of distinct stage vectors of one order (|V_n|).
 pub const DEFAULT_MAX_STAGE_VECTORS: usize = 200_000;
@@ -34,7 +34,10 @@ pub struct OrderOptions {
 impl OrderOptions {
     /// Checks trees up to order `max_order` with the default cap [`DEFAULT_MAX_STAGE_VECTORS`].
     pub fn up_to(max_order: usize) -> Self {
-        OrderOptions { max_order, max_stage_vectors: DEFAULT_MAX_STAGE_VECTORS }
+        OrderOptions {
+            max_order,
+            max_stage_vectors: DEFAULT_MAX_STAGE_VECTORS,
+        }
     }
 }
 
@@ -153,7 +156,10 @@ fn analyse(
         Some((n, _)) => (
             n - 1,
             LowerBoundMethod::RootedTrees,
-            Some(UpperBound { order: n - 1, method: UpperBoundMethod::FailedTreeCondition }),
+            Some(UpperBound {
+                order: n - 1,
+                method: UpperBoundMethod::FailedTreeCondition,
+            }),
         ),
         None => {
             let upper = bushy_upper_bound(colours, d, tol);
@@ -203,13 +209,15 @@ fn scan_trees(
         return scan;
     }
     let matrices = colours.iter().map(|&(a, _)| a).collect();
-    let mut forest = Forest::new(matrices, d.s, d.prec, Some(merge_shift(tol, d.prec)));
+    let mut forest = Forest::new(matrices, d.s, d.prec, Some(merge_radius(tol, d.prec)));
     loop {
         let n = forest.order();
         let vectors = forest.stage_vectors();
         let target = Float::with_val(d.prec, n).recip();
         let residuals = vectors.iter().flat_map(|v| {
-            colours.iter().map(|&(_, b)| dot(b, &v.value, d.prec) - &target)
+            colours
+                .iter()
+                .map(|&(_, b)| dot(b, &v.value, d.prec) - &target)
         });
         let residual = max_abs(residuals, d.prec);
         scan.stage_vectors.push(vectors.len());
@@ -218,9 +226,12 @@ fn scan_trees(
             scan.failure = Some((n, residual));
             return scan;
         }
-        let trees = vectors.iter().fold(0u128, |sum, v| sum.saturating_add(v.trees));
-        scan.trees_checked =
-            scan.trees_checked.saturating_add(trees.saturating_mul(colours.len() as u128));
+        let trees = vectors
+            .iter()
+            .fold(0u128, |sum, v| sum.saturating_add(v.trees));
+        scan.trees_checked = scan
+            .trees_checked
+            .saturating_add(trees.saturating_mul(colours.len() as u128));
         scan.max_residual.max_mut(&residual);
         scan.verified = n;
         if n == options.max_order {
@@ -233,13 +244,13 @@ fn scan_trees(
     }
 }
 
-/// The grid spacing 2^{−shift} for merging stage vectors: about √(tol · 2^{1−prec}), the
-/// geometric mean of the tolerance and the rounding unit. Merged vectors differ by less than
-/// this in every component, so their conditions differ by at most ‖b‖₁ 2^{−shift}.
-fn merge_shift(tol: &Float, prec: u32) -> i32 {
+/// The radius δ within which stage vectors are merged: the power of two nearest to
+/// √(tol · 2^{1−prec}), the geometric mean of the tolerance and the rounding unit. Merged
+/// vectors differ by at most δ in every component, so their conditions differ by at most ‖b‖₁ δ.
+fn merge_radius(tol: &Float, prec: u32) -> Float {
     let prec = i32::try_from(prec).unwrap_or(i32::MAX / 4);
     let tol_exp = tol.get_exp().unwrap_or(-2 * prec);
-    (prec - tol_exp).div_euclid(2)
+    Float::with_val(2, Float::i_exp(1, (tol_exp - prec).div_euclid(2)))
 }
 
 /// The smallest k − 1 such that a bushy-tree condition Σ_i b^Y_i (A^X 𝟙)_i^{k−1} = 1/k fails for
@@ -258,7 +269,10 @@ fn bushy_upper_bound(
             residuals.iter().position(|r| r > tol)
         })
         .min()
-        .map(|order| UpperBound { order, method: UpperBoundMethod::BushyTrees })
+        .map(|order| UpperBound {
+            order,
+            method: UpperBoundMethod::BushyTrees,
+        })
 }
 
 /// Butcher's bound min(p, η + ζ + 1, 2η + 2) from B(p), C(η), D(ζ) with c = A𝟙 (minima over the
@@ -267,16 +281,27 @@ fn butcher_bound(colours: &[(&[Vec<Float>], &[Float])], d: Dims, tol: &Float) ->
     let cap = 2 * d.s + 1;
     let nodes: Vec<Vec<Float>> = colours.iter().map(|&(a, _)| row_sums(a, d.prec)).collect();
     let differs = |x: &[Float], y: &[Float]| {
-        max_abs(x.iter().zip(y).map(|(u, v)| Float::with_val(d.prec, u - v)), d.prec) > *tol
+        max_abs(
+            x.iter().zip(y).map(|(u, v)| Float::with_val(d.prec, u - v)),
+            d.prec,
+        ) > *tol
     };
     let (_, b0) = colours[0];
-    if colours.iter().zip(&nodes).any(|(&(_, b), c)| differs(b, b0) || differs(c, &nodes[0])) {
+    if colours
+        .iter()
+        .zip(&nodes)
+        .any(|(&(_, b), c)| differs(b, b0) || differs(c, &nodes[0]))
+    {
         return 0;
     }
-    let (p, eta, zeta) = colours.iter().zip(&nodes).fold((cap, cap, cap), |(p, eta, zeta), (&(a, b), c)| {
-        let l = levels(a, b, c, tol, cap, d.prec);
-        (p.min(l.b), eta.min(l.c), zeta.min(l.d))
-    });
+    let (p, eta, zeta) =
+        colours
+            .iter()
+            .zip(&nodes)
+            .fold((cap, cap, cap), |(p, eta, zeta), (&(a, b), c)| {
+                let l = levels(a, b, c, tol, cap, d.prec);
+                (p.min(l.b), eta.min(l.c), zeta.min(l.d))
+            });
     p.min(eta + zeta + 1).min(2 * eta + 2)
 }
 

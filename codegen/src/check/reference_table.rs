@@ -34,7 +34,7 @@ struct Row {
 
 /// (−1)^k.
 fn sign(k: usize) -> i32 {
-    if k % 2 == 0 { 1 } else { -1 }
+    if k.is_multiple_of(2) { 1 } else { -1 }
 }
 
 /// The §1.3 table ("B, C, D satisfied up to" read as the largest levels).
@@ -43,37 +43,135 @@ fn row(family: Family, s: usize) -> Row {
     let lv = |b, c, d| SimplifyingLevels { b, c, d };
     let (order, levels, symplectic, symmetric, r_infinity) = match family {
         Gauss => (2 * s, lv(2 * s, s, s), true, true, Limit::Value(sign(s))),
-        LobattoIIIA => (2 * s - 2, lv(2 * s - 2, s, s - 2), false, true, Limit::Value(sign(s - 1))),
-        LobattoIIIB => (2 * s - 2, lv(2 * s - 2, s - 2, s), false, true, Limit::Value(sign(s - 1))),
-        LobattoIIIC => (2 * s - 2, lv(2 * s - 2, s - 1, s - 1), false, false, Limit::Value(0)),
-        LobattoIII => (2 * s - 2, lv(2 * s - 2, s - 1, s - 1), false, false, Limit::Infinity),
-        LobattoIIID => (2 * s - 2, lv(2 * s - 2, s - 1, s - 1), true, true, Limit::Value(sign(s))),
-        LobattoIIIE => (2 * s - 2, lv(2 * s - 2, s - 2, s - 2), true, true, Limit::Value(sign(s))),
-        LobattoIIIF => (2 * s - 2, lv(2 * s - 2, s - 1, s - 2), false, true, Limit::Value(sign(s))),
-        LobattoIIIFBar => (2 * s - 2, lv(2 * s - 2, s - 2, s - 1), false, true, Limit::Value(sign(s))),
-        LobattoIIIG => (2 * s - 2, lv(2 * s - 2, s - 2, s - 2), true, true, Limit::Value(sign(s))),
-        RadauIA => (2 * s - 1, lv(2 * s - 1, s - 1, s), false, false, Limit::Value(0)),
-        RadauIIA => (2 * s - 1, lv(2 * s - 1, s, s - 1), false, false, Limit::Value(0)),
-        RadauIB | RadauIIB => (2 * s - 1, lv(2 * s - 1, s - 1, s - 1), true, false, Limit::Value(sign(s))),
+        LobattoIIIA => (
+            2 * s - 2,
+            lv(2 * s - 2, s, s - 2),
+            false,
+            true,
+            Limit::Value(sign(s - 1)),
+        ),
+        LobattoIIIB => (
+            2 * s - 2,
+            lv(2 * s - 2, s - 2, s),
+            false,
+            true,
+            Limit::Value(sign(s - 1)),
+        ),
+        LobattoIIIC => (
+            2 * s - 2,
+            lv(2 * s - 2, s - 1, s - 1),
+            false,
+            false,
+            Limit::Value(0),
+        ),
+        LobattoIII => (
+            2 * s - 2,
+            lv(2 * s - 2, s - 1, s - 1),
+            false,
+            false,
+            Limit::Infinity,
+        ),
+        LobattoIIID => (
+            2 * s - 2,
+            lv(2 * s - 2, s - 1, s - 1),
+            true,
+            true,
+            Limit::Value(sign(s)),
+        ),
+        LobattoIIIE => (
+            2 * s - 2,
+            lv(2 * s - 2, s - 2, s - 2),
+            true,
+            true,
+            Limit::Value(sign(s)),
+        ),
+        LobattoIIIF => (
+            2 * s - 2,
+            lv(2 * s - 2, s - 1, s - 2),
+            false,
+            true,
+            Limit::Value(sign(s)),
+        ),
+        LobattoIIIFBar => (
+            2 * s - 2,
+            lv(2 * s - 2, s - 2, s - 1),
+            false,
+            true,
+            Limit::Value(sign(s)),
+        ),
+        LobattoIIIG => (
+            2 * s - 2,
+            lv(2 * s - 2, s - 2, s - 2),
+            true,
+            true,
+            Limit::Value(sign(s)),
+        ),
+        RadauIA => (
+            2 * s - 1,
+            lv(2 * s - 1, s - 1, s),
+            false,
+            false,
+            Limit::Value(0),
+        ),
+        RadauIIA => (
+            2 * s - 1,
+            lv(2 * s - 1, s, s - 1),
+            false,
+            false,
+            Limit::Value(0),
+        ),
+        RadauIB | RadauIIB => (
+            2 * s - 1,
+            lv(2 * s - 1, s - 1, s - 1),
+            true,
+            false,
+            Limit::Value(sign(s)),
+        ),
         // Not in the table: B(4), C(1), D(1) and R(z) = Σ_{k ≤ 4} z^k/k! checked by hand.
         Rk4 => (4, lv(4, 1, 1), false, false, Limit::Infinity),
     };
-    Row { order, levels, symplectic, symmetric, r_infinity }
+    Row {
+        order,
+        levels,
+        symplectic,
+        symmetric,
+        r_infinity,
+    }
 }
 
 /// Every typed-in tableau with its stage count.
 fn typed_in() -> Vec<(Family, usize)> {
     use Family::*;
     let all = [
-        Gauss, LobattoIIIA, LobattoIIIB, LobattoIIIC, LobattoIII, LobattoIIID, LobattoIIIE,
-        LobattoIIIF, LobattoIIIFBar, LobattoIIIG, RadauIA, RadauIB, RadauIIA, RadauIIB,
+        Gauss,
+        LobattoIIIA,
+        LobattoIIIB,
+        LobattoIIIC,
+        LobattoIII,
+        LobattoIIID,
+        LobattoIIIE,
+        LobattoIIIF,
+        LobattoIIIFBar,
+        LobattoIIIG,
+        RadauIA,
+        RadauIB,
+        RadauIIA,
+        RadauIIB,
     ];
     let lobatto4 = [
-        LobattoIIIA, LobattoIIIB, LobattoIIIC, LobattoIII, LobattoIIID, LobattoIIIE, LobattoIIIF,
+        LobattoIIIA,
+        LobattoIIIB,
+        LobattoIIIC,
+        LobattoIII,
+        LobattoIIID,
+        LobattoIIIE,
+        LobattoIIIF,
         LobattoIIIG,
     ];
-    let mut list: Vec<(Family, usize)> =
-        [2, 3].iter().flat_map(|&s| all.iter().map(move |&f| (f, s))).collect();
+    let mut list: Vec<(Family, usize)> = [2, 3]
+        .iter()
+        .flat_map(|&s| all.iter().map(move |&f| (f, s)))
+        .collect();
     list.extend(lobatto4.iter().map(|&f| (f, 4)));
     list.push((Rk4, 4));
     list
@@ -87,7 +185,11 @@ fn classical_orders_match_the_table() {
         let report = order(&t.a, &t.b, &tol(), &OrderOptions::up_to(2 * s + 1)).unwrap();
         assert_eq!(report.order, expected.order, "{family:?}({s}): {report:?}");
         assert!(report.is_exact(), "{family:?}({s}): {report:?}");
-        assert!(report.max_residual < 1e-70, "{family:?}({s}): {}", report.max_residual);
+        assert!(
+            report.max_residual < 1e-70,
+            "{family:?}({s}): {}",
+            report.max_residual
+        );
     }
 }
 
@@ -106,9 +208,17 @@ fn symplecticity_and_symmetry_match_the_table() {
         let t = tableau(family, s);
         let expected = row(family, s);
         let symplectic = symplecticity_residual(&t.a, &t.b).unwrap();
-        assert_eq!(symplectic <= tol(), expected.symplectic, "{family:?}({s}): {symplectic}");
+        assert_eq!(
+            symplectic <= tol(),
+            expected.symplectic,
+            "{family:?}({s}): {symplectic}"
+        );
         let symmetry = symmetry_residual(&t.a, &t.b, &t.c).unwrap();
-        assert_eq!(symmetry.coefficients <= tol(), expected.symmetric, "{family:?}({s}): {symmetry:?}");
+        assert_eq!(
+            symmetry.coefficients <= tol(),
+            expected.symmetric,
+            "{family:?}({s}): {symmetry:?}"
+        );
         if expected.symmetric {
             assert!(symmetry.max() <= tol(), "{family:?}({s}): {symmetry:?}");
         }
@@ -119,11 +229,17 @@ fn symplecticity_and_symmetry_match_the_table() {
 fn r_infinity_matches_the_corrected_table() {
     for (family, s) in typed_in() {
         let t = tableau(family, s);
-        let r = stability_function(&t.a, &t.b).unwrap().r_infinity(&tol()).unwrap();
+        let r = stability_function(&t.a, &t.b)
+            .unwrap()
+            .r_infinity(&tol())
+            .unwrap();
         match (row(family, s).r_infinity, &r) {
             (Limit::Infinity, RInfinity::Infinite) => {}
             (Limit::Value(v), RInfinity::Finite(x)) => {
-                assert!(Float::with_val(PREC, x - v).abs() < tol(), "{family:?}({s}): {x}");
+                assert!(
+                    Float::with_val(PREC, x - v).abs() < tol(),
+                    "{family:?}({s}): {x}"
+                );
             }
             (expected, _) => panic!("{family:?}({s}): R(∞) = {r:?}, expected {expected:?}"),
         }
@@ -152,7 +268,12 @@ fn stability_functions_match_the_reference() {
         (LobattoIIIF, 3, &[120, 60, 12, 1], &[120, -60, 12, -1]),
         (LobattoIIIFBar, 3, &[120, 60, 12, 1], &[120, -60, 12, -1]),
         (LobattoIIIG, 2, &[18, 9, 2], &[18, -9, 2]),
-        (LobattoIIIG, 3, &[4800, 2400, 498, 49], &[4800, -2400, 498, -49]),
+        (
+            LobattoIIIG,
+            3,
+            &[4800, 2400, 498, 49],
+            &[4800, -2400, 498, -49],
+        ),
         (Gauss, 2, &[12, 6, 1], &[12, -6, 1]),
         (Gauss, 3, &[120, 60, 12, 1], &[120, -60, 12, -1]),
         (Rk4, 4, &[24, 24, 12, 4, 1], &[24]),
@@ -164,7 +285,10 @@ fn stability_functions_match_the_reference() {
             assert_eq!(computed.len(), s + 1);
             for (k, x) in computed.iter().enumerate() {
                 let expected = Float::with_val(PREC, exact.get(k).copied().unwrap_or(0)) / exact[0];
-                assert!(Float::with_val(PREC, x - &expected).abs() < tol(), "{family:?}({s}) z^{k}: {x}");
+                assert!(
+                    Float::with_val(PREC, x - &expected).abs() < tol(),
+                    "{family:?}({s}) z^{k}: {x}"
+                );
             }
         }
     }
@@ -189,12 +313,24 @@ fn partitioned_pair_orders_match_the_table() {
     for s in [2, 3] {
         for (first, second) in pairs {
             let (q, p) = (tableau(first, s), tableau(second, s));
-            let report =
-                order_partitioned(&q.a, &q.b, &p.a, &p.b, &tol(), &OrderOptions::up_to(2 * s + 1))
-                    .unwrap();
+            let report = order_partitioned(
+                &q.a,
+                &q.b,
+                &p.a,
+                &p.b,
+                &tol(),
+                &OrderOptions::up_to(2 * s + 1),
+            )
+            .unwrap();
             let expected = if first == Gauss { 2 * s } else { 2 * s - 2 };
-            assert_eq!(report.order, expected, "({first:?}, {second:?})({s}): {report:?}");
-            assert!(report.is_exact(), "({first:?}, {second:?})({s}): {report:?}");
+            assert_eq!(
+                report.order, expected,
+                "({first:?}, {second:?})({s}): {report:?}"
+            );
+            assert!(
+                report.is_exact(),
+                "({first:?}, {second:?})({s}): {report:?}"
+            );
         }
     }
 }
@@ -220,13 +356,19 @@ fn symplectic_conjugates_match_the_reference() {
         for (from, to) in conjugates {
             let (t, expected) = (tableau(from, s), tableau(to, s));
             let conj = symplectic_conjugate(&t.a, &t.b).unwrap();
-            assert!(max_difference(&conj, &expected.a) < tol(), "conj({from:?}({s}))");
+            assert!(
+                max_difference(&conj, &expected.a) < tol(),
+                "conj({from:?}({s}))"
+            );
             let pair = symplecticity_residual_partitioned(&t.a, &t.b, &conj, &t.b).unwrap();
             assert!(pair.max() < tol(), "({from:?}, conj)({s}): {pair:?}");
         }
         for (from, to) in [(RadauIA, RadauIB), (RadauIIA, RadauIIB)] {
             let (t, expected) = (tableau(from, s), tableau(to, s));
-            assert!(max_difference(&symplectic_average(&t), &expected.a) < tol(), "{to:?}({s})");
+            assert!(
+                max_difference(&symplectic_average(&t), &expected.a) < tol(),
+                "{to:?}({s})"
+            );
         }
     }
 }
@@ -236,7 +378,12 @@ fn symplectic_average(t: &Tableau) -> Vec<Vec<Float>> {
     let conj = symplectic_conjugate(&t.a, &t.b).unwrap();
     t.a.iter()
         .zip(&conj)
-        .map(|(r, rc)| r.iter().zip(rc).map(|(x, y)| Float::with_val(PREC, x + y) / 2u32).collect())
+        .map(|(r, rc)| {
+            r.iter()
+                .zip(rc)
+                .map(|(x, y)| Float::with_val(PREC, x + y) / 2u32)
+                .collect()
+        })
         .collect()
 }
 

@@ -17,7 +17,10 @@ pub(crate) struct Tree {
 
 impl Tree {
     fn leaf(colour: usize) -> Tree {
-        Tree { colour, children: Vec::new() }
+        Tree {
+            colour,
+            children: Vec::new(),
+        }
     }
 
     /// |t|, the number of vertices.
@@ -78,14 +81,20 @@ fn leaves(colours: usize) -> Vec<Tree> {
 
 /// The distinct trees of order n + 1 from those of order n.
 fn next_order(previous: &[Tree], colours: usize) -> Vec<Tree> {
-    let next: BTreeSet<Tree> =
-        previous.iter().flat_map(|t| (0..colours).flat_map(move |x| t.grafts(x))).collect();
+    let next: BTreeSet<Tree> = previous
+        .iter()
+        .flat_map(|t| (0..colours).flat_map(move |x| t.grafts(x)))
+        .collect();
     next.into_iter().collect()
 }
 
 /// The largest normalised residual (γ(t)/|t|)·|b^{Y}ᵀ Φ(t) − 1/γ(t)| over `trees`, for the
 /// coefficient matrices and weights of each colour Y.
-pub(crate) fn max_residual(trees: &[Tree], colours: &[(&[Vec<Float>], &[Float])], prec: u32) -> Float {
+pub(crate) fn max_residual(
+    trees: &[Tree],
+    colours: &[(&[Vec<Float>], &[Float])],
+    prec: u32,
+) -> Float {
     let matrices: Vec<&[Vec<Float>]> = colours.iter().map(|&(a, _)| a).collect();
     trees
         .iter()

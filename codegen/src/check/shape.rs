@@ -37,18 +37,31 @@ pub(crate) fn dims(
     let mut prec = MIN_PRECISION;
     for &(name, a) in matrices {
         if a.len() != s {
-            return Err(CheckError::Length { name, expected: s, found: a.len() });
+            return Err(CheckError::Length {
+                name,
+                expected: s,
+                found: a.len(),
+            });
         }
         for (row, entries) in a.iter().enumerate() {
             if entries.len() != s {
-                return Err(CheckError::RowLength { name, row, expected: s, found: entries.len() });
+                return Err(CheckError::RowLength {
+                    name,
+                    row,
+                    expected: s,
+                    found: entries.len(),
+                });
             }
             prec = prec.max(finite_precision(name, entries)?);
         }
     }
     for &(name, v) in vectors {
         if v.len() != s {
-            return Err(CheckError::Length { name, expected: s, found: v.len() });
+            return Err(CheckError::Length {
+                name,
+                expected: s,
+                found: v.len(),
+            });
         }
         prec = prec.max(finite_precision(name, v)?);
     }
@@ -67,6 +80,10 @@ pub(crate) fn tolerance(tol: &Float) -> Result<(), CheckError> {
 /// The largest precision among `values`, or an error if one of them is not finite.
 fn finite_precision(name: &'static str, values: &[Float]) -> Result<u32, CheckError> {
     values.iter().try_fold(1, |prec, x| {
-        if x.is_finite() { Ok(prec.max(x.prec())) } else { Err(CheckError::NonFinite { name }) }
+        if x.is_finite() {
+            Ok(prec.max(x.prec()))
+        } else {
+            Err(CheckError::NonFinite { name })
+        }
     })
 }

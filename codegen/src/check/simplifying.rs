@@ -8,9 +8,9 @@
 
 use rug::Float;
 
+use super::CheckError;
 use super::dense::{dot, max_abs};
 use super::shape::{dims, tolerance};
-use super::CheckError;
 
 /// The largest p, q, r for which B(p), C(q), D(r) hold to a tolerance (each capped at a maximum).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,7 +81,11 @@ fn powers(c: &[Float], count: usize, prec: u32) -> Vec<Vec<Float>> {
     let mut current: Vec<Float> = c.iter().map(|_| Float::with_val(prec, 1)).collect();
     let mut all = Vec::with_capacity(count);
     for _ in 0..count {
-        let next = current.iter().zip(c).map(|(p, ci)| Float::with_val(prec, p * ci)).collect();
+        let next = current
+            .iter()
+            .zip(c)
+            .map(|(p, ci)| Float::with_val(prec, p * ci))
+            .collect();
         all.push(std::mem::replace(&mut current, next));
     }
     all
@@ -102,9 +106,10 @@ fn c_per_order(a: &[Vec<Float>], c: &[Float], kmax: usize, prec: u32) -> Vec<Flo
         .iter()
         .zip(1u32..)
         .map(|(p, k)| {
-            let residuals = a.iter().zip(p.iter().zip(c)).map(|(row, (pi, ci))| {
-                dot(row, p, prec) - Float::with_val(prec, pi * ci) / k
-            });
+            let residuals = a
+                .iter()
+                .zip(p.iter().zip(c))
+                .map(|(row, (pi, ci))| dot(row, p, prec) - Float::with_val(prec, pi * ci) / k);
             max_abs(residuals, prec)
         })
         .collect()
@@ -116,10 +121,16 @@ fn d_per_order(a: &[Vec<Float>], b: &[Float], c: &[Float], kmax: usize, prec: u3
         .iter()
         .zip(1u32..)
         .map(|(p, k)| {
-            let weighted: Vec<Float> =
-                b.iter().zip(p).map(|(bi, pi)| Float::with_val(prec, bi * pi)).collect();
+            let weighted: Vec<Float> = b
+                .iter()
+                .zip(p)
+                .map(|(bi, pi)| Float::with_val(prec, bi * pi))
+                .collect();
             let residuals = (0..b.len()).map(|j| {
-                let lhs = Float::with_val(prec, Float::dot(weighted.iter().zip(a.iter().map(|row| &row[j]))));
+                let lhs = Float::with_val(
+                    prec,
+                    Float::dot(weighted.iter().zip(a.iter().map(|row| &row[j]))),
+                );
                 let ck = Float::with_val(prec, &p[j] * &c[j]);
                 lhs - Float::with_val(prec, 1 - ck) * &b[j] / k
             });
@@ -154,7 +165,10 @@ mod tests {
         assert_eq!((levels.b, levels.c, levels.d), (4, 1, 1));
         // With a tolerance between 1/120 and 1/24 the levels move accordingly.
         let loose = Float::with_val(PREC, 0.01);
-        assert_eq!(simplifying_levels(&t.a, &t.b, &t.c, &loose, 5).unwrap().b, 5);
+        assert_eq!(
+            simplifying_levels(&t.a, &t.b, &t.c, &loose, 5).unwrap().b,
+            5
+        );
     }
 
     /// Gauss(3) rounded to f64 and held exactly: the residuals measure the rounding, ≤ 16 ε.
@@ -164,8 +178,11 @@ mod tests {
         let round = |v: &[Float]| -> Vec<Float> {
             v.iter().map(|x| Float::with_val(53, x.to_f64())).collect()
         };
-        let (a, b, c): (Vec<Vec<Float>>, _, _) =
-            (t.a.iter().map(|r| round(r)).collect(), round(&t.b), round(&t.c));
+        let (a, b, c): (Vec<Vec<Float>>, _, _) = (
+            t.a.iter().map(|r| round(r)).collect(),
+            round(&t.b),
+            round(&t.c),
+        );
         let sixteen_eps = Float::with_val(PREC, 16.0 * f64::EPSILON);
         let residuals = [
             b_residual(&b, &c, 6).unwrap(),

@@ -4,8 +4,8 @@ use std::cmp::Ordering;
 
 use rug::Float;
 
-use super::shape::{dims, tolerance};
 use super::CheckError;
+use super::shape::{dims, tolerance};
 
 /// R(z) = P(z)/Q(z) with P(z) = det(I − z(A − 𝟙bᵀ)) and Q(z) = det(I − zA), both of degree ≤ s
 /// and normalised by P(0) = Q(0) = 1.
@@ -31,7 +31,12 @@ pub fn stability_function(a: &[Vec<Float>], b: &[Float]) -> Result<StabilityFunc
     let d = dims(&[("a", a)], &[("b", b)])?;
     let shifted: Vec<Vec<Float>> = a
         .iter()
-        .map(|row| row.iter().zip(b).map(|(aij, bj)| Float::with_val(d.prec, aij - bj)).collect())
+        .map(|row| {
+            row.iter()
+                .zip(b)
+                .map(|(aij, bj)| Float::with_val(d.prec, aij - bj))
+                .collect()
+        })
         .collect();
     Ok(StabilityFunction {
         numerator: det_coefficients(&shifted, d.prec),
@@ -62,7 +67,10 @@ impl StabilityFunction {
 
 /// The highest k with |coefficient_k| > tol (0 if there is none).
 fn degree(coefficients: &[Float], tol: &Float) -> usize {
-    coefficients.iter().rposition(|x| x.clone().abs() > *tol).unwrap_or(0)
+    coefficients
+        .iter()
+        .rposition(|x| x.clone().abs() > *tol)
+        .unwrap_or(0)
 }
 
 /// Coefficients e_0, …, e_s of det(I − zM) = Σ_k e_k z^k by Faddeev–LeVerrier:
@@ -71,18 +79,25 @@ fn degree(coefficients: &[Float], tol: &Float) -> usize {
 fn det_coefficients(m: &[Vec<Float>], prec: u32) -> Vec<Float> {
     let s = m.len();
     let identity = |i: usize, j: usize| Float::with_val(prec, u32::from(i == j));
-    let mut n: Vec<Vec<Float>> = (0..s).map(|i| (0..s).map(|j| identity(i, j)).collect()).collect();
+    let mut n: Vec<Vec<Float>> = (0..s)
+        .map(|i| (0..s).map(|j| identity(i, j)).collect())
+        .collect();
     let mut e = vec![Float::with_val(prec, 1)];
     for k in 1..=s {
         let mut mn: Vec<Vec<Float>> = m
             .iter()
             .map(|row| {
                 (0..s)
-                    .map(|j| Float::with_val(prec, Float::dot(row.iter().zip(n.iter().map(|r| &r[j])))))
+                    .map(|j| {
+                        Float::with_val(prec, Float::dot(row.iter().zip(n.iter().map(|r| &r[j]))))
+                    })
                     .collect()
             })
             .collect();
-        let trace = Float::with_val(prec, Float::sum(mn.iter().enumerate().map(|(i, row)| &row[i])));
+        let trace = Float::with_val(
+            prec,
+            Float::sum(mn.iter().enumerate().map(|(i, row)| &row[i])),
+        );
         let ek = -trace / u32::try_from(k).unwrap_or(u32::MAX);
         for (i, row) in mn.iter_mut().enumerate() {
             row[i] += &ek;
@@ -118,10 +133,16 @@ mod tests {
         let leading = Float::with_val(PREC, &b[3] * &a[3][2]) * &a[2][1] * &a[1][0];
         assert!(Float::with_val(PREC, &r.numerator[4] - &leading).abs() < 1e-70);
 
-        let (a, b) = (vec![vec![Float::with_val(PREC, 0.25)]], vec![Float::with_val(PREC, 1)]);
+        let (a, b) = (
+            vec![vec![Float::with_val(PREC, 0.25)]],
+            vec![Float::with_val(PREC, 1)],
+        );
         let r = stability_function(&a, &b).unwrap();
         assert_eq!(r.numerator, [1.0, 0.75]);
         assert_eq!(r.denominator, [1.0, -0.25]);
-        assert_eq!(r.r_infinity(&tol).unwrap(), RInfinity::Finite(Float::with_val(PREC, -3)));
+        assert_eq!(
+            r.r_infinity(&tol).unwrap(),
+            RInfinity::Finite(Float::with_val(PREC, -3))
+        );
     }
 }

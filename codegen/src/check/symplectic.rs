@@ -2,9 +2,9 @@
 
 use rug::Float;
 
+use super::CheckError;
 use super::dense::max_abs;
 use super::shape::dims;
-use super::CheckError;
 
 /// Residuals of the symplecticity conditions of a partitioned pair (A, b)/(Ā, b̄).
 #[derive(Debug, Clone, PartialEq)]
@@ -36,7 +36,10 @@ pub struct Symmetry {
 impl Symmetry {
     /// The largest of the three residuals.
     pub fn max(&self) -> Float {
-        self.coefficients.clone().max(&self.nodes).max(&self.weights)
+        self.coefficients
+            .clone()
+            .max(&self.nodes)
+            .max(&self.weights)
     }
 }
 
@@ -58,17 +61,28 @@ pub fn symplecticity_residual_partitioned(
     let coefficients = (0..d.s).flat_map(|i| {
         (0..d.s).map(move |j| {
             let bb = Float::with_val(prec, &b[i] * &b_bar[j]);
-            Float::with_val(prec, &b[i] * &a_bar[i][j]) + Float::with_val(prec, &b_bar[j] * &a[j][i]) - bb
+            Float::with_val(prec, &b[i] * &a_bar[i][j])
+                + Float::with_val(prec, &b_bar[j] * &a[j][i])
+                - bb
         })
     });
     Ok(PairSymplecticity {
         coefficients: max_abs(coefficients, prec),
-        weights: max_abs(b.iter().zip(b_bar).map(|(x, y)| Float::with_val(prec, x - y)), prec),
+        weights: max_abs(
+            b.iter()
+                .zip(b_bar)
+                .map(|(x, y)| Float::with_val(prec, x - y)),
+            prec,
+        ),
     })
 }
 
 /// Symmetry residuals of a tableau (A, b, c).
-pub fn symmetry_residual(a: &[Vec<Float>], b: &[Float], c: &[Float]) -> Result<Symmetry, CheckError> {
+pub fn symmetry_residual(
+    a: &[Vec<Float>],
+    b: &[Float],
+    c: &[Float],
+) -> Result<Symmetry, CheckError> {
     let d = dims(&[("a", a)], &[("b", b), ("c", c)])?;
     let (s, prec) = (d.s, d.prec);
     let coefficients = (0..s).flat_map(|i| {

@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use rug::{Float, Integer};
+use rug::{Assign, Float};
 
 use super::dense::mat_vec;
 
@@ -35,9 +35,9 @@ pub(crate) struct Forest<'a> {
     matrices: Vec<&'a [Vec<Float>]>,
     /// Working precision in bits.
     prec: u32,
-    /// Deduplication grid: values are merged when every component agrees after rounding
-    /// x·2^shift to an integer; `None` keeps every tree separate.
-    merge_shift: Option<i32>,
+    /// Merge radius δ: a vector within δ (in every component) of a stored one is merged into
+    /// it; `None` keeps every tree separate.
+    merge_radius: Option<Float>,
     /// W_1, W_2, … concatenated, in order of non-decreasing tree order.
     children: Vec<StageVector>,
     /// The tree order m of each entry of `children`.
@@ -54,13 +54,16 @@ impl<'a> Forest<'a> {
         matrices: Vec<&'a [Vec<Float>]>,
         s: usize,
         prec: u32,
-        merge_shift: Option<i32>,
+        merge_radius: Option<Float>,
     ) -> Self {
-        let leaf = StageVector { value: vec![Float::with_val(prec, 1); s], trees: 1 };
+        let leaf = StageVector {
+            value: vec![Float::with_val(prec, 1); s],
+            trees: 1,
+        };
         Forest {
             matrices,
             prec,
-            merge_shift,
+            merge_radius,
             children: Vec::new(),
             child_orders: Vec::new(),
             current: vec![leaf],
@@ -84,50 +87,67 @@ impl<'a> Forest<'a> {
     pub(crate) fn advance(&mut self, cap: usize) -> bool {
         let n = self.order;
         let scale = u32::try_from(n).unwrap_or(u32::MAX);
-        let mut contributions = Distinct::new(self.merge_shift);
+        let mut contributions = Distinct::new(self.merge_radius.clone());
         for v in &self.current {
             for a in &self.matrices {
                 contributions.insert(mat_vec(a, &v.value, scale, self.prec), v.trees);
             }
         }
-        self.child_orders.extend(std::iter::repeat_n(n, contributions.items.len()));
+        self.child_orders
+            .extend(std::iter::repeat_n(n, contributions.items.len()));
         self.children.extend(contributions.items);
-        let mut next = Distinct::new(self.merge_shift);
+        let mut next = Distinct::new(self.merge_radius.clone());
+        let s = self.current[0].value.len();
+        // One product buffer per depth below the first child (depth ≤ n − 1: orders are ≥ 1).
+        let mut scratch = vec![vec![Float::new(self.prec); s]; n];
         let mut path = Vec::with_capacity(n);
-        let within_cap = self.multisets(n, self.children.len(), None, &mut path, &mut next, cap);
+        let mut search = Search {
+            out: &mut next,
+            path: &mut path,
+            cap,
+        };
+        let within_cap = self.multisets(n, self.children.len(), None, &mut scratch, &mut search);
         self.current = next.items;
         self.order = n + 1;
         within_cap
     }
 
     /// Depth-first enumeration of the multisets of child contributions with orders summing to
-    /// `remaining` (plus the part already chosen along `path`, whose product is `partial`),
-    /// using only entries with index < `limit` so that each multiset is produced once
-    /// (indices non-increasing along `path`).
+    /// `remaining` (plus the part already chosen along `search.path`, whose product is
+    /// `partial`), using only entries with index < `limit` so that each multiset is produced
+    /// once (indices non-increasing along the path). `scratch` holds the product buffers of
+    /// the deeper levels.
     fn multisets(
         &self,
         remaining: usize,
         limit: usize,
         partial: Option<&[Float]>,
-        path: &mut Vec<usize>,
-        out: &mut Distinct,
-        cap: usize,
+        scratch: &mut [Vec<Float>],
+        search: &mut Search<'_>,
     ) -> bool {
         if remaining == 0 {
-            let value = partial.map_or_else(Vec::new, <[Float]>::to_vec);
-            out.insert(value, self.multiplicity(path));
-            return out.items.len() <= cap;
+            let trees = self.multiplicity(search.path);
+            search.out.insert_copy(partial.unwrap_or_default(), trees);
+            return search.out.items.len() <= search.cap;
         }
         let end = limit.min(self.child_orders.partition_point(|&m| m <= remaining));
         for i in 0..end {
             let w = &self.children[i].value;
-            let product: Vec<Float> = match partial {
-                None => w.clone(),
-                Some(p) => p.iter().zip(w).map(|(x, y)| Float::with_val(self.prec, x * y)).collect(),
+            let rest = remaining - self.child_orders[i];
+            search.path.push(i);
+            let ok = match partial {
+                None => self.multisets(rest, i + 1, Some(w), scratch, search),
+                Some(p) => {
+                    let (product, deeper) = scratch
+                        .split_first_mut()
+                        .expect("the path is no longer than the order, one buffer per level");
+                    for ((z, x), y) in product.iter_mut().zip(p).zip(w) {
+                        z.assign(x * y);
+                    }
+                    self.multisets(rest, i + 1, Some(product), deeper, search)
+                }
             };
-            path.push(i);
-            let ok = self.multisets(remaining - self.child_orders[i], i + 1, Some(&product), path, out, cap);
-            path.pop();
+            search.path.pop();
             if !ok {
                 return false;
             }
@@ -140,48 +160,118 @@ impl<'a> Forest<'a> {
     fn multiplicity(&self, path: &[usize]) -> u128 {
         path.chunk_by(|x, y| x == y).fold(1u128, |total, run| {
             let mu = self.children[run[0]].trees;
-            multichoose(mu, run.len()).and_then(|m| total.checked_mul(m)).unwrap_or(u128::MAX)
+            multichoose(mu, run.len())
+                .and_then(|m| total.checked_mul(m))
+                .unwrap_or(u128::MAX)
         })
     }
 }
 
 /// C(μ + k − 1, k), the number of multisets of size k from μ kinds; `None` on overflow.
 fn multichoose(mu: u128, k: usize) -> Option<u128> {
-    (1..=k as u128).try_fold(1u128, |acc, i| Some(acc.checked_mul(mu.checked_add(i - 1)?)? / i))
+    (1..=k as u128).try_fold(1u128, |acc, i| {
+        Some(acc.checked_mul(mu.checked_add(i - 1)?)? / i)
+    })
 }
 
-/// An insertion-ordered set of vectors, merging values that fall into the same grid cell.
+/// The output side of the multiset enumeration.
+struct Search<'a> {
+    /// The distinct products found so far.
+    out: &'a mut Distinct,
+    /// The indices of the chosen children, non-increasing.
+    path: &'a mut Vec<usize>,
+    /// Largest allowed number of distinct products.
+    cap: usize,
+}
+
+/// An insertion-ordered set of vectors that merges a vector into a stored one when every
+/// component differs by at most the merge radius δ.
+///
+/// Candidates are found through a coarse hash of the components rounded to f64 (components
+/// below δ·2^32 in magnitude count as 0); vectors within δ that round differently are kept
+/// apart, which only costs time. Never-merging (`radius` = `None`) keeps every vector.
 struct Distinct {
     items: Vec<StageVector>,
-    index: HashMap<Vec<Integer>, usize>,
-    merge_shift: Option<i32>,
+    /// Coarse key → most recent item with that key.
+    heads: HashMap<u64, usize>,
+    /// For each item, the previous item with the same coarse key.
+    previous: Vec<Option<usize>>,
+    /// (δ, δ·2^32), or `None` to keep every vector.
+    radius: Option<(Float, Float)>,
 }
 
 impl Distinct {
-    fn new(merge_shift: Option<i32>) -> Self {
-        Distinct { items: Vec::new(), index: HashMap::new(), merge_shift }
-    }
-
-    /// Adds `value` standing for `trees` trees, or adds the count to an equal stored value.
-    fn insert(&mut self, value: Vec<Float>, trees: u128) {
-        let Some(shift) = self.merge_shift else {
-            self.items.push(StageVector { value, trees });
-            return;
-        };
-        // Inputs are validated finite and the arithmetic stays finite, so every key exists;
-        // a non-finite component gets its own key and the value is simply kept separately.
-        let key: Option<Vec<Integer>> =
-            value.iter().map(|x| Float::with_val(x.prec(), x << shift).to_integer()).collect();
-        match key.as_ref().and_then(|k| self.index.get(k)) {
-            Some(&i) => self.items[i].trees = self.items[i].trees.saturating_add(trees),
-            None => {
-                if let Some(k) = key {
-                    self.index.insert(k, self.items.len());
-                }
-                self.items.push(StageVector { value, trees });
-            }
+    fn new(radius: Option<Float>) -> Self {
+        Distinct {
+            items: Vec::new(),
+            heads: HashMap::new(),
+            previous: Vec::new(),
+            radius: radius.map(|r| {
+                let flush = Float::with_val(r.prec(), &r << 32);
+                (r, flush)
+            }),
         }
     }
+
+    /// Adds `value` standing for `trees` trees, or adds the count to a stored value within δ.
+    fn insert(&mut self, value: Vec<Float>, trees: u128) {
+        if let Some(key) = self.absorb(&value, trees) {
+            self.push(value, trees, key);
+        }
+    }
+
+    /// [`Distinct::insert`] for a borrowed vector, copied only when it is new.
+    fn insert_copy(&mut self, value: &[Float], trees: u128) {
+        if let Some(key) = self.absorb(value, trees) {
+            self.push(value.to_vec(), trees, key);
+        }
+    }
+
+    /// Adds `trees` to a stored vector within δ of `value` and returns `None`, or returns the
+    /// coarse key under which `value` is to be stored.
+    fn absorb(&mut self, value: &[Float], trees: u128) -> Option<u64> {
+        let Some((radius, flush)) = &self.radius else {
+            return Some(0);
+        };
+        let key = coarse_key(value, flush);
+        let mut candidate = self.heads.get(&key).copied();
+        while let Some(j) = candidate {
+            let stored = &self.items[j].value;
+            let close = stored.iter().zip(value).all(|(x, y)| {
+                let mut difference = Float::with_val(x.prec(), x - y);
+                difference.abs_mut();
+                difference <= *radius
+            });
+            if close {
+                self.items[j].trees = self.items[j].trees.saturating_add(trees);
+                return None;
+            }
+            candidate = self.previous[j];
+        }
+        Some(key)
+    }
+
+    fn push(&mut self, value: Vec<Float>, trees: u128, key: u64) {
+        if self.radius.is_some() {
+            self.previous.push(self.heads.insert(key, self.items.len()));
+        }
+        self.items.push(StageVector { value, trees });
+    }
+}
+
+/// A hash of the components rounded to f64, with components of magnitude ≤ `flush` (and −0)
+/// counted as +0.
+fn coarse_key(value: &[Float], flush: &Float) -> u64 {
+    value.iter().fold(0xcbf2_9ce4_8422_2325, |hash, x| {
+        let bits = if x.cmp_abs(flush).is_some_and(|o| o.is_le()) {
+            0
+        } else {
+            x.to_f64().to_bits()
+        };
+        (hash ^ bits)
+            .wrapping_mul(0x0000_0100_0000_01b3)
+            .rotate_left(29)
+    })
 }
 
 #[cfg(test)]
@@ -197,7 +287,7 @@ mod tests {
     const BICOLOURED: [u128; 8] = [2, 4, 14, 52, 214, 916, 4116, 18996];
 
     /// |V_n| (times the number of colours) and the represented-tree counts, n = 1..=max.
-    fn counts(matrices: Vec<&[Vec<Float>]>, merge: Option<i32>, max: usize) -> Vec<(u128, u128)> {
+    fn counts(matrices: Vec<&[Vec<Float>]>, merge: Option<Float>, max: usize) -> Vec<(u128, u128)> {
         let colours = matrices.len() as u128;
         let s = matrices[0].len();
         let mut forest = Forest::new(matrices, s, PREC, merge);
@@ -215,10 +305,14 @@ mod tests {
 
     #[test]
     fn plain_enumeration_matches_known_tree_counts() {
-        let mono: Vec<u128> = reference_trees::trees(1, 8).iter().map(|l| l.len() as u128).collect();
-        let bi: Vec<u128> = reference_trees::trees(2, 8).iter().map(|l| l.len() as u128).collect();
-        assert_eq!(mono, MONOCOLOURED);
-        assert_eq!(bi, BICOLOURED);
+        let count = |colours| -> Vec<u128> {
+            reference_trees::trees(colours, 8)
+                .iter()
+                .map(|l| l.len() as u128)
+                .collect()
+        };
+        assert_eq!(count(1), MONOCOLOURED);
+        assert_eq!(count(2), BICOLOURED);
     }
 
     #[test]
@@ -230,23 +324,50 @@ mod tests {
         assert_eq!(mono.iter().map(|c| c.0).collect::<Vec<_>>(), MONOCOLOURED);
         assert_eq!(bi.iter().map(|c| c.0).collect::<Vec<_>>(), BICOLOURED);
         // Without merging every stored vector stands for exactly one tree.
-        assert!(mono.iter().chain(&bi).all(|(stored, represented)| stored == represented));
+        assert!(
+            mono.iter()
+                .chain(&bi)
+                .all(|(stored, represented)| stored == represented)
+        );
     }
 
     #[test]
     fn merging_keeps_the_count_of_represented_trees() {
         // Gauss(3) satisfies C(3): W_m collapses to {c^m} for m ≤ 3 and most trees merge.
         let g = fixtures::gauss(3);
-        let shift = i32::try_from(PREC).unwrap() / 2;
-        let mono = counts(vec![&g.a], Some(shift), 8);
-        let bi = counts(vec![&g.a, &g.a], Some(shift), 8);
+        let radius = Float::with_val(PREC, 1e-60);
+        let mono = counts(vec![&g.a], Some(radius.clone()), 8);
+        let bi = counts(vec![&g.a, &g.a], Some(radius), 8);
         assert_eq!(mono.iter().map(|c| c.1).collect::<Vec<_>>(), MONOCOLOURED);
         assert_eq!(bi.iter().map(|c| c.1).collect::<Vec<_>>(), BICOLOURED);
         // Equal matrices: the bicoloured scan stores exactly the monocoloured vectors.
-        let stored = |c: &[(u128, u128)], colours| c.iter().map(|x| x.0 / colours).collect::<Vec<_>>();
+        let stored =
+            |c: &[(u128, u128)], colours| c.iter().map(|x| x.0 / colours).collect::<Vec<_>>();
         assert_eq!(stored(&mono, 1), stored(&bi, 2));
         assert!(mono.iter().zip(MONOCOLOURED).all(|(c, trees)| c.0 <= trees));
-        assert!(mono[7].0 < MONOCOLOURED[7] / 4, "order 8 stored {} vectors", mono[7].0);
+        assert!(
+            mono[7].0 < MONOCOLOURED[7] / 4,
+            "order 8 stored {} vectors",
+            mono[7].0
+        );
+    }
+
+    #[test]
+    fn merging_needs_every_component_within_the_radius() {
+        let radius = Float::with_val(PREC, 1e-60);
+        let mut set = super::Distinct::new(Some(radius));
+        let v = |x: f64, y: f64| vec![Float::with_val(PREC, x), Float::with_val(PREC, y)];
+        set.insert(v(0.5, 0.0), 1);
+        // Within δ in both components (the second below the flush level): merged.
+        let mut close = v(0.5, 1e-70);
+        close[0] += Float::with_val(PREC, 1e-62);
+        set.insert(close, 2);
+        // 1e-59 apart in one component: a different vector.
+        let mut far = v(0.5, 0.0);
+        far[1] += Float::with_val(PREC, 1e-59);
+        set.insert(far, 4);
+        let trees: Vec<u128> = set.items.iter().map(|x| x.trees).collect();
+        assert_eq!(trees, [3, 4]);
     }
 
     #[test]

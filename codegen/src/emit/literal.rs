@@ -10,7 +10,11 @@ pub fn f64_text(x: f64) -> String {
     let mag = x.abs();
     if mag == 0.0 || (1e-4..1e6).contains(&mag) {
         let text = format!("{mag}");
-        if text.contains('.') { text } else { format!("{text}.0") }
+        if text.contains('.') {
+            text
+        } else {
+            format!("{text}.0")
+        }
     } else {
         format!("{mag:e}")
     }
@@ -57,7 +61,16 @@ mod tests {
 
     #[test]
     fn literals_round_trip_bit_for_bit() {
-        let samples = [0.5, 1.0 / 3.0, -0.2113248654051871, 1e-17, -3.4e-20, 12.0, 0.0, 7e8];
+        let samples = [
+            0.5,
+            1.0 / 3.0,
+            -0.2113248654051871,
+            1e-17,
+            -3.4e-20,
+            12.0,
+            0.0,
+            7e8,
+        ];
         for x in samples {
             let text = f64_text(x);
             let back: f64 = text.parse().unwrap();

@@ -10,7 +10,13 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 /// `pub const NAME_S: Coefficients<R, C> = …;` for an ω matrix.
-pub fn omega_const(name: &str, s: usize, omega: &Matrix, summary: &str, types: &TokenStream) -> TokenStream {
+pub fn omega_const(
+    name: &str,
+    s: usize,
+    omega: &Matrix,
+    summary: &str,
+    types: &TokenStream,
+) -> TokenStream {
     let ident = format_ident!("{}", constant(name, &[s]));
     let (rows, cols) = (int(omega.len()), int(omega.first().map_or(0, Vec::len)));
     let full = format!("{name}({s})");
@@ -68,32 +74,68 @@ pub fn lobatto_gauss_const(lg: &LobattoGauss, types: &TokenStream) -> TokenStrea
 
 /// `ALL: &[CoefficientData]`: every SPARK coefficient array with its shape erased.
 pub fn data_list(catalogue: &Catalogue, types: &TokenStream) -> TokenStream {
-    let entry = |name: String, konst: String, rows: usize, cols: usize, field: &str, lo_field: &str, matrix: bool| {
+    let entry = |name: String,
+                 konst: String,
+                 rows: usize,
+                 cols: usize,
+                 field: &str,
+                 lo_field: &str,
+                 matrix: bool| {
         let ident = format_ident!("{konst}");
         let (field, lo_field) = (format_ident!("{field}"), format_ident!("{lo_field}"));
         let (rows, cols) = (int(rows), int(cols));
         let (value, lo) = if matrix {
-            (quote!(#ident.#field.as_flattened()), quote!(#ident.#lo_field.as_flattened()))
+            (
+                quote!(#ident.#field.as_flattened()),
+                quote!(#ident.#lo_field.as_flattened()),
+            )
         } else {
             (quote!(&#ident.#field), quote!(&#ident.#lo_field))
         };
         quote!(#types::CoefficientData { name: #name, rows: #rows, cols: #cols, value: #value, lo: #lo })
     };
     let mut items = Vec::new();
-    for (family, list) in [("LobattoOmega", &catalogue.lobatto_omega), ("GaussOmega", &catalogue.gauss_omega)] {
+    for (family, list) in [
+        ("LobattoOmega", &catalogue.lobatto_omega),
+        ("GaussOmega", &catalogue.gauss_omega),
+    ] {
         for (s, w) in list {
             let cols = w.first().map_or(0, Vec::len);
-            items.push(entry(format!("{family}({s})"), constant(family, &[*s]), w.len(), cols, "value", "lo", true));
+            items.push(entry(
+                format!("{family}({s})"),
+                constant(family, &[*s]),
+                w.len(),
+                cols,
+                "value",
+                "lo",
+                true,
+            ));
         }
     }
     for (s, d) in &catalogue.null_vectors {
         let name = "LobattoNullVector";
-        items.push(entry(format!("{name}({s})"), constant(name, &[*s]), 1, d.len(), "value", "lo", false));
+        items.push(entry(
+            format!("{name}({s})"),
+            constant(name, &[*s]),
+            1,
+            d.len(),
+            "value",
+            "lo",
+            false,
+        ));
     }
     for lg in &catalogue.lobatto_gauss {
         let name = "LobattoGauss";
         let konst = constant(name, &[lg.s, lg.sigma]);
-        items.push(entry(format!("{name}({}, {})", lg.s, lg.sigma), konst, lg.sigma, lg.s, "a", "a_lo", true));
+        items.push(entry(
+            format!("{name}({}, {})", lg.s, lg.sigma),
+            konst,
+            lg.sigma,
+            lg.s,
+            "a",
+            "a_lo",
+            true,
+        ));
     }
     quote! {
         /// Every SPARK coefficient array above, with its shape erased.

@@ -22,7 +22,10 @@ pub fn matrix_tokens(m: &[Vec<Num>], lo: bool) -> TokenStream {
 
 /// Doc lines `name[i] = exact` for a vector.
 pub fn vector_doc(name: &str, v: &[Num]) -> Vec<String> {
-    v.iter().enumerate().map(|(i, x)| format!("{name}[{i}] = {}", exact_text(x))).collect()
+    v.iter()
+        .enumerate()
+        .map(|(i, x)| format!("{name}[{i}] = {}", exact_text(x)))
+        .collect()
 }
 
 /// Doc lines `name[i][j] = exact` for a matrix.
@@ -39,7 +42,11 @@ pub fn matrix_doc(name: &str, m: &[Vec<Num>]) -> Vec<String> {
 
 /// `#[doc]` attributes: a summary, then the exact values in a text block.
 pub fn doc_attrs(summary: &str, exact: &[String]) -> TokenStream {
-    let mut lines = vec![format!(" {summary}"), String::new(), " Exact values:".to_owned()];
+    let mut lines = vec![
+        format!(" {summary}"),
+        String::new(),
+        " Exact values:".to_owned(),
+    ];
     lines.push(" ```text".to_owned());
     lines.extend(exact.iter().map(|l| format!(" {l}")));
     lines.push(" ```".to_owned());
@@ -48,7 +55,15 @@ pub fn doc_attrs(summary: &str, exact: &[String]) -> TokenStream {
 
 /// The `Properties { … }` expression.
 pub fn properties_tokens(p: &Properties, types: &TokenStream) -> TokenStream {
-    let Properties { order, b, c, d, symplectic, symmetric, r_infinity } = *p;
+    let Properties {
+        order,
+        b,
+        c,
+        d,
+        symplectic,
+        symmetric,
+        r_infinity,
+    } = *p;
     let (order, b, c, d) = (int(order), int(b), int(c), int(d));
     let r = match r_infinity {
         RInfinity::Finite(v) => {
@@ -75,7 +90,11 @@ pub fn tableau_const(t: &Tableau, props: &Properties, types: &TokenStream) -> To
     let (b, b_lo) = (vector_tokens(&t.b, false), vector_tokens(&t.b, true));
     let (c, c_lo) = (vector_tokens(&t.c, false), vector_tokens(&t.c, true));
     let rational = t.is_rational();
-    let kind = if rational { "exact rational" } else { "irrational" };
+    let kind = if rational {
+        "exact rational"
+    } else {
+        "irrational"
+    };
     let summary = format!("{name}: order {}, {kind}.", props.order);
     let mut exact = vector_doc("c", &t.c);
     exact.extend(vector_doc("b", &t.b));
@@ -101,12 +120,23 @@ pub fn tableau_const(t: &Tableau, props: &Properties, types: &TokenStream) -> To
 
 /// Emits `pub const PAIR_S: PartitionedTableau<S> = …;` referring to the tableau constants
 /// in the sibling modules named after the families.
-pub fn pair_const(pair: &PartitionedTableau, props: &PairProperties, types: &TokenStream) -> TokenStream {
-    let PairProperties { order, symplectic, symmetric } = *props;
+pub fn pair_const(
+    pair: &PartitionedTableau,
+    props: &PairProperties,
+    types: &TokenStream,
+) -> TokenStream {
+    let PairProperties {
+        order,
+        symplectic,
+        symmetric,
+    } = *props;
     let s = pair.q.s;
     let ident = format_ident!("{}", constant(pair.kind.name(), &[s]));
     let order = int(order);
-    let (q, p) = (tableau_path(pair.q.family, s), tableau_path(pair.p.family, s));
+    let (q, p) = (
+        tableau_path(pair.q.family, s),
+        tableau_path(pair.p.family, s),
+    );
     let stages = int(s);
     let name = pair.name();
     let doc = format!(

@@ -34,7 +34,9 @@ pub enum LinalgError {
 /// The transpose of a matrix.
 pub fn transpose(m: &Matrix) -> Matrix {
     let cols = m.first().map_or(0, Vec::len);
-    (0..cols).map(|j| m.iter().map(|row| row[j].clone()).collect()).collect()
+    (0..cols)
+        .map(|j| m.iter().map(|row| row[j].clone()).collect())
+        .collect()
 }
 
 fn all_rational(m: &Matrix) -> bool {
@@ -110,14 +112,22 @@ pub fn solve(m: &Matrix, rhs: &Matrix, prec: Precision) -> Result<Matrix, Linalg
     let zero = Float::with_val(prec.bits(), 0);
     let pivots = row_reduce(&mut aug, &zero);
     if let Some(column) = (0..n).find(|c| pivots.get(*c) != Some(c)) {
-        return Err(LinalgError::Singular { column, rows: n, cols: n });
+        return Err(LinalgError::Singular {
+            column,
+            rows: n,
+            cols: n,
+        });
     }
     Ok(aug.into_iter().map(|row| row[n..n + k].to_vec()).collect())
 }
 
 /// The rank of `m`, counting float pivots of magnitude ≤ `tol` as zero.
 pub fn rank(m: &Matrix, tol: &Float, prec: Precision) -> usize {
-    let mut w = if all_rational(m) { m.clone() } else { promote(m, prec) };
+    let mut w = if all_rational(m) {
+        m.clone()
+    } else {
+        promote(m, prec)
+    };
     row_reduce(&mut w, tol).len()
 }
 
@@ -125,7 +135,11 @@ pub fn rank(m: &Matrix, tol: &Float, prec: Precision) -> usize {
 /// column), exact for rational matrices.
 pub fn null_space(m: &Matrix, tol: &Float, prec: Precision) -> Vec<Vec<Num>> {
     let cols = m.first().map_or(0, Vec::len);
-    let mut w = if all_rational(m) { m.clone() } else { promote(m, prec) };
+    let mut w = if all_rational(m) {
+        m.clone()
+    } else {
+        promote(m, prec)
+    };
     let pivots = row_reduce(&mut w, tol);
     (0..cols)
         .filter(|c| !pivots.contains(c))
@@ -145,7 +159,9 @@ mod tests {
     use super::*;
 
     fn rat(rows: &[&[i64]]) -> Matrix {
-        rows.iter().map(|r| r.iter().map(|&x| Num::int(x)).collect()).collect()
+        rows.iter()
+            .map(|r| r.iter().map(|&x| Num::int(x)).collect())
+            .collect()
     }
 
     #[test]

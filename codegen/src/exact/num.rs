@@ -114,8 +114,13 @@ impl Num {
             }
             Num::Float(f) => {
                 let rest = Float::with_val(f.prec(), f - hi);
-                let floor = Float::with_val(f.prec(), f.abs_ref()) * Precision(f.prec()).tolerance();
-                if rest.clone().abs() <= floor { 0.0 } else { rest.to_f64() }
+                let floor =
+                    Float::with_val(f.prec(), f.abs_ref()) * Precision(f.prec()).tolerance();
+                if rest.clone().abs() <= floor {
+                    0.0
+                } else {
+                    rest.to_f64()
+                }
             }
         }
     }
@@ -173,7 +178,9 @@ impl Num {
 
     /// Compares magnitudes |self| and |other|.
     pub fn cmp_abs(&self, other: &Num) -> Ordering {
-        self.abs().partial_cmp(&other.abs()).unwrap_or(Ordering::Equal)
+        self.abs()
+            .partial_cmp(&other.abs())
+            .unwrap_or(Ordering::Equal)
     }
 
     /// The precision of the float operand(s) of a binary operation (the larger one).
@@ -220,7 +227,12 @@ impl Num {
         if other.is_zero() {
             return None;
         }
-        Some(Num::binary(self, other, |x, y| Rational::from(x / y), |x, y| x / y))
+        Some(Num::binary(
+            self,
+            other,
+            |x, y| Rational::from(x / y),
+            |x, y| x / y,
+        ))
     }
 
     /// `−self`.
@@ -310,7 +322,11 @@ fn format_float(f: &Float, digits: usize) -> String {
         }
     } else {
         let (first, rest) = digits.split_at(1);
-        let mant = if rest.is_empty() { first.to_owned() } else { format!("{first}.{rest}") };
+        let mant = if rest.is_empty() {
+            first.to_owned()
+        } else {
+            format!("{first}.{rest}")
+        };
         format!("{mant}e{}", point - 1)
     };
     format!("{sign}{body}")
@@ -357,9 +373,18 @@ mod tests {
         assert_eq!(x.display(40), "0.25");
         let sqrt3 = Num::int(3).sqrt(Precision::DEFAULT);
         assert_eq!(sqrt3.display(10), "1.732050808");
-        assert_eq!(Num::Float(Float::with_val(256, -0.0009765625)).display(40), "-0.0009765625");
-        assert_eq!(Num::Float(Float::with_val(256, 1.5e-75)).display(3), "1.5e-75");
-        assert_eq!(Num::Float(Float::with_val(256, 1234.5)).display(40), "1234.5");
+        assert_eq!(
+            Num::Float(Float::with_val(256, -0.0009765625)).display(40),
+            "-0.0009765625"
+        );
+        assert_eq!(
+            Num::Float(Float::with_val(256, 1.5e-75)).display(3),
+            "1.5e-75"
+        );
+        assert_eq!(
+            Num::Float(Float::with_val(256, 1234.5)).display(40),
+            "1234.5"
+        );
         assert_eq!(Num::Float(Float::with_val(256, 1e7)).display(40), "1e7");
         assert_eq!(Num::Float(Float::with_val(256, 100)).display(40), "100");
     }

@@ -117,9 +117,12 @@ impl Poly {
     /// The composition `self(α x + β)`.
     pub fn compose_affine(&self, alpha: &Rational, beta: &Rational) -> Poly {
         let inner = Poly::new(vec![beta.clone(), alpha.clone()]);
-        self.coeffs.iter().rev().fold(Poly::new(Vec::new()), |acc, a| {
-            acc.mul(&inner).add(&Poly::constant(a.clone()))
-        })
+        self.coeffs
+            .iter()
+            .rev()
+            .fold(Poly::new(Vec::new()), |acc, a| {
+                acc.mul(&inner).add(&Poly::constant(a.clone()))
+            })
     }
 
     /// Euclidean division: `(q, r)` with `self = q·d + r`, `deg r < deg d` (`d ≠ 0`).
@@ -154,9 +157,12 @@ impl Poly {
     /// Value at a float point, evaluated by Horner's rule at the precision of `x`.
     pub fn eval_float(&self, x: &Float) -> Float {
         let prec = x.prec();
-        self.coeffs.iter().rev().fold(Float::with_val(prec, 0), |acc, a| {
-            Float::with_val(prec, acc * x) + Float::with_val(prec, a)
-        })
+        self.coeffs
+            .iter()
+            .rev()
+            .fold(Float::with_val(prec, 0), |acc, a| {
+                Float::with_val(prec, acc * x) + Float::with_val(prec, a)
+            })
     }
 
     /// The same polynomial scaled to primitive integer coefficients with a positive leading
@@ -215,7 +221,10 @@ mod tests {
     #[test]
     fn legendre_p3() {
         // P₃ = (5x³ − 3x)/2.
-        assert_eq!(legendre(3), Poly::new(vec![r(0, 1), r(-3, 2), r(0, 1), r(5, 2)]));
+        assert_eq!(
+            legendre(3),
+            Poly::new(vec![r(0, 1), r(-3, 2), r(0, 1), r(5, 2)])
+        );
     }
 
     #[test]
@@ -242,6 +251,9 @@ mod tests {
     fn primitive_form() {
         // P₂(2x−1) = 6x² − 6x + 1.
         let ints = shifted_legendre(2).primitive();
-        assert_eq!(ints, vec![Integer::from(1), Integer::from(-6), Integer::from(6)]);
+        assert_eq!(
+            ints,
+            vec![Integer::from(1), Integer::from(-6), Integer::from(6)]
+        );
     }
 }

@@ -16,7 +16,9 @@ pub enum RootError {
         degree: usize,
     },
     /// Not every root is real and simple, which the node polynomials guarantee.
-    #[error("polynomial of degree {degree} has {distinct_real} distinct real roots, expected {degree}")]
+    #[error(
+        "polynomial of degree {degree} has {distinct_real} distinct real roots, expected {degree}"
+    )]
     NotRealSimple {
         /// The degree.
         degree: usize,
@@ -67,15 +69,27 @@ pub fn real_roots(p: &Poly, prec: Precision) -> Result<Vec<Num>, RootError> {
     let lo = Rational::from(-&bound);
     let total = sign_changes(&seq, &lo) - sign_changes(&seq, &bound);
     if total != degree {
-        return Err(RootError::NotRealSimple { degree, distinct_real: total });
+        return Err(RootError::NotRealSimple {
+            degree,
+            distinct_real: total,
+        });
     }
     let mut intervals = Vec::new();
     isolate(&seq, lo, bound, total, &mut intervals);
-    Ok(intervals.iter().map(|(a, b)| refine(p, a, b, prec)).collect())
+    Ok(intervals
+        .iter()
+        .map(|(a, b)| refine(p, a, b, prec))
+        .collect())
 }
 
 /// Bisects `(lo, hi]`, which holds `count` roots, until every piece holds exactly one.
-fn isolate(seq: &[Poly], lo: Rational, hi: Rational, count: usize, out: &mut Vec<(Rational, Rational)>) {
+fn isolate(
+    seq: &[Poly],
+    lo: Rational,
+    hi: Rational,
+    count: usize,
+    out: &mut Vec<(Rational, Rational)>,
+) {
     match count {
         0 => {}
         1 => out.push((lo, hi)),
@@ -157,7 +171,10 @@ mod tests {
         let roots = real_roots(&shifted_legendre(2), Precision::DEFAULT).unwrap();
         let s3 = Float::with_val(256, 3).sqrt() / 6u32;
         let half = Float::with_val(256, 0.5);
-        let expect = [Float::with_val(256, &half - &s3), Float::with_val(256, &half + &s3)];
+        let expect = [
+            Float::with_val(256, &half - &s3),
+            Float::with_val(256, &half + &s3),
+        ];
         for (r, e) in roots.iter().zip(&expect) {
             let err = Float::with_val(256, r.to_float(Precision::DEFAULT) - e).abs();
             assert!(err < Float::with_val(256, 1e-75), "{err}");
@@ -179,10 +196,17 @@ mod tests {
 
     #[test]
     fn complex_roots_are_rejected() {
-        let p = Poly::new(vec![Rational::from(1), Rational::from(0), Rational::from(1)]);
+        let p = Poly::new(vec![
+            Rational::from(1),
+            Rational::from(0),
+            Rational::from(1),
+        ]);
         assert_eq!(
             real_roots(&p, Precision::DEFAULT),
-            Err(RootError::NotRealSimple { degree: 2, distinct_real: 0 })
+            Err(RootError::NotRealSimple {
+                degree: 2,
+                distinct_real: 0
+            })
         );
         assert!(matches!(
             real_roots(&Poly::constant(Rational::from(3)), Precision::DEFAULT),
@@ -192,7 +216,10 @@ mod tests {
 
     #[test]
     fn divisors_of_twelve() {
-        let d: Vec<i64> = divisors(&Integer::from(12)).iter().map(|x| x.to_i64().unwrap()).collect();
+        let d: Vec<i64> = divisors(&Integer::from(12))
+            .iter()
+            .map(|x| x.to_i64().unwrap())
+            .collect();
         assert_eq!(d, vec![1, 2, 3, 4, 6, 12]);
     }
 }

@@ -8,7 +8,11 @@ use crate::exact::{Matrix, Num, Precision, solve, transpose};
 /// wherever the values are rational).
 pub fn build(family: Family, s: usize, prec: Precision) -> Result<Tableau, TableauError> {
     if s < family.min_stages() {
-        return Err(TableauError::Stages { family: family.name(), s, min: family.min_stages() });
+        return Err(TableauError::Stages {
+            family: family.name(),
+            s,
+            min: family.min_stages(),
+        });
     }
     let (c, b) = nodes_and_weights(family.node_set(), s, prec)?;
     let base = |f: Family| -> Result<Matrix, TableauError> { Ok(build(f, s, prec)?.a) };
@@ -25,12 +29,20 @@ pub fn build(family: Family, s: usize, prec: Precision) -> Result<Tableau, Table
         Family::RadauIB => symmetrize(&base(Family::RadauIA)?, &b)?,
         Family::RadauIIB => symmetrize(&base(Family::RadauIIA)?, &b)?,
     };
-    Ok(Tableau { family, s, a: clean(a), b, c })
+    Ok(Tableau {
+        family,
+        s,
+        a: clean(a),
+        b,
+        c,
+    })
 }
 
 /// Snaps working-precision noise to exact zeros ([`Num::cleaned`]).
 pub fn clean(m: Matrix) -> Matrix {
-    m.into_iter().map(|row| row.into_iter().map(Num::cleaned).collect()).collect()
+    m.into_iter()
+        .map(|row| row.into_iter().map(Num::cleaned).collect())
+        .collect()
 }
 
 /// The symplectic conjugate `ā_ij = b_j (b_i − a_ji) / b_i`, so that
@@ -77,7 +89,11 @@ fn matmul(x: &Matrix, y: &Matrix) -> Matrix {
 /// Collocation, `C(s)`: row i solves `Σ_j a_ij c_j^{k−1} = c_i^k / k`, k = 1..s.
 fn collocation(c: &[Num], prec: Precision) -> Result<Matrix, TableauError> {
     let rhs: Matrix = (1..=c.len())
-        .map(|k| c.iter().map(|ci| ci.powu(k as u32).mul(&Num::ratio(1, k as i64))).collect())
+        .map(|k| {
+            c.iter()
+                .map(|ci| ci.powu(k as u32).mul(&Num::ratio(1, k as i64)))
+                .collect()
+        })
         .collect();
     // Columns of the solution are the rows of a.
     Ok(transpose(&solve(&vandermonde_t(c), &rhs, prec)?))
@@ -156,7 +172,9 @@ fn lobatto_iiif(c: &[Num], prec: Precision) -> Result<Matrix, TableauError> {
     let hilbert: Matrix = (1..=si)
         .map(|k| (1..=si).map(|j| Num::ratio(1, k + j - 1)).collect())
         .collect();
-    let r: Matrix = (1..=si).map(|k| vec![Num::ratio(1, si * (si + k))]).collect();
+    let r: Matrix = (1..=si)
+        .map(|k| vec![Num::ratio(1, si * (si + k))])
+        .collect();
     let alpha = solve(&hilbert, &r, prec)?;
     let mut a_s: Matrix = vec![vec![Num::zero(); s]; s];
     for i in 1..s {
@@ -167,7 +185,11 @@ fn lobatto_iiif(c: &[Num], prec: Precision) -> Result<Matrix, TableauError> {
     }
     let v = transpose(&vandermonde_t(c));
     let identity: Matrix = (0..s)
-        .map(|i| (0..s).map(|j| if i == j { Num::one() } else { Num::zero() }).collect())
+        .map(|i| {
+            (0..s)
+                .map(|j| if i == j { Num::one() } else { Num::zero() })
+                .collect()
+        })
         .collect();
     let v_inv = solve(&v, &identity, prec)?;
     Ok(matmul(&matmul(&v, &a_s), &v_inv))

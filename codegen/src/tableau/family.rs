@@ -122,7 +122,9 @@ impl Family {
 
     /// The family with the given [`Family::name`].
     pub fn from_name(name: &str) -> Option<Family> {
-        Family::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(name))
+        Family::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(name))
     }
 
     /// The underlying quadrature.

@@ -60,7 +60,11 @@ pub fn nodes_and_weights(
     prec: Precision,
 ) -> Result<(Vec<Num>, Vec<Num>), TableauError> {
     if s < set.min_stages() {
-        return Err(TableauError::Stages { family: set.name(), s, min: set.min_stages() });
+        return Err(TableauError::Stages {
+            family: set.name(),
+            s,
+            min: set.min_stages(),
+        });
     }
     let c = real_roots(&set.polynomial(s), prec)?;
     let b = solve(&vandermonde_t(&c), &moments(s), prec)?
@@ -108,8 +112,14 @@ mod tests {
         let x = Poly::x();
         let xm1 = Poly::new(vec![Rational::from(-1), Rational::from(1)]);
         for s in 2..=6usize {
-            let ia = x.pow(s as u32).mul(&xm1.pow(s as u32 - 1)).derivative_n(s - 1);
-            let iia = x.pow(s as u32 - 1).mul(&xm1.pow(s as u32)).derivative_n(s - 1);
+            let ia = x
+                .pow(s as u32)
+                .mul(&xm1.pow(s as u32 - 1))
+                .derivative_n(s - 1);
+            let iia = x
+                .pow(s as u32 - 1)
+                .mul(&xm1.pow(s as u32))
+                .derivative_n(s - 1);
             for (set, rod) in [(NodeSet::RadauI, ia), (NodeSet::RadauII, iia)] {
                 let ours = real_roots(&set.polynomial(s), Precision::DEFAULT).unwrap();
                 let theirs = real_roots(&rod, Precision::DEFAULT).unwrap();

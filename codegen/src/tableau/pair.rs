@@ -101,8 +101,15 @@ impl PairKind {
             PairKind::Gauss => 2 * s,
             _ => 2 * s - 2,
         };
-        let symmetric = !matches!(self, PairKind::LobattoIIICIIICBar | PairKind::LobattoIIICBarIIIC);
-        PairProperties { order, symplectic: true, symmetric }
+        let symmetric = !matches!(
+            self,
+            PairKind::LobattoIIICIIICBar | PairKind::LobattoIIICBarIIIC
+        );
+        PairProperties {
+            order,
+            symplectic: true,
+            symmetric,
+        }
     }
 }
 
@@ -130,10 +137,18 @@ pub struct PartitionedTableau {
 
 impl PartitionedTableau {
     /// Builds the pair with `s` stages.
-    pub fn build(kind: PairKind, s: usize, prec: Precision) -> Result<PartitionedTableau, TableauError> {
+    pub fn build(
+        kind: PairKind,
+        s: usize,
+        prec: Precision,
+    ) -> Result<PartitionedTableau, TableauError> {
         let (fq, fp) = kind.families();
         let q = build(fq, s, prec)?;
-        let p = if fp == fq { q.clone() } else { build(fp, s, prec)? };
+        let p = if fp == fq {
+            q.clone()
+        } else {
+            build(fp, s, prec)?
+        };
         Ok(PartitionedTableau { kind, q, p })
     }
 

@@ -39,12 +39,20 @@ fn parse_term(term: &str) -> Num {
         let k: i64 = if idx == 0 {
             1
         } else {
-            num_part[..idx].trim_end_matches('*').parse().expect("factor")
+            num_part[..idx]
+                .trim_end_matches('*')
+                .parse()
+                .expect("factor")
         };
-        let n: i64 = num_part[idx + 5..num_part.len() - 1].parse().expect("radicand");
+        let n: i64 = num_part[idx + 5..num_part.len() - 1]
+            .parse()
+            .expect("radicand");
         Num::int(n).sqrt(Precision::DEFAULT).mul(&Num::int(k))
     } else {
-        Num::Rat(Rational::from((num_part.parse::<i64>().expect("numerator"), 1)))
+        Num::Rat(Rational::from((
+            num_part.parse::<i64>().expect("numerator"),
+            1,
+        )))
     };
     value.mul(&Num::ratio(sign, den))
 }
@@ -67,7 +75,10 @@ pub fn assert_same(ours: &Num, reference: &Num, what: &str) {
         assert_eq!(ours, reference, "{what}");
     } else {
         let err = ours.sub(reference).abs().to_float(Precision::DEFAULT);
-        assert!(err < Float::with_val(256, 1e-70), "{what}: {ours} vs {reference} (error {err})");
+        assert!(
+            err < Float::with_val(256, 1e-70),
+            "{what}: {ours} vs {reference} (error {err})"
+        );
     }
 }
 

@@ -27,7 +27,10 @@ fn row(p: &Properties) -> String {
 
 fn main() {
     println!("sparkgen tableau catalogue: declared | computed in 256-bit working precision");
-    println!("{:<20} {:<31} {:<31} exact", "tableau", "p  B  C  D sympl symm R∞", "p  B  C  D sympl symm R∞");
+    println!(
+        "{:<20} {:<31} {:<31} exact",
+        "tableau", "p  B  C  D sympl symm R∞", "p  B  C  D sympl symm R∞"
+    );
     let mut disagreements = 0;
     for e in TABLEAUS {
         if e.declared != e.computed {
@@ -45,7 +48,10 @@ fn main() {
         }
     }
     println!();
-    println!("{:<26} {:>8} {:>8} {:^9} {:^9}", "partitioned pair", "declared", "computed", "symplectic", "symmetric");
+    println!(
+        "{:<26} {:>8} {:>8} {:^9} {:^9}",
+        "partitioned pair", "declared", "computed", "symplectic", "symmetric"
+    );
     for p in PAIRS {
         if p.declared_order != p.computed_order {
             disagreements += 1;

@@ -19,7 +19,10 @@ fn step<const S: usize>(t: &Tableau<S>, y: [f64; 2], h: f64) -> [f64; 2] {
         rhs[2 * i] = y[1];
         rhs[2 * i + 1] = -y[0];
     }
-    let k = m.lu().solve(&rhs).expect("stage system is regular for these h");
+    let k = m
+        .lu()
+        .solve(&rhs)
+        .expect("stage system is regular for these h");
     let (mut q, mut p) = (y[0], y[1]);
     for i in 0..S {
         q += h * t.b[i] * k[2 * i];
@@ -58,5 +61,8 @@ fn lobatto_iiie_9_reaches_its_order() {
     let (e2, _) = run(&LOBATTO_IIIE_9, 2.0, 16);
     let slope = (e1 / e2).log2();
     println!("Lobatto IIIE(9) observed order {slope:.2} (errors {e1:.3e}, {e2:.3e})");
-    assert!((15.0..=17.5).contains(&slope), "observed order {slope} (errors {e1}, {e2})");
+    assert!(
+        (15.0..=17.5).contains(&slope),
+        "observed order {slope} (errors {e1}, {e2})"
+    );
 }

@@ -1,0 +1,454 @@
+//! Emission of a [`Method`] as a `StageMethod` implementation: fully unrolled residual, exact
+//! Jacobian and update, with the tableau coefficients as correctly rounded literals.
+
+use super::ir::{AtomKind, Block, Expr, Input, Kernel, Method, Term};
+use super::jacobian::{Atom, HPoly, Jacobian, jacobian};
+use crate::emit::{f64_text, int};
+use crate::exact::Num;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::BTreeSet;
+
+/// Paths the emitted code uses: `core` is the path of `sparkgen_core` as seen from the
+/// including crate (`::sparkgen_core` in `generated/`, `::sparkgen::core` elsewhere).
+pub fn stepper(method: &Method, core: &TokenStream) -> TokenStream {
+    let jac = jacobian(method);
+    let ident = format_ident!("{}", method.name);
+    let name = &method.name;
+    let order = int(method.order);
+    let nodes = method.nodes.iter().map(|c| lit(&c.to_f64()));
+    let unknowns = layout(&method.blocks, true, core);
+    let residuals = layout(&method.rows_layout, false, core);
+    let residual = residual_body(method);
+    let jacobian_body = jacobian_body(method, &jac);
+    let update = update_body(method);
+    let doc = format!(" {}", method.doc);
+    let layout_doc = format!(
+        " Unknowns: {} ({} vectors of dimension D); residual rows: {}.",
+        describe(&method.blocks),
+        method.unknown_vectors(),
+        describe(&method.rows_layout)
+    );
+    quote! {
+        #[doc = #doc]
+        #[doc = ""]
+        #[doc = #layout_doc]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct #ident;
+
+        impl #ident {
+            /// The unknown vector.
+            pub const UNKNOWN_LAYOUT: #core::layout::Layout = #unknowns;
+            /// The residual vector.
+            pub const RESIDUAL_LAYOUT: #core::layout::Layout = #residuals;
+        }
+
+        impl<P: #core::problem::DegenerateLagrangian<D>, const D: usize> #core::stage::StageMethod<P, D> for #ident {
+            const NAME: &'static str = #name;
+            const ORDER: usize = #order;
+            const NODES: &'static [f64] = &[#(#nodes),*];
+            const UNKNOWNS: #core::layout::Layout = Self::UNKNOWN_LAYOUT;
+            const RESIDUALS: #core::layout::Layout = Self::RESIDUAL_LAYOUT;
+
+            #[allow(clippy::too_many_lines)]
+            fn residual(
+                problem: &P,
+                h: f64,
+                q: &#core::nalgebra::SVector<f64, D>,
+                p: &#core::nalgebra::SVector<f64, D>,
+                x: &[f64],
+                r: &mut [f64],
+            ) {
+                debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
+                debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
+                #residual
+            }
+
+            #[allow(clippy::too_many_lines)]
+            fn jacobian<const N: usize>(
+                problem: &P,
+                h: f64,
+                q: &#core::nalgebra::SVector<f64, D>,
+                p: &#core::nalgebra::SVector<f64, D>,
+                x: &[f64],
+                j: &mut [[f64; N]; N],
+            ) {
+                const { assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns") };
+                #jacobian_body
+            }
+
+            fn update(
+                problem: &P,
+                h: f64,
+                q: &#core::nalgebra::SVector<f64, D>,
+                p: &#core::nalgebra::SVector<f64, D>,
+                x: &[f64],
+            ) -> (#core::nalgebra::SVector<f64, D>, #core::nalgebra::SVector<f64, D>) {
+                #update
+            }
+        }
+    }
+}
+
+fn describe(blocks: &[Block]) -> String {
+    blocks
+        .iter()
+        .map(|b| format!("{}×{}", b.name, b.stages))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn layout(blocks: &[Block], unknowns: bool, core: &TokenStream) -> TokenStream {
+    let items = blocks.iter().enumerate().map(|(i, b)| {
+        let name = &b.name;
+        let stages = int(b.stages);
+        let role = match (unknowns, i) {
+            (false, _) => quote!(Residual),
+            (true, 0) => quote!(Velocity),
+            (true, _) => quote!(Multiplier),
+        };
+        quote!(#core::layout::Block { name: #name, stages: #stages, role: #core::layout::Role::#role })
+    });
+    quote!(#core::layout::Layout::new(&[#(#items),*]))
+}
+
+fn lit(x: &f64) -> TokenStream {
+    let l = syn::LitFloat::new(&f64_text(*x), Span::call_site());
+    if x.is_sign_negative() && *x != 0.0 {
+        quote!(-#l)
+    } else {
+        quote!(#l)
+    }
+}
+
+fn unknown_ident(method: &Method, block: usize, stage: usize) -> proc_macro2::Ident {
+    let b = &method.blocks[block];
+    let base = b.name.to_lowercase();
+    if b.stages == 1 {
+        format_ident!("{base}")
+    } else {
+        format_ident!("{base}_{}", stage + 1)
+    }
+}
+
+fn term_tokens(method: &Method, t: &Term) -> TokenStream {
+    match *t {
+        Term::Input(Input::Q) => quote!(*q),
+        Term::Input(Input::P) => quote!(*p),
+        Term::Unknown { block, stage } => {
+            let id = unknown_ident(method, block, stage);
+            quote!(#id)
+        }
+        Term::Value(v) => {
+            let id = format_ident!("{}", method.values[v].name);
+            quote!(#id)
+        }
+    }
+}
+
+/// `|c|·h^k` as tokens (`h`, `h2`, … bound in the body), with the sign of `c` separately;
+/// `None` when the factor is exactly 1.
+fn magnitude(c: &Num, k: u32) -> (bool, Option<TokenStream>) {
+    let v = c.to_f64();
+    let negative = v < 0.0;
+    let hp = match k {
+        0 => None,
+        1 => Some(quote!(h)),
+        k => {
+            let id = format_ident!("h{k}");
+            Some(quote!(#id))
+        }
+    };
+    let l = lit(&v.abs());
+    let tokens = match (hp, v.abs() == 1.0) {
+        (None, true) => None,
+        (None, false) => Some(l),
+        (Some(h), true) => Some(h),
+        (Some(h), false) => Some(quote!((#l * #h))),
+    };
+    (negative, tokens)
+}
+
+/// A signed sum `± t₁·s₁ ± t₂·s₂ …` of (term, |scalar|, negative) triples.
+fn signed_sum(parts: Vec<(TokenStream, Option<TokenStream>, bool)>) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (i, (t, s, negative)) in parts.into_iter().enumerate() {
+        let product = match s {
+            Some(s) => quote!(#t * #s),
+            None => t,
+        };
+        out.extend(match (i, negative) {
+            (0, false) => product,
+            (0, true) => quote!(-#product),
+            (_, false) => quote!(+ #product),
+            (_, true) => quote!(- #product),
+        });
+    }
+    out
+}
+
+/// `Σ_k c_k h^k` as a scalar expression.
+fn poly_tokens(poly: &HPoly) -> TokenStream {
+    let parts: Vec<_> = poly
+        .iter()
+        .map(|(k, c)| {
+            let (negative, m) = magnitude(c, *k);
+            (m.unwrap_or_else(|| quote!(1.0)), None, negative)
+        })
+        .collect();
+    let single = parts.len() == 1;
+    let sum = signed_sum(parts);
+    if single { sum } else { quote!((#sum)) }
+}
+
+fn max_h_power(method: &Method, jac: Option<&Jacobian>) -> u32 {
+    let from_values = method.values.iter().flat_map(|v| match &v.expr {
+        Expr::Linear(t) => t.iter().map(|(c, _)| c.h_power).collect(),
+        Expr::Kernel(..) => Vec::new(),
+    });
+    let from_jac = jac.into_iter().flat_map(|j| {
+        j.rows.iter().flat_map(|r| {
+            r.values()
+                .flat_map(|d| d.values().flat_map(|p| p.keys().copied()))
+        })
+    });
+    from_values.chain(from_jac).max().unwrap_or(0)
+}
+
+fn h_powers(max: u32) -> TokenStream {
+    let lets = (2..=max).map(|k| {
+        let id = format_ident!("h{k}");
+        let prev = if k == 2 {
+            quote!(h)
+        } else {
+            let p = format_ident!("h{}", k - 1);
+            quote!(#p)
+        };
+        quote!(let #id = #prev * h;)
+    });
+    quote!(#(#lets)*)
+}
+
+/// The values (transitively) needed by `roots`.
+fn needed(method: &Method, roots: impl IntoIterator<Item = Term>) -> BTreeSet<usize> {
+    let mut need = BTreeSet::new();
+    let mut stack: Vec<Term> = roots.into_iter().collect();
+    while let Some(t) = stack.pop() {
+        if let Term::Value(v) = t
+            && need.insert(v)
+        {
+            match &method.values[v].expr {
+                Expr::Linear(terms) => stack.extend(terms.iter().map(|(_, t)| *t)),
+                Expr::Kernel(_, args) => stack.extend(args.iter().copied()),
+            }
+        }
+    }
+    need
+}
+
+fn unknown_reads(method: &Method, used: &BTreeSet<(usize, usize)>) -> TokenStream {
+    let reads = used.iter().map(|&(block, stage)| {
+        let id = unknown_ident(method, block, stage);
+        let (b, s) = (int(block), int(stage));
+        quote!(let #id = Self::UNKNOWN_LAYOUT.get::<D>(x, #b, #s);)
+    });
+    quote!(#(#reads)*)
+}
+
+/// Unknowns read by the needed values (and by extra terms).
+fn used_unknowns(
+    method: &Method,
+    values: &BTreeSet<usize>,
+    extra: &[Term],
+) -> BTreeSet<(usize, usize)> {
+    let mut used = BTreeSet::new();
+    let mut visit = |t: &Term| {
+        if let Term::Unknown { block, stage } = *t {
+            used.insert((block, stage));
+        }
+    };
+    for &v in values {
+        match &method.values[v].expr {
+            Expr::Linear(terms) => terms.iter().for_each(|(_, t)| visit(t)),
+            Expr::Kernel(_, args) => args.iter().for_each(&mut visit),
+        }
+    }
+    extra.iter().for_each(visit);
+    used
+}
+
+/// `let` bindings of the needed values in order; `J(q)` is bound once per q argument.
+fn value_lets(method: &Method, values: &BTreeSet<usize>) -> TokenStream {
+    let mut out = Vec::new();
+    let mut jacs = BTreeSet::new();
+    for &v in values {
+        let id = format_ident!("{}", method.values[v].name);
+        let rhs = match &method.values[v].expr {
+            Expr::Linear(terms) => linear(method, terms),
+            Expr::Kernel(kernel, args) => {
+                let a: Vec<TokenStream> = args.iter().map(|t| term_tokens(method, t)).collect();
+                let qa = &a[0];
+                match kernel {
+                    Kernel::Theta => quote!(problem.theta(&#qa)),
+                    Kernel::GradH => quote!(problem.hamiltonian_gradient(&#qa)),
+                    Kernel::JacT | Kernel::Jac => {
+                        let jid = jac_ident(method, &args[0]);
+                        if jacs.insert(jid.to_string()) {
+                            out.push(quote!(let #jid = problem.theta_jacobian(&#qa);));
+                        }
+                        let w = &a[1];
+                        if *kernel == Kernel::JacT {
+                            quote!(#jid.tr_mul(&#w))
+                        } else {
+                            quote!(#jid * #w)
+                        }
+                    }
+                }
+            }
+        };
+        out.push(quote!(let #id = #rhs;));
+    }
+    quote!(#(#out)*)
+}
+
+fn jac_ident(method: &Method, q: &Term) -> proc_macro2::Ident {
+    let base = term_tokens(method, q)
+        .to_string()
+        .replace(['(', ')', '*', ' '], "");
+    format_ident!("jac_{base}")
+}
+
+fn linear(method: &Method, terms: &[(super::ir::Coef, Term)]) -> TokenStream {
+    if terms.is_empty() {
+        return quote!(::core::default::Default::default());
+    }
+    let parts = terms
+        .iter()
+        .map(|(c, t)| {
+            let (negative, m) = magnitude(&c.value, c.h_power);
+            (term_tokens(method, t), m, negative)
+        })
+        .collect();
+    signed_sum(parts)
+}
+
+fn residual_body(method: &Method) -> TokenStream {
+    let roots = method.rows.iter().map(|r| Term::Value(r.value));
+    let values = needed(method, roots);
+    let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
+    let hp = h_powers(max_h_power(method, None));
+    let lets = value_lets(method, &values);
+    let stores = method.rows.iter().map(|row| {
+        let id = format_ident!("{}", method.values[row.value].name);
+        let (b, s) = (int(row.block), int(row.stage));
+        quote!(Self::RESIDUAL_LAYOUT.set::<D>(r, #b, #s, &#id);)
+    });
+    quote! { #reads #hp #lets #(#stores)* }
+}
+
+fn atom_expr(method: &Method, atom: &Atom) -> TokenStream {
+    let a: Vec<TokenStream> = atom.args.iter().map(|t| term_tokens(method, t)).collect();
+    let qa = &a[0];
+    match atom.kind {
+        AtomKind::J => quote!(problem.theta_jacobian(&#qa)),
+        AtomKind::JT => quote!(problem.theta_jacobian(&#qa).transpose()),
+        AtomKind::HessH => quote!(problem.hamiltonian_hessian(&#qa)),
+        AtomKind::DJacT => {
+            let w = &a[1];
+            quote!(problem.jacobian_transpose_product_derivative(&#qa, &#w))
+        }
+        AtomKind::DJac => {
+            let v = &a[1];
+            quote!(problem.jacobian_product_derivative(&#qa, &#v))
+        }
+    }
+}
+
+fn jacobian_body(method: &Method, jac: &Jacobian) -> TokenStream {
+    let used_atoms: BTreeSet<usize> = jac
+        .rows
+        .iter()
+        .flat_map(|r| r.values().flat_map(|d| d.keys().flatten().copied()))
+        .collect();
+    let atom_args: Vec<Term> = used_atoms
+        .iter()
+        .flat_map(|&a| jac.atoms[a].args.clone())
+        .collect();
+    let values = needed(method, atom_args.iter().copied());
+    let reads = unknown_reads(method, &used_unknowns(method, &values, &atom_args));
+    let hp = h_powers(max_h_power(method, Some(jac)));
+    let lets = value_lets(method, &values);
+    let atoms = used_atoms.iter().map(|&a| {
+        let id = format_ident!("a_{a}");
+        let e = atom_expr(method, &jac.atoms[a]);
+        quote!(let #id = #e;)
+    });
+    let mut adds = Vec::new();
+    for (row, derivs) in method.rows.iter().zip(&jac.rows) {
+        let (rb, rs) = (int(row.block), int(row.stage));
+        for (&(ub, us), der) in derivs {
+            let (cb, cs) = (int(ub), int(us));
+            let mut matrix_terms = Vec::new();
+            for (mono, poly) in der {
+                if mono.is_empty() {
+                    let s = poly_tokens(poly);
+                    adds.push(quote!(Self::RESIDUAL_LAYOUT.add_diagonal::<D, N>(j, (#rb, #rs), &Self::UNKNOWN_LAYOUT, (#cb, #cs), #s);));
+                } else {
+                    let factors: Vec<_> = mono.iter().map(|a| format_ident!("a_{a}")).collect();
+                    let (first, rest) = (&factors[0], &factors[1..]);
+                    let product = quote!(#first #(* #rest)*);
+                    let single = poly.iter().next().filter(|_| poly.len() == 1);
+                    matrix_terms.push(match single {
+                        Some((k, c)) => {
+                            let (negative, m) = magnitude(c, *k);
+                            (product, m, negative)
+                        }
+                        None => (product, Some(poly_tokens(poly)), false),
+                    });
+                }
+            }
+            if !matrix_terms.is_empty() {
+                let sum = signed_sum(matrix_terms);
+                adds.push(quote!(Self::RESIDUAL_LAYOUT.add_block::<D, N>(j, (#rb, #rs), &Self::UNKNOWN_LAYOUT, (#cb, #cs), &(#sum));));
+            }
+        }
+    }
+    let unused_q = if values.iter().any(|&v| mentions_input(method, v, Input::Q)) {
+        quote!()
+    } else {
+        quote!(let _ = q;)
+    };
+    let unused_p = if values.iter().any(|&v| mentions_input(method, v, Input::P)) {
+        quote!()
+    } else {
+        quote!(let _ = p;)
+    };
+    quote! {
+        #unused_q
+        #unused_p
+        for row in j.iter_mut() {
+            row.fill(0.0);
+        }
+        #reads #hp #lets #(#atoms)* #(#adds)*
+    }
+}
+
+fn mentions_input(method: &Method, v: usize, input: Input) -> bool {
+    match &method.values[v].expr {
+        Expr::Linear(terms) => terms.iter().any(|(_, t)| *t == Term::Input(input)),
+        Expr::Kernel(_, args) => args.contains(&Term::Input(input)),
+    }
+}
+
+fn update_body(method: &Method) -> TokenStream {
+    let roots = [Term::Value(method.q_next), Term::Value(method.p_next)];
+    let values = needed(method, roots);
+    let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
+    let hp = h_powers(max_h_power(method, None));
+    let lets = value_lets(method, &values);
+    let (qn, pn) = (
+        format_ident!("{}", method.values[method.q_next].name),
+        format_ident!("{}", method.values[method.p_next].name),
+    );
+    quote! { #reads #hp #lets (#qn, #pn) }
+}

@@ -1,0 +1,245 @@
+//! The stage-structure IR: a family is a residual structure over named tableau slots.
+//!
+//! Every quantity is a `D`-vector of one step: the step inputs `q_n`, `p_n`, the unknown blocks
+//! (e.g. `V_i`, `Λ_i`, `μ`), and named values built from them by linear combinations with
+//! coefficients `c·h^k` (tableau entries as exact numbers) or by problem kernels (`ϑ(q)`,
+//! `∇H(q)`, `J(q)ᵀw`, `J(q)v`). Residual rows are values; the exact Jacobian follows by the chain
+//! rule ([`super::jacobian`]).
+
+use crate::exact::Num;
+
+/// A step input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Input {
+    /// `q_n`.
+    Q,
+    /// `p_n`.
+    P,
+}
+
+/// A problem kernel with a `D`-vector value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kernel {
+    /// `ϑ(q)`; ∂/∂q = `J(q)`.
+    Theta,
+    /// `∇H(q)`; ∂/∂q = `∇²H(q)`.
+    GradH,
+    /// `J(q)ᵀ w` (f-type); ∂/∂q = `∂(Jᵀw)/∂q`, ∂/∂w = `Jᵀ`.
+    JacT,
+    /// `J(q) v` (g-type); ∂/∂q = `∂(Jv)/∂q`, ∂/∂v = `J`.
+    Jac,
+}
+
+impl Kernel {
+    /// The number of arguments.
+    pub fn arity(self) -> usize {
+        match self {
+            Kernel::Theta | Kernel::GradH => 1,
+            Kernel::JacT | Kernel::Jac => 2,
+        }
+    }
+
+    /// The partial derivative with respect to argument `arg` as a matrix atom.
+    pub fn partial(self, arg: usize) -> AtomKind {
+        match (self, arg) {
+            (Kernel::Theta, _) => AtomKind::J,
+            (Kernel::GradH, _) => AtomKind::HessH,
+            (Kernel::JacT, 0) => AtomKind::DJacT,
+            (Kernel::JacT, _) => AtomKind::JT,
+            (Kernel::Jac, 0) => AtomKind::DJac,
+            (Kernel::Jac, _) => AtomKind::J,
+        }
+    }
+}
+
+/// A `D×D` matrix evaluated from problem kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AtomKind {
+    /// `J(q) = ∂ϑ/∂q` (argument: q).
+    J,
+    /// `J(q)ᵀ` (argument: q).
+    JT,
+    /// `∇²H(q)` (argument: q).
+    HessH,
+    /// `∂(J(q)ᵀw)/∂q` (arguments: q, w).
+    DJacT,
+    /// `∂(J(q)v)/∂q` (arguments: q, v).
+    DJac,
+}
+
+/// A reference to a `D`-vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Term {
+    /// A step input.
+    Input(Input),
+    /// Stage `stage` of unknown block `block`.
+    Unknown {
+        /// Index into [`Method::blocks`].
+        block: usize,
+        /// Stage (0 for single blocks).
+        stage: usize,
+    },
+    /// A named value (index into [`Method::values`]).
+    Value(usize),
+}
+
+/// A scalar coefficient `value · h^h_power`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coef {
+    /// The exact number.
+    pub value: Num,
+    /// The power of the step size h.
+    pub h_power: u32,
+}
+
+impl Coef {
+    /// `value` with no power of h.
+    pub fn new(value: Num) -> Coef {
+        Coef { value, h_power: 0 }
+    }
+
+    /// `h · value`.
+    pub fn h(value: Num) -> Coef {
+        Coef { value, h_power: 1 }
+    }
+
+    /// `±1`.
+    pub fn sign(positive: bool) -> Coef {
+        Coef::new(Num::int(if positive { 1 } else { -1 }))
+    }
+}
+
+/// How a value is computed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// `Σ_k c_k · t_k`.
+    Linear(Vec<(Coef, Term)>),
+    /// `kernel(args)`.
+    Kernel(Kernel, Vec<Term>),
+}
+
+/// A named value of the step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Value {
+    /// Identifier in emitted code, e.g. `q_2`.
+    pub name: String,
+    /// Its definition (refers only to earlier values).
+    pub expr: Expr,
+}
+
+/// An unknown (or residual) block: `stages` consecutive `D`-vectors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Name, e.g. `V`.
+    pub name: String,
+    /// Number of `D`-vectors.
+    pub stages: usize,
+}
+
+/// A residual row block: `value = 0` at position `(block, stage)` of the residual layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Index into [`Method::rows`] blocks.
+    pub block: usize,
+    /// Stage within the row block.
+    pub stage: usize,
+    /// The value that must vanish.
+    pub value: usize,
+}
+
+/// A method for a given s: unknowns, values, residual rows, update.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Method {
+    /// Type name of the emitted stepper, e.g. `SlrkLobattoIIIE3`.
+    pub name: String,
+    /// A description for the doc comment.
+    pub doc: String,
+    /// Stages s.
+    pub s: usize,
+    /// Classical order.
+    pub order: usize,
+    /// Nodes `c_i` of the velocity stages.
+    pub nodes: Vec<Num>,
+    /// Unknown blocks (the unknown layout).
+    pub blocks: Vec<Block>,
+    /// Residual row blocks (the residual layout; same total size).
+    pub rows_layout: Vec<Block>,
+    /// Values in dependency order.
+    pub values: Vec<Value>,
+    /// Residual rows.
+    pub rows: Vec<Row>,
+    /// `q_{n+1}` (index into `values`).
+    pub q_next: usize,
+    /// `p_{n+1}` (index into `values`).
+    pub p_next: usize,
+}
+
+/// Builder helpers shared by the families.
+impl Method {
+    /// Appends a value and returns its term.
+    pub fn push(&mut self, name: impl Into<String>, expr: Expr) -> Term {
+        self.values.push(Value {
+            name: name.into(),
+            expr,
+        });
+        Term::Value(self.values.len() - 1)
+    }
+
+    /// Appends a residual row `value = 0` at `(block, stage)`; a bare input or unknown is
+    /// wrapped in a value first.
+    pub fn row(&mut self, block: usize, stage: usize, value: Term) {
+        let value = match value {
+            Term::Value(v) => v,
+            other => {
+                let name = format!(
+                    "row_{}_{}",
+                    self.rows_layout[block].name.to_lowercase(),
+                    stage + 1
+                );
+                self.values.push(Value {
+                    name,
+                    expr: Expr::Linear(vec![(Coef::new(Num::one()), other)]),
+                });
+                self.values.len() - 1
+            }
+        };
+        self.rows.push(Row {
+            block,
+            stage,
+            value,
+        });
+    }
+
+    /// The number of `D`-vectors of unknowns.
+    pub fn unknown_vectors(&self) -> usize {
+        self.blocks.iter().map(|b| b.stages).sum()
+    }
+}
+
+/// `base + h Σ_j coef_j · term_j`, dropping exact zeros.
+pub fn combination(base: Option<Term>, h_terms: &[(Num, Term)]) -> Expr {
+    let mut terms: Vec<(Coef, Term)> = base
+        .map(|t| (Coef::new(Num::one()), t))
+        .into_iter()
+        .collect();
+    terms.extend(
+        h_terms
+            .iter()
+            .filter(|(c, _)| !c.is_zero())
+            .map(|(c, t)| (Coef::h(c.clone()), *t)),
+    );
+    Expr::Linear(terms)
+}
+
+/// A block of `stages` `D`-vectors.
+pub fn block(name: &str, stages: usize) -> Block {
+    Block {
+        name: name.to_owned(),
+        stages,
+    }
+}
+
+/// `x − y`.
+pub fn minus(x: Term, y: Term) -> Expr {
+    Expr::Linear(vec![(Coef::sign(true), x), (Coef::sign(false), y)])
+}

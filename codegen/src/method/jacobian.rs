@@ -1,0 +1,130 @@
+//! The exact stage Jacobian by the chain rule over a [`Method`], at generation time.
+//!
+//! The derivative of a value with respect to an unknown `(block, stage)` is a sum of terms
+//! `(Σ_k c_k h^k) · A₁A₂⋯` where the `A`s are kernel partials ([`Atom`]s) evaluated at stage
+//! values and the empty product is the identity. Like terms are collected with exact
+//! coefficients, so structural zeros (e.g. the zero first row of Lobatto IIIA) never reach the
+//! emitted code.
+
+use super::ir::{AtomKind, Coef, Expr, Method, Term};
+use crate::exact::Num;
+use std::collections::BTreeMap;
+
+/// A kernel partial evaluated at given arguments, e.g. `J(Q₂)` or `∂(Jᵀw)/∂q (Q₂, V₂)`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Atom {
+    /// Which partial.
+    pub kind: AtomKind,
+    /// Its arguments.
+    pub args: Vec<Term>,
+}
+
+/// A product of atoms (indices into [`Jacobian::atoms`]); empty = identity.
+pub type Monomial = Vec<usize>;
+
+/// `Σ_k c_k h^k` keyed by the power k.
+pub type HPoly = BTreeMap<u32, Num>;
+
+/// A derivative `∂value/∂unknown`: monomials with their scalar factors.
+pub type Derivative = BTreeMap<Monomial, HPoly>;
+
+/// An unknown `(block, stage)`.
+pub type Unknown = (usize, usize);
+
+/// The Jacobian of a method: atoms and, for each residual row, its nonzero blocks.
+#[derive(Clone, Debug, Default)]
+pub struct Jacobian {
+    /// Distinct atoms, in first-use order.
+    pub atoms: Vec<Atom>,
+    /// For each row of [`Method::rows`]: `∂row/∂unknown` for every unknown it depends on.
+    pub rows: Vec<BTreeMap<Unknown, Derivative>>,
+}
+
+fn add_into(target: &mut Derivative, source: &Derivative, coef: &Coef, prefix: Option<usize>) {
+    for (mono, poly) in source {
+        let key: Monomial = prefix.into_iter().chain(mono.iter().copied()).collect();
+        let slot = target.entry(key).or_default();
+        for (k, c) in poly {
+            let entry = slot.entry(k + coef.h_power).or_insert_with(Num::zero);
+            *entry = entry.add(&c.mul(&coef.value));
+        }
+    }
+}
+
+fn prune(d: &mut BTreeMap<Unknown, Derivative>) {
+    for der in d.values_mut() {
+        for poly in der.values_mut() {
+            poly.retain(|_, c| !c.clone().cleaned().is_zero());
+        }
+        der.retain(|_, poly| !poly.is_empty());
+    }
+    d.retain(|_, der| !der.is_empty());
+}
+
+/// Differentiates every value of `method` with respect to every unknown.
+pub fn jacobian(method: &Method) -> Jacobian {
+    let mut atoms: BTreeMap<Atom, usize> = BTreeMap::new();
+    let mut order: Vec<Atom> = Vec::new();
+    let mut per_value: Vec<BTreeMap<Unknown, Derivative>> = Vec::with_capacity(method.values.len());
+    let one = Coef::new(Num::one());
+    for value in &method.values {
+        let mut d: BTreeMap<Unknown, Derivative> = BTreeMap::new();
+        let add_term = |d: &mut BTreeMap<Unknown, Derivative>,
+                        term: &Term,
+                        coef: &Coef,
+                        prefix: Option<usize>| match *term {
+            Term::Input(_) => {}
+            Term::Unknown { block, stage } => {
+                let identity: Derivative =
+                    BTreeMap::from([(Vec::new(), BTreeMap::from([(0, Num::one())]))]);
+                add_into(
+                    d.entry((block, stage)).or_default(),
+                    &identity,
+                    coef,
+                    prefix,
+                );
+            }
+            Term::Value(v) => {
+                for (u, der) in &per_value[v] {
+                    add_into(d.entry(*u).or_default(), der, coef, prefix);
+                }
+            }
+        };
+        match &value.expr {
+            Expr::Linear(terms) => {
+                for (coef, term) in terms {
+                    add_term(&mut d, term, coef, None);
+                }
+            }
+            Expr::Kernel(kernel, args) => {
+                for (a, term) in args.iter().enumerate() {
+                    let atom = Atom {
+                        kind: kernel.partial(a),
+                        args: args.clone(),
+                    };
+                    let atom = match atom.kind {
+                        // J and Jᵀ depend on q only.
+                        AtomKind::J | AtomKind::JT | AtomKind::HessH => Atom {
+                            args: vec![args[0]],
+                            ..atom
+                        },
+                        AtomKind::DJacT | AtomKind::DJac => atom,
+                    };
+                    let index = *atoms.entry(atom.clone()).or_insert_with(|| {
+                        order.push(atom);
+                        order.len() - 1
+                    });
+                    add_term(&mut d, term, &one, Some(index));
+                }
+            }
+        }
+        prune(&mut d);
+        per_value.push(d);
+    }
+    let rows = method
+        .rows
+        .iter()
+        .map(|r| per_value[r.value].clone())
+        .collect();
+    Jacobian { atoms: order, rows }
+}

@@ -1,0 +1,12 @@
+//! Core of the sparkgen runtime, shared by the generated steppers and the `sparkgen` crate:
+//! the [`problem`] traits, the unknown [`layout`], the [`stage`]-method interface, and
+//! fixed-size [`solve`]rs.
+//! Users depend on `sparkgen`, which re-exports all of it.
+
+pub mod layout;
+pub mod problem;
+pub mod solve;
+pub mod stage;
+
+/// The linear-algebra crate of the fixed-size types in every signature.
+pub use nalgebra;

@@ -1,0 +1,27 @@
+//! Problem traits implemented by the derive macros and consumed by the integrators.
+//!
+//! Every trait is generic over the compile-time dimension (`D` positions, `M` constraints) because
+//! associated consts cannot size arrays on stable Rust. All methods take fixed-size nalgebra
+//! vectors by reference and return fixed-size vectors or matrices **by value**: the results live on
+//! the stack (`SVector`/`SMatrix` are `Copy` arrays), so no method allocates. Matrix index
+//! conventions are stated per method; `(A)_ij` is row `i`, column `j`.
+//!
+//! | trait | problem | used by |
+//! |---|---|---|
+//! | [`DegenerateLagrangian`] | `L(q, v) = ϑ(q)·v − H(q)` | SLRK, VPRK on degenerate Lagrangians |
+//! | [`Lagrangian`] | general `L(q, v)` | VPRK |
+//! | [`HolonomicSystem`] | `H = ½ pᵀM⁻¹p + V(q)`, `c(q) = 0` | RATTLE / SHAKE |
+
+mod degenerate_lagrangian;
+mod holonomic_system;
+mod lagrangian;
+
+pub use degenerate_lagrangian::DegenerateLagrangian;
+pub use holonomic_system::HolonomicSystem;
+pub use lagrangian::Lagrangian;
+
+/// A position, velocity or momentum vector of dimension `D`.
+pub type Vector<const D: usize> = nalgebra::SVector<f64, D>;
+
+/// An `R × C` matrix of `f64`, stored on the stack.
+pub type Matrix<const R: usize, const C: usize> = nalgebra::SMatrix<f64, R, C>;

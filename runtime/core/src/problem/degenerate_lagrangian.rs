@@ -1,0 +1,54 @@
+//! Degenerate (phase-space) Lagrangians `L(q, v) = ϑ(q)·v − H(q)`.
+
+use super::{Matrix, Vector};
+
+/// A degenerate Lagrangian `L(q, v) = ϑ(q)·v − H(q)` on `D` coordinates, linear in the velocity.
+///
+/// The momentum is `p = ϑ(q)` (primary constraint `φ = p − ϑ(q) = 0`), the Jacobian of the
+/// one-form is `J = ∂ϑ/∂q` with `J_ij = ∂ϑ_i/∂q_j`, the two-form is `Ω = J − Jᵀ` and the
+/// Euler–Lagrange equations read `Ω v = −∇H`.
+///
+/// Implement it with `#[derive(DegenerateLagrangian)]`, which differentiates ϑ and H symbolically
+/// at compile time. The required methods are the kernels of SLRK and VPRK; the provided methods
+/// assemble them.
+pub trait DegenerateLagrangian<const D: usize> {
+    /// The one-form `ϑ(q)` (the momentum `p = ϑ(q)`).
+    fn theta(&self, q: &Vector<D>) -> Vector<D>;
+
+    /// The Jacobian of the one-form, `J = ∂ϑ/∂q` with `J_ij = ∂ϑ_i/∂q_j`.
+    fn theta_jacobian(&self, q: &Vector<D>) -> Matrix<D, D>;
+
+    /// The Hamiltonian `H(q)`.
+    fn hamiltonian(&self, q: &Vector<D>) -> f64;
+
+    /// The gradient `∇H(q)`, `(∇H)_i = ∂H/∂q_i`.
+    fn hamiltonian_gradient(&self, q: &Vector<D>) -> Vector<D>;
+
+    /// The Hessian `∇²H(q)`, `(∇²H)_ij = ∂²H/∂q_i∂q_j`.
+    fn hamiltonian_hessian(&self, q: &Vector<D>) -> Matrix<D, D>;
+
+    /// The derivative of the "f-type" contraction `Jᵀw` with respect to `q` at fixed `w`:
+    /// `(∂(Jᵀw)/∂q)_kl = ∂(Jᵀw)_k/∂q_l = Σ_i w_i ∂²ϑ_i/∂q_k∂q_l` (the Hessian of `w·ϑ(q)`,
+    /// symmetric).
+    fn jacobian_transpose_product_derivative(&self, q: &Vector<D>, w: &Vector<D>) -> Matrix<D, D>;
+
+    /// The derivative of the "g-type" contraction `Jv` with respect to `q` at fixed `v`:
+    /// `(∂(Jv)/∂q)_kl = ∂(Jv)_k/∂q_l = Σ_j v_j ∂²ϑ_k/∂q_j∂q_l`.
+    fn jacobian_product_derivative(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D>;
+
+    /// The Lagrangian `L(q, v) = ϑ(q)·v − H(q)`.
+    fn lagrangian(&self, q: &Vector<D>, v: &Vector<D>) -> f64 {
+        self.theta(q).dot(v) - self.hamiltonian(q)
+    }
+
+    /// The force `f = ∂L/∂q = Jᵀv − ∇H`.
+    fn force(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D> {
+        self.theta_jacobian(q).tr_mul(v) - self.hamiltonian_gradient(q)
+    }
+
+    /// The two-form `Ω = J − Jᵀ`, `Ω_ij = ∂ϑ_i/∂q_j − ∂ϑ_j/∂q_i`.
+    fn two_form(&self, q: &Vector<D>) -> Matrix<D, D> {
+        let j = self.theta_jacobian(q);
+        j - j.transpose()
+    }
+}

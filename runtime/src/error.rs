@@ -1,0 +1,73 @@
+//! Typed errors of integration; each carries the step, time and numbers that explain it.
+
+use crate::solve::NewtonError;
+
+/// Why a run stopped.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum IntegrateError {
+    /// The stage Jacobian is singular (the method cannot be applied to this problem or step).
+    #[error(
+        "step {step} (t = {time}): singular stage Jacobian, pivot {pivot:e} in column {column}"
+    )]
+    SingularJacobian {
+        /// The step (from 1).
+        step: usize,
+        /// Time at the start of the step.
+        time: f64,
+        /// The column without a usable pivot.
+        column: usize,
+        /// The smallest pivot found there.
+        pivot: f64,
+    },
+    /// Newton's method did not converge.
+    #[error("step {step} (t = {time}): {source}")]
+    NewtonFailed {
+        /// The step.
+        step: usize,
+        /// Time at the start of the step.
+        time: f64,
+        /// Iterations, residual history.
+        source: NewtonError,
+    },
+    /// The state stopped being finite (e.g. a step left the domain of ln).
+    #[error("step {step} (t = {time}): non-finite state")]
+    NonFinite {
+        /// The step.
+        step: usize,
+        /// Time at the start of the step.
+        time: f64,
+    },
+    /// `|p₀ − ϑ(q₀)|` exceeds the tolerance and projection was not requested.
+    #[error(
+        "inconsistent initial data: |p₀ − ϑ(q₀)|∞ = {residual:e} > {tolerance:e} (set `project_initial` to project)"
+    )]
+    InconsistentInitialData {
+        /// `|p₀ − ϑ(q₀)|∞`.
+        residual: f64,
+        /// The tolerance.
+        tolerance: f64,
+    },
+    /// The options are unusable.
+    #[error("invalid options: {0}")]
+    InvalidOptions(&'static str),
+}
+
+impl IntegrateError {
+    /// Classifies a Newton failure at a step.
+    pub fn from_newton(step: usize, time: f64, source: NewtonError) -> IntegrateError {
+        match source {
+            NewtonError::Singular { source, .. } => IntegrateError::SingularJacobian {
+                step,
+                time,
+                column: source.column,
+                pivot: source.pivot,
+            },
+            NewtonError::NonFinite { .. } => IntegrateError::NonFinite { step, time },
+            other => IntegrateError::NewtonFailed {
+                step,
+                time,
+                source: other,
+            },
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! Time stepping of degenerate Lagrangian systems with a generated [`StageMethod`].
+//!
+//! Each step solves the stage equations by Newton's method with the exact Jacobian
+//! ([`crate::solve::Newton`]). Initial guess: velocity stages `V_i` by Hermite extrapolation,
+//! to `t_n + c_i h`, of the cubic through `(q_{n−1}, v_{n−1})` and `(q_n, v_n)`, where
+//! `v = v(q)` solves `Ω(q) v = −∇H(q)` (the Euler–Lagrange equations, `Ω = J − Jᵀ`);
+//! start-up rule: at the first step `V_i = v(q_0)`. Multipliers start from the previous step's
+//! values (zero at the first step). No heap allocation inside the step loop: the solution is
+//! allocated for all steps before it starts.
+
+use crate::error::IntegrateError;
+use crate::layout::Role;
+use crate::problem::DegenerateLagrangian;
+use crate::solution::{Failure, Solution, StepStats};
+use crate::solve::{Lu, Newton, NewtonOptions, NonlinearSystem};
+use crate::stage::StageMethod;
+use nalgebra::SVector;
+use std::marker::PhantomData;
+
+/// Options of a run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// Time step h.
+    pub h: f64,
+    /// Number of steps.
+    pub steps: usize,
+    /// Newton tolerances and limits.
+    pub newton: NewtonOptions,
+    /// Replace `p₀` by `ϑ(q₀)` instead of rejecting inconsistent initial data.
+    pub project_initial: bool,
+    /// Tolerance of `|p₀ − ϑ(q₀)|∞`, relative to `max(1, |p₀|∞)`.
+    pub initial_tolerance: f64,
+}
+
+impl Options {
+    /// `steps` steps of size `h` with default Newton options, no projection, and an initial
+    /// consistency tolerance of 1e−12.
+    pub fn new(h: f64, steps: usize) -> Options {
+        Options {
+            h,
+            steps,
+            newton: NewtonOptions::default(),
+            project_initial: false,
+            initial_tolerance: 1e-12,
+        }
+    }
+}
+
+/// The stage equations of one step as a nonlinear system.
+struct StageSystem<'a, M, P, const D: usize> {
+    problem: &'a P,
+    h: f64,
+    q: SVector<f64, D>,
+    p: SVector<f64, D>,
+    method: PhantomData<M>,
+}
+
+impl<M: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem<N>
+    for StageSystem<'_, M, P, D>
+{
+    fn residual(&self, x: &[f64; N], r: &mut [f64; N]) {
+        M::residual(self.problem, self.h, &self.q, &self.p, x, r);
+    }
+    fn jacobian(&self, x: &[f64; N], j: &mut [[f64; N]; N]) {
+        M::jacobian(self.problem, self.h, &self.q, &self.p, x, j);
+    }
+    fn scale(&self) -> f64 {
+        self.q.amax().max(self.p.amax())
+    }
+}
+
+/// The vector field `v(q)` of `Ω(q) v = −∇H(q)`, if `Ω(q)` is regular.
+pub fn vector_field<P: DegenerateLagrangian<D>, const D: usize>(
+    problem: &P,
+    q: &SVector<f64, D>,
+) -> Option<SVector<f64, D>> {
+    let omega = problem.two_form(q);
+    let mut a = [[0.0; D]; D];
+    for (r, row) in a.iter_mut().enumerate() {
+        for (c, x) in row.iter_mut().enumerate() {
+            *x = omega[(r, c)];
+        }
+    }
+    let lu = Lu::factor(&a).ok()?;
+    let mut b = [0.0; D];
+    let g = problem.hamiltonian_gradient(q);
+    for (bi, gi) in b.iter_mut().zip(g.iter()) {
+        *bi = -gi;
+    }
+    lu.solve_in_place(&mut b);
+    b.iter().all(|x| x.is_finite()).then(|| SVector::from(b))
+}
+
+/// Derivative at `τ = 1 + c` of the cubic Hermite interpolant on `[t_{n−1}, t_n]`.
+fn hermite_velocity<const D: usize>(
+    q_prev: &SVector<f64, D>,
+    v_prev: &SVector<f64, D>,
+    q: &SVector<f64, D>,
+    v: &SVector<f64, D>,
+    h: f64,
+    c: f64,
+) -> SVector<f64, D> {
+    let tau = 1.0 + c;
+    let d00 = 6.0 * tau * tau - 6.0 * tau;
+    let d10 = 3.0 * tau * tau - 4.0 * tau + 1.0;
+    let d11 = 3.0 * tau * tau - 2.0 * tau;
+    (q_prev * d00 - q * d00) / h + v_prev * d10 + v * d11
+}
+
+/// Integrates `steps` steps of size `h` from `(q₀, p₀)` with method `M` (`N` unknowns).
+///
+/// On failure the error carries the solution up to the last accepted step.
+pub fn integrate<M, P, const D: usize, const N: usize>(
+    problem: &P,
+    q0: SVector<f64, D>,
+    p0: SVector<f64, D>,
+    options: &Options,
+) -> Result<Solution<D>, Box<Failure<D>>>
+where
+    M: StageMethod<P, D>,
+    P: DegenerateLagrangian<D>,
+{
+    let fail = |solution: Solution<D>, error| Box::new(Failure { solution, error });
+    let mut solution = Solution::with_capacity(options.steps);
+    if !(options.h.is_finite() && options.h > 0.0) {
+        return Err(fail(
+            solution,
+            IntegrateError::InvalidOptions("h must be finite and positive"),
+        ));
+    }
+    if M::UNKNOWNS.len(D) != N {
+        return Err(fail(
+            solution,
+            IntegrateError::InvalidOptions("N differs from the method's number of unknowns"),
+        ));
+    }
+    let residual = (p0 - problem.theta(&q0)).amax();
+    let tolerance = options.initial_tolerance * p0.amax().max(1.0);
+    let p0 = if residual <= tolerance || options.project_initial {
+        if options.project_initial {
+            problem.theta(&q0)
+        } else {
+            p0
+        }
+    } else {
+        return Err(fail(
+            solution,
+            IntegrateError::InconsistentInitialData {
+                residual,
+                tolerance,
+            },
+        ));
+    };
+    let h = options.h;
+    let mut newton = Newton::<N>::new(options.newton);
+    let mut x = [0.0; N];
+    let (mut q, mut p) = (q0, p0);
+    let mut previous: Option<(SVector<f64, D>, SVector<f64, D>)> = None;
+    solution.t.push(0.0);
+    solution.q.push(q);
+    solution.p.push(p);
+    for n in 0..options.steps {
+        let time = n as f64 * h;
+        let v = vector_field(problem, &q).unwrap_or_else(SVector::zeros);
+        let mut stage = 0;
+        for (b, block) in M::UNKNOWNS.blocks.iter().enumerate() {
+            if block.role == Role::Velocity {
+                for i in 0..block.stages {
+                    let c = M::NODES.get(i).copied().unwrap_or(0.5);
+                    let guess = match &previous {
+                        Some((qp, vp)) => hermite_velocity(qp, vp, &q, &v, h, c),
+                        None => v,
+                    };
+                    M::UNKNOWNS.set::<D>(&mut x, b, i, &guess);
+                    stage += 1;
+                }
+            }
+        }
+        debug_assert!(stage > 0);
+        let system = StageSystem::<M, P, D> {
+            problem,
+            h,
+            q,
+            p,
+            method: PhantomData,
+        };
+        let report = match newton.solve(&system, &mut x) {
+            Ok(report) => report,
+            Err(e) => return Err(fail(solution, IntegrateError::from_newton(n + 1, time, e))),
+        };
+        let (q1, p1) = M::update(problem, h, &q, &p, &x);
+        if !(q1.iter().chain(p1.iter()).all(|z| z.is_finite())) {
+            return Err(fail(
+                solution,
+                IntegrateError::NonFinite { step: n + 1, time },
+            ));
+        }
+        previous = Some((q, v));
+        q = q1;
+        p = p1;
+        solution.t.push((n + 1) as f64 * h);
+        solution.q.push(q);
+        solution.p.push(p);
+        solution.stats.push(StepStats {
+            iterations: report.iterations,
+            residual: report.residual,
+        });
+    }
+    Ok(solution)
+}

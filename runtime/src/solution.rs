@@ -1,0 +1,52 @@
+//! The result of a run: the trajectory and per-step statistics.
+
+use nalgebra::SVector;
+
+/// Newton statistics of one step.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct StepStats {
+    /// Newton iterations (Jacobian factorisations).
+    pub iterations: usize,
+    /// `‖r‖₂` at the accepted solution.
+    pub residual: f64,
+}
+
+/// A trajectory `(t_n, q_n, p_n)`, n = 0..=steps, with the statistics of each step.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Solution<const D: usize> {
+    /// Times.
+    pub t: Vec<f64>,
+    /// Positions.
+    pub q: Vec<SVector<f64, D>>,
+    /// Momenta.
+    pub p: Vec<SVector<f64, D>>,
+    /// Statistics of step n (from `t[n]` to `t[n+1]`).
+    pub stats: Vec<StepStats>,
+}
+
+impl<const D: usize> Solution<D> {
+    /// An empty solution with room for `steps` steps (allocated once, before stepping).
+    pub fn with_capacity(steps: usize) -> Self {
+        Solution {
+            t: Vec::with_capacity(steps + 1),
+            q: Vec::with_capacity(steps + 1),
+            p: Vec::with_capacity(steps + 1),
+            stats: Vec::with_capacity(steps),
+        }
+    }
+
+    /// The number of steps taken.
+    pub fn steps(&self) -> usize {
+        self.stats.len()
+    }
+}
+
+/// A run that stopped early: what was integrated up to the failing step, and why.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{error} (solution kept up to t = {})", solution.t.last().copied().unwrap_or(f64::NAN))]
+pub struct Failure<const D: usize> {
+    /// The solution up to the last accepted step.
+    pub solution: Solution<D>,
+    /// Why the next step failed.
+    pub error: crate::error::IntegrateError,
+}
