@@ -86,16 +86,32 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
         catalogue.tokens(&types),
     )?);
     let core = quote!(::sparkgen_core);
-    let steppers = catalogue
-        .methods
-        .iter()
-        .map(|m| crate::method::emit::stepper(m, &core));
+    let mut families: Vec<&str> = Vec::new();
+    for m in &catalogue.methods {
+        if !families.contains(&m.family.as_str()) {
+            families.push(&m.family);
+        }
+    }
+    let mut modules = Vec::new();
+    for family in &families {
+        let module = format_ident!("{}", snake(family));
+        let members = catalogue.methods.iter().filter(|m| m.family == *family);
+        let steppers = members.map(|m| crate::method::emit::stepper(m, &core));
+        let doc = format!(" {family} steppers.");
+        let path = format!("src/steppers/{module}.rs");
+        files.push(render(
+            Path::new(&path),
+            quote!(#![doc = #doc] #(#steppers)*),
+        )?);
+        modules.push(module);
+    }
     files.push(render(
         Path::new("src/steppers.rs"),
         quote! {
             //! Generated steppers: fully unrolled stage residual, exact Jacobian and update per
             //! (family, s), implementing `sparkgen_core::stage::StageMethod`.
-            #(#steppers)*
+            #(mod #modules;)*
+            #(pub use #modules::*;)*
         },
     )?);
     Ok(files)

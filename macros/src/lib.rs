@@ -1,1 +1,32 @@
-//! Derive macros.
+//! Derive macros of sparkgen. Each entry point forwards to the library front end in
+//! `sparkgen_sym::derive`, which works on `proc_macro2` and is unit-testable in-process.
+
+use proc_macro::TokenStream;
+
+/// Implements `sparkgen::problem::DegenerateLagrangian<D>` for `L(q, v) = ϑ(q)·v − H(q)`.
+///
+/// `#[lagrangian(q = [x, y], theta = [ϑ₁, ϑ₂], hamiltonian = H)]`; parameters are the struct's
+/// `f64` fields. See `sparkgen_sym::derive` for the expression language.
+#[proc_macro_derive(DegenerateLagrangian, attributes(lagrangian))]
+pub fn derive_degenerate_lagrangian(input: TokenStream) -> TokenStream {
+    sparkgen_sym::derive::expand_degenerate_lagrangian(input.into()).into()
+}
+
+/// Implements `sparkgen::problem::Lagrangian<D>` for a general `L(q, v)`.
+///
+/// `#[lagrangian(q = [x, y], v = [u, w], lagrangian = L)]`; parameters are the struct's `f64`
+/// fields.
+#[proc_macro_derive(Lagrangian, attributes(lagrangian))]
+pub fn derive_lagrangian(input: TokenStream) -> TokenStream {
+    sparkgen_sym::derive::expand_lagrangian(input.into()).into()
+}
+
+/// Implements `sparkgen::problem::HolonomicSystem<D, M>` for `H = ½ pᵀM⁻¹p + V(q)`, `c(q) = 0`.
+///
+/// `#[holonomic(q = [x, y], mass = m, potential = V, constraints = [c₁, …])]`, where `mass` is a
+/// scalar (`m·I`), a vector (diagonal) or a matrix `[[…], …]`; parameters are the struct's `f64`
+/// fields.
+#[proc_macro_derive(HolonomicSystem, attributes(holonomic))]
+pub fn derive_holonomic_system(input: TokenStream) -> TokenStream {
+    sparkgen_sym::derive::expand_holonomic_system(input.into()).into()
+}

@@ -150,6 +150,8 @@ pub struct Row {
 /// A method for a given s: unknowns, values, residual rows, update.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Method {
+    /// Family name, e.g. `SlrkLobattoIIIE`.
+    pub family: String,
     /// Type name of the emitted stepper, e.g. `SlrkLobattoIIIE3`.
     pub name: String,
     /// A description for the doc comment.

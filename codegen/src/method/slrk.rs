@@ -26,6 +26,7 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
     let (a, b) = (&pair.q.a, &pair.q.b);
     let (abar, bbar) = (&pair.p.a, &pair.p.b);
     let mut m = Method {
+        family: format!("Slrk{}", slrk_name(kind)),
         name: format!("Slrk{}{s}", slrk_name(kind)),
         doc: format!(
             "SLRK over the Lobatto pair ({}, {}) with s = {s}: order 2s − 2 = {}, primary constraint p = ϑ(q) held to round-off.",

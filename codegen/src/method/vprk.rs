@@ -34,6 +34,7 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         rows_layout.push(block("Null", 1));
     }
     let mut m = Method {
+        family: format!("Vprk{name}"),
         name: format!("Vprk{name}{s}"),
         doc: format!(
             "VPRK over ({}, {}), s = {s}: variational, symplectic.",

@@ -1,0 +1,74 @@
+//! Derive-macro front end: the library behind `#[derive(DegenerateLagrangian)]`,
+//! `#[derive(Lagrangian)]` and `#[derive(HolonomicSystem)]` of `sparkgen-macros`.
+//!
+//! Works on `proc_macro2` only, so expansions can be tested in-process. The pipeline is
+//! attribute parsing → surface model of the struct → lowering of the user's
+//! `syn::Expr`s into one symbolic [`Graph`](crate::Graph) → symbolic derivatives → one CSE'd
+//! kernel per trait method → `impl ::sparkgen::problem::Trait<D, …> for Struct`.
+//!
+//! # Expression language
+//!
+//! Numbers (`2`, `0.5`, `1e-3`, read as exact decimals), the coordinate names of `q = [...]`
+//! (and `v = [...]` for `Lagrangian`), the struct's `f64` fields (parameters), unary `-`,
+//! `+ - * /`, parentheses, and the functions `powi powf sqrt exp ln log sin cos tan asin acos
+//! atan atan2 sinh cosh tanh abs hypot` called as `f(x, …)` or `x.f(…)` (`ln(x)`, `x.ln()`,
+//! `powi(x, 2)`, `x.powi(2)`, `y.atan2(x)` = atan2(y, x)). `abs` has no derivative and is
+//! therefore rejected wherever a derivative is needed (everywhere in these derives).
+//!
+//! `DegenerateLagrangian` and `Lagrangian` share the helper attribute `#[lagrangian(…)]` with
+//! different keys, so a struct derives one of them.
+//!
+//! # Errors
+//!
+//! User errors are reported at the offending tokens and accumulated: unknown identifiers,
+//! wrong vector lengths, duplicate, unknown and missing keys, unsupported functions and
+//! syntax, `abs` under a derivative, non-`f64` fields used as parameters, non-symmetric or
+//! singular constant mass matrices. Whenever the dimensions are known, the impl is still
+//! emitted with `unreachable!()` bodies so the user sees only the real errors.
+//!
+//! # Emitted code
+//!
+//! `#[automatically_derived]` impls with fully qualified paths (`::sparkgen::__private::SVector`,
+//! `::core::primitive::f64`); inputs are read as `q[i]` and `self.field`, outputs written into
+//! a zero-initialised `out`, temporaries are `t0, t1, …`; no user-chosen name becomes a local.
+
+mod ast;
+mod attr;
+mod ctxt;
+mod degenerate_lagrangian;
+mod expand;
+mod holonomic_system;
+mod lagrangian;
+mod lower;
+mod mass;
+mod method;
+mod shape;
+
+use proc_macro2::TokenStream;
+
+/// Expands `#[derive(DegenerateLagrangian)]` on `input` (the item, attributes included).
+///
+/// `#[lagrangian(q = [x, y], theta = [ϑ₁, ϑ₂], hamiltonian = H)]` implements
+/// `DegenerateLagrangian<D>` for `L(q, v) = ϑ(q)·v − H(q)`: ϑ, J = ∂ϑ/∂q (J_ij = ∂ϑ_i/∂q_j),
+/// H, ∇H, ∇²H, ∂(Jᵀw)/∂q and ∂(Jv)/∂q.
+pub fn expand_degenerate_lagrangian(input: TokenStream) -> TokenStream {
+    expand::expand(input, &degenerate_lagrangian::DERIVE)
+}
+
+/// Expands `#[derive(Lagrangian)]` on `input`.
+///
+/// `#[lagrangian(q = [x, y], v = [u, w], lagrangian = L)]` implements `Lagrangian<D>`:
+/// L, ∂L/∂q, p = ∂L/∂v, ∂²L/∂v², ∂²L/∂v∂q (entry (i, j) = ∂²L/∂v_i∂q_j) and ∂²L/∂q².
+pub fn expand_lagrangian(input: TokenStream) -> TokenStream {
+    expand::expand(input, &lagrangian::DERIVE)
+}
+
+/// Expands `#[derive(HolonomicSystem)]` on `input`.
+///
+/// `#[holonomic(q = [x, y], mass = m, potential = V, constraints = [c₁, …])]` implements
+/// `HolonomicSystem<D, M>`: M, M⁻¹ (symbolic Gauss–Jordan at expansion, exact for numeric M),
+/// V, ∇V, ∇²V, c, Dc (M × D, (Dc)_aj = ∂c_a/∂q_j) and ∂(Dcᵀλ)/∂q. `mass` is a scalar `m`
+/// (M = m·I), a list (diagonal) or a symmetric matrix `[[…], …]`.
+pub fn expand_holonomic_system(input: TokenStream) -> TokenStream {
+    expand::expand(input, &holonomic_system::DERIVE)
+}

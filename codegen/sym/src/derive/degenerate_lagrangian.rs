@@ -1,0 +1,92 @@
+//! `#[derive(DegenerateLagrangian)]`: `L(q, v) = ϑ(q)·v − H(q)` from
+//! `#[lagrangian(q = [x, y], theta = [ϑ₁, ϑ₂], hamiltonian = H)]`.
+
+use super::ast::Input;
+use super::attr::Entries;
+use super::ctxt::Errors;
+use super::expand::{Derive, Problem};
+use super::lower::Lowerer;
+use super::method::{Method, Output};
+use super::shape;
+
+/// The derive of `sparkgen::problem::DegenerateLagrangian<D>`.
+pub(crate) const DERIVE: Derive = Derive {
+    trait_name: "DegenerateLagrangian",
+    attribute: "lagrangian",
+    keys: &["q", "theta", "hamiltonian"],
+    build,
+};
+
+/// Lowers ϑ and H and forms ϑ, J = ∂ϑ/∂q, H, ∇H, ∇²H, ∂(Jᵀw)/∂q and ∂(Jv)/∂q.
+fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Problem> {
+    let q_entry = entries.require("q", errors);
+    let theta_entry = entries.require("theta", errors);
+    let hamiltonian_entry = entries.require("hamiltonian", errors);
+    let names = shape::names(q_entry?, errors);
+    let d = names.len();
+    if d == 0 {
+        return None;
+    }
+    let mut lw = Lowerer::new(input);
+    lw.bind("q", &names, errors);
+    let theta_exprs = theta_entry
+        .map(|e| shape::vector(&e.value, Some(d), "one per coordinate in `q`", errors))
+        .unwrap_or_default();
+    let theta = lw.lower_all(&theta_exprs, errors);
+    let theta = lw.fit(theta, d);
+    let hamiltonian = match hamiltonian_entry {
+        Some(e) => lw.lower(&e.value, errors),
+        None => lw.graph.int(0),
+    };
+    let theta_context = theta_entry.map(|e| &e.value);
+    let hamiltonian_context = hamiltonian_entry.map(|e| &e.value);
+
+    let q = lw.graph.vector("q", d);
+    let w = lw.graph.vector("w", d);
+    let v = lw.graph.vector("v", d);
+    let jacobian = lw.graph.jacobian(&theta, &q);
+    let jacobian = lw.checked(jacobian, &theta_context, errors, |g| {
+        Lowerer::zeros(g, d, d)
+    });
+    let gradient = lw.graph.gradient(hamiltonian, &q);
+    let gradient = lw.checked(gradient, &hamiltonian_context, errors, |g| {
+        vec![g.int(0); d]
+    });
+    let hessian = lw.graph.hessian(hamiltonian, &q);
+    let hessian = lw.checked(hessian, &hamiltonian_context, errors, |g| {
+        Lowerer::zeros(g, d, d)
+    });
+    let jtw = lw
+        .graph
+        .jacobian_transpose_vector_derivative(&theta, &q, &w);
+    let jtw = lw.checked(jtw, &theta_context, errors, |g| Lowerer::zeros(g, d, d));
+    let jv = lw.graph.jacobian_vector_derivative(&theta, &q, &v);
+    let jv = lw.checked(jv, &theta_context, errors, |g| Lowerer::zeros(g, d, d));
+
+    let methods = vec![
+        Method::new("theta", &[("q", d)], Output::Vector(theta)),
+        Method::new("theta_jacobian", &[("q", d)], Output::Matrix(jacobian)),
+        Method::new("hamiltonian", &[("q", d)], Output::Scalar(hamiltonian)),
+        Method::new(
+            "hamiltonian_gradient",
+            &[("q", d)],
+            Output::Vector(gradient),
+        ),
+        Method::new("hamiltonian_hessian", &[("q", d)], Output::Matrix(hessian)),
+        Method::new(
+            "jacobian_transpose_product_derivative",
+            &[("q", d), ("w", d)],
+            Output::Matrix(jtw),
+        ),
+        Method::new(
+            "jacobian_product_derivative",
+            &[("q", d), ("v", d)],
+            Output::Matrix(jv),
+        ),
+    ];
+    Some(Problem {
+        dims: vec![d],
+        graph: lw.graph,
+        methods,
+    })
+}

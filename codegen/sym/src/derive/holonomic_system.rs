@@ -1,0 +1,97 @@
+//! `#[derive(HolonomicSystem)]`: `H = ½ pᵀM⁻¹p + V(q)` with `c(q) = 0` from
+//! `#[holonomic(q = [x, y], mass = m, potential = V, constraints = [c₁, …])]`.
+
+use super::ast::Input;
+use super::attr::Entries;
+use super::ctxt::Errors;
+use super::expand::{Derive, Problem};
+use super::lower::Lowerer;
+use super::mass;
+use super::method::{Method, Output};
+use super::shape;
+
+/// The derive of `sparkgen::problem::HolonomicSystem<D, M>`.
+pub(crate) const DERIVE: Derive = Derive {
+    trait_name: "HolonomicSystem",
+    attribute: "holonomic",
+    keys: &["q", "mass", "potential", "constraints"],
+    build,
+};
+
+/// Lowers M, V and c and forms M, M⁻¹, V, ∇V, ∇²V, c, Dc and ∂(Dcᵀλ)/∂q.
+fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Problem> {
+    let q_entry = entries.require("q", errors);
+    let mass_entry = entries.require("mass", errors);
+    let potential_entry = entries.require("potential", errors);
+    let constraints_entry = entries.require("constraints", errors);
+    let names = shape::names(q_entry?, errors);
+    let constraint_exprs = shape::vector(
+        &constraints_entry?.value,
+        None,
+        "one per constraint",
+        errors,
+    );
+    let (d, m) = (names.len(), constraint_exprs.len());
+    if d == 0 || m == 0 {
+        return None;
+    }
+    let mut lw = Lowerer::new(input);
+    lw.bind("q", &names, errors);
+    let mass = match mass_entry {
+        Some(e) => mass::lower(&e.value, d, &mut lw, errors),
+        None => mass::identity(&mut lw.graph, d),
+    };
+    let inverse = match mass::inverse(&mut lw.graph, &mass) {
+        Ok(inverse) => inverse,
+        Err(singular) => {
+            errors.spanned(mass_entry.map(|e| &e.value), singular);
+            Lowerer::zeros(&mut lw.graph, d, d)
+        }
+    };
+    let potential = match potential_entry {
+        Some(e) => lw.lower(&e.value, errors),
+        None => lw.graph.int(0),
+    };
+    let constraints = lw.lower_all(&constraint_exprs, errors);
+    let potential_context = potential_entry.map(|e| &e.value);
+    let constraints_context = &constraints_entry?.value;
+
+    let q = lw.graph.vector("q", d);
+    let lambda = lw.graph.vector("lambda", m);
+    let gradient = lw.graph.gradient(potential, &q);
+    let gradient = lw.checked(gradient, &potential_context, errors, |g| vec![g.int(0); d]);
+    let hessian = lw.graph.hessian(potential, &q);
+    let hessian = lw.checked(hessian, &potential_context, errors, |g| {
+        Lowerer::zeros(g, d, d)
+    });
+    let jacobian = lw.graph.jacobian(&constraints, &q);
+    let jacobian = lw.checked(jacobian, constraints_context, errors, |g| {
+        Lowerer::zeros(g, m, d)
+    });
+    let force_derivative = lw
+        .graph
+        .jacobian_transpose_vector_derivative(&constraints, &q, &lambda);
+    let force_derivative = lw.checked(force_derivative, constraints_context, errors, |g| {
+        Lowerer::zeros(g, d, d)
+    });
+
+    let methods = vec![
+        Method::new("mass_matrix", &[], Output::Matrix(mass)),
+        Method::new("inverse_mass_matrix", &[], Output::Matrix(inverse)),
+        Method::new("potential", &[("q", d)], Output::Scalar(potential)),
+        Method::new("potential_gradient", &[("q", d)], Output::Vector(gradient)),
+        Method::new("potential_hessian", &[("q", d)], Output::Matrix(hessian)),
+        Method::new("constraints", &[("q", d)], Output::Vector(constraints)),
+        Method::new("constraint_jacobian", &[("q", d)], Output::Matrix(jacobian)),
+        Method::new(
+            "constraint_force_derivative",
+            &[("q", d), ("lambda", m)],
+            Output::Matrix(force_derivative),
+        ),
+    ];
+    Some(Problem {
+        dims: vec![d, m],
+        graph: lw.graph,
+        methods,
+    })
+}

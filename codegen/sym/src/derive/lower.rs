@@ -1,0 +1,269 @@
+//! Lowering of the user's `syn::Expr` into the symbolic [`Graph`].
+//!
+//! Accepted: numeric literals, names of coordinates and `f64` fields, unary `-`, binary
+//! `+ - * /`, parentheses, and the functions of [`Func`] in both call forms `f(x, …)` and
+//! `x.f(…)`. Every error is recorded at its span and lowering goes on with a placeholder `0`,
+//! so all errors of an attribute are reported in one compile.
+
+use super::ast::Input;
+use super::ctxt::Errors;
+use crate::{DiffError, Func, Graph, Matrix, NodeId, Rational};
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use std::collections::{BTreeMap, BTreeSet};
+use syn::{BinOp, Expr, Ident, Lit, UnOp};
+
+/// The names an expression may use: coordinates (bound to state-vector components) and the
+/// struct's fields (bound to parameters).
+pub(crate) struct Scope<'a> {
+    coordinates: Vec<(Ident, NodeId)>,
+    input: &'a Input<'a>,
+}
+
+impl<'a> Scope<'a> {
+    /// A scope with the struct's fields and no coordinates yet.
+    pub(crate) fn new(input: &'a Input<'a>) -> Self {
+        Scope {
+            coordinates: Vec::new(),
+            input,
+        }
+    }
+
+    /// Binds `names` to the components of the state vector `vector` (`q`, `v`, …).
+    ///
+    /// A name that is already a coordinate or a field is reported and skipped.
+    pub(crate) fn bind(
+        &mut self,
+        vector: &str,
+        names: &[Ident],
+        graph: &mut Graph,
+        errors: &mut Errors,
+    ) {
+        for (i, name) in names.iter().enumerate() {
+            if self.coordinates.iter().any(|(n, _)| n == name) {
+                errors.spanned(name, format!("duplicate name `{name}`"));
+            } else if self.input.field(name).is_some() {
+                errors.spanned(
+                    name,
+                    format!("`{name}` names both a coordinate and a field; rename one of them"),
+                );
+            } else {
+                self.coordinates
+                    .push((name.clone(), graph.component(vector, i)));
+            }
+        }
+    }
+
+    /// The names in scope, for "unknown identifier" messages.
+    fn describe(&self) -> String {
+        let coordinates: Vec<String> = self
+            .coordinates
+            .iter()
+            .map(|(n, _)| format!("`{n}`"))
+            .collect();
+        let fields: Vec<String> = self
+            .input
+            .fields
+            .iter()
+            .filter(|f| f.numeric)
+            .map(|f| format!("`{}`", f.name))
+            .collect();
+        let mut text = format!("coordinates are {}", coordinates.join(", "));
+        if !fields.is_empty() {
+            text.push_str(&format!("; `f64` fields are {}", fields.join(", ")));
+        }
+        text
+    }
+}
+
+/// Lowers expressions into one graph, remembering the span of every function call so that a
+/// later "not differentiable" error can point at the call.
+pub(crate) struct Lowerer<'s> {
+    /// The graph all expressions of the derive share.
+    pub(crate) graph: Graph,
+    /// Names in scope.
+    pub(crate) scope: Scope<'s>,
+    /// The tokens of the first call that created each call node (errors span all of them).
+    calls: BTreeMap<NodeId, TokenStream>,
+    /// Nodes already reported as not differentiable (each is reported once).
+    reported: BTreeSet<NodeId>,
+}
+
+impl<'s> Lowerer<'s> {
+    /// A lowerer over an empty graph.
+    pub(crate) fn new(input: &'s Input<'s>) -> Self {
+        Lowerer {
+            graph: Graph::new(),
+            scope: Scope::new(input),
+            calls: BTreeMap::new(),
+            reported: BTreeSet::new(),
+        }
+    }
+
+    /// Binds coordinate names (see [`Scope::bind`]).
+    pub(crate) fn bind(&mut self, vector: &str, names: &[Ident], errors: &mut Errors) {
+        self.scope.bind(vector, names, &mut self.graph, errors);
+    }
+
+    /// The tokens of the call that created `node`, if it came from a call.
+    pub(crate) fn call_tokens(&self, node: NodeId) -> Option<&TokenStream> {
+        self.calls.get(&node)
+    }
+
+    /// The value of a derivative computation; on failure the error is recorded at the offending
+    /// call (or at `context`, the user expression being differentiated) and `zero` is returned.
+    pub(crate) fn checked<T>(
+        &mut self,
+        result: Result<T, DiffError>,
+        context: &dyn ToTokens,
+        errors: &mut Errors,
+        zero: impl FnOnce(&mut Graph) -> T,
+    ) -> T {
+        result.unwrap_or_else(|error| {
+            let node = match error {
+                DiffError::NotDifferentiable { node, .. } => Some(node),
+                DiffError::NotAnInput(_) | DiffError::LengthMismatch { .. } => None,
+            };
+            if node.is_none_or(|n| self.reported.insert(n)) {
+                match node.and_then(|n| self.call_tokens(n)) {
+                    Some(call) => errors.spanned(call, &error),
+                    None => errors.spanned(context, &error),
+                }
+            }
+            zero(&mut self.graph)
+        })
+    }
+
+    /// The `rows × cols` zero matrix.
+    pub(crate) fn zeros(graph: &mut Graph, rows: usize, cols: usize) -> Matrix {
+        let zero = graph.int(0);
+        Matrix::from_row_major(rows, cols, vec![zero; rows * cols])
+            .expect("rows · cols entries were supplied")
+    }
+
+    /// `nodes` cut or padded with zeros to length `len` (after a length error was reported).
+    pub(crate) fn fit(&mut self, mut nodes: Vec<NodeId>, len: usize) -> Vec<NodeId> {
+        let zero = self.graph.int(0);
+        nodes.resize(len, zero);
+        nodes
+    }
+
+    /// Lowers every expression of `exprs`.
+    pub(crate) fn lower_all(&mut self, exprs: &[&Expr], errors: &mut Errors) -> Vec<NodeId> {
+        exprs.iter().map(|e| self.lower(e, errors)).collect()
+    }
+
+    /// Lowers one expression; errors are recorded and replaced by `0`.
+    pub(crate) fn lower(&mut self, expr: &Expr, errors: &mut Errors) -> NodeId {
+        match expr {
+            Expr::Lit(lit) => self.literal(&lit.lit, errors),
+            Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some() => {
+                self.name(&path.path.segments[0].ident, errors)
+            }
+            Expr::Paren(inner) => self.lower(&inner.expr, errors),
+            Expr::Group(inner) => self.lower(&inner.expr, errors),
+            Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
+                let x = self.lower(&unary.expr, errors);
+                self.graph.neg(x)
+            }
+            Expr::Binary(binary) => {
+                let a = self.lower(&binary.left, errors);
+                let b = self.lower(&binary.right, errors);
+                match binary.op {
+                    BinOp::Add(_) => self.graph.add(a, b),
+                    BinOp::Sub(_) => self.graph.sub(a, b),
+                    BinOp::Mul(_) => self.graph.mul(a, b),
+                    BinOp::Div(_) => self.graph.div(a, b),
+                    op => self.unsupported(op, "unsupported operator; use `+`, `-`, `*`, `/` or `powi`/`powf`", errors),
+                }
+            }
+            Expr::Call(call) => {
+                let Expr::Path(path) = &*call.func else {
+                    return self.unsupported(&call.func, "expected a function name", errors);
+                };
+                let Some(name) = path.path.get_ident().filter(|_| path.qself.is_none()) else {
+                    return self.unsupported(path, "expected a plain function name like `sin`", errors);
+                };
+                let args: Vec<&Expr> = call.args.iter().collect();
+                self.call(name, &args, expr, errors)
+            }
+            Expr::MethodCall(call) => {
+                if let Some(turbofish) = &call.turbofish {
+                    return self.unsupported(turbofish, "generic arguments are not supported here", errors);
+                }
+                let args: Vec<&Expr> = std::iter::once(&*call.receiver).chain(&call.args).collect();
+                self.call(&call.method, &args, expr, errors)
+            }
+            other => self.unsupported(
+                other,
+                "unsupported expression; expected arithmetic on numbers, coordinates and `f64` fields",
+                errors,
+            ),
+        }
+    }
+
+    fn unsupported(&mut self, tokens: impl ToTokens, message: &str, errors: &mut Errors) -> NodeId {
+        errors.spanned(tokens, message);
+        self.graph.int(0)
+    }
+
+    fn literal(&mut self, lit: &Lit, errors: &mut Errors) -> NodeId {
+        let (digits, suffix) = match lit {
+            Lit::Int(int) => (int.base10_digits(), int.suffix()),
+            Lit::Float(float) => (float.base10_digits(), float.suffix()),
+            other => return self.unsupported(other, "expected a number", errors),
+        };
+        if !matches!(suffix, "" | "f64") {
+            return self.unsupported(lit, "numbers must be unsuffixed or `f64`", errors);
+        }
+        match Rational::parse_decimal(digits) {
+            Some(exact) => self.graph.rational(exact),
+            None => match digits.parse::<f64>() {
+                Ok(x) => self.graph.float(x),
+                Err(_) => self.unsupported(lit, "number out of range", errors),
+            },
+        }
+    }
+
+    fn name(&mut self, name: &Ident, errors: &mut Errors) -> NodeId {
+        if let Some((_, node)) = self.scope.coordinates.iter().find(|(n, _)| n == name) {
+            return *node;
+        }
+        match self.scope.input.field(name) {
+            Some(field) if field.numeric => self.graph.param(&name.to_string()),
+            Some(field) => {
+                let ty = &field.ty;
+                let message = format!(
+                    "field `{name}` has type `{}`; only `f64` fields can be used as parameters",
+                    quote::quote!(#ty)
+                );
+                self.unsupported(name, &message, errors)
+            }
+            None => {
+                let message = format!("unknown identifier `{name}`; {}", self.scope.describe());
+                self.unsupported(name, &message, errors)
+            }
+        }
+    }
+
+    fn call(&mut self, name: &Ident, args: &[&Expr], expr: &Expr, errors: &mut Errors) -> NodeId {
+        let lowered = self.lower_all(args, errors);
+        let Some(func) = Func::from_name(&name.to_string()) else {
+            let known: Vec<&str> = Func::names().collect();
+            let message = format!(
+                "unsupported function `{name}`; supported are {}",
+                known.join(", ")
+            );
+            return self.unsupported(name, &message, errors);
+        };
+        match self.graph.call(func, &lowered) {
+            Ok(node) => {
+                self.calls
+                    .entry(node)
+                    .or_insert_with(|| expr.to_token_stream());
+                node
+            }
+            Err(error) => self.unsupported(name, &error.to_string(), errors),
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! Shape checks of attribute values: name lists `[x, y]`, vectors `[e₁, …]` and matrices
+//! `[[…], …]`, with length errors at the offending bracket.
+
+use super::attr::Entry;
+use super::ctxt::Errors;
+use syn::{Expr, Ident};
+
+/// The names of a list like `q = [x, y]`; records an error for anything else.
+pub(crate) fn names(entry: &Entry, errors: &mut Errors) -> Vec<Ident> {
+    let Expr::Array(array) = &entry.value else {
+        errors.spanned(
+            &entry.value,
+            format!("expected a list of names, like `{} = [x, y]`", entry.key),
+        );
+        return Vec::new();
+    };
+    let mut names: Vec<Ident> = Vec::new();
+    for element in &array.elems {
+        match element {
+            Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                let name = p.path.segments[0].ident.clone();
+                if names.contains(&name) {
+                    errors.spanned(&name, format!("duplicate name `{name}`"));
+                } else {
+                    names.push(name);
+                }
+            }
+            other => errors.spanned(other, "expected a plain name"),
+        }
+    }
+    if names.is_empty() && array.elems.is_empty() {
+        errors.spanned(&entry.value, "expected at least one name");
+    }
+    names
+}
+
+/// The components of a vector value `[e₁, …, eₙ]`, checking `n == len` when `len` is known.
+///
+/// `what` describes the expected length in the error, e.g. "one per coordinate in `q`". The
+/// components are returned even on a length mismatch so that their own errors are reported too.
+pub(crate) fn vector<'a>(
+    value: &'a Expr,
+    len: Option<usize>,
+    what: &str,
+    errors: &mut Errors,
+) -> Vec<&'a Expr> {
+    let Expr::Array(array) = value else {
+        errors.spanned(value, format!("expected a list `[…]` ({what})"));
+        return Vec::new();
+    };
+    let found = array.elems.len();
+    match len {
+        Some(n) if n != found => errors.spanned(
+            value,
+            format!(
+                "expected {n} component{} ({what}), found {found}",
+                plural(n)
+            ),
+        ),
+        None if found == 0 => {
+            errors.spanned(value, format!("expected at least one component ({what})"))
+        }
+        _ => {}
+    }
+    array.elems.iter().collect()
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

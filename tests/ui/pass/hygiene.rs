@@ -1,0 +1,56 @@
+// The expansion uses fully qualified paths only: it compiles in a crate that shadows `f64`,
+// `Result`, `Ok`, `sin` and the nalgebra names, with fields named like the expansion's locals.
+#![allow(non_camel_case_types, dead_code)]
+
+use sparkgen::problem::{DegenerateLagrangian, HolonomicSystem, Lagrangian};
+
+type f64 = f32;
+struct Result;
+struct Ok;
+struct SVector;
+struct SMatrix;
+fn sin(x: f32) -> f32 {
+    x
+}
+
+#[derive(DegenerateLagrangian)]
+#[lagrangian(q = [x, y], theta = [y + ln(y) / x, x], hamiltonian = out * x + t0 * y + q * sin(x))]
+struct Degenerate {
+    out: core::primitive::f64,
+    t0: ::core::primitive::f64,
+    q: std::primitive::f64,
+}
+
+#[derive(Lagrangian)]
+#[lagrangian(q = [x], v = [w], lagrangian = lambda * w * w / 2 - v * x.sin())]
+struct General {
+    lambda: core::primitive::f64,
+    v: core::primitive::f64,
+}
+
+#[derive(HolonomicSystem)]
+#[holonomic(q = [a, b], mass = [w, w], potential = out * b, constraints = [a * a + b * b - 1])]
+struct Holonomic {
+    w: core::primitive::f64,
+    out: core::primitive::f64,
+}
+
+fn main() {
+    let q = nalgebra::vector![1.0, 2.0];
+    let d = Degenerate {
+        out: 1.0,
+        t0: 2.0,
+        q: 3.0,
+    };
+    let expected = 1.0 + 2.0 * 2.0 + 3.0 * ::core::primitive::f64::sin(1.0);
+    assert!((DegenerateLagrangian::hamiltonian(&d, &q) - expected).abs() < 1e-12);
+    let g = General {
+        lambda: 2.0,
+        v: 0.0,
+    };
+    let one = nalgebra::vector![1.0];
+    assert_eq!(g.momentum(&one, &nalgebra::vector![3.0])[0], 6.0);
+    let h = Holonomic { w: 4.0, out: 1.0 };
+    assert_eq!(h.inverse_mass_matrix()[(1, 1)], 0.25);
+    assert_eq!(h.constraints(&q)[0], 4.0);
+}
