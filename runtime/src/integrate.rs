@@ -12,9 +12,9 @@ use crate::error::IntegrateError;
 use crate::layout::Role;
 use crate::problem::DegenerateLagrangian;
 use crate::solution::{Failure, Solution, StepStats};
-use crate::solve::{Lu, Newton, NewtonOptions, NonlinearSystem};
-use crate::stage::StageMethod;
-use nalgebra::SVector;
+use crate::solve::{Lu, Newton, NewtonOptions, NonlinearSystem, SingularMatrix};
+use crate::stage::{StageMethod, TangentBlocks};
+use nalgebra::{SMatrix, SVector};
 use std::marker::PhantomData;
 
 /// Options of a run.
@@ -107,6 +107,138 @@ fn hermite_velocity<const D: usize>(
     (q_prev * d00 - q * d00) / h + v_prev * d10 + v * d11
 }
 
+/// One-step driver: Newton on the stage equations of `M`, with the initial guess of the
+/// module documentation. Keeps its work arrays, so stepping allocates nothing.
+pub struct Stepper<'a, M, P, const D: usize, const N: usize> {
+    problem: &'a P,
+    h: f64,
+    newton: Newton<N>,
+    x: [f64; N],
+    previous: Option<(SVector<f64, D>, SVector<f64, D>)>,
+    method: PhantomData<M>,
+}
+
+impl<'a, M, P, const D: usize, const N: usize> Stepper<'a, M, P, D, N>
+where
+    M: StageMethod<P, D>,
+    P: DegenerateLagrangian<D>,
+{
+    /// A stepper with step size `h`; fails if `N` is not the method's number of unknowns.
+    pub fn new(problem: &'a P, h: f64, newton: NewtonOptions) -> Result<Self, IntegrateError> {
+        if !(h.is_finite() && h > 0.0) {
+            return Err(IntegrateError::InvalidOptions(
+                "h must be finite and positive",
+            ));
+        }
+        if M::UNKNOWNS.len(D) != N {
+            return Err(IntegrateError::InvalidOptions(
+                "N differs from the method's number of unknowns",
+            ));
+        }
+        Ok(Stepper {
+            problem,
+            h,
+            newton: Newton::new(newton),
+            x: [0.0; N],
+            previous: None,
+            method: PhantomData,
+        })
+    }
+
+    /// The converged unknowns of the last step.
+    pub fn unknowns(&self) -> &[f64; N] {
+        &self.x
+    }
+
+    fn initial_guess(&mut self, q: &SVector<f64, D>) -> SVector<f64, D> {
+        let v = vector_field(self.problem, q).unwrap_or_else(SVector::zeros);
+        for (b, block) in M::UNKNOWNS.blocks.iter().enumerate() {
+            if block.role == Role::Velocity {
+                for i in 0..block.stages {
+                    let c = M::NODES.get(i).copied().unwrap_or(0.5);
+                    let guess = match &self.previous {
+                        Some((qp, vp)) => hermite_velocity(qp, vp, q, &v, self.h, c),
+                        None => v,
+                    };
+                    M::UNKNOWNS.set::<D>(&mut self.x, b, i, &guess);
+                }
+            }
+        }
+        v
+    }
+
+    /// One step from `(q, p)` at time `time` (step number `step`, for errors).
+    pub fn step(
+        &mut self,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+        step: usize,
+        time: f64,
+    ) -> Result<(SVector<f64, D>, SVector<f64, D>, StepStats), IntegrateError> {
+        let v = self.initial_guess(q);
+        let system = StageSystem::<M, P, D> {
+            problem: self.problem,
+            h: self.h,
+            q: *q,
+            p: *p,
+            method: PhantomData,
+        };
+        let report = self
+            .newton
+            .solve(&system, &mut self.x)
+            .map_err(|e| IntegrateError::from_newton(step, time, e))?;
+        let (q1, p1) = M::update(self.problem, self.h, q, p, &self.x);
+        if !q1.iter().chain(p1.iter()).all(|z| z.is_finite()) {
+            return Err(IntegrateError::NonFinite { step, time });
+        }
+        self.previous = Some((*q, v));
+        Ok((
+            q1,
+            p1,
+            StepStats {
+                iterations: report.iterations,
+                residual: report.residual,
+            },
+        ))
+    }
+
+    /// The exact tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the last step taken from `(q, p)`, by the
+    /// implicit function theorem on the converged stage equations:
+    /// `DΨ = ∂Ψ/∂(q,p) − ∂Ψ/∂x (∂r/∂x)⁻¹ ∂r/∂(q,p)`. Blocks `[[∂q₁/∂q, ∂q₁/∂p], [∂p₁/∂q, ∂p₁/∂p]]`.
+    pub fn tangent_map(
+        &self,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+    ) -> Result<[[SMatrix<f64, D, D>; 2]; 2], SingularMatrix> {
+        let mut jac = [[0.0; N]; N];
+        M::jacobian(self.problem, self.h, q, p, &self.x, &mut jac);
+        let lu = Lu::factor(&jac)?;
+        let mut t = TangentBlocks::<D, N>::zero();
+        M::tangent(self.problem, self.h, q, p, &self.x, &mut t);
+        let mut out = [[SMatrix::<f64, D, D>::zeros(); 2]; 2];
+        for (input, (r_in, explicit)) in [(&t.r_q, [&t.q_q, &t.p_q]), (&t.r_p, [&t.q_p, &t.p_p])]
+            .into_iter()
+            .enumerate()
+        {
+            for c in 0..D {
+                // z = −(∂r/∂x)⁻¹ ∂r/∂input[:, c]
+                let mut z = [0.0; N];
+                for (zi, row) in z.iter_mut().zip(r_in.iter()) {
+                    *zi = -row[c];
+                }
+                lu.solve_in_place(&mut z);
+                for (k, (x_block, e)) in [&t.q_x, &t.p_x].into_iter().zip(explicit).enumerate() {
+                    for r in 0..D {
+                        let implicit: f64 = x_block[r].iter().zip(&z).map(|(a, b)| a * b).sum();
+                        out[k][input][(r, c)] = e[r][c] + implicit;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// Integrates `steps` steps of size `h` from `(q₀, p₀)` with method `M` (`N` unknowns).
 ///
 /// On failure the error carries the solution up to the last accepted step.
@@ -122,26 +254,16 @@ where
 {
     let fail = |solution: Solution<D>, error| Box::new(Failure { solution, error });
     let mut solution = Solution::with_capacity(options.steps);
-    if !(options.h.is_finite() && options.h > 0.0) {
-        return Err(fail(
-            solution,
-            IntegrateError::InvalidOptions("h must be finite and positive"),
-        ));
-    }
-    if M::UNKNOWNS.len(D) != N {
-        return Err(fail(
-            solution,
-            IntegrateError::InvalidOptions("N differs from the method's number of unknowns"),
-        ));
-    }
+    let mut stepper = match Stepper::<M, P, D, N>::new(problem, options.h, options.newton) {
+        Ok(s) => s,
+        Err(e) => return Err(fail(solution, e)),
+    };
     let residual = (p0 - problem.theta(&q0)).amax();
     let tolerance = options.initial_tolerance * p0.amax().max(1.0);
-    let p0 = if residual <= tolerance || options.project_initial {
-        if options.project_initial {
-            problem.theta(&q0)
-        } else {
-            p0
-        }
+    let p0 = if options.project_initial {
+        problem.theta(&q0)
+    } else if residual <= tolerance {
+        p0
     } else {
         return Err(fail(
             solution,
@@ -151,60 +273,21 @@ where
             },
         ));
     };
-    let h = options.h;
-    let mut newton = Newton::<N>::new(options.newton);
-    let mut x = [0.0; N];
     let (mut q, mut p) = (q0, p0);
-    let mut previous: Option<(SVector<f64, D>, SVector<f64, D>)> = None;
     solution.t.push(0.0);
     solution.q.push(q);
     solution.p.push(p);
     for n in 0..options.steps {
-        let time = n as f64 * h;
-        let v = vector_field(problem, &q).unwrap_or_else(SVector::zeros);
-        let mut stage = 0;
-        for (b, block) in M::UNKNOWNS.blocks.iter().enumerate() {
-            if block.role == Role::Velocity {
-                for i in 0..block.stages {
-                    let c = M::NODES.get(i).copied().unwrap_or(0.5);
-                    let guess = match &previous {
-                        Some((qp, vp)) => hermite_velocity(qp, vp, &q, &v, h, c),
-                        None => v,
-                    };
-                    M::UNKNOWNS.set::<D>(&mut x, b, i, &guess);
-                    stage += 1;
-                }
-            }
-        }
-        debug_assert!(stage > 0);
-        let system = StageSystem::<M, P, D> {
-            problem,
-            h,
-            q,
-            p,
-            method: PhantomData,
+        let (q1, p1, stats) = match stepper.step(&q, &p, n + 1, n as f64 * options.h) {
+            Ok(r) => r,
+            Err(e) => return Err(fail(solution, e)),
         };
-        let report = match newton.solve(&system, &mut x) {
-            Ok(report) => report,
-            Err(e) => return Err(fail(solution, IntegrateError::from_newton(n + 1, time, e))),
-        };
-        let (q1, p1) = M::update(problem, h, &q, &p, &x);
-        if !(q1.iter().chain(p1.iter()).all(|z| z.is_finite())) {
-            return Err(fail(
-                solution,
-                IntegrateError::NonFinite { step: n + 1, time },
-            ));
-        }
-        previous = Some((q, v));
         q = q1;
         p = p1;
-        solution.t.push((n + 1) as f64 * h);
+        solution.t.push((n + 1) as f64 * options.h);
         solution.q.push(q);
         solution.p.push(p);
-        solution.stats.push(StepStats {
-            iterations: report.iterations,
-            residual: report.residual,
-        });
+        solution.stats.push(stats);
     }
     Ok(solution)
 }

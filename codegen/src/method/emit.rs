@@ -2,7 +2,7 @@
 //! Jacobian and update, with the tableau coefficients as correctly rounded literals.
 
 use super::ir::{AtomKind, Block, Expr, Input, Kernel, Method, Term};
-use super::jacobian::{Atom, HPoly, Jacobian, jacobian};
+use super::jacobian::{Atom, Derivative, HPoly, Jacobian, Var, jacobian};
 use crate::emit::{f64_text, int};
 use crate::exact::Num;
 use proc_macro2::{Span, TokenStream};
@@ -20,7 +20,8 @@ pub fn stepper(method: &Method, core: &TokenStream) -> TokenStream {
     let unknowns = layout(&method.blocks, true, core);
     let residuals = layout(&method.rows_layout, false, core);
     let residual = residual_body(method);
-    let jacobian_body = jacobian_body(method, &jac);
+    let jacobian_body = jacobian_body(method, &jac, core);
+    let tangent = tangent_body(method, &jac, core);
     let update = update_body(method);
     let doc = format!(" {}", method.doc);
     let layout_doc = format!(
@@ -75,6 +76,19 @@ pub fn stepper(method: &Method, core: &TokenStream) -> TokenStream {
             ) {
                 const { assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns") };
                 #jacobian_body
+            }
+
+            #[allow(clippy::too_many_lines)]
+            fn tangent<const N: usize>(
+                problem: &P,
+                h: f64,
+                q: &#core::nalgebra::SVector<f64, D>,
+                p: &#core::nalgebra::SVector<f64, D>,
+                x: &[f64],
+                t: &mut #core::stage::TangentBlocks<D, N>,
+            ) {
+                const { assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns") };
+                #tangent
             }
 
             fn update(
@@ -187,32 +201,50 @@ fn signed_sum(parts: Vec<(TokenStream, Option<TokenStream>, bool)>) -> TokenStre
     out
 }
 
-/// `Σ_k c_k h^k` as a scalar expression.
-fn poly_tokens(poly: &HPoly) -> TokenStream {
-    let parts: Vec<_> = poly
+/// `Σ_k c_k h^k` as a bare scalar expression (`0.5 * h - 0.25 * h2`).
+fn poly_arg(poly: &HPoly) -> TokenStream {
+    let parts = poly
         .iter()
         .map(|(k, c)| {
-            let (negative, m) = magnitude(c, *k);
-            (m.unwrap_or_else(|| quote!(1.0)), None, negative)
+            let v = c.to_f64();
+            let hp = match k {
+                0 => None,
+                1 => Some(quote!(h)),
+                k => {
+                    let id = format_ident!("h{k}");
+                    Some(quote!(#id))
+                }
+            };
+            match hp {
+                None => (lit(&v.abs()), None, v < 0.0),
+                Some(h) if v.abs() == 1.0 => (h, None, v < 0.0),
+                Some(h) => (lit(&v.abs()), Some(h), v < 0.0),
+            }
         })
         .collect();
-    let single = parts.len() == 1;
-    let sum = signed_sum(parts);
-    if single { sum } else { quote!((#sum)) }
+    signed_sum(parts)
 }
 
-fn max_h_power(method: &Method, jac: Option<&Jacobian>) -> u32 {
-    let from_values = method.values.iter().flat_map(|v| match &v.expr {
+/// `Σ_k c_k h^k` as a factor, parenthesised when it has several terms.
+fn poly_tokens(poly: &HPoly) -> TokenStream {
+    let sum = poly_arg(poly);
+    if poly.len() == 1 { sum } else { quote!((#sum)) }
+}
+
+/// The largest power of h among the needed values' coefficients and the given derivatives.
+fn max_h_power<'a>(
+    method: &Method,
+    values: &BTreeSet<usize>,
+    derivatives: impl IntoIterator<Item = &'a Derivative>,
+) -> u32 {
+    let from_values = values.iter().flat_map(|&v| match &method.values[v].expr {
         Expr::Linear(t) => t.iter().map(|(c, _)| c.h_power).collect(),
         Expr::Kernel(..) => Vec::new(),
     });
-    let from_jac = jac.into_iter().flat_map(|j| {
-        j.rows.iter().flat_map(|r| {
-            r.values()
-                .flat_map(|d| d.values().flat_map(|p| p.keys().copied()))
-        })
-    });
-    from_values.chain(from_jac).max().unwrap_or(0)
+    let from_derivatives = derivatives
+        .into_iter()
+        .flat_map(|d| d.values().flat_map(|p| p.keys().copied()));
+    from_values.chain(from_derivatives).max().unwrap_or(0)
 }
 
 fn h_powers(max: u32) -> TokenStream {
@@ -336,7 +368,7 @@ fn residual_body(method: &Method) -> TokenStream {
     let roots = method.rows.iter().map(|r| Term::Value(r.value));
     let values = needed(method, roots);
     let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
-    let hp = h_powers(max_h_power(method, None));
+    let hp = h_powers(max_h_power(method, &values, []));
     let lets = value_lets(method, &values);
     let stores = method.rows.iter().map(|row| {
         let id = format_ident!("{}", method.values[row.value].name);
@@ -364,11 +396,26 @@ fn atom_expr(method: &Method, atom: &Atom) -> TokenStream {
     }
 }
 
-fn jacobian_body(method: &Method, jac: &Jacobian) -> TokenStream {
-    let used_atoms: BTreeSet<usize> = jac
-        .rows
+/// One derivative block to write: `target[ro..ro+D][co..co+D] += ∂value/∂var`.
+struct Item<'a> {
+    target: TokenStream,
+    row: TokenStream,
+    col: TokenStream,
+    derivative: &'a Derivative,
+}
+
+/// Emits the value and atom bindings the items need, then one `add_block`/`add_diagonal` per
+/// nonzero block. `zero` clears the targets first.
+fn blocks_body(
+    method: &Method,
+    jac: &Jacobian,
+    items: &[Item<'_>],
+    core: &TokenStream,
+    zero: TokenStream,
+) -> TokenStream {
+    let used_atoms: BTreeSet<usize> = items
         .iter()
-        .flat_map(|r| r.values().flat_map(|d| d.keys().flatten().copied()))
+        .flat_map(|i| i.derivative.keys().flatten().copied())
         .collect();
     let atom_args: Vec<Term> = used_atoms
         .iter()
@@ -376,7 +423,11 @@ fn jacobian_body(method: &Method, jac: &Jacobian) -> TokenStream {
         .collect();
     let values = needed(method, atom_args.iter().copied());
     let reads = unknown_reads(method, &used_unknowns(method, &values, &atom_args));
-    let hp = h_powers(max_h_power(method, Some(jac)));
+    let hp = h_powers(max_h_power(
+        method,
+        &values,
+        items.iter().map(|i| i.derivative),
+    ));
     let lets = value_lets(method, &values);
     let atoms = used_atoms.iter().map(|&a| {
         let id = format_ident!("a_{a}");
@@ -384,53 +435,128 @@ fn jacobian_body(method: &Method, jac: &Jacobian) -> TokenStream {
         quote!(let #id = #e;)
     });
     let mut adds = Vec::new();
-    for (row, derivs) in method.rows.iter().zip(&jac.rows) {
-        let (rb, rs) = (int(row.block), int(row.stage));
-        for (&(ub, us), der) in derivs {
-            let (cb, cs) = (int(ub), int(us));
-            let mut matrix_terms = Vec::new();
-            for (mono, poly) in der {
-                if mono.is_empty() {
-                    let s = poly_tokens(poly);
-                    adds.push(quote!(Self::RESIDUAL_LAYOUT.add_diagonal::<D, N>(j, (#rb, #rs), &Self::UNKNOWN_LAYOUT, (#cb, #cs), #s);));
-                } else {
-                    let factors: Vec<_> = mono.iter().map(|a| format_ident!("a_{a}")).collect();
-                    let (first, rest) = (&factors[0], &factors[1..]);
-                    let product = quote!(#first #(* #rest)*);
-                    let single = poly.iter().next().filter(|_| poly.len() == 1);
-                    matrix_terms.push(match single {
-                        Some((k, c)) => {
-                            let (negative, m) = magnitude(c, *k);
-                            (product, m, negative)
-                        }
-                        None => (product, Some(poly_tokens(poly)), false),
-                    });
-                }
+    for Item {
+        target,
+        row,
+        col,
+        derivative,
+    } in items
+    {
+        let mut matrix_terms = Vec::new();
+        for (mono, poly) in *derivative {
+            if mono.is_empty() {
+                let s = poly_arg(poly);
+                adds.push(quote!(#core::layout::add_diagonal::<D, _, _>(#target, #row, #col, #s);));
+            } else {
+                let factors: Vec<_> = mono.iter().map(|a| format_ident!("a_{a}")).collect();
+                let (first, rest) = (&factors[0], &factors[1..]);
+                let product = quote!(#first #(* #rest)*);
+                let single = poly.iter().next().filter(|_| poly.len() == 1);
+                matrix_terms.push(match single {
+                    Some((k, c)) => {
+                        let (negative, m) = magnitude(c, *k);
+                        (product, m, negative)
+                    }
+                    None => (product, Some(poly_tokens(poly)), false),
+                });
             }
-            if !matrix_terms.is_empty() {
-                let sum = signed_sum(matrix_terms);
-                adds.push(quote!(Self::RESIDUAL_LAYOUT.add_block::<D, N>(j, (#rb, #rs), &Self::UNKNOWN_LAYOUT, (#cb, #cs), &(#sum));));
-            }
+        }
+        if !matrix_terms.is_empty() {
+            let sum = signed_sum(matrix_terms);
+            adds.push(quote!(#core::layout::add_block::<D, _, _>(#target, #row, #col, &(#sum));));
         }
     }
-    let unused_q = if values.iter().any(|&v| mentions_input(method, v, Input::Q)) {
-        quote!()
-    } else {
-        quote!(let _ = q;)
-    };
-    let unused_p = if values.iter().any(|&v| mentions_input(method, v, Input::P)) {
-        quote!()
-    } else {
-        quote!(let _ = p;)
-    };
+    let unused = [(Input::Q, quote!(q)), (Input::P, quote!(p))]
+        .into_iter()
+        .filter_map(|(input, name)| {
+            (!values.iter().any(|&v| mentions_input(method, v, input)))
+                .then(|| quote!(let _ = #name;))
+        });
     quote! {
-        #unused_q
-        #unused_p
-        for row in j.iter_mut() {
-            row.fill(0.0);
-        }
+        #(#unused)*
+        #zero
         #reads #hp #lets #(#atoms)* #(#adds)*
     }
+}
+
+fn row_offset(row: &super::ir::Row) -> TokenStream {
+    let (b, s) = (int(row.block), int(row.stage));
+    quote!(Self::RESIDUAL_LAYOUT.offset(#b, #s, D))
+}
+
+fn unknown_offset(block: usize, stage: usize) -> TokenStream {
+    let (b, s) = (int(block), int(stage));
+    quote!(Self::UNKNOWN_LAYOUT.offset(#b, #s, D))
+}
+
+fn jacobian_body(method: &Method, jac: &Jacobian, core: &TokenStream) -> TokenStream {
+    let mut items = Vec::new();
+    for (row, derivs) in method.rows.iter().zip(&jac.rows) {
+        for (var, derivative) in derivs {
+            if let Var::Unknown(block, stage) = *var {
+                items.push(Item {
+                    target: quote!(j),
+                    row: row_offset(row),
+                    col: unknown_offset(block, stage),
+                    derivative,
+                });
+            }
+        }
+    }
+    blocks_body(
+        method,
+        jac,
+        &items,
+        core,
+        quote!(for row in j.iter_mut() {
+            row.fill(0.0);
+        }),
+    )
+}
+
+fn tangent_body(method: &Method, jac: &Jacobian, core: &TokenStream) -> TokenStream {
+    let mut items = Vec::new();
+    let zero = quote!(0);
+    for (row, derivs) in method.rows.iter().zip(&jac.rows) {
+        for (var, derivative) in derivs {
+            let target = match var {
+                Var::Input(Input::Q) => quote!(&mut t.r_q),
+                Var::Input(Input::P) => quote!(&mut t.r_p),
+                Var::Unknown(..) => continue,
+            };
+            items.push(Item {
+                target,
+                row: row_offset(row),
+                col: zero.clone(),
+                derivative,
+            });
+        }
+    }
+    for (k, grad) in jac.update.iter().enumerate() {
+        for (var, derivative) in grad {
+            let (target, col) = match (k, var) {
+                (0, Var::Unknown(b, s)) => (quote!(&mut t.q_x), unknown_offset(*b, *s)),
+                (_, Var::Unknown(b, s)) => (quote!(&mut t.p_x), unknown_offset(*b, *s)),
+                (0, Var::Input(Input::Q)) => (quote!(&mut t.q_q), zero.clone()),
+                (0, Var::Input(Input::P)) => (quote!(&mut t.q_p), zero.clone()),
+                (_, Var::Input(Input::Q)) => (quote!(&mut t.p_q), zero.clone()),
+                (_, Var::Input(Input::P)) => (quote!(&mut t.p_p), zero.clone()),
+            };
+            items.push(Item {
+                target,
+                row: zero.clone(),
+                col,
+                derivative,
+            });
+        }
+    }
+    blocks_body(
+        method,
+        jac,
+        &items,
+        core,
+        quote!(*t = #core::stage::TangentBlocks::zero();),
+    )
 }
 
 fn mentions_input(method: &Method, v: usize, input: Input) -> bool {
@@ -444,7 +570,7 @@ fn update_body(method: &Method) -> TokenStream {
     let roots = [Term::Value(method.q_next), Term::Value(method.p_next)];
     let values = needed(method, roots);
     let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
-    let hp = h_powers(max_h_power(method, None));
+    let hp = h_powers(max_h_power(method, &values, []));
     let lets = value_lets(method, &values);
     let (qn, pn) = (
         format_ident!("{}", method.values[method.q_next].name),

@@ -6,7 +6,7 @@
 //! coefficients, so structural zeros (e.g. the zero first row of Lobatto IIIA) never reach the
 //! emitted code.
 
-use super::ir::{AtomKind, Coef, Expr, Method, Term};
+use super::ir::{AtomKind, Coef, Expr, Input, Method, Term};
 use crate::exact::Num;
 use std::collections::BTreeMap;
 
@@ -28,16 +28,28 @@ pub type HPoly = BTreeMap<u32, Num>;
 /// A derivative `∂value/∂unknown`: monomials with their scalar factors.
 pub type Derivative = BTreeMap<Monomial, HPoly>;
 
-/// An unknown `(block, stage)`.
-pub type Unknown = (usize, usize);
+/// A variable of differentiation: an unknown `(block, stage)` or a step input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Var {
+    /// Stage `stage` of unknown block `block`.
+    Unknown(usize, usize),
+    /// `q_n` or `p_n`.
+    Input(Input),
+}
 
-/// The Jacobian of a method: atoms and, for each residual row, its nonzero blocks.
+/// Derivatives of a value with respect to every variable it depends on.
+pub type Gradient = BTreeMap<Var, Derivative>;
+
+/// The derivatives of a method: atoms; for each residual row its nonzero blocks with respect
+/// to the unknowns (the stage Jacobian) and the inputs; the same for `q_{n+1}`, `p_{n+1}`.
 #[derive(Clone, Debug, Default)]
 pub struct Jacobian {
     /// Distinct atoms, in first-use order.
     pub atoms: Vec<Atom>,
-    /// For each row of [`Method::rows`]: `∂row/∂unknown` for every unknown it depends on.
-    pub rows: Vec<BTreeMap<Unknown, Derivative>>,
+    /// For each row of [`Method::rows`]: `∂row/∂var`.
+    pub rows: Vec<Gradient>,
+    /// `∂q_{n+1}/∂var` and `∂p_{n+1}/∂var`.
+    pub update: [Gradient; 2],
 }
 
 fn add_into(target: &mut Derivative, source: &Derivative, coef: &Coef, prefix: Option<usize>) {
@@ -51,7 +63,7 @@ fn add_into(target: &mut Derivative, source: &Derivative, coef: &Coef, prefix: O
     }
 }
 
-fn prune(d: &mut BTreeMap<Unknown, Derivative>) {
+fn prune(d: &mut Gradient) {
     for der in d.values_mut() {
         for poly in der.values_mut() {
             poly.retain(|_, c| !c.clone().cleaned().is_zero());
@@ -65,30 +77,24 @@ fn prune(d: &mut BTreeMap<Unknown, Derivative>) {
 pub fn jacobian(method: &Method) -> Jacobian {
     let mut atoms: BTreeMap<Atom, usize> = BTreeMap::new();
     let mut order: Vec<Atom> = Vec::new();
-    let mut per_value: Vec<BTreeMap<Unknown, Derivative>> = Vec::with_capacity(method.values.len());
+    let mut per_value: Vec<Gradient> = Vec::with_capacity(method.values.len());
     let one = Coef::new(Num::one());
     for value in &method.values {
-        let mut d: BTreeMap<Unknown, Derivative> = BTreeMap::new();
-        let add_term = |d: &mut BTreeMap<Unknown, Derivative>,
-                        term: &Term,
-                        coef: &Coef,
-                        prefix: Option<usize>| match *term {
-            Term::Input(_) => {}
-            Term::Unknown { block, stage } => {
-                let identity: Derivative =
-                    BTreeMap::from([(Vec::new(), BTreeMap::from([(0, Num::one())]))]);
-                add_into(
-                    d.entry((block, stage)).or_default(),
-                    &identity,
-                    coef,
-                    prefix,
-                );
-            }
-            Term::Value(v) => {
-                for (u, der) in &per_value[v] {
-                    add_into(d.entry(*u).or_default(), der, coef, prefix);
+        let mut d: Gradient = BTreeMap::new();
+        let identity: Derivative =
+            BTreeMap::from([(Vec::new(), BTreeMap::from([(0, Num::one())]))]);
+        let add_term = |d: &mut Gradient, term: &Term, coef: &Coef, prefix: Option<usize>| {
+            let var = match *term {
+                Term::Input(input) => Var::Input(input),
+                Term::Unknown { block, stage } => Var::Unknown(block, stage),
+                Term::Value(v) => {
+                    for (u, der) in &per_value[v] {
+                        add_into(d.entry(*u).or_default(), der, coef, prefix);
+                    }
+                    return;
                 }
-            }
+            };
+            add_into(d.entry(var).or_default(), &identity, coef, prefix);
         };
         match &value.expr {
             Expr::Linear(terms) => {
@@ -126,5 +132,13 @@ pub fn jacobian(method: &Method) -> Jacobian {
         .iter()
         .map(|r| per_value[r.value].clone())
         .collect();
-    Jacobian { atoms: order, rows }
+    let update = [
+        per_value[method.q_next].clone(),
+        per_value[method.p_next].clone(),
+    ];
+    Jacobian {
+        atoms: order,
+        rows,
+        update,
+    }
 }

@@ -145,168 +145,376 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = problem.theta_jacobian(&q_2);
         let a_12 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (0, 0), &(a_1 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (1, 0), &(a_1 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -1.4142135623730951);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.5 * h) - a_11 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (0, 1), &(-a_11 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.5 * h) - a_11 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (1, 1), &(-a_11 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.4142135623730951);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (1.0 - (0.5 * h)) - a_5 + a_6 * ((0.5 * h) - (0.25 * h2))
-                    + a_8 * (-(0.5 * h) + (0.25 * h2)) - a_9 * (0.25 * h2)
-                    - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * ((0.5 * h) - (0.25 * h2)) + a_7 * (1.0 - (0.5 * h))
-                    + a_8 * (-(0.5 * h) + (0.25 * h2)) - a_9 * (0.25 * h2)
-                    - a_10 * (0.5 * h) - a_11 + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_1 * (0.5 * h) + a_6 * ((0.5 * h) - (0.25 * h2))
-                    + a_8 * (-(0.5 * h) + (0.25 * h2)) - a_9 * (0.25 * h2)
-                    - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * ((0.5 * h) - (0.25 * h2)) - a_7 * (0.5 * h)
-                    + a_8 * (-(0.5 * h) + (0.25 * h2)) - a_9 * (0.25 * h2)
-                    - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.5 * h) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
-                    + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
-                    + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.5 * h) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
-                    + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
-                    + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.7071067811865476);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.7071067811865476);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.4142135623730951,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.5 * h) - a_11 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_11 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.5 * h) - a_11 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_11 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.4142135623730951,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (1.0 - 0.5 * h) - a_5 + a_6 * (0.5 * h - 0.25 * h2)
+                + a_8 * (-0.5 * h + 0.25 * h2) - a_9 * (0.25 * h2) - a_10 * (0.5 * h)
+                + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.5 * h - 0.25 * h2) + a_7 * (1.0 - 0.5 * h)
+                + a_8 * (-0.5 * h + 0.25 * h2) - a_9 * (0.25 * h2) - a_10 * (0.5 * h)
+                - a_11 + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_1 * (0.5 * h) + a_6 * (0.5 * h - 0.25 * h2)
+                + a_8 * (-0.5 * h + 0.25 * h2) - a_9 * (0.25 * h2) - a_10 * (0.5 * h)
+                + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.5 * h - 0.25 * h2) - a_7 * (0.5 * h)
+                + a_8 * (-0.5 * h + 0.25 * h2) - a_9 * (0.25 * h2) - a_10 * (0.5 * h)
+                + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.5 * h) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
+                - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
+                - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.5 * h) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
+                - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
+                - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.7071067811865476,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.7071067811865476,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let h2 = h * h;
+        let q_1 = *q;
+        let q_2 = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.5 * h)
+            + lambda_2 * (0.5 * h);
+        let q_next = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.5 * h)
+            + lambda_2 * (0.5 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) - a_5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) - a_11),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 - 0.5 * h) + a_2 * (-1.0 + 0.5 * h) - a_3 * (0.5 * h) - a_4
+                + a_6 * (1.0 - 0.5 * h) + a_8 * (-1.0 + 0.5 * h) - a_9 * (0.5 * h) - a_10
+                + a_12),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
+                - a_8 * (0.5 * h) + a_9 * (0.5 * h) - a_12),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.5 * h) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
+                + a_9 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
+                + a_9 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.5 * h) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
+                + a_9 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
+                + a_9 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
+                - a_8 * (0.5 * h) + a_9 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -532,580 +740,834 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = problem.theta_jacobian(&q_3);
         let a_18 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.16666666666666666 * h) - a_6 * (0.034722222222222224 * h2)
-                    + a_8 * (0.034722222222222224 * h2)
-                    - a_9 * (0.034722222222222224 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_6 * (0.05555555555555555 * h2) - a_7 * (0.16666666666666666 * h)
-                    + a_8 * (0.05555555555555555 * h2)
-                    - a_9 * (0.05555555555555555 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (0.006944444444444444 * h2) - a_8 * (0.006944444444444444 * h2)
-                    + a_9 * (0.006944444444444444 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.16666666666666666 * h) - a_6 * (0.034722222222222224 * h2)
-                    + a_8 * (0.034722222222222224 * h2)
-                    - a_9 * (0.034722222222222224 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_6 * (0.05555555555555555 * h2) - a_7 * (0.16666666666666666 * h)
-                    + a_8 * (0.05555555555555555 * h2)
-                    - a_9 * (0.05555555555555555 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (0.006944444444444444 * h2) - a_8 * (0.006944444444444444 * h2)
-                    + a_9 * (0.006944444444444444 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -2.449489742783178);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.06944444444444445 * h2)
-                    - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
-                    - a_11 * (0.20833333333333334 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.1111111111111111 * h2) + a_7 * (0.3333333333333333 * h)
-                    - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
-                    - a_11 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
-                    - a_9 * (0.013888888888888888 * h2)
-                    + a_11 * (0.041666666666666664 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.06944444444444445 * h2)
-                    - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
-                    - a_11 * (0.20833333333333334 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.1111111111111111 * h2) + a_7 * (0.3333333333333333 * h)
-                    - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
-                    - a_11 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
-                    - a_9 * (0.013888888888888888 * h2)
-                    + a_11 * (0.041666666666666664 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.224744871391589);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1736111111111111 * h2)
-                    - a_8 * (0.1736111111111111 * h2) + a_9 * (0.1736111111111111 * h2)
-                    - a_17 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.2777777777777778 * h2) + a_7 * (0.8333333333333334 * h)
-                    - a_8 * (0.2777777777777778 * h2) + a_9 * (0.2777777777777778 * h2)
-                    - a_17 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.034722222222222224 * h2) + a_8 * (0.034722222222222224 * h2)
-                    - a_9 * (0.034722222222222224 * h2)
-                    - a_17 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1736111111111111 * h2)
-                    - a_8 * (0.1736111111111111 * h2) + a_9 * (0.1736111111111111 * h2)
-                    - a_17 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.2777777777777778 * h2) + a_7 * (0.8333333333333334 * h)
-                    - a_8 * (0.2777777777777778 * h2) + a_9 * (0.2777777777777778 * h2)
-                    - a_17 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.034722222222222224 * h2) + a_8 * (0.034722222222222224 * h2)
-                    - a_9 * (0.034722222222222224 * h2)
-                    - a_17 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -2.449489742783178);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (1.0 + (0.16666666666666666 * h)) - a_5
-                    + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
-                    + a_9 * (0.1388888888888889 * h2)
-                    + a_12 * (-(0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_14 * ((0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_15 * (0.027777777777777776 * h2)
-                    + a_16 * (0.16666666666666666 * h)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
-                    + a_12 * (-(0.6666666666666666 * h) + (0.1111111111111111 * h2))
-                    + a_14 * ((0.6666666666666666 * h) - (0.1111111111111111 * h2))
-                    + a_15 * (0.1111111111111111 * h2) + a_16 * (0.6666666666666666 * h)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
-                    - a_9 * (0.027777777777777776 * h2)
-                    + a_12 * (-(0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_13 * (-1.0 + (0.16666666666666666 * h))
-                    + a_14 * ((0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_15 * (0.027777777777777776 * h2)
-                    + a_16 * (0.16666666666666666 * h) + a_17
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
-                    - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
-                    + a_12 * (-(0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_14 * ((0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_15 * (0.027777777777777776 * h2)
-                    + a_16 * (0.16666666666666666 * h)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
-                    + a_12 * (-(0.6666666666666666 * h) + (0.1111111111111111 * h2))
-                    + a_14 * ((0.6666666666666666 * h) - (0.1111111111111111 * h2))
-                    + a_15 * (0.1111111111111111 * h2) + a_16 * (0.6666666666666666 * h)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
-                    - a_9 * (0.027777777777777776 * h2)
-                    + a_12 * (-(0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_13 * (0.16666666666666666 * h)
-                    + a_14 * ((0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_15 * (0.027777777777777776 * h2)
-                    + a_16 * (0.16666666666666666 * h)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.08333333333333333 * h)
-                    + a_6 * ((0.20833333333333334 * h) - (0.06944444444444445 * h2))
-                    + a_8 * (-(0.20833333333333334 * h) + (0.06944444444444445 * h2))
-                    - a_9 * (0.06944444444444445 * h2) - a_10 * (0.20833333333333334 * h)
-                    + a_12 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_14 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    - a_15 * (0.013888888888888888 * h2)
-                    - a_16 * (0.08333333333333333 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * ((0.3333333333333333 * h) - (0.1111111111111111 * h2))
-                    + a_7 * (1.0 - (0.3333333333333333 * h))
-                    + a_8 * (-(0.3333333333333333 * h) + (0.1111111111111111 * h2))
-                    - a_9 * (0.1111111111111111 * h2) - a_10 * (0.3333333333333333 * h)
-                    - a_11
-                    + a_12 * ((0.3333333333333333 * h) - (0.05555555555555555 * h2))
-                    + a_14 * (-(0.3333333333333333 * h) + (0.05555555555555555 * h2))
-                    - a_15 * (0.05555555555555555 * h2) - a_16 * (0.3333333333333333 * h)
-                    + a_18 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (-(0.041666666666666664 * h) + (0.013888888888888888 * h2))
-                    + a_8 * ((0.041666666666666664 * h) - (0.013888888888888888 * h2))
-                    + a_9 * (0.013888888888888888 * h2)
-                    + a_10 * (0.041666666666666664 * h)
-                    + a_12 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_13 * (0.5 - (0.08333333333333333 * h))
-                    + a_14 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    - a_15 * (0.013888888888888888 * h2)
-                    - a_16 * (0.08333333333333333 * h) - a_17 * 0.5
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_1 * (0.08333333333333333 * h)
-                    + a_6 * ((0.20833333333333334 * h) - (0.06944444444444445 * h2))
-                    + a_8 * (-(0.20833333333333334 * h) + (0.06944444444444445 * h2))
-                    - a_9 * (0.06944444444444445 * h2) - a_10 * (0.20833333333333334 * h)
-                    + a_12 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_14 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    - a_15 * (0.013888888888888888 * h2)
-                    - a_16 * (0.08333333333333333 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * ((0.3333333333333333 * h) - (0.1111111111111111 * h2))
-                    - a_7 * (0.3333333333333333 * h)
-                    + a_8 * (-(0.3333333333333333 * h) + (0.1111111111111111 * h2))
-                    - a_9 * (0.1111111111111111 * h2) - a_10 * (0.3333333333333333 * h)
-                    + a_12 * ((0.3333333333333333 * h) - (0.05555555555555555 * h2))
-                    + a_14 * (-(0.3333333333333333 * h) + (0.05555555555555555 * h2))
-                    - a_15 * (0.05555555555555555 * h2) - a_16 * (0.3333333333333333 * h)
-                    + a_18 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (-(0.041666666666666664 * h) + (0.013888888888888888 * h2))
-                    + a_8 * ((0.041666666666666664 * h) - (0.013888888888888888 * h2))
-                    + a_9 * (0.013888888888888888 * h2)
-                    + a_10 * (0.041666666666666664 * h)
-                    + a_12 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    - a_13 * (0.08333333333333333 * h)
-                    + a_14 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    - a_15 * (0.013888888888888888 * h2)
-                    - a_16 * (0.08333333333333333 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
-                    - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
-                    + a_12 * (0.027777777777777776 * h2)
-                    - a_14 * (0.027777777777777776 * h2)
-                    + a_15 * (0.027777777777777776 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
-                    + a_12 * (0.1111111111111111 * h2) - a_14 * (0.1111111111111111 * h2)
-                    + a_15 * (0.1111111111111111 * h2) - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
-                    - a_9 * (0.027777777777777776 * h2)
-                    + a_12 * (0.027777777777777776 * h2)
-                    + a_13 * (0.16666666666666666 * h)
-                    - a_14 * (0.027777777777777776 * h2)
-                    + a_15 * (0.027777777777777776 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
-                    - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
-                    + a_12 * (0.027777777777777776 * h2)
-                    - a_14 * (0.027777777777777776 * h2)
-                    + a_15 * (0.027777777777777776 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
-                    + a_12 * (0.1111111111111111 * h2) - a_14 * (0.1111111111111111 * h2)
-                    + a_15 * (0.1111111111111111 * h2) - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
-                    - a_9 * (0.027777777777777776 * h2)
-                    + a_12 * (0.027777777777777776 * h2)
-                    + a_13 * (0.16666666666666666 * h)
-                    - a_14 * (0.027777777777777776 * h2)
-                    + a_15 * (0.027777777777777776 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.408248290463863);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.816496580927726);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.408248290463863);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.16666666666666666 * h) - a_6 * (0.034722222222222224 * h2)
+                + a_8 * (0.034722222222222224 * h2) - a_9 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_6 * (0.05555555555555555 * h2) - a_7 * (0.16666666666666666 * h)
+                + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (0.006944444444444444 * h2) - a_8 * (0.006944444444444444 * h2)
+                + a_9 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.16666666666666666 * h) - a_6 * (0.034722222222222224 * h2)
+                + a_8 * (0.034722222222222224 * h2) - a_9 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_6 * (0.05555555555555555 * h2) - a_7 * (0.16666666666666666 * h)
+                + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (0.006944444444444444 * h2) - a_8 * (0.006944444444444444 * h2)
+                + a_9 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -2.449489742783178,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.06944444444444445 * h2)
+                - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
+                - a_11 * (0.20833333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.1111111111111111 * h2) + a_7 * (0.3333333333333333 * h)
+                - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
+                - a_11 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
+                - a_9 * (0.013888888888888888 * h2) + a_11 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.06944444444444445 * h2)
+                - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
+                - a_11 * (0.20833333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.1111111111111111 * h2) + a_7 * (0.3333333333333333 * h)
+                - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
+                - a_11 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
+                - a_9 * (0.013888888888888888 * h2) + a_11 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.224744871391589,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1736111111111111 * h2)
+                - a_8 * (0.1736111111111111 * h2) + a_9 * (0.1736111111111111 * h2)
+                - a_17 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.2777777777777778 * h2) + a_7 * (0.8333333333333334 * h)
+                - a_8 * (0.2777777777777778 * h2) + a_9 * (0.2777777777777778 * h2)
+                - a_17 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.034722222222222224 * h2) + a_8 * (0.034722222222222224 * h2)
+                - a_9 * (0.034722222222222224 * h2) - a_17 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1736111111111111 * h2)
+                - a_8 * (0.1736111111111111 * h2) + a_9 * (0.1736111111111111 * h2)
+                - a_17 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.2777777777777778 * h2) + a_7 * (0.8333333333333334 * h)
+                - a_8 * (0.2777777777777778 * h2) + a_9 * (0.2777777777777778 * h2)
+                - a_17 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.034722222222222224 * h2) + a_8 * (0.034722222222222224 * h2)
+                - a_9 * (0.034722222222222224 * h2) - a_17 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -2.449489742783178,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (1.0 + 0.16666666666666666 * h) - a_5
+                + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
+                + a_9 * (0.1388888888888889 * h2)
+                + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_14 * (0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
+                + a_12 * (-0.6666666666666666 * h + 0.1111111111111111 * h2)
+                + a_14 * (0.6666666666666666 * h - 0.1111111111111111 * h2)
+                + a_15 * (0.1111111111111111 * h2) + a_16 * (0.6666666666666666 * h)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
+                - a_9 * (0.027777777777777776 * h2)
+                + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_13 * (-1.0 + 0.16666666666666666 * h)
+                + a_14 * (0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
+                + a_17 - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
+                - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
+                + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_14 * (0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
+                + a_12 * (-0.6666666666666666 * h + 0.1111111111111111 * h2)
+                + a_14 * (0.6666666666666666 * h - 0.1111111111111111 * h2)
+                + a_15 * (0.1111111111111111 * h2) + a_16 * (0.6666666666666666 * h)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
+                - a_9 * (0.027777777777777776 * h2)
+                + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_13 * (0.16666666666666666 * h)
+                + a_14 * (0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.08333333333333333 * h)
+                + a_6 * (0.20833333333333334 * h - 0.06944444444444445 * h2)
+                + a_8 * (-0.20833333333333334 * h + 0.06944444444444445 * h2)
+                - a_9 * (0.06944444444444445 * h2) - a_10 * (0.20833333333333334 * h)
+                + a_12 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_14 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.3333333333333333 * h - 0.1111111111111111 * h2)
+                + a_7 * (1.0 - 0.3333333333333333 * h)
+                + a_8 * (-0.3333333333333333 * h + 0.1111111111111111 * h2)
+                - a_9 * (0.1111111111111111 * h2) - a_10 * (0.3333333333333333 * h)
+                - a_11 + a_12 * (0.3333333333333333 * h - 0.05555555555555555 * h2)
+                + a_14 * (-0.3333333333333333 * h + 0.05555555555555555 * h2)
+                - a_15 * (0.05555555555555555 * h2) - a_16 * (0.3333333333333333 * h)
+                + a_18 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (-0.041666666666666664 * h + 0.013888888888888888 * h2)
+                + a_8 * (0.041666666666666664 * h - 0.013888888888888888 * h2)
+                + a_9 * (0.013888888888888888 * h2) + a_10 * (0.041666666666666664 * h)
+                + a_12 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_13 * (0.5 - 0.08333333333333333 * h)
+                + a_14 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
+                - a_17 * 0.5 + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_1 * (0.08333333333333333 * h)
+                + a_6 * (0.20833333333333334 * h - 0.06944444444444445 * h2)
+                + a_8 * (-0.20833333333333334 * h + 0.06944444444444445 * h2)
+                - a_9 * (0.06944444444444445 * h2) - a_10 * (0.20833333333333334 * h)
+                + a_12 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_14 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.3333333333333333 * h - 0.1111111111111111 * h2)
+                - a_7 * (0.3333333333333333 * h)
+                + a_8 * (-0.3333333333333333 * h + 0.1111111111111111 * h2)
+                - a_9 * (0.1111111111111111 * h2) - a_10 * (0.3333333333333333 * h)
+                + a_12 * (0.3333333333333333 * h - 0.05555555555555555 * h2)
+                + a_14 * (-0.3333333333333333 * h + 0.05555555555555555 * h2)
+                - a_15 * (0.05555555555555555 * h2) - a_16 * (0.3333333333333333 * h)
+                + a_18 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (-0.041666666666666664 * h + 0.013888888888888888 * h2)
+                + a_8 * (0.041666666666666664 * h - 0.013888888888888888 * h2)
+                + a_9 * (0.013888888888888888 * h2) + a_10 * (0.041666666666666664 * h)
+                + a_12 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                - a_13 * (0.08333333333333333 * h)
+                + a_14 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
+                - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
+                + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
+                + a_12 * (0.1111111111111111 * h2) - a_14 * (0.1111111111111111 * h2)
+                + a_15 * (0.1111111111111111 * h2) - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
+                - a_9 * (0.027777777777777776 * h2) + a_12 * (0.027777777777777776 * h2)
+                + a_13 * (0.16666666666666666 * h) - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
+                - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
+                + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
+                + a_12 * (0.1111111111111111 * h2) - a_14 * (0.1111111111111111 * h2)
+                + a_15 * (0.1111111111111111 * h2) - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
+                - a_9 * (0.027777777777777776 * h2) + a_12 * (0.027777777777777776 * h2)
+                + a_13 * (0.16666666666666666 * h) - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.408248290463863,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.816496580927726,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.408248290463863,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let h2 = h * h;
+        let q_1 = *q;
+        let q_2 = *q + v_1 * (0.20833333333333334 * h)
+            + lambda_1 * (0.20833333333333334 * h) + v_2 * (0.3333333333333333 * h)
+            + lambda_2 * (0.3333333333333333 * h) - v_3 * (0.041666666666666664 * h)
+            - lambda_3 * (0.041666666666666664 * h);
+        let q_3 = *q + v_1 * (0.16666666666666666 * h)
+            + lambda_1 * (0.16666666666666666 * h) + v_2 * (0.6666666666666666 * h)
+            + lambda_2 * (0.6666666666666666 * h) + v_3 * (0.16666666666666666 * h)
+            + lambda_3 * (0.16666666666666666 * h);
+        let q_next = *q + v_1 * (0.16666666666666666 * h)
+            + lambda_1 * (0.16666666666666666 * h) + v_2 * (0.6666666666666666 * h)
+            + lambda_2 * (0.6666666666666666 * h) + v_3 * (0.16666666666666666 * h)
+            + lambda_3 * (0.16666666666666666 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) - a_5 - a_6 * (0.16666666666666666 * h)
+                + a_8 * (0.16666666666666666 * h) - a_9 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.3333333333333333 * h)
+                - a_8 * (0.3333333333333333 * h) + a_9 * (0.3333333333333333 * h) - a_11),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.8333333333333334 * h)
+                - a_8 * (0.8333333333333334 * h) + a_9 * (0.8333333333333334 * h) - a_17),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 + 0.16666666666666666 * h)
+                + a_2 * (-1.0 - 0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) - a_4 + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (-1.0 + 0.16666666666666666 * h)
+                + a_14 * (1.0 - 0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h) + a_16 - a_18),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
+                - a_3 * (0.08333333333333333 * h) + a_6 * (1.0 - 0.3333333333333333 * h)
+                + a_8 * (-1.0 + 0.3333333333333333 * h) - a_9 * (0.3333333333333333 * h)
+                - a_10 + a_12 * (0.5 - 0.08333333333333333 * h)
+                + a_14 * (-0.5 + 0.08333333333333333 * h)
+                - a_15 * (0.08333333333333333 * h) - a_16 * 0.5 + a_18 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.5);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h) - a_18),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.6666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
+                - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
+                + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
+                + a_12 * (0.1111111111111111 * h2) - a_14 * (0.1111111111111111 * h2)
+                + a_15 * (0.1111111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
+                - a_9 * (0.027777777777777776 * h2) + a_12 * (0.027777777777777776 * h2)
+                + a_13 * (0.16666666666666666 * h) - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
+                - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
+                + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
+                + a_12 * (0.1111111111111111 * h2) - a_14 * (0.1111111111111111 * h2)
+                + a_15 * (0.1111111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
+                - a_9 * (0.027777777777777776 * h2) + a_12 * (0.027777777777777776 * h2)
+                + a_13 * (0.16666666666666666 * h) - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -1393,1229 +1855,1478 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = problem.theta_jacobian(&q_4);
         let a_24 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.08333333333333333 * h) - a_6 * (0.014872505461804679 * h2)
-                    + a_8 * (0.014872505461804679 * h2)
-                    - a_9 * (0.014872505461804679 * h2)
-                    + a_12 * (0.0037613943506935683 * h2)
-                    - a_14 * (0.0037613943506935683 * h2)
-                    + a_15 * (0.0037613943506935683 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_6 * (0.025578344256942692 * h2) - a_7 * (0.1348361657291579 * h)
-                    + a_8 * (0.025578344256942692 * h2)
-                    - a_9 * (0.025578344256942692 * h2)
-                    + a_12 * (0.023205838795138014 * h2)
-                    - a_14 * (0.023205838795138014 * h2)
-                    + a_15 * (0.023205838795138014 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (0.004571938982639765 * h2) - a_8 * (0.004571938982639765 * h2)
-                    + a_9 * (0.004571938982639765 * h2)
-                    + a_12 * (0.011689455368053802 * h2)
-                    + a_13 * (0.05150283239582457 * h)
-                    - a_14 * (0.011689455368053802 * h2)
-                    + a_15 * (0.011689455368053802 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_6 * (0.001388888888888889 * h2) + a_8 * (0.001388888888888889 * h2)
-                    - a_9 * (0.001388888888888889 * h2)
-                    - a_12 * (0.001388888888888889 * h2)
-                    + a_14 * (0.001388888888888889 * h2)
-                    - a_15 * (0.001388888888888889 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.08333333333333333 * h) - a_6 * (0.014872505461804679 * h2)
-                    + a_8 * (0.014872505461804679 * h2)
-                    - a_9 * (0.014872505461804679 * h2)
-                    + a_12 * (0.0037613943506935683 * h2)
-                    - a_14 * (0.0037613943506935683 * h2)
-                    + a_15 * (0.0037613943506935683 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_6 * (0.025578344256942692 * h2) - a_7 * (0.1348361657291579 * h)
-                    + a_8 * (0.025578344256942692 * h2)
-                    - a_9 * (0.025578344256942692 * h2)
-                    + a_12 * (0.023205838795138014 * h2)
-                    - a_14 * (0.023205838795138014 * h2)
-                    + a_15 * (0.023205838795138014 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (0.004571938982639765 * h2) - a_8 * (0.004571938982639765 * h2)
-                    + a_9 * (0.004571938982639765 * h2)
-                    + a_12 * (0.011689455368053802 * h2)
-                    + a_13 * (0.05150283239582457 * h)
-                    - a_14 * (0.011689455368053802 * h2)
-                    + a_15 * (0.011689455368053802 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_6 * (0.001388888888888889 * h2) + a_8 * (0.001388888888888889 * h2)
-                    - a_9 * (0.001388888888888889 * h2)
-                    - a_12 * (0.001388888888888889 * h2)
-                    + a_14 * (0.001388888888888889 * h2)
-                    - a_15 * (0.001388888888888889 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -3.4641016151377544);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.025034614388193918 * h2)
-                    - a_8 * (0.025034614388193918 * h2)
-                    + a_9 * (0.025034614388193918 * h2)
-                    - a_11 * (0.11030056647916492 * h)
-                    - a_12 * (0.0024763486263864355 * h2)
-                    + a_14 * (0.0024763486263864355 * h2)
-                    - a_15 * (0.0024763486263864355 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.043055555555555555 * h2) + a_7 * (0.2269672331458316 * h)
-                    - a_8 * (0.043055555555555555 * h2)
-                    + a_9 * (0.043055555555555555 * h2) - a_11 * (0.1896994335208351 * h)
-                    - a_12 * (0.015277777777777777 * h2)
-                    + a_14 * (0.015277777777777777 * h2)
-                    - a_15 * (0.015277777777777777 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.00769586064235673 * h2) + a_8 * (0.00769586064235673 * h2)
-                    - a_9 * (0.00769586064235673 * h2) + a_11 * (0.03390736422914389 * h)
-                    - a_12 * (0.00769586064235673 * h2)
-                    - a_13 * (0.03390736422914389 * h)
-                    + a_14 * (0.00769586064235673 * h2)
-                    - a_15 * (0.00769586064235673 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0023378910736107606 * h2) - a_8 * (0.0023378910736107606 * h2)
-                    + a_9 * (0.0023378910736107606 * h2)
-                    - a_11 * (0.010300566479164915 * h)
-                    + a_12 * (0.000914387796527953 * h2)
-                    - a_14 * (0.000914387796527953 * h2)
-                    + a_15 * (0.000914387796527953 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.025034614388193918 * h2)
-                    - a_8 * (0.025034614388193918 * h2)
-                    + a_9 * (0.025034614388193918 * h2)
-                    - a_11 * (0.11030056647916492 * h)
-                    - a_12 * (0.0024763486263864355 * h2)
-                    + a_14 * (0.0024763486263864355 * h2)
-                    - a_15 * (0.0024763486263864355 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.043055555555555555 * h2) + a_7 * (0.2269672331458316 * h)
-                    - a_8 * (0.043055555555555555 * h2)
-                    + a_9 * (0.043055555555555555 * h2) - a_11 * (0.1896994335208351 * h)
-                    - a_12 * (0.015277777777777777 * h2)
-                    + a_14 * (0.015277777777777777 * h2)
-                    - a_15 * (0.015277777777777777 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.00769586064235673 * h2) + a_8 * (0.00769586064235673 * h2)
-                    - a_9 * (0.00769586064235673 * h2) + a_11 * (0.03390736422914389 * h)
-                    - a_12 * (0.00769586064235673 * h2)
-                    - a_13 * (0.03390736422914389 * h)
-                    + a_14 * (0.00769586064235673 * h2)
-                    - a_15 * (0.00769586064235673 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0023378910736107606 * h2) - a_8 * (0.0023378910736107606 * h2)
-                    + a_9 * (0.0023378910736107606 * h2)
-                    - a_11 * (0.010300566479164915 * h)
-                    + a_12 * (0.000914387796527953 * h2)
-                    - a_14 * (0.000914387796527953 * h2)
-                    + a_15 * (0.000914387796527953 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.5491933384829668);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.04969857084860866 * h2)
-                    - a_8 * (0.04969857084860866 * h2) + a_9 * (0.04969857084860866 * h2)
-                    + a_12 * (0.01385427450069497 * h2)
-                    - a_14 * (0.01385427450069497 * h2)
-                    + a_15 * (0.01385427450069497 * h2)
-                    - a_17 * (0.07303276685416842 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.0854736384201345 * h2) + a_7 * (0.45057403089581055 * h)
-                    - a_8 * (0.0854736384201345 * h2) + a_9 * (0.0854736384201345 * h2)
-                    + a_12 * (0.0854736384201345 * h2) - a_14 * (0.0854736384201345 * h2)
-                    + a_15 * (0.0854736384201345 * h2)
-                    - a_17 * (0.45057403089581055 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.015277777777777777 * h2) + a_8 * (0.015277777777777777 * h2)
-                    - a_9 * (0.015277777777777777 * h2)
-                    + a_12 * (0.043055555555555555 * h2)
-                    + a_13 * (0.1896994335208351 * h)
-                    - a_14 * (0.043055555555555555 * h2)
-                    + a_15 * (0.043055555555555555 * h2)
-                    - a_17 * (0.2269672331458316 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.004641167759027603 * h2) - a_8 * (0.004641167759027603 * h2)
-                    + a_9 * (0.004641167759027603 * h2)
-                    - a_12 * (0.005115668851388538 * h2)
-                    + a_14 * (0.005115668851388538 * h2)
-                    - a_15 * (0.005115668851388538 * h2)
-                    + a_17 * (0.02696723314583158 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.04969857084860866 * h2)
-                    - a_8 * (0.04969857084860866 * h2) + a_9 * (0.04969857084860866 * h2)
-                    + a_12 * (0.01385427450069497 * h2)
-                    - a_14 * (0.01385427450069497 * h2)
-                    + a_15 * (0.01385427450069497 * h2)
-                    - a_17 * (0.07303276685416842 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.0854736384201345 * h2) + a_7 * (0.45057403089581055 * h)
-                    - a_8 * (0.0854736384201345 * h2) + a_9 * (0.0854736384201345 * h2)
-                    + a_12 * (0.0854736384201345 * h2) - a_14 * (0.0854736384201345 * h2)
-                    + a_15 * (0.0854736384201345 * h2)
-                    - a_17 * (0.45057403089581055 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.015277777777777777 * h2) + a_8 * (0.015277777777777777 * h2)
-                    - a_9 * (0.015277777777777777 * h2)
-                    + a_12 * (0.043055555555555555 * h2)
-                    + a_13 * (0.1896994335208351 * h)
-                    - a_14 * (0.043055555555555555 * h2)
-                    + a_15 * (0.043055555555555555 * h2)
-                    - a_17 * (0.2269672331458316 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.004641167759027603 * h2) - a_8 * (0.004641167759027603 * h2)
-                    + a_9 * (0.004641167759027603 * h2)
-                    - a_12 * (0.005115668851388538 * h2)
-                    + a_14 * (0.005115668851388538 * h2)
-                    - a_15 * (0.005115668851388538 * h2)
-                    + a_17 * (0.02696723314583158 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -1.5491933384829668);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.04027777777777778 * h2)
-                    - a_8 * (0.04027777777777778 * h2) + a_9 * (0.04027777777777778 * h2)
-                    + a_12 * (0.04027777777777778 * h2)
-                    - a_14 * (0.04027777777777778 * h2)
-                    + a_15 * (0.04027777777777778 * h2)
-                    - a_23 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.06927137250347486 * h2) + a_7 * (0.3651638342708421 * h)
-                    - a_8 * (0.06927137250347486 * h2) + a_9 * (0.06927137250347486 * h2)
-                    + a_12 * (0.2484928542430433 * h2) - a_14 * (0.2484928542430433 * h2)
-                    + a_15 * (0.2484928542430433 * h2) - a_23 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.012381743131932178 * h2) + a_8 * (0.012381743131932178 * h2)
-                    - a_9 * (0.012381743131932178 * h2)
-                    + a_12 * (0.1251730719409696 * h2) + a_13 * (0.5515028323958245 * h)
-                    - a_14 * (0.1251730719409696 * h2) + a_15 * (0.1251730719409696 * h2)
-                    - a_23 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0037613943506935683 * h2) - a_8 * (0.0037613943506935683 * h2)
-                    + a_9 * (0.0037613943506935683 * h2)
-                    - a_12 * (0.014872505461804679 * h2)
-                    + a_14 * (0.014872505461804679 * h2)
-                    - a_15 * (0.014872505461804679 * h2)
-                    - a_23 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.04027777777777778 * h2)
-                    - a_8 * (0.04027777777777778 * h2) + a_9 * (0.04027777777777778 * h2)
-                    + a_12 * (0.04027777777777778 * h2)
-                    - a_14 * (0.04027777777777778 * h2)
-                    + a_15 * (0.04027777777777778 * h2)
-                    - a_23 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.06927137250347486 * h2) + a_7 * (0.3651638342708421 * h)
-                    - a_8 * (0.06927137250347486 * h2) + a_9 * (0.06927137250347486 * h2)
-                    + a_12 * (0.2484928542430433 * h2) - a_14 * (0.2484928542430433 * h2)
-                    + a_15 * (0.2484928542430433 * h2) - a_23 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.012381743131932178 * h2) + a_8 * (0.012381743131932178 * h2)
-                    - a_9 * (0.012381743131932178 * h2)
-                    + a_12 * (0.1251730719409696 * h2) + a_13 * (0.5515028323958245 * h)
-                    - a_14 * (0.1251730719409696 * h2) + a_15 * (0.1251730719409696 * h2)
-                    - a_23 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0037613943506935683 * h2) - a_8 * (0.0037613943506935683 * h2)
-                    + a_9 * (0.0037613943506935683 * h2)
-                    - a_12 * (0.014872505461804679 * h2)
-                    + a_14 * (0.014872505461804679 * h2)
-                    - a_15 * (0.014872505461804679 * h2)
-                    - a_23 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 3), &Self::UNKNOWN_LAYOUT, (2, 0), 3.4641016151377544);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (1.0 - (0.08333333333333333 * h)) - a_5
-                    - a_6 * (0.045958569366318716 * h2)
-                    + a_8 * (0.045958569366318716 * h2)
-                    - a_9 * (0.045958569366318716 * h2)
-                    - a_12 * (0.030430319522570175 * h2)
-                    + a_14 * (0.030430319522570175 * h2)
-                    - a_15 * (0.030430319522570175 * h2)
-                    + a_18 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    + a_20 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    - a_21 * (0.006944444444444444 * h2)
-                    - a_22 * (0.08333333333333333 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_6 * (0.07904143063368128 * h2) - a_7 * (0.4166666666666667 * h)
-                    + a_8 * (0.07904143063368128 * h2) - a_9 * (0.07904143063368128 * h2)
-                    - a_12 * (0.18773917953992106 * h2)
-                    + a_14 * (0.18773917953992106 * h2)
-                    - a_15 * (0.18773917953992106 * h2)
-                    + a_18 * ((0.4166666666666667 * h) - (0.034722222222222224 * h2))
-                    + a_20 * (-(0.4166666666666667 * h) + (0.034722222222222224 * h2))
-                    - a_21 * (0.034722222222222224 * h2)
-                    - a_22 * (0.4166666666666667 * h) + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (0.014128068428809952 * h2) - a_8 * (0.014128068428809952 * h2)
-                    + a_9 * (0.014128068428809952 * h2)
-                    - a_12 * (0.09456968047742982 * h2) - a_13 * (0.4166666666666667 * h)
-                    + a_14 * (0.09456968047742982 * h2)
-                    - a_15 * (0.09456968047742982 * h2)
-                    + a_18 * ((0.4166666666666667 * h) - (0.034722222222222224 * h2))
-                    + a_20 * (-(0.4166666666666667 * h) + (0.034722222222222224 * h2))
-                    - a_21 * (0.034722222222222224 * h2)
-                    - a_22 * (0.4166666666666667 * h) + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_6 * (0.0042919026996520475 * h2)
-                    + a_8 * (0.0042919026996520475 * h2)
-                    - a_9 * (0.0042919026996520475 * h2)
-                    + a_12 * (0.011236347144096492 * h2)
-                    - a_14 * (0.011236347144096492 * h2)
-                    + a_15 * (0.011236347144096492 * h2)
-                    + a_18 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    + a_19 * (1.0 - (0.08333333333333333 * h))
-                    + a_20 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    - a_21 * (0.006944444444444444 * h2)
-                    - a_22 * (0.08333333333333333 * h) - a_23
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_1 * (0.08333333333333333 * h) - a_6 * (0.045958569366318716 * h2)
-                    + a_8 * (0.045958569366318716 * h2)
-                    - a_9 * (0.045958569366318716 * h2)
-                    - a_12 * (0.030430319522570175 * h2)
-                    + a_14 * (0.030430319522570175 * h2)
-                    - a_15 * (0.030430319522570175 * h2)
-                    + a_18 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    + a_20 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    - a_21 * (0.006944444444444444 * h2)
-                    - a_22 * (0.08333333333333333 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_6 * (0.07904143063368128 * h2) - a_7 * (0.4166666666666667 * h)
-                    + a_8 * (0.07904143063368128 * h2) - a_9 * (0.07904143063368128 * h2)
-                    - a_12 * (0.18773917953992106 * h2)
-                    + a_14 * (0.18773917953992106 * h2)
-                    - a_15 * (0.18773917953992106 * h2)
-                    + a_18 * ((0.4166666666666667 * h) - (0.034722222222222224 * h2))
-                    + a_20 * (-(0.4166666666666667 * h) + (0.034722222222222224 * h2))
-                    - a_21 * (0.034722222222222224 * h2)
-                    - a_22 * (0.4166666666666667 * h) + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (0.014128068428809952 * h2) - a_8 * (0.014128068428809952 * h2)
-                    + a_9 * (0.014128068428809952 * h2)
-                    - a_12 * (0.09456968047742982 * h2) - a_13 * (0.4166666666666667 * h)
-                    + a_14 * (0.09456968047742982 * h2)
-                    - a_15 * (0.09456968047742982 * h2)
-                    + a_18 * ((0.4166666666666667 * h) - (0.034722222222222224 * h2))
-                    + a_20 * (-(0.4166666666666667 * h) + (0.034722222222222224 * h2))
-                    - a_21 * (0.034722222222222224 * h2)
-                    - a_22 * (0.4166666666666667 * h) + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_6 * (0.0042919026996520475 * h2)
-                    + a_8 * (0.0042919026996520475 * h2)
-                    - a_9 * (0.0042919026996520475 * h2)
-                    + a_12 * (0.011236347144096492 * h2)
-                    - a_14 * (0.011236347144096492 * h2)
-                    + a_15 * (0.011236347144096492 * h2)
-                    + a_18 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    - a_19 * (0.08333333333333333 * h)
-                    + a_20 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    - a_21 * (0.006944444444444444 * h2)
-                    - a_22 * (0.08333333333333333 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.037267799624996496 * h)
-                    + a_6 * ((0.11030056647916492 * h) + (0.020553297050345615 * h2))
-                    + a_8 * (-(0.11030056647916492 * h) - (0.020553297050345615 * h2))
-                    + a_9 * (0.020553297050345615 * h2)
-                    - a_10 * (0.11030056647916492 * h)
-                    + a_12 * (0.01360885260590117 * h2)
-                    - a_14 * (0.01360885260590117 * h2)
-                    + a_15 * (0.01360885260590117 * h2)
-                    + a_18 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    + a_20 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_21 * (0.003105649968749708 * h2)
-                    + a_22 * (0.037267799624996496 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * ((0.1896994335208351 * h) + (0.035348402387149126 * h2))
-                    + a_7 * (1.0 + (0.18633899812498247 * h))
-                    + a_8 * (-(0.1896994335208351 * h) - (0.035348402387149126 * h2))
-                    + a_9 * (0.035348402387149126 * h2) - a_10 * (0.1896994335208351 * h)
-                    - a_11 + a_12 * (0.08395951349826024 * h2)
-                    - a_14 * (0.08395951349826024 * h2)
-                    + a_15 * (0.08395951349826024 * h2)
-                    + a_18 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    + a_20 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_21 * (0.015528249843748539 * h2)
-                    + a_22 * (0.18633899812498247 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (-(0.03390736422914389 * h) - (0.00631826427951754 * h2))
-                    + a_8 * ((0.03390736422914389 * h) + (0.00631826427951754 * h2))
-                    - a_9 * (0.00631826427951754 * h2) + a_10 * (0.03390736422914389 * h)
-                    + a_12 * (0.042292846831593574 * h2)
-                    + a_13 * (0.18633899812498247 * h)
-                    - a_14 * (0.042292846831593574 * h2)
-                    + a_15 * (0.042292846831593574 * h2)
-                    + a_18 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    + a_20 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_21 * (0.015528249843748539 * h2)
-                    + a_22 * (0.18633899812498247 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * ((0.010300566479164915 * h) + (0.0019193972378473683 * h2))
-                    + a_8 * (-(0.010300566479164915 * h) - (0.0019193972378473683 * h2))
-                    + a_9 * (0.0019193972378473683 * h2)
-                    - a_10 * (0.010300566479164915 * h)
-                    - a_12 * (0.005025047206597076 * h2)
-                    + a_14 * (0.005025047206597076 * h2)
-                    - a_15 * (0.005025047206597076 * h2)
-                    + a_18 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    + a_19 * (-0.4472135954999579 + (0.037267799624996496 * h))
-                    + a_20 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_21 * (0.003105649968749708 * h2)
-                    + a_22 * (0.037267799624996496 * h) + a_23 * 0.4472135954999579
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.037267799624996496 * h)
-                    + a_6 * ((0.11030056647916492 * h) + (0.020553297050345615 * h2))
-                    + a_8 * (-(0.11030056647916492 * h) - (0.020553297050345615 * h2))
-                    + a_9 * (0.020553297050345615 * h2)
-                    - a_10 * (0.11030056647916492 * h)
-                    + a_12 * (0.01360885260590117 * h2)
-                    - a_14 * (0.01360885260590117 * h2)
-                    + a_15 * (0.01360885260590117 * h2)
-                    + a_18 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    + a_20 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_21 * (0.003105649968749708 * h2)
-                    + a_22 * (0.037267799624996496 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * ((0.1896994335208351 * h) + (0.035348402387149126 * h2))
-                    + a_7 * (0.18633899812498247 * h)
-                    + a_8 * (-(0.1896994335208351 * h) - (0.035348402387149126 * h2))
-                    + a_9 * (0.035348402387149126 * h2) - a_10 * (0.1896994335208351 * h)
-                    + a_12 * (0.08395951349826024 * h2)
-                    - a_14 * (0.08395951349826024 * h2)
-                    + a_15 * (0.08395951349826024 * h2)
-                    + a_18 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    + a_20 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_21 * (0.015528249843748539 * h2)
-                    + a_22 * (0.18633899812498247 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (-(0.03390736422914389 * h) - (0.00631826427951754 * h2))
-                    + a_8 * ((0.03390736422914389 * h) + (0.00631826427951754 * h2))
-                    - a_9 * (0.00631826427951754 * h2) + a_10 * (0.03390736422914389 * h)
-                    + a_12 * (0.042292846831593574 * h2)
-                    + a_13 * (0.18633899812498247 * h)
-                    - a_14 * (0.042292846831593574 * h2)
-                    + a_15 * (0.042292846831593574 * h2)
-                    + a_18 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    + a_20 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_21 * (0.015528249843748539 * h2)
-                    + a_22 * (0.18633899812498247 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * ((0.010300566479164915 * h) + (0.0019193972378473683 * h2))
-                    + a_8 * (-(0.010300566479164915 * h) - (0.0019193972378473683 * h2))
-                    + a_9 * (0.0019193972378473683 * h2)
-                    - a_10 * (0.010300566479164915 * h)
-                    - a_12 * (0.005025047206597076 * h2)
-                    + a_14 * (0.005025047206597076 * h2)
-                    - a_15 * (0.005025047206597076 * h2)
-                    + a_18 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    + a_19 * (0.037267799624996496 * h)
-                    + a_20 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_21 * (0.003105649968749708 * h2)
-                    + a_22 * (0.037267799624996496 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.037267799624996496 * h) - a_6 * (0.020553297050345615 * h2)
-                    + a_8 * (0.020553297050345615 * h2)
-                    - a_9 * (0.020553297050345615 * h2)
-                    + a_12 * ((0.07303276685416842 * h) - (0.01360885260590117 * h2))
-                    + a_14 * (-(0.07303276685416842 * h) + (0.01360885260590117 * h2))
-                    - a_15 * (0.01360885260590117 * h2)
-                    - a_16 * (0.07303276685416842 * h)
-                    + a_18 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_20 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    - a_21 * (0.003105649968749708 * h2)
-                    - a_22 * (0.037267799624996496 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_6 * (0.035348402387149126 * h2) - a_7 * (0.18633899812498247 * h)
-                    + a_8 * (0.035348402387149126 * h2)
-                    - a_9 * (0.035348402387149126 * h2)
-                    + a_12 * ((0.45057403089581055 * h) - (0.08395951349826024 * h2))
-                    + a_14 * (-(0.45057403089581055 * h) + (0.08395951349826024 * h2))
-                    - a_15 * (0.08395951349826024 * h2)
-                    - a_16 * (0.45057403089581055 * h)
-                    + a_18 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_20 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    - a_21 * (0.015528249843748539 * h2)
-                    - a_22 * (0.18633899812498247 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (0.00631826427951754 * h2) - a_8 * (0.00631826427951754 * h2)
-                    + a_9 * (0.00631826427951754 * h2)
-                    + a_12 * ((0.2269672331458316 * h) - (0.042292846831593574 * h2))
-                    + a_13 * (1.0 - (0.18633899812498247 * h))
-                    + a_14 * (-(0.2269672331458316 * h) + (0.042292846831593574 * h2))
-                    - a_15 * (0.042292846831593574 * h2)
-                    - a_16 * (0.2269672331458316 * h) - a_17
-                    + a_18 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_20 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    - a_21 * (0.015528249843748539 * h2)
-                    - a_22 * (0.18633899812498247 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_6 * (0.0019193972378473683 * h2)
-                    + a_8 * (0.0019193972378473683 * h2)
-                    - a_9 * (0.0019193972378473683 * h2)
-                    + a_12 * (-(0.02696723314583158 * h) + (0.005025047206597076 * h2))
-                    + a_14 * ((0.02696723314583158 * h) - (0.005025047206597076 * h2))
-                    + a_15 * (0.005025047206597076 * h2)
-                    + a_16 * (0.02696723314583158 * h)
-                    + a_18 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_19 * (0.4472135954999579 - (0.037267799624996496 * h))
-                    + a_20 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    - a_21 * (0.003105649968749708 * h2)
-                    - a_22 * (0.037267799624996496 * h) - a_23 * 0.4472135954999579
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_1 * (0.037267799624996496 * h) - a_6 * (0.020553297050345615 * h2)
-                    + a_8 * (0.020553297050345615 * h2)
-                    - a_9 * (0.020553297050345615 * h2)
-                    + a_12 * ((0.07303276685416842 * h) - (0.01360885260590117 * h2))
-                    + a_14 * (-(0.07303276685416842 * h) + (0.01360885260590117 * h2))
-                    - a_15 * (0.01360885260590117 * h2)
-                    - a_16 * (0.07303276685416842 * h)
-                    + a_18 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_20 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    - a_21 * (0.003105649968749708 * h2)
-                    - a_22 * (0.037267799624996496 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_6 * (0.035348402387149126 * h2) - a_7 * (0.18633899812498247 * h)
-                    + a_8 * (0.035348402387149126 * h2)
-                    - a_9 * (0.035348402387149126 * h2)
-                    + a_12 * ((0.45057403089581055 * h) - (0.08395951349826024 * h2))
-                    + a_14 * (-(0.45057403089581055 * h) + (0.08395951349826024 * h2))
-                    - a_15 * (0.08395951349826024 * h2)
-                    - a_16 * (0.45057403089581055 * h)
-                    + a_18 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_20 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    - a_21 * (0.015528249843748539 * h2)
-                    - a_22 * (0.18633899812498247 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (0.00631826427951754 * h2) - a_8 * (0.00631826427951754 * h2)
-                    + a_9 * (0.00631826427951754 * h2)
-                    + a_12 * ((0.2269672331458316 * h) - (0.042292846831593574 * h2))
-                    - a_13 * (0.18633899812498247 * h)
-                    + a_14 * (-(0.2269672331458316 * h) + (0.042292846831593574 * h2))
-                    - a_15 * (0.042292846831593574 * h2)
-                    - a_16 * (0.2269672331458316 * h)
-                    + a_18 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_20 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    - a_21 * (0.015528249843748539 * h2)
-                    - a_22 * (0.18633899812498247 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_6 * (0.0019193972378473683 * h2)
-                    + a_8 * (0.0019193972378473683 * h2)
-                    - a_9 * (0.0019193972378473683 * h2)
-                    + a_12 * (-(0.02696723314583158 * h) + (0.005025047206597076 * h2))
-                    + a_14 * ((0.02696723314583158 * h) - (0.005025047206597076 * h2))
-                    + a_15 * (0.005025047206597076 * h2)
-                    + a_16 * (0.02696723314583158 * h)
-                    + a_18 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    - a_19 * (0.037267799624996496 * h)
-                    + a_20 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    - a_21 * (0.003105649968749708 * h2)
-                    - a_22 * (0.037267799624996496 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.045958569366318716 * h2)
-                    - a_8 * (0.045958569366318716 * h2)
-                    + a_9 * (0.045958569366318716 * h2)
-                    + a_12 * (0.030430319522570175 * h2)
-                    - a_14 * (0.030430319522570175 * h2)
-                    + a_15 * (0.030430319522570175 * h2)
-                    + a_18 * (0.006944444444444444 * h2)
-                    - a_20 * (0.006944444444444444 * h2)
-                    + a_21 * (0.006944444444444444 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.07904143063368128 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.07904143063368128 * h2) + a_9 * (0.07904143063368128 * h2)
-                    + a_12 * (0.18773917953992106 * h2)
-                    - a_14 * (0.18773917953992106 * h2)
-                    + a_15 * (0.18773917953992106 * h2)
-                    + a_18 * (0.034722222222222224 * h2)
-                    - a_20 * (0.034722222222222224 * h2)
-                    + a_21 * (0.034722222222222224 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.014128068428809952 * h2) + a_8 * (0.014128068428809952 * h2)
-                    - a_9 * (0.014128068428809952 * h2)
-                    + a_12 * (0.09456968047742982 * h2) + a_13 * (0.4166666666666667 * h)
-                    - a_14 * (0.09456968047742982 * h2)
-                    + a_15 * (0.09456968047742982 * h2)
-                    + a_18 * (0.034722222222222224 * h2)
-                    - a_20 * (0.034722222222222224 * h2)
-                    + a_21 * (0.034722222222222224 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0042919026996520475 * h2) - a_8 * (0.0042919026996520475 * h2)
-                    + a_9 * (0.0042919026996520475 * h2)
-                    - a_12 * (0.011236347144096492 * h2)
-                    + a_14 * (0.011236347144096492 * h2)
-                    - a_15 * (0.011236347144096492 * h2)
-                    + a_18 * (0.006944444444444444 * h2)
-                    + a_19 * (0.08333333333333333 * h)
-                    - a_20 * (0.006944444444444444 * h2)
-                    + a_21 * (0.006944444444444444 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.045958569366318716 * h2)
-                    - a_8 * (0.045958569366318716 * h2)
-                    + a_9 * (0.045958569366318716 * h2)
-                    + a_12 * (0.030430319522570175 * h2)
-                    - a_14 * (0.030430319522570175 * h2)
-                    + a_15 * (0.030430319522570175 * h2)
-                    + a_18 * (0.006944444444444444 * h2)
-                    - a_20 * (0.006944444444444444 * h2)
-                    + a_21 * (0.006944444444444444 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.07904143063368128 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.07904143063368128 * h2) + a_9 * (0.07904143063368128 * h2)
-                    + a_12 * (0.18773917953992106 * h2)
-                    - a_14 * (0.18773917953992106 * h2)
-                    + a_15 * (0.18773917953992106 * h2)
-                    + a_18 * (0.034722222222222224 * h2)
-                    - a_20 * (0.034722222222222224 * h2)
-                    + a_21 * (0.034722222222222224 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.014128068428809952 * h2) + a_8 * (0.014128068428809952 * h2)
-                    - a_9 * (0.014128068428809952 * h2)
-                    + a_12 * (0.09456968047742982 * h2) + a_13 * (0.4166666666666667 * h)
-                    - a_14 * (0.09456968047742982 * h2)
-                    + a_15 * (0.09456968047742982 * h2)
-                    + a_18 * (0.034722222222222224 * h2)
-                    - a_20 * (0.034722222222222224 * h2)
-                    + a_21 * (0.034722222222222224 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0042919026996520475 * h2) - a_8 * (0.0042919026996520475 * h2)
-                    + a_9 * (0.0042919026996520475 * h2)
-                    - a_12 * (0.011236347144096492 * h2)
-                    + a_14 * (0.011236347144096492 * h2)
-                    - a_15 * (0.011236347144096492 * h2)
-                    + a_18 * (0.006944444444444444 * h2)
-                    + a_19 * (0.08333333333333333 * h)
-                    - a_20 * (0.006944444444444444 * h2)
-                    + a_21 * (0.006944444444444444 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.28867513459481287);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.6454972243679028);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.6454972243679028);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 3), -0.28867513459481287);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) - a_6 * (0.014872505461804679 * h2)
+                + a_8 * (0.014872505461804679 * h2) - a_9 * (0.014872505461804679 * h2)
+                + a_12 * (0.0037613943506935683 * h2)
+                - a_14 * (0.0037613943506935683 * h2)
+                + a_15 * (0.0037613943506935683 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_6 * (0.025578344256942692 * h2) - a_7 * (0.1348361657291579 * h)
+                + a_8 * (0.025578344256942692 * h2) - a_9 * (0.025578344256942692 * h2)
+                + a_12 * (0.023205838795138014 * h2) - a_14 * (0.023205838795138014 * h2)
+                + a_15 * (0.023205838795138014 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (0.004571938982639765 * h2) - a_8 * (0.004571938982639765 * h2)
+                + a_9 * (0.004571938982639765 * h2) + a_12 * (0.011689455368053802 * h2)
+                + a_13 * (0.05150283239582457 * h) - a_14 * (0.011689455368053802 * h2)
+                + a_15 * (0.011689455368053802 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_6 * (0.001388888888888889 * h2) + a_8 * (0.001388888888888889 * h2)
+                - a_9 * (0.001388888888888889 * h2) - a_12 * (0.001388888888888889 * h2)
+                + a_14 * (0.001388888888888889 * h2)
+                - a_15 * (0.001388888888888889 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.08333333333333333 * h) - a_6 * (0.014872505461804679 * h2)
+                + a_8 * (0.014872505461804679 * h2) - a_9 * (0.014872505461804679 * h2)
+                + a_12 * (0.0037613943506935683 * h2)
+                - a_14 * (0.0037613943506935683 * h2)
+                + a_15 * (0.0037613943506935683 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_6 * (0.025578344256942692 * h2) - a_7 * (0.1348361657291579 * h)
+                + a_8 * (0.025578344256942692 * h2) - a_9 * (0.025578344256942692 * h2)
+                + a_12 * (0.023205838795138014 * h2) - a_14 * (0.023205838795138014 * h2)
+                + a_15 * (0.023205838795138014 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (0.004571938982639765 * h2) - a_8 * (0.004571938982639765 * h2)
+                + a_9 * (0.004571938982639765 * h2) + a_12 * (0.011689455368053802 * h2)
+                + a_13 * (0.05150283239582457 * h) - a_14 * (0.011689455368053802 * h2)
+                + a_15 * (0.011689455368053802 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_6 * (0.001388888888888889 * h2) + a_8 * (0.001388888888888889 * h2)
+                - a_9 * (0.001388888888888889 * h2) - a_12 * (0.001388888888888889 * h2)
+                + a_14 * (0.001388888888888889 * h2)
+                - a_15 * (0.001388888888888889 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -3.4641016151377544,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.025034614388193918 * h2)
+                - a_8 * (0.025034614388193918 * h2) + a_9 * (0.025034614388193918 * h2)
+                - a_11 * (0.11030056647916492 * h) - a_12 * (0.0024763486263864355 * h2)
+                + a_14 * (0.0024763486263864355 * h2)
+                - a_15 * (0.0024763486263864355 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.043055555555555555 * h2) + a_7 * (0.2269672331458316 * h)
+                - a_8 * (0.043055555555555555 * h2) + a_9 * (0.043055555555555555 * h2)
+                - a_11 * (0.1896994335208351 * h) - a_12 * (0.015277777777777777 * h2)
+                + a_14 * (0.015277777777777777 * h2)
+                - a_15 * (0.015277777777777777 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.00769586064235673 * h2) + a_8 * (0.00769586064235673 * h2)
+                - a_9 * (0.00769586064235673 * h2) + a_11 * (0.03390736422914389 * h)
+                - a_12 * (0.00769586064235673 * h2) - a_13 * (0.03390736422914389 * h)
+                + a_14 * (0.00769586064235673 * h2) - a_15 * (0.00769586064235673 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0023378910736107606 * h2) - a_8 * (0.0023378910736107606 * h2)
+                + a_9 * (0.0023378910736107606 * h2) - a_11 * (0.010300566479164915 * h)
+                + a_12 * (0.000914387796527953 * h2) - a_14 * (0.000914387796527953 * h2)
+                + a_15 * (0.000914387796527953 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.025034614388193918 * h2)
+                - a_8 * (0.025034614388193918 * h2) + a_9 * (0.025034614388193918 * h2)
+                - a_11 * (0.11030056647916492 * h) - a_12 * (0.0024763486263864355 * h2)
+                + a_14 * (0.0024763486263864355 * h2)
+                - a_15 * (0.0024763486263864355 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.043055555555555555 * h2) + a_7 * (0.2269672331458316 * h)
+                - a_8 * (0.043055555555555555 * h2) + a_9 * (0.043055555555555555 * h2)
+                - a_11 * (0.1896994335208351 * h) - a_12 * (0.015277777777777777 * h2)
+                + a_14 * (0.015277777777777777 * h2)
+                - a_15 * (0.015277777777777777 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.00769586064235673 * h2) + a_8 * (0.00769586064235673 * h2)
+                - a_9 * (0.00769586064235673 * h2) + a_11 * (0.03390736422914389 * h)
+                - a_12 * (0.00769586064235673 * h2) - a_13 * (0.03390736422914389 * h)
+                + a_14 * (0.00769586064235673 * h2) - a_15 * (0.00769586064235673 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0023378910736107606 * h2) - a_8 * (0.0023378910736107606 * h2)
+                + a_9 * (0.0023378910736107606 * h2) - a_11 * (0.010300566479164915 * h)
+                + a_12 * (0.000914387796527953 * h2) - a_14 * (0.000914387796527953 * h2)
+                + a_15 * (0.000914387796527953 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.5491933384829668,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.04969857084860866 * h2)
+                - a_8 * (0.04969857084860866 * h2) + a_9 * (0.04969857084860866 * h2)
+                + a_12 * (0.01385427450069497 * h2) - a_14 * (0.01385427450069497 * h2)
+                + a_15 * (0.01385427450069497 * h2) - a_17 * (0.07303276685416842 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.0854736384201345 * h2) + a_7 * (0.45057403089581055 * h)
+                - a_8 * (0.0854736384201345 * h2) + a_9 * (0.0854736384201345 * h2)
+                + a_12 * (0.0854736384201345 * h2) - a_14 * (0.0854736384201345 * h2)
+                + a_15 * (0.0854736384201345 * h2) - a_17 * (0.45057403089581055 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.015277777777777777 * h2) + a_8 * (0.015277777777777777 * h2)
+                - a_9 * (0.015277777777777777 * h2) + a_12 * (0.043055555555555555 * h2)
+                + a_13 * (0.1896994335208351 * h) - a_14 * (0.043055555555555555 * h2)
+                + a_15 * (0.043055555555555555 * h2) - a_17 * (0.2269672331458316 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.004641167759027603 * h2) - a_8 * (0.004641167759027603 * h2)
+                + a_9 * (0.004641167759027603 * h2) - a_12 * (0.005115668851388538 * h2)
+                + a_14 * (0.005115668851388538 * h2) - a_15 * (0.005115668851388538 * h2)
+                + a_17 * (0.02696723314583158 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.04969857084860866 * h2)
+                - a_8 * (0.04969857084860866 * h2) + a_9 * (0.04969857084860866 * h2)
+                + a_12 * (0.01385427450069497 * h2) - a_14 * (0.01385427450069497 * h2)
+                + a_15 * (0.01385427450069497 * h2) - a_17 * (0.07303276685416842 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.0854736384201345 * h2) + a_7 * (0.45057403089581055 * h)
+                - a_8 * (0.0854736384201345 * h2) + a_9 * (0.0854736384201345 * h2)
+                + a_12 * (0.0854736384201345 * h2) - a_14 * (0.0854736384201345 * h2)
+                + a_15 * (0.0854736384201345 * h2) - a_17 * (0.45057403089581055 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.015277777777777777 * h2) + a_8 * (0.015277777777777777 * h2)
+                - a_9 * (0.015277777777777777 * h2) + a_12 * (0.043055555555555555 * h2)
+                + a_13 * (0.1896994335208351 * h) - a_14 * (0.043055555555555555 * h2)
+                + a_15 * (0.043055555555555555 * h2) - a_17 * (0.2269672331458316 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.004641167759027603 * h2) - a_8 * (0.004641167759027603 * h2)
+                + a_9 * (0.004641167759027603 * h2) - a_12 * (0.005115668851388538 * h2)
+                + a_14 * (0.005115668851388538 * h2) - a_15 * (0.005115668851388538 * h2)
+                + a_17 * (0.02696723314583158 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.5491933384829668,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.04027777777777778 * h2)
+                - a_8 * (0.04027777777777778 * h2) + a_9 * (0.04027777777777778 * h2)
+                + a_12 * (0.04027777777777778 * h2) - a_14 * (0.04027777777777778 * h2)
+                + a_15 * (0.04027777777777778 * h2) - a_23 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.06927137250347486 * h2) + a_7 * (0.3651638342708421 * h)
+                - a_8 * (0.06927137250347486 * h2) + a_9 * (0.06927137250347486 * h2)
+                + a_12 * (0.2484928542430433 * h2) - a_14 * (0.2484928542430433 * h2)
+                + a_15 * (0.2484928542430433 * h2) - a_23 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.012381743131932178 * h2) + a_8 * (0.012381743131932178 * h2)
+                - a_9 * (0.012381743131932178 * h2) + a_12 * (0.1251730719409696 * h2)
+                + a_13 * (0.5515028323958245 * h) - a_14 * (0.1251730719409696 * h2)
+                + a_15 * (0.1251730719409696 * h2) - a_23 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0037613943506935683 * h2) - a_8 * (0.0037613943506935683 * h2)
+                + a_9 * (0.0037613943506935683 * h2) - a_12 * (0.014872505461804679 * h2)
+                + a_14 * (0.014872505461804679 * h2) - a_15 * (0.014872505461804679 * h2)
+                - a_23 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.04027777777777778 * h2)
+                - a_8 * (0.04027777777777778 * h2) + a_9 * (0.04027777777777778 * h2)
+                + a_12 * (0.04027777777777778 * h2) - a_14 * (0.04027777777777778 * h2)
+                + a_15 * (0.04027777777777778 * h2) - a_23 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.06927137250347486 * h2) + a_7 * (0.3651638342708421 * h)
+                - a_8 * (0.06927137250347486 * h2) + a_9 * (0.06927137250347486 * h2)
+                + a_12 * (0.2484928542430433 * h2) - a_14 * (0.2484928542430433 * h2)
+                + a_15 * (0.2484928542430433 * h2) - a_23 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.012381743131932178 * h2) + a_8 * (0.012381743131932178 * h2)
+                - a_9 * (0.012381743131932178 * h2) + a_12 * (0.1251730719409696 * h2)
+                + a_13 * (0.5515028323958245 * h) - a_14 * (0.1251730719409696 * h2)
+                + a_15 * (0.1251730719409696 * h2) - a_23 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0037613943506935683 * h2) - a_8 * (0.0037613943506935683 * h2)
+                + a_9 * (0.0037613943506935683 * h2) - a_12 * (0.014872505461804679 * h2)
+                + a_14 * (0.014872505461804679 * h2) - a_15 * (0.014872505461804679 * h2)
+                - a_23 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            3.4641016151377544,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (1.0 - 0.08333333333333333 * h) - a_5
+                - a_6 * (0.045958569366318716 * h2) + a_8 * (0.045958569366318716 * h2)
+                - a_9 * (0.045958569366318716 * h2) - a_12 * (0.030430319522570175 * h2)
+                + a_14 * (0.030430319522570175 * h2) - a_15 * (0.030430319522570175 * h2)
+                + a_18 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                + a_20 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_6 * (0.07904143063368128 * h2) - a_7 * (0.4166666666666667 * h)
+                + a_8 * (0.07904143063368128 * h2) - a_9 * (0.07904143063368128 * h2)
+                - a_12 * (0.18773917953992106 * h2) + a_14 * (0.18773917953992106 * h2)
+                - a_15 * (0.18773917953992106 * h2)
+                + a_18 * (0.4166666666666667 * h - 0.034722222222222224 * h2)
+                + a_20 * (-0.4166666666666667 * h + 0.034722222222222224 * h2)
+                - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (0.014128068428809952 * h2) - a_8 * (0.014128068428809952 * h2)
+                + a_9 * (0.014128068428809952 * h2) - a_12 * (0.09456968047742982 * h2)
+                - a_13 * (0.4166666666666667 * h) + a_14 * (0.09456968047742982 * h2)
+                - a_15 * (0.09456968047742982 * h2)
+                + a_18 * (0.4166666666666667 * h - 0.034722222222222224 * h2)
+                + a_20 * (-0.4166666666666667 * h + 0.034722222222222224 * h2)
+                - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_6 * (0.0042919026996520475 * h2) + a_8 * (0.0042919026996520475 * h2)
+                - a_9 * (0.0042919026996520475 * h2) + a_12 * (0.011236347144096492 * h2)
+                - a_14 * (0.011236347144096492 * h2) + a_15 * (0.011236347144096492 * h2)
+                + a_18 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                + a_19 * (1.0 - 0.08333333333333333 * h)
+                + a_20 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
+                - a_23 + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_1 * (0.08333333333333333 * h) - a_6 * (0.045958569366318716 * h2)
+                + a_8 * (0.045958569366318716 * h2) - a_9 * (0.045958569366318716 * h2)
+                - a_12 * (0.030430319522570175 * h2) + a_14 * (0.030430319522570175 * h2)
+                - a_15 * (0.030430319522570175 * h2)
+                + a_18 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                + a_20 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_6 * (0.07904143063368128 * h2) - a_7 * (0.4166666666666667 * h)
+                + a_8 * (0.07904143063368128 * h2) - a_9 * (0.07904143063368128 * h2)
+                - a_12 * (0.18773917953992106 * h2) + a_14 * (0.18773917953992106 * h2)
+                - a_15 * (0.18773917953992106 * h2)
+                + a_18 * (0.4166666666666667 * h - 0.034722222222222224 * h2)
+                + a_20 * (-0.4166666666666667 * h + 0.034722222222222224 * h2)
+                - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (0.014128068428809952 * h2) - a_8 * (0.014128068428809952 * h2)
+                + a_9 * (0.014128068428809952 * h2) - a_12 * (0.09456968047742982 * h2)
+                - a_13 * (0.4166666666666667 * h) + a_14 * (0.09456968047742982 * h2)
+                - a_15 * (0.09456968047742982 * h2)
+                + a_18 * (0.4166666666666667 * h - 0.034722222222222224 * h2)
+                + a_20 * (-0.4166666666666667 * h + 0.034722222222222224 * h2)
+                - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_6 * (0.0042919026996520475 * h2) + a_8 * (0.0042919026996520475 * h2)
+                - a_9 * (0.0042919026996520475 * h2) + a_12 * (0.011236347144096492 * h2)
+                - a_14 * (0.011236347144096492 * h2) + a_15 * (0.011236347144096492 * h2)
+                + a_18 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                - a_19 * (0.08333333333333333 * h)
+                + a_20 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.037267799624996496 * h)
+                + a_6 * (0.11030056647916492 * h + 0.020553297050345615 * h2)
+                + a_8 * (-0.11030056647916492 * h - 0.020553297050345615 * h2)
+                + a_9 * (0.020553297050345615 * h2) - a_10 * (0.11030056647916492 * h)
+                + a_12 * (0.01360885260590117 * h2) - a_14 * (0.01360885260590117 * h2)
+                + a_15 * (0.01360885260590117 * h2)
+                + a_18 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                + a_20 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.1896994335208351 * h + 0.035348402387149126 * h2)
+                + a_7 * (1.0 + 0.18633899812498247 * h)
+                + a_8 * (-0.1896994335208351 * h - 0.035348402387149126 * h2)
+                + a_9 * (0.035348402387149126 * h2) - a_10 * (0.1896994335208351 * h)
+                - a_11 + a_12 * (0.08395951349826024 * h2)
+                - a_14 * (0.08395951349826024 * h2) + a_15 * (0.08395951349826024 * h2)
+                + a_18 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                + a_20 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (-0.03390736422914389 * h - 0.00631826427951754 * h2)
+                + a_8 * (0.03390736422914389 * h + 0.00631826427951754 * h2)
+                - a_9 * (0.00631826427951754 * h2) + a_10 * (0.03390736422914389 * h)
+                + a_12 * (0.042292846831593574 * h2) + a_13 * (0.18633899812498247 * h)
+                - a_14 * (0.042292846831593574 * h2) + a_15 * (0.042292846831593574 * h2)
+                + a_18 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                + a_20 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.010300566479164915 * h + 0.0019193972378473683 * h2)
+                + a_8 * (-0.010300566479164915 * h - 0.0019193972378473683 * h2)
+                + a_9 * (0.0019193972378473683 * h2) - a_10 * (0.010300566479164915 * h)
+                - a_12 * (0.005025047206597076 * h2) + a_14 * (0.005025047206597076 * h2)
+                - a_15 * (0.005025047206597076 * h2)
+                + a_18 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                + a_19 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                + a_20 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
+                + a_23 * 0.4472135954999579 - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.037267799624996496 * h)
+                + a_6 * (0.11030056647916492 * h + 0.020553297050345615 * h2)
+                + a_8 * (-0.11030056647916492 * h - 0.020553297050345615 * h2)
+                + a_9 * (0.020553297050345615 * h2) - a_10 * (0.11030056647916492 * h)
+                + a_12 * (0.01360885260590117 * h2) - a_14 * (0.01360885260590117 * h2)
+                + a_15 * (0.01360885260590117 * h2)
+                + a_18 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                + a_20 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.1896994335208351 * h + 0.035348402387149126 * h2)
+                + a_7 * (0.18633899812498247 * h)
+                + a_8 * (-0.1896994335208351 * h - 0.035348402387149126 * h2)
+                + a_9 * (0.035348402387149126 * h2) - a_10 * (0.1896994335208351 * h)
+                + a_12 * (0.08395951349826024 * h2) - a_14 * (0.08395951349826024 * h2)
+                + a_15 * (0.08395951349826024 * h2)
+                + a_18 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                + a_20 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (-0.03390736422914389 * h - 0.00631826427951754 * h2)
+                + a_8 * (0.03390736422914389 * h + 0.00631826427951754 * h2)
+                - a_9 * (0.00631826427951754 * h2) + a_10 * (0.03390736422914389 * h)
+                + a_12 * (0.042292846831593574 * h2) + a_13 * (0.18633899812498247 * h)
+                - a_14 * (0.042292846831593574 * h2) + a_15 * (0.042292846831593574 * h2)
+                + a_18 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                + a_20 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.010300566479164915 * h + 0.0019193972378473683 * h2)
+                + a_8 * (-0.010300566479164915 * h - 0.0019193972378473683 * h2)
+                + a_9 * (0.0019193972378473683 * h2) - a_10 * (0.010300566479164915 * h)
+                - a_12 * (0.005025047206597076 * h2) + a_14 * (0.005025047206597076 * h2)
+                - a_15 * (0.005025047206597076 * h2)
+                + a_18 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                + a_19 * (0.037267799624996496 * h)
+                + a_20 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.037267799624996496 * h) - a_6 * (0.020553297050345615 * h2)
+                + a_8 * (0.020553297050345615 * h2) - a_9 * (0.020553297050345615 * h2)
+                + a_12 * (0.07303276685416842 * h - 0.01360885260590117 * h2)
+                + a_14 * (-0.07303276685416842 * h + 0.01360885260590117 * h2)
+                - a_15 * (0.01360885260590117 * h2) - a_16 * (0.07303276685416842 * h)
+                + a_18 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_20 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_6 * (0.035348402387149126 * h2) - a_7 * (0.18633899812498247 * h)
+                + a_8 * (0.035348402387149126 * h2) - a_9 * (0.035348402387149126 * h2)
+                + a_12 * (0.45057403089581055 * h - 0.08395951349826024 * h2)
+                + a_14 * (-0.45057403089581055 * h + 0.08395951349826024 * h2)
+                - a_15 * (0.08395951349826024 * h2) - a_16 * (0.45057403089581055 * h)
+                + a_18 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_20 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (0.00631826427951754 * h2) - a_8 * (0.00631826427951754 * h2)
+                + a_9 * (0.00631826427951754 * h2)
+                + a_12 * (0.2269672331458316 * h - 0.042292846831593574 * h2)
+                + a_13 * (1.0 - 0.18633899812498247 * h)
+                + a_14 * (-0.2269672331458316 * h + 0.042292846831593574 * h2)
+                - a_15 * (0.042292846831593574 * h2) - a_16 * (0.2269672331458316 * h)
+                - a_17 + a_18 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_20 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_6 * (0.0019193972378473683 * h2) + a_8 * (0.0019193972378473683 * h2)
+                - a_9 * (0.0019193972378473683 * h2)
+                + a_12 * (-0.02696723314583158 * h + 0.005025047206597076 * h2)
+                + a_14 * (0.02696723314583158 * h - 0.005025047206597076 * h2)
+                + a_15 * (0.005025047206597076 * h2) + a_16 * (0.02696723314583158 * h)
+                + a_18 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_19 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_20 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
+                - a_23 * 0.4472135954999579 + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_1 * (0.037267799624996496 * h) - a_6 * (0.020553297050345615 * h2)
+                + a_8 * (0.020553297050345615 * h2) - a_9 * (0.020553297050345615 * h2)
+                + a_12 * (0.07303276685416842 * h - 0.01360885260590117 * h2)
+                + a_14 * (-0.07303276685416842 * h + 0.01360885260590117 * h2)
+                - a_15 * (0.01360885260590117 * h2) - a_16 * (0.07303276685416842 * h)
+                + a_18 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_20 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_6 * (0.035348402387149126 * h2) - a_7 * (0.18633899812498247 * h)
+                + a_8 * (0.035348402387149126 * h2) - a_9 * (0.035348402387149126 * h2)
+                + a_12 * (0.45057403089581055 * h - 0.08395951349826024 * h2)
+                + a_14 * (-0.45057403089581055 * h + 0.08395951349826024 * h2)
+                - a_15 * (0.08395951349826024 * h2) - a_16 * (0.45057403089581055 * h)
+                + a_18 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_20 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (0.00631826427951754 * h2) - a_8 * (0.00631826427951754 * h2)
+                + a_9 * (0.00631826427951754 * h2)
+                + a_12 * (0.2269672331458316 * h - 0.042292846831593574 * h2)
+                - a_13 * (0.18633899812498247 * h)
+                + a_14 * (-0.2269672331458316 * h + 0.042292846831593574 * h2)
+                - a_15 * (0.042292846831593574 * h2) - a_16 * (0.2269672331458316 * h)
+                + a_18 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_20 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_6 * (0.0019193972378473683 * h2) + a_8 * (0.0019193972378473683 * h2)
+                - a_9 * (0.0019193972378473683 * h2)
+                + a_12 * (-0.02696723314583158 * h + 0.005025047206597076 * h2)
+                + a_14 * (0.02696723314583158 * h - 0.005025047206597076 * h2)
+                + a_15 * (0.005025047206597076 * h2) + a_16 * (0.02696723314583158 * h)
+                + a_18 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                - a_19 * (0.037267799624996496 * h)
+                + a_20 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.045958569366318716 * h2)
+                - a_8 * (0.045958569366318716 * h2) + a_9 * (0.045958569366318716 * h2)
+                + a_12 * (0.030430319522570175 * h2) - a_14 * (0.030430319522570175 * h2)
+                + a_15 * (0.030430319522570175 * h2) + a_18 * (0.006944444444444444 * h2)
+                - a_20 * (0.006944444444444444 * h2) + a_21 * (0.006944444444444444 * h2)
+                - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.07904143063368128 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.07904143063368128 * h2) + a_9 * (0.07904143063368128 * h2)
+                + a_12 * (0.18773917953992106 * h2) - a_14 * (0.18773917953992106 * h2)
+                + a_15 * (0.18773917953992106 * h2) + a_18 * (0.034722222222222224 * h2)
+                - a_20 * (0.034722222222222224 * h2) + a_21 * (0.034722222222222224 * h2)
+                - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.014128068428809952 * h2) + a_8 * (0.014128068428809952 * h2)
+                - a_9 * (0.014128068428809952 * h2) + a_12 * (0.09456968047742982 * h2)
+                + a_13 * (0.4166666666666667 * h) - a_14 * (0.09456968047742982 * h2)
+                + a_15 * (0.09456968047742982 * h2) + a_18 * (0.034722222222222224 * h2)
+                - a_20 * (0.034722222222222224 * h2) + a_21 * (0.034722222222222224 * h2)
+                - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0042919026996520475 * h2) - a_8 * (0.0042919026996520475 * h2)
+                + a_9 * (0.0042919026996520475 * h2) - a_12 * (0.011236347144096492 * h2)
+                + a_14 * (0.011236347144096492 * h2) - a_15 * (0.011236347144096492 * h2)
+                + a_18 * (0.006944444444444444 * h2) + a_19 * (0.08333333333333333 * h)
+                - a_20 * (0.006944444444444444 * h2) + a_21 * (0.006944444444444444 * h2)
+                - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.045958569366318716 * h2)
+                - a_8 * (0.045958569366318716 * h2) + a_9 * (0.045958569366318716 * h2)
+                + a_12 * (0.030430319522570175 * h2) - a_14 * (0.030430319522570175 * h2)
+                + a_15 * (0.030430319522570175 * h2) + a_18 * (0.006944444444444444 * h2)
+                - a_20 * (0.006944444444444444 * h2) + a_21 * (0.006944444444444444 * h2)
+                - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.07904143063368128 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.07904143063368128 * h2) + a_9 * (0.07904143063368128 * h2)
+                + a_12 * (0.18773917953992106 * h2) - a_14 * (0.18773917953992106 * h2)
+                + a_15 * (0.18773917953992106 * h2) + a_18 * (0.034722222222222224 * h2)
+                - a_20 * (0.034722222222222224 * h2) + a_21 * (0.034722222222222224 * h2)
+                - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.014128068428809952 * h2) + a_8 * (0.014128068428809952 * h2)
+                - a_9 * (0.014128068428809952 * h2) + a_12 * (0.09456968047742982 * h2)
+                + a_13 * (0.4166666666666667 * h) - a_14 * (0.09456968047742982 * h2)
+                + a_15 * (0.09456968047742982 * h2) + a_18 * (0.034722222222222224 * h2)
+                - a_20 * (0.034722222222222224 * h2) + a_21 * (0.034722222222222224 * h2)
+                - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0042919026996520475 * h2) - a_8 * (0.0042919026996520475 * h2)
+                + a_9 * (0.0042919026996520475 * h2) - a_12 * (0.011236347144096492 * h2)
+                + a_14 * (0.011236347144096492 * h2) - a_15 * (0.011236347144096492 * h2)
+                + a_18 * (0.006944444444444444 * h2) + a_19 * (0.08333333333333333 * h)
+                - a_20 * (0.006944444444444444 * h2) + a_21 * (0.006944444444444444 * h2)
+                - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.28867513459481287,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.6454972243679028,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.6454972243679028,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            -0.28867513459481287,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let h2 = h * h;
+        let q_1 = *q;
+        let q_2 = *q + v_1 * (0.11030056647916492 * h)
+            + lambda_1 * (0.11030056647916492 * h) + v_2 * (0.1896994335208351 * h)
+            + lambda_2 * (0.1896994335208351 * h) - v_3 * (0.03390736422914389 * h)
+            - lambda_3 * (0.03390736422914389 * h) + v_4 * (0.010300566479164915 * h)
+            + lambda_4 * (0.010300566479164915 * h);
+        let q_3 = *q + v_1 * (0.07303276685416842 * h)
+            + lambda_1 * (0.07303276685416842 * h) + v_2 * (0.45057403089581055 * h)
+            + lambda_2 * (0.45057403089581055 * h) + v_3 * (0.2269672331458316 * h)
+            + lambda_3 * (0.2269672331458316 * h) - v_4 * (0.02696723314583158 * h)
+            - lambda_4 * (0.02696723314583158 * h);
+        let q_4 = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) + v_2 * (0.4166666666666667 * h)
+            + lambda_2 * (0.4166666666666667 * h) + v_3 * (0.4166666666666667 * h)
+            + lambda_3 * (0.4166666666666667 * h) + v_4 * (0.08333333333333333 * h)
+            + lambda_4 * (0.08333333333333333 * h);
+        let q_next = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) + v_2 * (0.4166666666666667 * h)
+            + lambda_2 * (0.4166666666666667 * h) + v_3 * (0.4166666666666667 * h)
+            + lambda_3 * (0.4166666666666667 * h) + v_4 * (0.08333333333333333 * h)
+            + lambda_4 * (0.08333333333333333 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
+        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_20 = problem.hamiltonian_hessian(&q_4);
+        let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
+        let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
+        let a_23 = problem.theta_jacobian(&q_4);
+        let a_24 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) - a_5 - a_6 * (0.1348361657291579 * h)
+                + a_8 * (0.1348361657291579 * h) - a_9 * (0.1348361657291579 * h)
+                + a_12 * (0.05150283239582457 * h) - a_14 * (0.05150283239582457 * h)
+                + a_15 * (0.05150283239582457 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.2269672331458316 * h)
+                - a_8 * (0.2269672331458316 * h) + a_9 * (0.2269672331458316 * h) - a_11
+                - a_12 * (0.03390736422914389 * h) + a_14 * (0.03390736422914389 * h)
+                - a_15 * (0.03390736422914389 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.45057403089581055 * h)
+                - a_8 * (0.45057403089581055 * h) + a_9 * (0.45057403089581055 * h)
+                + a_12 * (0.1896994335208351 * h) - a_14 * (0.1896994335208351 * h)
+                + a_15 * (0.1896994335208351 * h) - a_17),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.3651638342708421 * h)
+                - a_8 * (0.3651638342708421 * h) + a_9 * (0.3651638342708421 * h)
+                + a_12 * (0.5515028323958245 * h) - a_14 * (0.5515028323958245 * h)
+                + a_15 * (0.5515028323958245 * h) - a_23),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 - 0.08333333333333333 * h)
+                + a_2 * (-1.0 + 0.08333333333333333 * h)
+                - a_3 * (0.08333333333333333 * h) - a_4 - a_6 * (0.4166666666666667 * h)
+                + a_8 * (0.4166666666666667 * h) - a_9 * (0.4166666666666667 * h)
+                - a_12 * (0.4166666666666667 * h) + a_14 * (0.4166666666666667 * h)
+                - a_15 * (0.4166666666666667 * h)
+                + a_18 * (1.0 - 0.08333333333333333 * h)
+                + a_20 * (-1.0 + 0.08333333333333333 * h)
+                - a_21 * (0.08333333333333333 * h) - a_22 + a_24),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(a_0 * (0.037267799624996496 * h) - a_2 * (0.037267799624996496 * h)
+                + a_3 * (0.037267799624996496 * h)
+                + a_6 * (1.0 + 0.18633899812498247 * h)
+                + a_8 * (-1.0 - 0.18633899812498247 * h)
+                + a_9 * (0.18633899812498247 * h) - a_10
+                + a_12 * (0.18633899812498247 * h) - a_14 * (0.18633899812498247 * h)
+                + a_15 * (0.18633899812498247 * h)
+                + a_18 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                + a_20 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_21 * (0.037267799624996496 * h) + a_22 * 0.4472135954999579
+                - a_24 * 0.4472135954999579),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 0.4472135954999579);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(-a_0 * (0.037267799624996496 * h) + a_2 * (0.037267799624996496 * h)
+                - a_3 * (0.037267799624996496 * h) - a_6 * (0.18633899812498247 * h)
+                + a_8 * (0.18633899812498247 * h) - a_9 * (0.18633899812498247 * h)
+                + a_12 * (1.0 - 0.18633899812498247 * h)
+                + a_14 * (-1.0 + 0.18633899812498247 * h)
+                - a_15 * (0.18633899812498247 * h) - a_16
+                + a_18 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_20 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                - a_21 * (0.037267799624996496 * h) - a_22 * 0.4472135954999579
+                + a_24 * 0.4472135954999579),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, -0.4472135954999579);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
+                - a_8 * (0.4166666666666667 * h) + a_9 * (0.4166666666666667 * h)
+                + a_12 * (0.4166666666666667 * h) - a_14 * (0.4166666666666667 * h)
+                + a_15 * (0.4166666666666667 * h) + a_18 * (0.08333333333333333 * h)
+                - a_20 * (0.08333333333333333 * h) + a_21 * (0.08333333333333333 * h)
+                - a_24),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.045958569366318716 * h2)
+                - a_8 * (0.045958569366318716 * h2) + a_9 * (0.045958569366318716 * h2)
+                + a_12 * (0.030430319522570175 * h2) - a_14 * (0.030430319522570175 * h2)
+                + a_15 * (0.030430319522570175 * h2) + a_18 * (0.006944444444444444 * h2)
+                - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.07904143063368128 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.07904143063368128 * h2) + a_9 * (0.07904143063368128 * h2)
+                + a_12 * (0.18773917953992106 * h2) - a_14 * (0.18773917953992106 * h2)
+                + a_15 * (0.18773917953992106 * h2) + a_18 * (0.034722222222222224 * h2)
+                - a_20 * (0.034722222222222224 * h2)
+                + a_21 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.014128068428809952 * h2) + a_8 * (0.014128068428809952 * h2)
+                - a_9 * (0.014128068428809952 * h2) + a_12 * (0.09456968047742982 * h2)
+                + a_13 * (0.4166666666666667 * h) - a_14 * (0.09456968047742982 * h2)
+                + a_15 * (0.09456968047742982 * h2) + a_18 * (0.034722222222222224 * h2)
+                - a_20 * (0.034722222222222224 * h2)
+                + a_21 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0042919026996520475 * h2) - a_8 * (0.0042919026996520475 * h2)
+                + a_9 * (0.0042919026996520475 * h2) - a_12 * (0.011236347144096492 * h2)
+                + a_14 * (0.011236347144096492 * h2) - a_15 * (0.011236347144096492 * h2)
+                + a_18 * (0.006944444444444444 * h2) + a_19 * (0.08333333333333333 * h)
+                - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.045958569366318716 * h2)
+                - a_8 * (0.045958569366318716 * h2) + a_9 * (0.045958569366318716 * h2)
+                + a_12 * (0.030430319522570175 * h2) - a_14 * (0.030430319522570175 * h2)
+                + a_15 * (0.030430319522570175 * h2) + a_18 * (0.006944444444444444 * h2)
+                - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.07904143063368128 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.07904143063368128 * h2) + a_9 * (0.07904143063368128 * h2)
+                + a_12 * (0.18773917953992106 * h2) - a_14 * (0.18773917953992106 * h2)
+                + a_15 * (0.18773917953992106 * h2) + a_18 * (0.034722222222222224 * h2)
+                - a_20 * (0.034722222222222224 * h2)
+                + a_21 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.014128068428809952 * h2) + a_8 * (0.014128068428809952 * h2)
+                - a_9 * (0.014128068428809952 * h2) + a_12 * (0.09456968047742982 * h2)
+                + a_13 * (0.4166666666666667 * h) - a_14 * (0.09456968047742982 * h2)
+                + a_15 * (0.09456968047742982 * h2) + a_18 * (0.034722222222222224 * h2)
+                - a_20 * (0.034722222222222224 * h2)
+                + a_21 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0042919026996520475 * h2) - a_8 * (0.0042919026996520475 * h2)
+                + a_9 * (0.0042919026996520475 * h2) - a_12 * (0.011236347144096492 * h2)
+                + a_14 * (0.011236347144096492 * h2) - a_15 * (0.011236347144096492 * h2)
+                + a_18 * (0.006944444444444444 * h2) + a_19 * (0.08333333333333333 * h)
+                - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
+                - a_8 * (0.4166666666666667 * h) + a_9 * (0.4166666666666667 * h)
+                + a_12 * (0.4166666666666667 * h) - a_14 * (0.4166666666666667 * h)
+                + a_15 * (0.4166666666666667 * h) + a_18 * (0.08333333333333333 * h)
+                - a_20 * (0.08333333333333333 * h) + a_21 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -2972,2197 +3683,2365 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = problem.theta_jacobian(&q_5);
         let a_30 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.05 * h) - a_6 * (0.006537247437473714 * h2)
-                    + a_8 * (0.006537247437473714 * h2)
-                    - a_9 * (0.006537247437473714 * h2)
-                    + a_12 * (0.0027083333333333334 * h2)
-                    - a_14 * (0.0027083333333333334 * h2)
-                    + a_15 * (0.0027083333333333334 * h2)
-                    - a_18 * (0.0010818001815739047 * h2)
-                    + a_20 * (0.0010818001815739047 * h2)
-                    - a_21 * (0.0010818001815739047 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_6 * (0.011557940458292445 * h2) - a_7 * (0.096521464124632 * h)
-                    + a_8 * (0.011557940458292445 * h2)
-                    - a_9 * (0.011557940458292445 * h2)
-                    + a_12 * (0.02021227888820285 * h2)
-                    - a_14 * (0.02021227888820285 * h2)
-                    + a_15 * (0.02021227888820285 * h2)
-                    - a_18 * (0.005269710969886963 * h2)
-                    + a_20 * (0.005269710969886963 * h2)
-                    - a_21 * (0.005269710969886963 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (0.0020979636983659684 * h2) - a_8 * (0.0020979636983659684 * h2)
-                    + a_9 * (0.0020979636983659684 * h2)
-                    + a_12 * (0.011851851851851851 * h2)
-                    + a_13 * (0.06666666666666667 * h)
-                    - a_14 * (0.011851851851851851 * h2)
-                    + a_15 * (0.011851851851851851 * h2)
-                    - a_18 * (0.007600609201011471 * h2)
-                    + a_20 * (0.007600609201011471 * h2)
-                    - a_21 * (0.007600609201011471 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_6 * (0.0010265853264093334 * h2)
-                    + a_8 * (0.0010265853264093334 * h2)
-                    - a_9 * (0.0010265853264093334 * h2)
-                    - a_12 * (0.0020641307400547037 * h2)
-                    + a_14 * (0.0020641307400547037 * h2)
-                    - a_15 * (0.0020641307400547037 * h2)
-                    - a_18 * (0.003071689171337185 * h2)
-                    - a_19 * (0.020145202542034668 * h)
-                    + a_20 * (0.003071689171337185 * h2)
-                    - a_21 * (0.003071689171337185 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_6 * (0.00035714285714285714 * h2)
-                    - a_8 * (0.00035714285714285714 * h2)
-                    + a_9 * (0.00035714285714285714 * h2) + a_12 * (0.000625 * h2)
-                    - a_14 * (0.000625 * h2) + a_15 * (0.000625 * h2)
-                    + a_18 * (0.00035714285714285714 * h2)
-                    - a_20 * (0.00035714285714285714 * h2)
-                    + a_21 * (0.00035714285714285714 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) - a_6 * (0.006537247437473714 * h2)
-                    + a_8 * (0.006537247437473714 * h2)
-                    - a_9 * (0.006537247437473714 * h2)
-                    + a_12 * (0.0027083333333333334 * h2)
-                    - a_14 * (0.0027083333333333334 * h2)
-                    + a_15 * (0.0027083333333333334 * h2)
-                    - a_18 * (0.0010818001815739047 * h2)
-                    + a_20 * (0.0010818001815739047 * h2)
-                    - a_21 * (0.0010818001815739047 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_6 * (0.011557940458292445 * h2) - a_7 * (0.096521464124632 * h)
-                    + a_8 * (0.011557940458292445 * h2)
-                    - a_9 * (0.011557940458292445 * h2)
-                    + a_12 * (0.02021227888820285 * h2)
-                    - a_14 * (0.02021227888820285 * h2)
-                    + a_15 * (0.02021227888820285 * h2)
-                    - a_18 * (0.005269710969886963 * h2)
-                    + a_20 * (0.005269710969886963 * h2)
-                    - a_21 * (0.005269710969886963 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (0.0020979636983659684 * h2) - a_8 * (0.0020979636983659684 * h2)
-                    + a_9 * (0.0020979636983659684 * h2)
-                    + a_12 * (0.011851851851851851 * h2)
-                    + a_13 * (0.06666666666666667 * h)
-                    - a_14 * (0.011851851851851851 * h2)
-                    + a_15 * (0.011851851851851851 * h2)
-                    - a_18 * (0.007600609201011471 * h2)
-                    + a_20 * (0.007600609201011471 * h2)
-                    - a_21 * (0.007600609201011471 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_6 * (0.0010265853264093334 * h2)
-                    + a_8 * (0.0010265853264093334 * h2)
-                    - a_9 * (0.0010265853264093334 * h2)
-                    - a_12 * (0.0020641307400547037 * h2)
-                    + a_14 * (0.0020641307400547037 * h2)
-                    - a_15 * (0.0020641307400547037 * h2)
-                    - a_18 * (0.003071689171337185 * h2)
-                    - a_19 * (0.020145202542034668 * h)
-                    + a_20 * (0.003071689171337185 * h2)
-                    - a_21 * (0.003071689171337185 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_6 * (0.00035714285714285714 * h2)
-                    - a_8 * (0.00035714285714285714 * h2)
-                    + a_9 * (0.00035714285714285714 * h2) + a_12 * (0.000625 * h2)
-                    - a_14 * (0.000625 * h2) + a_15 * (0.000625 * h2)
-                    + a_18 * (0.00035714285714285714 * h2)
-                    - a_20 * (0.00035714285714285714 * h2)
-                    + a_21 * (0.00035714285714285714 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -4.47213595499958);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.010327058827220454 * h2)
-                    - a_8 * (0.010327058827220454 * h2)
-                    + a_9 * (0.010327058827220454 * h2) - a_11 * (0.0677284321861569 * h)
-                    - a_12 * (0.0016428795686149683 * h2)
-                    + a_14 * (0.0016428795686149683 * h2)
-                    - a_15 * (0.0016428795686149683 * h2)
-                    + a_18 * (0.0005711452418626576 * h2)
-                    - a_20 * (0.0005711452418626576 * h2)
-                    + a_21 * (0.0005711452418626576 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.018258377425044093 * h2) + a_7 * (0.15247745287881054 * h)
-                    - a_8 * (0.018258377425044093 * h2)
-                    + a_9 * (0.018258377425044093 * h2)
-                    - a_11 * (0.11974476934341169 * h)
-                    - a_12 * (0.012260802469135803 * h2)
-                    + a_14 * (0.012260802469135803 * h2)
-                    - a_15 * (0.012260802469135803 * h2)
-                    + a_18 * (0.0027821869488536153 * h2)
-                    - a_20 * (0.0027821869488536153 * h2)
-                    + a_21 * (0.0027821869488536153 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.0033142075066950466 * h2)
-                    + a_8 * (0.0033142075066950466 * h2)
-                    - a_9 * (0.0033142075066950466 * h2)
-                    + a_11 * (0.021735721866558113 * h)
-                    - a_12 * (0.007189353325904819 * h2)
-                    - a_13 * (0.040440112458214605 * h)
-                    + a_14 * (0.007189353325904819 * h2)
-                    - a_15 * (0.007189353325904819 * h2)
-                    + a_18 * (0.004012803708444074 * h2)
-                    - a_20 * (0.004012803708444074 * h2)
-                    + a_21 * (0.004012803708444074 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0016217233871581023 * h2) - a_8 * (0.0016217233871581023 * h2)
-                    + a_9 * (0.0016217233871581023 * h2)
-                    - a_11 * (0.010635824225415492 * h)
-                    + a_12 * (0.0012521051888440492 * h2)
-                    - a_14 * (0.0012521051888440492 * h2)
-                    + a_15 * (0.0012521051888440492 * h2)
-                    + a_18 * (0.0016217233871581023 * h2)
-                    + a_19 * (0.010635824225415492 * h)
-                    - a_20 * (0.0016217233871581023 * h2)
-                    + a_21 * (0.0016217233871581023 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.0005641878069802993 * h2)
-                    + a_8 * (0.0005641878069802993 * h2)
-                    - a_9 * (0.0005641878069802993 * h2)
-                    + a_11 * (0.0037001392424145306 * h)
-                    - a_12 * (0.0003791260542957619 * h2)
-                    + a_14 * (0.0003791260542957619 * h2)
-                    - a_15 * (0.0003791260542957619 * h2)
-                    - a_18 * (0.00018855648852416328 * h2)
-                    + a_20 * (0.00018855648852416328 * h2)
-                    - a_21 * (0.00018855648852416328 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.010327058827220454 * h2)
-                    - a_8 * (0.010327058827220454 * h2)
-                    + a_9 * (0.010327058827220454 * h2) - a_11 * (0.0677284321861569 * h)
-                    - a_12 * (0.0016428795686149683 * h2)
-                    + a_14 * (0.0016428795686149683 * h2)
-                    - a_15 * (0.0016428795686149683 * h2)
-                    + a_18 * (0.0005711452418626576 * h2)
-                    - a_20 * (0.0005711452418626576 * h2)
-                    + a_21 * (0.0005711452418626576 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.018258377425044093 * h2) + a_7 * (0.15247745287881054 * h)
-                    - a_8 * (0.018258377425044093 * h2)
-                    + a_9 * (0.018258377425044093 * h2)
-                    - a_11 * (0.11974476934341169 * h)
-                    - a_12 * (0.012260802469135803 * h2)
-                    + a_14 * (0.012260802469135803 * h2)
-                    - a_15 * (0.012260802469135803 * h2)
-                    + a_18 * (0.0027821869488536153 * h2)
-                    - a_20 * (0.0027821869488536153 * h2)
-                    + a_21 * (0.0027821869488536153 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.0033142075066950466 * h2)
-                    + a_8 * (0.0033142075066950466 * h2)
-                    - a_9 * (0.0033142075066950466 * h2)
-                    + a_11 * (0.021735721866558113 * h)
-                    - a_12 * (0.007189353325904819 * h2)
-                    - a_13 * (0.040440112458214605 * h)
-                    + a_14 * (0.007189353325904819 * h2)
-                    - a_15 * (0.007189353325904819 * h2)
-                    + a_18 * (0.004012803708444074 * h2)
-                    - a_20 * (0.004012803708444074 * h2)
-                    + a_21 * (0.004012803708444074 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0016217233871581023 * h2) - a_8 * (0.0016217233871581023 * h2)
-                    + a_9 * (0.0016217233871581023 * h2)
-                    - a_11 * (0.010635824225415492 * h)
-                    + a_12 * (0.0012521051888440492 * h2)
-                    - a_14 * (0.0012521051888440492 * h2)
-                    + a_15 * (0.0012521051888440492 * h2)
-                    + a_18 * (0.0016217233871581023 * h2)
-                    + a_19 * (0.010635824225415492 * h)
-                    - a_20 * (0.0016217233871581023 * h2)
-                    + a_21 * (0.0016217233871581023 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.0005641878069802993 * h2)
-                    + a_8 * (0.0005641878069802993 * h2)
-                    - a_9 * (0.0005641878069802993 * h2)
-                    + a_11 * (0.0037001392424145306 * h)
-                    - a_12 * (0.0003791260542957619 * h2)
-                    + a_14 * (0.0003791260542957619 * h2)
-                    - a_15 * (0.0003791260542957619 * h2)
-                    - a_18 * (0.00018855648852416328 * h2)
-                    + a_20 * (0.00018855648852416328 * h2)
-                    - a_21 * (0.00018855648852416328 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.9166296949998198);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.019564281065129602 * h2)
-                    - a_8 * (0.019564281065129602 * h2)
-                    + a_9 * (0.019564281065129602 * h2)
-                    + a_12 * (0.007222222222222222 * h2)
-                    - a_14 * (0.007222222222222222 * h2)
-                    + a_15 * (0.007222222222222222 * h2) - a_17 * (0.040625 * h)
-                    - a_18 * (0.0008936461444946826 * h2)
-                    + a_20 * (0.0008936461444946826 * h2)
-                    - a_21 * (0.0008936461444946826 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.034589909258115864 * h2) + a_7 * (0.2888636342763058 * h)
-                    - a_8 * (0.034589909258115864 * h2)
-                    + a_9 * (0.034589909258115864 * h2)
-                    + a_12 * (0.053899410368540936 * h2)
-                    - a_14 * (0.053899410368540936 * h2)
-                    + a_15 * (0.053899410368540936 * h2)
-                    - a_17 * (0.30318418332304276 * h)
-                    - a_18 * (0.004353167036808358 * h2)
-                    + a_20 * (0.004353167036808358 * h2)
-                    - a_21 * (0.004353167036808358 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.006278659611992946 * h2) + a_8 * (0.006278659611992946 * h2)
-                    - a_9 * (0.006278659611992946 * h2)
-                    + a_12 * (0.03160493827160494 * h2)
-                    + a_13 * (0.17777777777777778 * h)
-                    - a_14 * (0.03160493827160494 * h2)
-                    + a_15 * (0.03160493827160494 * h2)
-                    - a_17 * (0.17777777777777778 * h)
-                    - a_18 * (0.006278659611992946 * h2)
-                    + a_20 * (0.006278659611992946 * h2)
-                    - a_21 * (0.006278659611992946 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0030723028392774937 * h2) - a_8 * (0.0030723028392774937 * h2)
-                    + a_9 * (0.0030723028392774937 * h2)
-                    - a_12 * (0.0055043486401458765 * h2)
-                    + a_14 * (0.0055043486401458765 * h2)
-                    - a_15 * (0.0055043486401458765 * h2)
-                    + a_17 * (0.030961961100820556 * h)
-                    - a_18 * (0.0025374401223133953 * h2)
-                    - a_19 * (0.016641412054083555 * h)
-                    + a_20 * (0.0025374401223133953 * h2)
-                    - a_21 * (0.0025374401223133953 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.001068835668892238 * h2) + a_8 * (0.001068835668892238 * h2)
-                    - a_9 * (0.001068835668892238 * h2)
-                    + a_12 * (0.0016666666666666668 * h2)
-                    - a_14 * (0.0016666666666666668 * h2)
-                    + a_15 * (0.0016666666666666668 * h2) - a_17 * (0.009375 * h)
-                    + a_18 * (0.0002950261450827143 * h2)
-                    - a_20 * (0.0002950261450827143 * h2)
-                    + a_21 * (0.0002950261450827143 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.019564281065129602 * h2)
-                    - a_8 * (0.019564281065129602 * h2)
-                    + a_9 * (0.019564281065129602 * h2)
-                    + a_12 * (0.007222222222222222 * h2)
-                    - a_14 * (0.007222222222222222 * h2)
-                    + a_15 * (0.007222222222222222 * h2) - a_17 * (0.040625 * h)
-                    - a_18 * (0.0008936461444946826 * h2)
-                    + a_20 * (0.0008936461444946826 * h2)
-                    - a_21 * (0.0008936461444946826 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.034589909258115864 * h2) + a_7 * (0.2888636342763058 * h)
-                    - a_8 * (0.034589909258115864 * h2)
-                    + a_9 * (0.034589909258115864 * h2)
-                    + a_12 * (0.053899410368540936 * h2)
-                    - a_14 * (0.053899410368540936 * h2)
-                    + a_15 * (0.053899410368540936 * h2)
-                    - a_17 * (0.30318418332304276 * h)
-                    - a_18 * (0.004353167036808358 * h2)
-                    + a_20 * (0.004353167036808358 * h2)
-                    - a_21 * (0.004353167036808358 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.006278659611992946 * h2) + a_8 * (0.006278659611992946 * h2)
-                    - a_9 * (0.006278659611992946 * h2)
-                    + a_12 * (0.03160493827160494 * h2)
-                    + a_13 * (0.17777777777777778 * h)
-                    - a_14 * (0.03160493827160494 * h2)
-                    + a_15 * (0.03160493827160494 * h2)
-                    - a_17 * (0.17777777777777778 * h)
-                    - a_18 * (0.006278659611992946 * h2)
-                    + a_20 * (0.006278659611992946 * h2)
-                    - a_21 * (0.006278659611992946 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0030723028392774937 * h2) - a_8 * (0.0030723028392774937 * h2)
-                    + a_9 * (0.0030723028392774937 * h2)
-                    - a_12 * (0.0055043486401458765 * h2)
-                    + a_14 * (0.0055043486401458765 * h2)
-                    - a_15 * (0.0055043486401458765 * h2)
-                    + a_17 * (0.030961961100820556 * h)
-                    - a_18 * (0.0025374401223133953 * h2)
-                    - a_19 * (0.016641412054083555 * h)
-                    + a_20 * (0.0025374401223133953 * h2)
-                    - a_21 * (0.0025374401223133953 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.001068835668892238 * h2) + a_8 * (0.001068835668892238 * h2)
-                    - a_9 * (0.001068835668892238 * h2)
-                    + a_12 * (0.0016666666666666668 * h2)
-                    - a_14 * (0.0016666666666666668 * h2)
-                    + a_15 * (0.0016666666666666668 * h2) - a_17 * (0.009375 * h)
-                    + a_18 * (0.0002950261450827143 * h2)
-                    - a_20 * (0.0002950261450827143 * h2)
-                    + a_21 * (0.0002950261450827143 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -1.6770509831248424);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.017716836617547773 * h2)
-                    - a_8 * (0.017716836617547773 * h2)
-                    + a_9 * (0.017716836617547773 * h2)
-                    + a_12 * (0.01608732401305941 * h2)
-                    - a_14 * (0.01608732401305941 * h2)
-                    + a_15 * (0.01608732401305941 * h2)
-                    + a_18 * (0.006430310787292018 * h2)
-                    - a_20 * (0.006430310787292018 * h2)
-                    + a_21 * (0.006430310787292018 * h2)
-                    - a_23 * (0.053700139242414534 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.03132360289150151 * h2) + a_7 * (0.2615863979968067 * h)
-                    - a_8 * (0.03132360289150151 * h2) + a_9 * (0.03132360289150151 * h2)
-                    + a_12 * (0.12005962320621769 * h2)
-                    - a_14 * (0.12005962320621769 * h2)
-                    + a_15 * (0.12005962320621769 * h2)
-                    + a_18 * (0.03132360289150151 * h2)
-                    - a_20 * (0.03132360289150151 * h2)
-                    + a_21 * (0.03132360289150151 * h2)
-                    - a_23 * (0.2615863979968067 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.005685769190933366 * h2) + a_8 * (0.005685769190933366 * h2)
-                    - a_9 * (0.005685769190933366 * h2)
-                    + a_12 * (0.07039922986911469 * h2) + a_13 * (0.3959956680137702 * h)
-                    - a_14 * (0.07039922986911469 * h2)
-                    + a_15 * (0.07039922986911469 * h2)
-                    + a_18 * (0.04517865699019215 * h2)
-                    - a_20 * (0.04517865699019215 * h2)
-                    + a_21 * (0.04517865699019215 * h2)
-                    - a_23 * (0.37729127742211366 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0027821869488536153 * h2) - a_8 * (0.0027821869488536153 * h2)
-                    + a_9 * (0.0027821869488536153 * h2)
-                    - a_12 * (0.012260802469135803 * h2)
-                    + a_14 * (0.012260802469135803 * h2)
-                    - a_15 * (0.012260802469135803 * h2)
-                    + a_18 * (0.018258377425044093 * h2)
-                    + a_19 * (0.11974476934341169 * h)
-                    - a_20 * (0.018258377425044093 * h2)
-                    + a_21 * (0.018258377425044093 * h2)
-                    - a_23 * (0.15247745287881054 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.0009679060965098504 * h2)
-                    + a_8 * (0.0009679060965098504 * h2)
-                    - a_9 * (0.0009679060965098504 * h2)
-                    + a_12 * (0.003712459387629095 * h2)
-                    - a_14 * (0.003712459387629095 * h2)
-                    + a_15 * (0.003712459387629095 * h2)
-                    - a_18 * (0.0021228870229516735 * h2)
-                    + a_20 * (0.0021228870229516735 * h2)
-                    - a_21 * (0.0021228870229516735 * h2)
-                    + a_23 * (0.017728432186156898 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.017716836617547773 * h2)
-                    - a_8 * (0.017716836617547773 * h2)
-                    + a_9 * (0.017716836617547773 * h2)
-                    + a_12 * (0.01608732401305941 * h2)
-                    - a_14 * (0.01608732401305941 * h2)
-                    + a_15 * (0.01608732401305941 * h2)
-                    + a_18 * (0.006430310787292018 * h2)
-                    - a_20 * (0.006430310787292018 * h2)
-                    + a_21 * (0.006430310787292018 * h2)
-                    - a_23 * (0.053700139242414534 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.03132360289150151 * h2) + a_7 * (0.2615863979968067 * h)
-                    - a_8 * (0.03132360289150151 * h2) + a_9 * (0.03132360289150151 * h2)
-                    + a_12 * (0.12005962320621769 * h2)
-                    - a_14 * (0.12005962320621769 * h2)
-                    + a_15 * (0.12005962320621769 * h2)
-                    + a_18 * (0.03132360289150151 * h2)
-                    - a_20 * (0.03132360289150151 * h2)
-                    + a_21 * (0.03132360289150151 * h2)
-                    - a_23 * (0.2615863979968067 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.005685769190933366 * h2) + a_8 * (0.005685769190933366 * h2)
-                    - a_9 * (0.005685769190933366 * h2)
-                    + a_12 * (0.07039922986911469 * h2) + a_13 * (0.3959956680137702 * h)
-                    - a_14 * (0.07039922986911469 * h2)
-                    + a_15 * (0.07039922986911469 * h2)
-                    + a_18 * (0.04517865699019215 * h2)
-                    - a_20 * (0.04517865699019215 * h2)
-                    + a_21 * (0.04517865699019215 * h2)
-                    - a_23 * (0.37729127742211366 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0027821869488536153 * h2) - a_8 * (0.0027821869488536153 * h2)
-                    + a_9 * (0.0027821869488536153 * h2)
-                    - a_12 * (0.012260802469135803 * h2)
-                    + a_14 * (0.012260802469135803 * h2)
-                    - a_15 * (0.012260802469135803 * h2)
-                    + a_18 * (0.018258377425044093 * h2)
-                    + a_19 * (0.11974476934341169 * h)
-                    - a_20 * (0.018258377425044093 * h2)
-                    + a_21 * (0.018258377425044093 * h2)
-                    - a_23 * (0.15247745287881054 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.0009679060965098504 * h2)
-                    + a_8 * (0.0009679060965098504 * h2)
-                    - a_9 * (0.0009679060965098504 * h2)
-                    + a_12 * (0.003712459387629095 * h2)
-                    - a_14 * (0.003712459387629095 * h2)
-                    + a_15 * (0.003712459387629095 * h2)
-                    - a_18 * (0.0021228870229516735 * h2)
-                    + a_20 * (0.0021228870229516735 * h2)
-                    - a_21 * (0.0021228870229516735 * h2)
-                    + a_23 * (0.017728432186156898 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 3), &Self::UNKNOWN_LAYOUT, (2, 0), 1.9166296949998198);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.019801587301587303 * h2)
-                    - a_8 * (0.019801587301587303 * h2)
-                    + a_9 * (0.019801587301587303 * h2)
-                    + a_12 * (0.01173611111111111 * h2)
-                    - a_14 * (0.01173611111111111 * h2)
-                    + a_15 * (0.01173611111111111 * h2)
-                    + a_18 * (0.019801587301587303 * h2)
-                    - a_20 * (0.019801587301587303 * h2)
-                    + a_21 * (0.019801587301587303 * h2) - a_29 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.03500946984192321 * h2) + a_7 * (0.29236742476425687 * h)
-                    - a_8 * (0.03500946984192321 * h2) + a_9 * (0.03500946984192321 * h2)
-                    + a_12 * (0.08758654184887903 * h2)
-                    - a_14 * (0.08758654184887903 * h2)
-                    + a_15 * (0.08758654184887903 * h2)
-                    + a_18 * (0.09645833269553787 * h2)
-                    - a_20 * (0.09645833269553787 * h2)
-                    + a_21 * (0.09645833269553787 * h2)
-                    - a_29 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.006354817027517743 * h2) + a_8 * (0.006354817027517743 * h2)
-                    - a_9 * (0.006354817027517743 * h2)
-                    + a_12 * (0.05135802469135802 * h2)
-                    + a_13 * (0.28888888888888886 * h)
-                    - a_14 * (0.05135802469135802 * h2)
-                    + a_15 * (0.05135802469135802 * h2)
-                    + a_18 * (0.13912377646314383 * h2)
-                    - a_20 * (0.13912377646314383 * h2)
-                    + a_21 * (0.13912377646314383 * h2)
-                    - a_29 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0031095685390300247 * h2) - a_8 * (0.0031095685390300247 * h2)
-                    + a_9 * (0.0031095685390300247 * h2)
-                    - a_12 * (0.008944566540237049 * h2)
-                    + a_14 * (0.008944566540237049 * h2)
-                    - a_15 * (0.008944566540237049 * h2)
-                    + a_18 * (0.056225098059311356 * h2)
-                    + a_19 * (0.3687436863468542 * h)
-                    - a_20 * (0.056225098059311356 * h2)
-                    + a_21 * (0.056225098059311356 * h2)
-                    - a_29 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.0010818001815739047 * h2)
-                    + a_8 * (0.0010818001815739047 * h2)
-                    - a_9 * (0.0010818001815739047 * h2)
-                    + a_12 * (0.0027083333333333334 * h2)
-                    - a_14 * (0.0027083333333333334 * h2)
-                    + a_15 * (0.0027083333333333334 * h2)
-                    - a_18 * (0.006537247437473714 * h2)
-                    + a_20 * (0.006537247437473714 * h2)
-                    - a_21 * (0.006537247437473714 * h2) - a_29 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.019801587301587303 * h2)
-                    - a_8 * (0.019801587301587303 * h2)
-                    + a_9 * (0.019801587301587303 * h2)
-                    + a_12 * (0.01173611111111111 * h2)
-                    - a_14 * (0.01173611111111111 * h2)
-                    + a_15 * (0.01173611111111111 * h2)
-                    + a_18 * (0.019801587301587303 * h2)
-                    - a_20 * (0.019801587301587303 * h2)
-                    + a_21 * (0.019801587301587303 * h2) - a_29 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.03500946984192321 * h2) + a_7 * (0.29236742476425687 * h)
-                    - a_8 * (0.03500946984192321 * h2) + a_9 * (0.03500946984192321 * h2)
-                    + a_12 * (0.08758654184887903 * h2)
-                    - a_14 * (0.08758654184887903 * h2)
-                    + a_15 * (0.08758654184887903 * h2)
-                    + a_18 * (0.09645833269553787 * h2)
-                    - a_20 * (0.09645833269553787 * h2)
-                    + a_21 * (0.09645833269553787 * h2)
-                    - a_29 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.006354817027517743 * h2) + a_8 * (0.006354817027517743 * h2)
-                    - a_9 * (0.006354817027517743 * h2)
-                    + a_12 * (0.05135802469135802 * h2)
-                    + a_13 * (0.28888888888888886 * h)
-                    - a_14 * (0.05135802469135802 * h2)
-                    + a_15 * (0.05135802469135802 * h2)
-                    + a_18 * (0.13912377646314383 * h2)
-                    - a_20 * (0.13912377646314383 * h2)
-                    + a_21 * (0.13912377646314383 * h2)
-                    - a_29 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0031095685390300247 * h2) - a_8 * (0.0031095685390300247 * h2)
-                    + a_9 * (0.0031095685390300247 * h2)
-                    - a_12 * (0.008944566540237049 * h2)
-                    + a_14 * (0.008944566540237049 * h2)
-                    - a_15 * (0.008944566540237049 * h2)
-                    + a_18 * (0.056225098059311356 * h2)
-                    + a_19 * (0.3687436863468542 * h)
-                    - a_20 * (0.056225098059311356 * h2)
-                    + a_21 * (0.056225098059311356 * h2)
-                    - a_29 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.0010818001815739047 * h2)
-                    + a_8 * (0.0010818001815739047 * h2)
-                    - a_9 * (0.0010818001815739047 * h2)
-                    + a_12 * (0.0027083333333333334 * h2)
-                    - a_14 * (0.0027083333333333334 * h2)
-                    + a_15 * (0.0027083333333333334 * h2)
-                    - a_18 * (0.006537247437473714 * h2)
-                    + a_20 * (0.006537247437473714 * h2)
-                    - a_21 * (0.006537247437473714 * h2) - a_29 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 4), &Self::UNKNOWN_LAYOUT, (2, 0), -4.47213595499958);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (1.0 + (0.05 * h)) - a_5 + a_6 * (0.01843718431734271 * h2)
-                    - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
-                    + a_12 * (0.014444444444444444 * h2)
-                    - a_14 * (0.014444444444444444 * h2)
-                    + a_15 * (0.014444444444444444 * h2)
-                    + a_18 * (0.014618371238212845 * h2)
-                    - a_20 * (0.014618371238212845 * h2)
-                    + a_21 * (0.014618371238212845 * h2)
-                    + a_24 * (-(0.05 * h) + (0.0025 * h2))
-                    + a_26 * ((0.05 * h) - (0.0025 * h2)) + a_27 * (0.0025 * h2)
-                    + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
-                    + a_12 * (0.10779882073708187 * h2)
-                    - a_14 * (0.10779882073708187 * h2)
-                    + a_15 * (0.10779882073708187 * h2)
-                    + a_18 * (0.07120963056579739 * h2)
-                    - a_20 * (0.07120963056579739 * h2)
-                    + a_21 * (0.07120963056579739 * h2)
-                    + a_24 * (-(0.2722222222222222 * h) + (0.01361111111111111 * h2))
-                    + a_26 * ((0.2722222222222222 * h) - (0.01361111111111111 * h2))
-                    + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
-                    - a_9 * (0.005916946508118598 * h2)
-                    + a_12 * (0.06320987654320988 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.06320987654320988 * h2)
-                    + a_15 * (0.06320987654320988 * h2)
-                    + a_18 * (0.10270706996490872 * h2)
-                    - a_20 * (0.10270706996490872 * h2)
-                    + a_21 * (0.10270706996490872 * h2)
-                    + a_24 * (-(0.35555555555555557 * h) + (0.017777777777777778 * h2))
-                    + a_26 * ((0.35555555555555557 * h) - (0.017777777777777778 * h2))
-                    + a_27 * (0.017777777777777778 * h2)
-                    + a_28 * (0.35555555555555557 * h)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
-                    + a_9 * (0.0028953077058075506 * h2)
-                    - a_12 * (0.011008697280291753 * h2)
-                    + a_14 * (0.011008697280291753 * h2)
-                    - a_15 * (0.011008697280291753 * h2)
-                    + a_18 * (0.04150775106145398 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.04150775106145398 * h2)
-                    + a_21 * (0.04150775106145398 * h2)
-                    + a_24 * (-(0.2722222222222222 * h) + (0.01361111111111111 * h2))
-                    + a_26 * ((0.2722222222222222 * h) - (0.01361111111111111 * h2))
-                    + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.0010072601271017333 * h2)
-                    + a_8 * (0.0010072601271017333 * h2)
-                    - a_9 * (0.0010072601271017333 * h2)
-                    + a_12 * (0.0033333333333333335 * h2)
-                    - a_14 * (0.0033333333333333335 * h2)
-                    + a_15 * (0.0033333333333333335 * h2)
-                    - a_18 * (0.0048260732062316 * h2) + a_20 * (0.0048260732062316 * h2)
-                    - a_21 * (0.0048260732062316 * h2)
-                    + a_24 * (-(0.05 * h) + (0.0025 * h2)) + a_25 * (-1.0 + (0.05 * h))
-                    + a_26 * ((0.05 * h) - (0.0025 * h2)) + a_27 * (0.0025 * h2)
-                    + a_28 * (0.05 * h) + a_29 - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
-                    - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
-                    + a_12 * (0.014444444444444444 * h2)
-                    - a_14 * (0.014444444444444444 * h2)
-                    + a_15 * (0.014444444444444444 * h2)
-                    + a_18 * (0.014618371238212845 * h2)
-                    - a_20 * (0.014618371238212845 * h2)
-                    + a_21 * (0.014618371238212845 * h2)
-                    + a_24 * (-(0.05 * h) + (0.0025 * h2))
-                    + a_26 * ((0.05 * h) - (0.0025 * h2)) + a_27 * (0.0025 * h2)
-                    + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
-                    + a_12 * (0.10779882073708187 * h2)
-                    - a_14 * (0.10779882073708187 * h2)
-                    + a_15 * (0.10779882073708187 * h2)
-                    + a_18 * (0.07120963056579739 * h2)
-                    - a_20 * (0.07120963056579739 * h2)
-                    + a_21 * (0.07120963056579739 * h2)
-                    + a_24 * (-(0.2722222222222222 * h) + (0.01361111111111111 * h2))
-                    + a_26 * ((0.2722222222222222 * h) - (0.01361111111111111 * h2))
-                    + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
-                    - a_9 * (0.005916946508118598 * h2)
-                    + a_12 * (0.06320987654320988 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.06320987654320988 * h2)
-                    + a_15 * (0.06320987654320988 * h2)
-                    + a_18 * (0.10270706996490872 * h2)
-                    - a_20 * (0.10270706996490872 * h2)
-                    + a_21 * (0.10270706996490872 * h2)
-                    + a_24 * (-(0.35555555555555557 * h) + (0.017777777777777778 * h2))
-                    + a_26 * ((0.35555555555555557 * h) - (0.017777777777777778 * h2))
-                    + a_27 * (0.017777777777777778 * h2)
-                    + a_28 * (0.35555555555555557 * h)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
-                    + a_9 * (0.0028953077058075506 * h2)
-                    - a_12 * (0.011008697280291753 * h2)
-                    + a_14 * (0.011008697280291753 * h2)
-                    - a_15 * (0.011008697280291753 * h2)
-                    + a_18 * (0.04150775106145398 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.04150775106145398 * h2)
-                    + a_21 * (0.04150775106145398 * h2)
-                    + a_24 * (-(0.2722222222222222 * h) + (0.01361111111111111 * h2))
-                    + a_26 * ((0.2722222222222222 * h) - (0.01361111111111111 * h2))
-                    + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.0010072601271017333 * h2)
-                    + a_8 * (0.0010072601271017333 * h2)
-                    - a_9 * (0.0010072601271017333 * h2)
-                    + a_12 * (0.0033333333333333335 * h2)
-                    - a_14 * (0.0033333333333333335 * h2)
-                    + a_15 * (0.0033333333333333335 * h2)
-                    - a_18 * (0.0048260732062316 * h2) + a_20 * (0.0048260732062316 * h2)
-                    - a_21 * (0.0048260732062316 * h2)
-                    + a_24 * (-(0.05 * h) + (0.0025 * h2)) + a_25 * (0.05 * h)
-                    + a_26 * ((0.05 * h) - (0.0025 * h2)) + a_27 * (0.0025 * h2)
-                    + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.02142857142857143 * h)
-                    + a_6 * ((0.0677284321861569 * h) - (0.007901650421718304 * h2))
-                    + a_8 * (-(0.0677284321861569 * h) + (0.007901650421718304 * h2))
-                    - a_9 * (0.007901650421718304 * h2) - a_10 * (0.0677284321861569 * h)
-                    - a_12 * (0.006190476190476191 * h2)
-                    + a_14 * (0.006190476190476191 * h2)
-                    - a_15 * (0.006190476190476191 * h2)
-                    - a_18 * (0.006265016244948362 * h2)
-                    + a_20 * (0.006265016244948362 * h2)
-                    - a_21 * (0.006265016244948362 * h2)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * ((0.11974476934341169 * h) - (0.013970223090064696 * h2))
-                    + a_7 * (1.0 - (0.11666666666666667 * h))
-                    + a_8 * (-(0.11974476934341169 * h) + (0.013970223090064696 * h2))
-                    - a_9 * (0.013970223090064696 * h2)
-                    - a_10 * (0.11974476934341169 * h) - a_11
-                    - a_12 * (0.046199494601606515 * h2)
-                    + a_14 * (0.046199494601606515 * h2)
-                    - a_15 * (0.046199494601606515 * h2)
-                    - a_18 * (0.030518413099627453 * h2)
-                    + a_20 * (0.030518413099627453 * h2)
-                    - a_21 * (0.030518413099627453 * h2)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (-(0.021735721866558113 * h) + (0.002535834217765113 * h2))
-                    + a_8 * ((0.021735721866558113 * h) - (0.002535834217765113 * h2))
-                    + a_9 * (0.002535834217765113 * h2)
-                    + a_10 * (0.021735721866558113 * h)
-                    - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02708994708994709 * h2)
-                    - a_15 * (0.02708994708994709 * h2)
-                    - a_18 * (0.04401731569924659 * h2)
-                    + a_20 * (0.04401731569924659 * h2)
-                    - a_21 * (0.04401731569924659 * h2)
-                    + a_24 * ((0.1523809523809524 * h) - (0.007619047619047619 * h2))
-                    + a_26 * (-(0.1523809523809524 * h) + (0.007619047619047619 * h2))
-                    - a_27 * (0.007619047619047619 * h2)
-                    - a_28 * (0.1523809523809524 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * ((0.010635824225415492 * h) - (0.0012408461596318074 * h2))
-                    + a_8 * (-(0.010635824225415492 * h) + (0.0012408461596318074 * h2))
-                    - a_9 * (0.0012408461596318074 * h2)
-                    - a_10 * (0.010635824225415492 * h)
-                    + a_12 * (0.004718013120125037 * h2)
-                    - a_14 * (0.004718013120125037 * h2)
-                    + a_15 * (0.004718013120125037 * h2)
-                    - a_18 * (0.017789036169194562 * h2)
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (0.017789036169194562 * h2)
-                    - a_21 * (0.017789036169194562 * h2)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_6 * (-(0.0037001392424145306 * h) + (0.00043168291161502855 * h2))
-                    + a_8 * ((0.0037001392424145306 * h) - (0.00043168291161502855 * h2))
-                    + a_9 * (0.00043168291161502855 * h2)
-                    + a_10 * (0.0037001392424145306 * h)
-                    - a_12 * (0.0014285714285714286 * h2)
-                    + a_14 * (0.0014285714285714286 * h2)
-                    - a_15 * (0.0014285714285714286 * h2)
-                    + a_18 * (0.0020683170883849713 * h2)
-                    - a_20 * (0.0020683170883849713 * h2)
-                    + a_21 * (0.0020683170883849713 * h2)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_25 * (0.42857142857142855 - (0.02142857142857143 * h))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h) - a_29 * 0.42857142857142855
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_1 * (0.02142857142857143 * h)
-                    + a_6 * ((0.0677284321861569 * h) - (0.007901650421718304 * h2))
-                    + a_8 * (-(0.0677284321861569 * h) + (0.007901650421718304 * h2))
-                    - a_9 * (0.007901650421718304 * h2) - a_10 * (0.0677284321861569 * h)
-                    - a_12 * (0.006190476190476191 * h2)
-                    + a_14 * (0.006190476190476191 * h2)
-                    - a_15 * (0.006190476190476191 * h2)
-                    - a_18 * (0.006265016244948362 * h2)
-                    + a_20 * (0.006265016244948362 * h2)
-                    - a_21 * (0.006265016244948362 * h2)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * ((0.11974476934341169 * h) - (0.013970223090064696 * h2))
-                    - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (-(0.11974476934341169 * h) + (0.013970223090064696 * h2))
-                    - a_9 * (0.013970223090064696 * h2)
-                    - a_10 * (0.11974476934341169 * h)
-                    - a_12 * (0.046199494601606515 * h2)
-                    + a_14 * (0.046199494601606515 * h2)
-                    - a_15 * (0.046199494601606515 * h2)
-                    - a_18 * (0.030518413099627453 * h2)
-                    + a_20 * (0.030518413099627453 * h2)
-                    - a_21 * (0.030518413099627453 * h2)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (-(0.021735721866558113 * h) + (0.002535834217765113 * h2))
-                    + a_8 * ((0.021735721866558113 * h) - (0.002535834217765113 * h2))
-                    + a_9 * (0.002535834217765113 * h2)
-                    + a_10 * (0.021735721866558113 * h)
-                    - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02708994708994709 * h2)
-                    - a_15 * (0.02708994708994709 * h2)
-                    - a_18 * (0.04401731569924659 * h2)
-                    + a_20 * (0.04401731569924659 * h2)
-                    - a_21 * (0.04401731569924659 * h2)
-                    + a_24 * ((0.1523809523809524 * h) - (0.007619047619047619 * h2))
-                    + a_26 * (-(0.1523809523809524 * h) + (0.007619047619047619 * h2))
-                    - a_27 * (0.007619047619047619 * h2)
-                    - a_28 * (0.1523809523809524 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * ((0.010635824225415492 * h) - (0.0012408461596318074 * h2))
-                    + a_8 * (-(0.010635824225415492 * h) + (0.0012408461596318074 * h2))
-                    - a_9 * (0.0012408461596318074 * h2)
-                    - a_10 * (0.010635824225415492 * h)
-                    + a_12 * (0.004718013120125037 * h2)
-                    - a_14 * (0.004718013120125037 * h2)
-                    + a_15 * (0.004718013120125037 * h2)
-                    - a_18 * (0.017789036169194562 * h2)
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (0.017789036169194562 * h2)
-                    - a_21 * (0.017789036169194562 * h2)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_6 * (-(0.0037001392424145306 * h) + (0.00043168291161502855 * h2))
-                    + a_8 * ((0.0037001392424145306 * h) - (0.00043168291161502855 * h2))
-                    + a_9 * (0.00043168291161502855 * h2)
-                    + a_10 * (0.0037001392424145306 * h)
-                    - a_12 * (0.0014285714285714286 * h2)
-                    + a_14 * (0.0014285714285714286 * h2)
-                    - a_15 * (0.0014285714285714286 * h2)
-                    + a_18 * (0.0020683170883849713 * h2)
-                    - a_20 * (0.0020683170883849713 * h2)
-                    + a_21 * (0.0020683170883849713 * h2)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    - a_25 * (0.02142857142857143 * h)
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.01875 * h) + a_6 * (0.006913944119003516 * h2)
-                    - a_8 * (0.006913944119003516 * h2)
-                    + a_9 * (0.006913944119003516 * h2)
-                    + a_12 * ((0.040625 * h) + (0.005416666666666667 * h2))
-                    + a_14 * (-(0.040625 * h) - (0.005416666666666667 * h2))
-                    + a_15 * (0.005416666666666667 * h2) - a_16 * (0.040625 * h)
-                    + a_18 * (0.005481889214329816 * h2)
-                    - a_20 * (0.005481889214329816 * h2)
-                    + a_21 * (0.005481889214329816 * h2)
-                    + a_24 * (-(0.01875 * h) + (0.0009375 * h2))
-                    + a_26 * ((0.01875 * h) - (0.0009375 * h2)) + a_27 * (0.0009375 * h2)
-                    + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.012223945203806609 * h2) + a_7 * (0.10208333333333333 * h)
-                    - a_8 * (0.012223945203806609 * h2)
-                    + a_9 * (0.012223945203806609 * h2)
-                    + a_12 * ((0.30318418332304276 * h) + (0.0404245577764057 * h2))
-                    + a_14 * (-(0.30318418332304276 * h) - (0.0404245577764057 * h2))
-                    + a_15 * (0.0404245577764057 * h2) - a_16 * (0.30318418332304276 * h)
-                    + a_18 * (0.02670361146217402 * h2)
-                    - a_20 * (0.02670361146217402 * h2)
-                    + a_21 * (0.02670361146217402 * h2)
-                    + a_24 * (-(0.10208333333333333 * h) + (0.005104166666666667 * h2))
-                    + a_26 * ((0.10208333333333333 * h) - (0.005104166666666667 * h2))
-                    + a_27 * (0.005104166666666667 * h2)
-                    + a_28 * (0.10208333333333333 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.002218854940544474 * h2) + a_8 * (0.002218854940544474 * h2)
-                    - a_9 * (0.002218854940544474 * h2)
-                    + a_12 * ((0.17777777777777778 * h) + (0.023703703703703703 * h2))
-                    + a_13 * (1.0 + (0.13333333333333333 * h))
-                    + a_14 * (-(0.17777777777777778 * h) - (0.023703703703703703 * h2))
-                    + a_15 * (0.023703703703703703 * h2)
-                    - a_16 * (0.17777777777777778 * h) - a_17
-                    + a_18 * (0.038515151236840774 * h2)
-                    - a_20 * (0.038515151236840774 * h2)
-                    + a_21 * (0.038515151236840774 * h2)
-                    + a_24 * (-(0.13333333333333333 * h) + (0.006666666666666667 * h2))
-                    + a_26 * ((0.13333333333333333 * h) - (0.006666666666666667 * h2))
-                    + a_27 * (0.006666666666666667 * h2)
-                    + a_28 * (0.13333333333333333 * h)
-                    - a_30 * (0.13333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0010857403896778314 * h2) - a_8 * (0.0010857403896778314 * h2)
-                    + a_9 * (0.0010857403896778314 * h2)
-                    + a_12 * (-(0.030961961100820556 * h) - (0.004128261480109407 * h2))
-                    + a_14 * ((0.030961961100820556 * h) + (0.004128261480109407 * h2))
-                    - a_15 * (0.004128261480109407 * h2)
-                    + a_16 * (0.030961961100820556 * h)
-                    + a_18 * (0.015565406648045243 * h2)
-                    + a_19 * (0.10208333333333333 * h)
-                    - a_20 * (0.015565406648045243 * h2)
-                    + a_21 * (0.015565406648045243 * h2)
-                    + a_24 * (-(0.10208333333333333 * h) + (0.005104166666666667 * h2))
-                    + a_26 * ((0.10208333333333333 * h) - (0.005104166666666667 * h2))
-                    + a_27 * (0.005104166666666667 * h2)
-                    + a_28 * (0.10208333333333333 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.00037772254766315 * h2) + a_8 * (0.00037772254766315 * h2)
-                    - a_9 * (0.00037772254766315 * h2)
-                    + a_12 * ((0.009375 * h) + (0.00125 * h2))
-                    + a_14 * (-(0.009375 * h) - (0.00125 * h2)) + a_15 * (0.00125 * h2)
-                    - a_16 * (0.009375 * h) - a_18 * (0.00180977745233685 * h2)
-                    + a_20 * (0.00180977745233685 * h2)
-                    - a_21 * (0.00180977745233685 * h2)
-                    + a_24 * (-(0.01875 * h) + (0.0009375 * h2))
-                    + a_25 * (-0.375 + (0.01875 * h))
-                    + a_26 * ((0.01875 * h) - (0.0009375 * h2)) + a_27 * (0.0009375 * h2)
-                    + a_28 * (0.01875 * h) + a_29 * 0.375 - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.01875 * h) + a_6 * (0.006913944119003516 * h2)
-                    - a_8 * (0.006913944119003516 * h2)
-                    + a_9 * (0.006913944119003516 * h2)
-                    + a_12 * ((0.040625 * h) + (0.005416666666666667 * h2))
-                    + a_14 * (-(0.040625 * h) - (0.005416666666666667 * h2))
-                    + a_15 * (0.005416666666666667 * h2) - a_16 * (0.040625 * h)
-                    + a_18 * (0.005481889214329816 * h2)
-                    - a_20 * (0.005481889214329816 * h2)
-                    + a_21 * (0.005481889214329816 * h2)
-                    + a_24 * (-(0.01875 * h) + (0.0009375 * h2))
-                    + a_26 * ((0.01875 * h) - (0.0009375 * h2)) + a_27 * (0.0009375 * h2)
-                    + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.012223945203806609 * h2) + a_7 * (0.10208333333333333 * h)
-                    - a_8 * (0.012223945203806609 * h2)
-                    + a_9 * (0.012223945203806609 * h2)
-                    + a_12 * ((0.30318418332304276 * h) + (0.0404245577764057 * h2))
-                    + a_14 * (-(0.30318418332304276 * h) - (0.0404245577764057 * h2))
-                    + a_15 * (0.0404245577764057 * h2) - a_16 * (0.30318418332304276 * h)
-                    + a_18 * (0.02670361146217402 * h2)
-                    - a_20 * (0.02670361146217402 * h2)
-                    + a_21 * (0.02670361146217402 * h2)
-                    + a_24 * (-(0.10208333333333333 * h) + (0.005104166666666667 * h2))
-                    + a_26 * ((0.10208333333333333 * h) - (0.005104166666666667 * h2))
-                    + a_27 * (0.005104166666666667 * h2)
-                    + a_28 * (0.10208333333333333 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.002218854940544474 * h2) + a_8 * (0.002218854940544474 * h2)
-                    - a_9 * (0.002218854940544474 * h2)
-                    + a_12 * ((0.17777777777777778 * h) + (0.023703703703703703 * h2))
-                    + a_13 * (0.13333333333333333 * h)
-                    + a_14 * (-(0.17777777777777778 * h) - (0.023703703703703703 * h2))
-                    + a_15 * (0.023703703703703703 * h2)
-                    - a_16 * (0.17777777777777778 * h)
-                    + a_18 * (0.038515151236840774 * h2)
-                    - a_20 * (0.038515151236840774 * h2)
-                    + a_21 * (0.038515151236840774 * h2)
-                    + a_24 * (-(0.13333333333333333 * h) + (0.006666666666666667 * h2))
-                    + a_26 * ((0.13333333333333333 * h) - (0.006666666666666667 * h2))
-                    + a_27 * (0.006666666666666667 * h2)
-                    + a_28 * (0.13333333333333333 * h)
-                    - a_30 * (0.13333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0010857403896778314 * h2) - a_8 * (0.0010857403896778314 * h2)
-                    + a_9 * (0.0010857403896778314 * h2)
-                    + a_12 * (-(0.030961961100820556 * h) - (0.004128261480109407 * h2))
-                    + a_14 * ((0.030961961100820556 * h) + (0.004128261480109407 * h2))
-                    - a_15 * (0.004128261480109407 * h2)
-                    + a_16 * (0.030961961100820556 * h)
-                    + a_18 * (0.015565406648045243 * h2)
-                    + a_19 * (0.10208333333333333 * h)
-                    - a_20 * (0.015565406648045243 * h2)
-                    + a_21 * (0.015565406648045243 * h2)
-                    + a_24 * (-(0.10208333333333333 * h) + (0.005104166666666667 * h2))
-                    + a_26 * ((0.10208333333333333 * h) - (0.005104166666666667 * h2))
-                    + a_27 * (0.005104166666666667 * h2)
-                    + a_28 * (0.10208333333333333 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.00037772254766315 * h2) + a_8 * (0.00037772254766315 * h2)
-                    - a_9 * (0.00037772254766315 * h2)
-                    + a_12 * ((0.009375 * h) + (0.00125 * h2))
-                    + a_14 * (-(0.009375 * h) - (0.00125 * h2)) + a_15 * (0.00125 * h2)
-                    - a_16 * (0.009375 * h) - a_18 * (0.00180977745233685 * h2)
-                    + a_20 * (0.00180977745233685 * h2)
-                    - a_21 * (0.00180977745233685 * h2)
-                    + a_24 * (-(0.01875 * h) + (0.0009375 * h2)) + a_25 * (0.01875 * h)
-                    + a_26 * ((0.01875 * h) - (0.0009375 * h2)) + a_27 * (0.0009375 * h2)
-                    + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.02142857142857143 * h) - a_6 * (0.007901650421718304 * h2)
-                    + a_8 * (0.007901650421718304 * h2)
-                    - a_9 * (0.007901650421718304 * h2)
-                    - a_12 * (0.006190476190476191 * h2)
-                    + a_14 * (0.006190476190476191 * h2)
-                    - a_15 * (0.006190476190476191 * h2)
-                    + a_18 * ((0.053700139242414534 * h) - (0.006265016244948362 * h2))
-                    + a_20 * (-(0.053700139242414534 * h) + (0.006265016244948362 * h2))
-                    - a_21 * (0.006265016244948362 * h2)
-                    - a_22 * (0.053700139242414534 * h)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_6 * (0.013970223090064696 * h2) - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (0.013970223090064696 * h2)
-                    - a_9 * (0.013970223090064696 * h2)
-                    - a_12 * (0.046199494601606515 * h2)
-                    + a_14 * (0.046199494601606515 * h2)
-                    - a_15 * (0.046199494601606515 * h2)
-                    + a_18 * ((0.2615863979968067 * h) - (0.030518413099627453 * h2))
-                    + a_20 * (-(0.2615863979968067 * h) + (0.030518413099627453 * h2))
-                    - a_21 * (0.030518413099627453 * h2)
-                    - a_22 * (0.2615863979968067 * h)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (0.002535834217765113 * h2) - a_8 * (0.002535834217765113 * h2)
-                    + a_9 * (0.002535834217765113 * h2)
-                    - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02708994708994709 * h2)
-                    - a_15 * (0.02708994708994709 * h2)
-                    + a_18 * ((0.37729127742211366 * h) - (0.04401731569924659 * h2))
-                    + a_20 * (-(0.37729127742211366 * h) + (0.04401731569924659 * h2))
-                    - a_21 * (0.04401731569924659 * h2)
-                    - a_22 * (0.37729127742211366 * h)
-                    + a_24 * ((0.1523809523809524 * h) - (0.007619047619047619 * h2))
-                    + a_26 * (-(0.1523809523809524 * h) + (0.007619047619047619 * h2))
-                    - a_27 * (0.007619047619047619 * h2)
-                    - a_28 * (0.1523809523809524 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_6 * (0.0012408461596318074 * h2)
-                    + a_8 * (0.0012408461596318074 * h2)
-                    - a_9 * (0.0012408461596318074 * h2)
-                    + a_12 * (0.004718013120125037 * h2)
-                    - a_14 * (0.004718013120125037 * h2)
-                    + a_15 * (0.004718013120125037 * h2)
-                    + a_18 * ((0.15247745287881054 * h) - (0.017789036169194562 * h2))
-                    + a_19 * (1.0 - (0.11666666666666667 * h))
-                    + a_20 * (-(0.15247745287881054 * h) + (0.017789036169194562 * h2))
-                    - a_21 * (0.017789036169194562 * h2)
-                    - a_22 * (0.15247745287881054 * h) - a_23
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_6 * (0.00043168291161502855 * h2)
-                    - a_8 * (0.00043168291161502855 * h2)
-                    + a_9 * (0.00043168291161502855 * h2)
-                    - a_12 * (0.0014285714285714286 * h2)
-                    + a_14 * (0.0014285714285714286 * h2)
-                    - a_15 * (0.0014285714285714286 * h2)
-                    + a_18 * (-(0.017728432186156898 * h) + (0.0020683170883849713 * h2))
-                    + a_20 * ((0.017728432186156898 * h) - (0.0020683170883849713 * h2))
-                    + a_21 * (0.0020683170883849713 * h2)
-                    + a_22 * (0.017728432186156898 * h)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_25 * (0.42857142857142855 - (0.02142857142857143 * h))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h) - a_29 * 0.42857142857142855
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_1 * (0.02142857142857143 * h) - a_6 * (0.007901650421718304 * h2)
-                    + a_8 * (0.007901650421718304 * h2)
-                    - a_9 * (0.007901650421718304 * h2)
-                    - a_12 * (0.006190476190476191 * h2)
-                    + a_14 * (0.006190476190476191 * h2)
-                    - a_15 * (0.006190476190476191 * h2)
-                    + a_18 * ((0.053700139242414534 * h) - (0.006265016244948362 * h2))
-                    + a_20 * (-(0.053700139242414534 * h) + (0.006265016244948362 * h2))
-                    - a_21 * (0.006265016244948362 * h2)
-                    - a_22 * (0.053700139242414534 * h)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_6 * (0.013970223090064696 * h2) - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (0.013970223090064696 * h2)
-                    - a_9 * (0.013970223090064696 * h2)
-                    - a_12 * (0.046199494601606515 * h2)
-                    + a_14 * (0.046199494601606515 * h2)
-                    - a_15 * (0.046199494601606515 * h2)
-                    + a_18 * ((0.2615863979968067 * h) - (0.030518413099627453 * h2))
-                    + a_20 * (-(0.2615863979968067 * h) + (0.030518413099627453 * h2))
-                    - a_21 * (0.030518413099627453 * h2)
-                    - a_22 * (0.2615863979968067 * h)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (0.002535834217765113 * h2) - a_8 * (0.002535834217765113 * h2)
-                    + a_9 * (0.002535834217765113 * h2)
-                    - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02708994708994709 * h2)
-                    - a_15 * (0.02708994708994709 * h2)
-                    + a_18 * ((0.37729127742211366 * h) - (0.04401731569924659 * h2))
-                    + a_20 * (-(0.37729127742211366 * h) + (0.04401731569924659 * h2))
-                    - a_21 * (0.04401731569924659 * h2)
-                    - a_22 * (0.37729127742211366 * h)
-                    + a_24 * ((0.1523809523809524 * h) - (0.007619047619047619 * h2))
-                    + a_26 * (-(0.1523809523809524 * h) + (0.007619047619047619 * h2))
-                    - a_27 * (0.007619047619047619 * h2)
-                    - a_28 * (0.1523809523809524 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_6 * (0.0012408461596318074 * h2)
-                    + a_8 * (0.0012408461596318074 * h2)
-                    - a_9 * (0.0012408461596318074 * h2)
-                    + a_12 * (0.004718013120125037 * h2)
-                    - a_14 * (0.004718013120125037 * h2)
-                    + a_15 * (0.004718013120125037 * h2)
-                    + a_18 * ((0.15247745287881054 * h) - (0.017789036169194562 * h2))
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (-(0.15247745287881054 * h) + (0.017789036169194562 * h2))
-                    - a_21 * (0.017789036169194562 * h2)
-                    - a_22 * (0.15247745287881054 * h)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_6 * (0.00043168291161502855 * h2)
-                    - a_8 * (0.00043168291161502855 * h2)
-                    + a_9 * (0.00043168291161502855 * h2)
-                    - a_12 * (0.0014285714285714286 * h2)
-                    + a_14 * (0.0014285714285714286 * h2)
-                    - a_15 * (0.0014285714285714286 * h2)
-                    + a_18 * (-(0.017728432186156898 * h) + (0.0020683170883849713 * h2))
-                    + a_20 * ((0.017728432186156898 * h) - (0.0020683170883849713 * h2))
-                    + a_21 * (0.0020683170883849713 * h2)
-                    + a_22 * (0.017728432186156898 * h)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    - a_25 * (0.02142857142857143 * h)
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
-                    - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
-                    + a_12 * (0.014444444444444444 * h2)
-                    - a_14 * (0.014444444444444444 * h2)
-                    + a_15 * (0.014444444444444444 * h2)
-                    + a_18 * (0.014618371238212845 * h2)
-                    - a_20 * (0.014618371238212845 * h2)
-                    + a_21 * (0.014618371238212845 * h2) + a_24 * (0.0025 * h2)
-                    - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
-                    + a_12 * (0.10779882073708187 * h2)
-                    - a_14 * (0.10779882073708187 * h2)
-                    + a_15 * (0.10779882073708187 * h2)
-                    + a_18 * (0.07120963056579739 * h2)
-                    - a_20 * (0.07120963056579739 * h2)
-                    + a_21 * (0.07120963056579739 * h2)
-                    + a_24 * (0.01361111111111111 * h2)
-                    - a_26 * (0.01361111111111111 * h2)
-                    + a_27 * (0.01361111111111111 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
-                    - a_9 * (0.005916946508118598 * h2)
-                    + a_12 * (0.06320987654320988 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.06320987654320988 * h2)
-                    + a_15 * (0.06320987654320988 * h2)
-                    + a_18 * (0.10270706996490872 * h2)
-                    - a_20 * (0.10270706996490872 * h2)
-                    + a_21 * (0.10270706996490872 * h2)
-                    + a_24 * (0.017777777777777778 * h2)
-                    - a_26 * (0.017777777777777778 * h2)
-                    + a_27 * (0.017777777777777778 * h2)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
-                    + a_9 * (0.0028953077058075506 * h2)
-                    - a_12 * (0.011008697280291753 * h2)
-                    + a_14 * (0.011008697280291753 * h2)
-                    - a_15 * (0.011008697280291753 * h2)
-                    + a_18 * (0.04150775106145398 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.04150775106145398 * h2)
-                    + a_21 * (0.04150775106145398 * h2)
-                    + a_24 * (0.01361111111111111 * h2)
-                    - a_26 * (0.01361111111111111 * h2)
-                    + a_27 * (0.01361111111111111 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.0010072601271017333 * h2)
-                    + a_8 * (0.0010072601271017333 * h2)
-                    - a_9 * (0.0010072601271017333 * h2)
-                    + a_12 * (0.0033333333333333335 * h2)
-                    - a_14 * (0.0033333333333333335 * h2)
-                    + a_15 * (0.0033333333333333335 * h2)
-                    - a_18 * (0.0048260732062316 * h2) + a_20 * (0.0048260732062316 * h2)
-                    - a_21 * (0.0048260732062316 * h2) + a_24 * (0.0025 * h2)
-                    + a_25 * (0.05 * h) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
-                    - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
-                    - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
-                    + a_12 * (0.014444444444444444 * h2)
-                    - a_14 * (0.014444444444444444 * h2)
-                    + a_15 * (0.014444444444444444 * h2)
-                    + a_18 * (0.014618371238212845 * h2)
-                    - a_20 * (0.014618371238212845 * h2)
-                    + a_21 * (0.014618371238212845 * h2) + a_24 * (0.0025 * h2)
-                    - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
-                    + a_12 * (0.10779882073708187 * h2)
-                    - a_14 * (0.10779882073708187 * h2)
-                    + a_15 * (0.10779882073708187 * h2)
-                    + a_18 * (0.07120963056579739 * h2)
-                    - a_20 * (0.07120963056579739 * h2)
-                    + a_21 * (0.07120963056579739 * h2)
-                    + a_24 * (0.01361111111111111 * h2)
-                    - a_26 * (0.01361111111111111 * h2)
-                    + a_27 * (0.01361111111111111 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
-                    - a_9 * (0.005916946508118598 * h2)
-                    + a_12 * (0.06320987654320988 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.06320987654320988 * h2)
-                    + a_15 * (0.06320987654320988 * h2)
-                    + a_18 * (0.10270706996490872 * h2)
-                    - a_20 * (0.10270706996490872 * h2)
-                    + a_21 * (0.10270706996490872 * h2)
-                    + a_24 * (0.017777777777777778 * h2)
-                    - a_26 * (0.017777777777777778 * h2)
-                    + a_27 * (0.017777777777777778 * h2)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
-                    + a_9 * (0.0028953077058075506 * h2)
-                    - a_12 * (0.011008697280291753 * h2)
-                    + a_14 * (0.011008697280291753 * h2)
-                    - a_15 * (0.011008697280291753 * h2)
-                    + a_18 * (0.04150775106145398 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.04150775106145398 * h2)
-                    + a_21 * (0.04150775106145398 * h2)
-                    + a_24 * (0.01361111111111111 * h2)
-                    - a_26 * (0.01361111111111111 * h2)
-                    + a_27 * (0.01361111111111111 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.0010072601271017333 * h2)
-                    + a_8 * (0.0010072601271017333 * h2)
-                    - a_9 * (0.0010072601271017333 * h2)
-                    + a_12 * (0.0033333333333333335 * h2)
-                    - a_14 * (0.0033333333333333335 * h2)
-                    + a_15 * (0.0033333333333333335 * h2)
-                    - a_18 * (0.0048260732062316 * h2) + a_20 * (0.0048260732062316 * h2)
-                    - a_21 * (0.0048260732062316 * h2) + a_24 * (0.0025 * h2)
-                    + a_25 * (0.05 * h) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
-                    - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.22360679774997896);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.521749194749951);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.5962847939999439);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 3), -0.521749194749951);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 4), 0.22360679774997896);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) - a_6 * (0.006537247437473714 * h2)
+                + a_8 * (0.006537247437473714 * h2) - a_9 * (0.006537247437473714 * h2)
+                + a_12 * (0.0027083333333333334 * h2)
+                - a_14 * (0.0027083333333333334 * h2)
+                + a_15 * (0.0027083333333333334 * h2)
+                - a_18 * (0.0010818001815739047 * h2)
+                + a_20 * (0.0010818001815739047 * h2)
+                - a_21 * (0.0010818001815739047 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_6 * (0.011557940458292445 * h2) - a_7 * (0.096521464124632 * h)
+                + a_8 * (0.011557940458292445 * h2) - a_9 * (0.011557940458292445 * h2)
+                + a_12 * (0.02021227888820285 * h2) - a_14 * (0.02021227888820285 * h2)
+                + a_15 * (0.02021227888820285 * h2) - a_18 * (0.005269710969886963 * h2)
+                + a_20 * (0.005269710969886963 * h2)
+                - a_21 * (0.005269710969886963 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (0.0020979636983659684 * h2) - a_8 * (0.0020979636983659684 * h2)
+                + a_9 * (0.0020979636983659684 * h2) + a_12 * (0.011851851851851851 * h2)
+                + a_13 * (0.06666666666666667 * h) - a_14 * (0.011851851851851851 * h2)
+                + a_15 * (0.011851851851851851 * h2) - a_18 * (0.007600609201011471 * h2)
+                + a_20 * (0.007600609201011471 * h2)
+                - a_21 * (0.007600609201011471 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_6 * (0.0010265853264093334 * h2) + a_8 * (0.0010265853264093334 * h2)
+                - a_9 * (0.0010265853264093334 * h2)
+                - a_12 * (0.0020641307400547037 * h2)
+                + a_14 * (0.0020641307400547037 * h2)
+                - a_15 * (0.0020641307400547037 * h2)
+                - a_18 * (0.003071689171337185 * h2) - a_19 * (0.020145202542034668 * h)
+                + a_20 * (0.003071689171337185 * h2)
+                - a_21 * (0.003071689171337185 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_6 * (0.00035714285714285714 * h2) - a_8 * (0.00035714285714285714 * h2)
+                + a_9 * (0.00035714285714285714 * h2) + a_12 * (0.000625 * h2)
+                - a_14 * (0.000625 * h2) + a_15 * (0.000625 * h2)
+                + a_18 * (0.00035714285714285714 * h2)
+                - a_20 * (0.00035714285714285714 * h2)
+                + a_21 * (0.00035714285714285714 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) - a_6 * (0.006537247437473714 * h2)
+                + a_8 * (0.006537247437473714 * h2) - a_9 * (0.006537247437473714 * h2)
+                + a_12 * (0.0027083333333333334 * h2)
+                - a_14 * (0.0027083333333333334 * h2)
+                + a_15 * (0.0027083333333333334 * h2)
+                - a_18 * (0.0010818001815739047 * h2)
+                + a_20 * (0.0010818001815739047 * h2)
+                - a_21 * (0.0010818001815739047 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_6 * (0.011557940458292445 * h2) - a_7 * (0.096521464124632 * h)
+                + a_8 * (0.011557940458292445 * h2) - a_9 * (0.011557940458292445 * h2)
+                + a_12 * (0.02021227888820285 * h2) - a_14 * (0.02021227888820285 * h2)
+                + a_15 * (0.02021227888820285 * h2) - a_18 * (0.005269710969886963 * h2)
+                + a_20 * (0.005269710969886963 * h2)
+                - a_21 * (0.005269710969886963 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (0.0020979636983659684 * h2) - a_8 * (0.0020979636983659684 * h2)
+                + a_9 * (0.0020979636983659684 * h2) + a_12 * (0.011851851851851851 * h2)
+                + a_13 * (0.06666666666666667 * h) - a_14 * (0.011851851851851851 * h2)
+                + a_15 * (0.011851851851851851 * h2) - a_18 * (0.007600609201011471 * h2)
+                + a_20 * (0.007600609201011471 * h2)
+                - a_21 * (0.007600609201011471 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_6 * (0.0010265853264093334 * h2) + a_8 * (0.0010265853264093334 * h2)
+                - a_9 * (0.0010265853264093334 * h2)
+                - a_12 * (0.0020641307400547037 * h2)
+                + a_14 * (0.0020641307400547037 * h2)
+                - a_15 * (0.0020641307400547037 * h2)
+                - a_18 * (0.003071689171337185 * h2) - a_19 * (0.020145202542034668 * h)
+                + a_20 * (0.003071689171337185 * h2)
+                - a_21 * (0.003071689171337185 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_6 * (0.00035714285714285714 * h2) - a_8 * (0.00035714285714285714 * h2)
+                + a_9 * (0.00035714285714285714 * h2) + a_12 * (0.000625 * h2)
+                - a_14 * (0.000625 * h2) + a_15 * (0.000625 * h2)
+                + a_18 * (0.00035714285714285714 * h2)
+                - a_20 * (0.00035714285714285714 * h2)
+                + a_21 * (0.00035714285714285714 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -4.47213595499958,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.010327058827220454 * h2)
+                - a_8 * (0.010327058827220454 * h2) + a_9 * (0.010327058827220454 * h2)
+                - a_11 * (0.0677284321861569 * h) - a_12 * (0.0016428795686149683 * h2)
+                + a_14 * (0.0016428795686149683 * h2)
+                - a_15 * (0.0016428795686149683 * h2)
+                + a_18 * (0.0005711452418626576 * h2)
+                - a_20 * (0.0005711452418626576 * h2)
+                + a_21 * (0.0005711452418626576 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.018258377425044093 * h2) + a_7 * (0.15247745287881054 * h)
+                - a_8 * (0.018258377425044093 * h2) + a_9 * (0.018258377425044093 * h2)
+                - a_11 * (0.11974476934341169 * h) - a_12 * (0.012260802469135803 * h2)
+                + a_14 * (0.012260802469135803 * h2) - a_15 * (0.012260802469135803 * h2)
+                + a_18 * (0.0027821869488536153 * h2)
+                - a_20 * (0.0027821869488536153 * h2)
+                + a_21 * (0.0027821869488536153 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.0033142075066950466 * h2) + a_8 * (0.0033142075066950466 * h2)
+                - a_9 * (0.0033142075066950466 * h2) + a_11 * (0.021735721866558113 * h)
+                - a_12 * (0.007189353325904819 * h2) - a_13 * (0.040440112458214605 * h)
+                + a_14 * (0.007189353325904819 * h2) - a_15 * (0.007189353325904819 * h2)
+                + a_18 * (0.004012803708444074 * h2) - a_20 * (0.004012803708444074 * h2)
+                + a_21 * (0.004012803708444074 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0016217233871581023 * h2) - a_8 * (0.0016217233871581023 * h2)
+                + a_9 * (0.0016217233871581023 * h2) - a_11 * (0.010635824225415492 * h)
+                + a_12 * (0.0012521051888440492 * h2)
+                - a_14 * (0.0012521051888440492 * h2)
+                + a_15 * (0.0012521051888440492 * h2)
+                + a_18 * (0.0016217233871581023 * h2) + a_19 * (0.010635824225415492 * h)
+                - a_20 * (0.0016217233871581023 * h2)
+                + a_21 * (0.0016217233871581023 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0005641878069802993 * h2) + a_8 * (0.0005641878069802993 * h2)
+                - a_9 * (0.0005641878069802993 * h2) + a_11 * (0.0037001392424145306 * h)
+                - a_12 * (0.0003791260542957619 * h2)
+                + a_14 * (0.0003791260542957619 * h2)
+                - a_15 * (0.0003791260542957619 * h2)
+                - a_18 * (0.00018855648852416328 * h2)
+                + a_20 * (0.00018855648852416328 * h2)
+                - a_21 * (0.00018855648852416328 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.010327058827220454 * h2)
+                - a_8 * (0.010327058827220454 * h2) + a_9 * (0.010327058827220454 * h2)
+                - a_11 * (0.0677284321861569 * h) - a_12 * (0.0016428795686149683 * h2)
+                + a_14 * (0.0016428795686149683 * h2)
+                - a_15 * (0.0016428795686149683 * h2)
+                + a_18 * (0.0005711452418626576 * h2)
+                - a_20 * (0.0005711452418626576 * h2)
+                + a_21 * (0.0005711452418626576 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.018258377425044093 * h2) + a_7 * (0.15247745287881054 * h)
+                - a_8 * (0.018258377425044093 * h2) + a_9 * (0.018258377425044093 * h2)
+                - a_11 * (0.11974476934341169 * h) - a_12 * (0.012260802469135803 * h2)
+                + a_14 * (0.012260802469135803 * h2) - a_15 * (0.012260802469135803 * h2)
+                + a_18 * (0.0027821869488536153 * h2)
+                - a_20 * (0.0027821869488536153 * h2)
+                + a_21 * (0.0027821869488536153 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.0033142075066950466 * h2) + a_8 * (0.0033142075066950466 * h2)
+                - a_9 * (0.0033142075066950466 * h2) + a_11 * (0.021735721866558113 * h)
+                - a_12 * (0.007189353325904819 * h2) - a_13 * (0.040440112458214605 * h)
+                + a_14 * (0.007189353325904819 * h2) - a_15 * (0.007189353325904819 * h2)
+                + a_18 * (0.004012803708444074 * h2) - a_20 * (0.004012803708444074 * h2)
+                + a_21 * (0.004012803708444074 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0016217233871581023 * h2) - a_8 * (0.0016217233871581023 * h2)
+                + a_9 * (0.0016217233871581023 * h2) - a_11 * (0.010635824225415492 * h)
+                + a_12 * (0.0012521051888440492 * h2)
+                - a_14 * (0.0012521051888440492 * h2)
+                + a_15 * (0.0012521051888440492 * h2)
+                + a_18 * (0.0016217233871581023 * h2) + a_19 * (0.010635824225415492 * h)
+                - a_20 * (0.0016217233871581023 * h2)
+                + a_21 * (0.0016217233871581023 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0005641878069802993 * h2) + a_8 * (0.0005641878069802993 * h2)
+                - a_9 * (0.0005641878069802993 * h2) + a_11 * (0.0037001392424145306 * h)
+                - a_12 * (0.0003791260542957619 * h2)
+                + a_14 * (0.0003791260542957619 * h2)
+                - a_15 * (0.0003791260542957619 * h2)
+                - a_18 * (0.00018855648852416328 * h2)
+                + a_20 * (0.00018855648852416328 * h2)
+                - a_21 * (0.00018855648852416328 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.9166296949998198,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.019564281065129602 * h2)
+                - a_8 * (0.019564281065129602 * h2) + a_9 * (0.019564281065129602 * h2)
+                + a_12 * (0.007222222222222222 * h2) - a_14 * (0.007222222222222222 * h2)
+                + a_15 * (0.007222222222222222 * h2) - a_17 * (0.040625 * h)
+                - a_18 * (0.0008936461444946826 * h2)
+                + a_20 * (0.0008936461444946826 * h2)
+                - a_21 * (0.0008936461444946826 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.034589909258115864 * h2) + a_7 * (0.2888636342763058 * h)
+                - a_8 * (0.034589909258115864 * h2) + a_9 * (0.034589909258115864 * h2)
+                + a_12 * (0.053899410368540936 * h2) - a_14 * (0.053899410368540936 * h2)
+                + a_15 * (0.053899410368540936 * h2) - a_17 * (0.30318418332304276 * h)
+                - a_18 * (0.004353167036808358 * h2) + a_20 * (0.004353167036808358 * h2)
+                - a_21 * (0.004353167036808358 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.006278659611992946 * h2) + a_8 * (0.006278659611992946 * h2)
+                - a_9 * (0.006278659611992946 * h2) + a_12 * (0.03160493827160494 * h2)
+                + a_13 * (0.17777777777777778 * h) - a_14 * (0.03160493827160494 * h2)
+                + a_15 * (0.03160493827160494 * h2) - a_17 * (0.17777777777777778 * h)
+                - a_18 * (0.006278659611992946 * h2) + a_20 * (0.006278659611992946 * h2)
+                - a_21 * (0.006278659611992946 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0030723028392774937 * h2) - a_8 * (0.0030723028392774937 * h2)
+                + a_9 * (0.0030723028392774937 * h2)
+                - a_12 * (0.0055043486401458765 * h2)
+                + a_14 * (0.0055043486401458765 * h2)
+                - a_15 * (0.0055043486401458765 * h2) + a_17 * (0.030961961100820556 * h)
+                - a_18 * (0.0025374401223133953 * h2) - a_19 * (0.016641412054083555 * h)
+                + a_20 * (0.0025374401223133953 * h2)
+                - a_21 * (0.0025374401223133953 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.001068835668892238 * h2) + a_8 * (0.001068835668892238 * h2)
+                - a_9 * (0.001068835668892238 * h2) + a_12 * (0.0016666666666666668 * h2)
+                - a_14 * (0.0016666666666666668 * h2)
+                + a_15 * (0.0016666666666666668 * h2) - a_17 * (0.009375 * h)
+                + a_18 * (0.0002950261450827143 * h2)
+                - a_20 * (0.0002950261450827143 * h2)
+                + a_21 * (0.0002950261450827143 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.019564281065129602 * h2)
+                - a_8 * (0.019564281065129602 * h2) + a_9 * (0.019564281065129602 * h2)
+                + a_12 * (0.007222222222222222 * h2) - a_14 * (0.007222222222222222 * h2)
+                + a_15 * (0.007222222222222222 * h2) - a_17 * (0.040625 * h)
+                - a_18 * (0.0008936461444946826 * h2)
+                + a_20 * (0.0008936461444946826 * h2)
+                - a_21 * (0.0008936461444946826 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.034589909258115864 * h2) + a_7 * (0.2888636342763058 * h)
+                - a_8 * (0.034589909258115864 * h2) + a_9 * (0.034589909258115864 * h2)
+                + a_12 * (0.053899410368540936 * h2) - a_14 * (0.053899410368540936 * h2)
+                + a_15 * (0.053899410368540936 * h2) - a_17 * (0.30318418332304276 * h)
+                - a_18 * (0.004353167036808358 * h2) + a_20 * (0.004353167036808358 * h2)
+                - a_21 * (0.004353167036808358 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.006278659611992946 * h2) + a_8 * (0.006278659611992946 * h2)
+                - a_9 * (0.006278659611992946 * h2) + a_12 * (0.03160493827160494 * h2)
+                + a_13 * (0.17777777777777778 * h) - a_14 * (0.03160493827160494 * h2)
+                + a_15 * (0.03160493827160494 * h2) - a_17 * (0.17777777777777778 * h)
+                - a_18 * (0.006278659611992946 * h2) + a_20 * (0.006278659611992946 * h2)
+                - a_21 * (0.006278659611992946 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0030723028392774937 * h2) - a_8 * (0.0030723028392774937 * h2)
+                + a_9 * (0.0030723028392774937 * h2)
+                - a_12 * (0.0055043486401458765 * h2)
+                + a_14 * (0.0055043486401458765 * h2)
+                - a_15 * (0.0055043486401458765 * h2) + a_17 * (0.030961961100820556 * h)
+                - a_18 * (0.0025374401223133953 * h2) - a_19 * (0.016641412054083555 * h)
+                + a_20 * (0.0025374401223133953 * h2)
+                - a_21 * (0.0025374401223133953 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.001068835668892238 * h2) + a_8 * (0.001068835668892238 * h2)
+                - a_9 * (0.001068835668892238 * h2) + a_12 * (0.0016666666666666668 * h2)
+                - a_14 * (0.0016666666666666668 * h2)
+                + a_15 * (0.0016666666666666668 * h2) - a_17 * (0.009375 * h)
+                + a_18 * (0.0002950261450827143 * h2)
+                - a_20 * (0.0002950261450827143 * h2)
+                + a_21 * (0.0002950261450827143 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.6770509831248424,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.017716836617547773 * h2)
+                - a_8 * (0.017716836617547773 * h2) + a_9 * (0.017716836617547773 * h2)
+                + a_12 * (0.01608732401305941 * h2) - a_14 * (0.01608732401305941 * h2)
+                + a_15 * (0.01608732401305941 * h2) + a_18 * (0.006430310787292018 * h2)
+                - a_20 * (0.006430310787292018 * h2) + a_21 * (0.006430310787292018 * h2)
+                - a_23 * (0.053700139242414534 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.03132360289150151 * h2) + a_7 * (0.2615863979968067 * h)
+                - a_8 * (0.03132360289150151 * h2) + a_9 * (0.03132360289150151 * h2)
+                + a_12 * (0.12005962320621769 * h2) - a_14 * (0.12005962320621769 * h2)
+                + a_15 * (0.12005962320621769 * h2) + a_18 * (0.03132360289150151 * h2)
+                - a_20 * (0.03132360289150151 * h2) + a_21 * (0.03132360289150151 * h2)
+                - a_23 * (0.2615863979968067 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.005685769190933366 * h2) + a_8 * (0.005685769190933366 * h2)
+                - a_9 * (0.005685769190933366 * h2) + a_12 * (0.07039922986911469 * h2)
+                + a_13 * (0.3959956680137702 * h) - a_14 * (0.07039922986911469 * h2)
+                + a_15 * (0.07039922986911469 * h2) + a_18 * (0.04517865699019215 * h2)
+                - a_20 * (0.04517865699019215 * h2) + a_21 * (0.04517865699019215 * h2)
+                - a_23 * (0.37729127742211366 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0027821869488536153 * h2) - a_8 * (0.0027821869488536153 * h2)
+                + a_9 * (0.0027821869488536153 * h2) - a_12 * (0.012260802469135803 * h2)
+                + a_14 * (0.012260802469135803 * h2) - a_15 * (0.012260802469135803 * h2)
+                + a_18 * (0.018258377425044093 * h2) + a_19 * (0.11974476934341169 * h)
+                - a_20 * (0.018258377425044093 * h2) + a_21 * (0.018258377425044093 * h2)
+                - a_23 * (0.15247745287881054 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0009679060965098504 * h2) + a_8 * (0.0009679060965098504 * h2)
+                - a_9 * (0.0009679060965098504 * h2) + a_12 * (0.003712459387629095 * h2)
+                - a_14 * (0.003712459387629095 * h2) + a_15 * (0.003712459387629095 * h2)
+                - a_18 * (0.0021228870229516735 * h2)
+                + a_20 * (0.0021228870229516735 * h2)
+                - a_21 * (0.0021228870229516735 * h2)
+                + a_23 * (0.017728432186156898 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.017716836617547773 * h2)
+                - a_8 * (0.017716836617547773 * h2) + a_9 * (0.017716836617547773 * h2)
+                + a_12 * (0.01608732401305941 * h2) - a_14 * (0.01608732401305941 * h2)
+                + a_15 * (0.01608732401305941 * h2) + a_18 * (0.006430310787292018 * h2)
+                - a_20 * (0.006430310787292018 * h2) + a_21 * (0.006430310787292018 * h2)
+                - a_23 * (0.053700139242414534 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.03132360289150151 * h2) + a_7 * (0.2615863979968067 * h)
+                - a_8 * (0.03132360289150151 * h2) + a_9 * (0.03132360289150151 * h2)
+                + a_12 * (0.12005962320621769 * h2) - a_14 * (0.12005962320621769 * h2)
+                + a_15 * (0.12005962320621769 * h2) + a_18 * (0.03132360289150151 * h2)
+                - a_20 * (0.03132360289150151 * h2) + a_21 * (0.03132360289150151 * h2)
+                - a_23 * (0.2615863979968067 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.005685769190933366 * h2) + a_8 * (0.005685769190933366 * h2)
+                - a_9 * (0.005685769190933366 * h2) + a_12 * (0.07039922986911469 * h2)
+                + a_13 * (0.3959956680137702 * h) - a_14 * (0.07039922986911469 * h2)
+                + a_15 * (0.07039922986911469 * h2) + a_18 * (0.04517865699019215 * h2)
+                - a_20 * (0.04517865699019215 * h2) + a_21 * (0.04517865699019215 * h2)
+                - a_23 * (0.37729127742211366 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0027821869488536153 * h2) - a_8 * (0.0027821869488536153 * h2)
+                + a_9 * (0.0027821869488536153 * h2) - a_12 * (0.012260802469135803 * h2)
+                + a_14 * (0.012260802469135803 * h2) - a_15 * (0.012260802469135803 * h2)
+                + a_18 * (0.018258377425044093 * h2) + a_19 * (0.11974476934341169 * h)
+                - a_20 * (0.018258377425044093 * h2) + a_21 * (0.018258377425044093 * h2)
+                - a_23 * (0.15247745287881054 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0009679060965098504 * h2) + a_8 * (0.0009679060965098504 * h2)
+                - a_9 * (0.0009679060965098504 * h2) + a_12 * (0.003712459387629095 * h2)
+                - a_14 * (0.003712459387629095 * h2) + a_15 * (0.003712459387629095 * h2)
+                - a_18 * (0.0021228870229516735 * h2)
+                + a_20 * (0.0021228870229516735 * h2)
+                - a_21 * (0.0021228870229516735 * h2)
+                + a_23 * (0.017728432186156898 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.9166296949998198,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.019801587301587303 * h2)
+                - a_8 * (0.019801587301587303 * h2) + a_9 * (0.019801587301587303 * h2)
+                + a_12 * (0.01173611111111111 * h2) - a_14 * (0.01173611111111111 * h2)
+                + a_15 * (0.01173611111111111 * h2) + a_18 * (0.019801587301587303 * h2)
+                - a_20 * (0.019801587301587303 * h2) + a_21 * (0.019801587301587303 * h2)
+                - a_29 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.03500946984192321 * h2) + a_7 * (0.29236742476425687 * h)
+                - a_8 * (0.03500946984192321 * h2) + a_9 * (0.03500946984192321 * h2)
+                + a_12 * (0.08758654184887903 * h2) - a_14 * (0.08758654184887903 * h2)
+                + a_15 * (0.08758654184887903 * h2) + a_18 * (0.09645833269553787 * h2)
+                - a_20 * (0.09645833269553787 * h2) + a_21 * (0.09645833269553787 * h2)
+                - a_29 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.006354817027517743 * h2) + a_8 * (0.006354817027517743 * h2)
+                - a_9 * (0.006354817027517743 * h2) + a_12 * (0.05135802469135802 * h2)
+                + a_13 * (0.28888888888888886 * h) - a_14 * (0.05135802469135802 * h2)
+                + a_15 * (0.05135802469135802 * h2) + a_18 * (0.13912377646314383 * h2)
+                - a_20 * (0.13912377646314383 * h2) + a_21 * (0.13912377646314383 * h2)
+                - a_29 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0031095685390300247 * h2) - a_8 * (0.0031095685390300247 * h2)
+                + a_9 * (0.0031095685390300247 * h2) - a_12 * (0.008944566540237049 * h2)
+                + a_14 * (0.008944566540237049 * h2) - a_15 * (0.008944566540237049 * h2)
+                + a_18 * (0.056225098059311356 * h2) + a_19 * (0.3687436863468542 * h)
+                - a_20 * (0.056225098059311356 * h2) + a_21 * (0.056225098059311356 * h2)
+                - a_29 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0010818001815739047 * h2) + a_8 * (0.0010818001815739047 * h2)
+                - a_9 * (0.0010818001815739047 * h2)
+                + a_12 * (0.0027083333333333334 * h2)
+                - a_14 * (0.0027083333333333334 * h2)
+                + a_15 * (0.0027083333333333334 * h2)
+                - a_18 * (0.006537247437473714 * h2) + a_20 * (0.006537247437473714 * h2)
+                - a_21 * (0.006537247437473714 * h2) - a_29 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.019801587301587303 * h2)
+                - a_8 * (0.019801587301587303 * h2) + a_9 * (0.019801587301587303 * h2)
+                + a_12 * (0.01173611111111111 * h2) - a_14 * (0.01173611111111111 * h2)
+                + a_15 * (0.01173611111111111 * h2) + a_18 * (0.019801587301587303 * h2)
+                - a_20 * (0.019801587301587303 * h2) + a_21 * (0.019801587301587303 * h2)
+                - a_29 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.03500946984192321 * h2) + a_7 * (0.29236742476425687 * h)
+                - a_8 * (0.03500946984192321 * h2) + a_9 * (0.03500946984192321 * h2)
+                + a_12 * (0.08758654184887903 * h2) - a_14 * (0.08758654184887903 * h2)
+                + a_15 * (0.08758654184887903 * h2) + a_18 * (0.09645833269553787 * h2)
+                - a_20 * (0.09645833269553787 * h2) + a_21 * (0.09645833269553787 * h2)
+                - a_29 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.006354817027517743 * h2) + a_8 * (0.006354817027517743 * h2)
+                - a_9 * (0.006354817027517743 * h2) + a_12 * (0.05135802469135802 * h2)
+                + a_13 * (0.28888888888888886 * h) - a_14 * (0.05135802469135802 * h2)
+                + a_15 * (0.05135802469135802 * h2) + a_18 * (0.13912377646314383 * h2)
+                - a_20 * (0.13912377646314383 * h2) + a_21 * (0.13912377646314383 * h2)
+                - a_29 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0031095685390300247 * h2) - a_8 * (0.0031095685390300247 * h2)
+                + a_9 * (0.0031095685390300247 * h2) - a_12 * (0.008944566540237049 * h2)
+                + a_14 * (0.008944566540237049 * h2) - a_15 * (0.008944566540237049 * h2)
+                + a_18 * (0.056225098059311356 * h2) + a_19 * (0.3687436863468542 * h)
+                - a_20 * (0.056225098059311356 * h2) + a_21 * (0.056225098059311356 * h2)
+                - a_29 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0010818001815739047 * h2) + a_8 * (0.0010818001815739047 * h2)
+                - a_9 * (0.0010818001815739047 * h2)
+                + a_12 * (0.0027083333333333334 * h2)
+                - a_14 * (0.0027083333333333334 * h2)
+                + a_15 * (0.0027083333333333334 * h2)
+                - a_18 * (0.006537247437473714 * h2) + a_20 * (0.006537247437473714 * h2)
+                - a_21 * (0.006537247437473714 * h2) - a_29 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -4.47213595499958,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (1.0 + 0.05 * h) - a_5 + a_6 * (0.01843718431734271 * h2)
+                - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
+                + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
+                + a_15 * (0.014444444444444444 * h2) + a_18 * (0.014618371238212845 * h2)
+                - a_20 * (0.014618371238212845 * h2) + a_21 * (0.014618371238212845 * h2)
+                + a_24 * (-0.05 * h + 0.0025 * h2) + a_26 * (0.05 * h - 0.0025 * h2)
+                + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
+                + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
+                + a_15 * (0.10779882073708187 * h2) + a_18 * (0.07120963056579739 * h2)
+                - a_20 * (0.07120963056579739 * h2) + a_21 * (0.07120963056579739 * h2)
+                + a_24 * (-0.2722222222222222 * h + 0.01361111111111111 * h2)
+                + a_26 * (0.2722222222222222 * h - 0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
+                - a_9 * (0.005916946508118598 * h2) + a_12 * (0.06320987654320988 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
+                + a_15 * (0.06320987654320988 * h2) + a_18 * (0.10270706996490872 * h2)
+                - a_20 * (0.10270706996490872 * h2) + a_21 * (0.10270706996490872 * h2)
+                + a_24 * (-0.35555555555555557 * h + 0.017777777777777778 * h2)
+                + a_26 * (0.35555555555555557 * h - 0.017777777777777778 * h2)
+                + a_27 * (0.017777777777777778 * h2) + a_28 * (0.35555555555555557 * h)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
+                + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.011008697280291753 * h2)
+                + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
+                + a_18 * (0.04150775106145398 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.04150775106145398 * h2) + a_21 * (0.04150775106145398 * h2)
+                + a_24 * (-0.2722222222222222 * h + 0.01361111111111111 * h2)
+                + a_26 * (0.2722222222222222 * h - 0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0010072601271017333 * h2) + a_8 * (0.0010072601271017333 * h2)
+                - a_9 * (0.0010072601271017333 * h2)
+                + a_12 * (0.0033333333333333335 * h2)
+                - a_14 * (0.0033333333333333335 * h2)
+                + a_15 * (0.0033333333333333335 * h2) - a_18 * (0.0048260732062316 * h2)
+                + a_20 * (0.0048260732062316 * h2) - a_21 * (0.0048260732062316 * h2)
+                + a_24 * (-0.05 * h + 0.0025 * h2) + a_25 * (-1.0 + 0.05 * h)
+                + a_26 * (0.05 * h - 0.0025 * h2) + a_27 * (0.0025 * h2)
+                + a_28 * (0.05 * h) + a_29 - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
+                - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
+                + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
+                + a_15 * (0.014444444444444444 * h2) + a_18 * (0.014618371238212845 * h2)
+                - a_20 * (0.014618371238212845 * h2) + a_21 * (0.014618371238212845 * h2)
+                + a_24 * (-0.05 * h + 0.0025 * h2) + a_26 * (0.05 * h - 0.0025 * h2)
+                + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
+                + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
+                + a_15 * (0.10779882073708187 * h2) + a_18 * (0.07120963056579739 * h2)
+                - a_20 * (0.07120963056579739 * h2) + a_21 * (0.07120963056579739 * h2)
+                + a_24 * (-0.2722222222222222 * h + 0.01361111111111111 * h2)
+                + a_26 * (0.2722222222222222 * h - 0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
+                - a_9 * (0.005916946508118598 * h2) + a_12 * (0.06320987654320988 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
+                + a_15 * (0.06320987654320988 * h2) + a_18 * (0.10270706996490872 * h2)
+                - a_20 * (0.10270706996490872 * h2) + a_21 * (0.10270706996490872 * h2)
+                + a_24 * (-0.35555555555555557 * h + 0.017777777777777778 * h2)
+                + a_26 * (0.35555555555555557 * h - 0.017777777777777778 * h2)
+                + a_27 * (0.017777777777777778 * h2) + a_28 * (0.35555555555555557 * h)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
+                + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.011008697280291753 * h2)
+                + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
+                + a_18 * (0.04150775106145398 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.04150775106145398 * h2) + a_21 * (0.04150775106145398 * h2)
+                + a_24 * (-0.2722222222222222 * h + 0.01361111111111111 * h2)
+                + a_26 * (0.2722222222222222 * h - 0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0010072601271017333 * h2) + a_8 * (0.0010072601271017333 * h2)
+                - a_9 * (0.0010072601271017333 * h2)
+                + a_12 * (0.0033333333333333335 * h2)
+                - a_14 * (0.0033333333333333335 * h2)
+                + a_15 * (0.0033333333333333335 * h2) - a_18 * (0.0048260732062316 * h2)
+                + a_20 * (0.0048260732062316 * h2) - a_21 * (0.0048260732062316 * h2)
+                + a_24 * (-0.05 * h + 0.0025 * h2) + a_25 * (0.05 * h)
+                + a_26 * (0.05 * h - 0.0025 * h2) + a_27 * (0.0025 * h2)
+                + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.02142857142857143 * h)
+                + a_6 * (0.0677284321861569 * h - 0.007901650421718304 * h2)
+                + a_8 * (-0.0677284321861569 * h + 0.007901650421718304 * h2)
+                - a_9 * (0.007901650421718304 * h2) - a_10 * (0.0677284321861569 * h)
+                - a_12 * (0.006190476190476191 * h2) + a_14 * (0.006190476190476191 * h2)
+                - a_15 * (0.006190476190476191 * h2) - a_18 * (0.006265016244948362 * h2)
+                + a_20 * (0.006265016244948362 * h2) - a_21 * (0.006265016244948362 * h2)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.11974476934341169 * h - 0.013970223090064696 * h2)
+                + a_7 * (1.0 - 0.11666666666666667 * h)
+                + a_8 * (-0.11974476934341169 * h + 0.013970223090064696 * h2)
+                - a_9 * (0.013970223090064696 * h2) - a_10 * (0.11974476934341169 * h)
+                - a_11 - a_12 * (0.046199494601606515 * h2)
+                + a_14 * (0.046199494601606515 * h2) - a_15 * (0.046199494601606515 * h2)
+                - a_18 * (0.030518413099627453 * h2) + a_20 * (0.030518413099627453 * h2)
+                - a_21 * (0.030518413099627453 * h2)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (-0.021735721866558113 * h + 0.002535834217765113 * h2)
+                + a_8 * (0.021735721866558113 * h - 0.002535834217765113 * h2)
+                + a_9 * (0.002535834217765113 * h2) + a_10 * (0.021735721866558113 * h)
+                - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.02708994708994709 * h2) - a_15 * (0.02708994708994709 * h2)
+                - a_18 * (0.04401731569924659 * h2) + a_20 * (0.04401731569924659 * h2)
+                - a_21 * (0.04401731569924659 * h2)
+                + a_24 * (0.1523809523809524 * h - 0.007619047619047619 * h2)
+                + a_26 * (-0.1523809523809524 * h + 0.007619047619047619 * h2)
+                - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.010635824225415492 * h - 0.0012408461596318074 * h2)
+                + a_8 * (-0.010635824225415492 * h + 0.0012408461596318074 * h2)
+                - a_9 * (0.0012408461596318074 * h2) - a_10 * (0.010635824225415492 * h)
+                + a_12 * (0.004718013120125037 * h2) - a_14 * (0.004718013120125037 * h2)
+                + a_15 * (0.004718013120125037 * h2) - a_18 * (0.017789036169194562 * h2)
+                - a_19 * (0.11666666666666667 * h) + a_20 * (0.017789036169194562 * h2)
+                - a_21 * (0.017789036169194562 * h2)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_6 * (-0.0037001392424145306 * h + 0.00043168291161502855 * h2)
+                + a_8 * (0.0037001392424145306 * h - 0.00043168291161502855 * h2)
+                + a_9 * (0.00043168291161502855 * h2)
+                + a_10 * (0.0037001392424145306 * h)
+                - a_12 * (0.0014285714285714286 * h2)
+                + a_14 * (0.0014285714285714286 * h2)
+                - a_15 * (0.0014285714285714286 * h2)
+                + a_18 * (0.0020683170883849713 * h2)
+                - a_20 * (0.0020683170883849713 * h2)
+                + a_21 * (0.0020683170883849713 * h2)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_25 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_1 * (0.02142857142857143 * h)
+                + a_6 * (0.0677284321861569 * h - 0.007901650421718304 * h2)
+                + a_8 * (-0.0677284321861569 * h + 0.007901650421718304 * h2)
+                - a_9 * (0.007901650421718304 * h2) - a_10 * (0.0677284321861569 * h)
+                - a_12 * (0.006190476190476191 * h2) + a_14 * (0.006190476190476191 * h2)
+                - a_15 * (0.006190476190476191 * h2) - a_18 * (0.006265016244948362 * h2)
+                + a_20 * (0.006265016244948362 * h2) - a_21 * (0.006265016244948362 * h2)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.11974476934341169 * h - 0.013970223090064696 * h2)
+                - a_7 * (0.11666666666666667 * h)
+                + a_8 * (-0.11974476934341169 * h + 0.013970223090064696 * h2)
+                - a_9 * (0.013970223090064696 * h2) - a_10 * (0.11974476934341169 * h)
+                - a_12 * (0.046199494601606515 * h2) + a_14 * (0.046199494601606515 * h2)
+                - a_15 * (0.046199494601606515 * h2) - a_18 * (0.030518413099627453 * h2)
+                + a_20 * (0.030518413099627453 * h2) - a_21 * (0.030518413099627453 * h2)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (-0.021735721866558113 * h + 0.002535834217765113 * h2)
+                + a_8 * (0.021735721866558113 * h - 0.002535834217765113 * h2)
+                + a_9 * (0.002535834217765113 * h2) + a_10 * (0.021735721866558113 * h)
+                - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.02708994708994709 * h2) - a_15 * (0.02708994708994709 * h2)
+                - a_18 * (0.04401731569924659 * h2) + a_20 * (0.04401731569924659 * h2)
+                - a_21 * (0.04401731569924659 * h2)
+                + a_24 * (0.1523809523809524 * h - 0.007619047619047619 * h2)
+                + a_26 * (-0.1523809523809524 * h + 0.007619047619047619 * h2)
+                - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.010635824225415492 * h - 0.0012408461596318074 * h2)
+                + a_8 * (-0.010635824225415492 * h + 0.0012408461596318074 * h2)
+                - a_9 * (0.0012408461596318074 * h2) - a_10 * (0.010635824225415492 * h)
+                + a_12 * (0.004718013120125037 * h2) - a_14 * (0.004718013120125037 * h2)
+                + a_15 * (0.004718013120125037 * h2) - a_18 * (0.017789036169194562 * h2)
+                - a_19 * (0.11666666666666667 * h) + a_20 * (0.017789036169194562 * h2)
+                - a_21 * (0.017789036169194562 * h2)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_6 * (-0.0037001392424145306 * h + 0.00043168291161502855 * h2)
+                + a_8 * (0.0037001392424145306 * h - 0.00043168291161502855 * h2)
+                + a_9 * (0.00043168291161502855 * h2)
+                + a_10 * (0.0037001392424145306 * h)
+                - a_12 * (0.0014285714285714286 * h2)
+                + a_14 * (0.0014285714285714286 * h2)
+                - a_15 * (0.0014285714285714286 * h2)
+                + a_18 * (0.0020683170883849713 * h2)
+                - a_20 * (0.0020683170883849713 * h2)
+                + a_21 * (0.0020683170883849713 * h2)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                - a_25 * (0.02142857142857143 * h)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.01875 * h) + a_6 * (0.006913944119003516 * h2)
+                - a_8 * (0.006913944119003516 * h2) + a_9 * (0.006913944119003516 * h2)
+                + a_12 * (0.040625 * h + 0.005416666666666667 * h2)
+                + a_14 * (-0.040625 * h - 0.005416666666666667 * h2)
+                + a_15 * (0.005416666666666667 * h2) - a_16 * (0.040625 * h)
+                + a_18 * (0.005481889214329816 * h2) - a_20 * (0.005481889214329816 * h2)
+                + a_21 * (0.005481889214329816 * h2)
+                + a_24 * (-0.01875 * h + 0.0009375 * h2)
+                + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
+                + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.012223945203806609 * h2) + a_7 * (0.10208333333333333 * h)
+                - a_8 * (0.012223945203806609 * h2) + a_9 * (0.012223945203806609 * h2)
+                + a_12 * (0.30318418332304276 * h + 0.0404245577764057 * h2)
+                + a_14 * (-0.30318418332304276 * h - 0.0404245577764057 * h2)
+                + a_15 * (0.0404245577764057 * h2) - a_16 * (0.30318418332304276 * h)
+                + a_18 * (0.02670361146217402 * h2) - a_20 * (0.02670361146217402 * h2)
+                + a_21 * (0.02670361146217402 * h2)
+                + a_24 * (-0.10208333333333333 * h + 0.005104166666666667 * h2)
+                + a_26 * (0.10208333333333333 * h - 0.005104166666666667 * h2)
+                + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.002218854940544474 * h2) + a_8 * (0.002218854940544474 * h2)
+                - a_9 * (0.002218854940544474 * h2)
+                + a_12 * (0.17777777777777778 * h + 0.023703703703703703 * h2)
+                + a_13 * (1.0 + 0.13333333333333333 * h)
+                + a_14 * (-0.17777777777777778 * h - 0.023703703703703703 * h2)
+                + a_15 * (0.023703703703703703 * h2) - a_16 * (0.17777777777777778 * h)
+                - a_17 + a_18 * (0.038515151236840774 * h2)
+                - a_20 * (0.038515151236840774 * h2) + a_21 * (0.038515151236840774 * h2)
+                + a_24 * (-0.13333333333333333 * h + 0.006666666666666667 * h2)
+                + a_26 * (0.13333333333333333 * h - 0.006666666666666667 * h2)
+                + a_27 * (0.006666666666666667 * h2) + a_28 * (0.13333333333333333 * h)
+                - a_30 * (0.13333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0010857403896778314 * h2) - a_8 * (0.0010857403896778314 * h2)
+                + a_9 * (0.0010857403896778314 * h2)
+                + a_12 * (-0.030961961100820556 * h - 0.004128261480109407 * h2)
+                + a_14 * (0.030961961100820556 * h + 0.004128261480109407 * h2)
+                - a_15 * (0.004128261480109407 * h2) + a_16 * (0.030961961100820556 * h)
+                + a_18 * (0.015565406648045243 * h2) + a_19 * (0.10208333333333333 * h)
+                - a_20 * (0.015565406648045243 * h2) + a_21 * (0.015565406648045243 * h2)
+                + a_24 * (-0.10208333333333333 * h + 0.005104166666666667 * h2)
+                + a_26 * (0.10208333333333333 * h - 0.005104166666666667 * h2)
+                + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.00037772254766315 * h2) + a_8 * (0.00037772254766315 * h2)
+                - a_9 * (0.00037772254766315 * h2) + a_12 * (0.009375 * h + 0.00125 * h2)
+                + a_14 * (-0.009375 * h - 0.00125 * h2) + a_15 * (0.00125 * h2)
+                - a_16 * (0.009375 * h) - a_18 * (0.00180977745233685 * h2)
+                + a_20 * (0.00180977745233685 * h2) - a_21 * (0.00180977745233685 * h2)
+                + a_24 * (-0.01875 * h + 0.0009375 * h2) + a_25 * (-0.375 + 0.01875 * h)
+                + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
+                + a_28 * (0.01875 * h) + a_29 * 0.375 - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.01875 * h) + a_6 * (0.006913944119003516 * h2)
+                - a_8 * (0.006913944119003516 * h2) + a_9 * (0.006913944119003516 * h2)
+                + a_12 * (0.040625 * h + 0.005416666666666667 * h2)
+                + a_14 * (-0.040625 * h - 0.005416666666666667 * h2)
+                + a_15 * (0.005416666666666667 * h2) - a_16 * (0.040625 * h)
+                + a_18 * (0.005481889214329816 * h2) - a_20 * (0.005481889214329816 * h2)
+                + a_21 * (0.005481889214329816 * h2)
+                + a_24 * (-0.01875 * h + 0.0009375 * h2)
+                + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
+                + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.012223945203806609 * h2) + a_7 * (0.10208333333333333 * h)
+                - a_8 * (0.012223945203806609 * h2) + a_9 * (0.012223945203806609 * h2)
+                + a_12 * (0.30318418332304276 * h + 0.0404245577764057 * h2)
+                + a_14 * (-0.30318418332304276 * h - 0.0404245577764057 * h2)
+                + a_15 * (0.0404245577764057 * h2) - a_16 * (0.30318418332304276 * h)
+                + a_18 * (0.02670361146217402 * h2) - a_20 * (0.02670361146217402 * h2)
+                + a_21 * (0.02670361146217402 * h2)
+                + a_24 * (-0.10208333333333333 * h + 0.005104166666666667 * h2)
+                + a_26 * (0.10208333333333333 * h - 0.005104166666666667 * h2)
+                + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.002218854940544474 * h2) + a_8 * (0.002218854940544474 * h2)
+                - a_9 * (0.002218854940544474 * h2)
+                + a_12 * (0.17777777777777778 * h + 0.023703703703703703 * h2)
+                + a_13 * (0.13333333333333333 * h)
+                + a_14 * (-0.17777777777777778 * h - 0.023703703703703703 * h2)
+                + a_15 * (0.023703703703703703 * h2) - a_16 * (0.17777777777777778 * h)
+                + a_18 * (0.038515151236840774 * h2) - a_20 * (0.038515151236840774 * h2)
+                + a_21 * (0.038515151236840774 * h2)
+                + a_24 * (-0.13333333333333333 * h + 0.006666666666666667 * h2)
+                + a_26 * (0.13333333333333333 * h - 0.006666666666666667 * h2)
+                + a_27 * (0.006666666666666667 * h2) + a_28 * (0.13333333333333333 * h)
+                - a_30 * (0.13333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0010857403896778314 * h2) - a_8 * (0.0010857403896778314 * h2)
+                + a_9 * (0.0010857403896778314 * h2)
+                + a_12 * (-0.030961961100820556 * h - 0.004128261480109407 * h2)
+                + a_14 * (0.030961961100820556 * h + 0.004128261480109407 * h2)
+                - a_15 * (0.004128261480109407 * h2) + a_16 * (0.030961961100820556 * h)
+                + a_18 * (0.015565406648045243 * h2) + a_19 * (0.10208333333333333 * h)
+                - a_20 * (0.015565406648045243 * h2) + a_21 * (0.015565406648045243 * h2)
+                + a_24 * (-0.10208333333333333 * h + 0.005104166666666667 * h2)
+                + a_26 * (0.10208333333333333 * h - 0.005104166666666667 * h2)
+                + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.00037772254766315 * h2) + a_8 * (0.00037772254766315 * h2)
+                - a_9 * (0.00037772254766315 * h2) + a_12 * (0.009375 * h + 0.00125 * h2)
+                + a_14 * (-0.009375 * h - 0.00125 * h2) + a_15 * (0.00125 * h2)
+                - a_16 * (0.009375 * h) - a_18 * (0.00180977745233685 * h2)
+                + a_20 * (0.00180977745233685 * h2) - a_21 * (0.00180977745233685 * h2)
+                + a_24 * (-0.01875 * h + 0.0009375 * h2) + a_25 * (0.01875 * h)
+                + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
+                + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.02142857142857143 * h) - a_6 * (0.007901650421718304 * h2)
+                + a_8 * (0.007901650421718304 * h2) - a_9 * (0.007901650421718304 * h2)
+                - a_12 * (0.006190476190476191 * h2) + a_14 * (0.006190476190476191 * h2)
+                - a_15 * (0.006190476190476191 * h2)
+                + a_18 * (0.053700139242414534 * h - 0.006265016244948362 * h2)
+                + a_20 * (-0.053700139242414534 * h + 0.006265016244948362 * h2)
+                - a_21 * (0.006265016244948362 * h2) - a_22 * (0.053700139242414534 * h)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_6 * (0.013970223090064696 * h2) - a_7 * (0.11666666666666667 * h)
+                + a_8 * (0.013970223090064696 * h2) - a_9 * (0.013970223090064696 * h2)
+                - a_12 * (0.046199494601606515 * h2) + a_14 * (0.046199494601606515 * h2)
+                - a_15 * (0.046199494601606515 * h2)
+                + a_18 * (0.2615863979968067 * h - 0.030518413099627453 * h2)
+                + a_20 * (-0.2615863979968067 * h + 0.030518413099627453 * h2)
+                - a_21 * (0.030518413099627453 * h2) - a_22 * (0.2615863979968067 * h)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (0.002535834217765113 * h2) - a_8 * (0.002535834217765113 * h2)
+                + a_9 * (0.002535834217765113 * h2) - a_12 * (0.02708994708994709 * h2)
+                - a_13 * (0.1523809523809524 * h) + a_14 * (0.02708994708994709 * h2)
+                - a_15 * (0.02708994708994709 * h2)
+                + a_18 * (0.37729127742211366 * h - 0.04401731569924659 * h2)
+                + a_20 * (-0.37729127742211366 * h + 0.04401731569924659 * h2)
+                - a_21 * (0.04401731569924659 * h2) - a_22 * (0.37729127742211366 * h)
+                + a_24 * (0.1523809523809524 * h - 0.007619047619047619 * h2)
+                + a_26 * (-0.1523809523809524 * h + 0.007619047619047619 * h2)
+                - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_6 * (0.0012408461596318074 * h2) + a_8 * (0.0012408461596318074 * h2)
+                - a_9 * (0.0012408461596318074 * h2) + a_12 * (0.004718013120125037 * h2)
+                - a_14 * (0.004718013120125037 * h2) + a_15 * (0.004718013120125037 * h2)
+                + a_18 * (0.15247745287881054 * h - 0.017789036169194562 * h2)
+                + a_19 * (1.0 - 0.11666666666666667 * h)
+                + a_20 * (-0.15247745287881054 * h + 0.017789036169194562 * h2)
+                - a_21 * (0.017789036169194562 * h2) - a_22 * (0.15247745287881054 * h)
+                - a_23 + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_6 * (0.00043168291161502855 * h2) - a_8 * (0.00043168291161502855 * h2)
+                + a_9 * (0.00043168291161502855 * h2)
+                - a_12 * (0.0014285714285714286 * h2)
+                + a_14 * (0.0014285714285714286 * h2)
+                - a_15 * (0.0014285714285714286 * h2)
+                + a_18 * (-0.017728432186156898 * h + 0.0020683170883849713 * h2)
+                + a_20 * (0.017728432186156898 * h - 0.0020683170883849713 * h2)
+                + a_21 * (0.0020683170883849713 * h2) + a_22 * (0.017728432186156898 * h)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_25 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_1 * (0.02142857142857143 * h) - a_6 * (0.007901650421718304 * h2)
+                + a_8 * (0.007901650421718304 * h2) - a_9 * (0.007901650421718304 * h2)
+                - a_12 * (0.006190476190476191 * h2) + a_14 * (0.006190476190476191 * h2)
+                - a_15 * (0.006190476190476191 * h2)
+                + a_18 * (0.053700139242414534 * h - 0.006265016244948362 * h2)
+                + a_20 * (-0.053700139242414534 * h + 0.006265016244948362 * h2)
+                - a_21 * (0.006265016244948362 * h2) - a_22 * (0.053700139242414534 * h)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_6 * (0.013970223090064696 * h2) - a_7 * (0.11666666666666667 * h)
+                + a_8 * (0.013970223090064696 * h2) - a_9 * (0.013970223090064696 * h2)
+                - a_12 * (0.046199494601606515 * h2) + a_14 * (0.046199494601606515 * h2)
+                - a_15 * (0.046199494601606515 * h2)
+                + a_18 * (0.2615863979968067 * h - 0.030518413099627453 * h2)
+                + a_20 * (-0.2615863979968067 * h + 0.030518413099627453 * h2)
+                - a_21 * (0.030518413099627453 * h2) - a_22 * (0.2615863979968067 * h)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (0.002535834217765113 * h2) - a_8 * (0.002535834217765113 * h2)
+                + a_9 * (0.002535834217765113 * h2) - a_12 * (0.02708994708994709 * h2)
+                - a_13 * (0.1523809523809524 * h) + a_14 * (0.02708994708994709 * h2)
+                - a_15 * (0.02708994708994709 * h2)
+                + a_18 * (0.37729127742211366 * h - 0.04401731569924659 * h2)
+                + a_20 * (-0.37729127742211366 * h + 0.04401731569924659 * h2)
+                - a_21 * (0.04401731569924659 * h2) - a_22 * (0.37729127742211366 * h)
+                + a_24 * (0.1523809523809524 * h - 0.007619047619047619 * h2)
+                + a_26 * (-0.1523809523809524 * h + 0.007619047619047619 * h2)
+                - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_6 * (0.0012408461596318074 * h2) + a_8 * (0.0012408461596318074 * h2)
+                - a_9 * (0.0012408461596318074 * h2) + a_12 * (0.004718013120125037 * h2)
+                - a_14 * (0.004718013120125037 * h2) + a_15 * (0.004718013120125037 * h2)
+                + a_18 * (0.15247745287881054 * h - 0.017789036169194562 * h2)
+                - a_19 * (0.11666666666666667 * h)
+                + a_20 * (-0.15247745287881054 * h + 0.017789036169194562 * h2)
+                - a_21 * (0.017789036169194562 * h2) - a_22 * (0.15247745287881054 * h)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_6 * (0.00043168291161502855 * h2) - a_8 * (0.00043168291161502855 * h2)
+                + a_9 * (0.00043168291161502855 * h2)
+                - a_12 * (0.0014285714285714286 * h2)
+                + a_14 * (0.0014285714285714286 * h2)
+                - a_15 * (0.0014285714285714286 * h2)
+                + a_18 * (-0.017728432186156898 * h + 0.0020683170883849713 * h2)
+                + a_20 * (0.017728432186156898 * h - 0.0020683170883849713 * h2)
+                + a_21 * (0.0020683170883849713 * h2) + a_22 * (0.017728432186156898 * h)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                - a_25 * (0.02142857142857143 * h)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
+                - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
+                + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
+                + a_15 * (0.014444444444444444 * h2) + a_18 * (0.014618371238212845 * h2)
+                - a_20 * (0.014618371238212845 * h2) + a_21 * (0.014618371238212845 * h2)
+                + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
+                + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
+                + a_15 * (0.10779882073708187 * h2) + a_18 * (0.07120963056579739 * h2)
+                - a_20 * (0.07120963056579739 * h2) + a_21 * (0.07120963056579739 * h2)
+                + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2) - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
+                - a_9 * (0.005916946508118598 * h2) + a_12 * (0.06320987654320988 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
+                + a_15 * (0.06320987654320988 * h2) + a_18 * (0.10270706996490872 * h2)
+                - a_20 * (0.10270706996490872 * h2) + a_21 * (0.10270706996490872 * h2)
+                + a_24 * (0.017777777777777778 * h2) - a_26 * (0.017777777777777778 * h2)
+                + a_27 * (0.017777777777777778 * h2) - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
+                + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.011008697280291753 * h2)
+                + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
+                + a_18 * (0.04150775106145398 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.04150775106145398 * h2) + a_21 * (0.04150775106145398 * h2)
+                + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2) - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0010072601271017333 * h2) + a_8 * (0.0010072601271017333 * h2)
+                - a_9 * (0.0010072601271017333 * h2)
+                + a_12 * (0.0033333333333333335 * h2)
+                - a_14 * (0.0033333333333333335 * h2)
+                + a_15 * (0.0033333333333333335 * h2) - a_18 * (0.0048260732062316 * h2)
+                + a_20 * (0.0048260732062316 * h2) - a_21 * (0.0048260732062316 * h2)
+                + a_24 * (0.0025 * h2) + a_25 * (0.05 * h) - a_26 * (0.0025 * h2)
+                + a_27 * (0.0025 * h2) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
+                - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
+                + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
+                + a_15 * (0.014444444444444444 * h2) + a_18 * (0.014618371238212845 * h2)
+                - a_20 * (0.014618371238212845 * h2) + a_21 * (0.014618371238212845 * h2)
+                + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
+                + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
+                + a_15 * (0.10779882073708187 * h2) + a_18 * (0.07120963056579739 * h2)
+                - a_20 * (0.07120963056579739 * h2) + a_21 * (0.07120963056579739 * h2)
+                + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2) - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
+                - a_9 * (0.005916946508118598 * h2) + a_12 * (0.06320987654320988 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
+                + a_15 * (0.06320987654320988 * h2) + a_18 * (0.10270706996490872 * h2)
+                - a_20 * (0.10270706996490872 * h2) + a_21 * (0.10270706996490872 * h2)
+                + a_24 * (0.017777777777777778 * h2) - a_26 * (0.017777777777777778 * h2)
+                + a_27 * (0.017777777777777778 * h2) - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
+                + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.011008697280291753 * h2)
+                + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
+                + a_18 * (0.04150775106145398 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.04150775106145398 * h2) + a_21 * (0.04150775106145398 * h2)
+                + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2) - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0010072601271017333 * h2) + a_8 * (0.0010072601271017333 * h2)
+                - a_9 * (0.0010072601271017333 * h2)
+                + a_12 * (0.0033333333333333335 * h2)
+                - a_14 * (0.0033333333333333335 * h2)
+                + a_15 * (0.0033333333333333335 * h2) - a_18 * (0.0048260732062316 * h2)
+                + a_20 * (0.0048260732062316 * h2) - a_21 * (0.0048260732062316 * h2)
+                + a_24 * (0.0025 * h2) + a_25 * (0.05 * h) - a_26 * (0.0025 * h2)
+                + a_27 * (0.0025 * h2) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.22360679774997896,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.521749194749951,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.5962847939999439,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            -0.521749194749951,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            0.22360679774997896,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let h2 = h * h;
+        let q_1 = *q;
+        let q_2 = *q + v_1 * (0.0677284321861569 * h)
+            + lambda_1 * (0.0677284321861569 * h) + v_2 * (0.11974476934341169 * h)
+            + lambda_2 * (0.11974476934341169 * h) - v_3 * (0.021735721866558113 * h)
+            - lambda_3 * (0.021735721866558113 * h) + v_4 * (0.010635824225415492 * h)
+            + lambda_4 * (0.010635824225415492 * h) - v_5 * (0.0037001392424145306 * h)
+            - lambda_5 * (0.0037001392424145306 * h);
+        let q_3 = *q + v_1 * (0.040625 * h) + lambda_1 * (0.040625 * h)
+            + v_2 * (0.30318418332304276 * h) + lambda_2 * (0.30318418332304276 * h)
+            + v_3 * (0.17777777777777778 * h) + lambda_3 * (0.17777777777777778 * h)
+            - v_4 * (0.030961961100820556 * h) - lambda_4 * (0.030961961100820556 * h)
+            + v_5 * (0.009375 * h) + lambda_5 * (0.009375 * h);
+        let q_4 = *q + v_1 * (0.053700139242414534 * h)
+            + lambda_1 * (0.053700139242414534 * h) + v_2 * (0.2615863979968067 * h)
+            + lambda_2 * (0.2615863979968067 * h) + v_3 * (0.37729127742211366 * h)
+            + lambda_3 * (0.37729127742211366 * h) + v_4 * (0.15247745287881054 * h)
+            + lambda_4 * (0.15247745287881054 * h) - v_5 * (0.017728432186156898 * h)
+            - lambda_5 * (0.017728432186156898 * h);
+        let q_5 = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
+            + v_2 * (0.2722222222222222 * h) + lambda_2 * (0.2722222222222222 * h)
+            + v_3 * (0.35555555555555557 * h) + lambda_3 * (0.35555555555555557 * h)
+            + v_4 * (0.2722222222222222 * h) + lambda_4 * (0.2722222222222222 * h)
+            + v_5 * (0.05 * h) + lambda_5 * (0.05 * h);
+        let q_next = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
+            + v_2 * (0.2722222222222222 * h) + lambda_2 * (0.2722222222222222 * h)
+            + v_3 * (0.35555555555555557 * h) + lambda_3 * (0.35555555555555557 * h)
+            + v_4 * (0.2722222222222222 * h) + lambda_4 * (0.2722222222222222 * h)
+            + v_5 * (0.05 * h) + lambda_5 * (0.05 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
+        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_20 = problem.hamiltonian_hessian(&q_4);
+        let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
+        let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
+        let a_23 = problem.theta_jacobian(&q_4);
+        let a_24 = problem.jacobian_transpose_product_derivative(&q_5, &v_5);
+        let a_25 = problem.theta_jacobian(&q_5).transpose();
+        let a_26 = problem.hamiltonian_hessian(&q_5);
+        let a_27 = problem.jacobian_transpose_product_derivative(&q_5, &lambda_5);
+        let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
+        let a_29 = problem.theta_jacobian(&q_5);
+        let a_30 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h) - a_5
+                - a_6 * (0.096521464124632 * h) + a_8 * (0.096521464124632 * h)
+                - a_9 * (0.096521464124632 * h) + a_12 * (0.06666666666666667 * h)
+                - a_14 * (0.06666666666666667 * h) + a_15 * (0.06666666666666667 * h)
+                - a_18 * (0.020145202542034668 * h) + a_20 * (0.020145202542034668 * h)
+                - a_21 * (0.020145202542034668 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.15247745287881054 * h) - a_8 * (0.15247745287881054 * h)
+                + a_9 * (0.15247745287881054 * h) - a_11
+                - a_12 * (0.040440112458214605 * h) + a_14 * (0.040440112458214605 * h)
+                - a_15 * (0.040440112458214605 * h) + a_18 * (0.010635824225415492 * h)
+                - a_20 * (0.010635824225415492 * h) + a_21 * (0.010635824225415492 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2888636342763058 * h) - a_8 * (0.2888636342763058 * h)
+                + a_9 * (0.2888636342763058 * h) + a_12 * (0.17777777777777778 * h)
+                - a_14 * (0.17777777777777778 * h) + a_15 * (0.17777777777777778 * h)
+                - a_17 - a_18 * (0.016641412054083555 * h)
+                + a_20 * (0.016641412054083555 * h) - a_21 * (0.016641412054083555 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2615863979968067 * h) - a_8 * (0.2615863979968067 * h)
+                + a_9 * (0.2615863979968067 * h) + a_12 * (0.3959956680137702 * h)
+                - a_14 * (0.3959956680137702 * h) + a_15 * (0.3959956680137702 * h)
+                + a_18 * (0.11974476934341169 * h) - a_20 * (0.11974476934341169 * h)
+                + a_21 * (0.11974476934341169 * h) - a_23),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.29236742476425687 * h) - a_8 * (0.29236742476425687 * h)
+                + a_9 * (0.29236742476425687 * h) + a_12 * (0.28888888888888886 * h)
+                - a_14 * (0.28888888888888886 * h) + a_15 * (0.28888888888888886 * h)
+                + a_18 * (0.3687436863468542 * h) - a_20 * (0.3687436863468542 * h)
+                + a_21 * (0.3687436863468542 * h) - a_29),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 + 0.05 * h) + a_2 * (-1.0 - 0.05 * h) + a_3 * (0.05 * h) - a_4
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (-1.0 + 0.05 * h)
+                + a_26 * (1.0 - 0.05 * h) + a_27 * (0.05 * h) + a_28 - a_30),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
+                - a_3 * (0.02142857142857143 * h) + a_6 * (1.0 - 0.11666666666666667 * h)
+                + a_8 * (-1.0 + 0.11666666666666667 * h)
+                - a_9 * (0.11666666666666667 * h) - a_10
+                - a_12 * (0.1523809523809524 * h) + a_14 * (0.1523809523809524 * h)
+                - a_15 * (0.1523809523809524 * h) - a_18 * (0.11666666666666667 * h)
+                + a_20 * (0.11666666666666667 * h) - a_21 * (0.11666666666666667 * h)
+                + a_24 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.42857142857142855 + 0.02142857142857143 * h)
+                - a_27 * (0.02142857142857143 * h) - a_28 * 0.42857142857142855
+                + a_30 * 0.42857142857142855),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(a_0 * (0.01875 * h) - a_2 * (0.01875 * h) + a_3 * (0.01875 * h)
+                + a_6 * (0.10208333333333333 * h) - a_8 * (0.10208333333333333 * h)
+                + a_9 * (0.10208333333333333 * h)
+                + a_12 * (1.0 + 0.13333333333333333 * h)
+                + a_14 * (-1.0 - 0.13333333333333333 * h)
+                + a_15 * (0.13333333333333333 * h) - a_16
+                + a_18 * (0.10208333333333333 * h) - a_20 * (0.10208333333333333 * h)
+                + a_21 * (0.10208333333333333 * h) + a_24 * (-0.375 + 0.01875 * h)
+                + a_26 * (0.375 - 0.01875 * h) + a_27 * (0.01875 * h) + a_28 * 0.375
+                - a_30 * 0.375),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 0.375);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            0,
+            &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
+                - a_3 * (0.02142857142857143 * h) - a_6 * (0.11666666666666667 * h)
+                + a_8 * (0.11666666666666667 * h) - a_9 * (0.11666666666666667 * h)
+                - a_12 * (0.1523809523809524 * h) + a_14 * (0.1523809523809524 * h)
+                - a_15 * (0.1523809523809524 * h)
+                + a_18 * (1.0 - 0.11666666666666667 * h)
+                + a_20 * (-1.0 + 0.11666666666666667 * h)
+                - a_21 * (0.11666666666666667 * h) - a_22
+                + a_24 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.42857142857142855 + 0.02142857142857143 * h)
+                - a_27 * (0.02142857142857143 * h) - a_28 * 0.42857142857142855
+                + a_30 * 0.42857142857142855),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (0.05 * h) - a_26 * (0.05 * h)
+                + a_27 * (0.05 * h) - a_30),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.35555555555555557 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.35555555555555557 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
+                - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
+                + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
+                + a_15 * (0.014444444444444444 * h2) + a_18 * (0.014618371238212845 * h2)
+                - a_20 * (0.014618371238212845 * h2) + a_21 * (0.014618371238212845 * h2)
+                + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
+                + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
+                + a_15 * (0.10779882073708187 * h2) + a_18 * (0.07120963056579739 * h2)
+                - a_20 * (0.07120963056579739 * h2) + a_21 * (0.07120963056579739 * h2)
+                + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
+                - a_9 * (0.005916946508118598 * h2) + a_12 * (0.06320987654320988 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
+                + a_15 * (0.06320987654320988 * h2) + a_18 * (0.10270706996490872 * h2)
+                - a_20 * (0.10270706996490872 * h2) + a_21 * (0.10270706996490872 * h2)
+                + a_24 * (0.017777777777777778 * h2) - a_26 * (0.017777777777777778 * h2)
+                + a_27 * (0.017777777777777778 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
+                + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.011008697280291753 * h2)
+                + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
+                + a_18 * (0.04150775106145398 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.04150775106145398 * h2) + a_21 * (0.04150775106145398 * h2)
+                + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0010072601271017333 * h2) + a_8 * (0.0010072601271017333 * h2)
+                - a_9 * (0.0010072601271017333 * h2)
+                + a_12 * (0.0033333333333333335 * h2)
+                - a_14 * (0.0033333333333333335 * h2)
+                + a_15 * (0.0033333333333333335 * h2) - a_18 * (0.0048260732062316 * h2)
+                + a_20 * (0.0048260732062316 * h2) - a_21 * (0.0048260732062316 * h2)
+                + a_24 * (0.0025 * h2) + a_25 * (0.05 * h) - a_26 * (0.0025 * h2)
+                + a_27 * (0.0025 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
+                - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
+                + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
+                + a_15 * (0.014444444444444444 * h2) + a_18 * (0.014618371238212845 * h2)
+                - a_20 * (0.014618371238212845 * h2) + a_21 * (0.014618371238212845 * h2)
+                + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
+                + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
+                + a_15 * (0.10779882073708187 * h2) + a_18 * (0.07120963056579739 * h2)
+                - a_20 * (0.07120963056579739 * h2) + a_21 * (0.07120963056579739 * h2)
+                + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
+                - a_9 * (0.005916946508118598 * h2) + a_12 * (0.06320987654320988 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
+                + a_15 * (0.06320987654320988 * h2) + a_18 * (0.10270706996490872 * h2)
+                - a_20 * (0.10270706996490872 * h2) + a_21 * (0.10270706996490872 * h2)
+                + a_24 * (0.017777777777777778 * h2) - a_26 * (0.017777777777777778 * h2)
+                + a_27 * (0.017777777777777778 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
+                + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.011008697280291753 * h2)
+                + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
+                + a_18 * (0.04150775106145398 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.04150775106145398 * h2) + a_21 * (0.04150775106145398 * h2)
+                + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0010072601271017333 * h2) + a_8 * (0.0010072601271017333 * h2)
+                - a_9 * (0.0010072601271017333 * h2)
+                + a_12 * (0.0033333333333333335 * h2)
+                - a_14 * (0.0033333333333333335 * h2)
+                + a_15 * (0.0033333333333333335 * h2) - a_18 * (0.0048260732062316 * h2)
+                + a_20 * (0.0048260732062316 * h2) - a_21 * (0.0048260732062316 * h2)
+                + a_24 * (0.0025 * h2) + a_25 * (0.05 * h) - a_26 * (0.0025 * h2)
+                + a_27 * (0.0025 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (0.05 * h) - a_26 * (0.05 * h)
+                + a_27 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,

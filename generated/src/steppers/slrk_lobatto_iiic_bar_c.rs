@@ -145,187 +145,377 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = problem.theta_jacobian(&q_2);
         let a_12 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.5 * h) - a_6 * (0.5 * h2) + a_8 * (0.5 * h2)
-                    - a_9 * (0.5 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (0, 1), &(-a_7 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.5 * h) - a_6 * (0.5 * h2) + a_8 * (0.5 * h2)
-                    - a_9 * (0.5 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (1, 1), &(-a_7 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -1.4142135623730951);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2)
-                    + a_9 * (0.5 * h2) - a_11 * h),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (0, 1), &(a_7 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2)
-                    + a_9 * (0.5 * h2) - a_11 * h),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (1, 1), &(a_7 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.4142135623730951);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (1.0 - (0.5 * h)) - a_5 + a_6 * (h - (0.5 * h2))
-                    + a_8 * (-h + (0.5 * h2)) - a_9 * (0.5 * h2) - a_10 * h
-                    + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_7 * (1.0 - (0.5 * h)) - a_11 + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_1 * (0.5 * h) + a_6 * (h - (0.5 * h2)) + a_8 * (-h + (0.5 * h2))
-                    - a_9 * (0.5 * h2) - a_10 * h + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_7 * (0.5 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2)
-                    + a_9 * (0.5 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_7 * (0.5 * h) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2)
-                    + a_9 * (0.5 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_7 * (0.5 * h) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.7071067811865476);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.7071067811865476);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.5 * h) - a_6 * (0.5 * h2) + a_8 * (0.5 * h2) - a_9 * (0.5 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_7 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.5 * h) - a_6 * (0.5 * h2) + a_8 * (0.5 * h2) - a_9 * (0.5 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_7 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.4142135623730951,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2) + a_9 * (0.5 * h2)
+                - a_11 * h),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_7 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2) + a_9 * (0.5 * h2)
+                - a_11 * h),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_7 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.4142135623730951,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (1.0 - 0.5 * h) - a_5 + a_6 * (h - 0.5 * h2) + a_8 * (-h + 0.5 * h2)
+                - a_9 * (0.5 * h2) - a_10 * h + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_7 * (1.0 - 0.5 * h) - a_11 + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_1 * (0.5 * h) + a_6 * (h - 0.5 * h2) + a_8 * (-h + 0.5 * h2)
+                - a_9 * (0.5 * h2) - a_10 * h + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_7 * (0.5 * h) + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2) + a_9 * (0.5 * h2)
+                - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_7 * (0.5 * h) - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2) + a_9 * (0.5 * h2)
+                - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_7 * (0.5 * h) - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.7071067811865476,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.7071067811865476,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let h2 = h * h;
+        let q_1 = *q;
+        let q_2 = *q + v_1 * h + lambda_1 * h;
+        let q_next = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.5 * h)
+            + lambda_2 * (0.5 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) - a_5 - a_6 * (0.5 * h)
+                + a_8 * (0.5 * h) - a_9 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
+                - a_8 * (0.5 * h) + a_9 * (0.5 * h) - a_11),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 - 0.5 * h) + a_2 * (-1.0 + 0.5 * h) - a_3 * (0.5 * h) - a_4
+                + a_6 * (1.0 - 0.5 * h) + a_8 * (-1.0 + 0.5 * h) - a_9 * (0.5 * h) - a_10
+                + a_12),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
+                - a_8 * (0.5 * h) + a_9 * (0.5 * h) - a_12),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2) + a_9 * (0.5 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(&mut t.p_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), &(a_7 * (0.5 * h)));
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2) + a_9 * (0.5 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(&mut t.p_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), &(a_7 * (0.5 * h)));
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
+                - a_8 * (0.5 * h) + a_9 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -543,521 +733,780 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = problem.theta_jacobian(&q_3);
         let a_18 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.16666666666666666 * h) - a_6 * (0.08333333333333333 * h2)
-                    + a_8 * (0.08333333333333333 * h2)
-                    - a_9 * (0.08333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_6 * (0.08333333333333333 * h2) - a_7 * (0.3333333333333333 * h)
-                    + a_8 * (0.08333333333333333 * h2) - a_9 * (0.08333333333333333 * h2)
-                    + a_12 * (0.16666666666666666 * h2)
-                    - a_14 * (0.16666666666666666 * h2)
-                    + a_15 * (0.16666666666666666 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_13 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.16666666666666666 * h) - a_6 * (0.08333333333333333 * h2)
-                    + a_8 * (0.08333333333333333 * h2)
-                    - a_9 * (0.08333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_6 * (0.08333333333333333 * h2) - a_7 * (0.3333333333333333 * h)
-                    + a_8 * (0.08333333333333333 * h2) - a_9 * (0.08333333333333333 * h2)
-                    + a_12 * (0.16666666666666666 * h2)
-                    - a_14 * (0.16666666666666666 * h2)
-                    + a_15 * (0.16666666666666666 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_13 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -2.449489742783178);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.10416666666666667 * h2)
-                    - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
-                    - a_11 * (0.25 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.10416666666666667 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
-                    - a_11 * (0.25 * h) - a_12 * (0.08333333333333333 * h2)
-                    + a_14 * (0.08333333333333333 * h2)
-                    - a_15 * (0.08333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_13 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.10416666666666667 * h2)
-                    - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
-                    - a_11 * (0.25 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.10416666666666667 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
-                    - a_11 * (0.25 * h) - a_12 * (0.08333333333333333 * h2)
-                    + a_14 * (0.08333333333333333 * h2)
-                    - a_15 * (0.08333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_13 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.224744871391589);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
-                    - a_8 * (0.16666666666666666 * h2)
-                    + a_9 * (0.16666666666666666 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
-                    + a_12 * (0.16666666666666666 * h2)
-                    - a_14 * (0.16666666666666666 * h2)
-                    + a_15 * (0.16666666666666666 * h2) - a_17 * h),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_13 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
-                    - a_8 * (0.16666666666666666 * h2)
-                    + a_9 * (0.16666666666666666 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
-                    + a_12 * (0.16666666666666666 * h2)
-                    - a_14 * (0.16666666666666666 * h2)
-                    + a_15 * (0.16666666666666666 * h2) - a_17 * h),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_13 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -2.449489742783178);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (1.0 + (0.16666666666666666 * h)) - a_5
-                    + a_6 * (0.16666666666666666 * h2) - a_8 * (0.16666666666666666 * h2)
-                    + a_9 * (0.16666666666666666 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
-                    + a_12 * (-h + (0.16666666666666666 * h2))
-                    + a_14 * (h - (0.16666666666666666 * h2))
-                    + a_15 * (0.16666666666666666 * h2) + a_16 * h
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_13 * (-1.0 + (0.16666666666666666 * h)) + a_17
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
-                    - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
-                    + a_12 * (-h + (0.16666666666666666 * h2))
-                    + a_14 * (h - (0.16666666666666666 * h2))
-                    + a_15 * (0.16666666666666666 * h2) + a_16 * h
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_13 * (0.16666666666666666 * h) - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.08333333333333333 * h)
-                    + a_6 * ((0.25 * h) - (0.08333333333333333 * h2))
-                    + a_8 * (-(0.25 * h) + (0.08333333333333333 * h2))
-                    - a_9 * (0.08333333333333333 * h2) - a_10 * (0.25 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * ((0.25 * h) - (0.08333333333333333 * h2))
-                    + a_7 * (1.0 - (0.3333333333333333 * h))
-                    + a_8 * (-(0.25 * h) + (0.08333333333333333 * h2))
-                    - a_9 * (0.08333333333333333 * h2) - a_10 * (0.25 * h) - a_11
-                    + a_12 * ((0.5 * h) - (0.08333333333333333 * h2))
-                    + a_14 * (-(0.5 * h) + (0.08333333333333333 * h2))
-                    - a_15 * (0.08333333333333333 * h2) - a_16 * (0.5 * h)
-                    + a_18 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_13 * (0.5 - (0.08333333333333333 * h)) - a_17 * 0.5
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_1 * (0.08333333333333333 * h)
-                    + a_6 * ((0.25 * h) - (0.08333333333333333 * h2))
-                    + a_8 * (-(0.25 * h) + (0.08333333333333333 * h2))
-                    - a_9 * (0.08333333333333333 * h2) - a_10 * (0.25 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * ((0.25 * h) - (0.08333333333333333 * h2))
-                    - a_7 * (0.3333333333333333 * h)
-                    + a_8 * (-(0.25 * h) + (0.08333333333333333 * h2))
-                    - a_9 * (0.08333333333333333 * h2) - a_10 * (0.25 * h)
-                    + a_12 * ((0.5 * h) - (0.08333333333333333 * h2))
-                    + a_14 * (-(0.5 * h) + (0.08333333333333333 * h2))
-                    - a_15 * (0.08333333333333333 * h2) - a_16 * (0.5 * h)
-                    + a_18 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_13 * (0.08333333333333333 * h) + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
-                    - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
-                    + a_12 * (0.16666666666666666 * h2)
-                    - a_14 * (0.16666666666666666 * h2)
-                    + a_15 * (0.16666666666666666 * h2)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_13 * (0.16666666666666666 * h) - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
-                    - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
-                    + a_12 * (0.16666666666666666 * h2)
-                    - a_14 * (0.16666666666666666 * h2)
-                    + a_15 * (0.16666666666666666 * h2)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_13 * (0.16666666666666666 * h) - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.408248290463863);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.816496580927726);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.408248290463863);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.16666666666666666 * h) - a_6 * (0.08333333333333333 * h2)
+                + a_8 * (0.08333333333333333 * h2) - a_9 * (0.08333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_6 * (0.08333333333333333 * h2) - a_7 * (0.3333333333333333 * h)
+                + a_8 * (0.08333333333333333 * h2) - a_9 * (0.08333333333333333 * h2)
+                + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
+                + a_15 * (0.16666666666666666 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_13 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.16666666666666666 * h) - a_6 * (0.08333333333333333 * h2)
+                + a_8 * (0.08333333333333333 * h2) - a_9 * (0.08333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_6 * (0.08333333333333333 * h2) - a_7 * (0.3333333333333333 * h)
+                + a_8 * (0.08333333333333333 * h2) - a_9 * (0.08333333333333333 * h2)
+                + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
+                + a_15 * (0.16666666666666666 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_13 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -2.449489742783178,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.10416666666666667 * h2)
+                - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
+                - a_11 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.10416666666666667 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
+                - a_11 * (0.25 * h) - a_12 * (0.08333333333333333 * h2)
+                + a_14 * (0.08333333333333333 * h2) - a_15 * (0.08333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_13 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.10416666666666667 * h2)
+                - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
+                - a_11 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.10416666666666667 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
+                - a_11 * (0.25 * h) - a_12 * (0.08333333333333333 * h2)
+                + a_14 * (0.08333333333333333 * h2) - a_15 * (0.08333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_13 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.224744871391589,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
+                + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
+                + a_15 * (0.16666666666666666 * h2) - a_17 * h),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_13 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
+                + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
+                + a_15 * (0.16666666666666666 * h2) - a_17 * h),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_13 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -2.449489742783178,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (1.0 + 0.16666666666666666 * h) - a_5
+                + a_6 * (0.16666666666666666 * h2) - a_8 * (0.16666666666666666 * h2)
+                + a_9 * (0.16666666666666666 * h2) - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
+                + a_12 * (-h + 0.16666666666666666 * h2)
+                + a_14 * (h - 0.16666666666666666 * h2)
+                + a_15 * (0.16666666666666666 * h2) + a_16 * h
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_13 * (-1.0 + 0.16666666666666666 * h) + a_17
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
+                + a_12 * (-h + 0.16666666666666666 * h2)
+                + a_14 * (h - 0.16666666666666666 * h2)
+                + a_15 * (0.16666666666666666 * h2) + a_16 * h
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_13 * (0.16666666666666666 * h) - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.08333333333333333 * h)
+                + a_6 * (0.25 * h - 0.08333333333333333 * h2)
+                + a_8 * (-0.25 * h + 0.08333333333333333 * h2)
+                - a_9 * (0.08333333333333333 * h2) - a_10 * (0.25 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.25 * h - 0.08333333333333333 * h2)
+                + a_7 * (1.0 - 0.3333333333333333 * h)
+                + a_8 * (-0.25 * h + 0.08333333333333333 * h2)
+                - a_9 * (0.08333333333333333 * h2) - a_10 * (0.25 * h) - a_11
+                + a_12 * (0.5 * h - 0.08333333333333333 * h2)
+                + a_14 * (-0.5 * h + 0.08333333333333333 * h2)
+                - a_15 * (0.08333333333333333 * h2) - a_16 * (0.5 * h)
+                + a_18 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_13 * (0.5 - 0.08333333333333333 * h) - a_17 * 0.5
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_1 * (0.08333333333333333 * h)
+                + a_6 * (0.25 * h - 0.08333333333333333 * h2)
+                + a_8 * (-0.25 * h + 0.08333333333333333 * h2)
+                - a_9 * (0.08333333333333333 * h2) - a_10 * (0.25 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.25 * h - 0.08333333333333333 * h2)
+                - a_7 * (0.3333333333333333 * h)
+                + a_8 * (-0.25 * h + 0.08333333333333333 * h2)
+                - a_9 * (0.08333333333333333 * h2) - a_10 * (0.25 * h)
+                + a_12 * (0.5 * h - 0.08333333333333333 * h2)
+                + a_14 * (-0.5 * h + 0.08333333333333333 * h2)
+                - a_15 * (0.08333333333333333 * h2) - a_16 * (0.5 * h)
+                + a_18 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_13 * (0.08333333333333333 * h) + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
+                + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
+                + a_15 * (0.16666666666666666 * h2) - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_13 * (0.16666666666666666 * h) - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
+                + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
+                + a_15 * (0.16666666666666666 * h2) - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_13 * (0.16666666666666666 * h) - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.408248290463863,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.816496580927726,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.408248290463863,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let h2 = h * h;
+        let q_1 = *q;
+        let q_2 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h) + v_2 * (0.25 * h)
+            + lambda_2 * (0.25 * h);
+        let q_3 = *q + v_2 * h + lambda_2 * h;
+        let q_next = *q + v_1 * (0.16666666666666666 * h)
+            + lambda_1 * (0.16666666666666666 * h) + v_2 * (0.6666666666666666 * h)
+            + lambda_2 * (0.6666666666666666 * h) + v_3 * (0.16666666666666666 * h)
+            + lambda_3 * (0.16666666666666666 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) - a_5 - a_6 * (0.3333333333333333 * h)
+                + a_8 * (0.3333333333333333 * h) - a_9 * (0.3333333333333333 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.4166666666666667 * h)
+                - a_8 * (0.4166666666666667 * h) + a_9 * (0.4166666666666667 * h) - a_11
+                - a_12 * (0.08333333333333333 * h) + a_14 * (0.08333333333333333 * h)
+                - a_15 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h) - a_17),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 + 0.16666666666666666 * h)
+                + a_2 * (-1.0 - 0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) - a_4 + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (-1.0 + 0.16666666666666666 * h)
+                + a_14 * (1.0 - 0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h) + a_16 - a_18),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
+                - a_3 * (0.08333333333333333 * h) + a_6 * (1.0 - 0.3333333333333333 * h)
+                + a_8 * (-1.0 + 0.3333333333333333 * h) - a_9 * (0.3333333333333333 * h)
+                - a_10 + a_12 * (0.5 - 0.08333333333333333 * h)
+                + a_14 * (-0.5 + 0.08333333333333333 * h)
+                - a_15 * (0.08333333333333333 * h) - a_16 * 0.5 + a_18 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.5);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h) - a_18),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.6666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
+                + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
+                + a_15 * (0.16666666666666666 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_13 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
+                + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
+                + a_15 * (0.16666666666666666 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_13 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -1338,1182 +1787,1427 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = problem.theta_jacobian(&q_4);
         let a_24 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.08333333333333333 * h) - a_6 * (0.022472694288192985 * h2)
-                    + a_8 * (0.022472694288192985 * h2)
-                    - a_9 * (0.022472694288192985 * h2)
-                    + a_12 * (0.008583805399304095 * h2)
-                    - a_14 * (0.008583805399304095 * h2)
-                    + a_15 * (0.008583805399304095 * h2)
-                    - a_18 * (0.013888888888888888 * h2)
-                    + a_20 * (0.013888888888888888 * h2)
-                    - a_21 * (0.013888888888888888 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_6 * (0.031056499687497078 * h2) - a_7 * (0.18633899812498247 * h)
-                    + a_8 * (0.031056499687497078 * h2)
-                    - a_9 * (0.031056499687497078 * h2)
-                    + a_12 * (0.09519586064235673 * h2)
-                    - a_14 * (0.09519586064235673 * h2)
-                    + a_15 * (0.09519586064235673 * h2)
-                    - a_18 * (0.019193972378473683 * h2)
-                    + a_20 * (0.019193972378473683 * h2)
-                    - a_21 * (0.019193972378473683 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (0.0020263615798654924 * h2) - a_8 * (0.0020263615798654924 * h2)
-                    + a_9 * (0.0020263615798654924 * h2)
-                    + a_12 * (0.031056499687497078 * h2)
-                    + a_13 * (0.18633899812498247 * h)
-                    - a_14 * (0.031056499687497078 * h2)
-                    + a_15 * (0.031056499687497078 * h2)
-                    - a_18 * (0.05025047206597076 * h2)
-                    + a_20 * (0.05025047206597076 * h2)
-                    - a_21 * (0.05025047206597076 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_19 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.08333333333333333 * h) - a_6 * (0.022472694288192985 * h2)
-                    + a_8 * (0.022472694288192985 * h2)
-                    - a_9 * (0.022472694288192985 * h2)
-                    + a_12 * (0.008583805399304095 * h2)
-                    - a_14 * (0.008583805399304095 * h2)
-                    + a_15 * (0.008583805399304095 * h2)
-                    - a_18 * (0.013888888888888888 * h2)
-                    + a_20 * (0.013888888888888888 * h2)
-                    - a_21 * (0.013888888888888888 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_6 * (0.031056499687497078 * h2) - a_7 * (0.18633899812498247 * h)
-                    + a_8 * (0.031056499687497078 * h2)
-                    - a_9 * (0.031056499687497078 * h2)
-                    + a_12 * (0.09519586064235673 * h2)
-                    - a_14 * (0.09519586064235673 * h2)
-                    + a_15 * (0.09519586064235673 * h2)
-                    - a_18 * (0.019193972378473683 * h2)
-                    + a_20 * (0.019193972378473683 * h2)
-                    - a_21 * (0.019193972378473683 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (0.0020263615798654924 * h2) - a_8 * (0.0020263615798654924 * h2)
-                    + a_9 * (0.0020263615798654924 * h2)
-                    + a_12 * (0.031056499687497078 * h2)
-                    + a_13 * (0.18633899812498247 * h)
-                    - a_14 * (0.031056499687497078 * h2)
-                    + a_15 * (0.031056499687497078 * h2)
-                    - a_18 * (0.05025047206597076 * h2)
-                    + a_20 * (0.05025047206597076 * h2)
-                    - a_21 * (0.05025047206597076 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_19 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -3.4641016151377544);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.030150283239582458 * h2)
-                    - a_8 * (0.030150283239582458 * h2)
-                    + a_9 * (0.030150283239582458 * h2)
-                    - a_11 * (0.12060113295832983 * h)
-                    - a_12 * (0.00433973860763626 * h2)
-                    + a_14 * (0.00433973860763626 * h2)
-                    - a_15 * (0.00433973860763626 * h2)
-                    + a_18 * (0.006211299937499416 * h2)
-                    - a_20 * (0.006211299937499416 * h2)
-                    + a_21 * (0.006211299937499416 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.041666666666666664 * h2) + a_7 * (0.25 * h)
-                    - a_8 * (0.041666666666666664 * h2)
-                    + a_9 * (0.041666666666666664 * h2)
-                    - a_11 * (0.16666666666666666 * h)
-                    - a_12 * (0.048128438670136844 * h2)
-                    + a_14 * (0.048128438670136844 * h2)
-                    - a_15 * (0.048128438670136844 * h2)
-                    + a_18 * (0.008583805399304095 * h2)
-                    - a_20 * (0.008583805399304095 * h2)
-                    + a_21 * (0.008583805399304095 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.0027186493437438663 * h2)
-                    + a_8 * (0.0027186493437438663 * h2)
-                    - a_9 * (0.0027186493437438663 * h2)
-                    + a_11 * (0.010874597374975465 * h)
-                    - a_12 * (0.01570132178471813 * h2) - a_13 * (0.0942079307083088 * h)
-                    + a_14 * (0.01570132178471813 * h2)
-                    - a_15 * (0.01570132178471813 * h2)
-                    + a_18 * (0.022472694288192985 * h2)
-                    - a_20 * (0.022472694288192985 * h2)
-                    + a_21 * (0.022472694288192985 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_19 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.030150283239582458 * h2)
-                    - a_8 * (0.030150283239582458 * h2)
-                    + a_9 * (0.030150283239582458 * h2)
-                    - a_11 * (0.12060113295832983 * h)
-                    - a_12 * (0.00433973860763626 * h2)
-                    + a_14 * (0.00433973860763626 * h2)
-                    - a_15 * (0.00433973860763626 * h2)
-                    + a_18 * (0.006211299937499416 * h2)
-                    - a_20 * (0.006211299937499416 * h2)
-                    + a_21 * (0.006211299937499416 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.041666666666666664 * h2) + a_7 * (0.25 * h)
-                    - a_8 * (0.041666666666666664 * h2)
-                    + a_9 * (0.041666666666666664 * h2)
-                    - a_11 * (0.16666666666666666 * h)
-                    - a_12 * (0.048128438670136844 * h2)
-                    + a_14 * (0.048128438670136844 * h2)
-                    - a_15 * (0.048128438670136844 * h2)
-                    + a_18 * (0.008583805399304095 * h2)
-                    - a_20 * (0.008583805399304095 * h2)
-                    + a_21 * (0.008583805399304095 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.0027186493437438663 * h2)
-                    + a_8 * (0.0027186493437438663 * h2)
-                    - a_9 * (0.0027186493437438663 * h2)
-                    + a_11 * (0.010874597374975465 * h)
-                    - a_12 * (0.01570132178471813 * h2) - a_13 * (0.0942079307083088 * h)
-                    + a_14 * (0.01570132178471813 * h2)
-                    - a_15 * (0.01570132178471813 * h2)
-                    + a_18 * (0.022472694288192985 * h2)
-                    - a_20 * (0.022472694288192985 * h2)
-                    + a_21 * (0.022472694288192985 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_19 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.5491933384829668);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.051561960829858484 * h2)
-                    - a_8 * (0.051561960829858484 * h2)
-                    + a_9 * (0.051561960829858484 * h2)
-                    + a_12 * (0.01151638342708421 * h2)
-                    - a_14 * (0.01151638342708421 * h2)
-                    + a_15 * (0.01151638342708421 * h2)
-                    - a_17 * (0.04606553370833684 * h)
-                    - a_18 * (0.006211299937499416 * h2)
-                    + a_20 * (0.006211299937499416 * h2)
-                    - a_21 * (0.006211299937499416 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.0712568773402737 * h2) + a_7 * (0.4275412640416421 * h)
-                    - a_8 * (0.0712568773402737 * h2) + a_9 * (0.0712568773402737 * h2)
-                    + a_12 * (0.12771864934374386 * h2)
-                    - a_14 * (0.12771864934374386 * h2)
-                    + a_15 * (0.12771864934374386 * h2) - a_17 * (0.5108745973749754 * h)
-                    - a_18 * (0.008583805399304095 * h2)
-                    + a_20 * (0.008583805399304095 * h2)
-                    - a_21 * (0.008583805399304095 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.004649339107640933 * h2) + a_8 * (0.004649339107640933 * h2)
-                    - a_9 * (0.004649339107640933 * h2)
-                    + a_12 * (0.041666666666666664 * h2) + a_13 * (0.25 * h)
-                    - a_14 * (0.041666666666666664 * h2)
-                    + a_15 * (0.041666666666666664 * h2)
-                    - a_17 * (0.16666666666666666 * h)
-                    - a_18 * (0.022472694288192985 * h2)
-                    + a_20 * (0.022472694288192985 * h2)
-                    - a_21 * (0.022472694288192985 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_19 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.051561960829858484 * h2)
-                    - a_8 * (0.051561960829858484 * h2)
-                    + a_9 * (0.051561960829858484 * h2)
-                    + a_12 * (0.01151638342708421 * h2)
-                    - a_14 * (0.01151638342708421 * h2)
-                    + a_15 * (0.01151638342708421 * h2)
-                    - a_17 * (0.04606553370833684 * h)
-                    - a_18 * (0.006211299937499416 * h2)
-                    + a_20 * (0.006211299937499416 * h2)
-                    - a_21 * (0.006211299937499416 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.0712568773402737 * h2) + a_7 * (0.4275412640416421 * h)
-                    - a_8 * (0.0712568773402737 * h2) + a_9 * (0.0712568773402737 * h2)
-                    + a_12 * (0.12771864934374386 * h2)
-                    - a_14 * (0.12771864934374386 * h2)
-                    + a_15 * (0.12771864934374386 * h2) - a_17 * (0.5108745973749754 * h)
-                    - a_18 * (0.008583805399304095 * h2)
-                    + a_20 * (0.008583805399304095 * h2)
-                    - a_21 * (0.008583805399304095 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.004649339107640933 * h2) + a_8 * (0.004649339107640933 * h2)
-                    - a_9 * (0.004649339107640933 * h2)
-                    + a_12 * (0.041666666666666664 * h2) + a_13 * (0.25 * h)
-                    - a_14 * (0.041666666666666664 * h2)
-                    + a_15 * (0.041666666666666664 * h2)
-                    - a_17 * (0.16666666666666666 * h)
-                    - a_18 * (0.022472694288192985 * h2)
-                    + a_20 * (0.022472694288192985 * h2)
-                    - a_21 * (0.022472694288192985 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_19 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -1.5491933384829668);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
-                    - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
-                    + a_12 * (0.019193972378473683 * h2)
-                    - a_14 * (0.019193972378473683 * h2)
-                    + a_15 * (0.019193972378473683 * h2)
-                    + a_18 * (0.013888888888888888 * h2)
-                    - a_20 * (0.013888888888888888 * h2)
-                    + a_21 * (0.013888888888888888 * h2)
-                    - a_23 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
-                    + a_12 * (0.21286441557290645 * h2)
-                    - a_14 * (0.21286441557290645 * h2)
-                    + a_15 * (0.21286441557290645 * h2)
-                    + a_18 * (0.019193972378473683 * h2)
-                    - a_20 * (0.019193972378473683 * h2)
-                    + a_21 * (0.019193972378473683 * h2)
-                    - a_23 * (0.23032766854168418 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
-                    - a_9 * (0.00453108223957311 * h2)
-                    + a_12 * (0.06944444444444445 * h2) + a_13 * (0.4166666666666667 * h)
-                    - a_14 * (0.06944444444444445 * h2)
-                    + a_15 * (0.06944444444444445 * h2)
-                    + a_18 * (0.05025047206597076 * h2)
-                    - a_20 * (0.05025047206597076 * h2)
-                    + a_21 * (0.05025047206597076 * h2)
-                    - a_23 * (0.6030056647916492 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_19 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
-                    - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
-                    + a_12 * (0.019193972378473683 * h2)
-                    - a_14 * (0.019193972378473683 * h2)
-                    + a_15 * (0.019193972378473683 * h2)
-                    + a_18 * (0.013888888888888888 * h2)
-                    - a_20 * (0.013888888888888888 * h2)
-                    + a_21 * (0.013888888888888888 * h2)
-                    - a_23 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
-                    + a_12 * (0.21286441557290645 * h2)
-                    - a_14 * (0.21286441557290645 * h2)
-                    + a_15 * (0.21286441557290645 * h2)
-                    + a_18 * (0.019193972378473683 * h2)
-                    - a_20 * (0.019193972378473683 * h2)
-                    + a_21 * (0.019193972378473683 * h2)
-                    - a_23 * (0.23032766854168418 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
-                    - a_9 * (0.00453108223957311 * h2)
-                    + a_12 * (0.06944444444444445 * h2) + a_13 * (0.4166666666666667 * h)
-                    - a_14 * (0.06944444444444445 * h2)
-                    + a_15 * (0.06944444444444445 * h2)
-                    + a_18 * (0.05025047206597076 * h2)
-                    - a_20 * (0.05025047206597076 * h2)
-                    + a_21 * (0.05025047206597076 * h2)
-                    - a_23 * (0.6030056647916492 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_19 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 3), &Self::UNKNOWN_LAYOUT, (2, 0), 3.4641016151377544);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (1.0 - (0.08333333333333333 * h)) - a_5
-                    - a_6 * (0.05025047206597076 * h2) + a_8 * (0.05025047206597076 * h2)
-                    - a_9 * (0.05025047206597076 * h2)
-                    - a_12 * (0.019193972378473683 * h2)
-                    + a_14 * (0.019193972378473683 * h2)
-                    - a_15 * (0.019193972378473683 * h2)
-                    + a_18 * ((0.16666666666666666 * h) - (0.013888888888888888 * h2))
-                    + a_20 * (-(0.16666666666666666 * h) + (0.013888888888888888 * h2))
-                    - a_21 * (0.013888888888888888 * h2)
-                    - a_22 * (0.16666666666666666 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_6 * (0.06944444444444445 * h2) - a_7 * (0.4166666666666667 * h)
-                    + a_8 * (0.06944444444444445 * h2) - a_9 * (0.06944444444444445 * h2)
-                    - a_12 * (0.21286441557290645 * h2)
-                    + a_14 * (0.21286441557290645 * h2)
-                    - a_15 * (0.21286441557290645 * h2)
-                    + a_18 * ((0.23032766854168418 * h) - (0.019193972378473683 * h2))
-                    + a_20 * (-(0.23032766854168418 * h) + (0.019193972378473683 * h2))
-                    - a_21 * (0.019193972378473683 * h2)
-                    - a_22 * (0.23032766854168418 * h) + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (0.00453108223957311 * h2) - a_8 * (0.00453108223957311 * h2)
-                    + a_9 * (0.00453108223957311 * h2)
-                    - a_12 * (0.06944444444444445 * h2) - a_13 * (0.4166666666666667 * h)
-                    + a_14 * (0.06944444444444445 * h2)
-                    - a_15 * (0.06944444444444445 * h2)
-                    + a_18 * ((0.6030056647916492 * h) - (0.05025047206597076 * h2))
-                    + a_20 * (-(0.6030056647916492 * h) + (0.05025047206597076 * h2))
-                    - a_21 * (0.05025047206597076 * h2) - a_22 * (0.6030056647916492 * h)
-                    + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_19 * (1.0 - (0.08333333333333333 * h)) - a_23
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_1 * (0.08333333333333333 * h) - a_6 * (0.05025047206597076 * h2)
-                    + a_8 * (0.05025047206597076 * h2) - a_9 * (0.05025047206597076 * h2)
-                    - a_12 * (0.019193972378473683 * h2)
-                    + a_14 * (0.019193972378473683 * h2)
-                    - a_15 * (0.019193972378473683 * h2)
-                    + a_18 * ((0.16666666666666666 * h) - (0.013888888888888888 * h2))
-                    + a_20 * (-(0.16666666666666666 * h) + (0.013888888888888888 * h2))
-                    - a_21 * (0.013888888888888888 * h2)
-                    - a_22 * (0.16666666666666666 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_6 * (0.06944444444444445 * h2) - a_7 * (0.4166666666666667 * h)
-                    + a_8 * (0.06944444444444445 * h2) - a_9 * (0.06944444444444445 * h2)
-                    - a_12 * (0.21286441557290645 * h2)
-                    + a_14 * (0.21286441557290645 * h2)
-                    - a_15 * (0.21286441557290645 * h2)
-                    + a_18 * ((0.23032766854168418 * h) - (0.019193972378473683 * h2))
-                    + a_20 * (-(0.23032766854168418 * h) + (0.019193972378473683 * h2))
-                    - a_21 * (0.019193972378473683 * h2)
-                    - a_22 * (0.23032766854168418 * h) + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (0.00453108223957311 * h2) - a_8 * (0.00453108223957311 * h2)
-                    + a_9 * (0.00453108223957311 * h2)
-                    - a_12 * (0.06944444444444445 * h2) - a_13 * (0.4166666666666667 * h)
-                    + a_14 * (0.06944444444444445 * h2)
-                    - a_15 * (0.06944444444444445 * h2)
-                    + a_18 * ((0.6030056647916492 * h) - (0.05025047206597076 * h2))
-                    + a_20 * (-(0.6030056647916492 * h) + (0.05025047206597076 * h2))
-                    - a_21 * (0.05025047206597076 * h2) - a_22 * (0.6030056647916492 * h)
-                    + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_19 * (0.08333333333333333 * h) + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.037267799624996496 * h)
-                    + a_6 * ((0.12060113295832983 * h) + (0.022472694288192985 * h2))
-                    + a_8 * (-(0.12060113295832983 * h) - (0.022472694288192985 * h2))
-                    + a_9 * (0.022472694288192985 * h2)
-                    - a_10 * (0.12060113295832983 * h)
-                    + a_12 * (0.008583805399304095 * h2)
-                    - a_14 * (0.008583805399304095 * h2)
-                    + a_15 * (0.008583805399304095 * h2)
-                    + a_18 * (-(0.07453559924999299 * h) + (0.006211299937499416 * h2))
-                    + a_20 * ((0.07453559924999299 * h) - (0.006211299937499416 * h2))
-                    + a_21 * (0.006211299937499416 * h2)
-                    + a_22 * (0.07453559924999299 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * ((0.16666666666666666 * h) + (0.031056499687497078 * h2))
-                    + a_7 * (1.0 + (0.18633899812498247 * h))
-                    + a_8 * (-(0.16666666666666666 * h) - (0.031056499687497078 * h2))
-                    + a_9 * (0.031056499687497078 * h2)
-                    - a_10 * (0.16666666666666666 * h) - a_11
-                    + a_12 * (0.09519586064235673 * h2)
-                    - a_14 * (0.09519586064235673 * h2)
-                    + a_15 * (0.09519586064235673 * h2)
-                    + a_18 * (-(0.10300566479164915 * h) + (0.008583805399304095 * h2))
-                    + a_20 * ((0.10300566479164915 * h) - (0.008583805399304095 * h2))
-                    + a_21 * (0.008583805399304095 * h2)
-                    + a_22 * (0.10300566479164915 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (-(0.010874597374975465 * h) - (0.0020263615798654924 * h2))
-                    + a_8 * ((0.010874597374975465 * h) + (0.0020263615798654924 * h2))
-                    - a_9 * (0.0020263615798654924 * h2)
-                    + a_10 * (0.010874597374975465 * h)
-                    + a_12 * (0.031056499687497078 * h2)
-                    + a_13 * (0.18633899812498247 * h)
-                    - a_14 * (0.031056499687497078 * h2)
-                    + a_15 * (0.031056499687497078 * h2)
-                    + a_18 * (-(0.2696723314583158 * h) + (0.022472694288192985 * h2))
-                    + a_20 * ((0.2696723314583158 * h) - (0.022472694288192985 * h2))
-                    + a_21 * (0.022472694288192985 * h2)
-                    + a_22 * (0.2696723314583158 * h) - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_19 * (-0.4472135954999579 + (0.037267799624996496 * h))
-                    + a_23 * 0.4472135954999579 - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.037267799624996496 * h)
-                    + a_6 * ((0.12060113295832983 * h) + (0.022472694288192985 * h2))
-                    + a_8 * (-(0.12060113295832983 * h) - (0.022472694288192985 * h2))
-                    + a_9 * (0.022472694288192985 * h2)
-                    - a_10 * (0.12060113295832983 * h)
-                    + a_12 * (0.008583805399304095 * h2)
-                    - a_14 * (0.008583805399304095 * h2)
-                    + a_15 * (0.008583805399304095 * h2)
-                    + a_18 * (-(0.07453559924999299 * h) + (0.006211299937499416 * h2))
-                    + a_20 * ((0.07453559924999299 * h) - (0.006211299937499416 * h2))
-                    + a_21 * (0.006211299937499416 * h2)
-                    + a_22 * (0.07453559924999299 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * ((0.16666666666666666 * h) + (0.031056499687497078 * h2))
-                    + a_7 * (0.18633899812498247 * h)
-                    + a_8 * (-(0.16666666666666666 * h) - (0.031056499687497078 * h2))
-                    + a_9 * (0.031056499687497078 * h2)
-                    - a_10 * (0.16666666666666666 * h)
-                    + a_12 * (0.09519586064235673 * h2)
-                    - a_14 * (0.09519586064235673 * h2)
-                    + a_15 * (0.09519586064235673 * h2)
-                    + a_18 * (-(0.10300566479164915 * h) + (0.008583805399304095 * h2))
-                    + a_20 * ((0.10300566479164915 * h) - (0.008583805399304095 * h2))
-                    + a_21 * (0.008583805399304095 * h2)
-                    + a_22 * (0.10300566479164915 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (-(0.010874597374975465 * h) - (0.0020263615798654924 * h2))
-                    + a_8 * ((0.010874597374975465 * h) + (0.0020263615798654924 * h2))
-                    - a_9 * (0.0020263615798654924 * h2)
-                    + a_10 * (0.010874597374975465 * h)
-                    + a_12 * (0.031056499687497078 * h2)
-                    + a_13 * (0.18633899812498247 * h)
-                    - a_14 * (0.031056499687497078 * h2)
-                    + a_15 * (0.031056499687497078 * h2)
-                    + a_18 * (-(0.2696723314583158 * h) + (0.022472694288192985 * h2))
-                    + a_20 * ((0.2696723314583158 * h) - (0.022472694288192985 * h2))
-                    + a_21 * (0.022472694288192985 * h2)
-                    + a_22 * (0.2696723314583158 * h) - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_19 * (0.037267799624996496 * h) - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.037267799624996496 * h) - a_6 * (0.022472694288192985 * h2)
-                    + a_8 * (0.022472694288192985 * h2)
-                    - a_9 * (0.022472694288192985 * h2)
-                    + a_12 * ((0.04606553370833684 * h) - (0.008583805399304095 * h2))
-                    + a_14 * (-(0.04606553370833684 * h) + (0.008583805399304095 * h2))
-                    - a_15 * (0.008583805399304095 * h2)
-                    - a_16 * (0.04606553370833684 * h)
-                    + a_18 * ((0.07453559924999299 * h) - (0.006211299937499416 * h2))
-                    + a_20 * (-(0.07453559924999299 * h) + (0.006211299937499416 * h2))
-                    - a_21 * (0.006211299937499416 * h2)
-                    - a_22 * (0.07453559924999299 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_6 * (0.031056499687497078 * h2) - a_7 * (0.18633899812498247 * h)
-                    + a_8 * (0.031056499687497078 * h2)
-                    - a_9 * (0.031056499687497078 * h2)
-                    + a_12 * ((0.5108745973749754 * h) - (0.09519586064235673 * h2))
-                    + a_14 * (-(0.5108745973749754 * h) + (0.09519586064235673 * h2))
-                    - a_15 * (0.09519586064235673 * h2) - a_16 * (0.5108745973749754 * h)
-                    + a_18 * ((0.10300566479164915 * h) - (0.008583805399304095 * h2))
-                    + a_20 * (-(0.10300566479164915 * h) + (0.008583805399304095 * h2))
-                    - a_21 * (0.008583805399304095 * h2)
-                    - a_22 * (0.10300566479164915 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (0.0020263615798654924 * h2) - a_8 * (0.0020263615798654924 * h2)
-                    + a_9 * (0.0020263615798654924 * h2)
-                    + a_12 * ((0.16666666666666666 * h) - (0.031056499687497078 * h2))
-                    + a_13 * (1.0 - (0.18633899812498247 * h))
-                    + a_14 * (-(0.16666666666666666 * h) + (0.031056499687497078 * h2))
-                    - a_15 * (0.031056499687497078 * h2)
-                    - a_16 * (0.16666666666666666 * h) - a_17
-                    + a_18 * ((0.2696723314583158 * h) - (0.022472694288192985 * h2))
-                    + a_20 * (-(0.2696723314583158 * h) + (0.022472694288192985 * h2))
-                    - a_21 * (0.022472694288192985 * h2)
-                    - a_22 * (0.2696723314583158 * h) + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_19 * (0.4472135954999579 - (0.037267799624996496 * h))
-                    - a_23 * 0.4472135954999579 + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_1 * (0.037267799624996496 * h) - a_6 * (0.022472694288192985 * h2)
-                    + a_8 * (0.022472694288192985 * h2)
-                    - a_9 * (0.022472694288192985 * h2)
-                    + a_12 * ((0.04606553370833684 * h) - (0.008583805399304095 * h2))
-                    + a_14 * (-(0.04606553370833684 * h) + (0.008583805399304095 * h2))
-                    - a_15 * (0.008583805399304095 * h2)
-                    - a_16 * (0.04606553370833684 * h)
-                    + a_18 * ((0.07453559924999299 * h) - (0.006211299937499416 * h2))
-                    + a_20 * (-(0.07453559924999299 * h) + (0.006211299937499416 * h2))
-                    - a_21 * (0.006211299937499416 * h2)
-                    - a_22 * (0.07453559924999299 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_6 * (0.031056499687497078 * h2) - a_7 * (0.18633899812498247 * h)
-                    + a_8 * (0.031056499687497078 * h2)
-                    - a_9 * (0.031056499687497078 * h2)
-                    + a_12 * ((0.5108745973749754 * h) - (0.09519586064235673 * h2))
-                    + a_14 * (-(0.5108745973749754 * h) + (0.09519586064235673 * h2))
-                    - a_15 * (0.09519586064235673 * h2) - a_16 * (0.5108745973749754 * h)
-                    + a_18 * ((0.10300566479164915 * h) - (0.008583805399304095 * h2))
-                    + a_20 * (-(0.10300566479164915 * h) + (0.008583805399304095 * h2))
-                    - a_21 * (0.008583805399304095 * h2)
-                    - a_22 * (0.10300566479164915 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (0.0020263615798654924 * h2) - a_8 * (0.0020263615798654924 * h2)
-                    + a_9 * (0.0020263615798654924 * h2)
-                    + a_12 * ((0.16666666666666666 * h) - (0.031056499687497078 * h2))
-                    - a_13 * (0.18633899812498247 * h)
-                    + a_14 * (-(0.16666666666666666 * h) + (0.031056499687497078 * h2))
-                    - a_15 * (0.031056499687497078 * h2)
-                    - a_16 * (0.16666666666666666 * h)
-                    + a_18 * ((0.2696723314583158 * h) - (0.022472694288192985 * h2))
-                    + a_20 * (-(0.2696723314583158 * h) + (0.022472694288192985 * h2))
-                    - a_21 * (0.022472694288192985 * h2)
-                    - a_22 * (0.2696723314583158 * h) + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_19 * (0.037267799624996496 * h) + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
-                    - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
-                    + a_12 * (0.019193972378473683 * h2)
-                    - a_14 * (0.019193972378473683 * h2)
-                    + a_15 * (0.019193972378473683 * h2)
-                    + a_18 * (0.013888888888888888 * h2)
-                    - a_20 * (0.013888888888888888 * h2)
-                    + a_21 * (0.013888888888888888 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
-                    + a_12 * (0.21286441557290645 * h2)
-                    - a_14 * (0.21286441557290645 * h2)
-                    + a_15 * (0.21286441557290645 * h2)
-                    + a_18 * (0.019193972378473683 * h2)
-                    - a_20 * (0.019193972378473683 * h2)
-                    + a_21 * (0.019193972378473683 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
-                    - a_9 * (0.00453108223957311 * h2)
-                    + a_12 * (0.06944444444444445 * h2) + a_13 * (0.4166666666666667 * h)
-                    - a_14 * (0.06944444444444445 * h2)
-                    + a_15 * (0.06944444444444445 * h2)
-                    + a_18 * (0.05025047206597076 * h2)
-                    - a_20 * (0.05025047206597076 * h2)
-                    + a_21 * (0.05025047206597076 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_19 * (0.08333333333333333 * h) - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
-                    - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
-                    + a_12 * (0.019193972378473683 * h2)
-                    - a_14 * (0.019193972378473683 * h2)
-                    + a_15 * (0.019193972378473683 * h2)
-                    + a_18 * (0.013888888888888888 * h2)
-                    - a_20 * (0.013888888888888888 * h2)
-                    + a_21 * (0.013888888888888888 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
-                    + a_12 * (0.21286441557290645 * h2)
-                    - a_14 * (0.21286441557290645 * h2)
-                    + a_15 * (0.21286441557290645 * h2)
-                    + a_18 * (0.019193972378473683 * h2)
-                    - a_20 * (0.019193972378473683 * h2)
-                    + a_21 * (0.019193972378473683 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
-                    - a_9 * (0.00453108223957311 * h2)
-                    + a_12 * (0.06944444444444445 * h2) + a_13 * (0.4166666666666667 * h)
-                    - a_14 * (0.06944444444444445 * h2)
-                    + a_15 * (0.06944444444444445 * h2)
-                    + a_18 * (0.05025047206597076 * h2)
-                    - a_20 * (0.05025047206597076 * h2)
-                    + a_21 * (0.05025047206597076 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_19 * (0.08333333333333333 * h) - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.28867513459481287);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.6454972243679028);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.6454972243679028);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 3), -0.28867513459481287);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) - a_6 * (0.022472694288192985 * h2)
+                + a_8 * (0.022472694288192985 * h2) - a_9 * (0.022472694288192985 * h2)
+                + a_12 * (0.008583805399304095 * h2) - a_14 * (0.008583805399304095 * h2)
+                + a_15 * (0.008583805399304095 * h2) - a_18 * (0.013888888888888888 * h2)
+                + a_20 * (0.013888888888888888 * h2)
+                - a_21 * (0.013888888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_6 * (0.031056499687497078 * h2) - a_7 * (0.18633899812498247 * h)
+                + a_8 * (0.031056499687497078 * h2) - a_9 * (0.031056499687497078 * h2)
+                + a_12 * (0.09519586064235673 * h2) - a_14 * (0.09519586064235673 * h2)
+                + a_15 * (0.09519586064235673 * h2) - a_18 * (0.019193972378473683 * h2)
+                + a_20 * (0.019193972378473683 * h2)
+                - a_21 * (0.019193972378473683 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (0.0020263615798654924 * h2) - a_8 * (0.0020263615798654924 * h2)
+                + a_9 * (0.0020263615798654924 * h2) + a_12 * (0.031056499687497078 * h2)
+                + a_13 * (0.18633899812498247 * h) - a_14 * (0.031056499687497078 * h2)
+                + a_15 * (0.031056499687497078 * h2) - a_18 * (0.05025047206597076 * h2)
+                + a_20 * (0.05025047206597076 * h2) - a_21 * (0.05025047206597076 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_19 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.08333333333333333 * h) - a_6 * (0.022472694288192985 * h2)
+                + a_8 * (0.022472694288192985 * h2) - a_9 * (0.022472694288192985 * h2)
+                + a_12 * (0.008583805399304095 * h2) - a_14 * (0.008583805399304095 * h2)
+                + a_15 * (0.008583805399304095 * h2) - a_18 * (0.013888888888888888 * h2)
+                + a_20 * (0.013888888888888888 * h2)
+                - a_21 * (0.013888888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_6 * (0.031056499687497078 * h2) - a_7 * (0.18633899812498247 * h)
+                + a_8 * (0.031056499687497078 * h2) - a_9 * (0.031056499687497078 * h2)
+                + a_12 * (0.09519586064235673 * h2) - a_14 * (0.09519586064235673 * h2)
+                + a_15 * (0.09519586064235673 * h2) - a_18 * (0.019193972378473683 * h2)
+                + a_20 * (0.019193972378473683 * h2)
+                - a_21 * (0.019193972378473683 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (0.0020263615798654924 * h2) - a_8 * (0.0020263615798654924 * h2)
+                + a_9 * (0.0020263615798654924 * h2) + a_12 * (0.031056499687497078 * h2)
+                + a_13 * (0.18633899812498247 * h) - a_14 * (0.031056499687497078 * h2)
+                + a_15 * (0.031056499687497078 * h2) - a_18 * (0.05025047206597076 * h2)
+                + a_20 * (0.05025047206597076 * h2) - a_21 * (0.05025047206597076 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_19 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -3.4641016151377544,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.030150283239582458 * h2)
+                - a_8 * (0.030150283239582458 * h2) + a_9 * (0.030150283239582458 * h2)
+                - a_11 * (0.12060113295832983 * h) - a_12 * (0.00433973860763626 * h2)
+                + a_14 * (0.00433973860763626 * h2) - a_15 * (0.00433973860763626 * h2)
+                + a_18 * (0.006211299937499416 * h2) - a_20 * (0.006211299937499416 * h2)
+                + a_21 * (0.006211299937499416 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.041666666666666664 * h2) + a_7 * (0.25 * h)
+                - a_8 * (0.041666666666666664 * h2) + a_9 * (0.041666666666666664 * h2)
+                - a_11 * (0.16666666666666666 * h) - a_12 * (0.048128438670136844 * h2)
+                + a_14 * (0.048128438670136844 * h2) - a_15 * (0.048128438670136844 * h2)
+                + a_18 * (0.008583805399304095 * h2) - a_20 * (0.008583805399304095 * h2)
+                + a_21 * (0.008583805399304095 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.0027186493437438663 * h2) + a_8 * (0.0027186493437438663 * h2)
+                - a_9 * (0.0027186493437438663 * h2) + a_11 * (0.010874597374975465 * h)
+                - a_12 * (0.01570132178471813 * h2) - a_13 * (0.0942079307083088 * h)
+                + a_14 * (0.01570132178471813 * h2) - a_15 * (0.01570132178471813 * h2)
+                + a_18 * (0.022472694288192985 * h2) - a_20 * (0.022472694288192985 * h2)
+                + a_21 * (0.022472694288192985 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_19 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.030150283239582458 * h2)
+                - a_8 * (0.030150283239582458 * h2) + a_9 * (0.030150283239582458 * h2)
+                - a_11 * (0.12060113295832983 * h) - a_12 * (0.00433973860763626 * h2)
+                + a_14 * (0.00433973860763626 * h2) - a_15 * (0.00433973860763626 * h2)
+                + a_18 * (0.006211299937499416 * h2) - a_20 * (0.006211299937499416 * h2)
+                + a_21 * (0.006211299937499416 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.041666666666666664 * h2) + a_7 * (0.25 * h)
+                - a_8 * (0.041666666666666664 * h2) + a_9 * (0.041666666666666664 * h2)
+                - a_11 * (0.16666666666666666 * h) - a_12 * (0.048128438670136844 * h2)
+                + a_14 * (0.048128438670136844 * h2) - a_15 * (0.048128438670136844 * h2)
+                + a_18 * (0.008583805399304095 * h2) - a_20 * (0.008583805399304095 * h2)
+                + a_21 * (0.008583805399304095 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.0027186493437438663 * h2) + a_8 * (0.0027186493437438663 * h2)
+                - a_9 * (0.0027186493437438663 * h2) + a_11 * (0.010874597374975465 * h)
+                - a_12 * (0.01570132178471813 * h2) - a_13 * (0.0942079307083088 * h)
+                + a_14 * (0.01570132178471813 * h2) - a_15 * (0.01570132178471813 * h2)
+                + a_18 * (0.022472694288192985 * h2) - a_20 * (0.022472694288192985 * h2)
+                + a_21 * (0.022472694288192985 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_19 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.5491933384829668,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.051561960829858484 * h2)
+                - a_8 * (0.051561960829858484 * h2) + a_9 * (0.051561960829858484 * h2)
+                + a_12 * (0.01151638342708421 * h2) - a_14 * (0.01151638342708421 * h2)
+                + a_15 * (0.01151638342708421 * h2) - a_17 * (0.04606553370833684 * h)
+                - a_18 * (0.006211299937499416 * h2) + a_20 * (0.006211299937499416 * h2)
+                - a_21 * (0.006211299937499416 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.0712568773402737 * h2) + a_7 * (0.4275412640416421 * h)
+                - a_8 * (0.0712568773402737 * h2) + a_9 * (0.0712568773402737 * h2)
+                + a_12 * (0.12771864934374386 * h2) - a_14 * (0.12771864934374386 * h2)
+                + a_15 * (0.12771864934374386 * h2) - a_17 * (0.5108745973749754 * h)
+                - a_18 * (0.008583805399304095 * h2) + a_20 * (0.008583805399304095 * h2)
+                - a_21 * (0.008583805399304095 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.004649339107640933 * h2) + a_8 * (0.004649339107640933 * h2)
+                - a_9 * (0.004649339107640933 * h2) + a_12 * (0.041666666666666664 * h2)
+                + a_13 * (0.25 * h) - a_14 * (0.041666666666666664 * h2)
+                + a_15 * (0.041666666666666664 * h2) - a_17 * (0.16666666666666666 * h)
+                - a_18 * (0.022472694288192985 * h2) + a_20 * (0.022472694288192985 * h2)
+                - a_21 * (0.022472694288192985 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_19 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.051561960829858484 * h2)
+                - a_8 * (0.051561960829858484 * h2) + a_9 * (0.051561960829858484 * h2)
+                + a_12 * (0.01151638342708421 * h2) - a_14 * (0.01151638342708421 * h2)
+                + a_15 * (0.01151638342708421 * h2) - a_17 * (0.04606553370833684 * h)
+                - a_18 * (0.006211299937499416 * h2) + a_20 * (0.006211299937499416 * h2)
+                - a_21 * (0.006211299937499416 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.0712568773402737 * h2) + a_7 * (0.4275412640416421 * h)
+                - a_8 * (0.0712568773402737 * h2) + a_9 * (0.0712568773402737 * h2)
+                + a_12 * (0.12771864934374386 * h2) - a_14 * (0.12771864934374386 * h2)
+                + a_15 * (0.12771864934374386 * h2) - a_17 * (0.5108745973749754 * h)
+                - a_18 * (0.008583805399304095 * h2) + a_20 * (0.008583805399304095 * h2)
+                - a_21 * (0.008583805399304095 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.004649339107640933 * h2) + a_8 * (0.004649339107640933 * h2)
+                - a_9 * (0.004649339107640933 * h2) + a_12 * (0.041666666666666664 * h2)
+                + a_13 * (0.25 * h) - a_14 * (0.041666666666666664 * h2)
+                + a_15 * (0.041666666666666664 * h2) - a_17 * (0.16666666666666666 * h)
+                - a_18 * (0.022472694288192985 * h2) + a_20 * (0.022472694288192985 * h2)
+                - a_21 * (0.022472694288192985 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_19 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.5491933384829668,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
+                - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
+                + a_12 * (0.019193972378473683 * h2) - a_14 * (0.019193972378473683 * h2)
+                + a_15 * (0.019193972378473683 * h2) + a_18 * (0.013888888888888888 * h2)
+                - a_20 * (0.013888888888888888 * h2) + a_21 * (0.013888888888888888 * h2)
+                - a_23 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
+                + a_12 * (0.21286441557290645 * h2) - a_14 * (0.21286441557290645 * h2)
+                + a_15 * (0.21286441557290645 * h2) + a_18 * (0.019193972378473683 * h2)
+                - a_20 * (0.019193972378473683 * h2) + a_21 * (0.019193972378473683 * h2)
+                - a_23 * (0.23032766854168418 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
+                - a_9 * (0.00453108223957311 * h2) + a_12 * (0.06944444444444445 * h2)
+                + a_13 * (0.4166666666666667 * h) - a_14 * (0.06944444444444445 * h2)
+                + a_15 * (0.06944444444444445 * h2) + a_18 * (0.05025047206597076 * h2)
+                - a_20 * (0.05025047206597076 * h2) + a_21 * (0.05025047206597076 * h2)
+                - a_23 * (0.6030056647916492 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_19 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
+                - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
+                + a_12 * (0.019193972378473683 * h2) - a_14 * (0.019193972378473683 * h2)
+                + a_15 * (0.019193972378473683 * h2) + a_18 * (0.013888888888888888 * h2)
+                - a_20 * (0.013888888888888888 * h2) + a_21 * (0.013888888888888888 * h2)
+                - a_23 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
+                + a_12 * (0.21286441557290645 * h2) - a_14 * (0.21286441557290645 * h2)
+                + a_15 * (0.21286441557290645 * h2) + a_18 * (0.019193972378473683 * h2)
+                - a_20 * (0.019193972378473683 * h2) + a_21 * (0.019193972378473683 * h2)
+                - a_23 * (0.23032766854168418 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
+                - a_9 * (0.00453108223957311 * h2) + a_12 * (0.06944444444444445 * h2)
+                + a_13 * (0.4166666666666667 * h) - a_14 * (0.06944444444444445 * h2)
+                + a_15 * (0.06944444444444445 * h2) + a_18 * (0.05025047206597076 * h2)
+                - a_20 * (0.05025047206597076 * h2) + a_21 * (0.05025047206597076 * h2)
+                - a_23 * (0.6030056647916492 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_19 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            3.4641016151377544,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (1.0 - 0.08333333333333333 * h) - a_5
+                - a_6 * (0.05025047206597076 * h2) + a_8 * (0.05025047206597076 * h2)
+                - a_9 * (0.05025047206597076 * h2) - a_12 * (0.019193972378473683 * h2)
+                + a_14 * (0.019193972378473683 * h2) - a_15 * (0.019193972378473683 * h2)
+                + a_18 * (0.16666666666666666 * h - 0.013888888888888888 * h2)
+                + a_20 * (-0.16666666666666666 * h + 0.013888888888888888 * h2)
+                - a_21 * (0.013888888888888888 * h2) - a_22 * (0.16666666666666666 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_6 * (0.06944444444444445 * h2) - a_7 * (0.4166666666666667 * h)
+                + a_8 * (0.06944444444444445 * h2) - a_9 * (0.06944444444444445 * h2)
+                - a_12 * (0.21286441557290645 * h2) + a_14 * (0.21286441557290645 * h2)
+                - a_15 * (0.21286441557290645 * h2)
+                + a_18 * (0.23032766854168418 * h - 0.019193972378473683 * h2)
+                + a_20 * (-0.23032766854168418 * h + 0.019193972378473683 * h2)
+                - a_21 * (0.019193972378473683 * h2) - a_22 * (0.23032766854168418 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (0.00453108223957311 * h2) - a_8 * (0.00453108223957311 * h2)
+                + a_9 * (0.00453108223957311 * h2) - a_12 * (0.06944444444444445 * h2)
+                - a_13 * (0.4166666666666667 * h) + a_14 * (0.06944444444444445 * h2)
+                - a_15 * (0.06944444444444445 * h2)
+                + a_18 * (0.6030056647916492 * h - 0.05025047206597076 * h2)
+                + a_20 * (-0.6030056647916492 * h + 0.05025047206597076 * h2)
+                - a_21 * (0.05025047206597076 * h2) - a_22 * (0.6030056647916492 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_19 * (1.0 - 0.08333333333333333 * h) - a_23
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_1 * (0.08333333333333333 * h) - a_6 * (0.05025047206597076 * h2)
+                + a_8 * (0.05025047206597076 * h2) - a_9 * (0.05025047206597076 * h2)
+                - a_12 * (0.019193972378473683 * h2) + a_14 * (0.019193972378473683 * h2)
+                - a_15 * (0.019193972378473683 * h2)
+                + a_18 * (0.16666666666666666 * h - 0.013888888888888888 * h2)
+                + a_20 * (-0.16666666666666666 * h + 0.013888888888888888 * h2)
+                - a_21 * (0.013888888888888888 * h2) - a_22 * (0.16666666666666666 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_6 * (0.06944444444444445 * h2) - a_7 * (0.4166666666666667 * h)
+                + a_8 * (0.06944444444444445 * h2) - a_9 * (0.06944444444444445 * h2)
+                - a_12 * (0.21286441557290645 * h2) + a_14 * (0.21286441557290645 * h2)
+                - a_15 * (0.21286441557290645 * h2)
+                + a_18 * (0.23032766854168418 * h - 0.019193972378473683 * h2)
+                + a_20 * (-0.23032766854168418 * h + 0.019193972378473683 * h2)
+                - a_21 * (0.019193972378473683 * h2) - a_22 * (0.23032766854168418 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (0.00453108223957311 * h2) - a_8 * (0.00453108223957311 * h2)
+                + a_9 * (0.00453108223957311 * h2) - a_12 * (0.06944444444444445 * h2)
+                - a_13 * (0.4166666666666667 * h) + a_14 * (0.06944444444444445 * h2)
+                - a_15 * (0.06944444444444445 * h2)
+                + a_18 * (0.6030056647916492 * h - 0.05025047206597076 * h2)
+                + a_20 * (-0.6030056647916492 * h + 0.05025047206597076 * h2)
+                - a_21 * (0.05025047206597076 * h2) - a_22 * (0.6030056647916492 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_19 * (0.08333333333333333 * h) + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.037267799624996496 * h)
+                + a_6 * (0.12060113295832983 * h + 0.022472694288192985 * h2)
+                + a_8 * (-0.12060113295832983 * h - 0.022472694288192985 * h2)
+                + a_9 * (0.022472694288192985 * h2) - a_10 * (0.12060113295832983 * h)
+                + a_12 * (0.008583805399304095 * h2) - a_14 * (0.008583805399304095 * h2)
+                + a_15 * (0.008583805399304095 * h2)
+                + a_18 * (-0.07453559924999299 * h + 0.006211299937499416 * h2)
+                + a_20 * (0.07453559924999299 * h - 0.006211299937499416 * h2)
+                + a_21 * (0.006211299937499416 * h2) + a_22 * (0.07453559924999299 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.16666666666666666 * h + 0.031056499687497078 * h2)
+                + a_7 * (1.0 + 0.18633899812498247 * h)
+                + a_8 * (-0.16666666666666666 * h - 0.031056499687497078 * h2)
+                + a_9 * (0.031056499687497078 * h2) - a_10 * (0.16666666666666666 * h)
+                - a_11 + a_12 * (0.09519586064235673 * h2)
+                - a_14 * (0.09519586064235673 * h2) + a_15 * (0.09519586064235673 * h2)
+                + a_18 * (-0.10300566479164915 * h + 0.008583805399304095 * h2)
+                + a_20 * (0.10300566479164915 * h - 0.008583805399304095 * h2)
+                + a_21 * (0.008583805399304095 * h2) + a_22 * (0.10300566479164915 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (-0.010874597374975465 * h - 0.0020263615798654924 * h2)
+                + a_8 * (0.010874597374975465 * h + 0.0020263615798654924 * h2)
+                - a_9 * (0.0020263615798654924 * h2) + a_10 * (0.010874597374975465 * h)
+                + a_12 * (0.031056499687497078 * h2) + a_13 * (0.18633899812498247 * h)
+                - a_14 * (0.031056499687497078 * h2) + a_15 * (0.031056499687497078 * h2)
+                + a_18 * (-0.2696723314583158 * h + 0.022472694288192985 * h2)
+                + a_20 * (0.2696723314583158 * h - 0.022472694288192985 * h2)
+                + a_21 * (0.022472694288192985 * h2) + a_22 * (0.2696723314583158 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_19 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                + a_23 * 0.4472135954999579 - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.037267799624996496 * h)
+                + a_6 * (0.12060113295832983 * h + 0.022472694288192985 * h2)
+                + a_8 * (-0.12060113295832983 * h - 0.022472694288192985 * h2)
+                + a_9 * (0.022472694288192985 * h2) - a_10 * (0.12060113295832983 * h)
+                + a_12 * (0.008583805399304095 * h2) - a_14 * (0.008583805399304095 * h2)
+                + a_15 * (0.008583805399304095 * h2)
+                + a_18 * (-0.07453559924999299 * h + 0.006211299937499416 * h2)
+                + a_20 * (0.07453559924999299 * h - 0.006211299937499416 * h2)
+                + a_21 * (0.006211299937499416 * h2) + a_22 * (0.07453559924999299 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.16666666666666666 * h + 0.031056499687497078 * h2)
+                + a_7 * (0.18633899812498247 * h)
+                + a_8 * (-0.16666666666666666 * h - 0.031056499687497078 * h2)
+                + a_9 * (0.031056499687497078 * h2) - a_10 * (0.16666666666666666 * h)
+                + a_12 * (0.09519586064235673 * h2) - a_14 * (0.09519586064235673 * h2)
+                + a_15 * (0.09519586064235673 * h2)
+                + a_18 * (-0.10300566479164915 * h + 0.008583805399304095 * h2)
+                + a_20 * (0.10300566479164915 * h - 0.008583805399304095 * h2)
+                + a_21 * (0.008583805399304095 * h2) + a_22 * (0.10300566479164915 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (-0.010874597374975465 * h - 0.0020263615798654924 * h2)
+                + a_8 * (0.010874597374975465 * h + 0.0020263615798654924 * h2)
+                - a_9 * (0.0020263615798654924 * h2) + a_10 * (0.010874597374975465 * h)
+                + a_12 * (0.031056499687497078 * h2) + a_13 * (0.18633899812498247 * h)
+                - a_14 * (0.031056499687497078 * h2) + a_15 * (0.031056499687497078 * h2)
+                + a_18 * (-0.2696723314583158 * h + 0.022472694288192985 * h2)
+                + a_20 * (0.2696723314583158 * h - 0.022472694288192985 * h2)
+                + a_21 * (0.022472694288192985 * h2) + a_22 * (0.2696723314583158 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_19 * (0.037267799624996496 * h) - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.037267799624996496 * h) - a_6 * (0.022472694288192985 * h2)
+                + a_8 * (0.022472694288192985 * h2) - a_9 * (0.022472694288192985 * h2)
+                + a_12 * (0.04606553370833684 * h - 0.008583805399304095 * h2)
+                + a_14 * (-0.04606553370833684 * h + 0.008583805399304095 * h2)
+                - a_15 * (0.008583805399304095 * h2) - a_16 * (0.04606553370833684 * h)
+                + a_18 * (0.07453559924999299 * h - 0.006211299937499416 * h2)
+                + a_20 * (-0.07453559924999299 * h + 0.006211299937499416 * h2)
+                - a_21 * (0.006211299937499416 * h2) - a_22 * (0.07453559924999299 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_6 * (0.031056499687497078 * h2) - a_7 * (0.18633899812498247 * h)
+                + a_8 * (0.031056499687497078 * h2) - a_9 * (0.031056499687497078 * h2)
+                + a_12 * (0.5108745973749754 * h - 0.09519586064235673 * h2)
+                + a_14 * (-0.5108745973749754 * h + 0.09519586064235673 * h2)
+                - a_15 * (0.09519586064235673 * h2) - a_16 * (0.5108745973749754 * h)
+                + a_18 * (0.10300566479164915 * h - 0.008583805399304095 * h2)
+                + a_20 * (-0.10300566479164915 * h + 0.008583805399304095 * h2)
+                - a_21 * (0.008583805399304095 * h2) - a_22 * (0.10300566479164915 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (0.0020263615798654924 * h2) - a_8 * (0.0020263615798654924 * h2)
+                + a_9 * (0.0020263615798654924 * h2)
+                + a_12 * (0.16666666666666666 * h - 0.031056499687497078 * h2)
+                + a_13 * (1.0 - 0.18633899812498247 * h)
+                + a_14 * (-0.16666666666666666 * h + 0.031056499687497078 * h2)
+                - a_15 * (0.031056499687497078 * h2) - a_16 * (0.16666666666666666 * h)
+                - a_17 + a_18 * (0.2696723314583158 * h - 0.022472694288192985 * h2)
+                + a_20 * (-0.2696723314583158 * h + 0.022472694288192985 * h2)
+                - a_21 * (0.022472694288192985 * h2) - a_22 * (0.2696723314583158 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_19 * (0.4472135954999579 - 0.037267799624996496 * h)
+                - a_23 * 0.4472135954999579 + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_1 * (0.037267799624996496 * h) - a_6 * (0.022472694288192985 * h2)
+                + a_8 * (0.022472694288192985 * h2) - a_9 * (0.022472694288192985 * h2)
+                + a_12 * (0.04606553370833684 * h - 0.008583805399304095 * h2)
+                + a_14 * (-0.04606553370833684 * h + 0.008583805399304095 * h2)
+                - a_15 * (0.008583805399304095 * h2) - a_16 * (0.04606553370833684 * h)
+                + a_18 * (0.07453559924999299 * h - 0.006211299937499416 * h2)
+                + a_20 * (-0.07453559924999299 * h + 0.006211299937499416 * h2)
+                - a_21 * (0.006211299937499416 * h2) - a_22 * (0.07453559924999299 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_6 * (0.031056499687497078 * h2) - a_7 * (0.18633899812498247 * h)
+                + a_8 * (0.031056499687497078 * h2) - a_9 * (0.031056499687497078 * h2)
+                + a_12 * (0.5108745973749754 * h - 0.09519586064235673 * h2)
+                + a_14 * (-0.5108745973749754 * h + 0.09519586064235673 * h2)
+                - a_15 * (0.09519586064235673 * h2) - a_16 * (0.5108745973749754 * h)
+                + a_18 * (0.10300566479164915 * h - 0.008583805399304095 * h2)
+                + a_20 * (-0.10300566479164915 * h + 0.008583805399304095 * h2)
+                - a_21 * (0.008583805399304095 * h2) - a_22 * (0.10300566479164915 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (0.0020263615798654924 * h2) - a_8 * (0.0020263615798654924 * h2)
+                + a_9 * (0.0020263615798654924 * h2)
+                + a_12 * (0.16666666666666666 * h - 0.031056499687497078 * h2)
+                - a_13 * (0.18633899812498247 * h)
+                + a_14 * (-0.16666666666666666 * h + 0.031056499687497078 * h2)
+                - a_15 * (0.031056499687497078 * h2) - a_16 * (0.16666666666666666 * h)
+                + a_18 * (0.2696723314583158 * h - 0.022472694288192985 * h2)
+                + a_20 * (-0.2696723314583158 * h + 0.022472694288192985 * h2)
+                - a_21 * (0.022472694288192985 * h2) - a_22 * (0.2696723314583158 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_19 * (0.037267799624996496 * h) + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
+                - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
+                + a_12 * (0.019193972378473683 * h2) - a_14 * (0.019193972378473683 * h2)
+                + a_15 * (0.019193972378473683 * h2) + a_18 * (0.013888888888888888 * h2)
+                - a_20 * (0.013888888888888888 * h2) + a_21 * (0.013888888888888888 * h2)
+                - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
+                + a_12 * (0.21286441557290645 * h2) - a_14 * (0.21286441557290645 * h2)
+                + a_15 * (0.21286441557290645 * h2) + a_18 * (0.019193972378473683 * h2)
+                - a_20 * (0.019193972378473683 * h2) + a_21 * (0.019193972378473683 * h2)
+                - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
+                - a_9 * (0.00453108223957311 * h2) + a_12 * (0.06944444444444445 * h2)
+                + a_13 * (0.4166666666666667 * h) - a_14 * (0.06944444444444445 * h2)
+                + a_15 * (0.06944444444444445 * h2) + a_18 * (0.05025047206597076 * h2)
+                - a_20 * (0.05025047206597076 * h2) + a_21 * (0.05025047206597076 * h2)
+                - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_19 * (0.08333333333333333 * h) - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
+                - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
+                + a_12 * (0.019193972378473683 * h2) - a_14 * (0.019193972378473683 * h2)
+                + a_15 * (0.019193972378473683 * h2) + a_18 * (0.013888888888888888 * h2)
+                - a_20 * (0.013888888888888888 * h2) + a_21 * (0.013888888888888888 * h2)
+                - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
+                + a_12 * (0.21286441557290645 * h2) - a_14 * (0.21286441557290645 * h2)
+                + a_15 * (0.21286441557290645 * h2) + a_18 * (0.019193972378473683 * h2)
+                - a_20 * (0.019193972378473683 * h2) + a_21 * (0.019193972378473683 * h2)
+                - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
+                - a_9 * (0.00453108223957311 * h2) + a_12 * (0.06944444444444445 * h2)
+                + a_13 * (0.4166666666666667 * h) - a_14 * (0.06944444444444445 * h2)
+                + a_15 * (0.06944444444444445 * h2) + a_18 * (0.05025047206597076 * h2)
+                - a_20 * (0.05025047206597076 * h2) + a_21 * (0.05025047206597076 * h2)
+                - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_19 * (0.08333333333333333 * h) - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.28867513459481287,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.6454972243679028,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.6454972243679028,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            -0.28867513459481287,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let h2 = h * h;
+        let q_1 = *q;
+        let q_2 = *q + v_1 * (0.12060113295832983 * h)
+            + lambda_1 * (0.12060113295832983 * h) + v_2 * (0.16666666666666666 * h)
+            + lambda_2 * (0.16666666666666666 * h) - v_3 * (0.010874597374975465 * h)
+            - lambda_3 * (0.010874597374975465 * h);
+        let q_3 = *q + v_1 * (0.04606553370833684 * h)
+            + lambda_1 * (0.04606553370833684 * h) + v_2 * (0.5108745973749754 * h)
+            + lambda_2 * (0.5108745973749754 * h) + v_3 * (0.16666666666666666 * h)
+            + lambda_3 * (0.16666666666666666 * h);
+        let q_4 = *q + v_1 * (0.16666666666666666 * h)
+            + lambda_1 * (0.16666666666666666 * h) + v_2 * (0.23032766854168418 * h)
+            + lambda_2 * (0.23032766854168418 * h) + v_3 * (0.6030056647916492 * h)
+            + lambda_3 * (0.6030056647916492 * h);
+        let q_next = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) + v_2 * (0.4166666666666667 * h)
+            + lambda_2 * (0.4166666666666667 * h) + v_3 * (0.4166666666666667 * h)
+            + lambda_3 * (0.4166666666666667 * h) + v_4 * (0.08333333333333333 * h)
+            + lambda_4 * (0.08333333333333333 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
+        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_20 = problem.hamiltonian_hessian(&q_4);
+        let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
+        let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
+        let a_23 = problem.theta_jacobian(&q_4);
+        let a_24 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) - a_5 - a_6 * (0.18633899812498247 * h)
+                + a_8 * (0.18633899812498247 * h) - a_9 * (0.18633899812498247 * h)
+                + a_12 * (0.18633899812498247 * h) - a_14 * (0.18633899812498247 * h)
+                + a_15 * (0.18633899812498247 * h) - a_18 * (0.08333333333333333 * h)
+                + a_20 * (0.08333333333333333 * h) - a_21 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.25 * h) - a_8 * (0.25 * h)
+                + a_9 * (0.25 * h) - a_11 - a_12 * (0.0942079307083088 * h)
+                + a_14 * (0.0942079307083088 * h) - a_15 * (0.0942079307083088 * h)
+                + a_18 * (0.037267799624996496 * h) - a_20 * (0.037267799624996496 * h)
+                + a_21 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.4275412640416421 * h)
+                - a_8 * (0.4275412640416421 * h) + a_9 * (0.4275412640416421 * h)
+                + a_12 * (0.25 * h) - a_14 * (0.25 * h) + a_15 * (0.25 * h) - a_17
+                - a_18 * (0.037267799624996496 * h) + a_20 * (0.037267799624996496 * h)
+                - a_21 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
+                - a_8 * (0.4166666666666667 * h) + a_9 * (0.4166666666666667 * h)
+                + a_12 * (0.4166666666666667 * h) - a_14 * (0.4166666666666667 * h)
+                + a_15 * (0.4166666666666667 * h) + a_18 * (0.08333333333333333 * h)
+                - a_20 * (0.08333333333333333 * h) + a_21 * (0.08333333333333333 * h)
+                - a_23),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 - 0.08333333333333333 * h)
+                + a_2 * (-1.0 + 0.08333333333333333 * h)
+                - a_3 * (0.08333333333333333 * h) - a_4 - a_6 * (0.4166666666666667 * h)
+                + a_8 * (0.4166666666666667 * h) - a_9 * (0.4166666666666667 * h)
+                - a_12 * (0.4166666666666667 * h) + a_14 * (0.4166666666666667 * h)
+                - a_15 * (0.4166666666666667 * h)
+                + a_18 * (1.0 - 0.08333333333333333 * h)
+                + a_20 * (-1.0 + 0.08333333333333333 * h)
+                - a_21 * (0.08333333333333333 * h) - a_22 + a_24),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(a_0 * (0.037267799624996496 * h) - a_2 * (0.037267799624996496 * h)
+                + a_3 * (0.037267799624996496 * h)
+                + a_6 * (1.0 + 0.18633899812498247 * h)
+                + a_8 * (-1.0 - 0.18633899812498247 * h)
+                + a_9 * (0.18633899812498247 * h) - a_10
+                + a_12 * (0.18633899812498247 * h) - a_14 * (0.18633899812498247 * h)
+                + a_15 * (0.18633899812498247 * h)
+                + a_18 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                + a_20 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_21 * (0.037267799624996496 * h) + a_22 * 0.4472135954999579
+                - a_24 * 0.4472135954999579),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 0.4472135954999579);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(-a_0 * (0.037267799624996496 * h) + a_2 * (0.037267799624996496 * h)
+                - a_3 * (0.037267799624996496 * h) - a_6 * (0.18633899812498247 * h)
+                + a_8 * (0.18633899812498247 * h) - a_9 * (0.18633899812498247 * h)
+                + a_12 * (1.0 - 0.18633899812498247 * h)
+                + a_14 * (-1.0 + 0.18633899812498247 * h)
+                - a_15 * (0.18633899812498247 * h) - a_16
+                + a_18 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_20 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                - a_21 * (0.037267799624996496 * h) - a_22 * 0.4472135954999579
+                + a_24 * 0.4472135954999579),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, -0.4472135954999579);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
+                - a_8 * (0.4166666666666667 * h) + a_9 * (0.4166666666666667 * h)
+                + a_12 * (0.4166666666666667 * h) - a_14 * (0.4166666666666667 * h)
+                + a_15 * (0.4166666666666667 * h) + a_18 * (0.08333333333333333 * h)
+                - a_20 * (0.08333333333333333 * h) + a_21 * (0.08333333333333333 * h)
+                - a_24),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
+                - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
+                + a_12 * (0.019193972378473683 * h2) - a_14 * (0.019193972378473683 * h2)
+                + a_15 * (0.019193972378473683 * h2) + a_18 * (0.013888888888888888 * h2)
+                - a_20 * (0.013888888888888888 * h2)
+                + a_21 * (0.013888888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
+                + a_12 * (0.21286441557290645 * h2) - a_14 * (0.21286441557290645 * h2)
+                + a_15 * (0.21286441557290645 * h2) + a_18 * (0.019193972378473683 * h2)
+                - a_20 * (0.019193972378473683 * h2)
+                + a_21 * (0.019193972378473683 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
+                - a_9 * (0.00453108223957311 * h2) + a_12 * (0.06944444444444445 * h2)
+                + a_13 * (0.4166666666666667 * h) - a_14 * (0.06944444444444445 * h2)
+                + a_15 * (0.06944444444444445 * h2) + a_18 * (0.05025047206597076 * h2)
+                - a_20 * (0.05025047206597076 * h2) + a_21 * (0.05025047206597076 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_19 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
+                - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
+                + a_12 * (0.019193972378473683 * h2) - a_14 * (0.019193972378473683 * h2)
+                + a_15 * (0.019193972378473683 * h2) + a_18 * (0.013888888888888888 * h2)
+                - a_20 * (0.013888888888888888 * h2)
+                + a_21 * (0.013888888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
+                + a_12 * (0.21286441557290645 * h2) - a_14 * (0.21286441557290645 * h2)
+                + a_15 * (0.21286441557290645 * h2) + a_18 * (0.019193972378473683 * h2)
+                - a_20 * (0.019193972378473683 * h2)
+                + a_21 * (0.019193972378473683 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
+                - a_9 * (0.00453108223957311 * h2) + a_12 * (0.06944444444444445 * h2)
+                + a_13 * (0.4166666666666667 * h) - a_14 * (0.06944444444444445 * h2)
+                + a_15 * (0.06944444444444445 * h2) + a_18 * (0.05025047206597076 * h2)
+                - a_20 * (0.05025047206597076 * h2) + a_21 * (0.05025047206597076 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_19 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
+                - a_8 * (0.4166666666666667 * h) + a_9 * (0.4166666666666667 * h)
+                + a_12 * (0.4166666666666667 * h) - a_14 * (0.4166666666666667 * h)
+                + a_15 * (0.4166666666666667 * h) + a_18 * (0.08333333333333333 * h)
+                - a_20 * (0.08333333333333333 * h) + a_21 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -2864,2043 +3558,2232 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = problem.theta_jacobian(&q_5);
         let a_30 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.05 * h) - a_6 * (0.008333333333333333 * h2)
-                    + a_8 * (0.008333333333333333 * h2)
-                    - a_9 * (0.008333333333333333 * h2)
-                    + a_12 * (0.004166666666666667 * h2)
-                    - a_14 * (0.004166666666666667 * h2)
-                    + a_15 * (0.004166666666666667 * h2)
-                    - a_18 * (0.008333333333333333 * h2)
-                    + a_20 * (0.008333333333333333 * h2)
-                    - a_21 * (0.008333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_6 * (0.012962962962962963 * h2) - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (0.012962962962962963 * h2)
-                    - a_9 * (0.012962962962962963 * h2)
-                    + a_12 * (0.04334122444307237 * h2)
-                    - a_14 * (0.04334122444307237 * h2)
-                    + a_15 * (0.04334122444307237 * h2)
-                    - a_18 * (0.025692339893395852 * h2)
-                    + a_20 * (0.025692339893395852 * h2)
-                    - a_21 * (0.025692339893395852 * h2)
-                    + a_24 * (0.019444444444444445 * h2)
-                    - a_26 * (0.019444444444444445 * h2)
-                    + a_27 * (0.019444444444444445 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (0.0013846797867917038 * h2) - a_8 * (0.0013846797867917038 * h2)
-                    + a_9 * (0.0013846797867917038 * h2)
-                    + a_12 * (0.020370370370370372 * h2)
-                    + a_13 * (0.13333333333333333 * h)
-                    - a_14 * (0.020370370370370372 * h2)
-                    + a_15 * (0.020370370370370372 * h2)
-                    - a_18 * (0.04953282793493985 * h2)
-                    + a_20 * (0.04953282793493985 * h2)
-                    - a_21 * (0.04953282793493985 * h2)
-                    + a_24 * (0.011111111111111112 * h2)
-                    - a_26 * (0.011111111111111112 * h2)
-                    + a_27 * (0.011111111111111112 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_6 * (0.00023358603253007405 * h2)
-                    + a_8 * (0.00023358603253007405 * h2)
-                    - a_9 * (0.00023358603253007405 * h2)
-                    - a_12 * (0.0012115948134427408 * h2)
-                    + a_14 * (0.0012115948134427408 * h2)
-                    - a_15 * (0.0012115948134427408 * h2)
-                    - a_18 * (0.012962962962962963 * h2)
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (0.012962962962962963 * h2)
-                    - a_21 * (0.012962962962962963 * h2)
-                    + a_24 * (0.019444444444444445 * h2)
-                    - a_26 * (0.019444444444444445 * h2)
-                    + a_27 * (0.019444444444444445 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (0, 4), &(a_25 * (0.05 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) - a_6 * (0.008333333333333333 * h2)
-                    + a_8 * (0.008333333333333333 * h2)
-                    - a_9 * (0.008333333333333333 * h2)
-                    + a_12 * (0.004166666666666667 * h2)
-                    - a_14 * (0.004166666666666667 * h2)
-                    + a_15 * (0.004166666666666667 * h2)
-                    - a_18 * (0.008333333333333333 * h2)
-                    + a_20 * (0.008333333333333333 * h2)
-                    - a_21 * (0.008333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_6 * (0.012962962962962963 * h2) - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (0.012962962962962963 * h2)
-                    - a_9 * (0.012962962962962963 * h2)
-                    + a_12 * (0.04334122444307237 * h2)
-                    - a_14 * (0.04334122444307237 * h2)
-                    + a_15 * (0.04334122444307237 * h2)
-                    - a_18 * (0.025692339893395852 * h2)
-                    + a_20 * (0.025692339893395852 * h2)
-                    - a_21 * (0.025692339893395852 * h2)
-                    + a_24 * (0.019444444444444445 * h2)
-                    - a_26 * (0.019444444444444445 * h2)
-                    + a_27 * (0.019444444444444445 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (0.0013846797867917038 * h2) - a_8 * (0.0013846797867917038 * h2)
-                    + a_9 * (0.0013846797867917038 * h2)
-                    + a_12 * (0.020370370370370372 * h2)
-                    + a_13 * (0.13333333333333333 * h)
-                    - a_14 * (0.020370370370370372 * h2)
-                    + a_15 * (0.020370370370370372 * h2)
-                    - a_18 * (0.04953282793493985 * h2)
-                    + a_20 * (0.04953282793493985 * h2)
-                    - a_21 * (0.04953282793493985 * h2)
-                    + a_24 * (0.011111111111111112 * h2)
-                    - a_26 * (0.011111111111111112 * h2)
-                    + a_27 * (0.011111111111111112 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_6 * (0.00023358603253007405 * h2)
-                    + a_8 * (0.00023358603253007405 * h2)
-                    - a_9 * (0.00023358603253007405 * h2)
-                    - a_12 * (0.0012115948134427408 * h2)
-                    + a_14 * (0.0012115948134427408 * h2)
-                    - a_15 * (0.0012115948134427408 * h2)
-                    - a_18 * (0.012962962962962963 * h2)
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (0.012962962962962963 * h2)
-                    - a_21 * (0.012962962962962963 * h2)
-                    + a_24 * (0.019444444444444445 * h2)
-                    - a_26 * (0.019444444444444445 * h2)
-                    + a_27 * (0.019444444444444445 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (1, 4), &(a_25 * (0.05 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -4.47213595499958);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.011507936507936509 * h2)
-                    - a_8 * (0.011507936507936509 * h2)
-                    + a_9 * (0.011507936507936509 * h2)
-                    - a_11 * (0.07142857142857142 * h)
-                    - a_12 * (0.002156610657176349 * h2)
-                    + a_14 * (0.002156610657176349 * h2)
-                    - a_15 * (0.002156610657176349 * h2)
-                    + a_18 * (0.003714440428079637 * h2)
-                    - a_20 * (0.003714440428079637 * h2)
-                    + a_21 * (0.003714440428079637 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.017901234567901235 * h2) + a_7 * (0.16111111111111112 * h)
-                    - a_8 * (0.017901234567901235 * h2)
-                    + a_9 * (0.017901234567901235 * h2) - a_11 * (0.1111111111111111 * h)
-                    - a_12 * (0.022432835166960468 * h2)
-                    + a_14 * (0.022432835166960468 * h2)
-                    - a_15 * (0.022432835166960468 * h2)
-                    + a_18 * (0.01145191991903914 * h2)
-                    - a_20 * (0.01145191991903914 * h2)
-                    + a_21 * (0.01145191991903914 * h2)
-                    - a_24 * (0.008333333333333333 * h2)
-                    + a_26 * (0.008333333333333333 * h2)
-                    - a_27 * (0.008333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.0019121768484266384 * h2)
-                    + a_8 * (0.0019121768484266384 * h2)
-                    - a_9 * (0.0019121768484266384 * h2)
-                    + a_11 * (0.011868683886786031 * h)
-                    - a_12 * (0.010543429879528818 * h2)
-                    - a_13 * (0.06901154102964317 * h)
-                    + a_14 * (0.010543429879528818 * h2)
-                    - a_15 * (0.010543429879528818 * h2)
-                    + a_18 * (0.02207840863183836 * h2)
-                    - a_20 * (0.02207840863183836 * h2)
-                    + a_21 * (0.02207840863183836 * h2)
-                    - a_24 * (0.004761904761904762 * h2)
-                    + a_26 * (0.004761904761904762 * h2)
-                    - a_27 * (0.004761904761904762 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.00032257118777962606 * h2)
-                    - a_8 * (0.00032257118777962606 * h2)
-                    + a_9 * (0.00032257118777962606 * h2)
-                    - a_11 * (0.0020021659931149204 * h)
-                    + a_12 * (0.0006271051888440493 * h2)
-                    - a_14 * (0.0006271051888440493 * h2)
-                    + a_15 * (0.0006271051888440493 * h2)
-                    + a_18 * (0.005778018443679435 * h2)
-                    + a_19 * (0.05200216599311492 * h)
-                    - a_20 * (0.005778018443679435 * h2)
-                    + a_21 * (0.005778018443679435 * h2)
-                    - a_24 * (0.008333333333333333 * h2)
-                    + a_26 * (0.008333333333333333 * h2)
-                    - a_27 * (0.008333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_25 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.011507936507936509 * h2)
-                    - a_8 * (0.011507936507936509 * h2)
-                    + a_9 * (0.011507936507936509 * h2)
-                    - a_11 * (0.07142857142857142 * h)
-                    - a_12 * (0.002156610657176349 * h2)
-                    + a_14 * (0.002156610657176349 * h2)
-                    - a_15 * (0.002156610657176349 * h2)
-                    + a_18 * (0.003714440428079637 * h2)
-                    - a_20 * (0.003714440428079637 * h2)
-                    + a_21 * (0.003714440428079637 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.017901234567901235 * h2) + a_7 * (0.16111111111111112 * h)
-                    - a_8 * (0.017901234567901235 * h2)
-                    + a_9 * (0.017901234567901235 * h2) - a_11 * (0.1111111111111111 * h)
-                    - a_12 * (0.022432835166960468 * h2)
-                    + a_14 * (0.022432835166960468 * h2)
-                    - a_15 * (0.022432835166960468 * h2)
-                    + a_18 * (0.01145191991903914 * h2)
-                    - a_20 * (0.01145191991903914 * h2)
-                    + a_21 * (0.01145191991903914 * h2)
-                    - a_24 * (0.008333333333333333 * h2)
-                    + a_26 * (0.008333333333333333 * h2)
-                    - a_27 * (0.008333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.0019121768484266384 * h2)
-                    + a_8 * (0.0019121768484266384 * h2)
-                    - a_9 * (0.0019121768484266384 * h2)
-                    + a_11 * (0.011868683886786031 * h)
-                    - a_12 * (0.010543429879528818 * h2)
-                    - a_13 * (0.06901154102964317 * h)
-                    + a_14 * (0.010543429879528818 * h2)
-                    - a_15 * (0.010543429879528818 * h2)
-                    + a_18 * (0.02207840863183836 * h2)
-                    - a_20 * (0.02207840863183836 * h2)
-                    + a_21 * (0.02207840863183836 * h2)
-                    - a_24 * (0.004761904761904762 * h2)
-                    + a_26 * (0.004761904761904762 * h2)
-                    - a_27 * (0.004761904761904762 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.00032257118777962606 * h2)
-                    - a_8 * (0.00032257118777962606 * h2)
-                    + a_9 * (0.00032257118777962606 * h2)
-                    - a_11 * (0.0020021659931149204 * h)
-                    + a_12 * (0.0006271051888440493 * h2)
-                    - a_14 * (0.0006271051888440493 * h2)
-                    + a_15 * (0.0006271051888440493 * h2)
-                    + a_18 * (0.005778018443679435 * h2)
-                    + a_19 * (0.05200216599311492 * h)
-                    - a_20 * (0.005778018443679435 * h2)
-                    + a_21 * (0.005778018443679435 * h2)
-                    - a_24 * (0.008333333333333333 * h2)
-                    + a_26 * (0.008333333333333333 * h2)
-                    - a_27 * (0.008333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_25 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.9166296949998198);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.020093513094503055 * h2)
-                    - a_8 * (0.020093513094503055 * h2)
-                    + a_9 * (0.020093513094503055 * h2)
-                    + a_12 * (0.006336805555555556 * h2)
-                    - a_14 * (0.006336805555555556 * h2)
-                    + a_15 * (0.006336805555555556 * h2) - a_17 * (0.03125 * h)
-                    - a_18 * (0.0037740686500586113 * h2)
-                    + a_20 * (0.0037740686500586113 * h2)
-                    - a_21 * (0.0037740686500586113 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.03125657592478253 * h2) + a_7 * (0.2813091833230428 * h)
-                    - a_8 * (0.03125657592478253 * h2) + a_9 * (0.03125657592478253 * h2)
-                    + a_12 * (0.0659147788405059 * h2) - a_14 * (0.0659147788405059 * h2)
-                    + a_15 * (0.0659147788405059 * h2) - a_17 * (0.3250591833230428 * h)
-                    - a_18 * (0.011635758544597858 * h2)
-                    + a_20 * (0.011635758544597858 * h2)
-                    - a_21 * (0.011635758544597858 * h2)
-                    + a_24 * (0.007291666666666667 * h2)
-                    - a_26 * (0.007291666666666667 * h2)
-                    + a_27 * (0.007291666666666667 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.0033387697713111357 * h2)
-                    + a_8 * (0.0033387697713111357 * h2)
-                    - a_9 * (0.0033387697713111357 * h2)
-                    + a_12 * (0.03097993827160494 * h2)
-                    + a_13 * (0.20277777777777778 * h)
-                    - a_14 * (0.03097993827160494 * h2)
-                    + a_15 * (0.03097993827160494 * h2) - a_17 * (0.1527777777777778 * h)
-                    - a_18 * (0.022432835166960468 * h2)
-                    + a_20 * (0.022432835166960468 * h2)
-                    - a_21 * (0.022432835166960468 * h2)
-                    + a_24 * (0.004166666666666667 * h2)
-                    - a_26 * (0.004166666666666667 * h2)
-                    + a_27 * (0.004166666666666667 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0005632276804003271 * h2) - a_8 * (0.0005632276804003271 * h2)
-                    + a_9 * (0.0005632276804003271 * h2)
-                    - a_12 * (0.0018426337787775017 * h2)
-                    + a_14 * (0.0018426337787775017 * h2)
-                    - a_15 * (0.0018426337787775017 * h2)
-                    + a_17 * (0.009086961100820556 * h)
-                    - a_18 * (0.005870773455646729 * h2)
-                    - a_19 * (0.052836961100820555 * h)
-                    + a_20 * (0.005870773455646729 * h2)
-                    - a_21 * (0.005870773455646729 * h2)
-                    + a_24 * (0.007291666666666667 * h2)
-                    - a_26 * (0.007291666666666667 * h2)
-                    + a_27 * (0.007291666666666667 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (0, 4), &(a_25 * (0.01875 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.020093513094503055 * h2)
-                    - a_8 * (0.020093513094503055 * h2)
-                    + a_9 * (0.020093513094503055 * h2)
-                    + a_12 * (0.006336805555555556 * h2)
-                    - a_14 * (0.006336805555555556 * h2)
-                    + a_15 * (0.006336805555555556 * h2) - a_17 * (0.03125 * h)
-                    - a_18 * (0.0037740686500586113 * h2)
-                    + a_20 * (0.0037740686500586113 * h2)
-                    - a_21 * (0.0037740686500586113 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.03125657592478253 * h2) + a_7 * (0.2813091833230428 * h)
-                    - a_8 * (0.03125657592478253 * h2) + a_9 * (0.03125657592478253 * h2)
-                    + a_12 * (0.0659147788405059 * h2) - a_14 * (0.0659147788405059 * h2)
-                    + a_15 * (0.0659147788405059 * h2) - a_17 * (0.3250591833230428 * h)
-                    - a_18 * (0.011635758544597858 * h2)
-                    + a_20 * (0.011635758544597858 * h2)
-                    - a_21 * (0.011635758544597858 * h2)
-                    + a_24 * (0.007291666666666667 * h2)
-                    - a_26 * (0.007291666666666667 * h2)
-                    + a_27 * (0.007291666666666667 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.0033387697713111357 * h2)
-                    + a_8 * (0.0033387697713111357 * h2)
-                    - a_9 * (0.0033387697713111357 * h2)
-                    + a_12 * (0.03097993827160494 * h2)
-                    + a_13 * (0.20277777777777778 * h)
-                    - a_14 * (0.03097993827160494 * h2)
-                    + a_15 * (0.03097993827160494 * h2) - a_17 * (0.1527777777777778 * h)
-                    - a_18 * (0.022432835166960468 * h2)
-                    + a_20 * (0.022432835166960468 * h2)
-                    - a_21 * (0.022432835166960468 * h2)
-                    + a_24 * (0.004166666666666667 * h2)
-                    - a_26 * (0.004166666666666667 * h2)
-                    + a_27 * (0.004166666666666667 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0005632276804003271 * h2) - a_8 * (0.0005632276804003271 * h2)
-                    + a_9 * (0.0005632276804003271 * h2)
-                    - a_12 * (0.0018426337787775017 * h2)
-                    + a_14 * (0.0018426337787775017 * h2)
-                    - a_15 * (0.0018426337787775017 * h2)
-                    + a_17 * (0.009086961100820556 * h)
-                    - a_18 * (0.005870773455646729 * h2)
-                    - a_19 * (0.052836961100820555 * h)
-                    + a_20 * (0.005870773455646729 * h2)
-                    - a_21 * (0.005870773455646729 * h2)
-                    + a_24 * (0.007291666666666667 * h2)
-                    - a_26 * (0.007291666666666667 * h2)
-                    + a_27 * (0.007291666666666667 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (1, 4), &(a_25 * (0.01875 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -1.6770509831248424);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.01930143258779338 * h2)
-                    - a_8 * (0.01930143258779338 * h2) + a_9 * (0.01930143258779338 * h2)
-                    + a_12 * (0.011482007482573175 * h2)
-                    - a_14 * (0.011482007482573175 * h2)
-                    + a_15 * (0.011482007482573175 * h2)
-                    + a_18 * (0.011507936507936509 * h2)
-                    - a_20 * (0.011507936507936509 * h2)
-                    + a_21 * (0.011507936507936509 * h2)
-                    - a_23 * (0.07142857142857142 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.030024450692123034 * h2) + a_7 * (0.2702200562291073 * h)
-                    - a_8 * (0.030024450692123034 * h2)
-                    + a_9 * (0.030024450692123034 * h2)
-                    + a_12 * (0.11943462320621769 * h2)
-                    - a_14 * (0.11943462320621769 * h2)
-                    + a_15 * (0.11943462320621769 * h2)
-                    + a_18 * (0.035479897948022844 * h2)
-                    - a_20 * (0.035479897948022844 * h2)
-                    + a_21 * (0.035479897948022844 * h2)
-                    - a_23 * (0.2202200562291073 * h)
-                    - a_24 * (0.008333333333333333 * h2)
-                    + a_26 * (0.008333333333333333 * h2)
-                    - a_27 * (0.008333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.0032071564272528213 * h2)
-                    + a_8 * (0.0032071564272528213 * h2)
-                    - a_9 * (0.0032071564272528213 * h2)
-                    + a_12 * (0.05613425880369108 * h2) + a_13 * (0.3674242394423416 * h)
-                    - a_14 * (0.05613425880369108 * h2)
-                    + a_15 * (0.05613425880369108 * h2)
-                    + a_18 * (0.0684024766720598 * h2) - a_20 * (0.0684024766720598 * h2)
-                    + a_21 * (0.0684024766720598 * h2) - a_23 * (0.42456709658519876 * h)
-                    - a_24 * (0.004761904761904762 * h2)
-                    + a_26 * (0.004761904761904762 * h2)
-                    - a_27 * (0.004761904761904762 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0005410254072395203 * h2) - a_8 * (0.0005410254072395203 * h2)
-                    + a_9 * (0.0005410254072395203 * h2)
-                    - a_12 * (0.0033387697713111357 * h2)
-                    + a_14 * (0.0033387697713111357 * h2)
-                    - a_15 * (0.0033387697713111357 * h2)
-                    + a_18 * (0.017901234567901235 * h2)
-                    + a_19 * (0.16111111111111112 * h)
-                    - a_20 * (0.017901234567901235 * h2)
-                    + a_21 * (0.017901234567901235 * h2)
-                    - a_23 * (0.1111111111111111 * h)
-                    - a_24 * (0.008333333333333333 * h2)
-                    + a_26 * (0.008333333333333333 * h2)
-                    - a_27 * (0.008333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_25 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.01930143258779338 * h2)
-                    - a_8 * (0.01930143258779338 * h2) + a_9 * (0.01930143258779338 * h2)
-                    + a_12 * (0.011482007482573175 * h2)
-                    - a_14 * (0.011482007482573175 * h2)
-                    + a_15 * (0.011482007482573175 * h2)
-                    + a_18 * (0.011507936507936509 * h2)
-                    - a_20 * (0.011507936507936509 * h2)
-                    + a_21 * (0.011507936507936509 * h2)
-                    - a_23 * (0.07142857142857142 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.030024450692123034 * h2) + a_7 * (0.2702200562291073 * h)
-                    - a_8 * (0.030024450692123034 * h2)
-                    + a_9 * (0.030024450692123034 * h2)
-                    + a_12 * (0.11943462320621769 * h2)
-                    - a_14 * (0.11943462320621769 * h2)
-                    + a_15 * (0.11943462320621769 * h2)
-                    + a_18 * (0.035479897948022844 * h2)
-                    - a_20 * (0.035479897948022844 * h2)
-                    + a_21 * (0.035479897948022844 * h2)
-                    - a_23 * (0.2202200562291073 * h)
-                    - a_24 * (0.008333333333333333 * h2)
-                    + a_26 * (0.008333333333333333 * h2)
-                    - a_27 * (0.008333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.0032071564272528213 * h2)
-                    + a_8 * (0.0032071564272528213 * h2)
-                    - a_9 * (0.0032071564272528213 * h2)
-                    + a_12 * (0.05613425880369108 * h2) + a_13 * (0.3674242394423416 * h)
-                    - a_14 * (0.05613425880369108 * h2)
-                    + a_15 * (0.05613425880369108 * h2)
-                    + a_18 * (0.0684024766720598 * h2) - a_20 * (0.0684024766720598 * h2)
-                    + a_21 * (0.0684024766720598 * h2) - a_23 * (0.42456709658519876 * h)
-                    - a_24 * (0.004761904761904762 * h2)
-                    + a_26 * (0.004761904761904762 * h2)
-                    - a_27 * (0.004761904761904762 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0005410254072395203 * h2) - a_8 * (0.0005410254072395203 * h2)
-                    + a_9 * (0.0005410254072395203 * h2)
-                    - a_12 * (0.0033387697713111357 * h2)
-                    + a_14 * (0.0033387697713111357 * h2)
-                    - a_15 * (0.0033387697713111357 * h2)
-                    + a_18 * (0.017901234567901235 * h2)
-                    + a_19 * (0.16111111111111112 * h)
-                    - a_20 * (0.017901234567901235 * h2)
-                    + a_21 * (0.017901234567901235 * h2)
-                    - a_23 * (0.1111111111111111 * h)
-                    - a_24 * (0.008333333333333333 * h2)
-                    + a_26 * (0.008333333333333333 * h2)
-                    - a_27 * (0.008333333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_25 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 3), &Self::UNKNOWN_LAYOUT, (2, 0), 1.9166296949998198);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
-                    - a_8 * (0.019444444444444445 * h2)
-                    + a_9 * (0.019444444444444445 * h2)
-                    + a_12 * (0.011111111111111112 * h2)
-                    - a_14 * (0.011111111111111112 * h2)
-                    + a_15 * (0.011111111111111112 * h2)
-                    + a_18 * (0.019444444444444445 * h2)
-                    - a_20 * (0.019444444444444445 * h2)
-                    + a_21 * (0.019444444444444445 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.030246913580246913 * h2)
-                    + a_9 * (0.030246913580246913 * h2)
-                    + a_12 * (0.11557659851485966 * h2)
-                    - a_14 * (0.11557659851485966 * h2)
-                    + a_15 * (0.11557659851485966 * h2)
-                    + a_18 * (0.05994879308459032 * h2)
-                    - a_20 * (0.05994879308459032 * h2)
-                    + a_21 * (0.05994879308459032 * h2)
-                    + a_24 * (0.019444444444444445 * h2)
-                    - a_26 * (0.019444444444444445 * h2)
-                    + a_27 * (0.019444444444444445 * h2)
-                    - a_29 * (0.3888888888888889 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.0032309195025139754 * h2)
-                    + a_8 * (0.0032309195025139754 * h2)
-                    - a_9 * (0.0032309195025139754 * h2)
-                    + a_12 * (0.05432098765432099 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.05432098765432099 * h2)
-                    + a_15 * (0.05432098765432099 * h2)
-                    + a_18 * (0.11557659851485966 * h2)
-                    - a_20 * (0.11557659851485966 * h2)
-                    + a_21 * (0.11557659851485966 * h2)
-                    + a_24 * (0.011111111111111112 * h2)
-                    - a_26 * (0.011111111111111112 * h2)
-                    + a_27 * (0.011111111111111112 * h2)
-                    - a_29 * (0.2222222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
-                    + a_9 * (0.0005450340759035061 * h2)
-                    - a_12 * (0.0032309195025139754 * h2)
-                    + a_14 * (0.0032309195025139754 * h2)
-                    - a_15 * (0.0032309195025139754 * h2)
-                    + a_18 * (0.030246913580246913 * h2)
-                    + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.030246913580246913 * h2)
-                    + a_21 * (0.030246913580246913 * h2)
-                    + a_24 * (0.019444444444444445 * h2)
-                    - a_26 * (0.019444444444444445 * h2)
-                    + a_27 * (0.019444444444444445 * h2)
-                    - a_29 * (0.3888888888888889 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 4), &Self::UNKNOWN_LAYOUT, (0, 4), &(a_25 * (0.05 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
-                    - a_8 * (0.019444444444444445 * h2)
-                    + a_9 * (0.019444444444444445 * h2)
-                    + a_12 * (0.011111111111111112 * h2)
-                    - a_14 * (0.011111111111111112 * h2)
-                    + a_15 * (0.011111111111111112 * h2)
-                    + a_18 * (0.019444444444444445 * h2)
-                    - a_20 * (0.019444444444444445 * h2)
-                    + a_21 * (0.019444444444444445 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.030246913580246913 * h2)
-                    + a_9 * (0.030246913580246913 * h2)
-                    + a_12 * (0.11557659851485966 * h2)
-                    - a_14 * (0.11557659851485966 * h2)
-                    + a_15 * (0.11557659851485966 * h2)
-                    + a_18 * (0.05994879308459032 * h2)
-                    - a_20 * (0.05994879308459032 * h2)
-                    + a_21 * (0.05994879308459032 * h2)
-                    + a_24 * (0.019444444444444445 * h2)
-                    - a_26 * (0.019444444444444445 * h2)
-                    + a_27 * (0.019444444444444445 * h2)
-                    - a_29 * (0.3888888888888889 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.0032309195025139754 * h2)
-                    + a_8 * (0.0032309195025139754 * h2)
-                    - a_9 * (0.0032309195025139754 * h2)
-                    + a_12 * (0.05432098765432099 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.05432098765432099 * h2)
-                    + a_15 * (0.05432098765432099 * h2)
-                    + a_18 * (0.11557659851485966 * h2)
-                    - a_20 * (0.11557659851485966 * h2)
-                    + a_21 * (0.11557659851485966 * h2)
-                    + a_24 * (0.011111111111111112 * h2)
-                    - a_26 * (0.011111111111111112 * h2)
-                    + a_27 * (0.011111111111111112 * h2)
-                    - a_29 * (0.2222222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
-                    + a_9 * (0.0005450340759035061 * h2)
-                    - a_12 * (0.0032309195025139754 * h2)
-                    + a_14 * (0.0032309195025139754 * h2)
-                    - a_15 * (0.0032309195025139754 * h2)
-                    + a_18 * (0.030246913580246913 * h2)
-                    + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.030246913580246913 * h2)
-                    + a_21 * (0.030246913580246913 * h2)
-                    + a_24 * (0.019444444444444445 * h2)
-                    - a_26 * (0.019444444444444445 * h2)
-                    + a_27 * (0.019444444444444445 * h2)
-                    - a_29 * (0.3888888888888889 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 4), &Self::UNKNOWN_LAYOUT, (1, 4), &(a_25 * (0.05 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 4), &Self::UNKNOWN_LAYOUT, (2, 0), -4.47213595499958);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (1.0 + (0.05 * h)) - a_5 + a_6 * (0.019444444444444445 * h2)
-                    - a_8 * (0.019444444444444445 * h2)
-                    + a_9 * (0.019444444444444445 * h2)
-                    + a_12 * (0.011111111111111112 * h2)
-                    - a_14 * (0.011111111111111112 * h2)
-                    + a_15 * (0.011111111111111112 * h2)
-                    + a_18 * (0.019444444444444445 * h2)
-                    - a_20 * (0.019444444444444445 * h2)
-                    + a_21 * (0.019444444444444445 * h2) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.030246913580246913 * h2)
-                    + a_9 * (0.030246913580246913 * h2)
-                    + a_12 * (0.11557659851485966 * h2)
-                    - a_14 * (0.11557659851485966 * h2)
-                    + a_15 * (0.11557659851485966 * h2)
-                    + a_18 * (0.05994879308459032 * h2)
-                    - a_20 * (0.05994879308459032 * h2)
-                    + a_21 * (0.05994879308459032 * h2)
-                    + a_24 * (-(0.3888888888888889 * h) + (0.019444444444444445 * h2))
-                    + a_26 * ((0.3888888888888889 * h) - (0.019444444444444445 * h2))
-                    + a_27 * (0.019444444444444445 * h2)
-                    + a_28 * (0.3888888888888889 * h) - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.0032309195025139754 * h2)
-                    + a_8 * (0.0032309195025139754 * h2)
-                    - a_9 * (0.0032309195025139754 * h2)
-                    + a_12 * (0.05432098765432099 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.05432098765432099 * h2)
-                    + a_15 * (0.05432098765432099 * h2)
-                    + a_18 * (0.11557659851485966 * h2)
-                    - a_20 * (0.11557659851485966 * h2)
-                    + a_21 * (0.11557659851485966 * h2)
-                    + a_24 * (-(0.2222222222222222 * h) + (0.011111111111111112 * h2))
-                    + a_26 * ((0.2222222222222222 * h) - (0.011111111111111112 * h2))
-                    + a_27 * (0.011111111111111112 * h2)
-                    + a_28 * (0.2222222222222222 * h) - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
-                    + a_9 * (0.0005450340759035061 * h2)
-                    - a_12 * (0.0032309195025139754 * h2)
-                    + a_14 * (0.0032309195025139754 * h2)
-                    - a_15 * (0.0032309195025139754 * h2)
-                    + a_18 * (0.030246913580246913 * h2)
-                    + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.030246913580246913 * h2)
-                    + a_21 * (0.030246913580246913 * h2)
-                    + a_24 * (-(0.3888888888888889 * h) + (0.019444444444444445 * h2))
-                    + a_26 * ((0.3888888888888889 * h) - (0.019444444444444445 * h2))
-                    + a_27 * (0.019444444444444445 * h2)
-                    + a_28 * (0.3888888888888889 * h) - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_25 * (-1.0 + (0.05 * h)) + a_29 - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
-                    - a_8 * (0.019444444444444445 * h2)
-                    + a_9 * (0.019444444444444445 * h2)
-                    + a_12 * (0.011111111111111112 * h2)
-                    - a_14 * (0.011111111111111112 * h2)
-                    + a_15 * (0.011111111111111112 * h2)
-                    + a_18 * (0.019444444444444445 * h2)
-                    - a_20 * (0.019444444444444445 * h2)
-                    + a_21 * (0.019444444444444445 * h2) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.030246913580246913 * h2)
-                    + a_9 * (0.030246913580246913 * h2)
-                    + a_12 * (0.11557659851485966 * h2)
-                    - a_14 * (0.11557659851485966 * h2)
-                    + a_15 * (0.11557659851485966 * h2)
-                    + a_18 * (0.05994879308459032 * h2)
-                    - a_20 * (0.05994879308459032 * h2)
-                    + a_21 * (0.05994879308459032 * h2)
-                    + a_24 * (-(0.3888888888888889 * h) + (0.019444444444444445 * h2))
-                    + a_26 * ((0.3888888888888889 * h) - (0.019444444444444445 * h2))
-                    + a_27 * (0.019444444444444445 * h2)
-                    + a_28 * (0.3888888888888889 * h) - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.0032309195025139754 * h2)
-                    + a_8 * (0.0032309195025139754 * h2)
-                    - a_9 * (0.0032309195025139754 * h2)
-                    + a_12 * (0.05432098765432099 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.05432098765432099 * h2)
-                    + a_15 * (0.05432098765432099 * h2)
-                    + a_18 * (0.11557659851485966 * h2)
-                    - a_20 * (0.11557659851485966 * h2)
-                    + a_21 * (0.11557659851485966 * h2)
-                    + a_24 * (-(0.2222222222222222 * h) + (0.011111111111111112 * h2))
-                    + a_26 * ((0.2222222222222222 * h) - (0.011111111111111112 * h2))
-                    + a_27 * (0.011111111111111112 * h2)
-                    + a_28 * (0.2222222222222222 * h) - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
-                    + a_9 * (0.0005450340759035061 * h2)
-                    - a_12 * (0.0032309195025139754 * h2)
-                    + a_14 * (0.0032309195025139754 * h2)
-                    - a_15 * (0.0032309195025139754 * h2)
-                    + a_18 * (0.030246913580246913 * h2)
-                    + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.030246913580246913 * h2)
-                    + a_21 * (0.030246913580246913 * h2)
-                    + a_24 * (-(0.3888888888888889 * h) + (0.019444444444444445 * h2))
-                    + a_26 * ((0.3888888888888889 * h) - (0.019444444444444445 * h2))
-                    + a_27 * (0.019444444444444445 * h2)
-                    + a_28 * (0.3888888888888889 * h) - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_25 * (0.05 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.02142857142857143 * h)
-                    + a_6 * ((0.07142857142857142 * h) - (0.008333333333333333 * h2))
-                    + a_8 * (-(0.07142857142857142 * h) + (0.008333333333333333 * h2))
-                    - a_9 * (0.008333333333333333 * h2)
-                    - a_10 * (0.07142857142857142 * h)
-                    - a_12 * (0.004761904761904762 * h2)
-                    + a_14 * (0.004761904761904762 * h2)
-                    - a_15 * (0.004761904761904762 * h2)
-                    - a_18 * (0.008333333333333333 * h2)
-                    + a_20 * (0.008333333333333333 * h2)
-                    - a_21 * (0.008333333333333333 * h2)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * ((0.1111111111111111 * h) - (0.012962962962962963 * h2))
-                    + a_7 * (1.0 - (0.11666666666666667 * h))
-                    + a_8 * (-(0.1111111111111111 * h) + (0.012962962962962963 * h2))
-                    - a_9 * (0.012962962962962963 * h2) - a_10 * (0.1111111111111111 * h)
-                    - a_11 - a_12 * (0.04953282793493985 * h2)
-                    + a_14 * (0.04953282793493985 * h2)
-                    - a_15 * (0.04953282793493985 * h2)
-                    - a_18 * (0.025692339893395852 * h2)
-                    + a_20 * (0.025692339893395852 * h2)
-                    - a_21 * (0.025692339893395852 * h2)
-                    + a_24 * ((0.16666666666666666 * h) - (0.008333333333333333 * h2))
-                    + a_26 * (-(0.16666666666666666 * h) + (0.008333333333333333 * h2))
-                    - a_27 * (0.008333333333333333 * h2)
-                    - a_28 * (0.16666666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (-(0.011868683886786031 * h) + (0.0013846797867917038 * h2))
-                    + a_8 * ((0.011868683886786031 * h) - (0.0013846797867917038 * h2))
-                    + a_9 * (0.0013846797867917038 * h2)
-                    + a_10 * (0.011868683886786031 * h)
-                    - a_12 * (0.02328042328042328 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02328042328042328 * h2)
-                    - a_15 * (0.02328042328042328 * h2)
-                    - a_18 * (0.04953282793493985 * h2)
-                    + a_20 * (0.04953282793493985 * h2)
-                    - a_21 * (0.04953282793493985 * h2)
-                    + a_24 * ((0.09523809523809523 * h) - (0.004761904761904762 * h2))
-                    + a_26 * (-(0.09523809523809523 * h) + (0.004761904761904762 * h2))
-                    - a_27 * (0.004761904761904762 * h2)
-                    - a_28 * (0.09523809523809523 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * ((0.0020021659931149204 * h) - (0.00023358603253007405 * h2))
-                    + a_8
-                        * (-(0.0020021659931149204 * h) + (0.00023358603253007405 * h2))
-                    - a_9 * (0.00023358603253007405 * h2)
-                    - a_10 * (0.0020021659931149204 * h)
-                    + a_12 * (0.0013846797867917038 * h2)
-                    - a_14 * (0.0013846797867917038 * h2)
-                    + a_15 * (0.0013846797867917038 * h2)
-                    - a_18 * (0.012962962962962963 * h2)
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (0.012962962962962963 * h2)
-                    - a_21 * (0.012962962962962963 * h2)
-                    + a_24 * ((0.16666666666666666 * h) - (0.008333333333333333 * h2))
-                    + a_26 * (-(0.16666666666666666 * h) + (0.008333333333333333 * h2))
-                    - a_27 * (0.008333333333333333 * h2)
-                    - a_28 * (0.16666666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_25 * (0.42857142857142855 - (0.02142857142857143 * h))
-                    - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_1 * (0.02142857142857143 * h)
-                    + a_6 * ((0.07142857142857142 * h) - (0.008333333333333333 * h2))
-                    + a_8 * (-(0.07142857142857142 * h) + (0.008333333333333333 * h2))
-                    - a_9 * (0.008333333333333333 * h2)
-                    - a_10 * (0.07142857142857142 * h)
-                    - a_12 * (0.004761904761904762 * h2)
-                    + a_14 * (0.004761904761904762 * h2)
-                    - a_15 * (0.004761904761904762 * h2)
-                    - a_18 * (0.008333333333333333 * h2)
-                    + a_20 * (0.008333333333333333 * h2)
-                    - a_21 * (0.008333333333333333 * h2)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * ((0.1111111111111111 * h) - (0.012962962962962963 * h2))
-                    - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (-(0.1111111111111111 * h) + (0.012962962962962963 * h2))
-                    - a_9 * (0.012962962962962963 * h2) - a_10 * (0.1111111111111111 * h)
-                    - a_12 * (0.04953282793493985 * h2)
-                    + a_14 * (0.04953282793493985 * h2)
-                    - a_15 * (0.04953282793493985 * h2)
-                    - a_18 * (0.025692339893395852 * h2)
-                    + a_20 * (0.025692339893395852 * h2)
-                    - a_21 * (0.025692339893395852 * h2)
-                    + a_24 * ((0.16666666666666666 * h) - (0.008333333333333333 * h2))
-                    + a_26 * (-(0.16666666666666666 * h) + (0.008333333333333333 * h2))
-                    - a_27 * (0.008333333333333333 * h2)
-                    - a_28 * (0.16666666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (-(0.011868683886786031 * h) + (0.0013846797867917038 * h2))
-                    + a_8 * ((0.011868683886786031 * h) - (0.0013846797867917038 * h2))
-                    + a_9 * (0.0013846797867917038 * h2)
-                    + a_10 * (0.011868683886786031 * h)
-                    - a_12 * (0.02328042328042328 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02328042328042328 * h2)
-                    - a_15 * (0.02328042328042328 * h2)
-                    - a_18 * (0.04953282793493985 * h2)
-                    + a_20 * (0.04953282793493985 * h2)
-                    - a_21 * (0.04953282793493985 * h2)
-                    + a_24 * ((0.09523809523809523 * h) - (0.004761904761904762 * h2))
-                    + a_26 * (-(0.09523809523809523 * h) + (0.004761904761904762 * h2))
-                    - a_27 * (0.004761904761904762 * h2)
-                    - a_28 * (0.09523809523809523 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * ((0.0020021659931149204 * h) - (0.00023358603253007405 * h2))
-                    + a_8
-                        * (-(0.0020021659931149204 * h) + (0.00023358603253007405 * h2))
-                    - a_9 * (0.00023358603253007405 * h2)
-                    - a_10 * (0.0020021659931149204 * h)
-                    + a_12 * (0.0013846797867917038 * h2)
-                    - a_14 * (0.0013846797867917038 * h2)
-                    + a_15 * (0.0013846797867917038 * h2)
-                    - a_18 * (0.012962962962962963 * h2)
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (0.012962962962962963 * h2)
-                    - a_21 * (0.012962962962962963 * h2)
-                    + a_24 * ((0.16666666666666666 * h) - (0.008333333333333333 * h2))
-                    + a_26 * (-(0.16666666666666666 * h) + (0.008333333333333333 * h2))
-                    - a_27 * (0.008333333333333333 * h2)
-                    - a_28 * (0.16666666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_25 * (0.02142857142857143 * h) + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.01875 * h) + a_6 * (0.007291666666666667 * h2)
-                    - a_8 * (0.007291666666666667 * h2)
-                    + a_9 * (0.007291666666666667 * h2)
-                    + a_12 * ((0.03125 * h) + (0.004166666666666667 * h2))
-                    + a_14 * (-(0.03125 * h) - (0.004166666666666667 * h2))
-                    + a_15 * (0.004166666666666667 * h2) - a_16 * (0.03125 * h)
-                    + a_18 * (0.007291666666666667 * h2)
-                    - a_20 * (0.007291666666666667 * h2)
-                    + a_21 * (0.007291666666666667 * h2) - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.011342592592592593 * h2) + a_7 * (0.10208333333333333 * h)
-                    - a_8 * (0.011342592592592593 * h2)
-                    + a_9 * (0.011342592592592593 * h2)
-                    + a_12 * ((0.3250591833230428 * h) + (0.04334122444307237 * h2))
-                    + a_14 * (-(0.3250591833230428 * h) - (0.04334122444307237 * h2))
-                    + a_15 * (0.04334122444307237 * h2) - a_16 * (0.3250591833230428 * h)
-                    + a_18 * (0.02248079740672137 * h2)
-                    - a_20 * (0.02248079740672137 * h2)
-                    + a_21 * (0.02248079740672137 * h2)
-                    + a_24 * (-(0.14583333333333334 * h) + (0.007291666666666667 * h2))
-                    + a_26 * ((0.14583333333333334 * h) - (0.007291666666666667 * h2))
-                    + a_27 * (0.007291666666666667 * h2)
-                    + a_28 * (0.14583333333333334 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.0012115948134427408 * h2)
-                    + a_8 * (0.0012115948134427408 * h2)
-                    - a_9 * (0.0012115948134427408 * h2)
-                    + a_12 * ((0.1527777777777778 * h) + (0.020370370370370372 * h2))
-                    + a_13 * (1.0 + (0.13333333333333333 * h))
-                    + a_14 * (-(0.1527777777777778 * h) - (0.020370370370370372 * h2))
-                    + a_15 * (0.020370370370370372 * h2)
-                    - a_16 * (0.1527777777777778 * h) - a_17
-                    + a_18 * (0.04334122444307237 * h2)
-                    - a_20 * (0.04334122444307237 * h2)
-                    + a_21 * (0.04334122444307237 * h2)
-                    + a_24 * (-(0.08333333333333333 * h) + (0.004166666666666667 * h2))
-                    + a_26 * ((0.08333333333333333 * h) - (0.004166666666666667 * h2))
-                    + a_27 * (0.004166666666666667 * h2)
-                    + a_28 * (0.08333333333333333 * h)
-                    - a_30 * (0.13333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0002043877784638148 * h2) - a_8 * (0.0002043877784638148 * h2)
-                    + a_9 * (0.0002043877784638148 * h2)
-                    + a_12 * (-(0.009086961100820556 * h) - (0.0012115948134427408 * h2))
-                    + a_14 * ((0.009086961100820556 * h) + (0.0012115948134427408 * h2))
-                    - a_15 * (0.0012115948134427408 * h2)
-                    + a_16 * (0.009086961100820556 * h)
-                    + a_18 * (0.011342592592592593 * h2)
-                    + a_19 * (0.10208333333333333 * h)
-                    - a_20 * (0.011342592592592593 * h2)
-                    + a_21 * (0.011342592592592593 * h2)
-                    + a_24 * (-(0.14583333333333334 * h) + (0.007291666666666667 * h2))
-                    + a_26 * ((0.14583333333333334 * h) - (0.007291666666666667 * h2))
-                    + a_27 * (0.007291666666666667 * h2)
-                    + a_28 * (0.14583333333333334 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_25 * (-0.375 + (0.01875 * h)) + a_29 * 0.375 - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.01875 * h) + a_6 * (0.007291666666666667 * h2)
-                    - a_8 * (0.007291666666666667 * h2)
-                    + a_9 * (0.007291666666666667 * h2)
-                    + a_12 * ((0.03125 * h) + (0.004166666666666667 * h2))
-                    + a_14 * (-(0.03125 * h) - (0.004166666666666667 * h2))
-                    + a_15 * (0.004166666666666667 * h2) - a_16 * (0.03125 * h)
-                    + a_18 * (0.007291666666666667 * h2)
-                    - a_20 * (0.007291666666666667 * h2)
-                    + a_21 * (0.007291666666666667 * h2) - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.011342592592592593 * h2) + a_7 * (0.10208333333333333 * h)
-                    - a_8 * (0.011342592592592593 * h2)
-                    + a_9 * (0.011342592592592593 * h2)
-                    + a_12 * ((0.3250591833230428 * h) + (0.04334122444307237 * h2))
-                    + a_14 * (-(0.3250591833230428 * h) - (0.04334122444307237 * h2))
-                    + a_15 * (0.04334122444307237 * h2) - a_16 * (0.3250591833230428 * h)
-                    + a_18 * (0.02248079740672137 * h2)
-                    - a_20 * (0.02248079740672137 * h2)
-                    + a_21 * (0.02248079740672137 * h2)
-                    + a_24 * (-(0.14583333333333334 * h) + (0.007291666666666667 * h2))
-                    + a_26 * ((0.14583333333333334 * h) - (0.007291666666666667 * h2))
-                    + a_27 * (0.007291666666666667 * h2)
-                    + a_28 * (0.14583333333333334 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.0012115948134427408 * h2)
-                    + a_8 * (0.0012115948134427408 * h2)
-                    - a_9 * (0.0012115948134427408 * h2)
-                    + a_12 * ((0.1527777777777778 * h) + (0.020370370370370372 * h2))
-                    + a_13 * (0.13333333333333333 * h)
-                    + a_14 * (-(0.1527777777777778 * h) - (0.020370370370370372 * h2))
-                    + a_15 * (0.020370370370370372 * h2)
-                    - a_16 * (0.1527777777777778 * h) + a_18 * (0.04334122444307237 * h2)
-                    - a_20 * (0.04334122444307237 * h2)
-                    + a_21 * (0.04334122444307237 * h2)
-                    + a_24 * (-(0.08333333333333333 * h) + (0.004166666666666667 * h2))
-                    + a_26 * ((0.08333333333333333 * h) - (0.004166666666666667 * h2))
-                    + a_27 * (0.004166666666666667 * h2)
-                    + a_28 * (0.08333333333333333 * h)
-                    - a_30 * (0.13333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0002043877784638148 * h2) - a_8 * (0.0002043877784638148 * h2)
-                    + a_9 * (0.0002043877784638148 * h2)
-                    + a_12 * (-(0.009086961100820556 * h) - (0.0012115948134427408 * h2))
-                    + a_14 * ((0.009086961100820556 * h) + (0.0012115948134427408 * h2))
-                    - a_15 * (0.0012115948134427408 * h2)
-                    + a_16 * (0.009086961100820556 * h)
-                    + a_18 * (0.011342592592592593 * h2)
-                    + a_19 * (0.10208333333333333 * h)
-                    - a_20 * (0.011342592592592593 * h2)
-                    + a_21 * (0.011342592592592593 * h2)
-                    + a_24 * (-(0.14583333333333334 * h) + (0.007291666666666667 * h2))
-                    + a_26 * ((0.14583333333333334 * h) - (0.007291666666666667 * h2))
-                    + a_27 * (0.007291666666666667 * h2)
-                    + a_28 * (0.14583333333333334 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_25 * (0.01875 * h) - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.02142857142857143 * h) - a_6 * (0.008333333333333333 * h2)
-                    + a_8 * (0.008333333333333333 * h2)
-                    - a_9 * (0.008333333333333333 * h2)
-                    - a_12 * (0.004761904761904762 * h2)
-                    + a_14 * (0.004761904761904762 * h2)
-                    - a_15 * (0.004761904761904762 * h2)
-                    + a_18 * ((0.07142857142857142 * h) - (0.008333333333333333 * h2))
-                    + a_20 * (-(0.07142857142857142 * h) + (0.008333333333333333 * h2))
-                    - a_21 * (0.008333333333333333 * h2)
-                    - a_22 * (0.07142857142857142 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_6 * (0.012962962962962963 * h2) - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (0.012962962962962963 * h2)
-                    - a_9 * (0.012962962962962963 * h2)
-                    - a_12 * (0.04953282793493985 * h2)
-                    + a_14 * (0.04953282793493985 * h2)
-                    - a_15 * (0.04953282793493985 * h2)
-                    + a_18 * ((0.2202200562291073 * h) - (0.025692339893395852 * h2))
-                    + a_20 * (-(0.2202200562291073 * h) + (0.025692339893395852 * h2))
-                    - a_21 * (0.025692339893395852 * h2)
-                    - a_22 * (0.2202200562291073 * h)
-                    + a_24 * ((0.16666666666666666 * h) - (0.008333333333333333 * h2))
-                    + a_26 * (-(0.16666666666666666 * h) + (0.008333333333333333 * h2))
-                    - a_27 * (0.008333333333333333 * h2)
-                    - a_28 * (0.16666666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (0.0013846797867917038 * h2) - a_8 * (0.0013846797867917038 * h2)
-                    + a_9 * (0.0013846797867917038 * h2)
-                    - a_12 * (0.02328042328042328 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02328042328042328 * h2)
-                    - a_15 * (0.02328042328042328 * h2)
-                    + a_18 * ((0.42456709658519876 * h) - (0.04953282793493985 * h2))
-                    + a_20 * (-(0.42456709658519876 * h) + (0.04953282793493985 * h2))
-                    - a_21 * (0.04953282793493985 * h2)
-                    - a_22 * (0.42456709658519876 * h)
-                    + a_24 * ((0.09523809523809523 * h) - (0.004761904761904762 * h2))
-                    + a_26 * (-(0.09523809523809523 * h) + (0.004761904761904762 * h2))
-                    - a_27 * (0.004761904761904762 * h2)
-                    - a_28 * (0.09523809523809523 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_6 * (0.00023358603253007405 * h2)
-                    + a_8 * (0.00023358603253007405 * h2)
-                    - a_9 * (0.00023358603253007405 * h2)
-                    + a_12 * (0.0013846797867917038 * h2)
-                    - a_14 * (0.0013846797867917038 * h2)
-                    + a_15 * (0.0013846797867917038 * h2)
-                    + a_18 * ((0.1111111111111111 * h) - (0.012962962962962963 * h2))
-                    + a_19 * (1.0 - (0.11666666666666667 * h))
-                    + a_20 * (-(0.1111111111111111 * h) + (0.012962962962962963 * h2))
-                    - a_21 * (0.012962962962962963 * h2)
-                    - a_22 * (0.1111111111111111 * h) - a_23
-                    + a_24 * ((0.16666666666666666 * h) - (0.008333333333333333 * h2))
-                    + a_26 * (-(0.16666666666666666 * h) + (0.008333333333333333 * h2))
-                    - a_27 * (0.008333333333333333 * h2)
-                    - a_28 * (0.16666666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_25 * (0.42857142857142855 - (0.02142857142857143 * h))
-                    - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_1 * (0.02142857142857143 * h) - a_6 * (0.008333333333333333 * h2)
-                    + a_8 * (0.008333333333333333 * h2)
-                    - a_9 * (0.008333333333333333 * h2)
-                    - a_12 * (0.004761904761904762 * h2)
-                    + a_14 * (0.004761904761904762 * h2)
-                    - a_15 * (0.004761904761904762 * h2)
-                    + a_18 * ((0.07142857142857142 * h) - (0.008333333333333333 * h2))
-                    + a_20 * (-(0.07142857142857142 * h) + (0.008333333333333333 * h2))
-                    - a_21 * (0.008333333333333333 * h2)
-                    - a_22 * (0.07142857142857142 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_6 * (0.012962962962962963 * h2) - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (0.012962962962962963 * h2)
-                    - a_9 * (0.012962962962962963 * h2)
-                    - a_12 * (0.04953282793493985 * h2)
-                    + a_14 * (0.04953282793493985 * h2)
-                    - a_15 * (0.04953282793493985 * h2)
-                    + a_18 * ((0.2202200562291073 * h) - (0.025692339893395852 * h2))
-                    + a_20 * (-(0.2202200562291073 * h) + (0.025692339893395852 * h2))
-                    - a_21 * (0.025692339893395852 * h2)
-                    - a_22 * (0.2202200562291073 * h)
-                    + a_24 * ((0.16666666666666666 * h) - (0.008333333333333333 * h2))
-                    + a_26 * (-(0.16666666666666666 * h) + (0.008333333333333333 * h2))
-                    - a_27 * (0.008333333333333333 * h2)
-                    - a_28 * (0.16666666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (0.0013846797867917038 * h2) - a_8 * (0.0013846797867917038 * h2)
-                    + a_9 * (0.0013846797867917038 * h2)
-                    - a_12 * (0.02328042328042328 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02328042328042328 * h2)
-                    - a_15 * (0.02328042328042328 * h2)
-                    + a_18 * ((0.42456709658519876 * h) - (0.04953282793493985 * h2))
-                    + a_20 * (-(0.42456709658519876 * h) + (0.04953282793493985 * h2))
-                    - a_21 * (0.04953282793493985 * h2)
-                    - a_22 * (0.42456709658519876 * h)
-                    + a_24 * ((0.09523809523809523 * h) - (0.004761904761904762 * h2))
-                    + a_26 * (-(0.09523809523809523 * h) + (0.004761904761904762 * h2))
-                    - a_27 * (0.004761904761904762 * h2)
-                    - a_28 * (0.09523809523809523 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_6 * (0.00023358603253007405 * h2)
-                    + a_8 * (0.00023358603253007405 * h2)
-                    - a_9 * (0.00023358603253007405 * h2)
-                    + a_12 * (0.0013846797867917038 * h2)
-                    - a_14 * (0.0013846797867917038 * h2)
-                    + a_15 * (0.0013846797867917038 * h2)
-                    + a_18 * ((0.1111111111111111 * h) - (0.012962962962962963 * h2))
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (-(0.1111111111111111 * h) + (0.012962962962962963 * h2))
-                    - a_21 * (0.012962962962962963 * h2)
-                    - a_22 * (0.1111111111111111 * h)
-                    + a_24 * ((0.16666666666666666 * h) - (0.008333333333333333 * h2))
-                    + a_26 * (-(0.16666666666666666 * h) + (0.008333333333333333 * h2))
-                    - a_27 * (0.008333333333333333 * h2)
-                    - a_28 * (0.16666666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_25 * (0.02142857142857143 * h) + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
-                    - a_8 * (0.019444444444444445 * h2)
-                    + a_9 * (0.019444444444444445 * h2)
-                    + a_12 * (0.011111111111111112 * h2)
-                    - a_14 * (0.011111111111111112 * h2)
-                    + a_15 * (0.011111111111111112 * h2)
-                    + a_18 * (0.019444444444444445 * h2)
-                    - a_20 * (0.019444444444444445 * h2)
-                    + a_21 * (0.019444444444444445 * h2) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.030246913580246913 * h2)
-                    + a_9 * (0.030246913580246913 * h2)
-                    + a_12 * (0.11557659851485966 * h2)
-                    - a_14 * (0.11557659851485966 * h2)
-                    + a_15 * (0.11557659851485966 * h2)
-                    + a_18 * (0.05994879308459032 * h2)
-                    - a_20 * (0.05994879308459032 * h2)
-                    + a_21 * (0.05994879308459032 * h2)
-                    + a_24 * (0.019444444444444445 * h2)
-                    - a_26 * (0.019444444444444445 * h2)
-                    + a_27 * (0.019444444444444445 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.0032309195025139754 * h2)
-                    + a_8 * (0.0032309195025139754 * h2)
-                    - a_9 * (0.0032309195025139754 * h2)
-                    + a_12 * (0.05432098765432099 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.05432098765432099 * h2)
-                    + a_15 * (0.05432098765432099 * h2)
-                    + a_18 * (0.11557659851485966 * h2)
-                    - a_20 * (0.11557659851485966 * h2)
-                    + a_21 * (0.11557659851485966 * h2)
-                    + a_24 * (0.011111111111111112 * h2)
-                    - a_26 * (0.011111111111111112 * h2)
-                    + a_27 * (0.011111111111111112 * h2)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
-                    + a_9 * (0.0005450340759035061 * h2)
-                    - a_12 * (0.0032309195025139754 * h2)
-                    + a_14 * (0.0032309195025139754 * h2)
-                    - a_15 * (0.0032309195025139754 * h2)
-                    + a_18 * (0.030246913580246913 * h2)
-                    + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.030246913580246913 * h2)
-                    + a_21 * (0.030246913580246913 * h2)
-                    + a_24 * (0.019444444444444445 * h2)
-                    - a_26 * (0.019444444444444445 * h2)
-                    + a_27 * (0.019444444444444445 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_25 * (0.05 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
-                    - a_8 * (0.019444444444444445 * h2)
-                    + a_9 * (0.019444444444444445 * h2)
-                    + a_12 * (0.011111111111111112 * h2)
-                    - a_14 * (0.011111111111111112 * h2)
-                    + a_15 * (0.011111111111111112 * h2)
-                    + a_18 * (0.019444444444444445 * h2)
-                    - a_20 * (0.019444444444444445 * h2)
-                    + a_21 * (0.019444444444444445 * h2) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.030246913580246913 * h2)
-                    + a_9 * (0.030246913580246913 * h2)
-                    + a_12 * (0.11557659851485966 * h2)
-                    - a_14 * (0.11557659851485966 * h2)
-                    + a_15 * (0.11557659851485966 * h2)
-                    + a_18 * (0.05994879308459032 * h2)
-                    - a_20 * (0.05994879308459032 * h2)
-                    + a_21 * (0.05994879308459032 * h2)
-                    + a_24 * (0.019444444444444445 * h2)
-                    - a_26 * (0.019444444444444445 * h2)
-                    + a_27 * (0.019444444444444445 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.0032309195025139754 * h2)
-                    + a_8 * (0.0032309195025139754 * h2)
-                    - a_9 * (0.0032309195025139754 * h2)
-                    + a_12 * (0.05432098765432099 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.05432098765432099 * h2)
-                    + a_15 * (0.05432098765432099 * h2)
-                    + a_18 * (0.11557659851485966 * h2)
-                    - a_20 * (0.11557659851485966 * h2)
-                    + a_21 * (0.11557659851485966 * h2)
-                    + a_24 * (0.011111111111111112 * h2)
-                    - a_26 * (0.011111111111111112 * h2)
-                    + a_27 * (0.011111111111111112 * h2)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
-                    + a_9 * (0.0005450340759035061 * h2)
-                    - a_12 * (0.0032309195025139754 * h2)
-                    + a_14 * (0.0032309195025139754 * h2)
-                    - a_15 * (0.0032309195025139754 * h2)
-                    + a_18 * (0.030246913580246913 * h2)
-                    + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.030246913580246913 * h2)
-                    + a_21 * (0.030246913580246913 * h2)
-                    + a_24 * (0.019444444444444445 * h2)
-                    - a_26 * (0.019444444444444445 * h2)
-                    + a_27 * (0.019444444444444445 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_25 * (0.05 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.22360679774997896);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.521749194749951);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.5962847939999439);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 3), -0.521749194749951);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 4), 0.22360679774997896);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) - a_6 * (0.008333333333333333 * h2)
+                + a_8 * (0.008333333333333333 * h2) - a_9 * (0.008333333333333333 * h2)
+                + a_12 * (0.004166666666666667 * h2) - a_14 * (0.004166666666666667 * h2)
+                + a_15 * (0.004166666666666667 * h2) - a_18 * (0.008333333333333333 * h2)
+                + a_20 * (0.008333333333333333 * h2)
+                - a_21 * (0.008333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_6 * (0.012962962962962963 * h2) - a_7 * (0.11666666666666667 * h)
+                + a_8 * (0.012962962962962963 * h2) - a_9 * (0.012962962962962963 * h2)
+                + a_12 * (0.04334122444307237 * h2) - a_14 * (0.04334122444307237 * h2)
+                + a_15 * (0.04334122444307237 * h2) - a_18 * (0.025692339893395852 * h2)
+                + a_20 * (0.025692339893395852 * h2) - a_21 * (0.025692339893395852 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (0.0013846797867917038 * h2) - a_8 * (0.0013846797867917038 * h2)
+                + a_9 * (0.0013846797867917038 * h2) + a_12 * (0.020370370370370372 * h2)
+                + a_13 * (0.13333333333333333 * h) - a_14 * (0.020370370370370372 * h2)
+                + a_15 * (0.020370370370370372 * h2) - a_18 * (0.04953282793493985 * h2)
+                + a_20 * (0.04953282793493985 * h2) - a_21 * (0.04953282793493985 * h2)
+                + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
+                + a_27 * (0.011111111111111112 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_6 * (0.00023358603253007405 * h2) + a_8 * (0.00023358603253007405 * h2)
+                - a_9 * (0.00023358603253007405 * h2)
+                - a_12 * (0.0012115948134427408 * h2)
+                + a_14 * (0.0012115948134427408 * h2)
+                - a_15 * (0.0012115948134427408 * h2)
+                - a_18 * (0.012962962962962963 * h2) - a_19 * (0.11666666666666667 * h)
+                + a_20 * (0.012962962962962963 * h2) - a_21 * (0.012962962962962963 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_25 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) - a_6 * (0.008333333333333333 * h2)
+                + a_8 * (0.008333333333333333 * h2) - a_9 * (0.008333333333333333 * h2)
+                + a_12 * (0.004166666666666667 * h2) - a_14 * (0.004166666666666667 * h2)
+                + a_15 * (0.004166666666666667 * h2) - a_18 * (0.008333333333333333 * h2)
+                + a_20 * (0.008333333333333333 * h2)
+                - a_21 * (0.008333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_6 * (0.012962962962962963 * h2) - a_7 * (0.11666666666666667 * h)
+                + a_8 * (0.012962962962962963 * h2) - a_9 * (0.012962962962962963 * h2)
+                + a_12 * (0.04334122444307237 * h2) - a_14 * (0.04334122444307237 * h2)
+                + a_15 * (0.04334122444307237 * h2) - a_18 * (0.025692339893395852 * h2)
+                + a_20 * (0.025692339893395852 * h2) - a_21 * (0.025692339893395852 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (0.0013846797867917038 * h2) - a_8 * (0.0013846797867917038 * h2)
+                + a_9 * (0.0013846797867917038 * h2) + a_12 * (0.020370370370370372 * h2)
+                + a_13 * (0.13333333333333333 * h) - a_14 * (0.020370370370370372 * h2)
+                + a_15 * (0.020370370370370372 * h2) - a_18 * (0.04953282793493985 * h2)
+                + a_20 * (0.04953282793493985 * h2) - a_21 * (0.04953282793493985 * h2)
+                + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
+                + a_27 * (0.011111111111111112 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_6 * (0.00023358603253007405 * h2) + a_8 * (0.00023358603253007405 * h2)
+                - a_9 * (0.00023358603253007405 * h2)
+                - a_12 * (0.0012115948134427408 * h2)
+                + a_14 * (0.0012115948134427408 * h2)
+                - a_15 * (0.0012115948134427408 * h2)
+                - a_18 * (0.012962962962962963 * h2) - a_19 * (0.11666666666666667 * h)
+                + a_20 * (0.012962962962962963 * h2) - a_21 * (0.012962962962962963 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_25 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -4.47213595499958,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.011507936507936509 * h2)
+                - a_8 * (0.011507936507936509 * h2) + a_9 * (0.011507936507936509 * h2)
+                - a_11 * (0.07142857142857142 * h) - a_12 * (0.002156610657176349 * h2)
+                + a_14 * (0.002156610657176349 * h2) - a_15 * (0.002156610657176349 * h2)
+                + a_18 * (0.003714440428079637 * h2) - a_20 * (0.003714440428079637 * h2)
+                + a_21 * (0.003714440428079637 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.017901234567901235 * h2) + a_7 * (0.16111111111111112 * h)
+                - a_8 * (0.017901234567901235 * h2) + a_9 * (0.017901234567901235 * h2)
+                - a_11 * (0.1111111111111111 * h) - a_12 * (0.022432835166960468 * h2)
+                + a_14 * (0.022432835166960468 * h2) - a_15 * (0.022432835166960468 * h2)
+                + a_18 * (0.01145191991903914 * h2) - a_20 * (0.01145191991903914 * h2)
+                + a_21 * (0.01145191991903914 * h2) - a_24 * (0.008333333333333333 * h2)
+                + a_26 * (0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.0019121768484266384 * h2) + a_8 * (0.0019121768484266384 * h2)
+                - a_9 * (0.0019121768484266384 * h2) + a_11 * (0.011868683886786031 * h)
+                - a_12 * (0.010543429879528818 * h2) - a_13 * (0.06901154102964317 * h)
+                + a_14 * (0.010543429879528818 * h2) - a_15 * (0.010543429879528818 * h2)
+                + a_18 * (0.02207840863183836 * h2) - a_20 * (0.02207840863183836 * h2)
+                + a_21 * (0.02207840863183836 * h2) - a_24 * (0.004761904761904762 * h2)
+                + a_26 * (0.004761904761904762 * h2)
+                - a_27 * (0.004761904761904762 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.00032257118777962606 * h2) - a_8 * (0.00032257118777962606 * h2)
+                + a_9 * (0.00032257118777962606 * h2)
+                - a_11 * (0.0020021659931149204 * h)
+                + a_12 * (0.0006271051888440493 * h2)
+                - a_14 * (0.0006271051888440493 * h2)
+                + a_15 * (0.0006271051888440493 * h2)
+                + a_18 * (0.005778018443679435 * h2) + a_19 * (0.05200216599311492 * h)
+                - a_20 * (0.005778018443679435 * h2) + a_21 * (0.005778018443679435 * h2)
+                - a_24 * (0.008333333333333333 * h2) + a_26 * (0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_25 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.011507936507936509 * h2)
+                - a_8 * (0.011507936507936509 * h2) + a_9 * (0.011507936507936509 * h2)
+                - a_11 * (0.07142857142857142 * h) - a_12 * (0.002156610657176349 * h2)
+                + a_14 * (0.002156610657176349 * h2) - a_15 * (0.002156610657176349 * h2)
+                + a_18 * (0.003714440428079637 * h2) - a_20 * (0.003714440428079637 * h2)
+                + a_21 * (0.003714440428079637 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.017901234567901235 * h2) + a_7 * (0.16111111111111112 * h)
+                - a_8 * (0.017901234567901235 * h2) + a_9 * (0.017901234567901235 * h2)
+                - a_11 * (0.1111111111111111 * h) - a_12 * (0.022432835166960468 * h2)
+                + a_14 * (0.022432835166960468 * h2) - a_15 * (0.022432835166960468 * h2)
+                + a_18 * (0.01145191991903914 * h2) - a_20 * (0.01145191991903914 * h2)
+                + a_21 * (0.01145191991903914 * h2) - a_24 * (0.008333333333333333 * h2)
+                + a_26 * (0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.0019121768484266384 * h2) + a_8 * (0.0019121768484266384 * h2)
+                - a_9 * (0.0019121768484266384 * h2) + a_11 * (0.011868683886786031 * h)
+                - a_12 * (0.010543429879528818 * h2) - a_13 * (0.06901154102964317 * h)
+                + a_14 * (0.010543429879528818 * h2) - a_15 * (0.010543429879528818 * h2)
+                + a_18 * (0.02207840863183836 * h2) - a_20 * (0.02207840863183836 * h2)
+                + a_21 * (0.02207840863183836 * h2) - a_24 * (0.004761904761904762 * h2)
+                + a_26 * (0.004761904761904762 * h2)
+                - a_27 * (0.004761904761904762 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.00032257118777962606 * h2) - a_8 * (0.00032257118777962606 * h2)
+                + a_9 * (0.00032257118777962606 * h2)
+                - a_11 * (0.0020021659931149204 * h)
+                + a_12 * (0.0006271051888440493 * h2)
+                - a_14 * (0.0006271051888440493 * h2)
+                + a_15 * (0.0006271051888440493 * h2)
+                + a_18 * (0.005778018443679435 * h2) + a_19 * (0.05200216599311492 * h)
+                - a_20 * (0.005778018443679435 * h2) + a_21 * (0.005778018443679435 * h2)
+                - a_24 * (0.008333333333333333 * h2) + a_26 * (0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_25 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.9166296949998198,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.020093513094503055 * h2)
+                - a_8 * (0.020093513094503055 * h2) + a_9 * (0.020093513094503055 * h2)
+                + a_12 * (0.006336805555555556 * h2) - a_14 * (0.006336805555555556 * h2)
+                + a_15 * (0.006336805555555556 * h2) - a_17 * (0.03125 * h)
+                - a_18 * (0.0037740686500586113 * h2)
+                + a_20 * (0.0037740686500586113 * h2)
+                - a_21 * (0.0037740686500586113 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.03125657592478253 * h2) + a_7 * (0.2813091833230428 * h)
+                - a_8 * (0.03125657592478253 * h2) + a_9 * (0.03125657592478253 * h2)
+                + a_12 * (0.0659147788405059 * h2) - a_14 * (0.0659147788405059 * h2)
+                + a_15 * (0.0659147788405059 * h2) - a_17 * (0.3250591833230428 * h)
+                - a_18 * (0.011635758544597858 * h2) + a_20 * (0.011635758544597858 * h2)
+                - a_21 * (0.011635758544597858 * h2) + a_24 * (0.007291666666666667 * h2)
+                - a_26 * (0.007291666666666667 * h2)
+                + a_27 * (0.007291666666666667 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.0033387697713111357 * h2) + a_8 * (0.0033387697713111357 * h2)
+                - a_9 * (0.0033387697713111357 * h2) + a_12 * (0.03097993827160494 * h2)
+                + a_13 * (0.20277777777777778 * h) - a_14 * (0.03097993827160494 * h2)
+                + a_15 * (0.03097993827160494 * h2) - a_17 * (0.1527777777777778 * h)
+                - a_18 * (0.022432835166960468 * h2) + a_20 * (0.022432835166960468 * h2)
+                - a_21 * (0.022432835166960468 * h2) + a_24 * (0.004166666666666667 * h2)
+                - a_26 * (0.004166666666666667 * h2)
+                + a_27 * (0.004166666666666667 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0005632276804003271 * h2) - a_8 * (0.0005632276804003271 * h2)
+                + a_9 * (0.0005632276804003271 * h2)
+                - a_12 * (0.0018426337787775017 * h2)
+                + a_14 * (0.0018426337787775017 * h2)
+                - a_15 * (0.0018426337787775017 * h2) + a_17 * (0.009086961100820556 * h)
+                - a_18 * (0.005870773455646729 * h2) - a_19 * (0.052836961100820555 * h)
+                + a_20 * (0.005870773455646729 * h2) - a_21 * (0.005870773455646729 * h2)
+                + a_24 * (0.007291666666666667 * h2) - a_26 * (0.007291666666666667 * h2)
+                + a_27 * (0.007291666666666667 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_25 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.020093513094503055 * h2)
+                - a_8 * (0.020093513094503055 * h2) + a_9 * (0.020093513094503055 * h2)
+                + a_12 * (0.006336805555555556 * h2) - a_14 * (0.006336805555555556 * h2)
+                + a_15 * (0.006336805555555556 * h2) - a_17 * (0.03125 * h)
+                - a_18 * (0.0037740686500586113 * h2)
+                + a_20 * (0.0037740686500586113 * h2)
+                - a_21 * (0.0037740686500586113 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.03125657592478253 * h2) + a_7 * (0.2813091833230428 * h)
+                - a_8 * (0.03125657592478253 * h2) + a_9 * (0.03125657592478253 * h2)
+                + a_12 * (0.0659147788405059 * h2) - a_14 * (0.0659147788405059 * h2)
+                + a_15 * (0.0659147788405059 * h2) - a_17 * (0.3250591833230428 * h)
+                - a_18 * (0.011635758544597858 * h2) + a_20 * (0.011635758544597858 * h2)
+                - a_21 * (0.011635758544597858 * h2) + a_24 * (0.007291666666666667 * h2)
+                - a_26 * (0.007291666666666667 * h2)
+                + a_27 * (0.007291666666666667 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.0033387697713111357 * h2) + a_8 * (0.0033387697713111357 * h2)
+                - a_9 * (0.0033387697713111357 * h2) + a_12 * (0.03097993827160494 * h2)
+                + a_13 * (0.20277777777777778 * h) - a_14 * (0.03097993827160494 * h2)
+                + a_15 * (0.03097993827160494 * h2) - a_17 * (0.1527777777777778 * h)
+                - a_18 * (0.022432835166960468 * h2) + a_20 * (0.022432835166960468 * h2)
+                - a_21 * (0.022432835166960468 * h2) + a_24 * (0.004166666666666667 * h2)
+                - a_26 * (0.004166666666666667 * h2)
+                + a_27 * (0.004166666666666667 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0005632276804003271 * h2) - a_8 * (0.0005632276804003271 * h2)
+                + a_9 * (0.0005632276804003271 * h2)
+                - a_12 * (0.0018426337787775017 * h2)
+                + a_14 * (0.0018426337787775017 * h2)
+                - a_15 * (0.0018426337787775017 * h2) + a_17 * (0.009086961100820556 * h)
+                - a_18 * (0.005870773455646729 * h2) - a_19 * (0.052836961100820555 * h)
+                + a_20 * (0.005870773455646729 * h2) - a_21 * (0.005870773455646729 * h2)
+                + a_24 * (0.007291666666666667 * h2) - a_26 * (0.007291666666666667 * h2)
+                + a_27 * (0.007291666666666667 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_25 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.6770509831248424,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.01930143258779338 * h2)
+                - a_8 * (0.01930143258779338 * h2) + a_9 * (0.01930143258779338 * h2)
+                + a_12 * (0.011482007482573175 * h2) - a_14 * (0.011482007482573175 * h2)
+                + a_15 * (0.011482007482573175 * h2) + a_18 * (0.011507936507936509 * h2)
+                - a_20 * (0.011507936507936509 * h2) + a_21 * (0.011507936507936509 * h2)
+                - a_23 * (0.07142857142857142 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.030024450692123034 * h2) + a_7 * (0.2702200562291073 * h)
+                - a_8 * (0.030024450692123034 * h2) + a_9 * (0.030024450692123034 * h2)
+                + a_12 * (0.11943462320621769 * h2) - a_14 * (0.11943462320621769 * h2)
+                + a_15 * (0.11943462320621769 * h2) + a_18 * (0.035479897948022844 * h2)
+                - a_20 * (0.035479897948022844 * h2) + a_21 * (0.035479897948022844 * h2)
+                - a_23 * (0.2202200562291073 * h) - a_24 * (0.008333333333333333 * h2)
+                + a_26 * (0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.0032071564272528213 * h2) + a_8 * (0.0032071564272528213 * h2)
+                - a_9 * (0.0032071564272528213 * h2) + a_12 * (0.05613425880369108 * h2)
+                + a_13 * (0.3674242394423416 * h) - a_14 * (0.05613425880369108 * h2)
+                + a_15 * (0.05613425880369108 * h2) + a_18 * (0.0684024766720598 * h2)
+                - a_20 * (0.0684024766720598 * h2) + a_21 * (0.0684024766720598 * h2)
+                - a_23 * (0.42456709658519876 * h) - a_24 * (0.004761904761904762 * h2)
+                + a_26 * (0.004761904761904762 * h2)
+                - a_27 * (0.004761904761904762 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0005410254072395203 * h2) - a_8 * (0.0005410254072395203 * h2)
+                + a_9 * (0.0005410254072395203 * h2)
+                - a_12 * (0.0033387697713111357 * h2)
+                + a_14 * (0.0033387697713111357 * h2)
+                - a_15 * (0.0033387697713111357 * h2)
+                + a_18 * (0.017901234567901235 * h2) + a_19 * (0.16111111111111112 * h)
+                - a_20 * (0.017901234567901235 * h2) + a_21 * (0.017901234567901235 * h2)
+                - a_23 * (0.1111111111111111 * h) - a_24 * (0.008333333333333333 * h2)
+                + a_26 * (0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_25 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.01930143258779338 * h2)
+                - a_8 * (0.01930143258779338 * h2) + a_9 * (0.01930143258779338 * h2)
+                + a_12 * (0.011482007482573175 * h2) - a_14 * (0.011482007482573175 * h2)
+                + a_15 * (0.011482007482573175 * h2) + a_18 * (0.011507936507936509 * h2)
+                - a_20 * (0.011507936507936509 * h2) + a_21 * (0.011507936507936509 * h2)
+                - a_23 * (0.07142857142857142 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.030024450692123034 * h2) + a_7 * (0.2702200562291073 * h)
+                - a_8 * (0.030024450692123034 * h2) + a_9 * (0.030024450692123034 * h2)
+                + a_12 * (0.11943462320621769 * h2) - a_14 * (0.11943462320621769 * h2)
+                + a_15 * (0.11943462320621769 * h2) + a_18 * (0.035479897948022844 * h2)
+                - a_20 * (0.035479897948022844 * h2) + a_21 * (0.035479897948022844 * h2)
+                - a_23 * (0.2202200562291073 * h) - a_24 * (0.008333333333333333 * h2)
+                + a_26 * (0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.0032071564272528213 * h2) + a_8 * (0.0032071564272528213 * h2)
+                - a_9 * (0.0032071564272528213 * h2) + a_12 * (0.05613425880369108 * h2)
+                + a_13 * (0.3674242394423416 * h) - a_14 * (0.05613425880369108 * h2)
+                + a_15 * (0.05613425880369108 * h2) + a_18 * (0.0684024766720598 * h2)
+                - a_20 * (0.0684024766720598 * h2) + a_21 * (0.0684024766720598 * h2)
+                - a_23 * (0.42456709658519876 * h) - a_24 * (0.004761904761904762 * h2)
+                + a_26 * (0.004761904761904762 * h2)
+                - a_27 * (0.004761904761904762 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0005410254072395203 * h2) - a_8 * (0.0005410254072395203 * h2)
+                + a_9 * (0.0005410254072395203 * h2)
+                - a_12 * (0.0033387697713111357 * h2)
+                + a_14 * (0.0033387697713111357 * h2)
+                - a_15 * (0.0033387697713111357 * h2)
+                + a_18 * (0.017901234567901235 * h2) + a_19 * (0.16111111111111112 * h)
+                - a_20 * (0.017901234567901235 * h2) + a_21 * (0.017901234567901235 * h2)
+                - a_23 * (0.1111111111111111 * h) - a_24 * (0.008333333333333333 * h2)
+                + a_26 * (0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_25 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.9166296949998198,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
+                - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
+                + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
+                + a_15 * (0.011111111111111112 * h2) + a_18 * (0.019444444444444445 * h2)
+                - a_20 * (0.019444444444444445 * h2)
+                + a_21 * (0.019444444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
+                + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
+                + a_15 * (0.11557659851485966 * h2) + a_18 * (0.05994879308459032 * h2)
+                - a_20 * (0.05994879308459032 * h2) + a_21 * (0.05994879308459032 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2) - a_29 * (0.3888888888888889 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
+                - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
+                + a_15 * (0.05432098765432099 * h2) + a_18 * (0.11557659851485966 * h2)
+                - a_20 * (0.11557659851485966 * h2) + a_21 * (0.11557659851485966 * h2)
+                + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
+                + a_27 * (0.011111111111111112 * h2) - a_29 * (0.2222222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
+                + a_9 * (0.0005450340759035061 * h2)
+                - a_12 * (0.0032309195025139754 * h2)
+                + a_14 * (0.0032309195025139754 * h2)
+                - a_15 * (0.0032309195025139754 * h2)
+                + a_18 * (0.030246913580246913 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.030246913580246913 * h2) + a_21 * (0.030246913580246913 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2) - a_29 * (0.3888888888888889 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_25 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
+                - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
+                + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
+                + a_15 * (0.011111111111111112 * h2) + a_18 * (0.019444444444444445 * h2)
+                - a_20 * (0.019444444444444445 * h2)
+                + a_21 * (0.019444444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
+                + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
+                + a_15 * (0.11557659851485966 * h2) + a_18 * (0.05994879308459032 * h2)
+                - a_20 * (0.05994879308459032 * h2) + a_21 * (0.05994879308459032 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2) - a_29 * (0.3888888888888889 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
+                - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
+                + a_15 * (0.05432098765432099 * h2) + a_18 * (0.11557659851485966 * h2)
+                - a_20 * (0.11557659851485966 * h2) + a_21 * (0.11557659851485966 * h2)
+                + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
+                + a_27 * (0.011111111111111112 * h2) - a_29 * (0.2222222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
+                + a_9 * (0.0005450340759035061 * h2)
+                - a_12 * (0.0032309195025139754 * h2)
+                + a_14 * (0.0032309195025139754 * h2)
+                - a_15 * (0.0032309195025139754 * h2)
+                + a_18 * (0.030246913580246913 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.030246913580246913 * h2) + a_21 * (0.030246913580246913 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2) - a_29 * (0.3888888888888889 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_25 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -4.47213595499958,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (1.0 + 0.05 * h) - a_5 + a_6 * (0.019444444444444445 * h2)
+                - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
+                + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
+                + a_15 * (0.011111111111111112 * h2) + a_18 * (0.019444444444444445 * h2)
+                - a_20 * (0.019444444444444445 * h2) + a_21 * (0.019444444444444445 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
+                + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
+                + a_15 * (0.11557659851485966 * h2) + a_18 * (0.05994879308459032 * h2)
+                - a_20 * (0.05994879308459032 * h2) + a_21 * (0.05994879308459032 * h2)
+                + a_24 * (-0.3888888888888889 * h + 0.019444444444444445 * h2)
+                + a_26 * (0.3888888888888889 * h - 0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2) + a_28 * (0.3888888888888889 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
+                - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
+                + a_15 * (0.05432098765432099 * h2) + a_18 * (0.11557659851485966 * h2)
+                - a_20 * (0.11557659851485966 * h2) + a_21 * (0.11557659851485966 * h2)
+                + a_24 * (-0.2222222222222222 * h + 0.011111111111111112 * h2)
+                + a_26 * (0.2222222222222222 * h - 0.011111111111111112 * h2)
+                + a_27 * (0.011111111111111112 * h2) + a_28 * (0.2222222222222222 * h)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
+                + a_9 * (0.0005450340759035061 * h2)
+                - a_12 * (0.0032309195025139754 * h2)
+                + a_14 * (0.0032309195025139754 * h2)
+                - a_15 * (0.0032309195025139754 * h2)
+                + a_18 * (0.030246913580246913 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.030246913580246913 * h2) + a_21 * (0.030246913580246913 * h2)
+                + a_24 * (-0.3888888888888889 * h + 0.019444444444444445 * h2)
+                + a_26 * (0.3888888888888889 * h - 0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2) + a_28 * (0.3888888888888889 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_25 * (-1.0 + 0.05 * h) + a_29 - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
+                - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
+                + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
+                + a_15 * (0.011111111111111112 * h2) + a_18 * (0.019444444444444445 * h2)
+                - a_20 * (0.019444444444444445 * h2) + a_21 * (0.019444444444444445 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
+                + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
+                + a_15 * (0.11557659851485966 * h2) + a_18 * (0.05994879308459032 * h2)
+                - a_20 * (0.05994879308459032 * h2) + a_21 * (0.05994879308459032 * h2)
+                + a_24 * (-0.3888888888888889 * h + 0.019444444444444445 * h2)
+                + a_26 * (0.3888888888888889 * h - 0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2) + a_28 * (0.3888888888888889 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
+                - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
+                + a_15 * (0.05432098765432099 * h2) + a_18 * (0.11557659851485966 * h2)
+                - a_20 * (0.11557659851485966 * h2) + a_21 * (0.11557659851485966 * h2)
+                + a_24 * (-0.2222222222222222 * h + 0.011111111111111112 * h2)
+                + a_26 * (0.2222222222222222 * h - 0.011111111111111112 * h2)
+                + a_27 * (0.011111111111111112 * h2) + a_28 * (0.2222222222222222 * h)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
+                + a_9 * (0.0005450340759035061 * h2)
+                - a_12 * (0.0032309195025139754 * h2)
+                + a_14 * (0.0032309195025139754 * h2)
+                - a_15 * (0.0032309195025139754 * h2)
+                + a_18 * (0.030246913580246913 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.030246913580246913 * h2) + a_21 * (0.030246913580246913 * h2)
+                + a_24 * (-0.3888888888888889 * h + 0.019444444444444445 * h2)
+                + a_26 * (0.3888888888888889 * h - 0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2) + a_28 * (0.3888888888888889 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_25 * (0.05 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.02142857142857143 * h)
+                + a_6 * (0.07142857142857142 * h - 0.008333333333333333 * h2)
+                + a_8 * (-0.07142857142857142 * h + 0.008333333333333333 * h2)
+                - a_9 * (0.008333333333333333 * h2) - a_10 * (0.07142857142857142 * h)
+                - a_12 * (0.004761904761904762 * h2) + a_14 * (0.004761904761904762 * h2)
+                - a_15 * (0.004761904761904762 * h2) - a_18 * (0.008333333333333333 * h2)
+                + a_20 * (0.008333333333333333 * h2) - a_21 * (0.008333333333333333 * h2)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.1111111111111111 * h - 0.012962962962962963 * h2)
+                + a_7 * (1.0 - 0.11666666666666667 * h)
+                + a_8 * (-0.1111111111111111 * h + 0.012962962962962963 * h2)
+                - a_9 * (0.012962962962962963 * h2) - a_10 * (0.1111111111111111 * h)
+                - a_11 - a_12 * (0.04953282793493985 * h2)
+                + a_14 * (0.04953282793493985 * h2) - a_15 * (0.04953282793493985 * h2)
+                - a_18 * (0.025692339893395852 * h2) + a_20 * (0.025692339893395852 * h2)
+                - a_21 * (0.025692339893395852 * h2)
+                + a_24 * (0.16666666666666666 * h - 0.008333333333333333 * h2)
+                + a_26 * (-0.16666666666666666 * h + 0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (-0.011868683886786031 * h + 0.0013846797867917038 * h2)
+                + a_8 * (0.011868683886786031 * h - 0.0013846797867917038 * h2)
+                + a_9 * (0.0013846797867917038 * h2) + a_10 * (0.011868683886786031 * h)
+                - a_12 * (0.02328042328042328 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.02328042328042328 * h2) - a_15 * (0.02328042328042328 * h2)
+                - a_18 * (0.04953282793493985 * h2) + a_20 * (0.04953282793493985 * h2)
+                - a_21 * (0.04953282793493985 * h2)
+                + a_24 * (0.09523809523809523 * h - 0.004761904761904762 * h2)
+                + a_26 * (-0.09523809523809523 * h + 0.004761904761904762 * h2)
+                - a_27 * (0.004761904761904762 * h2) - a_28 * (0.09523809523809523 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0020021659931149204 * h - 0.00023358603253007405 * h2)
+                + a_8 * (-0.0020021659931149204 * h + 0.00023358603253007405 * h2)
+                - a_9 * (0.00023358603253007405 * h2)
+                - a_10 * (0.0020021659931149204 * h)
+                + a_12 * (0.0013846797867917038 * h2)
+                - a_14 * (0.0013846797867917038 * h2)
+                + a_15 * (0.0013846797867917038 * h2)
+                - a_18 * (0.012962962962962963 * h2) - a_19 * (0.11666666666666667 * h)
+                + a_20 * (0.012962962962962963 * h2) - a_21 * (0.012962962962962963 * h2)
+                + a_24 * (0.16666666666666666 * h - 0.008333333333333333 * h2)
+                + a_26 * (-0.16666666666666666 * h + 0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_25 * (0.42857142857142855 - 0.02142857142857143 * h)
+                - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_1 * (0.02142857142857143 * h)
+                + a_6 * (0.07142857142857142 * h - 0.008333333333333333 * h2)
+                + a_8 * (-0.07142857142857142 * h + 0.008333333333333333 * h2)
+                - a_9 * (0.008333333333333333 * h2) - a_10 * (0.07142857142857142 * h)
+                - a_12 * (0.004761904761904762 * h2) + a_14 * (0.004761904761904762 * h2)
+                - a_15 * (0.004761904761904762 * h2) - a_18 * (0.008333333333333333 * h2)
+                + a_20 * (0.008333333333333333 * h2) - a_21 * (0.008333333333333333 * h2)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.1111111111111111 * h - 0.012962962962962963 * h2)
+                - a_7 * (0.11666666666666667 * h)
+                + a_8 * (-0.1111111111111111 * h + 0.012962962962962963 * h2)
+                - a_9 * (0.012962962962962963 * h2) - a_10 * (0.1111111111111111 * h)
+                - a_12 * (0.04953282793493985 * h2) + a_14 * (0.04953282793493985 * h2)
+                - a_15 * (0.04953282793493985 * h2) - a_18 * (0.025692339893395852 * h2)
+                + a_20 * (0.025692339893395852 * h2) - a_21 * (0.025692339893395852 * h2)
+                + a_24 * (0.16666666666666666 * h - 0.008333333333333333 * h2)
+                + a_26 * (-0.16666666666666666 * h + 0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (-0.011868683886786031 * h + 0.0013846797867917038 * h2)
+                + a_8 * (0.011868683886786031 * h - 0.0013846797867917038 * h2)
+                + a_9 * (0.0013846797867917038 * h2) + a_10 * (0.011868683886786031 * h)
+                - a_12 * (0.02328042328042328 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.02328042328042328 * h2) - a_15 * (0.02328042328042328 * h2)
+                - a_18 * (0.04953282793493985 * h2) + a_20 * (0.04953282793493985 * h2)
+                - a_21 * (0.04953282793493985 * h2)
+                + a_24 * (0.09523809523809523 * h - 0.004761904761904762 * h2)
+                + a_26 * (-0.09523809523809523 * h + 0.004761904761904762 * h2)
+                - a_27 * (0.004761904761904762 * h2) - a_28 * (0.09523809523809523 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0020021659931149204 * h - 0.00023358603253007405 * h2)
+                + a_8 * (-0.0020021659931149204 * h + 0.00023358603253007405 * h2)
+                - a_9 * (0.00023358603253007405 * h2)
+                - a_10 * (0.0020021659931149204 * h)
+                + a_12 * (0.0013846797867917038 * h2)
+                - a_14 * (0.0013846797867917038 * h2)
+                + a_15 * (0.0013846797867917038 * h2)
+                - a_18 * (0.012962962962962963 * h2) - a_19 * (0.11666666666666667 * h)
+                + a_20 * (0.012962962962962963 * h2) - a_21 * (0.012962962962962963 * h2)
+                + a_24 * (0.16666666666666666 * h - 0.008333333333333333 * h2)
+                + a_26 * (-0.16666666666666666 * h + 0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_25 * (0.02142857142857143 * h) + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.01875 * h) + a_6 * (0.007291666666666667 * h2)
+                - a_8 * (0.007291666666666667 * h2) + a_9 * (0.007291666666666667 * h2)
+                + a_12 * (0.03125 * h + 0.004166666666666667 * h2)
+                + a_14 * (-0.03125 * h - 0.004166666666666667 * h2)
+                + a_15 * (0.004166666666666667 * h2) - a_16 * (0.03125 * h)
+                + a_18 * (0.007291666666666667 * h2) - a_20 * (0.007291666666666667 * h2)
+                + a_21 * (0.007291666666666667 * h2) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.011342592592592593 * h2) + a_7 * (0.10208333333333333 * h)
+                - a_8 * (0.011342592592592593 * h2) + a_9 * (0.011342592592592593 * h2)
+                + a_12 * (0.3250591833230428 * h + 0.04334122444307237 * h2)
+                + a_14 * (-0.3250591833230428 * h - 0.04334122444307237 * h2)
+                + a_15 * (0.04334122444307237 * h2) - a_16 * (0.3250591833230428 * h)
+                + a_18 * (0.02248079740672137 * h2) - a_20 * (0.02248079740672137 * h2)
+                + a_21 * (0.02248079740672137 * h2)
+                + a_24 * (-0.14583333333333334 * h + 0.007291666666666667 * h2)
+                + a_26 * (0.14583333333333334 * h - 0.007291666666666667 * h2)
+                + a_27 * (0.007291666666666667 * h2) + a_28 * (0.14583333333333334 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.0012115948134427408 * h2) + a_8 * (0.0012115948134427408 * h2)
+                - a_9 * (0.0012115948134427408 * h2)
+                + a_12 * (0.1527777777777778 * h + 0.020370370370370372 * h2)
+                + a_13 * (1.0 + 0.13333333333333333 * h)
+                + a_14 * (-0.1527777777777778 * h - 0.020370370370370372 * h2)
+                + a_15 * (0.020370370370370372 * h2) - a_16 * (0.1527777777777778 * h)
+                - a_17 + a_18 * (0.04334122444307237 * h2)
+                - a_20 * (0.04334122444307237 * h2) + a_21 * (0.04334122444307237 * h2)
+                + a_24 * (-0.08333333333333333 * h + 0.004166666666666667 * h2)
+                + a_26 * (0.08333333333333333 * h - 0.004166666666666667 * h2)
+                + a_27 * (0.004166666666666667 * h2) + a_28 * (0.08333333333333333 * h)
+                - a_30 * (0.13333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0002043877784638148 * h2) - a_8 * (0.0002043877784638148 * h2)
+                + a_9 * (0.0002043877784638148 * h2)
+                + a_12 * (-0.009086961100820556 * h - 0.0012115948134427408 * h2)
+                + a_14 * (0.009086961100820556 * h + 0.0012115948134427408 * h2)
+                - a_15 * (0.0012115948134427408 * h2) + a_16 * (0.009086961100820556 * h)
+                + a_18 * (0.011342592592592593 * h2) + a_19 * (0.10208333333333333 * h)
+                - a_20 * (0.011342592592592593 * h2) + a_21 * (0.011342592592592593 * h2)
+                + a_24 * (-0.14583333333333334 * h + 0.007291666666666667 * h2)
+                + a_26 * (0.14583333333333334 * h - 0.007291666666666667 * h2)
+                + a_27 * (0.007291666666666667 * h2) + a_28 * (0.14583333333333334 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_25 * (-0.375 + 0.01875 * h) + a_29 * 0.375 - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.01875 * h) + a_6 * (0.007291666666666667 * h2)
+                - a_8 * (0.007291666666666667 * h2) + a_9 * (0.007291666666666667 * h2)
+                + a_12 * (0.03125 * h + 0.004166666666666667 * h2)
+                + a_14 * (-0.03125 * h - 0.004166666666666667 * h2)
+                + a_15 * (0.004166666666666667 * h2) - a_16 * (0.03125 * h)
+                + a_18 * (0.007291666666666667 * h2) - a_20 * (0.007291666666666667 * h2)
+                + a_21 * (0.007291666666666667 * h2) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.011342592592592593 * h2) + a_7 * (0.10208333333333333 * h)
+                - a_8 * (0.011342592592592593 * h2) + a_9 * (0.011342592592592593 * h2)
+                + a_12 * (0.3250591833230428 * h + 0.04334122444307237 * h2)
+                + a_14 * (-0.3250591833230428 * h - 0.04334122444307237 * h2)
+                + a_15 * (0.04334122444307237 * h2) - a_16 * (0.3250591833230428 * h)
+                + a_18 * (0.02248079740672137 * h2) - a_20 * (0.02248079740672137 * h2)
+                + a_21 * (0.02248079740672137 * h2)
+                + a_24 * (-0.14583333333333334 * h + 0.007291666666666667 * h2)
+                + a_26 * (0.14583333333333334 * h - 0.007291666666666667 * h2)
+                + a_27 * (0.007291666666666667 * h2) + a_28 * (0.14583333333333334 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.0012115948134427408 * h2) + a_8 * (0.0012115948134427408 * h2)
+                - a_9 * (0.0012115948134427408 * h2)
+                + a_12 * (0.1527777777777778 * h + 0.020370370370370372 * h2)
+                + a_13 * (0.13333333333333333 * h)
+                + a_14 * (-0.1527777777777778 * h - 0.020370370370370372 * h2)
+                + a_15 * (0.020370370370370372 * h2) - a_16 * (0.1527777777777778 * h)
+                + a_18 * (0.04334122444307237 * h2) - a_20 * (0.04334122444307237 * h2)
+                + a_21 * (0.04334122444307237 * h2)
+                + a_24 * (-0.08333333333333333 * h + 0.004166666666666667 * h2)
+                + a_26 * (0.08333333333333333 * h - 0.004166666666666667 * h2)
+                + a_27 * (0.004166666666666667 * h2) + a_28 * (0.08333333333333333 * h)
+                - a_30 * (0.13333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0002043877784638148 * h2) - a_8 * (0.0002043877784638148 * h2)
+                + a_9 * (0.0002043877784638148 * h2)
+                + a_12 * (-0.009086961100820556 * h - 0.0012115948134427408 * h2)
+                + a_14 * (0.009086961100820556 * h + 0.0012115948134427408 * h2)
+                - a_15 * (0.0012115948134427408 * h2) + a_16 * (0.009086961100820556 * h)
+                + a_18 * (0.011342592592592593 * h2) + a_19 * (0.10208333333333333 * h)
+                - a_20 * (0.011342592592592593 * h2) + a_21 * (0.011342592592592593 * h2)
+                + a_24 * (-0.14583333333333334 * h + 0.007291666666666667 * h2)
+                + a_26 * (0.14583333333333334 * h - 0.007291666666666667 * h2)
+                + a_27 * (0.007291666666666667 * h2) + a_28 * (0.14583333333333334 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_25 * (0.01875 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.02142857142857143 * h) - a_6 * (0.008333333333333333 * h2)
+                + a_8 * (0.008333333333333333 * h2) - a_9 * (0.008333333333333333 * h2)
+                - a_12 * (0.004761904761904762 * h2) + a_14 * (0.004761904761904762 * h2)
+                - a_15 * (0.004761904761904762 * h2)
+                + a_18 * (0.07142857142857142 * h - 0.008333333333333333 * h2)
+                + a_20 * (-0.07142857142857142 * h + 0.008333333333333333 * h2)
+                - a_21 * (0.008333333333333333 * h2) - a_22 * (0.07142857142857142 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_6 * (0.012962962962962963 * h2) - a_7 * (0.11666666666666667 * h)
+                + a_8 * (0.012962962962962963 * h2) - a_9 * (0.012962962962962963 * h2)
+                - a_12 * (0.04953282793493985 * h2) + a_14 * (0.04953282793493985 * h2)
+                - a_15 * (0.04953282793493985 * h2)
+                + a_18 * (0.2202200562291073 * h - 0.025692339893395852 * h2)
+                + a_20 * (-0.2202200562291073 * h + 0.025692339893395852 * h2)
+                - a_21 * (0.025692339893395852 * h2) - a_22 * (0.2202200562291073 * h)
+                + a_24 * (0.16666666666666666 * h - 0.008333333333333333 * h2)
+                + a_26 * (-0.16666666666666666 * h + 0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (0.0013846797867917038 * h2) - a_8 * (0.0013846797867917038 * h2)
+                + a_9 * (0.0013846797867917038 * h2) - a_12 * (0.02328042328042328 * h2)
+                - a_13 * (0.1523809523809524 * h) + a_14 * (0.02328042328042328 * h2)
+                - a_15 * (0.02328042328042328 * h2)
+                + a_18 * (0.42456709658519876 * h - 0.04953282793493985 * h2)
+                + a_20 * (-0.42456709658519876 * h + 0.04953282793493985 * h2)
+                - a_21 * (0.04953282793493985 * h2) - a_22 * (0.42456709658519876 * h)
+                + a_24 * (0.09523809523809523 * h - 0.004761904761904762 * h2)
+                + a_26 * (-0.09523809523809523 * h + 0.004761904761904762 * h2)
+                - a_27 * (0.004761904761904762 * h2) - a_28 * (0.09523809523809523 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_6 * (0.00023358603253007405 * h2) + a_8 * (0.00023358603253007405 * h2)
+                - a_9 * (0.00023358603253007405 * h2)
+                + a_12 * (0.0013846797867917038 * h2)
+                - a_14 * (0.0013846797867917038 * h2)
+                + a_15 * (0.0013846797867917038 * h2)
+                + a_18 * (0.1111111111111111 * h - 0.012962962962962963 * h2)
+                + a_19 * (1.0 - 0.11666666666666667 * h)
+                + a_20 * (-0.1111111111111111 * h + 0.012962962962962963 * h2)
+                - a_21 * (0.012962962962962963 * h2) - a_22 * (0.1111111111111111 * h)
+                - a_23 + a_24 * (0.16666666666666666 * h - 0.008333333333333333 * h2)
+                + a_26 * (-0.16666666666666666 * h + 0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_25 * (0.42857142857142855 - 0.02142857142857143 * h)
+                - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_1 * (0.02142857142857143 * h) - a_6 * (0.008333333333333333 * h2)
+                + a_8 * (0.008333333333333333 * h2) - a_9 * (0.008333333333333333 * h2)
+                - a_12 * (0.004761904761904762 * h2) + a_14 * (0.004761904761904762 * h2)
+                - a_15 * (0.004761904761904762 * h2)
+                + a_18 * (0.07142857142857142 * h - 0.008333333333333333 * h2)
+                + a_20 * (-0.07142857142857142 * h + 0.008333333333333333 * h2)
+                - a_21 * (0.008333333333333333 * h2) - a_22 * (0.07142857142857142 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_6 * (0.012962962962962963 * h2) - a_7 * (0.11666666666666667 * h)
+                + a_8 * (0.012962962962962963 * h2) - a_9 * (0.012962962962962963 * h2)
+                - a_12 * (0.04953282793493985 * h2) + a_14 * (0.04953282793493985 * h2)
+                - a_15 * (0.04953282793493985 * h2)
+                + a_18 * (0.2202200562291073 * h - 0.025692339893395852 * h2)
+                + a_20 * (-0.2202200562291073 * h + 0.025692339893395852 * h2)
+                - a_21 * (0.025692339893395852 * h2) - a_22 * (0.2202200562291073 * h)
+                + a_24 * (0.16666666666666666 * h - 0.008333333333333333 * h2)
+                + a_26 * (-0.16666666666666666 * h + 0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (0.0013846797867917038 * h2) - a_8 * (0.0013846797867917038 * h2)
+                + a_9 * (0.0013846797867917038 * h2) - a_12 * (0.02328042328042328 * h2)
+                - a_13 * (0.1523809523809524 * h) + a_14 * (0.02328042328042328 * h2)
+                - a_15 * (0.02328042328042328 * h2)
+                + a_18 * (0.42456709658519876 * h - 0.04953282793493985 * h2)
+                + a_20 * (-0.42456709658519876 * h + 0.04953282793493985 * h2)
+                - a_21 * (0.04953282793493985 * h2) - a_22 * (0.42456709658519876 * h)
+                + a_24 * (0.09523809523809523 * h - 0.004761904761904762 * h2)
+                + a_26 * (-0.09523809523809523 * h + 0.004761904761904762 * h2)
+                - a_27 * (0.004761904761904762 * h2) - a_28 * (0.09523809523809523 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_6 * (0.00023358603253007405 * h2) + a_8 * (0.00023358603253007405 * h2)
+                - a_9 * (0.00023358603253007405 * h2)
+                + a_12 * (0.0013846797867917038 * h2)
+                - a_14 * (0.0013846797867917038 * h2)
+                + a_15 * (0.0013846797867917038 * h2)
+                + a_18 * (0.1111111111111111 * h - 0.012962962962962963 * h2)
+                - a_19 * (0.11666666666666667 * h)
+                + a_20 * (-0.1111111111111111 * h + 0.012962962962962963 * h2)
+                - a_21 * (0.012962962962962963 * h2) - a_22 * (0.1111111111111111 * h)
+                + a_24 * (0.16666666666666666 * h - 0.008333333333333333 * h2)
+                + a_26 * (-0.16666666666666666 * h + 0.008333333333333333 * h2)
+                - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_25 * (0.02142857142857143 * h) + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
+                - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
+                + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
+                + a_15 * (0.011111111111111112 * h2) + a_18 * (0.019444444444444445 * h2)
+                - a_20 * (0.019444444444444445 * h2) + a_21 * (0.019444444444444445 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
+                + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
+                + a_15 * (0.11557659851485966 * h2) + a_18 * (0.05994879308459032 * h2)
+                - a_20 * (0.05994879308459032 * h2) + a_21 * (0.05994879308459032 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2) - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
+                - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
+                + a_15 * (0.05432098765432099 * h2) + a_18 * (0.11557659851485966 * h2)
+                - a_20 * (0.11557659851485966 * h2) + a_21 * (0.11557659851485966 * h2)
+                + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
+                + a_27 * (0.011111111111111112 * h2) - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
+                + a_9 * (0.0005450340759035061 * h2)
+                - a_12 * (0.0032309195025139754 * h2)
+                + a_14 * (0.0032309195025139754 * h2)
+                - a_15 * (0.0032309195025139754 * h2)
+                + a_18 * (0.030246913580246913 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.030246913580246913 * h2) + a_21 * (0.030246913580246913 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2) - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_25 * (0.05 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
+                - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
+                + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
+                + a_15 * (0.011111111111111112 * h2) + a_18 * (0.019444444444444445 * h2)
+                - a_20 * (0.019444444444444445 * h2) + a_21 * (0.019444444444444445 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
+                + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
+                + a_15 * (0.11557659851485966 * h2) + a_18 * (0.05994879308459032 * h2)
+                - a_20 * (0.05994879308459032 * h2) + a_21 * (0.05994879308459032 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2) - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
+                - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
+                + a_15 * (0.05432098765432099 * h2) + a_18 * (0.11557659851485966 * h2)
+                - a_20 * (0.11557659851485966 * h2) + a_21 * (0.11557659851485966 * h2)
+                + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
+                + a_27 * (0.011111111111111112 * h2) - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
+                + a_9 * (0.0005450340759035061 * h2)
+                - a_12 * (0.0032309195025139754 * h2)
+                + a_14 * (0.0032309195025139754 * h2)
+                - a_15 * (0.0032309195025139754 * h2)
+                + a_18 * (0.030246913580246913 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.030246913580246913 * h2) + a_21 * (0.030246913580246913 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2) - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_25 * (0.05 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.22360679774997896,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.521749194749951,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.5962847939999439,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            -0.521749194749951,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            0.22360679774997896,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let h2 = h * h;
+        let q_1 = *q;
+        let q_2 = *q + v_1 * (0.07142857142857142 * h)
+            + lambda_1 * (0.07142857142857142 * h) + v_2 * (0.1111111111111111 * h)
+            + lambda_2 * (0.1111111111111111 * h) - v_3 * (0.011868683886786031 * h)
+            - lambda_3 * (0.011868683886786031 * h) + v_4 * (0.0020021659931149204 * h)
+            + lambda_4 * (0.0020021659931149204 * h);
+        let q_3 = *q + v_1 * (0.03125 * h) + lambda_1 * (0.03125 * h)
+            + v_2 * (0.3250591833230428 * h) + lambda_2 * (0.3250591833230428 * h)
+            + v_3 * (0.1527777777777778 * h) + lambda_3 * (0.1527777777777778 * h)
+            - v_4 * (0.009086961100820556 * h) - lambda_4 * (0.009086961100820556 * h);
+        let q_4 = *q + v_1 * (0.07142857142857142 * h)
+            + lambda_1 * (0.07142857142857142 * h) + v_2 * (0.2202200562291073 * h)
+            + lambda_2 * (0.2202200562291073 * h) + v_3 * (0.42456709658519876 * h)
+            + lambda_3 * (0.42456709658519876 * h) + v_4 * (0.1111111111111111 * h)
+            + lambda_4 * (0.1111111111111111 * h);
+        let q_5 = *q + v_2 * (0.3888888888888889 * h)
+            + lambda_2 * (0.3888888888888889 * h) + v_3 * (0.2222222222222222 * h)
+            + lambda_3 * (0.2222222222222222 * h) + v_4 * (0.3888888888888889 * h)
+            + lambda_4 * (0.3888888888888889 * h);
+        let q_next = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
+            + v_2 * (0.2722222222222222 * h) + lambda_2 * (0.2722222222222222 * h)
+            + v_3 * (0.35555555555555557 * h) + lambda_3 * (0.35555555555555557 * h)
+            + v_4 * (0.2722222222222222 * h) + lambda_4 * (0.2722222222222222 * h)
+            + v_5 * (0.05 * h) + lambda_5 * (0.05 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
+        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_20 = problem.hamiltonian_hessian(&q_4);
+        let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
+        let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
+        let a_23 = problem.theta_jacobian(&q_4);
+        let a_24 = problem.jacobian_transpose_product_derivative(&q_5, &v_5);
+        let a_25 = problem.theta_jacobian(&q_5).transpose();
+        let a_26 = problem.hamiltonian_hessian(&q_5);
+        let a_27 = problem.jacobian_transpose_product_derivative(&q_5, &lambda_5);
+        let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
+        let a_29 = problem.theta_jacobian(&q_5);
+        let a_30 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h) - a_5
+                - a_6 * (0.11666666666666667 * h) + a_8 * (0.11666666666666667 * h)
+                - a_9 * (0.11666666666666667 * h) + a_12 * (0.13333333333333333 * h)
+                - a_14 * (0.13333333333333333 * h) + a_15 * (0.13333333333333333 * h)
+                - a_18 * (0.11666666666666667 * h) + a_20 * (0.11666666666666667 * h)
+                - a_21 * (0.11666666666666667 * h) + a_24 * (0.05 * h)
+                - a_26 * (0.05 * h) + a_27 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.16111111111111112 * h) - a_8 * (0.16111111111111112 * h)
+                + a_9 * (0.16111111111111112 * h) - a_11
+                - a_12 * (0.06901154102964317 * h) + a_14 * (0.06901154102964317 * h)
+                - a_15 * (0.06901154102964317 * h) + a_18 * (0.05200216599311492 * h)
+                - a_20 * (0.05200216599311492 * h) + a_21 * (0.05200216599311492 * h)
+                - a_24 * (0.02142857142857143 * h) + a_26 * (0.02142857142857143 * h)
+                - a_27 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2813091833230428 * h) - a_8 * (0.2813091833230428 * h)
+                + a_9 * (0.2813091833230428 * h) + a_12 * (0.20277777777777778 * h)
+                - a_14 * (0.20277777777777778 * h) + a_15 * (0.20277777777777778 * h)
+                - a_17 - a_18 * (0.052836961100820555 * h)
+                + a_20 * (0.052836961100820555 * h) - a_21 * (0.052836961100820555 * h)
+                + a_24 * (0.01875 * h) - a_26 * (0.01875 * h) + a_27 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2702200562291073 * h) - a_8 * (0.2702200562291073 * h)
+                + a_9 * (0.2702200562291073 * h) + a_12 * (0.3674242394423416 * h)
+                - a_14 * (0.3674242394423416 * h) + a_15 * (0.3674242394423416 * h)
+                + a_18 * (0.16111111111111112 * h) - a_20 * (0.16111111111111112 * h)
+                + a_21 * (0.16111111111111112 * h) - a_23
+                - a_24 * (0.02142857142857143 * h) + a_26 * (0.02142857142857143 * h)
+                - a_27 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (0.05 * h) - a_26 * (0.05 * h)
+                + a_27 * (0.05 * h) - a_29),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 + 0.05 * h) + a_2 * (-1.0 - 0.05 * h) + a_3 * (0.05 * h) - a_4
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (-1.0 + 0.05 * h)
+                + a_26 * (1.0 - 0.05 * h) + a_27 * (0.05 * h) + a_28 - a_30),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
+                - a_3 * (0.02142857142857143 * h) + a_6 * (1.0 - 0.11666666666666667 * h)
+                + a_8 * (-1.0 + 0.11666666666666667 * h)
+                - a_9 * (0.11666666666666667 * h) - a_10
+                - a_12 * (0.1523809523809524 * h) + a_14 * (0.1523809523809524 * h)
+                - a_15 * (0.1523809523809524 * h) - a_18 * (0.11666666666666667 * h)
+                + a_20 * (0.11666666666666667 * h) - a_21 * (0.11666666666666667 * h)
+                + a_24 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.42857142857142855 + 0.02142857142857143 * h)
+                - a_27 * (0.02142857142857143 * h) - a_28 * 0.42857142857142855
+                + a_30 * 0.42857142857142855),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(a_0 * (0.01875 * h) - a_2 * (0.01875 * h) + a_3 * (0.01875 * h)
+                + a_6 * (0.10208333333333333 * h) - a_8 * (0.10208333333333333 * h)
+                + a_9 * (0.10208333333333333 * h)
+                + a_12 * (1.0 + 0.13333333333333333 * h)
+                + a_14 * (-1.0 - 0.13333333333333333 * h)
+                + a_15 * (0.13333333333333333 * h) - a_16
+                + a_18 * (0.10208333333333333 * h) - a_20 * (0.10208333333333333 * h)
+                + a_21 * (0.10208333333333333 * h) + a_24 * (-0.375 + 0.01875 * h)
+                + a_26 * (0.375 - 0.01875 * h) + a_27 * (0.01875 * h) + a_28 * 0.375
+                - a_30 * 0.375),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 0.375);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            0,
+            &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
+                - a_3 * (0.02142857142857143 * h) - a_6 * (0.11666666666666667 * h)
+                + a_8 * (0.11666666666666667 * h) - a_9 * (0.11666666666666667 * h)
+                - a_12 * (0.1523809523809524 * h) + a_14 * (0.1523809523809524 * h)
+                - a_15 * (0.1523809523809524 * h)
+                + a_18 * (1.0 - 0.11666666666666667 * h)
+                + a_20 * (-1.0 + 0.11666666666666667 * h)
+                - a_21 * (0.11666666666666667 * h) - a_22
+                + a_24 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.42857142857142855 + 0.02142857142857143 * h)
+                - a_27 * (0.02142857142857143 * h) - a_28 * 0.42857142857142855
+                + a_30 * 0.42857142857142855),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (0.05 * h) - a_26 * (0.05 * h)
+                + a_27 * (0.05 * h) - a_30),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.35555555555555557 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.35555555555555557 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
+                - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
+                + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
+                + a_15 * (0.011111111111111112 * h2) + a_18 * (0.019444444444444445 * h2)
+                - a_20 * (0.019444444444444445 * h2)
+                + a_21 * (0.019444444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
+                + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
+                + a_15 * (0.11557659851485966 * h2) + a_18 * (0.05994879308459032 * h2)
+                - a_20 * (0.05994879308459032 * h2) + a_21 * (0.05994879308459032 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
+                - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
+                + a_15 * (0.05432098765432099 * h2) + a_18 * (0.11557659851485966 * h2)
+                - a_20 * (0.11557659851485966 * h2) + a_21 * (0.11557659851485966 * h2)
+                + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
+                + a_27 * (0.011111111111111112 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
+                + a_9 * (0.0005450340759035061 * h2)
+                - a_12 * (0.0032309195025139754 * h2)
+                + a_14 * (0.0032309195025139754 * h2)
+                - a_15 * (0.0032309195025139754 * h2)
+                + a_18 * (0.030246913580246913 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.030246913580246913 * h2) + a_21 * (0.030246913580246913 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(&mut t.p_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, D), &(a_25 * (0.05 * h)));
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
+                - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
+                + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
+                + a_15 * (0.011111111111111112 * h2) + a_18 * (0.019444444444444445 * h2)
+                - a_20 * (0.019444444444444445 * h2)
+                + a_21 * (0.019444444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
+                + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
+                + a_15 * (0.11557659851485966 * h2) + a_18 * (0.05994879308459032 * h2)
+                - a_20 * (0.05994879308459032 * h2) + a_21 * (0.05994879308459032 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
+                - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
+                + a_15 * (0.05432098765432099 * h2) + a_18 * (0.11557659851485966 * h2)
+                - a_20 * (0.11557659851485966 * h2) + a_21 * (0.11557659851485966 * h2)
+                + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
+                + a_27 * (0.011111111111111112 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
+                + a_9 * (0.0005450340759035061 * h2)
+                - a_12 * (0.0032309195025139754 * h2)
+                + a_14 * (0.0032309195025139754 * h2)
+                - a_15 * (0.0032309195025139754 * h2)
+                + a_18 * (0.030246913580246913 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.030246913580246913 * h2) + a_21 * (0.030246913580246913 * h2)
+                + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
+                + a_27 * (0.019444444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(&mut t.p_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, D), &(a_25 * (0.05 * h)));
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (0.05 * h) - a_26 * (0.05 * h)
+                + a_27 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,

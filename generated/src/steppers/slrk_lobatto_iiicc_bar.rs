@@ -151,206 +151,404 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = problem.theta_jacobian(&q_2);
         let a_12 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (0, 0), &(-a_5 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (0, 1), &(a_5 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (1, 0), &(-a_5 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (1, 1), &(a_5 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -1.4142135623730951);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.5 * h2) + a_1 * h - a_2 * (0.5 * h2) + a_3 * (0.5 * h2)
-                    - a_11 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.5 * h2) + a_2 * (0.5 * h2) - a_3 * (0.5 * h2)
-                    - a_11 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.5 * h2) + a_1 * h - a_2 * (0.5 * h2) + a_3 * (0.5 * h2)
-                    - a_11 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.5 * h2) + a_2 * (0.5 * h2) - a_3 * (0.5 * h2)
-                    - a_11 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.4142135623730951);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * ((0.5 * h) - (0.25 * h2)) + a_1 * (1.0 - (0.5 * h))
-                    + a_2 * (-(0.5 * h) + (0.25 * h2)) - a_3 * (0.25 * h2)
-                    - a_4 * (0.5 * h) - a_5 + a_6 * ((0.5 * h) - (0.25 * h2))
-                    + a_8 * (-(0.5 * h) + (0.25 * h2)) - a_9 * (0.25 * h2)
-                    - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (-(0.5 * h) + (0.25 * h2)) + a_2 * ((0.5 * h) - (0.25 * h2))
-                    + a_3 * (0.25 * h2) + a_4 * (0.5 * h)
-                    + a_6 * ((0.5 * h) - (0.25 * h2)) + a_7 * (1.0 - (0.5 * h))
-                    + a_8 * (-(0.5 * h) + (0.25 * h2)) - a_9 * (0.25 * h2)
-                    - a_10 * (0.5 * h) - a_11 + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * ((0.5 * h) - (0.25 * h2)) - a_1 * (0.5 * h)
-                    + a_2 * (-(0.5 * h) + (0.25 * h2)) - a_3 * (0.25 * h2)
-                    - a_4 * (0.5 * h) + a_6 * ((0.5 * h) - (0.25 * h2))
-                    + a_8 * (-(0.5 * h) + (0.25 * h2)) - a_9 * (0.25 * h2)
-                    - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (-(0.5 * h) + (0.25 * h2)) + a_2 * ((0.5 * h) - (0.25 * h2))
-                    + a_3 * (0.25 * h2) + a_4 * (0.5 * h)
-                    + a_6 * ((0.5 * h) - (0.25 * h2)) - a_7 * (0.5 * h)
-                    + a_8 * (-(0.5 * h) + (0.25 * h2)) - a_9 * (0.25 * h2)
-                    - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2)
-                    + a_3 * (0.25 * h2) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
-                    + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.25 * h2) + a_2 * (0.25 * h2) - a_3 * (0.25 * h2)
-                    + a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
-                    + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2)
-                    + a_3 * (0.25 * h2) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
-                    + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.25 * h2) + a_2 * (0.25 * h2) - a_3 * (0.25 * h2)
-                    + a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
-                    + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.7071067811865476);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.7071067811865476);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_5 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_5 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_5 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_5 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.4142135623730951,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.5 * h2) + a_1 * h - a_2 * (0.5 * h2) + a_3 * (0.5 * h2)
+                - a_11 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.5 * h2) + a_2 * (0.5 * h2) - a_3 * (0.5 * h2) - a_11 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.5 * h2) + a_1 * h - a_2 * (0.5 * h2) + a_3 * (0.5 * h2)
+                - a_11 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.5 * h2) + a_2 * (0.5 * h2) - a_3 * (0.5 * h2) - a_11 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.4142135623730951,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.5 * h - 0.25 * h2) + a_1 * (1.0 - 0.5 * h)
+                + a_2 * (-0.5 * h + 0.25 * h2) - a_3 * (0.25 * h2) - a_4 * (0.5 * h)
+                - a_5 + a_6 * (0.5 * h - 0.25 * h2) + a_8 * (-0.5 * h + 0.25 * h2)
+                - a_9 * (0.25 * h2) - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (-0.5 * h + 0.25 * h2) + a_2 * (0.5 * h - 0.25 * h2)
+                + a_3 * (0.25 * h2) + a_4 * (0.5 * h) + a_6 * (0.5 * h - 0.25 * h2)
+                + a_7 * (1.0 - 0.5 * h) + a_8 * (-0.5 * h + 0.25 * h2)
+                - a_9 * (0.25 * h2) - a_10 * (0.5 * h) - a_11 + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.5 * h - 0.25 * h2) - a_1 * (0.5 * h)
+                + a_2 * (-0.5 * h + 0.25 * h2) - a_3 * (0.25 * h2) - a_4 * (0.5 * h)
+                + a_6 * (0.5 * h - 0.25 * h2) + a_8 * (-0.5 * h + 0.25 * h2)
+                - a_9 * (0.25 * h2) - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (-0.5 * h + 0.25 * h2) + a_2 * (0.5 * h - 0.25 * h2)
+                + a_3 * (0.25 * h2) + a_4 * (0.5 * h) + a_6 * (0.5 * h - 0.25 * h2)
+                - a_7 * (0.5 * h) + a_8 * (-0.5 * h + 0.25 * h2) - a_9 * (0.25 * h2)
+                - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
+                + a_6 * (0.25 * h2) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
+                - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.25 * h2) + a_2 * (0.25 * h2) - a_3 * (0.25 * h2)
+                + a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
+                + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
+                + a_6 * (0.25 * h2) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
+                - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.25 * h2) + a_2 * (0.25 * h2) - a_3 * (0.25 * h2)
+                + a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
+                + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.7071067811865476,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.7071067811865476,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) - v_2 * (0.5 * h)
+            - lambda_2 * (0.5 * h);
+        let q_2 = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.5 * h)
+            + lambda_2 * (0.5 * h);
+        let q_next = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.5 * h)
+            + lambda_2 * (0.5 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(&mut t.r_q, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, &(-a_5));
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * h - a_2 * h + a_3 * h - a_11),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 - 0.5 * h) + a_2 * (-1.0 + 0.5 * h) - a_3 * (0.5 * h) - a_4
+                + a_6 * (1.0 - 0.5 * h) + a_8 * (-1.0 + 0.5 * h) - a_9 * (0.5 * h) - a_10
+                + a_12),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
+                - a_8 * (0.5 * h) + a_9 * (0.5 * h) - a_12),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
+                + a_6 * (0.25 * h2) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.25 * h2) + a_2 * (0.25 * h2) - a_3 * (0.25 * h2)
+                + a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
+                + a_9 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
+                + a_6 * (0.25 * h2) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.25 * h2) + a_2 * (0.25 * h2) - a_3 * (0.25 * h2)
+                + a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
+                + a_9 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
+                - a_8 * (0.5 * h) + a_9 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -585,629 +783,876 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = problem.theta_jacobian(&q_3);
         let a_18 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_5 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_5 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_5 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_5 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_5 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_5 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -2.449489742783178);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.041666666666666664 * h2) + a_1 * (0.25 * h)
-                    - a_2 * (0.041666666666666664 * h2)
-                    + a_3 * (0.041666666666666664 * h2)
-                    + a_6 * (0.041666666666666664 * h2)
-                    - a_8 * (0.041666666666666664 * h2)
-                    + a_9 * (0.041666666666666664 * h2)
-                    - a_11 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.08333333333333333 * h2) + a_2 * (0.08333333333333333 * h2)
-                    - a_3 * (0.08333333333333333 * h2) + a_6 * (0.10416666666666667 * h2)
-                    + a_7 * (0.25 * h) - a_8 * (0.10416666666666667 * h2)
-                    + a_9 * (0.10416666666666667 * h2) - a_11 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.041666666666666664 * h2) - a_2 * (0.041666666666666664 * h2)
-                    + a_3 * (0.041666666666666664 * h2)
-                    - a_6 * (0.020833333333333332 * h2)
-                    + a_8 * (0.020833333333333332 * h2)
-                    - a_9 * (0.020833333333333332 * h2)
-                    + a_11 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.041666666666666664 * h2) + a_1 * (0.25 * h)
-                    - a_2 * (0.041666666666666664 * h2)
-                    + a_3 * (0.041666666666666664 * h2)
-                    + a_6 * (0.041666666666666664 * h2)
-                    - a_8 * (0.041666666666666664 * h2)
-                    + a_9 * (0.041666666666666664 * h2)
-                    - a_11 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.08333333333333333 * h2) + a_2 * (0.08333333333333333 * h2)
-                    - a_3 * (0.08333333333333333 * h2) + a_6 * (0.10416666666666667 * h2)
-                    + a_7 * (0.25 * h) - a_8 * (0.10416666666666667 * h2)
-                    + a_9 * (0.10416666666666667 * h2) - a_11 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.041666666666666664 * h2) - a_2 * (0.041666666666666664 * h2)
-                    + a_3 * (0.041666666666666664 * h2)
-                    - a_6 * (0.020833333333333332 * h2)
-                    + a_8 * (0.020833333333333332 * h2)
-                    - a_9 * (0.020833333333333332 * h2)
-                    + a_11 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.224744871391589);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_6 * (0.16666666666666666 * h2) - a_8 * (0.16666666666666666 * h2)
-                    + a_9 * (0.16666666666666666 * h2)
-                    - a_17 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.4166666666666667 * h2) + a_7 * h
-                    - a_8 * (0.4166666666666667 * h2) + a_9 * (0.4166666666666667 * h2)
-                    - a_17 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.08333333333333333 * h2) + a_8 * (0.08333333333333333 * h2)
-                    - a_9 * (0.08333333333333333 * h2)
-                    - a_17 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_6 * (0.16666666666666666 * h2) - a_8 * (0.16666666666666666 * h2)
-                    + a_9 * (0.16666666666666666 * h2)
-                    - a_17 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.4166666666666667 * h2) + a_7 * h
-                    - a_8 * (0.4166666666666667 * h2) + a_9 * (0.4166666666666667 * h2)
-                    - a_17 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.08333333333333333 * h2) + a_8 * (0.08333333333333333 * h2)
-                    - a_9 * (0.08333333333333333 * h2)
-                    - a_17 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -2.449489742783178);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * ((0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_1 * (1.0 + (0.16666666666666666 * h))
-                    + a_2 * (-(0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_3 * (0.027777777777777776 * h2) - a_4 * (0.16666666666666666 * h)
-                    - a_5 + a_6 * (0.1111111111111111 * h2)
-                    - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
-                    + a_12 * (-(0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_14 * ((0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_15 * (0.027777777777777776 * h2)
-                    + a_16 * (0.16666666666666666 * h)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (-(0.3333333333333333 * h) - (0.05555555555555555 * h2))
-                    + a_2 * ((0.3333333333333333 * h) + (0.05555555555555555 * h2))
-                    - a_3 * (0.05555555555555555 * h2) + a_4 * (0.3333333333333333 * h)
-                    + a_6 * (0.2777777777777778 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.2777777777777778 * h2) + a_9 * (0.2777777777777778 * h2)
-                    + a_12 * (-(0.6666666666666666 * h) + (0.1111111111111111 * h2))
-                    + a_14 * ((0.6666666666666666 * h) - (0.1111111111111111 * h2))
-                    + a_15 * (0.1111111111111111 * h2) + a_16 * (0.6666666666666666 * h)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * ((0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_2 * (-(0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_3 * (0.027777777777777776 * h2) - a_4 * (0.16666666666666666 * h)
-                    - a_6 * (0.05555555555555555 * h2) + a_8 * (0.05555555555555555 * h2)
-                    - a_9 * (0.05555555555555555 * h2)
-                    + a_12 * (-(0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_13 * (-1.0 + (0.16666666666666666 * h))
-                    + a_14 * ((0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_15 * (0.027777777777777776 * h2)
-                    + a_16 * (0.16666666666666666 * h) + a_17
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * ((0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_1 * (0.16666666666666666 * h)
-                    + a_2 * (-(0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_3 * (0.027777777777777776 * h2) - a_4 * (0.16666666666666666 * h)
-                    + a_6 * (0.1111111111111111 * h2) - a_8 * (0.1111111111111111 * h2)
-                    + a_9 * (0.1111111111111111 * h2)
-                    + a_12 * (-(0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_14 * ((0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_15 * (0.027777777777777776 * h2)
-                    + a_16 * (0.16666666666666666 * h)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (-(0.3333333333333333 * h) - (0.05555555555555555 * h2))
-                    + a_2 * ((0.3333333333333333 * h) + (0.05555555555555555 * h2))
-                    - a_3 * (0.05555555555555555 * h2) + a_4 * (0.3333333333333333 * h)
-                    + a_6 * (0.2777777777777778 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.2777777777777778 * h2) + a_9 * (0.2777777777777778 * h2)
-                    + a_12 * (-(0.6666666666666666 * h) + (0.1111111111111111 * h2))
-                    + a_14 * ((0.6666666666666666 * h) - (0.1111111111111111 * h2))
-                    + a_15 * (0.1111111111111111 * h2) + a_16 * (0.6666666666666666 * h)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * ((0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_2 * (-(0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_3 * (0.027777777777777776 * h2) - a_4 * (0.16666666666666666 * h)
-                    - a_6 * (0.05555555555555555 * h2) + a_8 * (0.05555555555555555 * h2)
-                    - a_9 * (0.05555555555555555 * h2)
-                    + a_12 * (-(0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_13 * (0.16666666666666666 * h)
-                    + a_14 * ((0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_15 * (0.027777777777777776 * h2)
-                    + a_16 * (0.16666666666666666 * h)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.013888888888888888 * h2) - a_1 * (0.08333333333333333 * h)
-                    + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2)
-                    + a_6 * ((0.16666666666666666 * h) - (0.05555555555555555 * h2))
-                    + a_8 * (-(0.16666666666666666 * h) + (0.05555555555555555 * h2))
-                    - a_9 * (0.05555555555555555 * h2) - a_10 * (0.16666666666666666 * h)
-                    + a_12 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_14 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    - a_15 * (0.013888888888888888 * h2)
-                    - a_16 * (0.08333333333333333 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
-                    + a_3 * (0.027777777777777776 * h2)
-                    + a_6 * ((0.4166666666666667 * h) - (0.1388888888888889 * h2))
-                    + a_7 * (1.0 - (0.3333333333333333 * h))
-                    + a_8 * (-(0.4166666666666667 * h) + (0.1388888888888889 * h2))
-                    - a_9 * (0.1388888888888889 * h2) - a_10 * (0.4166666666666667 * h)
-                    - a_11
-                    + a_12 * ((0.3333333333333333 * h) - (0.05555555555555555 * h2))
-                    + a_14 * (-(0.3333333333333333 * h) + (0.05555555555555555 * h2))
-                    - a_15 * (0.05555555555555555 * h2) - a_16 * (0.3333333333333333 * h)
-                    + a_18 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2)
-                    + a_6 * (-(0.08333333333333333 * h) + (0.027777777777777776 * h2))
-                    + a_8 * ((0.08333333333333333 * h) - (0.027777777777777776 * h2))
-                    + a_9 * (0.027777777777777776 * h2)
-                    + a_10 * (0.08333333333333333 * h)
-                    + a_12 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_13 * (0.5 - (0.08333333333333333 * h))
-                    + a_14 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    - a_15 * (0.013888888888888888 * h2)
-                    - a_16 * (0.08333333333333333 * h) - a_17 * 0.5
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_0 * (0.013888888888888888 * h2) - a_1 * (0.08333333333333333 * h)
-                    + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2)
-                    + a_6 * ((0.16666666666666666 * h) - (0.05555555555555555 * h2))
-                    + a_8 * (-(0.16666666666666666 * h) + (0.05555555555555555 * h2))
-                    - a_9 * (0.05555555555555555 * h2) - a_10 * (0.16666666666666666 * h)
-                    + a_12 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_14 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    - a_15 * (0.013888888888888888 * h2)
-                    - a_16 * (0.08333333333333333 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
-                    + a_3 * (0.027777777777777776 * h2)
-                    + a_6 * ((0.4166666666666667 * h) - (0.1388888888888889 * h2))
-                    - a_7 * (0.3333333333333333 * h)
-                    + a_8 * (-(0.4166666666666667 * h) + (0.1388888888888889 * h2))
-                    - a_9 * (0.1388888888888889 * h2) - a_10 * (0.4166666666666667 * h)
-                    + a_12 * ((0.3333333333333333 * h) - (0.05555555555555555 * h2))
-                    + a_14 * (-(0.3333333333333333 * h) + (0.05555555555555555 * h2))
-                    - a_15 * (0.05555555555555555 * h2) - a_16 * (0.3333333333333333 * h)
-                    + a_18 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2)
-                    + a_6 * (-(0.08333333333333333 * h) + (0.027777777777777776 * h2))
-                    + a_8 * ((0.08333333333333333 * h) - (0.027777777777777776 * h2))
-                    + a_9 * (0.027777777777777776 * h2)
-                    + a_10 * (0.08333333333333333 * h)
-                    + a_12 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    - a_13 * (0.08333333333333333 * h)
-                    + a_14 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    - a_15 * (0.013888888888888888 * h2)
-                    - a_16 * (0.08333333333333333 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.027777777777777776 * h2) + a_1 * (0.16666666666666666 * h)
-                    - a_2 * (0.027777777777777776 * h2)
-                    + a_3 * (0.027777777777777776 * h2) + a_6 * (0.1111111111111111 * h2)
-                    - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
-                    + a_12 * (0.027777777777777776 * h2)
-                    - a_14 * (0.027777777777777776 * h2)
-                    + a_15 * (0.027777777777777776 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.05555555555555555 * h2) + a_2 * (0.05555555555555555 * h2)
-                    - a_3 * (0.05555555555555555 * h2) + a_6 * (0.2777777777777778 * h2)
-                    + a_7 * (0.6666666666666666 * h) - a_8 * (0.2777777777777778 * h2)
-                    + a_9 * (0.2777777777777778 * h2) + a_12 * (0.1111111111111111 * h2)
-                    - a_14 * (0.1111111111111111 * h2) + a_15 * (0.1111111111111111 * h2)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
-                    + a_3 * (0.027777777777777776 * h2)
-                    - a_6 * (0.05555555555555555 * h2) + a_8 * (0.05555555555555555 * h2)
-                    - a_9 * (0.05555555555555555 * h2)
-                    + a_12 * (0.027777777777777776 * h2)
-                    + a_13 * (0.16666666666666666 * h)
-                    - a_14 * (0.027777777777777776 * h2)
-                    + a_15 * (0.027777777777777776 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.027777777777777776 * h2) + a_1 * (0.16666666666666666 * h)
-                    - a_2 * (0.027777777777777776 * h2)
-                    + a_3 * (0.027777777777777776 * h2) + a_6 * (0.1111111111111111 * h2)
-                    - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
-                    + a_12 * (0.027777777777777776 * h2)
-                    - a_14 * (0.027777777777777776 * h2)
-                    + a_15 * (0.027777777777777776 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.05555555555555555 * h2) + a_2 * (0.05555555555555555 * h2)
-                    - a_3 * (0.05555555555555555 * h2) + a_6 * (0.2777777777777778 * h2)
-                    + a_7 * (0.6666666666666666 * h) - a_8 * (0.2777777777777778 * h2)
-                    + a_9 * (0.2777777777777778 * h2) + a_12 * (0.1111111111111111 * h2)
-                    - a_14 * (0.1111111111111111 * h2) + a_15 * (0.1111111111111111 * h2)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
-                    + a_3 * (0.027777777777777776 * h2)
-                    - a_6 * (0.05555555555555555 * h2) + a_8 * (0.05555555555555555 * h2)
-                    - a_9 * (0.05555555555555555 * h2)
-                    + a_12 * (0.027777777777777776 * h2)
-                    + a_13 * (0.16666666666666666 * h)
-                    - a_14 * (0.027777777777777776 * h2)
-                    + a_15 * (0.027777777777777776 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.408248290463863);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.816496580927726);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.408248290463863);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_5 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_5 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_5 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_5 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_5 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_5 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -2.449489742783178,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.041666666666666664 * h2) + a_1 * (0.25 * h)
+                - a_2 * (0.041666666666666664 * h2) + a_3 * (0.041666666666666664 * h2)
+                + a_6 * (0.041666666666666664 * h2) - a_8 * (0.041666666666666664 * h2)
+                + a_9 * (0.041666666666666664 * h2) - a_11 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.08333333333333333 * h2) + a_2 * (0.08333333333333333 * h2)
+                - a_3 * (0.08333333333333333 * h2) + a_6 * (0.10416666666666667 * h2)
+                + a_7 * (0.25 * h) - a_8 * (0.10416666666666667 * h2)
+                + a_9 * (0.10416666666666667 * h2) - a_11 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.041666666666666664 * h2) - a_2 * (0.041666666666666664 * h2)
+                + a_3 * (0.041666666666666664 * h2) - a_6 * (0.020833333333333332 * h2)
+                + a_8 * (0.020833333333333332 * h2) - a_9 * (0.020833333333333332 * h2)
+                + a_11 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.041666666666666664 * h2) + a_1 * (0.25 * h)
+                - a_2 * (0.041666666666666664 * h2) + a_3 * (0.041666666666666664 * h2)
+                + a_6 * (0.041666666666666664 * h2) - a_8 * (0.041666666666666664 * h2)
+                + a_9 * (0.041666666666666664 * h2) - a_11 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.08333333333333333 * h2) + a_2 * (0.08333333333333333 * h2)
+                - a_3 * (0.08333333333333333 * h2) + a_6 * (0.10416666666666667 * h2)
+                + a_7 * (0.25 * h) - a_8 * (0.10416666666666667 * h2)
+                + a_9 * (0.10416666666666667 * h2) - a_11 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.041666666666666664 * h2) - a_2 * (0.041666666666666664 * h2)
+                + a_3 * (0.041666666666666664 * h2) - a_6 * (0.020833333333333332 * h2)
+                + a_8 * (0.020833333333333332 * h2) - a_9 * (0.020833333333333332 * h2)
+                + a_11 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.224744871391589,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_6 * (0.16666666666666666 * h2) - a_8 * (0.16666666666666666 * h2)
+                + a_9 * (0.16666666666666666 * h2) - a_17 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.4166666666666667 * h2) + a_7 * h - a_8 * (0.4166666666666667 * h2)
+                + a_9 * (0.4166666666666667 * h2) - a_17 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.08333333333333333 * h2) + a_8 * (0.08333333333333333 * h2)
+                - a_9 * (0.08333333333333333 * h2) - a_17 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_6 * (0.16666666666666666 * h2) - a_8 * (0.16666666666666666 * h2)
+                + a_9 * (0.16666666666666666 * h2) - a_17 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.4166666666666667 * h2) + a_7 * h - a_8 * (0.4166666666666667 * h2)
+                + a_9 * (0.4166666666666667 * h2) - a_17 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.08333333333333333 * h2) + a_8 * (0.08333333333333333 * h2)
+                - a_9 * (0.08333333333333333 * h2) - a_17 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -2.449489742783178,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_1 * (1.0 + 0.16666666666666666 * h)
+                + a_2 * (-0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_3 * (0.027777777777777776 * h2) - a_4 * (0.16666666666666666 * h)
+                - a_5 + a_6 * (0.1111111111111111 * h2) - a_8 * (0.1111111111111111 * h2)
+                + a_9 * (0.1111111111111111 * h2)
+                + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_14 * (0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (-0.3333333333333333 * h - 0.05555555555555555 * h2)
+                + a_2 * (0.3333333333333333 * h + 0.05555555555555555 * h2)
+                - a_3 * (0.05555555555555555 * h2) + a_4 * (0.3333333333333333 * h)
+                + a_6 * (0.2777777777777778 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.2777777777777778 * h2) + a_9 * (0.2777777777777778 * h2)
+                + a_12 * (-0.6666666666666666 * h + 0.1111111111111111 * h2)
+                + a_14 * (0.6666666666666666 * h - 0.1111111111111111 * h2)
+                + a_15 * (0.1111111111111111 * h2) + a_16 * (0.6666666666666666 * h)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_2 * (-0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_3 * (0.027777777777777776 * h2) - a_4 * (0.16666666666666666 * h)
+                - a_6 * (0.05555555555555555 * h2) + a_8 * (0.05555555555555555 * h2)
+                - a_9 * (0.05555555555555555 * h2)
+                + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_13 * (-1.0 + 0.16666666666666666 * h)
+                + a_14 * (0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
+                + a_17 - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_1 * (0.16666666666666666 * h)
+                + a_2 * (-0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_3 * (0.027777777777777776 * h2) - a_4 * (0.16666666666666666 * h)
+                + a_6 * (0.1111111111111111 * h2) - a_8 * (0.1111111111111111 * h2)
+                + a_9 * (0.1111111111111111 * h2)
+                + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_14 * (0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (-0.3333333333333333 * h - 0.05555555555555555 * h2)
+                + a_2 * (0.3333333333333333 * h + 0.05555555555555555 * h2)
+                - a_3 * (0.05555555555555555 * h2) + a_4 * (0.3333333333333333 * h)
+                + a_6 * (0.2777777777777778 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.2777777777777778 * h2) + a_9 * (0.2777777777777778 * h2)
+                + a_12 * (-0.6666666666666666 * h + 0.1111111111111111 * h2)
+                + a_14 * (0.6666666666666666 * h - 0.1111111111111111 * h2)
+                + a_15 * (0.1111111111111111 * h2) + a_16 * (0.6666666666666666 * h)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_2 * (-0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_3 * (0.027777777777777776 * h2) - a_4 * (0.16666666666666666 * h)
+                - a_6 * (0.05555555555555555 * h2) + a_8 * (0.05555555555555555 * h2)
+                - a_9 * (0.05555555555555555 * h2)
+                + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_13 * (0.16666666666666666 * h)
+                + a_14 * (0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.013888888888888888 * h2) - a_1 * (0.08333333333333333 * h)
+                + a_2 * (0.013888888888888888 * h2) - a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.16666666666666666 * h - 0.05555555555555555 * h2)
+                + a_8 * (-0.16666666666666666 * h + 0.05555555555555555 * h2)
+                - a_9 * (0.05555555555555555 * h2) - a_10 * (0.16666666666666666 * h)
+                + a_12 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_14 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
+                + a_3 * (0.027777777777777776 * h2)
+                + a_6 * (0.4166666666666667 * h - 0.1388888888888889 * h2)
+                + a_7 * (1.0 - 0.3333333333333333 * h)
+                + a_8 * (-0.4166666666666667 * h + 0.1388888888888889 * h2)
+                - a_9 * (0.1388888888888889 * h2) - a_10 * (0.4166666666666667 * h)
+                - a_11 + a_12 * (0.3333333333333333 * h - 0.05555555555555555 * h2)
+                + a_14 * (-0.3333333333333333 * h + 0.05555555555555555 * h2)
+                - a_15 * (0.05555555555555555 * h2) - a_16 * (0.3333333333333333 * h)
+                + a_18 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2)
+                + a_6 * (-0.08333333333333333 * h + 0.027777777777777776 * h2)
+                + a_8 * (0.08333333333333333 * h - 0.027777777777777776 * h2)
+                + a_9 * (0.027777777777777776 * h2) + a_10 * (0.08333333333333333 * h)
+                + a_12 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_13 * (0.5 - 0.08333333333333333 * h)
+                + a_14 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
+                - a_17 * 0.5 + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_0 * (0.013888888888888888 * h2) - a_1 * (0.08333333333333333 * h)
+                + a_2 * (0.013888888888888888 * h2) - a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.16666666666666666 * h - 0.05555555555555555 * h2)
+                + a_8 * (-0.16666666666666666 * h + 0.05555555555555555 * h2)
+                - a_9 * (0.05555555555555555 * h2) - a_10 * (0.16666666666666666 * h)
+                + a_12 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_14 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
+                + a_3 * (0.027777777777777776 * h2)
+                + a_6 * (0.4166666666666667 * h - 0.1388888888888889 * h2)
+                - a_7 * (0.3333333333333333 * h)
+                + a_8 * (-0.4166666666666667 * h + 0.1388888888888889 * h2)
+                - a_9 * (0.1388888888888889 * h2) - a_10 * (0.4166666666666667 * h)
+                + a_12 * (0.3333333333333333 * h - 0.05555555555555555 * h2)
+                + a_14 * (-0.3333333333333333 * h + 0.05555555555555555 * h2)
+                - a_15 * (0.05555555555555555 * h2) - a_16 * (0.3333333333333333 * h)
+                + a_18 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2)
+                + a_6 * (-0.08333333333333333 * h + 0.027777777777777776 * h2)
+                + a_8 * (0.08333333333333333 * h - 0.027777777777777776 * h2)
+                + a_9 * (0.027777777777777776 * h2) + a_10 * (0.08333333333333333 * h)
+                + a_12 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                - a_13 * (0.08333333333333333 * h)
+                + a_14 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.027777777777777776 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.027777777777777776 * h2) + a_3 * (0.027777777777777776 * h2)
+                + a_6 * (0.1111111111111111 * h2) - a_8 * (0.1111111111111111 * h2)
+                + a_9 * (0.1111111111111111 * h2) + a_12 * (0.027777777777777776 * h2)
+                - a_14 * (0.027777777777777776 * h2) + a_15 * (0.027777777777777776 * h2)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.05555555555555555 * h2) + a_2 * (0.05555555555555555 * h2)
+                - a_3 * (0.05555555555555555 * h2) + a_6 * (0.2777777777777778 * h2)
+                + a_7 * (0.6666666666666666 * h) - a_8 * (0.2777777777777778 * h2)
+                + a_9 * (0.2777777777777778 * h2) + a_12 * (0.1111111111111111 * h2)
+                - a_14 * (0.1111111111111111 * h2) + a_15 * (0.1111111111111111 * h2)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
+                + a_3 * (0.027777777777777776 * h2) - a_6 * (0.05555555555555555 * h2)
+                + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)
+                + a_12 * (0.027777777777777776 * h2) + a_13 * (0.16666666666666666 * h)
+                - a_14 * (0.027777777777777776 * h2) + a_15 * (0.027777777777777776 * h2)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.027777777777777776 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.027777777777777776 * h2) + a_3 * (0.027777777777777776 * h2)
+                + a_6 * (0.1111111111111111 * h2) - a_8 * (0.1111111111111111 * h2)
+                + a_9 * (0.1111111111111111 * h2) + a_12 * (0.027777777777777776 * h2)
+                - a_14 * (0.027777777777777776 * h2) + a_15 * (0.027777777777777776 * h2)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.05555555555555555 * h2) + a_2 * (0.05555555555555555 * h2)
+                - a_3 * (0.05555555555555555 * h2) + a_6 * (0.2777777777777778 * h2)
+                + a_7 * (0.6666666666666666 * h) - a_8 * (0.2777777777777778 * h2)
+                + a_9 * (0.2777777777777778 * h2) + a_12 * (0.1111111111111111 * h2)
+                - a_14 * (0.1111111111111111 * h2) + a_15 * (0.1111111111111111 * h2)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
+                + a_3 * (0.027777777777777776 * h2) - a_6 * (0.05555555555555555 * h2)
+                + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)
+                + a_12 * (0.027777777777777776 * h2) + a_13 * (0.16666666666666666 * h)
+                - a_14 * (0.027777777777777776 * h2) + a_15 * (0.027777777777777776 * h2)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.408248290463863,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.816496580927726,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.408248290463863,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.16666666666666666 * h)
+            + lambda_1 * (0.16666666666666666 * h) - v_2 * (0.3333333333333333 * h)
+            - lambda_2 * (0.3333333333333333 * h) + v_3 * (0.16666666666666666 * h)
+            + lambda_3 * (0.16666666666666666 * h);
+        let q_2 = *q + v_1 * (0.16666666666666666 * h)
+            + lambda_1 * (0.16666666666666666 * h) + v_2 * (0.4166666666666667 * h)
+            + lambda_2 * (0.4166666666666667 * h) - v_3 * (0.08333333333333333 * h)
+            - lambda_3 * (0.08333333333333333 * h);
+        let q_3 = *q + v_1 * (0.16666666666666666 * h)
+            + lambda_1 * (0.16666666666666666 * h) + v_2 * (0.6666666666666666 * h)
+            + lambda_2 * (0.6666666666666666 * h) + v_3 * (0.16666666666666666 * h)
+            + lambda_3 * (0.16666666666666666 * h);
+        let q_next = *q + v_1 * (0.16666666666666666 * h)
+            + lambda_1 * (0.16666666666666666 * h) + v_2 * (0.6666666666666666 * h)
+            + lambda_2 * (0.6666666666666666 * h) + v_3 * (0.16666666666666666 * h)
+            + lambda_3 * (0.16666666666666666 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(&mut t.r_q, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, &(-a_5));
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.25 * h) - a_2 * (0.25 * h) + a_3 * (0.25 * h) + a_6 * (0.25 * h)
+                - a_8 * (0.25 * h) + a_9 * (0.25 * h) - a_11),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_6 * h - a_8 * h + a_9 * h - a_17),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 + 0.16666666666666666 * h)
+                + a_2 * (-1.0 - 0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) - a_4 + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (-1.0 + 0.16666666666666666 * h)
+                + a_14 * (1.0 - 0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h) + a_16 - a_18),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
+                - a_3 * (0.08333333333333333 * h) + a_6 * (1.0 - 0.3333333333333333 * h)
+                + a_8 * (-1.0 + 0.3333333333333333 * h) - a_9 * (0.3333333333333333 * h)
+                - a_10 + a_12 * (0.5 - 0.08333333333333333 * h)
+                + a_14 * (-0.5 + 0.08333333333333333 * h)
+                - a_15 * (0.08333333333333333 * h) - a_16 * 0.5 + a_18 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.5);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h) - a_18),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.6666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.027777777777777776 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.027777777777777776 * h2) + a_3 * (0.027777777777777776 * h2)
+                + a_6 * (0.1111111111111111 * h2) - a_8 * (0.1111111111111111 * h2)
+                + a_9 * (0.1111111111111111 * h2) + a_12 * (0.027777777777777776 * h2)
+                - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.05555555555555555 * h2) + a_2 * (0.05555555555555555 * h2)
+                - a_3 * (0.05555555555555555 * h2) + a_6 * (0.2777777777777778 * h2)
+                + a_7 * (0.6666666666666666 * h) - a_8 * (0.2777777777777778 * h2)
+                + a_9 * (0.2777777777777778 * h2) + a_12 * (0.1111111111111111 * h2)
+                - a_14 * (0.1111111111111111 * h2) + a_15 * (0.1111111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
+                + a_3 * (0.027777777777777776 * h2) - a_6 * (0.05555555555555555 * h2)
+                + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)
+                + a_12 * (0.027777777777777776 * h2) + a_13 * (0.16666666666666666 * h)
+                - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.027777777777777776 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.027777777777777776 * h2) + a_3 * (0.027777777777777776 * h2)
+                + a_6 * (0.1111111111111111 * h2) - a_8 * (0.1111111111111111 * h2)
+                + a_9 * (0.1111111111111111 * h2) + a_12 * (0.027777777777777776 * h2)
+                - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.05555555555555555 * h2) + a_2 * (0.05555555555555555 * h2)
+                - a_3 * (0.05555555555555555 * h2) + a_6 * (0.2777777777777778 * h2)
+                + a_7 * (0.6666666666666666 * h) - a_8 * (0.2777777777777778 * h2)
+                + a_9 * (0.2777777777777778 * h2) + a_12 * (0.1111111111111111 * h2)
+                - a_14 * (0.1111111111111111 * h2) + a_15 * (0.1111111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
+                + a_3 * (0.027777777777777776 * h2) - a_6 * (0.05555555555555555 * h2)
+                + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)
+                + a_12 * (0.027777777777777776 * h2) + a_13 * (0.16666666666666666 * h)
+                - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -1508,1324 +1953,1556 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = problem.theta_jacobian(&q_4);
         let a_24 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_5 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_5 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_5 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_5 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_5 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_5 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_5 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_5 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -3.4641016151377544);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.010050094413194152 * h2) + a_1 * (0.12060113295832983 * h)
-                    - a_2 * (0.010050094413194152 * h2)
-                    + a_3 * (0.010050094413194152 * h2)
-                    + a_6 * (0.013888888888888888 * h2)
-                    - a_8 * (0.013888888888888888 * h2)
-                    + a_9 * (0.013888888888888888 * h2)
-                    - a_11 * (0.08333333333333333 * h)
-                    - a_12 * (0.000906216447914622 * h2)
-                    + a_14 * (0.000906216447914622 * h2)
-                    - a_15 * (0.000906216447914622 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.022472694288192985 * h2) + a_2 * (0.022472694288192985 * h2)
-                    - a_3 * (0.022472694288192985 * h2)
-                    + a_6 * (0.041666666666666664 * h2) + a_7 * (0.16666666666666666 * h)
-                    - a_8 * (0.041666666666666664 * h2)
-                    + a_9 * (0.041666666666666664 * h2) - a_11 * (0.25 * h)
-                    - a_12 * (0.004649339107640933 * h2)
-                    + a_14 * (0.004649339107640933 * h2)
-                    - a_15 * (0.004649339107640933 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.022472694288192985 * h2) - a_2 * (0.022472694288192985 * h2)
-                    + a_3 * (0.022472694288192985 * h2)
-                    - a_6 * (0.01570132178471813 * h2) + a_8 * (0.01570132178471813 * h2)
-                    - a_9 * (0.01570132178471813 * h2) + a_11 * (0.0942079307083088 * h)
-                    - a_12 * (0.0027186493437438663 * h2)
-                    - a_13 * (0.010874597374975465 * h)
-                    + a_14 * (0.0027186493437438663 * h2)
-                    - a_15 * (0.0027186493437438663 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.010050094413194152 * h2) + a_2 * (0.010050094413194152 * h2)
-                    - a_3 * (0.010050094413194152 * h2)
-                    + a_6 * (0.006211299937499416 * h2)
-                    - a_8 * (0.006211299937499416 * h2)
-                    + a_9 * (0.006211299937499416 * h2)
-                    - a_11 * (0.037267799624996496 * h)
-                    + a_12 * (0.00040527231597309847 * h2)
-                    - a_14 * (0.00040527231597309847 * h2)
-                    + a_15 * (0.00040527231597309847 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.010050094413194152 * h2) + a_1 * (0.12060113295832983 * h)
-                    - a_2 * (0.010050094413194152 * h2)
-                    + a_3 * (0.010050094413194152 * h2)
-                    + a_6 * (0.013888888888888888 * h2)
-                    - a_8 * (0.013888888888888888 * h2)
-                    + a_9 * (0.013888888888888888 * h2)
-                    - a_11 * (0.08333333333333333 * h)
-                    - a_12 * (0.000906216447914622 * h2)
-                    + a_14 * (0.000906216447914622 * h2)
-                    - a_15 * (0.000906216447914622 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.022472694288192985 * h2) + a_2 * (0.022472694288192985 * h2)
-                    - a_3 * (0.022472694288192985 * h2)
-                    + a_6 * (0.041666666666666664 * h2) + a_7 * (0.16666666666666666 * h)
-                    - a_8 * (0.041666666666666664 * h2)
-                    + a_9 * (0.041666666666666664 * h2) - a_11 * (0.25 * h)
-                    - a_12 * (0.004649339107640933 * h2)
-                    + a_14 * (0.004649339107640933 * h2)
-                    - a_15 * (0.004649339107640933 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.022472694288192985 * h2) - a_2 * (0.022472694288192985 * h2)
-                    + a_3 * (0.022472694288192985 * h2)
-                    - a_6 * (0.01570132178471813 * h2) + a_8 * (0.01570132178471813 * h2)
-                    - a_9 * (0.01570132178471813 * h2) + a_11 * (0.0942079307083088 * h)
-                    - a_12 * (0.0027186493437438663 * h2)
-                    - a_13 * (0.010874597374975465 * h)
-                    + a_14 * (0.0027186493437438663 * h2)
-                    - a_15 * (0.0027186493437438663 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.010050094413194152 * h2) + a_2 * (0.010050094413194152 * h2)
-                    - a_3 * (0.010050094413194152 * h2)
-                    + a_6 * (0.006211299937499416 * h2)
-                    - a_8 * (0.006211299937499416 * h2)
-                    + a_9 * (0.006211299937499416 * h2)
-                    - a_11 * (0.037267799624996496 * h)
-                    + a_12 * (0.00040527231597309847 * h2)
-                    - a_14 * (0.00040527231597309847 * h2)
-                    + a_15 * (0.00040527231597309847 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.5491933384829668);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0038387944756947366 * h2) + a_1 * (0.04606553370833684 * h)
-                    - a_2 * (0.0038387944756947366 * h2)
-                    + a_3 * (0.0038387944756947366 * h2)
-                    + a_6 * (0.04257288311458129 * h2) - a_8 * (0.04257288311458129 * h2)
-                    + a_9 * (0.04257288311458129 * h2)
-                    + a_12 * (0.013888888888888888 * h2)
-                    - a_14 * (0.013888888888888888 * h2)
-                    + a_15 * (0.013888888888888888 * h2)
-                    - a_17 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.008583805399304095 * h2) + a_2 * (0.008583805399304095 * h2)
-                    - a_3 * (0.008583805399304095 * h2)
-                    + a_6 * (0.12771864934374386 * h2) + a_7 * (0.5108745973749754 * h)
-                    - a_8 * (0.12771864934374386 * h2) + a_9 * (0.12771864934374386 * h2)
-                    + a_12 * (0.0712568773402737 * h2) - a_14 * (0.0712568773402737 * h2)
-                    + a_15 * (0.0712568773402737 * h2) - a_17 * (0.4275412640416421 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.008583805399304095 * h2) - a_2 * (0.008583805399304095 * h2)
-                    + a_3 * (0.008583805399304095 * h2)
-                    - a_6 * (0.048128438670136844 * h2)
-                    + a_8 * (0.048128438670136844 * h2)
-                    - a_9 * (0.048128438670136844 * h2)
-                    + a_12 * (0.041666666666666664 * h2)
-                    + a_13 * (0.16666666666666666 * h)
-                    - a_14 * (0.041666666666666664 * h2)
-                    + a_15 * (0.041666666666666664 * h2) - a_17 * (0.25 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0038387944756947366 * h2)
-                    + a_2 * (0.0038387944756947366 * h2)
-                    - a_3 * (0.0038387944756947366 * h2)
-                    + a_6 * (0.019039172128471345 * h2)
-                    - a_8 * (0.019039172128471345 * h2)
-                    + a_9 * (0.019039172128471345 * h2)
-                    - a_12 * (0.006211299937499416 * h2)
-                    + a_14 * (0.006211299937499416 * h2)
-                    - a_15 * (0.006211299937499416 * h2)
-                    + a_17 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0038387944756947366 * h2) + a_1 * (0.04606553370833684 * h)
-                    - a_2 * (0.0038387944756947366 * h2)
-                    + a_3 * (0.0038387944756947366 * h2)
-                    + a_6 * (0.04257288311458129 * h2) - a_8 * (0.04257288311458129 * h2)
-                    + a_9 * (0.04257288311458129 * h2)
-                    + a_12 * (0.013888888888888888 * h2)
-                    - a_14 * (0.013888888888888888 * h2)
-                    + a_15 * (0.013888888888888888 * h2)
-                    - a_17 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.008583805399304095 * h2) + a_2 * (0.008583805399304095 * h2)
-                    - a_3 * (0.008583805399304095 * h2)
-                    + a_6 * (0.12771864934374386 * h2) + a_7 * (0.5108745973749754 * h)
-                    - a_8 * (0.12771864934374386 * h2) + a_9 * (0.12771864934374386 * h2)
-                    + a_12 * (0.0712568773402737 * h2) - a_14 * (0.0712568773402737 * h2)
-                    + a_15 * (0.0712568773402737 * h2) - a_17 * (0.4275412640416421 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.008583805399304095 * h2) - a_2 * (0.008583805399304095 * h2)
-                    + a_3 * (0.008583805399304095 * h2)
-                    - a_6 * (0.048128438670136844 * h2)
-                    + a_8 * (0.048128438670136844 * h2)
-                    - a_9 * (0.048128438670136844 * h2)
-                    + a_12 * (0.041666666666666664 * h2)
-                    + a_13 * (0.16666666666666666 * h)
-                    - a_14 * (0.041666666666666664 * h2)
-                    + a_15 * (0.041666666666666664 * h2) - a_17 * (0.25 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0038387944756947366 * h2)
-                    + a_2 * (0.0038387944756947366 * h2)
-                    - a_3 * (0.0038387944756947366 * h2)
-                    + a_6 * (0.019039172128471345 * h2)
-                    - a_8 * (0.019039172128471345 * h2)
-                    + a_9 * (0.019039172128471345 * h2)
-                    - a_12 * (0.006211299937499416 * h2)
-                    + a_14 * (0.006211299937499416 * h2)
-                    - a_15 * (0.006211299937499416 * h2)
-                    + a_17 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -1.5491933384829668);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
-                    - a_2 * (0.013888888888888888 * h2)
-                    + a_3 * (0.013888888888888888 * h2)
-                    + a_6 * (0.019193972378473683 * h2)
-                    - a_8 * (0.019193972378473683 * h2)
-                    + a_9 * (0.019193972378473683 * h2)
-                    + a_12 * (0.05025047206597076 * h2)
-                    - a_14 * (0.05025047206597076 * h2)
-                    + a_15 * (0.05025047206597076 * h2)
-                    - a_23 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.031056499687497078 * h2) + a_2 * (0.031056499687497078 * h2)
-                    - a_3 * (0.031056499687497078 * h2)
-                    + a_6 * (0.057581917135421046 * h2) + a_7 * (0.23032766854168418 * h)
-                    - a_8 * (0.057581917135421046 * h2)
-                    + a_9 * (0.057581917135421046 * h2)
-                    + a_12 * (0.2578098041492924 * h2) - a_14 * (0.2578098041492924 * h2)
-                    + a_15 * (0.2578098041492924 * h2) - a_23 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.031056499687497078 * h2) - a_2 * (0.031056499687497078 * h2)
-                    + a_3 * (0.031056499687497078 * h2) - a_6 * (0.0216986930381813 * h2)
-                    + a_8 * (0.0216986930381813 * h2) - a_9 * (0.0216986930381813 * h2)
-                    + a_12 * (0.1507514161979123 * h2) + a_13 * (0.6030056647916492 * h)
-                    - a_14 * (0.1507514161979123 * h2) + a_15 * (0.1507514161979123 * h2)
-                    - a_23 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2)
-                    + a_6 * (0.008583805399304095 * h2)
-                    - a_8 * (0.008583805399304095 * h2)
-                    + a_9 * (0.008583805399304095 * h2)
-                    - a_12 * (0.022472694288192985 * h2)
-                    + a_14 * (0.022472694288192985 * h2)
-                    - a_15 * (0.022472694288192985 * h2)
-                    - a_23 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
-                    - a_2 * (0.013888888888888888 * h2)
-                    + a_3 * (0.013888888888888888 * h2)
-                    + a_6 * (0.019193972378473683 * h2)
-                    - a_8 * (0.019193972378473683 * h2)
-                    + a_9 * (0.019193972378473683 * h2)
-                    + a_12 * (0.05025047206597076 * h2)
-                    - a_14 * (0.05025047206597076 * h2)
-                    + a_15 * (0.05025047206597076 * h2)
-                    - a_23 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.031056499687497078 * h2) + a_2 * (0.031056499687497078 * h2)
-                    - a_3 * (0.031056499687497078 * h2)
-                    + a_6 * (0.057581917135421046 * h2) + a_7 * (0.23032766854168418 * h)
-                    - a_8 * (0.057581917135421046 * h2)
-                    + a_9 * (0.057581917135421046 * h2)
-                    + a_12 * (0.2578098041492924 * h2) - a_14 * (0.2578098041492924 * h2)
-                    + a_15 * (0.2578098041492924 * h2) - a_23 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.031056499687497078 * h2) - a_2 * (0.031056499687497078 * h2)
-                    + a_3 * (0.031056499687497078 * h2) - a_6 * (0.0216986930381813 * h2)
-                    + a_8 * (0.0216986930381813 * h2) - a_9 * (0.0216986930381813 * h2)
-                    + a_12 * (0.1507514161979123 * h2) + a_13 * (0.6030056647916492 * h)
-                    - a_14 * (0.1507514161979123 * h2) + a_15 * (0.1507514161979123 * h2)
-                    - a_23 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2)
-                    + a_6 * (0.008583805399304095 * h2)
-                    - a_8 * (0.008583805399304095 * h2)
-                    + a_9 * (0.008583805399304095 * h2)
-                    - a_12 * (0.022472694288192985 * h2)
-                    + a_14 * (0.022472694288192985 * h2)
-                    - a_15 * (0.022472694288192985 * h2)
-                    - a_23 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 3), &Self::UNKNOWN_LAYOUT, (2, 0), 3.4641016151377544);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    + a_1 * (1.0 - (0.08333333333333333 * h))
-                    + a_2 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    - a_3 * (0.006944444444444444 * h2) - a_4 * (0.08333333333333333 * h)
-                    - a_5 - a_6 * (0.034722222222222224 * h2)
-                    + a_8 * (0.034722222222222224 * h2)
-                    - a_9 * (0.034722222222222224 * h2)
-                    - a_12 * (0.034722222222222224 * h2)
-                    + a_14 * (0.034722222222222224 * h2)
-                    - a_15 * (0.034722222222222224 * h2)
-                    + a_18 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    + a_20 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    - a_21 * (0.006944444444444444 * h2)
-                    - a_22 * (0.08333333333333333 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    + a_2 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_3 * (0.015528249843748539 * h2) + a_4 * (0.18633899812498247 * h)
-                    - a_6 * (0.10416666666666667 * h2) - a_7 * (0.4166666666666667 * h)
-                    + a_8 * (0.10416666666666667 * h2) - a_9 * (0.10416666666666667 * h2)
-                    - a_12 * (0.1781421933506842 * h2) + a_14 * (0.1781421933506842 * h2)
-                    - a_15 * (0.1781421933506842 * h2)
-                    + a_18 * ((0.4166666666666667 * h) - (0.034722222222222224 * h2))
-                    + a_20 * (-(0.4166666666666667 * h) + (0.034722222222222224 * h2))
-                    - a_21 * (0.034722222222222224 * h2)
-                    - a_22 * (0.4166666666666667 * h) + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_2 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    - a_3 * (0.015528249843748539 * h2) - a_4 * (0.18633899812498247 * h)
-                    + a_6 * (0.039253304461795334 * h2)
-                    - a_8 * (0.039253304461795334 * h2)
-                    + a_9 * (0.039253304461795334 * h2)
-                    - a_12 * (0.10416666666666667 * h2) - a_13 * (0.4166666666666667 * h)
-                    + a_14 * (0.10416666666666667 * h2)
-                    - a_15 * (0.10416666666666667 * h2)
-                    + a_18 * ((0.4166666666666667 * h) - (0.034722222222222224 * h2))
-                    + a_20 * (-(0.4166666666666667 * h) + (0.034722222222222224 * h2))
-                    - a_21 * (0.034722222222222224 * h2)
-                    - a_22 * (0.4166666666666667 * h) + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    + a_2 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    + a_3 * (0.006944444444444444 * h2) + a_4 * (0.08333333333333333 * h)
-                    - a_6 * (0.015528249843748539 * h2)
-                    + a_8 * (0.015528249843748539 * h2)
-                    - a_9 * (0.015528249843748539 * h2)
-                    + a_12 * (0.015528249843748539 * h2)
-                    - a_14 * (0.015528249843748539 * h2)
-                    + a_15 * (0.015528249843748539 * h2)
-                    + a_18 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    + a_19 * (1.0 - (0.08333333333333333 * h))
-                    + a_20 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    - a_21 * (0.006944444444444444 * h2)
-                    - a_22 * (0.08333333333333333 * h) - a_23
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    - a_1 * (0.08333333333333333 * h)
-                    + a_2 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    - a_3 * (0.006944444444444444 * h2) - a_4 * (0.08333333333333333 * h)
-                    - a_6 * (0.034722222222222224 * h2)
-                    + a_8 * (0.034722222222222224 * h2)
-                    - a_9 * (0.034722222222222224 * h2)
-                    - a_12 * (0.034722222222222224 * h2)
-                    + a_14 * (0.034722222222222224 * h2)
-                    - a_15 * (0.034722222222222224 * h2)
-                    + a_18 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    + a_20 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    - a_21 * (0.006944444444444444 * h2)
-                    - a_22 * (0.08333333333333333 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    + a_2 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_3 * (0.015528249843748539 * h2) + a_4 * (0.18633899812498247 * h)
-                    - a_6 * (0.10416666666666667 * h2) - a_7 * (0.4166666666666667 * h)
-                    + a_8 * (0.10416666666666667 * h2) - a_9 * (0.10416666666666667 * h2)
-                    - a_12 * (0.1781421933506842 * h2) + a_14 * (0.1781421933506842 * h2)
-                    - a_15 * (0.1781421933506842 * h2)
-                    + a_18 * ((0.4166666666666667 * h) - (0.034722222222222224 * h2))
-                    + a_20 * (-(0.4166666666666667 * h) + (0.034722222222222224 * h2))
-                    - a_21 * (0.034722222222222224 * h2)
-                    - a_22 * (0.4166666666666667 * h) + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_2 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    - a_3 * (0.015528249843748539 * h2) - a_4 * (0.18633899812498247 * h)
-                    + a_6 * (0.039253304461795334 * h2)
-                    - a_8 * (0.039253304461795334 * h2)
-                    + a_9 * (0.039253304461795334 * h2)
-                    - a_12 * (0.10416666666666667 * h2) - a_13 * (0.4166666666666667 * h)
-                    + a_14 * (0.10416666666666667 * h2)
-                    - a_15 * (0.10416666666666667 * h2)
-                    + a_18 * ((0.4166666666666667 * h) - (0.034722222222222224 * h2))
-                    + a_20 * (-(0.4166666666666667 * h) + (0.034722222222222224 * h2))
-                    - a_21 * (0.034722222222222224 * h2)
-                    - a_22 * (0.4166666666666667 * h) + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    + a_2 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    + a_3 * (0.006944444444444444 * h2) + a_4 * (0.08333333333333333 * h)
-                    - a_6 * (0.015528249843748539 * h2)
-                    + a_8 * (0.015528249843748539 * h2)
-                    - a_9 * (0.015528249843748539 * h2)
-                    + a_12 * (0.015528249843748539 * h2)
-                    - a_14 * (0.015528249843748539 * h2)
-                    + a_15 * (0.015528249843748539 * h2)
-                    + a_18 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    - a_19 * (0.08333333333333333 * h)
-                    + a_20 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    - a_21 * (0.006944444444444444 * h2)
-                    - a_22 * (0.08333333333333333 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.003105649968749708 * h2) + a_1 * (0.037267799624996496 * h)
-                    - a_2 * (0.003105649968749708 * h2)
-                    + a_3 * (0.003105649968749708 * h2)
-                    + a_6 * ((0.08333333333333333 * h) + (0.015528249843748539 * h2))
-                    + a_8 * (-(0.08333333333333333 * h) - (0.015528249843748539 * h2))
-                    + a_9 * (0.015528249843748539 * h2)
-                    - a_10 * (0.08333333333333333 * h)
-                    + a_12 * (0.015528249843748539 * h2)
-                    - a_14 * (0.015528249843748539 * h2)
-                    + a_15 * (0.015528249843748539 * h2)
-                    + a_18 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    + a_20 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_21 * (0.003105649968749708 * h2)
-                    + a_22 * (0.037267799624996496 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2)
-                    + a_6 * ((0.25 * h) + (0.04658474953124562 * h2))
-                    + a_7 * (1.0 + (0.18633899812498247 * h))
-                    + a_8 * (-(0.25 * h) - (0.04658474953124562 * h2))
-                    + a_9 * (0.04658474953124562 * h2) - a_10 * (0.25 * h) - a_11
-                    + a_12 * (0.0796676107986082 * h2) - a_14 * (0.0796676107986082 * h2)
-                    + a_15 * (0.0796676107986082 * h2)
-                    + a_18 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    + a_20 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_21 * (0.015528249843748539 * h2)
-                    + a_22 * (0.18633899812498247 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2)
-                    + a_6 * (-(0.0942079307083088 * h) - (0.01755461142361403 * h2))
-                    + a_8 * ((0.0942079307083088 * h) + (0.01755461142361403 * h2))
-                    - a_9 * (0.01755461142361403 * h2) + a_10 * (0.0942079307083088 * h)
-                    + a_12 * (0.04658474953124562 * h2)
-                    + a_13 * (0.18633899812498247 * h)
-                    - a_14 * (0.04658474953124562 * h2)
-                    + a_15 * (0.04658474953124562 * h2)
-                    + a_18 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    + a_20 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_21 * (0.015528249843748539 * h2)
-                    + a_22 * (0.18633899812498247 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.003105649968749708 * h2) + a_2 * (0.003105649968749708 * h2)
-                    - a_3 * (0.003105649968749708 * h2)
-                    + a_6 * ((0.037267799624996496 * h) + (0.006944444444444444 * h2))
-                    + a_8 * (-(0.037267799624996496 * h) - (0.006944444444444444 * h2))
-                    + a_9 * (0.006944444444444444 * h2)
-                    - a_10 * (0.037267799624996496 * h)
-                    - a_12 * (0.006944444444444444 * h2)
-                    + a_14 * (0.006944444444444444 * h2)
-                    - a_15 * (0.006944444444444444 * h2)
-                    + a_18 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    + a_19 * (-0.4472135954999579 + (0.037267799624996496 * h))
-                    + a_20 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_21 * (0.003105649968749708 * h2)
-                    + a_22 * (0.037267799624996496 * h) + a_23 * 0.4472135954999579
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.003105649968749708 * h2) + a_1 * (0.037267799624996496 * h)
-                    - a_2 * (0.003105649968749708 * h2)
-                    + a_3 * (0.003105649968749708 * h2)
-                    + a_6 * ((0.08333333333333333 * h) + (0.015528249843748539 * h2))
-                    + a_8 * (-(0.08333333333333333 * h) - (0.015528249843748539 * h2))
-                    + a_9 * (0.015528249843748539 * h2)
-                    - a_10 * (0.08333333333333333 * h)
-                    + a_12 * (0.015528249843748539 * h2)
-                    - a_14 * (0.015528249843748539 * h2)
-                    + a_15 * (0.015528249843748539 * h2)
-                    + a_18 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    + a_20 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_21 * (0.003105649968749708 * h2)
-                    + a_22 * (0.037267799624996496 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2)
-                    + a_6 * ((0.25 * h) + (0.04658474953124562 * h2))
-                    + a_7 * (0.18633899812498247 * h)
-                    + a_8 * (-(0.25 * h) - (0.04658474953124562 * h2))
-                    + a_9 * (0.04658474953124562 * h2) - a_10 * (0.25 * h)
-                    + a_12 * (0.0796676107986082 * h2) - a_14 * (0.0796676107986082 * h2)
-                    + a_15 * (0.0796676107986082 * h2)
-                    + a_18 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    + a_20 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_21 * (0.015528249843748539 * h2)
-                    + a_22 * (0.18633899812498247 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2)
-                    + a_6 * (-(0.0942079307083088 * h) - (0.01755461142361403 * h2))
-                    + a_8 * ((0.0942079307083088 * h) + (0.01755461142361403 * h2))
-                    - a_9 * (0.01755461142361403 * h2) + a_10 * (0.0942079307083088 * h)
-                    + a_12 * (0.04658474953124562 * h2)
-                    + a_13 * (0.18633899812498247 * h)
-                    - a_14 * (0.04658474953124562 * h2)
-                    + a_15 * (0.04658474953124562 * h2)
-                    + a_18 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    + a_20 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_21 * (0.015528249843748539 * h2)
-                    + a_22 * (0.18633899812498247 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.003105649968749708 * h2) + a_2 * (0.003105649968749708 * h2)
-                    - a_3 * (0.003105649968749708 * h2)
-                    + a_6 * ((0.037267799624996496 * h) + (0.006944444444444444 * h2))
-                    + a_8 * (-(0.037267799624996496 * h) - (0.006944444444444444 * h2))
-                    + a_9 * (0.006944444444444444 * h2)
-                    - a_10 * (0.037267799624996496 * h)
-                    - a_12 * (0.006944444444444444 * h2)
-                    + a_14 * (0.006944444444444444 * h2)
-                    - a_15 * (0.006944444444444444 * h2)
-                    + a_18 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    + a_19 * (0.037267799624996496 * h)
-                    + a_20 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_21 * (0.003105649968749708 * h2)
-                    + a_22 * (0.037267799624996496 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.003105649968749708 * h2) - a_1 * (0.037267799624996496 * h)
-                    + a_2 * (0.003105649968749708 * h2)
-                    - a_3 * (0.003105649968749708 * h2)
-                    - a_6 * (0.015528249843748539 * h2)
-                    + a_8 * (0.015528249843748539 * h2)
-                    - a_9 * (0.015528249843748539 * h2)
-                    + a_12 * ((0.08333333333333333 * h) - (0.015528249843748539 * h2))
-                    + a_14 * (-(0.08333333333333333 * h) + (0.015528249843748539 * h2))
-                    - a_15 * (0.015528249843748539 * h2)
-                    - a_16 * (0.08333333333333333 * h)
-                    + a_18 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_20 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    - a_21 * (0.003105649968749708 * h2)
-                    - a_22 * (0.037267799624996496 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2)
-                    - a_6 * (0.04658474953124562 * h2) - a_7 * (0.18633899812498247 * h)
-                    + a_8 * (0.04658474953124562 * h2) - a_9 * (0.04658474953124562 * h2)
-                    + a_12 * ((0.4275412640416421 * h) - (0.0796676107986082 * h2))
-                    + a_14 * (-(0.4275412640416421 * h) + (0.0796676107986082 * h2))
-                    - a_15 * (0.0796676107986082 * h2) - a_16 * (0.4275412640416421 * h)
-                    + a_18 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_20 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    - a_21 * (0.015528249843748539 * h2)
-                    - a_22 * (0.18633899812498247 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2)
-                    + a_6 * (0.01755461142361403 * h2) - a_8 * (0.01755461142361403 * h2)
-                    + a_9 * (0.01755461142361403 * h2)
-                    + a_12 * ((0.25 * h) - (0.04658474953124562 * h2))
-                    + a_13 * (1.0 - (0.18633899812498247 * h))
-                    + a_14 * (-(0.25 * h) + (0.04658474953124562 * h2))
-                    - a_15 * (0.04658474953124562 * h2) - a_16 * (0.25 * h) - a_17
-                    + a_18 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_20 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    - a_21 * (0.015528249843748539 * h2)
-                    - a_22 * (0.18633899812498247 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (0.003105649968749708 * h2) - a_2 * (0.003105649968749708 * h2)
-                    + a_3 * (0.003105649968749708 * h2)
-                    - a_6 * (0.006944444444444444 * h2)
-                    + a_8 * (0.006944444444444444 * h2)
-                    - a_9 * (0.006944444444444444 * h2)
-                    + a_12 * (-(0.037267799624996496 * h) + (0.006944444444444444 * h2))
-                    + a_14 * ((0.037267799624996496 * h) - (0.006944444444444444 * h2))
-                    + a_15 * (0.006944444444444444 * h2)
-                    + a_16 * (0.037267799624996496 * h)
-                    + a_18 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_19 * (0.4472135954999579 - (0.037267799624996496 * h))
-                    + a_20 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    - a_21 * (0.003105649968749708 * h2)
-                    - a_22 * (0.037267799624996496 * h) - a_23 * 0.4472135954999579
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_0 * (0.003105649968749708 * h2) - a_1 * (0.037267799624996496 * h)
-                    + a_2 * (0.003105649968749708 * h2)
-                    - a_3 * (0.003105649968749708 * h2)
-                    - a_6 * (0.015528249843748539 * h2)
-                    + a_8 * (0.015528249843748539 * h2)
-                    - a_9 * (0.015528249843748539 * h2)
-                    + a_12 * ((0.08333333333333333 * h) - (0.015528249843748539 * h2))
-                    + a_14 * (-(0.08333333333333333 * h) + (0.015528249843748539 * h2))
-                    - a_15 * (0.015528249843748539 * h2)
-                    - a_16 * (0.08333333333333333 * h)
-                    + a_18 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_20 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    - a_21 * (0.003105649968749708 * h2)
-                    - a_22 * (0.037267799624996496 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2)
-                    - a_6 * (0.04658474953124562 * h2) - a_7 * (0.18633899812498247 * h)
-                    + a_8 * (0.04658474953124562 * h2) - a_9 * (0.04658474953124562 * h2)
-                    + a_12 * ((0.4275412640416421 * h) - (0.0796676107986082 * h2))
-                    + a_14 * (-(0.4275412640416421 * h) + (0.0796676107986082 * h2))
-                    - a_15 * (0.0796676107986082 * h2) - a_16 * (0.4275412640416421 * h)
-                    + a_18 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_20 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    - a_21 * (0.015528249843748539 * h2)
-                    - a_22 * (0.18633899812498247 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2)
-                    + a_6 * (0.01755461142361403 * h2) - a_8 * (0.01755461142361403 * h2)
-                    + a_9 * (0.01755461142361403 * h2)
-                    + a_12 * ((0.25 * h) - (0.04658474953124562 * h2))
-                    - a_13 * (0.18633899812498247 * h)
-                    + a_14 * (-(0.25 * h) + (0.04658474953124562 * h2))
-                    - a_15 * (0.04658474953124562 * h2) - a_16 * (0.25 * h)
-                    + a_18 * ((0.18633899812498247 * h) - (0.015528249843748539 * h2))
-                    + a_20 * (-(0.18633899812498247 * h) + (0.015528249843748539 * h2))
-                    - a_21 * (0.015528249843748539 * h2)
-                    - a_22 * (0.18633899812498247 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (0.003105649968749708 * h2) - a_2 * (0.003105649968749708 * h2)
-                    + a_3 * (0.003105649968749708 * h2)
-                    - a_6 * (0.006944444444444444 * h2)
-                    + a_8 * (0.006944444444444444 * h2)
-                    - a_9 * (0.006944444444444444 * h2)
-                    + a_12 * (-(0.037267799624996496 * h) + (0.006944444444444444 * h2))
-                    + a_14 * ((0.037267799624996496 * h) - (0.006944444444444444 * h2))
-                    + a_15 * (0.006944444444444444 * h2)
-                    + a_16 * (0.037267799624996496 * h)
-                    + a_18 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    - a_19 * (0.037267799624996496 * h)
-                    + a_20 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    - a_21 * (0.003105649968749708 * h2)
-                    - a_22 * (0.037267799624996496 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2)
-                    + a_6 * (0.034722222222222224 * h2)
-                    - a_8 * (0.034722222222222224 * h2)
-                    + a_9 * (0.034722222222222224 * h2)
-                    + a_12 * (0.034722222222222224 * h2)
-                    - a_14 * (0.034722222222222224 * h2)
-                    + a_15 * (0.034722222222222224 * h2)
-                    + a_18 * (0.006944444444444444 * h2)
-                    - a_20 * (0.006944444444444444 * h2)
-                    + a_21 * (0.006944444444444444 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.015528249843748539 * h2) + a_2 * (0.015528249843748539 * h2)
-                    - a_3 * (0.015528249843748539 * h2)
-                    + a_6 * (0.10416666666666667 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
-                    + a_12 * (0.1781421933506842 * h2) - a_14 * (0.1781421933506842 * h2)
-                    + a_15 * (0.1781421933506842 * h2)
-                    + a_18 * (0.034722222222222224 * h2)
-                    - a_20 * (0.034722222222222224 * h2)
-                    + a_21 * (0.034722222222222224 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.015528249843748539 * h2) - a_2 * (0.015528249843748539 * h2)
-                    + a_3 * (0.015528249843748539 * h2)
-                    - a_6 * (0.039253304461795334 * h2)
-                    + a_8 * (0.039253304461795334 * h2)
-                    - a_9 * (0.039253304461795334 * h2)
-                    + a_12 * (0.10416666666666667 * h2) + a_13 * (0.4166666666666667 * h)
-                    - a_14 * (0.10416666666666667 * h2)
-                    + a_15 * (0.10416666666666667 * h2)
-                    + a_18 * (0.034722222222222224 * h2)
-                    - a_20 * (0.034722222222222224 * h2)
-                    + a_21 * (0.034722222222222224 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2)
-                    + a_6 * (0.015528249843748539 * h2)
-                    - a_8 * (0.015528249843748539 * h2)
-                    + a_9 * (0.015528249843748539 * h2)
-                    - a_12 * (0.015528249843748539 * h2)
-                    + a_14 * (0.015528249843748539 * h2)
-                    - a_15 * (0.015528249843748539 * h2)
-                    + a_18 * (0.006944444444444444 * h2)
-                    + a_19 * (0.08333333333333333 * h)
-                    - a_20 * (0.006944444444444444 * h2)
-                    + a_21 * (0.006944444444444444 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2)
-                    + a_6 * (0.034722222222222224 * h2)
-                    - a_8 * (0.034722222222222224 * h2)
-                    + a_9 * (0.034722222222222224 * h2)
-                    + a_12 * (0.034722222222222224 * h2)
-                    - a_14 * (0.034722222222222224 * h2)
-                    + a_15 * (0.034722222222222224 * h2)
-                    + a_18 * (0.006944444444444444 * h2)
-                    - a_20 * (0.006944444444444444 * h2)
-                    + a_21 * (0.006944444444444444 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.015528249843748539 * h2) + a_2 * (0.015528249843748539 * h2)
-                    - a_3 * (0.015528249843748539 * h2)
-                    + a_6 * (0.10416666666666667 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
-                    + a_12 * (0.1781421933506842 * h2) - a_14 * (0.1781421933506842 * h2)
-                    + a_15 * (0.1781421933506842 * h2)
-                    + a_18 * (0.034722222222222224 * h2)
-                    - a_20 * (0.034722222222222224 * h2)
-                    + a_21 * (0.034722222222222224 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.015528249843748539 * h2) - a_2 * (0.015528249843748539 * h2)
-                    + a_3 * (0.015528249843748539 * h2)
-                    - a_6 * (0.039253304461795334 * h2)
-                    + a_8 * (0.039253304461795334 * h2)
-                    - a_9 * (0.039253304461795334 * h2)
-                    + a_12 * (0.10416666666666667 * h2) + a_13 * (0.4166666666666667 * h)
-                    - a_14 * (0.10416666666666667 * h2)
-                    + a_15 * (0.10416666666666667 * h2)
-                    + a_18 * (0.034722222222222224 * h2)
-                    - a_20 * (0.034722222222222224 * h2)
-                    + a_21 * (0.034722222222222224 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2)
-                    + a_6 * (0.015528249843748539 * h2)
-                    - a_8 * (0.015528249843748539 * h2)
-                    + a_9 * (0.015528249843748539 * h2)
-                    - a_12 * (0.015528249843748539 * h2)
-                    + a_14 * (0.015528249843748539 * h2)
-                    - a_15 * (0.015528249843748539 * h2)
-                    + a_18 * (0.006944444444444444 * h2)
-                    + a_19 * (0.08333333333333333 * h)
-                    - a_20 * (0.006944444444444444 * h2)
-                    + a_21 * (0.006944444444444444 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.28867513459481287);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.6454972243679028);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.6454972243679028);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 3), -0.28867513459481287);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_5 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_5 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_5 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_5 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_5 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_5 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_5 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_5 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -3.4641016151377544,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.010050094413194152 * h2) + a_1 * (0.12060113295832983 * h)
+                - a_2 * (0.010050094413194152 * h2) + a_3 * (0.010050094413194152 * h2)
+                + a_6 * (0.013888888888888888 * h2) - a_8 * (0.013888888888888888 * h2)
+                + a_9 * (0.013888888888888888 * h2) - a_11 * (0.08333333333333333 * h)
+                - a_12 * (0.000906216447914622 * h2) + a_14 * (0.000906216447914622 * h2)
+                - a_15 * (0.000906216447914622 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.022472694288192985 * h2) + a_2 * (0.022472694288192985 * h2)
+                - a_3 * (0.022472694288192985 * h2) + a_6 * (0.041666666666666664 * h2)
+                + a_7 * (0.16666666666666666 * h) - a_8 * (0.041666666666666664 * h2)
+                + a_9 * (0.041666666666666664 * h2) - a_11 * (0.25 * h)
+                - a_12 * (0.004649339107640933 * h2) + a_14 * (0.004649339107640933 * h2)
+                - a_15 * (0.004649339107640933 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.022472694288192985 * h2) - a_2 * (0.022472694288192985 * h2)
+                + a_3 * (0.022472694288192985 * h2) - a_6 * (0.01570132178471813 * h2)
+                + a_8 * (0.01570132178471813 * h2) - a_9 * (0.01570132178471813 * h2)
+                + a_11 * (0.0942079307083088 * h) - a_12 * (0.0027186493437438663 * h2)
+                - a_13 * (0.010874597374975465 * h) + a_14 * (0.0027186493437438663 * h2)
+                - a_15 * (0.0027186493437438663 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.010050094413194152 * h2) + a_2 * (0.010050094413194152 * h2)
+                - a_3 * (0.010050094413194152 * h2) + a_6 * (0.006211299937499416 * h2)
+                - a_8 * (0.006211299937499416 * h2) + a_9 * (0.006211299937499416 * h2)
+                - a_11 * (0.037267799624996496 * h)
+                + a_12 * (0.00040527231597309847 * h2)
+                - a_14 * (0.00040527231597309847 * h2)
+                + a_15 * (0.00040527231597309847 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.010050094413194152 * h2) + a_1 * (0.12060113295832983 * h)
+                - a_2 * (0.010050094413194152 * h2) + a_3 * (0.010050094413194152 * h2)
+                + a_6 * (0.013888888888888888 * h2) - a_8 * (0.013888888888888888 * h2)
+                + a_9 * (0.013888888888888888 * h2) - a_11 * (0.08333333333333333 * h)
+                - a_12 * (0.000906216447914622 * h2) + a_14 * (0.000906216447914622 * h2)
+                - a_15 * (0.000906216447914622 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.022472694288192985 * h2) + a_2 * (0.022472694288192985 * h2)
+                - a_3 * (0.022472694288192985 * h2) + a_6 * (0.041666666666666664 * h2)
+                + a_7 * (0.16666666666666666 * h) - a_8 * (0.041666666666666664 * h2)
+                + a_9 * (0.041666666666666664 * h2) - a_11 * (0.25 * h)
+                - a_12 * (0.004649339107640933 * h2) + a_14 * (0.004649339107640933 * h2)
+                - a_15 * (0.004649339107640933 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.022472694288192985 * h2) - a_2 * (0.022472694288192985 * h2)
+                + a_3 * (0.022472694288192985 * h2) - a_6 * (0.01570132178471813 * h2)
+                + a_8 * (0.01570132178471813 * h2) - a_9 * (0.01570132178471813 * h2)
+                + a_11 * (0.0942079307083088 * h) - a_12 * (0.0027186493437438663 * h2)
+                - a_13 * (0.010874597374975465 * h) + a_14 * (0.0027186493437438663 * h2)
+                - a_15 * (0.0027186493437438663 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.010050094413194152 * h2) + a_2 * (0.010050094413194152 * h2)
+                - a_3 * (0.010050094413194152 * h2) + a_6 * (0.006211299937499416 * h2)
+                - a_8 * (0.006211299937499416 * h2) + a_9 * (0.006211299937499416 * h2)
+                - a_11 * (0.037267799624996496 * h)
+                + a_12 * (0.00040527231597309847 * h2)
+                - a_14 * (0.00040527231597309847 * h2)
+                + a_15 * (0.00040527231597309847 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.5491933384829668,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0038387944756947366 * h2) + a_1 * (0.04606553370833684 * h)
+                - a_2 * (0.0038387944756947366 * h2) + a_3 * (0.0038387944756947366 * h2)
+                + a_6 * (0.04257288311458129 * h2) - a_8 * (0.04257288311458129 * h2)
+                + a_9 * (0.04257288311458129 * h2) + a_12 * (0.013888888888888888 * h2)
+                - a_14 * (0.013888888888888888 * h2) + a_15 * (0.013888888888888888 * h2)
+                - a_17 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.008583805399304095 * h2) + a_2 * (0.008583805399304095 * h2)
+                - a_3 * (0.008583805399304095 * h2) + a_6 * (0.12771864934374386 * h2)
+                + a_7 * (0.5108745973749754 * h) - a_8 * (0.12771864934374386 * h2)
+                + a_9 * (0.12771864934374386 * h2) + a_12 * (0.0712568773402737 * h2)
+                - a_14 * (0.0712568773402737 * h2) + a_15 * (0.0712568773402737 * h2)
+                - a_17 * (0.4275412640416421 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.008583805399304095 * h2) - a_2 * (0.008583805399304095 * h2)
+                + a_3 * (0.008583805399304095 * h2) - a_6 * (0.048128438670136844 * h2)
+                + a_8 * (0.048128438670136844 * h2) - a_9 * (0.048128438670136844 * h2)
+                + a_12 * (0.041666666666666664 * h2) + a_13 * (0.16666666666666666 * h)
+                - a_14 * (0.041666666666666664 * h2) + a_15 * (0.041666666666666664 * h2)
+                - a_17 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0038387944756947366 * h2) + a_2 * (0.0038387944756947366 * h2)
+                - a_3 * (0.0038387944756947366 * h2) + a_6 * (0.019039172128471345 * h2)
+                - a_8 * (0.019039172128471345 * h2) + a_9 * (0.019039172128471345 * h2)
+                - a_12 * (0.006211299937499416 * h2) + a_14 * (0.006211299937499416 * h2)
+                - a_15 * (0.006211299937499416 * h2) + a_17 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0038387944756947366 * h2) + a_1 * (0.04606553370833684 * h)
+                - a_2 * (0.0038387944756947366 * h2) + a_3 * (0.0038387944756947366 * h2)
+                + a_6 * (0.04257288311458129 * h2) - a_8 * (0.04257288311458129 * h2)
+                + a_9 * (0.04257288311458129 * h2) + a_12 * (0.013888888888888888 * h2)
+                - a_14 * (0.013888888888888888 * h2) + a_15 * (0.013888888888888888 * h2)
+                - a_17 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.008583805399304095 * h2) + a_2 * (0.008583805399304095 * h2)
+                - a_3 * (0.008583805399304095 * h2) + a_6 * (0.12771864934374386 * h2)
+                + a_7 * (0.5108745973749754 * h) - a_8 * (0.12771864934374386 * h2)
+                + a_9 * (0.12771864934374386 * h2) + a_12 * (0.0712568773402737 * h2)
+                - a_14 * (0.0712568773402737 * h2) + a_15 * (0.0712568773402737 * h2)
+                - a_17 * (0.4275412640416421 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.008583805399304095 * h2) - a_2 * (0.008583805399304095 * h2)
+                + a_3 * (0.008583805399304095 * h2) - a_6 * (0.048128438670136844 * h2)
+                + a_8 * (0.048128438670136844 * h2) - a_9 * (0.048128438670136844 * h2)
+                + a_12 * (0.041666666666666664 * h2) + a_13 * (0.16666666666666666 * h)
+                - a_14 * (0.041666666666666664 * h2) + a_15 * (0.041666666666666664 * h2)
+                - a_17 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0038387944756947366 * h2) + a_2 * (0.0038387944756947366 * h2)
+                - a_3 * (0.0038387944756947366 * h2) + a_6 * (0.019039172128471345 * h2)
+                - a_8 * (0.019039172128471345 * h2) + a_9 * (0.019039172128471345 * h2)
+                - a_12 * (0.006211299937499416 * h2) + a_14 * (0.006211299937499416 * h2)
+                - a_15 * (0.006211299937499416 * h2) + a_17 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.5491933384829668,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.019193972378473683 * h2) - a_8 * (0.019193972378473683 * h2)
+                + a_9 * (0.019193972378473683 * h2) + a_12 * (0.05025047206597076 * h2)
+                - a_14 * (0.05025047206597076 * h2) + a_15 * (0.05025047206597076 * h2)
+                - a_23 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.031056499687497078 * h2) + a_2 * (0.031056499687497078 * h2)
+                - a_3 * (0.031056499687497078 * h2) + a_6 * (0.057581917135421046 * h2)
+                + a_7 * (0.23032766854168418 * h) - a_8 * (0.057581917135421046 * h2)
+                + a_9 * (0.057581917135421046 * h2) + a_12 * (0.2578098041492924 * h2)
+                - a_14 * (0.2578098041492924 * h2) + a_15 * (0.2578098041492924 * h2)
+                - a_23 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.031056499687497078 * h2) - a_2 * (0.031056499687497078 * h2)
+                + a_3 * (0.031056499687497078 * h2) - a_6 * (0.0216986930381813 * h2)
+                + a_8 * (0.0216986930381813 * h2) - a_9 * (0.0216986930381813 * h2)
+                + a_12 * (0.1507514161979123 * h2) + a_13 * (0.6030056647916492 * h)
+                - a_14 * (0.1507514161979123 * h2) + a_15 * (0.1507514161979123 * h2)
+                - a_23 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_6 * (0.008583805399304095 * h2)
+                - a_8 * (0.008583805399304095 * h2) + a_9 * (0.008583805399304095 * h2)
+                - a_12 * (0.022472694288192985 * h2) + a_14 * (0.022472694288192985 * h2)
+                - a_15 * (0.022472694288192985 * h2) - a_23 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.019193972378473683 * h2) - a_8 * (0.019193972378473683 * h2)
+                + a_9 * (0.019193972378473683 * h2) + a_12 * (0.05025047206597076 * h2)
+                - a_14 * (0.05025047206597076 * h2) + a_15 * (0.05025047206597076 * h2)
+                - a_23 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.031056499687497078 * h2) + a_2 * (0.031056499687497078 * h2)
+                - a_3 * (0.031056499687497078 * h2) + a_6 * (0.057581917135421046 * h2)
+                + a_7 * (0.23032766854168418 * h) - a_8 * (0.057581917135421046 * h2)
+                + a_9 * (0.057581917135421046 * h2) + a_12 * (0.2578098041492924 * h2)
+                - a_14 * (0.2578098041492924 * h2) + a_15 * (0.2578098041492924 * h2)
+                - a_23 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.031056499687497078 * h2) - a_2 * (0.031056499687497078 * h2)
+                + a_3 * (0.031056499687497078 * h2) - a_6 * (0.0216986930381813 * h2)
+                + a_8 * (0.0216986930381813 * h2) - a_9 * (0.0216986930381813 * h2)
+                + a_12 * (0.1507514161979123 * h2) + a_13 * (0.6030056647916492 * h)
+                - a_14 * (0.1507514161979123 * h2) + a_15 * (0.1507514161979123 * h2)
+                - a_23 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_6 * (0.008583805399304095 * h2)
+                - a_8 * (0.008583805399304095 * h2) + a_9 * (0.008583805399304095 * h2)
+                - a_12 * (0.022472694288192985 * h2) + a_14 * (0.022472694288192985 * h2)
+                - a_15 * (0.022472694288192985 * h2) - a_23 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            3.4641016151377544,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                + a_1 * (1.0 - 0.08333333333333333 * h)
+                + a_2 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2) - a_4 * (0.08333333333333333 * h)
+                - a_5 - a_6 * (0.034722222222222224 * h2)
+                + a_8 * (0.034722222222222224 * h2) - a_9 * (0.034722222222222224 * h2)
+                - a_12 * (0.034722222222222224 * h2) + a_14 * (0.034722222222222224 * h2)
+                - a_15 * (0.034722222222222224 * h2)
+                + a_18 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                + a_20 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                + a_2 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_3 * (0.015528249843748539 * h2) + a_4 * (0.18633899812498247 * h)
+                - a_6 * (0.10416666666666667 * h2) - a_7 * (0.4166666666666667 * h)
+                + a_8 * (0.10416666666666667 * h2) - a_9 * (0.10416666666666667 * h2)
+                - a_12 * (0.1781421933506842 * h2) + a_14 * (0.1781421933506842 * h2)
+                - a_15 * (0.1781421933506842 * h2)
+                + a_18 * (0.4166666666666667 * h - 0.034722222222222224 * h2)
+                + a_20 * (-0.4166666666666667 * h + 0.034722222222222224 * h2)
+                - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_2 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                - a_3 * (0.015528249843748539 * h2) - a_4 * (0.18633899812498247 * h)
+                + a_6 * (0.039253304461795334 * h2) - a_8 * (0.039253304461795334 * h2)
+                + a_9 * (0.039253304461795334 * h2) - a_12 * (0.10416666666666667 * h2)
+                - a_13 * (0.4166666666666667 * h) + a_14 * (0.10416666666666667 * h2)
+                - a_15 * (0.10416666666666667 * h2)
+                + a_18 * (0.4166666666666667 * h - 0.034722222222222224 * h2)
+                + a_20 * (-0.4166666666666667 * h + 0.034722222222222224 * h2)
+                - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                + a_2 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                + a_3 * (0.006944444444444444 * h2) + a_4 * (0.08333333333333333 * h)
+                - a_6 * (0.015528249843748539 * h2) + a_8 * (0.015528249843748539 * h2)
+                - a_9 * (0.015528249843748539 * h2) + a_12 * (0.015528249843748539 * h2)
+                - a_14 * (0.015528249843748539 * h2) + a_15 * (0.015528249843748539 * h2)
+                + a_18 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                + a_19 * (1.0 - 0.08333333333333333 * h)
+                + a_20 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
+                - a_23 + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                - a_1 * (0.08333333333333333 * h)
+                + a_2 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2) - a_4 * (0.08333333333333333 * h)
+                - a_6 * (0.034722222222222224 * h2) + a_8 * (0.034722222222222224 * h2)
+                - a_9 * (0.034722222222222224 * h2) - a_12 * (0.034722222222222224 * h2)
+                + a_14 * (0.034722222222222224 * h2) - a_15 * (0.034722222222222224 * h2)
+                + a_18 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                + a_20 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                + a_2 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_3 * (0.015528249843748539 * h2) + a_4 * (0.18633899812498247 * h)
+                - a_6 * (0.10416666666666667 * h2) - a_7 * (0.4166666666666667 * h)
+                + a_8 * (0.10416666666666667 * h2) - a_9 * (0.10416666666666667 * h2)
+                - a_12 * (0.1781421933506842 * h2) + a_14 * (0.1781421933506842 * h2)
+                - a_15 * (0.1781421933506842 * h2)
+                + a_18 * (0.4166666666666667 * h - 0.034722222222222224 * h2)
+                + a_20 * (-0.4166666666666667 * h + 0.034722222222222224 * h2)
+                - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_2 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                - a_3 * (0.015528249843748539 * h2) - a_4 * (0.18633899812498247 * h)
+                + a_6 * (0.039253304461795334 * h2) - a_8 * (0.039253304461795334 * h2)
+                + a_9 * (0.039253304461795334 * h2) - a_12 * (0.10416666666666667 * h2)
+                - a_13 * (0.4166666666666667 * h) + a_14 * (0.10416666666666667 * h2)
+                - a_15 * (0.10416666666666667 * h2)
+                + a_18 * (0.4166666666666667 * h - 0.034722222222222224 * h2)
+                + a_20 * (-0.4166666666666667 * h + 0.034722222222222224 * h2)
+                - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                + a_2 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                + a_3 * (0.006944444444444444 * h2) + a_4 * (0.08333333333333333 * h)
+                - a_6 * (0.015528249843748539 * h2) + a_8 * (0.015528249843748539 * h2)
+                - a_9 * (0.015528249843748539 * h2) + a_12 * (0.015528249843748539 * h2)
+                - a_14 * (0.015528249843748539 * h2) + a_15 * (0.015528249843748539 * h2)
+                + a_18 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                - a_19 * (0.08333333333333333 * h)
+                + a_20 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.003105649968749708 * h2) + a_1 * (0.037267799624996496 * h)
+                - a_2 * (0.003105649968749708 * h2) + a_3 * (0.003105649968749708 * h2)
+                + a_6 * (0.08333333333333333 * h + 0.015528249843748539 * h2)
+                + a_8 * (-0.08333333333333333 * h - 0.015528249843748539 * h2)
+                + a_9 * (0.015528249843748539 * h2) - a_10 * (0.08333333333333333 * h)
+                + a_12 * (0.015528249843748539 * h2) - a_14 * (0.015528249843748539 * h2)
+                + a_15 * (0.015528249843748539 * h2)
+                + a_18 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                + a_20 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.25 * h + 0.04658474953124562 * h2)
+                + a_7 * (1.0 + 0.18633899812498247 * h)
+                + a_8 * (-0.25 * h - 0.04658474953124562 * h2)
+                + a_9 * (0.04658474953124562 * h2) - a_10 * (0.25 * h) - a_11
+                + a_12 * (0.0796676107986082 * h2) - a_14 * (0.0796676107986082 * h2)
+                + a_15 * (0.0796676107986082 * h2)
+                + a_18 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                + a_20 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
+                + a_3 * (0.006944444444444444 * h2)
+                + a_6 * (-0.0942079307083088 * h - 0.01755461142361403 * h2)
+                + a_8 * (0.0942079307083088 * h + 0.01755461142361403 * h2)
+                - a_9 * (0.01755461142361403 * h2) + a_10 * (0.0942079307083088 * h)
+                + a_12 * (0.04658474953124562 * h2) + a_13 * (0.18633899812498247 * h)
+                - a_14 * (0.04658474953124562 * h2) + a_15 * (0.04658474953124562 * h2)
+                + a_18 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                + a_20 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.003105649968749708 * h2) + a_2 * (0.003105649968749708 * h2)
+                - a_3 * (0.003105649968749708 * h2)
+                + a_6 * (0.037267799624996496 * h + 0.006944444444444444 * h2)
+                + a_8 * (-0.037267799624996496 * h - 0.006944444444444444 * h2)
+                + a_9 * (0.006944444444444444 * h2) - a_10 * (0.037267799624996496 * h)
+                - a_12 * (0.006944444444444444 * h2) + a_14 * (0.006944444444444444 * h2)
+                - a_15 * (0.006944444444444444 * h2)
+                + a_18 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                + a_19 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                + a_20 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
+                + a_23 * 0.4472135954999579 - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.003105649968749708 * h2) + a_1 * (0.037267799624996496 * h)
+                - a_2 * (0.003105649968749708 * h2) + a_3 * (0.003105649968749708 * h2)
+                + a_6 * (0.08333333333333333 * h + 0.015528249843748539 * h2)
+                + a_8 * (-0.08333333333333333 * h - 0.015528249843748539 * h2)
+                + a_9 * (0.015528249843748539 * h2) - a_10 * (0.08333333333333333 * h)
+                + a_12 * (0.015528249843748539 * h2) - a_14 * (0.015528249843748539 * h2)
+                + a_15 * (0.015528249843748539 * h2)
+                + a_18 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                + a_20 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.25 * h + 0.04658474953124562 * h2)
+                + a_7 * (0.18633899812498247 * h)
+                + a_8 * (-0.25 * h - 0.04658474953124562 * h2)
+                + a_9 * (0.04658474953124562 * h2) - a_10 * (0.25 * h)
+                + a_12 * (0.0796676107986082 * h2) - a_14 * (0.0796676107986082 * h2)
+                + a_15 * (0.0796676107986082 * h2)
+                + a_18 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                + a_20 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
+                + a_3 * (0.006944444444444444 * h2)
+                + a_6 * (-0.0942079307083088 * h - 0.01755461142361403 * h2)
+                + a_8 * (0.0942079307083088 * h + 0.01755461142361403 * h2)
+                - a_9 * (0.01755461142361403 * h2) + a_10 * (0.0942079307083088 * h)
+                + a_12 * (0.04658474953124562 * h2) + a_13 * (0.18633899812498247 * h)
+                - a_14 * (0.04658474953124562 * h2) + a_15 * (0.04658474953124562 * h2)
+                + a_18 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                + a_20 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.003105649968749708 * h2) + a_2 * (0.003105649968749708 * h2)
+                - a_3 * (0.003105649968749708 * h2)
+                + a_6 * (0.037267799624996496 * h + 0.006944444444444444 * h2)
+                + a_8 * (-0.037267799624996496 * h - 0.006944444444444444 * h2)
+                + a_9 * (0.006944444444444444 * h2) - a_10 * (0.037267799624996496 * h)
+                - a_12 * (0.006944444444444444 * h2) + a_14 * (0.006944444444444444 * h2)
+                - a_15 * (0.006944444444444444 * h2)
+                + a_18 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                + a_19 * (0.037267799624996496 * h)
+                + a_20 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.003105649968749708 * h2) - a_1 * (0.037267799624996496 * h)
+                + a_2 * (0.003105649968749708 * h2) - a_3 * (0.003105649968749708 * h2)
+                - a_6 * (0.015528249843748539 * h2) + a_8 * (0.015528249843748539 * h2)
+                - a_9 * (0.015528249843748539 * h2)
+                + a_12 * (0.08333333333333333 * h - 0.015528249843748539 * h2)
+                + a_14 * (-0.08333333333333333 * h + 0.015528249843748539 * h2)
+                - a_15 * (0.015528249843748539 * h2) - a_16 * (0.08333333333333333 * h)
+                + a_18 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_20 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
+                + a_3 * (0.006944444444444444 * h2) - a_6 * (0.04658474953124562 * h2)
+                - a_7 * (0.18633899812498247 * h) + a_8 * (0.04658474953124562 * h2)
+                - a_9 * (0.04658474953124562 * h2)
+                + a_12 * (0.4275412640416421 * h - 0.0796676107986082 * h2)
+                + a_14 * (-0.4275412640416421 * h + 0.0796676107986082 * h2)
+                - a_15 * (0.0796676107986082 * h2) - a_16 * (0.4275412640416421 * h)
+                + a_18 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_20 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2) + a_6 * (0.01755461142361403 * h2)
+                - a_8 * (0.01755461142361403 * h2) + a_9 * (0.01755461142361403 * h2)
+                + a_12 * (0.25 * h - 0.04658474953124562 * h2)
+                + a_13 * (1.0 - 0.18633899812498247 * h)
+                + a_14 * (-0.25 * h + 0.04658474953124562 * h2)
+                - a_15 * (0.04658474953124562 * h2) - a_16 * (0.25 * h) - a_17
+                + a_18 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_20 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (0.003105649968749708 * h2) - a_2 * (0.003105649968749708 * h2)
+                + a_3 * (0.003105649968749708 * h2) - a_6 * (0.006944444444444444 * h2)
+                + a_8 * (0.006944444444444444 * h2) - a_9 * (0.006944444444444444 * h2)
+                + a_12 * (-0.037267799624996496 * h + 0.006944444444444444 * h2)
+                + a_14 * (0.037267799624996496 * h - 0.006944444444444444 * h2)
+                + a_15 * (0.006944444444444444 * h2) + a_16 * (0.037267799624996496 * h)
+                + a_18 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_19 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_20 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
+                - a_23 * 0.4472135954999579 + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_0 * (0.003105649968749708 * h2) - a_1 * (0.037267799624996496 * h)
+                + a_2 * (0.003105649968749708 * h2) - a_3 * (0.003105649968749708 * h2)
+                - a_6 * (0.015528249843748539 * h2) + a_8 * (0.015528249843748539 * h2)
+                - a_9 * (0.015528249843748539 * h2)
+                + a_12 * (0.08333333333333333 * h - 0.015528249843748539 * h2)
+                + a_14 * (-0.08333333333333333 * h + 0.015528249843748539 * h2)
+                - a_15 * (0.015528249843748539 * h2) - a_16 * (0.08333333333333333 * h)
+                + a_18 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_20 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
+                + a_3 * (0.006944444444444444 * h2) - a_6 * (0.04658474953124562 * h2)
+                - a_7 * (0.18633899812498247 * h) + a_8 * (0.04658474953124562 * h2)
+                - a_9 * (0.04658474953124562 * h2)
+                + a_12 * (0.4275412640416421 * h - 0.0796676107986082 * h2)
+                + a_14 * (-0.4275412640416421 * h + 0.0796676107986082 * h2)
+                - a_15 * (0.0796676107986082 * h2) - a_16 * (0.4275412640416421 * h)
+                + a_18 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_20 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2) + a_6 * (0.01755461142361403 * h2)
+                - a_8 * (0.01755461142361403 * h2) + a_9 * (0.01755461142361403 * h2)
+                + a_12 * (0.25 * h - 0.04658474953124562 * h2)
+                - a_13 * (0.18633899812498247 * h)
+                + a_14 * (-0.25 * h + 0.04658474953124562 * h2)
+                - a_15 * (0.04658474953124562 * h2) - a_16 * (0.25 * h)
+                + a_18 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
+                + a_20 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
+                - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (0.003105649968749708 * h2) - a_2 * (0.003105649968749708 * h2)
+                + a_3 * (0.003105649968749708 * h2) - a_6 * (0.006944444444444444 * h2)
+                + a_8 * (0.006944444444444444 * h2) - a_9 * (0.006944444444444444 * h2)
+                + a_12 * (-0.037267799624996496 * h + 0.006944444444444444 * h2)
+                + a_14 * (0.037267799624996496 * h - 0.006944444444444444 * h2)
+                + a_15 * (0.006944444444444444 * h2) + a_16 * (0.037267799624996496 * h)
+                + a_18 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                - a_19 * (0.037267799624996496 * h)
+                + a_20 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.034722222222222224 * h2) - a_8 * (0.034722222222222224 * h2)
+                + a_9 * (0.034722222222222224 * h2) + a_12 * (0.034722222222222224 * h2)
+                - a_14 * (0.034722222222222224 * h2) + a_15 * (0.034722222222222224 * h2)
+                + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2) - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.015528249843748539 * h2) + a_2 * (0.015528249843748539 * h2)
+                - a_3 * (0.015528249843748539 * h2) + a_6 * (0.10416666666666667 * h2)
+                + a_7 * (0.4166666666666667 * h) - a_8 * (0.10416666666666667 * h2)
+                + a_9 * (0.10416666666666667 * h2) + a_12 * (0.1781421933506842 * h2)
+                - a_14 * (0.1781421933506842 * h2) + a_15 * (0.1781421933506842 * h2)
+                + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
+                + a_21 * (0.034722222222222224 * h2) - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.015528249843748539 * h2) - a_2 * (0.015528249843748539 * h2)
+                + a_3 * (0.015528249843748539 * h2) - a_6 * (0.039253304461795334 * h2)
+                + a_8 * (0.039253304461795334 * h2) - a_9 * (0.039253304461795334 * h2)
+                + a_12 * (0.10416666666666667 * h2) + a_13 * (0.4166666666666667 * h)
+                - a_14 * (0.10416666666666667 * h2) + a_15 * (0.10416666666666667 * h2)
+                + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
+                + a_21 * (0.034722222222222224 * h2) - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2) + a_6 * (0.015528249843748539 * h2)
+                - a_8 * (0.015528249843748539 * h2) + a_9 * (0.015528249843748539 * h2)
+                - a_12 * (0.015528249843748539 * h2) + a_14 * (0.015528249843748539 * h2)
+                - a_15 * (0.015528249843748539 * h2) + a_18 * (0.006944444444444444 * h2)
+                + a_19 * (0.08333333333333333 * h) - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2) - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.034722222222222224 * h2) - a_8 * (0.034722222222222224 * h2)
+                + a_9 * (0.034722222222222224 * h2) + a_12 * (0.034722222222222224 * h2)
+                - a_14 * (0.034722222222222224 * h2) + a_15 * (0.034722222222222224 * h2)
+                + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2) - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.015528249843748539 * h2) + a_2 * (0.015528249843748539 * h2)
+                - a_3 * (0.015528249843748539 * h2) + a_6 * (0.10416666666666667 * h2)
+                + a_7 * (0.4166666666666667 * h) - a_8 * (0.10416666666666667 * h2)
+                + a_9 * (0.10416666666666667 * h2) + a_12 * (0.1781421933506842 * h2)
+                - a_14 * (0.1781421933506842 * h2) + a_15 * (0.1781421933506842 * h2)
+                + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
+                + a_21 * (0.034722222222222224 * h2) - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.015528249843748539 * h2) - a_2 * (0.015528249843748539 * h2)
+                + a_3 * (0.015528249843748539 * h2) - a_6 * (0.039253304461795334 * h2)
+                + a_8 * (0.039253304461795334 * h2) - a_9 * (0.039253304461795334 * h2)
+                + a_12 * (0.10416666666666667 * h2) + a_13 * (0.4166666666666667 * h)
+                - a_14 * (0.10416666666666667 * h2) + a_15 * (0.10416666666666667 * h2)
+                + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
+                + a_21 * (0.034722222222222224 * h2) - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2) + a_6 * (0.015528249843748539 * h2)
+                - a_8 * (0.015528249843748539 * h2) + a_9 * (0.015528249843748539 * h2)
+                - a_12 * (0.015528249843748539 * h2) + a_14 * (0.015528249843748539 * h2)
+                - a_15 * (0.015528249843748539 * h2) + a_18 * (0.006944444444444444 * h2)
+                + a_19 * (0.08333333333333333 * h) - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2) - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.28867513459481287,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.6454972243679028,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.6454972243679028,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            -0.28867513459481287,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.18633899812498247 * h)
+            - lambda_2 * (0.18633899812498247 * h) + v_3 * (0.18633899812498247 * h)
+            + lambda_3 * (0.18633899812498247 * h) - v_4 * (0.08333333333333333 * h)
+            - lambda_4 * (0.08333333333333333 * h);
+        let q_2 = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) + v_2 * (0.25 * h)
+            + lambda_2 * (0.25 * h) - v_3 * (0.0942079307083088 * h)
+            - lambda_3 * (0.0942079307083088 * h) + v_4 * (0.037267799624996496 * h)
+            + lambda_4 * (0.037267799624996496 * h);
+        let q_3 = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) + v_2 * (0.4275412640416421 * h)
+            + lambda_2 * (0.4275412640416421 * h) + v_3 * (0.25 * h)
+            + lambda_3 * (0.25 * h) - v_4 * (0.037267799624996496 * h)
+            - lambda_4 * (0.037267799624996496 * h);
+        let q_4 = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) + v_2 * (0.4166666666666667 * h)
+            + lambda_2 * (0.4166666666666667 * h) + v_3 * (0.4166666666666667 * h)
+            + lambda_3 * (0.4166666666666667 * h) + v_4 * (0.08333333333333333 * h)
+            + lambda_4 * (0.08333333333333333 * h);
+        let q_next = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) + v_2 * (0.4166666666666667 * h)
+            + lambda_2 * (0.4166666666666667 * h) + v_3 * (0.4166666666666667 * h)
+            + lambda_3 * (0.4166666666666667 * h) + v_4 * (0.08333333333333333 * h)
+            + lambda_4 * (0.08333333333333333 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
+        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_20 = problem.hamiltonian_hessian(&q_4);
+        let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
+        let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
+        let a_23 = problem.theta_jacobian(&q_4);
+        let a_24 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(&mut t.r_q, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, &(-a_5));
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.12060113295832983 * h) - a_2 * (0.12060113295832983 * h)
+                + a_3 * (0.12060113295832983 * h) + a_6 * (0.16666666666666666 * h)
+                - a_8 * (0.16666666666666666 * h) + a_9 * (0.16666666666666666 * h)
+                - a_11 - a_12 * (0.010874597374975465 * h)
+                + a_14 * (0.010874597374975465 * h) - a_15 * (0.010874597374975465 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.04606553370833684 * h) - a_2 * (0.04606553370833684 * h)
+                + a_3 * (0.04606553370833684 * h) + a_6 * (0.5108745973749754 * h)
+                - a_8 * (0.5108745973749754 * h) + a_9 * (0.5108745973749754 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h) - a_17),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.23032766854168418 * h)
+                - a_8 * (0.23032766854168418 * h) + a_9 * (0.23032766854168418 * h)
+                + a_12 * (0.6030056647916492 * h) - a_14 * (0.6030056647916492 * h)
+                + a_15 * (0.6030056647916492 * h) - a_23),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 - 0.08333333333333333 * h)
+                + a_2 * (-1.0 + 0.08333333333333333 * h)
+                - a_3 * (0.08333333333333333 * h) - a_4 - a_6 * (0.4166666666666667 * h)
+                + a_8 * (0.4166666666666667 * h) - a_9 * (0.4166666666666667 * h)
+                - a_12 * (0.4166666666666667 * h) + a_14 * (0.4166666666666667 * h)
+                - a_15 * (0.4166666666666667 * h)
+                + a_18 * (1.0 - 0.08333333333333333 * h)
+                + a_20 * (-1.0 + 0.08333333333333333 * h)
+                - a_21 * (0.08333333333333333 * h) - a_22 + a_24),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(a_0 * (0.037267799624996496 * h) - a_2 * (0.037267799624996496 * h)
+                + a_3 * (0.037267799624996496 * h)
+                + a_6 * (1.0 + 0.18633899812498247 * h)
+                + a_8 * (-1.0 - 0.18633899812498247 * h)
+                + a_9 * (0.18633899812498247 * h) - a_10
+                + a_12 * (0.18633899812498247 * h) - a_14 * (0.18633899812498247 * h)
+                + a_15 * (0.18633899812498247 * h)
+                + a_18 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                + a_20 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_21 * (0.037267799624996496 * h) + a_22 * 0.4472135954999579
+                - a_24 * 0.4472135954999579),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 0.4472135954999579);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(-a_0 * (0.037267799624996496 * h) + a_2 * (0.037267799624996496 * h)
+                - a_3 * (0.037267799624996496 * h) - a_6 * (0.18633899812498247 * h)
+                + a_8 * (0.18633899812498247 * h) - a_9 * (0.18633899812498247 * h)
+                + a_12 * (1.0 - 0.18633899812498247 * h)
+                + a_14 * (-1.0 + 0.18633899812498247 * h)
+                - a_15 * (0.18633899812498247 * h) - a_16
+                + a_18 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_20 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                - a_21 * (0.037267799624996496 * h) - a_22 * 0.4472135954999579
+                + a_24 * 0.4472135954999579),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, -0.4472135954999579);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
+                - a_8 * (0.4166666666666667 * h) + a_9 * (0.4166666666666667 * h)
+                + a_12 * (0.4166666666666667 * h) - a_14 * (0.4166666666666667 * h)
+                + a_15 * (0.4166666666666667 * h) + a_18 * (0.08333333333333333 * h)
+                - a_20 * (0.08333333333333333 * h) + a_21 * (0.08333333333333333 * h)
+                - a_24),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.034722222222222224 * h2) - a_8 * (0.034722222222222224 * h2)
+                + a_9 * (0.034722222222222224 * h2) + a_12 * (0.034722222222222224 * h2)
+                - a_14 * (0.034722222222222224 * h2) + a_15 * (0.034722222222222224 * h2)
+                + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.015528249843748539 * h2) + a_2 * (0.015528249843748539 * h2)
+                - a_3 * (0.015528249843748539 * h2) + a_6 * (0.10416666666666667 * h2)
+                + a_7 * (0.4166666666666667 * h) - a_8 * (0.10416666666666667 * h2)
+                + a_9 * (0.10416666666666667 * h2) + a_12 * (0.1781421933506842 * h2)
+                - a_14 * (0.1781421933506842 * h2) + a_15 * (0.1781421933506842 * h2)
+                + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
+                + a_21 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.015528249843748539 * h2) - a_2 * (0.015528249843748539 * h2)
+                + a_3 * (0.015528249843748539 * h2) - a_6 * (0.039253304461795334 * h2)
+                + a_8 * (0.039253304461795334 * h2) - a_9 * (0.039253304461795334 * h2)
+                + a_12 * (0.10416666666666667 * h2) + a_13 * (0.4166666666666667 * h)
+                - a_14 * (0.10416666666666667 * h2) + a_15 * (0.10416666666666667 * h2)
+                + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
+                + a_21 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2) + a_6 * (0.015528249843748539 * h2)
+                - a_8 * (0.015528249843748539 * h2) + a_9 * (0.015528249843748539 * h2)
+                - a_12 * (0.015528249843748539 * h2) + a_14 * (0.015528249843748539 * h2)
+                - a_15 * (0.015528249843748539 * h2) + a_18 * (0.006944444444444444 * h2)
+                + a_19 * (0.08333333333333333 * h) - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.034722222222222224 * h2) - a_8 * (0.034722222222222224 * h2)
+                + a_9 * (0.034722222222222224 * h2) + a_12 * (0.034722222222222224 * h2)
+                - a_14 * (0.034722222222222224 * h2) + a_15 * (0.034722222222222224 * h2)
+                + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.015528249843748539 * h2) + a_2 * (0.015528249843748539 * h2)
+                - a_3 * (0.015528249843748539 * h2) + a_6 * (0.10416666666666667 * h2)
+                + a_7 * (0.4166666666666667 * h) - a_8 * (0.10416666666666667 * h2)
+                + a_9 * (0.10416666666666667 * h2) + a_12 * (0.1781421933506842 * h2)
+                - a_14 * (0.1781421933506842 * h2) + a_15 * (0.1781421933506842 * h2)
+                + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
+                + a_21 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.015528249843748539 * h2) - a_2 * (0.015528249843748539 * h2)
+                + a_3 * (0.015528249843748539 * h2) - a_6 * (0.039253304461795334 * h2)
+                + a_8 * (0.039253304461795334 * h2) - a_9 * (0.039253304461795334 * h2)
+                + a_12 * (0.10416666666666667 * h2) + a_13 * (0.4166666666666667 * h)
+                - a_14 * (0.10416666666666667 * h2) + a_15 * (0.10416666666666667 * h2)
+                + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
+                + a_21 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2) + a_6 * (0.015528249843748539 * h2)
+                - a_8 * (0.015528249843748539 * h2) + a_9 * (0.015528249843748539 * h2)
+                - a_12 * (0.015528249843748539 * h2) + a_14 * (0.015528249843748539 * h2)
+                - a_15 * (0.015528249843748539 * h2) + a_18 * (0.006944444444444444 * h2)
+                + a_19 * (0.08333333333333333 * h) - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
+                - a_8 * (0.4166666666666667 * h) + a_9 * (0.4166666666666667 * h)
+                + a_12 * (0.4166666666666667 * h) - a_14 * (0.4166666666666667 * h)
+                + a_15 * (0.4166666666666667 * h) + a_18 * (0.08333333333333333 * h)
+                - a_20 * (0.08333333333333333 * h) + a_21 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -3190,2227 +3867,2398 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = problem.theta_jacobian(&q_5);
         let a_30 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (0, 0), &(-a_5 * (0.05 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_5 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_5 * (0.13333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_5 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (0, 4), &(-a_5 * (0.05 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (1, 0), &(-a_5 * (0.05 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_5 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_5 * (0.13333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_5 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (1, 4), &(-a_5 * (0.05 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -4.47213595499958);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0035714285714285713 * h2) + a_1 * (0.07142857142857142 * h)
-                    - a_2 * (0.0035714285714285713 * h2)
-                    + a_3 * (0.0035714285714285713 * h2)
-                    + a_6 * (0.005555555555555556 * h2)
-                    - a_8 * (0.005555555555555556 * h2)
-                    + a_9 * (0.005555555555555556 * h2) - a_11 * (0.05 * h)
-                    - a_12 * (0.0005934341943393016 * h2)
-                    + a_14 * (0.0005934341943393016 * h2)
-                    - a_15 * (0.0005934341943393016 * h2)
-                    + a_18 * (0.00010010829965574603 * h2)
-                    - a_20 * (0.00010010829965574603 * h2)
-                    + a_21 * (0.00010010829965574603 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
-                    - a_3 * (0.008333333333333333 * h2)
-                    + a_6 * (0.017901234567901235 * h2) + a_7 * (0.1111111111111111 * h)
-                    - a_8 * (0.017901234567901235 * h2)
-                    + a_9 * (0.017901234567901235 * h2)
-                    - a_11 * (0.16111111111111112 * h)
-                    - a_12 * (0.0033387697713111357 * h2)
-                    + a_14 * (0.0033387697713111357 * h2)
-                    - a_15 * (0.0033387697713111357 * h2)
-                    + a_18 * (0.0005410254072395203 * h2)
-                    - a_20 * (0.0005410254072395203 * h2)
-                    + a_21 * (0.0005410254072395203 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.009523809523809525 * h2) - a_2 * (0.009523809523809525 * h2)
-                    + a_3 * (0.009523809523809525 * h2)
-                    - a_6 * (0.007667949003293686 * h2)
-                    + a_8 * (0.007667949003293686 * h2)
-                    - a_9 * (0.007667949003293686 * h2)
-                    + a_11 * (0.06901154102964317 * h)
-                    - a_12 * (0.00240670534370939 * h2)
-                    - a_13 * (0.011868683886786031 * h)
-                    + a_14 * (0.00240670534370939 * h2)
-                    - a_15 * (0.00240670534370939 * h2)
-                    + a_18 * (0.0007356443172575702 * h2)
-                    - a_20 * (0.0007356443172575702 * h2)
-                    + a_21 * (0.0007356443172575702 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
-                    - a_3 * (0.008333333333333333 * h2)
-                    + a_6 * (0.005778018443679435 * h2)
-                    - a_8 * (0.005778018443679435 * h2)
-                    + a_9 * (0.005778018443679435 * h2)
-                    - a_11 * (0.05200216599311492 * h)
-                    + a_12 * (0.0006271051888440493 * h2)
-                    - a_14 * (0.0006271051888440493 * h2)
-                    + a_15 * (0.0006271051888440493 * h2)
-                    + a_18 * (0.00032257118777962606 * h2)
-                    + a_19 * (0.0020021659931149204 * h)
-                    - a_20 * (0.00032257118777962606 * h2)
-                    + a_21 * (0.00032257118777962606 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * (0.0035714285714285713 * h2) - a_2 * (0.0035714285714285713 * h2)
-                    + a_3 * (0.0035714285714285713 * h2)
-                    - a_6 * (0.002380952380952381 * h2)
-                    + a_8 * (0.002380952380952381 * h2)
-                    - a_9 * (0.002380952380952381 * h2)
-                    + a_11 * (0.02142857142857143 * h)
-                    - a_12 * (0.0002225378228772381 * h2)
-                    + a_14 * (0.0002225378228772381 * h2)
-                    - a_15 * (0.0002225378228772381 * h2)
-                    - a_18 * (4.2903556995319726e-5 * h2)
-                    + a_20 * (4.2903556995319726e-5 * h2)
-                    - a_21 * (4.2903556995319726e-5 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0035714285714285713 * h2) + a_1 * (0.07142857142857142 * h)
-                    - a_2 * (0.0035714285714285713 * h2)
-                    + a_3 * (0.0035714285714285713 * h2)
-                    + a_6 * (0.005555555555555556 * h2)
-                    - a_8 * (0.005555555555555556 * h2)
-                    + a_9 * (0.005555555555555556 * h2) - a_11 * (0.05 * h)
-                    - a_12 * (0.0005934341943393016 * h2)
-                    + a_14 * (0.0005934341943393016 * h2)
-                    - a_15 * (0.0005934341943393016 * h2)
-                    + a_18 * (0.00010010829965574603 * h2)
-                    - a_20 * (0.00010010829965574603 * h2)
-                    + a_21 * (0.00010010829965574603 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
-                    - a_3 * (0.008333333333333333 * h2)
-                    + a_6 * (0.017901234567901235 * h2) + a_7 * (0.1111111111111111 * h)
-                    - a_8 * (0.017901234567901235 * h2)
-                    + a_9 * (0.017901234567901235 * h2)
-                    - a_11 * (0.16111111111111112 * h)
-                    - a_12 * (0.0033387697713111357 * h2)
-                    + a_14 * (0.0033387697713111357 * h2)
-                    - a_15 * (0.0033387697713111357 * h2)
-                    + a_18 * (0.0005410254072395203 * h2)
-                    - a_20 * (0.0005410254072395203 * h2)
-                    + a_21 * (0.0005410254072395203 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.009523809523809525 * h2) - a_2 * (0.009523809523809525 * h2)
-                    + a_3 * (0.009523809523809525 * h2)
-                    - a_6 * (0.007667949003293686 * h2)
-                    + a_8 * (0.007667949003293686 * h2)
-                    - a_9 * (0.007667949003293686 * h2)
-                    + a_11 * (0.06901154102964317 * h)
-                    - a_12 * (0.00240670534370939 * h2)
-                    - a_13 * (0.011868683886786031 * h)
-                    + a_14 * (0.00240670534370939 * h2)
-                    - a_15 * (0.00240670534370939 * h2)
-                    + a_18 * (0.0007356443172575702 * h2)
-                    - a_20 * (0.0007356443172575702 * h2)
-                    + a_21 * (0.0007356443172575702 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
-                    - a_3 * (0.008333333333333333 * h2)
-                    + a_6 * (0.005778018443679435 * h2)
-                    - a_8 * (0.005778018443679435 * h2)
-                    + a_9 * (0.005778018443679435 * h2)
-                    - a_11 * (0.05200216599311492 * h)
-                    + a_12 * (0.0006271051888440493 * h2)
-                    - a_14 * (0.0006271051888440493 * h2)
-                    + a_15 * (0.0006271051888440493 * h2)
-                    + a_18 * (0.00032257118777962606 * h2)
-                    + a_19 * (0.0020021659931149204 * h)
-                    - a_20 * (0.00032257118777962606 * h2)
-                    + a_21 * (0.00032257118777962606 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * (0.0035714285714285713 * h2) - a_2 * (0.0035714285714285713 * h2)
-                    + a_3 * (0.0035714285714285713 * h2)
-                    - a_6 * (0.002380952380952381 * h2)
-                    + a_8 * (0.002380952380952381 * h2)
-                    - a_9 * (0.002380952380952381 * h2)
-                    + a_11 * (0.02142857142857143 * h)
-                    - a_12 * (0.0002225378228772381 * h2)
-                    + a_14 * (0.0002225378228772381 * h2)
-                    - a_15 * (0.0002225378228772381 * h2)
-                    - a_18 * (4.2903556995319726e-5 * h2)
-                    + a_20 * (4.2903556995319726e-5 * h2)
-                    - a_21 * (4.2903556995319726e-5 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.9166296949998198);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0015625 * h2) + a_1 * (0.03125 * h) - a_2 * (0.0015625 * h2)
-                    + a_3 * (0.0015625 * h2) + a_6 * (0.016252959166152138 * h2)
-                    - a_8 * (0.016252959166152138 * h2)
-                    + a_9 * (0.016252959166152138 * h2)
-                    + a_12 * (0.007638888888888889 * h2)
-                    - a_14 * (0.007638888888888889 * h2)
-                    + a_15 * (0.007638888888888889 * h2) - a_17 * (0.05 * h)
-                    - a_18 * (0.0004543480550410278 * h2)
-                    + a_20 * (0.0004543480550410278 * h2)
-                    - a_21 * (0.0004543480550410278 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0036458333333333334 * h2)
-                    + a_2 * (0.0036458333333333334 * h2)
-                    - a_3 * (0.0036458333333333334 * h2)
-                    + a_6 * (0.05237064620204578 * h2) + a_7 * (0.3250591833230428 * h)
-                    - a_8 * (0.05237064620204578 * h2) + a_9 * (0.05237064620204578 * h2)
-                    + a_12 * (0.04297779189657598 * h2)
-                    - a_14 * (0.04297779189657598 * h2)
-                    + a_15 * (0.04297779189657598 * h2) - a_17 * (0.2813091833230428 * h)
-                    - a_18 * (0.002455479139615441 * h2)
-                    + a_20 * (0.002455479139615441 * h2)
-                    - a_21 * (0.002455479139615441 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.004166666666666667 * h2) - a_2 * (0.004166666666666667 * h2)
-                    + a_3 * (0.004166666666666667 * h2)
-                    - a_6 * (0.022432835166960468 * h2)
-                    + a_8 * (0.022432835166960468 * h2)
-                    - a_9 * (0.022432835166960468 * h2)
-                    + a_12 * (0.03097993827160494 * h2) + a_13 * (0.1527777777777778 * h)
-                    - a_14 * (0.03097993827160494 * h2)
-                    + a_15 * (0.03097993827160494 * h2)
-                    - a_17 * (0.20277777777777778 * h)
-                    - a_18 * (0.0033387697713111357 * h2)
-                    + a_20 * (0.0033387697713111357 * h2)
-                    - a_21 * (0.0033387697713111357 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0036458333333333334 * h2)
-                    + a_2 * (0.0036458333333333334 * h2)
-                    - a_3 * (0.0036458333333333334 * h2)
-                    + a_6 * (0.016903781608751244 * h2)
-                    - a_8 * (0.016903781608751244 * h2)
-                    + a_9 * (0.016903781608751244 * h2)
-                    - a_12 * (0.008072313501514251 * h2)
-                    + a_14 * (0.008072313501514251 * h2)
-                    - a_15 * (0.008072313501514251 * h2)
-                    + a_17 * (0.052836961100820555 * h)
-                    - a_18 * (0.0014640103995766452 * h2)
-                    - a_19 * (0.009086961100820556 * h)
-                    + a_20 * (0.0014640103995766452 * h2)
-                    - a_21 * (0.0014640103995766452 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * (0.0015625 * h2) - a_2 * (0.0015625 * h2)
-                    + a_3 * (0.0015625 * h2) - a_6 * (0.006965553928350916 * h2)
-                    + a_8 * (0.006965553928350916 * h2)
-                    - a_9 * (0.006965553928350916 * h2)
-                    + a_12 * (0.002864583333333333 * h2)
-                    - a_14 * (0.002864583333333333 * h2)
-                    + a_15 * (0.002864583333333333 * h2) - a_17 * (0.01875 * h)
-                    + a_18 * (0.00019472059501758333 * h2)
-                    - a_20 * (0.00019472059501758333 * h2)
-                    + a_21 * (0.00019472059501758333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0015625 * h2) + a_1 * (0.03125 * h) - a_2 * (0.0015625 * h2)
-                    + a_3 * (0.0015625 * h2) + a_6 * (0.016252959166152138 * h2)
-                    - a_8 * (0.016252959166152138 * h2)
-                    + a_9 * (0.016252959166152138 * h2)
-                    + a_12 * (0.007638888888888889 * h2)
-                    - a_14 * (0.007638888888888889 * h2)
-                    + a_15 * (0.007638888888888889 * h2) - a_17 * (0.05 * h)
-                    - a_18 * (0.0004543480550410278 * h2)
-                    + a_20 * (0.0004543480550410278 * h2)
-                    - a_21 * (0.0004543480550410278 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0036458333333333334 * h2)
-                    + a_2 * (0.0036458333333333334 * h2)
-                    - a_3 * (0.0036458333333333334 * h2)
-                    + a_6 * (0.05237064620204578 * h2) + a_7 * (0.3250591833230428 * h)
-                    - a_8 * (0.05237064620204578 * h2) + a_9 * (0.05237064620204578 * h2)
-                    + a_12 * (0.04297779189657598 * h2)
-                    - a_14 * (0.04297779189657598 * h2)
-                    + a_15 * (0.04297779189657598 * h2) - a_17 * (0.2813091833230428 * h)
-                    - a_18 * (0.002455479139615441 * h2)
-                    + a_20 * (0.002455479139615441 * h2)
-                    - a_21 * (0.002455479139615441 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.004166666666666667 * h2) - a_2 * (0.004166666666666667 * h2)
-                    + a_3 * (0.004166666666666667 * h2)
-                    - a_6 * (0.022432835166960468 * h2)
-                    + a_8 * (0.022432835166960468 * h2)
-                    - a_9 * (0.022432835166960468 * h2)
-                    + a_12 * (0.03097993827160494 * h2) + a_13 * (0.1527777777777778 * h)
-                    - a_14 * (0.03097993827160494 * h2)
-                    + a_15 * (0.03097993827160494 * h2)
-                    - a_17 * (0.20277777777777778 * h)
-                    - a_18 * (0.0033387697713111357 * h2)
-                    + a_20 * (0.0033387697713111357 * h2)
-                    - a_21 * (0.0033387697713111357 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0036458333333333334 * h2)
-                    + a_2 * (0.0036458333333333334 * h2)
-                    - a_3 * (0.0036458333333333334 * h2)
-                    + a_6 * (0.016903781608751244 * h2)
-                    - a_8 * (0.016903781608751244 * h2)
-                    + a_9 * (0.016903781608751244 * h2)
-                    - a_12 * (0.008072313501514251 * h2)
-                    + a_14 * (0.008072313501514251 * h2)
-                    - a_15 * (0.008072313501514251 * h2)
-                    + a_17 * (0.052836961100820555 * h)
-                    - a_18 * (0.0014640103995766452 * h2)
-                    - a_19 * (0.009086961100820556 * h)
-                    + a_20 * (0.0014640103995766452 * h2)
-                    - a_21 * (0.0014640103995766452 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * (0.0015625 * h2) - a_2 * (0.0015625 * h2)
-                    + a_3 * (0.0015625 * h2) - a_6 * (0.006965553928350916 * h2)
-                    + a_8 * (0.006965553928350916 * h2)
-                    - a_9 * (0.006965553928350916 * h2)
-                    + a_12 * (0.002864583333333333 * h2)
-                    - a_14 * (0.002864583333333333 * h2)
-                    + a_15 * (0.002864583333333333 * h2) - a_17 * (0.01875 * h)
-                    + a_18 * (0.00019472059501758333 * h2)
-                    - a_20 * (0.00019472059501758333 * h2)
-                    + a_21 * (0.00019472059501758333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -1.6770509831248424);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0035714285714285713 * h2) + a_1 * (0.07142857142857142 * h)
-                    - a_2 * (0.0035714285714285713 * h2)
-                    + a_3 * (0.0035714285714285713 * h2)
-                    + a_6 * (0.011011002811455365 * h2)
-                    - a_8 * (0.011011002811455365 * h2)
-                    + a_9 * (0.011011002811455365 * h2)
-                    + a_12 * (0.021228354829259936 * h2)
-                    - a_14 * (0.021228354829259936 * h2)
-                    + a_15 * (0.021228354829259936 * h2)
-                    + a_18 * (0.005555555555555556 * h2)
-                    - a_20 * (0.005555555555555556 * h2)
-                    + a_21 * (0.005555555555555556 * h2) - a_23 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
-                    - a_3 * (0.008333333333333333 * h2)
-                    + a_6 * (0.035479897948022844 * h2) + a_7 * (0.2202200562291073 * h)
-                    - a_8 * (0.035479897948022844 * h2)
-                    + a_9 * (0.035479897948022844 * h2)
-                    + a_12 * (0.11943462320621769 * h2)
-                    - a_14 * (0.11943462320621769 * h2)
-                    + a_15 * (0.11943462320621769 * h2)
-                    + a_18 * (0.030024450692123034 * h2)
-                    - a_20 * (0.030024450692123034 * h2)
-                    + a_21 * (0.030024450692123034 * h2)
-                    - a_23 * (0.2702200562291073 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.009523809523809525 * h2) - a_2 * (0.009523809523809525 * h2)
-                    + a_3 * (0.009523809523809525 * h2)
-                    - a_6 * (0.015197725446005365 * h2)
-                    + a_8 * (0.015197725446005365 * h2)
-                    - a_9 * (0.015197725446005365 * h2)
-                    + a_12 * (0.08609277236310975 * h2)
-                    + a_13 * (0.42456709658519876 * h)
-                    - a_14 * (0.08609277236310975 * h2)
-                    + a_15 * (0.08609277236310975 * h2)
-                    + a_18 * (0.04082491549359351 * h2)
-                    - a_20 * (0.04082491549359351 * h2)
-                    + a_21 * (0.04082491549359351 * h2)
-                    - a_23 * (0.3674242394423416 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
-                    - a_3 * (0.008333333333333333 * h2)
-                    + a_6 * (0.01145191991903914 * h2) - a_8 * (0.01145191991903914 * h2)
-                    + a_9 * (0.01145191991903914 * h2)
-                    - a_12 * (0.022432835166960468 * h2)
-                    + a_14 * (0.022432835166960468 * h2)
-                    - a_15 * (0.022432835166960468 * h2)
-                    + a_18 * (0.017901234567901235 * h2)
-                    + a_19 * (0.1111111111111111 * h)
-                    - a_20 * (0.017901234567901235 * h2)
-                    + a_21 * (0.017901234567901235 * h2)
-                    - a_23 * (0.16111111111111112 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * (0.0035714285714285713 * h2) - a_2 * (0.0035714285714285713 * h2)
-                    + a_3 * (0.0035714285714285713 * h2)
-                    - a_6 * (0.004719001204909442 * h2)
-                    + a_8 * (0.004719001204909442 * h2)
-                    - a_9 * (0.004719001204909442 * h2)
-                    + a_12 * (0.007960633060972477 * h2)
-                    - a_14 * (0.007960633060972477 * h2)
-                    + a_15 * (0.007960633060972477 * h2)
-                    - a_18 * (0.002380952380952381 * h2)
-                    + a_20 * (0.002380952380952381 * h2)
-                    - a_21 * (0.002380952380952381 * h2)
-                    + a_23 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0035714285714285713 * h2) + a_1 * (0.07142857142857142 * h)
-                    - a_2 * (0.0035714285714285713 * h2)
-                    + a_3 * (0.0035714285714285713 * h2)
-                    + a_6 * (0.011011002811455365 * h2)
-                    - a_8 * (0.011011002811455365 * h2)
-                    + a_9 * (0.011011002811455365 * h2)
-                    + a_12 * (0.021228354829259936 * h2)
-                    - a_14 * (0.021228354829259936 * h2)
-                    + a_15 * (0.021228354829259936 * h2)
-                    + a_18 * (0.005555555555555556 * h2)
-                    - a_20 * (0.005555555555555556 * h2)
-                    + a_21 * (0.005555555555555556 * h2) - a_23 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
-                    - a_3 * (0.008333333333333333 * h2)
-                    + a_6 * (0.035479897948022844 * h2) + a_7 * (0.2202200562291073 * h)
-                    - a_8 * (0.035479897948022844 * h2)
-                    + a_9 * (0.035479897948022844 * h2)
-                    + a_12 * (0.11943462320621769 * h2)
-                    - a_14 * (0.11943462320621769 * h2)
-                    + a_15 * (0.11943462320621769 * h2)
-                    + a_18 * (0.030024450692123034 * h2)
-                    - a_20 * (0.030024450692123034 * h2)
-                    + a_21 * (0.030024450692123034 * h2)
-                    - a_23 * (0.2702200562291073 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.009523809523809525 * h2) - a_2 * (0.009523809523809525 * h2)
-                    + a_3 * (0.009523809523809525 * h2)
-                    - a_6 * (0.015197725446005365 * h2)
-                    + a_8 * (0.015197725446005365 * h2)
-                    - a_9 * (0.015197725446005365 * h2)
-                    + a_12 * (0.08609277236310975 * h2)
-                    + a_13 * (0.42456709658519876 * h)
-                    - a_14 * (0.08609277236310975 * h2)
-                    + a_15 * (0.08609277236310975 * h2)
-                    + a_18 * (0.04082491549359351 * h2)
-                    - a_20 * (0.04082491549359351 * h2)
-                    + a_21 * (0.04082491549359351 * h2)
-                    - a_23 * (0.3674242394423416 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
-                    - a_3 * (0.008333333333333333 * h2)
-                    + a_6 * (0.01145191991903914 * h2) - a_8 * (0.01145191991903914 * h2)
-                    + a_9 * (0.01145191991903914 * h2)
-                    - a_12 * (0.022432835166960468 * h2)
-                    + a_14 * (0.022432835166960468 * h2)
-                    - a_15 * (0.022432835166960468 * h2)
-                    + a_18 * (0.017901234567901235 * h2)
-                    + a_19 * (0.1111111111111111 * h)
-                    - a_20 * (0.017901234567901235 * h2)
-                    + a_21 * (0.017901234567901235 * h2)
-                    - a_23 * (0.16111111111111112 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * (0.0035714285714285713 * h2) - a_2 * (0.0035714285714285713 * h2)
-                    + a_3 * (0.0035714285714285713 * h2)
-                    - a_6 * (0.004719001204909442 * h2)
-                    + a_8 * (0.004719001204909442 * h2)
-                    - a_9 * (0.004719001204909442 * h2)
-                    + a_12 * (0.007960633060972477 * h2)
-                    - a_14 * (0.007960633060972477 * h2)
-                    + a_15 * (0.007960633060972477 * h2)
-                    - a_18 * (0.002380952380952381 * h2)
-                    + a_20 * (0.002380952380952381 * h2)
-                    - a_21 * (0.002380952380952381 * h2)
-                    + a_23 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 3), &Self::UNKNOWN_LAYOUT, (2, 0), 1.9166296949998198);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_6 * (0.019444444444444445 * h2) - a_8 * (0.019444444444444445 * h2)
-                    + a_9 * (0.019444444444444445 * h2)
-                    + a_12 * (0.011111111111111112 * h2)
-                    - a_14 * (0.011111111111111112 * h2)
-                    + a_15 * (0.011111111111111112 * h2)
-                    + a_18 * (0.019444444444444445 * h2)
-                    - a_20 * (0.019444444444444445 * h2)
-                    + a_21 * (0.019444444444444445 * h2) - a_29 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.06265432098765432 * h2) + a_7 * (0.3888888888888889 * h)
-                    - a_8 * (0.06265432098765432 * h2) + a_9 * (0.06265432098765432 * h2)
-                    + a_12 * (0.06251315184956506 * h2)
-                    - a_14 * (0.06251315184956506 * h2)
-                    + a_15 * (0.06251315184956506 * h2)
-                    + a_18 * (0.10508557742243062 * h2)
-                    - a_20 * (0.10508557742243062 * h2)
-                    + a_21 * (0.10508557742243062 * h2)
-                    - a_29 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.0268378215115279 * h2) + a_8 * (0.0268378215115279 * h2)
-                    - a_9 * (0.0268378215115279 * h2) + a_12 * (0.04506172839506173 * h2)
-                    + a_13 * (0.2222222222222222 * h) - a_14 * (0.04506172839506173 * h2)
-                    + a_15 * (0.04506172839506173 * h2)
-                    + a_18 * (0.14288720422757728 * h2)
-                    - a_20 * (0.14288720422757728 * h2)
-                    + a_21 * (0.14288720422757728 * h2)
-                    - a_29 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.020223064552878024 * h2) - a_8 * (0.020223064552878024 * h2)
-                    + a_9 * (0.020223064552878024 * h2)
-                    - a_12 * (0.011741546911293458 * h2)
-                    + a_14 * (0.011741546911293458 * h2)
-                    - a_15 * (0.011741546911293458 * h2)
-                    + a_18 * (0.06265432098765432 * h2) + a_19 * (0.3888888888888889 * h)
-                    - a_20 * (0.06265432098765432 * h2)
-                    + a_21 * (0.06265432098765432 * h2)
-                    - a_29 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.008333333333333333 * h2) + a_8 * (0.008333333333333333 * h2)
-                    - a_9 * (0.008333333333333333 * h2)
-                    + a_12 * (0.004166666666666667 * h2)
-                    - a_14 * (0.004166666666666667 * h2)
-                    + a_15 * (0.004166666666666667 * h2)
-                    - a_18 * (0.008333333333333333 * h2)
-                    + a_20 * (0.008333333333333333 * h2)
-                    - a_21 * (0.008333333333333333 * h2) - a_29 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_6 * (0.019444444444444445 * h2) - a_8 * (0.019444444444444445 * h2)
-                    + a_9 * (0.019444444444444445 * h2)
-                    + a_12 * (0.011111111111111112 * h2)
-                    - a_14 * (0.011111111111111112 * h2)
-                    + a_15 * (0.011111111111111112 * h2)
-                    + a_18 * (0.019444444444444445 * h2)
-                    - a_20 * (0.019444444444444445 * h2)
-                    + a_21 * (0.019444444444444445 * h2) - a_29 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.06265432098765432 * h2) + a_7 * (0.3888888888888889 * h)
-                    - a_8 * (0.06265432098765432 * h2) + a_9 * (0.06265432098765432 * h2)
-                    + a_12 * (0.06251315184956506 * h2)
-                    - a_14 * (0.06251315184956506 * h2)
-                    + a_15 * (0.06251315184956506 * h2)
-                    + a_18 * (0.10508557742243062 * h2)
-                    - a_20 * (0.10508557742243062 * h2)
-                    + a_21 * (0.10508557742243062 * h2)
-                    - a_29 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.0268378215115279 * h2) + a_8 * (0.0268378215115279 * h2)
-                    - a_9 * (0.0268378215115279 * h2) + a_12 * (0.04506172839506173 * h2)
-                    + a_13 * (0.2222222222222222 * h) - a_14 * (0.04506172839506173 * h2)
-                    + a_15 * (0.04506172839506173 * h2)
-                    + a_18 * (0.14288720422757728 * h2)
-                    - a_20 * (0.14288720422757728 * h2)
-                    + a_21 * (0.14288720422757728 * h2)
-                    - a_29 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.020223064552878024 * h2) - a_8 * (0.020223064552878024 * h2)
-                    + a_9 * (0.020223064552878024 * h2)
-                    - a_12 * (0.011741546911293458 * h2)
-                    + a_14 * (0.011741546911293458 * h2)
-                    - a_15 * (0.011741546911293458 * h2)
-                    + a_18 * (0.06265432098765432 * h2) + a_19 * (0.3888888888888889 * h)
-                    - a_20 * (0.06265432098765432 * h2)
-                    + a_21 * (0.06265432098765432 * h2)
-                    - a_29 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.008333333333333333 * h2) + a_8 * (0.008333333333333333 * h2)
-                    - a_9 * (0.008333333333333333 * h2)
-                    + a_12 * (0.004166666666666667 * h2)
-                    - a_14 * (0.004166666666666667 * h2)
-                    + a_15 * (0.004166666666666667 * h2)
-                    - a_18 * (0.008333333333333333 * h2)
-                    + a_20 * (0.008333333333333333 * h2)
-                    - a_21 * (0.008333333333333333 * h2) - a_29 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 4), &Self::UNKNOWN_LAYOUT, (2, 0), -4.47213595499958);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * ((0.05 * h) + (0.0025 * h2)) + a_1 * (1.0 + (0.05 * h))
-                    + a_2 * (-(0.05 * h) - (0.0025 * h2)) + a_3 * (0.0025 * h2)
-                    - a_4 * (0.05 * h) - a_5 + a_6 * (0.01361111111111111 * h2)
-                    - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
-                    + a_12 * (0.017777777777777778 * h2)
-                    - a_14 * (0.017777777777777778 * h2)
-                    + a_15 * (0.017777777777777778 * h2)
-                    + a_18 * (0.01361111111111111 * h2)
-                    - a_20 * (0.01361111111111111 * h2)
-                    + a_21 * (0.01361111111111111 * h2)
-                    + a_24 * (-(0.05 * h) + (0.0025 * h2))
-                    + a_26 * ((0.05 * h) - (0.0025 * h2)) + a_27 * (0.0025 * h2)
-                    + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (-(0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_2 * ((0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_3 * (0.005833333333333334 * h2) + a_4 * (0.11666666666666667 * h)
-                    + a_6 * (0.04385802469135802 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.04385802469135802 * h2) + a_9 * (0.04385802469135802 * h2)
-                    + a_12 * (0.1000210429593041 * h2) - a_14 * (0.1000210429593041 * h2)
-                    + a_15 * (0.1000210429593041 * h2)
-                    + a_18 * (0.07355990419570144 * h2)
-                    - a_20 * (0.07355990419570144 * h2)
-                    + a_21 * (0.07355990419570144 * h2)
-                    + a_24 * (-(0.2722222222222222 * h) + (0.01361111111111111 * h2))
-                    + a_26 * ((0.2722222222222222 * h) - (0.01361111111111111 * h2))
-                    + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * ((0.13333333333333333 * h) + (0.006666666666666667 * h2))
-                    + a_2 * (-(0.13333333333333333 * h) - (0.006666666666666667 * h2))
-                    + a_3 * (0.006666666666666667 * h2) - a_4 * (0.13333333333333333 * h)
-                    - a_6 * (0.018786475058069532 * h2)
-                    + a_8 * (0.018786475058069532 * h2)
-                    - a_9 * (0.018786475058069532 * h2)
-                    + a_12 * (0.07209876543209877 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.07209876543209877 * h2)
-                    + a_15 * (0.07209876543209877 * h2)
-                    + a_18 * (0.1000210429593041 * h2) - a_20 * (0.1000210429593041 * h2)
-                    + a_21 * (0.1000210429593041 * h2)
-                    + a_24 * (-(0.35555555555555557 * h) + (0.017777777777777778 * h2))
-                    + a_26 * ((0.35555555555555557 * h) - (0.017777777777777778 * h2))
-                    + a_27 * (0.017777777777777778 * h2)
-                    + a_28 * (0.35555555555555557 * h)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (-(0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_2 * ((0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_3 * (0.005833333333333334 * h2) + a_4 * (0.11666666666666667 * h)
-                    + a_6 * (0.014156145187014618 * h2)
-                    - a_8 * (0.014156145187014618 * h2)
-                    + a_9 * (0.014156145187014618 * h2)
-                    - a_12 * (0.018786475058069532 * h2)
-                    + a_14 * (0.018786475058069532 * h2)
-                    - a_15 * (0.018786475058069532 * h2)
-                    + a_18 * (0.04385802469135802 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.04385802469135802 * h2)
-                    + a_21 * (0.04385802469135802 * h2)
-                    + a_24 * (-(0.2722222222222222 * h) + (0.01361111111111111 * h2))
-                    + a_26 * ((0.2722222222222222 * h) - (0.01361111111111111 * h2))
-                    + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * ((0.05 * h) + (0.0025 * h2))
-                    + a_2 * (-(0.05 * h) - (0.0025 * h2)) + a_3 * (0.0025 * h2)
-                    - a_4 * (0.05 * h) - a_6 * (0.005833333333333334 * h2)
-                    + a_8 * (0.005833333333333334 * h2)
-                    - a_9 * (0.005833333333333334 * h2)
-                    + a_12 * (0.006666666666666667 * h2)
-                    - a_14 * (0.006666666666666667 * h2)
-                    + a_15 * (0.006666666666666667 * h2)
-                    - a_18 * (0.005833333333333334 * h2)
-                    + a_20 * (0.005833333333333334 * h2)
-                    - a_21 * (0.005833333333333334 * h2)
-                    + a_24 * (-(0.05 * h) + (0.0025 * h2)) + a_25 * (-1.0 + (0.05 * h))
-                    + a_26 * ((0.05 * h) - (0.0025 * h2)) + a_27 * (0.0025 * h2)
-                    + a_28 * (0.05 * h) + a_29 - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * ((0.05 * h) + (0.0025 * h2)) + a_1 * (0.05 * h)
-                    + a_2 * (-(0.05 * h) - (0.0025 * h2)) + a_3 * (0.0025 * h2)
-                    - a_4 * (0.05 * h) + a_6 * (0.01361111111111111 * h2)
-                    - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
-                    + a_12 * (0.017777777777777778 * h2)
-                    - a_14 * (0.017777777777777778 * h2)
-                    + a_15 * (0.017777777777777778 * h2)
-                    + a_18 * (0.01361111111111111 * h2)
-                    - a_20 * (0.01361111111111111 * h2)
-                    + a_21 * (0.01361111111111111 * h2)
-                    + a_24 * (-(0.05 * h) + (0.0025 * h2))
-                    + a_26 * ((0.05 * h) - (0.0025 * h2)) + a_27 * (0.0025 * h2)
-                    + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (-(0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_2 * ((0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_3 * (0.005833333333333334 * h2) + a_4 * (0.11666666666666667 * h)
-                    + a_6 * (0.04385802469135802 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.04385802469135802 * h2) + a_9 * (0.04385802469135802 * h2)
-                    + a_12 * (0.1000210429593041 * h2) - a_14 * (0.1000210429593041 * h2)
-                    + a_15 * (0.1000210429593041 * h2)
-                    + a_18 * (0.07355990419570144 * h2)
-                    - a_20 * (0.07355990419570144 * h2)
-                    + a_21 * (0.07355990419570144 * h2)
-                    + a_24 * (-(0.2722222222222222 * h) + (0.01361111111111111 * h2))
-                    + a_26 * ((0.2722222222222222 * h) - (0.01361111111111111 * h2))
-                    + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * ((0.13333333333333333 * h) + (0.006666666666666667 * h2))
-                    + a_2 * (-(0.13333333333333333 * h) - (0.006666666666666667 * h2))
-                    + a_3 * (0.006666666666666667 * h2) - a_4 * (0.13333333333333333 * h)
-                    - a_6 * (0.018786475058069532 * h2)
-                    + a_8 * (0.018786475058069532 * h2)
-                    - a_9 * (0.018786475058069532 * h2)
-                    + a_12 * (0.07209876543209877 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.07209876543209877 * h2)
-                    + a_15 * (0.07209876543209877 * h2)
-                    + a_18 * (0.1000210429593041 * h2) - a_20 * (0.1000210429593041 * h2)
-                    + a_21 * (0.1000210429593041 * h2)
-                    + a_24 * (-(0.35555555555555557 * h) + (0.017777777777777778 * h2))
-                    + a_26 * ((0.35555555555555557 * h) - (0.017777777777777778 * h2))
-                    + a_27 * (0.017777777777777778 * h2)
-                    + a_28 * (0.35555555555555557 * h)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (-(0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_2 * ((0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_3 * (0.005833333333333334 * h2) + a_4 * (0.11666666666666667 * h)
-                    + a_6 * (0.014156145187014618 * h2)
-                    - a_8 * (0.014156145187014618 * h2)
-                    + a_9 * (0.014156145187014618 * h2)
-                    - a_12 * (0.018786475058069532 * h2)
-                    + a_14 * (0.018786475058069532 * h2)
-                    - a_15 * (0.018786475058069532 * h2)
-                    + a_18 * (0.04385802469135802 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.04385802469135802 * h2)
-                    + a_21 * (0.04385802469135802 * h2)
-                    + a_24 * (-(0.2722222222222222 * h) + (0.01361111111111111 * h2))
-                    + a_26 * ((0.2722222222222222 * h) - (0.01361111111111111 * h2))
-                    + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * ((0.05 * h) + (0.0025 * h2))
-                    + a_2 * (-(0.05 * h) - (0.0025 * h2)) + a_3 * (0.0025 * h2)
-                    - a_4 * (0.05 * h) - a_6 * (0.005833333333333334 * h2)
-                    + a_8 * (0.005833333333333334 * h2)
-                    - a_9 * (0.005833333333333334 * h2)
-                    + a_12 * (0.006666666666666667 * h2)
-                    - a_14 * (0.006666666666666667 * h2)
-                    + a_15 * (0.006666666666666667 * h2)
-                    - a_18 * (0.005833333333333334 * h2)
-                    + a_20 * (0.005833333333333334 * h2)
-                    - a_21 * (0.005833333333333334 * h2)
-                    + a_24 * (-(0.05 * h) + (0.0025 * h2)) + a_25 * (0.05 * h)
-                    + a_26 * ((0.05 * h) - (0.0025 * h2)) + a_27 * (0.0025 * h2)
-                    + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.0010714285714285715 * h2) - a_1 * (0.02142857142857143 * h)
-                    + a_2 * (0.0010714285714285715 * h2)
-                    - a_3 * (0.0010714285714285715 * h2)
-                    + a_6 * ((0.05 * h) - (0.005833333333333334 * h2))
-                    + a_8 * (-(0.05 * h) + (0.005833333333333334 * h2))
-                    - a_9 * (0.005833333333333334 * h2) - a_10 * (0.05 * h)
-                    - a_12 * (0.007619047619047619 * h2)
-                    + a_14 * (0.007619047619047619 * h2)
-                    - a_15 * (0.007619047619047619 * h2)
-                    - a_18 * (0.005833333333333334 * h2)
-                    + a_20 * (0.005833333333333334 * h2)
-                    - a_21 * (0.005833333333333334 * h2)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
-                    + a_6 * ((0.16111111111111112 * h) - (0.018796296296296297 * h2))
-                    + a_7 * (1.0 - (0.11666666666666667 * h))
-                    + a_8 * (-(0.16111111111111112 * h) + (0.018796296296296297 * h2))
-                    - a_9 * (0.018796296296296297 * h2)
-                    - a_10 * (0.16111111111111112 * h) - a_11
-                    - a_12 * (0.04286616126827319 * h2)
-                    + a_14 * (0.04286616126827319 * h2)
-                    - a_15 * (0.04286616126827319 * h2)
-                    - a_18 * (0.03152567322672919 * h2)
-                    + a_20 * (0.03152567322672919 * h2)
-                    - a_21 * (0.03152567322672919 * h2)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.002857142857142857 * h2) + a_2 * (0.002857142857142857 * h2)
-                    - a_3 * (0.002857142857142857 * h2)
-                    + a_6 * (-(0.06901154102964317 * h) + (0.00805134645345837 * h2))
-                    + a_8 * ((0.06901154102964317 * h) - (0.00805134645345837 * h2))
-                    + a_9 * (0.00805134645345837 * h2) + a_10 * (0.06901154102964317 * h)
-                    - a_12 * (0.0308994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.0308994708994709 * h2) - a_15 * (0.0308994708994709 * h2)
-                    - a_18 * (0.04286616126827319 * h2)
-                    + a_20 * (0.04286616126827319 * h2)
-                    - a_21 * (0.04286616126827319 * h2)
-                    + a_24 * ((0.1523809523809524 * h) - (0.007619047619047619 * h2))
-                    + a_26 * (-(0.1523809523809524 * h) + (0.007619047619047619 * h2))
-                    - a_27 * (0.007619047619047619 * h2)
-                    - a_28 * (0.1523809523809524 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
-                    + a_6 * ((0.05200216599311492 * h) - (0.006066919365863408 * h2))
-                    + a_8 * (-(0.05200216599311492 * h) + (0.006066919365863408 * h2))
-                    - a_9 * (0.006066919365863408 * h2)
-                    - a_10 * (0.05200216599311492 * h)
-                    + a_12 * (0.00805134645345837 * h2)
-                    - a_14 * (0.00805134645345837 * h2)
-                    + a_15 * (0.00805134645345837 * h2)
-                    - a_18 * (0.018796296296296297 * h2)
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (0.018796296296296297 * h2)
-                    - a_21 * (0.018796296296296297 * h2)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_0 * (0.0010714285714285715 * h2)
-                    + a_2 * (0.0010714285714285715 * h2)
-                    - a_3 * (0.0010714285714285715 * h2)
-                    + a_6 * (-(0.02142857142857143 * h) + (0.0025 * h2))
-                    + a_8 * ((0.02142857142857143 * h) - (0.0025 * h2))
-                    + a_9 * (0.0025 * h2) + a_10 * (0.02142857142857143 * h)
-                    - a_12 * (0.002857142857142857 * h2)
-                    + a_14 * (0.002857142857142857 * h2)
-                    - a_15 * (0.002857142857142857 * h2) + a_18 * (0.0025 * h2)
-                    - a_20 * (0.0025 * h2) + a_21 * (0.0025 * h2)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_25 * (0.42857142857142855 - (0.02142857142857143 * h))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h) - a_29 * 0.42857142857142855
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_0 * (0.0010714285714285715 * h2) - a_1 * (0.02142857142857143 * h)
-                    + a_2 * (0.0010714285714285715 * h2)
-                    - a_3 * (0.0010714285714285715 * h2)
-                    + a_6 * ((0.05 * h) - (0.005833333333333334 * h2))
-                    + a_8 * (-(0.05 * h) + (0.005833333333333334 * h2))
-                    - a_9 * (0.005833333333333334 * h2) - a_10 * (0.05 * h)
-                    - a_12 * (0.007619047619047619 * h2)
-                    + a_14 * (0.007619047619047619 * h2)
-                    - a_15 * (0.007619047619047619 * h2)
-                    - a_18 * (0.005833333333333334 * h2)
-                    + a_20 * (0.005833333333333334 * h2)
-                    - a_21 * (0.005833333333333334 * h2)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
-                    + a_6 * ((0.16111111111111112 * h) - (0.018796296296296297 * h2))
-                    - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (-(0.16111111111111112 * h) + (0.018796296296296297 * h2))
-                    - a_9 * (0.018796296296296297 * h2)
-                    - a_10 * (0.16111111111111112 * h)
-                    - a_12 * (0.04286616126827319 * h2)
-                    + a_14 * (0.04286616126827319 * h2)
-                    - a_15 * (0.04286616126827319 * h2)
-                    - a_18 * (0.03152567322672919 * h2)
-                    + a_20 * (0.03152567322672919 * h2)
-                    - a_21 * (0.03152567322672919 * h2)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_0 * (0.002857142857142857 * h2) + a_2 * (0.002857142857142857 * h2)
-                    - a_3 * (0.002857142857142857 * h2)
-                    + a_6 * (-(0.06901154102964317 * h) + (0.00805134645345837 * h2))
-                    + a_8 * ((0.06901154102964317 * h) - (0.00805134645345837 * h2))
-                    + a_9 * (0.00805134645345837 * h2) + a_10 * (0.06901154102964317 * h)
-                    - a_12 * (0.0308994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.0308994708994709 * h2) - a_15 * (0.0308994708994709 * h2)
-                    - a_18 * (0.04286616126827319 * h2)
-                    + a_20 * (0.04286616126827319 * h2)
-                    - a_21 * (0.04286616126827319 * h2)
-                    + a_24 * ((0.1523809523809524 * h) - (0.007619047619047619 * h2))
-                    + a_26 * (-(0.1523809523809524 * h) + (0.007619047619047619 * h2))
-                    - a_27 * (0.007619047619047619 * h2)
-                    - a_28 * (0.1523809523809524 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
-                    + a_6 * ((0.05200216599311492 * h) - (0.006066919365863408 * h2))
-                    + a_8 * (-(0.05200216599311492 * h) + (0.006066919365863408 * h2))
-                    - a_9 * (0.006066919365863408 * h2)
-                    - a_10 * (0.05200216599311492 * h)
-                    + a_12 * (0.00805134645345837 * h2)
-                    - a_14 * (0.00805134645345837 * h2)
-                    + a_15 * (0.00805134645345837 * h2)
-                    - a_18 * (0.018796296296296297 * h2)
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (0.018796296296296297 * h2)
-                    - a_21 * (0.018796296296296297 * h2)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_0 * (0.0010714285714285715 * h2)
-                    + a_2 * (0.0010714285714285715 * h2)
-                    - a_3 * (0.0010714285714285715 * h2)
-                    + a_6 * (-(0.02142857142857143 * h) + (0.0025 * h2))
-                    + a_8 * ((0.02142857142857143 * h) - (0.0025 * h2))
-                    + a_9 * (0.0025 * h2) + a_10 * (0.02142857142857143 * h)
-                    - a_12 * (0.002857142857142857 * h2)
-                    + a_14 * (0.002857142857142857 * h2)
-                    - a_15 * (0.002857142857142857 * h2) + a_18 * (0.0025 * h2)
-                    - a_20 * (0.0025 * h2) + a_21 * (0.0025 * h2)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    - a_25 * (0.02142857142857143 * h)
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0009375 * h2) + a_1 * (0.01875 * h) - a_2 * (0.0009375 * h2)
-                    + a_3 * (0.0009375 * h2) + a_6 * (0.005104166666666667 * h2)
-                    - a_8 * (0.005104166666666667 * h2)
-                    + a_9 * (0.005104166666666667 * h2)
-                    + a_12 * ((0.05 * h) + (0.006666666666666667 * h2))
-                    + a_14 * (-(0.05 * h) - (0.006666666666666667 * h2))
-                    + a_15 * (0.006666666666666667 * h2) - a_16 * (0.05 * h)
-                    + a_18 * (0.005104166666666667 * h2)
-                    - a_20 * (0.005104166666666667 * h2)
-                    + a_21 * (0.005104166666666667 * h2)
-                    + a_24 * (-(0.01875 * h) + (0.0009375 * h2))
-                    + a_26 * ((0.01875 * h) - (0.0009375 * h2)) + a_27 * (0.0009375 * h2)
-                    + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0021875 * h2) + a_2 * (0.0021875 * h2)
-                    - a_3 * (0.0021875 * h2) + a_6 * (0.016446759259259258 * h2)
-                    + a_7 * (0.10208333333333333 * h) - a_8 * (0.016446759259259258 * h2)
-                    + a_9 * (0.016446759259259258 * h2)
-                    + a_12 * ((0.2813091833230428 * h) + (0.03750789110973904 * h2))
-                    + a_14 * (-(0.2813091833230428 * h) - (0.03750789110973904 * h2))
-                    + a_15 * (0.03750789110973904 * h2) - a_16 * (0.2813091833230428 * h)
-                    + a_18 * (0.02758496407338804 * h2)
-                    - a_20 * (0.02758496407338804 * h2)
-                    + a_21 * (0.02758496407338804 * h2)
-                    + a_24 * (-(0.10208333333333333 * h) + (0.005104166666666667 * h2))
-                    + a_26 * ((0.10208333333333333 * h) - (0.005104166666666667 * h2))
-                    + a_27 * (0.005104166666666667 * h2)
-                    + a_28 * (0.10208333333333333 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
-                    - a_6 * (0.007044928146776074 * h2)
-                    + a_8 * (0.007044928146776074 * h2)
-                    - a_9 * (0.007044928146776074 * h2)
-                    + a_12 * ((0.20277777777777778 * h) + (0.027037037037037037 * h2))
-                    + a_13 * (1.0 + (0.13333333333333333 * h))
-                    + a_14 * (-(0.20277777777777778 * h) - (0.027037037037037037 * h2))
-                    + a_15 * (0.027037037037037037 * h2)
-                    - a_16 * (0.20277777777777778 * h) - a_17
-                    + a_18 * (0.03750789110973904 * h2)
-                    - a_20 * (0.03750789110973904 * h2)
-                    + a_21 * (0.03750789110973904 * h2)
-                    + a_24 * (-(0.13333333333333333 * h) + (0.006666666666666667 * h2))
-                    + a_26 * ((0.13333333333333333 * h) - (0.006666666666666667 * h2))
-                    + a_27 * (0.006666666666666667 * h2)
-                    + a_28 * (0.13333333333333333 * h)
-                    - a_30 * (0.13333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0021875 * h2) + a_2 * (0.0021875 * h2)
-                    - a_3 * (0.0021875 * h2) + a_6 * (0.005308554445130481 * h2)
-                    - a_8 * (0.005308554445130481 * h2)
-                    + a_9 * (0.005308554445130481 * h2)
-                    + a_12 * (-(0.052836961100820555 * h) - (0.007044928146776074 * h2))
-                    + a_14 * ((0.052836961100820555 * h) + (0.007044928146776074 * h2))
-                    - a_15 * (0.007044928146776074 * h2)
-                    + a_16 * (0.052836961100820555 * h)
-                    + a_18 * (0.016446759259259258 * h2)
-                    + a_19 * (0.10208333333333333 * h)
-                    - a_20 * (0.016446759259259258 * h2)
-                    + a_21 * (0.016446759259259258 * h2)
-                    + a_24 * (-(0.10208333333333333 * h) + (0.005104166666666667 * h2))
-                    + a_26 * ((0.10208333333333333 * h) - (0.005104166666666667 * h2))
-                    + a_27 * (0.005104166666666667 * h2)
-                    + a_28 * (0.10208333333333333 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * (0.0009375 * h2) - a_2 * (0.0009375 * h2)
-                    + a_3 * (0.0009375 * h2) - a_6 * (0.0021875 * h2)
-                    + a_8 * (0.0021875 * h2) - a_9 * (0.0021875 * h2)
-                    + a_12 * ((0.01875 * h) + (0.0025 * h2))
-                    + a_14 * (-(0.01875 * h) - (0.0025 * h2)) + a_15 * (0.0025 * h2)
-                    - a_16 * (0.01875 * h) - a_18 * (0.0021875 * h2)
-                    + a_20 * (0.0021875 * h2) - a_21 * (0.0021875 * h2)
-                    + a_24 * (-(0.01875 * h) + (0.0009375 * h2))
-                    + a_25 * (-0.375 + (0.01875 * h))
-                    + a_26 * ((0.01875 * h) - (0.0009375 * h2)) + a_27 * (0.0009375 * h2)
-                    + a_28 * (0.01875 * h) + a_29 * 0.375 - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0009375 * h2) + a_1 * (0.01875 * h) - a_2 * (0.0009375 * h2)
-                    + a_3 * (0.0009375 * h2) + a_6 * (0.005104166666666667 * h2)
-                    - a_8 * (0.005104166666666667 * h2)
-                    + a_9 * (0.005104166666666667 * h2)
-                    + a_12 * ((0.05 * h) + (0.006666666666666667 * h2))
-                    + a_14 * (-(0.05 * h) - (0.006666666666666667 * h2))
-                    + a_15 * (0.006666666666666667 * h2) - a_16 * (0.05 * h)
-                    + a_18 * (0.005104166666666667 * h2)
-                    - a_20 * (0.005104166666666667 * h2)
-                    + a_21 * (0.005104166666666667 * h2)
-                    + a_24 * (-(0.01875 * h) + (0.0009375 * h2))
-                    + a_26 * ((0.01875 * h) - (0.0009375 * h2)) + a_27 * (0.0009375 * h2)
-                    + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0021875 * h2) + a_2 * (0.0021875 * h2)
-                    - a_3 * (0.0021875 * h2) + a_6 * (0.016446759259259258 * h2)
-                    + a_7 * (0.10208333333333333 * h) - a_8 * (0.016446759259259258 * h2)
-                    + a_9 * (0.016446759259259258 * h2)
-                    + a_12 * ((0.2813091833230428 * h) + (0.03750789110973904 * h2))
-                    + a_14 * (-(0.2813091833230428 * h) - (0.03750789110973904 * h2))
-                    + a_15 * (0.03750789110973904 * h2) - a_16 * (0.2813091833230428 * h)
-                    + a_18 * (0.02758496407338804 * h2)
-                    - a_20 * (0.02758496407338804 * h2)
-                    + a_21 * (0.02758496407338804 * h2)
-                    + a_24 * (-(0.10208333333333333 * h) + (0.005104166666666667 * h2))
-                    + a_26 * ((0.10208333333333333 * h) - (0.005104166666666667 * h2))
-                    + a_27 * (0.005104166666666667 * h2)
-                    + a_28 * (0.10208333333333333 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
-                    - a_6 * (0.007044928146776074 * h2)
-                    + a_8 * (0.007044928146776074 * h2)
-                    - a_9 * (0.007044928146776074 * h2)
-                    + a_12 * ((0.20277777777777778 * h) + (0.027037037037037037 * h2))
-                    + a_13 * (0.13333333333333333 * h)
-                    + a_14 * (-(0.20277777777777778 * h) - (0.027037037037037037 * h2))
-                    + a_15 * (0.027037037037037037 * h2)
-                    - a_16 * (0.20277777777777778 * h)
-                    + a_18 * (0.03750789110973904 * h2)
-                    - a_20 * (0.03750789110973904 * h2)
-                    + a_21 * (0.03750789110973904 * h2)
-                    + a_24 * (-(0.13333333333333333 * h) + (0.006666666666666667 * h2))
-                    + a_26 * ((0.13333333333333333 * h) - (0.006666666666666667 * h2))
-                    + a_27 * (0.006666666666666667 * h2)
-                    + a_28 * (0.13333333333333333 * h)
-                    - a_30 * (0.13333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0021875 * h2) + a_2 * (0.0021875 * h2)
-                    - a_3 * (0.0021875 * h2) + a_6 * (0.005308554445130481 * h2)
-                    - a_8 * (0.005308554445130481 * h2)
-                    + a_9 * (0.005308554445130481 * h2)
-                    + a_12 * (-(0.052836961100820555 * h) - (0.007044928146776074 * h2))
-                    + a_14 * ((0.052836961100820555 * h) + (0.007044928146776074 * h2))
-                    - a_15 * (0.007044928146776074 * h2)
-                    + a_16 * (0.052836961100820555 * h)
-                    + a_18 * (0.016446759259259258 * h2)
-                    + a_19 * (0.10208333333333333 * h)
-                    - a_20 * (0.016446759259259258 * h2)
-                    + a_21 * (0.016446759259259258 * h2)
-                    + a_24 * (-(0.10208333333333333 * h) + (0.005104166666666667 * h2))
-                    + a_26 * ((0.10208333333333333 * h) - (0.005104166666666667 * h2))
-                    + a_27 * (0.005104166666666667 * h2)
-                    + a_28 * (0.10208333333333333 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * (0.0009375 * h2) - a_2 * (0.0009375 * h2)
-                    + a_3 * (0.0009375 * h2) - a_6 * (0.0021875 * h2)
-                    + a_8 * (0.0021875 * h2) - a_9 * (0.0021875 * h2)
-                    + a_12 * ((0.01875 * h) + (0.0025 * h2))
-                    + a_14 * (-(0.01875 * h) - (0.0025 * h2)) + a_15 * (0.0025 * h2)
-                    - a_16 * (0.01875 * h) - a_18 * (0.0021875 * h2)
-                    + a_20 * (0.0021875 * h2) - a_21 * (0.0021875 * h2)
-                    + a_24 * (-(0.01875 * h) + (0.0009375 * h2)) + a_25 * (0.01875 * h)
-                    + a_26 * ((0.01875 * h) - (0.0009375 * h2)) + a_27 * (0.0009375 * h2)
-                    + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.0010714285714285715 * h2) - a_1 * (0.02142857142857143 * h)
-                    + a_2 * (0.0010714285714285715 * h2)
-                    - a_3 * (0.0010714285714285715 * h2)
-                    - a_6 * (0.005833333333333334 * h2)
-                    + a_8 * (0.005833333333333334 * h2)
-                    - a_9 * (0.005833333333333334 * h2)
-                    - a_12 * (0.007619047619047619 * h2)
-                    + a_14 * (0.007619047619047619 * h2)
-                    - a_15 * (0.007619047619047619 * h2)
-                    + a_18 * ((0.05 * h) - (0.005833333333333334 * h2))
-                    + a_20 * (-(0.05 * h) + (0.005833333333333334 * h2))
-                    - a_21 * (0.005833333333333334 * h2) - a_22 * (0.05 * h)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
-                    - a_6 * (0.018796296296296297 * h2) - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (0.018796296296296297 * h2)
-                    - a_9 * (0.018796296296296297 * h2)
-                    - a_12 * (0.04286616126827319 * h2)
-                    + a_14 * (0.04286616126827319 * h2)
-                    - a_15 * (0.04286616126827319 * h2)
-                    + a_18 * ((0.2702200562291073 * h) - (0.03152567322672919 * h2))
-                    + a_20 * (-(0.2702200562291073 * h) + (0.03152567322672919 * h2))
-                    - a_21 * (0.03152567322672919 * h2) - a_22 * (0.2702200562291073 * h)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.002857142857142857 * h2) + a_2 * (0.002857142857142857 * h2)
-                    - a_3 * (0.002857142857142857 * h2)
-                    + a_6 * (0.00805134645345837 * h2) - a_8 * (0.00805134645345837 * h2)
-                    + a_9 * (0.00805134645345837 * h2) - a_12 * (0.0308994708994709 * h2)
-                    - a_13 * (0.1523809523809524 * h) + a_14 * (0.0308994708994709 * h2)
-                    - a_15 * (0.0308994708994709 * h2)
-                    + a_18 * ((0.3674242394423416 * h) - (0.04286616126827319 * h2))
-                    + a_20 * (-(0.3674242394423416 * h) + (0.04286616126827319 * h2))
-                    - a_21 * (0.04286616126827319 * h2) - a_22 * (0.3674242394423416 * h)
-                    + a_24 * ((0.1523809523809524 * h) - (0.007619047619047619 * h2))
-                    + a_26 * (-(0.1523809523809524 * h) + (0.007619047619047619 * h2))
-                    - a_27 * (0.007619047619047619 * h2)
-                    - a_28 * (0.1523809523809524 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
-                    - a_6 * (0.006066919365863408 * h2)
-                    + a_8 * (0.006066919365863408 * h2)
-                    - a_9 * (0.006066919365863408 * h2)
-                    + a_12 * (0.00805134645345837 * h2)
-                    - a_14 * (0.00805134645345837 * h2)
-                    + a_15 * (0.00805134645345837 * h2)
-                    + a_18 * ((0.16111111111111112 * h) - (0.018796296296296297 * h2))
-                    + a_19 * (1.0 - (0.11666666666666667 * h))
-                    + a_20 * (-(0.16111111111111112 * h) + (0.018796296296296297 * h2))
-                    - a_21 * (0.018796296296296297 * h2)
-                    - a_22 * (0.16111111111111112 * h) - a_23
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_0 * (0.0010714285714285715 * h2)
-                    + a_2 * (0.0010714285714285715 * h2)
-                    - a_3 * (0.0010714285714285715 * h2) + a_6 * (0.0025 * h2)
-                    - a_8 * (0.0025 * h2) + a_9 * (0.0025 * h2)
-                    - a_12 * (0.002857142857142857 * h2)
-                    + a_14 * (0.002857142857142857 * h2)
-                    - a_15 * (0.002857142857142857 * h2)
-                    + a_18 * (-(0.02142857142857143 * h) + (0.0025 * h2))
-                    + a_20 * ((0.02142857142857143 * h) - (0.0025 * h2))
-                    + a_21 * (0.0025 * h2) + a_22 * (0.02142857142857143 * h)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_25 * (0.42857142857142855 - (0.02142857142857143 * h))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h) - a_29 * 0.42857142857142855
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_0 * (0.0010714285714285715 * h2) - a_1 * (0.02142857142857143 * h)
-                    + a_2 * (0.0010714285714285715 * h2)
-                    - a_3 * (0.0010714285714285715 * h2)
-                    - a_6 * (0.005833333333333334 * h2)
-                    + a_8 * (0.005833333333333334 * h2)
-                    - a_9 * (0.005833333333333334 * h2)
-                    - a_12 * (0.007619047619047619 * h2)
-                    + a_14 * (0.007619047619047619 * h2)
-                    - a_15 * (0.007619047619047619 * h2)
-                    + a_18 * ((0.05 * h) - (0.005833333333333334 * h2))
-                    + a_20 * (-(0.05 * h) + (0.005833333333333334 * h2))
-                    - a_21 * (0.005833333333333334 * h2) - a_22 * (0.05 * h)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
-                    - a_6 * (0.018796296296296297 * h2) - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (0.018796296296296297 * h2)
-                    - a_9 * (0.018796296296296297 * h2)
-                    - a_12 * (0.04286616126827319 * h2)
-                    + a_14 * (0.04286616126827319 * h2)
-                    - a_15 * (0.04286616126827319 * h2)
-                    + a_18 * ((0.2702200562291073 * h) - (0.03152567322672919 * h2))
-                    + a_20 * (-(0.2702200562291073 * h) + (0.03152567322672919 * h2))
-                    - a_21 * (0.03152567322672919 * h2) - a_22 * (0.2702200562291073 * h)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_0 * (0.002857142857142857 * h2) + a_2 * (0.002857142857142857 * h2)
-                    - a_3 * (0.002857142857142857 * h2)
-                    + a_6 * (0.00805134645345837 * h2) - a_8 * (0.00805134645345837 * h2)
-                    + a_9 * (0.00805134645345837 * h2) - a_12 * (0.0308994708994709 * h2)
-                    - a_13 * (0.1523809523809524 * h) + a_14 * (0.0308994708994709 * h2)
-                    - a_15 * (0.0308994708994709 * h2)
-                    + a_18 * ((0.3674242394423416 * h) - (0.04286616126827319 * h2))
-                    + a_20 * (-(0.3674242394423416 * h) + (0.04286616126827319 * h2))
-                    - a_21 * (0.04286616126827319 * h2) - a_22 * (0.3674242394423416 * h)
-                    + a_24 * ((0.1523809523809524 * h) - (0.007619047619047619 * h2))
-                    + a_26 * (-(0.1523809523809524 * h) + (0.007619047619047619 * h2))
-                    - a_27 * (0.007619047619047619 * h2)
-                    - a_28 * (0.1523809523809524 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
-                    - a_6 * (0.006066919365863408 * h2)
-                    + a_8 * (0.006066919365863408 * h2)
-                    - a_9 * (0.006066919365863408 * h2)
-                    + a_12 * (0.00805134645345837 * h2)
-                    - a_14 * (0.00805134645345837 * h2)
-                    + a_15 * (0.00805134645345837 * h2)
-                    + a_18 * ((0.16111111111111112 * h) - (0.018796296296296297 * h2))
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (-(0.16111111111111112 * h) + (0.018796296296296297 * h2))
-                    - a_21 * (0.018796296296296297 * h2)
-                    - a_22 * (0.16111111111111112 * h)
-                    + a_24 * ((0.11666666666666667 * h) - (0.005833333333333334 * h2))
-                    + a_26 * (-(0.11666666666666667 * h) + (0.005833333333333334 * h2))
-                    - a_27 * (0.005833333333333334 * h2)
-                    - a_28 * (0.11666666666666667 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_0 * (0.0010714285714285715 * h2)
-                    + a_2 * (0.0010714285714285715 * h2)
-                    - a_3 * (0.0010714285714285715 * h2) + a_6 * (0.0025 * h2)
-                    - a_8 * (0.0025 * h2) + a_9 * (0.0025 * h2)
-                    - a_12 * (0.002857142857142857 * h2)
-                    + a_14 * (0.002857142857142857 * h2)
-                    - a_15 * (0.002857142857142857 * h2)
-                    + a_18 * (-(0.02142857142857143 * h) + (0.0025 * h2))
-                    + a_20 * ((0.02142857142857143 * h) - (0.0025 * h2))
-                    + a_21 * (0.0025 * h2) + a_22 * (0.02142857142857143 * h)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    - a_25 * (0.02142857142857143 * h)
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0025 * h2) + a_1 * (0.05 * h) - a_2 * (0.0025 * h2)
-                    + a_3 * (0.0025 * h2) + a_6 * (0.01361111111111111 * h2)
-                    - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
-                    + a_12 * (0.017777777777777778 * h2)
-                    - a_14 * (0.017777777777777778 * h2)
-                    + a_15 * (0.017777777777777778 * h2)
-                    + a_18 * (0.01361111111111111 * h2)
-                    - a_20 * (0.01361111111111111 * h2)
-                    + a_21 * (0.01361111111111111 * h2) + a_24 * (0.0025 * h2)
-                    - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
-                    - a_3 * (0.005833333333333334 * h2)
-                    + a_6 * (0.04385802469135802 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.04385802469135802 * h2) + a_9 * (0.04385802469135802 * h2)
-                    + a_12 * (0.1000210429593041 * h2) - a_14 * (0.1000210429593041 * h2)
-                    + a_15 * (0.1000210429593041 * h2)
-                    + a_18 * (0.07355990419570144 * h2)
-                    - a_20 * (0.07355990419570144 * h2)
-                    + a_21 * (0.07355990419570144 * h2)
-                    + a_24 * (0.01361111111111111 * h2)
-                    - a_26 * (0.01361111111111111 * h2)
-                    + a_27 * (0.01361111111111111 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.006666666666666667 * h2) - a_2 * (0.006666666666666667 * h2)
-                    + a_3 * (0.006666666666666667 * h2)
-                    - a_6 * (0.018786475058069532 * h2)
-                    + a_8 * (0.018786475058069532 * h2)
-                    - a_9 * (0.018786475058069532 * h2)
-                    + a_12 * (0.07209876543209877 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.07209876543209877 * h2)
-                    + a_15 * (0.07209876543209877 * h2)
-                    + a_18 * (0.1000210429593041 * h2) - a_20 * (0.1000210429593041 * h2)
-                    + a_21 * (0.1000210429593041 * h2)
-                    + a_24 * (0.017777777777777778 * h2)
-                    - a_26 * (0.017777777777777778 * h2)
-                    + a_27 * (0.017777777777777778 * h2)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
-                    - a_3 * (0.005833333333333334 * h2)
-                    + a_6 * (0.014156145187014618 * h2)
-                    - a_8 * (0.014156145187014618 * h2)
-                    + a_9 * (0.014156145187014618 * h2)
-                    - a_12 * (0.018786475058069532 * h2)
-                    + a_14 * (0.018786475058069532 * h2)
-                    - a_15 * (0.018786475058069532 * h2)
-                    + a_18 * (0.04385802469135802 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.04385802469135802 * h2)
-                    + a_21 * (0.04385802469135802 * h2)
-                    + a_24 * (0.01361111111111111 * h2)
-                    - a_26 * (0.01361111111111111 * h2)
-                    + a_27 * (0.01361111111111111 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
-                    - a_6 * (0.005833333333333334 * h2)
-                    + a_8 * (0.005833333333333334 * h2)
-                    - a_9 * (0.005833333333333334 * h2)
-                    + a_12 * (0.006666666666666667 * h2)
-                    - a_14 * (0.006666666666666667 * h2)
-                    + a_15 * (0.006666666666666667 * h2)
-                    - a_18 * (0.005833333333333334 * h2)
-                    + a_20 * (0.005833333333333334 * h2)
-                    - a_21 * (0.005833333333333334 * h2) + a_24 * (0.0025 * h2)
-                    + a_25 * (0.05 * h) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
-                    - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0025 * h2) + a_1 * (0.05 * h) - a_2 * (0.0025 * h2)
-                    + a_3 * (0.0025 * h2) + a_6 * (0.01361111111111111 * h2)
-                    - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
-                    + a_12 * (0.017777777777777778 * h2)
-                    - a_14 * (0.017777777777777778 * h2)
-                    + a_15 * (0.017777777777777778 * h2)
-                    + a_18 * (0.01361111111111111 * h2)
-                    - a_20 * (0.01361111111111111 * h2)
-                    + a_21 * (0.01361111111111111 * h2) + a_24 * (0.0025 * h2)
-                    - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
-                    - a_3 * (0.005833333333333334 * h2)
-                    + a_6 * (0.04385802469135802 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.04385802469135802 * h2) + a_9 * (0.04385802469135802 * h2)
-                    + a_12 * (0.1000210429593041 * h2) - a_14 * (0.1000210429593041 * h2)
-                    + a_15 * (0.1000210429593041 * h2)
-                    + a_18 * (0.07355990419570144 * h2)
-                    - a_20 * (0.07355990419570144 * h2)
-                    + a_21 * (0.07355990419570144 * h2)
-                    + a_24 * (0.01361111111111111 * h2)
-                    - a_26 * (0.01361111111111111 * h2)
-                    + a_27 * (0.01361111111111111 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.006666666666666667 * h2) - a_2 * (0.006666666666666667 * h2)
-                    + a_3 * (0.006666666666666667 * h2)
-                    - a_6 * (0.018786475058069532 * h2)
-                    + a_8 * (0.018786475058069532 * h2)
-                    - a_9 * (0.018786475058069532 * h2)
-                    + a_12 * (0.07209876543209877 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.07209876543209877 * h2)
-                    + a_15 * (0.07209876543209877 * h2)
-                    + a_18 * (0.1000210429593041 * h2) - a_20 * (0.1000210429593041 * h2)
-                    + a_21 * (0.1000210429593041 * h2)
-                    + a_24 * (0.017777777777777778 * h2)
-                    - a_26 * (0.017777777777777778 * h2)
-                    + a_27 * (0.017777777777777778 * h2)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
-                    - a_3 * (0.005833333333333334 * h2)
-                    + a_6 * (0.014156145187014618 * h2)
-                    - a_8 * (0.014156145187014618 * h2)
-                    + a_9 * (0.014156145187014618 * h2)
-                    - a_12 * (0.018786475058069532 * h2)
-                    + a_14 * (0.018786475058069532 * h2)
-                    - a_15 * (0.018786475058069532 * h2)
-                    + a_18 * (0.04385802469135802 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.04385802469135802 * h2)
-                    + a_21 * (0.04385802469135802 * h2)
-                    + a_24 * (0.01361111111111111 * h2)
-                    - a_26 * (0.01361111111111111 * h2)
-                    + a_27 * (0.01361111111111111 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
-                    - a_6 * (0.005833333333333334 * h2)
-                    + a_8 * (0.005833333333333334 * h2)
-                    - a_9 * (0.005833333333333334 * h2)
-                    + a_12 * (0.006666666666666667 * h2)
-                    - a_14 * (0.006666666666666667 * h2)
-                    + a_15 * (0.006666666666666667 * h2)
-                    - a_18 * (0.005833333333333334 * h2)
-                    + a_20 * (0.005833333333333334 * h2)
-                    - a_21 * (0.005833333333333334 * h2) + a_24 * (0.0025 * h2)
-                    + a_25 * (0.05 * h) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
-                    - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.22360679774997896);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.521749194749951);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.5962847939999439);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 3), -0.521749194749951);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 4), 0.22360679774997896);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_5 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_5 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_5 * (0.13333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_5 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_5 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_5 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_5 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_5 * (0.13333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_5 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_5 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -4.47213595499958,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0035714285714285713 * h2) + a_1 * (0.07142857142857142 * h)
+                - a_2 * (0.0035714285714285713 * h2) + a_3 * (0.0035714285714285713 * h2)
+                + a_6 * (0.005555555555555556 * h2) - a_8 * (0.005555555555555556 * h2)
+                + a_9 * (0.005555555555555556 * h2) - a_11 * (0.05 * h)
+                - a_12 * (0.0005934341943393016 * h2)
+                + a_14 * (0.0005934341943393016 * h2)
+                - a_15 * (0.0005934341943393016 * h2)
+                + a_18 * (0.00010010829965574603 * h2)
+                - a_20 * (0.00010010829965574603 * h2)
+                + a_21 * (0.00010010829965574603 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
+                - a_3 * (0.008333333333333333 * h2) + a_6 * (0.017901234567901235 * h2)
+                + a_7 * (0.1111111111111111 * h) - a_8 * (0.017901234567901235 * h2)
+                + a_9 * (0.017901234567901235 * h2) - a_11 * (0.16111111111111112 * h)
+                - a_12 * (0.0033387697713111357 * h2)
+                + a_14 * (0.0033387697713111357 * h2)
+                - a_15 * (0.0033387697713111357 * h2)
+                + a_18 * (0.0005410254072395203 * h2)
+                - a_20 * (0.0005410254072395203 * h2)
+                + a_21 * (0.0005410254072395203 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.009523809523809525 * h2) - a_2 * (0.009523809523809525 * h2)
+                + a_3 * (0.009523809523809525 * h2) - a_6 * (0.007667949003293686 * h2)
+                + a_8 * (0.007667949003293686 * h2) - a_9 * (0.007667949003293686 * h2)
+                + a_11 * (0.06901154102964317 * h) - a_12 * (0.00240670534370939 * h2)
+                - a_13 * (0.011868683886786031 * h) + a_14 * (0.00240670534370939 * h2)
+                - a_15 * (0.00240670534370939 * h2) + a_18 * (0.0007356443172575702 * h2)
+                - a_20 * (0.0007356443172575702 * h2)
+                + a_21 * (0.0007356443172575702 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
+                - a_3 * (0.008333333333333333 * h2) + a_6 * (0.005778018443679435 * h2)
+                - a_8 * (0.005778018443679435 * h2) + a_9 * (0.005778018443679435 * h2)
+                - a_11 * (0.05200216599311492 * h) + a_12 * (0.0006271051888440493 * h2)
+                - a_14 * (0.0006271051888440493 * h2)
+                + a_15 * (0.0006271051888440493 * h2)
+                + a_18 * (0.00032257118777962606 * h2)
+                + a_19 * (0.0020021659931149204 * h)
+                - a_20 * (0.00032257118777962606 * h2)
+                + a_21 * (0.00032257118777962606 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.0035714285714285713 * h2) - a_2 * (0.0035714285714285713 * h2)
+                + a_3 * (0.0035714285714285713 * h2) - a_6 * (0.002380952380952381 * h2)
+                + a_8 * (0.002380952380952381 * h2) - a_9 * (0.002380952380952381 * h2)
+                + a_11 * (0.02142857142857143 * h) - a_12 * (0.0002225378228772381 * h2)
+                + a_14 * (0.0002225378228772381 * h2)
+                - a_15 * (0.0002225378228772381 * h2)
+                - a_18 * (4.2903556995319726e-5 * h2)
+                + a_20 * (4.2903556995319726e-5 * h2)
+                - a_21 * (4.2903556995319726e-5 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0035714285714285713 * h2) + a_1 * (0.07142857142857142 * h)
+                - a_2 * (0.0035714285714285713 * h2) + a_3 * (0.0035714285714285713 * h2)
+                + a_6 * (0.005555555555555556 * h2) - a_8 * (0.005555555555555556 * h2)
+                + a_9 * (0.005555555555555556 * h2) - a_11 * (0.05 * h)
+                - a_12 * (0.0005934341943393016 * h2)
+                + a_14 * (0.0005934341943393016 * h2)
+                - a_15 * (0.0005934341943393016 * h2)
+                + a_18 * (0.00010010829965574603 * h2)
+                - a_20 * (0.00010010829965574603 * h2)
+                + a_21 * (0.00010010829965574603 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
+                - a_3 * (0.008333333333333333 * h2) + a_6 * (0.017901234567901235 * h2)
+                + a_7 * (0.1111111111111111 * h) - a_8 * (0.017901234567901235 * h2)
+                + a_9 * (0.017901234567901235 * h2) - a_11 * (0.16111111111111112 * h)
+                - a_12 * (0.0033387697713111357 * h2)
+                + a_14 * (0.0033387697713111357 * h2)
+                - a_15 * (0.0033387697713111357 * h2)
+                + a_18 * (0.0005410254072395203 * h2)
+                - a_20 * (0.0005410254072395203 * h2)
+                + a_21 * (0.0005410254072395203 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.009523809523809525 * h2) - a_2 * (0.009523809523809525 * h2)
+                + a_3 * (0.009523809523809525 * h2) - a_6 * (0.007667949003293686 * h2)
+                + a_8 * (0.007667949003293686 * h2) - a_9 * (0.007667949003293686 * h2)
+                + a_11 * (0.06901154102964317 * h) - a_12 * (0.00240670534370939 * h2)
+                - a_13 * (0.011868683886786031 * h) + a_14 * (0.00240670534370939 * h2)
+                - a_15 * (0.00240670534370939 * h2) + a_18 * (0.0007356443172575702 * h2)
+                - a_20 * (0.0007356443172575702 * h2)
+                + a_21 * (0.0007356443172575702 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
+                - a_3 * (0.008333333333333333 * h2) + a_6 * (0.005778018443679435 * h2)
+                - a_8 * (0.005778018443679435 * h2) + a_9 * (0.005778018443679435 * h2)
+                - a_11 * (0.05200216599311492 * h) + a_12 * (0.0006271051888440493 * h2)
+                - a_14 * (0.0006271051888440493 * h2)
+                + a_15 * (0.0006271051888440493 * h2)
+                + a_18 * (0.00032257118777962606 * h2)
+                + a_19 * (0.0020021659931149204 * h)
+                - a_20 * (0.00032257118777962606 * h2)
+                + a_21 * (0.00032257118777962606 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.0035714285714285713 * h2) - a_2 * (0.0035714285714285713 * h2)
+                + a_3 * (0.0035714285714285713 * h2) - a_6 * (0.002380952380952381 * h2)
+                + a_8 * (0.002380952380952381 * h2) - a_9 * (0.002380952380952381 * h2)
+                + a_11 * (0.02142857142857143 * h) - a_12 * (0.0002225378228772381 * h2)
+                + a_14 * (0.0002225378228772381 * h2)
+                - a_15 * (0.0002225378228772381 * h2)
+                - a_18 * (4.2903556995319726e-5 * h2)
+                + a_20 * (4.2903556995319726e-5 * h2)
+                - a_21 * (4.2903556995319726e-5 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.9166296949998198,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0015625 * h2) + a_1 * (0.03125 * h) - a_2 * (0.0015625 * h2)
+                + a_3 * (0.0015625 * h2) + a_6 * (0.016252959166152138 * h2)
+                - a_8 * (0.016252959166152138 * h2) + a_9 * (0.016252959166152138 * h2)
+                + a_12 * (0.007638888888888889 * h2) - a_14 * (0.007638888888888889 * h2)
+                + a_15 * (0.007638888888888889 * h2) - a_17 * (0.05 * h)
+                - a_18 * (0.0004543480550410278 * h2)
+                + a_20 * (0.0004543480550410278 * h2)
+                - a_21 * (0.0004543480550410278 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0036458333333333334 * h2) + a_2 * (0.0036458333333333334 * h2)
+                - a_3 * (0.0036458333333333334 * h2) + a_6 * (0.05237064620204578 * h2)
+                + a_7 * (0.3250591833230428 * h) - a_8 * (0.05237064620204578 * h2)
+                + a_9 * (0.05237064620204578 * h2) + a_12 * (0.04297779189657598 * h2)
+                - a_14 * (0.04297779189657598 * h2) + a_15 * (0.04297779189657598 * h2)
+                - a_17 * (0.2813091833230428 * h) - a_18 * (0.002455479139615441 * h2)
+                + a_20 * (0.002455479139615441 * h2)
+                - a_21 * (0.002455479139615441 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.004166666666666667 * h2) - a_2 * (0.004166666666666667 * h2)
+                + a_3 * (0.004166666666666667 * h2) - a_6 * (0.022432835166960468 * h2)
+                + a_8 * (0.022432835166960468 * h2) - a_9 * (0.022432835166960468 * h2)
+                + a_12 * (0.03097993827160494 * h2) + a_13 * (0.1527777777777778 * h)
+                - a_14 * (0.03097993827160494 * h2) + a_15 * (0.03097993827160494 * h2)
+                - a_17 * (0.20277777777777778 * h) - a_18 * (0.0033387697713111357 * h2)
+                + a_20 * (0.0033387697713111357 * h2)
+                - a_21 * (0.0033387697713111357 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0036458333333333334 * h2) + a_2 * (0.0036458333333333334 * h2)
+                - a_3 * (0.0036458333333333334 * h2) + a_6 * (0.016903781608751244 * h2)
+                - a_8 * (0.016903781608751244 * h2) + a_9 * (0.016903781608751244 * h2)
+                - a_12 * (0.008072313501514251 * h2) + a_14 * (0.008072313501514251 * h2)
+                - a_15 * (0.008072313501514251 * h2) + a_17 * (0.052836961100820555 * h)
+                - a_18 * (0.0014640103995766452 * h2) - a_19 * (0.009086961100820556 * h)
+                + a_20 * (0.0014640103995766452 * h2)
+                - a_21 * (0.0014640103995766452 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.0015625 * h2) - a_2 * (0.0015625 * h2) + a_3 * (0.0015625 * h2)
+                - a_6 * (0.006965553928350916 * h2) + a_8 * (0.006965553928350916 * h2)
+                - a_9 * (0.006965553928350916 * h2) + a_12 * (0.002864583333333333 * h2)
+                - a_14 * (0.002864583333333333 * h2) + a_15 * (0.002864583333333333 * h2)
+                - a_17 * (0.01875 * h) + a_18 * (0.00019472059501758333 * h2)
+                - a_20 * (0.00019472059501758333 * h2)
+                + a_21 * (0.00019472059501758333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0015625 * h2) + a_1 * (0.03125 * h) - a_2 * (0.0015625 * h2)
+                + a_3 * (0.0015625 * h2) + a_6 * (0.016252959166152138 * h2)
+                - a_8 * (0.016252959166152138 * h2) + a_9 * (0.016252959166152138 * h2)
+                + a_12 * (0.007638888888888889 * h2) - a_14 * (0.007638888888888889 * h2)
+                + a_15 * (0.007638888888888889 * h2) - a_17 * (0.05 * h)
+                - a_18 * (0.0004543480550410278 * h2)
+                + a_20 * (0.0004543480550410278 * h2)
+                - a_21 * (0.0004543480550410278 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0036458333333333334 * h2) + a_2 * (0.0036458333333333334 * h2)
+                - a_3 * (0.0036458333333333334 * h2) + a_6 * (0.05237064620204578 * h2)
+                + a_7 * (0.3250591833230428 * h) - a_8 * (0.05237064620204578 * h2)
+                + a_9 * (0.05237064620204578 * h2) + a_12 * (0.04297779189657598 * h2)
+                - a_14 * (0.04297779189657598 * h2) + a_15 * (0.04297779189657598 * h2)
+                - a_17 * (0.2813091833230428 * h) - a_18 * (0.002455479139615441 * h2)
+                + a_20 * (0.002455479139615441 * h2)
+                - a_21 * (0.002455479139615441 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.004166666666666667 * h2) - a_2 * (0.004166666666666667 * h2)
+                + a_3 * (0.004166666666666667 * h2) - a_6 * (0.022432835166960468 * h2)
+                + a_8 * (0.022432835166960468 * h2) - a_9 * (0.022432835166960468 * h2)
+                + a_12 * (0.03097993827160494 * h2) + a_13 * (0.1527777777777778 * h)
+                - a_14 * (0.03097993827160494 * h2) + a_15 * (0.03097993827160494 * h2)
+                - a_17 * (0.20277777777777778 * h) - a_18 * (0.0033387697713111357 * h2)
+                + a_20 * (0.0033387697713111357 * h2)
+                - a_21 * (0.0033387697713111357 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0036458333333333334 * h2) + a_2 * (0.0036458333333333334 * h2)
+                - a_3 * (0.0036458333333333334 * h2) + a_6 * (0.016903781608751244 * h2)
+                - a_8 * (0.016903781608751244 * h2) + a_9 * (0.016903781608751244 * h2)
+                - a_12 * (0.008072313501514251 * h2) + a_14 * (0.008072313501514251 * h2)
+                - a_15 * (0.008072313501514251 * h2) + a_17 * (0.052836961100820555 * h)
+                - a_18 * (0.0014640103995766452 * h2) - a_19 * (0.009086961100820556 * h)
+                + a_20 * (0.0014640103995766452 * h2)
+                - a_21 * (0.0014640103995766452 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.0015625 * h2) - a_2 * (0.0015625 * h2) + a_3 * (0.0015625 * h2)
+                - a_6 * (0.006965553928350916 * h2) + a_8 * (0.006965553928350916 * h2)
+                - a_9 * (0.006965553928350916 * h2) + a_12 * (0.002864583333333333 * h2)
+                - a_14 * (0.002864583333333333 * h2) + a_15 * (0.002864583333333333 * h2)
+                - a_17 * (0.01875 * h) + a_18 * (0.00019472059501758333 * h2)
+                - a_20 * (0.00019472059501758333 * h2)
+                + a_21 * (0.00019472059501758333 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.6770509831248424,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0035714285714285713 * h2) + a_1 * (0.07142857142857142 * h)
+                - a_2 * (0.0035714285714285713 * h2) + a_3 * (0.0035714285714285713 * h2)
+                + a_6 * (0.011011002811455365 * h2) - a_8 * (0.011011002811455365 * h2)
+                + a_9 * (0.011011002811455365 * h2) + a_12 * (0.021228354829259936 * h2)
+                - a_14 * (0.021228354829259936 * h2) + a_15 * (0.021228354829259936 * h2)
+                + a_18 * (0.005555555555555556 * h2) - a_20 * (0.005555555555555556 * h2)
+                + a_21 * (0.005555555555555556 * h2) - a_23 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
+                - a_3 * (0.008333333333333333 * h2) + a_6 * (0.035479897948022844 * h2)
+                + a_7 * (0.2202200562291073 * h) - a_8 * (0.035479897948022844 * h2)
+                + a_9 * (0.035479897948022844 * h2) + a_12 * (0.11943462320621769 * h2)
+                - a_14 * (0.11943462320621769 * h2) + a_15 * (0.11943462320621769 * h2)
+                + a_18 * (0.030024450692123034 * h2) - a_20 * (0.030024450692123034 * h2)
+                + a_21 * (0.030024450692123034 * h2) - a_23 * (0.2702200562291073 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.009523809523809525 * h2) - a_2 * (0.009523809523809525 * h2)
+                + a_3 * (0.009523809523809525 * h2) - a_6 * (0.015197725446005365 * h2)
+                + a_8 * (0.015197725446005365 * h2) - a_9 * (0.015197725446005365 * h2)
+                + a_12 * (0.08609277236310975 * h2) + a_13 * (0.42456709658519876 * h)
+                - a_14 * (0.08609277236310975 * h2) + a_15 * (0.08609277236310975 * h2)
+                + a_18 * (0.04082491549359351 * h2) - a_20 * (0.04082491549359351 * h2)
+                + a_21 * (0.04082491549359351 * h2) - a_23 * (0.3674242394423416 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
+                - a_3 * (0.008333333333333333 * h2) + a_6 * (0.01145191991903914 * h2)
+                - a_8 * (0.01145191991903914 * h2) + a_9 * (0.01145191991903914 * h2)
+                - a_12 * (0.022432835166960468 * h2) + a_14 * (0.022432835166960468 * h2)
+                - a_15 * (0.022432835166960468 * h2) + a_18 * (0.017901234567901235 * h2)
+                + a_19 * (0.1111111111111111 * h) - a_20 * (0.017901234567901235 * h2)
+                + a_21 * (0.017901234567901235 * h2) - a_23 * (0.16111111111111112 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.0035714285714285713 * h2) - a_2 * (0.0035714285714285713 * h2)
+                + a_3 * (0.0035714285714285713 * h2) - a_6 * (0.004719001204909442 * h2)
+                + a_8 * (0.004719001204909442 * h2) - a_9 * (0.004719001204909442 * h2)
+                + a_12 * (0.007960633060972477 * h2) - a_14 * (0.007960633060972477 * h2)
+                + a_15 * (0.007960633060972477 * h2) - a_18 * (0.002380952380952381 * h2)
+                + a_20 * (0.002380952380952381 * h2) - a_21 * (0.002380952380952381 * h2)
+                + a_23 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0035714285714285713 * h2) + a_1 * (0.07142857142857142 * h)
+                - a_2 * (0.0035714285714285713 * h2) + a_3 * (0.0035714285714285713 * h2)
+                + a_6 * (0.011011002811455365 * h2) - a_8 * (0.011011002811455365 * h2)
+                + a_9 * (0.011011002811455365 * h2) + a_12 * (0.021228354829259936 * h2)
+                - a_14 * (0.021228354829259936 * h2) + a_15 * (0.021228354829259936 * h2)
+                + a_18 * (0.005555555555555556 * h2) - a_20 * (0.005555555555555556 * h2)
+                + a_21 * (0.005555555555555556 * h2) - a_23 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
+                - a_3 * (0.008333333333333333 * h2) + a_6 * (0.035479897948022844 * h2)
+                + a_7 * (0.2202200562291073 * h) - a_8 * (0.035479897948022844 * h2)
+                + a_9 * (0.035479897948022844 * h2) + a_12 * (0.11943462320621769 * h2)
+                - a_14 * (0.11943462320621769 * h2) + a_15 * (0.11943462320621769 * h2)
+                + a_18 * (0.030024450692123034 * h2) - a_20 * (0.030024450692123034 * h2)
+                + a_21 * (0.030024450692123034 * h2) - a_23 * (0.2702200562291073 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.009523809523809525 * h2) - a_2 * (0.009523809523809525 * h2)
+                + a_3 * (0.009523809523809525 * h2) - a_6 * (0.015197725446005365 * h2)
+                + a_8 * (0.015197725446005365 * h2) - a_9 * (0.015197725446005365 * h2)
+                + a_12 * (0.08609277236310975 * h2) + a_13 * (0.42456709658519876 * h)
+                - a_14 * (0.08609277236310975 * h2) + a_15 * (0.08609277236310975 * h2)
+                + a_18 * (0.04082491549359351 * h2) - a_20 * (0.04082491549359351 * h2)
+                + a_21 * (0.04082491549359351 * h2) - a_23 * (0.3674242394423416 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
+                - a_3 * (0.008333333333333333 * h2) + a_6 * (0.01145191991903914 * h2)
+                - a_8 * (0.01145191991903914 * h2) + a_9 * (0.01145191991903914 * h2)
+                - a_12 * (0.022432835166960468 * h2) + a_14 * (0.022432835166960468 * h2)
+                - a_15 * (0.022432835166960468 * h2) + a_18 * (0.017901234567901235 * h2)
+                + a_19 * (0.1111111111111111 * h) - a_20 * (0.017901234567901235 * h2)
+                + a_21 * (0.017901234567901235 * h2) - a_23 * (0.16111111111111112 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.0035714285714285713 * h2) - a_2 * (0.0035714285714285713 * h2)
+                + a_3 * (0.0035714285714285713 * h2) - a_6 * (0.004719001204909442 * h2)
+                + a_8 * (0.004719001204909442 * h2) - a_9 * (0.004719001204909442 * h2)
+                + a_12 * (0.007960633060972477 * h2) - a_14 * (0.007960633060972477 * h2)
+                + a_15 * (0.007960633060972477 * h2) - a_18 * (0.002380952380952381 * h2)
+                + a_20 * (0.002380952380952381 * h2) - a_21 * (0.002380952380952381 * h2)
+                + a_23 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.9166296949998198,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_6 * (0.019444444444444445 * h2) - a_8 * (0.019444444444444445 * h2)
+                + a_9 * (0.019444444444444445 * h2) + a_12 * (0.011111111111111112 * h2)
+                - a_14 * (0.011111111111111112 * h2) + a_15 * (0.011111111111111112 * h2)
+                + a_18 * (0.019444444444444445 * h2) - a_20 * (0.019444444444444445 * h2)
+                + a_21 * (0.019444444444444445 * h2) - a_29 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.06265432098765432 * h2) + a_7 * (0.3888888888888889 * h)
+                - a_8 * (0.06265432098765432 * h2) + a_9 * (0.06265432098765432 * h2)
+                + a_12 * (0.06251315184956506 * h2) - a_14 * (0.06251315184956506 * h2)
+                + a_15 * (0.06251315184956506 * h2) + a_18 * (0.10508557742243062 * h2)
+                - a_20 * (0.10508557742243062 * h2) + a_21 * (0.10508557742243062 * h2)
+                - a_29 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.0268378215115279 * h2) + a_8 * (0.0268378215115279 * h2)
+                - a_9 * (0.0268378215115279 * h2) + a_12 * (0.04506172839506173 * h2)
+                + a_13 * (0.2222222222222222 * h) - a_14 * (0.04506172839506173 * h2)
+                + a_15 * (0.04506172839506173 * h2) + a_18 * (0.14288720422757728 * h2)
+                - a_20 * (0.14288720422757728 * h2) + a_21 * (0.14288720422757728 * h2)
+                - a_29 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.020223064552878024 * h2) - a_8 * (0.020223064552878024 * h2)
+                + a_9 * (0.020223064552878024 * h2) - a_12 * (0.011741546911293458 * h2)
+                + a_14 * (0.011741546911293458 * h2) - a_15 * (0.011741546911293458 * h2)
+                + a_18 * (0.06265432098765432 * h2) + a_19 * (0.3888888888888889 * h)
+                - a_20 * (0.06265432098765432 * h2) + a_21 * (0.06265432098765432 * h2)
+                - a_29 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.008333333333333333 * h2) + a_8 * (0.008333333333333333 * h2)
+                - a_9 * (0.008333333333333333 * h2) + a_12 * (0.004166666666666667 * h2)
+                - a_14 * (0.004166666666666667 * h2) + a_15 * (0.004166666666666667 * h2)
+                - a_18 * (0.008333333333333333 * h2) + a_20 * (0.008333333333333333 * h2)
+                - a_21 * (0.008333333333333333 * h2) - a_29 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_6 * (0.019444444444444445 * h2) - a_8 * (0.019444444444444445 * h2)
+                + a_9 * (0.019444444444444445 * h2) + a_12 * (0.011111111111111112 * h2)
+                - a_14 * (0.011111111111111112 * h2) + a_15 * (0.011111111111111112 * h2)
+                + a_18 * (0.019444444444444445 * h2) - a_20 * (0.019444444444444445 * h2)
+                + a_21 * (0.019444444444444445 * h2) - a_29 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.06265432098765432 * h2) + a_7 * (0.3888888888888889 * h)
+                - a_8 * (0.06265432098765432 * h2) + a_9 * (0.06265432098765432 * h2)
+                + a_12 * (0.06251315184956506 * h2) - a_14 * (0.06251315184956506 * h2)
+                + a_15 * (0.06251315184956506 * h2) + a_18 * (0.10508557742243062 * h2)
+                - a_20 * (0.10508557742243062 * h2) + a_21 * (0.10508557742243062 * h2)
+                - a_29 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.0268378215115279 * h2) + a_8 * (0.0268378215115279 * h2)
+                - a_9 * (0.0268378215115279 * h2) + a_12 * (0.04506172839506173 * h2)
+                + a_13 * (0.2222222222222222 * h) - a_14 * (0.04506172839506173 * h2)
+                + a_15 * (0.04506172839506173 * h2) + a_18 * (0.14288720422757728 * h2)
+                - a_20 * (0.14288720422757728 * h2) + a_21 * (0.14288720422757728 * h2)
+                - a_29 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.020223064552878024 * h2) - a_8 * (0.020223064552878024 * h2)
+                + a_9 * (0.020223064552878024 * h2) - a_12 * (0.011741546911293458 * h2)
+                + a_14 * (0.011741546911293458 * h2) - a_15 * (0.011741546911293458 * h2)
+                + a_18 * (0.06265432098765432 * h2) + a_19 * (0.3888888888888889 * h)
+                - a_20 * (0.06265432098765432 * h2) + a_21 * (0.06265432098765432 * h2)
+                - a_29 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.008333333333333333 * h2) + a_8 * (0.008333333333333333 * h2)
+                - a_9 * (0.008333333333333333 * h2) + a_12 * (0.004166666666666667 * h2)
+                - a_14 * (0.004166666666666667 * h2) + a_15 * (0.004166666666666667 * h2)
+                - a_18 * (0.008333333333333333 * h2) + a_20 * (0.008333333333333333 * h2)
+                - a_21 * (0.008333333333333333 * h2) - a_29 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -4.47213595499958,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.05 * h + 0.0025 * h2) + a_1 * (1.0 + 0.05 * h)
+                + a_2 * (-0.05 * h - 0.0025 * h2) + a_3 * (0.0025 * h2)
+                - a_4 * (0.05 * h) - a_5 + a_6 * (0.01361111111111111 * h2)
+                - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
+                + a_12 * (0.017777777777777778 * h2) - a_14 * (0.017777777777777778 * h2)
+                + a_15 * (0.017777777777777778 * h2) + a_18 * (0.01361111111111111 * h2)
+                - a_20 * (0.01361111111111111 * h2) + a_21 * (0.01361111111111111 * h2)
+                + a_24 * (-0.05 * h + 0.0025 * h2) + a_26 * (0.05 * h - 0.0025 * h2)
+                + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (-0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_2 * (0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_3 * (0.005833333333333334 * h2) + a_4 * (0.11666666666666667 * h)
+                + a_6 * (0.04385802469135802 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.04385802469135802 * h2) + a_9 * (0.04385802469135802 * h2)
+                + a_12 * (0.1000210429593041 * h2) - a_14 * (0.1000210429593041 * h2)
+                + a_15 * (0.1000210429593041 * h2) + a_18 * (0.07355990419570144 * h2)
+                - a_20 * (0.07355990419570144 * h2) + a_21 * (0.07355990419570144 * h2)
+                + a_24 * (-0.2722222222222222 * h + 0.01361111111111111 * h2)
+                + a_26 * (0.2722222222222222 * h - 0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.13333333333333333 * h + 0.006666666666666667 * h2)
+                + a_2 * (-0.13333333333333333 * h - 0.006666666666666667 * h2)
+                + a_3 * (0.006666666666666667 * h2) - a_4 * (0.13333333333333333 * h)
+                - a_6 * (0.018786475058069532 * h2) + a_8 * (0.018786475058069532 * h2)
+                - a_9 * (0.018786475058069532 * h2) + a_12 * (0.07209876543209877 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.07209876543209877 * h2)
+                + a_15 * (0.07209876543209877 * h2) + a_18 * (0.1000210429593041 * h2)
+                - a_20 * (0.1000210429593041 * h2) + a_21 * (0.1000210429593041 * h2)
+                + a_24 * (-0.35555555555555557 * h + 0.017777777777777778 * h2)
+                + a_26 * (0.35555555555555557 * h - 0.017777777777777778 * h2)
+                + a_27 * (0.017777777777777778 * h2) + a_28 * (0.35555555555555557 * h)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (-0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_2 * (0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_3 * (0.005833333333333334 * h2) + a_4 * (0.11666666666666667 * h)
+                + a_6 * (0.014156145187014618 * h2) - a_8 * (0.014156145187014618 * h2)
+                + a_9 * (0.014156145187014618 * h2) - a_12 * (0.018786475058069532 * h2)
+                + a_14 * (0.018786475058069532 * h2) - a_15 * (0.018786475058069532 * h2)
+                + a_18 * (0.04385802469135802 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.04385802469135802 * h2) + a_21 * (0.04385802469135802 * h2)
+                + a_24 * (-0.2722222222222222 * h + 0.01361111111111111 * h2)
+                + a_26 * (0.2722222222222222 * h - 0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.05 * h + 0.0025 * h2) + a_2 * (-0.05 * h - 0.0025 * h2)
+                + a_3 * (0.0025 * h2) - a_4 * (0.05 * h)
+                - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
+                - a_9 * (0.005833333333333334 * h2) + a_12 * (0.006666666666666667 * h2)
+                - a_14 * (0.006666666666666667 * h2) + a_15 * (0.006666666666666667 * h2)
+                - a_18 * (0.005833333333333334 * h2) + a_20 * (0.005833333333333334 * h2)
+                - a_21 * (0.005833333333333334 * h2) + a_24 * (-0.05 * h + 0.0025 * h2)
+                + a_25 * (-1.0 + 0.05 * h) + a_26 * (0.05 * h - 0.0025 * h2)
+                + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) + a_29 - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.05 * h + 0.0025 * h2) + a_1 * (0.05 * h)
+                + a_2 * (-0.05 * h - 0.0025 * h2) + a_3 * (0.0025 * h2)
+                - a_4 * (0.05 * h) + a_6 * (0.01361111111111111 * h2)
+                - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
+                + a_12 * (0.017777777777777778 * h2) - a_14 * (0.017777777777777778 * h2)
+                + a_15 * (0.017777777777777778 * h2) + a_18 * (0.01361111111111111 * h2)
+                - a_20 * (0.01361111111111111 * h2) + a_21 * (0.01361111111111111 * h2)
+                + a_24 * (-0.05 * h + 0.0025 * h2) + a_26 * (0.05 * h - 0.0025 * h2)
+                + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (-0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_2 * (0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_3 * (0.005833333333333334 * h2) + a_4 * (0.11666666666666667 * h)
+                + a_6 * (0.04385802469135802 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.04385802469135802 * h2) + a_9 * (0.04385802469135802 * h2)
+                + a_12 * (0.1000210429593041 * h2) - a_14 * (0.1000210429593041 * h2)
+                + a_15 * (0.1000210429593041 * h2) + a_18 * (0.07355990419570144 * h2)
+                - a_20 * (0.07355990419570144 * h2) + a_21 * (0.07355990419570144 * h2)
+                + a_24 * (-0.2722222222222222 * h + 0.01361111111111111 * h2)
+                + a_26 * (0.2722222222222222 * h - 0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.13333333333333333 * h + 0.006666666666666667 * h2)
+                + a_2 * (-0.13333333333333333 * h - 0.006666666666666667 * h2)
+                + a_3 * (0.006666666666666667 * h2) - a_4 * (0.13333333333333333 * h)
+                - a_6 * (0.018786475058069532 * h2) + a_8 * (0.018786475058069532 * h2)
+                - a_9 * (0.018786475058069532 * h2) + a_12 * (0.07209876543209877 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.07209876543209877 * h2)
+                + a_15 * (0.07209876543209877 * h2) + a_18 * (0.1000210429593041 * h2)
+                - a_20 * (0.1000210429593041 * h2) + a_21 * (0.1000210429593041 * h2)
+                + a_24 * (-0.35555555555555557 * h + 0.017777777777777778 * h2)
+                + a_26 * (0.35555555555555557 * h - 0.017777777777777778 * h2)
+                + a_27 * (0.017777777777777778 * h2) + a_28 * (0.35555555555555557 * h)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (-0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_2 * (0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_3 * (0.005833333333333334 * h2) + a_4 * (0.11666666666666667 * h)
+                + a_6 * (0.014156145187014618 * h2) - a_8 * (0.014156145187014618 * h2)
+                + a_9 * (0.014156145187014618 * h2) - a_12 * (0.018786475058069532 * h2)
+                + a_14 * (0.018786475058069532 * h2) - a_15 * (0.018786475058069532 * h2)
+                + a_18 * (0.04385802469135802 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.04385802469135802 * h2) + a_21 * (0.04385802469135802 * h2)
+                + a_24 * (-0.2722222222222222 * h + 0.01361111111111111 * h2)
+                + a_26 * (0.2722222222222222 * h - 0.01361111111111111 * h2)
+                + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.05 * h + 0.0025 * h2) + a_2 * (-0.05 * h - 0.0025 * h2)
+                + a_3 * (0.0025 * h2) - a_4 * (0.05 * h)
+                - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
+                - a_9 * (0.005833333333333334 * h2) + a_12 * (0.006666666666666667 * h2)
+                - a_14 * (0.006666666666666667 * h2) + a_15 * (0.006666666666666667 * h2)
+                - a_18 * (0.005833333333333334 * h2) + a_20 * (0.005833333333333334 * h2)
+                - a_21 * (0.005833333333333334 * h2) + a_24 * (-0.05 * h + 0.0025 * h2)
+                + a_25 * (0.05 * h) + a_26 * (0.05 * h - 0.0025 * h2)
+                + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.0010714285714285715 * h2) - a_1 * (0.02142857142857143 * h)
+                + a_2 * (0.0010714285714285715 * h2) - a_3 * (0.0010714285714285715 * h2)
+                + a_6 * (0.05 * h - 0.005833333333333334 * h2)
+                + a_8 * (-0.05 * h + 0.005833333333333334 * h2)
+                - a_9 * (0.005833333333333334 * h2) - a_10 * (0.05 * h)
+                - a_12 * (0.007619047619047619 * h2) + a_14 * (0.007619047619047619 * h2)
+                - a_15 * (0.007619047619047619 * h2) - a_18 * (0.005833333333333334 * h2)
+                + a_20 * (0.005833333333333334 * h2) - a_21 * (0.005833333333333334 * h2)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                + a_6 * (0.16111111111111112 * h - 0.018796296296296297 * h2)
+                + a_7 * (1.0 - 0.11666666666666667 * h)
+                + a_8 * (-0.16111111111111112 * h + 0.018796296296296297 * h2)
+                - a_9 * (0.018796296296296297 * h2) - a_10 * (0.16111111111111112 * h)
+                - a_11 - a_12 * (0.04286616126827319 * h2)
+                + a_14 * (0.04286616126827319 * h2) - a_15 * (0.04286616126827319 * h2)
+                - a_18 * (0.03152567322672919 * h2) + a_20 * (0.03152567322672919 * h2)
+                - a_21 * (0.03152567322672919 * h2)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.002857142857142857 * h2) + a_2 * (0.002857142857142857 * h2)
+                - a_3 * (0.002857142857142857 * h2)
+                + a_6 * (-0.06901154102964317 * h + 0.00805134645345837 * h2)
+                + a_8 * (0.06901154102964317 * h - 0.00805134645345837 * h2)
+                + a_9 * (0.00805134645345837 * h2) + a_10 * (0.06901154102964317 * h)
+                - a_12 * (0.0308994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.0308994708994709 * h2) - a_15 * (0.0308994708994709 * h2)
+                - a_18 * (0.04286616126827319 * h2) + a_20 * (0.04286616126827319 * h2)
+                - a_21 * (0.04286616126827319 * h2)
+                + a_24 * (0.1523809523809524 * h - 0.007619047619047619 * h2)
+                + a_26 * (-0.1523809523809524 * h + 0.007619047619047619 * h2)
+                - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                + a_6 * (0.05200216599311492 * h - 0.006066919365863408 * h2)
+                + a_8 * (-0.05200216599311492 * h + 0.006066919365863408 * h2)
+                - a_9 * (0.006066919365863408 * h2) - a_10 * (0.05200216599311492 * h)
+                + a_12 * (0.00805134645345837 * h2) - a_14 * (0.00805134645345837 * h2)
+                + a_15 * (0.00805134645345837 * h2) - a_18 * (0.018796296296296297 * h2)
+                - a_19 * (0.11666666666666667 * h) + a_20 * (0.018796296296296297 * h2)
+                - a_21 * (0.018796296296296297 * h2)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_0 * (0.0010714285714285715 * h2) + a_2 * (0.0010714285714285715 * h2)
+                - a_3 * (0.0010714285714285715 * h2)
+                + a_6 * (-0.02142857142857143 * h + 0.0025 * h2)
+                + a_8 * (0.02142857142857143 * h - 0.0025 * h2) + a_9 * (0.0025 * h2)
+                + a_10 * (0.02142857142857143 * h) - a_12 * (0.002857142857142857 * h2)
+                + a_14 * (0.002857142857142857 * h2) - a_15 * (0.002857142857142857 * h2)
+                + a_18 * (0.0025 * h2) - a_20 * (0.0025 * h2) + a_21 * (0.0025 * h2)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_25 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_0 * (0.0010714285714285715 * h2) - a_1 * (0.02142857142857143 * h)
+                + a_2 * (0.0010714285714285715 * h2) - a_3 * (0.0010714285714285715 * h2)
+                + a_6 * (0.05 * h - 0.005833333333333334 * h2)
+                + a_8 * (-0.05 * h + 0.005833333333333334 * h2)
+                - a_9 * (0.005833333333333334 * h2) - a_10 * (0.05 * h)
+                - a_12 * (0.007619047619047619 * h2) + a_14 * (0.007619047619047619 * h2)
+                - a_15 * (0.007619047619047619 * h2) - a_18 * (0.005833333333333334 * h2)
+                + a_20 * (0.005833333333333334 * h2) - a_21 * (0.005833333333333334 * h2)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                + a_6 * (0.16111111111111112 * h - 0.018796296296296297 * h2)
+                - a_7 * (0.11666666666666667 * h)
+                + a_8 * (-0.16111111111111112 * h + 0.018796296296296297 * h2)
+                - a_9 * (0.018796296296296297 * h2) - a_10 * (0.16111111111111112 * h)
+                - a_12 * (0.04286616126827319 * h2) + a_14 * (0.04286616126827319 * h2)
+                - a_15 * (0.04286616126827319 * h2) - a_18 * (0.03152567322672919 * h2)
+                + a_20 * (0.03152567322672919 * h2) - a_21 * (0.03152567322672919 * h2)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_0 * (0.002857142857142857 * h2) + a_2 * (0.002857142857142857 * h2)
+                - a_3 * (0.002857142857142857 * h2)
+                + a_6 * (-0.06901154102964317 * h + 0.00805134645345837 * h2)
+                + a_8 * (0.06901154102964317 * h - 0.00805134645345837 * h2)
+                + a_9 * (0.00805134645345837 * h2) + a_10 * (0.06901154102964317 * h)
+                - a_12 * (0.0308994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.0308994708994709 * h2) - a_15 * (0.0308994708994709 * h2)
+                - a_18 * (0.04286616126827319 * h2) + a_20 * (0.04286616126827319 * h2)
+                - a_21 * (0.04286616126827319 * h2)
+                + a_24 * (0.1523809523809524 * h - 0.007619047619047619 * h2)
+                + a_26 * (-0.1523809523809524 * h + 0.007619047619047619 * h2)
+                - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                + a_6 * (0.05200216599311492 * h - 0.006066919365863408 * h2)
+                + a_8 * (-0.05200216599311492 * h + 0.006066919365863408 * h2)
+                - a_9 * (0.006066919365863408 * h2) - a_10 * (0.05200216599311492 * h)
+                + a_12 * (0.00805134645345837 * h2) - a_14 * (0.00805134645345837 * h2)
+                + a_15 * (0.00805134645345837 * h2) - a_18 * (0.018796296296296297 * h2)
+                - a_19 * (0.11666666666666667 * h) + a_20 * (0.018796296296296297 * h2)
+                - a_21 * (0.018796296296296297 * h2)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_0 * (0.0010714285714285715 * h2) + a_2 * (0.0010714285714285715 * h2)
+                - a_3 * (0.0010714285714285715 * h2)
+                + a_6 * (-0.02142857142857143 * h + 0.0025 * h2)
+                + a_8 * (0.02142857142857143 * h - 0.0025 * h2) + a_9 * (0.0025 * h2)
+                + a_10 * (0.02142857142857143 * h) - a_12 * (0.002857142857142857 * h2)
+                + a_14 * (0.002857142857142857 * h2) - a_15 * (0.002857142857142857 * h2)
+                + a_18 * (0.0025 * h2) - a_20 * (0.0025 * h2) + a_21 * (0.0025 * h2)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                - a_25 * (0.02142857142857143 * h)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0009375 * h2) + a_1 * (0.01875 * h) - a_2 * (0.0009375 * h2)
+                + a_3 * (0.0009375 * h2) + a_6 * (0.005104166666666667 * h2)
+                - a_8 * (0.005104166666666667 * h2) + a_9 * (0.005104166666666667 * h2)
+                + a_12 * (0.05 * h + 0.006666666666666667 * h2)
+                + a_14 * (-0.05 * h - 0.006666666666666667 * h2)
+                + a_15 * (0.006666666666666667 * h2) - a_16 * (0.05 * h)
+                + a_18 * (0.005104166666666667 * h2) - a_20 * (0.005104166666666667 * h2)
+                + a_21 * (0.005104166666666667 * h2)
+                + a_24 * (-0.01875 * h + 0.0009375 * h2)
+                + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
+                + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0021875 * h2) + a_2 * (0.0021875 * h2) - a_3 * (0.0021875 * h2)
+                + a_6 * (0.016446759259259258 * h2) + a_7 * (0.10208333333333333 * h)
+                - a_8 * (0.016446759259259258 * h2) + a_9 * (0.016446759259259258 * h2)
+                + a_12 * (0.2813091833230428 * h + 0.03750789110973904 * h2)
+                + a_14 * (-0.2813091833230428 * h - 0.03750789110973904 * h2)
+                + a_15 * (0.03750789110973904 * h2) - a_16 * (0.2813091833230428 * h)
+                + a_18 * (0.02758496407338804 * h2) - a_20 * (0.02758496407338804 * h2)
+                + a_21 * (0.02758496407338804 * h2)
+                + a_24 * (-0.10208333333333333 * h + 0.005104166666666667 * h2)
+                + a_26 * (0.10208333333333333 * h - 0.005104166666666667 * h2)
+                + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                - a_6 * (0.007044928146776074 * h2) + a_8 * (0.007044928146776074 * h2)
+                - a_9 * (0.007044928146776074 * h2)
+                + a_12 * (0.20277777777777778 * h + 0.027037037037037037 * h2)
+                + a_13 * (1.0 + 0.13333333333333333 * h)
+                + a_14 * (-0.20277777777777778 * h - 0.027037037037037037 * h2)
+                + a_15 * (0.027037037037037037 * h2) - a_16 * (0.20277777777777778 * h)
+                - a_17 + a_18 * (0.03750789110973904 * h2)
+                - a_20 * (0.03750789110973904 * h2) + a_21 * (0.03750789110973904 * h2)
+                + a_24 * (-0.13333333333333333 * h + 0.006666666666666667 * h2)
+                + a_26 * (0.13333333333333333 * h - 0.006666666666666667 * h2)
+                + a_27 * (0.006666666666666667 * h2) + a_28 * (0.13333333333333333 * h)
+                - a_30 * (0.13333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0021875 * h2) + a_2 * (0.0021875 * h2) - a_3 * (0.0021875 * h2)
+                + a_6 * (0.005308554445130481 * h2) - a_8 * (0.005308554445130481 * h2)
+                + a_9 * (0.005308554445130481 * h2)
+                + a_12 * (-0.052836961100820555 * h - 0.007044928146776074 * h2)
+                + a_14 * (0.052836961100820555 * h + 0.007044928146776074 * h2)
+                - a_15 * (0.007044928146776074 * h2) + a_16 * (0.052836961100820555 * h)
+                + a_18 * (0.016446759259259258 * h2) + a_19 * (0.10208333333333333 * h)
+                - a_20 * (0.016446759259259258 * h2) + a_21 * (0.016446759259259258 * h2)
+                + a_24 * (-0.10208333333333333 * h + 0.005104166666666667 * h2)
+                + a_26 * (0.10208333333333333 * h - 0.005104166666666667 * h2)
+                + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.0009375 * h2) - a_2 * (0.0009375 * h2) + a_3 * (0.0009375 * h2)
+                - a_6 * (0.0021875 * h2) + a_8 * (0.0021875 * h2)
+                - a_9 * (0.0021875 * h2) + a_12 * (0.01875 * h + 0.0025 * h2)
+                + a_14 * (-0.01875 * h - 0.0025 * h2) + a_15 * (0.0025 * h2)
+                - a_16 * (0.01875 * h) - a_18 * (0.0021875 * h2)
+                + a_20 * (0.0021875 * h2) - a_21 * (0.0021875 * h2)
+                + a_24 * (-0.01875 * h + 0.0009375 * h2) + a_25 * (-0.375 + 0.01875 * h)
+                + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
+                + a_28 * (0.01875 * h) + a_29 * 0.375 - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0009375 * h2) + a_1 * (0.01875 * h) - a_2 * (0.0009375 * h2)
+                + a_3 * (0.0009375 * h2) + a_6 * (0.005104166666666667 * h2)
+                - a_8 * (0.005104166666666667 * h2) + a_9 * (0.005104166666666667 * h2)
+                + a_12 * (0.05 * h + 0.006666666666666667 * h2)
+                + a_14 * (-0.05 * h - 0.006666666666666667 * h2)
+                + a_15 * (0.006666666666666667 * h2) - a_16 * (0.05 * h)
+                + a_18 * (0.005104166666666667 * h2) - a_20 * (0.005104166666666667 * h2)
+                + a_21 * (0.005104166666666667 * h2)
+                + a_24 * (-0.01875 * h + 0.0009375 * h2)
+                + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
+                + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0021875 * h2) + a_2 * (0.0021875 * h2) - a_3 * (0.0021875 * h2)
+                + a_6 * (0.016446759259259258 * h2) + a_7 * (0.10208333333333333 * h)
+                - a_8 * (0.016446759259259258 * h2) + a_9 * (0.016446759259259258 * h2)
+                + a_12 * (0.2813091833230428 * h + 0.03750789110973904 * h2)
+                + a_14 * (-0.2813091833230428 * h - 0.03750789110973904 * h2)
+                + a_15 * (0.03750789110973904 * h2) - a_16 * (0.2813091833230428 * h)
+                + a_18 * (0.02758496407338804 * h2) - a_20 * (0.02758496407338804 * h2)
+                + a_21 * (0.02758496407338804 * h2)
+                + a_24 * (-0.10208333333333333 * h + 0.005104166666666667 * h2)
+                + a_26 * (0.10208333333333333 * h - 0.005104166666666667 * h2)
+                + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                - a_6 * (0.007044928146776074 * h2) + a_8 * (0.007044928146776074 * h2)
+                - a_9 * (0.007044928146776074 * h2)
+                + a_12 * (0.20277777777777778 * h + 0.027037037037037037 * h2)
+                + a_13 * (0.13333333333333333 * h)
+                + a_14 * (-0.20277777777777778 * h - 0.027037037037037037 * h2)
+                + a_15 * (0.027037037037037037 * h2) - a_16 * (0.20277777777777778 * h)
+                + a_18 * (0.03750789110973904 * h2) - a_20 * (0.03750789110973904 * h2)
+                + a_21 * (0.03750789110973904 * h2)
+                + a_24 * (-0.13333333333333333 * h + 0.006666666666666667 * h2)
+                + a_26 * (0.13333333333333333 * h - 0.006666666666666667 * h2)
+                + a_27 * (0.006666666666666667 * h2) + a_28 * (0.13333333333333333 * h)
+                - a_30 * (0.13333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0021875 * h2) + a_2 * (0.0021875 * h2) - a_3 * (0.0021875 * h2)
+                + a_6 * (0.005308554445130481 * h2) - a_8 * (0.005308554445130481 * h2)
+                + a_9 * (0.005308554445130481 * h2)
+                + a_12 * (-0.052836961100820555 * h - 0.007044928146776074 * h2)
+                + a_14 * (0.052836961100820555 * h + 0.007044928146776074 * h2)
+                - a_15 * (0.007044928146776074 * h2) + a_16 * (0.052836961100820555 * h)
+                + a_18 * (0.016446759259259258 * h2) + a_19 * (0.10208333333333333 * h)
+                - a_20 * (0.016446759259259258 * h2) + a_21 * (0.016446759259259258 * h2)
+                + a_24 * (-0.10208333333333333 * h + 0.005104166666666667 * h2)
+                + a_26 * (0.10208333333333333 * h - 0.005104166666666667 * h2)
+                + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.0009375 * h2) - a_2 * (0.0009375 * h2) + a_3 * (0.0009375 * h2)
+                - a_6 * (0.0021875 * h2) + a_8 * (0.0021875 * h2)
+                - a_9 * (0.0021875 * h2) + a_12 * (0.01875 * h + 0.0025 * h2)
+                + a_14 * (-0.01875 * h - 0.0025 * h2) + a_15 * (0.0025 * h2)
+                - a_16 * (0.01875 * h) - a_18 * (0.0021875 * h2)
+                + a_20 * (0.0021875 * h2) - a_21 * (0.0021875 * h2)
+                + a_24 * (-0.01875 * h + 0.0009375 * h2) + a_25 * (0.01875 * h)
+                + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
+                + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.0010714285714285715 * h2) - a_1 * (0.02142857142857143 * h)
+                + a_2 * (0.0010714285714285715 * h2) - a_3 * (0.0010714285714285715 * h2)
+                - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
+                - a_9 * (0.005833333333333334 * h2) - a_12 * (0.007619047619047619 * h2)
+                + a_14 * (0.007619047619047619 * h2) - a_15 * (0.007619047619047619 * h2)
+                + a_18 * (0.05 * h - 0.005833333333333334 * h2)
+                + a_20 * (-0.05 * h + 0.005833333333333334 * h2)
+                - a_21 * (0.005833333333333334 * h2) - a_22 * (0.05 * h)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                - a_6 * (0.018796296296296297 * h2) - a_7 * (0.11666666666666667 * h)
+                + a_8 * (0.018796296296296297 * h2) - a_9 * (0.018796296296296297 * h2)
+                - a_12 * (0.04286616126827319 * h2) + a_14 * (0.04286616126827319 * h2)
+                - a_15 * (0.04286616126827319 * h2)
+                + a_18 * (0.2702200562291073 * h - 0.03152567322672919 * h2)
+                + a_20 * (-0.2702200562291073 * h + 0.03152567322672919 * h2)
+                - a_21 * (0.03152567322672919 * h2) - a_22 * (0.2702200562291073 * h)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.002857142857142857 * h2) + a_2 * (0.002857142857142857 * h2)
+                - a_3 * (0.002857142857142857 * h2) + a_6 * (0.00805134645345837 * h2)
+                - a_8 * (0.00805134645345837 * h2) + a_9 * (0.00805134645345837 * h2)
+                - a_12 * (0.0308994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.0308994708994709 * h2) - a_15 * (0.0308994708994709 * h2)
+                + a_18 * (0.3674242394423416 * h - 0.04286616126827319 * h2)
+                + a_20 * (-0.3674242394423416 * h + 0.04286616126827319 * h2)
+                - a_21 * (0.04286616126827319 * h2) - a_22 * (0.3674242394423416 * h)
+                + a_24 * (0.1523809523809524 * h - 0.007619047619047619 * h2)
+                + a_26 * (-0.1523809523809524 * h + 0.007619047619047619 * h2)
+                - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                - a_6 * (0.006066919365863408 * h2) + a_8 * (0.006066919365863408 * h2)
+                - a_9 * (0.006066919365863408 * h2) + a_12 * (0.00805134645345837 * h2)
+                - a_14 * (0.00805134645345837 * h2) + a_15 * (0.00805134645345837 * h2)
+                + a_18 * (0.16111111111111112 * h - 0.018796296296296297 * h2)
+                + a_19 * (1.0 - 0.11666666666666667 * h)
+                + a_20 * (-0.16111111111111112 * h + 0.018796296296296297 * h2)
+                - a_21 * (0.018796296296296297 * h2) - a_22 * (0.16111111111111112 * h)
+                - a_23 + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_0 * (0.0010714285714285715 * h2) + a_2 * (0.0010714285714285715 * h2)
+                - a_3 * (0.0010714285714285715 * h2) + a_6 * (0.0025 * h2)
+                - a_8 * (0.0025 * h2) + a_9 * (0.0025 * h2)
+                - a_12 * (0.002857142857142857 * h2) + a_14 * (0.002857142857142857 * h2)
+                - a_15 * (0.002857142857142857 * h2)
+                + a_18 * (-0.02142857142857143 * h + 0.0025 * h2)
+                + a_20 * (0.02142857142857143 * h - 0.0025 * h2) + a_21 * (0.0025 * h2)
+                + a_22 * (0.02142857142857143 * h)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_25 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_0 * (0.0010714285714285715 * h2) - a_1 * (0.02142857142857143 * h)
+                + a_2 * (0.0010714285714285715 * h2) - a_3 * (0.0010714285714285715 * h2)
+                - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
+                - a_9 * (0.005833333333333334 * h2) - a_12 * (0.007619047619047619 * h2)
+                + a_14 * (0.007619047619047619 * h2) - a_15 * (0.007619047619047619 * h2)
+                + a_18 * (0.05 * h - 0.005833333333333334 * h2)
+                + a_20 * (-0.05 * h + 0.005833333333333334 * h2)
+                - a_21 * (0.005833333333333334 * h2) - a_22 * (0.05 * h)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                - a_6 * (0.018796296296296297 * h2) - a_7 * (0.11666666666666667 * h)
+                + a_8 * (0.018796296296296297 * h2) - a_9 * (0.018796296296296297 * h2)
+                - a_12 * (0.04286616126827319 * h2) + a_14 * (0.04286616126827319 * h2)
+                - a_15 * (0.04286616126827319 * h2)
+                + a_18 * (0.2702200562291073 * h - 0.03152567322672919 * h2)
+                + a_20 * (-0.2702200562291073 * h + 0.03152567322672919 * h2)
+                - a_21 * (0.03152567322672919 * h2) - a_22 * (0.2702200562291073 * h)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_0 * (0.002857142857142857 * h2) + a_2 * (0.002857142857142857 * h2)
+                - a_3 * (0.002857142857142857 * h2) + a_6 * (0.00805134645345837 * h2)
+                - a_8 * (0.00805134645345837 * h2) + a_9 * (0.00805134645345837 * h2)
+                - a_12 * (0.0308994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.0308994708994709 * h2) - a_15 * (0.0308994708994709 * h2)
+                + a_18 * (0.3674242394423416 * h - 0.04286616126827319 * h2)
+                + a_20 * (-0.3674242394423416 * h + 0.04286616126827319 * h2)
+                - a_21 * (0.04286616126827319 * h2) - a_22 * (0.3674242394423416 * h)
+                + a_24 * (0.1523809523809524 * h - 0.007619047619047619 * h2)
+                + a_26 * (-0.1523809523809524 * h + 0.007619047619047619 * h2)
+                - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                - a_6 * (0.006066919365863408 * h2) + a_8 * (0.006066919365863408 * h2)
+                - a_9 * (0.006066919365863408 * h2) + a_12 * (0.00805134645345837 * h2)
+                - a_14 * (0.00805134645345837 * h2) + a_15 * (0.00805134645345837 * h2)
+                + a_18 * (0.16111111111111112 * h - 0.018796296296296297 * h2)
+                - a_19 * (0.11666666666666667 * h)
+                + a_20 * (-0.16111111111111112 * h + 0.018796296296296297 * h2)
+                - a_21 * (0.018796296296296297 * h2) - a_22 * (0.16111111111111112 * h)
+                + a_24 * (0.11666666666666667 * h - 0.005833333333333334 * h2)
+                + a_26 * (-0.11666666666666667 * h + 0.005833333333333334 * h2)
+                - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_0 * (0.0010714285714285715 * h2) + a_2 * (0.0010714285714285715 * h2)
+                - a_3 * (0.0010714285714285715 * h2) + a_6 * (0.0025 * h2)
+                - a_8 * (0.0025 * h2) + a_9 * (0.0025 * h2)
+                - a_12 * (0.002857142857142857 * h2) + a_14 * (0.002857142857142857 * h2)
+                - a_15 * (0.002857142857142857 * h2)
+                + a_18 * (-0.02142857142857143 * h + 0.0025 * h2)
+                + a_20 * (0.02142857142857143 * h - 0.0025 * h2) + a_21 * (0.0025 * h2)
+                + a_22 * (0.02142857142857143 * h)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                - a_25 * (0.02142857142857143 * h)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0025 * h2) + a_1 * (0.05 * h) - a_2 * (0.0025 * h2)
+                + a_3 * (0.0025 * h2) + a_6 * (0.01361111111111111 * h2)
+                - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
+                + a_12 * (0.017777777777777778 * h2) - a_14 * (0.017777777777777778 * h2)
+                + a_15 * (0.017777777777777778 * h2) + a_18 * (0.01361111111111111 * h2)
+                - a_20 * (0.01361111111111111 * h2) + a_21 * (0.01361111111111111 * h2)
+                + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
+                - a_3 * (0.005833333333333334 * h2) + a_6 * (0.04385802469135802 * h2)
+                + a_7 * (0.2722222222222222 * h) - a_8 * (0.04385802469135802 * h2)
+                + a_9 * (0.04385802469135802 * h2) + a_12 * (0.1000210429593041 * h2)
+                - a_14 * (0.1000210429593041 * h2) + a_15 * (0.1000210429593041 * h2)
+                + a_18 * (0.07355990419570144 * h2) - a_20 * (0.07355990419570144 * h2)
+                + a_21 * (0.07355990419570144 * h2) + a_24 * (0.01361111111111111 * h2)
+                - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.006666666666666667 * h2) - a_2 * (0.006666666666666667 * h2)
+                + a_3 * (0.006666666666666667 * h2) - a_6 * (0.018786475058069532 * h2)
+                + a_8 * (0.018786475058069532 * h2) - a_9 * (0.018786475058069532 * h2)
+                + a_12 * (0.07209876543209877 * h2) + a_13 * (0.35555555555555557 * h)
+                - a_14 * (0.07209876543209877 * h2) + a_15 * (0.07209876543209877 * h2)
+                + a_18 * (0.1000210429593041 * h2) - a_20 * (0.1000210429593041 * h2)
+                + a_21 * (0.1000210429593041 * h2) + a_24 * (0.017777777777777778 * h2)
+                - a_26 * (0.017777777777777778 * h2) + a_27 * (0.017777777777777778 * h2)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
+                - a_3 * (0.005833333333333334 * h2) + a_6 * (0.014156145187014618 * h2)
+                - a_8 * (0.014156145187014618 * h2) + a_9 * (0.014156145187014618 * h2)
+                - a_12 * (0.018786475058069532 * h2) + a_14 * (0.018786475058069532 * h2)
+                - a_15 * (0.018786475058069532 * h2) + a_18 * (0.04385802469135802 * h2)
+                + a_19 * (0.2722222222222222 * h) - a_20 * (0.04385802469135802 * h2)
+                + a_21 * (0.04385802469135802 * h2) + a_24 * (0.01361111111111111 * h2)
+                - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
+                - a_9 * (0.005833333333333334 * h2) + a_12 * (0.006666666666666667 * h2)
+                - a_14 * (0.006666666666666667 * h2) + a_15 * (0.006666666666666667 * h2)
+                - a_18 * (0.005833333333333334 * h2) + a_20 * (0.005833333333333334 * h2)
+                - a_21 * (0.005833333333333334 * h2) + a_24 * (0.0025 * h2)
+                + a_25 * (0.05 * h) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0025 * h2) + a_1 * (0.05 * h) - a_2 * (0.0025 * h2)
+                + a_3 * (0.0025 * h2) + a_6 * (0.01361111111111111 * h2)
+                - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
+                + a_12 * (0.017777777777777778 * h2) - a_14 * (0.017777777777777778 * h2)
+                + a_15 * (0.017777777777777778 * h2) + a_18 * (0.01361111111111111 * h2)
+                - a_20 * (0.01361111111111111 * h2) + a_21 * (0.01361111111111111 * h2)
+                + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
+                - a_3 * (0.005833333333333334 * h2) + a_6 * (0.04385802469135802 * h2)
+                + a_7 * (0.2722222222222222 * h) - a_8 * (0.04385802469135802 * h2)
+                + a_9 * (0.04385802469135802 * h2) + a_12 * (0.1000210429593041 * h2)
+                - a_14 * (0.1000210429593041 * h2) + a_15 * (0.1000210429593041 * h2)
+                + a_18 * (0.07355990419570144 * h2) - a_20 * (0.07355990419570144 * h2)
+                + a_21 * (0.07355990419570144 * h2) + a_24 * (0.01361111111111111 * h2)
+                - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.006666666666666667 * h2) - a_2 * (0.006666666666666667 * h2)
+                + a_3 * (0.006666666666666667 * h2) - a_6 * (0.018786475058069532 * h2)
+                + a_8 * (0.018786475058069532 * h2) - a_9 * (0.018786475058069532 * h2)
+                + a_12 * (0.07209876543209877 * h2) + a_13 * (0.35555555555555557 * h)
+                - a_14 * (0.07209876543209877 * h2) + a_15 * (0.07209876543209877 * h2)
+                + a_18 * (0.1000210429593041 * h2) - a_20 * (0.1000210429593041 * h2)
+                + a_21 * (0.1000210429593041 * h2) + a_24 * (0.017777777777777778 * h2)
+                - a_26 * (0.017777777777777778 * h2) + a_27 * (0.017777777777777778 * h2)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
+                - a_3 * (0.005833333333333334 * h2) + a_6 * (0.014156145187014618 * h2)
+                - a_8 * (0.014156145187014618 * h2) + a_9 * (0.014156145187014618 * h2)
+                - a_12 * (0.018786475058069532 * h2) + a_14 * (0.018786475058069532 * h2)
+                - a_15 * (0.018786475058069532 * h2) + a_18 * (0.04385802469135802 * h2)
+                + a_19 * (0.2722222222222222 * h) - a_20 * (0.04385802469135802 * h2)
+                + a_21 * (0.04385802469135802 * h2) + a_24 * (0.01361111111111111 * h2)
+                - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
+                - a_9 * (0.005833333333333334 * h2) + a_12 * (0.006666666666666667 * h2)
+                - a_14 * (0.006666666666666667 * h2) + a_15 * (0.006666666666666667 * h2)
+                - a_18 * (0.005833333333333334 * h2) + a_20 * (0.005833333333333334 * h2)
+                - a_21 * (0.005833333333333334 * h2) + a_24 * (0.0025 * h2)
+                + a_25 * (0.05 * h) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.22360679774997896,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.521749194749951,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.5962847939999439,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            -0.521749194749951,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            0.22360679774997896,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
+            - v_2 * (0.11666666666666667 * h) - lambda_2 * (0.11666666666666667 * h)
+            + v_3 * (0.13333333333333333 * h) + lambda_3 * (0.13333333333333333 * h)
+            - v_4 * (0.11666666666666667 * h) - lambda_4 * (0.11666666666666667 * h)
+            + v_5 * (0.05 * h) + lambda_5 * (0.05 * h);
+        let q_2 = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
+            + v_2 * (0.16111111111111112 * h) + lambda_2 * (0.16111111111111112 * h)
+            - v_3 * (0.06901154102964317 * h) - lambda_3 * (0.06901154102964317 * h)
+            + v_4 * (0.05200216599311492 * h) + lambda_4 * (0.05200216599311492 * h)
+            - v_5 * (0.02142857142857143 * h) - lambda_5 * (0.02142857142857143 * h);
+        let q_3 = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
+            + v_2 * (0.2813091833230428 * h) + lambda_2 * (0.2813091833230428 * h)
+            + v_3 * (0.20277777777777778 * h) + lambda_3 * (0.20277777777777778 * h)
+            - v_4 * (0.052836961100820555 * h) - lambda_4 * (0.052836961100820555 * h)
+            + v_5 * (0.01875 * h) + lambda_5 * (0.01875 * h);
+        let q_4 = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
+            + v_2 * (0.2702200562291073 * h) + lambda_2 * (0.2702200562291073 * h)
+            + v_3 * (0.3674242394423416 * h) + lambda_3 * (0.3674242394423416 * h)
+            + v_4 * (0.16111111111111112 * h) + lambda_4 * (0.16111111111111112 * h)
+            - v_5 * (0.02142857142857143 * h) - lambda_5 * (0.02142857142857143 * h);
+        let q_5 = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
+            + v_2 * (0.2722222222222222 * h) + lambda_2 * (0.2722222222222222 * h)
+            + v_3 * (0.35555555555555557 * h) + lambda_3 * (0.35555555555555557 * h)
+            + v_4 * (0.2722222222222222 * h) + lambda_4 * (0.2722222222222222 * h)
+            + v_5 * (0.05 * h) + lambda_5 * (0.05 * h);
+        let q_next = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
+            + v_2 * (0.2722222222222222 * h) + lambda_2 * (0.2722222222222222 * h)
+            + v_3 * (0.35555555555555557 * h) + lambda_3 * (0.35555555555555557 * h)
+            + v_4 * (0.2722222222222222 * h) + lambda_4 * (0.2722222222222222 * h)
+            + v_5 * (0.05 * h) + lambda_5 * (0.05 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
+        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_20 = problem.hamiltonian_hessian(&q_4);
+        let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
+        let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
+        let a_23 = problem.theta_jacobian(&q_4);
+        let a_24 = problem.jacobian_transpose_product_derivative(&q_5, &v_5);
+        let a_25 = problem.theta_jacobian(&q_5).transpose();
+        let a_26 = problem.hamiltonian_hessian(&q_5);
+        let a_27 = problem.jacobian_transpose_product_derivative(&q_5, &lambda_5);
+        let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
+        let a_29 = problem.theta_jacobian(&q_5);
+        let a_30 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(&mut t.r_q, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, &(-a_5));
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.07142857142857142 * h) - a_2 * (0.07142857142857142 * h)
+                + a_3 * (0.07142857142857142 * h) + a_6 * (0.1111111111111111 * h)
+                - a_8 * (0.1111111111111111 * h) + a_9 * (0.1111111111111111 * h) - a_11
+                - a_12 * (0.011868683886786031 * h) + a_14 * (0.011868683886786031 * h)
+                - a_15 * (0.011868683886786031 * h) + a_18 * (0.0020021659931149204 * h)
+                - a_20 * (0.0020021659931149204 * h)
+                + a_21 * (0.0020021659931149204 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.03125 * h) - a_2 * (0.03125 * h) + a_3 * (0.03125 * h)
+                + a_6 * (0.3250591833230428 * h) - a_8 * (0.3250591833230428 * h)
+                + a_9 * (0.3250591833230428 * h) + a_12 * (0.1527777777777778 * h)
+                - a_14 * (0.1527777777777778 * h) + a_15 * (0.1527777777777778 * h)
+                - a_17 - a_18 * (0.009086961100820556 * h)
+                + a_20 * (0.009086961100820556 * h) - a_21 * (0.009086961100820556 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            0,
+            &(a_0 * (0.07142857142857142 * h) - a_2 * (0.07142857142857142 * h)
+                + a_3 * (0.07142857142857142 * h) + a_6 * (0.2202200562291073 * h)
+                - a_8 * (0.2202200562291073 * h) + a_9 * (0.2202200562291073 * h)
+                + a_12 * (0.42456709658519876 * h) - a_14 * (0.42456709658519876 * h)
+                + a_15 * (0.42456709658519876 * h) + a_18 * (0.1111111111111111 * h)
+                - a_20 * (0.1111111111111111 * h) + a_21 * (0.1111111111111111 * h)
+                - a_23),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            0,
+            &(a_6 * (0.3888888888888889 * h) - a_8 * (0.3888888888888889 * h)
+                + a_9 * (0.3888888888888889 * h) + a_12 * (0.2222222222222222 * h)
+                - a_14 * (0.2222222222222222 * h) + a_15 * (0.2222222222222222 * h)
+                + a_18 * (0.3888888888888889 * h) - a_20 * (0.3888888888888889 * h)
+                + a_21 * (0.3888888888888889 * h) - a_29),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 + 0.05 * h) + a_2 * (-1.0 - 0.05 * h) + a_3 * (0.05 * h) - a_4
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (-1.0 + 0.05 * h)
+                + a_26 * (1.0 - 0.05 * h) + a_27 * (0.05 * h) + a_28 - a_30),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
+                - a_3 * (0.02142857142857143 * h) + a_6 * (1.0 - 0.11666666666666667 * h)
+                + a_8 * (-1.0 + 0.11666666666666667 * h)
+                - a_9 * (0.11666666666666667 * h) - a_10
+                - a_12 * (0.1523809523809524 * h) + a_14 * (0.1523809523809524 * h)
+                - a_15 * (0.1523809523809524 * h) - a_18 * (0.11666666666666667 * h)
+                + a_20 * (0.11666666666666667 * h) - a_21 * (0.11666666666666667 * h)
+                + a_24 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.42857142857142855 + 0.02142857142857143 * h)
+                - a_27 * (0.02142857142857143 * h) - a_28 * 0.42857142857142855
+                + a_30 * 0.42857142857142855),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(a_0 * (0.01875 * h) - a_2 * (0.01875 * h) + a_3 * (0.01875 * h)
+                + a_6 * (0.10208333333333333 * h) - a_8 * (0.10208333333333333 * h)
+                + a_9 * (0.10208333333333333 * h)
+                + a_12 * (1.0 + 0.13333333333333333 * h)
+                + a_14 * (-1.0 - 0.13333333333333333 * h)
+                + a_15 * (0.13333333333333333 * h) - a_16
+                + a_18 * (0.10208333333333333 * h) - a_20 * (0.10208333333333333 * h)
+                + a_21 * (0.10208333333333333 * h) + a_24 * (-0.375 + 0.01875 * h)
+                + a_26 * (0.375 - 0.01875 * h) + a_27 * (0.01875 * h) + a_28 * 0.375
+                - a_30 * 0.375),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 0.375);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            0,
+            &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
+                - a_3 * (0.02142857142857143 * h) - a_6 * (0.11666666666666667 * h)
+                + a_8 * (0.11666666666666667 * h) - a_9 * (0.11666666666666667 * h)
+                - a_12 * (0.1523809523809524 * h) + a_14 * (0.1523809523809524 * h)
+                - a_15 * (0.1523809523809524 * h)
+                + a_18 * (1.0 - 0.11666666666666667 * h)
+                + a_20 * (-1.0 + 0.11666666666666667 * h)
+                - a_21 * (0.11666666666666667 * h) - a_22
+                + a_24 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.42857142857142855 + 0.02142857142857143 * h)
+                - a_27 * (0.02142857142857143 * h) - a_28 * 0.42857142857142855
+                + a_30 * 0.42857142857142855),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (0.05 * h) - a_26 * (0.05 * h)
+                + a_27 * (0.05 * h) - a_30),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.35555555555555557 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.35555555555555557 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0025 * h2) + a_1 * (0.05 * h) - a_2 * (0.0025 * h2)
+                + a_3 * (0.0025 * h2) + a_6 * (0.01361111111111111 * h2)
+                - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
+                + a_12 * (0.017777777777777778 * h2) - a_14 * (0.017777777777777778 * h2)
+                + a_15 * (0.017777777777777778 * h2) + a_18 * (0.01361111111111111 * h2)
+                - a_20 * (0.01361111111111111 * h2) + a_21 * (0.01361111111111111 * h2)
+                + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
+                - a_3 * (0.005833333333333334 * h2) + a_6 * (0.04385802469135802 * h2)
+                + a_7 * (0.2722222222222222 * h) - a_8 * (0.04385802469135802 * h2)
+                + a_9 * (0.04385802469135802 * h2) + a_12 * (0.1000210429593041 * h2)
+                - a_14 * (0.1000210429593041 * h2) + a_15 * (0.1000210429593041 * h2)
+                + a_18 * (0.07355990419570144 * h2) - a_20 * (0.07355990419570144 * h2)
+                + a_21 * (0.07355990419570144 * h2) + a_24 * (0.01361111111111111 * h2)
+                - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.006666666666666667 * h2) - a_2 * (0.006666666666666667 * h2)
+                + a_3 * (0.006666666666666667 * h2) - a_6 * (0.018786475058069532 * h2)
+                + a_8 * (0.018786475058069532 * h2) - a_9 * (0.018786475058069532 * h2)
+                + a_12 * (0.07209876543209877 * h2) + a_13 * (0.35555555555555557 * h)
+                - a_14 * (0.07209876543209877 * h2) + a_15 * (0.07209876543209877 * h2)
+                + a_18 * (0.1000210429593041 * h2) - a_20 * (0.1000210429593041 * h2)
+                + a_21 * (0.1000210429593041 * h2) + a_24 * (0.017777777777777778 * h2)
+                - a_26 * (0.017777777777777778 * h2)
+                + a_27 * (0.017777777777777778 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
+                - a_3 * (0.005833333333333334 * h2) + a_6 * (0.014156145187014618 * h2)
+                - a_8 * (0.014156145187014618 * h2) + a_9 * (0.014156145187014618 * h2)
+                - a_12 * (0.018786475058069532 * h2) + a_14 * (0.018786475058069532 * h2)
+                - a_15 * (0.018786475058069532 * h2) + a_18 * (0.04385802469135802 * h2)
+                + a_19 * (0.2722222222222222 * h) - a_20 * (0.04385802469135802 * h2)
+                + a_21 * (0.04385802469135802 * h2) + a_24 * (0.01361111111111111 * h2)
+                - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
+                - a_9 * (0.005833333333333334 * h2) + a_12 * (0.006666666666666667 * h2)
+                - a_14 * (0.006666666666666667 * h2) + a_15 * (0.006666666666666667 * h2)
+                - a_18 * (0.005833333333333334 * h2) + a_20 * (0.005833333333333334 * h2)
+                - a_21 * (0.005833333333333334 * h2) + a_24 * (0.0025 * h2)
+                + a_25 * (0.05 * h) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0025 * h2) + a_1 * (0.05 * h) - a_2 * (0.0025 * h2)
+                + a_3 * (0.0025 * h2) + a_6 * (0.01361111111111111 * h2)
+                - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
+                + a_12 * (0.017777777777777778 * h2) - a_14 * (0.017777777777777778 * h2)
+                + a_15 * (0.017777777777777778 * h2) + a_18 * (0.01361111111111111 * h2)
+                - a_20 * (0.01361111111111111 * h2) + a_21 * (0.01361111111111111 * h2)
+                + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
+                - a_3 * (0.005833333333333334 * h2) + a_6 * (0.04385802469135802 * h2)
+                + a_7 * (0.2722222222222222 * h) - a_8 * (0.04385802469135802 * h2)
+                + a_9 * (0.04385802469135802 * h2) + a_12 * (0.1000210429593041 * h2)
+                - a_14 * (0.1000210429593041 * h2) + a_15 * (0.1000210429593041 * h2)
+                + a_18 * (0.07355990419570144 * h2) - a_20 * (0.07355990419570144 * h2)
+                + a_21 * (0.07355990419570144 * h2) + a_24 * (0.01361111111111111 * h2)
+                - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.006666666666666667 * h2) - a_2 * (0.006666666666666667 * h2)
+                + a_3 * (0.006666666666666667 * h2) - a_6 * (0.018786475058069532 * h2)
+                + a_8 * (0.018786475058069532 * h2) - a_9 * (0.018786475058069532 * h2)
+                + a_12 * (0.07209876543209877 * h2) + a_13 * (0.35555555555555557 * h)
+                - a_14 * (0.07209876543209877 * h2) + a_15 * (0.07209876543209877 * h2)
+                + a_18 * (0.1000210429593041 * h2) - a_20 * (0.1000210429593041 * h2)
+                + a_21 * (0.1000210429593041 * h2) + a_24 * (0.017777777777777778 * h2)
+                - a_26 * (0.017777777777777778 * h2)
+                + a_27 * (0.017777777777777778 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
+                - a_3 * (0.005833333333333334 * h2) + a_6 * (0.014156145187014618 * h2)
+                - a_8 * (0.014156145187014618 * h2) + a_9 * (0.014156145187014618 * h2)
+                - a_12 * (0.018786475058069532 * h2) + a_14 * (0.018786475058069532 * h2)
+                - a_15 * (0.018786475058069532 * h2) + a_18 * (0.04385802469135802 * h2)
+                + a_19 * (0.2722222222222222 * h) - a_20 * (0.04385802469135802 * h2)
+                + a_21 * (0.04385802469135802 * h2) + a_24 * (0.01361111111111111 * h2)
+                - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
+                - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
+                - a_9 * (0.005833333333333334 * h2) + a_12 * (0.006666666666666667 * h2)
+                - a_14 * (0.006666666666666667 * h2) + a_15 * (0.006666666666666667 * h2)
+                - a_18 * (0.005833333333333334 * h2) + a_20 * (0.005833333333333334 * h2)
+                - a_21 * (0.005833333333333334 * h2) + a_24 * (0.0025 * h2)
+                + a_25 * (0.05 * h) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (0.05 * h) - a_26 * (0.05 * h)
+                + a_27 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,

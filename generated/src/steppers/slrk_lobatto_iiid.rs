@@ -153,242 +153,427 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = problem.theta_jacobian(&q_2);
         let a_12 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0625 * h2) + a_1 * (0.25 * h) - a_2 * (0.0625 * h2)
-                    + a_3 * (0.0625 * h2) - a_5 * (0.25 * h) - a_6 * (0.1875 * h2)
-                    + a_8 * (0.1875 * h2) - a_9 * (0.1875 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0625 * h2) + a_2 * (0.0625 * h2) - a_3 * (0.0625 * h2)
-                    + a_5 * (0.25 * h) - a_6 * (0.0625 * h2) - a_7 * (0.25 * h)
-                    + a_8 * (0.0625 * h2) - a_9 * (0.0625 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0625 * h2) + a_1 * (0.25 * h) - a_2 * (0.0625 * h2)
-                    + a_3 * (0.0625 * h2) - a_5 * (0.25 * h) - a_6 * (0.1875 * h2)
-                    + a_8 * (0.1875 * h2) - a_9 * (0.1875 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0625 * h2) + a_2 * (0.0625 * h2) - a_3 * (0.0625 * h2)
-                    + a_5 * (0.25 * h) - a_6 * (0.0625 * h2) - a_7 * (0.25 * h)
-                    + a_8 * (0.0625 * h2) - a_9 * (0.0625 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -1.4142135623730951);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.1875 * h2) + a_1 * (0.75 * h) - a_2 * (0.1875 * h2)
-                    + a_3 * (0.1875 * h2) + a_6 * (0.1875 * h2) - a_8 * (0.1875 * h2)
-                    + a_9 * (0.1875 * h2) - a_11 * (0.75 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.1875 * h2) + a_2 * (0.1875 * h2) - a_3 * (0.1875 * h2)
-                    + a_6 * (0.0625 * h2) + a_7 * (0.25 * h) - a_8 * (0.0625 * h2)
-                    + a_9 * (0.0625 * h2) - a_11 * (0.25 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.1875 * h2) + a_1 * (0.75 * h) - a_2 * (0.1875 * h2)
-                    + a_3 * (0.1875 * h2) + a_6 * (0.1875 * h2) - a_8 * (0.1875 * h2)
-                    + a_9 * (0.1875 * h2) - a_11 * (0.75 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.1875 * h2) + a_2 * (0.1875 * h2) - a_3 * (0.1875 * h2)
-                    + a_6 * (0.0625 * h2) + a_7 * (0.25 * h) - a_8 * (0.0625 * h2)
-                    + a_9 * (0.0625 * h2) - a_11 * (0.25 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.4142135623730951);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * ((0.25 * h) - (0.125 * h2)) + a_1 * (1.0 - (0.5 * h))
-                    + a_2 * (-(0.25 * h) + (0.125 * h2)) - a_3 * (0.125 * h2)
-                    - a_4 * (0.25 * h) - a_5 + a_6 * ((0.75 * h) - (0.375 * h2))
-                    + a_8 * (-(0.75 * h) + (0.375 * h2)) - a_9 * (0.375 * h2)
-                    - a_10 * (0.75 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (-(0.25 * h) + (0.125 * h2)) + a_2 * ((0.25 * h) - (0.125 * h2))
-                    + a_3 * (0.125 * h2) + a_4 * (0.25 * h)
-                    + a_6 * ((0.25 * h) - (0.125 * h2)) + a_7 * (1.0 - (0.5 * h))
-                    + a_8 * (-(0.25 * h) + (0.125 * h2)) - a_9 * (0.125 * h2)
-                    - a_10 * (0.25 * h) - a_11 + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * ((0.25 * h) - (0.125 * h2)) - a_1 * (0.5 * h)
-                    + a_2 * (-(0.25 * h) + (0.125 * h2)) - a_3 * (0.125 * h2)
-                    - a_4 * (0.25 * h) + a_6 * ((0.75 * h) - (0.375 * h2))
-                    + a_8 * (-(0.75 * h) + (0.375 * h2)) - a_9 * (0.375 * h2)
-                    - a_10 * (0.75 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (-(0.25 * h) + (0.125 * h2)) + a_2 * ((0.25 * h) - (0.125 * h2))
-                    + a_3 * (0.125 * h2) + a_4 * (0.25 * h)
-                    + a_6 * ((0.25 * h) - (0.125 * h2)) - a_7 * (0.5 * h)
-                    + a_8 * (-(0.25 * h) + (0.125 * h2)) - a_9 * (0.125 * h2)
-                    - a_10 * (0.25 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
-                    + a_3 * (0.125 * h2) + a_6 * (0.375 * h2) - a_8 * (0.375 * h2)
-                    + a_9 * (0.375 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.125 * h2) + a_2 * (0.125 * h2) - a_3 * (0.125 * h2)
-                    + a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
-                    + a_9 * (0.125 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
-                    + a_3 * (0.125 * h2) + a_6 * (0.375 * h2) - a_8 * (0.375 * h2)
-                    + a_9 * (0.375 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.125 * h2) + a_2 * (0.125 * h2) - a_3 * (0.125 * h2)
-                    + a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
-                    + a_9 * (0.125 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.7071067811865476);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.7071067811865476);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0625 * h2) + a_1 * (0.25 * h) - a_2 * (0.0625 * h2)
+                + a_3 * (0.0625 * h2) - a_5 * (0.25 * h) - a_6 * (0.1875 * h2)
+                + a_8 * (0.1875 * h2) - a_9 * (0.1875 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0625 * h2) + a_2 * (0.0625 * h2) - a_3 * (0.0625 * h2)
+                + a_5 * (0.25 * h) - a_6 * (0.0625 * h2) - a_7 * (0.25 * h)
+                + a_8 * (0.0625 * h2) - a_9 * (0.0625 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0625 * h2) + a_1 * (0.25 * h) - a_2 * (0.0625 * h2)
+                + a_3 * (0.0625 * h2) - a_5 * (0.25 * h) - a_6 * (0.1875 * h2)
+                + a_8 * (0.1875 * h2) - a_9 * (0.1875 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0625 * h2) + a_2 * (0.0625 * h2) - a_3 * (0.0625 * h2)
+                + a_5 * (0.25 * h) - a_6 * (0.0625 * h2) - a_7 * (0.25 * h)
+                + a_8 * (0.0625 * h2) - a_9 * (0.0625 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.4142135623730951,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.1875 * h2) + a_1 * (0.75 * h) - a_2 * (0.1875 * h2)
+                + a_3 * (0.1875 * h2) + a_6 * (0.1875 * h2) - a_8 * (0.1875 * h2)
+                + a_9 * (0.1875 * h2) - a_11 * (0.75 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.1875 * h2) + a_2 * (0.1875 * h2) - a_3 * (0.1875 * h2)
+                + a_6 * (0.0625 * h2) + a_7 * (0.25 * h) - a_8 * (0.0625 * h2)
+                + a_9 * (0.0625 * h2) - a_11 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.1875 * h2) + a_1 * (0.75 * h) - a_2 * (0.1875 * h2)
+                + a_3 * (0.1875 * h2) + a_6 * (0.1875 * h2) - a_8 * (0.1875 * h2)
+                + a_9 * (0.1875 * h2) - a_11 * (0.75 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.1875 * h2) + a_2 * (0.1875 * h2) - a_3 * (0.1875 * h2)
+                + a_6 * (0.0625 * h2) + a_7 * (0.25 * h) - a_8 * (0.0625 * h2)
+                + a_9 * (0.0625 * h2) - a_11 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.4142135623730951,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.25 * h - 0.125 * h2) + a_1 * (1.0 - 0.5 * h)
+                + a_2 * (-0.25 * h + 0.125 * h2) - a_3 * (0.125 * h2) - a_4 * (0.25 * h)
+                - a_5 + a_6 * (0.75 * h - 0.375 * h2) + a_8 * (-0.75 * h + 0.375 * h2)
+                - a_9 * (0.375 * h2) - a_10 * (0.75 * h) + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (-0.25 * h + 0.125 * h2) + a_2 * (0.25 * h - 0.125 * h2)
+                + a_3 * (0.125 * h2) + a_4 * (0.25 * h) + a_6 * (0.25 * h - 0.125 * h2)
+                + a_7 * (1.0 - 0.5 * h) + a_8 * (-0.25 * h + 0.125 * h2)
+                - a_9 * (0.125 * h2) - a_10 * (0.25 * h) - a_11 + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.25 * h - 0.125 * h2) - a_1 * (0.5 * h)
+                + a_2 * (-0.25 * h + 0.125 * h2) - a_3 * (0.125 * h2) - a_4 * (0.25 * h)
+                + a_6 * (0.75 * h - 0.375 * h2) + a_8 * (-0.75 * h + 0.375 * h2)
+                - a_9 * (0.375 * h2) - a_10 * (0.75 * h) + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (-0.25 * h + 0.125 * h2) + a_2 * (0.25 * h - 0.125 * h2)
+                + a_3 * (0.125 * h2) + a_4 * (0.25 * h) + a_6 * (0.25 * h - 0.125 * h2)
+                - a_7 * (0.5 * h) + a_8 * (-0.25 * h + 0.125 * h2) - a_9 * (0.125 * h2)
+                - a_10 * (0.25 * h) + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
+                + a_3 * (0.125 * h2) + a_6 * (0.375 * h2) - a_8 * (0.375 * h2)
+                + a_9 * (0.375 * h2) - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.125 * h2) + a_2 * (0.125 * h2) - a_3 * (0.125 * h2)
+                + a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
+                + a_9 * (0.125 * h2) - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
+                + a_3 * (0.125 * h2) + a_6 * (0.375 * h2) - a_8 * (0.375 * h2)
+                + a_9 * (0.375 * h2) - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.125 * h2) + a_2 * (0.125 * h2) - a_3 * (0.125 * h2)
+                + a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
+                + a_9 * (0.125 * h2) - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.7071067811865476,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.7071067811865476,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h) - v_2 * (0.25 * h)
+            - lambda_2 * (0.25 * h);
+        let q_2 = *q + v_1 * (0.75 * h) + lambda_1 * (0.75 * h) + v_2 * (0.25 * h)
+            + lambda_2 * (0.25 * h);
+        let q_next = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.5 * h)
+            + lambda_2 * (0.5 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.25 * h) - a_2 * (0.25 * h) + a_3 * (0.25 * h) - a_5
+                - a_6 * (0.25 * h) + a_8 * (0.25 * h) - a_9 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.75 * h) - a_2 * (0.75 * h) + a_3 * (0.75 * h) + a_6 * (0.25 * h)
+                - a_8 * (0.25 * h) + a_9 * (0.25 * h) - a_11),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 - 0.5 * h) + a_2 * (-1.0 + 0.5 * h) - a_3 * (0.5 * h) - a_4
+                + a_6 * (1.0 - 0.5 * h) + a_8 * (-1.0 + 0.5 * h) - a_9 * (0.5 * h) - a_10
+                + a_12),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
+                - a_8 * (0.5 * h) + a_9 * (0.5 * h) - a_12),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
+                + a_3 * (0.125 * h2) + a_6 * (0.375 * h2) - a_8 * (0.375 * h2)
+                + a_9 * (0.375 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.125 * h2) + a_2 * (0.125 * h2) - a_3 * (0.125 * h2)
+                + a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
+                + a_9 * (0.125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
+                + a_3 * (0.125 * h2) + a_6 * (0.375 * h2) - a_8 * (0.375 * h2)
+                + a_9 * (0.375 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.125 * h2) + a_2 * (0.125 * h2) - a_3 * (0.125 * h2)
+                + a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
+                + a_9 * (0.125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
+                - a_8 * (0.5 * h) + a_9 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -628,725 +813,958 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = problem.theta_jacobian(&q_3);
         let a_18 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2) - a_5 * (0.08333333333333333 * h)
-                    - a_6 * (0.034722222222222224 * h2)
-                    + a_8 * (0.034722222222222224 * h2)
-                    - a_9 * (0.034722222222222224 * h2)
-                    + a_12 * (0.006944444444444444 * h2)
-                    - a_14 * (0.006944444444444444 * h2)
-                    + a_15 * (0.006944444444444444 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2) + a_5 * (0.16666666666666666 * h)
-                    - a_6 * (0.05555555555555555 * h2) - a_7 * (0.16666666666666666 * h)
-                    + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)
-                    + a_12 * (0.06944444444444445 * h2)
-                    - a_14 * (0.06944444444444445 * h2)
-                    + a_15 * (0.06944444444444445 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2) - a_5 * (0.08333333333333333 * h)
-                    + a_6 * (0.006944444444444444 * h2)
-                    - a_8 * (0.006944444444444444 * h2)
-                    + a_9 * (0.006944444444444444 * h2)
-                    + a_12 * (0.006944444444444444 * h2)
-                    + a_13 * (0.08333333333333333 * h)
-                    - a_14 * (0.006944444444444444 * h2)
-                    + a_15 * (0.006944444444444444 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2) - a_5 * (0.08333333333333333 * h)
-                    - a_6 * (0.034722222222222224 * h2)
-                    + a_8 * (0.034722222222222224 * h2)
-                    - a_9 * (0.034722222222222224 * h2)
-                    + a_12 * (0.006944444444444444 * h2)
-                    - a_14 * (0.006944444444444444 * h2)
-                    + a_15 * (0.006944444444444444 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2) + a_5 * (0.16666666666666666 * h)
-                    - a_6 * (0.05555555555555555 * h2) - a_7 * (0.16666666666666666 * h)
-                    + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)
-                    + a_12 * (0.06944444444444445 * h2)
-                    - a_14 * (0.06944444444444445 * h2)
-                    + a_15 * (0.06944444444444445 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2) - a_5 * (0.08333333333333333 * h)
-                    + a_6 * (0.006944444444444444 * h2)
-                    - a_8 * (0.006944444444444444 * h2)
-                    + a_9 * (0.006944444444444444 * h2)
-                    + a_12 * (0.006944444444444444 * h2)
-                    + a_13 * (0.08333333333333333 * h)
-                    - a_14 * (0.006944444444444444 * h2)
-                    + a_15 * (0.006944444444444444 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -2.449489742783178);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.017361111111111112 * h2) + a_1 * (0.20833333333333334 * h)
-                    - a_2 * (0.017361111111111112 * h2)
-                    + a_3 * (0.017361111111111112 * h2)
-                    + a_6 * (0.06944444444444445 * h2) - a_8 * (0.06944444444444445 * h2)
-                    + a_9 * (0.06944444444444445 * h2) - a_11 * (0.20833333333333334 * h)
-                    - a_12 * (0.003472222222222222 * h2)
-                    + a_14 * (0.003472222222222222 * h2)
-                    - a_15 * (0.003472222222222222 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.034722222222222224 * h2) + a_2 * (0.034722222222222224 * h2)
-                    - a_3 * (0.034722222222222224 * h2) + a_6 * (0.1111111111111111 * h2)
-                    + a_7 * (0.3333333333333333 * h) - a_8 * (0.1111111111111111 * h2)
-                    + a_9 * (0.1111111111111111 * h2) - a_11 * (0.3333333333333333 * h)
-                    - a_12 * (0.034722222222222224 * h2)
-                    + a_14 * (0.034722222222222224 * h2)
-                    - a_15 * (0.034722222222222224 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.017361111111111112 * h2) - a_2 * (0.017361111111111112 * h2)
-                    + a_3 * (0.017361111111111112 * h2)
-                    - a_6 * (0.013888888888888888 * h2)
-                    + a_8 * (0.013888888888888888 * h2)
-                    - a_9 * (0.013888888888888888 * h2)
-                    + a_11 * (0.041666666666666664 * h)
-                    - a_12 * (0.003472222222222222 * h2)
-                    - a_13 * (0.041666666666666664 * h)
-                    + a_14 * (0.003472222222222222 * h2)
-                    - a_15 * (0.003472222222222222 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.017361111111111112 * h2) + a_1 * (0.20833333333333334 * h)
-                    - a_2 * (0.017361111111111112 * h2)
-                    + a_3 * (0.017361111111111112 * h2)
-                    + a_6 * (0.06944444444444445 * h2) - a_8 * (0.06944444444444445 * h2)
-                    + a_9 * (0.06944444444444445 * h2) - a_11 * (0.20833333333333334 * h)
-                    - a_12 * (0.003472222222222222 * h2)
-                    + a_14 * (0.003472222222222222 * h2)
-                    - a_15 * (0.003472222222222222 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.034722222222222224 * h2) + a_2 * (0.034722222222222224 * h2)
-                    - a_3 * (0.034722222222222224 * h2) + a_6 * (0.1111111111111111 * h2)
-                    + a_7 * (0.3333333333333333 * h) - a_8 * (0.1111111111111111 * h2)
-                    + a_9 * (0.1111111111111111 * h2) - a_11 * (0.3333333333333333 * h)
-                    - a_12 * (0.034722222222222224 * h2)
-                    + a_14 * (0.034722222222222224 * h2)
-                    - a_15 * (0.034722222222222224 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.017361111111111112 * h2) - a_2 * (0.017361111111111112 * h2)
-                    + a_3 * (0.017361111111111112 * h2)
-                    - a_6 * (0.013888888888888888 * h2)
-                    + a_8 * (0.013888888888888888 * h2)
-                    - a_9 * (0.013888888888888888 * h2)
-                    + a_11 * (0.041666666666666664 * h)
-                    - a_12 * (0.003472222222222222 * h2)
-                    - a_13 * (0.041666666666666664 * h)
-                    + a_14 * (0.003472222222222222 * h2)
-                    - a_15 * (0.003472222222222222 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.224744871391589);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2) + a_6 * (0.1736111111111111 * h2)
-                    - a_8 * (0.1736111111111111 * h2) + a_9 * (0.1736111111111111 * h2)
-                    + a_12 * (0.006944444444444444 * h2)
-                    - a_14 * (0.006944444444444444 * h2)
-                    + a_15 * (0.006944444444444444 * h2)
-                    - a_17 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2777777777777778 * h2)
-                    + a_7 * (0.8333333333333334 * h) - a_8 * (0.2777777777777778 * h2)
-                    + a_9 * (0.2777777777777778 * h2) + a_12 * (0.06944444444444445 * h2)
-                    - a_14 * (0.06944444444444445 * h2)
-                    + a_15 * (0.06944444444444445 * h2)
-                    - a_17 * (0.8333333333333334 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2)
-                    - a_6 * (0.034722222222222224 * h2)
-                    + a_8 * (0.034722222222222224 * h2)
-                    - a_9 * (0.034722222222222224 * h2)
-                    + a_12 * (0.006944444444444444 * h2)
-                    + a_13 * (0.08333333333333333 * h)
-                    - a_14 * (0.006944444444444444 * h2)
-                    + a_15 * (0.006944444444444444 * h2)
-                    - a_17 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2) + a_6 * (0.1736111111111111 * h2)
-                    - a_8 * (0.1736111111111111 * h2) + a_9 * (0.1736111111111111 * h2)
-                    + a_12 * (0.006944444444444444 * h2)
-                    - a_14 * (0.006944444444444444 * h2)
-                    + a_15 * (0.006944444444444444 * h2)
-                    - a_17 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2777777777777778 * h2)
-                    + a_7 * (0.8333333333333334 * h) - a_8 * (0.2777777777777778 * h2)
-                    + a_9 * (0.2777777777777778 * h2) + a_12 * (0.06944444444444445 * h2)
-                    - a_14 * (0.06944444444444445 * h2)
-                    + a_15 * (0.06944444444444445 * h2)
-                    - a_17 * (0.8333333333333334 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2)
-                    - a_6 * (0.034722222222222224 * h2)
-                    + a_8 * (0.034722222222222224 * h2)
-                    - a_9 * (0.034722222222222224 * h2)
-                    + a_12 * (0.006944444444444444 * h2)
-                    + a_13 * (0.08333333333333333 * h)
-                    - a_14 * (0.006944444444444444 * h2)
-                    + a_15 * (0.006944444444444444 * h2)
-                    - a_17 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -2.449489742783178);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * ((0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    + a_1 * (1.0 + (0.16666666666666666 * h))
-                    + a_2 * (-(0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
-                    - a_5 + a_6 * (0.1388888888888889 * h2)
-                    - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
-                    + a_12 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    + a_14 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_15 * (0.013888888888888888 * h2)
-                    + a_16 * (0.08333333333333333 * h)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (-(0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_2 * ((0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    - a_3 * (0.027777777777777776 * h2) + a_4 * (0.16666666666666666 * h)
-                    + a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
-                    + a_12 * (-(0.8333333333333334 * h) + (0.1388888888888889 * h2))
-                    + a_14 * ((0.8333333333333334 * h) - (0.1388888888888889 * h2))
-                    + a_15 * (0.1388888888888889 * h2) + a_16 * (0.8333333333333334 * h)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * ((0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    + a_2 * (-(0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
-                    - a_6 * (0.027777777777777776 * h2)
-                    + a_8 * (0.027777777777777776 * h2)
-                    - a_9 * (0.027777777777777776 * h2)
-                    + a_12 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    + a_13 * (-1.0 + (0.16666666666666666 * h))
-                    + a_14 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_15 * (0.013888888888888888 * h2)
-                    + a_16 * (0.08333333333333333 * h) + a_17
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * ((0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    + a_1 * (0.16666666666666666 * h)
-                    + a_2 * (-(0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
-                    + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
-                    + a_9 * (0.1388888888888889 * h2)
-                    + a_12 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    + a_14 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_15 * (0.013888888888888888 * h2)
-                    + a_16 * (0.08333333333333333 * h)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (-(0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_2 * ((0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    - a_3 * (0.027777777777777776 * h2) + a_4 * (0.16666666666666666 * h)
-                    + a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
-                    + a_12 * (-(0.8333333333333334 * h) + (0.1388888888888889 * h2))
-                    + a_14 * ((0.8333333333333334 * h) - (0.1388888888888889 * h2))
-                    + a_15 * (0.1388888888888889 * h2) + a_16 * (0.8333333333333334 * h)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * ((0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    + a_2 * (-(0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
-                    - a_6 * (0.027777777777777776 * h2)
-                    + a_8 * (0.027777777777777776 * h2)
-                    - a_9 * (0.027777777777777776 * h2)
-                    + a_12 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    + a_13 * (0.16666666666666666 * h)
-                    + a_14 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_15 * (0.013888888888888888 * h2)
-                    + a_16 * (0.08333333333333333 * h)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
-                    + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2)
-                    + a_6 * ((0.20833333333333334 * h) - (0.06944444444444445 * h2))
-                    + a_8 * (-(0.20833333333333334 * h) + (0.06944444444444445 * h2))
-                    - a_9 * (0.06944444444444445 * h2) - a_10 * (0.20833333333333334 * h)
-                    + a_12 * ((0.041666666666666664 * h) - (0.006944444444444444 * h2))
-                    + a_14 * (-(0.041666666666666664 * h) + (0.006944444444444444 * h2))
-                    - a_15 * (0.006944444444444444 * h2)
-                    - a_16 * (0.041666666666666664 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
-                    + a_3 * (0.013888888888888888 * h2)
-                    + a_6 * ((0.3333333333333333 * h) - (0.1111111111111111 * h2))
-                    + a_7 * (1.0 - (0.3333333333333333 * h))
-                    + a_8 * (-(0.3333333333333333 * h) + (0.1111111111111111 * h2))
-                    - a_9 * (0.1111111111111111 * h2) - a_10 * (0.3333333333333333 * h)
-                    - a_11
-                    + a_12 * ((0.4166666666666667 * h) - (0.06944444444444445 * h2))
-                    + a_14 * (-(0.4166666666666667 * h) + (0.06944444444444445 * h2))
-                    - a_15 * (0.06944444444444445 * h2) - a_16 * (0.4166666666666667 * h)
-                    + a_18 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2)
-                    + a_6 * (-(0.041666666666666664 * h) + (0.013888888888888888 * h2))
-                    + a_8 * ((0.041666666666666664 * h) - (0.013888888888888888 * h2))
-                    + a_9 * (0.013888888888888888 * h2)
-                    + a_10 * (0.041666666666666664 * h)
-                    + a_12 * ((0.041666666666666664 * h) - (0.006944444444444444 * h2))
-                    + a_13 * (0.5 - (0.08333333333333333 * h))
-                    + a_14 * (-(0.041666666666666664 * h) + (0.006944444444444444 * h2))
-                    - a_15 * (0.006944444444444444 * h2)
-                    - a_16 * (0.041666666666666664 * h) - a_17 * 0.5
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
-                    + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2)
-                    + a_6 * ((0.20833333333333334 * h) - (0.06944444444444445 * h2))
-                    + a_8 * (-(0.20833333333333334 * h) + (0.06944444444444445 * h2))
-                    - a_9 * (0.06944444444444445 * h2) - a_10 * (0.20833333333333334 * h)
-                    + a_12 * ((0.041666666666666664 * h) - (0.006944444444444444 * h2))
-                    + a_14 * (-(0.041666666666666664 * h) + (0.006944444444444444 * h2))
-                    - a_15 * (0.006944444444444444 * h2)
-                    - a_16 * (0.041666666666666664 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
-                    + a_3 * (0.013888888888888888 * h2)
-                    + a_6 * ((0.3333333333333333 * h) - (0.1111111111111111 * h2))
-                    - a_7 * (0.3333333333333333 * h)
-                    + a_8 * (-(0.3333333333333333 * h) + (0.1111111111111111 * h2))
-                    - a_9 * (0.1111111111111111 * h2) - a_10 * (0.3333333333333333 * h)
-                    + a_12 * ((0.4166666666666667 * h) - (0.06944444444444445 * h2))
-                    + a_14 * (-(0.4166666666666667 * h) + (0.06944444444444445 * h2))
-                    - a_15 * (0.06944444444444445 * h2) - a_16 * (0.4166666666666667 * h)
-                    + a_18 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2)
-                    + a_6 * (-(0.041666666666666664 * h) + (0.013888888888888888 * h2))
-                    + a_8 * ((0.041666666666666664 * h) - (0.013888888888888888 * h2))
-                    + a_9 * (0.013888888888888888 * h2)
-                    + a_10 * (0.041666666666666664 * h)
-                    + a_12 * ((0.041666666666666664 * h) - (0.006944444444444444 * h2))
-                    - a_13 * (0.08333333333333333 * h)
-                    + a_14 * (-(0.041666666666666664 * h) + (0.006944444444444444 * h2))
-                    - a_15 * (0.006944444444444444 * h2)
-                    - a_16 * (0.041666666666666664 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
-                    - a_2 * (0.013888888888888888 * h2)
-                    + a_3 * (0.013888888888888888 * h2) + a_6 * (0.1388888888888889 * h2)
-                    - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
-                    + a_12 * (0.013888888888888888 * h2)
-                    - a_14 * (0.013888888888888888 * h2)
-                    + a_15 * (0.013888888888888888 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.027777777777777776 * h2) + a_2 * (0.027777777777777776 * h2)
-                    - a_3 * (0.027777777777777776 * h2) + a_6 * (0.2222222222222222 * h2)
-                    + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
-                    + a_9 * (0.2222222222222222 * h2) + a_12 * (0.1388888888888889 * h2)
-                    - a_14 * (0.1388888888888889 * h2) + a_15 * (0.1388888888888889 * h2)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
-                    + a_3 * (0.013888888888888888 * h2)
-                    - a_6 * (0.027777777777777776 * h2)
-                    + a_8 * (0.027777777777777776 * h2)
-                    - a_9 * (0.027777777777777776 * h2)
-                    + a_12 * (0.013888888888888888 * h2)
-                    + a_13 * (0.16666666666666666 * h)
-                    - a_14 * (0.013888888888888888 * h2)
-                    + a_15 * (0.013888888888888888 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
-                    - a_2 * (0.013888888888888888 * h2)
-                    + a_3 * (0.013888888888888888 * h2) + a_6 * (0.1388888888888889 * h2)
-                    - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
-                    + a_12 * (0.013888888888888888 * h2)
-                    - a_14 * (0.013888888888888888 * h2)
-                    + a_15 * (0.013888888888888888 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.027777777777777776 * h2) + a_2 * (0.027777777777777776 * h2)
-                    - a_3 * (0.027777777777777776 * h2) + a_6 * (0.2222222222222222 * h2)
-                    + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
-                    + a_9 * (0.2222222222222222 * h2) + a_12 * (0.1388888888888889 * h2)
-                    - a_14 * (0.1388888888888889 * h2) + a_15 * (0.1388888888888889 * h2)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
-                    + a_3 * (0.013888888888888888 * h2)
-                    - a_6 * (0.027777777777777776 * h2)
-                    + a_8 * (0.027777777777777776 * h2)
-                    - a_9 * (0.027777777777777776 * h2)
-                    + a_12 * (0.013888888888888888 * h2)
-                    + a_13 * (0.16666666666666666 * h)
-                    - a_14 * (0.013888888888888888 * h2)
-                    + a_15 * (0.013888888888888888 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.408248290463863);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.816496580927726);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.408248290463863);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
+                - a_5 * (0.08333333333333333 * h) - a_6 * (0.034722222222222224 * h2)
+                + a_8 * (0.034722222222222224 * h2) - a_9 * (0.034722222222222224 * h2)
+                + a_12 * (0.006944444444444444 * h2) - a_14 * (0.006944444444444444 * h2)
+                + a_15 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_5 * (0.16666666666666666 * h)
+                - a_6 * (0.05555555555555555 * h2) - a_7 * (0.16666666666666666 * h)
+                + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)
+                + a_12 * (0.06944444444444445 * h2) - a_14 * (0.06944444444444445 * h2)
+                + a_15 * (0.06944444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
+                + a_3 * (0.006944444444444444 * h2) - a_5 * (0.08333333333333333 * h)
+                + a_6 * (0.006944444444444444 * h2) - a_8 * (0.006944444444444444 * h2)
+                + a_9 * (0.006944444444444444 * h2) + a_12 * (0.006944444444444444 * h2)
+                + a_13 * (0.08333333333333333 * h) - a_14 * (0.006944444444444444 * h2)
+                + a_15 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
+                - a_5 * (0.08333333333333333 * h) - a_6 * (0.034722222222222224 * h2)
+                + a_8 * (0.034722222222222224 * h2) - a_9 * (0.034722222222222224 * h2)
+                + a_12 * (0.006944444444444444 * h2) - a_14 * (0.006944444444444444 * h2)
+                + a_15 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_5 * (0.16666666666666666 * h)
+                - a_6 * (0.05555555555555555 * h2) - a_7 * (0.16666666666666666 * h)
+                + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)
+                + a_12 * (0.06944444444444445 * h2) - a_14 * (0.06944444444444445 * h2)
+                + a_15 * (0.06944444444444445 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
+                + a_3 * (0.006944444444444444 * h2) - a_5 * (0.08333333333333333 * h)
+                + a_6 * (0.006944444444444444 * h2) - a_8 * (0.006944444444444444 * h2)
+                + a_9 * (0.006944444444444444 * h2) + a_12 * (0.006944444444444444 * h2)
+                + a_13 * (0.08333333333333333 * h) - a_14 * (0.006944444444444444 * h2)
+                + a_15 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -2.449489742783178,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.017361111111111112 * h2) + a_1 * (0.20833333333333334 * h)
+                - a_2 * (0.017361111111111112 * h2) + a_3 * (0.017361111111111112 * h2)
+                + a_6 * (0.06944444444444445 * h2) - a_8 * (0.06944444444444445 * h2)
+                + a_9 * (0.06944444444444445 * h2) - a_11 * (0.20833333333333334 * h)
+                - a_12 * (0.003472222222222222 * h2) + a_14 * (0.003472222222222222 * h2)
+                - a_15 * (0.003472222222222222 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.034722222222222224 * h2) + a_2 * (0.034722222222222224 * h2)
+                - a_3 * (0.034722222222222224 * h2) + a_6 * (0.1111111111111111 * h2)
+                + a_7 * (0.3333333333333333 * h) - a_8 * (0.1111111111111111 * h2)
+                + a_9 * (0.1111111111111111 * h2) - a_11 * (0.3333333333333333 * h)
+                - a_12 * (0.034722222222222224 * h2) + a_14 * (0.034722222222222224 * h2)
+                - a_15 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.017361111111111112 * h2) - a_2 * (0.017361111111111112 * h2)
+                + a_3 * (0.017361111111111112 * h2) - a_6 * (0.013888888888888888 * h2)
+                + a_8 * (0.013888888888888888 * h2) - a_9 * (0.013888888888888888 * h2)
+                + a_11 * (0.041666666666666664 * h) - a_12 * (0.003472222222222222 * h2)
+                - a_13 * (0.041666666666666664 * h) + a_14 * (0.003472222222222222 * h2)
+                - a_15 * (0.003472222222222222 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.017361111111111112 * h2) + a_1 * (0.20833333333333334 * h)
+                - a_2 * (0.017361111111111112 * h2) + a_3 * (0.017361111111111112 * h2)
+                + a_6 * (0.06944444444444445 * h2) - a_8 * (0.06944444444444445 * h2)
+                + a_9 * (0.06944444444444445 * h2) - a_11 * (0.20833333333333334 * h)
+                - a_12 * (0.003472222222222222 * h2) + a_14 * (0.003472222222222222 * h2)
+                - a_15 * (0.003472222222222222 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.034722222222222224 * h2) + a_2 * (0.034722222222222224 * h2)
+                - a_3 * (0.034722222222222224 * h2) + a_6 * (0.1111111111111111 * h2)
+                + a_7 * (0.3333333333333333 * h) - a_8 * (0.1111111111111111 * h2)
+                + a_9 * (0.1111111111111111 * h2) - a_11 * (0.3333333333333333 * h)
+                - a_12 * (0.034722222222222224 * h2) + a_14 * (0.034722222222222224 * h2)
+                - a_15 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.017361111111111112 * h2) - a_2 * (0.017361111111111112 * h2)
+                + a_3 * (0.017361111111111112 * h2) - a_6 * (0.013888888888888888 * h2)
+                + a_8 * (0.013888888888888888 * h2) - a_9 * (0.013888888888888888 * h2)
+                + a_11 * (0.041666666666666664 * h) - a_12 * (0.003472222222222222 * h2)
+                - a_13 * (0.041666666666666664 * h) + a_14 * (0.003472222222222222 * h2)
+                - a_15 * (0.003472222222222222 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.224744871391589,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.1736111111111111 * h2) - a_8 * (0.1736111111111111 * h2)
+                + a_9 * (0.1736111111111111 * h2) + a_12 * (0.006944444444444444 * h2)
+                - a_14 * (0.006944444444444444 * h2) + a_15 * (0.006944444444444444 * h2)
+                - a_17 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2777777777777778 * h2)
+                + a_7 * (0.8333333333333334 * h) - a_8 * (0.2777777777777778 * h2)
+                + a_9 * (0.2777777777777778 * h2) + a_12 * (0.06944444444444445 * h2)
+                - a_14 * (0.06944444444444445 * h2) + a_15 * (0.06944444444444445 * h2)
+                - a_17 * (0.8333333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
+                + a_3 * (0.006944444444444444 * h2) - a_6 * (0.034722222222222224 * h2)
+                + a_8 * (0.034722222222222224 * h2) - a_9 * (0.034722222222222224 * h2)
+                + a_12 * (0.006944444444444444 * h2) + a_13 * (0.08333333333333333 * h)
+                - a_14 * (0.006944444444444444 * h2) + a_15 * (0.006944444444444444 * h2)
+                - a_17 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.1736111111111111 * h2) - a_8 * (0.1736111111111111 * h2)
+                + a_9 * (0.1736111111111111 * h2) + a_12 * (0.006944444444444444 * h2)
+                - a_14 * (0.006944444444444444 * h2) + a_15 * (0.006944444444444444 * h2)
+                - a_17 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2777777777777778 * h2)
+                + a_7 * (0.8333333333333334 * h) - a_8 * (0.2777777777777778 * h2)
+                + a_9 * (0.2777777777777778 * h2) + a_12 * (0.06944444444444445 * h2)
+                - a_14 * (0.06944444444444445 * h2) + a_15 * (0.06944444444444445 * h2)
+                - a_17 * (0.8333333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
+                + a_3 * (0.006944444444444444 * h2) - a_6 * (0.034722222222222224 * h2)
+                + a_8 * (0.034722222222222224 * h2) - a_9 * (0.034722222222222224 * h2)
+                + a_12 * (0.006944444444444444 * h2) + a_13 * (0.08333333333333333 * h)
+                - a_14 * (0.006944444444444444 * h2) + a_15 * (0.006944444444444444 * h2)
+                - a_17 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -2.449489742783178,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
+                + a_1 * (1.0 + 0.16666666666666666 * h)
+                + a_2 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
+                - a_5 + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
+                + a_9 * (0.1388888888888889 * h2)
+                + a_12 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                + a_14 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2) + a_16 * (0.08333333333333333 * h)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (-0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_2 * (0.16666666666666666 * h + 0.027777777777777776 * h2)
+                - a_3 * (0.027777777777777776 * h2) + a_4 * (0.16666666666666666 * h)
+                + a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
+                + a_12 * (-0.8333333333333334 * h + 0.1388888888888889 * h2)
+                + a_14 * (0.8333333333333334 * h - 0.1388888888888889 * h2)
+                + a_15 * (0.1388888888888889 * h2) + a_16 * (0.8333333333333334 * h)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
+                + a_2 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
+                - a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
+                - a_9 * (0.027777777777777776 * h2)
+                + a_12 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                + a_13 * (-1.0 + 0.16666666666666666 * h)
+                + a_14 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2) + a_16 * (0.08333333333333333 * h)
+                + a_17 - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
+                + a_1 * (0.16666666666666666 * h)
+                + a_2 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
+                + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
+                + a_9 * (0.1388888888888889 * h2)
+                + a_12 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                + a_14 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2) + a_16 * (0.08333333333333333 * h)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (-0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_2 * (0.16666666666666666 * h + 0.027777777777777776 * h2)
+                - a_3 * (0.027777777777777776 * h2) + a_4 * (0.16666666666666666 * h)
+                + a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
+                + a_12 * (-0.8333333333333334 * h + 0.1388888888888889 * h2)
+                + a_14 * (0.8333333333333334 * h - 0.1388888888888889 * h2)
+                + a_15 * (0.1388888888888889 * h2) + a_16 * (0.8333333333333334 * h)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
+                + a_2 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
+                - a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
+                - a_9 * (0.027777777777777776 * h2)
+                + a_12 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                + a_13 * (0.16666666666666666 * h)
+                + a_14 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2) + a_16 * (0.08333333333333333 * h)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
+                + a_2 * (0.006944444444444444 * h2) - a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.20833333333333334 * h - 0.06944444444444445 * h2)
+                + a_8 * (-0.20833333333333334 * h + 0.06944444444444445 * h2)
+                - a_9 * (0.06944444444444445 * h2) - a_10 * (0.20833333333333334 * h)
+                + a_12 * (0.041666666666666664 * h - 0.006944444444444444 * h2)
+                + a_14 * (-0.041666666666666664 * h + 0.006944444444444444 * h2)
+                - a_15 * (0.006944444444444444 * h2) - a_16 * (0.041666666666666664 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
+                + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.3333333333333333 * h - 0.1111111111111111 * h2)
+                + a_7 * (1.0 - 0.3333333333333333 * h)
+                + a_8 * (-0.3333333333333333 * h + 0.1111111111111111 * h2)
+                - a_9 * (0.1111111111111111 * h2) - a_10 * (0.3333333333333333 * h)
+                - a_11 + a_12 * (0.4166666666666667 * h - 0.06944444444444445 * h2)
+                + a_14 * (-0.4166666666666667 * h + 0.06944444444444445 * h2)
+                - a_15 * (0.06944444444444445 * h2) - a_16 * (0.4166666666666667 * h)
+                + a_18 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2)
+                + a_6 * (-0.041666666666666664 * h + 0.013888888888888888 * h2)
+                + a_8 * (0.041666666666666664 * h - 0.013888888888888888 * h2)
+                + a_9 * (0.013888888888888888 * h2) + a_10 * (0.041666666666666664 * h)
+                + a_12 * (0.041666666666666664 * h - 0.006944444444444444 * h2)
+                + a_13 * (0.5 - 0.08333333333333333 * h)
+                + a_14 * (-0.041666666666666664 * h + 0.006944444444444444 * h2)
+                - a_15 * (0.006944444444444444 * h2) - a_16 * (0.041666666666666664 * h)
+                - a_17 * 0.5 + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
+                + a_2 * (0.006944444444444444 * h2) - a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.20833333333333334 * h - 0.06944444444444445 * h2)
+                + a_8 * (-0.20833333333333334 * h + 0.06944444444444445 * h2)
+                - a_9 * (0.06944444444444445 * h2) - a_10 * (0.20833333333333334 * h)
+                + a_12 * (0.041666666666666664 * h - 0.006944444444444444 * h2)
+                + a_14 * (-0.041666666666666664 * h + 0.006944444444444444 * h2)
+                - a_15 * (0.006944444444444444 * h2) - a_16 * (0.041666666666666664 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
+                + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.3333333333333333 * h - 0.1111111111111111 * h2)
+                - a_7 * (0.3333333333333333 * h)
+                + a_8 * (-0.3333333333333333 * h + 0.1111111111111111 * h2)
+                - a_9 * (0.1111111111111111 * h2) - a_10 * (0.3333333333333333 * h)
+                + a_12 * (0.4166666666666667 * h - 0.06944444444444445 * h2)
+                + a_14 * (-0.4166666666666667 * h + 0.06944444444444445 * h2)
+                - a_15 * (0.06944444444444445 * h2) - a_16 * (0.4166666666666667 * h)
+                + a_18 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2)
+                + a_6 * (-0.041666666666666664 * h + 0.013888888888888888 * h2)
+                + a_8 * (0.041666666666666664 * h - 0.013888888888888888 * h2)
+                + a_9 * (0.013888888888888888 * h2) + a_10 * (0.041666666666666664 * h)
+                + a_12 * (0.041666666666666664 * h - 0.006944444444444444 * h2)
+                - a_13 * (0.08333333333333333 * h)
+                + a_14 * (-0.041666666666666664 * h + 0.006944444444444444 * h2)
+                - a_15 * (0.006944444444444444 * h2) - a_16 * (0.041666666666666664 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
+                + a_9 * (0.1388888888888889 * h2) + a_12 * (0.013888888888888888 * h2)
+                - a_14 * (0.013888888888888888 * h2) + a_15 * (0.013888888888888888 * h2)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.027777777777777776 * h2) + a_2 * (0.027777777777777776 * h2)
+                - a_3 * (0.027777777777777776 * h2) + a_6 * (0.2222222222222222 * h2)
+                + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
+                + a_9 * (0.2222222222222222 * h2) + a_12 * (0.1388888888888889 * h2)
+                - a_14 * (0.1388888888888889 * h2) + a_15 * (0.1388888888888889 * h2)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
+                + a_3 * (0.013888888888888888 * h2) - a_6 * (0.027777777777777776 * h2)
+                + a_8 * (0.027777777777777776 * h2) - a_9 * (0.027777777777777776 * h2)
+                + a_12 * (0.013888888888888888 * h2) + a_13 * (0.16666666666666666 * h)
+                - a_14 * (0.013888888888888888 * h2) + a_15 * (0.013888888888888888 * h2)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
+                + a_9 * (0.1388888888888889 * h2) + a_12 * (0.013888888888888888 * h2)
+                - a_14 * (0.013888888888888888 * h2) + a_15 * (0.013888888888888888 * h2)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.027777777777777776 * h2) + a_2 * (0.027777777777777776 * h2)
+                - a_3 * (0.027777777777777776 * h2) + a_6 * (0.2222222222222222 * h2)
+                + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
+                + a_9 * (0.2222222222222222 * h2) + a_12 * (0.1388888888888889 * h2)
+                - a_14 * (0.1388888888888889 * h2) + a_15 * (0.1388888888888889 * h2)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
+                + a_3 * (0.013888888888888888 * h2) - a_6 * (0.027777777777777776 * h2)
+                + a_8 * (0.027777777777777776 * h2) - a_9 * (0.027777777777777776 * h2)
+                + a_12 * (0.013888888888888888 * h2) + a_13 * (0.16666666666666666 * h)
+                - a_14 * (0.013888888888888888 * h2) + a_15 * (0.013888888888888888 * h2)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.408248290463863,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.816496580927726,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.408248290463863,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.16666666666666666 * h)
+            - lambda_2 * (0.16666666666666666 * h) + v_3 * (0.08333333333333333 * h)
+            + lambda_3 * (0.08333333333333333 * h);
+        let q_2 = *q + v_1 * (0.20833333333333334 * h)
+            + lambda_1 * (0.20833333333333334 * h) + v_2 * (0.3333333333333333 * h)
+            + lambda_2 * (0.3333333333333333 * h) - v_3 * (0.041666666666666664 * h)
+            - lambda_3 * (0.041666666666666664 * h);
+        let q_3 = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) + v_2 * (0.8333333333333334 * h)
+            + lambda_2 * (0.8333333333333334 * h) + v_3 * (0.08333333333333333 * h)
+            + lambda_3 * (0.08333333333333333 * h);
+        let q_next = *q + v_1 * (0.16666666666666666 * h)
+            + lambda_1 * (0.16666666666666666 * h) + v_2 * (0.6666666666666666 * h)
+            + lambda_2 * (0.6666666666666666 * h) + v_3 * (0.16666666666666666 * h)
+            + lambda_3 * (0.16666666666666666 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) - a_5 - a_6 * (0.16666666666666666 * h)
+                + a_8 * (0.16666666666666666 * h) - a_9 * (0.16666666666666666 * h)
+                + a_12 * (0.08333333333333333 * h) - a_14 * (0.08333333333333333 * h)
+                + a_15 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.20833333333333334 * h) - a_2 * (0.20833333333333334 * h)
+                + a_3 * (0.20833333333333334 * h) + a_6 * (0.3333333333333333 * h)
+                - a_8 * (0.3333333333333333 * h) + a_9 * (0.3333333333333333 * h) - a_11
+                - a_12 * (0.041666666666666664 * h) + a_14 * (0.041666666666666664 * h)
+                - a_15 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.8333333333333334 * h)
+                - a_8 * (0.8333333333333334 * h) + a_9 * (0.8333333333333334 * h)
+                + a_12 * (0.08333333333333333 * h) - a_14 * (0.08333333333333333 * h)
+                + a_15 * (0.08333333333333333 * h) - a_17),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 + 0.16666666666666666 * h)
+                + a_2 * (-1.0 - 0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) - a_4 + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (-1.0 + 0.16666666666666666 * h)
+                + a_14 * (1.0 - 0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h) + a_16 - a_18),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
+                - a_3 * (0.08333333333333333 * h) + a_6 * (1.0 - 0.3333333333333333 * h)
+                + a_8 * (-1.0 + 0.3333333333333333 * h) - a_9 * (0.3333333333333333 * h)
+                - a_10 + a_12 * (0.5 - 0.08333333333333333 * h)
+                + a_14 * (-0.5 + 0.08333333333333333 * h)
+                - a_15 * (0.08333333333333333 * h) - a_16 * 0.5 + a_18 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.5);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h) - a_18),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.6666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
+                + a_9 * (0.1388888888888889 * h2) + a_12 * (0.013888888888888888 * h2)
+                - a_14 * (0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.027777777777777776 * h2) + a_2 * (0.027777777777777776 * h2)
+                - a_3 * (0.027777777777777776 * h2) + a_6 * (0.2222222222222222 * h2)
+                + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
+                + a_9 * (0.2222222222222222 * h2) + a_12 * (0.1388888888888889 * h2)
+                - a_14 * (0.1388888888888889 * h2) + a_15 * (0.1388888888888889 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
+                + a_3 * (0.013888888888888888 * h2) - a_6 * (0.027777777777777776 * h2)
+                + a_8 * (0.027777777777777776 * h2) - a_9 * (0.027777777777777776 * h2)
+                + a_12 * (0.013888888888888888 * h2) + a_13 * (0.16666666666666666 * h)
+                - a_14 * (0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
+                + a_9 * (0.1388888888888889 * h2) + a_12 * (0.013888888888888888 * h2)
+                - a_14 * (0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.027777777777777776 * h2) + a_2 * (0.027777777777777776 * h2)
+                - a_3 * (0.027777777777777776 * h2) + a_6 * (0.2222222222222222 * h2)
+                + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
+                + a_9 * (0.2222222222222222 * h2) + a_12 * (0.1388888888888889 * h2)
+                - a_14 * (0.1388888888888889 * h2) + a_15 * (0.1388888888888889 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
+                + a_3 * (0.013888888888888888 * h2) - a_6 * (0.027777777777777776 * h2)
+                + a_8 * (0.027777777777777776 * h2) - a_9 * (0.027777777777777776 * h2)
+                + a_12 * (0.013888888888888888 * h2) + a_13 * (0.16666666666666666 * h)
+                - a_14 * (0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -1652,1511 +2070,1685 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = problem.theta_jacobian(&q_4);
         let a_24 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.001736111111111111 * h2) + a_1 * (0.041666666666666664 * h)
-                    - a_2 * (0.001736111111111111 * h2)
-                    + a_3 * (0.001736111111111111 * h2)
-                    - a_5 * (0.041666666666666664 * h) - a_6 * (0.00950023603298538 * h2)
-                    + a_8 * (0.00950023603298538 * h2) - a_9 * (0.00950023603298538 * h2)
-                    + a_12 * (0.0060280138107631585 * h2)
-                    - a_14 * (0.0060280138107631585 * h2)
-                    + a_15 * (0.0060280138107631585 * h2)
-                    - a_18 * (0.005208333333333333 * h2)
-                    + a_20 * (0.005208333333333333 * h2)
-                    - a_21 * (0.005208333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0038820624609371347 * h2)
-                    + a_2 * (0.0038820624609371347 * h2)
-                    - a_3 * (0.0038820624609371347 * h2)
-                    + a_5 * (0.09316949906249124 * h) - a_6 * (0.019410312304685675 * h2)
-                    - a_7 * (0.09316949906249124 * h) + a_8 * (0.019410312304685675 * h2)
-                    - a_9 * (0.019410312304685675 * h2)
-                    + a_12 * (0.04371586786024123 * h2)
-                    - a_14 * (0.04371586786024123 * h2)
-                    + a_15 * (0.04371586786024123 * h2)
-                    - a_18 * (0.013479048650173976 * h2)
-                    + a_20 * (0.013479048650173976 * h2)
-                    - a_21 * (0.013479048650173976 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0038820624609371347 * h2) - a_2 * (0.0038820624609371347 * h2)
-                    + a_3 * (0.0038820624609371347 * h2)
-                    - a_5 * (0.09316949906249124 * h) + a_6 * (0.004895243250869881 * h2)
-                    - a_8 * (0.004895243250869881 * h2)
-                    + a_9 * (0.004895243250869881 * h2)
-                    + a_12 * (0.019410312304685675 * h2)
-                    + a_13 * (0.09316949906249124 * h)
-                    - a_14 * (0.019410312304685675 * h2)
-                    + a_15 * (0.019410312304685675 * h2)
-                    - a_18 * (0.021243173572048246 * h2)
-                    + a_20 * (0.021243173572048246 * h2)
-                    - a_21 * (0.021243173572048246 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.001736111111111111 * h2) + a_2 * (0.001736111111111111 * h2)
-                    - a_3 * (0.001736111111111111 * h2)
-                    + a_5 * (0.041666666666666664 * h)
-                    - a_6 * (0.001736111111111111 * h2)
-                    + a_8 * (0.001736111111111111 * h2)
-                    - a_9 * (0.001736111111111111 * h2)
-                    - a_12 * (0.001736111111111111 * h2)
-                    + a_14 * (0.001736111111111111 * h2)
-                    - a_15 * (0.001736111111111111 * h2)
-                    - a_18 * (0.001736111111111111 * h2)
-                    - a_19 * (0.041666666666666664 * h)
-                    + a_20 * (0.001736111111111111 * h2)
-                    - a_21 * (0.001736111111111111 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.001736111111111111 * h2) + a_1 * (0.041666666666666664 * h)
-                    - a_2 * (0.001736111111111111 * h2)
-                    + a_3 * (0.001736111111111111 * h2)
-                    - a_5 * (0.041666666666666664 * h) - a_6 * (0.00950023603298538 * h2)
-                    + a_8 * (0.00950023603298538 * h2) - a_9 * (0.00950023603298538 * h2)
-                    + a_12 * (0.0060280138107631585 * h2)
-                    - a_14 * (0.0060280138107631585 * h2)
-                    + a_15 * (0.0060280138107631585 * h2)
-                    - a_18 * (0.005208333333333333 * h2)
-                    + a_20 * (0.005208333333333333 * h2)
-                    - a_21 * (0.005208333333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0038820624609371347 * h2)
-                    + a_2 * (0.0038820624609371347 * h2)
-                    - a_3 * (0.0038820624609371347 * h2)
-                    + a_5 * (0.09316949906249124 * h) - a_6 * (0.019410312304685675 * h2)
-                    - a_7 * (0.09316949906249124 * h) + a_8 * (0.019410312304685675 * h2)
-                    - a_9 * (0.019410312304685675 * h2)
-                    + a_12 * (0.04371586786024123 * h2)
-                    - a_14 * (0.04371586786024123 * h2)
-                    + a_15 * (0.04371586786024123 * h2)
-                    - a_18 * (0.013479048650173976 * h2)
-                    + a_20 * (0.013479048650173976 * h2)
-                    - a_21 * (0.013479048650173976 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0038820624609371347 * h2) - a_2 * (0.0038820624609371347 * h2)
-                    + a_3 * (0.0038820624609371347 * h2)
-                    - a_5 * (0.09316949906249124 * h) + a_6 * (0.004895243250869881 * h2)
-                    - a_8 * (0.004895243250869881 * h2)
-                    + a_9 * (0.004895243250869881 * h2)
-                    + a_12 * (0.019410312304685675 * h2)
-                    + a_13 * (0.09316949906249124 * h)
-                    - a_14 * (0.019410312304685675 * h2)
-                    + a_15 * (0.019410312304685675 * h2)
-                    - a_18 * (0.021243173572048246 * h2)
-                    + a_20 * (0.021243173572048246 * h2)
-                    - a_21 * (0.021243173572048246 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.001736111111111111 * h2) + a_2 * (0.001736111111111111 * h2)
-                    - a_3 * (0.001736111111111111 * h2)
-                    + a_5 * (0.041666666666666664 * h)
-                    - a_6 * (0.001736111111111111 * h2)
-                    + a_8 * (0.001736111111111111 * h2)
-                    - a_9 * (0.001736111111111111 * h2)
-                    - a_12 * (0.001736111111111111 * h2)
-                    + a_14 * (0.001736111111111111 * h2)
-                    - a_15 * (0.001736111111111111 * h2)
-                    - a_18 * (0.001736111111111111 * h2)
-                    - a_19 * (0.041666666666666664 * h)
-                    + a_20 * (0.001736111111111111 * h2)
-                    - a_21 * (0.001736111111111111 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -3.4641016151377544);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.004248634714409649 * h2) + a_1 * (0.10196723314583159 * h)
-                    - a_2 * (0.004248634714409649 * h2)
-                    + a_3 * (0.004248634714409649 * h2)
-                    + a_6 * (0.021243173572048246 * h2)
-                    - a_8 * (0.021243173572048246 * h2)
-                    + a_9 * (0.021243173572048246 * h2)
-                    - a_11 * (0.10196723314583159 * h)
-                    - a_12 * (0.003399390019962868 * h2)
-                    + a_14 * (0.003399390019962868 * h2)
-                    - a_15 * (0.003399390019962868 * h2)
-                    + a_18 * (0.002329237476562281 * h2)
-                    - a_20 * (0.002329237476562281 * h2)
-                    + a_21 * (0.002329237476562281 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.00950023603298538 * h2) + a_2 * (0.00950023603298538 * h2)
-                    - a_3 * (0.00950023603298538 * h2)
-                    + a_6 * (0.043402777777777776 * h2) + a_7 * (0.20833333333333334 * h)
-                    - a_8 * (0.043402777777777776 * h2)
-                    + a_9 * (0.043402777777777776 * h2)
-                    - a_11 * (0.20833333333333334 * h)
-                    - a_12 * (0.024652777777777777 * h2)
-                    + a_14 * (0.024652777777777777 * h2)
-                    - a_15 * (0.024652777777777777 * h2)
-                    + a_18 * (0.0060280138107631585 * h2)
-                    - a_20 * (0.0060280138107631585 * h2)
-                    + a_21 * (0.0060280138107631585 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.00950023603298538 * h2) - a_2 * (0.00950023603298538 * h2)
-                    + a_3 * (0.00950023603298538 * h2)
-                    - a_6 * (0.010946096675342111 * h2)
-                    + a_8 * (0.010946096675342111 * h2)
-                    - a_9 * (0.010946096675342111 * h2)
-                    + a_11 * (0.05254126404164213 * h)
-                    - a_12 * (0.010946096675342111 * h2)
-                    - a_13 * (0.05254126404164213 * h)
-                    + a_14 * (0.010946096675342111 * h2)
-                    - a_15 * (0.010946096675342111 * h2)
-                    + a_18 * (0.00950023603298538 * h2)
-                    - a_20 * (0.00950023603298538 * h2)
-                    + a_21 * (0.00950023603298538 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.004248634714409649 * h2) + a_2 * (0.004248634714409649 * h2)
-                    - a_3 * (0.004248634714409649 * h2)
-                    + a_6 * (0.0038820624609371347 * h2)
-                    - a_8 * (0.0038820624609371347 * h2)
-                    + a_9 * (0.0038820624609371347 * h2)
-                    - a_11 * (0.018633899812498248 * h)
-                    + a_12 * (0.0009790486501739762 * h2)
-                    - a_14 * (0.0009790486501739762 * h2)
-                    + a_15 * (0.0009790486501739762 * h2)
-                    + a_18 * (0.000776412492187427 * h2)
-                    + a_19 * (0.018633899812498248 * h)
-                    - a_20 * (0.000776412492187427 * h2)
-                    + a_21 * (0.000776412492187427 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.004248634714409649 * h2) + a_1 * (0.10196723314583159 * h)
-                    - a_2 * (0.004248634714409649 * h2)
-                    + a_3 * (0.004248634714409649 * h2)
-                    + a_6 * (0.021243173572048246 * h2)
-                    - a_8 * (0.021243173572048246 * h2)
-                    + a_9 * (0.021243173572048246 * h2)
-                    - a_11 * (0.10196723314583159 * h)
-                    - a_12 * (0.003399390019962868 * h2)
-                    + a_14 * (0.003399390019962868 * h2)
-                    - a_15 * (0.003399390019962868 * h2)
-                    + a_18 * (0.002329237476562281 * h2)
-                    - a_20 * (0.002329237476562281 * h2)
-                    + a_21 * (0.002329237476562281 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.00950023603298538 * h2) + a_2 * (0.00950023603298538 * h2)
-                    - a_3 * (0.00950023603298538 * h2)
-                    + a_6 * (0.043402777777777776 * h2) + a_7 * (0.20833333333333334 * h)
-                    - a_8 * (0.043402777777777776 * h2)
-                    + a_9 * (0.043402777777777776 * h2)
-                    - a_11 * (0.20833333333333334 * h)
-                    - a_12 * (0.024652777777777777 * h2)
-                    + a_14 * (0.024652777777777777 * h2)
-                    - a_15 * (0.024652777777777777 * h2)
-                    + a_18 * (0.0060280138107631585 * h2)
-                    - a_20 * (0.0060280138107631585 * h2)
-                    + a_21 * (0.0060280138107631585 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.00950023603298538 * h2) - a_2 * (0.00950023603298538 * h2)
-                    + a_3 * (0.00950023603298538 * h2)
-                    - a_6 * (0.010946096675342111 * h2)
-                    + a_8 * (0.010946096675342111 * h2)
-                    - a_9 * (0.010946096675342111 * h2)
-                    + a_11 * (0.05254126404164213 * h)
-                    - a_12 * (0.010946096675342111 * h2)
-                    - a_13 * (0.05254126404164213 * h)
-                    + a_14 * (0.010946096675342111 * h2)
-                    - a_15 * (0.010946096675342111 * h2)
-                    + a_18 * (0.00950023603298538 * h2)
-                    - a_20 * (0.00950023603298538 * h2)
-                    + a_21 * (0.00950023603298538 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.004248634714409649 * h2) + a_2 * (0.004248634714409649 * h2)
-                    - a_3 * (0.004248634714409649 * h2)
-                    + a_6 * (0.0038820624609371347 * h2)
-                    - a_8 * (0.0038820624609371347 * h2)
-                    + a_9 * (0.0038820624609371347 * h2)
-                    - a_11 * (0.018633899812498248 * h)
-                    + a_12 * (0.0009790486501739762 * h2)
-                    - a_14 * (0.0009790486501739762 * h2)
-                    + a_15 * (0.0009790486501739762 * h2)
-                    + a_18 * (0.000776412492187427 * h2)
-                    + a_19 * (0.018633899812498248 * h)
-                    - a_20 * (0.000776412492187427 * h2)
-                    + a_21 * (0.000776412492187427 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.5491933384829668);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.002695809730034795 * h2) + a_1 * (0.06469943352083508 * h)
-                    - a_2 * (0.002695809730034795 * h2)
-                    + a_3 * (0.002695809730034795 * h2)
-                    + a_6 * (0.04784383446440731 * h2) - a_8 * (0.04784383446440731 * h2)
-                    + a_9 * (0.04784383446440731 * h2)
-                    + a_12 * (0.013479048650173976 * h2)
-                    - a_14 * (0.013479048650173976 * h2)
-                    + a_15 * (0.013479048650173976 * h2)
-                    - a_17 * (0.06469943352083508 * h)
-                    - a_18 * (0.002329237476562281 * h2)
-                    + a_20 * (0.002329237476562281 * h2)
-                    - a_21 * (0.002329237476562281 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0060280138107631585 * h2)
-                    + a_2 * (0.0060280138107631585 * h2)
-                    - a_3 * (0.0060280138107631585 * h2)
-                    + a_6 * (0.09775165223089767 * h2) + a_7 * (0.4692079307083088 * h)
-                    - a_8 * (0.09775165223089767 * h2) + a_9 * (0.09775165223089767 * h2)
-                    + a_12 * (0.09775165223089767 * h2)
-                    - a_14 * (0.09775165223089767 * h2)
-                    + a_15 * (0.09775165223089767 * h2) - a_17 * (0.4692079307083088 * h)
-                    - a_18 * (0.0060280138107631585 * h2)
-                    + a_20 * (0.0060280138107631585 * h2)
-                    - a_21 * (0.0060280138107631585 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0060280138107631585 * h2) - a_2 * (0.0060280138107631585 * h2)
-                    + a_3 * (0.0060280138107631585 * h2)
-                    - a_6 * (0.024652777777777777 * h2)
-                    + a_8 * (0.024652777777777777 * h2)
-                    - a_9 * (0.024652777777777777 * h2)
-                    + a_12 * (0.043402777777777776 * h2)
-                    + a_13 * (0.20833333333333334 * h)
-                    - a_14 * (0.043402777777777776 * h2)
-                    + a_15 * (0.043402777777777776 * h2)
-                    - a_17 * (0.20833333333333334 * h)
-                    - a_18 * (0.00950023603298538 * h2)
-                    + a_20 * (0.00950023603298538 * h2)
-                    - a_21 * (0.00950023603298538 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.002695809730034795 * h2) + a_2 * (0.002695809730034795 * h2)
-                    - a_3 * (0.002695809730034795 * h2)
-                    + a_6 * (0.008743173572048245 * h2)
-                    - a_8 * (0.008743173572048245 * h2)
-                    + a_9 * (0.008743173572048245 * h2)
-                    - a_12 * (0.0038820624609371347 * h2)
-                    + a_14 * (0.0038820624609371347 * h2)
-                    - a_15 * (0.0038820624609371347 * h2)
-                    + a_17 * (0.018633899812498248 * h)
-                    - a_18 * (0.000776412492187427 * h2)
-                    - a_19 * (0.018633899812498248 * h)
-                    + a_20 * (0.000776412492187427 * h2)
-                    - a_21 * (0.000776412492187427 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.002695809730034795 * h2) + a_1 * (0.06469943352083508 * h)
-                    - a_2 * (0.002695809730034795 * h2)
-                    + a_3 * (0.002695809730034795 * h2)
-                    + a_6 * (0.04784383446440731 * h2) - a_8 * (0.04784383446440731 * h2)
-                    + a_9 * (0.04784383446440731 * h2)
-                    + a_12 * (0.013479048650173976 * h2)
-                    - a_14 * (0.013479048650173976 * h2)
-                    + a_15 * (0.013479048650173976 * h2)
-                    - a_17 * (0.06469943352083508 * h)
-                    - a_18 * (0.002329237476562281 * h2)
-                    + a_20 * (0.002329237476562281 * h2)
-                    - a_21 * (0.002329237476562281 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0060280138107631585 * h2)
-                    + a_2 * (0.0060280138107631585 * h2)
-                    - a_3 * (0.0060280138107631585 * h2)
-                    + a_6 * (0.09775165223089767 * h2) + a_7 * (0.4692079307083088 * h)
-                    - a_8 * (0.09775165223089767 * h2) + a_9 * (0.09775165223089767 * h2)
-                    + a_12 * (0.09775165223089767 * h2)
-                    - a_14 * (0.09775165223089767 * h2)
-                    + a_15 * (0.09775165223089767 * h2) - a_17 * (0.4692079307083088 * h)
-                    - a_18 * (0.0060280138107631585 * h2)
-                    + a_20 * (0.0060280138107631585 * h2)
-                    - a_21 * (0.0060280138107631585 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0060280138107631585 * h2) - a_2 * (0.0060280138107631585 * h2)
-                    + a_3 * (0.0060280138107631585 * h2)
-                    - a_6 * (0.024652777777777777 * h2)
-                    + a_8 * (0.024652777777777777 * h2)
-                    - a_9 * (0.024652777777777777 * h2)
-                    + a_12 * (0.043402777777777776 * h2)
-                    + a_13 * (0.20833333333333334 * h)
-                    - a_14 * (0.043402777777777776 * h2)
-                    + a_15 * (0.043402777777777776 * h2)
-                    - a_17 * (0.20833333333333334 * h)
-                    - a_18 * (0.00950023603298538 * h2)
-                    + a_20 * (0.00950023603298538 * h2)
-                    - a_21 * (0.00950023603298538 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.002695809730034795 * h2) + a_2 * (0.002695809730034795 * h2)
-                    - a_3 * (0.002695809730034795 * h2)
-                    + a_6 * (0.008743173572048245 * h2)
-                    - a_8 * (0.008743173572048245 * h2)
-                    + a_9 * (0.008743173572048245 * h2)
-                    - a_12 * (0.0038820624609371347 * h2)
-                    + a_14 * (0.0038820624609371347 * h2)
-                    - a_15 * (0.0038820624609371347 * h2)
-                    + a_17 * (0.018633899812498248 * h)
-                    - a_18 * (0.000776412492187427 * h2)
-                    - a_19 * (0.018633899812498248 * h)
-                    + a_20 * (0.000776412492187427 * h2)
-                    - a_21 * (0.000776412492187427 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -1.5491933384829668);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.005208333333333333 * h2) + a_1 * (0.125 * h)
-                    - a_2 * (0.005208333333333333 * h2)
-                    + a_3 * (0.005208333333333333 * h2)
-                    + a_6 * (0.03298611111111111 * h2) - a_8 * (0.03298611111111111 * h2)
-                    + a_9 * (0.03298611111111111 * h2)
-                    + a_12 * (0.03298611111111111 * h2)
-                    - a_14 * (0.03298611111111111 * h2)
-                    + a_15 * (0.03298611111111111 * h2)
-                    + a_18 * (0.005208333333333333 * h2)
-                    - a_20 * (0.005208333333333333 * h2)
-                    + a_21 * (0.005208333333333333 * h2) - a_23 * (0.125 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.011646187382811405 * h2) + a_2 * (0.011646187382811405 * h2)
-                    - a_3 * (0.011646187382811405 * h2)
-                    + a_6 * (0.06739524325086989 * h2) + a_7 * (0.3234971676041754 * h)
-                    - a_8 * (0.06739524325086989 * h2) + a_9 * (0.06739524325086989 * h2)
-                    + a_12 * (0.23921917232203657 * h2)
-                    - a_14 * (0.23921917232203657 * h2)
-                    + a_15 * (0.23921917232203657 * h2)
-                    + a_18 * (0.013479048650173976 * h2)
-                    - a_20 * (0.013479048650173976 * h2)
-                    + a_21 * (0.013479048650173976 * h2)
-                    - a_23 * (0.3234971676041754 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.011646187382811405 * h2) - a_2 * (0.011646187382811405 * h2)
-                    + a_3 * (0.011646187382811405 * h2)
-                    - a_6 * (0.01699695009981434 * h2) + a_8 * (0.01699695009981434 * h2)
-                    - a_9 * (0.01699695009981434 * h2)
-                    + a_12 * (0.10621586786024123 * h2) + a_13 * (0.5098361657291579 * h)
-                    - a_14 * (0.10621586786024123 * h2)
-                    + a_15 * (0.10621586786024123 * h2)
-                    + a_18 * (0.021243173572048246 * h2)
-                    - a_20 * (0.021243173572048246 * h2)
-                    + a_21 * (0.021243173572048246 * h2)
-                    - a_23 * (0.5098361657291579 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.005208333333333333 * h2) + a_2 * (0.005208333333333333 * h2)
-                    - a_3 * (0.005208333333333333 * h2)
-                    + a_6 * (0.0060280138107631585 * h2)
-                    - a_8 * (0.0060280138107631585 * h2)
-                    + a_9 * (0.0060280138107631585 * h2)
-                    - a_12 * (0.00950023603298538 * h2)
-                    + a_14 * (0.00950023603298538 * h2)
-                    - a_15 * (0.00950023603298538 * h2)
-                    + a_18 * (0.001736111111111111 * h2)
-                    + a_19 * (0.041666666666666664 * h)
-                    - a_20 * (0.001736111111111111 * h2)
-                    + a_21 * (0.001736111111111111 * h2)
-                    - a_23 * (0.041666666666666664 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.005208333333333333 * h2) + a_1 * (0.125 * h)
-                    - a_2 * (0.005208333333333333 * h2)
-                    + a_3 * (0.005208333333333333 * h2)
-                    + a_6 * (0.03298611111111111 * h2) - a_8 * (0.03298611111111111 * h2)
-                    + a_9 * (0.03298611111111111 * h2)
-                    + a_12 * (0.03298611111111111 * h2)
-                    - a_14 * (0.03298611111111111 * h2)
-                    + a_15 * (0.03298611111111111 * h2)
-                    + a_18 * (0.005208333333333333 * h2)
-                    - a_20 * (0.005208333333333333 * h2)
-                    + a_21 * (0.005208333333333333 * h2) - a_23 * (0.125 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.011646187382811405 * h2) + a_2 * (0.011646187382811405 * h2)
-                    - a_3 * (0.011646187382811405 * h2)
-                    + a_6 * (0.06739524325086989 * h2) + a_7 * (0.3234971676041754 * h)
-                    - a_8 * (0.06739524325086989 * h2) + a_9 * (0.06739524325086989 * h2)
-                    + a_12 * (0.23921917232203657 * h2)
-                    - a_14 * (0.23921917232203657 * h2)
-                    + a_15 * (0.23921917232203657 * h2)
-                    + a_18 * (0.013479048650173976 * h2)
-                    - a_20 * (0.013479048650173976 * h2)
-                    + a_21 * (0.013479048650173976 * h2)
-                    - a_23 * (0.3234971676041754 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.011646187382811405 * h2) - a_2 * (0.011646187382811405 * h2)
-                    + a_3 * (0.011646187382811405 * h2)
-                    - a_6 * (0.01699695009981434 * h2) + a_8 * (0.01699695009981434 * h2)
-                    - a_9 * (0.01699695009981434 * h2)
-                    + a_12 * (0.10621586786024123 * h2) + a_13 * (0.5098361657291579 * h)
-                    - a_14 * (0.10621586786024123 * h2)
-                    + a_15 * (0.10621586786024123 * h2)
-                    + a_18 * (0.021243173572048246 * h2)
-                    - a_20 * (0.021243173572048246 * h2)
-                    + a_21 * (0.021243173572048246 * h2)
-                    - a_23 * (0.5098361657291579 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.005208333333333333 * h2) + a_2 * (0.005208333333333333 * h2)
-                    - a_3 * (0.005208333333333333 * h2)
-                    + a_6 * (0.0060280138107631585 * h2)
-                    - a_8 * (0.0060280138107631585 * h2)
-                    + a_9 * (0.0060280138107631585 * h2)
-                    - a_12 * (0.00950023603298538 * h2)
-                    + a_14 * (0.00950023603298538 * h2)
-                    - a_15 * (0.00950023603298538 * h2)
-                    + a_18 * (0.001736111111111111 * h2)
-                    + a_19 * (0.041666666666666664 * h)
-                    - a_20 * (0.001736111111111111 * h2)
-                    + a_21 * (0.001736111111111111 * h2)
-                    - a_23 * (0.041666666666666664 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 3), &Self::UNKNOWN_LAYOUT, (2, 0), 3.4641016151377544);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * ((0.041666666666666664 * h) - (0.003472222222222222 * h2))
-                    + a_1 * (1.0 - (0.08333333333333333 * h))
-                    + a_2 * (-(0.041666666666666664 * h) + (0.003472222222222222 * h2))
-                    - a_3 * (0.003472222222222222 * h2)
-                    - a_4 * (0.041666666666666664 * h) - a_5
-                    - a_6 * (0.04248634714409649 * h2) + a_8 * (0.04248634714409649 * h2)
-                    - a_9 * (0.04248634714409649 * h2)
-                    - a_12 * (0.02695809730034795 * h2)
-                    + a_14 * (0.02695809730034795 * h2)
-                    - a_15 * (0.02695809730034795 * h2)
-                    + a_18 * ((0.125 * h) - (0.010416666666666666 * h2))
-                    + a_20 * (-(0.125 * h) + (0.010416666666666666 * h2))
-                    - a_21 * (0.010416666666666666 * h2) - a_22 * (0.125 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (-(0.09316949906249124 * h) + (0.0077641249218742695 * h2))
-                    + a_2 * ((0.09316949906249124 * h) - (0.0077641249218742695 * h2))
-                    + a_3 * (0.0077641249218742695 * h2)
-                    + a_4 * (0.09316949906249124 * h) - a_6 * (0.08680555555555555 * h2)
-                    - a_7 * (0.4166666666666667 * h) + a_8 * (0.08680555555555555 * h2)
-                    - a_9 * (0.08680555555555555 * h2)
-                    - a_12 * (0.19550330446179534 * h2)
-                    + a_14 * (0.19550330446179534 * h2)
-                    - a_15 * (0.19550330446179534 * h2)
-                    + a_18 * ((0.3234971676041754 * h) - (0.02695809730034795 * h2))
-                    + a_20 * (-(0.3234971676041754 * h) + (0.02695809730034795 * h2))
-                    - a_21 * (0.02695809730034795 * h2) - a_22 * (0.3234971676041754 * h)
-                    + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * ((0.09316949906249124 * h) - (0.0077641249218742695 * h2))
-                    + a_2 * (-(0.09316949906249124 * h) + (0.0077641249218742695 * h2))
-                    - a_3 * (0.0077641249218742695 * h2)
-                    - a_4 * (0.09316949906249124 * h) + a_6 * (0.021892193350684222 * h2)
-                    - a_8 * (0.021892193350684222 * h2)
-                    + a_9 * (0.021892193350684222 * h2)
-                    - a_12 * (0.08680555555555555 * h2) - a_13 * (0.4166666666666667 * h)
-                    + a_14 * (0.08680555555555555 * h2)
-                    - a_15 * (0.08680555555555555 * h2)
-                    + a_18 * ((0.5098361657291579 * h) - (0.04248634714409649 * h2))
-                    + a_20 * (-(0.5098361657291579 * h) + (0.04248634714409649 * h2))
-                    - a_21 * (0.04248634714409649 * h2) - a_22 * (0.5098361657291579 * h)
-                    + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (-(0.041666666666666664 * h) + (0.003472222222222222 * h2))
-                    + a_2 * ((0.041666666666666664 * h) - (0.003472222222222222 * h2))
-                    + a_3 * (0.003472222222222222 * h2)
-                    + a_4 * (0.041666666666666664 * h)
-                    - a_6 * (0.0077641249218742695 * h2)
-                    + a_8 * (0.0077641249218742695 * h2)
-                    - a_9 * (0.0077641249218742695 * h2)
-                    + a_12 * (0.0077641249218742695 * h2)
-                    - a_14 * (0.0077641249218742695 * h2)
-                    + a_15 * (0.0077641249218742695 * h2)
-                    + a_18 * ((0.041666666666666664 * h) - (0.003472222222222222 * h2))
-                    + a_19 * (1.0 - (0.08333333333333333 * h))
-                    + a_20 * (-(0.041666666666666664 * h) + (0.003472222222222222 * h2))
-                    - a_21 * (0.003472222222222222 * h2)
-                    - a_22 * (0.041666666666666664 * h) - a_23
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * ((0.041666666666666664 * h) - (0.003472222222222222 * h2))
-                    - a_1 * (0.08333333333333333 * h)
-                    + a_2 * (-(0.041666666666666664 * h) + (0.003472222222222222 * h2))
-                    - a_3 * (0.003472222222222222 * h2)
-                    - a_4 * (0.041666666666666664 * h) - a_6 * (0.04248634714409649 * h2)
-                    + a_8 * (0.04248634714409649 * h2) - a_9 * (0.04248634714409649 * h2)
-                    - a_12 * (0.02695809730034795 * h2)
-                    + a_14 * (0.02695809730034795 * h2)
-                    - a_15 * (0.02695809730034795 * h2)
-                    + a_18 * ((0.125 * h) - (0.010416666666666666 * h2))
-                    + a_20 * (-(0.125 * h) + (0.010416666666666666 * h2))
-                    - a_21 * (0.010416666666666666 * h2) - a_22 * (0.125 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (-(0.09316949906249124 * h) + (0.0077641249218742695 * h2))
-                    + a_2 * ((0.09316949906249124 * h) - (0.0077641249218742695 * h2))
-                    + a_3 * (0.0077641249218742695 * h2)
-                    + a_4 * (0.09316949906249124 * h) - a_6 * (0.08680555555555555 * h2)
-                    - a_7 * (0.4166666666666667 * h) + a_8 * (0.08680555555555555 * h2)
-                    - a_9 * (0.08680555555555555 * h2)
-                    - a_12 * (0.19550330446179534 * h2)
-                    + a_14 * (0.19550330446179534 * h2)
-                    - a_15 * (0.19550330446179534 * h2)
-                    + a_18 * ((0.3234971676041754 * h) - (0.02695809730034795 * h2))
-                    + a_20 * (-(0.3234971676041754 * h) + (0.02695809730034795 * h2))
-                    - a_21 * (0.02695809730034795 * h2) - a_22 * (0.3234971676041754 * h)
-                    + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * ((0.09316949906249124 * h) - (0.0077641249218742695 * h2))
-                    + a_2 * (-(0.09316949906249124 * h) + (0.0077641249218742695 * h2))
-                    - a_3 * (0.0077641249218742695 * h2)
-                    - a_4 * (0.09316949906249124 * h) + a_6 * (0.021892193350684222 * h2)
-                    - a_8 * (0.021892193350684222 * h2)
-                    + a_9 * (0.021892193350684222 * h2)
-                    - a_12 * (0.08680555555555555 * h2) - a_13 * (0.4166666666666667 * h)
-                    + a_14 * (0.08680555555555555 * h2)
-                    - a_15 * (0.08680555555555555 * h2)
-                    + a_18 * ((0.5098361657291579 * h) - (0.04248634714409649 * h2))
-                    + a_20 * (-(0.5098361657291579 * h) + (0.04248634714409649 * h2))
-                    - a_21 * (0.04248634714409649 * h2) - a_22 * (0.5098361657291579 * h)
-                    + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (-(0.041666666666666664 * h) + (0.003472222222222222 * h2))
-                    + a_2 * ((0.041666666666666664 * h) - (0.003472222222222222 * h2))
-                    + a_3 * (0.003472222222222222 * h2)
-                    + a_4 * (0.041666666666666664 * h)
-                    - a_6 * (0.0077641249218742695 * h2)
-                    + a_8 * (0.0077641249218742695 * h2)
-                    - a_9 * (0.0077641249218742695 * h2)
-                    + a_12 * (0.0077641249218742695 * h2)
-                    - a_14 * (0.0077641249218742695 * h2)
-                    + a_15 * (0.0077641249218742695 * h2)
-                    + a_18 * ((0.041666666666666664 * h) - (0.003472222222222222 * h2))
-                    - a_19 * (0.08333333333333333 * h)
-                    + a_20 * (-(0.041666666666666664 * h) + (0.003472222222222222 * h2))
-                    - a_21 * (0.003472222222222222 * h2)
-                    - a_22 * (0.041666666666666664 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.001552824984374854 * h2) + a_1 * (0.037267799624996496 * h)
-                    - a_2 * (0.001552824984374854 * h2)
-                    + a_3 * (0.001552824984374854 * h2)
-                    + a_6 * ((0.10196723314583159 * h) + (0.01900047206597076 * h2))
-                    + a_8 * (-(0.10196723314583159 * h) - (0.01900047206597076 * h2))
-                    + a_9 * (0.01900047206597076 * h2) - a_10 * (0.10196723314583159 * h)
-                    + a_12 * (0.012056027621526317 * h2)
-                    - a_14 * (0.012056027621526317 * h2)
-                    + a_15 * (0.012056027621526317 * h2)
-                    + a_18 * (-(0.05590169943749474 * h) + (0.004658474953124562 * h2))
-                    + a_20 * ((0.05590169943749474 * h) - (0.004658474953124562 * h2))
-                    + a_21 * (0.004658474953124562 * h2)
-                    + a_22 * (0.05590169943749474 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
-                    - a_3 * (0.003472222222222222 * h2)
-                    + a_6 * ((0.20833333333333334 * h) + (0.03882062460937135 * h2))
-                    + a_7 * (1.0 + (0.18633899812498247 * h))
-                    + a_8 * (-(0.20833333333333334 * h) - (0.03882062460937135 * h2))
-                    + a_9 * (0.03882062460937135 * h2) - a_10 * (0.20833333333333334 * h)
-                    - a_11 + a_12 * (0.08743173572048246 * h2)
-                    - a_14 * (0.08743173572048246 * h2)
-                    + a_15 * (0.08743173572048246 * h2)
-                    + a_18 * (-(0.14467233145831582 * h) + (0.012056027621526317 * h2))
-                    + a_20 * ((0.14467233145831582 * h) - (0.012056027621526317 * h2))
-                    + a_21 * (0.012056027621526317 * h2)
-                    + a_22 * (0.14467233145831582 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.003472222222222222 * h2) - a_2 * (0.003472222222222222 * h2)
-                    + a_3 * (0.003472222222222222 * h2)
-                    + a_6 * (-(0.05254126404164213 * h) - (0.009790486501739762 * h2))
-                    + a_8 * ((0.05254126404164213 * h) + (0.009790486501739762 * h2))
-                    - a_9 * (0.009790486501739762 * h2)
-                    + a_10 * (0.05254126404164213 * h)
-                    + a_12 * (0.03882062460937135 * h2)
-                    + a_13 * (0.18633899812498247 * h)
-                    - a_14 * (0.03882062460937135 * h2)
-                    + a_15 * (0.03882062460937135 * h2)
-                    + a_18 * (-(0.22800566479164913 * h) + (0.01900047206597076 * h2))
-                    + a_20 * ((0.22800566479164913 * h) - (0.01900047206597076 * h2))
-                    + a_21 * (0.01900047206597076 * h2)
-                    + a_22 * (0.22800566479164913 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.001552824984374854 * h2) + a_2 * (0.001552824984374854 * h2)
-                    - a_3 * (0.001552824984374854 * h2)
-                    + a_6 * ((0.018633899812498248 * h) + (0.003472222222222222 * h2))
-                    + a_8 * (-(0.018633899812498248 * h) - (0.003472222222222222 * h2))
-                    + a_9 * (0.003472222222222222 * h2)
-                    - a_10 * (0.018633899812498248 * h)
-                    - a_12 * (0.003472222222222222 * h2)
-                    + a_14 * (0.003472222222222222 * h2)
-                    - a_15 * (0.003472222222222222 * h2)
-                    + a_18 * (-(0.018633899812498248 * h) + (0.001552824984374854 * h2))
-                    + a_19 * (-0.4472135954999579 + (0.037267799624996496 * h))
-                    + a_20 * ((0.018633899812498248 * h) - (0.001552824984374854 * h2))
-                    + a_21 * (0.001552824984374854 * h2)
-                    + a_22 * (0.018633899812498248 * h) + a_23 * 0.4472135954999579
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.001552824984374854 * h2) + a_1 * (0.037267799624996496 * h)
-                    - a_2 * (0.001552824984374854 * h2)
-                    + a_3 * (0.001552824984374854 * h2)
-                    + a_6 * ((0.10196723314583159 * h) + (0.01900047206597076 * h2))
-                    + a_8 * (-(0.10196723314583159 * h) - (0.01900047206597076 * h2))
-                    + a_9 * (0.01900047206597076 * h2) - a_10 * (0.10196723314583159 * h)
-                    + a_12 * (0.012056027621526317 * h2)
-                    - a_14 * (0.012056027621526317 * h2)
-                    + a_15 * (0.012056027621526317 * h2)
-                    + a_18 * (-(0.05590169943749474 * h) + (0.004658474953124562 * h2))
-                    + a_20 * ((0.05590169943749474 * h) - (0.004658474953124562 * h2))
-                    + a_21 * (0.004658474953124562 * h2)
-                    + a_22 * (0.05590169943749474 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
-                    - a_3 * (0.003472222222222222 * h2)
-                    + a_6 * ((0.20833333333333334 * h) + (0.03882062460937135 * h2))
-                    + a_7 * (0.18633899812498247 * h)
-                    + a_8 * (-(0.20833333333333334 * h) - (0.03882062460937135 * h2))
-                    + a_9 * (0.03882062460937135 * h2) - a_10 * (0.20833333333333334 * h)
-                    + a_12 * (0.08743173572048246 * h2)
-                    - a_14 * (0.08743173572048246 * h2)
-                    + a_15 * (0.08743173572048246 * h2)
-                    + a_18 * (-(0.14467233145831582 * h) + (0.012056027621526317 * h2))
-                    + a_20 * ((0.14467233145831582 * h) - (0.012056027621526317 * h2))
-                    + a_21 * (0.012056027621526317 * h2)
-                    + a_22 * (0.14467233145831582 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.003472222222222222 * h2) - a_2 * (0.003472222222222222 * h2)
-                    + a_3 * (0.003472222222222222 * h2)
-                    + a_6 * (-(0.05254126404164213 * h) - (0.009790486501739762 * h2))
-                    + a_8 * ((0.05254126404164213 * h) + (0.009790486501739762 * h2))
-                    - a_9 * (0.009790486501739762 * h2)
-                    + a_10 * (0.05254126404164213 * h)
-                    + a_12 * (0.03882062460937135 * h2)
-                    + a_13 * (0.18633899812498247 * h)
-                    - a_14 * (0.03882062460937135 * h2)
-                    + a_15 * (0.03882062460937135 * h2)
-                    + a_18 * (-(0.22800566479164913 * h) + (0.01900047206597076 * h2))
-                    + a_20 * ((0.22800566479164913 * h) - (0.01900047206597076 * h2))
-                    + a_21 * (0.01900047206597076 * h2)
-                    + a_22 * (0.22800566479164913 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.001552824984374854 * h2) + a_2 * (0.001552824984374854 * h2)
-                    - a_3 * (0.001552824984374854 * h2)
-                    + a_6 * ((0.018633899812498248 * h) + (0.003472222222222222 * h2))
-                    + a_8 * (-(0.018633899812498248 * h) - (0.003472222222222222 * h2))
-                    + a_9 * (0.003472222222222222 * h2)
-                    - a_10 * (0.018633899812498248 * h)
-                    - a_12 * (0.003472222222222222 * h2)
-                    + a_14 * (0.003472222222222222 * h2)
-                    - a_15 * (0.003472222222222222 * h2)
-                    + a_18 * (-(0.018633899812498248 * h) + (0.001552824984374854 * h2))
-                    + a_19 * (0.037267799624996496 * h)
-                    + a_20 * ((0.018633899812498248 * h) - (0.001552824984374854 * h2))
-                    + a_21 * (0.001552824984374854 * h2)
-                    + a_22 * (0.018633899812498248 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.001552824984374854 * h2) - a_1 * (0.037267799624996496 * h)
-                    + a_2 * (0.001552824984374854 * h2)
-                    - a_3 * (0.001552824984374854 * h2)
-                    - a_6 * (0.01900047206597076 * h2) + a_8 * (0.01900047206597076 * h2)
-                    - a_9 * (0.01900047206597076 * h2)
-                    + a_12 * ((0.06469943352083508 * h) - (0.012056027621526317 * h2))
-                    + a_14 * (-(0.06469943352083508 * h) + (0.012056027621526317 * h2))
-                    - a_15 * (0.012056027621526317 * h2)
-                    - a_16 * (0.06469943352083508 * h)
-                    + a_18 * ((0.05590169943749474 * h) - (0.004658474953124562 * h2))
-                    + a_20 * (-(0.05590169943749474 * h) + (0.004658474953124562 * h2))
-                    - a_21 * (0.004658474953124562 * h2)
-                    - a_22 * (0.05590169943749474 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.003472222222222222 * h2) - a_2 * (0.003472222222222222 * h2)
-                    + a_3 * (0.003472222222222222 * h2)
-                    - a_6 * (0.03882062460937135 * h2) - a_7 * (0.18633899812498247 * h)
-                    + a_8 * (0.03882062460937135 * h2) - a_9 * (0.03882062460937135 * h2)
-                    + a_12 * ((0.4692079307083088 * h) - (0.08743173572048246 * h2))
-                    + a_14 * (-(0.4692079307083088 * h) + (0.08743173572048246 * h2))
-                    - a_15 * (0.08743173572048246 * h2) - a_16 * (0.4692079307083088 * h)
-                    + a_18 * ((0.14467233145831582 * h) - (0.012056027621526317 * h2))
-                    + a_20 * (-(0.14467233145831582 * h) + (0.012056027621526317 * h2))
-                    - a_21 * (0.012056027621526317 * h2)
-                    - a_22 * (0.14467233145831582 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
-                    - a_3 * (0.003472222222222222 * h2)
-                    + a_6 * (0.009790486501739762 * h2)
-                    - a_8 * (0.009790486501739762 * h2)
-                    + a_9 * (0.009790486501739762 * h2)
-                    + a_12 * ((0.20833333333333334 * h) - (0.03882062460937135 * h2))
-                    + a_13 * (1.0 - (0.18633899812498247 * h))
-                    + a_14 * (-(0.20833333333333334 * h) + (0.03882062460937135 * h2))
-                    - a_15 * (0.03882062460937135 * h2)
-                    - a_16 * (0.20833333333333334 * h) - a_17
-                    + a_18 * ((0.22800566479164913 * h) - (0.01900047206597076 * h2))
-                    + a_20 * (-(0.22800566479164913 * h) + (0.01900047206597076 * h2))
-                    - a_21 * (0.01900047206597076 * h2)
-                    - a_22 * (0.22800566479164913 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (0.001552824984374854 * h2) - a_2 * (0.001552824984374854 * h2)
-                    + a_3 * (0.001552824984374854 * h2)
-                    - a_6 * (0.003472222222222222 * h2)
-                    + a_8 * (0.003472222222222222 * h2)
-                    - a_9 * (0.003472222222222222 * h2)
-                    + a_12 * (-(0.018633899812498248 * h) + (0.003472222222222222 * h2))
-                    + a_14 * ((0.018633899812498248 * h) - (0.003472222222222222 * h2))
-                    + a_15 * (0.003472222222222222 * h2)
-                    + a_16 * (0.018633899812498248 * h)
-                    + a_18 * ((0.018633899812498248 * h) - (0.001552824984374854 * h2))
-                    + a_19 * (0.4472135954999579 - (0.037267799624996496 * h))
-                    + a_20 * (-(0.018633899812498248 * h) + (0.001552824984374854 * h2))
-                    - a_21 * (0.001552824984374854 * h2)
-                    - a_22 * (0.018633899812498248 * h) - a_23 * 0.4472135954999579
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_0 * (0.001552824984374854 * h2) - a_1 * (0.037267799624996496 * h)
-                    + a_2 * (0.001552824984374854 * h2)
-                    - a_3 * (0.001552824984374854 * h2)
-                    - a_6 * (0.01900047206597076 * h2) + a_8 * (0.01900047206597076 * h2)
-                    - a_9 * (0.01900047206597076 * h2)
-                    + a_12 * ((0.06469943352083508 * h) - (0.012056027621526317 * h2))
-                    + a_14 * (-(0.06469943352083508 * h) + (0.012056027621526317 * h2))
-                    - a_15 * (0.012056027621526317 * h2)
-                    - a_16 * (0.06469943352083508 * h)
-                    + a_18 * ((0.05590169943749474 * h) - (0.004658474953124562 * h2))
-                    + a_20 * (-(0.05590169943749474 * h) + (0.004658474953124562 * h2))
-                    - a_21 * (0.004658474953124562 * h2)
-                    - a_22 * (0.05590169943749474 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (0.003472222222222222 * h2) - a_2 * (0.003472222222222222 * h2)
-                    + a_3 * (0.003472222222222222 * h2)
-                    - a_6 * (0.03882062460937135 * h2) - a_7 * (0.18633899812498247 * h)
-                    + a_8 * (0.03882062460937135 * h2) - a_9 * (0.03882062460937135 * h2)
-                    + a_12 * ((0.4692079307083088 * h) - (0.08743173572048246 * h2))
-                    + a_14 * (-(0.4692079307083088 * h) + (0.08743173572048246 * h2))
-                    - a_15 * (0.08743173572048246 * h2) - a_16 * (0.4692079307083088 * h)
-                    + a_18 * ((0.14467233145831582 * h) - (0.012056027621526317 * h2))
-                    + a_20 * (-(0.14467233145831582 * h) + (0.012056027621526317 * h2))
-                    - a_21 * (0.012056027621526317 * h2)
-                    - a_22 * (0.14467233145831582 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
-                    - a_3 * (0.003472222222222222 * h2)
-                    + a_6 * (0.009790486501739762 * h2)
-                    - a_8 * (0.009790486501739762 * h2)
-                    + a_9 * (0.009790486501739762 * h2)
-                    + a_12 * ((0.20833333333333334 * h) - (0.03882062460937135 * h2))
-                    - a_13 * (0.18633899812498247 * h)
-                    + a_14 * (-(0.20833333333333334 * h) + (0.03882062460937135 * h2))
-                    - a_15 * (0.03882062460937135 * h2)
-                    - a_16 * (0.20833333333333334 * h)
-                    + a_18 * ((0.22800566479164913 * h) - (0.01900047206597076 * h2))
-                    + a_20 * (-(0.22800566479164913 * h) + (0.01900047206597076 * h2))
-                    - a_21 * (0.01900047206597076 * h2)
-                    - a_22 * (0.22800566479164913 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (0.001552824984374854 * h2) - a_2 * (0.001552824984374854 * h2)
-                    + a_3 * (0.001552824984374854 * h2)
-                    - a_6 * (0.003472222222222222 * h2)
-                    + a_8 * (0.003472222222222222 * h2)
-                    - a_9 * (0.003472222222222222 * h2)
-                    + a_12 * (-(0.018633899812498248 * h) + (0.003472222222222222 * h2))
-                    + a_14 * ((0.018633899812498248 * h) - (0.003472222222222222 * h2))
-                    + a_15 * (0.003472222222222222 * h2)
-                    + a_16 * (0.018633899812498248 * h)
-                    + a_18 * ((0.018633899812498248 * h) - (0.001552824984374854 * h2))
-                    - a_19 * (0.037267799624996496 * h)
-                    + a_20 * (-(0.018633899812498248 * h) + (0.001552824984374854 * h2))
-                    - a_21 * (0.001552824984374854 * h2)
-                    - a_22 * (0.018633899812498248 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.003472222222222222 * h2)
-                    + a_3 * (0.003472222222222222 * h2)
-                    + a_6 * (0.04248634714409649 * h2) - a_8 * (0.04248634714409649 * h2)
-                    + a_9 * (0.04248634714409649 * h2)
-                    + a_12 * (0.02695809730034795 * h2)
-                    - a_14 * (0.02695809730034795 * h2)
-                    + a_15 * (0.02695809730034795 * h2)
-                    + a_18 * (0.010416666666666666 * h2)
-                    - a_20 * (0.010416666666666666 * h2)
-                    + a_21 * (0.010416666666666666 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0077641249218742695 * h2)
-                    + a_2 * (0.0077641249218742695 * h2)
-                    - a_3 * (0.0077641249218742695 * h2)
-                    + a_6 * (0.08680555555555555 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.08680555555555555 * h2) + a_9 * (0.08680555555555555 * h2)
-                    + a_12 * (0.19550330446179534 * h2)
-                    - a_14 * (0.19550330446179534 * h2)
-                    + a_15 * (0.19550330446179534 * h2)
-                    + a_18 * (0.02695809730034795 * h2)
-                    - a_20 * (0.02695809730034795 * h2)
-                    + a_21 * (0.02695809730034795 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0077641249218742695 * h2) - a_2 * (0.0077641249218742695 * h2)
-                    + a_3 * (0.0077641249218742695 * h2)
-                    - a_6 * (0.021892193350684222 * h2)
-                    + a_8 * (0.021892193350684222 * h2)
-                    - a_9 * (0.021892193350684222 * h2)
-                    + a_12 * (0.08680555555555555 * h2) + a_13 * (0.4166666666666667 * h)
-                    - a_14 * (0.08680555555555555 * h2)
-                    + a_15 * (0.08680555555555555 * h2)
-                    + a_18 * (0.04248634714409649 * h2)
-                    - a_20 * (0.04248634714409649 * h2)
-                    + a_21 * (0.04248634714409649 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
-                    - a_3 * (0.003472222222222222 * h2)
-                    + a_6 * (0.0077641249218742695 * h2)
-                    - a_8 * (0.0077641249218742695 * h2)
-                    + a_9 * (0.0077641249218742695 * h2)
-                    - a_12 * (0.0077641249218742695 * h2)
-                    + a_14 * (0.0077641249218742695 * h2)
-                    - a_15 * (0.0077641249218742695 * h2)
-                    + a_18 * (0.003472222222222222 * h2)
-                    + a_19 * (0.08333333333333333 * h)
-                    - a_20 * (0.003472222222222222 * h2)
-                    + a_21 * (0.003472222222222222 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.003472222222222222 * h2)
-                    + a_3 * (0.003472222222222222 * h2)
-                    + a_6 * (0.04248634714409649 * h2) - a_8 * (0.04248634714409649 * h2)
-                    + a_9 * (0.04248634714409649 * h2)
-                    + a_12 * (0.02695809730034795 * h2)
-                    - a_14 * (0.02695809730034795 * h2)
-                    + a_15 * (0.02695809730034795 * h2)
-                    + a_18 * (0.010416666666666666 * h2)
-                    - a_20 * (0.010416666666666666 * h2)
-                    + a_21 * (0.010416666666666666 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0077641249218742695 * h2)
-                    + a_2 * (0.0077641249218742695 * h2)
-                    - a_3 * (0.0077641249218742695 * h2)
-                    + a_6 * (0.08680555555555555 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.08680555555555555 * h2) + a_9 * (0.08680555555555555 * h2)
-                    + a_12 * (0.19550330446179534 * h2)
-                    - a_14 * (0.19550330446179534 * h2)
-                    + a_15 * (0.19550330446179534 * h2)
-                    + a_18 * (0.02695809730034795 * h2)
-                    - a_20 * (0.02695809730034795 * h2)
-                    + a_21 * (0.02695809730034795 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0077641249218742695 * h2) - a_2 * (0.0077641249218742695 * h2)
-                    + a_3 * (0.0077641249218742695 * h2)
-                    - a_6 * (0.021892193350684222 * h2)
-                    + a_8 * (0.021892193350684222 * h2)
-                    - a_9 * (0.021892193350684222 * h2)
-                    + a_12 * (0.08680555555555555 * h2) + a_13 * (0.4166666666666667 * h)
-                    - a_14 * (0.08680555555555555 * h2)
-                    + a_15 * (0.08680555555555555 * h2)
-                    + a_18 * (0.04248634714409649 * h2)
-                    - a_20 * (0.04248634714409649 * h2)
-                    + a_21 * (0.04248634714409649 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
-                    - a_3 * (0.003472222222222222 * h2)
-                    + a_6 * (0.0077641249218742695 * h2)
-                    - a_8 * (0.0077641249218742695 * h2)
-                    + a_9 * (0.0077641249218742695 * h2)
-                    - a_12 * (0.0077641249218742695 * h2)
-                    + a_14 * (0.0077641249218742695 * h2)
-                    - a_15 * (0.0077641249218742695 * h2)
-                    + a_18 * (0.003472222222222222 * h2)
-                    + a_19 * (0.08333333333333333 * h)
-                    - a_20 * (0.003472222222222222 * h2)
-                    + a_21 * (0.003472222222222222 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.28867513459481287);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.6454972243679028);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.6454972243679028);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 3), -0.28867513459481287);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.001736111111111111 * h2) + a_1 * (0.041666666666666664 * h)
+                - a_2 * (0.001736111111111111 * h2) + a_3 * (0.001736111111111111 * h2)
+                - a_5 * (0.041666666666666664 * h) - a_6 * (0.00950023603298538 * h2)
+                + a_8 * (0.00950023603298538 * h2) - a_9 * (0.00950023603298538 * h2)
+                + a_12 * (0.0060280138107631585 * h2)
+                - a_14 * (0.0060280138107631585 * h2)
+                + a_15 * (0.0060280138107631585 * h2)
+                - a_18 * (0.005208333333333333 * h2) + a_20 * (0.005208333333333333 * h2)
+                - a_21 * (0.005208333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0038820624609371347 * h2) + a_2 * (0.0038820624609371347 * h2)
+                - a_3 * (0.0038820624609371347 * h2) + a_5 * (0.09316949906249124 * h)
+                - a_6 * (0.019410312304685675 * h2) - a_7 * (0.09316949906249124 * h)
+                + a_8 * (0.019410312304685675 * h2) - a_9 * (0.019410312304685675 * h2)
+                + a_12 * (0.04371586786024123 * h2) - a_14 * (0.04371586786024123 * h2)
+                + a_15 * (0.04371586786024123 * h2) - a_18 * (0.013479048650173976 * h2)
+                + a_20 * (0.013479048650173976 * h2)
+                - a_21 * (0.013479048650173976 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0038820624609371347 * h2) - a_2 * (0.0038820624609371347 * h2)
+                + a_3 * (0.0038820624609371347 * h2) - a_5 * (0.09316949906249124 * h)
+                + a_6 * (0.004895243250869881 * h2) - a_8 * (0.004895243250869881 * h2)
+                + a_9 * (0.004895243250869881 * h2) + a_12 * (0.019410312304685675 * h2)
+                + a_13 * (0.09316949906249124 * h) - a_14 * (0.019410312304685675 * h2)
+                + a_15 * (0.019410312304685675 * h2) - a_18 * (0.021243173572048246 * h2)
+                + a_20 * (0.021243173572048246 * h2)
+                - a_21 * (0.021243173572048246 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.001736111111111111 * h2) + a_2 * (0.001736111111111111 * h2)
+                - a_3 * (0.001736111111111111 * h2) + a_5 * (0.041666666666666664 * h)
+                - a_6 * (0.001736111111111111 * h2) + a_8 * (0.001736111111111111 * h2)
+                - a_9 * (0.001736111111111111 * h2) - a_12 * (0.001736111111111111 * h2)
+                + a_14 * (0.001736111111111111 * h2) - a_15 * (0.001736111111111111 * h2)
+                - a_18 * (0.001736111111111111 * h2) - a_19 * (0.041666666666666664 * h)
+                + a_20 * (0.001736111111111111 * h2)
+                - a_21 * (0.001736111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.001736111111111111 * h2) + a_1 * (0.041666666666666664 * h)
+                - a_2 * (0.001736111111111111 * h2) + a_3 * (0.001736111111111111 * h2)
+                - a_5 * (0.041666666666666664 * h) - a_6 * (0.00950023603298538 * h2)
+                + a_8 * (0.00950023603298538 * h2) - a_9 * (0.00950023603298538 * h2)
+                + a_12 * (0.0060280138107631585 * h2)
+                - a_14 * (0.0060280138107631585 * h2)
+                + a_15 * (0.0060280138107631585 * h2)
+                - a_18 * (0.005208333333333333 * h2) + a_20 * (0.005208333333333333 * h2)
+                - a_21 * (0.005208333333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0038820624609371347 * h2) + a_2 * (0.0038820624609371347 * h2)
+                - a_3 * (0.0038820624609371347 * h2) + a_5 * (0.09316949906249124 * h)
+                - a_6 * (0.019410312304685675 * h2) - a_7 * (0.09316949906249124 * h)
+                + a_8 * (0.019410312304685675 * h2) - a_9 * (0.019410312304685675 * h2)
+                + a_12 * (0.04371586786024123 * h2) - a_14 * (0.04371586786024123 * h2)
+                + a_15 * (0.04371586786024123 * h2) - a_18 * (0.013479048650173976 * h2)
+                + a_20 * (0.013479048650173976 * h2)
+                - a_21 * (0.013479048650173976 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0038820624609371347 * h2) - a_2 * (0.0038820624609371347 * h2)
+                + a_3 * (0.0038820624609371347 * h2) - a_5 * (0.09316949906249124 * h)
+                + a_6 * (0.004895243250869881 * h2) - a_8 * (0.004895243250869881 * h2)
+                + a_9 * (0.004895243250869881 * h2) + a_12 * (0.019410312304685675 * h2)
+                + a_13 * (0.09316949906249124 * h) - a_14 * (0.019410312304685675 * h2)
+                + a_15 * (0.019410312304685675 * h2) - a_18 * (0.021243173572048246 * h2)
+                + a_20 * (0.021243173572048246 * h2)
+                - a_21 * (0.021243173572048246 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.001736111111111111 * h2) + a_2 * (0.001736111111111111 * h2)
+                - a_3 * (0.001736111111111111 * h2) + a_5 * (0.041666666666666664 * h)
+                - a_6 * (0.001736111111111111 * h2) + a_8 * (0.001736111111111111 * h2)
+                - a_9 * (0.001736111111111111 * h2) - a_12 * (0.001736111111111111 * h2)
+                + a_14 * (0.001736111111111111 * h2) - a_15 * (0.001736111111111111 * h2)
+                - a_18 * (0.001736111111111111 * h2) - a_19 * (0.041666666666666664 * h)
+                + a_20 * (0.001736111111111111 * h2)
+                - a_21 * (0.001736111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -3.4641016151377544,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.004248634714409649 * h2) + a_1 * (0.10196723314583159 * h)
+                - a_2 * (0.004248634714409649 * h2) + a_3 * (0.004248634714409649 * h2)
+                + a_6 * (0.021243173572048246 * h2) - a_8 * (0.021243173572048246 * h2)
+                + a_9 * (0.021243173572048246 * h2) - a_11 * (0.10196723314583159 * h)
+                - a_12 * (0.003399390019962868 * h2) + a_14 * (0.003399390019962868 * h2)
+                - a_15 * (0.003399390019962868 * h2) + a_18 * (0.002329237476562281 * h2)
+                - a_20 * (0.002329237476562281 * h2)
+                + a_21 * (0.002329237476562281 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.00950023603298538 * h2) + a_2 * (0.00950023603298538 * h2)
+                - a_3 * (0.00950023603298538 * h2) + a_6 * (0.043402777777777776 * h2)
+                + a_7 * (0.20833333333333334 * h) - a_8 * (0.043402777777777776 * h2)
+                + a_9 * (0.043402777777777776 * h2) - a_11 * (0.20833333333333334 * h)
+                - a_12 * (0.024652777777777777 * h2) + a_14 * (0.024652777777777777 * h2)
+                - a_15 * (0.024652777777777777 * h2)
+                + a_18 * (0.0060280138107631585 * h2)
+                - a_20 * (0.0060280138107631585 * h2)
+                + a_21 * (0.0060280138107631585 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.00950023603298538 * h2) - a_2 * (0.00950023603298538 * h2)
+                + a_3 * (0.00950023603298538 * h2) - a_6 * (0.010946096675342111 * h2)
+                + a_8 * (0.010946096675342111 * h2) - a_9 * (0.010946096675342111 * h2)
+                + a_11 * (0.05254126404164213 * h) - a_12 * (0.010946096675342111 * h2)
+                - a_13 * (0.05254126404164213 * h) + a_14 * (0.010946096675342111 * h2)
+                - a_15 * (0.010946096675342111 * h2) + a_18 * (0.00950023603298538 * h2)
+                - a_20 * (0.00950023603298538 * h2) + a_21 * (0.00950023603298538 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.004248634714409649 * h2) + a_2 * (0.004248634714409649 * h2)
+                - a_3 * (0.004248634714409649 * h2) + a_6 * (0.0038820624609371347 * h2)
+                - a_8 * (0.0038820624609371347 * h2) + a_9 * (0.0038820624609371347 * h2)
+                - a_11 * (0.018633899812498248 * h) + a_12 * (0.0009790486501739762 * h2)
+                - a_14 * (0.0009790486501739762 * h2)
+                + a_15 * (0.0009790486501739762 * h2)
+                + a_18 * (0.000776412492187427 * h2) + a_19 * (0.018633899812498248 * h)
+                - a_20 * (0.000776412492187427 * h2)
+                + a_21 * (0.000776412492187427 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.004248634714409649 * h2) + a_1 * (0.10196723314583159 * h)
+                - a_2 * (0.004248634714409649 * h2) + a_3 * (0.004248634714409649 * h2)
+                + a_6 * (0.021243173572048246 * h2) - a_8 * (0.021243173572048246 * h2)
+                + a_9 * (0.021243173572048246 * h2) - a_11 * (0.10196723314583159 * h)
+                - a_12 * (0.003399390019962868 * h2) + a_14 * (0.003399390019962868 * h2)
+                - a_15 * (0.003399390019962868 * h2) + a_18 * (0.002329237476562281 * h2)
+                - a_20 * (0.002329237476562281 * h2)
+                + a_21 * (0.002329237476562281 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.00950023603298538 * h2) + a_2 * (0.00950023603298538 * h2)
+                - a_3 * (0.00950023603298538 * h2) + a_6 * (0.043402777777777776 * h2)
+                + a_7 * (0.20833333333333334 * h) - a_8 * (0.043402777777777776 * h2)
+                + a_9 * (0.043402777777777776 * h2) - a_11 * (0.20833333333333334 * h)
+                - a_12 * (0.024652777777777777 * h2) + a_14 * (0.024652777777777777 * h2)
+                - a_15 * (0.024652777777777777 * h2)
+                + a_18 * (0.0060280138107631585 * h2)
+                - a_20 * (0.0060280138107631585 * h2)
+                + a_21 * (0.0060280138107631585 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.00950023603298538 * h2) - a_2 * (0.00950023603298538 * h2)
+                + a_3 * (0.00950023603298538 * h2) - a_6 * (0.010946096675342111 * h2)
+                + a_8 * (0.010946096675342111 * h2) - a_9 * (0.010946096675342111 * h2)
+                + a_11 * (0.05254126404164213 * h) - a_12 * (0.010946096675342111 * h2)
+                - a_13 * (0.05254126404164213 * h) + a_14 * (0.010946096675342111 * h2)
+                - a_15 * (0.010946096675342111 * h2) + a_18 * (0.00950023603298538 * h2)
+                - a_20 * (0.00950023603298538 * h2) + a_21 * (0.00950023603298538 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.004248634714409649 * h2) + a_2 * (0.004248634714409649 * h2)
+                - a_3 * (0.004248634714409649 * h2) + a_6 * (0.0038820624609371347 * h2)
+                - a_8 * (0.0038820624609371347 * h2) + a_9 * (0.0038820624609371347 * h2)
+                - a_11 * (0.018633899812498248 * h) + a_12 * (0.0009790486501739762 * h2)
+                - a_14 * (0.0009790486501739762 * h2)
+                + a_15 * (0.0009790486501739762 * h2)
+                + a_18 * (0.000776412492187427 * h2) + a_19 * (0.018633899812498248 * h)
+                - a_20 * (0.000776412492187427 * h2)
+                + a_21 * (0.000776412492187427 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.5491933384829668,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.002695809730034795 * h2) + a_1 * (0.06469943352083508 * h)
+                - a_2 * (0.002695809730034795 * h2) + a_3 * (0.002695809730034795 * h2)
+                + a_6 * (0.04784383446440731 * h2) - a_8 * (0.04784383446440731 * h2)
+                + a_9 * (0.04784383446440731 * h2) + a_12 * (0.013479048650173976 * h2)
+                - a_14 * (0.013479048650173976 * h2) + a_15 * (0.013479048650173976 * h2)
+                - a_17 * (0.06469943352083508 * h) - a_18 * (0.002329237476562281 * h2)
+                + a_20 * (0.002329237476562281 * h2)
+                - a_21 * (0.002329237476562281 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0060280138107631585 * h2) + a_2 * (0.0060280138107631585 * h2)
+                - a_3 * (0.0060280138107631585 * h2) + a_6 * (0.09775165223089767 * h2)
+                + a_7 * (0.4692079307083088 * h) - a_8 * (0.09775165223089767 * h2)
+                + a_9 * (0.09775165223089767 * h2) + a_12 * (0.09775165223089767 * h2)
+                - a_14 * (0.09775165223089767 * h2) + a_15 * (0.09775165223089767 * h2)
+                - a_17 * (0.4692079307083088 * h) - a_18 * (0.0060280138107631585 * h2)
+                + a_20 * (0.0060280138107631585 * h2)
+                - a_21 * (0.0060280138107631585 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0060280138107631585 * h2) - a_2 * (0.0060280138107631585 * h2)
+                + a_3 * (0.0060280138107631585 * h2) - a_6 * (0.024652777777777777 * h2)
+                + a_8 * (0.024652777777777777 * h2) - a_9 * (0.024652777777777777 * h2)
+                + a_12 * (0.043402777777777776 * h2) + a_13 * (0.20833333333333334 * h)
+                - a_14 * (0.043402777777777776 * h2) + a_15 * (0.043402777777777776 * h2)
+                - a_17 * (0.20833333333333334 * h) - a_18 * (0.00950023603298538 * h2)
+                + a_20 * (0.00950023603298538 * h2) - a_21 * (0.00950023603298538 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.002695809730034795 * h2) + a_2 * (0.002695809730034795 * h2)
+                - a_3 * (0.002695809730034795 * h2) + a_6 * (0.008743173572048245 * h2)
+                - a_8 * (0.008743173572048245 * h2) + a_9 * (0.008743173572048245 * h2)
+                - a_12 * (0.0038820624609371347 * h2)
+                + a_14 * (0.0038820624609371347 * h2)
+                - a_15 * (0.0038820624609371347 * h2) + a_17 * (0.018633899812498248 * h)
+                - a_18 * (0.000776412492187427 * h2) - a_19 * (0.018633899812498248 * h)
+                + a_20 * (0.000776412492187427 * h2)
+                - a_21 * (0.000776412492187427 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.002695809730034795 * h2) + a_1 * (0.06469943352083508 * h)
+                - a_2 * (0.002695809730034795 * h2) + a_3 * (0.002695809730034795 * h2)
+                + a_6 * (0.04784383446440731 * h2) - a_8 * (0.04784383446440731 * h2)
+                + a_9 * (0.04784383446440731 * h2) + a_12 * (0.013479048650173976 * h2)
+                - a_14 * (0.013479048650173976 * h2) + a_15 * (0.013479048650173976 * h2)
+                - a_17 * (0.06469943352083508 * h) - a_18 * (0.002329237476562281 * h2)
+                + a_20 * (0.002329237476562281 * h2)
+                - a_21 * (0.002329237476562281 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0060280138107631585 * h2) + a_2 * (0.0060280138107631585 * h2)
+                - a_3 * (0.0060280138107631585 * h2) + a_6 * (0.09775165223089767 * h2)
+                + a_7 * (0.4692079307083088 * h) - a_8 * (0.09775165223089767 * h2)
+                + a_9 * (0.09775165223089767 * h2) + a_12 * (0.09775165223089767 * h2)
+                - a_14 * (0.09775165223089767 * h2) + a_15 * (0.09775165223089767 * h2)
+                - a_17 * (0.4692079307083088 * h) - a_18 * (0.0060280138107631585 * h2)
+                + a_20 * (0.0060280138107631585 * h2)
+                - a_21 * (0.0060280138107631585 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0060280138107631585 * h2) - a_2 * (0.0060280138107631585 * h2)
+                + a_3 * (0.0060280138107631585 * h2) - a_6 * (0.024652777777777777 * h2)
+                + a_8 * (0.024652777777777777 * h2) - a_9 * (0.024652777777777777 * h2)
+                + a_12 * (0.043402777777777776 * h2) + a_13 * (0.20833333333333334 * h)
+                - a_14 * (0.043402777777777776 * h2) + a_15 * (0.043402777777777776 * h2)
+                - a_17 * (0.20833333333333334 * h) - a_18 * (0.00950023603298538 * h2)
+                + a_20 * (0.00950023603298538 * h2) - a_21 * (0.00950023603298538 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.002695809730034795 * h2) + a_2 * (0.002695809730034795 * h2)
+                - a_3 * (0.002695809730034795 * h2) + a_6 * (0.008743173572048245 * h2)
+                - a_8 * (0.008743173572048245 * h2) + a_9 * (0.008743173572048245 * h2)
+                - a_12 * (0.0038820624609371347 * h2)
+                + a_14 * (0.0038820624609371347 * h2)
+                - a_15 * (0.0038820624609371347 * h2) + a_17 * (0.018633899812498248 * h)
+                - a_18 * (0.000776412492187427 * h2) - a_19 * (0.018633899812498248 * h)
+                + a_20 * (0.000776412492187427 * h2)
+                - a_21 * (0.000776412492187427 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.5491933384829668,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.005208333333333333 * h2) + a_1 * (0.125 * h)
+                - a_2 * (0.005208333333333333 * h2) + a_3 * (0.005208333333333333 * h2)
+                + a_6 * (0.03298611111111111 * h2) - a_8 * (0.03298611111111111 * h2)
+                + a_9 * (0.03298611111111111 * h2) + a_12 * (0.03298611111111111 * h2)
+                - a_14 * (0.03298611111111111 * h2) + a_15 * (0.03298611111111111 * h2)
+                + a_18 * (0.005208333333333333 * h2) - a_20 * (0.005208333333333333 * h2)
+                + a_21 * (0.005208333333333333 * h2) - a_23 * (0.125 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.011646187382811405 * h2) + a_2 * (0.011646187382811405 * h2)
+                - a_3 * (0.011646187382811405 * h2) + a_6 * (0.06739524325086989 * h2)
+                + a_7 * (0.3234971676041754 * h) - a_8 * (0.06739524325086989 * h2)
+                + a_9 * (0.06739524325086989 * h2) + a_12 * (0.23921917232203657 * h2)
+                - a_14 * (0.23921917232203657 * h2) + a_15 * (0.23921917232203657 * h2)
+                + a_18 * (0.013479048650173976 * h2) - a_20 * (0.013479048650173976 * h2)
+                + a_21 * (0.013479048650173976 * h2) - a_23 * (0.3234971676041754 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.011646187382811405 * h2) - a_2 * (0.011646187382811405 * h2)
+                + a_3 * (0.011646187382811405 * h2) - a_6 * (0.01699695009981434 * h2)
+                + a_8 * (0.01699695009981434 * h2) - a_9 * (0.01699695009981434 * h2)
+                + a_12 * (0.10621586786024123 * h2) + a_13 * (0.5098361657291579 * h)
+                - a_14 * (0.10621586786024123 * h2) + a_15 * (0.10621586786024123 * h2)
+                + a_18 * (0.021243173572048246 * h2) - a_20 * (0.021243173572048246 * h2)
+                + a_21 * (0.021243173572048246 * h2) - a_23 * (0.5098361657291579 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.005208333333333333 * h2) + a_2 * (0.005208333333333333 * h2)
+                - a_3 * (0.005208333333333333 * h2) + a_6 * (0.0060280138107631585 * h2)
+                - a_8 * (0.0060280138107631585 * h2) + a_9 * (0.0060280138107631585 * h2)
+                - a_12 * (0.00950023603298538 * h2) + a_14 * (0.00950023603298538 * h2)
+                - a_15 * (0.00950023603298538 * h2) + a_18 * (0.001736111111111111 * h2)
+                + a_19 * (0.041666666666666664 * h) - a_20 * (0.001736111111111111 * h2)
+                + a_21 * (0.001736111111111111 * h2) - a_23 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.005208333333333333 * h2) + a_1 * (0.125 * h)
+                - a_2 * (0.005208333333333333 * h2) + a_3 * (0.005208333333333333 * h2)
+                + a_6 * (0.03298611111111111 * h2) - a_8 * (0.03298611111111111 * h2)
+                + a_9 * (0.03298611111111111 * h2) + a_12 * (0.03298611111111111 * h2)
+                - a_14 * (0.03298611111111111 * h2) + a_15 * (0.03298611111111111 * h2)
+                + a_18 * (0.005208333333333333 * h2) - a_20 * (0.005208333333333333 * h2)
+                + a_21 * (0.005208333333333333 * h2) - a_23 * (0.125 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.011646187382811405 * h2) + a_2 * (0.011646187382811405 * h2)
+                - a_3 * (0.011646187382811405 * h2) + a_6 * (0.06739524325086989 * h2)
+                + a_7 * (0.3234971676041754 * h) - a_8 * (0.06739524325086989 * h2)
+                + a_9 * (0.06739524325086989 * h2) + a_12 * (0.23921917232203657 * h2)
+                - a_14 * (0.23921917232203657 * h2) + a_15 * (0.23921917232203657 * h2)
+                + a_18 * (0.013479048650173976 * h2) - a_20 * (0.013479048650173976 * h2)
+                + a_21 * (0.013479048650173976 * h2) - a_23 * (0.3234971676041754 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.011646187382811405 * h2) - a_2 * (0.011646187382811405 * h2)
+                + a_3 * (0.011646187382811405 * h2) - a_6 * (0.01699695009981434 * h2)
+                + a_8 * (0.01699695009981434 * h2) - a_9 * (0.01699695009981434 * h2)
+                + a_12 * (0.10621586786024123 * h2) + a_13 * (0.5098361657291579 * h)
+                - a_14 * (0.10621586786024123 * h2) + a_15 * (0.10621586786024123 * h2)
+                + a_18 * (0.021243173572048246 * h2) - a_20 * (0.021243173572048246 * h2)
+                + a_21 * (0.021243173572048246 * h2) - a_23 * (0.5098361657291579 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.005208333333333333 * h2) + a_2 * (0.005208333333333333 * h2)
+                - a_3 * (0.005208333333333333 * h2) + a_6 * (0.0060280138107631585 * h2)
+                - a_8 * (0.0060280138107631585 * h2) + a_9 * (0.0060280138107631585 * h2)
+                - a_12 * (0.00950023603298538 * h2) + a_14 * (0.00950023603298538 * h2)
+                - a_15 * (0.00950023603298538 * h2) + a_18 * (0.001736111111111111 * h2)
+                + a_19 * (0.041666666666666664 * h) - a_20 * (0.001736111111111111 * h2)
+                + a_21 * (0.001736111111111111 * h2) - a_23 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            3.4641016151377544,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
+                + a_1 * (1.0 - 0.08333333333333333 * h)
+                + a_2 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
+                - a_3 * (0.003472222222222222 * h2) - a_4 * (0.041666666666666664 * h)
+                - a_5 - a_6 * (0.04248634714409649 * h2)
+                + a_8 * (0.04248634714409649 * h2) - a_9 * (0.04248634714409649 * h2)
+                - a_12 * (0.02695809730034795 * h2) + a_14 * (0.02695809730034795 * h2)
+                - a_15 * (0.02695809730034795 * h2)
+                + a_18 * (0.125 * h - 0.010416666666666666 * h2)
+                + a_20 * (-0.125 * h + 0.010416666666666666 * h2)
+                - a_21 * (0.010416666666666666 * h2) - a_22 * (0.125 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (-0.09316949906249124 * h + 0.0077641249218742695 * h2)
+                + a_2 * (0.09316949906249124 * h - 0.0077641249218742695 * h2)
+                + a_3 * (0.0077641249218742695 * h2) + a_4 * (0.09316949906249124 * h)
+                - a_6 * (0.08680555555555555 * h2) - a_7 * (0.4166666666666667 * h)
+                + a_8 * (0.08680555555555555 * h2) - a_9 * (0.08680555555555555 * h2)
+                - a_12 * (0.19550330446179534 * h2) + a_14 * (0.19550330446179534 * h2)
+                - a_15 * (0.19550330446179534 * h2)
+                + a_18 * (0.3234971676041754 * h - 0.02695809730034795 * h2)
+                + a_20 * (-0.3234971676041754 * h + 0.02695809730034795 * h2)
+                - a_21 * (0.02695809730034795 * h2) - a_22 * (0.3234971676041754 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.09316949906249124 * h - 0.0077641249218742695 * h2)
+                + a_2 * (-0.09316949906249124 * h + 0.0077641249218742695 * h2)
+                - a_3 * (0.0077641249218742695 * h2) - a_4 * (0.09316949906249124 * h)
+                + a_6 * (0.021892193350684222 * h2) - a_8 * (0.021892193350684222 * h2)
+                + a_9 * (0.021892193350684222 * h2) - a_12 * (0.08680555555555555 * h2)
+                - a_13 * (0.4166666666666667 * h) + a_14 * (0.08680555555555555 * h2)
+                - a_15 * (0.08680555555555555 * h2)
+                + a_18 * (0.5098361657291579 * h - 0.04248634714409649 * h2)
+                + a_20 * (-0.5098361657291579 * h + 0.04248634714409649 * h2)
+                - a_21 * (0.04248634714409649 * h2) - a_22 * (0.5098361657291579 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
+                + a_2 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
+                + a_3 * (0.003472222222222222 * h2) + a_4 * (0.041666666666666664 * h)
+                - a_6 * (0.0077641249218742695 * h2) + a_8 * (0.0077641249218742695 * h2)
+                - a_9 * (0.0077641249218742695 * h2)
+                + a_12 * (0.0077641249218742695 * h2)
+                - a_14 * (0.0077641249218742695 * h2)
+                + a_15 * (0.0077641249218742695 * h2)
+                + a_18 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
+                + a_19 * (1.0 - 0.08333333333333333 * h)
+                + a_20 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
+                - a_21 * (0.003472222222222222 * h2) - a_22 * (0.041666666666666664 * h)
+                - a_23 + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
+                - a_1 * (0.08333333333333333 * h)
+                + a_2 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
+                - a_3 * (0.003472222222222222 * h2) - a_4 * (0.041666666666666664 * h)
+                - a_6 * (0.04248634714409649 * h2) + a_8 * (0.04248634714409649 * h2)
+                - a_9 * (0.04248634714409649 * h2) - a_12 * (0.02695809730034795 * h2)
+                + a_14 * (0.02695809730034795 * h2) - a_15 * (0.02695809730034795 * h2)
+                + a_18 * (0.125 * h - 0.010416666666666666 * h2)
+                + a_20 * (-0.125 * h + 0.010416666666666666 * h2)
+                - a_21 * (0.010416666666666666 * h2) - a_22 * (0.125 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (-0.09316949906249124 * h + 0.0077641249218742695 * h2)
+                + a_2 * (0.09316949906249124 * h - 0.0077641249218742695 * h2)
+                + a_3 * (0.0077641249218742695 * h2) + a_4 * (0.09316949906249124 * h)
+                - a_6 * (0.08680555555555555 * h2) - a_7 * (0.4166666666666667 * h)
+                + a_8 * (0.08680555555555555 * h2) - a_9 * (0.08680555555555555 * h2)
+                - a_12 * (0.19550330446179534 * h2) + a_14 * (0.19550330446179534 * h2)
+                - a_15 * (0.19550330446179534 * h2)
+                + a_18 * (0.3234971676041754 * h - 0.02695809730034795 * h2)
+                + a_20 * (-0.3234971676041754 * h + 0.02695809730034795 * h2)
+                - a_21 * (0.02695809730034795 * h2) - a_22 * (0.3234971676041754 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.09316949906249124 * h - 0.0077641249218742695 * h2)
+                + a_2 * (-0.09316949906249124 * h + 0.0077641249218742695 * h2)
+                - a_3 * (0.0077641249218742695 * h2) - a_4 * (0.09316949906249124 * h)
+                + a_6 * (0.021892193350684222 * h2) - a_8 * (0.021892193350684222 * h2)
+                + a_9 * (0.021892193350684222 * h2) - a_12 * (0.08680555555555555 * h2)
+                - a_13 * (0.4166666666666667 * h) + a_14 * (0.08680555555555555 * h2)
+                - a_15 * (0.08680555555555555 * h2)
+                + a_18 * (0.5098361657291579 * h - 0.04248634714409649 * h2)
+                + a_20 * (-0.5098361657291579 * h + 0.04248634714409649 * h2)
+                - a_21 * (0.04248634714409649 * h2) - a_22 * (0.5098361657291579 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
+                + a_2 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
+                + a_3 * (0.003472222222222222 * h2) + a_4 * (0.041666666666666664 * h)
+                - a_6 * (0.0077641249218742695 * h2) + a_8 * (0.0077641249218742695 * h2)
+                - a_9 * (0.0077641249218742695 * h2)
+                + a_12 * (0.0077641249218742695 * h2)
+                - a_14 * (0.0077641249218742695 * h2)
+                + a_15 * (0.0077641249218742695 * h2)
+                + a_18 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
+                - a_19 * (0.08333333333333333 * h)
+                + a_20 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
+                - a_21 * (0.003472222222222222 * h2) - a_22 * (0.041666666666666664 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.001552824984374854 * h2) + a_1 * (0.037267799624996496 * h)
+                - a_2 * (0.001552824984374854 * h2) + a_3 * (0.001552824984374854 * h2)
+                + a_6 * (0.10196723314583159 * h + 0.01900047206597076 * h2)
+                + a_8 * (-0.10196723314583159 * h - 0.01900047206597076 * h2)
+                + a_9 * (0.01900047206597076 * h2) - a_10 * (0.10196723314583159 * h)
+                + a_12 * (0.012056027621526317 * h2) - a_14 * (0.012056027621526317 * h2)
+                + a_15 * (0.012056027621526317 * h2)
+                + a_18 * (-0.05590169943749474 * h + 0.004658474953124562 * h2)
+                + a_20 * (0.05590169943749474 * h - 0.004658474953124562 * h2)
+                + a_21 * (0.004658474953124562 * h2) + a_22 * (0.05590169943749474 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
+                - a_3 * (0.003472222222222222 * h2)
+                + a_6 * (0.20833333333333334 * h + 0.03882062460937135 * h2)
+                + a_7 * (1.0 + 0.18633899812498247 * h)
+                + a_8 * (-0.20833333333333334 * h - 0.03882062460937135 * h2)
+                + a_9 * (0.03882062460937135 * h2) - a_10 * (0.20833333333333334 * h)
+                - a_11 + a_12 * (0.08743173572048246 * h2)
+                - a_14 * (0.08743173572048246 * h2) + a_15 * (0.08743173572048246 * h2)
+                + a_18 * (-0.14467233145831582 * h + 0.012056027621526317 * h2)
+                + a_20 * (0.14467233145831582 * h - 0.012056027621526317 * h2)
+                + a_21 * (0.012056027621526317 * h2) + a_22 * (0.14467233145831582 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.003472222222222222 * h2) - a_2 * (0.003472222222222222 * h2)
+                + a_3 * (0.003472222222222222 * h2)
+                + a_6 * (-0.05254126404164213 * h - 0.009790486501739762 * h2)
+                + a_8 * (0.05254126404164213 * h + 0.009790486501739762 * h2)
+                - a_9 * (0.009790486501739762 * h2) + a_10 * (0.05254126404164213 * h)
+                + a_12 * (0.03882062460937135 * h2) + a_13 * (0.18633899812498247 * h)
+                - a_14 * (0.03882062460937135 * h2) + a_15 * (0.03882062460937135 * h2)
+                + a_18 * (-0.22800566479164913 * h + 0.01900047206597076 * h2)
+                + a_20 * (0.22800566479164913 * h - 0.01900047206597076 * h2)
+                + a_21 * (0.01900047206597076 * h2) + a_22 * (0.22800566479164913 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.001552824984374854 * h2) + a_2 * (0.001552824984374854 * h2)
+                - a_3 * (0.001552824984374854 * h2)
+                + a_6 * (0.018633899812498248 * h + 0.003472222222222222 * h2)
+                + a_8 * (-0.018633899812498248 * h - 0.003472222222222222 * h2)
+                + a_9 * (0.003472222222222222 * h2) - a_10 * (0.018633899812498248 * h)
+                - a_12 * (0.003472222222222222 * h2) + a_14 * (0.003472222222222222 * h2)
+                - a_15 * (0.003472222222222222 * h2)
+                + a_18 * (-0.018633899812498248 * h + 0.001552824984374854 * h2)
+                + a_19 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                + a_20 * (0.018633899812498248 * h - 0.001552824984374854 * h2)
+                + a_21 * (0.001552824984374854 * h2) + a_22 * (0.018633899812498248 * h)
+                + a_23 * 0.4472135954999579 - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.001552824984374854 * h2) + a_1 * (0.037267799624996496 * h)
+                - a_2 * (0.001552824984374854 * h2) + a_3 * (0.001552824984374854 * h2)
+                + a_6 * (0.10196723314583159 * h + 0.01900047206597076 * h2)
+                + a_8 * (-0.10196723314583159 * h - 0.01900047206597076 * h2)
+                + a_9 * (0.01900047206597076 * h2) - a_10 * (0.10196723314583159 * h)
+                + a_12 * (0.012056027621526317 * h2) - a_14 * (0.012056027621526317 * h2)
+                + a_15 * (0.012056027621526317 * h2)
+                + a_18 * (-0.05590169943749474 * h + 0.004658474953124562 * h2)
+                + a_20 * (0.05590169943749474 * h - 0.004658474953124562 * h2)
+                + a_21 * (0.004658474953124562 * h2) + a_22 * (0.05590169943749474 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
+                - a_3 * (0.003472222222222222 * h2)
+                + a_6 * (0.20833333333333334 * h + 0.03882062460937135 * h2)
+                + a_7 * (0.18633899812498247 * h)
+                + a_8 * (-0.20833333333333334 * h - 0.03882062460937135 * h2)
+                + a_9 * (0.03882062460937135 * h2) - a_10 * (0.20833333333333334 * h)
+                + a_12 * (0.08743173572048246 * h2) - a_14 * (0.08743173572048246 * h2)
+                + a_15 * (0.08743173572048246 * h2)
+                + a_18 * (-0.14467233145831582 * h + 0.012056027621526317 * h2)
+                + a_20 * (0.14467233145831582 * h - 0.012056027621526317 * h2)
+                + a_21 * (0.012056027621526317 * h2) + a_22 * (0.14467233145831582 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.003472222222222222 * h2) - a_2 * (0.003472222222222222 * h2)
+                + a_3 * (0.003472222222222222 * h2)
+                + a_6 * (-0.05254126404164213 * h - 0.009790486501739762 * h2)
+                + a_8 * (0.05254126404164213 * h + 0.009790486501739762 * h2)
+                - a_9 * (0.009790486501739762 * h2) + a_10 * (0.05254126404164213 * h)
+                + a_12 * (0.03882062460937135 * h2) + a_13 * (0.18633899812498247 * h)
+                - a_14 * (0.03882062460937135 * h2) + a_15 * (0.03882062460937135 * h2)
+                + a_18 * (-0.22800566479164913 * h + 0.01900047206597076 * h2)
+                + a_20 * (0.22800566479164913 * h - 0.01900047206597076 * h2)
+                + a_21 * (0.01900047206597076 * h2) + a_22 * (0.22800566479164913 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.001552824984374854 * h2) + a_2 * (0.001552824984374854 * h2)
+                - a_3 * (0.001552824984374854 * h2)
+                + a_6 * (0.018633899812498248 * h + 0.003472222222222222 * h2)
+                + a_8 * (-0.018633899812498248 * h - 0.003472222222222222 * h2)
+                + a_9 * (0.003472222222222222 * h2) - a_10 * (0.018633899812498248 * h)
+                - a_12 * (0.003472222222222222 * h2) + a_14 * (0.003472222222222222 * h2)
+                - a_15 * (0.003472222222222222 * h2)
+                + a_18 * (-0.018633899812498248 * h + 0.001552824984374854 * h2)
+                + a_19 * (0.037267799624996496 * h)
+                + a_20 * (0.018633899812498248 * h - 0.001552824984374854 * h2)
+                + a_21 * (0.001552824984374854 * h2) + a_22 * (0.018633899812498248 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.001552824984374854 * h2) - a_1 * (0.037267799624996496 * h)
+                + a_2 * (0.001552824984374854 * h2) - a_3 * (0.001552824984374854 * h2)
+                - a_6 * (0.01900047206597076 * h2) + a_8 * (0.01900047206597076 * h2)
+                - a_9 * (0.01900047206597076 * h2)
+                + a_12 * (0.06469943352083508 * h - 0.012056027621526317 * h2)
+                + a_14 * (-0.06469943352083508 * h + 0.012056027621526317 * h2)
+                - a_15 * (0.012056027621526317 * h2) - a_16 * (0.06469943352083508 * h)
+                + a_18 * (0.05590169943749474 * h - 0.004658474953124562 * h2)
+                + a_20 * (-0.05590169943749474 * h + 0.004658474953124562 * h2)
+                - a_21 * (0.004658474953124562 * h2) - a_22 * (0.05590169943749474 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.003472222222222222 * h2) - a_2 * (0.003472222222222222 * h2)
+                + a_3 * (0.003472222222222222 * h2) - a_6 * (0.03882062460937135 * h2)
+                - a_7 * (0.18633899812498247 * h) + a_8 * (0.03882062460937135 * h2)
+                - a_9 * (0.03882062460937135 * h2)
+                + a_12 * (0.4692079307083088 * h - 0.08743173572048246 * h2)
+                + a_14 * (-0.4692079307083088 * h + 0.08743173572048246 * h2)
+                - a_15 * (0.08743173572048246 * h2) - a_16 * (0.4692079307083088 * h)
+                + a_18 * (0.14467233145831582 * h - 0.012056027621526317 * h2)
+                + a_20 * (-0.14467233145831582 * h + 0.012056027621526317 * h2)
+                - a_21 * (0.012056027621526317 * h2) - a_22 * (0.14467233145831582 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
+                - a_3 * (0.003472222222222222 * h2) + a_6 * (0.009790486501739762 * h2)
+                - a_8 * (0.009790486501739762 * h2) + a_9 * (0.009790486501739762 * h2)
+                + a_12 * (0.20833333333333334 * h - 0.03882062460937135 * h2)
+                + a_13 * (1.0 - 0.18633899812498247 * h)
+                + a_14 * (-0.20833333333333334 * h + 0.03882062460937135 * h2)
+                - a_15 * (0.03882062460937135 * h2) - a_16 * (0.20833333333333334 * h)
+                - a_17 + a_18 * (0.22800566479164913 * h - 0.01900047206597076 * h2)
+                + a_20 * (-0.22800566479164913 * h + 0.01900047206597076 * h2)
+                - a_21 * (0.01900047206597076 * h2) - a_22 * (0.22800566479164913 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (0.001552824984374854 * h2) - a_2 * (0.001552824984374854 * h2)
+                + a_3 * (0.001552824984374854 * h2) - a_6 * (0.003472222222222222 * h2)
+                + a_8 * (0.003472222222222222 * h2) - a_9 * (0.003472222222222222 * h2)
+                + a_12 * (-0.018633899812498248 * h + 0.003472222222222222 * h2)
+                + a_14 * (0.018633899812498248 * h - 0.003472222222222222 * h2)
+                + a_15 * (0.003472222222222222 * h2) + a_16 * (0.018633899812498248 * h)
+                + a_18 * (0.018633899812498248 * h - 0.001552824984374854 * h2)
+                + a_19 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_20 * (-0.018633899812498248 * h + 0.001552824984374854 * h2)
+                - a_21 * (0.001552824984374854 * h2) - a_22 * (0.018633899812498248 * h)
+                - a_23 * 0.4472135954999579 + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_0 * (0.001552824984374854 * h2) - a_1 * (0.037267799624996496 * h)
+                + a_2 * (0.001552824984374854 * h2) - a_3 * (0.001552824984374854 * h2)
+                - a_6 * (0.01900047206597076 * h2) + a_8 * (0.01900047206597076 * h2)
+                - a_9 * (0.01900047206597076 * h2)
+                + a_12 * (0.06469943352083508 * h - 0.012056027621526317 * h2)
+                + a_14 * (-0.06469943352083508 * h + 0.012056027621526317 * h2)
+                - a_15 * (0.012056027621526317 * h2) - a_16 * (0.06469943352083508 * h)
+                + a_18 * (0.05590169943749474 * h - 0.004658474953124562 * h2)
+                + a_20 * (-0.05590169943749474 * h + 0.004658474953124562 * h2)
+                - a_21 * (0.004658474953124562 * h2) - a_22 * (0.05590169943749474 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (0.003472222222222222 * h2) - a_2 * (0.003472222222222222 * h2)
+                + a_3 * (0.003472222222222222 * h2) - a_6 * (0.03882062460937135 * h2)
+                - a_7 * (0.18633899812498247 * h) + a_8 * (0.03882062460937135 * h2)
+                - a_9 * (0.03882062460937135 * h2)
+                + a_12 * (0.4692079307083088 * h - 0.08743173572048246 * h2)
+                + a_14 * (-0.4692079307083088 * h + 0.08743173572048246 * h2)
+                - a_15 * (0.08743173572048246 * h2) - a_16 * (0.4692079307083088 * h)
+                + a_18 * (0.14467233145831582 * h - 0.012056027621526317 * h2)
+                + a_20 * (-0.14467233145831582 * h + 0.012056027621526317 * h2)
+                - a_21 * (0.012056027621526317 * h2) - a_22 * (0.14467233145831582 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
+                - a_3 * (0.003472222222222222 * h2) + a_6 * (0.009790486501739762 * h2)
+                - a_8 * (0.009790486501739762 * h2) + a_9 * (0.009790486501739762 * h2)
+                + a_12 * (0.20833333333333334 * h - 0.03882062460937135 * h2)
+                - a_13 * (0.18633899812498247 * h)
+                + a_14 * (-0.20833333333333334 * h + 0.03882062460937135 * h2)
+                - a_15 * (0.03882062460937135 * h2) - a_16 * (0.20833333333333334 * h)
+                + a_18 * (0.22800566479164913 * h - 0.01900047206597076 * h2)
+                + a_20 * (-0.22800566479164913 * h + 0.01900047206597076 * h2)
+                - a_21 * (0.01900047206597076 * h2) - a_22 * (0.22800566479164913 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (0.001552824984374854 * h2) - a_2 * (0.001552824984374854 * h2)
+                + a_3 * (0.001552824984374854 * h2) - a_6 * (0.003472222222222222 * h2)
+                + a_8 * (0.003472222222222222 * h2) - a_9 * (0.003472222222222222 * h2)
+                + a_12 * (-0.018633899812498248 * h + 0.003472222222222222 * h2)
+                + a_14 * (0.018633899812498248 * h - 0.003472222222222222 * h2)
+                + a_15 * (0.003472222222222222 * h2) + a_16 * (0.018633899812498248 * h)
+                + a_18 * (0.018633899812498248 * h - 0.001552824984374854 * h2)
+                - a_19 * (0.037267799624996496 * h)
+                + a_20 * (-0.018633899812498248 * h + 0.001552824984374854 * h2)
+                - a_21 * (0.001552824984374854 * h2) - a_22 * (0.018633899812498248 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
+                + a_6 * (0.04248634714409649 * h2) - a_8 * (0.04248634714409649 * h2)
+                + a_9 * (0.04248634714409649 * h2) + a_12 * (0.02695809730034795 * h2)
+                - a_14 * (0.02695809730034795 * h2) + a_15 * (0.02695809730034795 * h2)
+                + a_18 * (0.010416666666666666 * h2) - a_20 * (0.010416666666666666 * h2)
+                + a_21 * (0.010416666666666666 * h2) - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0077641249218742695 * h2) + a_2 * (0.0077641249218742695 * h2)
+                - a_3 * (0.0077641249218742695 * h2) + a_6 * (0.08680555555555555 * h2)
+                + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
+                + a_9 * (0.08680555555555555 * h2) + a_12 * (0.19550330446179534 * h2)
+                - a_14 * (0.19550330446179534 * h2) + a_15 * (0.19550330446179534 * h2)
+                + a_18 * (0.02695809730034795 * h2) - a_20 * (0.02695809730034795 * h2)
+                + a_21 * (0.02695809730034795 * h2) - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0077641249218742695 * h2) - a_2 * (0.0077641249218742695 * h2)
+                + a_3 * (0.0077641249218742695 * h2) - a_6 * (0.021892193350684222 * h2)
+                + a_8 * (0.021892193350684222 * h2) - a_9 * (0.021892193350684222 * h2)
+                + a_12 * (0.08680555555555555 * h2) + a_13 * (0.4166666666666667 * h)
+                - a_14 * (0.08680555555555555 * h2) + a_15 * (0.08680555555555555 * h2)
+                + a_18 * (0.04248634714409649 * h2) - a_20 * (0.04248634714409649 * h2)
+                + a_21 * (0.04248634714409649 * h2) - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
+                - a_3 * (0.003472222222222222 * h2) + a_6 * (0.0077641249218742695 * h2)
+                - a_8 * (0.0077641249218742695 * h2) + a_9 * (0.0077641249218742695 * h2)
+                - a_12 * (0.0077641249218742695 * h2)
+                + a_14 * (0.0077641249218742695 * h2)
+                - a_15 * (0.0077641249218742695 * h2)
+                + a_18 * (0.003472222222222222 * h2) + a_19 * (0.08333333333333333 * h)
+                - a_20 * (0.003472222222222222 * h2) + a_21 * (0.003472222222222222 * h2)
+                - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
+                + a_6 * (0.04248634714409649 * h2) - a_8 * (0.04248634714409649 * h2)
+                + a_9 * (0.04248634714409649 * h2) + a_12 * (0.02695809730034795 * h2)
+                - a_14 * (0.02695809730034795 * h2) + a_15 * (0.02695809730034795 * h2)
+                + a_18 * (0.010416666666666666 * h2) - a_20 * (0.010416666666666666 * h2)
+                + a_21 * (0.010416666666666666 * h2) - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0077641249218742695 * h2) + a_2 * (0.0077641249218742695 * h2)
+                - a_3 * (0.0077641249218742695 * h2) + a_6 * (0.08680555555555555 * h2)
+                + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
+                + a_9 * (0.08680555555555555 * h2) + a_12 * (0.19550330446179534 * h2)
+                - a_14 * (0.19550330446179534 * h2) + a_15 * (0.19550330446179534 * h2)
+                + a_18 * (0.02695809730034795 * h2) - a_20 * (0.02695809730034795 * h2)
+                + a_21 * (0.02695809730034795 * h2) - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0077641249218742695 * h2) - a_2 * (0.0077641249218742695 * h2)
+                + a_3 * (0.0077641249218742695 * h2) - a_6 * (0.021892193350684222 * h2)
+                + a_8 * (0.021892193350684222 * h2) - a_9 * (0.021892193350684222 * h2)
+                + a_12 * (0.08680555555555555 * h2) + a_13 * (0.4166666666666667 * h)
+                - a_14 * (0.08680555555555555 * h2) + a_15 * (0.08680555555555555 * h2)
+                + a_18 * (0.04248634714409649 * h2) - a_20 * (0.04248634714409649 * h2)
+                + a_21 * (0.04248634714409649 * h2) - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
+                - a_3 * (0.003472222222222222 * h2) + a_6 * (0.0077641249218742695 * h2)
+                - a_8 * (0.0077641249218742695 * h2) + a_9 * (0.0077641249218742695 * h2)
+                - a_12 * (0.0077641249218742695 * h2)
+                + a_14 * (0.0077641249218742695 * h2)
+                - a_15 * (0.0077641249218742695 * h2)
+                + a_18 * (0.003472222222222222 * h2) + a_19 * (0.08333333333333333 * h)
+                - a_20 * (0.003472222222222222 * h2) + a_21 * (0.003472222222222222 * h2)
+                - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.28867513459481287,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.6454972243679028,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.6454972243679028,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            -0.28867513459481287,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.041666666666666664 * h)
+            + lambda_1 * (0.041666666666666664 * h) - v_2 * (0.09316949906249124 * h)
+            - lambda_2 * (0.09316949906249124 * h) + v_3 * (0.09316949906249124 * h)
+            + lambda_3 * (0.09316949906249124 * h) - v_4 * (0.041666666666666664 * h)
+            - lambda_4 * (0.041666666666666664 * h);
+        let q_2 = *q + v_1 * (0.10196723314583159 * h)
+            + lambda_1 * (0.10196723314583159 * h) + v_2 * (0.20833333333333334 * h)
+            + lambda_2 * (0.20833333333333334 * h) - v_3 * (0.05254126404164213 * h)
+            - lambda_3 * (0.05254126404164213 * h) + v_4 * (0.018633899812498248 * h)
+            + lambda_4 * (0.018633899812498248 * h);
+        let q_3 = *q + v_1 * (0.06469943352083508 * h)
+            + lambda_1 * (0.06469943352083508 * h) + v_2 * (0.4692079307083088 * h)
+            + lambda_2 * (0.4692079307083088 * h) + v_3 * (0.20833333333333334 * h)
+            + lambda_3 * (0.20833333333333334 * h) - v_4 * (0.018633899812498248 * h)
+            - lambda_4 * (0.018633899812498248 * h);
+        let q_4 = *q + v_1 * (0.125 * h) + lambda_1 * (0.125 * h)
+            + v_2 * (0.3234971676041754 * h) + lambda_2 * (0.3234971676041754 * h)
+            + v_3 * (0.5098361657291579 * h) + lambda_3 * (0.5098361657291579 * h)
+            + v_4 * (0.041666666666666664 * h) + lambda_4 * (0.041666666666666664 * h);
+        let q_next = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) + v_2 * (0.4166666666666667 * h)
+            + lambda_2 * (0.4166666666666667 * h) + v_3 * (0.4166666666666667 * h)
+            + lambda_3 * (0.4166666666666667 * h) + v_4 * (0.08333333333333333 * h)
+            + lambda_4 * (0.08333333333333333 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
+        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_20 = problem.hamiltonian_hessian(&q_4);
+        let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
+        let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
+        let a_23 = problem.theta_jacobian(&q_4);
+        let a_24 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.041666666666666664 * h) - a_2 * (0.041666666666666664 * h)
+                + a_3 * (0.041666666666666664 * h) - a_5
+                - a_6 * (0.09316949906249124 * h) + a_8 * (0.09316949906249124 * h)
+                - a_9 * (0.09316949906249124 * h) + a_12 * (0.09316949906249124 * h)
+                - a_14 * (0.09316949906249124 * h) + a_15 * (0.09316949906249124 * h)
+                - a_18 * (0.041666666666666664 * h) + a_20 * (0.041666666666666664 * h)
+                - a_21 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.10196723314583159 * h) - a_2 * (0.10196723314583159 * h)
+                + a_3 * (0.10196723314583159 * h) + a_6 * (0.20833333333333334 * h)
+                - a_8 * (0.20833333333333334 * h) + a_9 * (0.20833333333333334 * h)
+                - a_11 - a_12 * (0.05254126404164213 * h)
+                + a_14 * (0.05254126404164213 * h) - a_15 * (0.05254126404164213 * h)
+                + a_18 * (0.018633899812498248 * h) - a_20 * (0.018633899812498248 * h)
+                + a_21 * (0.018633899812498248 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.06469943352083508 * h) - a_2 * (0.06469943352083508 * h)
+                + a_3 * (0.06469943352083508 * h) + a_6 * (0.4692079307083088 * h)
+                - a_8 * (0.4692079307083088 * h) + a_9 * (0.4692079307083088 * h)
+                + a_12 * (0.20833333333333334 * h) - a_14 * (0.20833333333333334 * h)
+                + a_15 * (0.20833333333333334 * h) - a_17
+                - a_18 * (0.018633899812498248 * h) + a_20 * (0.018633899812498248 * h)
+                - a_21 * (0.018633899812498248 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            0,
+            &(a_0 * (0.125 * h) - a_2 * (0.125 * h) + a_3 * (0.125 * h)
+                + a_6 * (0.3234971676041754 * h) - a_8 * (0.3234971676041754 * h)
+                + a_9 * (0.3234971676041754 * h) + a_12 * (0.5098361657291579 * h)
+                - a_14 * (0.5098361657291579 * h) + a_15 * (0.5098361657291579 * h)
+                + a_18 * (0.041666666666666664 * h) - a_20 * (0.041666666666666664 * h)
+                + a_21 * (0.041666666666666664 * h) - a_23),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 - 0.08333333333333333 * h)
+                + a_2 * (-1.0 + 0.08333333333333333 * h)
+                - a_3 * (0.08333333333333333 * h) - a_4 - a_6 * (0.4166666666666667 * h)
+                + a_8 * (0.4166666666666667 * h) - a_9 * (0.4166666666666667 * h)
+                - a_12 * (0.4166666666666667 * h) + a_14 * (0.4166666666666667 * h)
+                - a_15 * (0.4166666666666667 * h)
+                + a_18 * (1.0 - 0.08333333333333333 * h)
+                + a_20 * (-1.0 + 0.08333333333333333 * h)
+                - a_21 * (0.08333333333333333 * h) - a_22 + a_24),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(a_0 * (0.037267799624996496 * h) - a_2 * (0.037267799624996496 * h)
+                + a_3 * (0.037267799624996496 * h)
+                + a_6 * (1.0 + 0.18633899812498247 * h)
+                + a_8 * (-1.0 - 0.18633899812498247 * h)
+                + a_9 * (0.18633899812498247 * h) - a_10
+                + a_12 * (0.18633899812498247 * h) - a_14 * (0.18633899812498247 * h)
+                + a_15 * (0.18633899812498247 * h)
+                + a_18 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                + a_20 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_21 * (0.037267799624996496 * h) + a_22 * 0.4472135954999579
+                - a_24 * 0.4472135954999579),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 0.4472135954999579);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(-a_0 * (0.037267799624996496 * h) + a_2 * (0.037267799624996496 * h)
+                - a_3 * (0.037267799624996496 * h) - a_6 * (0.18633899812498247 * h)
+                + a_8 * (0.18633899812498247 * h) - a_9 * (0.18633899812498247 * h)
+                + a_12 * (1.0 - 0.18633899812498247 * h)
+                + a_14 * (-1.0 + 0.18633899812498247 * h)
+                - a_15 * (0.18633899812498247 * h) - a_16
+                + a_18 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_20 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                - a_21 * (0.037267799624996496 * h) - a_22 * 0.4472135954999579
+                + a_24 * 0.4472135954999579),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, -0.4472135954999579);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
+                - a_8 * (0.4166666666666667 * h) + a_9 * (0.4166666666666667 * h)
+                + a_12 * (0.4166666666666667 * h) - a_14 * (0.4166666666666667 * h)
+                + a_15 * (0.4166666666666667 * h) + a_18 * (0.08333333333333333 * h)
+                - a_20 * (0.08333333333333333 * h) + a_21 * (0.08333333333333333 * h)
+                - a_24),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
+                + a_6 * (0.04248634714409649 * h2) - a_8 * (0.04248634714409649 * h2)
+                + a_9 * (0.04248634714409649 * h2) + a_12 * (0.02695809730034795 * h2)
+                - a_14 * (0.02695809730034795 * h2) + a_15 * (0.02695809730034795 * h2)
+                + a_18 * (0.010416666666666666 * h2) - a_20 * (0.010416666666666666 * h2)
+                + a_21 * (0.010416666666666666 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0077641249218742695 * h2) + a_2 * (0.0077641249218742695 * h2)
+                - a_3 * (0.0077641249218742695 * h2) + a_6 * (0.08680555555555555 * h2)
+                + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
+                + a_9 * (0.08680555555555555 * h2) + a_12 * (0.19550330446179534 * h2)
+                - a_14 * (0.19550330446179534 * h2) + a_15 * (0.19550330446179534 * h2)
+                + a_18 * (0.02695809730034795 * h2) - a_20 * (0.02695809730034795 * h2)
+                + a_21 * (0.02695809730034795 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0077641249218742695 * h2) - a_2 * (0.0077641249218742695 * h2)
+                + a_3 * (0.0077641249218742695 * h2) - a_6 * (0.021892193350684222 * h2)
+                + a_8 * (0.021892193350684222 * h2) - a_9 * (0.021892193350684222 * h2)
+                + a_12 * (0.08680555555555555 * h2) + a_13 * (0.4166666666666667 * h)
+                - a_14 * (0.08680555555555555 * h2) + a_15 * (0.08680555555555555 * h2)
+                + a_18 * (0.04248634714409649 * h2) - a_20 * (0.04248634714409649 * h2)
+                + a_21 * (0.04248634714409649 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
+                - a_3 * (0.003472222222222222 * h2) + a_6 * (0.0077641249218742695 * h2)
+                - a_8 * (0.0077641249218742695 * h2) + a_9 * (0.0077641249218742695 * h2)
+                - a_12 * (0.0077641249218742695 * h2)
+                + a_14 * (0.0077641249218742695 * h2)
+                - a_15 * (0.0077641249218742695 * h2)
+                + a_18 * (0.003472222222222222 * h2) + a_19 * (0.08333333333333333 * h)
+                - a_20 * (0.003472222222222222 * h2)
+                + a_21 * (0.003472222222222222 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
+                + a_6 * (0.04248634714409649 * h2) - a_8 * (0.04248634714409649 * h2)
+                + a_9 * (0.04248634714409649 * h2) + a_12 * (0.02695809730034795 * h2)
+                - a_14 * (0.02695809730034795 * h2) + a_15 * (0.02695809730034795 * h2)
+                + a_18 * (0.010416666666666666 * h2) - a_20 * (0.010416666666666666 * h2)
+                + a_21 * (0.010416666666666666 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0077641249218742695 * h2) + a_2 * (0.0077641249218742695 * h2)
+                - a_3 * (0.0077641249218742695 * h2) + a_6 * (0.08680555555555555 * h2)
+                + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
+                + a_9 * (0.08680555555555555 * h2) + a_12 * (0.19550330446179534 * h2)
+                - a_14 * (0.19550330446179534 * h2) + a_15 * (0.19550330446179534 * h2)
+                + a_18 * (0.02695809730034795 * h2) - a_20 * (0.02695809730034795 * h2)
+                + a_21 * (0.02695809730034795 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0077641249218742695 * h2) - a_2 * (0.0077641249218742695 * h2)
+                + a_3 * (0.0077641249218742695 * h2) - a_6 * (0.021892193350684222 * h2)
+                + a_8 * (0.021892193350684222 * h2) - a_9 * (0.021892193350684222 * h2)
+                + a_12 * (0.08680555555555555 * h2) + a_13 * (0.4166666666666667 * h)
+                - a_14 * (0.08680555555555555 * h2) + a_15 * (0.08680555555555555 * h2)
+                + a_18 * (0.04248634714409649 * h2) - a_20 * (0.04248634714409649 * h2)
+                + a_21 * (0.04248634714409649 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
+                - a_3 * (0.003472222222222222 * h2) + a_6 * (0.0077641249218742695 * h2)
+                - a_8 * (0.0077641249218742695 * h2) + a_9 * (0.0077641249218742695 * h2)
+                - a_12 * (0.0077641249218742695 * h2)
+                + a_14 * (0.0077641249218742695 * h2)
+                - a_15 * (0.0077641249218742695 * h2)
+                + a_18 * (0.003472222222222222 * h2) + a_19 * (0.08333333333333333 * h)
+                - a_20 * (0.003472222222222222 * h2)
+                + a_21 * (0.003472222222222222 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
+                - a_8 * (0.4166666666666667 * h) + a_9 * (0.4166666666666667 * h)
+                + a_12 * (0.4166666666666667 * h) - a_14 * (0.4166666666666667 * h)
+                + a_15 * (0.4166666666666667 * h) + a_18 * (0.08333333333333333 * h)
+                - a_20 * (0.08333333333333333 * h) + a_21 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -3535,2573 +4127,2633 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = problem.theta_jacobian(&q_5);
         let a_30 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
-                    + a_3 * (0.000625 * h2) - a_5 * (0.025 * h)
-                    - a_6 * (0.0035416666666666665 * h2)
-                    + a_8 * (0.0035416666666666665 * h2)
-                    - a_9 * (0.0035416666666666665 * h2)
-                    + a_12 * (0.0027083333333333334 * h2)
-                    - a_14 * (0.0027083333333333334 * h2)
-                    + a_15 * (0.0027083333333333334 * h2)
-                    - a_18 * (0.0035416666666666665 * h2)
-                    + a_20 * (0.0035416666666666665 * h2)
-                    - a_21 * (0.0035416666666666665 * h2) + a_24 * (0.000625 * h2)
-                    - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0014583333333333334 * h2)
-                    + a_2 * (0.0014583333333333334 * h2)
-                    - a_3 * (0.0014583333333333334 * h2)
-                    + a_5 * (0.058333333333333334 * h)
-                    - a_6 * (0.007939814814814814 * h2)
-                    - a_7 * (0.058333333333333334 * h)
-                    + a_8 * (0.007939814814814814 * h2)
-                    - a_9 * (0.007939814814814814 * h2)
-                    + a_12 * (0.02021227888820285 * h2)
-                    - a_14 * (0.02021227888820285 * h2)
-                    + a_15 * (0.02021227888820285 * h2)
-                    - a_18 * (0.01430450328003126 * h2)
-                    + a_20 * (0.01430450328003126 * h2)
-                    - a_21 * (0.01430450328003126 * h2)
-                    + a_24 * (0.008263888888888888 * h2)
-                    - a_26 * (0.008263888888888888 * h2)
-                    + a_27 * (0.008263888888888888 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
-                    + a_3 * (0.0016666666666666668 * h2)
-                    - a_5 * (0.06666666666666667 * h)
-                    + a_6 * (0.0023590065600625184 * h2)
-                    - a_8 * (0.0023590065600625184 * h2)
-                    + a_9 * (0.0023590065600625184 * h2)
-                    + a_12 * (0.011851851851851851 * h2)
-                    + a_13 * (0.06666666666666667 * h)
-                    - a_14 * (0.011851851851851851 * h2)
-                    + a_15 * (0.011851851851851851 * h2)
-                    - a_18 * (0.023099747300803258 * h2)
-                    + a_20 * (0.023099747300803258 * h2)
-                    - a_21 * (0.023099747300803258 * h2)
-                    + a_24 * (0.007222222222222222 * h2)
-                    - a_26 * (0.007222222222222222 * h2)
-                    + a_27 * (0.007222222222222222 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0014583333333333334 * h2)
-                    + a_2 * (0.0014583333333333334 * h2)
-                    - a_3 * (0.0014583333333333334 * h2)
-                    + a_5 * (0.058333333333333334 * h)
-                    - a_6 * (0.0015751263495983703 * h2)
-                    + a_8 * (0.0015751263495983703 * h2)
-                    - a_9 * (0.0015751263495983703 * h2)
-                    - a_12 * (0.0020641307400547037 * h2)
-                    + a_14 * (0.0020641307400547037 * h2)
-                    - a_15 * (0.0020641307400547037 * h2)
-                    - a_18 * (0.007939814814814814 * h2)
-                    - a_19 * (0.058333333333333334 * h)
-                    + a_20 * (0.007939814814814814 * h2)
-                    - a_21 * (0.007939814814814814 * h2)
-                    + a_24 * (0.008263888888888888 * h2)
-                    - a_26 * (0.008263888888888888 * h2)
-                    + a_27 * (0.008263888888888888 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
-                    - a_5 * (0.025 * h) + a_6 * (0.000625 * h2) - a_8 * (0.000625 * h2)
-                    + a_9 * (0.000625 * h2) + a_12 * (0.000625 * h2)
-                    - a_14 * (0.000625 * h2) + a_15 * (0.000625 * h2)
-                    + a_18 * (0.000625 * h2) - a_20 * (0.000625 * h2)
-                    + a_21 * (0.000625 * h2) + a_24 * (0.000625 * h2)
-                    + a_25 * (0.025 * h) - a_26 * (0.000625 * h2)
-                    + a_27 * (0.000625 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
-                    + a_3 * (0.000625 * h2) - a_5 * (0.025 * h)
-                    - a_6 * (0.0035416666666666665 * h2)
-                    + a_8 * (0.0035416666666666665 * h2)
-                    - a_9 * (0.0035416666666666665 * h2)
-                    + a_12 * (0.0027083333333333334 * h2)
-                    - a_14 * (0.0027083333333333334 * h2)
-                    + a_15 * (0.0027083333333333334 * h2)
-                    - a_18 * (0.0035416666666666665 * h2)
-                    + a_20 * (0.0035416666666666665 * h2)
-                    - a_21 * (0.0035416666666666665 * h2) + a_24 * (0.000625 * h2)
-                    - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0014583333333333334 * h2)
-                    + a_2 * (0.0014583333333333334 * h2)
-                    - a_3 * (0.0014583333333333334 * h2)
-                    + a_5 * (0.058333333333333334 * h)
-                    - a_6 * (0.007939814814814814 * h2)
-                    - a_7 * (0.058333333333333334 * h)
-                    + a_8 * (0.007939814814814814 * h2)
-                    - a_9 * (0.007939814814814814 * h2)
-                    + a_12 * (0.02021227888820285 * h2)
-                    - a_14 * (0.02021227888820285 * h2)
-                    + a_15 * (0.02021227888820285 * h2)
-                    - a_18 * (0.01430450328003126 * h2)
-                    + a_20 * (0.01430450328003126 * h2)
-                    - a_21 * (0.01430450328003126 * h2)
-                    + a_24 * (0.008263888888888888 * h2)
-                    - a_26 * (0.008263888888888888 * h2)
-                    + a_27 * (0.008263888888888888 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
-                    + a_3 * (0.0016666666666666668 * h2)
-                    - a_5 * (0.06666666666666667 * h)
-                    + a_6 * (0.0023590065600625184 * h2)
-                    - a_8 * (0.0023590065600625184 * h2)
-                    + a_9 * (0.0023590065600625184 * h2)
-                    + a_12 * (0.011851851851851851 * h2)
-                    + a_13 * (0.06666666666666667 * h)
-                    - a_14 * (0.011851851851851851 * h2)
-                    + a_15 * (0.011851851851851851 * h2)
-                    - a_18 * (0.023099747300803258 * h2)
-                    + a_20 * (0.023099747300803258 * h2)
-                    - a_21 * (0.023099747300803258 * h2)
-                    + a_24 * (0.007222222222222222 * h2)
-                    - a_26 * (0.007222222222222222 * h2)
-                    + a_27 * (0.007222222222222222 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0014583333333333334 * h2)
-                    + a_2 * (0.0014583333333333334 * h2)
-                    - a_3 * (0.0014583333333333334 * h2)
-                    + a_5 * (0.058333333333333334 * h)
-                    - a_6 * (0.0015751263495983703 * h2)
-                    + a_8 * (0.0015751263495983703 * h2)
-                    - a_9 * (0.0015751263495983703 * h2)
-                    - a_12 * (0.0020641307400547037 * h2)
-                    + a_14 * (0.0020641307400547037 * h2)
-                    - a_15 * (0.0020641307400547037 * h2)
-                    - a_18 * (0.007939814814814814 * h2)
-                    - a_19 * (0.058333333333333334 * h)
-                    + a_20 * (0.007939814814814814 * h2)
-                    - a_21 * (0.007939814814814814 * h2)
-                    + a_24 * (0.008263888888888888 * h2)
-                    - a_26 * (0.008263888888888888 * h2)
-                    + a_27 * (0.008263888888888888 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
-                    - a_5 * (0.025 * h) + a_6 * (0.000625 * h2) - a_8 * (0.000625 * h2)
-                    + a_9 * (0.000625 * h2) + a_12 * (0.000625 * h2)
-                    - a_14 * (0.000625 * h2) + a_15 * (0.000625 * h2)
-                    + a_18 * (0.000625 * h2) - a_20 * (0.000625 * h2)
-                    + a_21 * (0.000625 * h2) + a_24 * (0.000625 * h2)
-                    + a_25 * (0.025 * h) - a_26 * (0.000625 * h2)
-                    + a_27 * (0.000625 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -4.47213595499958);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0015178571428571428 * h2) + a_1 * (0.060714285714285714 * h)
-                    - a_2 * (0.0015178571428571428 * h2)
-                    + a_3 * (0.0015178571428571428 * h2)
-                    + a_6 * (0.008263888888888888 * h2)
-                    - a_8 * (0.008263888888888888 * h2)
-                    + a_9 * (0.008263888888888888 * h2)
-                    - a_11 * (0.060714285714285714 * h)
-                    - a_12 * (0.0016428795686149683 * h2)
-                    + a_14 * (0.0016428795686149683 * h2)
-                    - a_15 * (0.0016428795686149683 * h2)
-                    + a_18 * (0.0016394172210105488 * h2)
-                    - a_20 * (0.0016394172210105488 * h2)
-                    + a_21 * (0.0016394172210105488 * h2)
-                    - a_24 * (0.00026785714285714287 * h2)
-                    + a_26 * (0.00026785714285714287 * h2)
-                    - a_27 * (0.00026785714285714287 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0035416666666666665 * h2)
-                    + a_2 * (0.0035416666666666665 * h2)
-                    - a_3 * (0.0035416666666666665 * h2)
-                    + a_6 * (0.018526234567901236 * h2) + a_7 * (0.1361111111111111 * h)
-                    - a_8 * (0.018526234567901236 * h2)
-                    + a_9 * (0.018526234567901236 * h2) - a_11 * (0.1361111111111111 * h)
-                    - a_12 * (0.012260802469135803 * h2)
-                    + a_14 * (0.012260802469135803 * h2)
-                    - a_15 * (0.012260802469135803 * h2)
-                    + a_18 * (0.00662147266313933 * h2)
-                    - a_20 * (0.00662147266313933 * h2)
-                    + a_21 * (0.00662147266313933 * h2)
-                    - a_24 * (0.0035416666666666665 * h2)
-                    + a_26 * (0.0035416666666666665 * h2)
-                    - a_27 * (0.0035416666666666665 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.004047619047619047 * h2) - a_2 * (0.004047619047619047 * h2)
-                    + a_3 * (0.004047619047619047 * h2)
-                    - a_6 * (0.0055043486401458765 * h2)
-                    + a_8 * (0.0055043486401458765 * h2)
-                    - a_9 * (0.0055043486401458765 * h2)
-                    + a_11 * (0.040440112458214605 * h)
-                    - a_12 * (0.007189353325904819 * h2)
-                    - a_13 * (0.040440112458214605 * h)
-                    + a_14 * (0.007189353325904819 * h2)
-                    - a_15 * (0.007189353325904819 * h2)
-                    + a_18 * (0.01069274076026225 * h2)
-                    - a_20 * (0.01069274076026225 * h2)
-                    + a_21 * (0.01069274076026225 * h2)
-                    - a_24 * (0.0030952380952380953 * h2)
-                    + a_26 * (0.0030952380952380953 * h2)
-                    - a_27 * (0.0030952380952380953 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0035416666666666665 * h2)
-                    + a_2 * (0.0035416666666666665 * h2)
-                    - a_3 * (0.0035416666666666665 * h2)
-                    + a_6 * (0.0036752948157295308 * h2)
-                    - a_8 * (0.0036752948157295308 * h2)
-                    + a_9 * (0.0036752948157295308 * h2)
-                    - a_11 * (0.027002165993114922 * h)
-                    + a_12 * (0.0012521051888440492 * h2)
-                    - a_14 * (0.0012521051888440492 * h2)
-                    + a_15 * (0.0012521051888440492 * h2)
-                    + a_18 * (0.0036752948157295308 * h2)
-                    + a_19 * (0.027002165993114922 * h)
-                    - a_20 * (0.0036752948157295308 * h2)
-                    + a_21 * (0.0036752948157295308 * h2)
-                    - a_24 * (0.0035416666666666665 * h2)
-                    + a_26 * (0.0035416666666666665 * h2)
-                    - a_27 * (0.0035416666666666665 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * (0.0015178571428571428 * h2) - a_2 * (0.0015178571428571428 * h2)
-                    + a_3 * (0.0015178571428571428 * h2)
-                    - a_6 * (0.0014583333333333334 * h2)
-                    + a_8 * (0.0014583333333333334 * h2)
-                    - a_9 * (0.0014583333333333334 * h2)
-                    + a_11 * (0.010714285714285714 * h)
-                    - a_12 * (0.0003791260542957619 * h2)
-                    + a_14 * (0.0003791260542957619 * h2)
-                    - a_15 * (0.0003791260542957619 * h2)
-                    - a_18 * (0.00028930892135480273 * h2)
-                    + a_20 * (0.00028930892135480273 * h2)
-                    - a_21 * (0.00028930892135480273 * h2)
-                    - a_24 * (0.00026785714285714287 * h2)
-                    - a_25 * (0.010714285714285714 * h)
-                    + a_26 * (0.00026785714285714287 * h2)
-                    - a_27 * (0.00026785714285714287 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0015178571428571428 * h2) + a_1 * (0.060714285714285714 * h)
-                    - a_2 * (0.0015178571428571428 * h2)
-                    + a_3 * (0.0015178571428571428 * h2)
-                    + a_6 * (0.008263888888888888 * h2)
-                    - a_8 * (0.008263888888888888 * h2)
-                    + a_9 * (0.008263888888888888 * h2)
-                    - a_11 * (0.060714285714285714 * h)
-                    - a_12 * (0.0016428795686149683 * h2)
-                    + a_14 * (0.0016428795686149683 * h2)
-                    - a_15 * (0.0016428795686149683 * h2)
-                    + a_18 * (0.0016394172210105488 * h2)
-                    - a_20 * (0.0016394172210105488 * h2)
-                    + a_21 * (0.0016394172210105488 * h2)
-                    - a_24 * (0.00026785714285714287 * h2)
-                    + a_26 * (0.00026785714285714287 * h2)
-                    - a_27 * (0.00026785714285714287 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0035416666666666665 * h2)
-                    + a_2 * (0.0035416666666666665 * h2)
-                    - a_3 * (0.0035416666666666665 * h2)
-                    + a_6 * (0.018526234567901236 * h2) + a_7 * (0.1361111111111111 * h)
-                    - a_8 * (0.018526234567901236 * h2)
-                    + a_9 * (0.018526234567901236 * h2) - a_11 * (0.1361111111111111 * h)
-                    - a_12 * (0.012260802469135803 * h2)
-                    + a_14 * (0.012260802469135803 * h2)
-                    - a_15 * (0.012260802469135803 * h2)
-                    + a_18 * (0.00662147266313933 * h2)
-                    - a_20 * (0.00662147266313933 * h2)
-                    + a_21 * (0.00662147266313933 * h2)
-                    - a_24 * (0.0035416666666666665 * h2)
-                    + a_26 * (0.0035416666666666665 * h2)
-                    - a_27 * (0.0035416666666666665 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.004047619047619047 * h2) - a_2 * (0.004047619047619047 * h2)
-                    + a_3 * (0.004047619047619047 * h2)
-                    - a_6 * (0.0055043486401458765 * h2)
-                    + a_8 * (0.0055043486401458765 * h2)
-                    - a_9 * (0.0055043486401458765 * h2)
-                    + a_11 * (0.040440112458214605 * h)
-                    - a_12 * (0.007189353325904819 * h2)
-                    - a_13 * (0.040440112458214605 * h)
-                    + a_14 * (0.007189353325904819 * h2)
-                    - a_15 * (0.007189353325904819 * h2)
-                    + a_18 * (0.01069274076026225 * h2)
-                    - a_20 * (0.01069274076026225 * h2)
-                    + a_21 * (0.01069274076026225 * h2)
-                    - a_24 * (0.0030952380952380953 * h2)
-                    + a_26 * (0.0030952380952380953 * h2)
-                    - a_27 * (0.0030952380952380953 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0035416666666666665 * h2)
-                    + a_2 * (0.0035416666666666665 * h2)
-                    - a_3 * (0.0035416666666666665 * h2)
-                    + a_6 * (0.0036752948157295308 * h2)
-                    - a_8 * (0.0036752948157295308 * h2)
-                    + a_9 * (0.0036752948157295308 * h2)
-                    - a_11 * (0.027002165993114922 * h)
-                    + a_12 * (0.0012521051888440492 * h2)
-                    - a_14 * (0.0012521051888440492 * h2)
-                    + a_15 * (0.0012521051888440492 * h2)
-                    + a_18 * (0.0036752948157295308 * h2)
-                    + a_19 * (0.027002165993114922 * h)
-                    - a_20 * (0.0036752948157295308 * h2)
-                    + a_21 * (0.0036752948157295308 * h2)
-                    - a_24 * (0.0035416666666666665 * h2)
-                    + a_26 * (0.0035416666666666665 * h2)
-                    - a_27 * (0.0035416666666666665 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * (0.0015178571428571428 * h2) - a_2 * (0.0015178571428571428 * h2)
-                    + a_3 * (0.0015178571428571428 * h2)
-                    - a_6 * (0.0014583333333333334 * h2)
-                    + a_8 * (0.0014583333333333334 * h2)
-                    - a_9 * (0.0014583333333333334 * h2)
-                    + a_11 * (0.010714285714285714 * h)
-                    - a_12 * (0.0003791260542957619 * h2)
-                    + a_14 * (0.0003791260542957619 * h2)
-                    - a_15 * (0.0003791260542957619 * h2)
-                    - a_18 * (0.00028930892135480273 * h2)
-                    + a_20 * (0.00028930892135480273 * h2)
-                    - a_21 * (0.00028930892135480273 * h2)
-                    - a_24 * (0.00026785714285714287 * h2)
-                    - a_25 * (0.010714285714285714 * h)
-                    + a_26 * (0.00026785714285714287 * h2)
-                    - a_27 * (0.00026785714285714287 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.9166296949998198);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.001015625 * h2) + a_1 * (0.040625 * h)
-                    - a_2 * (0.001015625 * h2) + a_3 * (0.001015625 * h2)
-                    + a_6 * (0.018407611130327597 * h2)
-                    - a_8 * (0.018407611130327597 * h2)
-                    + a_9 * (0.018407611130327597 * h2)
-                    + a_12 * (0.007222222222222222 * h2)
-                    - a_14 * (0.007222222222222222 * h2)
-                    + a_15 * (0.007222222222222222 * h2) - a_17 * (0.040625 * h)
-                    - a_18 * (0.0018798333525498194 * h2)
-                    + a_20 * (0.0018798333525498194 * h2)
-                    - a_21 * (0.0018798333525498194 * h2) + a_24 * (0.000234375 * h2)
-                    - a_26 * (0.000234375 * h2) + a_27 * (0.000234375 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0023697916666666667 * h2)
-                    + a_2 * (0.0023697916666666667 * h2)
-                    - a_3 * (0.0023697916666666667 * h2)
-                    + a_6 * (0.041266736063414154 * h2) + a_7 * (0.30318418332304276 * h)
-                    - a_8 * (0.041266736063414154 * h2)
-                    + a_9 * (0.041266736063414154 * h2)
-                    + a_12 * (0.053899410368540936 * h2)
-                    - a_14 * (0.053899410368540936 * h2)
-                    + a_15 * (0.053899410368540936 * h2)
-                    - a_17 * (0.30318418332304276 * h)
-                    - a_18 * (0.00759249384210665 * h2)
-                    + a_20 * (0.00759249384210665 * h2)
-                    - a_21 * (0.00759249384210665 * h2)
-                    + a_24 * (0.0030989583333333333 * h2)
-                    - a_26 * (0.0030989583333333333 * h2)
-                    + a_27 * (0.0030989583333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0027083333333333334 * h2) - a_2 * (0.0027083333333333334 * h2)
-                    + a_3 * (0.0027083333333333334 * h2)
-                    - a_6 * (0.012260802469135803 * h2)
-                    + a_8 * (0.012260802469135803 * h2)
-                    - a_9 * (0.012260802469135803 * h2)
-                    + a_12 * (0.03160493827160494 * h2)
-                    + a_13 * (0.17777777777777778 * h)
-                    - a_14 * (0.03160493827160494 * h2)
-                    + a_15 * (0.03160493827160494 * h2)
-                    - a_17 * (0.17777777777777778 * h)
-                    - a_18 * (0.012260802469135803 * h2)
-                    + a_20 * (0.012260802469135803 * h2)
-                    - a_21 * (0.012260802469135803 * h2)
-                    + a_24 * (0.0027083333333333334 * h2)
-                    - a_26 * (0.0027083333333333334 * h2)
-                    + a_27 * (0.0027083333333333334 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0023697916666666667 * h2)
-                    + a_2 * (0.0023697916666666667 * h2)
-                    - a_3 * (0.0023697916666666667 * h2)
-                    + a_6 * (0.008186629644575786 * h2)
-                    - a_8 * (0.008186629644575786 * h2)
-                    + a_9 * (0.008186629644575786 * h2)
-                    - a_12 * (0.0055043486401458765 * h2)
-                    + a_14 * (0.0055043486401458765 * h2)
-                    - a_15 * (0.0055043486401458765 * h2)
-                    + a_17 * (0.030961961100820556 * h)
-                    - a_18 * (0.004214266927611687 * h2)
-                    - a_19 * (0.030961961100820556 * h)
-                    + a_20 * (0.004214266927611687 * h2)
-                    - a_21 * (0.004214266927611687 * h2)
-                    + a_24 * (0.0030989583333333333 * h2)
-                    - a_26 * (0.0030989583333333333 * h2)
-                    + a_27 * (0.0030989583333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * (0.001015625 * h2) - a_2 * (0.001015625 * h2)
-                    + a_3 * (0.001015625 * h2) - a_6 * (0.0032484019641754584 * h2)
-                    + a_8 * (0.0032484019641754584 * h2)
-                    - a_9 * (0.0032484019641754584 * h2)
-                    + a_12 * (0.0016666666666666668 * h2)
-                    - a_14 * (0.0016666666666666668 * h2)
-                    + a_15 * (0.0016666666666666668 * h2) - a_17 * (0.009375 * h)
-                    + a_18 * (0.0003317352975087917 * h2)
-                    - a_20 * (0.0003317352975087917 * h2)
-                    + a_21 * (0.0003317352975087917 * h2) + a_24 * (0.000234375 * h2)
-                    + a_25 * (0.009375 * h) - a_26 * (0.000234375 * h2)
-                    + a_27 * (0.000234375 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.001015625 * h2) + a_1 * (0.040625 * h)
-                    - a_2 * (0.001015625 * h2) + a_3 * (0.001015625 * h2)
-                    + a_6 * (0.018407611130327597 * h2)
-                    - a_8 * (0.018407611130327597 * h2)
-                    + a_9 * (0.018407611130327597 * h2)
-                    + a_12 * (0.007222222222222222 * h2)
-                    - a_14 * (0.007222222222222222 * h2)
-                    + a_15 * (0.007222222222222222 * h2) - a_17 * (0.040625 * h)
-                    - a_18 * (0.0018798333525498194 * h2)
-                    + a_20 * (0.0018798333525498194 * h2)
-                    - a_21 * (0.0018798333525498194 * h2) + a_24 * (0.000234375 * h2)
-                    - a_26 * (0.000234375 * h2) + a_27 * (0.000234375 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0023697916666666667 * h2)
-                    + a_2 * (0.0023697916666666667 * h2)
-                    - a_3 * (0.0023697916666666667 * h2)
-                    + a_6 * (0.041266736063414154 * h2) + a_7 * (0.30318418332304276 * h)
-                    - a_8 * (0.041266736063414154 * h2)
-                    + a_9 * (0.041266736063414154 * h2)
-                    + a_12 * (0.053899410368540936 * h2)
-                    - a_14 * (0.053899410368540936 * h2)
-                    + a_15 * (0.053899410368540936 * h2)
-                    - a_17 * (0.30318418332304276 * h)
-                    - a_18 * (0.00759249384210665 * h2)
-                    + a_20 * (0.00759249384210665 * h2)
-                    - a_21 * (0.00759249384210665 * h2)
-                    + a_24 * (0.0030989583333333333 * h2)
-                    - a_26 * (0.0030989583333333333 * h2)
-                    + a_27 * (0.0030989583333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0027083333333333334 * h2) - a_2 * (0.0027083333333333334 * h2)
-                    + a_3 * (0.0027083333333333334 * h2)
-                    - a_6 * (0.012260802469135803 * h2)
-                    + a_8 * (0.012260802469135803 * h2)
-                    - a_9 * (0.012260802469135803 * h2)
-                    + a_12 * (0.03160493827160494 * h2)
-                    + a_13 * (0.17777777777777778 * h)
-                    - a_14 * (0.03160493827160494 * h2)
-                    + a_15 * (0.03160493827160494 * h2)
-                    - a_17 * (0.17777777777777778 * h)
-                    - a_18 * (0.012260802469135803 * h2)
-                    + a_20 * (0.012260802469135803 * h2)
-                    - a_21 * (0.012260802469135803 * h2)
-                    + a_24 * (0.0027083333333333334 * h2)
-                    - a_26 * (0.0027083333333333334 * h2)
-                    + a_27 * (0.0027083333333333334 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0023697916666666667 * h2)
-                    + a_2 * (0.0023697916666666667 * h2)
-                    - a_3 * (0.0023697916666666667 * h2)
-                    + a_6 * (0.008186629644575786 * h2)
-                    - a_8 * (0.008186629644575786 * h2)
-                    + a_9 * (0.008186629644575786 * h2)
-                    - a_12 * (0.0055043486401458765 * h2)
-                    + a_14 * (0.0055043486401458765 * h2)
-                    - a_15 * (0.0055043486401458765 * h2)
-                    + a_17 * (0.030961961100820556 * h)
-                    - a_18 * (0.004214266927611687 * h2)
-                    - a_19 * (0.030961961100820556 * h)
-                    + a_20 * (0.004214266927611687 * h2)
-                    - a_21 * (0.004214266927611687 * h2)
-                    + a_24 * (0.0030989583333333333 * h2)
-                    - a_26 * (0.0030989583333333333 * h2)
-                    + a_27 * (0.0030989583333333333 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * (0.001015625 * h2) - a_2 * (0.001015625 * h2)
-                    + a_3 * (0.001015625 * h2) - a_6 * (0.0032484019641754584 * h2)
-                    + a_8 * (0.0032484019641754584 * h2)
-                    - a_9 * (0.0032484019641754584 * h2)
-                    + a_12 * (0.0016666666666666668 * h2)
-                    - a_14 * (0.0016666666666666668 * h2)
-                    + a_15 * (0.0016666666666666668 * h2) - a_17 * (0.009375 * h)
-                    + a_18 * (0.0003317352975087917 * h2)
-                    - a_20 * (0.0003317352975087917 * h2)
-                    + a_21 * (0.0003317352975087917 * h2) + a_24 * (0.000234375 * h2)
-                    + a_25 * (0.009375 * h) - a_26 * (0.000234375 * h2)
-                    + a_27 * (0.000234375 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -1.6770509831248424);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0015178571428571428 * h2) + a_1 * (0.060714285714285714 * h)
-                    - a_2 * (0.0015178571428571428 * h2)
-                    + a_3 * (0.0015178571428571428 * h2)
-                    + a_6 * (0.01488836055676723 * h2) - a_8 * (0.01488836055676723 * h2)
-                    + a_9 * (0.01488836055676723 * h2)
-                    + a_12 * (0.01608732401305941 * h2)
-                    - a_14 * (0.01608732401305941 * h2)
-                    + a_15 * (0.01608732401305941 * h2)
-                    + a_18 * (0.008263888888888888 * h2)
-                    - a_20 * (0.008263888888888888 * h2)
-                    + a_21 * (0.008263888888888888 * h2)
-                    - a_23 * (0.060714285714285714 * h)
-                    - a_24 * (0.00026785714285714287 * h2)
-                    + a_26 * (0.00026785714285714287 * h2)
-                    - a_27 * (0.00026785714285714287 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0035416666666666665 * h2)
-                    + a_2 * (0.0035416666666666665 * h2)
-                    - a_3 * (0.0035416666666666665 * h2)
-                    + a_6 * (0.033377174320072936 * h2) + a_7 * (0.2452200562291073 * h)
-                    - a_8 * (0.033377174320072936 * h2)
-                    + a_9 * (0.033377174320072936 * h2)
-                    + a_12 * (0.12005962320621769 * h2)
-                    - a_14 * (0.12005962320621769 * h2)
-                    + a_15 * (0.12005962320621769 * h2)
-                    + a_18 * (0.033377174320072936 * h2)
-                    - a_20 * (0.033377174320072936 * h2)
-                    + a_21 * (0.033377174320072936 * h2)
-                    - a_23 * (0.2452200562291073 * h)
-                    - a_24 * (0.0035416666666666665 * h2)
-                    + a_26 * (0.0035416666666666665 * h2)
-                    - a_27 * (0.0035416666666666665 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.004047619047619047 * h2) - a_2 * (0.004047619047619047 * h2)
-                    + a_3 * (0.004047619047619047 * h2)
-                    - a_6 * (0.009916726650914807 * h2)
-                    + a_8 * (0.009916726650914807 * h2)
-                    - a_9 * (0.009916726650914807 * h2)
-                    + a_12 * (0.07039922986911469 * h2) + a_13 * (0.3959956680137702 * h)
-                    - a_14 * (0.07039922986911469 * h2)
-                    + a_15 * (0.07039922986911469 * h2)
-                    + a_18 * (0.053899410368540936 * h2)
-                    - a_20 * (0.053899410368540936 * h2)
-                    + a_21 * (0.053899410368540936 * h2)
-                    - a_23 * (0.3959956680137702 * h)
-                    - a_24 * (0.0030952380952380953 * h2)
-                    + a_26 * (0.0030952380952380953 * h2)
-                    - a_27 * (0.0030952380952380953 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0035416666666666665 * h2)
-                    + a_2 * (0.0035416666666666665 * h2)
-                    - a_3 * (0.0035416666666666665 * h2)
-                    + a_6 * (0.00662147266313933 * h2) - a_8 * (0.00662147266313933 * h2)
-                    + a_9 * (0.00662147266313933 * h2)
-                    - a_12 * (0.012260802469135803 * h2)
-                    + a_14 * (0.012260802469135803 * h2)
-                    - a_15 * (0.012260802469135803 * h2)
-                    + a_18 * (0.018526234567901236 * h2)
-                    + a_19 * (0.1361111111111111 * h)
-                    - a_20 * (0.018526234567901236 * h2)
-                    + a_21 * (0.018526234567901236 * h2)
-                    - a_23 * (0.1361111111111111 * h)
-                    - a_24 * (0.0035416666666666665 * h2)
-                    + a_26 * (0.0035416666666666665 * h2)
-                    - a_27 * (0.0035416666666666665 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * (0.0015178571428571428 * h2) - a_2 * (0.0015178571428571428 * h2)
-                    + a_3 * (0.0015178571428571428 * h2)
-                    - a_6 * (0.0026273577453118637 * h2)
-                    + a_8 * (0.0026273577453118637 * h2)
-                    - a_9 * (0.0026273577453118637 * h2)
-                    + a_12 * (0.003712459387629095 * h2)
-                    - a_14 * (0.003712459387629095 * h2)
-                    + a_15 * (0.003712459387629095 * h2)
-                    - a_18 * (0.0014583333333333334 * h2)
-                    + a_20 * (0.0014583333333333334 * h2)
-                    - a_21 * (0.0014583333333333334 * h2)
-                    + a_23 * (0.010714285714285714 * h)
-                    - a_24 * (0.00026785714285714287 * h2)
-                    - a_25 * (0.010714285714285714 * h)
-                    + a_26 * (0.00026785714285714287 * h2)
-                    - a_27 * (0.00026785714285714287 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0015178571428571428 * h2) + a_1 * (0.060714285714285714 * h)
-                    - a_2 * (0.0015178571428571428 * h2)
-                    + a_3 * (0.0015178571428571428 * h2)
-                    + a_6 * (0.01488836055676723 * h2) - a_8 * (0.01488836055676723 * h2)
-                    + a_9 * (0.01488836055676723 * h2)
-                    + a_12 * (0.01608732401305941 * h2)
-                    - a_14 * (0.01608732401305941 * h2)
-                    + a_15 * (0.01608732401305941 * h2)
-                    + a_18 * (0.008263888888888888 * h2)
-                    - a_20 * (0.008263888888888888 * h2)
-                    + a_21 * (0.008263888888888888 * h2)
-                    - a_23 * (0.060714285714285714 * h)
-                    - a_24 * (0.00026785714285714287 * h2)
-                    + a_26 * (0.00026785714285714287 * h2)
-                    - a_27 * (0.00026785714285714287 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0035416666666666665 * h2)
-                    + a_2 * (0.0035416666666666665 * h2)
-                    - a_3 * (0.0035416666666666665 * h2)
-                    + a_6 * (0.033377174320072936 * h2) + a_7 * (0.2452200562291073 * h)
-                    - a_8 * (0.033377174320072936 * h2)
-                    + a_9 * (0.033377174320072936 * h2)
-                    + a_12 * (0.12005962320621769 * h2)
-                    - a_14 * (0.12005962320621769 * h2)
-                    + a_15 * (0.12005962320621769 * h2)
-                    + a_18 * (0.033377174320072936 * h2)
-                    - a_20 * (0.033377174320072936 * h2)
-                    + a_21 * (0.033377174320072936 * h2)
-                    - a_23 * (0.2452200562291073 * h)
-                    - a_24 * (0.0035416666666666665 * h2)
-                    + a_26 * (0.0035416666666666665 * h2)
-                    - a_27 * (0.0035416666666666665 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.004047619047619047 * h2) - a_2 * (0.004047619047619047 * h2)
-                    + a_3 * (0.004047619047619047 * h2)
-                    - a_6 * (0.009916726650914807 * h2)
-                    + a_8 * (0.009916726650914807 * h2)
-                    - a_9 * (0.009916726650914807 * h2)
-                    + a_12 * (0.07039922986911469 * h2) + a_13 * (0.3959956680137702 * h)
-                    - a_14 * (0.07039922986911469 * h2)
-                    + a_15 * (0.07039922986911469 * h2)
-                    + a_18 * (0.053899410368540936 * h2)
-                    - a_20 * (0.053899410368540936 * h2)
-                    + a_21 * (0.053899410368540936 * h2)
-                    - a_23 * (0.3959956680137702 * h)
-                    - a_24 * (0.0030952380952380953 * h2)
-                    + a_26 * (0.0030952380952380953 * h2)
-                    - a_27 * (0.0030952380952380953 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0035416666666666665 * h2)
-                    + a_2 * (0.0035416666666666665 * h2)
-                    - a_3 * (0.0035416666666666665 * h2)
-                    + a_6 * (0.00662147266313933 * h2) - a_8 * (0.00662147266313933 * h2)
-                    + a_9 * (0.00662147266313933 * h2)
-                    - a_12 * (0.012260802469135803 * h2)
-                    + a_14 * (0.012260802469135803 * h2)
-                    - a_15 * (0.012260802469135803 * h2)
-                    + a_18 * (0.018526234567901236 * h2)
-                    + a_19 * (0.1361111111111111 * h)
-                    - a_20 * (0.018526234567901236 * h2)
-                    + a_21 * (0.018526234567901236 * h2)
-                    - a_23 * (0.1361111111111111 * h)
-                    - a_24 * (0.0035416666666666665 * h2)
-                    + a_26 * (0.0035416666666666665 * h2)
-                    - a_27 * (0.0035416666666666665 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * (0.0015178571428571428 * h2) - a_2 * (0.0015178571428571428 * h2)
-                    + a_3 * (0.0015178571428571428 * h2)
-                    - a_6 * (0.0026273577453118637 * h2)
-                    + a_8 * (0.0026273577453118637 * h2)
-                    - a_9 * (0.0026273577453118637 * h2)
-                    + a_12 * (0.003712459387629095 * h2)
-                    - a_14 * (0.003712459387629095 * h2)
-                    + a_15 * (0.003712459387629095 * h2)
-                    - a_18 * (0.0014583333333333334 * h2)
-                    + a_20 * (0.0014583333333333334 * h2)
-                    - a_21 * (0.0014583333333333334 * h2)
-                    + a_23 * (0.010714285714285714 * h)
-                    - a_24 * (0.00026785714285714287 * h2)
-                    - a_25 * (0.010714285714285714 * h)
-                    + a_26 * (0.00026785714285714287 * h2)
-                    - a_27 * (0.00026785714285714287 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 3), &Self::UNKNOWN_LAYOUT, (2, 0), 1.9166296949998198);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
-                    + a_3 * (0.000625 * h2) + a_6 * (0.020069444444444445 * h2)
-                    - a_8 * (0.020069444444444445 * h2)
-                    + a_9 * (0.020069444444444445 * h2)
-                    + a_12 * (0.01173611111111111 * h2)
-                    - a_14 * (0.01173611111111111 * h2)
-                    + a_15 * (0.01173611111111111 * h2)
-                    + a_18 * (0.020069444444444445 * h2)
-                    - a_20 * (0.020069444444444445 * h2)
-                    + a_21 * (0.020069444444444445 * h2) + a_24 * (0.000625 * h2)
-                    - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)
-                    - a_29 * (0.025 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0014583333333333334 * h2)
-                    + a_2 * (0.0014583333333333334 * h2)
-                    - a_3 * (0.0014583333333333334 * h2)
-                    + a_6 * (0.04499228395061729 * h2) + a_7 * (0.33055555555555555 * h)
-                    - a_8 * (0.04499228395061729 * h2) + a_9 * (0.04499228395061729 * h2)
-                    + a_12 * (0.08758654184887903 * h2)
-                    - a_14 * (0.08758654184887903 * h2)
-                    + a_15 * (0.08758654184887903 * h2)
-                    + a_18 * (0.08105885192017713 * h2)
-                    - a_20 * (0.08105885192017713 * h2)
-                    + a_21 * (0.08105885192017713 * h2)
-                    + a_24 * (0.008263888888888888 * h2)
-                    - a_26 * (0.008263888888888888 * h2)
-                    + a_27 * (0.008263888888888888 * h2)
-                    - a_29 * (0.33055555555555555 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
-                    + a_3 * (0.0016666666666666668 * h2)
-                    - a_6 * (0.013367703840354272 * h2)
-                    + a_8 * (0.013367703840354272 * h2)
-                    - a_9 * (0.013367703840354272 * h2)
-                    + a_12 * (0.05135802469135802 * h2)
-                    + a_13 * (0.28888888888888886 * h)
-                    - a_14 * (0.05135802469135802 * h2)
-                    + a_15 * (0.05135802469135802 * h2)
-                    + a_18 * (0.13089856803788513 * h2)
-                    - a_20 * (0.13089856803788513 * h2)
-                    + a_21 * (0.13089856803788513 * h2)
-                    + a_24 * (0.007222222222222222 * h2)
-                    - a_26 * (0.007222222222222222 * h2)
-                    + a_27 * (0.007222222222222222 * h2)
-                    - a_29 * (0.28888888888888886 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0014583333333333334 * h2)
-                    + a_2 * (0.0014583333333333334 * h2)
-                    - a_3 * (0.0014583333333333334 * h2)
-                    + a_6 * (0.008925715981057432 * h2)
-                    - a_8 * (0.008925715981057432 * h2)
-                    + a_9 * (0.008925715981057432 * h2)
-                    - a_12 * (0.008944566540237049 * h2)
-                    + a_14 * (0.008944566540237049 * h2)
-                    - a_15 * (0.008944566540237049 * h2)
-                    + a_18 * (0.04499228395061729 * h2)
-                    + a_19 * (0.33055555555555555 * h)
-                    - a_20 * (0.04499228395061729 * h2)
-                    + a_21 * (0.04499228395061729 * h2)
-                    + a_24 * (0.008263888888888888 * h2)
-                    - a_26 * (0.008263888888888888 * h2)
-                    + a_27 * (0.008263888888888888 * h2)
-                    - a_29 * (0.33055555555555555 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
-                    - a_6 * (0.0035416666666666665 * h2)
-                    + a_8 * (0.0035416666666666665 * h2)
-                    - a_9 * (0.0035416666666666665 * h2)
-                    + a_12 * (0.0027083333333333334 * h2)
-                    - a_14 * (0.0027083333333333334 * h2)
-                    + a_15 * (0.0027083333333333334 * h2)
-                    - a_18 * (0.0035416666666666665 * h2)
-                    + a_20 * (0.0035416666666666665 * h2)
-                    - a_21 * (0.0035416666666666665 * h2) + a_24 * (0.000625 * h2)
-                    + a_25 * (0.025 * h) - a_26 * (0.000625 * h2)
-                    + a_27 * (0.000625 * h2) - a_29 * (0.025 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
-                    + a_3 * (0.000625 * h2) + a_6 * (0.020069444444444445 * h2)
-                    - a_8 * (0.020069444444444445 * h2)
-                    + a_9 * (0.020069444444444445 * h2)
-                    + a_12 * (0.01173611111111111 * h2)
-                    - a_14 * (0.01173611111111111 * h2)
-                    + a_15 * (0.01173611111111111 * h2)
-                    + a_18 * (0.020069444444444445 * h2)
-                    - a_20 * (0.020069444444444445 * h2)
-                    + a_21 * (0.020069444444444445 * h2) + a_24 * (0.000625 * h2)
-                    - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)
-                    - a_29 * (0.025 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0014583333333333334 * h2)
-                    + a_2 * (0.0014583333333333334 * h2)
-                    - a_3 * (0.0014583333333333334 * h2)
-                    + a_6 * (0.04499228395061729 * h2) + a_7 * (0.33055555555555555 * h)
-                    - a_8 * (0.04499228395061729 * h2) + a_9 * (0.04499228395061729 * h2)
-                    + a_12 * (0.08758654184887903 * h2)
-                    - a_14 * (0.08758654184887903 * h2)
-                    + a_15 * (0.08758654184887903 * h2)
-                    + a_18 * (0.08105885192017713 * h2)
-                    - a_20 * (0.08105885192017713 * h2)
-                    + a_21 * (0.08105885192017713 * h2)
-                    + a_24 * (0.008263888888888888 * h2)
-                    - a_26 * (0.008263888888888888 * h2)
-                    + a_27 * (0.008263888888888888 * h2)
-                    - a_29 * (0.33055555555555555 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
-                    + a_3 * (0.0016666666666666668 * h2)
-                    - a_6 * (0.013367703840354272 * h2)
-                    + a_8 * (0.013367703840354272 * h2)
-                    - a_9 * (0.013367703840354272 * h2)
-                    + a_12 * (0.05135802469135802 * h2)
-                    + a_13 * (0.28888888888888886 * h)
-                    - a_14 * (0.05135802469135802 * h2)
-                    + a_15 * (0.05135802469135802 * h2)
-                    + a_18 * (0.13089856803788513 * h2)
-                    - a_20 * (0.13089856803788513 * h2)
-                    + a_21 * (0.13089856803788513 * h2)
-                    + a_24 * (0.007222222222222222 * h2)
-                    - a_26 * (0.007222222222222222 * h2)
-                    + a_27 * (0.007222222222222222 * h2)
-                    - a_29 * (0.28888888888888886 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0014583333333333334 * h2)
-                    + a_2 * (0.0014583333333333334 * h2)
-                    - a_3 * (0.0014583333333333334 * h2)
-                    + a_6 * (0.008925715981057432 * h2)
-                    - a_8 * (0.008925715981057432 * h2)
-                    + a_9 * (0.008925715981057432 * h2)
-                    - a_12 * (0.008944566540237049 * h2)
-                    + a_14 * (0.008944566540237049 * h2)
-                    - a_15 * (0.008944566540237049 * h2)
-                    + a_18 * (0.04499228395061729 * h2)
-                    + a_19 * (0.33055555555555555 * h)
-                    - a_20 * (0.04499228395061729 * h2)
-                    + a_21 * (0.04499228395061729 * h2)
-                    + a_24 * (0.008263888888888888 * h2)
-                    - a_26 * (0.008263888888888888 * h2)
-                    + a_27 * (0.008263888888888888 * h2)
-                    - a_29 * (0.33055555555555555 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
-                    - a_6 * (0.0035416666666666665 * h2)
-                    + a_8 * (0.0035416666666666665 * h2)
-                    - a_9 * (0.0035416666666666665 * h2)
-                    + a_12 * (0.0027083333333333334 * h2)
-                    - a_14 * (0.0027083333333333334 * h2)
-                    + a_15 * (0.0027083333333333334 * h2)
-                    - a_18 * (0.0035416666666666665 * h2)
-                    + a_20 * (0.0035416666666666665 * h2)
-                    - a_21 * (0.0035416666666666665 * h2) + a_24 * (0.000625 * h2)
-                    + a_25 * (0.025 * h) - a_26 * (0.000625 * h2)
-                    + a_27 * (0.000625 * h2) - a_29 * (0.025 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 4), &Self::UNKNOWN_LAYOUT, (2, 0), -4.47213595499958);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * ((0.025 * h) + (0.00125 * h2)) + a_1 * (1.0 + (0.05 * h))
-                    + a_2 * (-(0.025 * h) - (0.00125 * h2)) + a_3 * (0.00125 * h2)
-                    - a_4 * (0.025 * h) - a_5 + a_6 * (0.016527777777777777 * h2)
-                    - a_8 * (0.016527777777777777 * h2)
-                    + a_9 * (0.016527777777777777 * h2)
-                    + a_12 * (0.014444444444444444 * h2)
-                    - a_14 * (0.014444444444444444 * h2)
-                    + a_15 * (0.014444444444444444 * h2)
-                    + a_18 * (0.016527777777777777 * h2)
-                    - a_20 * (0.016527777777777777 * h2)
-                    + a_21 * (0.016527777777777777 * h2)
-                    + a_24 * (-(0.025 * h) + (0.00125 * h2))
-                    + a_26 * ((0.025 * h) - (0.00125 * h2)) + a_27 * (0.00125 * h2)
-                    + a_28 * (0.025 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (-(0.058333333333333334 * h) - (0.002916666666666667 * h2))
-                    + a_2 * ((0.058333333333333334 * h) + (0.002916666666666667 * h2))
-                    - a_3 * (0.002916666666666667 * h2)
-                    + a_4 * (0.058333333333333334 * h) + a_6 * (0.03705246913580247 * h2)
-                    + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
-                    + a_9 * (0.03705246913580247 * h2)
-                    + a_12 * (0.10779882073708187 * h2)
-                    - a_14 * (0.10779882073708187 * h2)
-                    + a_15 * (0.10779882073708187 * h2)
-                    + a_18 * (0.06675434864014587 * h2)
-                    - a_20 * (0.06675434864014587 * h2)
-                    + a_21 * (0.06675434864014587 * h2)
-                    + a_24 * (-(0.33055555555555555 * h) + (0.016527777777777777 * h2))
-                    + a_26 * ((0.33055555555555555 * h) - (0.016527777777777777 * h2))
-                    + a_27 * (0.016527777777777777 * h2)
-                    + a_28 * (0.33055555555555555 * h) - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * ((0.06666666666666667 * h) + (0.0033333333333333335 * h2))
-                    + a_2 * (-(0.06666666666666667 * h) - (0.0033333333333333335 * h2))
-                    + a_3 * (0.0033333333333333335 * h2)
-                    - a_4 * (0.06666666666666667 * h) - a_6 * (0.011008697280291753 * h2)
-                    + a_8 * (0.011008697280291753 * h2)
-                    - a_9 * (0.011008697280291753 * h2)
-                    + a_12 * (0.06320987654320988 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.06320987654320988 * h2)
-                    + a_15 * (0.06320987654320988 * h2)
-                    + a_18 * (0.10779882073708187 * h2)
-                    - a_20 * (0.10779882073708187 * h2)
-                    + a_21 * (0.10779882073708187 * h2)
-                    + a_24 * (-(0.28888888888888886 * h) + (0.014444444444444444 * h2))
-                    + a_26 * ((0.28888888888888886 * h) - (0.014444444444444444 * h2))
-                    + a_27 * (0.014444444444444444 * h2)
-                    + a_28 * (0.28888888888888886 * h)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (-(0.058333333333333334 * h) - (0.002916666666666667 * h2))
-                    + a_2 * ((0.058333333333333334 * h) + (0.002916666666666667 * h2))
-                    - a_3 * (0.002916666666666667 * h2)
-                    + a_4 * (0.058333333333333334 * h)
-                    + a_6 * (0.0073505896314590615 * h2)
-                    - a_8 * (0.0073505896314590615 * h2)
-                    + a_9 * (0.0073505896314590615 * h2)
-                    - a_12 * (0.011008697280291753 * h2)
-                    + a_14 * (0.011008697280291753 * h2)
-                    - a_15 * (0.011008697280291753 * h2)
-                    + a_18 * (0.03705246913580247 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.03705246913580247 * h2)
-                    + a_21 * (0.03705246913580247 * h2)
-                    + a_24 * (-(0.33055555555555555 * h) + (0.016527777777777777 * h2))
-                    + a_26 * ((0.33055555555555555 * h) - (0.016527777777777777 * h2))
-                    + a_27 * (0.016527777777777777 * h2)
-                    + a_28 * (0.33055555555555555 * h) - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * ((0.025 * h) + (0.00125 * h2))
-                    + a_2 * (-(0.025 * h) - (0.00125 * h2)) + a_3 * (0.00125 * h2)
-                    - a_4 * (0.025 * h) - a_6 * (0.002916666666666667 * h2)
-                    + a_8 * (0.002916666666666667 * h2)
-                    - a_9 * (0.002916666666666667 * h2)
-                    + a_12 * (0.0033333333333333335 * h2)
-                    - a_14 * (0.0033333333333333335 * h2)
-                    + a_15 * (0.0033333333333333335 * h2)
-                    - a_18 * (0.002916666666666667 * h2)
-                    + a_20 * (0.002916666666666667 * h2)
-                    - a_21 * (0.002916666666666667 * h2)
-                    + a_24 * (-(0.025 * h) + (0.00125 * h2)) + a_25 * (-1.0 + (0.05 * h))
-                    + a_26 * ((0.025 * h) - (0.00125 * h2)) + a_27 * (0.00125 * h2)
-                    + a_28 * (0.025 * h) + a_29 - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * ((0.025 * h) + (0.00125 * h2)) + a_1 * (0.05 * h)
-                    + a_2 * (-(0.025 * h) - (0.00125 * h2)) + a_3 * (0.00125 * h2)
-                    - a_4 * (0.025 * h) + a_6 * (0.016527777777777777 * h2)
-                    - a_8 * (0.016527777777777777 * h2)
-                    + a_9 * (0.016527777777777777 * h2)
-                    + a_12 * (0.014444444444444444 * h2)
-                    - a_14 * (0.014444444444444444 * h2)
-                    + a_15 * (0.014444444444444444 * h2)
-                    + a_18 * (0.016527777777777777 * h2)
-                    - a_20 * (0.016527777777777777 * h2)
-                    + a_21 * (0.016527777777777777 * h2)
-                    + a_24 * (-(0.025 * h) + (0.00125 * h2))
-                    + a_26 * ((0.025 * h) - (0.00125 * h2)) + a_27 * (0.00125 * h2)
-                    + a_28 * (0.025 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (-(0.058333333333333334 * h) - (0.002916666666666667 * h2))
-                    + a_2 * ((0.058333333333333334 * h) + (0.002916666666666667 * h2))
-                    - a_3 * (0.002916666666666667 * h2)
-                    + a_4 * (0.058333333333333334 * h) + a_6 * (0.03705246913580247 * h2)
-                    + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
-                    + a_9 * (0.03705246913580247 * h2)
-                    + a_12 * (0.10779882073708187 * h2)
-                    - a_14 * (0.10779882073708187 * h2)
-                    + a_15 * (0.10779882073708187 * h2)
-                    + a_18 * (0.06675434864014587 * h2)
-                    - a_20 * (0.06675434864014587 * h2)
-                    + a_21 * (0.06675434864014587 * h2)
-                    + a_24 * (-(0.33055555555555555 * h) + (0.016527777777777777 * h2))
-                    + a_26 * ((0.33055555555555555 * h) - (0.016527777777777777 * h2))
-                    + a_27 * (0.016527777777777777 * h2)
-                    + a_28 * (0.33055555555555555 * h) - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * ((0.06666666666666667 * h) + (0.0033333333333333335 * h2))
-                    + a_2 * (-(0.06666666666666667 * h) - (0.0033333333333333335 * h2))
-                    + a_3 * (0.0033333333333333335 * h2)
-                    - a_4 * (0.06666666666666667 * h) - a_6 * (0.011008697280291753 * h2)
-                    + a_8 * (0.011008697280291753 * h2)
-                    - a_9 * (0.011008697280291753 * h2)
-                    + a_12 * (0.06320987654320988 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.06320987654320988 * h2)
-                    + a_15 * (0.06320987654320988 * h2)
-                    + a_18 * (0.10779882073708187 * h2)
-                    - a_20 * (0.10779882073708187 * h2)
-                    + a_21 * (0.10779882073708187 * h2)
-                    + a_24 * (-(0.28888888888888886 * h) + (0.014444444444444444 * h2))
-                    + a_26 * ((0.28888888888888886 * h) - (0.014444444444444444 * h2))
-                    + a_27 * (0.014444444444444444 * h2)
-                    + a_28 * (0.28888888888888886 * h)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (-(0.058333333333333334 * h) - (0.002916666666666667 * h2))
-                    + a_2 * ((0.058333333333333334 * h) + (0.002916666666666667 * h2))
-                    - a_3 * (0.002916666666666667 * h2)
-                    + a_4 * (0.058333333333333334 * h)
-                    + a_6 * (0.0073505896314590615 * h2)
-                    - a_8 * (0.0073505896314590615 * h2)
-                    + a_9 * (0.0073505896314590615 * h2)
-                    - a_12 * (0.011008697280291753 * h2)
-                    + a_14 * (0.011008697280291753 * h2)
-                    - a_15 * (0.011008697280291753 * h2)
-                    + a_18 * (0.03705246913580247 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.03705246913580247 * h2)
-                    + a_21 * (0.03705246913580247 * h2)
-                    + a_24 * (-(0.33055555555555555 * h) + (0.016527777777777777 * h2))
-                    + a_26 * ((0.33055555555555555 * h) - (0.016527777777777777 * h2))
-                    + a_27 * (0.016527777777777777 * h2)
-                    + a_28 * (0.33055555555555555 * h) - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * ((0.025 * h) + (0.00125 * h2))
-                    + a_2 * (-(0.025 * h) - (0.00125 * h2)) + a_3 * (0.00125 * h2)
-                    - a_4 * (0.025 * h) - a_6 * (0.002916666666666667 * h2)
-                    + a_8 * (0.002916666666666667 * h2)
-                    - a_9 * (0.002916666666666667 * h2)
-                    + a_12 * (0.0033333333333333335 * h2)
-                    - a_14 * (0.0033333333333333335 * h2)
-                    + a_15 * (0.0033333333333333335 * h2)
-                    - a_18 * (0.002916666666666667 * h2)
-                    + a_20 * (0.002916666666666667 * h2)
-                    - a_21 * (0.002916666666666667 * h2)
-                    + a_24 * (-(0.025 * h) + (0.00125 * h2)) + a_25 * (0.05 * h)
-                    + a_26 * ((0.025 * h) - (0.00125 * h2)) + a_27 * (0.00125 * h2)
-                    + a_28 * (0.025 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
-                    + a_2 * (0.0005357142857142857 * h2)
-                    - a_3 * (0.0005357142857142857 * h2)
-                    + a_6 * ((0.060714285714285714 * h) - (0.007083333333333333 * h2))
-                    + a_8 * (-(0.060714285714285714 * h) + (0.007083333333333333 * h2))
-                    - a_9 * (0.007083333333333333 * h2)
-                    - a_10 * (0.060714285714285714 * h)
-                    - a_12 * (0.006190476190476191 * h2)
-                    + a_14 * (0.006190476190476191 * h2)
-                    - a_15 * (0.006190476190476191 * h2)
-                    - a_18 * (0.007083333333333333 * h2)
-                    + a_20 * (0.007083333333333333 * h2)
-                    - a_21 * (0.007083333333333333 * h2)
-                    + a_24 * ((0.010714285714285714 * h) - (0.0005357142857142857 * h2))
-                    + a_26 * (-(0.010714285714285714 * h) + (0.0005357142857142857 * h2))
-                    - a_27 * (0.0005357142857142857 * h2)
-                    - a_28 * (0.010714285714285714 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
-                    + a_6 * ((0.1361111111111111 * h) - (0.01587962962962963 * h2))
-                    + a_7 * (1.0 - (0.11666666666666667 * h))
-                    + a_8 * (-(0.1361111111111111 * h) + (0.01587962962962963 * h2))
-                    - a_9 * (0.01587962962962963 * h2) - a_10 * (0.1361111111111111 * h)
-                    - a_11 - a_12 * (0.046199494601606515 * h2)
-                    + a_14 * (0.046199494601606515 * h2)
-                    - a_15 * (0.046199494601606515 * h2)
-                    - a_18 * (0.02860900656006252 * h2)
-                    + a_20 * (0.02860900656006252 * h2)
-                    - a_21 * (0.02860900656006252 * h2)
-                    + a_24 * ((0.14166666666666666 * h) - (0.007083333333333333 * h2))
-                    + a_26 * (-(0.14166666666666666 * h) + (0.007083333333333333 * h2))
-                    - a_27 * (0.007083333333333333 * h2)
-                    - a_28 * (0.14166666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.0014285714285714286 * h2)
-                    + a_2 * (0.0014285714285714286 * h2)
-                    - a_3 * (0.0014285714285714286 * h2)
-                    + a_6 * (-(0.040440112458214605 * h) + (0.004718013120125037 * h2))
-                    + a_8 * ((0.040440112458214605 * h) - (0.004718013120125037 * h2))
-                    + a_9 * (0.004718013120125037 * h2)
-                    + a_10 * (0.040440112458214605 * h)
-                    - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02708994708994709 * h2)
-                    - a_15 * (0.02708994708994709 * h2)
-                    - a_18 * (0.046199494601606515 * h2)
-                    + a_20 * (0.046199494601606515 * h2)
-                    - a_21 * (0.046199494601606515 * h2)
-                    + a_24 * ((0.12380952380952381 * h) - (0.006190476190476191 * h2))
-                    + a_26 * (-(0.12380952380952381 * h) + (0.006190476190476191 * h2))
-                    - a_27 * (0.006190476190476191 * h2)
-                    - a_28 * (0.12380952380952381 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
-                    + a_6 * ((0.027002165993114922 * h) - (0.0031502526991967405 * h2))
-                    + a_8 * (-(0.027002165993114922 * h) + (0.0031502526991967405 * h2))
-                    - a_9 * (0.0031502526991967405 * h2)
-                    - a_10 * (0.027002165993114922 * h)
-                    + a_12 * (0.004718013120125037 * h2)
-                    - a_14 * (0.004718013120125037 * h2)
-                    + a_15 * (0.004718013120125037 * h2)
-                    - a_18 * (0.01587962962962963 * h2)
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (0.01587962962962963 * h2)
-                    - a_21 * (0.01587962962962963 * h2)
-                    + a_24 * ((0.14166666666666666 * h) - (0.007083333333333333 * h2))
-                    + a_26 * (-(0.14166666666666666 * h) + (0.007083333333333333 * h2))
-                    - a_27 * (0.007083333333333333 * h2)
-                    - a_28 * (0.14166666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_0 * (0.0005357142857142857 * h2)
-                    + a_2 * (0.0005357142857142857 * h2)
-                    - a_3 * (0.0005357142857142857 * h2)
-                    + a_6 * (-(0.010714285714285714 * h) + (0.00125 * h2))
-                    + a_8 * ((0.010714285714285714 * h) - (0.00125 * h2))
-                    + a_9 * (0.00125 * h2) + a_10 * (0.010714285714285714 * h)
-                    - a_12 * (0.0014285714285714286 * h2)
-                    + a_14 * (0.0014285714285714286 * h2)
-                    - a_15 * (0.0014285714285714286 * h2) + a_18 * (0.00125 * h2)
-                    - a_20 * (0.00125 * h2) + a_21 * (0.00125 * h2)
-                    + a_24 * ((0.010714285714285714 * h) - (0.0005357142857142857 * h2))
-                    + a_25 * (0.42857142857142855 - (0.02142857142857143 * h))
-                    + a_26 * (-(0.010714285714285714 * h) + (0.0005357142857142857 * h2))
-                    - a_27 * (0.0005357142857142857 * h2)
-                    - a_28 * (0.010714285714285714 * h) - a_29 * 0.42857142857142855
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
-                    + a_2 * (0.0005357142857142857 * h2)
-                    - a_3 * (0.0005357142857142857 * h2)
-                    + a_6 * ((0.060714285714285714 * h) - (0.007083333333333333 * h2))
-                    + a_8 * (-(0.060714285714285714 * h) + (0.007083333333333333 * h2))
-                    - a_9 * (0.007083333333333333 * h2)
-                    - a_10 * (0.060714285714285714 * h)
-                    - a_12 * (0.006190476190476191 * h2)
-                    + a_14 * (0.006190476190476191 * h2)
-                    - a_15 * (0.006190476190476191 * h2)
-                    - a_18 * (0.007083333333333333 * h2)
-                    + a_20 * (0.007083333333333333 * h2)
-                    - a_21 * (0.007083333333333333 * h2)
-                    + a_24 * ((0.010714285714285714 * h) - (0.0005357142857142857 * h2))
-                    + a_26 * (-(0.010714285714285714 * h) + (0.0005357142857142857 * h2))
-                    - a_27 * (0.0005357142857142857 * h2)
-                    - a_28 * (0.010714285714285714 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
-                    + a_6 * ((0.1361111111111111 * h) - (0.01587962962962963 * h2))
-                    - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (-(0.1361111111111111 * h) + (0.01587962962962963 * h2))
-                    - a_9 * (0.01587962962962963 * h2) - a_10 * (0.1361111111111111 * h)
-                    - a_12 * (0.046199494601606515 * h2)
-                    + a_14 * (0.046199494601606515 * h2)
-                    - a_15 * (0.046199494601606515 * h2)
-                    - a_18 * (0.02860900656006252 * h2)
-                    + a_20 * (0.02860900656006252 * h2)
-                    - a_21 * (0.02860900656006252 * h2)
-                    + a_24 * ((0.14166666666666666 * h) - (0.007083333333333333 * h2))
-                    + a_26 * (-(0.14166666666666666 * h) + (0.007083333333333333 * h2))
-                    - a_27 * (0.007083333333333333 * h2)
-                    - a_28 * (0.14166666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_0 * (0.0014285714285714286 * h2)
-                    + a_2 * (0.0014285714285714286 * h2)
-                    - a_3 * (0.0014285714285714286 * h2)
-                    + a_6 * (-(0.040440112458214605 * h) + (0.004718013120125037 * h2))
-                    + a_8 * ((0.040440112458214605 * h) - (0.004718013120125037 * h2))
-                    + a_9 * (0.004718013120125037 * h2)
-                    + a_10 * (0.040440112458214605 * h)
-                    - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02708994708994709 * h2)
-                    - a_15 * (0.02708994708994709 * h2)
-                    - a_18 * (0.046199494601606515 * h2)
-                    + a_20 * (0.046199494601606515 * h2)
-                    - a_21 * (0.046199494601606515 * h2)
-                    + a_24 * ((0.12380952380952381 * h) - (0.006190476190476191 * h2))
-                    + a_26 * (-(0.12380952380952381 * h) + (0.006190476190476191 * h2))
-                    - a_27 * (0.006190476190476191 * h2)
-                    - a_28 * (0.12380952380952381 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
-                    + a_6 * ((0.027002165993114922 * h) - (0.0031502526991967405 * h2))
-                    + a_8 * (-(0.027002165993114922 * h) + (0.0031502526991967405 * h2))
-                    - a_9 * (0.0031502526991967405 * h2)
-                    - a_10 * (0.027002165993114922 * h)
-                    + a_12 * (0.004718013120125037 * h2)
-                    - a_14 * (0.004718013120125037 * h2)
-                    + a_15 * (0.004718013120125037 * h2)
-                    - a_18 * (0.01587962962962963 * h2)
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (0.01587962962962963 * h2)
-                    - a_21 * (0.01587962962962963 * h2)
-                    + a_24 * ((0.14166666666666666 * h) - (0.007083333333333333 * h2))
-                    + a_26 * (-(0.14166666666666666 * h) + (0.007083333333333333 * h2))
-                    - a_27 * (0.007083333333333333 * h2)
-                    - a_28 * (0.14166666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_0 * (0.0005357142857142857 * h2)
-                    + a_2 * (0.0005357142857142857 * h2)
-                    - a_3 * (0.0005357142857142857 * h2)
-                    + a_6 * (-(0.010714285714285714 * h) + (0.00125 * h2))
-                    + a_8 * ((0.010714285714285714 * h) - (0.00125 * h2))
-                    + a_9 * (0.00125 * h2) + a_10 * (0.010714285714285714 * h)
-                    - a_12 * (0.0014285714285714286 * h2)
-                    + a_14 * (0.0014285714285714286 * h2)
-                    - a_15 * (0.0014285714285714286 * h2) + a_18 * (0.00125 * h2)
-                    - a_20 * (0.00125 * h2) + a_21 * (0.00125 * h2)
-                    + a_24 * ((0.010714285714285714 * h) - (0.0005357142857142857 * h2))
-                    - a_25 * (0.02142857142857143 * h)
-                    + a_26 * (-(0.010714285714285714 * h) + (0.0005357142857142857 * h2))
-                    - a_27 * (0.0005357142857142857 * h2)
-                    - a_28 * (0.010714285714285714 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.00046875 * h2) + a_1 * (0.01875 * h) - a_2 * (0.00046875 * h2)
-                    + a_3 * (0.00046875 * h2) + a_6 * (0.006197916666666667 * h2)
-                    - a_8 * (0.006197916666666667 * h2)
-                    + a_9 * (0.006197916666666667 * h2)
-                    + a_12 * ((0.040625 * h) + (0.005416666666666667 * h2))
-                    + a_14 * (-(0.040625 * h) - (0.005416666666666667 * h2))
-                    + a_15 * (0.005416666666666667 * h2) - a_16 * (0.040625 * h)
-                    + a_18 * (0.006197916666666667 * h2)
-                    - a_20 * (0.006197916666666667 * h2)
-                    + a_21 * (0.006197916666666667 * h2)
-                    + a_24 * (-(0.009375 * h) + (0.00046875 * h2))
-                    + a_26 * ((0.009375 * h) - (0.00046875 * h2))
-                    + a_27 * (0.00046875 * h2) + a_28 * (0.009375 * h)
-                    - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.00109375 * h2) + a_2 * (0.00109375 * h2)
-                    - a_3 * (0.00109375 * h2) + a_6 * (0.013894675925925927 * h2)
-                    + a_7 * (0.10208333333333333 * h) - a_8 * (0.013894675925925927 * h2)
-                    + a_9 * (0.013894675925925927 * h2)
-                    + a_12 * ((0.30318418332304276 * h) + (0.0404245577764057 * h2))
-                    + a_14 * (-(0.30318418332304276 * h) - (0.0404245577764057 * h2))
-                    + a_15 * (0.0404245577764057 * h2) - a_16 * (0.30318418332304276 * h)
-                    + a_18 * (0.025032880740054705 * h2)
-                    - a_20 * (0.025032880740054705 * h2)
-                    + a_21 * (0.025032880740054705 * h2)
-                    + a_24 * (-(0.12395833333333334 * h) + (0.006197916666666667 * h2))
-                    + a_26 * ((0.12395833333333334 * h) - (0.006197916666666667 * h2))
-                    + a_27 * (0.006197916666666667 * h2)
-                    + a_28 * (0.12395833333333334 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
-                    - a_6 * (0.004128261480109407 * h2)
-                    + a_8 * (0.004128261480109407 * h2)
-                    - a_9 * (0.004128261480109407 * h2)
-                    + a_12 * ((0.17777777777777778 * h) + (0.023703703703703703 * h2))
-                    + a_13 * (1.0 + (0.13333333333333333 * h))
-                    + a_14 * (-(0.17777777777777778 * h) - (0.023703703703703703 * h2))
-                    + a_15 * (0.023703703703703703 * h2)
-                    - a_16 * (0.17777777777777778 * h) - a_17
-                    + a_18 * (0.0404245577764057 * h2) - a_20 * (0.0404245577764057 * h2)
-                    + a_21 * (0.0404245577764057 * h2)
-                    + a_24 * (-(0.10833333333333334 * h) + (0.005416666666666667 * h2))
-                    + a_26 * ((0.10833333333333334 * h) - (0.005416666666666667 * h2))
-                    + a_27 * (0.005416666666666667 * h2)
-                    + a_28 * (0.10833333333333334 * h)
-                    - a_30 * (0.13333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.00109375 * h2) + a_2 * (0.00109375 * h2)
-                    - a_3 * (0.00109375 * h2) + a_6 * (0.0027564711117971483 * h2)
-                    - a_8 * (0.0027564711117971483 * h2)
-                    + a_9 * (0.0027564711117971483 * h2)
-                    + a_12 * (-(0.030961961100820556 * h) - (0.004128261480109407 * h2))
-                    + a_14 * ((0.030961961100820556 * h) + (0.004128261480109407 * h2))
-                    - a_15 * (0.004128261480109407 * h2)
-                    + a_16 * (0.030961961100820556 * h)
-                    + a_18 * (0.013894675925925927 * h2)
-                    + a_19 * (0.10208333333333333 * h)
-                    - a_20 * (0.013894675925925927 * h2)
-                    + a_21 * (0.013894675925925927 * h2)
-                    + a_24 * (-(0.12395833333333334 * h) + (0.006197916666666667 * h2))
-                    + a_26 * ((0.12395833333333334 * h) - (0.006197916666666667 * h2))
-                    + a_27 * (0.006197916666666667 * h2)
-                    + a_28 * (0.12395833333333334 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * (0.00046875 * h2) - a_2 * (0.00046875 * h2)
-                    + a_3 * (0.00046875 * h2) - a_6 * (0.00109375 * h2)
-                    + a_8 * (0.00109375 * h2) - a_9 * (0.00109375 * h2)
-                    + a_12 * ((0.009375 * h) + (0.00125 * h2))
-                    + a_14 * (-(0.009375 * h) - (0.00125 * h2)) + a_15 * (0.00125 * h2)
-                    - a_16 * (0.009375 * h) - a_18 * (0.00109375 * h2)
-                    + a_20 * (0.00109375 * h2) - a_21 * (0.00109375 * h2)
-                    + a_24 * (-(0.009375 * h) + (0.00046875 * h2))
-                    + a_25 * (-0.375 + (0.01875 * h))
-                    + a_26 * ((0.009375 * h) - (0.00046875 * h2))
-                    + a_27 * (0.00046875 * h2) + a_28 * (0.009375 * h) + a_29 * 0.375
-                    - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.00046875 * h2) + a_1 * (0.01875 * h) - a_2 * (0.00046875 * h2)
-                    + a_3 * (0.00046875 * h2) + a_6 * (0.006197916666666667 * h2)
-                    - a_8 * (0.006197916666666667 * h2)
-                    + a_9 * (0.006197916666666667 * h2)
-                    + a_12 * ((0.040625 * h) + (0.005416666666666667 * h2))
-                    + a_14 * (-(0.040625 * h) - (0.005416666666666667 * h2))
-                    + a_15 * (0.005416666666666667 * h2) - a_16 * (0.040625 * h)
-                    + a_18 * (0.006197916666666667 * h2)
-                    - a_20 * (0.006197916666666667 * h2)
-                    + a_21 * (0.006197916666666667 * h2)
-                    + a_24 * (-(0.009375 * h) + (0.00046875 * h2))
-                    + a_26 * ((0.009375 * h) - (0.00046875 * h2))
-                    + a_27 * (0.00046875 * h2) + a_28 * (0.009375 * h)
-                    - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.00109375 * h2) + a_2 * (0.00109375 * h2)
-                    - a_3 * (0.00109375 * h2) + a_6 * (0.013894675925925927 * h2)
-                    + a_7 * (0.10208333333333333 * h) - a_8 * (0.013894675925925927 * h2)
-                    + a_9 * (0.013894675925925927 * h2)
-                    + a_12 * ((0.30318418332304276 * h) + (0.0404245577764057 * h2))
-                    + a_14 * (-(0.30318418332304276 * h) - (0.0404245577764057 * h2))
-                    + a_15 * (0.0404245577764057 * h2) - a_16 * (0.30318418332304276 * h)
-                    + a_18 * (0.025032880740054705 * h2)
-                    - a_20 * (0.025032880740054705 * h2)
-                    + a_21 * (0.025032880740054705 * h2)
-                    + a_24 * (-(0.12395833333333334 * h) + (0.006197916666666667 * h2))
-                    + a_26 * ((0.12395833333333334 * h) - (0.006197916666666667 * h2))
-                    + a_27 * (0.006197916666666667 * h2)
-                    + a_28 * (0.12395833333333334 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
-                    - a_6 * (0.004128261480109407 * h2)
-                    + a_8 * (0.004128261480109407 * h2)
-                    - a_9 * (0.004128261480109407 * h2)
-                    + a_12 * ((0.17777777777777778 * h) + (0.023703703703703703 * h2))
-                    + a_13 * (0.13333333333333333 * h)
-                    + a_14 * (-(0.17777777777777778 * h) - (0.023703703703703703 * h2))
-                    + a_15 * (0.023703703703703703 * h2)
-                    - a_16 * (0.17777777777777778 * h) + a_18 * (0.0404245577764057 * h2)
-                    - a_20 * (0.0404245577764057 * h2) + a_21 * (0.0404245577764057 * h2)
-                    + a_24 * (-(0.10833333333333334 * h) + (0.005416666666666667 * h2))
-                    + a_26 * ((0.10833333333333334 * h) - (0.005416666666666667 * h2))
-                    + a_27 * (0.005416666666666667 * h2)
-                    + a_28 * (0.10833333333333334 * h)
-                    - a_30 * (0.13333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.00109375 * h2) + a_2 * (0.00109375 * h2)
-                    - a_3 * (0.00109375 * h2) + a_6 * (0.0027564711117971483 * h2)
-                    - a_8 * (0.0027564711117971483 * h2)
-                    + a_9 * (0.0027564711117971483 * h2)
-                    + a_12 * (-(0.030961961100820556 * h) - (0.004128261480109407 * h2))
-                    + a_14 * ((0.030961961100820556 * h) + (0.004128261480109407 * h2))
-                    - a_15 * (0.004128261480109407 * h2)
-                    + a_16 * (0.030961961100820556 * h)
-                    + a_18 * (0.013894675925925927 * h2)
-                    + a_19 * (0.10208333333333333 * h)
-                    - a_20 * (0.013894675925925927 * h2)
-                    + a_21 * (0.013894675925925927 * h2)
-                    + a_24 * (-(0.12395833333333334 * h) + (0.006197916666666667 * h2))
-                    + a_26 * ((0.12395833333333334 * h) - (0.006197916666666667 * h2))
-                    + a_27 * (0.006197916666666667 * h2)
-                    + a_28 * (0.12395833333333334 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * (0.00046875 * h2) - a_2 * (0.00046875 * h2)
-                    + a_3 * (0.00046875 * h2) - a_6 * (0.00109375 * h2)
-                    + a_8 * (0.00109375 * h2) - a_9 * (0.00109375 * h2)
-                    + a_12 * ((0.009375 * h) + (0.00125 * h2))
-                    + a_14 * (-(0.009375 * h) - (0.00125 * h2)) + a_15 * (0.00125 * h2)
-                    - a_16 * (0.009375 * h) - a_18 * (0.00109375 * h2)
-                    + a_20 * (0.00109375 * h2) - a_21 * (0.00109375 * h2)
-                    + a_24 * (-(0.009375 * h) + (0.00046875 * h2)) + a_25 * (0.01875 * h)
-                    + a_26 * ((0.009375 * h) - (0.00046875 * h2))
-                    + a_27 * (0.00046875 * h2) + a_28 * (0.009375 * h)
-                    - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
-                    + a_2 * (0.0005357142857142857 * h2)
-                    - a_3 * (0.0005357142857142857 * h2)
-                    - a_6 * (0.007083333333333333 * h2)
-                    + a_8 * (0.007083333333333333 * h2)
-                    - a_9 * (0.007083333333333333 * h2)
-                    - a_12 * (0.006190476190476191 * h2)
-                    + a_14 * (0.006190476190476191 * h2)
-                    - a_15 * (0.006190476190476191 * h2)
-                    + a_18 * ((0.060714285714285714 * h) - (0.007083333333333333 * h2))
-                    + a_20 * (-(0.060714285714285714 * h) + (0.007083333333333333 * h2))
-                    - a_21 * (0.007083333333333333 * h2)
-                    - a_22 * (0.060714285714285714 * h)
-                    + a_24 * ((0.010714285714285714 * h) - (0.0005357142857142857 * h2))
-                    + a_26 * (-(0.010714285714285714 * h) + (0.0005357142857142857 * h2))
-                    - a_27 * (0.0005357142857142857 * h2)
-                    - a_28 * (0.010714285714285714 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
-                    - a_6 * (0.01587962962962963 * h2) - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (0.01587962962962963 * h2) - a_9 * (0.01587962962962963 * h2)
-                    - a_12 * (0.046199494601606515 * h2)
-                    + a_14 * (0.046199494601606515 * h2)
-                    - a_15 * (0.046199494601606515 * h2)
-                    + a_18 * ((0.2452200562291073 * h) - (0.02860900656006252 * h2))
-                    + a_20 * (-(0.2452200562291073 * h) + (0.02860900656006252 * h2))
-                    - a_21 * (0.02860900656006252 * h2) - a_22 * (0.2452200562291073 * h)
-                    + a_24 * ((0.14166666666666666 * h) - (0.007083333333333333 * h2))
-                    + a_26 * (-(0.14166666666666666 * h) + (0.007083333333333333 * h2))
-                    - a_27 * (0.007083333333333333 * h2)
-                    - a_28 * (0.14166666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.0014285714285714286 * h2)
-                    + a_2 * (0.0014285714285714286 * h2)
-                    - a_3 * (0.0014285714285714286 * h2)
-                    + a_6 * (0.004718013120125037 * h2)
-                    - a_8 * (0.004718013120125037 * h2)
-                    + a_9 * (0.004718013120125037 * h2)
-                    - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02708994708994709 * h2)
-                    - a_15 * (0.02708994708994709 * h2)
-                    + a_18 * ((0.3959956680137702 * h) - (0.046199494601606515 * h2))
-                    + a_20 * (-(0.3959956680137702 * h) + (0.046199494601606515 * h2))
-                    - a_21 * (0.046199494601606515 * h2)
-                    - a_22 * (0.3959956680137702 * h)
-                    + a_24 * ((0.12380952380952381 * h) - (0.006190476190476191 * h2))
-                    + a_26 * (-(0.12380952380952381 * h) + (0.006190476190476191 * h2))
-                    - a_27 * (0.006190476190476191 * h2)
-                    - a_28 * (0.12380952380952381 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
-                    - a_6 * (0.0031502526991967405 * h2)
-                    + a_8 * (0.0031502526991967405 * h2)
-                    - a_9 * (0.0031502526991967405 * h2)
-                    + a_12 * (0.004718013120125037 * h2)
-                    - a_14 * (0.004718013120125037 * h2)
-                    + a_15 * (0.004718013120125037 * h2)
-                    + a_18 * ((0.1361111111111111 * h) - (0.01587962962962963 * h2))
-                    + a_19 * (1.0 - (0.11666666666666667 * h))
-                    + a_20 * (-(0.1361111111111111 * h) + (0.01587962962962963 * h2))
-                    - a_21 * (0.01587962962962963 * h2) - a_22 * (0.1361111111111111 * h)
-                    - a_23
-                    + a_24 * ((0.14166666666666666 * h) - (0.007083333333333333 * h2))
-                    + a_26 * (-(0.14166666666666666 * h) + (0.007083333333333333 * h2))
-                    - a_27 * (0.007083333333333333 * h2)
-                    - a_28 * (0.14166666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_0 * (0.0005357142857142857 * h2)
-                    + a_2 * (0.0005357142857142857 * h2)
-                    - a_3 * (0.0005357142857142857 * h2) + a_6 * (0.00125 * h2)
-                    - a_8 * (0.00125 * h2) + a_9 * (0.00125 * h2)
-                    - a_12 * (0.0014285714285714286 * h2)
-                    + a_14 * (0.0014285714285714286 * h2)
-                    - a_15 * (0.0014285714285714286 * h2)
-                    + a_18 * (-(0.010714285714285714 * h) + (0.00125 * h2))
-                    + a_20 * ((0.010714285714285714 * h) - (0.00125 * h2))
-                    + a_21 * (0.00125 * h2) + a_22 * (0.010714285714285714 * h)
-                    + a_24 * ((0.010714285714285714 * h) - (0.0005357142857142857 * h2))
-                    + a_25 * (0.42857142857142855 - (0.02142857142857143 * h))
-                    + a_26 * (-(0.010714285714285714 * h) + (0.0005357142857142857 * h2))
-                    - a_27 * (0.0005357142857142857 * h2)
-                    - a_28 * (0.010714285714285714 * h) - a_29 * 0.42857142857142855
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
-                    + a_2 * (0.0005357142857142857 * h2)
-                    - a_3 * (0.0005357142857142857 * h2)
-                    - a_6 * (0.007083333333333333 * h2)
-                    + a_8 * (0.007083333333333333 * h2)
-                    - a_9 * (0.007083333333333333 * h2)
-                    - a_12 * (0.006190476190476191 * h2)
-                    + a_14 * (0.006190476190476191 * h2)
-                    - a_15 * (0.006190476190476191 * h2)
-                    + a_18 * ((0.060714285714285714 * h) - (0.007083333333333333 * h2))
-                    + a_20 * (-(0.060714285714285714 * h) + (0.007083333333333333 * h2))
-                    - a_21 * (0.007083333333333333 * h2)
-                    - a_22 * (0.060714285714285714 * h)
-                    + a_24 * ((0.010714285714285714 * h) - (0.0005357142857142857 * h2))
-                    + a_26 * (-(0.010714285714285714 * h) + (0.0005357142857142857 * h2))
-                    - a_27 * (0.0005357142857142857 * h2)
-                    - a_28 * (0.010714285714285714 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
-                    - a_6 * (0.01587962962962963 * h2) - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (0.01587962962962963 * h2) - a_9 * (0.01587962962962963 * h2)
-                    - a_12 * (0.046199494601606515 * h2)
-                    + a_14 * (0.046199494601606515 * h2)
-                    - a_15 * (0.046199494601606515 * h2)
-                    + a_18 * ((0.2452200562291073 * h) - (0.02860900656006252 * h2))
-                    + a_20 * (-(0.2452200562291073 * h) + (0.02860900656006252 * h2))
-                    - a_21 * (0.02860900656006252 * h2) - a_22 * (0.2452200562291073 * h)
-                    + a_24 * ((0.14166666666666666 * h) - (0.007083333333333333 * h2))
-                    + a_26 * (-(0.14166666666666666 * h) + (0.007083333333333333 * h2))
-                    - a_27 * (0.007083333333333333 * h2)
-                    - a_28 * (0.14166666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_0 * (0.0014285714285714286 * h2)
-                    + a_2 * (0.0014285714285714286 * h2)
-                    - a_3 * (0.0014285714285714286 * h2)
-                    + a_6 * (0.004718013120125037 * h2)
-                    - a_8 * (0.004718013120125037 * h2)
-                    + a_9 * (0.004718013120125037 * h2)
-                    - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02708994708994709 * h2)
-                    - a_15 * (0.02708994708994709 * h2)
-                    + a_18 * ((0.3959956680137702 * h) - (0.046199494601606515 * h2))
-                    + a_20 * (-(0.3959956680137702 * h) + (0.046199494601606515 * h2))
-                    - a_21 * (0.046199494601606515 * h2)
-                    - a_22 * (0.3959956680137702 * h)
-                    + a_24 * ((0.12380952380952381 * h) - (0.006190476190476191 * h2))
-                    + a_26 * (-(0.12380952380952381 * h) + (0.006190476190476191 * h2))
-                    - a_27 * (0.006190476190476191 * h2)
-                    - a_28 * (0.12380952380952381 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
-                    - a_6 * (0.0031502526991967405 * h2)
-                    + a_8 * (0.0031502526991967405 * h2)
-                    - a_9 * (0.0031502526991967405 * h2)
-                    + a_12 * (0.004718013120125037 * h2)
-                    - a_14 * (0.004718013120125037 * h2)
-                    + a_15 * (0.004718013120125037 * h2)
-                    + a_18 * ((0.1361111111111111 * h) - (0.01587962962962963 * h2))
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (-(0.1361111111111111 * h) + (0.01587962962962963 * h2))
-                    - a_21 * (0.01587962962962963 * h2) - a_22 * (0.1361111111111111 * h)
-                    + a_24 * ((0.14166666666666666 * h) - (0.007083333333333333 * h2))
-                    + a_26 * (-(0.14166666666666666 * h) + (0.007083333333333333 * h2))
-                    - a_27 * (0.007083333333333333 * h2)
-                    - a_28 * (0.14166666666666666 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_0 * (0.0005357142857142857 * h2)
-                    + a_2 * (0.0005357142857142857 * h2)
-                    - a_3 * (0.0005357142857142857 * h2) + a_6 * (0.00125 * h2)
-                    - a_8 * (0.00125 * h2) + a_9 * (0.00125 * h2)
-                    - a_12 * (0.0014285714285714286 * h2)
-                    + a_14 * (0.0014285714285714286 * h2)
-                    - a_15 * (0.0014285714285714286 * h2)
-                    + a_18 * (-(0.010714285714285714 * h) + (0.00125 * h2))
-                    + a_20 * ((0.010714285714285714 * h) - (0.00125 * h2))
-                    + a_21 * (0.00125 * h2) + a_22 * (0.010714285714285714 * h)
-                    + a_24 * ((0.010714285714285714 * h) - (0.0005357142857142857 * h2))
-                    - a_25 * (0.02142857142857143 * h)
-                    + a_26 * (-(0.010714285714285714 * h) + (0.0005357142857142857 * h2))
-                    - a_27 * (0.0005357142857142857 * h2)
-                    - a_28 * (0.010714285714285714 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
-                    + a_3 * (0.00125 * h2) + a_6 * (0.016527777777777777 * h2)
-                    - a_8 * (0.016527777777777777 * h2)
-                    + a_9 * (0.016527777777777777 * h2)
-                    + a_12 * (0.014444444444444444 * h2)
-                    - a_14 * (0.014444444444444444 * h2)
-                    + a_15 * (0.014444444444444444 * h2)
-                    + a_18 * (0.016527777777777777 * h2)
-                    - a_20 * (0.016527777777777777 * h2)
-                    + a_21 * (0.016527777777777777 * h2) + a_24 * (0.00125 * h2)
-                    - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
-                    - a_3 * (0.002916666666666667 * h2)
-                    + a_6 * (0.03705246913580247 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.03705246913580247 * h2) + a_9 * (0.03705246913580247 * h2)
-                    + a_12 * (0.10779882073708187 * h2)
-                    - a_14 * (0.10779882073708187 * h2)
-                    + a_15 * (0.10779882073708187 * h2)
-                    + a_18 * (0.06675434864014587 * h2)
-                    - a_20 * (0.06675434864014587 * h2)
-                    + a_21 * (0.06675434864014587 * h2)
-                    + a_24 * (0.016527777777777777 * h2)
-                    - a_26 * (0.016527777777777777 * h2)
-                    + a_27 * (0.016527777777777777 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0033333333333333335 * h2) - a_2 * (0.0033333333333333335 * h2)
-                    + a_3 * (0.0033333333333333335 * h2)
-                    - a_6 * (0.011008697280291753 * h2)
-                    + a_8 * (0.011008697280291753 * h2)
-                    - a_9 * (0.011008697280291753 * h2)
-                    + a_12 * (0.06320987654320988 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.06320987654320988 * h2)
-                    + a_15 * (0.06320987654320988 * h2)
-                    + a_18 * (0.10779882073708187 * h2)
-                    - a_20 * (0.10779882073708187 * h2)
-                    + a_21 * (0.10779882073708187 * h2)
-                    + a_24 * (0.014444444444444444 * h2)
-                    - a_26 * (0.014444444444444444 * h2)
-                    + a_27 * (0.014444444444444444 * h2)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
-                    - a_3 * (0.002916666666666667 * h2)
-                    + a_6 * (0.0073505896314590615 * h2)
-                    - a_8 * (0.0073505896314590615 * h2)
-                    + a_9 * (0.0073505896314590615 * h2)
-                    - a_12 * (0.011008697280291753 * h2)
-                    + a_14 * (0.011008697280291753 * h2)
-                    - a_15 * (0.011008697280291753 * h2)
-                    + a_18 * (0.03705246913580247 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.03705246913580247 * h2)
-                    + a_21 * (0.03705246913580247 * h2)
-                    + a_24 * (0.016527777777777777 * h2)
-                    - a_26 * (0.016527777777777777 * h2)
-                    + a_27 * (0.016527777777777777 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
-                    - a_6 * (0.002916666666666667 * h2)
-                    + a_8 * (0.002916666666666667 * h2)
-                    - a_9 * (0.002916666666666667 * h2)
-                    + a_12 * (0.0033333333333333335 * h2)
-                    - a_14 * (0.0033333333333333335 * h2)
-                    + a_15 * (0.0033333333333333335 * h2)
-                    - a_18 * (0.002916666666666667 * h2)
-                    + a_20 * (0.002916666666666667 * h2)
-                    - a_21 * (0.002916666666666667 * h2) + a_24 * (0.00125 * h2)
-                    + a_25 * (0.05 * h) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
-                    - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
-                    + a_3 * (0.00125 * h2) + a_6 * (0.016527777777777777 * h2)
-                    - a_8 * (0.016527777777777777 * h2)
-                    + a_9 * (0.016527777777777777 * h2)
-                    + a_12 * (0.014444444444444444 * h2)
-                    - a_14 * (0.014444444444444444 * h2)
-                    + a_15 * (0.014444444444444444 * h2)
-                    + a_18 * (0.016527777777777777 * h2)
-                    - a_20 * (0.016527777777777777 * h2)
-                    + a_21 * (0.016527777777777777 * h2) + a_24 * (0.00125 * h2)
-                    - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
-                    - a_3 * (0.002916666666666667 * h2)
-                    + a_6 * (0.03705246913580247 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.03705246913580247 * h2) + a_9 * (0.03705246913580247 * h2)
-                    + a_12 * (0.10779882073708187 * h2)
-                    - a_14 * (0.10779882073708187 * h2)
-                    + a_15 * (0.10779882073708187 * h2)
-                    + a_18 * (0.06675434864014587 * h2)
-                    - a_20 * (0.06675434864014587 * h2)
-                    + a_21 * (0.06675434864014587 * h2)
-                    + a_24 * (0.016527777777777777 * h2)
-                    - a_26 * (0.016527777777777777 * h2)
-                    + a_27 * (0.016527777777777777 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0033333333333333335 * h2) - a_2 * (0.0033333333333333335 * h2)
-                    + a_3 * (0.0033333333333333335 * h2)
-                    - a_6 * (0.011008697280291753 * h2)
-                    + a_8 * (0.011008697280291753 * h2)
-                    - a_9 * (0.011008697280291753 * h2)
-                    + a_12 * (0.06320987654320988 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.06320987654320988 * h2)
-                    + a_15 * (0.06320987654320988 * h2)
-                    + a_18 * (0.10779882073708187 * h2)
-                    - a_20 * (0.10779882073708187 * h2)
-                    + a_21 * (0.10779882073708187 * h2)
-                    + a_24 * (0.014444444444444444 * h2)
-                    - a_26 * (0.014444444444444444 * h2)
-                    + a_27 * (0.014444444444444444 * h2)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
-                    - a_3 * (0.002916666666666667 * h2)
-                    + a_6 * (0.0073505896314590615 * h2)
-                    - a_8 * (0.0073505896314590615 * h2)
-                    + a_9 * (0.0073505896314590615 * h2)
-                    - a_12 * (0.011008697280291753 * h2)
-                    + a_14 * (0.011008697280291753 * h2)
-                    - a_15 * (0.011008697280291753 * h2)
-                    + a_18 * (0.03705246913580247 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.03705246913580247 * h2)
-                    + a_21 * (0.03705246913580247 * h2)
-                    + a_24 * (0.016527777777777777 * h2)
-                    - a_26 * (0.016527777777777777 * h2)
-                    + a_27 * (0.016527777777777777 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
-                    - a_6 * (0.002916666666666667 * h2)
-                    + a_8 * (0.002916666666666667 * h2)
-                    - a_9 * (0.002916666666666667 * h2)
-                    + a_12 * (0.0033333333333333335 * h2)
-                    - a_14 * (0.0033333333333333335 * h2)
-                    + a_15 * (0.0033333333333333335 * h2)
-                    - a_18 * (0.002916666666666667 * h2)
-                    + a_20 * (0.002916666666666667 * h2)
-                    - a_21 * (0.002916666666666667 * h2) + a_24 * (0.00125 * h2)
-                    + a_25 * (0.05 * h) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
-                    - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.22360679774997896);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.521749194749951);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.5962847939999439);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 3), -0.521749194749951);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 4), 0.22360679774997896);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
+                + a_3 * (0.000625 * h2) - a_5 * (0.025 * h)
+                - a_6 * (0.0035416666666666665 * h2) + a_8 * (0.0035416666666666665 * h2)
+                - a_9 * (0.0035416666666666665 * h2)
+                + a_12 * (0.0027083333333333334 * h2)
+                - a_14 * (0.0027083333333333334 * h2)
+                + a_15 * (0.0027083333333333334 * h2)
+                - a_18 * (0.0035416666666666665 * h2)
+                + a_20 * (0.0035416666666666665 * h2)
+                - a_21 * (0.0035416666666666665 * h2) + a_24 * (0.000625 * h2)
+                - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
+                - a_3 * (0.0014583333333333334 * h2) + a_5 * (0.058333333333333334 * h)
+                - a_6 * (0.007939814814814814 * h2) - a_7 * (0.058333333333333334 * h)
+                + a_8 * (0.007939814814814814 * h2) - a_9 * (0.007939814814814814 * h2)
+                + a_12 * (0.02021227888820285 * h2) - a_14 * (0.02021227888820285 * h2)
+                + a_15 * (0.02021227888820285 * h2) - a_18 * (0.01430450328003126 * h2)
+                + a_20 * (0.01430450328003126 * h2) - a_21 * (0.01430450328003126 * h2)
+                + a_24 * (0.008263888888888888 * h2) - a_26 * (0.008263888888888888 * h2)
+                + a_27 * (0.008263888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
+                + a_3 * (0.0016666666666666668 * h2) - a_5 * (0.06666666666666667 * h)
+                + a_6 * (0.0023590065600625184 * h2) - a_8 * (0.0023590065600625184 * h2)
+                + a_9 * (0.0023590065600625184 * h2) + a_12 * (0.011851851851851851 * h2)
+                + a_13 * (0.06666666666666667 * h) - a_14 * (0.011851851851851851 * h2)
+                + a_15 * (0.011851851851851851 * h2) - a_18 * (0.023099747300803258 * h2)
+                + a_20 * (0.023099747300803258 * h2) - a_21 * (0.023099747300803258 * h2)
+                + a_24 * (0.007222222222222222 * h2) - a_26 * (0.007222222222222222 * h2)
+                + a_27 * (0.007222222222222222 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
+                - a_3 * (0.0014583333333333334 * h2) + a_5 * (0.058333333333333334 * h)
+                - a_6 * (0.0015751263495983703 * h2) + a_8 * (0.0015751263495983703 * h2)
+                - a_9 * (0.0015751263495983703 * h2)
+                - a_12 * (0.0020641307400547037 * h2)
+                + a_14 * (0.0020641307400547037 * h2)
+                - a_15 * (0.0020641307400547037 * h2)
+                - a_18 * (0.007939814814814814 * h2) - a_19 * (0.058333333333333334 * h)
+                + a_20 * (0.007939814814814814 * h2) - a_21 * (0.007939814814814814 * h2)
+                + a_24 * (0.008263888888888888 * h2) - a_26 * (0.008263888888888888 * h2)
+                + a_27 * (0.008263888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
+                - a_5 * (0.025 * h) + a_6 * (0.000625 * h2) - a_8 * (0.000625 * h2)
+                + a_9 * (0.000625 * h2) + a_12 * (0.000625 * h2) - a_14 * (0.000625 * h2)
+                + a_15 * (0.000625 * h2) + a_18 * (0.000625 * h2)
+                - a_20 * (0.000625 * h2) + a_21 * (0.000625 * h2)
+                + a_24 * (0.000625 * h2) + a_25 * (0.025 * h) - a_26 * (0.000625 * h2)
+                + a_27 * (0.000625 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
+                + a_3 * (0.000625 * h2) - a_5 * (0.025 * h)
+                - a_6 * (0.0035416666666666665 * h2) + a_8 * (0.0035416666666666665 * h2)
+                - a_9 * (0.0035416666666666665 * h2)
+                + a_12 * (0.0027083333333333334 * h2)
+                - a_14 * (0.0027083333333333334 * h2)
+                + a_15 * (0.0027083333333333334 * h2)
+                - a_18 * (0.0035416666666666665 * h2)
+                + a_20 * (0.0035416666666666665 * h2)
+                - a_21 * (0.0035416666666666665 * h2) + a_24 * (0.000625 * h2)
+                - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
+                - a_3 * (0.0014583333333333334 * h2) + a_5 * (0.058333333333333334 * h)
+                - a_6 * (0.007939814814814814 * h2) - a_7 * (0.058333333333333334 * h)
+                + a_8 * (0.007939814814814814 * h2) - a_9 * (0.007939814814814814 * h2)
+                + a_12 * (0.02021227888820285 * h2) - a_14 * (0.02021227888820285 * h2)
+                + a_15 * (0.02021227888820285 * h2) - a_18 * (0.01430450328003126 * h2)
+                + a_20 * (0.01430450328003126 * h2) - a_21 * (0.01430450328003126 * h2)
+                + a_24 * (0.008263888888888888 * h2) - a_26 * (0.008263888888888888 * h2)
+                + a_27 * (0.008263888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
+                + a_3 * (0.0016666666666666668 * h2) - a_5 * (0.06666666666666667 * h)
+                + a_6 * (0.0023590065600625184 * h2) - a_8 * (0.0023590065600625184 * h2)
+                + a_9 * (0.0023590065600625184 * h2) + a_12 * (0.011851851851851851 * h2)
+                + a_13 * (0.06666666666666667 * h) - a_14 * (0.011851851851851851 * h2)
+                + a_15 * (0.011851851851851851 * h2) - a_18 * (0.023099747300803258 * h2)
+                + a_20 * (0.023099747300803258 * h2) - a_21 * (0.023099747300803258 * h2)
+                + a_24 * (0.007222222222222222 * h2) - a_26 * (0.007222222222222222 * h2)
+                + a_27 * (0.007222222222222222 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
+                - a_3 * (0.0014583333333333334 * h2) + a_5 * (0.058333333333333334 * h)
+                - a_6 * (0.0015751263495983703 * h2) + a_8 * (0.0015751263495983703 * h2)
+                - a_9 * (0.0015751263495983703 * h2)
+                - a_12 * (0.0020641307400547037 * h2)
+                + a_14 * (0.0020641307400547037 * h2)
+                - a_15 * (0.0020641307400547037 * h2)
+                - a_18 * (0.007939814814814814 * h2) - a_19 * (0.058333333333333334 * h)
+                + a_20 * (0.007939814814814814 * h2) - a_21 * (0.007939814814814814 * h2)
+                + a_24 * (0.008263888888888888 * h2) - a_26 * (0.008263888888888888 * h2)
+                + a_27 * (0.008263888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
+                - a_5 * (0.025 * h) + a_6 * (0.000625 * h2) - a_8 * (0.000625 * h2)
+                + a_9 * (0.000625 * h2) + a_12 * (0.000625 * h2) - a_14 * (0.000625 * h2)
+                + a_15 * (0.000625 * h2) + a_18 * (0.000625 * h2)
+                - a_20 * (0.000625 * h2) + a_21 * (0.000625 * h2)
+                + a_24 * (0.000625 * h2) + a_25 * (0.025 * h) - a_26 * (0.000625 * h2)
+                + a_27 * (0.000625 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -4.47213595499958,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0015178571428571428 * h2) + a_1 * (0.060714285714285714 * h)
+                - a_2 * (0.0015178571428571428 * h2) + a_3 * (0.0015178571428571428 * h2)
+                + a_6 * (0.008263888888888888 * h2) - a_8 * (0.008263888888888888 * h2)
+                + a_9 * (0.008263888888888888 * h2) - a_11 * (0.060714285714285714 * h)
+                - a_12 * (0.0016428795686149683 * h2)
+                + a_14 * (0.0016428795686149683 * h2)
+                - a_15 * (0.0016428795686149683 * h2)
+                + a_18 * (0.0016394172210105488 * h2)
+                - a_20 * (0.0016394172210105488 * h2)
+                + a_21 * (0.0016394172210105488 * h2)
+                - a_24 * (0.00026785714285714287 * h2)
+                + a_26 * (0.00026785714285714287 * h2)
+                - a_27 * (0.00026785714285714287 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
+                - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.018526234567901236 * h2)
+                + a_7 * (0.1361111111111111 * h) - a_8 * (0.018526234567901236 * h2)
+                + a_9 * (0.018526234567901236 * h2) - a_11 * (0.1361111111111111 * h)
+                - a_12 * (0.012260802469135803 * h2) + a_14 * (0.012260802469135803 * h2)
+                - a_15 * (0.012260802469135803 * h2) + a_18 * (0.00662147266313933 * h2)
+                - a_20 * (0.00662147266313933 * h2) + a_21 * (0.00662147266313933 * h2)
+                - a_24 * (0.0035416666666666665 * h2)
+                + a_26 * (0.0035416666666666665 * h2)
+                - a_27 * (0.0035416666666666665 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.004047619047619047 * h2) - a_2 * (0.004047619047619047 * h2)
+                + a_3 * (0.004047619047619047 * h2) - a_6 * (0.0055043486401458765 * h2)
+                + a_8 * (0.0055043486401458765 * h2) - a_9 * (0.0055043486401458765 * h2)
+                + a_11 * (0.040440112458214605 * h) - a_12 * (0.007189353325904819 * h2)
+                - a_13 * (0.040440112458214605 * h) + a_14 * (0.007189353325904819 * h2)
+                - a_15 * (0.007189353325904819 * h2) + a_18 * (0.01069274076026225 * h2)
+                - a_20 * (0.01069274076026225 * h2) + a_21 * (0.01069274076026225 * h2)
+                - a_24 * (0.0030952380952380953 * h2)
+                + a_26 * (0.0030952380952380953 * h2)
+                - a_27 * (0.0030952380952380953 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
+                - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.0036752948157295308 * h2)
+                - a_8 * (0.0036752948157295308 * h2) + a_9 * (0.0036752948157295308 * h2)
+                - a_11 * (0.027002165993114922 * h) + a_12 * (0.0012521051888440492 * h2)
+                - a_14 * (0.0012521051888440492 * h2)
+                + a_15 * (0.0012521051888440492 * h2)
+                + a_18 * (0.0036752948157295308 * h2) + a_19 * (0.027002165993114922 * h)
+                - a_20 * (0.0036752948157295308 * h2)
+                + a_21 * (0.0036752948157295308 * h2)
+                - a_24 * (0.0035416666666666665 * h2)
+                + a_26 * (0.0035416666666666665 * h2)
+                - a_27 * (0.0035416666666666665 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.0015178571428571428 * h2) - a_2 * (0.0015178571428571428 * h2)
+                + a_3 * (0.0015178571428571428 * h2) - a_6 * (0.0014583333333333334 * h2)
+                + a_8 * (0.0014583333333333334 * h2) - a_9 * (0.0014583333333333334 * h2)
+                + a_11 * (0.010714285714285714 * h) - a_12 * (0.0003791260542957619 * h2)
+                + a_14 * (0.0003791260542957619 * h2)
+                - a_15 * (0.0003791260542957619 * h2)
+                - a_18 * (0.00028930892135480273 * h2)
+                + a_20 * (0.00028930892135480273 * h2)
+                - a_21 * (0.00028930892135480273 * h2)
+                - a_24 * (0.00026785714285714287 * h2)
+                - a_25 * (0.010714285714285714 * h)
+                + a_26 * (0.00026785714285714287 * h2)
+                - a_27 * (0.00026785714285714287 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0015178571428571428 * h2) + a_1 * (0.060714285714285714 * h)
+                - a_2 * (0.0015178571428571428 * h2) + a_3 * (0.0015178571428571428 * h2)
+                + a_6 * (0.008263888888888888 * h2) - a_8 * (0.008263888888888888 * h2)
+                + a_9 * (0.008263888888888888 * h2) - a_11 * (0.060714285714285714 * h)
+                - a_12 * (0.0016428795686149683 * h2)
+                + a_14 * (0.0016428795686149683 * h2)
+                - a_15 * (0.0016428795686149683 * h2)
+                + a_18 * (0.0016394172210105488 * h2)
+                - a_20 * (0.0016394172210105488 * h2)
+                + a_21 * (0.0016394172210105488 * h2)
+                - a_24 * (0.00026785714285714287 * h2)
+                + a_26 * (0.00026785714285714287 * h2)
+                - a_27 * (0.00026785714285714287 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
+                - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.018526234567901236 * h2)
+                + a_7 * (0.1361111111111111 * h) - a_8 * (0.018526234567901236 * h2)
+                + a_9 * (0.018526234567901236 * h2) - a_11 * (0.1361111111111111 * h)
+                - a_12 * (0.012260802469135803 * h2) + a_14 * (0.012260802469135803 * h2)
+                - a_15 * (0.012260802469135803 * h2) + a_18 * (0.00662147266313933 * h2)
+                - a_20 * (0.00662147266313933 * h2) + a_21 * (0.00662147266313933 * h2)
+                - a_24 * (0.0035416666666666665 * h2)
+                + a_26 * (0.0035416666666666665 * h2)
+                - a_27 * (0.0035416666666666665 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.004047619047619047 * h2) - a_2 * (0.004047619047619047 * h2)
+                + a_3 * (0.004047619047619047 * h2) - a_6 * (0.0055043486401458765 * h2)
+                + a_8 * (0.0055043486401458765 * h2) - a_9 * (0.0055043486401458765 * h2)
+                + a_11 * (0.040440112458214605 * h) - a_12 * (0.007189353325904819 * h2)
+                - a_13 * (0.040440112458214605 * h) + a_14 * (0.007189353325904819 * h2)
+                - a_15 * (0.007189353325904819 * h2) + a_18 * (0.01069274076026225 * h2)
+                - a_20 * (0.01069274076026225 * h2) + a_21 * (0.01069274076026225 * h2)
+                - a_24 * (0.0030952380952380953 * h2)
+                + a_26 * (0.0030952380952380953 * h2)
+                - a_27 * (0.0030952380952380953 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
+                - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.0036752948157295308 * h2)
+                - a_8 * (0.0036752948157295308 * h2) + a_9 * (0.0036752948157295308 * h2)
+                - a_11 * (0.027002165993114922 * h) + a_12 * (0.0012521051888440492 * h2)
+                - a_14 * (0.0012521051888440492 * h2)
+                + a_15 * (0.0012521051888440492 * h2)
+                + a_18 * (0.0036752948157295308 * h2) + a_19 * (0.027002165993114922 * h)
+                - a_20 * (0.0036752948157295308 * h2)
+                + a_21 * (0.0036752948157295308 * h2)
+                - a_24 * (0.0035416666666666665 * h2)
+                + a_26 * (0.0035416666666666665 * h2)
+                - a_27 * (0.0035416666666666665 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.0015178571428571428 * h2) - a_2 * (0.0015178571428571428 * h2)
+                + a_3 * (0.0015178571428571428 * h2) - a_6 * (0.0014583333333333334 * h2)
+                + a_8 * (0.0014583333333333334 * h2) - a_9 * (0.0014583333333333334 * h2)
+                + a_11 * (0.010714285714285714 * h) - a_12 * (0.0003791260542957619 * h2)
+                + a_14 * (0.0003791260542957619 * h2)
+                - a_15 * (0.0003791260542957619 * h2)
+                - a_18 * (0.00028930892135480273 * h2)
+                + a_20 * (0.00028930892135480273 * h2)
+                - a_21 * (0.00028930892135480273 * h2)
+                - a_24 * (0.00026785714285714287 * h2)
+                - a_25 * (0.010714285714285714 * h)
+                + a_26 * (0.00026785714285714287 * h2)
+                - a_27 * (0.00026785714285714287 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.9166296949998198,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.001015625 * h2) + a_1 * (0.040625 * h) - a_2 * (0.001015625 * h2)
+                + a_3 * (0.001015625 * h2) + a_6 * (0.018407611130327597 * h2)
+                - a_8 * (0.018407611130327597 * h2) + a_9 * (0.018407611130327597 * h2)
+                + a_12 * (0.007222222222222222 * h2) - a_14 * (0.007222222222222222 * h2)
+                + a_15 * (0.007222222222222222 * h2) - a_17 * (0.040625 * h)
+                - a_18 * (0.0018798333525498194 * h2)
+                + a_20 * (0.0018798333525498194 * h2)
+                - a_21 * (0.0018798333525498194 * h2) + a_24 * (0.000234375 * h2)
+                - a_26 * (0.000234375 * h2) + a_27 * (0.000234375 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0023697916666666667 * h2) + a_2 * (0.0023697916666666667 * h2)
+                - a_3 * (0.0023697916666666667 * h2) + a_6 * (0.041266736063414154 * h2)
+                + a_7 * (0.30318418332304276 * h) - a_8 * (0.041266736063414154 * h2)
+                + a_9 * (0.041266736063414154 * h2) + a_12 * (0.053899410368540936 * h2)
+                - a_14 * (0.053899410368540936 * h2) + a_15 * (0.053899410368540936 * h2)
+                - a_17 * (0.30318418332304276 * h) - a_18 * (0.00759249384210665 * h2)
+                + a_20 * (0.00759249384210665 * h2) - a_21 * (0.00759249384210665 * h2)
+                + a_24 * (0.0030989583333333333 * h2)
+                - a_26 * (0.0030989583333333333 * h2)
+                + a_27 * (0.0030989583333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0027083333333333334 * h2) - a_2 * (0.0027083333333333334 * h2)
+                + a_3 * (0.0027083333333333334 * h2) - a_6 * (0.012260802469135803 * h2)
+                + a_8 * (0.012260802469135803 * h2) - a_9 * (0.012260802469135803 * h2)
+                + a_12 * (0.03160493827160494 * h2) + a_13 * (0.17777777777777778 * h)
+                - a_14 * (0.03160493827160494 * h2) + a_15 * (0.03160493827160494 * h2)
+                - a_17 * (0.17777777777777778 * h) - a_18 * (0.012260802469135803 * h2)
+                + a_20 * (0.012260802469135803 * h2) - a_21 * (0.012260802469135803 * h2)
+                + a_24 * (0.0027083333333333334 * h2)
+                - a_26 * (0.0027083333333333334 * h2)
+                + a_27 * (0.0027083333333333334 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0023697916666666667 * h2) + a_2 * (0.0023697916666666667 * h2)
+                - a_3 * (0.0023697916666666667 * h2) + a_6 * (0.008186629644575786 * h2)
+                - a_8 * (0.008186629644575786 * h2) + a_9 * (0.008186629644575786 * h2)
+                - a_12 * (0.0055043486401458765 * h2)
+                + a_14 * (0.0055043486401458765 * h2)
+                - a_15 * (0.0055043486401458765 * h2) + a_17 * (0.030961961100820556 * h)
+                - a_18 * (0.004214266927611687 * h2) - a_19 * (0.030961961100820556 * h)
+                + a_20 * (0.004214266927611687 * h2) - a_21 * (0.004214266927611687 * h2)
+                + a_24 * (0.0030989583333333333 * h2)
+                - a_26 * (0.0030989583333333333 * h2)
+                + a_27 * (0.0030989583333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.001015625 * h2) - a_2 * (0.001015625 * h2)
+                + a_3 * (0.001015625 * h2) - a_6 * (0.0032484019641754584 * h2)
+                + a_8 * (0.0032484019641754584 * h2) - a_9 * (0.0032484019641754584 * h2)
+                + a_12 * (0.0016666666666666668 * h2)
+                - a_14 * (0.0016666666666666668 * h2)
+                + a_15 * (0.0016666666666666668 * h2) - a_17 * (0.009375 * h)
+                + a_18 * (0.0003317352975087917 * h2)
+                - a_20 * (0.0003317352975087917 * h2)
+                + a_21 * (0.0003317352975087917 * h2) + a_24 * (0.000234375 * h2)
+                + a_25 * (0.009375 * h) - a_26 * (0.000234375 * h2)
+                + a_27 * (0.000234375 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.001015625 * h2) + a_1 * (0.040625 * h) - a_2 * (0.001015625 * h2)
+                + a_3 * (0.001015625 * h2) + a_6 * (0.018407611130327597 * h2)
+                - a_8 * (0.018407611130327597 * h2) + a_9 * (0.018407611130327597 * h2)
+                + a_12 * (0.007222222222222222 * h2) - a_14 * (0.007222222222222222 * h2)
+                + a_15 * (0.007222222222222222 * h2) - a_17 * (0.040625 * h)
+                - a_18 * (0.0018798333525498194 * h2)
+                + a_20 * (0.0018798333525498194 * h2)
+                - a_21 * (0.0018798333525498194 * h2) + a_24 * (0.000234375 * h2)
+                - a_26 * (0.000234375 * h2) + a_27 * (0.000234375 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0023697916666666667 * h2) + a_2 * (0.0023697916666666667 * h2)
+                - a_3 * (0.0023697916666666667 * h2) + a_6 * (0.041266736063414154 * h2)
+                + a_7 * (0.30318418332304276 * h) - a_8 * (0.041266736063414154 * h2)
+                + a_9 * (0.041266736063414154 * h2) + a_12 * (0.053899410368540936 * h2)
+                - a_14 * (0.053899410368540936 * h2) + a_15 * (0.053899410368540936 * h2)
+                - a_17 * (0.30318418332304276 * h) - a_18 * (0.00759249384210665 * h2)
+                + a_20 * (0.00759249384210665 * h2) - a_21 * (0.00759249384210665 * h2)
+                + a_24 * (0.0030989583333333333 * h2)
+                - a_26 * (0.0030989583333333333 * h2)
+                + a_27 * (0.0030989583333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0027083333333333334 * h2) - a_2 * (0.0027083333333333334 * h2)
+                + a_3 * (0.0027083333333333334 * h2) - a_6 * (0.012260802469135803 * h2)
+                + a_8 * (0.012260802469135803 * h2) - a_9 * (0.012260802469135803 * h2)
+                + a_12 * (0.03160493827160494 * h2) + a_13 * (0.17777777777777778 * h)
+                - a_14 * (0.03160493827160494 * h2) + a_15 * (0.03160493827160494 * h2)
+                - a_17 * (0.17777777777777778 * h) - a_18 * (0.012260802469135803 * h2)
+                + a_20 * (0.012260802469135803 * h2) - a_21 * (0.012260802469135803 * h2)
+                + a_24 * (0.0027083333333333334 * h2)
+                - a_26 * (0.0027083333333333334 * h2)
+                + a_27 * (0.0027083333333333334 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0023697916666666667 * h2) + a_2 * (0.0023697916666666667 * h2)
+                - a_3 * (0.0023697916666666667 * h2) + a_6 * (0.008186629644575786 * h2)
+                - a_8 * (0.008186629644575786 * h2) + a_9 * (0.008186629644575786 * h2)
+                - a_12 * (0.0055043486401458765 * h2)
+                + a_14 * (0.0055043486401458765 * h2)
+                - a_15 * (0.0055043486401458765 * h2) + a_17 * (0.030961961100820556 * h)
+                - a_18 * (0.004214266927611687 * h2) - a_19 * (0.030961961100820556 * h)
+                + a_20 * (0.004214266927611687 * h2) - a_21 * (0.004214266927611687 * h2)
+                + a_24 * (0.0030989583333333333 * h2)
+                - a_26 * (0.0030989583333333333 * h2)
+                + a_27 * (0.0030989583333333333 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.001015625 * h2) - a_2 * (0.001015625 * h2)
+                + a_3 * (0.001015625 * h2) - a_6 * (0.0032484019641754584 * h2)
+                + a_8 * (0.0032484019641754584 * h2) - a_9 * (0.0032484019641754584 * h2)
+                + a_12 * (0.0016666666666666668 * h2)
+                - a_14 * (0.0016666666666666668 * h2)
+                + a_15 * (0.0016666666666666668 * h2) - a_17 * (0.009375 * h)
+                + a_18 * (0.0003317352975087917 * h2)
+                - a_20 * (0.0003317352975087917 * h2)
+                + a_21 * (0.0003317352975087917 * h2) + a_24 * (0.000234375 * h2)
+                + a_25 * (0.009375 * h) - a_26 * (0.000234375 * h2)
+                + a_27 * (0.000234375 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.6770509831248424,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0015178571428571428 * h2) + a_1 * (0.060714285714285714 * h)
+                - a_2 * (0.0015178571428571428 * h2) + a_3 * (0.0015178571428571428 * h2)
+                + a_6 * (0.01488836055676723 * h2) - a_8 * (0.01488836055676723 * h2)
+                + a_9 * (0.01488836055676723 * h2) + a_12 * (0.01608732401305941 * h2)
+                - a_14 * (0.01608732401305941 * h2) + a_15 * (0.01608732401305941 * h2)
+                + a_18 * (0.008263888888888888 * h2) - a_20 * (0.008263888888888888 * h2)
+                + a_21 * (0.008263888888888888 * h2) - a_23 * (0.060714285714285714 * h)
+                - a_24 * (0.00026785714285714287 * h2)
+                + a_26 * (0.00026785714285714287 * h2)
+                - a_27 * (0.00026785714285714287 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
+                - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.033377174320072936 * h2)
+                + a_7 * (0.2452200562291073 * h) - a_8 * (0.033377174320072936 * h2)
+                + a_9 * (0.033377174320072936 * h2) + a_12 * (0.12005962320621769 * h2)
+                - a_14 * (0.12005962320621769 * h2) + a_15 * (0.12005962320621769 * h2)
+                + a_18 * (0.033377174320072936 * h2) - a_20 * (0.033377174320072936 * h2)
+                + a_21 * (0.033377174320072936 * h2) - a_23 * (0.2452200562291073 * h)
+                - a_24 * (0.0035416666666666665 * h2)
+                + a_26 * (0.0035416666666666665 * h2)
+                - a_27 * (0.0035416666666666665 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.004047619047619047 * h2) - a_2 * (0.004047619047619047 * h2)
+                + a_3 * (0.004047619047619047 * h2) - a_6 * (0.009916726650914807 * h2)
+                + a_8 * (0.009916726650914807 * h2) - a_9 * (0.009916726650914807 * h2)
+                + a_12 * (0.07039922986911469 * h2) + a_13 * (0.3959956680137702 * h)
+                - a_14 * (0.07039922986911469 * h2) + a_15 * (0.07039922986911469 * h2)
+                + a_18 * (0.053899410368540936 * h2) - a_20 * (0.053899410368540936 * h2)
+                + a_21 * (0.053899410368540936 * h2) - a_23 * (0.3959956680137702 * h)
+                - a_24 * (0.0030952380952380953 * h2)
+                + a_26 * (0.0030952380952380953 * h2)
+                - a_27 * (0.0030952380952380953 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
+                - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.00662147266313933 * h2)
+                - a_8 * (0.00662147266313933 * h2) + a_9 * (0.00662147266313933 * h2)
+                - a_12 * (0.012260802469135803 * h2) + a_14 * (0.012260802469135803 * h2)
+                - a_15 * (0.012260802469135803 * h2) + a_18 * (0.018526234567901236 * h2)
+                + a_19 * (0.1361111111111111 * h) - a_20 * (0.018526234567901236 * h2)
+                + a_21 * (0.018526234567901236 * h2) - a_23 * (0.1361111111111111 * h)
+                - a_24 * (0.0035416666666666665 * h2)
+                + a_26 * (0.0035416666666666665 * h2)
+                - a_27 * (0.0035416666666666665 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.0015178571428571428 * h2) - a_2 * (0.0015178571428571428 * h2)
+                + a_3 * (0.0015178571428571428 * h2) - a_6 * (0.0026273577453118637 * h2)
+                + a_8 * (0.0026273577453118637 * h2) - a_9 * (0.0026273577453118637 * h2)
+                + a_12 * (0.003712459387629095 * h2) - a_14 * (0.003712459387629095 * h2)
+                + a_15 * (0.003712459387629095 * h2)
+                - a_18 * (0.0014583333333333334 * h2)
+                + a_20 * (0.0014583333333333334 * h2)
+                - a_21 * (0.0014583333333333334 * h2) + a_23 * (0.010714285714285714 * h)
+                - a_24 * (0.00026785714285714287 * h2)
+                - a_25 * (0.010714285714285714 * h)
+                + a_26 * (0.00026785714285714287 * h2)
+                - a_27 * (0.00026785714285714287 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0015178571428571428 * h2) + a_1 * (0.060714285714285714 * h)
+                - a_2 * (0.0015178571428571428 * h2) + a_3 * (0.0015178571428571428 * h2)
+                + a_6 * (0.01488836055676723 * h2) - a_8 * (0.01488836055676723 * h2)
+                + a_9 * (0.01488836055676723 * h2) + a_12 * (0.01608732401305941 * h2)
+                - a_14 * (0.01608732401305941 * h2) + a_15 * (0.01608732401305941 * h2)
+                + a_18 * (0.008263888888888888 * h2) - a_20 * (0.008263888888888888 * h2)
+                + a_21 * (0.008263888888888888 * h2) - a_23 * (0.060714285714285714 * h)
+                - a_24 * (0.00026785714285714287 * h2)
+                + a_26 * (0.00026785714285714287 * h2)
+                - a_27 * (0.00026785714285714287 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
+                - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.033377174320072936 * h2)
+                + a_7 * (0.2452200562291073 * h) - a_8 * (0.033377174320072936 * h2)
+                + a_9 * (0.033377174320072936 * h2) + a_12 * (0.12005962320621769 * h2)
+                - a_14 * (0.12005962320621769 * h2) + a_15 * (0.12005962320621769 * h2)
+                + a_18 * (0.033377174320072936 * h2) - a_20 * (0.033377174320072936 * h2)
+                + a_21 * (0.033377174320072936 * h2) - a_23 * (0.2452200562291073 * h)
+                - a_24 * (0.0035416666666666665 * h2)
+                + a_26 * (0.0035416666666666665 * h2)
+                - a_27 * (0.0035416666666666665 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.004047619047619047 * h2) - a_2 * (0.004047619047619047 * h2)
+                + a_3 * (0.004047619047619047 * h2) - a_6 * (0.009916726650914807 * h2)
+                + a_8 * (0.009916726650914807 * h2) - a_9 * (0.009916726650914807 * h2)
+                + a_12 * (0.07039922986911469 * h2) + a_13 * (0.3959956680137702 * h)
+                - a_14 * (0.07039922986911469 * h2) + a_15 * (0.07039922986911469 * h2)
+                + a_18 * (0.053899410368540936 * h2) - a_20 * (0.053899410368540936 * h2)
+                + a_21 * (0.053899410368540936 * h2) - a_23 * (0.3959956680137702 * h)
+                - a_24 * (0.0030952380952380953 * h2)
+                + a_26 * (0.0030952380952380953 * h2)
+                - a_27 * (0.0030952380952380953 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
+                - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.00662147266313933 * h2)
+                - a_8 * (0.00662147266313933 * h2) + a_9 * (0.00662147266313933 * h2)
+                - a_12 * (0.012260802469135803 * h2) + a_14 * (0.012260802469135803 * h2)
+                - a_15 * (0.012260802469135803 * h2) + a_18 * (0.018526234567901236 * h2)
+                + a_19 * (0.1361111111111111 * h) - a_20 * (0.018526234567901236 * h2)
+                + a_21 * (0.018526234567901236 * h2) - a_23 * (0.1361111111111111 * h)
+                - a_24 * (0.0035416666666666665 * h2)
+                + a_26 * (0.0035416666666666665 * h2)
+                - a_27 * (0.0035416666666666665 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.0015178571428571428 * h2) - a_2 * (0.0015178571428571428 * h2)
+                + a_3 * (0.0015178571428571428 * h2) - a_6 * (0.0026273577453118637 * h2)
+                + a_8 * (0.0026273577453118637 * h2) - a_9 * (0.0026273577453118637 * h2)
+                + a_12 * (0.003712459387629095 * h2) - a_14 * (0.003712459387629095 * h2)
+                + a_15 * (0.003712459387629095 * h2)
+                - a_18 * (0.0014583333333333334 * h2)
+                + a_20 * (0.0014583333333333334 * h2)
+                - a_21 * (0.0014583333333333334 * h2) + a_23 * (0.010714285714285714 * h)
+                - a_24 * (0.00026785714285714287 * h2)
+                - a_25 * (0.010714285714285714 * h)
+                + a_26 * (0.00026785714285714287 * h2)
+                - a_27 * (0.00026785714285714287 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.9166296949998198,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
+                + a_3 * (0.000625 * h2) + a_6 * (0.020069444444444445 * h2)
+                - a_8 * (0.020069444444444445 * h2) + a_9 * (0.020069444444444445 * h2)
+                + a_12 * (0.01173611111111111 * h2) - a_14 * (0.01173611111111111 * h2)
+                + a_15 * (0.01173611111111111 * h2) + a_18 * (0.020069444444444445 * h2)
+                - a_20 * (0.020069444444444445 * h2) + a_21 * (0.020069444444444445 * h2)
+                + a_24 * (0.000625 * h2) - a_26 * (0.000625 * h2)
+                + a_27 * (0.000625 * h2) - a_29 * (0.025 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
+                - a_3 * (0.0014583333333333334 * h2) + a_6 * (0.04499228395061729 * h2)
+                + a_7 * (0.33055555555555555 * h) - a_8 * (0.04499228395061729 * h2)
+                + a_9 * (0.04499228395061729 * h2) + a_12 * (0.08758654184887903 * h2)
+                - a_14 * (0.08758654184887903 * h2) + a_15 * (0.08758654184887903 * h2)
+                + a_18 * (0.08105885192017713 * h2) - a_20 * (0.08105885192017713 * h2)
+                + a_21 * (0.08105885192017713 * h2) + a_24 * (0.008263888888888888 * h2)
+                - a_26 * (0.008263888888888888 * h2) + a_27 * (0.008263888888888888 * h2)
+                - a_29 * (0.33055555555555555 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
+                + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.013367703840354272 * h2)
+                + a_8 * (0.013367703840354272 * h2) - a_9 * (0.013367703840354272 * h2)
+                + a_12 * (0.05135802469135802 * h2) + a_13 * (0.28888888888888886 * h)
+                - a_14 * (0.05135802469135802 * h2) + a_15 * (0.05135802469135802 * h2)
+                + a_18 * (0.13089856803788513 * h2) - a_20 * (0.13089856803788513 * h2)
+                + a_21 * (0.13089856803788513 * h2) + a_24 * (0.007222222222222222 * h2)
+                - a_26 * (0.007222222222222222 * h2) + a_27 * (0.007222222222222222 * h2)
+                - a_29 * (0.28888888888888886 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
+                - a_3 * (0.0014583333333333334 * h2) + a_6 * (0.008925715981057432 * h2)
+                - a_8 * (0.008925715981057432 * h2) + a_9 * (0.008925715981057432 * h2)
+                - a_12 * (0.008944566540237049 * h2) + a_14 * (0.008944566540237049 * h2)
+                - a_15 * (0.008944566540237049 * h2) + a_18 * (0.04499228395061729 * h2)
+                + a_19 * (0.33055555555555555 * h) - a_20 * (0.04499228395061729 * h2)
+                + a_21 * (0.04499228395061729 * h2) + a_24 * (0.008263888888888888 * h2)
+                - a_26 * (0.008263888888888888 * h2) + a_27 * (0.008263888888888888 * h2)
+                - a_29 * (0.33055555555555555 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
+                - a_6 * (0.0035416666666666665 * h2) + a_8 * (0.0035416666666666665 * h2)
+                - a_9 * (0.0035416666666666665 * h2)
+                + a_12 * (0.0027083333333333334 * h2)
+                - a_14 * (0.0027083333333333334 * h2)
+                + a_15 * (0.0027083333333333334 * h2)
+                - a_18 * (0.0035416666666666665 * h2)
+                + a_20 * (0.0035416666666666665 * h2)
+                - a_21 * (0.0035416666666666665 * h2) + a_24 * (0.000625 * h2)
+                + a_25 * (0.025 * h) - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)
+                - a_29 * (0.025 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
+                + a_3 * (0.000625 * h2) + a_6 * (0.020069444444444445 * h2)
+                - a_8 * (0.020069444444444445 * h2) + a_9 * (0.020069444444444445 * h2)
+                + a_12 * (0.01173611111111111 * h2) - a_14 * (0.01173611111111111 * h2)
+                + a_15 * (0.01173611111111111 * h2) + a_18 * (0.020069444444444445 * h2)
+                - a_20 * (0.020069444444444445 * h2) + a_21 * (0.020069444444444445 * h2)
+                + a_24 * (0.000625 * h2) - a_26 * (0.000625 * h2)
+                + a_27 * (0.000625 * h2) - a_29 * (0.025 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
+                - a_3 * (0.0014583333333333334 * h2) + a_6 * (0.04499228395061729 * h2)
+                + a_7 * (0.33055555555555555 * h) - a_8 * (0.04499228395061729 * h2)
+                + a_9 * (0.04499228395061729 * h2) + a_12 * (0.08758654184887903 * h2)
+                - a_14 * (0.08758654184887903 * h2) + a_15 * (0.08758654184887903 * h2)
+                + a_18 * (0.08105885192017713 * h2) - a_20 * (0.08105885192017713 * h2)
+                + a_21 * (0.08105885192017713 * h2) + a_24 * (0.008263888888888888 * h2)
+                - a_26 * (0.008263888888888888 * h2) + a_27 * (0.008263888888888888 * h2)
+                - a_29 * (0.33055555555555555 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
+                + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.013367703840354272 * h2)
+                + a_8 * (0.013367703840354272 * h2) - a_9 * (0.013367703840354272 * h2)
+                + a_12 * (0.05135802469135802 * h2) + a_13 * (0.28888888888888886 * h)
+                - a_14 * (0.05135802469135802 * h2) + a_15 * (0.05135802469135802 * h2)
+                + a_18 * (0.13089856803788513 * h2) - a_20 * (0.13089856803788513 * h2)
+                + a_21 * (0.13089856803788513 * h2) + a_24 * (0.007222222222222222 * h2)
+                - a_26 * (0.007222222222222222 * h2) + a_27 * (0.007222222222222222 * h2)
+                - a_29 * (0.28888888888888886 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
+                - a_3 * (0.0014583333333333334 * h2) + a_6 * (0.008925715981057432 * h2)
+                - a_8 * (0.008925715981057432 * h2) + a_9 * (0.008925715981057432 * h2)
+                - a_12 * (0.008944566540237049 * h2) + a_14 * (0.008944566540237049 * h2)
+                - a_15 * (0.008944566540237049 * h2) + a_18 * (0.04499228395061729 * h2)
+                + a_19 * (0.33055555555555555 * h) - a_20 * (0.04499228395061729 * h2)
+                + a_21 * (0.04499228395061729 * h2) + a_24 * (0.008263888888888888 * h2)
+                - a_26 * (0.008263888888888888 * h2) + a_27 * (0.008263888888888888 * h2)
+                - a_29 * (0.33055555555555555 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
+                - a_6 * (0.0035416666666666665 * h2) + a_8 * (0.0035416666666666665 * h2)
+                - a_9 * (0.0035416666666666665 * h2)
+                + a_12 * (0.0027083333333333334 * h2)
+                - a_14 * (0.0027083333333333334 * h2)
+                + a_15 * (0.0027083333333333334 * h2)
+                - a_18 * (0.0035416666666666665 * h2)
+                + a_20 * (0.0035416666666666665 * h2)
+                - a_21 * (0.0035416666666666665 * h2) + a_24 * (0.000625 * h2)
+                + a_25 * (0.025 * h) - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)
+                - a_29 * (0.025 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -4.47213595499958,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.025 * h + 0.00125 * h2) + a_1 * (1.0 + 0.05 * h)
+                + a_2 * (-0.025 * h - 0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_4 * (0.025 * h) - a_5 + a_6 * (0.016527777777777777 * h2)
+                - a_8 * (0.016527777777777777 * h2) + a_9 * (0.016527777777777777 * h2)
+                + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
+                + a_15 * (0.014444444444444444 * h2) + a_18 * (0.016527777777777777 * h2)
+                - a_20 * (0.016527777777777777 * h2) + a_21 * (0.016527777777777777 * h2)
+                + a_24 * (-0.025 * h + 0.00125 * h2) + a_26 * (0.025 * h - 0.00125 * h2)
+                + a_27 * (0.00125 * h2) + a_28 * (0.025 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (-0.058333333333333334 * h - 0.002916666666666667 * h2)
+                + a_2 * (0.058333333333333334 * h + 0.002916666666666667 * h2)
+                - a_3 * (0.002916666666666667 * h2) + a_4 * (0.058333333333333334 * h)
+                + a_6 * (0.03705246913580247 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.03705246913580247 * h2) + a_9 * (0.03705246913580247 * h2)
+                + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
+                + a_15 * (0.10779882073708187 * h2) + a_18 * (0.06675434864014587 * h2)
+                - a_20 * (0.06675434864014587 * h2) + a_21 * (0.06675434864014587 * h2)
+                + a_24 * (-0.33055555555555555 * h + 0.016527777777777777 * h2)
+                + a_26 * (0.33055555555555555 * h - 0.016527777777777777 * h2)
+                + a_27 * (0.016527777777777777 * h2) + a_28 * (0.33055555555555555 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.06666666666666667 * h + 0.0033333333333333335 * h2)
+                + a_2 * (-0.06666666666666667 * h - 0.0033333333333333335 * h2)
+                + a_3 * (0.0033333333333333335 * h2) - a_4 * (0.06666666666666667 * h)
+                - a_6 * (0.011008697280291753 * h2) + a_8 * (0.011008697280291753 * h2)
+                - a_9 * (0.011008697280291753 * h2) + a_12 * (0.06320987654320988 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
+                + a_15 * (0.06320987654320988 * h2) + a_18 * (0.10779882073708187 * h2)
+                - a_20 * (0.10779882073708187 * h2) + a_21 * (0.10779882073708187 * h2)
+                + a_24 * (-0.28888888888888886 * h + 0.014444444444444444 * h2)
+                + a_26 * (0.28888888888888886 * h - 0.014444444444444444 * h2)
+                + a_27 * (0.014444444444444444 * h2) + a_28 * (0.28888888888888886 * h)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (-0.058333333333333334 * h - 0.002916666666666667 * h2)
+                + a_2 * (0.058333333333333334 * h + 0.002916666666666667 * h2)
+                - a_3 * (0.002916666666666667 * h2) + a_4 * (0.058333333333333334 * h)
+                + a_6 * (0.0073505896314590615 * h2) - a_8 * (0.0073505896314590615 * h2)
+                + a_9 * (0.0073505896314590615 * h2) - a_12 * (0.011008697280291753 * h2)
+                + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
+                + a_18 * (0.03705246913580247 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.03705246913580247 * h2) + a_21 * (0.03705246913580247 * h2)
+                + a_24 * (-0.33055555555555555 * h + 0.016527777777777777 * h2)
+                + a_26 * (0.33055555555555555 * h - 0.016527777777777777 * h2)
+                + a_27 * (0.016527777777777777 * h2) + a_28 * (0.33055555555555555 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.025 * h + 0.00125 * h2) + a_2 * (-0.025 * h - 0.00125 * h2)
+                + a_3 * (0.00125 * h2) - a_4 * (0.025 * h)
+                - a_6 * (0.002916666666666667 * h2) + a_8 * (0.002916666666666667 * h2)
+                - a_9 * (0.002916666666666667 * h2) + a_12 * (0.0033333333333333335 * h2)
+                - a_14 * (0.0033333333333333335 * h2)
+                + a_15 * (0.0033333333333333335 * h2)
+                - a_18 * (0.002916666666666667 * h2) + a_20 * (0.002916666666666667 * h2)
+                - a_21 * (0.002916666666666667 * h2) + a_24 * (-0.025 * h + 0.00125 * h2)
+                + a_25 * (-1.0 + 0.05 * h) + a_26 * (0.025 * h - 0.00125 * h2)
+                + a_27 * (0.00125 * h2) + a_28 * (0.025 * h) + a_29 - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.025 * h + 0.00125 * h2) + a_1 * (0.05 * h)
+                + a_2 * (-0.025 * h - 0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_4 * (0.025 * h) + a_6 * (0.016527777777777777 * h2)
+                - a_8 * (0.016527777777777777 * h2) + a_9 * (0.016527777777777777 * h2)
+                + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
+                + a_15 * (0.014444444444444444 * h2) + a_18 * (0.016527777777777777 * h2)
+                - a_20 * (0.016527777777777777 * h2) + a_21 * (0.016527777777777777 * h2)
+                + a_24 * (-0.025 * h + 0.00125 * h2) + a_26 * (0.025 * h - 0.00125 * h2)
+                + a_27 * (0.00125 * h2) + a_28 * (0.025 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (-0.058333333333333334 * h - 0.002916666666666667 * h2)
+                + a_2 * (0.058333333333333334 * h + 0.002916666666666667 * h2)
+                - a_3 * (0.002916666666666667 * h2) + a_4 * (0.058333333333333334 * h)
+                + a_6 * (0.03705246913580247 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.03705246913580247 * h2) + a_9 * (0.03705246913580247 * h2)
+                + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
+                + a_15 * (0.10779882073708187 * h2) + a_18 * (0.06675434864014587 * h2)
+                - a_20 * (0.06675434864014587 * h2) + a_21 * (0.06675434864014587 * h2)
+                + a_24 * (-0.33055555555555555 * h + 0.016527777777777777 * h2)
+                + a_26 * (0.33055555555555555 * h - 0.016527777777777777 * h2)
+                + a_27 * (0.016527777777777777 * h2) + a_28 * (0.33055555555555555 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.06666666666666667 * h + 0.0033333333333333335 * h2)
+                + a_2 * (-0.06666666666666667 * h - 0.0033333333333333335 * h2)
+                + a_3 * (0.0033333333333333335 * h2) - a_4 * (0.06666666666666667 * h)
+                - a_6 * (0.011008697280291753 * h2) + a_8 * (0.011008697280291753 * h2)
+                - a_9 * (0.011008697280291753 * h2) + a_12 * (0.06320987654320988 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
+                + a_15 * (0.06320987654320988 * h2) + a_18 * (0.10779882073708187 * h2)
+                - a_20 * (0.10779882073708187 * h2) + a_21 * (0.10779882073708187 * h2)
+                + a_24 * (-0.28888888888888886 * h + 0.014444444444444444 * h2)
+                + a_26 * (0.28888888888888886 * h - 0.014444444444444444 * h2)
+                + a_27 * (0.014444444444444444 * h2) + a_28 * (0.28888888888888886 * h)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (-0.058333333333333334 * h - 0.002916666666666667 * h2)
+                + a_2 * (0.058333333333333334 * h + 0.002916666666666667 * h2)
+                - a_3 * (0.002916666666666667 * h2) + a_4 * (0.058333333333333334 * h)
+                + a_6 * (0.0073505896314590615 * h2) - a_8 * (0.0073505896314590615 * h2)
+                + a_9 * (0.0073505896314590615 * h2) - a_12 * (0.011008697280291753 * h2)
+                + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
+                + a_18 * (0.03705246913580247 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.03705246913580247 * h2) + a_21 * (0.03705246913580247 * h2)
+                + a_24 * (-0.33055555555555555 * h + 0.016527777777777777 * h2)
+                + a_26 * (0.33055555555555555 * h - 0.016527777777777777 * h2)
+                + a_27 * (0.016527777777777777 * h2) + a_28 * (0.33055555555555555 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.025 * h + 0.00125 * h2) + a_2 * (-0.025 * h - 0.00125 * h2)
+                + a_3 * (0.00125 * h2) - a_4 * (0.025 * h)
+                - a_6 * (0.002916666666666667 * h2) + a_8 * (0.002916666666666667 * h2)
+                - a_9 * (0.002916666666666667 * h2) + a_12 * (0.0033333333333333335 * h2)
+                - a_14 * (0.0033333333333333335 * h2)
+                + a_15 * (0.0033333333333333335 * h2)
+                - a_18 * (0.002916666666666667 * h2) + a_20 * (0.002916666666666667 * h2)
+                - a_21 * (0.002916666666666667 * h2) + a_24 * (-0.025 * h + 0.00125 * h2)
+                + a_25 * (0.05 * h) + a_26 * (0.025 * h - 0.00125 * h2)
+                + a_27 * (0.00125 * h2) + a_28 * (0.025 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
+                + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
+                + a_6 * (0.060714285714285714 * h - 0.007083333333333333 * h2)
+                + a_8 * (-0.060714285714285714 * h + 0.007083333333333333 * h2)
+                - a_9 * (0.007083333333333333 * h2) - a_10 * (0.060714285714285714 * h)
+                - a_12 * (0.006190476190476191 * h2) + a_14 * (0.006190476190476191 * h2)
+                - a_15 * (0.006190476190476191 * h2) - a_18 * (0.007083333333333333 * h2)
+                + a_20 * (0.007083333333333333 * h2) - a_21 * (0.007083333333333333 * h2)
+                + a_24 * (0.010714285714285714 * h - 0.0005357142857142857 * h2)
+                + a_26 * (-0.010714285714285714 * h + 0.0005357142857142857 * h2)
+                - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                + a_6 * (0.1361111111111111 * h - 0.01587962962962963 * h2)
+                + a_7 * (1.0 - 0.11666666666666667 * h)
+                + a_8 * (-0.1361111111111111 * h + 0.01587962962962963 * h2)
+                - a_9 * (0.01587962962962963 * h2) - a_10 * (0.1361111111111111 * h)
+                - a_11 - a_12 * (0.046199494601606515 * h2)
+                + a_14 * (0.046199494601606515 * h2) - a_15 * (0.046199494601606515 * h2)
+                - a_18 * (0.02860900656006252 * h2) + a_20 * (0.02860900656006252 * h2)
+                - a_21 * (0.02860900656006252 * h2)
+                + a_24 * (0.14166666666666666 * h - 0.007083333333333333 * h2)
+                + a_26 * (-0.14166666666666666 * h + 0.007083333333333333 * h2)
+                - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.0014285714285714286 * h2) + a_2 * (0.0014285714285714286 * h2)
+                - a_3 * (0.0014285714285714286 * h2)
+                + a_6 * (-0.040440112458214605 * h + 0.004718013120125037 * h2)
+                + a_8 * (0.040440112458214605 * h - 0.004718013120125037 * h2)
+                + a_9 * (0.004718013120125037 * h2) + a_10 * (0.040440112458214605 * h)
+                - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.02708994708994709 * h2) - a_15 * (0.02708994708994709 * h2)
+                - a_18 * (0.046199494601606515 * h2) + a_20 * (0.046199494601606515 * h2)
+                - a_21 * (0.046199494601606515 * h2)
+                + a_24 * (0.12380952380952381 * h - 0.006190476190476191 * h2)
+                + a_26 * (-0.12380952380952381 * h + 0.006190476190476191 * h2)
+                - a_27 * (0.006190476190476191 * h2) - a_28 * (0.12380952380952381 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                + a_6 * (0.027002165993114922 * h - 0.0031502526991967405 * h2)
+                + a_8 * (-0.027002165993114922 * h + 0.0031502526991967405 * h2)
+                - a_9 * (0.0031502526991967405 * h2) - a_10 * (0.027002165993114922 * h)
+                + a_12 * (0.004718013120125037 * h2) - a_14 * (0.004718013120125037 * h2)
+                + a_15 * (0.004718013120125037 * h2) - a_18 * (0.01587962962962963 * h2)
+                - a_19 * (0.11666666666666667 * h) + a_20 * (0.01587962962962963 * h2)
+                - a_21 * (0.01587962962962963 * h2)
+                + a_24 * (0.14166666666666666 * h - 0.007083333333333333 * h2)
+                + a_26 * (-0.14166666666666666 * h + 0.007083333333333333 * h2)
+                - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_0 * (0.0005357142857142857 * h2) + a_2 * (0.0005357142857142857 * h2)
+                - a_3 * (0.0005357142857142857 * h2)
+                + a_6 * (-0.010714285714285714 * h + 0.00125 * h2)
+                + a_8 * (0.010714285714285714 * h - 0.00125 * h2) + a_9 * (0.00125 * h2)
+                + a_10 * (0.010714285714285714 * h) - a_12 * (0.0014285714285714286 * h2)
+                + a_14 * (0.0014285714285714286 * h2)
+                - a_15 * (0.0014285714285714286 * h2) + a_18 * (0.00125 * h2)
+                - a_20 * (0.00125 * h2) + a_21 * (0.00125 * h2)
+                + a_24 * (0.010714285714285714 * h - 0.0005357142857142857 * h2)
+                + a_25 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.010714285714285714 * h + 0.0005357142857142857 * h2)
+                - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
+                - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
+                + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
+                + a_6 * (0.060714285714285714 * h - 0.007083333333333333 * h2)
+                + a_8 * (-0.060714285714285714 * h + 0.007083333333333333 * h2)
+                - a_9 * (0.007083333333333333 * h2) - a_10 * (0.060714285714285714 * h)
+                - a_12 * (0.006190476190476191 * h2) + a_14 * (0.006190476190476191 * h2)
+                - a_15 * (0.006190476190476191 * h2) - a_18 * (0.007083333333333333 * h2)
+                + a_20 * (0.007083333333333333 * h2) - a_21 * (0.007083333333333333 * h2)
+                + a_24 * (0.010714285714285714 * h - 0.0005357142857142857 * h2)
+                + a_26 * (-0.010714285714285714 * h + 0.0005357142857142857 * h2)
+                - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                + a_6 * (0.1361111111111111 * h - 0.01587962962962963 * h2)
+                - a_7 * (0.11666666666666667 * h)
+                + a_8 * (-0.1361111111111111 * h + 0.01587962962962963 * h2)
+                - a_9 * (0.01587962962962963 * h2) - a_10 * (0.1361111111111111 * h)
+                - a_12 * (0.046199494601606515 * h2) + a_14 * (0.046199494601606515 * h2)
+                - a_15 * (0.046199494601606515 * h2) - a_18 * (0.02860900656006252 * h2)
+                + a_20 * (0.02860900656006252 * h2) - a_21 * (0.02860900656006252 * h2)
+                + a_24 * (0.14166666666666666 * h - 0.007083333333333333 * h2)
+                + a_26 * (-0.14166666666666666 * h + 0.007083333333333333 * h2)
+                - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_0 * (0.0014285714285714286 * h2) + a_2 * (0.0014285714285714286 * h2)
+                - a_3 * (0.0014285714285714286 * h2)
+                + a_6 * (-0.040440112458214605 * h + 0.004718013120125037 * h2)
+                + a_8 * (0.040440112458214605 * h - 0.004718013120125037 * h2)
+                + a_9 * (0.004718013120125037 * h2) + a_10 * (0.040440112458214605 * h)
+                - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.02708994708994709 * h2) - a_15 * (0.02708994708994709 * h2)
+                - a_18 * (0.046199494601606515 * h2) + a_20 * (0.046199494601606515 * h2)
+                - a_21 * (0.046199494601606515 * h2)
+                + a_24 * (0.12380952380952381 * h - 0.006190476190476191 * h2)
+                + a_26 * (-0.12380952380952381 * h + 0.006190476190476191 * h2)
+                - a_27 * (0.006190476190476191 * h2) - a_28 * (0.12380952380952381 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                + a_6 * (0.027002165993114922 * h - 0.0031502526991967405 * h2)
+                + a_8 * (-0.027002165993114922 * h + 0.0031502526991967405 * h2)
+                - a_9 * (0.0031502526991967405 * h2) - a_10 * (0.027002165993114922 * h)
+                + a_12 * (0.004718013120125037 * h2) - a_14 * (0.004718013120125037 * h2)
+                + a_15 * (0.004718013120125037 * h2) - a_18 * (0.01587962962962963 * h2)
+                - a_19 * (0.11666666666666667 * h) + a_20 * (0.01587962962962963 * h2)
+                - a_21 * (0.01587962962962963 * h2)
+                + a_24 * (0.14166666666666666 * h - 0.007083333333333333 * h2)
+                + a_26 * (-0.14166666666666666 * h + 0.007083333333333333 * h2)
+                - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_0 * (0.0005357142857142857 * h2) + a_2 * (0.0005357142857142857 * h2)
+                - a_3 * (0.0005357142857142857 * h2)
+                + a_6 * (-0.010714285714285714 * h + 0.00125 * h2)
+                + a_8 * (0.010714285714285714 * h - 0.00125 * h2) + a_9 * (0.00125 * h2)
+                + a_10 * (0.010714285714285714 * h) - a_12 * (0.0014285714285714286 * h2)
+                + a_14 * (0.0014285714285714286 * h2)
+                - a_15 * (0.0014285714285714286 * h2) + a_18 * (0.00125 * h2)
+                - a_20 * (0.00125 * h2) + a_21 * (0.00125 * h2)
+                + a_24 * (0.010714285714285714 * h - 0.0005357142857142857 * h2)
+                - a_25 * (0.02142857142857143 * h)
+                + a_26 * (-0.010714285714285714 * h + 0.0005357142857142857 * h2)
+                - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.00046875 * h2) + a_1 * (0.01875 * h) - a_2 * (0.00046875 * h2)
+                + a_3 * (0.00046875 * h2) + a_6 * (0.006197916666666667 * h2)
+                - a_8 * (0.006197916666666667 * h2) + a_9 * (0.006197916666666667 * h2)
+                + a_12 * (0.040625 * h + 0.005416666666666667 * h2)
+                + a_14 * (-0.040625 * h - 0.005416666666666667 * h2)
+                + a_15 * (0.005416666666666667 * h2) - a_16 * (0.040625 * h)
+                + a_18 * (0.006197916666666667 * h2) - a_20 * (0.006197916666666667 * h2)
+                + a_21 * (0.006197916666666667 * h2)
+                + a_24 * (-0.009375 * h + 0.00046875 * h2)
+                + a_26 * (0.009375 * h - 0.00046875 * h2) + a_27 * (0.00046875 * h2)
+                + a_28 * (0.009375 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.00109375 * h2) + a_2 * (0.00109375 * h2)
+                - a_3 * (0.00109375 * h2) + a_6 * (0.013894675925925927 * h2)
+                + a_7 * (0.10208333333333333 * h) - a_8 * (0.013894675925925927 * h2)
+                + a_9 * (0.013894675925925927 * h2)
+                + a_12 * (0.30318418332304276 * h + 0.0404245577764057 * h2)
+                + a_14 * (-0.30318418332304276 * h - 0.0404245577764057 * h2)
+                + a_15 * (0.0404245577764057 * h2) - a_16 * (0.30318418332304276 * h)
+                + a_18 * (0.025032880740054705 * h2) - a_20 * (0.025032880740054705 * h2)
+                + a_21 * (0.025032880740054705 * h2)
+                + a_24 * (-0.12395833333333334 * h + 0.006197916666666667 * h2)
+                + a_26 * (0.12395833333333334 * h - 0.006197916666666667 * h2)
+                + a_27 * (0.006197916666666667 * h2) + a_28 * (0.12395833333333334 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_6 * (0.004128261480109407 * h2) + a_8 * (0.004128261480109407 * h2)
+                - a_9 * (0.004128261480109407 * h2)
+                + a_12 * (0.17777777777777778 * h + 0.023703703703703703 * h2)
+                + a_13 * (1.0 + 0.13333333333333333 * h)
+                + a_14 * (-0.17777777777777778 * h - 0.023703703703703703 * h2)
+                + a_15 * (0.023703703703703703 * h2) - a_16 * (0.17777777777777778 * h)
+                - a_17 + a_18 * (0.0404245577764057 * h2)
+                - a_20 * (0.0404245577764057 * h2) + a_21 * (0.0404245577764057 * h2)
+                + a_24 * (-0.10833333333333334 * h + 0.005416666666666667 * h2)
+                + a_26 * (0.10833333333333334 * h - 0.005416666666666667 * h2)
+                + a_27 * (0.005416666666666667 * h2) + a_28 * (0.10833333333333334 * h)
+                - a_30 * (0.13333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.00109375 * h2) + a_2 * (0.00109375 * h2)
+                - a_3 * (0.00109375 * h2) + a_6 * (0.0027564711117971483 * h2)
+                - a_8 * (0.0027564711117971483 * h2) + a_9 * (0.0027564711117971483 * h2)
+                + a_12 * (-0.030961961100820556 * h - 0.004128261480109407 * h2)
+                + a_14 * (0.030961961100820556 * h + 0.004128261480109407 * h2)
+                - a_15 * (0.004128261480109407 * h2) + a_16 * (0.030961961100820556 * h)
+                + a_18 * (0.013894675925925927 * h2) + a_19 * (0.10208333333333333 * h)
+                - a_20 * (0.013894675925925927 * h2) + a_21 * (0.013894675925925927 * h2)
+                + a_24 * (-0.12395833333333334 * h + 0.006197916666666667 * h2)
+                + a_26 * (0.12395833333333334 * h - 0.006197916666666667 * h2)
+                + a_27 * (0.006197916666666667 * h2) + a_28 * (0.12395833333333334 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.00046875 * h2) - a_2 * (0.00046875 * h2) + a_3 * (0.00046875 * h2)
+                - a_6 * (0.00109375 * h2) + a_8 * (0.00109375 * h2)
+                - a_9 * (0.00109375 * h2) + a_12 * (0.009375 * h + 0.00125 * h2)
+                + a_14 * (-0.009375 * h - 0.00125 * h2) + a_15 * (0.00125 * h2)
+                - a_16 * (0.009375 * h) - a_18 * (0.00109375 * h2)
+                + a_20 * (0.00109375 * h2) - a_21 * (0.00109375 * h2)
+                + a_24 * (-0.009375 * h + 0.00046875 * h2)
+                + a_25 * (-0.375 + 0.01875 * h) + a_26 * (0.009375 * h - 0.00046875 * h2)
+                + a_27 * (0.00046875 * h2) + a_28 * (0.009375 * h) + a_29 * 0.375
+                - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.00046875 * h2) + a_1 * (0.01875 * h) - a_2 * (0.00046875 * h2)
+                + a_3 * (0.00046875 * h2) + a_6 * (0.006197916666666667 * h2)
+                - a_8 * (0.006197916666666667 * h2) + a_9 * (0.006197916666666667 * h2)
+                + a_12 * (0.040625 * h + 0.005416666666666667 * h2)
+                + a_14 * (-0.040625 * h - 0.005416666666666667 * h2)
+                + a_15 * (0.005416666666666667 * h2) - a_16 * (0.040625 * h)
+                + a_18 * (0.006197916666666667 * h2) - a_20 * (0.006197916666666667 * h2)
+                + a_21 * (0.006197916666666667 * h2)
+                + a_24 * (-0.009375 * h + 0.00046875 * h2)
+                + a_26 * (0.009375 * h - 0.00046875 * h2) + a_27 * (0.00046875 * h2)
+                + a_28 * (0.009375 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.00109375 * h2) + a_2 * (0.00109375 * h2)
+                - a_3 * (0.00109375 * h2) + a_6 * (0.013894675925925927 * h2)
+                + a_7 * (0.10208333333333333 * h) - a_8 * (0.013894675925925927 * h2)
+                + a_9 * (0.013894675925925927 * h2)
+                + a_12 * (0.30318418332304276 * h + 0.0404245577764057 * h2)
+                + a_14 * (-0.30318418332304276 * h - 0.0404245577764057 * h2)
+                + a_15 * (0.0404245577764057 * h2) - a_16 * (0.30318418332304276 * h)
+                + a_18 * (0.025032880740054705 * h2) - a_20 * (0.025032880740054705 * h2)
+                + a_21 * (0.025032880740054705 * h2)
+                + a_24 * (-0.12395833333333334 * h + 0.006197916666666667 * h2)
+                + a_26 * (0.12395833333333334 * h - 0.006197916666666667 * h2)
+                + a_27 * (0.006197916666666667 * h2) + a_28 * (0.12395833333333334 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_6 * (0.004128261480109407 * h2) + a_8 * (0.004128261480109407 * h2)
+                - a_9 * (0.004128261480109407 * h2)
+                + a_12 * (0.17777777777777778 * h + 0.023703703703703703 * h2)
+                + a_13 * (0.13333333333333333 * h)
+                + a_14 * (-0.17777777777777778 * h - 0.023703703703703703 * h2)
+                + a_15 * (0.023703703703703703 * h2) - a_16 * (0.17777777777777778 * h)
+                + a_18 * (0.0404245577764057 * h2) - a_20 * (0.0404245577764057 * h2)
+                + a_21 * (0.0404245577764057 * h2)
+                + a_24 * (-0.10833333333333334 * h + 0.005416666666666667 * h2)
+                + a_26 * (0.10833333333333334 * h - 0.005416666666666667 * h2)
+                + a_27 * (0.005416666666666667 * h2) + a_28 * (0.10833333333333334 * h)
+                - a_30 * (0.13333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.00109375 * h2) + a_2 * (0.00109375 * h2)
+                - a_3 * (0.00109375 * h2) + a_6 * (0.0027564711117971483 * h2)
+                - a_8 * (0.0027564711117971483 * h2) + a_9 * (0.0027564711117971483 * h2)
+                + a_12 * (-0.030961961100820556 * h - 0.004128261480109407 * h2)
+                + a_14 * (0.030961961100820556 * h + 0.004128261480109407 * h2)
+                - a_15 * (0.004128261480109407 * h2) + a_16 * (0.030961961100820556 * h)
+                + a_18 * (0.013894675925925927 * h2) + a_19 * (0.10208333333333333 * h)
+                - a_20 * (0.013894675925925927 * h2) + a_21 * (0.013894675925925927 * h2)
+                + a_24 * (-0.12395833333333334 * h + 0.006197916666666667 * h2)
+                + a_26 * (0.12395833333333334 * h - 0.006197916666666667 * h2)
+                + a_27 * (0.006197916666666667 * h2) + a_28 * (0.12395833333333334 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.00046875 * h2) - a_2 * (0.00046875 * h2) + a_3 * (0.00046875 * h2)
+                - a_6 * (0.00109375 * h2) + a_8 * (0.00109375 * h2)
+                - a_9 * (0.00109375 * h2) + a_12 * (0.009375 * h + 0.00125 * h2)
+                + a_14 * (-0.009375 * h - 0.00125 * h2) + a_15 * (0.00125 * h2)
+                - a_16 * (0.009375 * h) - a_18 * (0.00109375 * h2)
+                + a_20 * (0.00109375 * h2) - a_21 * (0.00109375 * h2)
+                + a_24 * (-0.009375 * h + 0.00046875 * h2) + a_25 * (0.01875 * h)
+                + a_26 * (0.009375 * h - 0.00046875 * h2) + a_27 * (0.00046875 * h2)
+                + a_28 * (0.009375 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
+                + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
+                - a_6 * (0.007083333333333333 * h2) + a_8 * (0.007083333333333333 * h2)
+                - a_9 * (0.007083333333333333 * h2) - a_12 * (0.006190476190476191 * h2)
+                + a_14 * (0.006190476190476191 * h2) - a_15 * (0.006190476190476191 * h2)
+                + a_18 * (0.060714285714285714 * h - 0.007083333333333333 * h2)
+                + a_20 * (-0.060714285714285714 * h + 0.007083333333333333 * h2)
+                - a_21 * (0.007083333333333333 * h2) - a_22 * (0.060714285714285714 * h)
+                + a_24 * (0.010714285714285714 * h - 0.0005357142857142857 * h2)
+                + a_26 * (-0.010714285714285714 * h + 0.0005357142857142857 * h2)
+                - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_6 * (0.01587962962962963 * h2) - a_7 * (0.11666666666666667 * h)
+                + a_8 * (0.01587962962962963 * h2) - a_9 * (0.01587962962962963 * h2)
+                - a_12 * (0.046199494601606515 * h2) + a_14 * (0.046199494601606515 * h2)
+                - a_15 * (0.046199494601606515 * h2)
+                + a_18 * (0.2452200562291073 * h - 0.02860900656006252 * h2)
+                + a_20 * (-0.2452200562291073 * h + 0.02860900656006252 * h2)
+                - a_21 * (0.02860900656006252 * h2) - a_22 * (0.2452200562291073 * h)
+                + a_24 * (0.14166666666666666 * h - 0.007083333333333333 * h2)
+                + a_26 * (-0.14166666666666666 * h + 0.007083333333333333 * h2)
+                - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.0014285714285714286 * h2) + a_2 * (0.0014285714285714286 * h2)
+                - a_3 * (0.0014285714285714286 * h2) + a_6 * (0.004718013120125037 * h2)
+                - a_8 * (0.004718013120125037 * h2) + a_9 * (0.004718013120125037 * h2)
+                - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.02708994708994709 * h2) - a_15 * (0.02708994708994709 * h2)
+                + a_18 * (0.3959956680137702 * h - 0.046199494601606515 * h2)
+                + a_20 * (-0.3959956680137702 * h + 0.046199494601606515 * h2)
+                - a_21 * (0.046199494601606515 * h2) - a_22 * (0.3959956680137702 * h)
+                + a_24 * (0.12380952380952381 * h - 0.006190476190476191 * h2)
+                + a_26 * (-0.12380952380952381 * h + 0.006190476190476191 * h2)
+                - a_27 * (0.006190476190476191 * h2) - a_28 * (0.12380952380952381 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_6 * (0.0031502526991967405 * h2) + a_8 * (0.0031502526991967405 * h2)
+                - a_9 * (0.0031502526991967405 * h2) + a_12 * (0.004718013120125037 * h2)
+                - a_14 * (0.004718013120125037 * h2) + a_15 * (0.004718013120125037 * h2)
+                + a_18 * (0.1361111111111111 * h - 0.01587962962962963 * h2)
+                + a_19 * (1.0 - 0.11666666666666667 * h)
+                + a_20 * (-0.1361111111111111 * h + 0.01587962962962963 * h2)
+                - a_21 * (0.01587962962962963 * h2) - a_22 * (0.1361111111111111 * h)
+                - a_23 + a_24 * (0.14166666666666666 * h - 0.007083333333333333 * h2)
+                + a_26 * (-0.14166666666666666 * h + 0.007083333333333333 * h2)
+                - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_0 * (0.0005357142857142857 * h2) + a_2 * (0.0005357142857142857 * h2)
+                - a_3 * (0.0005357142857142857 * h2) + a_6 * (0.00125 * h2)
+                - a_8 * (0.00125 * h2) + a_9 * (0.00125 * h2)
+                - a_12 * (0.0014285714285714286 * h2)
+                + a_14 * (0.0014285714285714286 * h2)
+                - a_15 * (0.0014285714285714286 * h2)
+                + a_18 * (-0.010714285714285714 * h + 0.00125 * h2)
+                + a_20 * (0.010714285714285714 * h - 0.00125 * h2)
+                + a_21 * (0.00125 * h2) + a_22 * (0.010714285714285714 * h)
+                + a_24 * (0.010714285714285714 * h - 0.0005357142857142857 * h2)
+                + a_25 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.010714285714285714 * h + 0.0005357142857142857 * h2)
+                - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
+                - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
+                + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
+                - a_6 * (0.007083333333333333 * h2) + a_8 * (0.007083333333333333 * h2)
+                - a_9 * (0.007083333333333333 * h2) - a_12 * (0.006190476190476191 * h2)
+                + a_14 * (0.006190476190476191 * h2) - a_15 * (0.006190476190476191 * h2)
+                + a_18 * (0.060714285714285714 * h - 0.007083333333333333 * h2)
+                + a_20 * (-0.060714285714285714 * h + 0.007083333333333333 * h2)
+                - a_21 * (0.007083333333333333 * h2) - a_22 * (0.060714285714285714 * h)
+                + a_24 * (0.010714285714285714 * h - 0.0005357142857142857 * h2)
+                + a_26 * (-0.010714285714285714 * h + 0.0005357142857142857 * h2)
+                - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_6 * (0.01587962962962963 * h2) - a_7 * (0.11666666666666667 * h)
+                + a_8 * (0.01587962962962963 * h2) - a_9 * (0.01587962962962963 * h2)
+                - a_12 * (0.046199494601606515 * h2) + a_14 * (0.046199494601606515 * h2)
+                - a_15 * (0.046199494601606515 * h2)
+                + a_18 * (0.2452200562291073 * h - 0.02860900656006252 * h2)
+                + a_20 * (-0.2452200562291073 * h + 0.02860900656006252 * h2)
+                - a_21 * (0.02860900656006252 * h2) - a_22 * (0.2452200562291073 * h)
+                + a_24 * (0.14166666666666666 * h - 0.007083333333333333 * h2)
+                + a_26 * (-0.14166666666666666 * h + 0.007083333333333333 * h2)
+                - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_0 * (0.0014285714285714286 * h2) + a_2 * (0.0014285714285714286 * h2)
+                - a_3 * (0.0014285714285714286 * h2) + a_6 * (0.004718013120125037 * h2)
+                - a_8 * (0.004718013120125037 * h2) + a_9 * (0.004718013120125037 * h2)
+                - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.02708994708994709 * h2) - a_15 * (0.02708994708994709 * h2)
+                + a_18 * (0.3959956680137702 * h - 0.046199494601606515 * h2)
+                + a_20 * (-0.3959956680137702 * h + 0.046199494601606515 * h2)
+                - a_21 * (0.046199494601606515 * h2) - a_22 * (0.3959956680137702 * h)
+                + a_24 * (0.12380952380952381 * h - 0.006190476190476191 * h2)
+                + a_26 * (-0.12380952380952381 * h + 0.006190476190476191 * h2)
+                - a_27 * (0.006190476190476191 * h2) - a_28 * (0.12380952380952381 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_6 * (0.0031502526991967405 * h2) + a_8 * (0.0031502526991967405 * h2)
+                - a_9 * (0.0031502526991967405 * h2) + a_12 * (0.004718013120125037 * h2)
+                - a_14 * (0.004718013120125037 * h2) + a_15 * (0.004718013120125037 * h2)
+                + a_18 * (0.1361111111111111 * h - 0.01587962962962963 * h2)
+                - a_19 * (0.11666666666666667 * h)
+                + a_20 * (-0.1361111111111111 * h + 0.01587962962962963 * h2)
+                - a_21 * (0.01587962962962963 * h2) - a_22 * (0.1361111111111111 * h)
+                + a_24 * (0.14166666666666666 * h - 0.007083333333333333 * h2)
+                + a_26 * (-0.14166666666666666 * h + 0.007083333333333333 * h2)
+                - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_0 * (0.0005357142857142857 * h2) + a_2 * (0.0005357142857142857 * h2)
+                - a_3 * (0.0005357142857142857 * h2) + a_6 * (0.00125 * h2)
+                - a_8 * (0.00125 * h2) + a_9 * (0.00125 * h2)
+                - a_12 * (0.0014285714285714286 * h2)
+                + a_14 * (0.0014285714285714286 * h2)
+                - a_15 * (0.0014285714285714286 * h2)
+                + a_18 * (-0.010714285714285714 * h + 0.00125 * h2)
+                + a_20 * (0.010714285714285714 * h - 0.00125 * h2)
+                + a_21 * (0.00125 * h2) + a_22 * (0.010714285714285714 * h)
+                + a_24 * (0.010714285714285714 * h - 0.0005357142857142857 * h2)
+                - a_25 * (0.02142857142857143 * h)
+                + a_26 * (-0.010714285714285714 * h + 0.0005357142857142857 * h2)
+                - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
+                + a_3 * (0.00125 * h2) + a_6 * (0.016527777777777777 * h2)
+                - a_8 * (0.016527777777777777 * h2) + a_9 * (0.016527777777777777 * h2)
+                + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
+                + a_15 * (0.014444444444444444 * h2) + a_18 * (0.016527777777777777 * h2)
+                - a_20 * (0.016527777777777777 * h2) + a_21 * (0.016527777777777777 * h2)
+                + a_24 * (0.00125 * h2) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
+                - a_3 * (0.002916666666666667 * h2) + a_6 * (0.03705246913580247 * h2)
+                + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
+                + a_9 * (0.03705246913580247 * h2) + a_12 * (0.10779882073708187 * h2)
+                - a_14 * (0.10779882073708187 * h2) + a_15 * (0.10779882073708187 * h2)
+                + a_18 * (0.06675434864014587 * h2) - a_20 * (0.06675434864014587 * h2)
+                + a_21 * (0.06675434864014587 * h2) + a_24 * (0.016527777777777777 * h2)
+                - a_26 * (0.016527777777777777 * h2) + a_27 * (0.016527777777777777 * h2)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0033333333333333335 * h2) - a_2 * (0.0033333333333333335 * h2)
+                + a_3 * (0.0033333333333333335 * h2) - a_6 * (0.011008697280291753 * h2)
+                + a_8 * (0.011008697280291753 * h2) - a_9 * (0.011008697280291753 * h2)
+                + a_12 * (0.06320987654320988 * h2) + a_13 * (0.35555555555555557 * h)
+                - a_14 * (0.06320987654320988 * h2) + a_15 * (0.06320987654320988 * h2)
+                + a_18 * (0.10779882073708187 * h2) - a_20 * (0.10779882073708187 * h2)
+                + a_21 * (0.10779882073708187 * h2) + a_24 * (0.014444444444444444 * h2)
+                - a_26 * (0.014444444444444444 * h2) + a_27 * (0.014444444444444444 * h2)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
+                - a_3 * (0.002916666666666667 * h2) + a_6 * (0.0073505896314590615 * h2)
+                - a_8 * (0.0073505896314590615 * h2) + a_9 * (0.0073505896314590615 * h2)
+                - a_12 * (0.011008697280291753 * h2) + a_14 * (0.011008697280291753 * h2)
+                - a_15 * (0.011008697280291753 * h2) + a_18 * (0.03705246913580247 * h2)
+                + a_19 * (0.2722222222222222 * h) - a_20 * (0.03705246913580247 * h2)
+                + a_21 * (0.03705246913580247 * h2) + a_24 * (0.016527777777777777 * h2)
+                - a_26 * (0.016527777777777777 * h2) + a_27 * (0.016527777777777777 * h2)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_6 * (0.002916666666666667 * h2) + a_8 * (0.002916666666666667 * h2)
+                - a_9 * (0.002916666666666667 * h2) + a_12 * (0.0033333333333333335 * h2)
+                - a_14 * (0.0033333333333333335 * h2)
+                + a_15 * (0.0033333333333333335 * h2)
+                - a_18 * (0.002916666666666667 * h2) + a_20 * (0.002916666666666667 * h2)
+                - a_21 * (0.002916666666666667 * h2) + a_24 * (0.00125 * h2)
+                + a_25 * (0.05 * h) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
+                + a_3 * (0.00125 * h2) + a_6 * (0.016527777777777777 * h2)
+                - a_8 * (0.016527777777777777 * h2) + a_9 * (0.016527777777777777 * h2)
+                + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
+                + a_15 * (0.014444444444444444 * h2) + a_18 * (0.016527777777777777 * h2)
+                - a_20 * (0.016527777777777777 * h2) + a_21 * (0.016527777777777777 * h2)
+                + a_24 * (0.00125 * h2) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
+                - a_3 * (0.002916666666666667 * h2) + a_6 * (0.03705246913580247 * h2)
+                + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
+                + a_9 * (0.03705246913580247 * h2) + a_12 * (0.10779882073708187 * h2)
+                - a_14 * (0.10779882073708187 * h2) + a_15 * (0.10779882073708187 * h2)
+                + a_18 * (0.06675434864014587 * h2) - a_20 * (0.06675434864014587 * h2)
+                + a_21 * (0.06675434864014587 * h2) + a_24 * (0.016527777777777777 * h2)
+                - a_26 * (0.016527777777777777 * h2) + a_27 * (0.016527777777777777 * h2)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0033333333333333335 * h2) - a_2 * (0.0033333333333333335 * h2)
+                + a_3 * (0.0033333333333333335 * h2) - a_6 * (0.011008697280291753 * h2)
+                + a_8 * (0.011008697280291753 * h2) - a_9 * (0.011008697280291753 * h2)
+                + a_12 * (0.06320987654320988 * h2) + a_13 * (0.35555555555555557 * h)
+                - a_14 * (0.06320987654320988 * h2) + a_15 * (0.06320987654320988 * h2)
+                + a_18 * (0.10779882073708187 * h2) - a_20 * (0.10779882073708187 * h2)
+                + a_21 * (0.10779882073708187 * h2) + a_24 * (0.014444444444444444 * h2)
+                - a_26 * (0.014444444444444444 * h2) + a_27 * (0.014444444444444444 * h2)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
+                - a_3 * (0.002916666666666667 * h2) + a_6 * (0.0073505896314590615 * h2)
+                - a_8 * (0.0073505896314590615 * h2) + a_9 * (0.0073505896314590615 * h2)
+                - a_12 * (0.011008697280291753 * h2) + a_14 * (0.011008697280291753 * h2)
+                - a_15 * (0.011008697280291753 * h2) + a_18 * (0.03705246913580247 * h2)
+                + a_19 * (0.2722222222222222 * h) - a_20 * (0.03705246913580247 * h2)
+                + a_21 * (0.03705246913580247 * h2) + a_24 * (0.016527777777777777 * h2)
+                - a_26 * (0.016527777777777777 * h2) + a_27 * (0.016527777777777777 * h2)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_6 * (0.002916666666666667 * h2) + a_8 * (0.002916666666666667 * h2)
+                - a_9 * (0.002916666666666667 * h2) + a_12 * (0.0033333333333333335 * h2)
+                - a_14 * (0.0033333333333333335 * h2)
+                + a_15 * (0.0033333333333333335 * h2)
+                - a_18 * (0.002916666666666667 * h2) + a_20 * (0.002916666666666667 * h2)
+                - a_21 * (0.002916666666666667 * h2) + a_24 * (0.00125 * h2)
+                + a_25 * (0.05 * h) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.22360679774997896,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.521749194749951,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.5962847939999439,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            -0.521749194749951,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            0.22360679774997896,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.025 * h) + lambda_1 * (0.025 * h)
+            - v_2 * (0.058333333333333334 * h) - lambda_2 * (0.058333333333333334 * h)
+            + v_3 * (0.06666666666666667 * h) + lambda_3 * (0.06666666666666667 * h)
+            - v_4 * (0.058333333333333334 * h) - lambda_4 * (0.058333333333333334 * h)
+            + v_5 * (0.025 * h) + lambda_5 * (0.025 * h);
+        let q_2 = *q + v_1 * (0.060714285714285714 * h)
+            + lambda_1 * (0.060714285714285714 * h) + v_2 * (0.1361111111111111 * h)
+            + lambda_2 * (0.1361111111111111 * h) - v_3 * (0.040440112458214605 * h)
+            - lambda_3 * (0.040440112458214605 * h) + v_4 * (0.027002165993114922 * h)
+            + lambda_4 * (0.027002165993114922 * h) - v_5 * (0.010714285714285714 * h)
+            - lambda_5 * (0.010714285714285714 * h);
+        let q_3 = *q + v_1 * (0.040625 * h) + lambda_1 * (0.040625 * h)
+            + v_2 * (0.30318418332304276 * h) + lambda_2 * (0.30318418332304276 * h)
+            + v_3 * (0.17777777777777778 * h) + lambda_3 * (0.17777777777777778 * h)
+            - v_4 * (0.030961961100820556 * h) - lambda_4 * (0.030961961100820556 * h)
+            + v_5 * (0.009375 * h) + lambda_5 * (0.009375 * h);
+        let q_4 = *q + v_1 * (0.060714285714285714 * h)
+            + lambda_1 * (0.060714285714285714 * h) + v_2 * (0.2452200562291073 * h)
+            + lambda_2 * (0.2452200562291073 * h) + v_3 * (0.3959956680137702 * h)
+            + lambda_3 * (0.3959956680137702 * h) + v_4 * (0.1361111111111111 * h)
+            + lambda_4 * (0.1361111111111111 * h) - v_5 * (0.010714285714285714 * h)
+            - lambda_5 * (0.010714285714285714 * h);
+        let q_5 = *q + v_1 * (0.025 * h) + lambda_1 * (0.025 * h)
+            + v_2 * (0.33055555555555555 * h) + lambda_2 * (0.33055555555555555 * h)
+            + v_3 * (0.28888888888888886 * h) + lambda_3 * (0.28888888888888886 * h)
+            + v_4 * (0.33055555555555555 * h) + lambda_4 * (0.33055555555555555 * h)
+            + v_5 * (0.025 * h) + lambda_5 * (0.025 * h);
+        let q_next = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
+            + v_2 * (0.2722222222222222 * h) + lambda_2 * (0.2722222222222222 * h)
+            + v_3 * (0.35555555555555557 * h) + lambda_3 * (0.35555555555555557 * h)
+            + v_4 * (0.2722222222222222 * h) + lambda_4 * (0.2722222222222222 * h)
+            + v_5 * (0.05 * h) + lambda_5 * (0.05 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
+        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_20 = problem.hamiltonian_hessian(&q_4);
+        let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
+        let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
+        let a_23 = problem.theta_jacobian(&q_4);
+        let a_24 = problem.jacobian_transpose_product_derivative(&q_5, &v_5);
+        let a_25 = problem.theta_jacobian(&q_5).transpose();
+        let a_26 = problem.hamiltonian_hessian(&q_5);
+        let a_27 = problem.jacobian_transpose_product_derivative(&q_5, &lambda_5);
+        let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
+        let a_29 = problem.theta_jacobian(&q_5);
+        let a_30 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.025 * h) - a_2 * (0.025 * h) + a_3 * (0.025 * h) - a_5
+                - a_6 * (0.058333333333333334 * h) + a_8 * (0.058333333333333334 * h)
+                - a_9 * (0.058333333333333334 * h) + a_12 * (0.06666666666666667 * h)
+                - a_14 * (0.06666666666666667 * h) + a_15 * (0.06666666666666667 * h)
+                - a_18 * (0.058333333333333334 * h) + a_20 * (0.058333333333333334 * h)
+                - a_21 * (0.058333333333333334 * h) + a_24 * (0.025 * h)
+                - a_26 * (0.025 * h) + a_27 * (0.025 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.060714285714285714 * h) - a_2 * (0.060714285714285714 * h)
+                + a_3 * (0.060714285714285714 * h) + a_6 * (0.1361111111111111 * h)
+                - a_8 * (0.1361111111111111 * h) + a_9 * (0.1361111111111111 * h) - a_11
+                - a_12 * (0.040440112458214605 * h) + a_14 * (0.040440112458214605 * h)
+                - a_15 * (0.040440112458214605 * h) + a_18 * (0.027002165993114922 * h)
+                - a_20 * (0.027002165993114922 * h) + a_21 * (0.027002165993114922 * h)
+                - a_24 * (0.010714285714285714 * h) + a_26 * (0.010714285714285714 * h)
+                - a_27 * (0.010714285714285714 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.040625 * h) - a_2 * (0.040625 * h) + a_3 * (0.040625 * h)
+                + a_6 * (0.30318418332304276 * h) - a_8 * (0.30318418332304276 * h)
+                + a_9 * (0.30318418332304276 * h) + a_12 * (0.17777777777777778 * h)
+                - a_14 * (0.17777777777777778 * h) + a_15 * (0.17777777777777778 * h)
+                - a_17 - a_18 * (0.030961961100820556 * h)
+                + a_20 * (0.030961961100820556 * h) - a_21 * (0.030961961100820556 * h)
+                + a_24 * (0.009375 * h) - a_26 * (0.009375 * h) + a_27 * (0.009375 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            0,
+            &(a_0 * (0.060714285714285714 * h) - a_2 * (0.060714285714285714 * h)
+                + a_3 * (0.060714285714285714 * h) + a_6 * (0.2452200562291073 * h)
+                - a_8 * (0.2452200562291073 * h) + a_9 * (0.2452200562291073 * h)
+                + a_12 * (0.3959956680137702 * h) - a_14 * (0.3959956680137702 * h)
+                + a_15 * (0.3959956680137702 * h) + a_18 * (0.1361111111111111 * h)
+                - a_20 * (0.1361111111111111 * h) + a_21 * (0.1361111111111111 * h)
+                - a_23 - a_24 * (0.010714285714285714 * h)
+                + a_26 * (0.010714285714285714 * h) - a_27 * (0.010714285714285714 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            0,
+            &(a_0 * (0.025 * h) - a_2 * (0.025 * h) + a_3 * (0.025 * h)
+                + a_6 * (0.33055555555555555 * h) - a_8 * (0.33055555555555555 * h)
+                + a_9 * (0.33055555555555555 * h) + a_12 * (0.28888888888888886 * h)
+                - a_14 * (0.28888888888888886 * h) + a_15 * (0.28888888888888886 * h)
+                + a_18 * (0.33055555555555555 * h) - a_20 * (0.33055555555555555 * h)
+                + a_21 * (0.33055555555555555 * h) + a_24 * (0.025 * h)
+                - a_26 * (0.025 * h) + a_27 * (0.025 * h) - a_29),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 + 0.05 * h) + a_2 * (-1.0 - 0.05 * h) + a_3 * (0.05 * h) - a_4
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (-1.0 + 0.05 * h)
+                + a_26 * (1.0 - 0.05 * h) + a_27 * (0.05 * h) + a_28 - a_30),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
+                - a_3 * (0.02142857142857143 * h) + a_6 * (1.0 - 0.11666666666666667 * h)
+                + a_8 * (-1.0 + 0.11666666666666667 * h)
+                - a_9 * (0.11666666666666667 * h) - a_10
+                - a_12 * (0.1523809523809524 * h) + a_14 * (0.1523809523809524 * h)
+                - a_15 * (0.1523809523809524 * h) - a_18 * (0.11666666666666667 * h)
+                + a_20 * (0.11666666666666667 * h) - a_21 * (0.11666666666666667 * h)
+                + a_24 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.42857142857142855 + 0.02142857142857143 * h)
+                - a_27 * (0.02142857142857143 * h) - a_28 * 0.42857142857142855
+                + a_30 * 0.42857142857142855),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(a_0 * (0.01875 * h) - a_2 * (0.01875 * h) + a_3 * (0.01875 * h)
+                + a_6 * (0.10208333333333333 * h) - a_8 * (0.10208333333333333 * h)
+                + a_9 * (0.10208333333333333 * h)
+                + a_12 * (1.0 + 0.13333333333333333 * h)
+                + a_14 * (-1.0 - 0.13333333333333333 * h)
+                + a_15 * (0.13333333333333333 * h) - a_16
+                + a_18 * (0.10208333333333333 * h) - a_20 * (0.10208333333333333 * h)
+                + a_21 * (0.10208333333333333 * h) + a_24 * (-0.375 + 0.01875 * h)
+                + a_26 * (0.375 - 0.01875 * h) + a_27 * (0.01875 * h) + a_28 * 0.375
+                - a_30 * 0.375),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 0.375);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            0,
+            &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
+                - a_3 * (0.02142857142857143 * h) - a_6 * (0.11666666666666667 * h)
+                + a_8 * (0.11666666666666667 * h) - a_9 * (0.11666666666666667 * h)
+                - a_12 * (0.1523809523809524 * h) + a_14 * (0.1523809523809524 * h)
+                - a_15 * (0.1523809523809524 * h)
+                + a_18 * (1.0 - 0.11666666666666667 * h)
+                + a_20 * (-1.0 + 0.11666666666666667 * h)
+                - a_21 * (0.11666666666666667 * h) - a_22
+                + a_24 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.42857142857142855 + 0.02142857142857143 * h)
+                - a_27 * (0.02142857142857143 * h) - a_28 * 0.42857142857142855
+                + a_30 * 0.42857142857142855),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (0.05 * h) - a_26 * (0.05 * h)
+                + a_27 * (0.05 * h) - a_30),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.35555555555555557 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.35555555555555557 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
+                + a_3 * (0.00125 * h2) + a_6 * (0.016527777777777777 * h2)
+                - a_8 * (0.016527777777777777 * h2) + a_9 * (0.016527777777777777 * h2)
+                + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
+                + a_15 * (0.014444444444444444 * h2) + a_18 * (0.016527777777777777 * h2)
+                - a_20 * (0.016527777777777777 * h2) + a_21 * (0.016527777777777777 * h2)
+                + a_24 * (0.00125 * h2) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
+                - a_3 * (0.002916666666666667 * h2) + a_6 * (0.03705246913580247 * h2)
+                + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
+                + a_9 * (0.03705246913580247 * h2) + a_12 * (0.10779882073708187 * h2)
+                - a_14 * (0.10779882073708187 * h2) + a_15 * (0.10779882073708187 * h2)
+                + a_18 * (0.06675434864014587 * h2) - a_20 * (0.06675434864014587 * h2)
+                + a_21 * (0.06675434864014587 * h2) + a_24 * (0.016527777777777777 * h2)
+                - a_26 * (0.016527777777777777 * h2)
+                + a_27 * (0.016527777777777777 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0033333333333333335 * h2) - a_2 * (0.0033333333333333335 * h2)
+                + a_3 * (0.0033333333333333335 * h2) - a_6 * (0.011008697280291753 * h2)
+                + a_8 * (0.011008697280291753 * h2) - a_9 * (0.011008697280291753 * h2)
+                + a_12 * (0.06320987654320988 * h2) + a_13 * (0.35555555555555557 * h)
+                - a_14 * (0.06320987654320988 * h2) + a_15 * (0.06320987654320988 * h2)
+                + a_18 * (0.10779882073708187 * h2) - a_20 * (0.10779882073708187 * h2)
+                + a_21 * (0.10779882073708187 * h2) + a_24 * (0.014444444444444444 * h2)
+                - a_26 * (0.014444444444444444 * h2)
+                + a_27 * (0.014444444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
+                - a_3 * (0.002916666666666667 * h2) + a_6 * (0.0073505896314590615 * h2)
+                - a_8 * (0.0073505896314590615 * h2) + a_9 * (0.0073505896314590615 * h2)
+                - a_12 * (0.011008697280291753 * h2) + a_14 * (0.011008697280291753 * h2)
+                - a_15 * (0.011008697280291753 * h2) + a_18 * (0.03705246913580247 * h2)
+                + a_19 * (0.2722222222222222 * h) - a_20 * (0.03705246913580247 * h2)
+                + a_21 * (0.03705246913580247 * h2) + a_24 * (0.016527777777777777 * h2)
+                - a_26 * (0.016527777777777777 * h2)
+                + a_27 * (0.016527777777777777 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_6 * (0.002916666666666667 * h2) + a_8 * (0.002916666666666667 * h2)
+                - a_9 * (0.002916666666666667 * h2) + a_12 * (0.0033333333333333335 * h2)
+                - a_14 * (0.0033333333333333335 * h2)
+                + a_15 * (0.0033333333333333335 * h2)
+                - a_18 * (0.002916666666666667 * h2) + a_20 * (0.002916666666666667 * h2)
+                - a_21 * (0.002916666666666667 * h2) + a_24 * (0.00125 * h2)
+                + a_25 * (0.05 * h) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
+                + a_3 * (0.00125 * h2) + a_6 * (0.016527777777777777 * h2)
+                - a_8 * (0.016527777777777777 * h2) + a_9 * (0.016527777777777777 * h2)
+                + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
+                + a_15 * (0.014444444444444444 * h2) + a_18 * (0.016527777777777777 * h2)
+                - a_20 * (0.016527777777777777 * h2) + a_21 * (0.016527777777777777 * h2)
+                + a_24 * (0.00125 * h2) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
+                - a_3 * (0.002916666666666667 * h2) + a_6 * (0.03705246913580247 * h2)
+                + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
+                + a_9 * (0.03705246913580247 * h2) + a_12 * (0.10779882073708187 * h2)
+                - a_14 * (0.10779882073708187 * h2) + a_15 * (0.10779882073708187 * h2)
+                + a_18 * (0.06675434864014587 * h2) - a_20 * (0.06675434864014587 * h2)
+                + a_21 * (0.06675434864014587 * h2) + a_24 * (0.016527777777777777 * h2)
+                - a_26 * (0.016527777777777777 * h2)
+                + a_27 * (0.016527777777777777 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0033333333333333335 * h2) - a_2 * (0.0033333333333333335 * h2)
+                + a_3 * (0.0033333333333333335 * h2) - a_6 * (0.011008697280291753 * h2)
+                + a_8 * (0.011008697280291753 * h2) - a_9 * (0.011008697280291753 * h2)
+                + a_12 * (0.06320987654320988 * h2) + a_13 * (0.35555555555555557 * h)
+                - a_14 * (0.06320987654320988 * h2) + a_15 * (0.06320987654320988 * h2)
+                + a_18 * (0.10779882073708187 * h2) - a_20 * (0.10779882073708187 * h2)
+                + a_21 * (0.10779882073708187 * h2) + a_24 * (0.014444444444444444 * h2)
+                - a_26 * (0.014444444444444444 * h2)
+                + a_27 * (0.014444444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
+                - a_3 * (0.002916666666666667 * h2) + a_6 * (0.0073505896314590615 * h2)
+                - a_8 * (0.0073505896314590615 * h2) + a_9 * (0.0073505896314590615 * h2)
+                - a_12 * (0.011008697280291753 * h2) + a_14 * (0.011008697280291753 * h2)
+                - a_15 * (0.011008697280291753 * h2) + a_18 * (0.03705246913580247 * h2)
+                + a_19 * (0.2722222222222222 * h) - a_20 * (0.03705246913580247 * h2)
+                + a_21 * (0.03705246913580247 * h2) + a_24 * (0.016527777777777777 * h2)
+                - a_26 * (0.016527777777777777 * h2)
+                + a_27 * (0.016527777777777777 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_6 * (0.002916666666666667 * h2) + a_8 * (0.002916666666666667 * h2)
+                - a_9 * (0.002916666666666667 * h2) + a_12 * (0.0033333333333333335 * h2)
+                - a_14 * (0.0033333333333333335 * h2)
+                + a_15 * (0.0033333333333333335 * h2)
+                - a_18 * (0.002916666666666667 * h2) + a_20 * (0.002916666666666667 * h2)
+                - a_21 * (0.002916666666666667 * h2) + a_24 * (0.00125 * h2)
+                + a_25 * (0.05 * h) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (0.05 * h) - a_26 * (0.05 * h)
+                + a_27 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,

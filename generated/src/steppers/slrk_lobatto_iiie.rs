@@ -150,206 +150,391 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = problem.theta_jacobian(&q_2);
         let a_12 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0625 * h2) + a_1 * (0.25 * h) - a_2 * (0.0625 * h2)
-                    + a_3 * (0.0625 * h2) - a_5 * (0.25 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0625 * h2) + a_1 * (0.25 * h) - a_2 * (0.0625 * h2)
-                    + a_3 * (0.0625 * h2) - a_5 * (0.25 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -1.4142135623730951);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
-                    + a_3 * (0.125 * h2) + a_6 * (0.125 * h2) - a_8 * (0.125 * h2)
-                    + a_9 * (0.125 * h2) - a_11 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.0625 * h2) + a_7 * (0.25 * h) - a_8 * (0.0625 * h2)
-                    + a_9 * (0.0625 * h2) - a_11 * (0.25 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
-                    + a_3 * (0.125 * h2) + a_6 * (0.125 * h2) - a_8 * (0.125 * h2)
-                    + a_9 * (0.125 * h2) - a_11 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.0625 * h2) + a_7 * (0.25 * h) - a_8 * (0.0625 * h2)
-                    + a_9 * (0.0625 * h2) - a_11 * (0.25 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.4142135623730951);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * ((0.25 * h) - (0.125 * h2)) + a_1 * (1.0 - (0.5 * h))
-                    + a_2 * (-(0.25 * h) + (0.125 * h2)) - a_3 * (0.125 * h2)
-                    - a_4 * (0.25 * h) - a_5 + a_6 * ((0.5 * h) - (0.25 * h2))
-                    + a_8 * (-(0.5 * h) + (0.25 * h2)) - a_9 * (0.25 * h2)
-                    - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * ((0.25 * h) - (0.125 * h2)) + a_7 * (1.0 - (0.5 * h))
-                    + a_8 * (-(0.25 * h) + (0.125 * h2)) - a_9 * (0.125 * h2)
-                    - a_10 * (0.25 * h) - a_11 + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * ((0.25 * h) - (0.125 * h2)) - a_1 * (0.5 * h)
-                    + a_2 * (-(0.25 * h) + (0.125 * h2)) - a_3 * (0.125 * h2)
-                    - a_4 * (0.25 * h) + a_6 * ((0.5 * h) - (0.25 * h2))
-                    + a_8 * (-(0.5 * h) + (0.25 * h2)) - a_9 * (0.25 * h2)
-                    - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * ((0.25 * h) - (0.125 * h2)) - a_7 * (0.5 * h)
-                    + a_8 * (-(0.25 * h) + (0.125 * h2)) - a_9 * (0.125 * h2)
-                    - a_10 * (0.25 * h) + a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
-                    + a_3 * (0.125 * h2) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
-                    + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
-                    + a_9 * (0.125 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
-                    + a_3 * (0.125 * h2) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
-                    + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
-                    + a_9 * (0.125 * h2) - a_12 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.7071067811865476);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.7071067811865476);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0625 * h2) + a_1 * (0.25 * h) - a_2 * (0.0625 * h2)
+                + a_3 * (0.0625 * h2) - a_5 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0625 * h2) + a_1 * (0.25 * h) - a_2 * (0.0625 * h2)
+                + a_3 * (0.0625 * h2) - a_5 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.4142135623730951,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
+                + a_3 * (0.125 * h2) + a_6 * (0.125 * h2) - a_8 * (0.125 * h2)
+                + a_9 * (0.125 * h2) - a_11 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.0625 * h2) + a_7 * (0.25 * h) - a_8 * (0.0625 * h2)
+                + a_9 * (0.0625 * h2) - a_11 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
+                + a_3 * (0.125 * h2) + a_6 * (0.125 * h2) - a_8 * (0.125 * h2)
+                + a_9 * (0.125 * h2) - a_11 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.0625 * h2) + a_7 * (0.25 * h) - a_8 * (0.0625 * h2)
+                + a_9 * (0.0625 * h2) - a_11 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.4142135623730951,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.25 * h - 0.125 * h2) + a_1 * (1.0 - 0.5 * h)
+                + a_2 * (-0.25 * h + 0.125 * h2) - a_3 * (0.125 * h2) - a_4 * (0.25 * h)
+                - a_5 + a_6 * (0.5 * h - 0.25 * h2) + a_8 * (-0.5 * h + 0.25 * h2)
+                - a_9 * (0.25 * h2) - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.25 * h - 0.125 * h2) + a_7 * (1.0 - 0.5 * h)
+                + a_8 * (-0.25 * h + 0.125 * h2) - a_9 * (0.125 * h2) - a_10 * (0.25 * h)
+                - a_11 + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.25 * h - 0.125 * h2) - a_1 * (0.5 * h)
+                + a_2 * (-0.25 * h + 0.125 * h2) - a_3 * (0.125 * h2) - a_4 * (0.25 * h)
+                + a_6 * (0.5 * h - 0.25 * h2) + a_8 * (-0.5 * h + 0.25 * h2)
+                - a_9 * (0.25 * h2) - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.25 * h - 0.125 * h2) - a_7 * (0.5 * h)
+                + a_8 * (-0.25 * h + 0.125 * h2) - a_9 * (0.125 * h2) - a_10 * (0.25 * h)
+                + a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
+                + a_3 * (0.125 * h2) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
+                + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
+                + a_9 * (0.125 * h2) - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
+                + a_3 * (0.125 * h2) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
+                + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
+                + a_9 * (0.125 * h2) - a_12 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.7071067811865476,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.7071067811865476,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h);
+        let q_2 = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.25 * h)
+            + lambda_2 * (0.25 * h);
+        let q_next = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.5 * h)
+            + lambda_2 * (0.5 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.25 * h) - a_2 * (0.25 * h) + a_3 * (0.25 * h) - a_5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.25 * h)
+                - a_8 * (0.25 * h) + a_9 * (0.25 * h) - a_11),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 - 0.5 * h) + a_2 * (-1.0 + 0.5 * h) - a_3 * (0.5 * h) - a_4
+                + a_6 * (1.0 - 0.5 * h) + a_8 * (-1.0 + 0.5 * h) - a_9 * (0.5 * h) - a_10
+                + a_12),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
+                - a_8 * (0.5 * h) + a_9 * (0.5 * h) - a_12),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
+                + a_3 * (0.125 * h2) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
+                + a_9 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
+                + a_9 * (0.125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
+                + a_3 * (0.125 * h2) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
+                + a_9 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
+                + a_9 * (0.125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
+                - a_8 * (0.5 * h) + a_9 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -583,648 +768,894 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = problem.theta_jacobian(&q_3);
         let a_18 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2) - a_5 * (0.08333333333333333 * h)
-                    - a_6 * (0.015625 * h2) + a_8 * (0.015625 * h2)
-                    - a_9 * (0.015625 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2) + a_5 * (0.08333333333333333 * h)
-                    - a_6 * (0.027777777777777776 * h2) - a_7 * (0.08333333333333333 * h)
-                    + a_8 * (0.027777777777777776 * h2)
-                    - a_9 * (0.027777777777777776 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (0.001736111111111111 * h2) - a_8 * (0.001736111111111111 * h2)
-                    + a_9 * (0.001736111111111111 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2) - a_5 * (0.08333333333333333 * h)
-                    - a_6 * (0.015625 * h2) + a_8 * (0.015625 * h2)
-                    - a_9 * (0.015625 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2) + a_5 * (0.08333333333333333 * h)
-                    - a_6 * (0.027777777777777776 * h2) - a_7 * (0.08333333333333333 * h)
-                    + a_8 * (0.027777777777777776 * h2)
-                    - a_9 * (0.027777777777777776 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (0.001736111111111111 * h2) - a_8 * (0.001736111111111111 * h2)
-                    + a_9 * (0.001736111111111111 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -2.449489742783178);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.015625 * h2) + a_1 * (0.1875 * h) - a_2 * (0.015625 * h2)
-                    + a_3 * (0.015625 * h2) + a_6 * (0.0625 * h2) - a_8 * (0.0625 * h2)
-                    + a_9 * (0.0625 * h2) - a_11 * (0.1875 * h)
-                    - a_12 * (0.003472222222222222 * h2)
-                    + a_14 * (0.003472222222222222 * h2)
-                    - a_15 * (0.003472222222222222 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.015625 * h2) + a_2 * (0.015625 * h2) - a_3 * (0.015625 * h2)
-                    + a_6 * (0.1111111111111111 * h2) + a_7 * (0.3333333333333333 * h)
-                    - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
-                    - a_11 * (0.3333333333333333 * h) - a_12 * (0.015625 * h2)
-                    + a_14 * (0.015625 * h2) - a_15 * (0.015625 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.006944444444444444 * h2) + a_8 * (0.006944444444444444 * h2)
-                    - a_9 * (0.006944444444444444 * h2)
-                    + a_11 * (0.020833333333333332 * h)
-                    - a_12 * (0.001736111111111111 * h2)
-                    - a_13 * (0.020833333333333332 * h)
-                    + a_14 * (0.001736111111111111 * h2)
-                    - a_15 * (0.001736111111111111 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.015625 * h2) + a_1 * (0.1875 * h) - a_2 * (0.015625 * h2)
-                    + a_3 * (0.015625 * h2) + a_6 * (0.0625 * h2) - a_8 * (0.0625 * h2)
-                    + a_9 * (0.0625 * h2) - a_11 * (0.1875 * h)
-                    - a_12 * (0.003472222222222222 * h2)
-                    + a_14 * (0.003472222222222222 * h2)
-                    - a_15 * (0.003472222222222222 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.015625 * h2) + a_2 * (0.015625 * h2) - a_3 * (0.015625 * h2)
-                    + a_6 * (0.1111111111111111 * h2) + a_7 * (0.3333333333333333 * h)
-                    - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
-                    - a_11 * (0.3333333333333333 * h) - a_12 * (0.015625 * h2)
-                    + a_14 * (0.015625 * h2) - a_15 * (0.015625 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.006944444444444444 * h2) + a_8 * (0.006944444444444444 * h2)
-                    - a_9 * (0.006944444444444444 * h2)
-                    + a_11 * (0.020833333333333332 * h)
-                    - a_12 * (0.001736111111111111 * h2)
-                    - a_13 * (0.020833333333333332 * h)
-                    + a_14 * (0.001736111111111111 * h2)
-                    - a_15 * (0.001736111111111111 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.224744871391589);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
-                    - a_2 * (0.013888888888888888 * h2)
-                    + a_3 * (0.013888888888888888 * h2) + a_6 * (0.140625 * h2)
-                    - a_8 * (0.140625 * h2) + a_9 * (0.140625 * h2)
-                    + a_12 * (0.013888888888888888 * h2)
-                    - a_14 * (0.013888888888888888 * h2)
-                    + a_15 * (0.013888888888888888 * h2)
-                    - a_17 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2) + a_6 * (0.25 * h2)
-                    + a_7 * (0.75 * h) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
-                    + a_12 * (0.0625 * h2) - a_14 * (0.0625 * h2) + a_15 * (0.0625 * h2)
-                    - a_17 * (0.75 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.015625 * h2) + a_8 * (0.015625 * h2) - a_9 * (0.015625 * h2)
-                    + a_12 * (0.006944444444444444 * h2)
-                    + a_13 * (0.08333333333333333 * h)
-                    - a_14 * (0.006944444444444444 * h2)
-                    + a_15 * (0.006944444444444444 * h2)
-                    - a_17 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
-                    - a_2 * (0.013888888888888888 * h2)
-                    + a_3 * (0.013888888888888888 * h2) + a_6 * (0.140625 * h2)
-                    - a_8 * (0.140625 * h2) + a_9 * (0.140625 * h2)
-                    + a_12 * (0.013888888888888888 * h2)
-                    - a_14 * (0.013888888888888888 * h2)
-                    + a_15 * (0.013888888888888888 * h2)
-                    - a_17 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2) + a_6 * (0.25 * h2)
-                    + a_7 * (0.75 * h) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
-                    + a_12 * (0.0625 * h2) - a_14 * (0.0625 * h2) + a_15 * (0.0625 * h2)
-                    - a_17 * (0.75 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.015625 * h2) + a_8 * (0.015625 * h2) - a_9 * (0.015625 * h2)
-                    + a_12 * (0.006944444444444444 * h2)
-                    + a_13 * (0.08333333333333333 * h)
-                    - a_14 * (0.006944444444444444 * h2)
-                    + a_15 * (0.006944444444444444 * h2)
-                    - a_17 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -2.449489742783178);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * ((0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    + a_1 * (1.0 + (0.16666666666666666 * h))
-                    + a_2 * (-(0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
-                    - a_5 + a_6 * (0.125 * h2) - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
-                    + a_12 * (-(0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_14 * ((0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_15 * (0.027777777777777776 * h2)
-                    + a_16 * (0.16666666666666666 * h)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (-(0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_2 * ((0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    - a_3 * (0.013888888888888888 * h2) + a_4 * (0.08333333333333333 * h)
-                    + a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
-                    + a_12 * (-(0.75 * h) + (0.125 * h2))
-                    + a_14 * ((0.75 * h) - (0.125 * h2)) + a_15 * (0.125 * h2)
-                    + a_16 * (0.75 * h) - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
-                    - a_9 * (0.013888888888888888 * h2)
-                    + a_12 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    + a_13 * (-1.0 + (0.16666666666666666 * h))
-                    + a_14 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_15 * (0.013888888888888888 * h2)
-                    + a_16 * (0.08333333333333333 * h) + a_17
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * ((0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    + a_1 * (0.16666666666666666 * h)
-                    + a_2 * (-(0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
-                    + a_6 * (0.125 * h2) - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
-                    + a_12 * (-(0.16666666666666666 * h) + (0.027777777777777776 * h2))
-                    + a_14 * ((0.16666666666666666 * h) - (0.027777777777777776 * h2))
-                    + a_15 * (0.027777777777777776 * h2)
-                    + a_16 * (0.16666666666666666 * h)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (-(0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_2 * ((0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    - a_3 * (0.013888888888888888 * h2) + a_4 * (0.08333333333333333 * h)
-                    + a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
-                    - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
-                    + a_12 * (-(0.75 * h) + (0.125 * h2))
-                    + a_14 * ((0.75 * h) - (0.125 * h2)) + a_15 * (0.125 * h2)
-                    + a_16 * (0.75 * h) - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
-                    - a_9 * (0.013888888888888888 * h2)
-                    + a_12 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    + a_13 * (0.16666666666666666 * h)
-                    + a_14 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_15 * (0.013888888888888888 * h2)
-                    + a_16 * (0.08333333333333333 * h)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
-                    + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2)
-                    + a_6 * ((0.1875 * h) - (0.0625 * h2))
-                    + a_8 * (-(0.1875 * h) + (0.0625 * h2)) - a_9 * (0.0625 * h2)
-                    - a_10 * (0.1875 * h)
-                    + a_12 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_14 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    - a_15 * (0.013888888888888888 * h2)
-                    - a_16 * (0.08333333333333333 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2)
-                    + a_6 * ((0.3333333333333333 * h) - (0.1111111111111111 * h2))
-                    + a_7 * (1.0 - (0.3333333333333333 * h))
-                    + a_8 * (-(0.3333333333333333 * h) + (0.1111111111111111 * h2))
-                    - a_9 * (0.1111111111111111 * h2) - a_10 * (0.3333333333333333 * h)
-                    - a_11 + a_12 * ((0.375 * h) - (0.0625 * h2))
-                    + a_14 * (-(0.375 * h) + (0.0625 * h2)) - a_15 * (0.0625 * h2)
-                    - a_16 * (0.375 * h) + a_18 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_6 * (-(0.020833333333333332 * h) + (0.006944444444444444 * h2))
-                    + a_8 * ((0.020833333333333332 * h) - (0.006944444444444444 * h2))
-                    + a_9 * (0.006944444444444444 * h2)
-                    + a_10 * (0.020833333333333332 * h)
-                    + a_12 * ((0.041666666666666664 * h) - (0.006944444444444444 * h2))
-                    + a_13 * (0.5 - (0.08333333333333333 * h))
-                    + a_14 * (-(0.041666666666666664 * h) + (0.006944444444444444 * h2))
-                    - a_15 * (0.006944444444444444 * h2)
-                    - a_16 * (0.041666666666666664 * h) - a_17 * 0.5
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
-                    + a_2 * (0.006944444444444444 * h2)
-                    - a_3 * (0.006944444444444444 * h2)
-                    + a_6 * ((0.1875 * h) - (0.0625 * h2))
-                    + a_8 * (-(0.1875 * h) + (0.0625 * h2)) - a_9 * (0.0625 * h2)
-                    - a_10 * (0.1875 * h)
-                    + a_12 * ((0.08333333333333333 * h) - (0.013888888888888888 * h2))
-                    + a_14 * (-(0.08333333333333333 * h) + (0.013888888888888888 * h2))
-                    - a_15 * (0.013888888888888888 * h2)
-                    - a_16 * (0.08333333333333333 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
-                    + a_3 * (0.006944444444444444 * h2)
-                    + a_6 * ((0.3333333333333333 * h) - (0.1111111111111111 * h2))
-                    - a_7 * (0.3333333333333333 * h)
-                    + a_8 * (-(0.3333333333333333 * h) + (0.1111111111111111 * h2))
-                    - a_9 * (0.1111111111111111 * h2) - a_10 * (0.3333333333333333 * h)
-                    + a_12 * ((0.375 * h) - (0.0625 * h2))
-                    + a_14 * (-(0.375 * h) + (0.0625 * h2)) - a_15 * (0.0625 * h2)
-                    - a_16 * (0.375 * h) + a_18 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_6 * (-(0.020833333333333332 * h) + (0.006944444444444444 * h2))
-                    + a_8 * ((0.020833333333333332 * h) - (0.006944444444444444 * h2))
-                    + a_9 * (0.006944444444444444 * h2)
-                    + a_10 * (0.020833333333333332 * h)
-                    + a_12 * ((0.041666666666666664 * h) - (0.006944444444444444 * h2))
-                    - a_13 * (0.08333333333333333 * h)
-                    + a_14 * (-(0.041666666666666664 * h) + (0.006944444444444444 * h2))
-                    - a_15 * (0.006944444444444444 * h2)
-                    - a_16 * (0.041666666666666664 * h)
-                    + a_18 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
-                    - a_2 * (0.013888888888888888 * h2)
-                    + a_3 * (0.013888888888888888 * h2) + a_6 * (0.125 * h2)
-                    - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
-                    + a_12 * (0.027777777777777776 * h2)
-                    - a_14 * (0.027777777777777776 * h2)
-                    + a_15 * (0.027777777777777776 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2222222222222222 * h2)
-                    + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
-                    + a_9 * (0.2222222222222222 * h2) + a_12 * (0.125 * h2)
-                    - a_14 * (0.125 * h2) + a_15 * (0.125 * h2)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
-                    - a_9 * (0.013888888888888888 * h2)
-                    + a_12 * (0.013888888888888888 * h2)
-                    + a_13 * (0.16666666666666666 * h)
-                    - a_14 * (0.013888888888888888 * h2)
-                    + a_15 * (0.013888888888888888 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
-                    - a_2 * (0.013888888888888888 * h2)
-                    + a_3 * (0.013888888888888888 * h2) + a_6 * (0.125 * h2)
-                    - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
-                    + a_12 * (0.027777777777777776 * h2)
-                    - a_14 * (0.027777777777777776 * h2)
-                    + a_15 * (0.027777777777777776 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
-                    - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2222222222222222 * h2)
-                    + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
-                    + a_9 * (0.2222222222222222 * h2) + a_12 * (0.125 * h2)
-                    - a_14 * (0.125 * h2) + a_15 * (0.125 * h2)
-                    - a_18 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
-                    - a_9 * (0.013888888888888888 * h2)
-                    + a_12 * (0.013888888888888888 * h2)
-                    + a_13 * (0.16666666666666666 * h)
-                    - a_14 * (0.013888888888888888 * h2)
-                    + a_15 * (0.013888888888888888 * h2)
-                    - a_18 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.408248290463863);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.816496580927726);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.408248290463863);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
+                - a_5 * (0.08333333333333333 * h) - a_6 * (0.015625 * h2)
+                + a_8 * (0.015625 * h2) - a_9 * (0.015625 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2) + a_5 * (0.08333333333333333 * h)
+                - a_6 * (0.027777777777777776 * h2) - a_7 * (0.08333333333333333 * h)
+                + a_8 * (0.027777777777777776 * h2) - a_9 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (0.001736111111111111 * h2) - a_8 * (0.001736111111111111 * h2)
+                + a_9 * (0.001736111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
+                - a_5 * (0.08333333333333333 * h) - a_6 * (0.015625 * h2)
+                + a_8 * (0.015625 * h2) - a_9 * (0.015625 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
+                - a_3 * (0.006944444444444444 * h2) + a_5 * (0.08333333333333333 * h)
+                - a_6 * (0.027777777777777776 * h2) - a_7 * (0.08333333333333333 * h)
+                + a_8 * (0.027777777777777776 * h2) - a_9 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (0.001736111111111111 * h2) - a_8 * (0.001736111111111111 * h2)
+                + a_9 * (0.001736111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -2.449489742783178,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.015625 * h2) + a_1 * (0.1875 * h) - a_2 * (0.015625 * h2)
+                + a_3 * (0.015625 * h2) + a_6 * (0.0625 * h2) - a_8 * (0.0625 * h2)
+                + a_9 * (0.0625 * h2) - a_11 * (0.1875 * h)
+                - a_12 * (0.003472222222222222 * h2) + a_14 * (0.003472222222222222 * h2)
+                - a_15 * (0.003472222222222222 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.015625 * h2) + a_2 * (0.015625 * h2) - a_3 * (0.015625 * h2)
+                + a_6 * (0.1111111111111111 * h2) + a_7 * (0.3333333333333333 * h)
+                - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
+                - a_11 * (0.3333333333333333 * h) - a_12 * (0.015625 * h2)
+                + a_14 * (0.015625 * h2) - a_15 * (0.015625 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.006944444444444444 * h2) + a_8 * (0.006944444444444444 * h2)
+                - a_9 * (0.006944444444444444 * h2) + a_11 * (0.020833333333333332 * h)
+                - a_12 * (0.001736111111111111 * h2) - a_13 * (0.020833333333333332 * h)
+                + a_14 * (0.001736111111111111 * h2)
+                - a_15 * (0.001736111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.015625 * h2) + a_1 * (0.1875 * h) - a_2 * (0.015625 * h2)
+                + a_3 * (0.015625 * h2) + a_6 * (0.0625 * h2) - a_8 * (0.0625 * h2)
+                + a_9 * (0.0625 * h2) - a_11 * (0.1875 * h)
+                - a_12 * (0.003472222222222222 * h2) + a_14 * (0.003472222222222222 * h2)
+                - a_15 * (0.003472222222222222 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.015625 * h2) + a_2 * (0.015625 * h2) - a_3 * (0.015625 * h2)
+                + a_6 * (0.1111111111111111 * h2) + a_7 * (0.3333333333333333 * h)
+                - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
+                - a_11 * (0.3333333333333333 * h) - a_12 * (0.015625 * h2)
+                + a_14 * (0.015625 * h2) - a_15 * (0.015625 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.006944444444444444 * h2) + a_8 * (0.006944444444444444 * h2)
+                - a_9 * (0.006944444444444444 * h2) + a_11 * (0.020833333333333332 * h)
+                - a_12 * (0.001736111111111111 * h2) - a_13 * (0.020833333333333332 * h)
+                + a_14 * (0.001736111111111111 * h2)
+                - a_15 * (0.001736111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.224744871391589,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.140625 * h2) - a_8 * (0.140625 * h2) + a_9 * (0.140625 * h2)
+                + a_12 * (0.013888888888888888 * h2) - a_14 * (0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2) - a_17 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_6 * (0.25 * h2)
+                + a_7 * (0.75 * h) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
+                + a_12 * (0.0625 * h2) - a_14 * (0.0625 * h2) + a_15 * (0.0625 * h2)
+                - a_17 * (0.75 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.015625 * h2) + a_8 * (0.015625 * h2) - a_9 * (0.015625 * h2)
+                + a_12 * (0.006944444444444444 * h2) + a_13 * (0.08333333333333333 * h)
+                - a_14 * (0.006944444444444444 * h2) + a_15 * (0.006944444444444444 * h2)
+                - a_17 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.140625 * h2) - a_8 * (0.140625 * h2) + a_9 * (0.140625 * h2)
+                + a_12 * (0.013888888888888888 * h2) - a_14 * (0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2) - a_17 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_6 * (0.25 * h2)
+                + a_7 * (0.75 * h) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
+                + a_12 * (0.0625 * h2) - a_14 * (0.0625 * h2) + a_15 * (0.0625 * h2)
+                - a_17 * (0.75 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.015625 * h2) + a_8 * (0.015625 * h2) - a_9 * (0.015625 * h2)
+                + a_12 * (0.006944444444444444 * h2) + a_13 * (0.08333333333333333 * h)
+                - a_14 * (0.006944444444444444 * h2) + a_15 * (0.006944444444444444 * h2)
+                - a_17 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -2.449489742783178,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
+                + a_1 * (1.0 + 0.16666666666666666 * h)
+                + a_2 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
+                - a_5 + a_6 * (0.125 * h2) - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
+                + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_14 * (0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_2 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_4 * (0.08333333333333333 * h)
+                + a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
+                + a_12 * (-0.75 * h + 0.125 * h2) + a_14 * (0.75 * h - 0.125 * h2)
+                + a_15 * (0.125 * h2) + a_16 * (0.75 * h)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
+                - a_9 * (0.013888888888888888 * h2)
+                + a_12 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                + a_13 * (-1.0 + 0.16666666666666666 * h)
+                + a_14 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2) + a_16 * (0.08333333333333333 * h)
+                + a_17 - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
+                + a_1 * (0.16666666666666666 * h)
+                + a_2 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
+                + a_6 * (0.125 * h2) - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
+                + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
+                + a_14 * (0.16666666666666666 * h - 0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_2 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_4 * (0.08333333333333333 * h)
+                + a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
+                - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
+                + a_12 * (-0.75 * h + 0.125 * h2) + a_14 * (0.75 * h - 0.125 * h2)
+                + a_15 * (0.125 * h2) + a_16 * (0.75 * h)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
+                - a_9 * (0.013888888888888888 * h2)
+                + a_12 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                + a_13 * (0.16666666666666666 * h)
+                + a_14 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2) + a_16 * (0.08333333333333333 * h)
+                - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
+                + a_2 * (0.006944444444444444 * h2) - a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.1875 * h - 0.0625 * h2) + a_8 * (-0.1875 * h + 0.0625 * h2)
+                - a_9 * (0.0625 * h2) - a_10 * (0.1875 * h)
+                + a_12 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_14 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
+                + a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.3333333333333333 * h - 0.1111111111111111 * h2)
+                + a_7 * (1.0 - 0.3333333333333333 * h)
+                + a_8 * (-0.3333333333333333 * h + 0.1111111111111111 * h2)
+                - a_9 * (0.1111111111111111 * h2) - a_10 * (0.3333333333333333 * h)
+                - a_11 + a_12 * (0.375 * h - 0.0625 * h2)
+                + a_14 * (-0.375 * h + 0.0625 * h2) - a_15 * (0.0625 * h2)
+                - a_16 * (0.375 * h) + a_18 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_6 * (-0.020833333333333332 * h + 0.006944444444444444 * h2)
+                + a_8 * (0.020833333333333332 * h - 0.006944444444444444 * h2)
+                + a_9 * (0.006944444444444444 * h2) + a_10 * (0.020833333333333332 * h)
+                + a_12 * (0.041666666666666664 * h - 0.006944444444444444 * h2)
+                + a_13 * (0.5 - 0.08333333333333333 * h)
+                + a_14 * (-0.041666666666666664 * h + 0.006944444444444444 * h2)
+                - a_15 * (0.006944444444444444 * h2) - a_16 * (0.041666666666666664 * h)
+                - a_17 * 0.5 + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
+                + a_2 * (0.006944444444444444 * h2) - a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.1875 * h - 0.0625 * h2) + a_8 * (-0.1875 * h + 0.0625 * h2)
+                - a_9 * (0.0625 * h2) - a_10 * (0.1875 * h)
+                + a_12 * (0.08333333333333333 * h - 0.013888888888888888 * h2)
+                + a_14 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
+                - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
+                + a_3 * (0.006944444444444444 * h2)
+                + a_6 * (0.3333333333333333 * h - 0.1111111111111111 * h2)
+                - a_7 * (0.3333333333333333 * h)
+                + a_8 * (-0.3333333333333333 * h + 0.1111111111111111 * h2)
+                - a_9 * (0.1111111111111111 * h2) - a_10 * (0.3333333333333333 * h)
+                + a_12 * (0.375 * h - 0.0625 * h2) + a_14 * (-0.375 * h + 0.0625 * h2)
+                - a_15 * (0.0625 * h2) - a_16 * (0.375 * h)
+                + a_18 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_6 * (-0.020833333333333332 * h + 0.006944444444444444 * h2)
+                + a_8 * (0.020833333333333332 * h - 0.006944444444444444 * h2)
+                + a_9 * (0.006944444444444444 * h2) + a_10 * (0.020833333333333332 * h)
+                + a_12 * (0.041666666666666664 * h - 0.006944444444444444 * h2)
+                - a_13 * (0.08333333333333333 * h)
+                + a_14 * (-0.041666666666666664 * h + 0.006944444444444444 * h2)
+                - a_15 * (0.006944444444444444 * h2) - a_16 * (0.041666666666666664 * h)
+                + a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.125 * h2) - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
+                + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2222222222222222 * h2)
+                + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
+                + a_9 * (0.2222222222222222 * h2) + a_12 * (0.125 * h2)
+                - a_14 * (0.125 * h2) + a_15 * (0.125 * h2)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
+                - a_9 * (0.013888888888888888 * h2) + a_12 * (0.013888888888888888 * h2)
+                + a_13 * (0.16666666666666666 * h) - a_14 * (0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2) - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.125 * h2) - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
+                + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2) - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2222222222222222 * h2)
+                + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
+                + a_9 * (0.2222222222222222 * h2) + a_12 * (0.125 * h2)
+                - a_14 * (0.125 * h2) + a_15 * (0.125 * h2)
+                - a_18 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
+                - a_9 * (0.013888888888888888 * h2) + a_12 * (0.013888888888888888 * h2)
+                + a_13 * (0.16666666666666666 * h) - a_14 * (0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2) - a_18 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.408248290463863,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.816496580927726,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.408248290463863,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.08333333333333333 * h)
+            - lambda_2 * (0.08333333333333333 * h);
+        let q_2 = *q + v_1 * (0.1875 * h) + lambda_1 * (0.1875 * h)
+            + v_2 * (0.3333333333333333 * h) + lambda_2 * (0.3333333333333333 * h)
+            - v_3 * (0.020833333333333332 * h) - lambda_3 * (0.020833333333333332 * h);
+        let q_3 = *q + v_1 * (0.16666666666666666 * h)
+            + lambda_1 * (0.16666666666666666 * h) + v_2 * (0.75 * h)
+            + lambda_2 * (0.75 * h) + v_3 * (0.08333333333333333 * h)
+            + lambda_3 * (0.08333333333333333 * h);
+        let q_next = *q + v_1 * (0.16666666666666666 * h)
+            + lambda_1 * (0.16666666666666666 * h) + v_2 * (0.6666666666666666 * h)
+            + lambda_2 * (0.6666666666666666 * h) + v_3 * (0.16666666666666666 * h)
+            + lambda_3 * (0.16666666666666666 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) - a_5 - a_6 * (0.08333333333333333 * h)
+                + a_8 * (0.08333333333333333 * h) - a_9 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.1875 * h) - a_2 * (0.1875 * h) + a_3 * (0.1875 * h)
+                + a_6 * (0.3333333333333333 * h) - a_8 * (0.3333333333333333 * h)
+                + a_9 * (0.3333333333333333 * h) - a_11
+                - a_12 * (0.020833333333333332 * h) + a_14 * (0.020833333333333332 * h)
+                - a_15 * (0.020833333333333332 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.75 * h) - a_8 * (0.75 * h)
+                + a_9 * (0.75 * h) + a_12 * (0.08333333333333333 * h)
+                - a_14 * (0.08333333333333333 * h) + a_15 * (0.08333333333333333 * h)
+                - a_17),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 + 0.16666666666666666 * h)
+                + a_2 * (-1.0 - 0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) - a_4 + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (-1.0 + 0.16666666666666666 * h)
+                + a_14 * (1.0 - 0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h) + a_16 - a_18),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
+                - a_3 * (0.08333333333333333 * h) + a_6 * (1.0 - 0.3333333333333333 * h)
+                + a_8 * (-1.0 + 0.3333333333333333 * h) - a_9 * (0.3333333333333333 * h)
+                - a_10 + a_12 * (0.5 - 0.08333333333333333 * h)
+                + a_14 * (-0.5 + 0.08333333333333333 * h)
+                - a_15 * (0.08333333333333333 * h) - a_16 * 0.5 + a_18 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.5);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h) - a_18),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.6666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.125 * h2) - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
+                + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2222222222222222 * h2)
+                + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
+                + a_9 * (0.2222222222222222 * h2) + a_12 * (0.125 * h2)
+                - a_14 * (0.125 * h2) + a_15 * (0.125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
+                - a_9 * (0.013888888888888888 * h2) + a_12 * (0.013888888888888888 * h2)
+                + a_13 * (0.16666666666666666 * h) - a_14 * (0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
+                - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
+                + a_6 * (0.125 * h2) - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
+                + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
+                + a_15 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
+                - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2222222222222222 * h2)
+                + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
+                + a_9 * (0.2222222222222222 * h2) + a_12 * (0.125 * h2)
+                - a_14 * (0.125 * h2) + a_15 * (0.125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
+                - a_9 * (0.013888888888888888 * h2) + a_12 * (0.013888888888888888 * h2)
+                + a_13 * (0.16666666666666666 * h) - a_14 * (0.013888888888888888 * h2)
+                + a_15 * (0.013888888888888888 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
+                - a_8 * (0.6666666666666666 * h) + a_9 * (0.6666666666666666 * h)
+                + a_12 * (0.16666666666666666 * h) - a_14 * (0.16666666666666666 * h)
+                + a_15 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -1527,1438 +1958,1636 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = problem.theta_jacobian(&q_4);
         let a_24 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.001736111111111111 * h2) + a_1 * (0.041666666666666664 * h)
-                    - a_2 * (0.001736111111111111 * h2)
-                    + a_3 * (0.001736111111111111 * h2)
-                    - a_5 * (0.041666666666666664 * h)
-                    - a_6 * (0.006527213151475293 * h2)
-                    + a_8 * (0.006527213151475293 * h2)
-                    - a_9 * (0.006527213151475293 * h2)
-                    + a_12 * (0.002013324262586404 * h2)
-                    - a_14 * (0.002013324262586404 * h2)
-                    + a_15 * (0.002013324262586404 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.002809086786024123 * h2) + a_2 * (0.002809086786024123 * h2)
-                    - a_3 * (0.002809086786024123 * h2) + a_5 * (0.06741808286457895 * h)
-                    - a_6 * (0.014045433930120615 * h2) - a_7 * (0.06741808286457895 * h)
-                    + a_8 * (0.014045433930120615 * h2)
-                    - a_9 * (0.014045433930120615 * h2)
-                    + a_12 * (0.011602919397569007 * h2)
-                    - a_14 * (0.011602919397569007 * h2)
-                    + a_15 * (0.011602919397569007 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0010729756749130119 * h2) - a_2 * (0.0010729756749130119 * h2)
-                    + a_3 * (0.0010729756749130119 * h2)
-                    - a_5 * (0.025751416197912286 * h)
-                    + a_6 * (0.0022859694913198825 * h2)
-                    - a_8 * (0.0022859694913198825 * h2)
-                    + a_9 * (0.0022859694913198825 * h2)
-                    + a_12 * (0.0053648783745650595 * h2)
-                    + a_13 * (0.025751416197912286 * h)
-                    - a_14 * (0.0053648783745650595 * h2)
-                    + a_15 * (0.0053648783745650595 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_6 * (0.00034722222222222224 * h2)
-                    + a_8 * (0.00034722222222222224 * h2)
-                    - a_9 * (0.00034722222222222224 * h2)
-                    - a_12 * (0.00034722222222222224 * h2)
-                    + a_14 * (0.00034722222222222224 * h2)
-                    - a_15 * (0.00034722222222222224 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.001736111111111111 * h2) + a_1 * (0.041666666666666664 * h)
-                    - a_2 * (0.001736111111111111 * h2)
-                    + a_3 * (0.001736111111111111 * h2)
-                    - a_5 * (0.041666666666666664 * h)
-                    - a_6 * (0.006527213151475293 * h2)
-                    + a_8 * (0.006527213151475293 * h2)
-                    - a_9 * (0.006527213151475293 * h2)
-                    + a_12 * (0.002013324262586404 * h2)
-                    - a_14 * (0.002013324262586404 * h2)
-                    + a_15 * (0.002013324262586404 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.002809086786024123 * h2) + a_2 * (0.002809086786024123 * h2)
-                    - a_3 * (0.002809086786024123 * h2) + a_5 * (0.06741808286457895 * h)
-                    - a_6 * (0.014045433930120615 * h2) - a_7 * (0.06741808286457895 * h)
-                    + a_8 * (0.014045433930120615 * h2)
-                    - a_9 * (0.014045433930120615 * h2)
-                    + a_12 * (0.011602919397569007 * h2)
-                    - a_14 * (0.011602919397569007 * h2)
-                    + a_15 * (0.011602919397569007 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0010729756749130119 * h2) - a_2 * (0.0010729756749130119 * h2)
-                    + a_3 * (0.0010729756749130119 * h2)
-                    - a_5 * (0.025751416197912286 * h)
-                    + a_6 * (0.0022859694913198825 * h2)
-                    - a_8 * (0.0022859694913198825 * h2)
-                    + a_9 * (0.0022859694913198825 * h2)
-                    + a_12 * (0.0053648783745650595 * h2)
-                    + a_13 * (0.025751416197912286 * h)
-                    - a_14 * (0.0053648783745650595 * h2)
-                    + a_15 * (0.0053648783745650595 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_6 * (0.00034722222222222224 * h2)
-                    + a_8 * (0.00034722222222222224 * h2)
-                    - a_9 * (0.00034722222222222224 * h2)
-                    - a_12 * (0.00034722222222222224 * h2)
-                    + a_14 * (0.00034722222222222224 * h2)
-                    - a_15 * (0.00034722222222222224 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -3.4641016151377544);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.004034039579427047 * h2) + a_1 * (0.09681694990624913 * h)
-                    - a_2 * (0.004034039579427047 * h2)
-                    + a_3 * (0.004034039579427047 * h2)
-                    + a_6 * (0.020170197897135235 * h2)
-                    - a_8 * (0.020170197897135235 * h2)
-                    + a_9 * (0.020170197897135235 * h2)
-                    - a_11 * (0.09681694990624913 * h)
-                    - a_12 * (0.0026509811560742128 * h2)
-                    + a_14 * (0.0026509811560742128 * h2)
-                    - a_15 * (0.0026509811560742128 * h2)
-                    + a_18 * (0.00042919026996520473 * h2)
-                    - a_20 * (0.00042919026996520473 * h2)
-                    + a_21 * (0.00042919026996520473 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.006527213151475293 * h2) + a_2 * (0.006527213151475293 * h2)
-                    - a_3 * (0.006527213151475293 * h2)
-                    + a_6 * (0.043402777777777776 * h2) + a_7 * (0.20833333333333334 * h)
-                    - a_8 * (0.043402777777777776 * h2)
-                    + a_9 * (0.043402777777777776 * h2)
-                    - a_11 * (0.20833333333333334 * h)
-                    - a_12 * (0.015277777777777777 * h2)
-                    + a_14 * (0.015277777777777777 * h2)
-                    - a_15 * (0.015277777777777777 * h2)
-                    + a_18 * (0.002013324262586404 * h2)
-                    - a_20 * (0.002013324262586404 * h2)
-                    + a_21 * (0.002013324262586404 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.002493173572048246 * h2) - a_2 * (0.002493173572048246 * h2)
-                    + a_3 * (0.002493173572048246 * h2)
-                    - a_6 * (0.007064034214404976 * h2)
-                    + a_8 * (0.007064034214404976 * h2)
-                    - a_9 * (0.007064034214404976 * h2)
-                    + a_11 * (0.03390736422914389 * h)
-                    - a_12 * (0.007064034214404976 * h2)
-                    - a_13 * (0.03390736422914389 * h)
-                    + a_14 * (0.007064034214404976 * h2)
-                    - a_15 * (0.007064034214404976 * h2)
-                    + a_18 * (0.002493173572048246 * h2)
-                    - a_20 * (0.002493173572048246 * h2)
-                    + a_21 * (0.002493173572048246 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0010729756749130119 * h2) - a_8 * (0.0010729756749130119 * h2)
-                    + a_9 * (0.0010729756749130119 * h2)
-                    - a_11 * (0.0051502832395824575 * h)
-                    + a_12 * (0.0004571938982639765 * h2)
-                    - a_14 * (0.0004571938982639765 * h2)
-                    + a_15 * (0.0004571938982639765 * h2)
-                    + a_18 * (0.00021459513498260237 * h2)
-                    + a_19 * (0.0051502832395824575 * h)
-                    - a_20 * (0.00021459513498260237 * h2)
-                    + a_21 * (0.00021459513498260237 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.004034039579427047 * h2) + a_1 * (0.09681694990624913 * h)
-                    - a_2 * (0.004034039579427047 * h2)
-                    + a_3 * (0.004034039579427047 * h2)
-                    + a_6 * (0.020170197897135235 * h2)
-                    - a_8 * (0.020170197897135235 * h2)
-                    + a_9 * (0.020170197897135235 * h2)
-                    - a_11 * (0.09681694990624913 * h)
-                    - a_12 * (0.0026509811560742128 * h2)
-                    + a_14 * (0.0026509811560742128 * h2)
-                    - a_15 * (0.0026509811560742128 * h2)
-                    + a_18 * (0.00042919026996520473 * h2)
-                    - a_20 * (0.00042919026996520473 * h2)
-                    + a_21 * (0.00042919026996520473 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.006527213151475293 * h2) + a_2 * (0.006527213151475293 * h2)
-                    - a_3 * (0.006527213151475293 * h2)
-                    + a_6 * (0.043402777777777776 * h2) + a_7 * (0.20833333333333334 * h)
-                    - a_8 * (0.043402777777777776 * h2)
-                    + a_9 * (0.043402777777777776 * h2)
-                    - a_11 * (0.20833333333333334 * h)
-                    - a_12 * (0.015277777777777777 * h2)
-                    + a_14 * (0.015277777777777777 * h2)
-                    - a_15 * (0.015277777777777777 * h2)
-                    + a_18 * (0.002013324262586404 * h2)
-                    - a_20 * (0.002013324262586404 * h2)
-                    + a_21 * (0.002013324262586404 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.002493173572048246 * h2) - a_2 * (0.002493173572048246 * h2)
-                    + a_3 * (0.002493173572048246 * h2)
-                    - a_6 * (0.007064034214404976 * h2)
-                    + a_8 * (0.007064034214404976 * h2)
-                    - a_9 * (0.007064034214404976 * h2)
-                    + a_11 * (0.03390736422914389 * h)
-                    - a_12 * (0.007064034214404976 * h2)
-                    - a_13 * (0.03390736422914389 * h)
-                    + a_14 * (0.007064034214404976 * h2)
-                    - a_15 * (0.007064034214404976 * h2)
-                    + a_18 * (0.002493173572048246 * h2)
-                    - a_20 * (0.002493173572048246 * h2)
-                    + a_21 * (0.002493173572048246 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0010729756749130119 * h2) - a_8 * (0.0010729756749130119 * h2)
-                    + a_9 * (0.0010729756749130119 * h2)
-                    - a_11 * (0.0051502832395824575 * h)
-                    + a_12 * (0.0004571938982639765 * h2)
-                    - a_14 * (0.0004571938982639765 * h2)
-                    + a_15 * (0.0004571938982639765 * h2)
-                    + a_18 * (0.00021459513498260237 * h2)
-                    + a_19 * (0.0051502832395824575 * h)
-                    - a_20 * (0.00021459513498260237 * h2)
-                    + a_21 * (0.00021459513498260237 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.5491933384829668);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.00325762708723962 * h2) + a_1 * (0.07818305009375087 * h)
-                    - a_2 * (0.00325762708723962 * h2) + a_3 * (0.00325762708723962 * h2)
-                    + a_6 * (0.043623203378296435 * h2)
-                    - a_8 * (0.043623203378296435 * h2)
-                    + a_9 * (0.043623203378296435 * h2)
-                    + a_12 * (0.0162881354361981 * h2) - a_14 * (0.0162881354361981 * h2)
-                    + a_15 * (0.0162881354361981 * h2) - a_17 * (0.07818305009375087 * h)
-                    - a_18 * (0.0011236347144096492 * h2)
-                    + a_20 * (0.0011236347144096492 * h2)
-                    - a_21 * (0.0011236347144096492 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0052709513498260235 * h2)
-                    + a_2 * (0.0052709513498260235 * h2)
-                    - a_3 * (0.0052709513498260235 * h2)
-                    + a_6 * (0.09386958976996053 * h2) + a_7 * (0.45057403089581055 * h)
-                    - a_8 * (0.09386958976996053 * h2) + a_9 * (0.09386958976996053 * h2)
-                    + a_12 * (0.09386958976996053 * h2)
-                    - a_14 * (0.09386958976996053 * h2)
-                    + a_15 * (0.09386958976996053 * h2)
-                    - a_17 * (0.45057403089581055 * h)
-                    - a_18 * (0.0052709513498260235 * h2)
-                    + a_20 * (0.0052709513498260235 * h2)
-                    - a_21 * (0.0052709513498260235 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.002013324262586404 * h2) - a_2 * (0.002013324262586404 * h2)
-                    + a_3 * (0.002013324262586404 * h2)
-                    - a_6 * (0.015277777777777777 * h2)
-                    + a_8 * (0.015277777777777777 * h2)
-                    - a_9 * (0.015277777777777777 * h2)
-                    + a_12 * (0.043402777777777776 * h2)
-                    + a_13 * (0.20833333333333334 * h)
-                    - a_14 * (0.043402777777777776 * h2)
-                    + a_15 * (0.043402777777777776 * h2)
-                    - a_17 * (0.20833333333333334 * h)
-                    - a_18 * (0.006527213151475293 * h2)
-                    + a_20 * (0.006527213151475293 * h2)
-                    - a_21 * (0.006527213151475293 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0023205838795138014 * h2) - a_8 * (0.0023205838795138014 * h2)
-                    + a_9 * (0.0023205838795138014 * h2)
-                    - a_12 * (0.002809086786024123 * h2)
-                    + a_14 * (0.002809086786024123 * h2)
-                    - a_15 * (0.002809086786024123 * h2)
-                    + a_17 * (0.01348361657291579 * h)
-                    - a_18 * (0.0005618173572048246 * h2)
-                    - a_19 * (0.01348361657291579 * h)
-                    + a_20 * (0.0005618173572048246 * h2)
-                    - a_21 * (0.0005618173572048246 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.00325762708723962 * h2) + a_1 * (0.07818305009375087 * h)
-                    - a_2 * (0.00325762708723962 * h2) + a_3 * (0.00325762708723962 * h2)
-                    + a_6 * (0.043623203378296435 * h2)
-                    - a_8 * (0.043623203378296435 * h2)
-                    + a_9 * (0.043623203378296435 * h2)
-                    + a_12 * (0.0162881354361981 * h2) - a_14 * (0.0162881354361981 * h2)
-                    + a_15 * (0.0162881354361981 * h2) - a_17 * (0.07818305009375087 * h)
-                    - a_18 * (0.0011236347144096492 * h2)
-                    + a_20 * (0.0011236347144096492 * h2)
-                    - a_21 * (0.0011236347144096492 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0052709513498260235 * h2)
-                    + a_2 * (0.0052709513498260235 * h2)
-                    - a_3 * (0.0052709513498260235 * h2)
-                    + a_6 * (0.09386958976996053 * h2) + a_7 * (0.45057403089581055 * h)
-                    - a_8 * (0.09386958976996053 * h2) + a_9 * (0.09386958976996053 * h2)
-                    + a_12 * (0.09386958976996053 * h2)
-                    - a_14 * (0.09386958976996053 * h2)
-                    + a_15 * (0.09386958976996053 * h2)
-                    - a_17 * (0.45057403089581055 * h)
-                    - a_18 * (0.0052709513498260235 * h2)
-                    + a_20 * (0.0052709513498260235 * h2)
-                    - a_21 * (0.0052709513498260235 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.002013324262586404 * h2) - a_2 * (0.002013324262586404 * h2)
-                    + a_3 * (0.002013324262586404 * h2)
-                    - a_6 * (0.015277777777777777 * h2)
-                    + a_8 * (0.015277777777777777 * h2)
-                    - a_9 * (0.015277777777777777 * h2)
-                    + a_12 * (0.043402777777777776 * h2)
-                    + a_13 * (0.20833333333333334 * h)
-                    - a_14 * (0.043402777777777776 * h2)
-                    + a_15 * (0.043402777777777776 * h2)
-                    - a_17 * (0.20833333333333334 * h)
-                    - a_18 * (0.006527213151475293 * h2)
-                    + a_20 * (0.006527213151475293 * h2)
-                    - a_21 * (0.006527213151475293 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0023205838795138014 * h2) - a_8 * (0.0023205838795138014 * h2)
-                    + a_9 * (0.0023205838795138014 * h2)
-                    - a_12 * (0.002809086786024123 * h2)
-                    + a_14 * (0.002809086786024123 * h2)
-                    - a_15 * (0.002809086786024123 * h2)
-                    + a_17 * (0.01348361657291579 * h)
-                    - a_18 * (0.0005618173572048246 * h2)
-                    - a_19 * (0.01348361657291579 * h)
-                    + a_20 * (0.0005618173572048246 * h2)
-                    - a_21 * (0.0005618173572048246 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -1.5491933384829668);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.003472222222222222 * h2)
-                    + a_3 * (0.003472222222222222 * h2)
-                    + a_6 * (0.03784722222222222 * h2) - a_8 * (0.03784722222222222 * h2)
-                    + a_9 * (0.03784722222222222 * h2)
-                    + a_12 * (0.03784722222222222 * h2)
-                    - a_14 * (0.03784722222222222 * h2)
-                    + a_15 * (0.03784722222222222 * h2)
-                    + a_18 * (0.003472222222222222 * h2)
-                    - a_20 * (0.003472222222222222 * h2)
-                    + a_21 * (0.003472222222222222 * h2)
-                    - a_23 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
-                    - a_3 * (0.005618173572048246 * h2)
-                    + a_6 * (0.08144067718099049 * h2) + a_7 * (0.39091525046875436 * h)
-                    - a_8 * (0.08144067718099049 * h2) + a_9 * (0.08144067718099049 * h2)
-                    + a_12 * (0.21811601689148216 * h2)
-                    - a_14 * (0.21811601689148216 * h2)
-                    + a_15 * (0.21811601689148216 * h2)
-                    + a_18 * (0.0162881354361981 * h2) - a_20 * (0.0162881354361981 * h2)
-                    + a_21 * (0.0162881354361981 * h2)
-                    - a_23 * (0.39091525046875436 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
-                    + a_3 * (0.0021459513498260237 * h2)
-                    - a_6 * (0.013254905780371064 * h2)
-                    + a_8 * (0.013254905780371064 * h2)
-                    - a_9 * (0.013254905780371064 * h2)
-                    + a_12 * (0.10085098948567617 * h2)
-                    + a_13 * (0.48408474953124564 * h)
-                    - a_14 * (0.10085098948567617 * h2)
-                    + a_15 * (0.10085098948567617 * h2)
-                    + a_18 * (0.020170197897135235 * h2)
-                    - a_20 * (0.020170197897135235 * h2)
-                    + a_21 * (0.020170197897135235 * h2)
-                    - a_23 * (0.48408474953124564 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.002013324262586404 * h2) - a_8 * (0.002013324262586404 * h2)
-                    + a_9 * (0.002013324262586404 * h2)
-                    - a_12 * (0.006527213151475293 * h2)
-                    + a_14 * (0.006527213151475293 * h2)
-                    - a_15 * (0.006527213151475293 * h2)
-                    + a_18 * (0.001736111111111111 * h2)
-                    + a_19 * (0.041666666666666664 * h)
-                    - a_20 * (0.001736111111111111 * h2)
-                    + a_21 * (0.001736111111111111 * h2)
-                    - a_23 * (0.041666666666666664 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.003472222222222222 * h2)
-                    + a_3 * (0.003472222222222222 * h2)
-                    + a_6 * (0.03784722222222222 * h2) - a_8 * (0.03784722222222222 * h2)
-                    + a_9 * (0.03784722222222222 * h2)
-                    + a_12 * (0.03784722222222222 * h2)
-                    - a_14 * (0.03784722222222222 * h2)
-                    + a_15 * (0.03784722222222222 * h2)
-                    + a_18 * (0.003472222222222222 * h2)
-                    - a_20 * (0.003472222222222222 * h2)
-                    + a_21 * (0.003472222222222222 * h2)
-                    - a_23 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
-                    - a_3 * (0.005618173572048246 * h2)
-                    + a_6 * (0.08144067718099049 * h2) + a_7 * (0.39091525046875436 * h)
-                    - a_8 * (0.08144067718099049 * h2) + a_9 * (0.08144067718099049 * h2)
-                    + a_12 * (0.21811601689148216 * h2)
-                    - a_14 * (0.21811601689148216 * h2)
-                    + a_15 * (0.21811601689148216 * h2)
-                    + a_18 * (0.0162881354361981 * h2) - a_20 * (0.0162881354361981 * h2)
-                    + a_21 * (0.0162881354361981 * h2)
-                    - a_23 * (0.39091525046875436 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
-                    + a_3 * (0.0021459513498260237 * h2)
-                    - a_6 * (0.013254905780371064 * h2)
-                    + a_8 * (0.013254905780371064 * h2)
-                    - a_9 * (0.013254905780371064 * h2)
-                    + a_12 * (0.10085098948567617 * h2)
-                    + a_13 * (0.48408474953124564 * h)
-                    - a_14 * (0.10085098948567617 * h2)
-                    + a_15 * (0.10085098948567617 * h2)
-                    + a_18 * (0.020170197897135235 * h2)
-                    - a_20 * (0.020170197897135235 * h2)
-                    + a_21 * (0.020170197897135235 * h2)
-                    - a_23 * (0.48408474953124564 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.002013324262586404 * h2) - a_8 * (0.002013324262586404 * h2)
-                    + a_9 * (0.002013324262586404 * h2)
-                    - a_12 * (0.006527213151475293 * h2)
-                    + a_14 * (0.006527213151475293 * h2)
-                    - a_15 * (0.006527213151475293 * h2)
-                    + a_18 * (0.001736111111111111 * h2)
-                    + a_19 * (0.041666666666666664 * h)
-                    - a_20 * (0.001736111111111111 * h2)
-                    + a_21 * (0.001736111111111111 * h2)
-                    - a_23 * (0.041666666666666664 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 3), &Self::UNKNOWN_LAYOUT, (2, 0), 3.4641016151377544);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * ((0.041666666666666664 * h) - (0.003472222222222222 * h2))
-                    + a_1 * (1.0 - (0.08333333333333333 * h))
-                    + a_2 * (-(0.041666666666666664 * h) + (0.003472222222222222 * h2))
-                    - a_3 * (0.003472222222222222 * h2)
-                    - a_4 * (0.041666666666666664 * h) - a_5
-                    - a_6 * (0.04034039579427047 * h2) + a_8 * (0.04034039579427047 * h2)
-                    - a_9 * (0.04034039579427047 * h2) - a_12 * (0.0325762708723962 * h2)
-                    + a_14 * (0.0325762708723962 * h2) - a_15 * (0.0325762708723962 * h2)
-                    + a_18 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    + a_20 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    - a_21 * (0.006944444444444444 * h2)
-                    - a_22 * (0.08333333333333333 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (-(0.06741808286457895 * h) + (0.005618173572048246 * h2))
-                    + a_2 * ((0.06741808286457895 * h) - (0.005618173572048246 * h2))
-                    + a_3 * (0.005618173572048246 * h2) + a_4 * (0.06741808286457895 * h)
-                    - a_6 * (0.08680555555555555 * h2) - a_7 * (0.4166666666666667 * h)
-                    + a_8 * (0.08680555555555555 * h2) - a_9 * (0.08680555555555555 * h2)
-                    - a_12 * (0.18773917953992106 * h2)
-                    + a_14 * (0.18773917953992106 * h2)
-                    - a_15 * (0.18773917953992106 * h2)
-                    + a_18 * ((0.39091525046875436 * h) - (0.0325762708723962 * h2))
-                    + a_20 * (-(0.39091525046875436 * h) + (0.0325762708723962 * h2))
-                    - a_21 * (0.0325762708723962 * h2) - a_22 * (0.39091525046875436 * h)
-                    + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * ((0.025751416197912286 * h) - (0.0021459513498260237 * h2))
-                    + a_2 * (-(0.025751416197912286 * h) + (0.0021459513498260237 * h2))
-                    - a_3 * (0.0021459513498260237 * h2)
-                    - a_4 * (0.025751416197912286 * h)
-                    + a_6 * (0.014128068428809952 * h2)
-                    - a_8 * (0.014128068428809952 * h2)
-                    + a_9 * (0.014128068428809952 * h2)
-                    - a_12 * (0.08680555555555555 * h2) - a_13 * (0.4166666666666667 * h)
-                    + a_14 * (0.08680555555555555 * h2)
-                    - a_15 * (0.08680555555555555 * h2)
-                    + a_18 * ((0.48408474953124564 * h) - (0.04034039579427047 * h2))
-                    + a_20 * (-(0.48408474953124564 * h) + (0.04034039579427047 * h2))
-                    - a_21 * (0.04034039579427047 * h2)
-                    - a_22 * (0.48408474953124564 * h) + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_6 * (0.0021459513498260237 * h2)
-                    + a_8 * (0.0021459513498260237 * h2)
-                    - a_9 * (0.0021459513498260237 * h2)
-                    + a_12 * (0.005618173572048246 * h2)
-                    - a_14 * (0.005618173572048246 * h2)
-                    + a_15 * (0.005618173572048246 * h2)
-                    + a_18 * ((0.041666666666666664 * h) - (0.003472222222222222 * h2))
-                    + a_19 * (1.0 - (0.08333333333333333 * h))
-                    + a_20 * (-(0.041666666666666664 * h) + (0.003472222222222222 * h2))
-                    - a_21 * (0.003472222222222222 * h2)
-                    - a_22 * (0.041666666666666664 * h) - a_23
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * ((0.041666666666666664 * h) - (0.003472222222222222 * h2))
-                    - a_1 * (0.08333333333333333 * h)
-                    + a_2 * (-(0.041666666666666664 * h) + (0.003472222222222222 * h2))
-                    - a_3 * (0.003472222222222222 * h2)
-                    - a_4 * (0.041666666666666664 * h) - a_6 * (0.04034039579427047 * h2)
-                    + a_8 * (0.04034039579427047 * h2) - a_9 * (0.04034039579427047 * h2)
-                    - a_12 * (0.0325762708723962 * h2) + a_14 * (0.0325762708723962 * h2)
-                    - a_15 * (0.0325762708723962 * h2)
-                    + a_18 * ((0.08333333333333333 * h) - (0.006944444444444444 * h2))
-                    + a_20 * (-(0.08333333333333333 * h) + (0.006944444444444444 * h2))
-                    - a_21 * (0.006944444444444444 * h2)
-                    - a_22 * (0.08333333333333333 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (-(0.06741808286457895 * h) + (0.005618173572048246 * h2))
-                    + a_2 * ((0.06741808286457895 * h) - (0.005618173572048246 * h2))
-                    + a_3 * (0.005618173572048246 * h2) + a_4 * (0.06741808286457895 * h)
-                    - a_6 * (0.08680555555555555 * h2) - a_7 * (0.4166666666666667 * h)
-                    + a_8 * (0.08680555555555555 * h2) - a_9 * (0.08680555555555555 * h2)
-                    - a_12 * (0.18773917953992106 * h2)
-                    + a_14 * (0.18773917953992106 * h2)
-                    - a_15 * (0.18773917953992106 * h2)
-                    + a_18 * ((0.39091525046875436 * h) - (0.0325762708723962 * h2))
-                    + a_20 * (-(0.39091525046875436 * h) + (0.0325762708723962 * h2))
-                    - a_21 * (0.0325762708723962 * h2) - a_22 * (0.39091525046875436 * h)
-                    + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * ((0.025751416197912286 * h) - (0.0021459513498260237 * h2))
-                    + a_2 * (-(0.025751416197912286 * h) + (0.0021459513498260237 * h2))
-                    - a_3 * (0.0021459513498260237 * h2)
-                    - a_4 * (0.025751416197912286 * h)
-                    + a_6 * (0.014128068428809952 * h2)
-                    - a_8 * (0.014128068428809952 * h2)
-                    + a_9 * (0.014128068428809952 * h2)
-                    - a_12 * (0.08680555555555555 * h2) - a_13 * (0.4166666666666667 * h)
-                    + a_14 * (0.08680555555555555 * h2)
-                    - a_15 * (0.08680555555555555 * h2)
-                    + a_18 * ((0.48408474953124564 * h) - (0.04034039579427047 * h2))
-                    + a_20 * (-(0.48408474953124564 * h) + (0.04034039579427047 * h2))
-                    - a_21 * (0.04034039579427047 * h2)
-                    - a_22 * (0.48408474953124564 * h) + a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_6 * (0.0021459513498260237 * h2)
-                    + a_8 * (0.0021459513498260237 * h2)
-                    - a_9 * (0.0021459513498260237 * h2)
-                    + a_12 * (0.005618173572048246 * h2)
-                    - a_14 * (0.005618173572048246 * h2)
-                    + a_15 * (0.005618173572048246 * h2)
-                    + a_18 * ((0.041666666666666664 * h) - (0.003472222222222222 * h2))
-                    - a_19 * (0.08333333333333333 * h)
-                    + a_20 * (-(0.041666666666666664 * h) + (0.003472222222222222 * h2))
-                    - a_21 * (0.003472222222222222 * h2)
-                    - a_22 * (0.041666666666666664 * h)
-                    + a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.001552824984374854 * h2) + a_1 * (0.037267799624996496 * h)
-                    - a_2 * (0.001552824984374854 * h2)
-                    + a_3 * (0.001552824984374854 * h2)
-                    + a_6 * ((0.09681694990624913 * h) + (0.018040773447047076 * h2))
-                    + a_8 * (-(0.09681694990624913 * h) - (0.018040773447047076 * h2))
-                    + a_9 * (0.018040773447047076 * h2)
-                    - a_10 * (0.09681694990624913 * h)
-                    + a_12 * (0.014568551224824856 * h2)
-                    - a_14 * (0.014568551224824856 * h2)
-                    + a_15 * (0.014568551224824856 * h2)
-                    + a_18 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    + a_20 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_21 * (0.003105649968749708 * h2)
-                    + a_22 * (0.037267799624996496 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.002512523603298538 * h2) + a_2 * (0.002512523603298538 * h2)
-                    - a_3 * (0.002512523603298538 * h2)
-                    + a_6 * ((0.20833333333333334 * h) + (0.03882062460937135 * h2))
-                    + a_7 * (1.0 + (0.18633899812498247 * h))
-                    + a_8 * (-(0.20833333333333334 * h) - (0.03882062460937135 * h2))
-                    + a_9 * (0.03882062460937135 * h2) - a_10 * (0.20833333333333334 * h)
-                    - a_11 + a_12 * (0.08395951349826024 * h2)
-                    - a_14 * (0.08395951349826024 * h2)
-                    + a_15 * (0.08395951349826024 * h2)
-                    + a_18 * (-(0.17482261469789825 * h) + (0.014568551224824856 * h2))
-                    + a_20 * ((0.17482261469789825 * h) - (0.014568551224824856 * h2))
-                    + a_21 * (0.014568551224824856 * h2)
-                    + a_22 * (0.17482261469789825 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0009596986189236842 * h2) - a_2 * (0.0009596986189236842 * h2)
-                    + a_3 * (0.0009596986189236842 * h2)
-                    + a_6 * (-(0.03390736422914389 * h) - (0.00631826427951754 * h2))
-                    + a_8 * ((0.03390736422914389 * h) + (0.00631826427951754 * h2))
-                    - a_9 * (0.00631826427951754 * h2) + a_10 * (0.03390736422914389 * h)
-                    + a_12 * (0.03882062460937135 * h2)
-                    + a_13 * (0.18633899812498247 * h)
-                    - a_14 * (0.03882062460937135 * h2)
-                    + a_15 * (0.03882062460937135 * h2)
-                    + a_18 * (-(0.21648928136456494 * h) + (0.018040773447047076 * h2))
-                    + a_20 * ((0.21648928136456494 * h) - (0.018040773447047076 * h2))
-                    + a_21 * (0.018040773447047076 * h2)
-                    + a_22 * (0.21648928136456494 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * ((0.0051502832395824575 * h) + (0.0009596986189236842 * h2))
-                    + a_8 * (-(0.0051502832395824575 * h) - (0.0009596986189236842 * h2))
-                    + a_9 * (0.0009596986189236842 * h2)
-                    - a_10 * (0.0051502832395824575 * h)
-                    - a_12 * (0.002512523603298538 * h2)
-                    + a_14 * (0.002512523603298538 * h2)
-                    - a_15 * (0.002512523603298538 * h2)
-                    + a_18 * (-(0.018633899812498248 * h) + (0.001552824984374854 * h2))
-                    + a_19 * (-0.4472135954999579 + (0.037267799624996496 * h))
-                    + a_20 * ((0.018633899812498248 * h) - (0.001552824984374854 * h2))
-                    + a_21 * (0.001552824984374854 * h2)
-                    + a_22 * (0.018633899812498248 * h) + a_23 * 0.4472135954999579
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.001552824984374854 * h2) + a_1 * (0.037267799624996496 * h)
-                    - a_2 * (0.001552824984374854 * h2)
-                    + a_3 * (0.001552824984374854 * h2)
-                    + a_6 * ((0.09681694990624913 * h) + (0.018040773447047076 * h2))
-                    + a_8 * (-(0.09681694990624913 * h) - (0.018040773447047076 * h2))
-                    + a_9 * (0.018040773447047076 * h2)
-                    - a_10 * (0.09681694990624913 * h)
-                    + a_12 * (0.014568551224824856 * h2)
-                    - a_14 * (0.014568551224824856 * h2)
-                    + a_15 * (0.014568551224824856 * h2)
-                    + a_18 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    + a_20 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_21 * (0.003105649968749708 * h2)
-                    + a_22 * (0.037267799624996496 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.002512523603298538 * h2) + a_2 * (0.002512523603298538 * h2)
-                    - a_3 * (0.002512523603298538 * h2)
-                    + a_6 * ((0.20833333333333334 * h) + (0.03882062460937135 * h2))
-                    + a_7 * (0.18633899812498247 * h)
-                    + a_8 * (-(0.20833333333333334 * h) - (0.03882062460937135 * h2))
-                    + a_9 * (0.03882062460937135 * h2) - a_10 * (0.20833333333333334 * h)
-                    + a_12 * (0.08395951349826024 * h2)
-                    - a_14 * (0.08395951349826024 * h2)
-                    + a_15 * (0.08395951349826024 * h2)
-                    + a_18 * (-(0.17482261469789825 * h) + (0.014568551224824856 * h2))
-                    + a_20 * ((0.17482261469789825 * h) - (0.014568551224824856 * h2))
-                    + a_21 * (0.014568551224824856 * h2)
-                    + a_22 * (0.17482261469789825 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0009596986189236842 * h2) - a_2 * (0.0009596986189236842 * h2)
-                    + a_3 * (0.0009596986189236842 * h2)
-                    + a_6 * (-(0.03390736422914389 * h) - (0.00631826427951754 * h2))
-                    + a_8 * ((0.03390736422914389 * h) + (0.00631826427951754 * h2))
-                    - a_9 * (0.00631826427951754 * h2) + a_10 * (0.03390736422914389 * h)
-                    + a_12 * (0.03882062460937135 * h2)
-                    + a_13 * (0.18633899812498247 * h)
-                    - a_14 * (0.03882062460937135 * h2)
-                    + a_15 * (0.03882062460937135 * h2)
-                    + a_18 * (-(0.21648928136456494 * h) + (0.018040773447047076 * h2))
-                    + a_20 * ((0.21648928136456494 * h) - (0.018040773447047076 * h2))
-                    + a_21 * (0.018040773447047076 * h2)
-                    + a_22 * (0.21648928136456494 * h)
-                    - a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * ((0.0051502832395824575 * h) + (0.0009596986189236842 * h2))
-                    + a_8 * (-(0.0051502832395824575 * h) - (0.0009596986189236842 * h2))
-                    + a_9 * (0.0009596986189236842 * h2)
-                    - a_10 * (0.0051502832395824575 * h)
-                    - a_12 * (0.002512523603298538 * h2)
-                    + a_14 * (0.002512523603298538 * h2)
-                    - a_15 * (0.002512523603298538 * h2)
-                    + a_18 * (-(0.018633899812498248 * h) + (0.001552824984374854 * h2))
-                    + a_19 * (0.037267799624996496 * h)
-                    + a_20 * ((0.018633899812498248 * h) - (0.001552824984374854 * h2))
-                    + a_21 * (0.001552824984374854 * h2)
-                    + a_22 * (0.018633899812498248 * h)
-                    - a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.001552824984374854 * h2) - a_1 * (0.037267799624996496 * h)
-                    + a_2 * (0.001552824984374854 * h2)
-                    - a_3 * (0.001552824984374854 * h2)
-                    - a_6 * (0.018040773447047076 * h2)
-                    + a_8 * (0.018040773447047076 * h2)
-                    - a_9 * (0.018040773447047076 * h2)
-                    + a_12 * ((0.07818305009375087 * h) - (0.014568551224824856 * h2))
-                    + a_14 * (-(0.07818305009375087 * h) + (0.014568551224824856 * h2))
-                    - a_15 * (0.014568551224824856 * h2)
-                    - a_16 * (0.07818305009375087 * h)
-                    + a_18 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_20 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    - a_21 * (0.003105649968749708 * h2)
-                    - a_22 * (0.037267799624996496 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.002512523603298538 * h2) - a_2 * (0.002512523603298538 * h2)
-                    + a_3 * (0.002512523603298538 * h2)
-                    - a_6 * (0.03882062460937135 * h2) - a_7 * (0.18633899812498247 * h)
-                    + a_8 * (0.03882062460937135 * h2) - a_9 * (0.03882062460937135 * h2)
-                    + a_12 * ((0.45057403089581055 * h) - (0.08395951349826024 * h2))
-                    + a_14 * (-(0.45057403089581055 * h) + (0.08395951349826024 * h2))
-                    - a_15 * (0.08395951349826024 * h2)
-                    - a_16 * (0.45057403089581055 * h)
-                    + a_18 * ((0.17482261469789825 * h) - (0.014568551224824856 * h2))
-                    + a_20 * (-(0.17482261469789825 * h) + (0.014568551224824856 * h2))
-                    - a_21 * (0.014568551224824856 * h2)
-                    - a_22 * (0.17482261469789825 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.0009596986189236842 * h2)
-                    + a_2 * (0.0009596986189236842 * h2)
-                    - a_3 * (0.0009596986189236842 * h2)
-                    + a_6 * (0.00631826427951754 * h2) - a_8 * (0.00631826427951754 * h2)
-                    + a_9 * (0.00631826427951754 * h2)
-                    + a_12 * ((0.20833333333333334 * h) - (0.03882062460937135 * h2))
-                    + a_13 * (1.0 - (0.18633899812498247 * h))
-                    + a_14 * (-(0.20833333333333334 * h) + (0.03882062460937135 * h2))
-                    - a_15 * (0.03882062460937135 * h2)
-                    - a_16 * (0.20833333333333334 * h) - a_17
-                    + a_18 * ((0.21648928136456494 * h) - (0.018040773447047076 * h2))
-                    + a_20 * (-(0.21648928136456494 * h) + (0.018040773447047076 * h2))
-                    - a_21 * (0.018040773447047076 * h2)
-                    - a_22 * (0.21648928136456494 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_6 * (0.0009596986189236842 * h2)
-                    + a_8 * (0.0009596986189236842 * h2)
-                    - a_9 * (0.0009596986189236842 * h2)
-                    + a_12 * (-(0.01348361657291579 * h) + (0.002512523603298538 * h2))
-                    + a_14 * ((0.01348361657291579 * h) - (0.002512523603298538 * h2))
-                    + a_15 * (0.002512523603298538 * h2)
-                    + a_16 * (0.01348361657291579 * h)
-                    + a_18 * ((0.018633899812498248 * h) - (0.001552824984374854 * h2))
-                    + a_19 * (0.4472135954999579 - (0.037267799624996496 * h))
-                    + a_20 * (-(0.018633899812498248 * h) + (0.001552824984374854 * h2))
-                    - a_21 * (0.001552824984374854 * h2)
-                    - a_22 * (0.018633899812498248 * h) - a_23 * 0.4472135954999579
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_0 * (0.001552824984374854 * h2) - a_1 * (0.037267799624996496 * h)
-                    + a_2 * (0.001552824984374854 * h2)
-                    - a_3 * (0.001552824984374854 * h2)
-                    - a_6 * (0.018040773447047076 * h2)
-                    + a_8 * (0.018040773447047076 * h2)
-                    - a_9 * (0.018040773447047076 * h2)
-                    + a_12 * ((0.07818305009375087 * h) - (0.014568551224824856 * h2))
-                    + a_14 * (-(0.07818305009375087 * h) + (0.014568551224824856 * h2))
-                    - a_15 * (0.014568551224824856 * h2)
-                    - a_16 * (0.07818305009375087 * h)
-                    + a_18 * ((0.037267799624996496 * h) - (0.003105649968749708 * h2))
-                    + a_20 * (-(0.037267799624996496 * h) + (0.003105649968749708 * h2))
-                    - a_21 * (0.003105649968749708 * h2)
-                    - a_22 * (0.037267799624996496 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (0.002512523603298538 * h2) - a_2 * (0.002512523603298538 * h2)
-                    + a_3 * (0.002512523603298538 * h2)
-                    - a_6 * (0.03882062460937135 * h2) - a_7 * (0.18633899812498247 * h)
-                    + a_8 * (0.03882062460937135 * h2) - a_9 * (0.03882062460937135 * h2)
-                    + a_12 * ((0.45057403089581055 * h) - (0.08395951349826024 * h2))
-                    + a_14 * (-(0.45057403089581055 * h) + (0.08395951349826024 * h2))
-                    - a_15 * (0.08395951349826024 * h2)
-                    - a_16 * (0.45057403089581055 * h)
-                    + a_18 * ((0.17482261469789825 * h) - (0.014568551224824856 * h2))
-                    + a_20 * (-(0.17482261469789825 * h) + (0.014568551224824856 * h2))
-                    - a_21 * (0.014568551224824856 * h2)
-                    - a_22 * (0.17482261469789825 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_0 * (0.0009596986189236842 * h2)
-                    + a_2 * (0.0009596986189236842 * h2)
-                    - a_3 * (0.0009596986189236842 * h2)
-                    + a_6 * (0.00631826427951754 * h2) - a_8 * (0.00631826427951754 * h2)
-                    + a_9 * (0.00631826427951754 * h2)
-                    + a_12 * ((0.20833333333333334 * h) - (0.03882062460937135 * h2))
-                    - a_13 * (0.18633899812498247 * h)
-                    + a_14 * (-(0.20833333333333334 * h) + (0.03882062460937135 * h2))
-                    - a_15 * (0.03882062460937135 * h2)
-                    - a_16 * (0.20833333333333334 * h)
-                    + a_18 * ((0.21648928136456494 * h) - (0.018040773447047076 * h2))
-                    + a_20 * (-(0.21648928136456494 * h) + (0.018040773447047076 * h2))
-                    - a_21 * (0.018040773447047076 * h2)
-                    - a_22 * (0.21648928136456494 * h)
-                    + a_24 * (0.18633899812498247 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_6 * (0.0009596986189236842 * h2)
-                    + a_8 * (0.0009596986189236842 * h2)
-                    - a_9 * (0.0009596986189236842 * h2)
-                    + a_12 * (-(0.01348361657291579 * h) + (0.002512523603298538 * h2))
-                    + a_14 * ((0.01348361657291579 * h) - (0.002512523603298538 * h2))
-                    + a_15 * (0.002512523603298538 * h2)
-                    + a_16 * (0.01348361657291579 * h)
-                    + a_18 * ((0.018633899812498248 * h) - (0.001552824984374854 * h2))
-                    - a_19 * (0.037267799624996496 * h)
-                    + a_20 * (-(0.018633899812498248 * h) + (0.001552824984374854 * h2))
-                    - a_21 * (0.001552824984374854 * h2)
-                    - a_22 * (0.018633899812498248 * h)
-                    + a_24 * (0.037267799624996496 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.003472222222222222 * h2)
-                    + a_3 * (0.003472222222222222 * h2)
-                    + a_6 * (0.04034039579427047 * h2) - a_8 * (0.04034039579427047 * h2)
-                    + a_9 * (0.04034039579427047 * h2) + a_12 * (0.0325762708723962 * h2)
-                    - a_14 * (0.0325762708723962 * h2) + a_15 * (0.0325762708723962 * h2)
-                    + a_18 * (0.006944444444444444 * h2)
-                    - a_20 * (0.006944444444444444 * h2)
-                    + a_21 * (0.006944444444444444 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
-                    - a_3 * (0.005618173572048246 * h2)
-                    + a_6 * (0.08680555555555555 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.08680555555555555 * h2) + a_9 * (0.08680555555555555 * h2)
-                    + a_12 * (0.18773917953992106 * h2)
-                    - a_14 * (0.18773917953992106 * h2)
-                    + a_15 * (0.18773917953992106 * h2)
-                    + a_18 * (0.0325762708723962 * h2) - a_20 * (0.0325762708723962 * h2)
-                    + a_21 * (0.0325762708723962 * h2) - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
-                    + a_3 * (0.0021459513498260237 * h2)
-                    - a_6 * (0.014128068428809952 * h2)
-                    + a_8 * (0.014128068428809952 * h2)
-                    - a_9 * (0.014128068428809952 * h2)
-                    + a_12 * (0.08680555555555555 * h2) + a_13 * (0.4166666666666667 * h)
-                    - a_14 * (0.08680555555555555 * h2)
-                    + a_15 * (0.08680555555555555 * h2)
-                    + a_18 * (0.04034039579427047 * h2)
-                    - a_20 * (0.04034039579427047 * h2)
-                    + a_21 * (0.04034039579427047 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_6 * (0.0021459513498260237 * h2) - a_8 * (0.0021459513498260237 * h2)
-                    + a_9 * (0.0021459513498260237 * h2)
-                    - a_12 * (0.005618173572048246 * h2)
-                    + a_14 * (0.005618173572048246 * h2)
-                    - a_15 * (0.005618173572048246 * h2)
-                    + a_18 * (0.003472222222222222 * h2)
-                    + a_19 * (0.08333333333333333 * h)
-                    - a_20 * (0.003472222222222222 * h2)
-                    + a_21 * (0.003472222222222222 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
-                    - a_2 * (0.003472222222222222 * h2)
-                    + a_3 * (0.003472222222222222 * h2)
-                    + a_6 * (0.04034039579427047 * h2) - a_8 * (0.04034039579427047 * h2)
-                    + a_9 * (0.04034039579427047 * h2) + a_12 * (0.0325762708723962 * h2)
-                    - a_14 * (0.0325762708723962 * h2) + a_15 * (0.0325762708723962 * h2)
-                    + a_18 * (0.006944444444444444 * h2)
-                    - a_20 * (0.006944444444444444 * h2)
-                    + a_21 * (0.006944444444444444 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
-                    - a_3 * (0.005618173572048246 * h2)
-                    + a_6 * (0.08680555555555555 * h2) + a_7 * (0.4166666666666667 * h)
-                    - a_8 * (0.08680555555555555 * h2) + a_9 * (0.08680555555555555 * h2)
-                    + a_12 * (0.18773917953992106 * h2)
-                    - a_14 * (0.18773917953992106 * h2)
-                    + a_15 * (0.18773917953992106 * h2)
-                    + a_18 * (0.0325762708723962 * h2) - a_20 * (0.0325762708723962 * h2)
-                    + a_21 * (0.0325762708723962 * h2) - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
-                    + a_3 * (0.0021459513498260237 * h2)
-                    - a_6 * (0.014128068428809952 * h2)
-                    + a_8 * (0.014128068428809952 * h2)
-                    - a_9 * (0.014128068428809952 * h2)
-                    + a_12 * (0.08680555555555555 * h2) + a_13 * (0.4166666666666667 * h)
-                    - a_14 * (0.08680555555555555 * h2)
-                    + a_15 * (0.08680555555555555 * h2)
-                    + a_18 * (0.04034039579427047 * h2)
-                    - a_20 * (0.04034039579427047 * h2)
-                    + a_21 * (0.04034039579427047 * h2)
-                    - a_24 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_6 * (0.0021459513498260237 * h2) - a_8 * (0.0021459513498260237 * h2)
-                    + a_9 * (0.0021459513498260237 * h2)
-                    - a_12 * (0.005618173572048246 * h2)
-                    + a_14 * (0.005618173572048246 * h2)
-                    - a_15 * (0.005618173572048246 * h2)
-                    + a_18 * (0.003472222222222222 * h2)
-                    + a_19 * (0.08333333333333333 * h)
-                    - a_20 * (0.003472222222222222 * h2)
-                    + a_21 * (0.003472222222222222 * h2)
-                    - a_24 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.28867513459481287);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.6454972243679028);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.6454972243679028);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 3), -0.28867513459481287);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.001736111111111111 * h2) + a_1 * (0.041666666666666664 * h)
+                - a_2 * (0.001736111111111111 * h2) + a_3 * (0.001736111111111111 * h2)
+                - a_5 * (0.041666666666666664 * h) - a_6 * (0.006527213151475293 * h2)
+                + a_8 * (0.006527213151475293 * h2) - a_9 * (0.006527213151475293 * h2)
+                + a_12 * (0.002013324262586404 * h2) - a_14 * (0.002013324262586404 * h2)
+                + a_15 * (0.002013324262586404 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.002809086786024123 * h2) + a_2 * (0.002809086786024123 * h2)
+                - a_3 * (0.002809086786024123 * h2) + a_5 * (0.06741808286457895 * h)
+                - a_6 * (0.014045433930120615 * h2) - a_7 * (0.06741808286457895 * h)
+                + a_8 * (0.014045433930120615 * h2) - a_9 * (0.014045433930120615 * h2)
+                + a_12 * (0.011602919397569007 * h2) - a_14 * (0.011602919397569007 * h2)
+                + a_15 * (0.011602919397569007 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0010729756749130119 * h2) - a_2 * (0.0010729756749130119 * h2)
+                + a_3 * (0.0010729756749130119 * h2) - a_5 * (0.025751416197912286 * h)
+                + a_6 * (0.0022859694913198825 * h2) - a_8 * (0.0022859694913198825 * h2)
+                + a_9 * (0.0022859694913198825 * h2)
+                + a_12 * (0.0053648783745650595 * h2) + a_13 * (0.025751416197912286 * h)
+                - a_14 * (0.0053648783745650595 * h2)
+                + a_15 * (0.0053648783745650595 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_6 * (0.00034722222222222224 * h2) + a_8 * (0.00034722222222222224 * h2)
+                - a_9 * (0.00034722222222222224 * h2)
+                - a_12 * (0.00034722222222222224 * h2)
+                + a_14 * (0.00034722222222222224 * h2)
+                - a_15 * (0.00034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.001736111111111111 * h2) + a_1 * (0.041666666666666664 * h)
+                - a_2 * (0.001736111111111111 * h2) + a_3 * (0.001736111111111111 * h2)
+                - a_5 * (0.041666666666666664 * h) - a_6 * (0.006527213151475293 * h2)
+                + a_8 * (0.006527213151475293 * h2) - a_9 * (0.006527213151475293 * h2)
+                + a_12 * (0.002013324262586404 * h2) - a_14 * (0.002013324262586404 * h2)
+                + a_15 * (0.002013324262586404 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.002809086786024123 * h2) + a_2 * (0.002809086786024123 * h2)
+                - a_3 * (0.002809086786024123 * h2) + a_5 * (0.06741808286457895 * h)
+                - a_6 * (0.014045433930120615 * h2) - a_7 * (0.06741808286457895 * h)
+                + a_8 * (0.014045433930120615 * h2) - a_9 * (0.014045433930120615 * h2)
+                + a_12 * (0.011602919397569007 * h2) - a_14 * (0.011602919397569007 * h2)
+                + a_15 * (0.011602919397569007 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0010729756749130119 * h2) - a_2 * (0.0010729756749130119 * h2)
+                + a_3 * (0.0010729756749130119 * h2) - a_5 * (0.025751416197912286 * h)
+                + a_6 * (0.0022859694913198825 * h2) - a_8 * (0.0022859694913198825 * h2)
+                + a_9 * (0.0022859694913198825 * h2)
+                + a_12 * (0.0053648783745650595 * h2) + a_13 * (0.025751416197912286 * h)
+                - a_14 * (0.0053648783745650595 * h2)
+                + a_15 * (0.0053648783745650595 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_6 * (0.00034722222222222224 * h2) + a_8 * (0.00034722222222222224 * h2)
+                - a_9 * (0.00034722222222222224 * h2)
+                - a_12 * (0.00034722222222222224 * h2)
+                + a_14 * (0.00034722222222222224 * h2)
+                - a_15 * (0.00034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -3.4641016151377544,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.004034039579427047 * h2) + a_1 * (0.09681694990624913 * h)
+                - a_2 * (0.004034039579427047 * h2) + a_3 * (0.004034039579427047 * h2)
+                + a_6 * (0.020170197897135235 * h2) - a_8 * (0.020170197897135235 * h2)
+                + a_9 * (0.020170197897135235 * h2) - a_11 * (0.09681694990624913 * h)
+                - a_12 * (0.0026509811560742128 * h2)
+                + a_14 * (0.0026509811560742128 * h2)
+                - a_15 * (0.0026509811560742128 * h2)
+                + a_18 * (0.00042919026996520473 * h2)
+                - a_20 * (0.00042919026996520473 * h2)
+                + a_21 * (0.00042919026996520473 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.006527213151475293 * h2) + a_2 * (0.006527213151475293 * h2)
+                - a_3 * (0.006527213151475293 * h2) + a_6 * (0.043402777777777776 * h2)
+                + a_7 * (0.20833333333333334 * h) - a_8 * (0.043402777777777776 * h2)
+                + a_9 * (0.043402777777777776 * h2) - a_11 * (0.20833333333333334 * h)
+                - a_12 * (0.015277777777777777 * h2) + a_14 * (0.015277777777777777 * h2)
+                - a_15 * (0.015277777777777777 * h2) + a_18 * (0.002013324262586404 * h2)
+                - a_20 * (0.002013324262586404 * h2)
+                + a_21 * (0.002013324262586404 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.002493173572048246 * h2) - a_2 * (0.002493173572048246 * h2)
+                + a_3 * (0.002493173572048246 * h2) - a_6 * (0.007064034214404976 * h2)
+                + a_8 * (0.007064034214404976 * h2) - a_9 * (0.007064034214404976 * h2)
+                + a_11 * (0.03390736422914389 * h) - a_12 * (0.007064034214404976 * h2)
+                - a_13 * (0.03390736422914389 * h) + a_14 * (0.007064034214404976 * h2)
+                - a_15 * (0.007064034214404976 * h2) + a_18 * (0.002493173572048246 * h2)
+                - a_20 * (0.002493173572048246 * h2)
+                + a_21 * (0.002493173572048246 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0010729756749130119 * h2) - a_8 * (0.0010729756749130119 * h2)
+                + a_9 * (0.0010729756749130119 * h2) - a_11 * (0.0051502832395824575 * h)
+                + a_12 * (0.0004571938982639765 * h2)
+                - a_14 * (0.0004571938982639765 * h2)
+                + a_15 * (0.0004571938982639765 * h2)
+                + a_18 * (0.00021459513498260237 * h2)
+                + a_19 * (0.0051502832395824575 * h)
+                - a_20 * (0.00021459513498260237 * h2)
+                + a_21 * (0.00021459513498260237 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.004034039579427047 * h2) + a_1 * (0.09681694990624913 * h)
+                - a_2 * (0.004034039579427047 * h2) + a_3 * (0.004034039579427047 * h2)
+                + a_6 * (0.020170197897135235 * h2) - a_8 * (0.020170197897135235 * h2)
+                + a_9 * (0.020170197897135235 * h2) - a_11 * (0.09681694990624913 * h)
+                - a_12 * (0.0026509811560742128 * h2)
+                + a_14 * (0.0026509811560742128 * h2)
+                - a_15 * (0.0026509811560742128 * h2)
+                + a_18 * (0.00042919026996520473 * h2)
+                - a_20 * (0.00042919026996520473 * h2)
+                + a_21 * (0.00042919026996520473 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.006527213151475293 * h2) + a_2 * (0.006527213151475293 * h2)
+                - a_3 * (0.006527213151475293 * h2) + a_6 * (0.043402777777777776 * h2)
+                + a_7 * (0.20833333333333334 * h) - a_8 * (0.043402777777777776 * h2)
+                + a_9 * (0.043402777777777776 * h2) - a_11 * (0.20833333333333334 * h)
+                - a_12 * (0.015277777777777777 * h2) + a_14 * (0.015277777777777777 * h2)
+                - a_15 * (0.015277777777777777 * h2) + a_18 * (0.002013324262586404 * h2)
+                - a_20 * (0.002013324262586404 * h2)
+                + a_21 * (0.002013324262586404 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.002493173572048246 * h2) - a_2 * (0.002493173572048246 * h2)
+                + a_3 * (0.002493173572048246 * h2) - a_6 * (0.007064034214404976 * h2)
+                + a_8 * (0.007064034214404976 * h2) - a_9 * (0.007064034214404976 * h2)
+                + a_11 * (0.03390736422914389 * h) - a_12 * (0.007064034214404976 * h2)
+                - a_13 * (0.03390736422914389 * h) + a_14 * (0.007064034214404976 * h2)
+                - a_15 * (0.007064034214404976 * h2) + a_18 * (0.002493173572048246 * h2)
+                - a_20 * (0.002493173572048246 * h2)
+                + a_21 * (0.002493173572048246 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0010729756749130119 * h2) - a_8 * (0.0010729756749130119 * h2)
+                + a_9 * (0.0010729756749130119 * h2) - a_11 * (0.0051502832395824575 * h)
+                + a_12 * (0.0004571938982639765 * h2)
+                - a_14 * (0.0004571938982639765 * h2)
+                + a_15 * (0.0004571938982639765 * h2)
+                + a_18 * (0.00021459513498260237 * h2)
+                + a_19 * (0.0051502832395824575 * h)
+                - a_20 * (0.00021459513498260237 * h2)
+                + a_21 * (0.00021459513498260237 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.5491933384829668,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.00325762708723962 * h2) + a_1 * (0.07818305009375087 * h)
+                - a_2 * (0.00325762708723962 * h2) + a_3 * (0.00325762708723962 * h2)
+                + a_6 * (0.043623203378296435 * h2) - a_8 * (0.043623203378296435 * h2)
+                + a_9 * (0.043623203378296435 * h2) + a_12 * (0.0162881354361981 * h2)
+                - a_14 * (0.0162881354361981 * h2) + a_15 * (0.0162881354361981 * h2)
+                - a_17 * (0.07818305009375087 * h) - a_18 * (0.0011236347144096492 * h2)
+                + a_20 * (0.0011236347144096492 * h2)
+                - a_21 * (0.0011236347144096492 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0052709513498260235 * h2) + a_2 * (0.0052709513498260235 * h2)
+                - a_3 * (0.0052709513498260235 * h2) + a_6 * (0.09386958976996053 * h2)
+                + a_7 * (0.45057403089581055 * h) - a_8 * (0.09386958976996053 * h2)
+                + a_9 * (0.09386958976996053 * h2) + a_12 * (0.09386958976996053 * h2)
+                - a_14 * (0.09386958976996053 * h2) + a_15 * (0.09386958976996053 * h2)
+                - a_17 * (0.45057403089581055 * h) - a_18 * (0.0052709513498260235 * h2)
+                + a_20 * (0.0052709513498260235 * h2)
+                - a_21 * (0.0052709513498260235 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.002013324262586404 * h2) - a_2 * (0.002013324262586404 * h2)
+                + a_3 * (0.002013324262586404 * h2) - a_6 * (0.015277777777777777 * h2)
+                + a_8 * (0.015277777777777777 * h2) - a_9 * (0.015277777777777777 * h2)
+                + a_12 * (0.043402777777777776 * h2) + a_13 * (0.20833333333333334 * h)
+                - a_14 * (0.043402777777777776 * h2) + a_15 * (0.043402777777777776 * h2)
+                - a_17 * (0.20833333333333334 * h) - a_18 * (0.006527213151475293 * h2)
+                + a_20 * (0.006527213151475293 * h2)
+                - a_21 * (0.006527213151475293 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0023205838795138014 * h2) - a_8 * (0.0023205838795138014 * h2)
+                + a_9 * (0.0023205838795138014 * h2) - a_12 * (0.002809086786024123 * h2)
+                + a_14 * (0.002809086786024123 * h2) - a_15 * (0.002809086786024123 * h2)
+                + a_17 * (0.01348361657291579 * h) - a_18 * (0.0005618173572048246 * h2)
+                - a_19 * (0.01348361657291579 * h) + a_20 * (0.0005618173572048246 * h2)
+                - a_21 * (0.0005618173572048246 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.00325762708723962 * h2) + a_1 * (0.07818305009375087 * h)
+                - a_2 * (0.00325762708723962 * h2) + a_3 * (0.00325762708723962 * h2)
+                + a_6 * (0.043623203378296435 * h2) - a_8 * (0.043623203378296435 * h2)
+                + a_9 * (0.043623203378296435 * h2) + a_12 * (0.0162881354361981 * h2)
+                - a_14 * (0.0162881354361981 * h2) + a_15 * (0.0162881354361981 * h2)
+                - a_17 * (0.07818305009375087 * h) - a_18 * (0.0011236347144096492 * h2)
+                + a_20 * (0.0011236347144096492 * h2)
+                - a_21 * (0.0011236347144096492 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0052709513498260235 * h2) + a_2 * (0.0052709513498260235 * h2)
+                - a_3 * (0.0052709513498260235 * h2) + a_6 * (0.09386958976996053 * h2)
+                + a_7 * (0.45057403089581055 * h) - a_8 * (0.09386958976996053 * h2)
+                + a_9 * (0.09386958976996053 * h2) + a_12 * (0.09386958976996053 * h2)
+                - a_14 * (0.09386958976996053 * h2) + a_15 * (0.09386958976996053 * h2)
+                - a_17 * (0.45057403089581055 * h) - a_18 * (0.0052709513498260235 * h2)
+                + a_20 * (0.0052709513498260235 * h2)
+                - a_21 * (0.0052709513498260235 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.002013324262586404 * h2) - a_2 * (0.002013324262586404 * h2)
+                + a_3 * (0.002013324262586404 * h2) - a_6 * (0.015277777777777777 * h2)
+                + a_8 * (0.015277777777777777 * h2) - a_9 * (0.015277777777777777 * h2)
+                + a_12 * (0.043402777777777776 * h2) + a_13 * (0.20833333333333334 * h)
+                - a_14 * (0.043402777777777776 * h2) + a_15 * (0.043402777777777776 * h2)
+                - a_17 * (0.20833333333333334 * h) - a_18 * (0.006527213151475293 * h2)
+                + a_20 * (0.006527213151475293 * h2)
+                - a_21 * (0.006527213151475293 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0023205838795138014 * h2) - a_8 * (0.0023205838795138014 * h2)
+                + a_9 * (0.0023205838795138014 * h2) - a_12 * (0.002809086786024123 * h2)
+                + a_14 * (0.002809086786024123 * h2) - a_15 * (0.002809086786024123 * h2)
+                + a_17 * (0.01348361657291579 * h) - a_18 * (0.0005618173572048246 * h2)
+                - a_19 * (0.01348361657291579 * h) + a_20 * (0.0005618173572048246 * h2)
+                - a_21 * (0.0005618173572048246 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.5491933384829668,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
+                + a_6 * (0.03784722222222222 * h2) - a_8 * (0.03784722222222222 * h2)
+                + a_9 * (0.03784722222222222 * h2) + a_12 * (0.03784722222222222 * h2)
+                - a_14 * (0.03784722222222222 * h2) + a_15 * (0.03784722222222222 * h2)
+                + a_18 * (0.003472222222222222 * h2) - a_20 * (0.003472222222222222 * h2)
+                + a_21 * (0.003472222222222222 * h2) - a_23 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
+                - a_3 * (0.005618173572048246 * h2) + a_6 * (0.08144067718099049 * h2)
+                + a_7 * (0.39091525046875436 * h) - a_8 * (0.08144067718099049 * h2)
+                + a_9 * (0.08144067718099049 * h2) + a_12 * (0.21811601689148216 * h2)
+                - a_14 * (0.21811601689148216 * h2) + a_15 * (0.21811601689148216 * h2)
+                + a_18 * (0.0162881354361981 * h2) - a_20 * (0.0162881354361981 * h2)
+                + a_21 * (0.0162881354361981 * h2) - a_23 * (0.39091525046875436 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
+                + a_3 * (0.0021459513498260237 * h2) - a_6 * (0.013254905780371064 * h2)
+                + a_8 * (0.013254905780371064 * h2) - a_9 * (0.013254905780371064 * h2)
+                + a_12 * (0.10085098948567617 * h2) + a_13 * (0.48408474953124564 * h)
+                - a_14 * (0.10085098948567617 * h2) + a_15 * (0.10085098948567617 * h2)
+                + a_18 * (0.020170197897135235 * h2) - a_20 * (0.020170197897135235 * h2)
+                + a_21 * (0.020170197897135235 * h2) - a_23 * (0.48408474953124564 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.002013324262586404 * h2) - a_8 * (0.002013324262586404 * h2)
+                + a_9 * (0.002013324262586404 * h2) - a_12 * (0.006527213151475293 * h2)
+                + a_14 * (0.006527213151475293 * h2) - a_15 * (0.006527213151475293 * h2)
+                + a_18 * (0.001736111111111111 * h2) + a_19 * (0.041666666666666664 * h)
+                - a_20 * (0.001736111111111111 * h2) + a_21 * (0.001736111111111111 * h2)
+                - a_23 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
+                + a_6 * (0.03784722222222222 * h2) - a_8 * (0.03784722222222222 * h2)
+                + a_9 * (0.03784722222222222 * h2) + a_12 * (0.03784722222222222 * h2)
+                - a_14 * (0.03784722222222222 * h2) + a_15 * (0.03784722222222222 * h2)
+                + a_18 * (0.003472222222222222 * h2) - a_20 * (0.003472222222222222 * h2)
+                + a_21 * (0.003472222222222222 * h2) - a_23 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
+                - a_3 * (0.005618173572048246 * h2) + a_6 * (0.08144067718099049 * h2)
+                + a_7 * (0.39091525046875436 * h) - a_8 * (0.08144067718099049 * h2)
+                + a_9 * (0.08144067718099049 * h2) + a_12 * (0.21811601689148216 * h2)
+                - a_14 * (0.21811601689148216 * h2) + a_15 * (0.21811601689148216 * h2)
+                + a_18 * (0.0162881354361981 * h2) - a_20 * (0.0162881354361981 * h2)
+                + a_21 * (0.0162881354361981 * h2) - a_23 * (0.39091525046875436 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
+                + a_3 * (0.0021459513498260237 * h2) - a_6 * (0.013254905780371064 * h2)
+                + a_8 * (0.013254905780371064 * h2) - a_9 * (0.013254905780371064 * h2)
+                + a_12 * (0.10085098948567617 * h2) + a_13 * (0.48408474953124564 * h)
+                - a_14 * (0.10085098948567617 * h2) + a_15 * (0.10085098948567617 * h2)
+                + a_18 * (0.020170197897135235 * h2) - a_20 * (0.020170197897135235 * h2)
+                + a_21 * (0.020170197897135235 * h2) - a_23 * (0.48408474953124564 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.002013324262586404 * h2) - a_8 * (0.002013324262586404 * h2)
+                + a_9 * (0.002013324262586404 * h2) - a_12 * (0.006527213151475293 * h2)
+                + a_14 * (0.006527213151475293 * h2) - a_15 * (0.006527213151475293 * h2)
+                + a_18 * (0.001736111111111111 * h2) + a_19 * (0.041666666666666664 * h)
+                - a_20 * (0.001736111111111111 * h2) + a_21 * (0.001736111111111111 * h2)
+                - a_23 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            3.4641016151377544,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
+                + a_1 * (1.0 - 0.08333333333333333 * h)
+                + a_2 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
+                - a_3 * (0.003472222222222222 * h2) - a_4 * (0.041666666666666664 * h)
+                - a_5 - a_6 * (0.04034039579427047 * h2)
+                + a_8 * (0.04034039579427047 * h2) - a_9 * (0.04034039579427047 * h2)
+                - a_12 * (0.0325762708723962 * h2) + a_14 * (0.0325762708723962 * h2)
+                - a_15 * (0.0325762708723962 * h2)
+                + a_18 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                + a_20 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (-0.06741808286457895 * h + 0.005618173572048246 * h2)
+                + a_2 * (0.06741808286457895 * h - 0.005618173572048246 * h2)
+                + a_3 * (0.005618173572048246 * h2) + a_4 * (0.06741808286457895 * h)
+                - a_6 * (0.08680555555555555 * h2) - a_7 * (0.4166666666666667 * h)
+                + a_8 * (0.08680555555555555 * h2) - a_9 * (0.08680555555555555 * h2)
+                - a_12 * (0.18773917953992106 * h2) + a_14 * (0.18773917953992106 * h2)
+                - a_15 * (0.18773917953992106 * h2)
+                + a_18 * (0.39091525046875436 * h - 0.0325762708723962 * h2)
+                + a_20 * (-0.39091525046875436 * h + 0.0325762708723962 * h2)
+                - a_21 * (0.0325762708723962 * h2) - a_22 * (0.39091525046875436 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.025751416197912286 * h - 0.0021459513498260237 * h2)
+                + a_2 * (-0.025751416197912286 * h + 0.0021459513498260237 * h2)
+                - a_3 * (0.0021459513498260237 * h2) - a_4 * (0.025751416197912286 * h)
+                + a_6 * (0.014128068428809952 * h2) - a_8 * (0.014128068428809952 * h2)
+                + a_9 * (0.014128068428809952 * h2) - a_12 * (0.08680555555555555 * h2)
+                - a_13 * (0.4166666666666667 * h) + a_14 * (0.08680555555555555 * h2)
+                - a_15 * (0.08680555555555555 * h2)
+                + a_18 * (0.48408474953124564 * h - 0.04034039579427047 * h2)
+                + a_20 * (-0.48408474953124564 * h + 0.04034039579427047 * h2)
+                - a_21 * (0.04034039579427047 * h2) - a_22 * (0.48408474953124564 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_6 * (0.0021459513498260237 * h2) + a_8 * (0.0021459513498260237 * h2)
+                - a_9 * (0.0021459513498260237 * h2) + a_12 * (0.005618173572048246 * h2)
+                - a_14 * (0.005618173572048246 * h2) + a_15 * (0.005618173572048246 * h2)
+                + a_18 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
+                + a_19 * (1.0 - 0.08333333333333333 * h)
+                + a_20 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
+                - a_21 * (0.003472222222222222 * h2) - a_22 * (0.041666666666666664 * h)
+                - a_23 + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
+                - a_1 * (0.08333333333333333 * h)
+                + a_2 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
+                - a_3 * (0.003472222222222222 * h2) - a_4 * (0.041666666666666664 * h)
+                - a_6 * (0.04034039579427047 * h2) + a_8 * (0.04034039579427047 * h2)
+                - a_9 * (0.04034039579427047 * h2) - a_12 * (0.0325762708723962 * h2)
+                + a_14 * (0.0325762708723962 * h2) - a_15 * (0.0325762708723962 * h2)
+                + a_18 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
+                + a_20 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
+                - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (-0.06741808286457895 * h + 0.005618173572048246 * h2)
+                + a_2 * (0.06741808286457895 * h - 0.005618173572048246 * h2)
+                + a_3 * (0.005618173572048246 * h2) + a_4 * (0.06741808286457895 * h)
+                - a_6 * (0.08680555555555555 * h2) - a_7 * (0.4166666666666667 * h)
+                + a_8 * (0.08680555555555555 * h2) - a_9 * (0.08680555555555555 * h2)
+                - a_12 * (0.18773917953992106 * h2) + a_14 * (0.18773917953992106 * h2)
+                - a_15 * (0.18773917953992106 * h2)
+                + a_18 * (0.39091525046875436 * h - 0.0325762708723962 * h2)
+                + a_20 * (-0.39091525046875436 * h + 0.0325762708723962 * h2)
+                - a_21 * (0.0325762708723962 * h2) - a_22 * (0.39091525046875436 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.025751416197912286 * h - 0.0021459513498260237 * h2)
+                + a_2 * (-0.025751416197912286 * h + 0.0021459513498260237 * h2)
+                - a_3 * (0.0021459513498260237 * h2) - a_4 * (0.025751416197912286 * h)
+                + a_6 * (0.014128068428809952 * h2) - a_8 * (0.014128068428809952 * h2)
+                + a_9 * (0.014128068428809952 * h2) - a_12 * (0.08680555555555555 * h2)
+                - a_13 * (0.4166666666666667 * h) + a_14 * (0.08680555555555555 * h2)
+                - a_15 * (0.08680555555555555 * h2)
+                + a_18 * (0.48408474953124564 * h - 0.04034039579427047 * h2)
+                + a_20 * (-0.48408474953124564 * h + 0.04034039579427047 * h2)
+                - a_21 * (0.04034039579427047 * h2) - a_22 * (0.48408474953124564 * h)
+                + a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_6 * (0.0021459513498260237 * h2) + a_8 * (0.0021459513498260237 * h2)
+                - a_9 * (0.0021459513498260237 * h2) + a_12 * (0.005618173572048246 * h2)
+                - a_14 * (0.005618173572048246 * h2) + a_15 * (0.005618173572048246 * h2)
+                + a_18 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
+                - a_19 * (0.08333333333333333 * h)
+                + a_20 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
+                - a_21 * (0.003472222222222222 * h2) - a_22 * (0.041666666666666664 * h)
+                + a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.001552824984374854 * h2) + a_1 * (0.037267799624996496 * h)
+                - a_2 * (0.001552824984374854 * h2) + a_3 * (0.001552824984374854 * h2)
+                + a_6 * (0.09681694990624913 * h + 0.018040773447047076 * h2)
+                + a_8 * (-0.09681694990624913 * h - 0.018040773447047076 * h2)
+                + a_9 * (0.018040773447047076 * h2) - a_10 * (0.09681694990624913 * h)
+                + a_12 * (0.014568551224824856 * h2) - a_14 * (0.014568551224824856 * h2)
+                + a_15 * (0.014568551224824856 * h2)
+                + a_18 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                + a_20 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.002512523603298538 * h2) + a_2 * (0.002512523603298538 * h2)
+                - a_3 * (0.002512523603298538 * h2)
+                + a_6 * (0.20833333333333334 * h + 0.03882062460937135 * h2)
+                + a_7 * (1.0 + 0.18633899812498247 * h)
+                + a_8 * (-0.20833333333333334 * h - 0.03882062460937135 * h2)
+                + a_9 * (0.03882062460937135 * h2) - a_10 * (0.20833333333333334 * h)
+                - a_11 + a_12 * (0.08395951349826024 * h2)
+                - a_14 * (0.08395951349826024 * h2) + a_15 * (0.08395951349826024 * h2)
+                + a_18 * (-0.17482261469789825 * h + 0.014568551224824856 * h2)
+                + a_20 * (0.17482261469789825 * h - 0.014568551224824856 * h2)
+                + a_21 * (0.014568551224824856 * h2) + a_22 * (0.17482261469789825 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0009596986189236842 * h2) - a_2 * (0.0009596986189236842 * h2)
+                + a_3 * (0.0009596986189236842 * h2)
+                + a_6 * (-0.03390736422914389 * h - 0.00631826427951754 * h2)
+                + a_8 * (0.03390736422914389 * h + 0.00631826427951754 * h2)
+                - a_9 * (0.00631826427951754 * h2) + a_10 * (0.03390736422914389 * h)
+                + a_12 * (0.03882062460937135 * h2) + a_13 * (0.18633899812498247 * h)
+                - a_14 * (0.03882062460937135 * h2) + a_15 * (0.03882062460937135 * h2)
+                + a_18 * (-0.21648928136456494 * h + 0.018040773447047076 * h2)
+                + a_20 * (0.21648928136456494 * h - 0.018040773447047076 * h2)
+                + a_21 * (0.018040773447047076 * h2) + a_22 * (0.21648928136456494 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0051502832395824575 * h + 0.0009596986189236842 * h2)
+                + a_8 * (-0.0051502832395824575 * h - 0.0009596986189236842 * h2)
+                + a_9 * (0.0009596986189236842 * h2) - a_10 * (0.0051502832395824575 * h)
+                - a_12 * (0.002512523603298538 * h2) + a_14 * (0.002512523603298538 * h2)
+                - a_15 * (0.002512523603298538 * h2)
+                + a_18 * (-0.018633899812498248 * h + 0.001552824984374854 * h2)
+                + a_19 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                + a_20 * (0.018633899812498248 * h - 0.001552824984374854 * h2)
+                + a_21 * (0.001552824984374854 * h2) + a_22 * (0.018633899812498248 * h)
+                + a_23 * 0.4472135954999579 - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.001552824984374854 * h2) + a_1 * (0.037267799624996496 * h)
+                - a_2 * (0.001552824984374854 * h2) + a_3 * (0.001552824984374854 * h2)
+                + a_6 * (0.09681694990624913 * h + 0.018040773447047076 * h2)
+                + a_8 * (-0.09681694990624913 * h - 0.018040773447047076 * h2)
+                + a_9 * (0.018040773447047076 * h2) - a_10 * (0.09681694990624913 * h)
+                + a_12 * (0.014568551224824856 * h2) - a_14 * (0.014568551224824856 * h2)
+                + a_15 * (0.014568551224824856 * h2)
+                + a_18 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                + a_20 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.002512523603298538 * h2) + a_2 * (0.002512523603298538 * h2)
+                - a_3 * (0.002512523603298538 * h2)
+                + a_6 * (0.20833333333333334 * h + 0.03882062460937135 * h2)
+                + a_7 * (0.18633899812498247 * h)
+                + a_8 * (-0.20833333333333334 * h - 0.03882062460937135 * h2)
+                + a_9 * (0.03882062460937135 * h2) - a_10 * (0.20833333333333334 * h)
+                + a_12 * (0.08395951349826024 * h2) - a_14 * (0.08395951349826024 * h2)
+                + a_15 * (0.08395951349826024 * h2)
+                + a_18 * (-0.17482261469789825 * h + 0.014568551224824856 * h2)
+                + a_20 * (0.17482261469789825 * h - 0.014568551224824856 * h2)
+                + a_21 * (0.014568551224824856 * h2) + a_22 * (0.17482261469789825 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0009596986189236842 * h2) - a_2 * (0.0009596986189236842 * h2)
+                + a_3 * (0.0009596986189236842 * h2)
+                + a_6 * (-0.03390736422914389 * h - 0.00631826427951754 * h2)
+                + a_8 * (0.03390736422914389 * h + 0.00631826427951754 * h2)
+                - a_9 * (0.00631826427951754 * h2) + a_10 * (0.03390736422914389 * h)
+                + a_12 * (0.03882062460937135 * h2) + a_13 * (0.18633899812498247 * h)
+                - a_14 * (0.03882062460937135 * h2) + a_15 * (0.03882062460937135 * h2)
+                + a_18 * (-0.21648928136456494 * h + 0.018040773447047076 * h2)
+                + a_20 * (0.21648928136456494 * h - 0.018040773447047076 * h2)
+                + a_21 * (0.018040773447047076 * h2) + a_22 * (0.21648928136456494 * h)
+                - a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0051502832395824575 * h + 0.0009596986189236842 * h2)
+                + a_8 * (-0.0051502832395824575 * h - 0.0009596986189236842 * h2)
+                + a_9 * (0.0009596986189236842 * h2) - a_10 * (0.0051502832395824575 * h)
+                - a_12 * (0.002512523603298538 * h2) + a_14 * (0.002512523603298538 * h2)
+                - a_15 * (0.002512523603298538 * h2)
+                + a_18 * (-0.018633899812498248 * h + 0.001552824984374854 * h2)
+                + a_19 * (0.037267799624996496 * h)
+                + a_20 * (0.018633899812498248 * h - 0.001552824984374854 * h2)
+                + a_21 * (0.001552824984374854 * h2) + a_22 * (0.018633899812498248 * h)
+                - a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.001552824984374854 * h2) - a_1 * (0.037267799624996496 * h)
+                + a_2 * (0.001552824984374854 * h2) - a_3 * (0.001552824984374854 * h2)
+                - a_6 * (0.018040773447047076 * h2) + a_8 * (0.018040773447047076 * h2)
+                - a_9 * (0.018040773447047076 * h2)
+                + a_12 * (0.07818305009375087 * h - 0.014568551224824856 * h2)
+                + a_14 * (-0.07818305009375087 * h + 0.014568551224824856 * h2)
+                - a_15 * (0.014568551224824856 * h2) - a_16 * (0.07818305009375087 * h)
+                + a_18 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_20 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.002512523603298538 * h2) - a_2 * (0.002512523603298538 * h2)
+                + a_3 * (0.002512523603298538 * h2) - a_6 * (0.03882062460937135 * h2)
+                - a_7 * (0.18633899812498247 * h) + a_8 * (0.03882062460937135 * h2)
+                - a_9 * (0.03882062460937135 * h2)
+                + a_12 * (0.45057403089581055 * h - 0.08395951349826024 * h2)
+                + a_14 * (-0.45057403089581055 * h + 0.08395951349826024 * h2)
+                - a_15 * (0.08395951349826024 * h2) - a_16 * (0.45057403089581055 * h)
+                + a_18 * (0.17482261469789825 * h - 0.014568551224824856 * h2)
+                + a_20 * (-0.17482261469789825 * h + 0.014568551224824856 * h2)
+                - a_21 * (0.014568551224824856 * h2) - a_22 * (0.17482261469789825 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.0009596986189236842 * h2) + a_2 * (0.0009596986189236842 * h2)
+                - a_3 * (0.0009596986189236842 * h2) + a_6 * (0.00631826427951754 * h2)
+                - a_8 * (0.00631826427951754 * h2) + a_9 * (0.00631826427951754 * h2)
+                + a_12 * (0.20833333333333334 * h - 0.03882062460937135 * h2)
+                + a_13 * (1.0 - 0.18633899812498247 * h)
+                + a_14 * (-0.20833333333333334 * h + 0.03882062460937135 * h2)
+                - a_15 * (0.03882062460937135 * h2) - a_16 * (0.20833333333333334 * h)
+                - a_17 + a_18 * (0.21648928136456494 * h - 0.018040773447047076 * h2)
+                + a_20 * (-0.21648928136456494 * h + 0.018040773447047076 * h2)
+                - a_21 * (0.018040773447047076 * h2) - a_22 * (0.21648928136456494 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_6 * (0.0009596986189236842 * h2) + a_8 * (0.0009596986189236842 * h2)
+                - a_9 * (0.0009596986189236842 * h2)
+                + a_12 * (-0.01348361657291579 * h + 0.002512523603298538 * h2)
+                + a_14 * (0.01348361657291579 * h - 0.002512523603298538 * h2)
+                + a_15 * (0.002512523603298538 * h2) + a_16 * (0.01348361657291579 * h)
+                + a_18 * (0.018633899812498248 * h - 0.001552824984374854 * h2)
+                + a_19 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_20 * (-0.018633899812498248 * h + 0.001552824984374854 * h2)
+                - a_21 * (0.001552824984374854 * h2) - a_22 * (0.018633899812498248 * h)
+                - a_23 * 0.4472135954999579 + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_0 * (0.001552824984374854 * h2) - a_1 * (0.037267799624996496 * h)
+                + a_2 * (0.001552824984374854 * h2) - a_3 * (0.001552824984374854 * h2)
+                - a_6 * (0.018040773447047076 * h2) + a_8 * (0.018040773447047076 * h2)
+                - a_9 * (0.018040773447047076 * h2)
+                + a_12 * (0.07818305009375087 * h - 0.014568551224824856 * h2)
+                + a_14 * (-0.07818305009375087 * h + 0.014568551224824856 * h2)
+                - a_15 * (0.014568551224824856 * h2) - a_16 * (0.07818305009375087 * h)
+                + a_18 * (0.037267799624996496 * h - 0.003105649968749708 * h2)
+                + a_20 * (-0.037267799624996496 * h + 0.003105649968749708 * h2)
+                - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (0.002512523603298538 * h2) - a_2 * (0.002512523603298538 * h2)
+                + a_3 * (0.002512523603298538 * h2) - a_6 * (0.03882062460937135 * h2)
+                - a_7 * (0.18633899812498247 * h) + a_8 * (0.03882062460937135 * h2)
+                - a_9 * (0.03882062460937135 * h2)
+                + a_12 * (0.45057403089581055 * h - 0.08395951349826024 * h2)
+                + a_14 * (-0.45057403089581055 * h + 0.08395951349826024 * h2)
+                - a_15 * (0.08395951349826024 * h2) - a_16 * (0.45057403089581055 * h)
+                + a_18 * (0.17482261469789825 * h - 0.014568551224824856 * h2)
+                + a_20 * (-0.17482261469789825 * h + 0.014568551224824856 * h2)
+                - a_21 * (0.014568551224824856 * h2) - a_22 * (0.17482261469789825 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_0 * (0.0009596986189236842 * h2) + a_2 * (0.0009596986189236842 * h2)
+                - a_3 * (0.0009596986189236842 * h2) + a_6 * (0.00631826427951754 * h2)
+                - a_8 * (0.00631826427951754 * h2) + a_9 * (0.00631826427951754 * h2)
+                + a_12 * (0.20833333333333334 * h - 0.03882062460937135 * h2)
+                - a_13 * (0.18633899812498247 * h)
+                + a_14 * (-0.20833333333333334 * h + 0.03882062460937135 * h2)
+                - a_15 * (0.03882062460937135 * h2) - a_16 * (0.20833333333333334 * h)
+                + a_18 * (0.21648928136456494 * h - 0.018040773447047076 * h2)
+                + a_20 * (-0.21648928136456494 * h + 0.018040773447047076 * h2)
+                - a_21 * (0.018040773447047076 * h2) - a_22 * (0.21648928136456494 * h)
+                + a_24 * (0.18633899812498247 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_6 * (0.0009596986189236842 * h2) + a_8 * (0.0009596986189236842 * h2)
+                - a_9 * (0.0009596986189236842 * h2)
+                + a_12 * (-0.01348361657291579 * h + 0.002512523603298538 * h2)
+                + a_14 * (0.01348361657291579 * h - 0.002512523603298538 * h2)
+                + a_15 * (0.002512523603298538 * h2) + a_16 * (0.01348361657291579 * h)
+                + a_18 * (0.018633899812498248 * h - 0.001552824984374854 * h2)
+                - a_19 * (0.037267799624996496 * h)
+                + a_20 * (-0.018633899812498248 * h + 0.001552824984374854 * h2)
+                - a_21 * (0.001552824984374854 * h2) - a_22 * (0.018633899812498248 * h)
+                + a_24 * (0.037267799624996496 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
+                + a_6 * (0.04034039579427047 * h2) - a_8 * (0.04034039579427047 * h2)
+                + a_9 * (0.04034039579427047 * h2) + a_12 * (0.0325762708723962 * h2)
+                - a_14 * (0.0325762708723962 * h2) + a_15 * (0.0325762708723962 * h2)
+                + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2) - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
+                - a_3 * (0.005618173572048246 * h2) + a_6 * (0.08680555555555555 * h2)
+                + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
+                + a_9 * (0.08680555555555555 * h2) + a_12 * (0.18773917953992106 * h2)
+                - a_14 * (0.18773917953992106 * h2) + a_15 * (0.18773917953992106 * h2)
+                + a_18 * (0.0325762708723962 * h2) - a_20 * (0.0325762708723962 * h2)
+                + a_21 * (0.0325762708723962 * h2) - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
+                + a_3 * (0.0021459513498260237 * h2) - a_6 * (0.014128068428809952 * h2)
+                + a_8 * (0.014128068428809952 * h2) - a_9 * (0.014128068428809952 * h2)
+                + a_12 * (0.08680555555555555 * h2) + a_13 * (0.4166666666666667 * h)
+                - a_14 * (0.08680555555555555 * h2) + a_15 * (0.08680555555555555 * h2)
+                + a_18 * (0.04034039579427047 * h2) - a_20 * (0.04034039579427047 * h2)
+                + a_21 * (0.04034039579427047 * h2) - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0021459513498260237 * h2) - a_8 * (0.0021459513498260237 * h2)
+                + a_9 * (0.0021459513498260237 * h2) - a_12 * (0.005618173572048246 * h2)
+                + a_14 * (0.005618173572048246 * h2) - a_15 * (0.005618173572048246 * h2)
+                + a_18 * (0.003472222222222222 * h2) + a_19 * (0.08333333333333333 * h)
+                - a_20 * (0.003472222222222222 * h2) + a_21 * (0.003472222222222222 * h2)
+                - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
+                + a_6 * (0.04034039579427047 * h2) - a_8 * (0.04034039579427047 * h2)
+                + a_9 * (0.04034039579427047 * h2) + a_12 * (0.0325762708723962 * h2)
+                - a_14 * (0.0325762708723962 * h2) + a_15 * (0.0325762708723962 * h2)
+                + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2) - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
+                - a_3 * (0.005618173572048246 * h2) + a_6 * (0.08680555555555555 * h2)
+                + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
+                + a_9 * (0.08680555555555555 * h2) + a_12 * (0.18773917953992106 * h2)
+                - a_14 * (0.18773917953992106 * h2) + a_15 * (0.18773917953992106 * h2)
+                + a_18 * (0.0325762708723962 * h2) - a_20 * (0.0325762708723962 * h2)
+                + a_21 * (0.0325762708723962 * h2) - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
+                + a_3 * (0.0021459513498260237 * h2) - a_6 * (0.014128068428809952 * h2)
+                + a_8 * (0.014128068428809952 * h2) - a_9 * (0.014128068428809952 * h2)
+                + a_12 * (0.08680555555555555 * h2) + a_13 * (0.4166666666666667 * h)
+                - a_14 * (0.08680555555555555 * h2) + a_15 * (0.08680555555555555 * h2)
+                + a_18 * (0.04034039579427047 * h2) - a_20 * (0.04034039579427047 * h2)
+                + a_21 * (0.04034039579427047 * h2) - a_24 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0021459513498260237 * h2) - a_8 * (0.0021459513498260237 * h2)
+                + a_9 * (0.0021459513498260237 * h2) - a_12 * (0.005618173572048246 * h2)
+                + a_14 * (0.005618173572048246 * h2) - a_15 * (0.005618173572048246 * h2)
+                + a_18 * (0.003472222222222222 * h2) + a_19 * (0.08333333333333333 * h)
+                - a_20 * (0.003472222222222222 * h2) + a_21 * (0.003472222222222222 * h2)
+                - a_24 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.28867513459481287,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.6454972243679028,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.6454972243679028,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            -0.28867513459481287,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.041666666666666664 * h)
+            + lambda_1 * (0.041666666666666664 * h) - v_2 * (0.06741808286457895 * h)
+            - lambda_2 * (0.06741808286457895 * h) + v_3 * (0.025751416197912286 * h)
+            + lambda_3 * (0.025751416197912286 * h);
+        let q_2 = *q + v_1 * (0.09681694990624913 * h)
+            + lambda_1 * (0.09681694990624913 * h) + v_2 * (0.20833333333333334 * h)
+            + lambda_2 * (0.20833333333333334 * h) - v_3 * (0.03390736422914389 * h)
+            - lambda_3 * (0.03390736422914389 * h) + v_4 * (0.0051502832395824575 * h)
+            + lambda_4 * (0.0051502832395824575 * h);
+        let q_3 = *q + v_1 * (0.07818305009375087 * h)
+            + lambda_1 * (0.07818305009375087 * h) + v_2 * (0.45057403089581055 * h)
+            + lambda_2 * (0.45057403089581055 * h) + v_3 * (0.20833333333333334 * h)
+            + lambda_3 * (0.20833333333333334 * h) - v_4 * (0.01348361657291579 * h)
+            - lambda_4 * (0.01348361657291579 * h);
+        let q_4 = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) + v_2 * (0.39091525046875436 * h)
+            + lambda_2 * (0.39091525046875436 * h) + v_3 * (0.48408474953124564 * h)
+            + lambda_3 * (0.48408474953124564 * h) + v_4 * (0.041666666666666664 * h)
+            + lambda_4 * (0.041666666666666664 * h);
+        let q_next = *q + v_1 * (0.08333333333333333 * h)
+            + lambda_1 * (0.08333333333333333 * h) + v_2 * (0.4166666666666667 * h)
+            + lambda_2 * (0.4166666666666667 * h) + v_3 * (0.4166666666666667 * h)
+            + lambda_3 * (0.4166666666666667 * h) + v_4 * (0.08333333333333333 * h)
+            + lambda_4 * (0.08333333333333333 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
+        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_20 = problem.hamiltonian_hessian(&q_4);
+        let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
+        let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
+        let a_23 = problem.theta_jacobian(&q_4);
+        let a_24 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.041666666666666664 * h) - a_2 * (0.041666666666666664 * h)
+                + a_3 * (0.041666666666666664 * h) - a_5
+                - a_6 * (0.06741808286457895 * h) + a_8 * (0.06741808286457895 * h)
+                - a_9 * (0.06741808286457895 * h) + a_12 * (0.025751416197912286 * h)
+                - a_14 * (0.025751416197912286 * h) + a_15 * (0.025751416197912286 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.09681694990624913 * h) - a_2 * (0.09681694990624913 * h)
+                + a_3 * (0.09681694990624913 * h) + a_6 * (0.20833333333333334 * h)
+                - a_8 * (0.20833333333333334 * h) + a_9 * (0.20833333333333334 * h)
+                - a_11 - a_12 * (0.03390736422914389 * h)
+                + a_14 * (0.03390736422914389 * h) - a_15 * (0.03390736422914389 * h)
+                + a_18 * (0.0051502832395824575 * h) - a_20 * (0.0051502832395824575 * h)
+                + a_21 * (0.0051502832395824575 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.07818305009375087 * h) - a_2 * (0.07818305009375087 * h)
+                + a_3 * (0.07818305009375087 * h) + a_6 * (0.45057403089581055 * h)
+                - a_8 * (0.45057403089581055 * h) + a_9 * (0.45057403089581055 * h)
+                + a_12 * (0.20833333333333334 * h) - a_14 * (0.20833333333333334 * h)
+                + a_15 * (0.20833333333333334 * h) - a_17
+                - a_18 * (0.01348361657291579 * h) + a_20 * (0.01348361657291579 * h)
+                - a_21 * (0.01348361657291579 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.39091525046875436 * h)
+                - a_8 * (0.39091525046875436 * h) + a_9 * (0.39091525046875436 * h)
+                + a_12 * (0.48408474953124564 * h) - a_14 * (0.48408474953124564 * h)
+                + a_15 * (0.48408474953124564 * h) + a_18 * (0.041666666666666664 * h)
+                - a_20 * (0.041666666666666664 * h) + a_21 * (0.041666666666666664 * h)
+                - a_23),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 - 0.08333333333333333 * h)
+                + a_2 * (-1.0 + 0.08333333333333333 * h)
+                - a_3 * (0.08333333333333333 * h) - a_4 - a_6 * (0.4166666666666667 * h)
+                + a_8 * (0.4166666666666667 * h) - a_9 * (0.4166666666666667 * h)
+                - a_12 * (0.4166666666666667 * h) + a_14 * (0.4166666666666667 * h)
+                - a_15 * (0.4166666666666667 * h)
+                + a_18 * (1.0 - 0.08333333333333333 * h)
+                + a_20 * (-1.0 + 0.08333333333333333 * h)
+                - a_21 * (0.08333333333333333 * h) - a_22 + a_24),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(a_0 * (0.037267799624996496 * h) - a_2 * (0.037267799624996496 * h)
+                + a_3 * (0.037267799624996496 * h)
+                + a_6 * (1.0 + 0.18633899812498247 * h)
+                + a_8 * (-1.0 - 0.18633899812498247 * h)
+                + a_9 * (0.18633899812498247 * h) - a_10
+                + a_12 * (0.18633899812498247 * h) - a_14 * (0.18633899812498247 * h)
+                + a_15 * (0.18633899812498247 * h)
+                + a_18 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                + a_20 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_21 * (0.037267799624996496 * h) + a_22 * 0.4472135954999579
+                - a_24 * 0.4472135954999579),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 0.4472135954999579);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(-a_0 * (0.037267799624996496 * h) + a_2 * (0.037267799624996496 * h)
+                - a_3 * (0.037267799624996496 * h) - a_6 * (0.18633899812498247 * h)
+                + a_8 * (0.18633899812498247 * h) - a_9 * (0.18633899812498247 * h)
+                + a_12 * (1.0 - 0.18633899812498247 * h)
+                + a_14 * (-1.0 + 0.18633899812498247 * h)
+                - a_15 * (0.18633899812498247 * h) - a_16
+                + a_18 * (0.4472135954999579 - 0.037267799624996496 * h)
+                + a_20 * (-0.4472135954999579 + 0.037267799624996496 * h)
+                - a_21 * (0.037267799624996496 * h) - a_22 * 0.4472135954999579
+                + a_24 * 0.4472135954999579),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, -0.4472135954999579);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
+                - a_8 * (0.4166666666666667 * h) + a_9 * (0.4166666666666667 * h)
+                + a_12 * (0.4166666666666667 * h) - a_14 * (0.4166666666666667 * h)
+                + a_15 * (0.4166666666666667 * h) + a_18 * (0.08333333333333333 * h)
+                - a_20 * (0.08333333333333333 * h) + a_21 * (0.08333333333333333 * h)
+                - a_24),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
+                + a_6 * (0.04034039579427047 * h2) - a_8 * (0.04034039579427047 * h2)
+                + a_9 * (0.04034039579427047 * h2) + a_12 * (0.0325762708723962 * h2)
+                - a_14 * (0.0325762708723962 * h2) + a_15 * (0.0325762708723962 * h2)
+                + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
+                - a_3 * (0.005618173572048246 * h2) + a_6 * (0.08680555555555555 * h2)
+                + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
+                + a_9 * (0.08680555555555555 * h2) + a_12 * (0.18773917953992106 * h2)
+                - a_14 * (0.18773917953992106 * h2) + a_15 * (0.18773917953992106 * h2)
+                + a_18 * (0.0325762708723962 * h2) - a_20 * (0.0325762708723962 * h2)
+                + a_21 * (0.0325762708723962 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
+                + a_3 * (0.0021459513498260237 * h2) - a_6 * (0.014128068428809952 * h2)
+                + a_8 * (0.014128068428809952 * h2) - a_9 * (0.014128068428809952 * h2)
+                + a_12 * (0.08680555555555555 * h2) + a_13 * (0.4166666666666667 * h)
+                - a_14 * (0.08680555555555555 * h2) + a_15 * (0.08680555555555555 * h2)
+                + a_18 * (0.04034039579427047 * h2) - a_20 * (0.04034039579427047 * h2)
+                + a_21 * (0.04034039579427047 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_6 * (0.0021459513498260237 * h2) - a_8 * (0.0021459513498260237 * h2)
+                + a_9 * (0.0021459513498260237 * h2) - a_12 * (0.005618173572048246 * h2)
+                + a_14 * (0.005618173572048246 * h2) - a_15 * (0.005618173572048246 * h2)
+                + a_18 * (0.003472222222222222 * h2) + a_19 * (0.08333333333333333 * h)
+                - a_20 * (0.003472222222222222 * h2)
+                + a_21 * (0.003472222222222222 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
+                - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
+                + a_6 * (0.04034039579427047 * h2) - a_8 * (0.04034039579427047 * h2)
+                + a_9 * (0.04034039579427047 * h2) + a_12 * (0.0325762708723962 * h2)
+                - a_14 * (0.0325762708723962 * h2) + a_15 * (0.0325762708723962 * h2)
+                + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
+                + a_21 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
+                - a_3 * (0.005618173572048246 * h2) + a_6 * (0.08680555555555555 * h2)
+                + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
+                + a_9 * (0.08680555555555555 * h2) + a_12 * (0.18773917953992106 * h2)
+                - a_14 * (0.18773917953992106 * h2) + a_15 * (0.18773917953992106 * h2)
+                + a_18 * (0.0325762708723962 * h2) - a_20 * (0.0325762708723962 * h2)
+                + a_21 * (0.0325762708723962 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
+                + a_3 * (0.0021459513498260237 * h2) - a_6 * (0.014128068428809952 * h2)
+                + a_8 * (0.014128068428809952 * h2) - a_9 * (0.014128068428809952 * h2)
+                + a_12 * (0.08680555555555555 * h2) + a_13 * (0.4166666666666667 * h)
+                - a_14 * (0.08680555555555555 * h2) + a_15 * (0.08680555555555555 * h2)
+                + a_18 * (0.04034039579427047 * h2) - a_20 * (0.04034039579427047 * h2)
+                + a_21 * (0.04034039579427047 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_6 * (0.0021459513498260237 * h2) - a_8 * (0.0021459513498260237 * h2)
+                + a_9 * (0.0021459513498260237 * h2) - a_12 * (0.005618173572048246 * h2)
+                + a_14 * (0.005618173572048246 * h2) - a_15 * (0.005618173572048246 * h2)
+                + a_18 * (0.003472222222222222 * h2) + a_19 * (0.08333333333333333 * h)
+                - a_20 * (0.003472222222222222 * h2)
+                + a_21 * (0.003472222222222222 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
+                - a_8 * (0.4166666666666667 * h) + a_9 * (0.4166666666666667 * h)
+                + a_12 * (0.4166666666666667 * h) - a_14 * (0.4166666666666667 * h)
+                + a_15 * (0.4166666666666667 * h) + a_18 * (0.08333333333333333 * h)
+                - a_20 * (0.08333333333333333 * h) + a_21 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -3333,2518 +3962,2616 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = problem.theta_jacobian(&q_5);
         let a_30 = problem.theta_jacobian(&q_next);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
-                    + a_3 * (0.000625 * h2) - a_5 * (0.025 * h)
-                    - a_6 * (0.0028408301609263286 * h2)
-                    + a_8 * (0.0028408301609263286 * h2)
-                    - a_9 * (0.0028408301609263286 * h2)
-                    + a_12 * (0.0015104166666666666 * h2)
-                    - a_14 * (0.0015104166666666666 * h2)
-                    + a_15 * (0.0015104166666666666 * h2)
-                    - a_18 * (0.0005222650771689096 * h2)
-                    + a_20 * (0.0005222650771689096 * h2)
-                    - a_21 * (0.0005222650771689096 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0012065183015579 * h2) + a_2 * (0.0012065183015579 * h2)
-                    - a_3 * (0.0012065183015579 * h2) + a_5 * (0.048260732062316 * h)
-                    - a_6 * (0.006568821864037455 * h2) - a_7 * (0.048260732062316 * h)
-                    + a_8 * (0.006568821864037455 * h2)
-                    - a_9 * (0.006568821864037455 * h2)
-                    + a_12 * (0.009867463626655809 * h2)
-                    - a_14 * (0.009867463626655809 * h2)
-                    + a_15 * (0.009867463626655809 * h2)
-                    - a_18 * (0.0026348554849434814 * h2)
-                    + a_20 * (0.0026348554849434814 * h2)
-                    - a_21 * (0.0026348554849434814 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0008333333333333334 * h2) - a_2 * (0.0008333333333333334 * h2)
-                    + a_3 * (0.0008333333333333334 * h2)
-                    - a_5 * (0.03333333333333333 * h)
-                    + a_6 * (0.0015003256405494033 * h2)
-                    - a_8 * (0.0015003256405494033 * h2)
-                    + a_9 * (0.0015003256405494033 * h2)
-                    + a_12 * (0.005925925925925926 * h2)
-                    + a_13 * (0.03333333333333333 * h)
-                    - a_14 * (0.005925925925925926 * h2)
-                    + a_15 * (0.005925925925925926 * h2)
-                    - a_18 * (0.0038945055347292972 * h2)
-                    + a_20 * (0.0038945055347292972 * h2)
-                    - a_21 * (0.0038945055347292972 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0002518150317754333 * h2)
-                    + a_2 * (0.0002518150317754333 * h2)
-                    - a_3 * (0.0002518150317754333 * h2)
-                    + a_5 * (0.010072601271017334 * h)
-                    - a_6 * (0.0005132926632046667 * h2)
-                    + a_8 * (0.0005132926632046667 * h2)
-                    - a_9 * (0.0005132926632046667 * h2)
-                    - a_12 * (0.0007933895525817352 * h2)
-                    + a_14 * (0.0007933895525817352 * h2)
-                    - a_15 * (0.0007933895525817352 * h2)
-                    - a_18 * (0.0013709929507773593 * h2)
-                    - a_19 * (0.010072601271017334 * h)
-                    + a_20 * (0.0013709929507773593 * h2)
-                    - a_21 * (0.0013709929507773593 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_6 * (8.928571428571429e-5 * h2) - a_8 * (8.928571428571429e-5 * h2)
-                    + a_9 * (8.928571428571429e-5 * h2) + a_12 * (0.00015625 * h2)
-                    - a_14 * (0.00015625 * h2) + a_15 * (0.00015625 * h2)
-                    + a_18 * (8.928571428571429e-5 * h2)
-                    - a_20 * (8.928571428571429e-5 * h2)
-                    + a_21 * (8.928571428571429e-5 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
-                    + a_3 * (0.000625 * h2) - a_5 * (0.025 * h)
-                    - a_6 * (0.0028408301609263286 * h2)
-                    + a_8 * (0.0028408301609263286 * h2)
-                    - a_9 * (0.0028408301609263286 * h2)
-                    + a_12 * (0.0015104166666666666 * h2)
-                    - a_14 * (0.0015104166666666666 * h2)
-                    + a_15 * (0.0015104166666666666 * h2)
-                    - a_18 * (0.0005222650771689096 * h2)
-                    + a_20 * (0.0005222650771689096 * h2)
-                    - a_21 * (0.0005222650771689096 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0012065183015579 * h2) + a_2 * (0.0012065183015579 * h2)
-                    - a_3 * (0.0012065183015579 * h2) + a_5 * (0.048260732062316 * h)
-                    - a_6 * (0.006568821864037455 * h2) - a_7 * (0.048260732062316 * h)
-                    + a_8 * (0.006568821864037455 * h2)
-                    - a_9 * (0.006568821864037455 * h2)
-                    + a_12 * (0.009867463626655809 * h2)
-                    - a_14 * (0.009867463626655809 * h2)
-                    + a_15 * (0.009867463626655809 * h2)
-                    - a_18 * (0.0026348554849434814 * h2)
-                    + a_20 * (0.0026348554849434814 * h2)
-                    - a_21 * (0.0026348554849434814 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0008333333333333334 * h2) - a_2 * (0.0008333333333333334 * h2)
-                    + a_3 * (0.0008333333333333334 * h2)
-                    - a_5 * (0.03333333333333333 * h)
-                    + a_6 * (0.0015003256405494033 * h2)
-                    - a_8 * (0.0015003256405494033 * h2)
-                    + a_9 * (0.0015003256405494033 * h2)
-                    + a_12 * (0.005925925925925926 * h2)
-                    + a_13 * (0.03333333333333333 * h)
-                    - a_14 * (0.005925925925925926 * h2)
-                    + a_15 * (0.005925925925925926 * h2)
-                    - a_18 * (0.0038945055347292972 * h2)
-                    + a_20 * (0.0038945055347292972 * h2)
-                    - a_21 * (0.0038945055347292972 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0002518150317754333 * h2)
-                    + a_2 * (0.0002518150317754333 * h2)
-                    - a_3 * (0.0002518150317754333 * h2)
-                    + a_5 * (0.010072601271017334 * h)
-                    - a_6 * (0.0005132926632046667 * h2)
-                    + a_8 * (0.0005132926632046667 * h2)
-                    - a_9 * (0.0005132926632046667 * h2)
-                    - a_12 * (0.0007933895525817352 * h2)
-                    + a_14 * (0.0007933895525817352 * h2)
-                    - a_15 * (0.0007933895525817352 * h2)
-                    - a_18 * (0.0013709929507773593 * h2)
-                    - a_19 * (0.010072601271017334 * h)
-                    + a_20 * (0.0013709929507773593 * h2)
-                    - a_21 * (0.0013709929507773593 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_6 * (8.928571428571429e-5 * h2) - a_8 * (8.928571428571429e-5 * h2)
-                    + a_9 * (8.928571428571429e-5 * h2) + a_12 * (0.00015625 * h2)
-                    - a_14 * (0.00015625 * h2) + a_15 * (0.00015625 * h2)
-                    + a_18 * (8.928571428571429e-5 * h2)
-                    - a_20 * (8.928571428571429e-5 * h2)
-                    + a_21 * (8.928571428571429e-5 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (2, 0), -4.47213595499958);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0014716054023269612 * h2) + a_1 * (0.05886421609307845 * h)
-                    - a_2 * (0.0014716054023269612 * h2)
-                    + a_3 * (0.0014716054023269612 * h2)
-                    + a_6 * (0.008012073857113456 * h2)
-                    - a_8 * (0.008012073857113456 * h2)
-                    + a_9 * (0.008012073857113456 * h2)
-                    - a_11 * (0.05886421609307845 * h)
-                    - a_12 * (0.001408671246420632 * h2)
-                    + a_14 * (0.001408671246420632 * h2)
-                    - a_15 * (0.001408671246420632 * h2)
-                    + a_18 * (0.0005514682265667161 * h2)
-                    - a_20 * (0.0005514682265667161 * h2)
-                    + a_21 * (0.0005514682265667161 * h2)
-                    - a_24 * (9.250348106036326e-5 * h2)
-                    + a_26 * (9.250348106036326e-5 * h2)
-                    - a_27 * (9.250348106036326e-5 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0028408301609263286 * h2)
-                    + a_2 * (0.0028408301609263286 * h2)
-                    - a_3 * (0.0028408301609263286 * h2)
-                    + a_6 * (0.018526234567901236 * h2) + a_7 * (0.1361111111111111 * h)
-                    - a_8 * (0.018526234567901236 * h2)
-                    + a_9 * (0.018526234567901236 * h2) - a_11 * (0.1361111111111111 * h)
-                    - a_12 * (0.009202766754850088 * h2)
-                    + a_14 * (0.009202766754850088 * h2)
-                    - a_15 * (0.009202766754850088 * h2)
-                    + a_18 * (0.0027821869488536153 * h2)
-                    - a_20 * (0.0027821869488536153 * h2)
-                    + a_21 * (0.0027821869488536153 * h2)
-                    - a_24 * (0.0005222650771689096 * h2)
-                    + a_26 * (0.0005222650771689096 * h2)
-                    - a_27 * (0.0005222650771689096 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0019621405364359484 * h2) - a_2 * (0.0019621405364359484 * h2)
-                    + a_3 * (0.0019621405364359484 * h2)
-                    - a_6 * (0.004231410947102588 * h2)
-                    + a_8 * (0.004231410947102588 * h2)
-                    - a_9 * (0.004231410947102588 * h2)
-                    + a_11 * (0.031087917162386357 * h)
-                    - a_12 * (0.005526740828868686 * h2)
-                    - a_13 * (0.031087917162386357 * h)
-                    + a_14 * (0.005526740828868686 * h2)
-                    - a_15 * (0.005526740828868686 * h2)
-                    + a_18 * (0.00411227201373226 * h2)
-                    - a_20 * (0.00411227201373226 * h2)
-                    + a_21 * (0.00411227201373226 * h2)
-                    - a_24 * (0.0005961335446112299 * h2)
-                    + a_26 * (0.0005961335446112299 * h2)
-                    - a_27 * (0.0005961335446112299 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0005929157778365809 * h2)
-                    + a_2 * (0.0005929157778365809 * h2)
-                    - a_3 * (0.0005929157778365809 * h2)
-                    + a_6 * (0.0014476538529037753 * h2)
-                    - a_8 * (0.0014476538529037753 * h2)
-                    + a_9 * (0.0014476538529037753 * h2)
-                    - a_11 * (0.010635824225415492 * h)
-                    + a_12 * (0.0007399448606449128 * h2)
-                    - a_14 * (0.0007399448606449128 * h2)
-                    + a_15 * (0.0007399448606449128 * h2)
-                    + a_18 * (0.0014476538529037753 * h2)
-                    + a_19 * (0.010635824225415492 * h)
-                    - a_20 * (0.0014476538529037753 * h2)
-                    + a_21 * (0.0014476538529037753 * h2)
-                    - a_24 * (0.0005929157778365809 * h2)
-                    + a_26 * (0.0005929157778365809 * h2)
-                    - a_27 * (0.0005929157778365809 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.0002518150317754333 * h2)
-                    + a_8 * (0.0002518150317754333 * h2)
-                    - a_9 * (0.0002518150317754333 * h2)
-                    + a_11 * (0.0018500696212072653 * h)
-                    - a_12 * (0.00014572461169868605 * h2)
-                    + a_14 * (0.00014572461169868605 * h2)
-                    - a_15 * (0.00014572461169868605 * h2)
-                    - a_18 * (9.427824426208164e-5 * h2)
-                    + a_20 * (9.427824426208164e-5 * h2)
-                    - a_21 * (9.427824426208164e-5 * h2)
-                    - a_24 * (4.625174053018163e-5 * h2)
-                    - a_25 * (0.0018500696212072653 * h)
-                    + a_26 * (4.625174053018163e-5 * h2)
-                    - a_27 * (4.625174053018163e-5 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0014716054023269612 * h2) + a_1 * (0.05886421609307845 * h)
-                    - a_2 * (0.0014716054023269612 * h2)
-                    + a_3 * (0.0014716054023269612 * h2)
-                    + a_6 * (0.008012073857113456 * h2)
-                    - a_8 * (0.008012073857113456 * h2)
-                    + a_9 * (0.008012073857113456 * h2)
-                    - a_11 * (0.05886421609307845 * h)
-                    - a_12 * (0.001408671246420632 * h2)
-                    + a_14 * (0.001408671246420632 * h2)
-                    - a_15 * (0.001408671246420632 * h2)
-                    + a_18 * (0.0005514682265667161 * h2)
-                    - a_20 * (0.0005514682265667161 * h2)
-                    + a_21 * (0.0005514682265667161 * h2)
-                    - a_24 * (9.250348106036326e-5 * h2)
-                    + a_26 * (9.250348106036326e-5 * h2)
-                    - a_27 * (9.250348106036326e-5 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0028408301609263286 * h2)
-                    + a_2 * (0.0028408301609263286 * h2)
-                    - a_3 * (0.0028408301609263286 * h2)
-                    + a_6 * (0.018526234567901236 * h2) + a_7 * (0.1361111111111111 * h)
-                    - a_8 * (0.018526234567901236 * h2)
-                    + a_9 * (0.018526234567901236 * h2) - a_11 * (0.1361111111111111 * h)
-                    - a_12 * (0.009202766754850088 * h2)
-                    + a_14 * (0.009202766754850088 * h2)
-                    - a_15 * (0.009202766754850088 * h2)
-                    + a_18 * (0.0027821869488536153 * h2)
-                    - a_20 * (0.0027821869488536153 * h2)
-                    + a_21 * (0.0027821869488536153 * h2)
-                    - a_24 * (0.0005222650771689096 * h2)
-                    + a_26 * (0.0005222650771689096 * h2)
-                    - a_27 * (0.0005222650771689096 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0019621405364359484 * h2) - a_2 * (0.0019621405364359484 * h2)
-                    + a_3 * (0.0019621405364359484 * h2)
-                    - a_6 * (0.004231410947102588 * h2)
-                    + a_8 * (0.004231410947102588 * h2)
-                    - a_9 * (0.004231410947102588 * h2)
-                    + a_11 * (0.031087917162386357 * h)
-                    - a_12 * (0.005526740828868686 * h2)
-                    - a_13 * (0.031087917162386357 * h)
-                    + a_14 * (0.005526740828868686 * h2)
-                    - a_15 * (0.005526740828868686 * h2)
-                    + a_18 * (0.00411227201373226 * h2)
-                    - a_20 * (0.00411227201373226 * h2)
-                    + a_21 * (0.00411227201373226 * h2)
-                    - a_24 * (0.0005961335446112299 * h2)
-                    + a_26 * (0.0005961335446112299 * h2)
-                    - a_27 * (0.0005961335446112299 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0005929157778365809 * h2)
-                    + a_2 * (0.0005929157778365809 * h2)
-                    - a_3 * (0.0005929157778365809 * h2)
-                    + a_6 * (0.0014476538529037753 * h2)
-                    - a_8 * (0.0014476538529037753 * h2)
-                    + a_9 * (0.0014476538529037753 * h2)
-                    - a_11 * (0.010635824225415492 * h)
-                    + a_12 * (0.0007399448606449128 * h2)
-                    - a_14 * (0.0007399448606449128 * h2)
-                    + a_15 * (0.0007399448606449128 * h2)
-                    + a_18 * (0.0014476538529037753 * h2)
-                    + a_19 * (0.010635824225415492 * h)
-                    - a_20 * (0.0014476538529037753 * h2)
-                    + a_21 * (0.0014476538529037753 * h2)
-                    - a_24 * (0.0005929157778365809 * h2)
-                    + a_26 * (0.0005929157778365809 * h2)
-                    - a_27 * (0.0005929157778365809 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.0002518150317754333 * h2)
-                    + a_8 * (0.0002518150317754333 * h2)
-                    - a_9 * (0.0002518150317754333 * h2)
-                    + a_11 * (0.0018500696212072653 * h)
-                    - a_12 * (0.00014572461169868605 * h2)
-                    + a_14 * (0.00014572461169868605 * h2)
-                    - a_15 * (0.00014572461169868605 * h2)
-                    - a_18 * (9.427824426208164e-5 * h2)
-                    + a_20 * (9.427824426208164e-5 * h2)
-                    - a_21 * (9.427824426208164e-5 * h2)
-                    - a_24 * (4.625174053018163e-5 * h2)
-                    - a_25 * (0.0018500696212072653 * h)
-                    + a_26 * (4.625174053018163e-5 * h2)
-                    - a_27 * (4.625174053018163e-5 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (2, 0), 1.9166296949998198);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0011328125 * h2) + a_1 * (0.0453125 * h)
-                    - a_2 * (0.0011328125 * h2) + a_3 * (0.0011328125 * h2)
-                    + a_6 * (0.017425215336301772 * h2)
-                    - a_8 * (0.017425215336301772 * h2)
-                    + a_9 * (0.017425215336301772 * h2)
-                    + a_12 * (0.008055555555555555 * h2)
-                    - a_14 * (0.008055555555555555 * h2)
-                    + a_15 * (0.008055555555555555 * h2) - a_17 * (0.0453125 * h)
-                    - a_18 * (0.0012341191061430435 * h2)
-                    + a_20 * (0.0012341191061430435 * h2)
-                    - a_21 * (0.0012341191061430435 * h2) + a_24 * (0.000234375 * h2)
-                    - a_26 * (0.000234375 * h2) + a_27 * (0.000234375 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.002186814421573694 * h2) + a_2 * (0.002186814421573694 * h2)
-                    - a_3 * (0.002186814421573694 * h2)
-                    + a_6 * (0.04029214314217789 * h2) + a_7 * (0.2960239087996743 * h)
-                    - a_8 * (0.04029214314217789 * h2) + a_9 * (0.04029214314217789 * h2)
-                    + a_12 * (0.05262647267549765 * h2)
-                    - a_14 * (0.05262647267549765 * h2)
-                    + a_15 * (0.05262647267549765 * h2) - a_17 * (0.2960239087996743 * h)
-                    - a_18 * (0.006226197458044626 * h2)
-                    + a_20 * (0.006226197458044626 * h2)
-                    - a_21 * (0.006226197458044626 * h2)
-                    + a_24 * (0.0013232569851245604 * h2)
-                    - a_26 * (0.0013232569851245604 * h2)
-                    + a_27 * (0.0013232569851245604 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0015104166666666666 * h2) - a_2 * (0.0015104166666666666 * h2)
-                    + a_3 * (0.0015104166666666666 * h2)
-                    - a_6 * (0.009202766754850088 * h2)
-                    + a_8 * (0.009202766754850088 * h2)
-                    - a_9 * (0.009202766754850088 * h2)
-                    + a_12 * (0.03160493827160494 * h2)
-                    + a_13 * (0.17777777777777778 * h)
-                    - a_14 * (0.03160493827160494 * h2)
-                    + a_15 * (0.03160493827160494 * h2)
-                    - a_17 * (0.17777777777777778 * h)
-                    - a_18 * (0.009202766754850088 * h2)
-                    + a_20 * (0.009202766754850088 * h2)
-                    - a_21 * (0.009202766754850088 * h2)
-                    + a_24 * (0.0015104166666666666 * h2)
-                    - a_26 * (0.0015104166666666666 * h2)
-                    + a_27 * (0.0015104166666666666 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.00045641474509297293 * h2)
-                    + a_2 * (0.00045641474509297293 * h2)
-                    - a_3 * (0.00045641474509297293 * h2)
-                    + a_6 * (0.003148458260513762 * h2)
-                    - a_8 * (0.003148458260513762 * h2)
-                    + a_9 * (0.003148458260513762 * h2)
-                    - a_12 * (0.004231410947102588 * h2)
-                    + a_14 * (0.004231410947102588 * h2)
-                    - a_15 * (0.004231410947102588 * h2)
-                    + a_17 * (0.023801686577452057 * h)
-                    - a_18 * (0.0032396740063754185 * h2)
-                    - a_19 * (0.023801686577452057 * h)
-                    + a_20 * (0.0032396740063754185 * h2)
-                    - a_21 * (0.0032396740063754185 * h2)
-                    + a_24 * (0.001502263848208773 * h2)
-                    - a_26 * (0.001502263848208773 * h2)
-                    + a_27 * (0.001502263848208773 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.0005476648408213074 * h2)
-                    + a_8 * (0.0005476648408213074 * h2)
-                    - a_9 * (0.0005476648408213074 * h2)
-                    + a_12 * (0.0008333333333333334 * h2)
-                    - a_14 * (0.0008333333333333334 * h2)
-                    + a_15 * (0.0008333333333333334 * h2) - a_17 * (0.0046875 * h)
-                    + a_18 * (0.00021098329320225982 * h2)
-                    - a_20 * (0.00021098329320225982 * h2)
-                    + a_21 * (0.00021098329320225982 * h2) + a_24 * (0.0001171875 * h2)
-                    + a_25 * (0.0046875 * h) - a_26 * (0.0001171875 * h2)
-                    + a_27 * (0.0001171875 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0011328125 * h2) + a_1 * (0.0453125 * h)
-                    - a_2 * (0.0011328125 * h2) + a_3 * (0.0011328125 * h2)
-                    + a_6 * (0.017425215336301772 * h2)
-                    - a_8 * (0.017425215336301772 * h2)
-                    + a_9 * (0.017425215336301772 * h2)
-                    + a_12 * (0.008055555555555555 * h2)
-                    - a_14 * (0.008055555555555555 * h2)
-                    + a_15 * (0.008055555555555555 * h2) - a_17 * (0.0453125 * h)
-                    - a_18 * (0.0012341191061430435 * h2)
-                    + a_20 * (0.0012341191061430435 * h2)
-                    - a_21 * (0.0012341191061430435 * h2) + a_24 * (0.000234375 * h2)
-                    - a_26 * (0.000234375 * h2) + a_27 * (0.000234375 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.002186814421573694 * h2) + a_2 * (0.002186814421573694 * h2)
-                    - a_3 * (0.002186814421573694 * h2)
-                    + a_6 * (0.04029214314217789 * h2) + a_7 * (0.2960239087996743 * h)
-                    - a_8 * (0.04029214314217789 * h2) + a_9 * (0.04029214314217789 * h2)
-                    + a_12 * (0.05262647267549765 * h2)
-                    - a_14 * (0.05262647267549765 * h2)
-                    + a_15 * (0.05262647267549765 * h2) - a_17 * (0.2960239087996743 * h)
-                    - a_18 * (0.006226197458044626 * h2)
-                    + a_20 * (0.006226197458044626 * h2)
-                    - a_21 * (0.006226197458044626 * h2)
-                    + a_24 * (0.0013232569851245604 * h2)
-                    - a_26 * (0.0013232569851245604 * h2)
-                    + a_27 * (0.0013232569851245604 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0015104166666666666 * h2) - a_2 * (0.0015104166666666666 * h2)
-                    + a_3 * (0.0015104166666666666 * h2)
-                    - a_6 * (0.009202766754850088 * h2)
-                    + a_8 * (0.009202766754850088 * h2)
-                    - a_9 * (0.009202766754850088 * h2)
-                    + a_12 * (0.03160493827160494 * h2)
-                    + a_13 * (0.17777777777777778 * h)
-                    - a_14 * (0.03160493827160494 * h2)
-                    + a_15 * (0.03160493827160494 * h2)
-                    - a_17 * (0.17777777777777778 * h)
-                    - a_18 * (0.009202766754850088 * h2)
-                    + a_20 * (0.009202766754850088 * h2)
-                    - a_21 * (0.009202766754850088 * h2)
-                    + a_24 * (0.0015104166666666666 * h2)
-                    - a_26 * (0.0015104166666666666 * h2)
-                    + a_27 * (0.0015104166666666666 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.00045641474509297293 * h2)
-                    + a_2 * (0.00045641474509297293 * h2)
-                    - a_3 * (0.00045641474509297293 * h2)
-                    + a_6 * (0.003148458260513762 * h2)
-                    - a_8 * (0.003148458260513762 * h2)
-                    + a_9 * (0.003148458260513762 * h2)
-                    - a_12 * (0.004231410947102588 * h2)
-                    + a_14 * (0.004231410947102588 * h2)
-                    - a_15 * (0.004231410947102588 * h2)
-                    + a_17 * (0.023801686577452057 * h)
-                    - a_18 * (0.0032396740063754185 * h2)
-                    - a_19 * (0.023801686577452057 * h)
-                    + a_20 * (0.0032396740063754185 * h2)
-                    - a_21 * (0.0032396740063754185 * h2)
-                    + a_24 * (0.001502263848208773 * h2)
-                    - a_26 * (0.001502263848208773 * h2)
-                    + a_27 * (0.001502263848208773 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.0005476648408213074 * h2)
-                    + a_8 * (0.0005476648408213074 * h2)
-                    - a_9 * (0.0005476648408213074 * h2)
-                    + a_12 * (0.0008333333333333334 * h2)
-                    - a_14 * (0.0008333333333333334 * h2)
-                    + a_15 * (0.0008333333333333334 * h2) - a_17 * (0.0046875 * h)
-                    + a_18 * (0.00021098329320225982 * h2)
-                    - a_20 * (0.00021098329320225982 * h2)
-                    + a_21 * (0.00021098329320225982 * h2) + a_24 * (0.0001171875 * h2)
-                    + a_25 * (0.0046875 * h) - a_26 * (0.0001171875 * h2)
-                    + a_27 * (0.0001171875 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (2, 0), -1.6770509831248424);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.0012962517405301817 * h2) + a_1 * (0.051850069621207265 * h)
-                    - a_2 * (0.0012962517405301817 * h2)
-                    + a_3 * (0.0012962517405301817 * h2)
-                    + a_6 * (0.015398078258694055 * h2)
-                    - a_8 * (0.015398078258694055 * h2)
-                    + a_9 * (0.015398078258694055 * h2)
-                    + a_12 * (0.01751978235753174 * h2)
-                    - a_14 * (0.01751978235753174 * h2)
-                    + a_15 * (0.01751978235753174 * h2)
-                    + a_18 * (0.007057370587330989 * h2)
-                    - a_20 * (0.007057370587330989 * h2)
-                    + a_21 * (0.007057370587330989 * h2)
-                    - a_23 * (0.051850069621207265 * h)
-                    - a_24 * (0.00044321080465392247 * h2)
-                    + a_26 * (0.00044321080465392247 * h2)
-                    - a_27 * (0.00044321080465392247 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0025023223174015143 * h2)
-                    + a_2 * (0.0025023223174015143 * h2)
-                    - a_3 * (0.0025023223174015143 * h2)
-                    + a_6 * (0.035604815282898696 * h2) + a_7 * (0.2615863979968067 * h)
-                    - a_8 * (0.035604815282898696 * h2)
-                    + a_9 * (0.035604815282898696 * h2)
-                    + a_12 * (0.11445571210584539 * h2)
-                    - a_14 * (0.11445571210584539 * h2)
-                    + a_15 * (0.11445571210584539 * h2)
-                    + a_18 * (0.035604815282898696 * h2)
-                    - a_20 * (0.035604815282898696 * h2)
-                    + a_21 * (0.035604815282898696 * h2)
-                    - a_23 * (0.2615863979968067 * h)
-                    - a_24 * (0.0025023223174015143 * h2)
-                    + a_26 * (0.0025023223174015143 * h2)
-                    - a_27 * (0.0025023223174015143 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0017283356540402422 * h2) - a_2 * (0.0017283356540402422 * h2)
-                    + a_3 * (0.0017283356540402422 * h2)
-                    - a_6 * (0.008132176271731757 * h2)
-                    + a_8 * (0.008132176271731757 * h2)
-                    - a_9 * (0.008132176271731757 * h2)
-                    + a_12 * (0.06873661737207856 * h2) + a_13 * (0.3866434727179419 * h)
-                    - a_14 * (0.06873661737207856 * h2)
-                    + a_15 * (0.06873661737207856 * h2)
-                    + a_18 * (0.05262647267549765 * h2)
-                    - a_20 * (0.05262647267549765 * h2)
-                    + a_21 * (0.05262647267549765 * h2) - a_23 * (0.3866434727179419 * h)
-                    - a_24 * (0.0028562474077697226 * h2)
-                    + a_26 * (0.0028562474077697226 * h2)
-                    - a_27 * (0.0028562474077697226 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0005222650771689096 * h2)
-                    + a_2 * (0.0005222650771689096 * h2)
-                    - a_3 * (0.0005222650771689096 * h2)
-                    + a_6 * (0.0027821869488536153 * h2)
-                    - a_8 * (0.0027821869488536153 * h2)
-                    + a_9 * (0.0027821869488536153 * h2)
-                    - a_12 * (0.009202766754850088 * h2)
-                    + a_14 * (0.009202766754850088 * h2)
-                    - a_15 * (0.009202766754850088 * h2)
-                    + a_18 * (0.018526234567901236 * h2)
-                    + a_19 * (0.1361111111111111 * h)
-                    - a_20 * (0.018526234567901236 * h2)
-                    + a_21 * (0.018526234567901236 * h2)
-                    - a_23 * (0.1361111111111111 * h)
-                    - a_24 * (0.0028408301609263286 * h2)
-                    + a_26 * (0.0028408301609263286 * h2)
-                    - a_27 * (0.0028408301609263286 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.0004839530482549252 * h2)
-                    + a_8 * (0.0004839530482549252 * h2)
-                    - a_9 * (0.0004839530482549252 * h2)
-                    + a_12 * (0.0018123912783653527 * h2)
-                    - a_14 * (0.0018123912783653527 * h2)
-                    + a_15 * (0.0018123912783653527 * h2)
-                    - a_18 * (0.0012065183015579 * h2) + a_20 * (0.0012065183015579 * h2)
-                    - a_21 * (0.0012065183015579 * h2)
-                    + a_23 * (0.008864216093078449 * h)
-                    - a_24 * (0.00022160540232696123 * h2)
-                    - a_25 * (0.008864216093078449 * h)
-                    + a_26 * (0.00022160540232696123 * h2)
-                    - a_27 * (0.00022160540232696123 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.0012962517405301817 * h2) + a_1 * (0.051850069621207265 * h)
-                    - a_2 * (0.0012962517405301817 * h2)
-                    + a_3 * (0.0012962517405301817 * h2)
-                    + a_6 * (0.015398078258694055 * h2)
-                    - a_8 * (0.015398078258694055 * h2)
-                    + a_9 * (0.015398078258694055 * h2)
-                    + a_12 * (0.01751978235753174 * h2)
-                    - a_14 * (0.01751978235753174 * h2)
-                    + a_15 * (0.01751978235753174 * h2)
-                    + a_18 * (0.007057370587330989 * h2)
-                    - a_20 * (0.007057370587330989 * h2)
-                    + a_21 * (0.007057370587330989 * h2)
-                    - a_23 * (0.051850069621207265 * h)
-                    - a_24 * (0.00044321080465392247 * h2)
-                    + a_26 * (0.00044321080465392247 * h2)
-                    - a_27 * (0.00044321080465392247 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0025023223174015143 * h2)
-                    + a_2 * (0.0025023223174015143 * h2)
-                    - a_3 * (0.0025023223174015143 * h2)
-                    + a_6 * (0.035604815282898696 * h2) + a_7 * (0.2615863979968067 * h)
-                    - a_8 * (0.035604815282898696 * h2)
-                    + a_9 * (0.035604815282898696 * h2)
-                    + a_12 * (0.11445571210584539 * h2)
-                    - a_14 * (0.11445571210584539 * h2)
-                    + a_15 * (0.11445571210584539 * h2)
-                    + a_18 * (0.035604815282898696 * h2)
-                    - a_20 * (0.035604815282898696 * h2)
-                    + a_21 * (0.035604815282898696 * h2)
-                    - a_23 * (0.2615863979968067 * h)
-                    - a_24 * (0.0025023223174015143 * h2)
-                    + a_26 * (0.0025023223174015143 * h2)
-                    - a_27 * (0.0025023223174015143 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0017283356540402422 * h2) - a_2 * (0.0017283356540402422 * h2)
-                    + a_3 * (0.0017283356540402422 * h2)
-                    - a_6 * (0.008132176271731757 * h2)
-                    + a_8 * (0.008132176271731757 * h2)
-                    - a_9 * (0.008132176271731757 * h2)
-                    + a_12 * (0.06873661737207856 * h2) + a_13 * (0.3866434727179419 * h)
-                    - a_14 * (0.06873661737207856 * h2)
-                    + a_15 * (0.06873661737207856 * h2)
-                    + a_18 * (0.05262647267549765 * h2)
-                    - a_20 * (0.05262647267549765 * h2)
-                    + a_21 * (0.05262647267549765 * h2) - a_23 * (0.3866434727179419 * h)
-                    - a_24 * (0.0028562474077697226 * h2)
-                    + a_26 * (0.0028562474077697226 * h2)
-                    - a_27 * (0.0028562474077697226 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0005222650771689096 * h2)
-                    + a_2 * (0.0005222650771689096 * h2)
-                    - a_3 * (0.0005222650771689096 * h2)
-                    + a_6 * (0.0027821869488536153 * h2)
-                    - a_8 * (0.0027821869488536153 * h2)
-                    + a_9 * (0.0027821869488536153 * h2)
-                    - a_12 * (0.009202766754850088 * h2)
-                    + a_14 * (0.009202766754850088 * h2)
-                    - a_15 * (0.009202766754850088 * h2)
-                    + a_18 * (0.018526234567901236 * h2)
-                    + a_19 * (0.1361111111111111 * h)
-                    - a_20 * (0.018526234567901236 * h2)
-                    + a_21 * (0.018526234567901236 * h2)
-                    - a_23 * (0.1361111111111111 * h)
-                    - a_24 * (0.0028408301609263286 * h2)
-                    + a_26 * (0.0028408301609263286 * h2)
-                    - a_27 * (0.0028408301609263286 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.0004839530482549252 * h2)
-                    + a_8 * (0.0004839530482549252 * h2)
-                    - a_9 * (0.0004839530482549252 * h2)
-                    + a_12 * (0.0018123912783653527 * h2)
-                    - a_14 * (0.0018123912783653527 * h2)
-                    + a_15 * (0.0018123912783653527 * h2)
-                    - a_18 * (0.0012065183015579 * h2) + a_20 * (0.0012065183015579 * h2)
-                    - a_21 * (0.0012065183015579 * h2)
-                    + a_23 * (0.008864216093078449 * h)
-                    - a_24 * (0.00022160540232696123 * h2)
-                    - a_25 * (0.008864216093078449 * h)
-                    + a_26 * (0.00022160540232696123 * h2)
-                    - a_27 * (0.00022160540232696123 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 3), &Self::UNKNOWN_LAYOUT, (2, 0), 1.9166296949998198);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
-                    + a_3 * (0.00125 * h2) + a_6 * (0.016617063492063492 * h2)
-                    - a_8 * (0.016617063492063492 * h2)
-                    + a_9 * (0.016617063492063492 * h2)
-                    + a_12 * (0.014600694444444444 * h2)
-                    - a_14 * (0.014600694444444444 * h2)
-                    + a_15 * (0.014600694444444444 * h2)
-                    + a_18 * (0.016617063492063492 * h2)
-                    - a_20 * (0.016617063492063492 * h2)
-                    + a_21 * (0.016617063492063492 * h2) + a_24 * (0.00125 * h2)
-                    - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2) - a_29 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
-                    - a_3 * (0.0024130366031158 * h2) + a_6 * (0.038423462086579825 * h2)
-                    + a_7 * (0.28229482349323953 * h) - a_8 * (0.038423462086579825 * h2)
-                    + a_9 * (0.038423462086579825 * h2)
-                    + a_12 * (0.09538548172433949 * h2)
-                    - a_14 * (0.09538548172433949 * h2)
-                    + a_15 * (0.09538548172433949 * h2)
-                    + a_18 * (0.08383398163066763 * h2)
-                    - a_20 * (0.08383398163066763 * h2)
-                    + a_21 * (0.08383398163066763 * h2)
-                    + a_24 * (0.007057370587330989 * h2)
-                    - a_26 * (0.007057370587330989 * h2)
-                    + a_27 * (0.007057370587330989 * h2)
-                    - a_29 * (0.28229482349323953 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
-                    + a_3 * (0.0016666666666666668 * h2)
-                    - a_6 * (0.00877595808812831 * h2) + a_8 * (0.00877595808812831 * h2)
-                    - a_9 * (0.00877595808812831 * h2)
-                    + a_12 * (0.05728395061728395 * h2)
-                    + a_13 * (0.32222222222222224 * h)
-                    - a_14 * (0.05728395061728395 * h2)
-                    + a_15 * (0.05728395061728395 * h2)
-                    + a_18 * (0.12391264239147928 * h2)
-                    - a_20 * (0.12391264239147928 * h2)
-                    + a_21 * (0.12391264239147928 * h2)
-                    + a_24 * (0.008055555555555555 * h2)
-                    - a_26 * (0.008055555555555555 * h2)
-                    + a_27 * (0.008055555555555555 * h2)
-                    - a_29 * (0.32222222222222224 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0005036300635508666 * h2)
-                    + a_2 * (0.0005036300635508666 * h2)
-                    - a_3 * (0.0005036300635508666 * h2)
-                    + a_6 * (0.0030024381224187874 * h2)
-                    - a_8 * (0.0030024381224187874 * h2)
-                    + a_9 * (0.0030024381224187874 * h2)
-                    - a_12 * (0.00766943234162344 * h2)
-                    + a_14 * (0.00766943234162344 * h2)
-                    - a_15 * (0.00766943234162344 * h2)
-                    + a_18 * (0.043621290999839926 * h2)
-                    + a_19 * (0.3204829542845382 * h)
-                    - a_20 * (0.043621290999839926 * h2)
-                    + a_21 * (0.043621290999839926 * h2)
-                    + a_24 * (0.008012073857113456 * h2)
-                    - a_26 * (0.008012073857113456 * h2)
-                    + a_27 * (0.008012073857113456 * h2)
-                    - a_29 * (0.3204829542845382 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.0005222650771689096 * h2)
-                    + a_8 * (0.0005222650771689096 * h2)
-                    - a_9 * (0.0005222650771689096 * h2)
-                    + a_12 * (0.0015104166666666666 * h2)
-                    - a_14 * (0.0015104166666666666 * h2)
-                    + a_15 * (0.0015104166666666666 * h2)
-                    - a_18 * (0.0028408301609263286 * h2)
-                    + a_20 * (0.0028408301609263286 * h2)
-                    - a_21 * (0.0028408301609263286 * h2) + a_24 * (0.000625 * h2)
-                    + a_25 * (0.025 * h) - a_26 * (0.000625 * h2)
-                    + a_27 * (0.000625 * h2) - a_29 * (0.025 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
-                    + a_3 * (0.00125 * h2) + a_6 * (0.016617063492063492 * h2)
-                    - a_8 * (0.016617063492063492 * h2)
-                    + a_9 * (0.016617063492063492 * h2)
-                    + a_12 * (0.014600694444444444 * h2)
-                    - a_14 * (0.014600694444444444 * h2)
-                    + a_15 * (0.014600694444444444 * h2)
-                    + a_18 * (0.016617063492063492 * h2)
-                    - a_20 * (0.016617063492063492 * h2)
-                    + a_21 * (0.016617063492063492 * h2) + a_24 * (0.00125 * h2)
-                    - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2) - a_29 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
-                    - a_3 * (0.0024130366031158 * h2) + a_6 * (0.038423462086579825 * h2)
-                    + a_7 * (0.28229482349323953 * h) - a_8 * (0.038423462086579825 * h2)
-                    + a_9 * (0.038423462086579825 * h2)
-                    + a_12 * (0.09538548172433949 * h2)
-                    - a_14 * (0.09538548172433949 * h2)
-                    + a_15 * (0.09538548172433949 * h2)
-                    + a_18 * (0.08383398163066763 * h2)
-                    - a_20 * (0.08383398163066763 * h2)
-                    + a_21 * (0.08383398163066763 * h2)
-                    + a_24 * (0.007057370587330989 * h2)
-                    - a_26 * (0.007057370587330989 * h2)
-                    + a_27 * (0.007057370587330989 * h2)
-                    - a_29 * (0.28229482349323953 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
-                    + a_3 * (0.0016666666666666668 * h2)
-                    - a_6 * (0.00877595808812831 * h2) + a_8 * (0.00877595808812831 * h2)
-                    - a_9 * (0.00877595808812831 * h2)
-                    + a_12 * (0.05728395061728395 * h2)
-                    + a_13 * (0.32222222222222224 * h)
-                    - a_14 * (0.05728395061728395 * h2)
-                    + a_15 * (0.05728395061728395 * h2)
-                    + a_18 * (0.12391264239147928 * h2)
-                    - a_20 * (0.12391264239147928 * h2)
-                    + a_21 * (0.12391264239147928 * h2)
-                    + a_24 * (0.008055555555555555 * h2)
-                    - a_26 * (0.008055555555555555 * h2)
-                    + a_27 * (0.008055555555555555 * h2)
-                    - a_29 * (0.32222222222222224 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0005036300635508666 * h2)
-                    + a_2 * (0.0005036300635508666 * h2)
-                    - a_3 * (0.0005036300635508666 * h2)
-                    + a_6 * (0.0030024381224187874 * h2)
-                    - a_8 * (0.0030024381224187874 * h2)
-                    + a_9 * (0.0030024381224187874 * h2)
-                    - a_12 * (0.00766943234162344 * h2)
-                    + a_14 * (0.00766943234162344 * h2)
-                    - a_15 * (0.00766943234162344 * h2)
-                    + a_18 * (0.043621290999839926 * h2)
-                    + a_19 * (0.3204829542845382 * h)
-                    - a_20 * (0.043621290999839926 * h2)
-                    + a_21 * (0.043621290999839926 * h2)
-                    + a_24 * (0.008012073857113456 * h2)
-                    - a_26 * (0.008012073857113456 * h2)
-                    + a_27 * (0.008012073857113456 * h2)
-                    - a_29 * (0.3204829542845382 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.0005222650771689096 * h2)
-                    + a_8 * (0.0005222650771689096 * h2)
-                    - a_9 * (0.0005222650771689096 * h2)
-                    + a_12 * (0.0015104166666666666 * h2)
-                    - a_14 * (0.0015104166666666666 * h2)
-                    + a_15 * (0.0015104166666666666 * h2)
-                    - a_18 * (0.0028408301609263286 * h2)
-                    + a_20 * (0.0028408301609263286 * h2)
-                    - a_21 * (0.0028408301609263286 * h2) + a_24 * (0.000625 * h2)
-                    + a_25 * (0.025 * h) - a_26 * (0.000625 * h2)
-                    + a_27 * (0.000625 * h2) - a_29 * (0.025 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 4), &Self::UNKNOWN_LAYOUT, (2, 0), -4.47213595499958);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * ((0.025 * h) + (0.00125 * h2)) + a_1 * (1.0 + (0.05 * h))
-                    + a_2 * (-(0.025 * h) - (0.00125 * h2)) + a_3 * (0.00125 * h2)
-                    - a_4 * (0.025 * h) - a_5 + a_6 * (0.016024147714226913 * h2)
-                    - a_8 * (0.016024147714226913 * h2)
-                    + a_9 * (0.016024147714226913 * h2)
-                    + a_12 * (0.01611111111111111 * h2)
-                    - a_14 * (0.01611111111111111 * h2)
-                    + a_15 * (0.01611111111111111 * h2)
-                    + a_18 * (0.014114741174661978 * h2)
-                    - a_20 * (0.014114741174661978 * h2)
-                    + a_21 * (0.014114741174661978 * h2)
-                    + a_24 * (-(0.05 * h) + (0.0025 * h2))
-                    + a_26 * ((0.05 * h) - (0.0025 * h2)) + a_27 * (0.0025 * h2)
-                    + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (-(0.048260732062316 * h) - (0.0024130366031158 * h2))
-                    + a_2 * ((0.048260732062316 * h) + (0.0024130366031158 * h2))
-                    - a_3 * (0.0024130366031158 * h2) + a_4 * (0.048260732062316 * h)
-                    + a_6 * (0.03705246913580247 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.03705246913580247 * h2) + a_9 * (0.03705246913580247 * h2)
-                    + a_12 * (0.1052529453509953 * h2) - a_14 * (0.1052529453509953 * h2)
-                    + a_15 * (0.1052529453509953 * h2)
-                    + a_18 * (0.07120963056579739 * h2)
-                    - a_20 * (0.07120963056579739 * h2)
-                    + a_21 * (0.07120963056579739 * h2)
-                    + a_24 * (-(0.28229482349323953 * h) + (0.014114741174661978 * h2))
-                    + a_26 * ((0.28229482349323953 * h) - (0.014114741174661978 * h2))
-                    + a_27 * (0.014114741174661978 * h2)
-                    + a_28 * (0.28229482349323953 * h) - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * ((0.03333333333333333 * h) + (0.0016666666666666668 * h2))
-                    + a_2 * (-(0.03333333333333333 * h) - (0.0016666666666666668 * h2))
-                    + a_3 * (0.0016666666666666668 * h2)
-                    - a_4 * (0.03333333333333333 * h) - a_6 * (0.008462821894205176 * h2)
-                    + a_8 * (0.008462821894205176 * h2)
-                    - a_9 * (0.008462821894205176 * h2)
-                    + a_12 * (0.06320987654320988 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.06320987654320988 * h2)
-                    + a_15 * (0.06320987654320988 * h2)
-                    + a_18 * (0.1052529453509953 * h2) - a_20 * (0.1052529453509953 * h2)
-                    + a_21 * (0.1052529453509953 * h2)
-                    + a_24 * (-(0.32222222222222224 * h) + (0.01611111111111111 * h2))
-                    + a_26 * ((0.32222222222222224 * h) - (0.01611111111111111 * h2))
-                    + a_27 * (0.01611111111111111 * h2)
-                    + a_28 * (0.32222222222222224 * h)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (-(0.010072601271017334 * h) - (0.0005036300635508666 * h2))
-                    + a_2 * ((0.010072601271017334 * h) + (0.0005036300635508666 * h2))
-                    - a_3 * (0.0005036300635508666 * h2)
-                    + a_4 * (0.010072601271017334 * h)
-                    + a_6 * (0.0028953077058075506 * h2)
-                    - a_8 * (0.0028953077058075506 * h2)
-                    + a_9 * (0.0028953077058075506 * h2)
-                    - a_12 * (0.008462821894205176 * h2)
-                    + a_14 * (0.008462821894205176 * h2)
-                    - a_15 * (0.008462821894205176 * h2)
-                    + a_18 * (0.03705246913580247 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.03705246913580247 * h2)
-                    + a_21 * (0.03705246913580247 * h2)
-                    + a_24 * (-(0.3204829542845382 * h) + (0.016024147714226913 * h2))
-                    + a_26 * ((0.3204829542845382 * h) - (0.016024147714226913 * h2))
-                    + a_27 * (0.016024147714226913 * h2)
-                    + a_28 * (0.3204829542845382 * h) - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.0005036300635508666 * h2)
-                    + a_8 * (0.0005036300635508666 * h2)
-                    - a_9 * (0.0005036300635508666 * h2)
-                    + a_12 * (0.0016666666666666668 * h2)
-                    - a_14 * (0.0016666666666666668 * h2)
-                    + a_15 * (0.0016666666666666668 * h2)
-                    - a_18 * (0.0024130366031158 * h2) + a_20 * (0.0024130366031158 * h2)
-                    - a_21 * (0.0024130366031158 * h2)
-                    + a_24 * (-(0.025 * h) + (0.00125 * h2)) + a_25 * (-1.0 + (0.05 * h))
-                    + a_26 * ((0.025 * h) - (0.00125 * h2)) + a_27 * (0.00125 * h2)
-                    + a_28 * (0.025 * h) + a_29 - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * ((0.025 * h) + (0.00125 * h2)) + a_1 * (0.05 * h)
-                    + a_2 * (-(0.025 * h) - (0.00125 * h2)) + a_3 * (0.00125 * h2)
-                    - a_4 * (0.025 * h) + a_6 * (0.016024147714226913 * h2)
-                    - a_8 * (0.016024147714226913 * h2)
-                    + a_9 * (0.016024147714226913 * h2)
-                    + a_12 * (0.01611111111111111 * h2)
-                    - a_14 * (0.01611111111111111 * h2)
-                    + a_15 * (0.01611111111111111 * h2)
-                    + a_18 * (0.014114741174661978 * h2)
-                    - a_20 * (0.014114741174661978 * h2)
-                    + a_21 * (0.014114741174661978 * h2)
-                    + a_24 * (-(0.05 * h) + (0.0025 * h2))
-                    + a_26 * ((0.05 * h) - (0.0025 * h2)) + a_27 * (0.0025 * h2)
-                    + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (-(0.048260732062316 * h) - (0.0024130366031158 * h2))
-                    + a_2 * ((0.048260732062316 * h) + (0.0024130366031158 * h2))
-                    - a_3 * (0.0024130366031158 * h2) + a_4 * (0.048260732062316 * h)
-                    + a_6 * (0.03705246913580247 * h2) + a_7 * (0.2722222222222222 * h)
-                    - a_8 * (0.03705246913580247 * h2) + a_9 * (0.03705246913580247 * h2)
-                    + a_12 * (0.1052529453509953 * h2) - a_14 * (0.1052529453509953 * h2)
-                    + a_15 * (0.1052529453509953 * h2)
-                    + a_18 * (0.07120963056579739 * h2)
-                    - a_20 * (0.07120963056579739 * h2)
-                    + a_21 * (0.07120963056579739 * h2)
-                    + a_24 * (-(0.28229482349323953 * h) + (0.014114741174661978 * h2))
-                    + a_26 * ((0.28229482349323953 * h) - (0.014114741174661978 * h2))
-                    + a_27 * (0.014114741174661978 * h2)
-                    + a_28 * (0.28229482349323953 * h) - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * ((0.03333333333333333 * h) + (0.0016666666666666668 * h2))
-                    + a_2 * (-(0.03333333333333333 * h) - (0.0016666666666666668 * h2))
-                    + a_3 * (0.0016666666666666668 * h2)
-                    - a_4 * (0.03333333333333333 * h) - a_6 * (0.008462821894205176 * h2)
-                    + a_8 * (0.008462821894205176 * h2)
-                    - a_9 * (0.008462821894205176 * h2)
-                    + a_12 * (0.06320987654320988 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.06320987654320988 * h2)
-                    + a_15 * (0.06320987654320988 * h2)
-                    + a_18 * (0.1052529453509953 * h2) - a_20 * (0.1052529453509953 * h2)
-                    + a_21 * (0.1052529453509953 * h2)
-                    + a_24 * (-(0.32222222222222224 * h) + (0.01611111111111111 * h2))
-                    + a_26 * ((0.32222222222222224 * h) - (0.01611111111111111 * h2))
-                    + a_27 * (0.01611111111111111 * h2)
-                    + a_28 * (0.32222222222222224 * h)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (-(0.010072601271017334 * h) - (0.0005036300635508666 * h2))
-                    + a_2 * ((0.010072601271017334 * h) + (0.0005036300635508666 * h2))
-                    - a_3 * (0.0005036300635508666 * h2)
-                    + a_4 * (0.010072601271017334 * h)
-                    + a_6 * (0.0028953077058075506 * h2)
-                    - a_8 * (0.0028953077058075506 * h2)
-                    + a_9 * (0.0028953077058075506 * h2)
-                    - a_12 * (0.008462821894205176 * h2)
-                    + a_14 * (0.008462821894205176 * h2)
-                    - a_15 * (0.008462821894205176 * h2)
-                    + a_18 * (0.03705246913580247 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.03705246913580247 * h2)
-                    + a_21 * (0.03705246913580247 * h2)
-                    + a_24 * (-(0.3204829542845382 * h) + (0.016024147714226913 * h2))
-                    + a_26 * ((0.3204829542845382 * h) - (0.016024147714226913 * h2))
-                    + a_27 * (0.016024147714226913 * h2)
-                    + a_28 * (0.3204829542845382 * h) - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.0005036300635508666 * h2)
-                    + a_8 * (0.0005036300635508666 * h2)
-                    - a_9 * (0.0005036300635508666 * h2)
-                    + a_12 * (0.0016666666666666668 * h2)
-                    - a_14 * (0.0016666666666666668 * h2)
-                    + a_15 * (0.0016666666666666668 * h2)
-                    - a_18 * (0.0024130366031158 * h2) + a_20 * (0.0024130366031158 * h2)
-                    - a_21 * (0.0024130366031158 * h2)
-                    + a_24 * (-(0.025 * h) + (0.00125 * h2)) + a_25 * (0.05 * h)
-                    + a_26 * ((0.025 * h) - (0.00125 * h2)) + a_27 * (0.00125 * h2)
-                    + a_28 * (0.025 * h) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
-                    + a_2 * (0.0005357142857142857 * h2)
-                    - a_3 * (0.0005357142857142857 * h2)
-                    + a_6 * ((0.05886421609307845 * h) - (0.006867491877525819 * h2))
-                    + a_8 * (-(0.05886421609307845 * h) + (0.006867491877525819 * h2))
-                    - a_9 * (0.006867491877525819 * h2)
-                    - a_10 * (0.05886421609307845 * h)
-                    - a_12 * (0.006904761904761905 * h2)
-                    + a_14 * (0.006904761904761905 * h2)
-                    - a_15 * (0.006904761904761905 * h2)
-                    - a_18 * (0.006049174789140847 * h2)
-                    + a_20 * (0.006049174789140847 * h2)
-                    - a_21 * (0.006049174789140847 * h2)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.0010341585441924856 * h2) - a_2 * (0.0010341585441924856 * h2)
-                    + a_3 * (0.0010341585441924856 * h2)
-                    + a_6 * ((0.1361111111111111 * h) - (0.01587962962962963 * h2))
-                    + a_7 * (1.0 - (0.11666666666666667 * h))
-                    + a_8 * (-(0.1361111111111111 * h) + (0.01587962962962963 * h2))
-                    - a_9 * (0.01587962962962963 * h2) - a_10 * (0.1361111111111111 * h)
-                    - a_11 - a_12 * (0.04510840515042656 * h2)
-                    + a_14 * (0.04510840515042656 * h2)
-                    - a_15 * (0.04510840515042656 * h2)
-                    - a_18 * (0.030518413099627453 * h2)
-                    + a_20 * (0.030518413099627453 * h2)
-                    - a_21 * (0.030518413099627453 * h2)
-                    + a_24 * ((0.12098349578281695 * h) - (0.006049174789140847 * h2))
-                    + a_26 * (-(0.12098349578281695 * h) + (0.006049174789140847 * h2))
-                    - a_27 * (0.006049174789140847 * h2)
-                    - a_28 * (0.12098349578281695 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.0007142857142857143 * h2)
-                    + a_2 * (0.0007142857142857143 * h2)
-                    - a_3 * (0.0007142857142857143 * h2)
-                    + a_6 * (-(0.031087917162386357 * h) + (0.0036269236689450753 * h2))
-                    + a_8 * ((0.031087917162386357 * h) - (0.0036269236689450753 * h2))
-                    + a_9 * (0.0036269236689450753 * h2)
-                    + a_10 * (0.031087917162386357 * h)
-                    - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02708994708994709 * h2)
-                    - a_15 * (0.02708994708994709 * h2)
-                    - a_18 * (0.04510840515042656 * h2)
-                    + a_20 * (0.04510840515042656 * h2)
-                    - a_21 * (0.04510840515042656 * h2)
-                    + a_24 * ((0.1380952380952381 * h) - (0.006904761904761905 * h2))
-                    + a_26 * (-(0.1380952380952381 * h) + (0.006904761904761905 * h2))
-                    - a_27 * (0.006904761904761905 * h2)
-                    - a_28 * (0.1380952380952381 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (0.00021584145580751427 * h2)
-                    - a_2 * (0.00021584145580751427 * h2)
-                    + a_3 * (0.00021584145580751427 * h2)
-                    + a_6 * ((0.010635824225415492 * h) - (0.0012408461596318074 * h2))
-                    + a_8 * (-(0.010635824225415492 * h) + (0.0012408461596318074 * h2))
-                    - a_9 * (0.0012408461596318074 * h2)
-                    - a_10 * (0.010635824225415492 * h)
-                    + a_12 * (0.0036269236689450753 * h2)
-                    - a_14 * (0.0036269236689450753 * h2)
-                    + a_15 * (0.0036269236689450753 * h2)
-                    - a_18 * (0.01587962962962963 * h2)
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (0.01587962962962963 * h2)
-                    - a_21 * (0.01587962962962963 * h2)
-                    + a_24 * ((0.13734983755051638 * h) - (0.006867491877525819 * h2))
-                    + a_26 * (-(0.13734983755051638 * h) + (0.006867491877525819 * h2))
-                    - a_27 * (0.006867491877525819 * h2)
-                    - a_28 * (0.13734983755051638 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_6 * (-(0.0018500696212072653 * h) + (0.00021584145580751427 * h2))
-                    + a_8 * ((0.0018500696212072653 * h) - (0.00021584145580751427 * h2))
-                    + a_9 * (0.00021584145580751427 * h2)
-                    + a_10 * (0.0018500696212072653 * h)
-                    - a_12 * (0.0007142857142857143 * h2)
-                    + a_14 * (0.0007142857142857143 * h2)
-                    - a_15 * (0.0007142857142857143 * h2)
-                    + a_18 * (0.0010341585441924856 * h2)
-                    - a_20 * (0.0010341585441924856 * h2)
-                    + a_21 * (0.0010341585441924856 * h2)
-                    + a_24 * ((0.010714285714285714 * h) - (0.0005357142857142857 * h2))
-                    + a_25 * (0.42857142857142855 - (0.02142857142857143 * h))
-                    + a_26 * (-(0.010714285714285714 * h) + (0.0005357142857142857 * h2))
-                    - a_27 * (0.0005357142857142857 * h2)
-                    - a_28 * (0.010714285714285714 * h) - a_29 * 0.42857142857142855
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
-                    + a_2 * (0.0005357142857142857 * h2)
-                    - a_3 * (0.0005357142857142857 * h2)
-                    + a_6 * ((0.05886421609307845 * h) - (0.006867491877525819 * h2))
-                    + a_8 * (-(0.05886421609307845 * h) + (0.006867491877525819 * h2))
-                    - a_9 * (0.006867491877525819 * h2)
-                    - a_10 * (0.05886421609307845 * h)
-                    - a_12 * (0.006904761904761905 * h2)
-                    + a_14 * (0.006904761904761905 * h2)
-                    - a_15 * (0.006904761904761905 * h2)
-                    - a_18 * (0.006049174789140847 * h2)
-                    + a_20 * (0.006049174789140847 * h2)
-                    - a_21 * (0.006049174789140847 * h2)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (0.0010341585441924856 * h2) - a_2 * (0.0010341585441924856 * h2)
-                    + a_3 * (0.0010341585441924856 * h2)
-                    + a_6 * ((0.1361111111111111 * h) - (0.01587962962962963 * h2))
-                    - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (-(0.1361111111111111 * h) + (0.01587962962962963 * h2))
-                    - a_9 * (0.01587962962962963 * h2) - a_10 * (0.1361111111111111 * h)
-                    - a_12 * (0.04510840515042656 * h2)
-                    + a_14 * (0.04510840515042656 * h2)
-                    - a_15 * (0.04510840515042656 * h2)
-                    - a_18 * (0.030518413099627453 * h2)
-                    + a_20 * (0.030518413099627453 * h2)
-                    - a_21 * (0.030518413099627453 * h2)
-                    + a_24 * ((0.12098349578281695 * h) - (0.006049174789140847 * h2))
-                    + a_26 * (-(0.12098349578281695 * h) + (0.006049174789140847 * h2))
-                    - a_27 * (0.006049174789140847 * h2)
-                    - a_28 * (0.12098349578281695 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_0 * (0.0007142857142857143 * h2)
-                    + a_2 * (0.0007142857142857143 * h2)
-                    - a_3 * (0.0007142857142857143 * h2)
-                    + a_6 * (-(0.031087917162386357 * h) + (0.0036269236689450753 * h2))
-                    + a_8 * ((0.031087917162386357 * h) - (0.0036269236689450753 * h2))
-                    + a_9 * (0.0036269236689450753 * h2)
-                    + a_10 * (0.031087917162386357 * h)
-                    - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02708994708994709 * h2)
-                    - a_15 * (0.02708994708994709 * h2)
-                    - a_18 * (0.04510840515042656 * h2)
-                    + a_20 * (0.04510840515042656 * h2)
-                    - a_21 * (0.04510840515042656 * h2)
-                    + a_24 * ((0.1380952380952381 * h) - (0.006904761904761905 * h2))
-                    + a_26 * (-(0.1380952380952381 * h) + (0.006904761904761905 * h2))
-                    - a_27 * (0.006904761904761905 * h2)
-                    - a_28 * (0.1380952380952381 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (0.00021584145580751427 * h2)
-                    - a_2 * (0.00021584145580751427 * h2)
-                    + a_3 * (0.00021584145580751427 * h2)
-                    + a_6 * ((0.010635824225415492 * h) - (0.0012408461596318074 * h2))
-                    + a_8 * (-(0.010635824225415492 * h) + (0.0012408461596318074 * h2))
-                    - a_9 * (0.0012408461596318074 * h2)
-                    - a_10 * (0.010635824225415492 * h)
-                    + a_12 * (0.0036269236689450753 * h2)
-                    - a_14 * (0.0036269236689450753 * h2)
-                    + a_15 * (0.0036269236689450753 * h2)
-                    - a_18 * (0.01587962962962963 * h2)
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (0.01587962962962963 * h2)
-                    - a_21 * (0.01587962962962963 * h2)
-                    + a_24 * ((0.13734983755051638 * h) - (0.006867491877525819 * h2))
-                    + a_26 * (-(0.13734983755051638 * h) + (0.006867491877525819 * h2))
-                    - a_27 * (0.006867491877525819 * h2)
-                    - a_28 * (0.13734983755051638 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_6 * (-(0.0018500696212072653 * h) + (0.00021584145580751427 * h2))
-                    + a_8 * ((0.0018500696212072653 * h) - (0.00021584145580751427 * h2))
-                    + a_9 * (0.00021584145580751427 * h2)
-                    + a_10 * (0.0018500696212072653 * h)
-                    - a_12 * (0.0007142857142857143 * h2)
-                    + a_14 * (0.0007142857142857143 * h2)
-                    - a_15 * (0.0007142857142857143 * h2)
-                    + a_18 * (0.0010341585441924856 * h2)
-                    - a_20 * (0.0010341585441924856 * h2)
-                    + a_21 * (0.0010341585441924856 * h2)
-                    + a_24 * ((0.010714285714285714 * h) - (0.0005357142857142857 * h2))
-                    - a_25 * (0.02142857142857143 * h)
-                    + a_26 * (-(0.010714285714285714 * h) + (0.0005357142857142857 * h2))
-                    - a_27 * (0.0005357142857142857 * h2)
-                    - a_28 * (0.010714285714285714 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.00046875 * h2) + a_1 * (0.01875 * h) - a_2 * (0.00046875 * h2)
-                    + a_3 * (0.00046875 * h2) + a_6 * (0.006009055392835092 * h2)
-                    - a_8 * (0.006009055392835092 * h2)
-                    + a_9 * (0.006009055392835092 * h2)
-                    + a_12 * ((0.0453125 * h) + (0.0060416666666666665 * h2))
-                    + a_14 * (-(0.0453125 * h) - (0.0060416666666666665 * h2))
-                    + a_15 * (0.0060416666666666665 * h2) - a_16 * (0.0453125 * h)
-                    + a_18 * (0.005293027940498241 * h2)
-                    - a_20 * (0.005293027940498241 * h2)
-                    + a_21 * (0.005293027940498241 * h2)
-                    + a_24 * (-(0.01875 * h) + (0.0009375 * h2))
-                    + a_26 * ((0.01875 * h) - (0.0009375 * h2)) + a_27 * (0.0009375 * h2)
-                    + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.000904888726168425 * h2) + a_2 * (0.000904888726168425 * h2)
-                    - a_3 * (0.000904888726168425 * h2)
-                    + a_6 * (0.013894675925925927 * h2) + a_7 * (0.10208333333333333 * h)
-                    - a_8 * (0.013894675925925927 * h2)
-                    + a_9 * (0.013894675925925927 * h2)
-                    + a_12 * ((0.2960239087996743 * h) + (0.039469854506623235 * h2))
-                    + a_14 * (-(0.2960239087996743 * h) - (0.039469854506623235 * h2))
-                    + a_15 * (0.039469854506623235 * h2)
-                    - a_16 * (0.2960239087996743 * h) + a_18 * (0.02670361146217402 * h2)
-                    - a_20 * (0.02670361146217402 * h2)
-                    + a_21 * (0.02670361146217402 * h2)
-                    + a_24 * (-(0.10586055880996484 * h) + (0.005293027940498241 * h2))
-                    + a_26 * ((0.10586055880996484 * h) - (0.005293027940498241 * h2))
-                    + a_27 * (0.005293027940498241 * h2)
-                    + a_28 * (0.10586055880996484 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
-                    - a_6 * (0.0031735582103269407 * h2)
-                    + a_8 * (0.0031735582103269407 * h2)
-                    - a_9 * (0.0031735582103269407 * h2)
-                    + a_12 * ((0.17777777777777778 * h) + (0.023703703703703703 * h2))
-                    + a_13 * (1.0 + (0.13333333333333333 * h))
-                    + a_14 * (-(0.17777777777777778 * h) - (0.023703703703703703 * h2))
-                    + a_15 * (0.023703703703703703 * h2)
-                    - a_16 * (0.17777777777777778 * h) - a_17
-                    + a_18 * (0.039469854506623235 * h2)
-                    - a_20 * (0.039469854506623235 * h2)
-                    + a_21 * (0.039469854506623235 * h2)
-                    + a_24 * (-(0.12083333333333333 * h) + (0.0060416666666666665 * h2))
-                    + a_26 * ((0.12083333333333333 * h) - (0.0060416666666666665 * h2))
-                    + a_27 * (0.0060416666666666665 * h2)
-                    + a_28 * (0.12083333333333333 * h)
-                    - a_30 * (0.13333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.000188861273831575 * h2) + a_2 * (0.000188861273831575 * h2)
-                    - a_3 * (0.000188861273831575 * h2)
-                    + a_6 * (0.0010857403896778314 * h2)
-                    - a_8 * (0.0010857403896778314 * h2)
-                    + a_9 * (0.0010857403896778314 * h2)
-                    + a_12 * (-(0.023801686577452057 * h) - (0.0031735582103269407 * h2))
-                    + a_14 * ((0.023801686577452057 * h) + (0.0031735582103269407 * h2))
-                    - a_15 * (0.0031735582103269407 * h2)
-                    + a_16 * (0.023801686577452057 * h)
-                    + a_18 * (0.013894675925925927 * h2)
-                    + a_19 * (0.10208333333333333 * h)
-                    - a_20 * (0.013894675925925927 * h2)
-                    + a_21 * (0.013894675925925927 * h2)
-                    + a_24 * (-(0.12018110785670183 * h) + (0.006009055392835092 * h2))
-                    + a_26 * ((0.12018110785670183 * h) - (0.006009055392835092 * h2))
-                    + a_27 * (0.006009055392835092 * h2)
-                    + a_28 * (0.12018110785670183 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.000188861273831575 * h2) + a_8 * (0.000188861273831575 * h2)
-                    - a_9 * (0.000188861273831575 * h2)
-                    + a_12 * ((0.0046875 * h) + (0.000625 * h2))
-                    + a_14 * (-(0.0046875 * h) - (0.000625 * h2))
-                    + a_15 * (0.000625 * h2) - a_16 * (0.0046875 * h)
-                    - a_18 * (0.000904888726168425 * h2)
-                    + a_20 * (0.000904888726168425 * h2)
-                    - a_21 * (0.000904888726168425 * h2)
-                    + a_24 * (-(0.009375 * h) + (0.00046875 * h2))
-                    + a_25 * (-0.375 + (0.01875 * h))
-                    + a_26 * ((0.009375 * h) - (0.00046875 * h2))
-                    + a_27 * (0.00046875 * h2) + a_28 * (0.009375 * h) + a_29 * 0.375
-                    - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.00046875 * h2) + a_1 * (0.01875 * h) - a_2 * (0.00046875 * h2)
-                    + a_3 * (0.00046875 * h2) + a_6 * (0.006009055392835092 * h2)
-                    - a_8 * (0.006009055392835092 * h2)
-                    + a_9 * (0.006009055392835092 * h2)
-                    + a_12 * ((0.0453125 * h) + (0.0060416666666666665 * h2))
-                    + a_14 * (-(0.0453125 * h) - (0.0060416666666666665 * h2))
-                    + a_15 * (0.0060416666666666665 * h2) - a_16 * (0.0453125 * h)
-                    + a_18 * (0.005293027940498241 * h2)
-                    - a_20 * (0.005293027940498241 * h2)
-                    + a_21 * (0.005293027940498241 * h2)
-                    + a_24 * (-(0.01875 * h) + (0.0009375 * h2))
-                    + a_26 * ((0.01875 * h) - (0.0009375 * h2)) + a_27 * (0.0009375 * h2)
-                    + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.000904888726168425 * h2) + a_2 * (0.000904888726168425 * h2)
-                    - a_3 * (0.000904888726168425 * h2)
-                    + a_6 * (0.013894675925925927 * h2) + a_7 * (0.10208333333333333 * h)
-                    - a_8 * (0.013894675925925927 * h2)
-                    + a_9 * (0.013894675925925927 * h2)
-                    + a_12 * ((0.2960239087996743 * h) + (0.039469854506623235 * h2))
-                    + a_14 * (-(0.2960239087996743 * h) - (0.039469854506623235 * h2))
-                    + a_15 * (0.039469854506623235 * h2)
-                    - a_16 * (0.2960239087996743 * h) + a_18 * (0.02670361146217402 * h2)
-                    - a_20 * (0.02670361146217402 * h2)
-                    + a_21 * (0.02670361146217402 * h2)
-                    + a_24 * (-(0.10586055880996484 * h) + (0.005293027940498241 * h2))
-                    + a_26 * ((0.10586055880996484 * h) - (0.005293027940498241 * h2))
-                    + a_27 * (0.005293027940498241 * h2)
-                    + a_28 * (0.10586055880996484 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
-                    - a_6 * (0.0031735582103269407 * h2)
-                    + a_8 * (0.0031735582103269407 * h2)
-                    - a_9 * (0.0031735582103269407 * h2)
-                    + a_12 * ((0.17777777777777778 * h) + (0.023703703703703703 * h2))
-                    + a_13 * (0.13333333333333333 * h)
-                    + a_14 * (-(0.17777777777777778 * h) - (0.023703703703703703 * h2))
-                    + a_15 * (0.023703703703703703 * h2)
-                    - a_16 * (0.17777777777777778 * h)
-                    + a_18 * (0.039469854506623235 * h2)
-                    - a_20 * (0.039469854506623235 * h2)
-                    + a_21 * (0.039469854506623235 * h2)
-                    + a_24 * (-(0.12083333333333333 * h) + (0.0060416666666666665 * h2))
-                    + a_26 * ((0.12083333333333333 * h) - (0.0060416666666666665 * h2))
-                    + a_27 * (0.0060416666666666665 * h2)
-                    + a_28 * (0.12083333333333333 * h)
-                    - a_30 * (0.13333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.000188861273831575 * h2) + a_2 * (0.000188861273831575 * h2)
-                    - a_3 * (0.000188861273831575 * h2)
-                    + a_6 * (0.0010857403896778314 * h2)
-                    - a_8 * (0.0010857403896778314 * h2)
-                    + a_9 * (0.0010857403896778314 * h2)
-                    + a_12 * (-(0.023801686577452057 * h) - (0.0031735582103269407 * h2))
-                    + a_14 * ((0.023801686577452057 * h) + (0.0031735582103269407 * h2))
-                    - a_15 * (0.0031735582103269407 * h2)
-                    + a_16 * (0.023801686577452057 * h)
-                    + a_18 * (0.013894675925925927 * h2)
-                    + a_19 * (0.10208333333333333 * h)
-                    - a_20 * (0.013894675925925927 * h2)
-                    + a_21 * (0.013894675925925927 * h2)
-                    + a_24 * (-(0.12018110785670183 * h) + (0.006009055392835092 * h2))
-                    + a_26 * ((0.12018110785670183 * h) - (0.006009055392835092 * h2))
-                    + a_27 * (0.006009055392835092 * h2)
-                    + a_28 * (0.12018110785670183 * h)
-                    - a_30 * (0.10208333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.000188861273831575 * h2) + a_8 * (0.000188861273831575 * h2)
-                    - a_9 * (0.000188861273831575 * h2)
-                    + a_12 * ((0.0046875 * h) + (0.000625 * h2))
-                    + a_14 * (-(0.0046875 * h) - (0.000625 * h2))
-                    + a_15 * (0.000625 * h2) - a_16 * (0.0046875 * h)
-                    - a_18 * (0.000904888726168425 * h2)
-                    + a_20 * (0.000904888726168425 * h2)
-                    - a_21 * (0.000904888726168425 * h2)
-                    + a_24 * (-(0.009375 * h) + (0.00046875 * h2)) + a_25 * (0.01875 * h)
-                    + a_26 * ((0.009375 * h) - (0.00046875 * h2))
-                    + a_27 * (0.00046875 * h2) + a_28 * (0.009375 * h)
-                    - a_30 * (0.01875 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
-                    + a_2 * (0.0005357142857142857 * h2)
-                    - a_3 * (0.0005357142857142857 * h2)
-                    - a_6 * (0.006867491877525819 * h2)
-                    + a_8 * (0.006867491877525819 * h2)
-                    - a_9 * (0.006867491877525819 * h2)
-                    - a_12 * (0.006904761904761905 * h2)
-                    + a_14 * (0.006904761904761905 * h2)
-                    - a_15 * (0.006904761904761905 * h2)
-                    + a_18 * ((0.051850069621207265 * h) - (0.006049174789140847 * h2))
-                    + a_20 * (-(0.051850069621207265 * h) + (0.006049174789140847 * h2))
-                    - a_21 * (0.006049174789140847 * h2)
-                    - a_22 * (0.051850069621207265 * h)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.0010341585441924856 * h2) - a_2 * (0.0010341585441924856 * h2)
-                    + a_3 * (0.0010341585441924856 * h2)
-                    - a_6 * (0.01587962962962963 * h2) - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (0.01587962962962963 * h2) - a_9 * (0.01587962962962963 * h2)
-                    - a_12 * (0.04510840515042656 * h2)
-                    + a_14 * (0.04510840515042656 * h2)
-                    - a_15 * (0.04510840515042656 * h2)
-                    + a_18 * ((0.2615863979968067 * h) - (0.030518413099627453 * h2))
-                    + a_20 * (-(0.2615863979968067 * h) + (0.030518413099627453 * h2))
-                    - a_21 * (0.030518413099627453 * h2)
-                    - a_22 * (0.2615863979968067 * h)
-                    + a_24 * ((0.12098349578281695 * h) - (0.006049174789140847 * h2))
-                    + a_26 * (-(0.12098349578281695 * h) + (0.006049174789140847 * h2))
-                    - a_27 * (0.006049174789140847 * h2)
-                    - a_28 * (0.12098349578281695 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.0007142857142857143 * h2)
-                    + a_2 * (0.0007142857142857143 * h2)
-                    - a_3 * (0.0007142857142857143 * h2)
-                    + a_6 * (0.0036269236689450753 * h2)
-                    - a_8 * (0.0036269236689450753 * h2)
-                    + a_9 * (0.0036269236689450753 * h2)
-                    - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02708994708994709 * h2)
-                    - a_15 * (0.02708994708994709 * h2)
-                    + a_18 * ((0.3866434727179419 * h) - (0.04510840515042656 * h2))
-                    + a_20 * (-(0.3866434727179419 * h) + (0.04510840515042656 * h2))
-                    - a_21 * (0.04510840515042656 * h2) - a_22 * (0.3866434727179419 * h)
-                    + a_24 * ((0.1380952380952381 * h) - (0.006904761904761905 * h2))
-                    + a_26 * (-(0.1380952380952381 * h) + (0.006904761904761905 * h2))
-                    - a_27 * (0.006904761904761905 * h2)
-                    - a_28 * (0.1380952380952381 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (0.00021584145580751427 * h2)
-                    - a_2 * (0.00021584145580751427 * h2)
-                    + a_3 * (0.00021584145580751427 * h2)
-                    - a_6 * (0.0012408461596318074 * h2)
-                    + a_8 * (0.0012408461596318074 * h2)
-                    - a_9 * (0.0012408461596318074 * h2)
-                    + a_12 * (0.0036269236689450753 * h2)
-                    - a_14 * (0.0036269236689450753 * h2)
-                    + a_15 * (0.0036269236689450753 * h2)
-                    + a_18 * ((0.1361111111111111 * h) - (0.01587962962962963 * h2))
-                    + a_19 * (1.0 - (0.11666666666666667 * h))
-                    + a_20 * (-(0.1361111111111111 * h) + (0.01587962962962963 * h2))
-                    - a_21 * (0.01587962962962963 * h2) - a_22 * (0.1361111111111111 * h)
-                    - a_23
-                    + a_24 * ((0.13734983755051638 * h) - (0.006867491877525819 * h2))
-                    + a_26 * (-(0.13734983755051638 * h) + (0.006867491877525819 * h2))
-                    - a_27 * (0.006867491877525819 * h2)
-                    - a_28 * (0.13734983755051638 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(a_6 * (0.00021584145580751427 * h2)
-                    - a_8 * (0.00021584145580751427 * h2)
-                    + a_9 * (0.00021584145580751427 * h2)
-                    - a_12 * (0.0007142857142857143 * h2)
-                    + a_14 * (0.0007142857142857143 * h2)
-                    - a_15 * (0.0007142857142857143 * h2)
-                    + a_18 * (-(0.008864216093078449 * h) + (0.0010341585441924856 * h2))
-                    + a_20 * ((0.008864216093078449 * h) - (0.0010341585441924856 * h2))
-                    + a_21 * (0.0010341585441924856 * h2)
-                    + a_22 * (0.008864216093078449 * h)
-                    + a_24 * ((0.010714285714285714 * h) - (0.0005357142857142857 * h2))
-                    + a_25 * (0.42857142857142855 - (0.02142857142857143 * h))
-                    + a_26 * (-(0.010714285714285714 * h) + (0.0005357142857142857 * h2))
-                    - a_27 * (0.0005357142857142857 * h2)
-                    - a_28 * (0.010714285714285714 * h) - a_29 * 0.42857142857142855
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
-                    + a_2 * (0.0005357142857142857 * h2)
-                    - a_3 * (0.0005357142857142857 * h2)
-                    - a_6 * (0.006867491877525819 * h2)
-                    + a_8 * (0.006867491877525819 * h2)
-                    - a_9 * (0.006867491877525819 * h2)
-                    - a_12 * (0.006904761904761905 * h2)
-                    + a_14 * (0.006904761904761905 * h2)
-                    - a_15 * (0.006904761904761905 * h2)
-                    + a_18 * ((0.051850069621207265 * h) - (0.006049174789140847 * h2))
-                    + a_20 * (-(0.051850069621207265 * h) + (0.006049174789140847 * h2))
-                    - a_21 * (0.006049174789140847 * h2)
-                    - a_22 * (0.051850069621207265 * h)
-                    + a_24 * ((0.02142857142857143 * h) - (0.0010714285714285715 * h2))
-                    + a_26 * (-(0.02142857142857143 * h) + (0.0010714285714285715 * h2))
-                    - a_27 * (0.0010714285714285715 * h2)
-                    - a_28 * (0.02142857142857143 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(a_0 * (0.0010341585441924856 * h2) - a_2 * (0.0010341585441924856 * h2)
-                    + a_3 * (0.0010341585441924856 * h2)
-                    - a_6 * (0.01587962962962963 * h2) - a_7 * (0.11666666666666667 * h)
-                    + a_8 * (0.01587962962962963 * h2) - a_9 * (0.01587962962962963 * h2)
-                    - a_12 * (0.04510840515042656 * h2)
-                    + a_14 * (0.04510840515042656 * h2)
-                    - a_15 * (0.04510840515042656 * h2)
-                    + a_18 * ((0.2615863979968067 * h) - (0.030518413099627453 * h2))
-                    + a_20 * (-(0.2615863979968067 * h) + (0.030518413099627453 * h2))
-                    - a_21 * (0.030518413099627453 * h2)
-                    - a_22 * (0.2615863979968067 * h)
-                    + a_24 * ((0.12098349578281695 * h) - (0.006049174789140847 * h2))
-                    + a_26 * (-(0.12098349578281695 * h) + (0.006049174789140847 * h2))
-                    - a_27 * (0.006049174789140847 * h2)
-                    - a_28 * (0.12098349578281695 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(-a_0 * (0.0007142857142857143 * h2)
-                    + a_2 * (0.0007142857142857143 * h2)
-                    - a_3 * (0.0007142857142857143 * h2)
-                    + a_6 * (0.0036269236689450753 * h2)
-                    - a_8 * (0.0036269236689450753 * h2)
-                    + a_9 * (0.0036269236689450753 * h2)
-                    - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
-                    + a_14 * (0.02708994708994709 * h2)
-                    - a_15 * (0.02708994708994709 * h2)
-                    + a_18 * ((0.3866434727179419 * h) - (0.04510840515042656 * h2))
-                    + a_20 * (-(0.3866434727179419 * h) + (0.04510840515042656 * h2))
-                    - a_21 * (0.04510840515042656 * h2) - a_22 * (0.3866434727179419 * h)
-                    + a_24 * ((0.1380952380952381 * h) - (0.006904761904761905 * h2))
-                    + a_26 * (-(0.1380952380952381 * h) + (0.006904761904761905 * h2))
-                    - a_27 * (0.006904761904761905 * h2)
-                    - a_28 * (0.1380952380952381 * h) + a_30 * (0.1523809523809524 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(a_0 * (0.00021584145580751427 * h2)
-                    - a_2 * (0.00021584145580751427 * h2)
-                    + a_3 * (0.00021584145580751427 * h2)
-                    - a_6 * (0.0012408461596318074 * h2)
-                    + a_8 * (0.0012408461596318074 * h2)
-                    - a_9 * (0.0012408461596318074 * h2)
-                    + a_12 * (0.0036269236689450753 * h2)
-                    - a_14 * (0.0036269236689450753 * h2)
-                    + a_15 * (0.0036269236689450753 * h2)
-                    + a_18 * ((0.1361111111111111 * h) - (0.01587962962962963 * h2))
-                    - a_19 * (0.11666666666666667 * h)
-                    + a_20 * (-(0.1361111111111111 * h) + (0.01587962962962963 * h2))
-                    - a_21 * (0.01587962962962963 * h2) - a_22 * (0.1361111111111111 * h)
-                    + a_24 * ((0.13734983755051638 * h) - (0.006867491877525819 * h2))
-                    + a_26 * (-(0.13734983755051638 * h) + (0.006867491877525819 * h2))
-                    - a_27 * (0.006867491877525819 * h2)
-                    - a_28 * (0.13734983755051638 * h)
-                    + a_30 * (0.11666666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(a_6 * (0.00021584145580751427 * h2)
-                    - a_8 * (0.00021584145580751427 * h2)
-                    + a_9 * (0.00021584145580751427 * h2)
-                    - a_12 * (0.0007142857142857143 * h2)
-                    + a_14 * (0.0007142857142857143 * h2)
-                    - a_15 * (0.0007142857142857143 * h2)
-                    + a_18 * (-(0.008864216093078449 * h) + (0.0010341585441924856 * h2))
-                    + a_20 * ((0.008864216093078449 * h) - (0.0010341585441924856 * h2))
-                    + a_21 * (0.0010341585441924856 * h2)
-                    + a_22 * (0.008864216093078449 * h)
-                    + a_24 * ((0.010714285714285714 * h) - (0.0005357142857142857 * h2))
-                    - a_25 * (0.02142857142857143 * h)
-                    + a_26 * (-(0.010714285714285714 * h) + (0.0005357142857142857 * h2))
-                    - a_27 * (0.0005357142857142857 * h2)
-                    - a_28 * (0.010714285714285714 * h)
-                    + a_30 * (0.02142857142857143 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
-                    + a_3 * (0.00125 * h2) + a_6 * (0.016024147714226913 * h2)
-                    - a_8 * (0.016024147714226913 * h2)
-                    + a_9 * (0.016024147714226913 * h2)
-                    + a_12 * (0.01611111111111111 * h2)
-                    - a_14 * (0.01611111111111111 * h2)
-                    + a_15 * (0.01611111111111111 * h2)
-                    + a_18 * (0.014114741174661978 * h2)
-                    - a_20 * (0.014114741174661978 * h2)
-                    + a_21 * (0.014114741174661978 * h2) + a_24 * (0.0025 * h2)
-                    - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
-                    - a_3 * (0.0024130366031158 * h2) + a_6 * (0.03705246913580247 * h2)
-                    + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
-                    + a_9 * (0.03705246913580247 * h2) + a_12 * (0.1052529453509953 * h2)
-                    - a_14 * (0.1052529453509953 * h2) + a_15 * (0.1052529453509953 * h2)
-                    + a_18 * (0.07120963056579739 * h2)
-                    - a_20 * (0.07120963056579739 * h2)
-                    + a_21 * (0.07120963056579739 * h2)
-                    + a_24 * (0.014114741174661978 * h2)
-                    - a_26 * (0.014114741174661978 * h2)
-                    + a_27 * (0.014114741174661978 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
-                    + a_3 * (0.0016666666666666668 * h2)
-                    - a_6 * (0.008462821894205176 * h2)
-                    + a_8 * (0.008462821894205176 * h2)
-                    - a_9 * (0.008462821894205176 * h2)
-                    + a_12 * (0.06320987654320988 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.06320987654320988 * h2)
-                    + a_15 * (0.06320987654320988 * h2)
-                    + a_18 * (0.1052529453509953 * h2) - a_20 * (0.1052529453509953 * h2)
-                    + a_21 * (0.1052529453509953 * h2)
-                    + a_24 * (0.01611111111111111 * h2)
-                    - a_26 * (0.01611111111111111 * h2)
-                    + a_27 * (0.01611111111111111 * h2)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_0 * (0.0005036300635508666 * h2)
-                    + a_2 * (0.0005036300635508666 * h2)
-                    - a_3 * (0.0005036300635508666 * h2)
-                    + a_6 * (0.0028953077058075506 * h2)
-                    - a_8 * (0.0028953077058075506 * h2)
-                    + a_9 * (0.0028953077058075506 * h2)
-                    - a_12 * (0.008462821894205176 * h2)
-                    + a_14 * (0.008462821894205176 * h2)
-                    - a_15 * (0.008462821894205176 * h2)
-                    + a_18 * (0.03705246913580247 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.03705246913580247 * h2)
-                    + a_21 * (0.03705246913580247 * h2)
-                    + a_24 * (0.016024147714226913 * h2)
-                    - a_26 * (0.016024147714226913 * h2)
-                    + a_27 * (0.016024147714226913 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 4),
-                &(-a_6 * (0.0005036300635508666 * h2)
-                    + a_8 * (0.0005036300635508666 * h2)
-                    - a_9 * (0.0005036300635508666 * h2)
-                    + a_12 * (0.0016666666666666668 * h2)
-                    - a_14 * (0.0016666666666666668 * h2)
-                    + a_15 * (0.0016666666666666668 * h2)
-                    - a_18 * (0.0024130366031158 * h2) + a_20 * (0.0024130366031158 * h2)
-                    - a_21 * (0.0024130366031158 * h2) + a_24 * (0.00125 * h2)
-                    + a_25 * (0.05 * h) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
-                    - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 0),
-                &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
-                    + a_3 * (0.00125 * h2) + a_6 * (0.016024147714226913 * h2)
-                    - a_8 * (0.016024147714226913 * h2)
-                    + a_9 * (0.016024147714226913 * h2)
-                    + a_12 * (0.01611111111111111 * h2)
-                    - a_14 * (0.01611111111111111 * h2)
-                    + a_15 * (0.01611111111111111 * h2)
-                    + a_18 * (0.014114741174661978 * h2)
-                    - a_20 * (0.014114741174661978 * h2)
-                    + a_21 * (0.014114741174661978 * h2) + a_24 * (0.0025 * h2)
-                    - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2) - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 1),
-                &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
-                    - a_3 * (0.0024130366031158 * h2) + a_6 * (0.03705246913580247 * h2)
-                    + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
-                    + a_9 * (0.03705246913580247 * h2) + a_12 * (0.1052529453509953 * h2)
-                    - a_14 * (0.1052529453509953 * h2) + a_15 * (0.1052529453509953 * h2)
-                    + a_18 * (0.07120963056579739 * h2)
-                    - a_20 * (0.07120963056579739 * h2)
-                    + a_21 * (0.07120963056579739 * h2)
-                    + a_24 * (0.014114741174661978 * h2)
-                    - a_26 * (0.014114741174661978 * h2)
-                    + a_27 * (0.014114741174661978 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 2),
-                &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
-                    + a_3 * (0.0016666666666666668 * h2)
-                    - a_6 * (0.008462821894205176 * h2)
-                    + a_8 * (0.008462821894205176 * h2)
-                    - a_9 * (0.008462821894205176 * h2)
-                    + a_12 * (0.06320987654320988 * h2)
-                    + a_13 * (0.35555555555555557 * h)
-                    - a_14 * (0.06320987654320988 * h2)
-                    + a_15 * (0.06320987654320988 * h2)
-                    + a_18 * (0.1052529453509953 * h2) - a_20 * (0.1052529453509953 * h2)
-                    + a_21 * (0.1052529453509953 * h2)
-                    + a_24 * (0.01611111111111111 * h2)
-                    - a_26 * (0.01611111111111111 * h2)
-                    + a_27 * (0.01611111111111111 * h2)
-                    - a_30 * (0.35555555555555557 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 3),
-                &(-a_0 * (0.0005036300635508666 * h2)
-                    + a_2 * (0.0005036300635508666 * h2)
-                    - a_3 * (0.0005036300635508666 * h2)
-                    + a_6 * (0.0028953077058075506 * h2)
-                    - a_8 * (0.0028953077058075506 * h2)
-                    + a_9 * (0.0028953077058075506 * h2)
-                    - a_12 * (0.008462821894205176 * h2)
-                    + a_14 * (0.008462821894205176 * h2)
-                    - a_15 * (0.008462821894205176 * h2)
-                    + a_18 * (0.03705246913580247 * h2) + a_19 * (0.2722222222222222 * h)
-                    - a_20 * (0.03705246913580247 * h2)
-                    + a_21 * (0.03705246913580247 * h2)
-                    + a_24 * (0.016024147714226913 * h2)
-                    - a_26 * (0.016024147714226913 * h2)
-                    + a_27 * (0.016024147714226913 * h2)
-                    - a_30 * (0.2722222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (1, 4),
-                &Self::UNKNOWN_LAYOUT,
-                (1, 4),
-                &(-a_6 * (0.0005036300635508666 * h2)
-                    + a_8 * (0.0005036300635508666 * h2)
-                    - a_9 * (0.0005036300635508666 * h2)
-                    + a_12 * (0.0016666666666666668 * h2)
-                    - a_14 * (0.0016666666666666668 * h2)
-                    + a_15 * (0.0016666666666666668 * h2)
-                    - a_18 * (0.0024130366031158 * h2) + a_20 * (0.0024130366031158 * h2)
-                    - a_21 * (0.0024130366031158 * h2) + a_24 * (0.00125 * h2)
-                    + a_25 * (0.05 * h) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
-                    - a_30 * (0.05 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.22360679774997896);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.521749194749951);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.5962847939999439);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 3), -0.521749194749951);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (2, 0), &Self::UNKNOWN_LAYOUT, (0, 4), 0.22360679774997896);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
+                + a_3 * (0.000625 * h2) - a_5 * (0.025 * h)
+                - a_6 * (0.0028408301609263286 * h2) + a_8 * (0.0028408301609263286 * h2)
+                - a_9 * (0.0028408301609263286 * h2)
+                + a_12 * (0.0015104166666666666 * h2)
+                - a_14 * (0.0015104166666666666 * h2)
+                + a_15 * (0.0015104166666666666 * h2)
+                - a_18 * (0.0005222650771689096 * h2)
+                + a_20 * (0.0005222650771689096 * h2)
+                - a_21 * (0.0005222650771689096 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0012065183015579 * h2) + a_2 * (0.0012065183015579 * h2)
+                - a_3 * (0.0012065183015579 * h2) + a_5 * (0.048260732062316 * h)
+                - a_6 * (0.006568821864037455 * h2) - a_7 * (0.048260732062316 * h)
+                + a_8 * (0.006568821864037455 * h2) - a_9 * (0.006568821864037455 * h2)
+                + a_12 * (0.009867463626655809 * h2) - a_14 * (0.009867463626655809 * h2)
+                + a_15 * (0.009867463626655809 * h2)
+                - a_18 * (0.0026348554849434814 * h2)
+                + a_20 * (0.0026348554849434814 * h2)
+                - a_21 * (0.0026348554849434814 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0008333333333333334 * h2) - a_2 * (0.0008333333333333334 * h2)
+                + a_3 * (0.0008333333333333334 * h2) - a_5 * (0.03333333333333333 * h)
+                + a_6 * (0.0015003256405494033 * h2) - a_8 * (0.0015003256405494033 * h2)
+                + a_9 * (0.0015003256405494033 * h2) + a_12 * (0.005925925925925926 * h2)
+                + a_13 * (0.03333333333333333 * h) - a_14 * (0.005925925925925926 * h2)
+                + a_15 * (0.005925925925925926 * h2)
+                - a_18 * (0.0038945055347292972 * h2)
+                + a_20 * (0.0038945055347292972 * h2)
+                - a_21 * (0.0038945055347292972 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0002518150317754333 * h2) + a_2 * (0.0002518150317754333 * h2)
+                - a_3 * (0.0002518150317754333 * h2) + a_5 * (0.010072601271017334 * h)
+                - a_6 * (0.0005132926632046667 * h2) + a_8 * (0.0005132926632046667 * h2)
+                - a_9 * (0.0005132926632046667 * h2)
+                - a_12 * (0.0007933895525817352 * h2)
+                + a_14 * (0.0007933895525817352 * h2)
+                - a_15 * (0.0007933895525817352 * h2)
+                - a_18 * (0.0013709929507773593 * h2) - a_19 * (0.010072601271017334 * h)
+                + a_20 * (0.0013709929507773593 * h2)
+                - a_21 * (0.0013709929507773593 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_6 * (8.928571428571429e-5 * h2) - a_8 * (8.928571428571429e-5 * h2)
+                + a_9 * (8.928571428571429e-5 * h2) + a_12 * (0.00015625 * h2)
+                - a_14 * (0.00015625 * h2) + a_15 * (0.00015625 * h2)
+                + a_18 * (8.928571428571429e-5 * h2) - a_20 * (8.928571428571429e-5 * h2)
+                + a_21 * (8.928571428571429e-5 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
+                + a_3 * (0.000625 * h2) - a_5 * (0.025 * h)
+                - a_6 * (0.0028408301609263286 * h2) + a_8 * (0.0028408301609263286 * h2)
+                - a_9 * (0.0028408301609263286 * h2)
+                + a_12 * (0.0015104166666666666 * h2)
+                - a_14 * (0.0015104166666666666 * h2)
+                + a_15 * (0.0015104166666666666 * h2)
+                - a_18 * (0.0005222650771689096 * h2)
+                + a_20 * (0.0005222650771689096 * h2)
+                - a_21 * (0.0005222650771689096 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0012065183015579 * h2) + a_2 * (0.0012065183015579 * h2)
+                - a_3 * (0.0012065183015579 * h2) + a_5 * (0.048260732062316 * h)
+                - a_6 * (0.006568821864037455 * h2) - a_7 * (0.048260732062316 * h)
+                + a_8 * (0.006568821864037455 * h2) - a_9 * (0.006568821864037455 * h2)
+                + a_12 * (0.009867463626655809 * h2) - a_14 * (0.009867463626655809 * h2)
+                + a_15 * (0.009867463626655809 * h2)
+                - a_18 * (0.0026348554849434814 * h2)
+                + a_20 * (0.0026348554849434814 * h2)
+                - a_21 * (0.0026348554849434814 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0008333333333333334 * h2) - a_2 * (0.0008333333333333334 * h2)
+                + a_3 * (0.0008333333333333334 * h2) - a_5 * (0.03333333333333333 * h)
+                + a_6 * (0.0015003256405494033 * h2) - a_8 * (0.0015003256405494033 * h2)
+                + a_9 * (0.0015003256405494033 * h2) + a_12 * (0.005925925925925926 * h2)
+                + a_13 * (0.03333333333333333 * h) - a_14 * (0.005925925925925926 * h2)
+                + a_15 * (0.005925925925925926 * h2)
+                - a_18 * (0.0038945055347292972 * h2)
+                + a_20 * (0.0038945055347292972 * h2)
+                - a_21 * (0.0038945055347292972 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0002518150317754333 * h2) + a_2 * (0.0002518150317754333 * h2)
+                - a_3 * (0.0002518150317754333 * h2) + a_5 * (0.010072601271017334 * h)
+                - a_6 * (0.0005132926632046667 * h2) + a_8 * (0.0005132926632046667 * h2)
+                - a_9 * (0.0005132926632046667 * h2)
+                - a_12 * (0.0007933895525817352 * h2)
+                + a_14 * (0.0007933895525817352 * h2)
+                - a_15 * (0.0007933895525817352 * h2)
+                - a_18 * (0.0013709929507773593 * h2) - a_19 * (0.010072601271017334 * h)
+                + a_20 * (0.0013709929507773593 * h2)
+                - a_21 * (0.0013709929507773593 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_6 * (8.928571428571429e-5 * h2) - a_8 * (8.928571428571429e-5 * h2)
+                + a_9 * (8.928571428571429e-5 * h2) + a_12 * (0.00015625 * h2)
+                - a_14 * (0.00015625 * h2) + a_15 * (0.00015625 * h2)
+                + a_18 * (8.928571428571429e-5 * h2) - a_20 * (8.928571428571429e-5 * h2)
+                + a_21 * (8.928571428571429e-5 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -4.47213595499958,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0014716054023269612 * h2) + a_1 * (0.05886421609307845 * h)
+                - a_2 * (0.0014716054023269612 * h2) + a_3 * (0.0014716054023269612 * h2)
+                + a_6 * (0.008012073857113456 * h2) - a_8 * (0.008012073857113456 * h2)
+                + a_9 * (0.008012073857113456 * h2) - a_11 * (0.05886421609307845 * h)
+                - a_12 * (0.001408671246420632 * h2) + a_14 * (0.001408671246420632 * h2)
+                - a_15 * (0.001408671246420632 * h2)
+                + a_18 * (0.0005514682265667161 * h2)
+                - a_20 * (0.0005514682265667161 * h2)
+                + a_21 * (0.0005514682265667161 * h2)
+                - a_24 * (9.250348106036326e-5 * h2) + a_26 * (9.250348106036326e-5 * h2)
+                - a_27 * (9.250348106036326e-5 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0028408301609263286 * h2) + a_2 * (0.0028408301609263286 * h2)
+                - a_3 * (0.0028408301609263286 * h2) + a_6 * (0.018526234567901236 * h2)
+                + a_7 * (0.1361111111111111 * h) - a_8 * (0.018526234567901236 * h2)
+                + a_9 * (0.018526234567901236 * h2) - a_11 * (0.1361111111111111 * h)
+                - a_12 * (0.009202766754850088 * h2) + a_14 * (0.009202766754850088 * h2)
+                - a_15 * (0.009202766754850088 * h2)
+                + a_18 * (0.0027821869488536153 * h2)
+                - a_20 * (0.0027821869488536153 * h2)
+                + a_21 * (0.0027821869488536153 * h2)
+                - a_24 * (0.0005222650771689096 * h2)
+                + a_26 * (0.0005222650771689096 * h2)
+                - a_27 * (0.0005222650771689096 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0019621405364359484 * h2) - a_2 * (0.0019621405364359484 * h2)
+                + a_3 * (0.0019621405364359484 * h2) - a_6 * (0.004231410947102588 * h2)
+                + a_8 * (0.004231410947102588 * h2) - a_9 * (0.004231410947102588 * h2)
+                + a_11 * (0.031087917162386357 * h) - a_12 * (0.005526740828868686 * h2)
+                - a_13 * (0.031087917162386357 * h) + a_14 * (0.005526740828868686 * h2)
+                - a_15 * (0.005526740828868686 * h2) + a_18 * (0.00411227201373226 * h2)
+                - a_20 * (0.00411227201373226 * h2) + a_21 * (0.00411227201373226 * h2)
+                - a_24 * (0.0005961335446112299 * h2)
+                + a_26 * (0.0005961335446112299 * h2)
+                - a_27 * (0.0005961335446112299 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0005929157778365809 * h2) + a_2 * (0.0005929157778365809 * h2)
+                - a_3 * (0.0005929157778365809 * h2) + a_6 * (0.0014476538529037753 * h2)
+                - a_8 * (0.0014476538529037753 * h2) + a_9 * (0.0014476538529037753 * h2)
+                - a_11 * (0.010635824225415492 * h) + a_12 * (0.0007399448606449128 * h2)
+                - a_14 * (0.0007399448606449128 * h2)
+                + a_15 * (0.0007399448606449128 * h2)
+                + a_18 * (0.0014476538529037753 * h2) + a_19 * (0.010635824225415492 * h)
+                - a_20 * (0.0014476538529037753 * h2)
+                + a_21 * (0.0014476538529037753 * h2)
+                - a_24 * (0.0005929157778365809 * h2)
+                + a_26 * (0.0005929157778365809 * h2)
+                - a_27 * (0.0005929157778365809 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0002518150317754333 * h2) + a_8 * (0.0002518150317754333 * h2)
+                - a_9 * (0.0002518150317754333 * h2) + a_11 * (0.0018500696212072653 * h)
+                - a_12 * (0.00014572461169868605 * h2)
+                + a_14 * (0.00014572461169868605 * h2)
+                - a_15 * (0.00014572461169868605 * h2)
+                - a_18 * (9.427824426208164e-5 * h2) + a_20 * (9.427824426208164e-5 * h2)
+                - a_21 * (9.427824426208164e-5 * h2) - a_24 * (4.625174053018163e-5 * h2)
+                - a_25 * (0.0018500696212072653 * h) + a_26 * (4.625174053018163e-5 * h2)
+                - a_27 * (4.625174053018163e-5 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0014716054023269612 * h2) + a_1 * (0.05886421609307845 * h)
+                - a_2 * (0.0014716054023269612 * h2) + a_3 * (0.0014716054023269612 * h2)
+                + a_6 * (0.008012073857113456 * h2) - a_8 * (0.008012073857113456 * h2)
+                + a_9 * (0.008012073857113456 * h2) - a_11 * (0.05886421609307845 * h)
+                - a_12 * (0.001408671246420632 * h2) + a_14 * (0.001408671246420632 * h2)
+                - a_15 * (0.001408671246420632 * h2)
+                + a_18 * (0.0005514682265667161 * h2)
+                - a_20 * (0.0005514682265667161 * h2)
+                + a_21 * (0.0005514682265667161 * h2)
+                - a_24 * (9.250348106036326e-5 * h2) + a_26 * (9.250348106036326e-5 * h2)
+                - a_27 * (9.250348106036326e-5 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0028408301609263286 * h2) + a_2 * (0.0028408301609263286 * h2)
+                - a_3 * (0.0028408301609263286 * h2) + a_6 * (0.018526234567901236 * h2)
+                + a_7 * (0.1361111111111111 * h) - a_8 * (0.018526234567901236 * h2)
+                + a_9 * (0.018526234567901236 * h2) - a_11 * (0.1361111111111111 * h)
+                - a_12 * (0.009202766754850088 * h2) + a_14 * (0.009202766754850088 * h2)
+                - a_15 * (0.009202766754850088 * h2)
+                + a_18 * (0.0027821869488536153 * h2)
+                - a_20 * (0.0027821869488536153 * h2)
+                + a_21 * (0.0027821869488536153 * h2)
+                - a_24 * (0.0005222650771689096 * h2)
+                + a_26 * (0.0005222650771689096 * h2)
+                - a_27 * (0.0005222650771689096 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0019621405364359484 * h2) - a_2 * (0.0019621405364359484 * h2)
+                + a_3 * (0.0019621405364359484 * h2) - a_6 * (0.004231410947102588 * h2)
+                + a_8 * (0.004231410947102588 * h2) - a_9 * (0.004231410947102588 * h2)
+                + a_11 * (0.031087917162386357 * h) - a_12 * (0.005526740828868686 * h2)
+                - a_13 * (0.031087917162386357 * h) + a_14 * (0.005526740828868686 * h2)
+                - a_15 * (0.005526740828868686 * h2) + a_18 * (0.00411227201373226 * h2)
+                - a_20 * (0.00411227201373226 * h2) + a_21 * (0.00411227201373226 * h2)
+                - a_24 * (0.0005961335446112299 * h2)
+                + a_26 * (0.0005961335446112299 * h2)
+                - a_27 * (0.0005961335446112299 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0005929157778365809 * h2) + a_2 * (0.0005929157778365809 * h2)
+                - a_3 * (0.0005929157778365809 * h2) + a_6 * (0.0014476538529037753 * h2)
+                - a_8 * (0.0014476538529037753 * h2) + a_9 * (0.0014476538529037753 * h2)
+                - a_11 * (0.010635824225415492 * h) + a_12 * (0.0007399448606449128 * h2)
+                - a_14 * (0.0007399448606449128 * h2)
+                + a_15 * (0.0007399448606449128 * h2)
+                + a_18 * (0.0014476538529037753 * h2) + a_19 * (0.010635824225415492 * h)
+                - a_20 * (0.0014476538529037753 * h2)
+                + a_21 * (0.0014476538529037753 * h2)
+                - a_24 * (0.0005929157778365809 * h2)
+                + a_26 * (0.0005929157778365809 * h2)
+                - a_27 * (0.0005929157778365809 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0002518150317754333 * h2) + a_8 * (0.0002518150317754333 * h2)
+                - a_9 * (0.0002518150317754333 * h2) + a_11 * (0.0018500696212072653 * h)
+                - a_12 * (0.00014572461169868605 * h2)
+                + a_14 * (0.00014572461169868605 * h2)
+                - a_15 * (0.00014572461169868605 * h2)
+                - a_18 * (9.427824426208164e-5 * h2) + a_20 * (9.427824426208164e-5 * h2)
+                - a_21 * (9.427824426208164e-5 * h2) - a_24 * (4.625174053018163e-5 * h2)
+                - a_25 * (0.0018500696212072653 * h) + a_26 * (4.625174053018163e-5 * h2)
+                - a_27 * (4.625174053018163e-5 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.9166296949998198,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0011328125 * h2) + a_1 * (0.0453125 * h)
+                - a_2 * (0.0011328125 * h2) + a_3 * (0.0011328125 * h2)
+                + a_6 * (0.017425215336301772 * h2) - a_8 * (0.017425215336301772 * h2)
+                + a_9 * (0.017425215336301772 * h2) + a_12 * (0.008055555555555555 * h2)
+                - a_14 * (0.008055555555555555 * h2) + a_15 * (0.008055555555555555 * h2)
+                - a_17 * (0.0453125 * h) - a_18 * (0.0012341191061430435 * h2)
+                + a_20 * (0.0012341191061430435 * h2)
+                - a_21 * (0.0012341191061430435 * h2) + a_24 * (0.000234375 * h2)
+                - a_26 * (0.000234375 * h2) + a_27 * (0.000234375 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.002186814421573694 * h2) + a_2 * (0.002186814421573694 * h2)
+                - a_3 * (0.002186814421573694 * h2) + a_6 * (0.04029214314217789 * h2)
+                + a_7 * (0.2960239087996743 * h) - a_8 * (0.04029214314217789 * h2)
+                + a_9 * (0.04029214314217789 * h2) + a_12 * (0.05262647267549765 * h2)
+                - a_14 * (0.05262647267549765 * h2) + a_15 * (0.05262647267549765 * h2)
+                - a_17 * (0.2960239087996743 * h) - a_18 * (0.006226197458044626 * h2)
+                + a_20 * (0.006226197458044626 * h2) - a_21 * (0.006226197458044626 * h2)
+                + a_24 * (0.0013232569851245604 * h2)
+                - a_26 * (0.0013232569851245604 * h2)
+                + a_27 * (0.0013232569851245604 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0015104166666666666 * h2) - a_2 * (0.0015104166666666666 * h2)
+                + a_3 * (0.0015104166666666666 * h2) - a_6 * (0.009202766754850088 * h2)
+                + a_8 * (0.009202766754850088 * h2) - a_9 * (0.009202766754850088 * h2)
+                + a_12 * (0.03160493827160494 * h2) + a_13 * (0.17777777777777778 * h)
+                - a_14 * (0.03160493827160494 * h2) + a_15 * (0.03160493827160494 * h2)
+                - a_17 * (0.17777777777777778 * h) - a_18 * (0.009202766754850088 * h2)
+                + a_20 * (0.009202766754850088 * h2) - a_21 * (0.009202766754850088 * h2)
+                + a_24 * (0.0015104166666666666 * h2)
+                - a_26 * (0.0015104166666666666 * h2)
+                + a_27 * (0.0015104166666666666 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.00045641474509297293 * h2) + a_2 * (0.00045641474509297293 * h2)
+                - a_3 * (0.00045641474509297293 * h2) + a_6 * (0.003148458260513762 * h2)
+                - a_8 * (0.003148458260513762 * h2) + a_9 * (0.003148458260513762 * h2)
+                - a_12 * (0.004231410947102588 * h2) + a_14 * (0.004231410947102588 * h2)
+                - a_15 * (0.004231410947102588 * h2) + a_17 * (0.023801686577452057 * h)
+                - a_18 * (0.0032396740063754185 * h2) - a_19 * (0.023801686577452057 * h)
+                + a_20 * (0.0032396740063754185 * h2)
+                - a_21 * (0.0032396740063754185 * h2)
+                + a_24 * (0.001502263848208773 * h2) - a_26 * (0.001502263848208773 * h2)
+                + a_27 * (0.001502263848208773 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0005476648408213074 * h2) + a_8 * (0.0005476648408213074 * h2)
+                - a_9 * (0.0005476648408213074 * h2)
+                + a_12 * (0.0008333333333333334 * h2)
+                - a_14 * (0.0008333333333333334 * h2)
+                + a_15 * (0.0008333333333333334 * h2) - a_17 * (0.0046875 * h)
+                + a_18 * (0.00021098329320225982 * h2)
+                - a_20 * (0.00021098329320225982 * h2)
+                + a_21 * (0.00021098329320225982 * h2) + a_24 * (0.0001171875 * h2)
+                + a_25 * (0.0046875 * h) - a_26 * (0.0001171875 * h2)
+                + a_27 * (0.0001171875 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0011328125 * h2) + a_1 * (0.0453125 * h)
+                - a_2 * (0.0011328125 * h2) + a_3 * (0.0011328125 * h2)
+                + a_6 * (0.017425215336301772 * h2) - a_8 * (0.017425215336301772 * h2)
+                + a_9 * (0.017425215336301772 * h2) + a_12 * (0.008055555555555555 * h2)
+                - a_14 * (0.008055555555555555 * h2) + a_15 * (0.008055555555555555 * h2)
+                - a_17 * (0.0453125 * h) - a_18 * (0.0012341191061430435 * h2)
+                + a_20 * (0.0012341191061430435 * h2)
+                - a_21 * (0.0012341191061430435 * h2) + a_24 * (0.000234375 * h2)
+                - a_26 * (0.000234375 * h2) + a_27 * (0.000234375 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.002186814421573694 * h2) + a_2 * (0.002186814421573694 * h2)
+                - a_3 * (0.002186814421573694 * h2) + a_6 * (0.04029214314217789 * h2)
+                + a_7 * (0.2960239087996743 * h) - a_8 * (0.04029214314217789 * h2)
+                + a_9 * (0.04029214314217789 * h2) + a_12 * (0.05262647267549765 * h2)
+                - a_14 * (0.05262647267549765 * h2) + a_15 * (0.05262647267549765 * h2)
+                - a_17 * (0.2960239087996743 * h) - a_18 * (0.006226197458044626 * h2)
+                + a_20 * (0.006226197458044626 * h2) - a_21 * (0.006226197458044626 * h2)
+                + a_24 * (0.0013232569851245604 * h2)
+                - a_26 * (0.0013232569851245604 * h2)
+                + a_27 * (0.0013232569851245604 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0015104166666666666 * h2) - a_2 * (0.0015104166666666666 * h2)
+                + a_3 * (0.0015104166666666666 * h2) - a_6 * (0.009202766754850088 * h2)
+                + a_8 * (0.009202766754850088 * h2) - a_9 * (0.009202766754850088 * h2)
+                + a_12 * (0.03160493827160494 * h2) + a_13 * (0.17777777777777778 * h)
+                - a_14 * (0.03160493827160494 * h2) + a_15 * (0.03160493827160494 * h2)
+                - a_17 * (0.17777777777777778 * h) - a_18 * (0.009202766754850088 * h2)
+                + a_20 * (0.009202766754850088 * h2) - a_21 * (0.009202766754850088 * h2)
+                + a_24 * (0.0015104166666666666 * h2)
+                - a_26 * (0.0015104166666666666 * h2)
+                + a_27 * (0.0015104166666666666 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.00045641474509297293 * h2) + a_2 * (0.00045641474509297293 * h2)
+                - a_3 * (0.00045641474509297293 * h2) + a_6 * (0.003148458260513762 * h2)
+                - a_8 * (0.003148458260513762 * h2) + a_9 * (0.003148458260513762 * h2)
+                - a_12 * (0.004231410947102588 * h2) + a_14 * (0.004231410947102588 * h2)
+                - a_15 * (0.004231410947102588 * h2) + a_17 * (0.023801686577452057 * h)
+                - a_18 * (0.0032396740063754185 * h2) - a_19 * (0.023801686577452057 * h)
+                + a_20 * (0.0032396740063754185 * h2)
+                - a_21 * (0.0032396740063754185 * h2)
+                + a_24 * (0.001502263848208773 * h2) - a_26 * (0.001502263848208773 * h2)
+                + a_27 * (0.001502263848208773 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0005476648408213074 * h2) + a_8 * (0.0005476648408213074 * h2)
+                - a_9 * (0.0005476648408213074 * h2)
+                + a_12 * (0.0008333333333333334 * h2)
+                - a_14 * (0.0008333333333333334 * h2)
+                + a_15 * (0.0008333333333333334 * h2) - a_17 * (0.0046875 * h)
+                + a_18 * (0.00021098329320225982 * h2)
+                - a_20 * (0.00021098329320225982 * h2)
+                + a_21 * (0.00021098329320225982 * h2) + a_24 * (0.0001171875 * h2)
+                + a_25 * (0.0046875 * h) - a_26 * (0.0001171875 * h2)
+                + a_27 * (0.0001171875 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -1.6770509831248424,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.0012962517405301817 * h2) + a_1 * (0.051850069621207265 * h)
+                - a_2 * (0.0012962517405301817 * h2) + a_3 * (0.0012962517405301817 * h2)
+                + a_6 * (0.015398078258694055 * h2) - a_8 * (0.015398078258694055 * h2)
+                + a_9 * (0.015398078258694055 * h2) + a_12 * (0.01751978235753174 * h2)
+                - a_14 * (0.01751978235753174 * h2) + a_15 * (0.01751978235753174 * h2)
+                + a_18 * (0.007057370587330989 * h2) - a_20 * (0.007057370587330989 * h2)
+                + a_21 * (0.007057370587330989 * h2) - a_23 * (0.051850069621207265 * h)
+                - a_24 * (0.00044321080465392247 * h2)
+                + a_26 * (0.00044321080465392247 * h2)
+                - a_27 * (0.00044321080465392247 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0025023223174015143 * h2) + a_2 * (0.0025023223174015143 * h2)
+                - a_3 * (0.0025023223174015143 * h2) + a_6 * (0.035604815282898696 * h2)
+                + a_7 * (0.2615863979968067 * h) - a_8 * (0.035604815282898696 * h2)
+                + a_9 * (0.035604815282898696 * h2) + a_12 * (0.11445571210584539 * h2)
+                - a_14 * (0.11445571210584539 * h2) + a_15 * (0.11445571210584539 * h2)
+                + a_18 * (0.035604815282898696 * h2) - a_20 * (0.035604815282898696 * h2)
+                + a_21 * (0.035604815282898696 * h2) - a_23 * (0.2615863979968067 * h)
+                - a_24 * (0.0025023223174015143 * h2)
+                + a_26 * (0.0025023223174015143 * h2)
+                - a_27 * (0.0025023223174015143 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0017283356540402422 * h2) - a_2 * (0.0017283356540402422 * h2)
+                + a_3 * (0.0017283356540402422 * h2) - a_6 * (0.008132176271731757 * h2)
+                + a_8 * (0.008132176271731757 * h2) - a_9 * (0.008132176271731757 * h2)
+                + a_12 * (0.06873661737207856 * h2) + a_13 * (0.3866434727179419 * h)
+                - a_14 * (0.06873661737207856 * h2) + a_15 * (0.06873661737207856 * h2)
+                + a_18 * (0.05262647267549765 * h2) - a_20 * (0.05262647267549765 * h2)
+                + a_21 * (0.05262647267549765 * h2) - a_23 * (0.3866434727179419 * h)
+                - a_24 * (0.0028562474077697226 * h2)
+                + a_26 * (0.0028562474077697226 * h2)
+                - a_27 * (0.0028562474077697226 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0005222650771689096 * h2) + a_2 * (0.0005222650771689096 * h2)
+                - a_3 * (0.0005222650771689096 * h2) + a_6 * (0.0027821869488536153 * h2)
+                - a_8 * (0.0027821869488536153 * h2) + a_9 * (0.0027821869488536153 * h2)
+                - a_12 * (0.009202766754850088 * h2) + a_14 * (0.009202766754850088 * h2)
+                - a_15 * (0.009202766754850088 * h2) + a_18 * (0.018526234567901236 * h2)
+                + a_19 * (0.1361111111111111 * h) - a_20 * (0.018526234567901236 * h2)
+                + a_21 * (0.018526234567901236 * h2) - a_23 * (0.1361111111111111 * h)
+                - a_24 * (0.0028408301609263286 * h2)
+                + a_26 * (0.0028408301609263286 * h2)
+                - a_27 * (0.0028408301609263286 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0004839530482549252 * h2) + a_8 * (0.0004839530482549252 * h2)
+                - a_9 * (0.0004839530482549252 * h2)
+                + a_12 * (0.0018123912783653527 * h2)
+                - a_14 * (0.0018123912783653527 * h2)
+                + a_15 * (0.0018123912783653527 * h2) - a_18 * (0.0012065183015579 * h2)
+                + a_20 * (0.0012065183015579 * h2) - a_21 * (0.0012065183015579 * h2)
+                + a_23 * (0.008864216093078449 * h)
+                - a_24 * (0.00022160540232696123 * h2)
+                - a_25 * (0.008864216093078449 * h)
+                + a_26 * (0.00022160540232696123 * h2)
+                - a_27 * (0.00022160540232696123 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.0012962517405301817 * h2) + a_1 * (0.051850069621207265 * h)
+                - a_2 * (0.0012962517405301817 * h2) + a_3 * (0.0012962517405301817 * h2)
+                + a_6 * (0.015398078258694055 * h2) - a_8 * (0.015398078258694055 * h2)
+                + a_9 * (0.015398078258694055 * h2) + a_12 * (0.01751978235753174 * h2)
+                - a_14 * (0.01751978235753174 * h2) + a_15 * (0.01751978235753174 * h2)
+                + a_18 * (0.007057370587330989 * h2) - a_20 * (0.007057370587330989 * h2)
+                + a_21 * (0.007057370587330989 * h2) - a_23 * (0.051850069621207265 * h)
+                - a_24 * (0.00044321080465392247 * h2)
+                + a_26 * (0.00044321080465392247 * h2)
+                - a_27 * (0.00044321080465392247 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0025023223174015143 * h2) + a_2 * (0.0025023223174015143 * h2)
+                - a_3 * (0.0025023223174015143 * h2) + a_6 * (0.035604815282898696 * h2)
+                + a_7 * (0.2615863979968067 * h) - a_8 * (0.035604815282898696 * h2)
+                + a_9 * (0.035604815282898696 * h2) + a_12 * (0.11445571210584539 * h2)
+                - a_14 * (0.11445571210584539 * h2) + a_15 * (0.11445571210584539 * h2)
+                + a_18 * (0.035604815282898696 * h2) - a_20 * (0.035604815282898696 * h2)
+                + a_21 * (0.035604815282898696 * h2) - a_23 * (0.2615863979968067 * h)
+                - a_24 * (0.0025023223174015143 * h2)
+                + a_26 * (0.0025023223174015143 * h2)
+                - a_27 * (0.0025023223174015143 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0017283356540402422 * h2) - a_2 * (0.0017283356540402422 * h2)
+                + a_3 * (0.0017283356540402422 * h2) - a_6 * (0.008132176271731757 * h2)
+                + a_8 * (0.008132176271731757 * h2) - a_9 * (0.008132176271731757 * h2)
+                + a_12 * (0.06873661737207856 * h2) + a_13 * (0.3866434727179419 * h)
+                - a_14 * (0.06873661737207856 * h2) + a_15 * (0.06873661737207856 * h2)
+                + a_18 * (0.05262647267549765 * h2) - a_20 * (0.05262647267549765 * h2)
+                + a_21 * (0.05262647267549765 * h2) - a_23 * (0.3866434727179419 * h)
+                - a_24 * (0.0028562474077697226 * h2)
+                + a_26 * (0.0028562474077697226 * h2)
+                - a_27 * (0.0028562474077697226 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0005222650771689096 * h2) + a_2 * (0.0005222650771689096 * h2)
+                - a_3 * (0.0005222650771689096 * h2) + a_6 * (0.0027821869488536153 * h2)
+                - a_8 * (0.0027821869488536153 * h2) + a_9 * (0.0027821869488536153 * h2)
+                - a_12 * (0.009202766754850088 * h2) + a_14 * (0.009202766754850088 * h2)
+                - a_15 * (0.009202766754850088 * h2) + a_18 * (0.018526234567901236 * h2)
+                + a_19 * (0.1361111111111111 * h) - a_20 * (0.018526234567901236 * h2)
+                + a_21 * (0.018526234567901236 * h2) - a_23 * (0.1361111111111111 * h)
+                - a_24 * (0.0028408301609263286 * h2)
+                + a_26 * (0.0028408301609263286 * h2)
+                - a_27 * (0.0028408301609263286 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0004839530482549252 * h2) + a_8 * (0.0004839530482549252 * h2)
+                - a_9 * (0.0004839530482549252 * h2)
+                + a_12 * (0.0018123912783653527 * h2)
+                - a_14 * (0.0018123912783653527 * h2)
+                + a_15 * (0.0018123912783653527 * h2) - a_18 * (0.0012065183015579 * h2)
+                + a_20 * (0.0012065183015579 * h2) - a_21 * (0.0012065183015579 * h2)
+                + a_23 * (0.008864216093078449 * h)
+                - a_24 * (0.00022160540232696123 * h2)
+                - a_25 * (0.008864216093078449 * h)
+                + a_26 * (0.00022160540232696123 * h2)
+                - a_27 * (0.00022160540232696123 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            1.9166296949998198,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
+                + a_3 * (0.00125 * h2) + a_6 * (0.016617063492063492 * h2)
+                - a_8 * (0.016617063492063492 * h2) + a_9 * (0.016617063492063492 * h2)
+                + a_12 * (0.014600694444444444 * h2) - a_14 * (0.014600694444444444 * h2)
+                + a_15 * (0.014600694444444444 * h2) + a_18 * (0.016617063492063492 * h2)
+                - a_20 * (0.016617063492063492 * h2) + a_21 * (0.016617063492063492 * h2)
+                + a_24 * (0.00125 * h2) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
+                - a_29 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
+                - a_3 * (0.0024130366031158 * h2) + a_6 * (0.038423462086579825 * h2)
+                + a_7 * (0.28229482349323953 * h) - a_8 * (0.038423462086579825 * h2)
+                + a_9 * (0.038423462086579825 * h2) + a_12 * (0.09538548172433949 * h2)
+                - a_14 * (0.09538548172433949 * h2) + a_15 * (0.09538548172433949 * h2)
+                + a_18 * (0.08383398163066763 * h2) - a_20 * (0.08383398163066763 * h2)
+                + a_21 * (0.08383398163066763 * h2) + a_24 * (0.007057370587330989 * h2)
+                - a_26 * (0.007057370587330989 * h2) + a_27 * (0.007057370587330989 * h2)
+                - a_29 * (0.28229482349323953 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
+                + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.00877595808812831 * h2)
+                + a_8 * (0.00877595808812831 * h2) - a_9 * (0.00877595808812831 * h2)
+                + a_12 * (0.05728395061728395 * h2) + a_13 * (0.32222222222222224 * h)
+                - a_14 * (0.05728395061728395 * h2) + a_15 * (0.05728395061728395 * h2)
+                + a_18 * (0.12391264239147928 * h2) - a_20 * (0.12391264239147928 * h2)
+                + a_21 * (0.12391264239147928 * h2) + a_24 * (0.008055555555555555 * h2)
+                - a_26 * (0.008055555555555555 * h2) + a_27 * (0.008055555555555555 * h2)
+                - a_29 * (0.32222222222222224 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0005036300635508666 * h2) + a_2 * (0.0005036300635508666 * h2)
+                - a_3 * (0.0005036300635508666 * h2) + a_6 * (0.0030024381224187874 * h2)
+                - a_8 * (0.0030024381224187874 * h2) + a_9 * (0.0030024381224187874 * h2)
+                - a_12 * (0.00766943234162344 * h2) + a_14 * (0.00766943234162344 * h2)
+                - a_15 * (0.00766943234162344 * h2) + a_18 * (0.043621290999839926 * h2)
+                + a_19 * (0.3204829542845382 * h) - a_20 * (0.043621290999839926 * h2)
+                + a_21 * (0.043621290999839926 * h2) + a_24 * (0.008012073857113456 * h2)
+                - a_26 * (0.008012073857113456 * h2) + a_27 * (0.008012073857113456 * h2)
+                - a_29 * (0.3204829542845382 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0005222650771689096 * h2) + a_8 * (0.0005222650771689096 * h2)
+                - a_9 * (0.0005222650771689096 * h2)
+                + a_12 * (0.0015104166666666666 * h2)
+                - a_14 * (0.0015104166666666666 * h2)
+                + a_15 * (0.0015104166666666666 * h2)
+                - a_18 * (0.0028408301609263286 * h2)
+                + a_20 * (0.0028408301609263286 * h2)
+                - a_21 * (0.0028408301609263286 * h2) + a_24 * (0.000625 * h2)
+                + a_25 * (0.025 * h) - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)
+                - a_29 * (0.025 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
+                + a_3 * (0.00125 * h2) + a_6 * (0.016617063492063492 * h2)
+                - a_8 * (0.016617063492063492 * h2) + a_9 * (0.016617063492063492 * h2)
+                + a_12 * (0.014600694444444444 * h2) - a_14 * (0.014600694444444444 * h2)
+                + a_15 * (0.014600694444444444 * h2) + a_18 * (0.016617063492063492 * h2)
+                - a_20 * (0.016617063492063492 * h2) + a_21 * (0.016617063492063492 * h2)
+                + a_24 * (0.00125 * h2) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
+                - a_29 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
+                - a_3 * (0.0024130366031158 * h2) + a_6 * (0.038423462086579825 * h2)
+                + a_7 * (0.28229482349323953 * h) - a_8 * (0.038423462086579825 * h2)
+                + a_9 * (0.038423462086579825 * h2) + a_12 * (0.09538548172433949 * h2)
+                - a_14 * (0.09538548172433949 * h2) + a_15 * (0.09538548172433949 * h2)
+                + a_18 * (0.08383398163066763 * h2) - a_20 * (0.08383398163066763 * h2)
+                + a_21 * (0.08383398163066763 * h2) + a_24 * (0.007057370587330989 * h2)
+                - a_26 * (0.007057370587330989 * h2) + a_27 * (0.007057370587330989 * h2)
+                - a_29 * (0.28229482349323953 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
+                + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.00877595808812831 * h2)
+                + a_8 * (0.00877595808812831 * h2) - a_9 * (0.00877595808812831 * h2)
+                + a_12 * (0.05728395061728395 * h2) + a_13 * (0.32222222222222224 * h)
+                - a_14 * (0.05728395061728395 * h2) + a_15 * (0.05728395061728395 * h2)
+                + a_18 * (0.12391264239147928 * h2) - a_20 * (0.12391264239147928 * h2)
+                + a_21 * (0.12391264239147928 * h2) + a_24 * (0.008055555555555555 * h2)
+                - a_26 * (0.008055555555555555 * h2) + a_27 * (0.008055555555555555 * h2)
+                - a_29 * (0.32222222222222224 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0005036300635508666 * h2) + a_2 * (0.0005036300635508666 * h2)
+                - a_3 * (0.0005036300635508666 * h2) + a_6 * (0.0030024381224187874 * h2)
+                - a_8 * (0.0030024381224187874 * h2) + a_9 * (0.0030024381224187874 * h2)
+                - a_12 * (0.00766943234162344 * h2) + a_14 * (0.00766943234162344 * h2)
+                - a_15 * (0.00766943234162344 * h2) + a_18 * (0.043621290999839926 * h2)
+                + a_19 * (0.3204829542845382 * h) - a_20 * (0.043621290999839926 * h2)
+                + a_21 * (0.043621290999839926 * h2) + a_24 * (0.008012073857113456 * h2)
+                - a_26 * (0.008012073857113456 * h2) + a_27 * (0.008012073857113456 * h2)
+                - a_29 * (0.3204829542845382 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0005222650771689096 * h2) + a_8 * (0.0005222650771689096 * h2)
+                - a_9 * (0.0005222650771689096 * h2)
+                + a_12 * (0.0015104166666666666 * h2)
+                - a_14 * (0.0015104166666666666 * h2)
+                + a_15 * (0.0015104166666666666 * h2)
+                - a_18 * (0.0028408301609263286 * h2)
+                + a_20 * (0.0028408301609263286 * h2)
+                - a_21 * (0.0028408301609263286 * h2) + a_24 * (0.000625 * h2)
+                + a_25 * (0.025 * h) - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)
+                - a_29 * (0.025 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            -4.47213595499958,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.025 * h + 0.00125 * h2) + a_1 * (1.0 + 0.05 * h)
+                + a_2 * (-0.025 * h - 0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_4 * (0.025 * h) - a_5 + a_6 * (0.016024147714226913 * h2)
+                - a_8 * (0.016024147714226913 * h2) + a_9 * (0.016024147714226913 * h2)
+                + a_12 * (0.01611111111111111 * h2) - a_14 * (0.01611111111111111 * h2)
+                + a_15 * (0.01611111111111111 * h2) + a_18 * (0.014114741174661978 * h2)
+                - a_20 * (0.014114741174661978 * h2) + a_21 * (0.014114741174661978 * h2)
+                + a_24 * (-0.05 * h + 0.0025 * h2) + a_26 * (0.05 * h - 0.0025 * h2)
+                + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (-0.048260732062316 * h - 0.0024130366031158 * h2)
+                + a_2 * (0.048260732062316 * h + 0.0024130366031158 * h2)
+                - a_3 * (0.0024130366031158 * h2) + a_4 * (0.048260732062316 * h)
+                + a_6 * (0.03705246913580247 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.03705246913580247 * h2) + a_9 * (0.03705246913580247 * h2)
+                + a_12 * (0.1052529453509953 * h2) - a_14 * (0.1052529453509953 * h2)
+                + a_15 * (0.1052529453509953 * h2) + a_18 * (0.07120963056579739 * h2)
+                - a_20 * (0.07120963056579739 * h2) + a_21 * (0.07120963056579739 * h2)
+                + a_24 * (-0.28229482349323953 * h + 0.014114741174661978 * h2)
+                + a_26 * (0.28229482349323953 * h - 0.014114741174661978 * h2)
+                + a_27 * (0.014114741174661978 * h2) + a_28 * (0.28229482349323953 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.03333333333333333 * h + 0.0016666666666666668 * h2)
+                + a_2 * (-0.03333333333333333 * h - 0.0016666666666666668 * h2)
+                + a_3 * (0.0016666666666666668 * h2) - a_4 * (0.03333333333333333 * h)
+                - a_6 * (0.008462821894205176 * h2) + a_8 * (0.008462821894205176 * h2)
+                - a_9 * (0.008462821894205176 * h2) + a_12 * (0.06320987654320988 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
+                + a_15 * (0.06320987654320988 * h2) + a_18 * (0.1052529453509953 * h2)
+                - a_20 * (0.1052529453509953 * h2) + a_21 * (0.1052529453509953 * h2)
+                + a_24 * (-0.32222222222222224 * h + 0.01611111111111111 * h2)
+                + a_26 * (0.32222222222222224 * h - 0.01611111111111111 * h2)
+                + a_27 * (0.01611111111111111 * h2) + a_28 * (0.32222222222222224 * h)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (-0.010072601271017334 * h - 0.0005036300635508666 * h2)
+                + a_2 * (0.010072601271017334 * h + 0.0005036300635508666 * h2)
+                - a_3 * (0.0005036300635508666 * h2) + a_4 * (0.010072601271017334 * h)
+                + a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
+                + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.008462821894205176 * h2)
+                + a_14 * (0.008462821894205176 * h2) - a_15 * (0.008462821894205176 * h2)
+                + a_18 * (0.03705246913580247 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.03705246913580247 * h2) + a_21 * (0.03705246913580247 * h2)
+                + a_24 * (-0.3204829542845382 * h + 0.016024147714226913 * h2)
+                + a_26 * (0.3204829542845382 * h - 0.016024147714226913 * h2)
+                + a_27 * (0.016024147714226913 * h2) + a_28 * (0.3204829542845382 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0005036300635508666 * h2) + a_8 * (0.0005036300635508666 * h2)
+                - a_9 * (0.0005036300635508666 * h2)
+                + a_12 * (0.0016666666666666668 * h2)
+                - a_14 * (0.0016666666666666668 * h2)
+                + a_15 * (0.0016666666666666668 * h2) - a_18 * (0.0024130366031158 * h2)
+                + a_20 * (0.0024130366031158 * h2) - a_21 * (0.0024130366031158 * h2)
+                + a_24 * (-0.025 * h + 0.00125 * h2) + a_25 * (-1.0 + 0.05 * h)
+                + a_26 * (0.025 * h - 0.00125 * h2) + a_27 * (0.00125 * h2)
+                + a_28 * (0.025 * h) + a_29 - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.025 * h + 0.00125 * h2) + a_1 * (0.05 * h)
+                + a_2 * (-0.025 * h - 0.00125 * h2) + a_3 * (0.00125 * h2)
+                - a_4 * (0.025 * h) + a_6 * (0.016024147714226913 * h2)
+                - a_8 * (0.016024147714226913 * h2) + a_9 * (0.016024147714226913 * h2)
+                + a_12 * (0.01611111111111111 * h2) - a_14 * (0.01611111111111111 * h2)
+                + a_15 * (0.01611111111111111 * h2) + a_18 * (0.014114741174661978 * h2)
+                - a_20 * (0.014114741174661978 * h2) + a_21 * (0.014114741174661978 * h2)
+                + a_24 * (-0.05 * h + 0.0025 * h2) + a_26 * (0.05 * h - 0.0025 * h2)
+                + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (-0.048260732062316 * h - 0.0024130366031158 * h2)
+                + a_2 * (0.048260732062316 * h + 0.0024130366031158 * h2)
+                - a_3 * (0.0024130366031158 * h2) + a_4 * (0.048260732062316 * h)
+                + a_6 * (0.03705246913580247 * h2) + a_7 * (0.2722222222222222 * h)
+                - a_8 * (0.03705246913580247 * h2) + a_9 * (0.03705246913580247 * h2)
+                + a_12 * (0.1052529453509953 * h2) - a_14 * (0.1052529453509953 * h2)
+                + a_15 * (0.1052529453509953 * h2) + a_18 * (0.07120963056579739 * h2)
+                - a_20 * (0.07120963056579739 * h2) + a_21 * (0.07120963056579739 * h2)
+                + a_24 * (-0.28229482349323953 * h + 0.014114741174661978 * h2)
+                + a_26 * (0.28229482349323953 * h - 0.014114741174661978 * h2)
+                + a_27 * (0.014114741174661978 * h2) + a_28 * (0.28229482349323953 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.03333333333333333 * h + 0.0016666666666666668 * h2)
+                + a_2 * (-0.03333333333333333 * h - 0.0016666666666666668 * h2)
+                + a_3 * (0.0016666666666666668 * h2) - a_4 * (0.03333333333333333 * h)
+                - a_6 * (0.008462821894205176 * h2) + a_8 * (0.008462821894205176 * h2)
+                - a_9 * (0.008462821894205176 * h2) + a_12 * (0.06320987654320988 * h2)
+                + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
+                + a_15 * (0.06320987654320988 * h2) + a_18 * (0.1052529453509953 * h2)
+                - a_20 * (0.1052529453509953 * h2) + a_21 * (0.1052529453509953 * h2)
+                + a_24 * (-0.32222222222222224 * h + 0.01611111111111111 * h2)
+                + a_26 * (0.32222222222222224 * h - 0.01611111111111111 * h2)
+                + a_27 * (0.01611111111111111 * h2) + a_28 * (0.32222222222222224 * h)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (-0.010072601271017334 * h - 0.0005036300635508666 * h2)
+                + a_2 * (0.010072601271017334 * h + 0.0005036300635508666 * h2)
+                - a_3 * (0.0005036300635508666 * h2) + a_4 * (0.010072601271017334 * h)
+                + a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
+                + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.008462821894205176 * h2)
+                + a_14 * (0.008462821894205176 * h2) - a_15 * (0.008462821894205176 * h2)
+                + a_18 * (0.03705246913580247 * h2) + a_19 * (0.2722222222222222 * h)
+                - a_20 * (0.03705246913580247 * h2) + a_21 * (0.03705246913580247 * h2)
+                + a_24 * (-0.3204829542845382 * h + 0.016024147714226913 * h2)
+                + a_26 * (0.3204829542845382 * h - 0.016024147714226913 * h2)
+                + a_27 * (0.016024147714226913 * h2) + a_28 * (0.3204829542845382 * h)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0005036300635508666 * h2) + a_8 * (0.0005036300635508666 * h2)
+                - a_9 * (0.0005036300635508666 * h2)
+                + a_12 * (0.0016666666666666668 * h2)
+                - a_14 * (0.0016666666666666668 * h2)
+                + a_15 * (0.0016666666666666668 * h2) - a_18 * (0.0024130366031158 * h2)
+                + a_20 * (0.0024130366031158 * h2) - a_21 * (0.0024130366031158 * h2)
+                + a_24 * (-0.025 * h + 0.00125 * h2) + a_25 * (0.05 * h)
+                + a_26 * (0.025 * h - 0.00125 * h2) + a_27 * (0.00125 * h2)
+                + a_28 * (0.025 * h) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
+                + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
+                + a_6 * (0.05886421609307845 * h - 0.006867491877525819 * h2)
+                + a_8 * (-0.05886421609307845 * h + 0.006867491877525819 * h2)
+                - a_9 * (0.006867491877525819 * h2) - a_10 * (0.05886421609307845 * h)
+                - a_12 * (0.006904761904761905 * h2) + a_14 * (0.006904761904761905 * h2)
+                - a_15 * (0.006904761904761905 * h2) - a_18 * (0.006049174789140847 * h2)
+                + a_20 * (0.006049174789140847 * h2) - a_21 * (0.006049174789140847 * h2)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.0010341585441924856 * h2) - a_2 * (0.0010341585441924856 * h2)
+                + a_3 * (0.0010341585441924856 * h2)
+                + a_6 * (0.1361111111111111 * h - 0.01587962962962963 * h2)
+                + a_7 * (1.0 - 0.11666666666666667 * h)
+                + a_8 * (-0.1361111111111111 * h + 0.01587962962962963 * h2)
+                - a_9 * (0.01587962962962963 * h2) - a_10 * (0.1361111111111111 * h)
+                - a_11 - a_12 * (0.04510840515042656 * h2)
+                + a_14 * (0.04510840515042656 * h2) - a_15 * (0.04510840515042656 * h2)
+                - a_18 * (0.030518413099627453 * h2) + a_20 * (0.030518413099627453 * h2)
+                - a_21 * (0.030518413099627453 * h2)
+                + a_24 * (0.12098349578281695 * h - 0.006049174789140847 * h2)
+                + a_26 * (-0.12098349578281695 * h + 0.006049174789140847 * h2)
+                - a_27 * (0.006049174789140847 * h2) - a_28 * (0.12098349578281695 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.0007142857142857143 * h2) + a_2 * (0.0007142857142857143 * h2)
+                - a_3 * (0.0007142857142857143 * h2)
+                + a_6 * (-0.031087917162386357 * h + 0.0036269236689450753 * h2)
+                + a_8 * (0.031087917162386357 * h - 0.0036269236689450753 * h2)
+                + a_9 * (0.0036269236689450753 * h2) + a_10 * (0.031087917162386357 * h)
+                - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.02708994708994709 * h2) - a_15 * (0.02708994708994709 * h2)
+                - a_18 * (0.04510840515042656 * h2) + a_20 * (0.04510840515042656 * h2)
+                - a_21 * (0.04510840515042656 * h2)
+                + a_24 * (0.1380952380952381 * h - 0.006904761904761905 * h2)
+                + a_26 * (-0.1380952380952381 * h + 0.006904761904761905 * h2)
+                - a_27 * (0.006904761904761905 * h2) - a_28 * (0.1380952380952381 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (0.00021584145580751427 * h2) - a_2 * (0.00021584145580751427 * h2)
+                + a_3 * (0.00021584145580751427 * h2)
+                + a_6 * (0.010635824225415492 * h - 0.0012408461596318074 * h2)
+                + a_8 * (-0.010635824225415492 * h + 0.0012408461596318074 * h2)
+                - a_9 * (0.0012408461596318074 * h2) - a_10 * (0.010635824225415492 * h)
+                + a_12 * (0.0036269236689450753 * h2)
+                - a_14 * (0.0036269236689450753 * h2)
+                + a_15 * (0.0036269236689450753 * h2) - a_18 * (0.01587962962962963 * h2)
+                - a_19 * (0.11666666666666667 * h) + a_20 * (0.01587962962962963 * h2)
+                - a_21 * (0.01587962962962963 * h2)
+                + a_24 * (0.13734983755051638 * h - 0.006867491877525819 * h2)
+                + a_26 * (-0.13734983755051638 * h + 0.006867491877525819 * h2)
+                - a_27 * (0.006867491877525819 * h2) - a_28 * (0.13734983755051638 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_6 * (-0.0018500696212072653 * h + 0.00021584145580751427 * h2)
+                + a_8 * (0.0018500696212072653 * h - 0.00021584145580751427 * h2)
+                + a_9 * (0.00021584145580751427 * h2)
+                + a_10 * (0.0018500696212072653 * h)
+                - a_12 * (0.0007142857142857143 * h2)
+                + a_14 * (0.0007142857142857143 * h2)
+                - a_15 * (0.0007142857142857143 * h2)
+                + a_18 * (0.0010341585441924856 * h2)
+                - a_20 * (0.0010341585441924856 * h2)
+                + a_21 * (0.0010341585441924856 * h2)
+                + a_24 * (0.010714285714285714 * h - 0.0005357142857142857 * h2)
+                + a_25 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.010714285714285714 * h + 0.0005357142857142857 * h2)
+                - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
+                - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
+                + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
+                + a_6 * (0.05886421609307845 * h - 0.006867491877525819 * h2)
+                + a_8 * (-0.05886421609307845 * h + 0.006867491877525819 * h2)
+                - a_9 * (0.006867491877525819 * h2) - a_10 * (0.05886421609307845 * h)
+                - a_12 * (0.006904761904761905 * h2) + a_14 * (0.006904761904761905 * h2)
+                - a_15 * (0.006904761904761905 * h2) - a_18 * (0.006049174789140847 * h2)
+                + a_20 * (0.006049174789140847 * h2) - a_21 * (0.006049174789140847 * h2)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (0.0010341585441924856 * h2) - a_2 * (0.0010341585441924856 * h2)
+                + a_3 * (0.0010341585441924856 * h2)
+                + a_6 * (0.1361111111111111 * h - 0.01587962962962963 * h2)
+                - a_7 * (0.11666666666666667 * h)
+                + a_8 * (-0.1361111111111111 * h + 0.01587962962962963 * h2)
+                - a_9 * (0.01587962962962963 * h2) - a_10 * (0.1361111111111111 * h)
+                - a_12 * (0.04510840515042656 * h2) + a_14 * (0.04510840515042656 * h2)
+                - a_15 * (0.04510840515042656 * h2) - a_18 * (0.030518413099627453 * h2)
+                + a_20 * (0.030518413099627453 * h2) - a_21 * (0.030518413099627453 * h2)
+                + a_24 * (0.12098349578281695 * h - 0.006049174789140847 * h2)
+                + a_26 * (-0.12098349578281695 * h + 0.006049174789140847 * h2)
+                - a_27 * (0.006049174789140847 * h2) - a_28 * (0.12098349578281695 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_0 * (0.0007142857142857143 * h2) + a_2 * (0.0007142857142857143 * h2)
+                - a_3 * (0.0007142857142857143 * h2)
+                + a_6 * (-0.031087917162386357 * h + 0.0036269236689450753 * h2)
+                + a_8 * (0.031087917162386357 * h - 0.0036269236689450753 * h2)
+                + a_9 * (0.0036269236689450753 * h2) + a_10 * (0.031087917162386357 * h)
+                - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.02708994708994709 * h2) - a_15 * (0.02708994708994709 * h2)
+                - a_18 * (0.04510840515042656 * h2) + a_20 * (0.04510840515042656 * h2)
+                - a_21 * (0.04510840515042656 * h2)
+                + a_24 * (0.1380952380952381 * h - 0.006904761904761905 * h2)
+                + a_26 * (-0.1380952380952381 * h + 0.006904761904761905 * h2)
+                - a_27 * (0.006904761904761905 * h2) - a_28 * (0.1380952380952381 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (0.00021584145580751427 * h2) - a_2 * (0.00021584145580751427 * h2)
+                + a_3 * (0.00021584145580751427 * h2)
+                + a_6 * (0.010635824225415492 * h - 0.0012408461596318074 * h2)
+                + a_8 * (-0.010635824225415492 * h + 0.0012408461596318074 * h2)
+                - a_9 * (0.0012408461596318074 * h2) - a_10 * (0.010635824225415492 * h)
+                + a_12 * (0.0036269236689450753 * h2)
+                - a_14 * (0.0036269236689450753 * h2)
+                + a_15 * (0.0036269236689450753 * h2) - a_18 * (0.01587962962962963 * h2)
+                - a_19 * (0.11666666666666667 * h) + a_20 * (0.01587962962962963 * h2)
+                - a_21 * (0.01587962962962963 * h2)
+                + a_24 * (0.13734983755051638 * h - 0.006867491877525819 * h2)
+                + a_26 * (-0.13734983755051638 * h + 0.006867491877525819 * h2)
+                - a_27 * (0.006867491877525819 * h2) - a_28 * (0.13734983755051638 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_6 * (-0.0018500696212072653 * h + 0.00021584145580751427 * h2)
+                + a_8 * (0.0018500696212072653 * h - 0.00021584145580751427 * h2)
+                + a_9 * (0.00021584145580751427 * h2)
+                + a_10 * (0.0018500696212072653 * h)
+                - a_12 * (0.0007142857142857143 * h2)
+                + a_14 * (0.0007142857142857143 * h2)
+                - a_15 * (0.0007142857142857143 * h2)
+                + a_18 * (0.0010341585441924856 * h2)
+                - a_20 * (0.0010341585441924856 * h2)
+                + a_21 * (0.0010341585441924856 * h2)
+                + a_24 * (0.010714285714285714 * h - 0.0005357142857142857 * h2)
+                - a_25 * (0.02142857142857143 * h)
+                + a_26 * (-0.010714285714285714 * h + 0.0005357142857142857 * h2)
+                - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.00046875 * h2) + a_1 * (0.01875 * h) - a_2 * (0.00046875 * h2)
+                + a_3 * (0.00046875 * h2) + a_6 * (0.006009055392835092 * h2)
+                - a_8 * (0.006009055392835092 * h2) + a_9 * (0.006009055392835092 * h2)
+                + a_12 * (0.0453125 * h + 0.0060416666666666665 * h2)
+                + a_14 * (-0.0453125 * h - 0.0060416666666666665 * h2)
+                + a_15 * (0.0060416666666666665 * h2) - a_16 * (0.0453125 * h)
+                + a_18 * (0.005293027940498241 * h2) - a_20 * (0.005293027940498241 * h2)
+                + a_21 * (0.005293027940498241 * h2)
+                + a_24 * (-0.01875 * h + 0.0009375 * h2)
+                + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
+                + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.000904888726168425 * h2) + a_2 * (0.000904888726168425 * h2)
+                - a_3 * (0.000904888726168425 * h2) + a_6 * (0.013894675925925927 * h2)
+                + a_7 * (0.10208333333333333 * h) - a_8 * (0.013894675925925927 * h2)
+                + a_9 * (0.013894675925925927 * h2)
+                + a_12 * (0.2960239087996743 * h + 0.039469854506623235 * h2)
+                + a_14 * (-0.2960239087996743 * h - 0.039469854506623235 * h2)
+                + a_15 * (0.039469854506623235 * h2) - a_16 * (0.2960239087996743 * h)
+                + a_18 * (0.02670361146217402 * h2) - a_20 * (0.02670361146217402 * h2)
+                + a_21 * (0.02670361146217402 * h2)
+                + a_24 * (-0.10586055880996484 * h + 0.005293027940498241 * h2)
+                + a_26 * (0.10586055880996484 * h - 0.005293027940498241 * h2)
+                + a_27 * (0.005293027940498241 * h2) + a_28 * (0.10586055880996484 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
+                - a_6 * (0.0031735582103269407 * h2) + a_8 * (0.0031735582103269407 * h2)
+                - a_9 * (0.0031735582103269407 * h2)
+                + a_12 * (0.17777777777777778 * h + 0.023703703703703703 * h2)
+                + a_13 * (1.0 + 0.13333333333333333 * h)
+                + a_14 * (-0.17777777777777778 * h - 0.023703703703703703 * h2)
+                + a_15 * (0.023703703703703703 * h2) - a_16 * (0.17777777777777778 * h)
+                - a_17 + a_18 * (0.039469854506623235 * h2)
+                - a_20 * (0.039469854506623235 * h2) + a_21 * (0.039469854506623235 * h2)
+                + a_24 * (-0.12083333333333333 * h + 0.0060416666666666665 * h2)
+                + a_26 * (0.12083333333333333 * h - 0.0060416666666666665 * h2)
+                + a_27 * (0.0060416666666666665 * h2) + a_28 * (0.12083333333333333 * h)
+                - a_30 * (0.13333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.000188861273831575 * h2) + a_2 * (0.000188861273831575 * h2)
+                - a_3 * (0.000188861273831575 * h2) + a_6 * (0.0010857403896778314 * h2)
+                - a_8 * (0.0010857403896778314 * h2) + a_9 * (0.0010857403896778314 * h2)
+                + a_12 * (-0.023801686577452057 * h - 0.0031735582103269407 * h2)
+                + a_14 * (0.023801686577452057 * h + 0.0031735582103269407 * h2)
+                - a_15 * (0.0031735582103269407 * h2) + a_16 * (0.023801686577452057 * h)
+                + a_18 * (0.013894675925925927 * h2) + a_19 * (0.10208333333333333 * h)
+                - a_20 * (0.013894675925925927 * h2) + a_21 * (0.013894675925925927 * h2)
+                + a_24 * (-0.12018110785670183 * h + 0.006009055392835092 * h2)
+                + a_26 * (0.12018110785670183 * h - 0.006009055392835092 * h2)
+                + a_27 * (0.006009055392835092 * h2) + a_28 * (0.12018110785670183 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.000188861273831575 * h2) + a_8 * (0.000188861273831575 * h2)
+                - a_9 * (0.000188861273831575 * h2)
+                + a_12 * (0.0046875 * h + 0.000625 * h2)
+                + a_14 * (-0.0046875 * h - 0.000625 * h2) + a_15 * (0.000625 * h2)
+                - a_16 * (0.0046875 * h) - a_18 * (0.000904888726168425 * h2)
+                + a_20 * (0.000904888726168425 * h2) - a_21 * (0.000904888726168425 * h2)
+                + a_24 * (-0.009375 * h + 0.00046875 * h2)
+                + a_25 * (-0.375 + 0.01875 * h) + a_26 * (0.009375 * h - 0.00046875 * h2)
+                + a_27 * (0.00046875 * h2) + a_28 * (0.009375 * h) + a_29 * 0.375
+                - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.00046875 * h2) + a_1 * (0.01875 * h) - a_2 * (0.00046875 * h2)
+                + a_3 * (0.00046875 * h2) + a_6 * (0.006009055392835092 * h2)
+                - a_8 * (0.006009055392835092 * h2) + a_9 * (0.006009055392835092 * h2)
+                + a_12 * (0.0453125 * h + 0.0060416666666666665 * h2)
+                + a_14 * (-0.0453125 * h - 0.0060416666666666665 * h2)
+                + a_15 * (0.0060416666666666665 * h2) - a_16 * (0.0453125 * h)
+                + a_18 * (0.005293027940498241 * h2) - a_20 * (0.005293027940498241 * h2)
+                + a_21 * (0.005293027940498241 * h2)
+                + a_24 * (-0.01875 * h + 0.0009375 * h2)
+                + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
+                + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.000904888726168425 * h2) + a_2 * (0.000904888726168425 * h2)
+                - a_3 * (0.000904888726168425 * h2) + a_6 * (0.013894675925925927 * h2)
+                + a_7 * (0.10208333333333333 * h) - a_8 * (0.013894675925925927 * h2)
+                + a_9 * (0.013894675925925927 * h2)
+                + a_12 * (0.2960239087996743 * h + 0.039469854506623235 * h2)
+                + a_14 * (-0.2960239087996743 * h - 0.039469854506623235 * h2)
+                + a_15 * (0.039469854506623235 * h2) - a_16 * (0.2960239087996743 * h)
+                + a_18 * (0.02670361146217402 * h2) - a_20 * (0.02670361146217402 * h2)
+                + a_21 * (0.02670361146217402 * h2)
+                + a_24 * (-0.10586055880996484 * h + 0.005293027940498241 * h2)
+                + a_26 * (0.10586055880996484 * h - 0.005293027940498241 * h2)
+                + a_27 * (0.005293027940498241 * h2) + a_28 * (0.10586055880996484 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
+                - a_6 * (0.0031735582103269407 * h2) + a_8 * (0.0031735582103269407 * h2)
+                - a_9 * (0.0031735582103269407 * h2)
+                + a_12 * (0.17777777777777778 * h + 0.023703703703703703 * h2)
+                + a_13 * (0.13333333333333333 * h)
+                + a_14 * (-0.17777777777777778 * h - 0.023703703703703703 * h2)
+                + a_15 * (0.023703703703703703 * h2) - a_16 * (0.17777777777777778 * h)
+                + a_18 * (0.039469854506623235 * h2) - a_20 * (0.039469854506623235 * h2)
+                + a_21 * (0.039469854506623235 * h2)
+                + a_24 * (-0.12083333333333333 * h + 0.0060416666666666665 * h2)
+                + a_26 * (0.12083333333333333 * h - 0.0060416666666666665 * h2)
+                + a_27 * (0.0060416666666666665 * h2) + a_28 * (0.12083333333333333 * h)
+                - a_30 * (0.13333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.000188861273831575 * h2) + a_2 * (0.000188861273831575 * h2)
+                - a_3 * (0.000188861273831575 * h2) + a_6 * (0.0010857403896778314 * h2)
+                - a_8 * (0.0010857403896778314 * h2) + a_9 * (0.0010857403896778314 * h2)
+                + a_12 * (-0.023801686577452057 * h - 0.0031735582103269407 * h2)
+                + a_14 * (0.023801686577452057 * h + 0.0031735582103269407 * h2)
+                - a_15 * (0.0031735582103269407 * h2) + a_16 * (0.023801686577452057 * h)
+                + a_18 * (0.013894675925925927 * h2) + a_19 * (0.10208333333333333 * h)
+                - a_20 * (0.013894675925925927 * h2) + a_21 * (0.013894675925925927 * h2)
+                + a_24 * (-0.12018110785670183 * h + 0.006009055392835092 * h2)
+                + a_26 * (0.12018110785670183 * h - 0.006009055392835092 * h2)
+                + a_27 * (0.006009055392835092 * h2) + a_28 * (0.12018110785670183 * h)
+                - a_30 * (0.10208333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.000188861273831575 * h2) + a_8 * (0.000188861273831575 * h2)
+                - a_9 * (0.000188861273831575 * h2)
+                + a_12 * (0.0046875 * h + 0.000625 * h2)
+                + a_14 * (-0.0046875 * h - 0.000625 * h2) + a_15 * (0.000625 * h2)
+                - a_16 * (0.0046875 * h) - a_18 * (0.000904888726168425 * h2)
+                + a_20 * (0.000904888726168425 * h2) - a_21 * (0.000904888726168425 * h2)
+                + a_24 * (-0.009375 * h + 0.00046875 * h2) + a_25 * (0.01875 * h)
+                + a_26 * (0.009375 * h - 0.00046875 * h2) + a_27 * (0.00046875 * h2)
+                + a_28 * (0.009375 * h) - a_30 * (0.01875 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
+                + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
+                - a_6 * (0.006867491877525819 * h2) + a_8 * (0.006867491877525819 * h2)
+                - a_9 * (0.006867491877525819 * h2) - a_12 * (0.006904761904761905 * h2)
+                + a_14 * (0.006904761904761905 * h2) - a_15 * (0.006904761904761905 * h2)
+                + a_18 * (0.051850069621207265 * h - 0.006049174789140847 * h2)
+                + a_20 * (-0.051850069621207265 * h + 0.006049174789140847 * h2)
+                - a_21 * (0.006049174789140847 * h2) - a_22 * (0.051850069621207265 * h)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.0010341585441924856 * h2) - a_2 * (0.0010341585441924856 * h2)
+                + a_3 * (0.0010341585441924856 * h2) - a_6 * (0.01587962962962963 * h2)
+                - a_7 * (0.11666666666666667 * h) + a_8 * (0.01587962962962963 * h2)
+                - a_9 * (0.01587962962962963 * h2) - a_12 * (0.04510840515042656 * h2)
+                + a_14 * (0.04510840515042656 * h2) - a_15 * (0.04510840515042656 * h2)
+                + a_18 * (0.2615863979968067 * h - 0.030518413099627453 * h2)
+                + a_20 * (-0.2615863979968067 * h + 0.030518413099627453 * h2)
+                - a_21 * (0.030518413099627453 * h2) - a_22 * (0.2615863979968067 * h)
+                + a_24 * (0.12098349578281695 * h - 0.006049174789140847 * h2)
+                + a_26 * (-0.12098349578281695 * h + 0.006049174789140847 * h2)
+                - a_27 * (0.006049174789140847 * h2) - a_28 * (0.12098349578281695 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.0007142857142857143 * h2) + a_2 * (0.0007142857142857143 * h2)
+                - a_3 * (0.0007142857142857143 * h2) + a_6 * (0.0036269236689450753 * h2)
+                - a_8 * (0.0036269236689450753 * h2) + a_9 * (0.0036269236689450753 * h2)
+                - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.02708994708994709 * h2) - a_15 * (0.02708994708994709 * h2)
+                + a_18 * (0.3866434727179419 * h - 0.04510840515042656 * h2)
+                + a_20 * (-0.3866434727179419 * h + 0.04510840515042656 * h2)
+                - a_21 * (0.04510840515042656 * h2) - a_22 * (0.3866434727179419 * h)
+                + a_24 * (0.1380952380952381 * h - 0.006904761904761905 * h2)
+                + a_26 * (-0.1380952380952381 * h + 0.006904761904761905 * h2)
+                - a_27 * (0.006904761904761905 * h2) - a_28 * (0.1380952380952381 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (0.00021584145580751427 * h2) - a_2 * (0.00021584145580751427 * h2)
+                + a_3 * (0.00021584145580751427 * h2)
+                - a_6 * (0.0012408461596318074 * h2) + a_8 * (0.0012408461596318074 * h2)
+                - a_9 * (0.0012408461596318074 * h2)
+                + a_12 * (0.0036269236689450753 * h2)
+                - a_14 * (0.0036269236689450753 * h2)
+                + a_15 * (0.0036269236689450753 * h2)
+                + a_18 * (0.1361111111111111 * h - 0.01587962962962963 * h2)
+                + a_19 * (1.0 - 0.11666666666666667 * h)
+                + a_20 * (-0.1361111111111111 * h + 0.01587962962962963 * h2)
+                - a_21 * (0.01587962962962963 * h2) - a_22 * (0.1361111111111111 * h)
+                - a_23 + a_24 * (0.13734983755051638 * h - 0.006867491877525819 * h2)
+                + a_26 * (-0.13734983755051638 * h + 0.006867491877525819 * h2)
+                - a_27 * (0.006867491877525819 * h2) - a_28 * (0.13734983755051638 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(a_6 * (0.00021584145580751427 * h2) - a_8 * (0.00021584145580751427 * h2)
+                + a_9 * (0.00021584145580751427 * h2)
+                - a_12 * (0.0007142857142857143 * h2)
+                + a_14 * (0.0007142857142857143 * h2)
+                - a_15 * (0.0007142857142857143 * h2)
+                + a_18 * (-0.008864216093078449 * h + 0.0010341585441924856 * h2)
+                + a_20 * (0.008864216093078449 * h - 0.0010341585441924856 * h2)
+                + a_21 * (0.0010341585441924856 * h2) + a_22 * (0.008864216093078449 * h)
+                + a_24 * (0.010714285714285714 * h - 0.0005357142857142857 * h2)
+                + a_25 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.010714285714285714 * h + 0.0005357142857142857 * h2)
+                - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
+                - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
+                + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
+                - a_6 * (0.006867491877525819 * h2) + a_8 * (0.006867491877525819 * h2)
+                - a_9 * (0.006867491877525819 * h2) - a_12 * (0.006904761904761905 * h2)
+                + a_14 * (0.006904761904761905 * h2) - a_15 * (0.006904761904761905 * h2)
+                + a_18 * (0.051850069621207265 * h - 0.006049174789140847 * h2)
+                + a_20 * (-0.051850069621207265 * h + 0.006049174789140847 * h2)
+                - a_21 * (0.006049174789140847 * h2) - a_22 * (0.051850069621207265 * h)
+                + a_24 * (0.02142857142857143 * h - 0.0010714285714285715 * h2)
+                + a_26 * (-0.02142857142857143 * h + 0.0010714285714285715 * h2)
+                - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(a_0 * (0.0010341585441924856 * h2) - a_2 * (0.0010341585441924856 * h2)
+                + a_3 * (0.0010341585441924856 * h2) - a_6 * (0.01587962962962963 * h2)
+                - a_7 * (0.11666666666666667 * h) + a_8 * (0.01587962962962963 * h2)
+                - a_9 * (0.01587962962962963 * h2) - a_12 * (0.04510840515042656 * h2)
+                + a_14 * (0.04510840515042656 * h2) - a_15 * (0.04510840515042656 * h2)
+                + a_18 * (0.2615863979968067 * h - 0.030518413099627453 * h2)
+                + a_20 * (-0.2615863979968067 * h + 0.030518413099627453 * h2)
+                - a_21 * (0.030518413099627453 * h2) - a_22 * (0.2615863979968067 * h)
+                + a_24 * (0.12098349578281695 * h - 0.006049174789140847 * h2)
+                + a_26 * (-0.12098349578281695 * h + 0.006049174789140847 * h2)
+                - a_27 * (0.006049174789140847 * h2) - a_28 * (0.12098349578281695 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(-a_0 * (0.0007142857142857143 * h2) + a_2 * (0.0007142857142857143 * h2)
+                - a_3 * (0.0007142857142857143 * h2) + a_6 * (0.0036269236689450753 * h2)
+                - a_8 * (0.0036269236689450753 * h2) + a_9 * (0.0036269236689450753 * h2)
+                - a_12 * (0.02708994708994709 * h2) - a_13 * (0.1523809523809524 * h)
+                + a_14 * (0.02708994708994709 * h2) - a_15 * (0.02708994708994709 * h2)
+                + a_18 * (0.3866434727179419 * h - 0.04510840515042656 * h2)
+                + a_20 * (-0.3866434727179419 * h + 0.04510840515042656 * h2)
+                - a_21 * (0.04510840515042656 * h2) - a_22 * (0.3866434727179419 * h)
+                + a_24 * (0.1380952380952381 * h - 0.006904761904761905 * h2)
+                + a_26 * (-0.1380952380952381 * h + 0.006904761904761905 * h2)
+                - a_27 * (0.006904761904761905 * h2) - a_28 * (0.1380952380952381 * h)
+                + a_30 * (0.1523809523809524 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(a_0 * (0.00021584145580751427 * h2) - a_2 * (0.00021584145580751427 * h2)
+                + a_3 * (0.00021584145580751427 * h2)
+                - a_6 * (0.0012408461596318074 * h2) + a_8 * (0.0012408461596318074 * h2)
+                - a_9 * (0.0012408461596318074 * h2)
+                + a_12 * (0.0036269236689450753 * h2)
+                - a_14 * (0.0036269236689450753 * h2)
+                + a_15 * (0.0036269236689450753 * h2)
+                + a_18 * (0.1361111111111111 * h - 0.01587962962962963 * h2)
+                - a_19 * (0.11666666666666667 * h)
+                + a_20 * (-0.1361111111111111 * h + 0.01587962962962963 * h2)
+                - a_21 * (0.01587962962962963 * h2) - a_22 * (0.1361111111111111 * h)
+                + a_24 * (0.13734983755051638 * h - 0.006867491877525819 * h2)
+                + a_26 * (-0.13734983755051638 * h + 0.006867491877525819 * h2)
+                - a_27 * (0.006867491877525819 * h2) - a_28 * (0.13734983755051638 * h)
+                + a_30 * (0.11666666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(a_6 * (0.00021584145580751427 * h2) - a_8 * (0.00021584145580751427 * h2)
+                + a_9 * (0.00021584145580751427 * h2)
+                - a_12 * (0.0007142857142857143 * h2)
+                + a_14 * (0.0007142857142857143 * h2)
+                - a_15 * (0.0007142857142857143 * h2)
+                + a_18 * (-0.008864216093078449 * h + 0.0010341585441924856 * h2)
+                + a_20 * (0.008864216093078449 * h - 0.0010341585441924856 * h2)
+                + a_21 * (0.0010341585441924856 * h2) + a_22 * (0.008864216093078449 * h)
+                + a_24 * (0.010714285714285714 * h - 0.0005357142857142857 * h2)
+                - a_25 * (0.02142857142857143 * h)
+                + a_26 * (-0.010714285714285714 * h + 0.0005357142857142857 * h2)
+                - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
+                + a_30 * (0.02142857142857143 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
+                + a_3 * (0.00125 * h2) + a_6 * (0.016024147714226913 * h2)
+                - a_8 * (0.016024147714226913 * h2) + a_9 * (0.016024147714226913 * h2)
+                + a_12 * (0.01611111111111111 * h2) - a_14 * (0.01611111111111111 * h2)
+                + a_15 * (0.01611111111111111 * h2) + a_18 * (0.014114741174661978 * h2)
+                - a_20 * (0.014114741174661978 * h2) + a_21 * (0.014114741174661978 * h2)
+                + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
+                - a_3 * (0.0024130366031158 * h2) + a_6 * (0.03705246913580247 * h2)
+                + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
+                + a_9 * (0.03705246913580247 * h2) + a_12 * (0.1052529453509953 * h2)
+                - a_14 * (0.1052529453509953 * h2) + a_15 * (0.1052529453509953 * h2)
+                + a_18 * (0.07120963056579739 * h2) - a_20 * (0.07120963056579739 * h2)
+                + a_21 * (0.07120963056579739 * h2) + a_24 * (0.014114741174661978 * h2)
+                - a_26 * (0.014114741174661978 * h2) + a_27 * (0.014114741174661978 * h2)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
+                + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.008462821894205176 * h2)
+                + a_8 * (0.008462821894205176 * h2) - a_9 * (0.008462821894205176 * h2)
+                + a_12 * (0.06320987654320988 * h2) + a_13 * (0.35555555555555557 * h)
+                - a_14 * (0.06320987654320988 * h2) + a_15 * (0.06320987654320988 * h2)
+                + a_18 * (0.1052529453509953 * h2) - a_20 * (0.1052529453509953 * h2)
+                + a_21 * (0.1052529453509953 * h2) + a_24 * (0.01611111111111111 * h2)
+                - a_26 * (0.01611111111111111 * h2) + a_27 * (0.01611111111111111 * h2)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0005036300635508666 * h2) + a_2 * (0.0005036300635508666 * h2)
+                - a_3 * (0.0005036300635508666 * h2) + a_6 * (0.0028953077058075506 * h2)
+                - a_8 * (0.0028953077058075506 * h2) + a_9 * (0.0028953077058075506 * h2)
+                - a_12 * (0.008462821894205176 * h2) + a_14 * (0.008462821894205176 * h2)
+                - a_15 * (0.008462821894205176 * h2) + a_18 * (0.03705246913580247 * h2)
+                + a_19 * (0.2722222222222222 * h) - a_20 * (0.03705246913580247 * h2)
+                + a_21 * (0.03705246913580247 * h2) + a_24 * (0.016024147714226913 * h2)
+                - a_26 * (0.016024147714226913 * h2) + a_27 * (0.016024147714226913 * h2)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0005036300635508666 * h2) + a_8 * (0.0005036300635508666 * h2)
+                - a_9 * (0.0005036300635508666 * h2)
+                + a_12 * (0.0016666666666666668 * h2)
+                - a_14 * (0.0016666666666666668 * h2)
+                + a_15 * (0.0016666666666666668 * h2) - a_18 * (0.0024130366031158 * h2)
+                + a_20 * (0.0024130366031158 * h2) - a_21 * (0.0024130366031158 * h2)
+                + a_24 * (0.00125 * h2) + a_25 * (0.05 * h) - a_26 * (0.00125 * h2)
+                + a_27 * (0.00125 * h2) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
+                + a_3 * (0.00125 * h2) + a_6 * (0.016024147714226913 * h2)
+                - a_8 * (0.016024147714226913 * h2) + a_9 * (0.016024147714226913 * h2)
+                + a_12 * (0.01611111111111111 * h2) - a_14 * (0.01611111111111111 * h2)
+                + a_15 * (0.01611111111111111 * h2) + a_18 * (0.014114741174661978 * h2)
+                - a_20 * (0.014114741174661978 * h2) + a_21 * (0.014114741174661978 * h2)
+                + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
+                - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
+                - a_3 * (0.0024130366031158 * h2) + a_6 * (0.03705246913580247 * h2)
+                + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
+                + a_9 * (0.03705246913580247 * h2) + a_12 * (0.1052529453509953 * h2)
+                - a_14 * (0.1052529453509953 * h2) + a_15 * (0.1052529453509953 * h2)
+                + a_18 * (0.07120963056579739 * h2) - a_20 * (0.07120963056579739 * h2)
+                + a_21 * (0.07120963056579739 * h2) + a_24 * (0.014114741174661978 * h2)
+                - a_26 * (0.014114741174661978 * h2) + a_27 * (0.014114741174661978 * h2)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
+                + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.008462821894205176 * h2)
+                + a_8 * (0.008462821894205176 * h2) - a_9 * (0.008462821894205176 * h2)
+                + a_12 * (0.06320987654320988 * h2) + a_13 * (0.35555555555555557 * h)
+                - a_14 * (0.06320987654320988 * h2) + a_15 * (0.06320987654320988 * h2)
+                + a_18 * (0.1052529453509953 * h2) - a_20 * (0.1052529453509953 * h2)
+                + a_21 * (0.1052529453509953 * h2) + a_24 * (0.01611111111111111 * h2)
+                - a_26 * (0.01611111111111111 * h2) + a_27 * (0.01611111111111111 * h2)
+                - a_30 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0005036300635508666 * h2) + a_2 * (0.0005036300635508666 * h2)
+                - a_3 * (0.0005036300635508666 * h2) + a_6 * (0.0028953077058075506 * h2)
+                - a_8 * (0.0028953077058075506 * h2) + a_9 * (0.0028953077058075506 * h2)
+                - a_12 * (0.008462821894205176 * h2) + a_14 * (0.008462821894205176 * h2)
+                - a_15 * (0.008462821894205176 * h2) + a_18 * (0.03705246913580247 * h2)
+                + a_19 * (0.2722222222222222 * h) - a_20 * (0.03705246913580247 * h2)
+                + a_21 * (0.03705246913580247 * h2) + a_24 * (0.016024147714226913 * h2)
+                - a_26 * (0.016024147714226913 * h2) + a_27 * (0.016024147714226913 * h2)
+                - a_30 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0005036300635508666 * h2) + a_8 * (0.0005036300635508666 * h2)
+                - a_9 * (0.0005036300635508666 * h2)
+                + a_12 * (0.0016666666666666668 * h2)
+                - a_14 * (0.0016666666666666668 * h2)
+                + a_15 * (0.0016666666666666668 * h2) - a_18 * (0.0024130366031158 * h2)
+                + a_20 * (0.0024130366031158 * h2) - a_21 * (0.0024130366031158 * h2)
+                + a_24 * (0.00125 * h2) + a_25 * (0.05 * h) - a_26 * (0.00125 * h2)
+                + a_27 * (0.00125 * h2) - a_30 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.22360679774997896,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.521749194749951,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.5962847939999439,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            -0.521749194749951,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            0.22360679774997896,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.025 * h) + lambda_1 * (0.025 * h)
+            - v_2 * (0.048260732062316 * h) - lambda_2 * (0.048260732062316 * h)
+            + v_3 * (0.03333333333333333 * h) + lambda_3 * (0.03333333333333333 * h)
+            - v_4 * (0.010072601271017334 * h) - lambda_4 * (0.010072601271017334 * h);
+        let q_2 = *q + v_1 * (0.05886421609307845 * h)
+            + lambda_1 * (0.05886421609307845 * h) + v_2 * (0.1361111111111111 * h)
+            + lambda_2 * (0.1361111111111111 * h) - v_3 * (0.031087917162386357 * h)
+            - lambda_3 * (0.031087917162386357 * h) + v_4 * (0.010635824225415492 * h)
+            + lambda_4 * (0.010635824225415492 * h) - v_5 * (0.0018500696212072653 * h)
+            - lambda_5 * (0.0018500696212072653 * h);
+        let q_3 = *q + v_1 * (0.0453125 * h) + lambda_1 * (0.0453125 * h)
+            + v_2 * (0.2960239087996743 * h) + lambda_2 * (0.2960239087996743 * h)
+            + v_3 * (0.17777777777777778 * h) + lambda_3 * (0.17777777777777778 * h)
+            - v_4 * (0.023801686577452057 * h) - lambda_4 * (0.023801686577452057 * h)
+            + v_5 * (0.0046875 * h) + lambda_5 * (0.0046875 * h);
+        let q_4 = *q + v_1 * (0.051850069621207265 * h)
+            + lambda_1 * (0.051850069621207265 * h) + v_2 * (0.2615863979968067 * h)
+            + lambda_2 * (0.2615863979968067 * h) + v_3 * (0.3866434727179419 * h)
+            + lambda_3 * (0.3866434727179419 * h) + v_4 * (0.1361111111111111 * h)
+            + lambda_4 * (0.1361111111111111 * h) - v_5 * (0.008864216093078449 * h)
+            - lambda_5 * (0.008864216093078449 * h);
+        let q_5 = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
+            + v_2 * (0.28229482349323953 * h) + lambda_2 * (0.28229482349323953 * h)
+            + v_3 * (0.32222222222222224 * h) + lambda_3 * (0.32222222222222224 * h)
+            + v_4 * (0.3204829542845382 * h) + lambda_4 * (0.3204829542845382 * h)
+            + v_5 * (0.025 * h) + lambda_5 * (0.025 * h);
+        let q_next = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
+            + v_2 * (0.2722222222222222 * h) + lambda_2 * (0.2722222222222222 * h)
+            + v_3 * (0.35555555555555557 * h) + lambda_3 * (0.35555555555555557 * h)
+            + v_4 * (0.2722222222222222 * h) + lambda_4 * (0.2722222222222222 * h)
+            + v_5 * (0.05 * h) + lambda_5 * (0.05 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
+        let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
+        let a_5 = problem.theta_jacobian(&q_1);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_2);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
+        let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
+        let a_11 = problem.theta_jacobian(&q_2);
+        let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_14 = problem.hamiltonian_hessian(&q_3);
+        let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
+        let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
+        let a_17 = problem.theta_jacobian(&q_3);
+        let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
+        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_20 = problem.hamiltonian_hessian(&q_4);
+        let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
+        let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
+        let a_23 = problem.theta_jacobian(&q_4);
+        let a_24 = problem.jacobian_transpose_product_derivative(&q_5, &v_5);
+        let a_25 = problem.theta_jacobian(&q_5).transpose();
+        let a_26 = problem.hamiltonian_hessian(&q_5);
+        let a_27 = problem.jacobian_transpose_product_derivative(&q_5, &lambda_5);
+        let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
+        let a_29 = problem.theta_jacobian(&q_5);
+        let a_30 = problem.theta_jacobian(&q_next);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(a_0 * (0.025 * h) - a_2 * (0.025 * h) + a_3 * (0.025 * h) - a_5
+                - a_6 * (0.048260732062316 * h) + a_8 * (0.048260732062316 * h)
+                - a_9 * (0.048260732062316 * h) + a_12 * (0.03333333333333333 * h)
+                - a_14 * (0.03333333333333333 * h) + a_15 * (0.03333333333333333 * h)
+                - a_18 * (0.010072601271017334 * h) + a_20 * (0.010072601271017334 * h)
+                - a_21 * (0.010072601271017334 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(a_0 * (0.05886421609307845 * h) - a_2 * (0.05886421609307845 * h)
+                + a_3 * (0.05886421609307845 * h) + a_6 * (0.1361111111111111 * h)
+                - a_8 * (0.1361111111111111 * h) + a_9 * (0.1361111111111111 * h) - a_11
+                - a_12 * (0.031087917162386357 * h) + a_14 * (0.031087917162386357 * h)
+                - a_15 * (0.031087917162386357 * h) + a_18 * (0.010635824225415492 * h)
+                - a_20 * (0.010635824225415492 * h) + a_21 * (0.010635824225415492 * h)
+                - a_24 * (0.0018500696212072653 * h) + a_26 * (0.0018500696212072653 * h)
+                - a_27 * (0.0018500696212072653 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(a_0 * (0.0453125 * h) - a_2 * (0.0453125 * h) + a_3 * (0.0453125 * h)
+                + a_6 * (0.2960239087996743 * h) - a_8 * (0.2960239087996743 * h)
+                + a_9 * (0.2960239087996743 * h) + a_12 * (0.17777777777777778 * h)
+                - a_14 * (0.17777777777777778 * h) + a_15 * (0.17777777777777778 * h)
+                - a_17 - a_18 * (0.023801686577452057 * h)
+                + a_20 * (0.023801686577452057 * h) - a_21 * (0.023801686577452057 * h)
+                + a_24 * (0.0046875 * h) - a_26 * (0.0046875 * h)
+                + a_27 * (0.0046875 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            0,
+            &(a_0 * (0.051850069621207265 * h) - a_2 * (0.051850069621207265 * h)
+                + a_3 * (0.051850069621207265 * h) + a_6 * (0.2615863979968067 * h)
+                - a_8 * (0.2615863979968067 * h) + a_9 * (0.2615863979968067 * h)
+                + a_12 * (0.3866434727179419 * h) - a_14 * (0.3866434727179419 * h)
+                + a_15 * (0.3866434727179419 * h) + a_18 * (0.1361111111111111 * h)
+                - a_20 * (0.1361111111111111 * h) + a_21 * (0.1361111111111111 * h)
+                - a_23 - a_24 * (0.008864216093078449 * h)
+                + a_26 * (0.008864216093078449 * h) - a_27 * (0.008864216093078449 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.28229482349323953 * h) - a_8 * (0.28229482349323953 * h)
+                + a_9 * (0.28229482349323953 * h) + a_12 * (0.32222222222222224 * h)
+                - a_14 * (0.32222222222222224 * h) + a_15 * (0.32222222222222224 * h)
+                + a_18 * (0.3204829542845382 * h) - a_20 * (0.3204829542845382 * h)
+                + a_21 * (0.3204829542845382 * h) + a_24 * (0.025 * h)
+                - a_26 * (0.025 * h) + a_27 * (0.025 * h) - a_29),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            0,
+            &(a_0 * (1.0 + 0.05 * h) + a_2 * (-1.0 - 0.05 * h) + a_3 * (0.05 * h) - a_4
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (-1.0 + 0.05 * h)
+                + a_26 * (1.0 - 0.05 * h) + a_27 * (0.05 * h) + a_28 - a_30),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            0,
+            &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
+                - a_3 * (0.02142857142857143 * h) + a_6 * (1.0 - 0.11666666666666667 * h)
+                + a_8 * (-1.0 + 0.11666666666666667 * h)
+                - a_9 * (0.11666666666666667 * h) - a_10
+                - a_12 * (0.1523809523809524 * h) + a_14 * (0.1523809523809524 * h)
+                - a_15 * (0.1523809523809524 * h) - a_18 * (0.11666666666666667 * h)
+                + a_20 * (0.11666666666666667 * h) - a_21 * (0.11666666666666667 * h)
+                + a_24 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.42857142857142855 + 0.02142857142857143 * h)
+                - a_27 * (0.02142857142857143 * h) - a_28 * 0.42857142857142855
+                + a_30 * 0.42857142857142855),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            0,
+            &(a_0 * (0.01875 * h) - a_2 * (0.01875 * h) + a_3 * (0.01875 * h)
+                + a_6 * (0.10208333333333333 * h) - a_8 * (0.10208333333333333 * h)
+                + a_9 * (0.10208333333333333 * h)
+                + a_12 * (1.0 + 0.13333333333333333 * h)
+                + a_14 * (-1.0 - 0.13333333333333333 * h)
+                + a_15 * (0.13333333333333333 * h) - a_16
+                + a_18 * (0.10208333333333333 * h) - a_20 * (0.10208333333333333 * h)
+                + a_21 * (0.10208333333333333 * h) + a_24 * (-0.375 + 0.01875 * h)
+                + a_26 * (0.375 - 0.01875 * h) + a_27 * (0.01875 * h) + a_28 * 0.375
+                - a_30 * 0.375),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 0.375);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            0,
+            &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
+                - a_3 * (0.02142857142857143 * h) - a_6 * (0.11666666666666667 * h)
+                + a_8 * (0.11666666666666667 * h) - a_9 * (0.11666666666666667 * h)
+                - a_12 * (0.1523809523809524 * h) + a_14 * (0.1523809523809524 * h)
+                - a_15 * (0.1523809523809524 * h)
+                + a_18 * (1.0 - 0.11666666666666667 * h)
+                + a_20 * (-1.0 + 0.11666666666666667 * h)
+                - a_21 * (0.11666666666666667 * h) - a_22
+                + a_24 * (0.42857142857142855 - 0.02142857142857143 * h)
+                + a_26 * (-0.42857142857142855 + 0.02142857142857143 * h)
+                - a_27 * (0.02142857142857143 * h) - a_28 * 0.42857142857142855
+                + a_30 * 0.42857142857142855),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (0.05 * h) - a_26 * (0.05 * h)
+                + a_27 * (0.05 * h) - a_30),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, D), 0, 1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.35555555555555557 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.35555555555555557 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.2722222222222222 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, D), 0.05 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
+                + a_3 * (0.00125 * h2) + a_6 * (0.016024147714226913 * h2)
+                - a_8 * (0.016024147714226913 * h2) + a_9 * (0.016024147714226913 * h2)
+                + a_12 * (0.01611111111111111 * h2) - a_14 * (0.01611111111111111 * h2)
+                + a_15 * (0.01611111111111111 * h2) + a_18 * (0.014114741174661978 * h2)
+                - a_20 * (0.014114741174661978 * h2) + a_21 * (0.014114741174661978 * h2)
+                + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
+                - a_3 * (0.0024130366031158 * h2) + a_6 * (0.03705246913580247 * h2)
+                + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
+                + a_9 * (0.03705246913580247 * h2) + a_12 * (0.1052529453509953 * h2)
+                - a_14 * (0.1052529453509953 * h2) + a_15 * (0.1052529453509953 * h2)
+                + a_18 * (0.07120963056579739 * h2) - a_20 * (0.07120963056579739 * h2)
+                + a_21 * (0.07120963056579739 * h2) + a_24 * (0.014114741174661978 * h2)
+                - a_26 * (0.014114741174661978 * h2)
+                + a_27 * (0.014114741174661978 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
+                + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.008462821894205176 * h2)
+                + a_8 * (0.008462821894205176 * h2) - a_9 * (0.008462821894205176 * h2)
+                + a_12 * (0.06320987654320988 * h2) + a_13 * (0.35555555555555557 * h)
+                - a_14 * (0.06320987654320988 * h2) + a_15 * (0.06320987654320988 * h2)
+                + a_18 * (0.1052529453509953 * h2) - a_20 * (0.1052529453509953 * h2)
+                + a_21 * (0.1052529453509953 * h2) + a_24 * (0.01611111111111111 * h2)
+                - a_26 * (0.01611111111111111 * h2) + a_27 * (0.01611111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0005036300635508666 * h2) + a_2 * (0.0005036300635508666 * h2)
+                - a_3 * (0.0005036300635508666 * h2) + a_6 * (0.0028953077058075506 * h2)
+                - a_8 * (0.0028953077058075506 * h2) + a_9 * (0.0028953077058075506 * h2)
+                - a_12 * (0.008462821894205176 * h2) + a_14 * (0.008462821894205176 * h2)
+                - a_15 * (0.008462821894205176 * h2) + a_18 * (0.03705246913580247 * h2)
+                + a_19 * (0.2722222222222222 * h) - a_20 * (0.03705246913580247 * h2)
+                + a_21 * (0.03705246913580247 * h2) + a_24 * (0.016024147714226913 * h2)
+                - a_26 * (0.016024147714226913 * h2)
+                + a_27 * (0.016024147714226913 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            &(-a_6 * (0.0005036300635508666 * h2) + a_8 * (0.0005036300635508666 * h2)
+                - a_9 * (0.0005036300635508666 * h2)
+                + a_12 * (0.0016666666666666668 * h2)
+                - a_14 * (0.0016666666666666668 * h2)
+                + a_15 * (0.0016666666666666668 * h2) - a_18 * (0.0024130366031158 * h2)
+                + a_20 * (0.0024130366031158 * h2) - a_21 * (0.0024130366031158 * h2)
+                + a_24 * (0.00125 * h2) + a_25 * (0.05 * h) - a_26 * (0.00125 * h2)
+                + a_27 * (0.00125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
+                + a_3 * (0.00125 * h2) + a_6 * (0.016024147714226913 * h2)
+                - a_8 * (0.016024147714226913 * h2) + a_9 * (0.016024147714226913 * h2)
+                + a_12 * (0.01611111111111111 * h2) - a_14 * (0.01611111111111111 * h2)
+                + a_15 * (0.01611111111111111 * h2) + a_18 * (0.014114741174661978 * h2)
+                - a_20 * (0.014114741174661978 * h2) + a_21 * (0.014114741174661978 * h2)
+                + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
+                - a_3 * (0.0024130366031158 * h2) + a_6 * (0.03705246913580247 * h2)
+                + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
+                + a_9 * (0.03705246913580247 * h2) + a_12 * (0.1052529453509953 * h2)
+                - a_14 * (0.1052529453509953 * h2) + a_15 * (0.1052529453509953 * h2)
+                + a_18 * (0.07120963056579739 * h2) - a_20 * (0.07120963056579739 * h2)
+                + a_21 * (0.07120963056579739 * h2) + a_24 * (0.014114741174661978 * h2)
+                - a_26 * (0.014114741174661978 * h2)
+                + a_27 * (0.014114741174661978 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
+                + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.008462821894205176 * h2)
+                + a_8 * (0.008462821894205176 * h2) - a_9 * (0.008462821894205176 * h2)
+                + a_12 * (0.06320987654320988 * h2) + a_13 * (0.35555555555555557 * h)
+                - a_14 * (0.06320987654320988 * h2) + a_15 * (0.06320987654320988 * h2)
+                + a_18 * (0.1052529453509953 * h2) - a_20 * (0.1052529453509953 * h2)
+                + a_21 * (0.1052529453509953 * h2) + a_24 * (0.01611111111111111 * h2)
+                - a_26 * (0.01611111111111111 * h2) + a_27 * (0.01611111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            &(-a_0 * (0.0005036300635508666 * h2) + a_2 * (0.0005036300635508666 * h2)
+                - a_3 * (0.0005036300635508666 * h2) + a_6 * (0.0028953077058075506 * h2)
+                - a_8 * (0.0028953077058075506 * h2) + a_9 * (0.0028953077058075506 * h2)
+                - a_12 * (0.008462821894205176 * h2) + a_14 * (0.008462821894205176 * h2)
+                - a_15 * (0.008462821894205176 * h2) + a_18 * (0.03705246913580247 * h2)
+                + a_19 * (0.2722222222222222 * h) - a_20 * (0.03705246913580247 * h2)
+                + a_21 * (0.03705246913580247 * h2) + a_24 * (0.016024147714226913 * h2)
+                - a_26 * (0.016024147714226913 * h2)
+                + a_27 * (0.016024147714226913 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            &(-a_6 * (0.0005036300635508666 * h2) + a_8 * (0.0005036300635508666 * h2)
+                - a_9 * (0.0005036300635508666 * h2)
+                + a_12 * (0.0016666666666666668 * h2)
+                - a_14 * (0.0016666666666666668 * h2)
+                + a_15 * (0.0016666666666666668 * h2) - a_18 * (0.0024130366031158 * h2)
+                + a_20 * (0.0024130366031158 * h2) - a_21 * (0.0024130366031158 * h2)
+                + a_24 * (0.00125 * h2) + a_25 * (0.05 * h) - a_26 * (0.00125 * h2)
+                + a_27 * (0.00125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
+                + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
+                + a_9 * (0.2722222222222222 * h) + a_12 * (0.35555555555555557 * h)
+                - a_14 * (0.35555555555555557 * h) + a_15 * (0.35555555555555557 * h)
+                + a_18 * (0.2722222222222222 * h) - a_20 * (0.2722222222222222 * h)
+                + a_21 * (0.2722222222222222 * h) + a_24 * (0.05 * h) - a_26 * (0.05 * h)
+                + a_27 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,

@@ -80,18 +80,75 @@ impl<
         let a_1 = problem.theta_jacobian(&q_1).transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.theta_jacobian(&q_1);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.25 * h2) - a_1 * (0.5 * h) + a_2 * (0.25 * h2)
-                    + a_3 * (0.5 * h)),
-            );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.25 * h2) - a_1 * (0.5 * h) + a_2 * (0.25 * h2) + a_3 * (0.5 * h)),
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let h2 = h * h;
+        let q_1 = *q + v * (0.5 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.theta_jacobian(&q_1);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(-a_0 * (0.5 * h) + a_2 * (0.5 * h) + a_3),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.5 * h2) + a_1 * h - a_2 * (0.5 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(&mut t.p_q, 0, 0, &(a_0 * h - a_2 * h));
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -211,58 +268,158 @@ impl<
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = problem.theta_jacobian(&q_1);
         let a_7 = problem.theta_jacobian(&q_2);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.0625 * h2) - a_1 * (0.25 * h) + a_2 * (0.0625 * h2)
-                    + a_3 * (0.020833333333333332 * h2)
-                    - a_5 * (0.020833333333333332 * h2) + a_6 * (0.25 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.00966878364870322 * h2) - a_2 * (0.00966878364870322 * h2)
-                    + a_3 * (0.00966878364870322 * h2) + a_4 * (0.03867513459481288 * h)
-                    - a_5 * (0.00966878364870322 * h2) - a_6 * (0.03867513459481288 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.13466878364870322 * h2) - a_1 * (0.5386751345948129 * h)
-                    + a_2 * (0.13466878364870322 * h2) - a_3 * (0.13466878364870322 * h2)
-                    + a_5 * (0.13466878364870322 * h2) + a_7 * (0.5386751345948129 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.020833333333333332 * h2) - a_2 * (0.020833333333333332 * h2)
-                    - a_3 * (0.0625 * h2) - a_4 * (0.25 * h) + a_5 * (0.0625 * h2)
-                    + a_7 * (0.25 * h)),
-            );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.0625 * h2) - a_1 * (0.25 * h) + a_2 * (0.0625 * h2)
+                + a_3 * (0.020833333333333332 * h2) - a_5 * (0.020833333333333332 * h2)
+                + a_6 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.00966878364870322 * h2) - a_2 * (0.00966878364870322 * h2)
+                + a_3 * (0.00966878364870322 * h2) + a_4 * (0.03867513459481288 * h)
+                - a_5 * (0.00966878364870322 * h2) - a_6 * (0.03867513459481288 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.13466878364870322 * h2) - a_1 * (0.5386751345948129 * h)
+                + a_2 * (0.13466878364870322 * h2) - a_3 * (0.13466878364870322 * h2)
+                + a_5 * (0.13466878364870322 * h2) + a_7 * (0.5386751345948129 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.020833333333333332 * h2) - a_2 * (0.020833333333333332 * h2)
+                - a_3 * (0.0625 * h2) - a_4 * (0.25 * h) + a_5 * (0.0625 * h2)
+                + a_7 * (0.25 * h)),
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.25 * h) - v_2 * (0.03867513459481288 * h);
+        let q_2 = *q + v_1 * (0.5386751345948129 * h) + v_2 * (0.25 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_5 = problem.hamiltonian_hessian(&q_2);
+        let a_6 = problem.theta_jacobian(&q_1);
+        let a_7 = problem.theta_jacobian(&q_2);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(-a_0 * (0.25 * h) + a_2 * (0.25 * h) + a_3 * (0.03867513459481288 * h)
+                - a_5 * (0.03867513459481288 * h) + a_6),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(-a_0 * (0.5386751345948129 * h) + a_2 * (0.5386751345948129 * h)
+                - a_3 * (0.25 * h) + a_5 * (0.25 * h) + a_7),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
+                + a_3 * (0.26933756729740643 * h2) - a_5 * (0.26933756729740643 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.01933756729740644 * h2) + a_2 * (0.01933756729740644 * h2)
+                + a_3 * (0.125 * h2) + a_4 * (0.5 * h) - a_5 * (0.125 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) - a_5 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -410,151 +567,281 @@ impl<
         let a_9 = problem.theta_jacobian(&q_1);
         let a_10 = problem.theta_jacobian(&q_2);
         let a_11 = problem.theta_jacobian(&q_3);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.019290123456790122 * h2) - a_1 * (0.1388888888888889 * h)
-                    + a_2 * (0.019290123456790122 * h2)
-                    + a_3 * (0.010802469135802469 * h2)
-                    - a_5 * (0.010802469135802469 * h2)
-                    - a_6 * (0.002623456790123457 * h2)
-                    + a_8 * (0.002623456790123457 * h2) + a_9 * (0.1388888888888889 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.004996759378463737 * h2) - a_2 * (0.004996759378463737 * h2)
-                    + a_3 * (0.007994815005541979 * h2) + a_4 * (0.0359766675249389 * h)
-                    - a_5 * (0.007994815005541979 * h2)
-                    - a_6 * (0.004703055579396451 * h2)
-                    + a_8 * (0.004703055579396451 * h2) - a_9 * (0.0359766675249389 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.0013596450021261565 * h2)
-                    + a_2 * (0.0013596450021261565 * h2)
-                    - a_3 * (0.000808950378874996 * h2)
-                    + a_5 * (0.000808950378874996 * h2)
-                    - a_6 * (0.0013596450021261565 * h2)
-                    - a_7 * (0.009789444015308325 * h)
-                    + a_8 * (0.0013596450021261565 * h2)
-                    + a_9 * (0.009789444015308325 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.041703221525120085 * h2) - a_1 * (0.30026319498086457 * h)
-                    + a_2 * (0.041703221525120085 * h2)
-                    - a_3 * (0.06672515444019213 * h2) + a_5 * (0.06672515444019213 * h2)
-                    + a_6 * (0.006025829490209201 * h2)
-                    - a_8 * (0.006025829490209201 * h2)
-                    + a_10 * (0.30026319498086457 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.010802469135802469 * h2) - a_2 * (0.010802469135802469 * h2)
-                    - a_3 * (0.04938271604938271 * h2) - a_4 * (0.2222222222222222 * h)
-                    + a_5 * (0.04938271604938271 * h2)
-                    + a_6 * (0.010802469135802469 * h2)
-                    - a_8 * (0.010802469135802469 * h2)
-                    + a_10 * (0.2222222222222222 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.0029394097371227817 * h2)
-                    + a_2 * (0.0029394097371227817 * h2)
-                    + a_3 * (0.004996759378463737 * h2)
-                    - a_5 * (0.004996759378463737 * h2)
-                    + a_6 * (0.0031229746115398354 * h2)
-                    + a_7 * (0.022485417203086815 * h)
-                    - a_8 * (0.0031229746115398354 * h2)
-                    - a_10 * (0.022485417203086815 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.03722060191145409 * h2) - a_1 * (0.26798833376246944 * h)
-                    + a_2 * (0.03722060191145409 * h2) - a_3 * (0.14425277801618674 * h2)
-                    + a_5 * (0.14425277801618674 * h2) - a_6 * (0.03722060191145409 * h2)
-                    + a_8 * (0.03722060191145409 * h2)
-                    + a_11 * (0.26798833376246944 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.009641327184334723 * h2) - a_2 * (0.009641327184334723 * h2)
-                    - a_3 * (0.10676024710430741 * h2) - a_4 * (0.48042111196938336 * h)
-                    + a_5 * (0.10676024710430741 * h2) - a_6 * (0.06672515444019213 * h2)
-                    + a_8 * (0.06672515444019213 * h2)
-                    + a_11 * (0.48042111196938336 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.002623456790123457 * h2) + a_2 * (0.002623456790123457 * h2)
-                    + a_3 * (0.010802469135802469 * h2)
-                    - a_5 * (0.010802469135802469 * h2)
-                    - a_6 * (0.019290123456790122 * h2) - a_7 * (0.1388888888888889 * h)
-                    + a_8 * (0.019290123456790122 * h2)
-                    + a_11 * (0.1388888888888889 * h)),
-            );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.019290123456790122 * h2) - a_1 * (0.1388888888888889 * h)
+                + a_2 * (0.019290123456790122 * h2) + a_3 * (0.010802469135802469 * h2)
+                - a_5 * (0.010802469135802469 * h2) - a_6 * (0.002623456790123457 * h2)
+                + a_8 * (0.002623456790123457 * h2) + a_9 * (0.1388888888888889 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.004996759378463737 * h2) - a_2 * (0.004996759378463737 * h2)
+                + a_3 * (0.007994815005541979 * h2) + a_4 * (0.0359766675249389 * h)
+                - a_5 * (0.007994815005541979 * h2) - a_6 * (0.004703055579396451 * h2)
+                + a_8 * (0.004703055579396451 * h2) - a_9 * (0.0359766675249389 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.0013596450021261565 * h2) + a_2 * (0.0013596450021261565 * h2)
+                - a_3 * (0.000808950378874996 * h2) + a_5 * (0.000808950378874996 * h2)
+                - a_6 * (0.0013596450021261565 * h2) - a_7 * (0.009789444015308325 * h)
+                + a_8 * (0.0013596450021261565 * h2) + a_9 * (0.009789444015308325 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.041703221525120085 * h2) - a_1 * (0.30026319498086457 * h)
+                + a_2 * (0.041703221525120085 * h2) - a_3 * (0.06672515444019213 * h2)
+                + a_5 * (0.06672515444019213 * h2) + a_6 * (0.006025829490209201 * h2)
+                - a_8 * (0.006025829490209201 * h2) + a_10 * (0.30026319498086457 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.010802469135802469 * h2) - a_2 * (0.010802469135802469 * h2)
+                - a_3 * (0.04938271604938271 * h2) - a_4 * (0.2222222222222222 * h)
+                + a_5 * (0.04938271604938271 * h2) + a_6 * (0.010802469135802469 * h2)
+                - a_8 * (0.010802469135802469 * h2) + a_10 * (0.2222222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.0029394097371227817 * h2) + a_2 * (0.0029394097371227817 * h2)
+                + a_3 * (0.004996759378463737 * h2) - a_5 * (0.004996759378463737 * h2)
+                + a_6 * (0.0031229746115398354 * h2) + a_7 * (0.022485417203086815 * h)
+                - a_8 * (0.0031229746115398354 * h2) - a_10 * (0.022485417203086815 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.03722060191145409 * h2) - a_1 * (0.26798833376246944 * h)
+                + a_2 * (0.03722060191145409 * h2) - a_3 * (0.14425277801618674 * h2)
+                + a_5 * (0.14425277801618674 * h2) - a_6 * (0.03722060191145409 * h2)
+                + a_8 * (0.03722060191145409 * h2) + a_11 * (0.26798833376246944 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.009641327184334723 * h2) - a_2 * (0.009641327184334723 * h2)
+                - a_3 * (0.10676024710430741 * h2) - a_4 * (0.48042111196938336 * h)
+                + a_5 * (0.10676024710430741 * h2) - a_6 * (0.06672515444019213 * h2)
+                + a_8 * (0.06672515444019213 * h2) + a_11 * (0.48042111196938336 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.002623456790123457 * h2) + a_2 * (0.002623456790123457 * h2)
+                + a_3 * (0.010802469135802469 * h2) - a_5 * (0.010802469135802469 * h2)
+                - a_6 * (0.019290123456790122 * h2) - a_7 * (0.1388888888888889 * h)
+                + a_8 * (0.019290123456790122 * h2) + a_11 * (0.1388888888888889 * h)),
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.1388888888888889 * h) - v_2 * (0.0359766675249389 * h)
+            + v_3 * (0.009789444015308325 * h);
+        let q_2 = *q + v_1 * (0.30026319498086457 * h) + v_2 * (0.2222222222222222 * h)
+            - v_3 * (0.022485417203086815 * h);
+        let q_3 = *q + v_1 * (0.26798833376246944 * h) + v_2 * (0.48042111196938336 * h)
+            + v_3 * (0.1388888888888889 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_5 = problem.hamiltonian_hessian(&q_2);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_7 = problem.theta_jacobian(&q_3).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_3);
+        let a_9 = problem.theta_jacobian(&q_1);
+        let a_10 = problem.theta_jacobian(&q_2);
+        let a_11 = problem.theta_jacobian(&q_3);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(-a_0 * (0.1388888888888889 * h) + a_2 * (0.1388888888888889 * h)
+                + a_3 * (0.0359766675249389 * h) - a_5 * (0.0359766675249389 * h)
+                - a_6 * (0.009789444015308325 * h) + a_8 * (0.009789444015308325 * h)
+                + a_9),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(-a_0 * (0.30026319498086457 * h) + a_2 * (0.30026319498086457 * h)
+                - a_3 * (0.2222222222222222 * h) + a_5 * (0.2222222222222222 * h)
+                + a_6 * (0.022485417203086815 * h) - a_8 * (0.022485417203086815 * h)
+                + a_10),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(-a_0 * (0.26798833376246944 * h) + a_2 * (0.26798833376246944 * h)
+                - a_3 * (0.48042111196938336 * h) + a_5 * (0.48042111196938336 * h)
+                - a_6 * (0.1388888888888889 * h) + a_8 * (0.1388888888888889 * h) + a_11),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, -1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.2777777777777778 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4444444444444444 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.2777777777777778 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.038580246913580245 * h2) + a_1 * (0.2777777777777778 * h)
+                - a_2 * (0.038580246913580245 * h2) + a_3 * (0.13345030888038426 * h2)
+                - a_5 * (0.13345030888038426 * h2) + a_6 * (0.07444120382290818 * h2)
+                - a_8 * (0.07444120382290818 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.009993518756927474 * h2) + a_2 * (0.009993518756927474 * h2)
+                + a_3 * (0.09876543209876543 * h2) + a_4 * (0.4444444444444444 * h)
+                - a_5 * (0.09876543209876543 * h2) + a_6 * (0.13345030888038426 * h2)
+                - a_8 * (0.13345030888038426 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.002719290004252313 * h2) - a_2 * (0.002719290004252313 * h2)
+                - a_3 * (0.009993518756927474 * h2) + a_5 * (0.009993518756927474 * h2)
+                + a_6 * (0.038580246913580245 * h2) + a_7 * (0.2777777777777778 * h)
+                - a_8 * (0.038580246913580245 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.2777777777777778 * h) - a_2 * (0.2777777777777778 * h)
+                + a_3 * (0.4444444444444444 * h) - a_5 * (0.4444444444444444 * h)
+                + a_6 * (0.2777777777777778 * h) - a_8 * (0.2777777777777778 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -740,300 +1027,450 @@ impl<
         let a_13 = problem.theta_jacobian(&q_2);
         let a_14 = problem.theta_jacobian(&q_3);
         let a_15 = problem.theta_jacobian(&q_4);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.007562687080350125 * h2) - a_1 * (0.08696371128436346 * h)
-                    + a_2 * (0.007562687080350125 * h2)
-                    + a_3 * (0.005004728275217453 * h2)
-                    - a_5 * (0.005004728275217453 * h2)
-                    - a_6 * (0.0021112097566989346 * h2)
-                    + a_8 * (0.0021112097566989346 * h2)
-                    + a_9 * (0.0006309771109848757 * h2)
-                    - a_11 * (0.0006309771109848757 * h2)
-                    + a_12 * (0.08696371128436346 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.0023135982358690474 * h2) - a_2 * (0.0023135982358690474 * h2)
-                    + a_3 * (0.004337446785380651 * h2)
-                    + a_4 * (0.026604180084998794 * h)
-                    - a_5 * (0.004337446785380651 * h2)
-                    - a_6 * (0.004469528377493748 * h2)
-                    + a_8 * (0.004469528377493748 * h2)
-                    + a_9 * (0.0011143443011887451 * h2)
-                    - a_11 * (0.0011143443011887451 * h2)
-                    - a_12 * (0.026604180084998794 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.0010981310195754643 * h2)
-                    + a_2 * (0.0010981310195754643 * h2)
-                    - a_3 * (0.000741735943387087 * h2)
-                    + a_5 * (0.000741735943387087 * h2)
-                    - a_6 * (0.0020587346527757167 * h2)
-                    - a_7 * (0.012627462689404725 * h)
-                    + a_8 * (0.0020587346527757167 * h2)
-                    + a_9 * (0.0012538186636714143 * h2)
-                    - a_11 * (0.0012538186636714143 * h2)
-                    + a_12 * (0.012627462689404725 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (0.00030916901084823126 * h2)
-                    - a_2 * (0.00030916901084823126 * h2)
-                    + a_3 * (0.00017919247077970954 * h2)
-                    - a_5 * (0.00017919247077970954 * h2)
-                    + a_6 * (0.00017919247077970954 * h2)
-                    - a_8 * (0.00017919247077970954 * h2)
-                    + a_9 * (0.00030916901084823126 * h2)
-                    + a_10 * (0.0035551496857956833 * h)
-                    - a_11 * (0.00030916901084823126 * h2)
-                    - a_12 * (0.0035551496857956833 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.01635944965761649 * h2) - a_1 * (0.18811811749986806 * h)
-                    + a_2 * (0.01635944965761649 * h2) - a_3 * (0.03067007971735053 * h2)
-                    + a_5 * (0.03067007971735053 * h2)
-                    + a_6 * (0.004661382443511255 * h2)
-                    - a_8 * (0.004661382443511255 * h2)
-                    - a_9 * (0.0011954339709404982 * h2)
-                    + a_11 * (0.0011954339709404982 * h2)
-                    + a_13 * (0.18811811749986806 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.005004728275217453 * h2) - a_2 * (0.005004728275217453 * h2)
-                    - a_3 * (0.026580831438168393 * h2) - a_4 * (0.16303628871563652 * h)
-                    + a_5 * (0.026580831438168393 * h2)
-                    + a_6 * (0.00986836151335375 * h2) - a_8 * (0.00986836151335375 * h2)
-                    - a_9 * (0.0021112097566989346 * h2)
-                    + a_11 * (0.0021112097566989346 * h2)
-                    + a_13 * (0.16303628871563652 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.002375454509930638 * h2) + a_2 * (0.002375454509930638 * h2)
-                    + a_3 * (0.004545521607148136 * h2)
-                    - a_5 * (0.004545521607148136 * h2)
-                    + a_6 * (0.004545521607148136 * h2)
-                    + a_7 * (0.027880428602470895 * h)
-                    - a_8 * (0.004545521607148136 * h2)
-                    - a_9 * (0.002375454509930638 * h2)
-                    + a_11 * (0.002375454509930638 * h2)
-                    - a_13 * (0.027880428602470895 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (0.0006687880663221314 * h2) - a_2 * (0.0006687880663221314 * h2)
-                    - a_3 * (0.0010981310195754643 * h2)
-                    + a_5 * (0.0010981310195754643 * h2)
-                    - a_6 * (0.00039564265684712626 * h2)
-                    + a_8 * (0.00039564265684712626 * h2)
-                    - a_9 * (0.0005857441290590746 * h2)
-                    - a_10 * (0.006735500594538156 * h)
-                    + a_11 * (0.0005857441290590746 * h2)
-                    + a_13 * (0.006735500594538156 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.014539630031641175 * h2) - a_1 * (0.16719192197418878 * h)
-                    + a_2 * (0.014539630031641175 * h2)
-                    - a_3 * (0.06658497317848736 * h2) + a_5 * (0.06658497317848736 * h2)
-                    - a_6 * (0.027258350461906018 * h2)
-                    + a_8 * (0.027258350461906018 * h2)
-                    + a_9 * (0.0025186010384581456 * h2)
-                    - a_11 * (0.0025186010384581456 * h2)
-                    + a_14 * (0.16719192197418878 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.0044480040009583855 * h2) - a_2 * (0.0044480040009583855 * h2)
-                    - a_3 * (0.05770718448348492 * h2) - a_4 * (0.35395300603374397 * h)
-                    + a_5 * (0.05770718448348492 * h2) - a_6 * (0.05770718448348492 * h2)
-                    + a_8 * (0.05770718448348492 * h2)
-                    + a_9 * (0.0044480040009583855 * h2)
-                    - a_11 * (0.0044480040009583855 * h2)
-                    + a_14 * (0.35395300603374397 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.0021112097566989346 * h2)
-                    + a_2 * (0.0021112097566989346 * h2)
-                    + a_3 * (0.00986836151335375 * h2) - a_5 * (0.00986836151335375 * h2)
-                    - a_6 * (0.026580831438168393 * h2) - a_7 * (0.16303628871563652 * h)
-                    + a_8 * (0.026580831438168393 * h2)
-                    + a_9 * (0.005004728275217453 * h2)
-                    - a_11 * (0.005004728275217453 * h2)
-                    + a_14 * (0.16303628871563652 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (0.0005943923088741136 * h2) - a_2 * (0.0005943923088741136 * h2)
-                    - a_3 * (0.0023840506825788498 * h2)
-                    + a_5 * (0.0023840506825788498 * h2)
-                    + a_6 * (0.0023135982358690474 * h2)
-                    - a_8 * (0.0023135982358690474 * h2)
-                    + a_9 * (0.0012340754969162385 * h2)
-                    + a_10 * (0.014190694931141144 * h)
-                    - a_11 * (0.0012340754969162385 * h2)
-                    - a_14 * (0.014190694931141144 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_0 * (0.015434543171548482 * h2) - a_1 * (0.1774825722545226 * h)
-                    + a_2 * (0.015434543171548482 * h2)
-                    - a_3 * (0.05896470492477042 * h2) + a_5 * (0.05896470492477042 * h2)
-                    - a_6 * (0.05896470492477042 * h2) + a_8 * (0.05896470492477042 * h2)
-                    - a_9 * (0.015434543171548482 * h2)
-                    + a_11 * (0.015434543171548482 * h2)
-                    + a_15 * (0.1774825722545226 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_0 * (0.00472177831420813 * h2) - a_2 * (0.00472177831420813 * h2)
-                    - a_3 * (0.05110292822356107 * h2) - a_4 * (0.31344511474186837 * h)
-                    + a_5 * (0.05110292822356107 * h2) - a_6 * (0.12483099848111823 * h2)
-                    + a_8 * (0.12483099848111823 * h2)
-                    - a_9 * (0.027258350461906018 * h2)
-                    + a_11 * (0.027258350461906018 * h2)
-                    + a_15 * (0.31344511474186837 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_0 * (0.0022411545591635627 * h2)
-                    + a_2 * (0.0022411545591635627 * h2)
-                    + a_3 * (0.008738984142353958 * h2)
-                    - a_5 * (0.008738984142353958 * h2)
-                    - a_6 * (0.05749910966171744 * h2) - a_7 * (0.35267675751627187 * h)
-                    + a_8 * (0.05749910966171744 * h2) - a_9 * (0.03067007971735053 * h2)
-                    + a_11 * (0.03067007971735053 * h2)
-                    + a_15 * (0.35267675751627187 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_0 * (0.0006309771109848757 * h2) - a_2 * (0.0006309771109848757 * h2)
-                    - a_3 * (0.0021112097566989346 * h2)
-                    + a_5 * (0.0021112097566989346 * h2)
-                    + a_6 * (0.005004728275217453 * h2)
-                    - a_8 * (0.005004728275217453 * h2)
-                    - a_9 * (0.007562687080350125 * h2)
-                    - a_10 * (0.08696371128436346 * h)
-                    + a_11 * (0.007562687080350125 * h2)
-                    + a_15 * (0.08696371128436346 * h)),
-            );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.007562687080350125 * h2) - a_1 * (0.08696371128436346 * h)
+                + a_2 * (0.007562687080350125 * h2) + a_3 * (0.005004728275217453 * h2)
+                - a_5 * (0.005004728275217453 * h2) - a_6 * (0.0021112097566989346 * h2)
+                + a_8 * (0.0021112097566989346 * h2) + a_9 * (0.0006309771109848757 * h2)
+                - a_11 * (0.0006309771109848757 * h2) + a_12 * (0.08696371128436346 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.0023135982358690474 * h2) - a_2 * (0.0023135982358690474 * h2)
+                + a_3 * (0.004337446785380651 * h2) + a_4 * (0.026604180084998794 * h)
+                - a_5 * (0.004337446785380651 * h2) - a_6 * (0.004469528377493748 * h2)
+                + a_8 * (0.004469528377493748 * h2) + a_9 * (0.0011143443011887451 * h2)
+                - a_11 * (0.0011143443011887451 * h2)
+                - a_12 * (0.026604180084998794 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.0010981310195754643 * h2) + a_2 * (0.0010981310195754643 * h2)
+                - a_3 * (0.000741735943387087 * h2) + a_5 * (0.000741735943387087 * h2)
+                - a_6 * (0.0020587346527757167 * h2) - a_7 * (0.012627462689404725 * h)
+                + a_8 * (0.0020587346527757167 * h2) + a_9 * (0.0012538186636714143 * h2)
+                - a_11 * (0.0012538186636714143 * h2)
+                + a_12 * (0.012627462689404725 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (0.00030916901084823126 * h2) - a_2 * (0.00030916901084823126 * h2)
+                + a_3 * (0.00017919247077970954 * h2)
+                - a_5 * (0.00017919247077970954 * h2)
+                + a_6 * (0.00017919247077970954 * h2)
+                - a_8 * (0.00017919247077970954 * h2)
+                + a_9 * (0.00030916901084823126 * h2)
+                + a_10 * (0.0035551496857956833 * h)
+                - a_11 * (0.00030916901084823126 * h2)
+                - a_12 * (0.0035551496857956833 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.01635944965761649 * h2) - a_1 * (0.18811811749986806 * h)
+                + a_2 * (0.01635944965761649 * h2) - a_3 * (0.03067007971735053 * h2)
+                + a_5 * (0.03067007971735053 * h2) + a_6 * (0.004661382443511255 * h2)
+                - a_8 * (0.004661382443511255 * h2) - a_9 * (0.0011954339709404982 * h2)
+                + a_11 * (0.0011954339709404982 * h2) + a_13 * (0.18811811749986806 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.005004728275217453 * h2) - a_2 * (0.005004728275217453 * h2)
+                - a_3 * (0.026580831438168393 * h2) - a_4 * (0.16303628871563652 * h)
+                + a_5 * (0.026580831438168393 * h2) + a_6 * (0.00986836151335375 * h2)
+                - a_8 * (0.00986836151335375 * h2) - a_9 * (0.0021112097566989346 * h2)
+                + a_11 * (0.0021112097566989346 * h2) + a_13 * (0.16303628871563652 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.002375454509930638 * h2) + a_2 * (0.002375454509930638 * h2)
+                + a_3 * (0.004545521607148136 * h2) - a_5 * (0.004545521607148136 * h2)
+                + a_6 * (0.004545521607148136 * h2) + a_7 * (0.027880428602470895 * h)
+                - a_8 * (0.004545521607148136 * h2) - a_9 * (0.002375454509930638 * h2)
+                + a_11 * (0.002375454509930638 * h2) - a_13 * (0.027880428602470895 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (0.0006687880663221314 * h2) - a_2 * (0.0006687880663221314 * h2)
+                - a_3 * (0.0010981310195754643 * h2) + a_5 * (0.0010981310195754643 * h2)
+                - a_6 * (0.00039564265684712626 * h2)
+                + a_8 * (0.00039564265684712626 * h2)
+                - a_9 * (0.0005857441290590746 * h2) - a_10 * (0.006735500594538156 * h)
+                + a_11 * (0.0005857441290590746 * h2)
+                + a_13 * (0.006735500594538156 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.014539630031641175 * h2) - a_1 * (0.16719192197418878 * h)
+                + a_2 * (0.014539630031641175 * h2) - a_3 * (0.06658497317848736 * h2)
+                + a_5 * (0.06658497317848736 * h2) - a_6 * (0.027258350461906018 * h2)
+                + a_8 * (0.027258350461906018 * h2) + a_9 * (0.0025186010384581456 * h2)
+                - a_11 * (0.0025186010384581456 * h2) + a_14 * (0.16719192197418878 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.0044480040009583855 * h2) - a_2 * (0.0044480040009583855 * h2)
+                - a_3 * (0.05770718448348492 * h2) - a_4 * (0.35395300603374397 * h)
+                + a_5 * (0.05770718448348492 * h2) - a_6 * (0.05770718448348492 * h2)
+                + a_8 * (0.05770718448348492 * h2) + a_9 * (0.0044480040009583855 * h2)
+                - a_11 * (0.0044480040009583855 * h2) + a_14 * (0.35395300603374397 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.0021112097566989346 * h2) + a_2 * (0.0021112097566989346 * h2)
+                + a_3 * (0.00986836151335375 * h2) - a_5 * (0.00986836151335375 * h2)
+                - a_6 * (0.026580831438168393 * h2) - a_7 * (0.16303628871563652 * h)
+                + a_8 * (0.026580831438168393 * h2) + a_9 * (0.005004728275217453 * h2)
+                - a_11 * (0.005004728275217453 * h2) + a_14 * (0.16303628871563652 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (0.0005943923088741136 * h2) - a_2 * (0.0005943923088741136 * h2)
+                - a_3 * (0.0023840506825788498 * h2) + a_5 * (0.0023840506825788498 * h2)
+                + a_6 * (0.0023135982358690474 * h2) - a_8 * (0.0023135982358690474 * h2)
+                + a_9 * (0.0012340754969162385 * h2) + a_10 * (0.014190694931141144 * h)
+                - a_11 * (0.0012340754969162385 * h2)
+                - a_14 * (0.014190694931141144 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_0 * (0.015434543171548482 * h2) - a_1 * (0.1774825722545226 * h)
+                + a_2 * (0.015434543171548482 * h2) - a_3 * (0.05896470492477042 * h2)
+                + a_5 * (0.05896470492477042 * h2) - a_6 * (0.05896470492477042 * h2)
+                + a_8 * (0.05896470492477042 * h2) - a_9 * (0.015434543171548482 * h2)
+                + a_11 * (0.015434543171548482 * h2) + a_15 * (0.1774825722545226 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_0 * (0.00472177831420813 * h2) - a_2 * (0.00472177831420813 * h2)
+                - a_3 * (0.05110292822356107 * h2) - a_4 * (0.31344511474186837 * h)
+                + a_5 * (0.05110292822356107 * h2) - a_6 * (0.12483099848111823 * h2)
+                + a_8 * (0.12483099848111823 * h2) - a_9 * (0.027258350461906018 * h2)
+                + a_11 * (0.027258350461906018 * h2) + a_15 * (0.31344511474186837 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_0 * (0.0022411545591635627 * h2) + a_2 * (0.0022411545591635627 * h2)
+                + a_3 * (0.008738984142353958 * h2) - a_5 * (0.008738984142353958 * h2)
+                - a_6 * (0.05749910966171744 * h2) - a_7 * (0.35267675751627187 * h)
+                + a_8 * (0.05749910966171744 * h2) - a_9 * (0.03067007971735053 * h2)
+                + a_11 * (0.03067007971735053 * h2) + a_15 * (0.35267675751627187 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_0 * (0.0006309771109848757 * h2) - a_2 * (0.0006309771109848757 * h2)
+                - a_3 * (0.0021112097566989346 * h2) + a_5 * (0.0021112097566989346 * h2)
+                + a_6 * (0.005004728275217453 * h2) - a_8 * (0.005004728275217453 * h2)
+                - a_9 * (0.007562687080350125 * h2) - a_10 * (0.08696371128436346 * h)
+                + a_11 * (0.007562687080350125 * h2) + a_15 * (0.08696371128436346 * h)),
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let h2 = h * h;
+        let q_1 = *q + v_1 * (0.08696371128436346 * h) - v_2 * (0.026604180084998794 * h)
+            + v_3 * (0.012627462689404725 * h) - v_4 * (0.0035551496857956833 * h);
+        let q_2 = *q + v_1 * (0.18811811749986806 * h) + v_2 * (0.16303628871563652 * h)
+            - v_3 * (0.027880428602470895 * h) + v_4 * (0.006735500594538156 * h);
+        let q_3 = *q + v_1 * (0.16719192197418878 * h) + v_2 * (0.35395300603374397 * h)
+            + v_3 * (0.16303628871563652 * h) - v_4 * (0.014190694931141144 * h);
+        let q_4 = *q + v_1 * (0.1774825722545226 * h) + v_2 * (0.31344511474186837 * h)
+            + v_3 * (0.35267675751627187 * h) + v_4 * (0.08696371128436346 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_5 = problem.hamiltonian_hessian(&q_2);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_7 = problem.theta_jacobian(&q_3).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_3);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
+        let a_10 = problem.theta_jacobian(&q_4).transpose();
+        let a_11 = problem.hamiltonian_hessian(&q_4);
+        let a_12 = problem.theta_jacobian(&q_1);
+        let a_13 = problem.theta_jacobian(&q_2);
+        let a_14 = problem.theta_jacobian(&q_3);
+        let a_15 = problem.theta_jacobian(&q_4);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(-a_0 * (0.08696371128436346 * h) + a_2 * (0.08696371128436346 * h)
+                + a_3 * (0.026604180084998794 * h) - a_5 * (0.026604180084998794 * h)
+                - a_6 * (0.012627462689404725 * h) + a_8 * (0.012627462689404725 * h)
+                + a_9 * (0.0035551496857956833 * h) - a_11 * (0.0035551496857956833 * h)
+                + a_12),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(-a_0 * (0.18811811749986806 * h) + a_2 * (0.18811811749986806 * h)
+                - a_3 * (0.16303628871563652 * h) + a_5 * (0.16303628871563652 * h)
+                + a_6 * (0.027880428602470895 * h) - a_8 * (0.027880428602470895 * h)
+                - a_9 * (0.006735500594538156 * h) + a_11 * (0.006735500594538156 * h)
+                + a_13),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(-a_0 * (0.16719192197418878 * h) + a_2 * (0.16719192197418878 * h)
+                - a_3 * (0.35395300603374397 * h) + a_5 * (0.35395300603374397 * h)
+                - a_6 * (0.16303628871563652 * h) + a_8 * (0.16303628871563652 * h)
+                + a_9 * (0.014190694931141144 * h) - a_11 * (0.014190694931141144 * h)
+                + a_14),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            0,
+            &(-a_0 * (0.1774825722545226 * h) + a_2 * (0.1774825722545226 * h)
+                - a_3 * (0.31344511474186837 * h) + a_5 * (0.31344511474186837 * h)
+                - a_6 * (0.35267675751627187 * h) + a_8 * (0.35267675751627187 * h)
+                - a_9 * (0.08696371128436346 * h) + a_11 * (0.08696371128436346 * h)
+                + a_15),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, -1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.17392742256872692 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.32607257743127305 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.32607257743127305 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.17392742256872692 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_0 * (0.01512537416070025 * h2) + a_1 * (0.17392742256872692 * h)
+                - a_2 * (0.01512537416070025 * h2) + a_3 * (0.06134015943470106 * h2)
+                - a_5 * (0.06134015943470106 * h2) + a_6 * (0.054516700923812035 * h2)
+                - a_8 * (0.054516700923812035 * h2) + a_9 * (0.030869086343096964 * h2)
+                - a_11 * (0.030869086343096964 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_0 * (0.004627196471738095 * h2) + a_2 * (0.004627196471738095 * h2)
+                + a_3 * (0.053161662876336786 * h2) + a_4 * (0.32607257743127305 * h)
+                - a_5 * (0.053161662876336786 * h2) + a_6 * (0.11541436896696984 * h2)
+                - a_8 * (0.11541436896696984 * h2) + a_9 * (0.054516700923812035 * h2)
+                - a_11 * (0.054516700923812035 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_0 * (0.0021962620391509286 * h2) - a_2 * (0.0021962620391509286 * h2)
+                - a_3 * (0.009091043214296272 * h2) + a_5 * (0.009091043214296272 * h2)
+                + a_6 * (0.053161662876336786 * h2) + a_7 * (0.32607257743127305 * h)
+                - a_8 * (0.053161662876336786 * h2) + a_9 * (0.06134015943470106 * h2)
+                - a_11 * (0.06134015943470106 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_0 * (0.0006183380216964625 * h2) + a_2 * (0.0006183380216964625 * h2)
+                + a_3 * (0.0021962620391509286 * h2) - a_5 * (0.0021962620391509286 * h2)
+                - a_6 * (0.004627196471738095 * h2) + a_8 * (0.004627196471738095 * h2)
+                + a_9 * (0.01512537416070025 * h2) + a_10 * (0.17392742256872692 * h)
+                - a_11 * (0.01512537416070025 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.17392742256872692 * h) - a_2 * (0.17392742256872692 * h)
+                + a_3 * (0.32607257743127305 * h) - a_5 * (0.32607257743127305 * h)
+                + a_6 * (0.32607257743127305 * h) - a_8 * (0.32607257743127305 * h)
+                + a_9 * (0.17392742256872692 * h) - a_11 * (0.17392742256872692 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,

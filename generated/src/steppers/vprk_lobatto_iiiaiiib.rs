@@ -97,47 +97,176 @@ impl<
         let q_2 = *q + v_1 * (0.5 * h) + v_2 * (0.5 * h);
         let a_1 = problem.theta_jacobian(&q_1).transpose();
         let a_7 = problem.theta_jacobian(&q_2);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (0, 0), &(-a_1 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (1, 0), 1.4142135623730951);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.5 * h) + a_7 * (0.5 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (0, 1), &(a_7 * (0.5 * h)));
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (1, 0), -1.4142135623730951);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (1, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.7071067811865476);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (1, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.7071067811865476);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            1.4142135623730951,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.5 * h) + a_7 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_7 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            -1.4142135623730951,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.7071067811865476,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.7071067811865476,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let h2 = h * h;
+        let q_1 = *q;
+        let q_2 = *q + v_1 * (0.5 * h) + v_2 * (0.5 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_5 = problem.hamiltonian_hessian(&q_2);
+        let a_6 = problem.theta_jacobian(&q_1);
+        let a_7 = problem.theta_jacobian(&q_2);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(-a_0 * (0.5 * h) + a_2 * (0.5 * h) + a_6),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(-a_0 * (0.5 * h) + a_2 * (0.5 * h) + a_7),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.5 * h) + a_3 * (0.25 * h2) - a_5 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_3 * (0.25 * h2) + a_4 * (0.5 * h) - a_5 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) - a_5 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -287,144 +416,314 @@ impl<
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_10 = problem.theta_jacobian(&q_2);
         let a_11 = problem.theta_jacobian(&q_3);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.16666666666666666 * h) + a_3 * (0.034722222222222224 * h2)
-                    - a_5 * (0.034722222222222224 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_3 * (0.05555555555555555 * h2) + a_4 * (0.16666666666666666 * h)
-                    - a_5 * (0.05555555555555555 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_3 * (0.006944444444444444 * h2) + a_5 * (0.006944444444444444 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (1, 0), 2.449489742783178);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.16666666666666666 * h) - a_3 * (0.06944444444444445 * h2)
-                    + a_5 * (0.06944444444444445 * h2)
-                    + a_10 * (0.20833333333333334 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_3 * (0.1111111111111111 * h2) - a_4 * (0.3333333333333333 * h)
-                    + a_5 * (0.1111111111111111 * h2) + a_10 * (0.3333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_3 * (0.013888888888888888 * h2) - a_5 * (0.013888888888888888 * h2)
-                    - a_10 * (0.041666666666666664 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (1, 0), -1.224744871391589);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.16666666666666666 * h) - a_3 * (0.1736111111111111 * h2)
-                    + a_5 * (0.1736111111111111 * h2) + a_11 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_3 * (0.2777777777777778 * h2) - a_4 * (0.8333333333333334 * h)
-                    + a_5 * (0.2777777777777778 * h2) + a_11 * (0.6666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_3 * (0.034722222222222224 * h2) - a_5 * (0.034722222222222224 * h2)
-                    + a_11 * (0.16666666666666666 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (1, 0), 2.449489742783178);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (1, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.408248290463863);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (1, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.816496580927726);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (1, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.408248290463863);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.16666666666666666 * h) + a_3 * (0.034722222222222224 * h2)
+                - a_5 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_3 * (0.05555555555555555 * h2) + a_4 * (0.16666666666666666 * h)
+                - a_5 * (0.05555555555555555 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_3 * (0.006944444444444444 * h2) + a_5 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            2.449489742783178,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.16666666666666666 * h) - a_3 * (0.06944444444444445 * h2)
+                + a_5 * (0.06944444444444445 * h2) + a_10 * (0.20833333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_3 * (0.1111111111111111 * h2) - a_4 * (0.3333333333333333 * h)
+                + a_5 * (0.1111111111111111 * h2) + a_10 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_3 * (0.013888888888888888 * h2) - a_5 * (0.013888888888888888 * h2)
+                - a_10 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            -1.224744871391589,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.16666666666666666 * h) - a_3 * (0.1736111111111111 * h2)
+                + a_5 * (0.1736111111111111 * h2) + a_11 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_3 * (0.2777777777777778 * h2) - a_4 * (0.8333333333333334 * h)
+                + a_5 * (0.2777777777777778 * h2) + a_11 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_3 * (0.034722222222222224 * h2) - a_5 * (0.034722222222222224 * h2)
+                + a_11 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            2.449489742783178,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.408248290463863,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.816496580927726,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.408248290463863,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let h2 = h * h;
+        let q_1 = *q;
+        let q_2 = *q + v_1 * (0.20833333333333334 * h) + v_2 * (0.3333333333333333 * h)
+            - v_3 * (0.041666666666666664 * h);
+        let q_3 = *q + v_1 * (0.16666666666666666 * h) + v_2 * (0.6666666666666666 * h)
+            + v_3 * (0.16666666666666666 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_5 = problem.hamiltonian_hessian(&q_2);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_7 = problem.theta_jacobian(&q_3).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_3);
+        let a_9 = problem.theta_jacobian(&q_1);
+        let a_10 = problem.theta_jacobian(&q_2);
+        let a_11 = problem.theta_jacobian(&q_3);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(-a_0 * (0.16666666666666666 * h) + a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.16666666666666666 * h) - a_5 * (0.16666666666666666 * h)
+                + a_9),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(-a_0 * (0.16666666666666666 * h) + a_2 * (0.16666666666666666 * h)
+                - a_3 * (0.3333333333333333 * h) + a_5 * (0.3333333333333333 * h) + a_10),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(-a_0 * (0.16666666666666666 * h) + a_2 * (0.16666666666666666 * h)
+                - a_3 * (0.8333333333333334 * h) + a_5 * (0.8333333333333334 * h) + a_11),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, -1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.1388888888888889 * h2)
+                - a_5 * (0.1388888888888889 * h2) + a_6 * (0.027777777777777776 * h2)
+                - a_8 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_3 * (0.2222222222222222 * h2) + a_4 * (0.6666666666666666 * h)
+                - a_5 * (0.2222222222222222 * h2) + a_6 * (0.1111111111111111 * h2)
+                - a_8 * (0.1111111111111111 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_3 * (0.027777777777777776 * h2) + a_5 * (0.027777777777777776 * h2)
+                + a_6 * (0.027777777777777776 * h2) + a_7 * (0.16666666666666666 * h)
+                - a_8 * (0.027777777777777776 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
+                + a_3 * (0.6666666666666666 * h) - a_5 * (0.6666666666666666 * h)
+                + a_6 * (0.16666666666666666 * h) - a_8 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,
@@ -606,269 +905,477 @@ impl<
         let a_13 = problem.theta_jacobian(&q_2);
         let a_14 = problem.theta_jacobian(&q_3);
         let a_15 = problem.theta_jacobian(&q_4);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.08333333333333333 * h) + a_3 * (0.014872505461804679 * h2)
-                    - a_5 * (0.014872505461804679 * h2)
-                    - a_6 * (0.0037613943506935683 * h2)
-                    + a_8 * (0.0037613943506935683 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(a_3 * (0.025578344256942692 * h2) + a_4 * (0.1348361657291579 * h)
-                    - a_5 * (0.025578344256942692 * h2)
-                    - a_6 * (0.023205838795138014 * h2)
-                    + a_8 * (0.023205838795138014 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(-a_3 * (0.004571938982639765 * h2) + a_5 * (0.004571938982639765 * h2)
-                    - a_6 * (0.011689455368053802 * h2) - a_7 * (0.05150283239582457 * h)
-                    + a_8 * (0.011689455368053802 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 0),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(a_3 * (0.001388888888888889 * h2) - a_5 * (0.001388888888888889 * h2)
-                    + a_6 * (0.001388888888888889 * h2)
-                    - a_8 * (0.001388888888888889 * h2)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 0), &Self::UNKNOWN_LAYOUT, (1, 0), 3.4641016151377544);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.08333333333333333 * h) - a_3 * (0.025034614388193918 * h2)
-                    + a_5 * (0.025034614388193918 * h2)
-                    + a_6 * (0.0024763486263864355 * h2)
-                    - a_8 * (0.0024763486263864355 * h2)
-                    + a_13 * (0.11030056647916492 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_3 * (0.043055555555555555 * h2) - a_4 * (0.2269672331458316 * h)
-                    + a_5 * (0.043055555555555555 * h2)
-                    + a_6 * (0.015277777777777777 * h2)
-                    - a_8 * (0.015277777777777777 * h2)
-                    + a_13 * (0.1896994335208351 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_3 * (0.00769586064235673 * h2) - a_5 * (0.00769586064235673 * h2)
-                    + a_6 * (0.00769586064235673 * h2) + a_7 * (0.03390736422914389 * h)
-                    - a_8 * (0.00769586064235673 * h2)
-                    - a_13 * (0.03390736422914389 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 1),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_3 * (0.0023378910736107606 * h2)
-                    + a_5 * (0.0023378910736107606 * h2)
-                    - a_6 * (0.000914387796527953 * h2)
-                    + a_8 * (0.000914387796527953 * h2)
-                    + a_13 * (0.010300566479164915 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 1), &Self::UNKNOWN_LAYOUT, (1, 0), -1.5491933384829668);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.08333333333333333 * h) - a_3 * (0.04969857084860866 * h2)
-                    + a_5 * (0.04969857084860866 * h2) - a_6 * (0.01385427450069497 * h2)
-                    + a_8 * (0.01385427450069497 * h2)
-                    + a_14 * (0.07303276685416842 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_3 * (0.0854736384201345 * h2) - a_4 * (0.45057403089581055 * h)
-                    + a_5 * (0.0854736384201345 * h2) - a_6 * (0.0854736384201345 * h2)
-                    + a_8 * (0.0854736384201345 * h2) + a_14 * (0.45057403089581055 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_3 * (0.015277777777777777 * h2) - a_5 * (0.015277777777777777 * h2)
-                    - a_6 * (0.043055555555555555 * h2) - a_7 * (0.1896994335208351 * h)
-                    + a_8 * (0.043055555555555555 * h2)
-                    + a_14 * (0.2269672331458316 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 2),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_3 * (0.004641167759027603 * h2) + a_5 * (0.004641167759027603 * h2)
-                    + a_6 * (0.005115668851388538 * h2)
-                    - a_8 * (0.005115668851388538 * h2)
-                    - a_14 * (0.02696723314583158 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 2), &Self::UNKNOWN_LAYOUT, (1, 0), 1.5491933384829668);
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 0),
-                &(-a_1 * (0.08333333333333333 * h) - a_3 * (0.04027777777777778 * h2)
-                    + a_5 * (0.04027777777777778 * h2) - a_6 * (0.04027777777777778 * h2)
-                    + a_8 * (0.04027777777777778 * h2)
-                    + a_15 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 1),
-                &(-a_3 * (0.06927137250347486 * h2) - a_4 * (0.3651638342708421 * h)
-                    + a_5 * (0.06927137250347486 * h2) - a_6 * (0.2484928542430433 * h2)
-                    + a_8 * (0.2484928542430433 * h2) + a_15 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 2),
-                &(a_3 * (0.012381743131932178 * h2) - a_5 * (0.012381743131932178 * h2)
-                    - a_6 * (0.1251730719409696 * h2) - a_7 * (0.5515028323958245 * h)
-                    + a_8 * (0.1251730719409696 * h2) + a_15 * (0.4166666666666667 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_block::<
-                D,
-                N,
-            >(
-                j,
-                (0, 3),
-                &Self::UNKNOWN_LAYOUT,
-                (0, 3),
-                &(-a_3 * (0.0037613943506935683 * h2)
-                    + a_5 * (0.0037613943506935683 * h2)
-                    + a_6 * (0.014872505461804679 * h2)
-                    - a_8 * (0.014872505461804679 * h2)
-                    + a_15 * (0.08333333333333333 * h)),
-            );
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (0, 3), &Self::UNKNOWN_LAYOUT, (1, 0), -3.4641016151377544);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (1, 0), &Self::UNKNOWN_LAYOUT, (0, 0), 0.28867513459481287);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (1, 0), &Self::UNKNOWN_LAYOUT, (0, 1), -0.6454972243679028);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (1, 0), &Self::UNKNOWN_LAYOUT, (0, 2), 0.6454972243679028);
-        Self::RESIDUAL_LAYOUT
-            .add_diagonal::<
-                D,
-                N,
-            >(j, (1, 0), &Self::UNKNOWN_LAYOUT, (0, 3), -0.28867513459481287);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.08333333333333333 * h) + a_3 * (0.014872505461804679 * h2)
+                - a_5 * (0.014872505461804679 * h2) - a_6 * (0.0037613943506935683 * h2)
+                + a_8 * (0.0037613943506935683 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_3 * (0.025578344256942692 * h2) + a_4 * (0.1348361657291579 * h)
+                - a_5 * (0.025578344256942692 * h2) - a_6 * (0.023205838795138014 * h2)
+                + a_8 * (0.023205838795138014 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_3 * (0.004571938982639765 * h2) + a_5 * (0.004571938982639765 * h2)
+                - a_6 * (0.011689455368053802 * h2) - a_7 * (0.05150283239582457 * h)
+                + a_8 * (0.011689455368053802 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_3 * (0.001388888888888889 * h2) - a_5 * (0.001388888888888889 * h2)
+                + a_6 * (0.001388888888888889 * h2) - a_8 * (0.001388888888888889 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            3.4641016151377544,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.08333333333333333 * h) - a_3 * (0.025034614388193918 * h2)
+                + a_5 * (0.025034614388193918 * h2) + a_6 * (0.0024763486263864355 * h2)
+                - a_8 * (0.0024763486263864355 * h2) + a_13 * (0.11030056647916492 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_3 * (0.043055555555555555 * h2) - a_4 * (0.2269672331458316 * h)
+                + a_5 * (0.043055555555555555 * h2) + a_6 * (0.015277777777777777 * h2)
+                - a_8 * (0.015277777777777777 * h2) + a_13 * (0.1896994335208351 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_3 * (0.00769586064235673 * h2) - a_5 * (0.00769586064235673 * h2)
+                + a_6 * (0.00769586064235673 * h2) + a_7 * (0.03390736422914389 * h)
+                - a_8 * (0.00769586064235673 * h2) - a_13 * (0.03390736422914389 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_3 * (0.0023378910736107606 * h2) + a_5 * (0.0023378910736107606 * h2)
+                - a_6 * (0.000914387796527953 * h2) + a_8 * (0.000914387796527953 * h2)
+                + a_13 * (0.010300566479164915 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            -1.5491933384829668,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.08333333333333333 * h) - a_3 * (0.04969857084860866 * h2)
+                + a_5 * (0.04969857084860866 * h2) - a_6 * (0.01385427450069497 * h2)
+                + a_8 * (0.01385427450069497 * h2) + a_14 * (0.07303276685416842 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_3 * (0.0854736384201345 * h2) - a_4 * (0.45057403089581055 * h)
+                + a_5 * (0.0854736384201345 * h2) - a_6 * (0.0854736384201345 * h2)
+                + a_8 * (0.0854736384201345 * h2) + a_14 * (0.45057403089581055 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_3 * (0.015277777777777777 * h2) - a_5 * (0.015277777777777777 * h2)
+                - a_6 * (0.043055555555555555 * h2) - a_7 * (0.1896994335208351 * h)
+                + a_8 * (0.043055555555555555 * h2) + a_14 * (0.2269672331458316 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_3 * (0.004641167759027603 * h2) + a_5 * (0.004641167759027603 * h2)
+                + a_6 * (0.005115668851388538 * h2) - a_8 * (0.005115668851388538 * h2)
+                - a_14 * (0.02696723314583158 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            1.5491933384829668,
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(-a_1 * (0.08333333333333333 * h) - a_3 * (0.04027777777777778 * h2)
+                + a_5 * (0.04027777777777778 * h2) - a_6 * (0.04027777777777778 * h2)
+                + a_8 * (0.04027777777777778 * h2) + a_15 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(-a_3 * (0.06927137250347486 * h2) - a_4 * (0.3651638342708421 * h)
+                + a_5 * (0.06927137250347486 * h2) - a_6 * (0.2484928542430433 * h2)
+                + a_8 * (0.2484928542430433 * h2) + a_15 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(a_3 * (0.012381743131932178 * h2) - a_5 * (0.012381743131932178 * h2)
+                - a_6 * (0.1251730719409696 * h2) - a_7 * (0.5515028323958245 * h)
+                + a_8 * (0.1251730719409696 * h2) + a_15 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(-a_3 * (0.0037613943506935683 * h2) + a_5 * (0.0037613943506935683 * h2)
+                + a_6 * (0.014872505461804679 * h2) - a_8 * (0.014872505461804679 * h2)
+                + a_15 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            -3.4641016151377544,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            0.28867513459481287,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            -0.6454972243679028,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            0.6454972243679028,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            -0.28867513459481287,
+        );
+    }
+    #[allow(clippy::too_many_lines)]
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        x: &[f64],
+        t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
+    ) {
+        const {
+            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+        };
+        let _ = p;
+        *t = ::sparkgen_core::stage::TangentBlocks::zero();
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let h2 = h * h;
+        let q_1 = *q;
+        let q_2 = *q + v_1 * (0.11030056647916492 * h) + v_2 * (0.1896994335208351 * h)
+            - v_3 * (0.03390736422914389 * h) + v_4 * (0.010300566479164915 * h);
+        let q_3 = *q + v_1 * (0.07303276685416842 * h) + v_2 * (0.45057403089581055 * h)
+            + v_3 * (0.2269672331458316 * h) - v_4 * (0.02696723314583158 * h);
+        let q_4 = *q + v_1 * (0.08333333333333333 * h) + v_2 * (0.4166666666666667 * h)
+            + v_3 * (0.4166666666666667 * h) + v_4 * (0.08333333333333333 * h);
+        let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
+        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_2 = problem.hamiltonian_hessian(&q_1);
+        let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
+        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_5 = problem.hamiltonian_hessian(&q_2);
+        let a_6 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
+        let a_7 = problem.theta_jacobian(&q_3).transpose();
+        let a_8 = problem.hamiltonian_hessian(&q_3);
+        let a_9 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
+        let a_10 = problem.theta_jacobian(&q_4).transpose();
+        let a_11 = problem.hamiltonian_hessian(&q_4);
+        let a_12 = problem.theta_jacobian(&q_1);
+        let a_13 = problem.theta_jacobian(&q_2);
+        let a_14 = problem.theta_jacobian(&q_3);
+        let a_15 = problem.theta_jacobian(&q_4);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            0,
+            &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.1348361657291579 * h) - a_5 * (0.1348361657291579 * h)
+                - a_6 * (0.05150283239582457 * h) + a_8 * (0.05150283239582457 * h)
+                + a_12),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            0,
+            &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
+                - a_3 * (0.2269672331458316 * h) + a_5 * (0.2269672331458316 * h)
+                + a_6 * (0.03390736422914389 * h) - a_8 * (0.03390736422914389 * h)
+                + a_13),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            0,
+            &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
+                - a_3 * (0.45057403089581055 * h) + a_5 * (0.45057403089581055 * h)
+                - a_6 * (0.1896994335208351 * h) + a_8 * (0.1896994335208351 * h) + a_14),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, -1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            0,
+            &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
+                - a_3 * (0.3651638342708421 * h) + a_5 * (0.3651638342708421 * h)
+                - a_6 * (0.5515028323958245 * h) + a_8 * (0.5515028323958245 * h) + a_15),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, -1.0);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            &(a_1 * (0.08333333333333333 * h) + a_3 * (0.045958569366318716 * h2)
+                - a_5 * (0.045958569366318716 * h2) + a_6 * (0.030430319522570175 * h2)
+                - a_8 * (0.030430319522570175 * h2) + a_9 * (0.006944444444444444 * h2)
+                - a_11 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            &(a_3 * (0.07904143063368128 * h2) + a_4 * (0.4166666666666667 * h)
+                - a_5 * (0.07904143063368128 * h2) + a_6 * (0.18773917953992106 * h2)
+                - a_8 * (0.18773917953992106 * h2) + a_9 * (0.034722222222222224 * h2)
+                - a_11 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            &(-a_3 * (0.014128068428809952 * h2) + a_5 * (0.014128068428809952 * h2)
+                + a_6 * (0.09456968047742982 * h2) + a_7 * (0.4166666666666667 * h)
+                - a_8 * (0.09456968047742982 * h2) + a_9 * (0.034722222222222224 * h2)
+                - a_11 * (0.034722222222222224 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            &(a_3 * (0.0042919026996520475 * h2) - a_5 * (0.0042919026996520475 * h2)
+                - a_6 * (0.011236347144096492 * h2) + a_8 * (0.011236347144096492 * h2)
+                + a_9 * (0.006944444444444444 * h2) + a_10 * (0.08333333333333333 * h)
+                - a_11 * (0.006944444444444444 * h2)),
+        );
+        ::sparkgen_core::layout::add_block::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.p_q,
+            0,
+            0,
+            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
+                + a_3 * (0.4166666666666667 * h) - a_5 * (0.4166666666666667 * h)
+                + a_6 * (0.4166666666666667 * h) - a_8 * (0.4166666666666667 * h)
+                + a_9 * (0.08333333333333333 * h) - a_11 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
         problem: &P,

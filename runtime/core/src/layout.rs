@@ -92,40 +92,34 @@ impl Layout {
         let o = self.offset(block, stage, D);
         x[o..o + D].copy_from_slice(v.as_slice());
     }
+}
 
-    /// Adds the `D×D` block `m` to `j` at rows `(block, stage)` of `self` and columns
-    /// `col = (block, stage)` of `cols`.
-    #[inline]
-    pub fn add_block<const D: usize, const N: usize>(
-        &self,
-        j: &mut [[f64; N]; N],
-        row: (usize, usize),
-        cols: &Layout,
-        col: (usize, usize),
-        m: &SMatrix<f64, D, D>,
-    ) {
-        let (ro, co) = (self.offset(row.0, row.1, D), cols.offset(col.0, col.1, D));
-        for r in 0..D {
-            for c in 0..D {
-                j[ro + r][co + c] += m[(r, c)];
-            }
+/// Adds the `D×D` block `m` to `target` at rows `ro..ro+D`, columns `co..co+D` (offsets from
+/// [`Layout::offset`]).
+#[inline]
+pub fn add_block<const D: usize, const R: usize, const C: usize>(
+    target: &mut [[f64; C]; R],
+    ro: usize,
+    co: usize,
+    m: &SMatrix<f64, D, D>,
+) {
+    for r in 0..D {
+        for c in 0..D {
+            target[ro + r][co + c] += m[(r, c)];
         }
     }
+}
 
-    /// Adds `scalar · I` to the `D×D` block at rows `row` of `self` and columns `col` of `cols`.
-    #[inline]
-    pub fn add_diagonal<const D: usize, const N: usize>(
-        &self,
-        j: &mut [[f64; N]; N],
-        row: (usize, usize),
-        cols: &Layout,
-        col: (usize, usize),
-        scalar: f64,
-    ) {
-        let (ro, co) = (self.offset(row.0, row.1, D), cols.offset(col.0, col.1, D));
-        for k in 0..D {
-            j[ro + k][co + k] += scalar;
-        }
+/// Adds `scalar · I` to the `D×D` block of `target` at rows `ro..ro+D`, columns `co..co+D`.
+#[inline]
+pub fn add_diagonal<const D: usize, const R: usize, const C: usize>(
+    target: &mut [[f64; C]; R],
+    ro: usize,
+    co: usize,
+    scalar: f64,
+) {
+    for k in 0..D {
+        target[ro + k][co + k] += scalar;
     }
 }
 
@@ -163,7 +157,9 @@ mod tests {
         assert_eq!(&x[10..12], &[3.0, 4.0]);
         assert_eq!(LAYOUT.get::<2>(&x, 1, 2), SVector::<f64, 2>::new(3.0, 4.0));
         let mut j = [[0.0; 14]; 14];
-        LAYOUT.add_diagonal::<2, 14>(&mut j, (0, 1), &LAYOUT, (2, 0), 5.0);
+        add_diagonal::<2, 14, 14>(&mut j, LAYOUT.offset(0, 1, 2), LAYOUT.offset(2, 0, 2), 5.0);
         assert_eq!((j[2][12], j[3][13], j[2][13]), (5.0, 5.0, 0.0));
+        add_block::<2, 14, 14>(&mut j, 0, 2, &SMatrix::<f64, 2, 2>::new(1.0, 2.0, 3.0, 4.0));
+        assert_eq!((j[0][2], j[0][3], j[1][2], j[1][3]), (1.0, 2.0, 3.0, 4.0));
     }
 }
