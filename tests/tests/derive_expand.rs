@@ -108,6 +108,6 @@ fn function_and_method_call_forms_expand_identically() {
     };
     let expand = sparkgen_sym::derive::expand_holonomic_system;
     let from_functions = pretty(expand(functions));
-    assert!(from_functions.contains("::core::primitive::f64::atan2(q[1], q[0])"));
+    assert!(from_functions.contains("::core::primitive::f64::atan2(__q[1], __q[0])"));
     assert_eq!(from_functions, pretty(expand(methods)));
 }

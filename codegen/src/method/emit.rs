@@ -30,6 +30,13 @@ pub fn stepper(method: &Method, core: &TokenStream) -> TokenStream {
         method.unknown_vectors(),
         describe(&method.rows_layout)
     );
+    // The step inputs every function of the trait takes.
+    let inputs = quote! {
+        problem: &P, h: f64, q: &#core::nalgebra::SVector<f64, D>, p: &#core::nalgebra::SVector<f64, D>, x: &[f64],
+    };
+    let size_check = quote! {
+        const { assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns") };
+    };
     quote! {
         #[doc = #doc]
         #[doc = ""]
@@ -53,11 +60,7 @@ pub fn stepper(method: &Method, core: &TokenStream) -> TokenStream {
 
             #[allow(clippy::too_many_lines)]
             fn residual(
-                problem: &P,
-                h: f64,
-                q: &#core::nalgebra::SVector<f64, D>,
-                p: &#core::nalgebra::SVector<f64, D>,
-                x: &[f64],
+                #inputs
                 r: &mut [f64],
             ) {
                 debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
@@ -67,36 +70,24 @@ pub fn stepper(method: &Method, core: &TokenStream) -> TokenStream {
 
             #[allow(clippy::too_many_lines)]
             fn jacobian<const N: usize>(
-                problem: &P,
-                h: f64,
-                q: &#core::nalgebra::SVector<f64, D>,
-                p: &#core::nalgebra::SVector<f64, D>,
-                x: &[f64],
+                #inputs
                 j: &mut [[f64; N]; N],
             ) {
-                const { assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns") };
+                #size_check
                 #jacobian_body
             }
 
             #[allow(clippy::too_many_lines)]
             fn tangent<const N: usize>(
-                problem: &P,
-                h: f64,
-                q: &#core::nalgebra::SVector<f64, D>,
-                p: &#core::nalgebra::SVector<f64, D>,
-                x: &[f64],
+                #inputs
                 t: &mut #core::stage::TangentBlocks<D, N>,
             ) {
-                const { assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns") };
+                #size_check
                 #tangent
             }
 
             fn update(
-                problem: &P,
-                h: f64,
-                q: &#core::nalgebra::SVector<f64, D>,
-                p: &#core::nalgebra::SVector<f64, D>,
-                x: &[f64],
+                #inputs
             ) -> (#core::nalgebra::SVector<f64, D>, #core::nalgebra::SVector<f64, D>) {
                 #update
             }

@@ -212,6 +212,20 @@ impl Method {
         });
     }
 
+    /// Appends the force of a degenerate Lagrangian at stage `i` (from 0),
+    /// `F_i = ∂L/∂q(Q_i, V_i) = J(Q_i)ᵀV_i − ∇H(Q_i)`, and returns it.
+    pub fn force(&mut self, i: usize, q: Term, v: Term) -> Term {
+        let jtv = self.push(
+            format!("jtv_{}", i + 1),
+            Expr::Kernel(Kernel::JacT, vec![q, v]),
+        );
+        let grad = self.push(
+            format!("grad_h_{}", i + 1),
+            Expr::Kernel(Kernel::GradH, vec![q]),
+        );
+        self.push(format!("f_{}", i + 1), minus(jtv, grad))
+    }
+
     /// The number of `D`-vectors of unknowns.
     pub fn unknown_vectors(&self) -> usize {
         self.blocks.iter().map(|b| b.stages).sum()

@@ -57,15 +57,7 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
             .flat_map(|(j, c)| [(c.clone(), v(j)), (c.clone(), lam(j))])
             .collect();
         let q = m.push(format!("q_{}", i + 1), combination(Some(q0), &terms));
-        let jtv = m.push(
-            format!("jtv_{}", i + 1),
-            Expr::Kernel(Kernel::JacT, vec![q, v(i)]),
-        );
-        let grad = m.push(
-            format!("grad_h_{}", i + 1),
-            Expr::Kernel(Kernel::GradH, vec![q]),
-        );
-        let fi = m.push(format!("f_{}", i + 1), minus(jtv, grad));
+        let fi = m.force(i, q, v(i));
         let gi = m.push(
             format!("g_{}", i + 1),
             Expr::Kernel(Kernel::JacT, vec![q, lam(i)]),

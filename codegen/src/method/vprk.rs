@@ -7,7 +7,7 @@
 //! `q_{n+1} = q_n + h Σ_i b_i V_i`, `p_{n+1} = p_n + h Σ_i b̄_i F_i`. The constraint
 //! `p_{n+1} = ϑ(q_{n+1})` is not imposed: VPRK leaves it when ϑ is nonlinear.
 
-use super::ir::{Coef, Expr, Input, Kernel, Method, Term, block, combination, minus};
+use super::ir::{Coef, Expr, Input, Kernel, Method, Term, block, combination};
 use crate::exact::{Num, Precision};
 use crate::spark::lobatto_null_vector;
 use crate::tableau::{PairKind, PartitionedTableau, TableauError};
@@ -62,15 +62,7 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
             .map(|(j, c)| (c.clone(), v(j)))
             .collect();
         let q = m.push(format!("q_{}", i + 1), combination(Some(q0), &terms));
-        let jtv = m.push(
-            format!("jtv_{}", i + 1),
-            Expr::Kernel(Kernel::JacT, vec![q, v(i)]),
-        );
-        let grad = m.push(
-            format!("grad_h_{}", i + 1),
-            Expr::Kernel(Kernel::GradH, vec![q]),
-        );
-        fs.push(m.push(format!("f_{}", i + 1), minus(jtv, grad)));
+        fs.push(m.force(i, q, v(i)));
         qs.push(q);
     }
     for i in 0..s {

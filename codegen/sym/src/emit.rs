@@ -30,6 +30,18 @@ pub trait Bindings {
 pub struct FnBindings<I, S> {
     input: I,
     store: S,
+    temp_prefix: &'static str,
+}
+
+impl<I, S> FnBindings<I, S> {
+    /// Names temporaries `{prefix}{index}` instead of `t{index}` (e.g. `__t` in derive
+    /// expansions, where a user's `t0` may be in scope).
+    pub fn with_temp_prefix(self, temp_prefix: &'static str) -> Self {
+        FnBindings {
+            temp_prefix,
+            ..self
+        }
+    }
 }
 
 /// Bindings reading inputs with `input` and writing outputs with `store`.
@@ -38,7 +50,11 @@ where
     I: Fn(&Input) -> TokenStream,
     S: Fn(&OutputSlot, TokenStream) -> TokenStream,
 {
-    FnBindings { input, store }
+    FnBindings {
+        input,
+        store,
+        temp_prefix: "t",
+    }
 }
 
 impl<I, S> Bindings for FnBindings<I, S>
@@ -51,6 +67,9 @@ where
     }
     fn store(&self, slot: &OutputSlot, value: TokenStream) -> TokenStream {
         (self.store)(slot, value)
+    }
+    fn temp(&self, index: usize) -> Ident {
+        format_ident!("{}{}", self.temp_prefix, index)
     }
 }
 

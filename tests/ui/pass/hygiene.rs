@@ -1,6 +1,8 @@
 // The expansion uses fully qualified paths only: it compiles in a crate that shadows `f64`,
-// `Result`, `Ok`, `sin` and the nalgebra names, with fields named like the expansion's locals.
-#![allow(non_camel_case_types, dead_code)]
+// `Result`, `Ok`, `sin` and the nalgebra names, with fields named like the expansion's locals,
+// and with constants of those names in scope (a constant turns a `let` binding of the same
+// name into a pattern: the expansion must bind only reserved `__` names).
+#![allow(non_camel_case_types, non_upper_case_globals, dead_code)]
 
 use sparkgen::problem::{DegenerateLagrangian, HolonomicSystem, Lagrangian};
 
@@ -12,6 +14,13 @@ struct SMatrix;
 fn sin(x: f32) -> f32 {
     x
 }
+const q: u8 = 0;
+const w: u8 = 0;
+const v: u8 = 0;
+const lambda: u8 = 0;
+const out: u8 = 0;
+const t0: u8 = 0;
+const t1: u8 = 0;
 
 #[derive(DegenerateLagrangian)]
 #[lagrangian(q = [x, y], theta = [y + ln(y) / x, x], hamiltonian = out * x + t0 * y + q * sin(x))]
@@ -36,14 +45,14 @@ struct Holonomic {
 }
 
 fn main() {
-    let q = nalgebra::vector![1.0, 2.0];
+    let position = nalgebra::vector![1.0, 2.0];
     let d = Degenerate {
         out: 1.0,
         t0: 2.0,
         q: 3.0,
     };
     let expected = 1.0 + 2.0 * 2.0 + 3.0 * ::core::primitive::f64::sin(1.0);
-    assert!((DegenerateLagrangian::hamiltonian(&d, &q) - expected).abs() < 1e-12);
+    assert!((DegenerateLagrangian::hamiltonian(&d, &position) - expected).abs() < 1e-12);
     let g = General {
         lambda: 2.0,
         v: 0.0,
@@ -52,5 +61,5 @@ fn main() {
     assert_eq!(g.momentum(&one, &nalgebra::vector![3.0])[0], 6.0);
     let h = Holonomic { w: 4.0, out: 1.0 };
     assert_eq!(h.inverse_mass_matrix()[(1, 1)], 0.25);
-    assert_eq!(h.constraints(&q)[0], 4.0);
+    assert_eq!(h.constraints(&position)[0], 4.0);
 }

@@ -67,13 +67,16 @@ impl Method {
     }
 
     /// The signature; arguments not in `used` are prefixed with `_`.
+    /// (Every identifier the expansion binds starts with `__` — see [`local`] — so that no
+    /// constant or unit struct of the user's named `q`, `out` or `t0` can turn a binding into a
+    /// pattern.)
     fn signature(&self, used: &BTreeSet<String>) -> TokenStream {
         let name = format_ident!("{}", self.name);
         let args = self.args.iter().map(|(arg, len)| {
             let ident = if used.contains(*arg) {
-                format_ident!("{}", arg)
+                local(arg)
             } else {
-                format_ident!("_{}", arg)
+                format_ident!("_{}", local(arg))
             };
             let ty = vector_type(*len);
             quote!(#ident: &#ty)
@@ -93,7 +96,7 @@ impl Method {
     }
 
     /// The method computing its output with a CSE'd kernel: inputs are read as `q[i]` and
-    /// `self.field`, vector and matrix outputs written into a zero-initialised `out`, a scalar
+    /// `self.field`, vector and matrix outputs written into a zero-initialised `__out`, a scalar
     /// returned as the tail expression.
     pub(crate) fn emit(&self, graph: &Graph) -> TokenStream {
         let mut builder = KernelBuilder::new();
@@ -107,7 +110,7 @@ impl Method {
         let read = |symbol: &Symbol| match symbol {
             Symbol::Component { vector, index } => {
                 used.borrow_mut().insert(vector.clone());
-                let vector = format_ident!("{}", vector);
+                let vector = local(vector);
                 let index = Literal::usize_unsuffixed(*index);
                 quote!(#vector[#index])
             }
@@ -121,14 +124,14 @@ impl Method {
             SlotIndex::Scalar => value,
             SlotIndex::Vector(i) => {
                 let i = Literal::usize_unsuffixed(i);
-                quote!(out[#i] = #value;)
+                quote!(__out[#i] = #value;)
             }
             SlotIndex::Matrix(i, j) => {
                 let (i, j) = (Literal::usize_unsuffixed(i), Literal::usize_unsuffixed(j));
-                quote!(out[(#i, #j)] = #value;)
+                quote!(__out[(#i, #j)] = #value;)
             }
         };
-        let statements = kernel.emit(&bindings(read, write));
+        let statements = kernel.emit(&bindings(read, write).with_temp_prefix("__t"));
         let stored = !kernel.stores().is_empty();
         let body = match (&self.output, stored) {
             (Output::Scalar(_), true) => statements,
@@ -140,9 +143,9 @@ impl Method {
             (_, true) => {
                 let ty = self.return_type();
                 quote! {
-                    let mut out = <#ty>::zeros();
+                    let mut __out = <#ty>::zeros();
                     #statements
-                    out
+                    __out
                 }
             }
         };
@@ -154,4 +157,9 @@ impl Method {
             }
         }
     }
+}
+
+/// The identifier the expansion binds for `name`: `__name`.
+fn local(name: &str) -> proc_macro2::Ident {
+    format_ident!("__{}", name)
 }
