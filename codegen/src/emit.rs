@@ -204,3 +204,24 @@ pub fn tableau_source(
     let tokens = tableaus::tableau_const(&tableau, &computed, &types);
     Ok(render(Path::new("OUT_DIR"), tokens)?.contents)
 }
+
+/// The source of a stepper for a user's `build.rs` (e.g. an SLRK s that the catalogue does not
+/// ship): `core` is the path of `sparkgen_core` as seen from the including crate, normally
+/// `::sparkgen::sparkgen_core`.
+///
+/// ```no_run
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use sparkgen_codegen::{emit, exact::Precision, method::slrk::slrk, tableau::PairKind};
+/// let method = slrk(PairKind::LobattoIIIEIIIEBar, 6, Precision::DEFAULT)?;
+/// let src = emit::stepper_source(&method, "::sparkgen::sparkgen_core")?;
+/// std::fs::write(std::path::Path::new(&std::env::var("OUT_DIR")?).join("slrk6.rs"), src)?;
+/// # Ok(()) }
+/// ```
+pub fn stepper_source(method: &crate::method::ir::Method, core: &str) -> Result<String, EmitError> {
+    let core: TokenStream = core.parse().map_err(|_| EmitError::Check {
+        name: method.name.clone(),
+        message: format!("`{core}` is not a Rust path"),
+    })?;
+    let tokens = crate::method::emit::stepper(method, &core);
+    Ok(render(Path::new("OUT_DIR"), tokens)?.contents)
+}

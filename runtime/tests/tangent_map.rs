@@ -32,11 +32,11 @@ fn check<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(h: f64) -> f64 {
     let exact = s.tangent_map(&q, &p).unwrap();
     let delta = 1e-6;
     let mut worst = 0.0f64;
-    for input in 0..2 {
+    for (input, perturb_q) in [(0, true), (1, false)] {
         for c in 0..2 {
             let mut e = V::zeros();
             e[c] = delta;
-            let (plus, minus) = if input == 0 {
+            let (plus, minus) = if perturb_q {
                 (
                     step::<M, N>(&lv, h, q + e, p),
                     step::<M, N>(&lv, h, q - e, p),

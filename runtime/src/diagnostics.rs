@@ -1,0 +1,61 @@
+//! Diagnostics usable on any run: the primary-constraint residual `max_n |φ(q_n, p_n)|`, the
+//! relative energy error, the first Poincaré invariant `∮p·dq` of a closed loop of initial data
+//! (spectral quadrature), and the empirical order of convergence over a step sweep.
+
+mod invariants;
+mod loop_integral;
+mod order;
+
+pub use invariants::{max_constraint_residual, max_relative_energy_error};
+pub use loop_integral::{
+    LoopRun, ellipse_loop, integrate_loop, loop_integral, spectral_derivative,
+};
+pub use order::{OrderFit, empirical_order};
+
+use crate::error::IntegrateError;
+
+/// Why a diagnostic could not be evaluated.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DiagnosticsError {
+    /// The run holds no state.
+    #[error("the solution is empty")]
+    EmptySolution,
+    /// A relative error was requested against a vanishing reference value.
+    #[error("the reference value {0:e} is zero or not finite: a relative error is undefined")]
+    DegenerateReference(f64),
+    /// A loop needs at least three points, and `q`/`p` samples of equal length.
+    #[error(
+        "a loop needs at least 3 points and as many momenta as positions (got {positions} and {momenta})"
+    )]
+    InvalidLoop {
+        /// Number of positions.
+        positions: usize,
+        /// Number of momenta.
+        momenta: usize,
+    },
+    /// Fewer than two usable points are left for the least-squares slope.
+    #[error("{usable} usable point(s) above the round-off floor: an order needs at least 2")]
+    TooFewPoints {
+        /// Points left after excluding the floor.
+        usable: usize,
+    },
+    /// Step sizes and errors must pair up, with positive finite step sizes.
+    #[error("invalid sweep: {0}")]
+    InvalidSweep(&'static str),
+    /// A checkpoint lies beyond the number of steps of the run.
+    #[error("checkpoint {checkpoint} lies beyond the run's {steps} steps")]
+    CheckpointBeyondRun {
+        /// The checkpoint (a step count).
+        checkpoint: usize,
+        /// Steps of the run.
+        steps: usize,
+    },
+    /// Integrating a point of the loop failed.
+    #[error("loop point {point}: {error}")]
+    Integrate {
+        /// Index of the loop point (σ = point/N).
+        point: usize,
+        /// The integrator's error.
+        error: IntegrateError,
+    },
+}

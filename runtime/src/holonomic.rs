@@ -1,0 +1,39 @@
+//! RATTLE and SHAKE for mechanical systems with holonomic constraints
+//! ([`HolonomicSystem`](crate::problem::HolonomicSystem): `H = ½ pᵀM⁻¹p + V(q)`, `c(q) = 0`),
+//! hand-written on fixed-size stack storage.
+//!
+//! With `G(q) = Dc(q)` (`M × D`) and the Gram matrix `A(q) = G(q) M⁻¹ G(q)ᵀ`, one RATTLE step of
+//! size h is the scaled classical step of seed 001:
+//!
+//! ```text
+//! p½ = p − (h/2) ∇V(q) − h G(q)ᵀ λ
+//! q₁ = q + h M⁻¹ p½,                      c(q₁) = 0
+//! p₁ = p½ − (h/2) ∇V(q₁) − h G(q₁)ᵀ μ,    G(q₁) M⁻¹ p₁ = 0
+//! ```
+//!
+//! (the impulses are `h Gᵀλ` and `h Gᵀμ`; scaling `c` by `s` scales λ and μ by `1/s`). The
+//! position multipliers λ solve `M` nonlinear equations by Newton's method ([`multipliers`]);
+//! the velocity multipliers μ one linear system with matrix `A(q₁)`. SHAKE ([`shake`]) is the
+//! same position update written on positions only, `q_{n+1} − 2q_n + q_{n−1} =
+//! −h² M⁻¹(∇V(q_n) + G(q_n)ᵀ λ_n)`, with central-difference momenta.
+//!
+//! Every step checks the conditioning of `A` ([`gram`]); every failure is a typed
+//! [`HolonomicError`] carrying the step, the time and the numbers, returned together with the
+//! trajectory so far ([`HolonomicFailure`]).
+
+mod consistency;
+mod core;
+mod error;
+pub mod gram;
+pub mod multipliers;
+mod options;
+pub mod problems;
+mod rattle;
+pub mod shake;
+mod tangent;
+
+pub use consistency::{ConsistencyResiduals, consistency_residuals, project};
+pub use error::{HolonomicError, HolonomicFailure};
+pub use options::{HolonomicOptions, MultiplierNewton, Tolerances};
+pub use rattle::{Rattle, RattleStep, integrate_rattle};
+pub use shake::{Shake, integrate_shake};

@@ -1,0 +1,132 @@
+//! Consistency of the data with the constraints: the residuals `c(q)` and `G(q)M⁻¹p`, and the
+//! explicit Newton projection onto `c = 0`, `G M⁻¹ p = 0`.
+
+use super::error::HolonomicError;
+use super::multipliers::{ConstraintFrame, solve_positions, solve_velocities};
+use super::options::{HolonomicOptions, Tolerances};
+use crate::problem::{HolonomicSystem, Matrix, Vector};
+
+/// Relative violations of the two constraints at `(q, p)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConsistencyResiduals {
+    /// `max_a |c_a(q)| / (‖∇c_a(q)‖₂ ‖q‖_∞)`.
+    pub position: f64,
+    /// `max_a |(G(q)M⁻¹p)_a| / (‖∇c_a(q)‖₂ ‖M⁻¹p‖_∞)`.
+    pub velocity: f64,
+}
+
+/// `|x| / scale`, with `0/0 = 0`.
+fn ratio(x: f64, scale: f64) -> f64 {
+    if x == 0.0 { 0.0 } else { x.abs() / scale }
+}
+
+/// The relative constraint violations of `(q, p)` (see [`ConsistencyResiduals`]).
+pub fn consistency_residuals<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
+    problem: &P,
+    q: &Vector<D>,
+    p: &Vector<D>,
+) -> ConsistencyResiduals {
+    let g = problem.constraint_jacobian(q);
+    let c = problem.constraints(q);
+    let v = problem.velocity(p);
+    let gv = g * v;
+    let (q_len, v_len) = (q.amax(), v.amax());
+    (0..M).fold(
+        ConsistencyResiduals {
+            position: 0.0,
+            velocity: 0.0,
+        },
+        |worst, a| {
+            let norm = g.row(a).norm();
+            ConsistencyResiduals {
+                position: worst.position.max(ratio(c[a], norm * q_len)),
+                velocity: worst.velocity.max(ratio(gv[a], norm * v_len)),
+            }
+        },
+    )
+}
+
+/// Projects `(q, p)` onto the constraint manifold: `q' = q − M⁻¹G(q)ᵀx` with `c(q') = 0` by
+/// Newton's method (tolerances as in RATTLE), then `p' = p − G(q')ᵀμ` with `G(q')M⁻¹p' = 0`.
+pub fn project<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
+    problem: &P,
+    q: &Vector<D>,
+    p: &Vector<D>,
+    tolerances: &Tolerances,
+) -> Result<(Vector<D>, Vector<D>), HolonomicError> {
+    tolerances
+        .validate()
+        .map_err(HolonomicError::InvalidOptions)?;
+    project_at(
+        problem,
+        &problem.inverse_mass_matrix(),
+        q,
+        p,
+        tolerances,
+        0,
+        0.0,
+    )
+}
+
+/// [`project`] with the step and time errors are reported at.
+pub(crate) fn project_at<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
+    problem: &P,
+    minv: &Matrix<D, D>,
+    q: &Vector<D>,
+    p: &Vector<D>,
+    tolerances: &Tolerances,
+    step: usize,
+    time: f64,
+) -> Result<(Vector<D>, Vector<D>), HolonomicError> {
+    let degenerate = |d| HolonomicError::degenerate(d, step, time, tolerances.gram);
+    let frame = ConstraintFrame::new(problem, minv, q, tolerances.gram).map_err(degenerate)?;
+    let positions = solve_positions(problem, &frame, q, Vector::zeros(), tolerances)
+        .map_err(|f| HolonomicError::solve(f, false, step, time, tolerances))?;
+    let frame =
+        ConstraintFrame::new(problem, minv, &positions.q, tolerances.gram).map_err(degenerate)?;
+    let velocities = solve_velocities(&frame, minv, p, 1.0, tolerances)
+        .map_err(|f| HolonomicError::solve(f, true, step, time, tolerances))?;
+    Ok((positions.q, velocities.p))
+}
+
+/// The initial state of a run: `(q₀, p₀)` if consistent within `τ₀`, projected if
+/// `project_initial` is set, an error otherwise; the options are validated first.
+pub(crate) fn initial_state<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
+    problem: &P,
+    q0: &Vector<D>,
+    p0: &Vector<D>,
+    options: &HolonomicOptions,
+) -> Result<(Vector<D>, Vector<D>), HolonomicError> {
+    if !(options.h.is_finite() && options.h > 0.0) {
+        return Err(HolonomicError::InvalidOptions(
+            "h must be finite and positive",
+        ));
+    }
+    options
+        .tolerances
+        .validate()
+        .map_err(HolonomicError::InvalidOptions)?;
+    let residuals = consistency_residuals(problem, q0, p0);
+    let tolerance = options.initial_tolerance;
+    if residuals.position <= tolerance && residuals.velocity <= tolerance {
+        Ok((*q0, *p0))
+    } else if options.project_initial {
+        let minv = problem.inverse_mass_matrix();
+        project_at(problem, &minv, q0, p0, &options.tolerances, 0, 0.0)
+    } else {
+        Err(HolonomicError::InconsistentInitialData {
+            position: residuals.position,
+            velocity: residuals.velocity,
+            tolerance,
+        })
+    }
+}
+
+/// The tolerances of consistency restoration: the user's, with the position tolerance
+/// tightened to the default round-off level `4ε`.
+pub(crate) fn restoration_tolerances(tolerances: &Tolerances) -> Tolerances {
+    Tolerances {
+        position: tolerances.position.min(Tolerances::default().position),
+        ..*tolerances
+    }
+}

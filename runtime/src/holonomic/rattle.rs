@@ -1,0 +1,173 @@
+//! The RATTLE stepper and its driver.
+
+use super::consistency::{initial_state, project_at, restoration_tolerances};
+use super::core::StepperCore;
+use super::error::{HolonomicError, HolonomicFailure};
+use super::multipliers::{ConstraintFrame, solve_positions, solve_velocities};
+use super::options::{HolonomicOptions, Tolerances};
+use crate::problem::{HolonomicSystem, Vector};
+use crate::solution::{Solution, StepStats};
+
+/// One accepted RATTLE step from `(q, p)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RattleStep<const D: usize, const M: usize> {
+    /// `q₁`.
+    pub q: Vector<D>,
+    /// `p₁`.
+    pub p: Vector<D>,
+    /// The position multipliers λ (impulse `h G(q)ᵀλ`).
+    pub lambda: Vector<M>,
+    /// The velocity multipliers μ (impulse `h G(q₁)ᵀμ`).
+    pub mu: Vector<M>,
+    /// Newton iterations of the position multipliers.
+    pub iterations: usize,
+    /// Linear solves of the velocity multipliers.
+    pub velocity_iterations: usize,
+    /// The relative residual of `c(q₁)` (see [`Tolerances::position`]).
+    pub residual: f64,
+}
+
+/// RATTLE with step size `h` on `problem` (see the [module documentation](super)).
+///
+/// Keeps the constraint frame `(G, M⁻¹Gᵀ, A)` of the last `q₁` (reused as `q_n` of the next
+/// step) and the last μ, the initial guess of the next λ.
+#[derive(Clone, Debug)]
+pub struct Rattle<'a, P, const D: usize, const M: usize> {
+    pub(super) core: StepperCore<'a, P, D, M>,
+}
+
+impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Rattle<'a, P, D, M> {
+    /// A stepper; rejects a non-positive or non-finite `h` and invalid tolerances.
+    pub fn new(problem: &'a P, h: f64, tolerances: Tolerances) -> Result<Self, HolonomicError> {
+        Ok(Rattle {
+            core: StepperCore::new(problem, h, tolerances)?,
+        })
+    }
+
+    /// The steps accepted so far.
+    pub fn steps(&self) -> usize {
+        self.core.steps
+    }
+
+    /// The time `t = steps · h` at the start of the next step.
+    pub fn time(&self) -> f64 {
+        self.core.steps as f64 * self.core.h
+    }
+
+    /// One step from `(q, p)`, which should be consistent (`c(q) = 0`, `G(q)M⁻¹p = 0`).
+    pub fn step(
+        &mut self,
+        q: &Vector<D>,
+        p: &Vector<D>,
+    ) -> Result<RattleStep<D, M>, HolonomicError> {
+        let (h, step, time) = (self.core.h, self.core.steps + 1, self.time());
+        let tolerances = self.core.tolerances;
+        let degenerate = |d| HolonomicError::degenerate(d, step, time, tolerances.gram);
+        let failed =
+            |velocity| move |f| HolonomicError::solve(f, velocity, step, time, &tolerances);
+        let frame = ConstraintFrame::cached(
+            &mut self.core.frame,
+            self.core.problem,
+            &self.core.minv,
+            q,
+            tolerances.gram,
+        )
+        .map_err(degenerate)?;
+        let p_kick = p - 0.5 * h * self.core.problem.potential_gradient(q);
+        let q_pred = q + h * (self.core.minv * p_kick);
+        let positions = solve_positions(
+            self.core.problem,
+            frame,
+            &q_pred,
+            h * h * self.core.guess,
+            &tolerances,
+        )
+        .map_err(failed(false))?;
+        let p_half = p_kick - frame.g.transpose() * positions.x / h;
+        let frame1 = ConstraintFrame::new(
+            self.core.problem,
+            &self.core.minv,
+            &positions.q,
+            tolerances.gram,
+        )
+        .map_err(degenerate)?;
+        let p_hat = p_half - 0.5 * h * self.core.problem.potential_gradient(&positions.q);
+        let velocities = solve_velocities(&frame1, &self.core.minv, &p_hat, h, &tolerances)
+            .map_err(failed(true))?;
+        if !velocities.p.iter().all(|x| x.is_finite()) {
+            return Err(HolonomicError::NonFinite { step, time });
+        }
+        self.core.frame = Some(frame1);
+        self.core.guess = velocities.mu;
+        self.core.steps = step;
+        Ok(RattleStep {
+            q: positions.q,
+            p: velocities.p,
+            lambda: positions.x / (h * h),
+            mu: velocities.mu,
+            iterations: positions.iterations,
+            velocity_iterations: velocities.iterations,
+            residual: positions.residual,
+        })
+    }
+}
+
+/// Integrates `options.steps` RATTLE steps from `(q₀, p₀)`.
+///
+/// The initial data are checked (or projected, see [`HolonomicOptions`]); with
+/// `restore_consistency` every step is followed by a projection at round-off tolerance. The
+/// statistics of step n are the position Newton iterations and the relative `c(q_{n+1})`
+/// residual. On failure the error carries the solution up to the last accepted step.
+pub fn integrate_rattle<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
+    problem: &P,
+    q0: &Vector<D>,
+    p0: &Vector<D>,
+    options: &HolonomicOptions,
+) -> Result<Solution<D>, Box<HolonomicFailure<D>>> {
+    let mut solution = Solution::with_capacity(options.steps);
+    let fail = |solution, error| Box::new(HolonomicFailure { solution, error });
+    let (mut q, mut p) = match initial_state(problem, q0, p0, options) {
+        Ok(state) => state,
+        Err(e) => return Err(fail(solution, e)),
+    };
+    let mut rattle = match Rattle::new(problem, options.h, options.tolerances) {
+        Ok(r) => r,
+        Err(e) => return Err(fail(solution, e)),
+    };
+    let restoration = restoration_tolerances(&options.tolerances);
+    solution.t.push(0.0);
+    solution.q.push(q);
+    solution.p.push(p);
+    for _ in 0..options.steps {
+        let time = rattle.time();
+        let next = rattle.step(&q, &p).and_then(|s| {
+            let state = if options.restore_consistency {
+                project_at(
+                    problem,
+                    &rattle.core.minv,
+                    &s.q,
+                    &s.p,
+                    &restoration,
+                    rattle.steps(),
+                    time,
+                )?
+            } else {
+                (s.q, s.p)
+            };
+            Ok((s, state))
+        });
+        let (s, state) = match next {
+            Ok(n) => n,
+            Err(e) => return Err(fail(solution, e)),
+        };
+        (q, p) = state;
+        solution.t.push(rattle.time());
+        solution.q.push(q);
+        solution.p.push(p);
+        solution.stats.push(StepStats {
+            iterations: s.iterations,
+            residual: s.residual,
+        });
+    }
+    Ok(solution)
+}
