@@ -1,0 +1,72 @@
+//! VPRK over the Lobatto IIIA–IIIB pair on Lotka–Volterra has a parasitic mode: at the initial
+//! state (on the constraint p = ϑ(q)) the exact tangent map DΨ of one step has a real reciprocal
+//! eigenvalue pair (λ, 1/λ) off the unit circle, with |λ| − 1 ≈ 3.2·h, i.e. a growth rate of about
+//! 3.2 per unit time whatever h. At h = 0.1 (|λ| ≈ 1.37) the solution leaves the domain within
+//! a few dozen steps and the run stops with a typed error. VPRK Gauss(2) at the same state has all
+//! four eigenvalues on the unit circle. This is a property of the discretisation of the degenerate
+//! Lagrangian (the one-form is nonlinear), not of the stage equations: their Jacobian and tangent
+//! map pass the central-difference checks (`jacobian_fd`, `tangent_map`).
+
+use nalgebra::SMatrix;
+use sparkgen::error::IntegrateError;
+use sparkgen::generated::steppers::{VprkGauss2, VprkLobattoIIIAIIIB2};
+use sparkgen::integrate::{Options, Stepper, integrate};
+use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::solve::NewtonOptions;
+use sparkgen::stage::StageMethod;
+
+/// Moduli of the eigenvalues of DΨ for one step from the upstream initial state, ascending.
+fn moduli<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(h: f64) -> Vec<f64> {
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let (q, p) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
+    let mut stepper = Stepper::<M, _, 2, N>::new(&lv, h, NewtonOptions::default()).unwrap();
+    stepper.step(&q, &p, 1, 0.0).unwrap();
+    let blocks = stepper.tangent_map(&q, &p).unwrap();
+    let mut m = SMatrix::<f64, 4, 4>::zeros();
+    for (bi, row) in blocks.iter().enumerate() {
+        for (bj, block) in row.iter().enumerate() {
+            m.fixed_view_mut::<2, 2>(2 * bi, 2 * bj).copy_from(block);
+        }
+    }
+    let mut moduli: Vec<f64> = m.complex_eigenvalues().iter().map(|z| z.norm()).collect();
+    moduli.sort_by(f64::total_cmp);
+    moduli
+}
+
+#[test]
+fn lobatto_iiia_iiib_vprk_has_a_parasitic_mode_on_lotka_volterra() {
+    for h in [0.1, 0.01] {
+        let lobatto = moduli::<VprkLobattoIIIAIIIB2, 6>(h);
+        let gauss = moduli::<VprkGauss2, 4>(h);
+        let growth = (lobatto[3] - 1.0) / h;
+        println!(
+            "h = {h}: |eig DΨ| Lobatto IIIA–IIIB(2) = {lobatto:.4?}, Gauss(2) = {gauss:.4?}; (|λ|−1)/h = {growth:.2}"
+        );
+        // A reciprocal pair off the unit circle: |λ_max|·|λ_min| = 1 (the map is symplectic).
+        assert!((lobatto[0] * lobatto[3] - 1.0).abs() < 1e-10, "{lobatto:?}");
+        assert!((2.5..4.5).contains(&growth), "growth rate {growth}");
+        for m in gauss {
+            assert!((m - 1.0).abs() < 1e-10, "Gauss(2): {m}");
+        }
+    }
+    // The mode ruins the run at h = 0.1: a typed error after a few dozen steps, no panic or NaN state.
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
+    let failure = integrate::<VprkLobattoIIIAIIIB2, _, 2, 6>(&lv, q0, p0, &Options::new(0.1, 1000))
+        .unwrap_err();
+    println!("h = 0.1: {}", failure.error);
+    assert!(failure.solution.steps() < 100);
+    assert!(matches!(
+        failure.error,
+        IntegrateError::NonFinite { .. }
+            | IntegrateError::SingularJacobian { .. }
+            | IntegrateError::NewtonFailed { .. }
+    ));
+    assert!(
+        failure
+            .solution
+            .q
+            .iter()
+            .all(|q| q.iter().all(|x| x.is_finite()))
+    );
+}
