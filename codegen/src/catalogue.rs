@@ -251,8 +251,8 @@ impl Catalogue {
                 let computed = checked_properties(&tableau, prec)?;
                 let upstream = family.upstream_claims(s);
                 tableaus.push(TableauEntry {
+                    declared: family.declared(s),
                     tableau,
-                    declared: computed,
                     computed,
                     upstream,
                 });

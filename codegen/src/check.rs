@@ -9,14 +9,12 @@
 //! * [`simplifying`]: B(p), C(q), D(r) residuals and levels;
 //! * [`order`](mod@order): classical order from rooted-tree conditions (single tableaus and partitioned pairs);
 //! * [`symplectic`]: symplecticity b_i a_ij + b_j a_ji = b_i b_j (and its partitioned form) and symmetry;
-//! * [`conjugate`]: the symplectic conjugate ā_ij = b_j (b_i − a_ji)/b_i;
 //! * [`stability`]: R(z) = det(I − zA + z𝟙bᵀ)/det(I − zA) and R(∞).
 //!
 //! To measure the residuals of rounded (e.g. f64) constants, convert them exactly into `Float`s
 //! (`Float::with_val(53, x)` is exact): the arithmetic runs at ≥ 128 bits, so the residual
 //! reflects the constants, not the arithmetic.
 
-pub mod conjugate;
 mod dense;
 mod error;
 pub mod order;
@@ -26,7 +24,6 @@ pub mod stability;
 pub mod symplectic;
 mod trees;
 
-pub use conjugate::symplectic_conjugate;
 pub use error::CheckError;
 pub use order::{
     DEFAULT_MAX_STAGE_VECTORS, LowerBoundMethod, OrderOptions, OrderReport, UpperBound,

@@ -41,10 +41,4 @@ pub enum CheckError {
     /// The tolerance is negative, NaN or infinite.
     #[error("the tolerance must be finite and non-negative")]
     Tolerance,
-    /// A weight vanishes, so the symplectic conjugate ā_ij = b_j (b_i − a_ji)/b_i is undefined.
-    #[error("weight b[{index}] is zero, so the symplectic conjugate is undefined")]
-    ZeroWeight {
-        /// The 0-based index i with b_i = 0.
-        index: usize,
-    },
 }

@@ -677,3 +677,21 @@ impl Rng {
         (0..s).map(|_| self.float()).collect()
     }
 }
+
+/// The symplectic conjugate of a fixture, through the generator's exact-arithmetic
+/// [`crate::tableau::symplectic_conjugate`] (the one implementation of ā_ij = b_j (b_i − a_ji)/b_i).
+pub(crate) fn conjugate(a: &[Vec<Float>], b: &[Float]) -> Vec<Vec<Float>> {
+    use crate::exact::Num;
+    let prec = b[0].prec();
+    let nums = |v: &[Float]| v.iter().map(|x| Num::Float(x.clone())).collect::<Vec<_>>();
+    let a_num: Vec<Vec<Num>> = a.iter().map(|row| nums(row)).collect();
+    crate::tableau::symplectic_conjugate(&a_num, &nums(b))
+        .expect("fixture weights are nonzero")
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|x| x.to_float(crate::exact::Precision(prec)))
+                .collect()
+        })
+        .collect()
+}

@@ -1,7 +1,7 @@
 //! Emission of a [`Method`] as a `StageMethod` implementation: fully unrolled residual, exact
 //! Jacobian and update, with the tableau coefficients as correctly rounded literals.
 
-use super::ir::{AtomKind, Block, Expr, Input, Kernel, Method, Term};
+use super::ir::{AtomKind, Block, Expr, Input, Kernel, Method, Role, Term};
 use super::jacobian::{Atom, Derivative, HPoly, Jacobian, Var, jacobian};
 use crate::emit::{f64_text, int};
 use crate::exact::Num;
@@ -17,8 +17,8 @@ pub fn stepper(method: &Method, core: &TokenStream) -> TokenStream {
     let name = &method.name;
     let order = int(method.order);
     let nodes = method.nodes.iter().map(|c| lit(&c.to_f64()));
-    let unknowns = layout(&method.blocks, true, core);
-    let residuals = layout(&method.rows_layout, false, core);
+    let unknowns = layout(&method.blocks, core);
+    let residuals = layout(&method.rows_layout, core);
     let residual = residual_body(method);
     let jacobian_body = jacobian_body(method, &jac, core);
     let tangent = tangent_body(method, &jac, core);
@@ -103,14 +103,14 @@ fn describe(blocks: &[Block]) -> String {
         .join(", ")
 }
 
-fn layout(blocks: &[Block], unknowns: bool, core: &TokenStream) -> TokenStream {
-    let items = blocks.iter().enumerate().map(|(i, b)| {
+fn layout(blocks: &[Block], core: &TokenStream) -> TokenStream {
+    let items = blocks.iter().map(|b| {
         let name = &b.name;
         let stages = int(b.stages);
-        let role = match (unknowns, i) {
-            (false, _) => quote!(Residual),
-            (true, 0) => quote!(Velocity),
-            (true, _) => quote!(Multiplier),
+        let role = match b.role {
+            Role::Residual => quote!(Residual),
+            Role::Velocity => quote!(Velocity),
+            Role::Multiplier => quote!(Multiplier),
         };
         quote!(#core::layout::Block { name: #name, stages: #stages, role: #core::layout::Role::#role })
     });
@@ -301,9 +301,13 @@ fn used_unknowns(
 }
 
 /// `let` bindings of the needed values in order; `J(q)` is bound once per q argument.
-fn value_lets(method: &Method, values: &BTreeSet<usize>) -> TokenStream {
+/// `jacs` collects the `jac_*` bindings emitted, so that atoms reuse them.
+fn value_lets(
+    method: &Method,
+    values: &BTreeSet<usize>,
+    jacs: &mut BTreeSet<String>,
+) -> TokenStream {
     let mut out = Vec::new();
-    let mut jacs = BTreeSet::new();
     for &v in values {
         let id = format_ident!("{}", method.values[v].name);
         let rhs = match &method.values[v].expr {
@@ -360,7 +364,7 @@ fn residual_body(method: &Method) -> TokenStream {
     let values = needed(method, roots);
     let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
     let hp = h_powers(max_h_power(method, &values, []));
-    let lets = value_lets(method, &values);
+    let lets = value_lets(method, &values, &mut BTreeSet::new());
     let stores = method.rows.iter().map(|row| {
         let id = format_ident!("{}", method.values[row.value].name);
         let (b, s) = (int(row.block), int(row.stage));
@@ -369,12 +373,19 @@ fn residual_body(method: &Method) -> TokenStream {
     quote! { #reads #hp #lets #(#stores)* }
 }
 
+/// The expression of an atom; `J(q)` and `J(q)ᵀ` read the one `jac_*` binding of their `q`.
 fn atom_expr(method: &Method, atom: &Atom) -> TokenStream {
     let a: Vec<TokenStream> = atom.args.iter().map(|t| term_tokens(method, t)).collect();
     let qa = &a[0];
     match atom.kind {
-        AtomKind::J => quote!(problem.theta_jacobian(&#qa)),
-        AtomKind::JT => quote!(problem.theta_jacobian(&#qa).transpose()),
+        AtomKind::J => {
+            let jid = jac_ident(method, &atom.args[0]);
+            quote!(#jid)
+        }
+        AtomKind::JT => {
+            let jid = jac_ident(method, &atom.args[0]);
+            quote!(#jid.transpose())
+        }
         AtomKind::HessH => quote!(problem.hamiltonian_hessian(&#qa)),
         AtomKind::DJacT => {
             let w = &a[1];
@@ -419,7 +430,20 @@ fn blocks_body(
         &values,
         items.iter().map(|i| i.derivative),
     ));
-    let lets = value_lets(method, &values);
+    let mut jacs = BTreeSet::new();
+    let lets = value_lets(method, &values, &mut jacs);
+    // One evaluation of J(q) per stage serves the J and Jᵀ atoms (and the values above).
+    let jac_lets: Vec<TokenStream> = used_atoms
+        .iter()
+        .filter(|&&a| matches!(jac.atoms[a].kind, AtomKind::J | AtomKind::JT))
+        .filter_map(|&a| {
+            let q = &jac.atoms[a].args[0];
+            let jid = jac_ident(method, q);
+            let qa = term_tokens(method, q);
+            jacs.insert(jid.to_string())
+                .then(|| quote!(let #jid = problem.theta_jacobian(&#qa);))
+        })
+        .collect();
     let atoms = used_atoms.iter().map(|&a| {
         let id = format_ident!("a_{a}");
         let e = atom_expr(method, &jac.atoms[a]);
@@ -466,7 +490,7 @@ fn blocks_body(
     quote! {
         #(#unused)*
         #zero
-        #reads #hp #lets #(#atoms)* #(#adds)*
+        #reads #hp #lets #(#jac_lets)* #(#atoms)* #(#adds)*
     }
 }
 
@@ -562,7 +586,7 @@ fn update_body(method: &Method) -> TokenStream {
     let values = needed(method, roots);
     let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
     let hp = h_powers(max_h_power(method, &values, []));
-    let lets = value_lets(method, &values);
+    let lets = value_lets(method, &values, &mut BTreeSet::new());
     let (qn, pn) = (
         format_ident!("{}", method.values[method.q_next].name),
         format_ident!("{}", method.values[method.p_next].name),

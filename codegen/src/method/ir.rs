@@ -127,6 +127,17 @@ pub struct Value {
     pub expr: Expr,
 }
 
+/// What a block holds (emitted as `sparkgen_core::layout::Role`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Stage velocities, guessed by extrapolation.
+    Velocity,
+    /// Lagrange multipliers, guessed from the previous step.
+    Multiplier,
+    /// Residual rows.
+    Residual,
+}
+
 /// An unknown (or residual) block: `stages` consecutive `D`-vectors.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
@@ -134,6 +145,8 @@ pub struct Block {
     pub name: String,
     /// Number of `D`-vectors.
     pub stages: usize,
+    /// What it holds.
+    pub role: Role,
 }
 
 /// A residual row block: `value = 0` at position `(block, stage)` of the residual layout.
@@ -248,10 +261,11 @@ pub fn combination(base: Option<Term>, h_terms: &[(Num, Term)]) -> Expr {
 }
 
 /// A block of `stages` `D`-vectors.
-pub fn block(name: &str, stages: usize) -> Block {
+pub fn block(name: &str, stages: usize, role: Role) -> Block {
     Block {
         name: name.to_owned(),
         stages,
+        role,
     }
 }
 

@@ -13,7 +13,7 @@
 //!
 //! Here `a² = a¹`, `ā² = ā¹` (the tableaus q̃ = q, p̃ = p of the SLRK constructors).
 
-use super::ir::{Coef, Expr, Input, Kernel, Method, Term, block, combination, minus};
+use super::ir::{Coef, Expr, Input, Kernel, Method, Role, Term, block, combination, minus};
 use crate::exact::{Num, Precision};
 use crate::spark::{lobatto_null_vector, lobatto_omega_matrix};
 use crate::tableau::{PairKind, PartitionedTableau, TableauError};
@@ -37,8 +37,16 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         s,
         order: 2 * s - 2,
         nodes: pair.q.c.clone(),
-        blocks: vec![block("V", s), block("Lambda", s), block("Mu", 1)],
-        rows_layout: vec![block("Phi", s), block("Psi", s), block("Null", 1)],
+        blocks: vec![
+            block("V", s, Role::Velocity),
+            block("Lambda", s, Role::Multiplier),
+            block("Mu", 1, Role::Multiplier),
+        ],
+        rows_layout: vec![
+            block("Phi", s, Role::Residual),
+            block("Psi", s, Role::Residual),
+            block("Null", 1, Role::Residual),
+        ],
         values: Vec::new(),
         rows: Vec::new(),
         q_next: 0,

@@ -7,7 +7,7 @@
 //! `q_{n+1} = q_n + h Σ_i b_i V_i`, `p_{n+1} = p_n + h Σ_i b̄_i F_i`. The constraint
 //! `p_{n+1} = ϑ(q_{n+1})` is not imposed: VPRK leaves it when ϑ is nonlinear.
 
-use super::ir::{Coef, Expr, Input, Kernel, Method, Term, block, combination};
+use super::ir::{Coef, Expr, Input, Kernel, Method, Role, Term, block, combination};
 use crate::exact::{Num, Precision};
 use crate::spark::lobatto_null_vector;
 use crate::tableau::{PairKind, PartitionedTableau, TableauError};
@@ -27,11 +27,11 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         PairKind::Gauss => "Gauss",
         other => other.name(),
     };
-    let mut blocks = vec![block("V", s)];
-    let mut rows_layout = vec![block("P", s)];
+    let mut blocks = vec![block("V", s, Role::Velocity)];
+    let mut rows_layout = vec![block("P", s, Role::Residual)];
     if null {
-        blocks.push(block("Mu", 1));
-        rows_layout.push(block("Null", 1));
+        blocks.push(block("Mu", 1, Role::Multiplier));
+        rows_layout.push(block("Null", 1, Role::Residual));
     }
     let mut m = Method {
         family: format!("Vprk{name}"),

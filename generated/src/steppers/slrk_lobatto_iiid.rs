@@ -140,19 +140,22 @@ impl<
             + lambda_2 * (0.25 * h);
         let q_next = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.5 * h)
             + lambda_2 * (0.5 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_next = problem.theta_jacobian(&q_next);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
         let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
-        let a_5 = problem.theta_jacobian(&q_1);
+        let a_5 = jac_q_1;
         let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_7 = jac_q_2.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_2);
         let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
-        let a_11 = problem.theta_jacobian(&q_2);
-        let a_12 = problem.theta_jacobian(&q_next);
+        let a_11 = jac_q_2;
+        let a_12 = jac_q_next;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -415,19 +418,22 @@ impl<
             + lambda_2 * (0.25 * h);
         let q_next = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.5 * h)
             + lambda_2 * (0.5 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_next = problem.theta_jacobian(&q_next);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
         let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
-        let a_5 = problem.theta_jacobian(&q_1);
+        let a_5 = jac_q_1;
         let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_7 = jac_q_2.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_2);
         let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
-        let a_11 = problem.theta_jacobian(&q_2);
-        let a_12 = problem.theta_jacobian(&q_next);
+        let a_11 = jac_q_2;
+        let a_12 = jac_q_next;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -794,25 +800,29 @@ impl<
             + lambda_1 * (0.16666666666666666 * h) + v_2 * (0.6666666666666666 * h)
             + lambda_2 * (0.6666666666666666 * h) + v_3 * (0.16666666666666666 * h)
             + lambda_3 * (0.16666666666666666 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
+        let jac_q_next = problem.theta_jacobian(&q_next);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
         let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
-        let a_5 = problem.theta_jacobian(&q_1);
+        let a_5 = jac_q_1;
         let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_7 = jac_q_2.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_2);
         let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
-        let a_11 = problem.theta_jacobian(&q_2);
+        let a_11 = jac_q_2;
         let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_13 = jac_q_3.transpose();
         let a_14 = problem.hamiltonian_hessian(&q_3);
         let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
-        let a_17 = problem.theta_jacobian(&q_3);
-        let a_18 = problem.theta_jacobian(&q_next);
+        let a_17 = jac_q_3;
+        let a_18 = jac_q_next;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -1495,25 +1505,29 @@ impl<
             + lambda_1 * (0.16666666666666666 * h) + v_2 * (0.6666666666666666 * h)
             + lambda_2 * (0.6666666666666666 * h) + v_3 * (0.16666666666666666 * h)
             + lambda_3 * (0.16666666666666666 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
+        let jac_q_next = problem.theta_jacobian(&q_next);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
         let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
-        let a_5 = problem.theta_jacobian(&q_1);
+        let a_5 = jac_q_1;
         let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_7 = jac_q_2.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_2);
         let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
-        let a_11 = problem.theta_jacobian(&q_2);
+        let a_11 = jac_q_2;
         let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_13 = jac_q_3.transpose();
         let a_14 = problem.hamiltonian_hessian(&q_3);
         let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
-        let a_17 = problem.theta_jacobian(&q_3);
-        let a_18 = problem.theta_jacobian(&q_next);
+        let a_17 = jac_q_3;
+        let a_18 = jac_q_next;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -2045,31 +2059,36 @@ impl<
             + lambda_2 * (0.4166666666666667 * h) + v_3 * (0.4166666666666667 * h)
             + lambda_3 * (0.4166666666666667 * h) + v_4 * (0.08333333333333333 * h)
             + lambda_4 * (0.08333333333333333 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
+        let jac_q_4 = problem.theta_jacobian(&q_4);
+        let jac_q_next = problem.theta_jacobian(&q_next);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
         let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
-        let a_5 = problem.theta_jacobian(&q_1);
+        let a_5 = jac_q_1;
         let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_7 = jac_q_2.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_2);
         let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
-        let a_11 = problem.theta_jacobian(&q_2);
+        let a_11 = jac_q_2;
         let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_13 = jac_q_3.transpose();
         let a_14 = problem.hamiltonian_hessian(&q_3);
         let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
-        let a_17 = problem.theta_jacobian(&q_3);
+        let a_17 = jac_q_3;
         let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
-        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_19 = jac_q_4.transpose();
         let a_20 = problem.hamiltonian_hessian(&q_4);
         let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
-        let a_23 = problem.theta_jacobian(&q_4);
-        let a_24 = problem.theta_jacobian(&q_next);
+        let a_23 = jac_q_4;
+        let a_24 = jac_q_next;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -3359,31 +3378,36 @@ impl<
             + lambda_2 * (0.4166666666666667 * h) + v_3 * (0.4166666666666667 * h)
             + lambda_3 * (0.4166666666666667 * h) + v_4 * (0.08333333333333333 * h)
             + lambda_4 * (0.08333333333333333 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
+        let jac_q_4 = problem.theta_jacobian(&q_4);
+        let jac_q_next = problem.theta_jacobian(&q_next);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
         let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
-        let a_5 = problem.theta_jacobian(&q_1);
+        let a_5 = jac_q_1;
         let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_7 = jac_q_2.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_2);
         let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
-        let a_11 = problem.theta_jacobian(&q_2);
+        let a_11 = jac_q_2;
         let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_13 = jac_q_3.transpose();
         let a_14 = problem.hamiltonian_hessian(&q_3);
         let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
-        let a_17 = problem.theta_jacobian(&q_3);
+        let a_17 = jac_q_3;
         let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
-        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_19 = jac_q_4.transpose();
         let a_20 = problem.hamiltonian_hessian(&q_4);
         let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
-        let a_23 = problem.theta_jacobian(&q_4);
-        let a_24 = problem.theta_jacobian(&q_next);
+        let a_23 = jac_q_4;
+        let a_24 = jac_q_next;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -4096,37 +4120,43 @@ impl<
             + v_3 * (0.35555555555555557 * h) + lambda_3 * (0.35555555555555557 * h)
             + v_4 * (0.2722222222222222 * h) + lambda_4 * (0.2722222222222222 * h)
             + v_5 * (0.05 * h) + lambda_5 * (0.05 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
+        let jac_q_4 = problem.theta_jacobian(&q_4);
+        let jac_q_5 = problem.theta_jacobian(&q_5);
+        let jac_q_next = problem.theta_jacobian(&q_next);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
         let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
-        let a_5 = problem.theta_jacobian(&q_1);
+        let a_5 = jac_q_1;
         let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_7 = jac_q_2.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_2);
         let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
-        let a_11 = problem.theta_jacobian(&q_2);
+        let a_11 = jac_q_2;
         let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_13 = jac_q_3.transpose();
         let a_14 = problem.hamiltonian_hessian(&q_3);
         let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
-        let a_17 = problem.theta_jacobian(&q_3);
+        let a_17 = jac_q_3;
         let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
-        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_19 = jac_q_4.transpose();
         let a_20 = problem.hamiltonian_hessian(&q_4);
         let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
-        let a_23 = problem.theta_jacobian(&q_4);
+        let a_23 = jac_q_4;
         let a_24 = problem.jacobian_transpose_product_derivative(&q_5, &v_5);
-        let a_25 = problem.theta_jacobian(&q_5).transpose();
+        let a_25 = jac_q_5.transpose();
         let a_26 = problem.hamiltonian_hessian(&q_5);
         let a_27 = problem.jacobian_transpose_product_derivative(&q_5, &lambda_5);
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
-        let a_29 = problem.theta_jacobian(&q_5);
-        let a_30 = problem.theta_jacobian(&q_next);
+        let a_29 = jac_q_5;
+        let a_30 = jac_q_next;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -6257,37 +6287,43 @@ impl<
             + v_3 * (0.35555555555555557 * h) + lambda_3 * (0.35555555555555557 * h)
             + v_4 * (0.2722222222222222 * h) + lambda_4 * (0.2722222222222222 * h)
             + v_5 * (0.05 * h) + lambda_5 * (0.05 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
+        let jac_q_4 = problem.theta_jacobian(&q_4);
+        let jac_q_5 = problem.theta_jacobian(&q_5);
+        let jac_q_next = problem.theta_jacobian(&q_next);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_1, &lambda_1);
         let a_4 = problem.jacobian_product_derivative(&q_1, &v_1);
-        let a_5 = problem.theta_jacobian(&q_1);
+        let a_5 = jac_q_1;
         let a_6 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_7 = problem.theta_jacobian(&q_2).transpose();
+        let a_7 = jac_q_2.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_2);
         let a_9 = problem.jacobian_transpose_product_derivative(&q_2, &lambda_2);
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
-        let a_11 = problem.theta_jacobian(&q_2);
+        let a_11 = jac_q_2;
         let a_12 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_13 = problem.theta_jacobian(&q_3).transpose();
+        let a_13 = jac_q_3.transpose();
         let a_14 = problem.hamiltonian_hessian(&q_3);
         let a_15 = problem.jacobian_transpose_product_derivative(&q_3, &lambda_3);
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
-        let a_17 = problem.theta_jacobian(&q_3);
+        let a_17 = jac_q_3;
         let a_18 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
-        let a_19 = problem.theta_jacobian(&q_4).transpose();
+        let a_19 = jac_q_4.transpose();
         let a_20 = problem.hamiltonian_hessian(&q_4);
         let a_21 = problem.jacobian_transpose_product_derivative(&q_4, &lambda_4);
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
-        let a_23 = problem.theta_jacobian(&q_4);
+        let a_23 = jac_q_4;
         let a_24 = problem.jacobian_transpose_product_derivative(&q_5, &v_5);
-        let a_25 = problem.theta_jacobian(&q_5).transpose();
+        let a_25 = jac_q_5.transpose();
         let a_26 = problem.hamiltonian_hessian(&q_5);
         let a_27 = problem.jacobian_transpose_product_derivative(&q_5, &lambda_5);
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
-        let a_29 = problem.theta_jacobian(&q_5);
-        let a_30 = problem.theta_jacobian(&q_next);
+        let a_29 = jac_q_5;
+        let a_30 = jac_q_next;
         ::sparkgen_core::layout::add_block::<
             D,
             _,

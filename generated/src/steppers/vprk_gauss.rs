@@ -76,10 +76,11 @@ impl<
         let v = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
         let h2 = h * h;
         let q_1 = *q + v * (0.5 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
-        let a_3 = problem.theta_jacobian(&q_1);
+        let a_3 = jac_q_1;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -108,10 +109,11 @@ impl<
         let v = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
         let h2 = h * h;
         let q_1 = *q + v * (0.5 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
-        let a_3 = problem.theta_jacobian(&q_1);
+        let a_3 = jac_q_1;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -260,14 +262,16 @@ impl<
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.25 * h) - v_2 * (0.03867513459481288 * h);
         let q_2 = *q + v_1 * (0.5386751345948129 * h) + v_2 * (0.25 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_4 = jac_q_2.transpose();
         let a_5 = problem.hamiltonian_hessian(&q_2);
-        let a_6 = problem.theta_jacobian(&q_1);
-        let a_7 = problem.theta_jacobian(&q_2);
+        let a_6 = jac_q_1;
+        let a_7 = jac_q_2;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -336,14 +340,16 @@ impl<
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.25 * h) - v_2 * (0.03867513459481288 * h);
         let q_2 = *q + v_1 * (0.5386751345948129 * h) + v_2 * (0.25 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_4 = jac_q_2.transpose();
         let a_5 = problem.hamiltonian_hessian(&q_2);
-        let a_6 = problem.theta_jacobian(&q_1);
-        let a_7 = problem.theta_jacobian(&q_2);
+        let a_6 = jac_q_1;
+        let a_7 = jac_q_2;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -555,18 +561,21 @@ impl<
             - v_3 * (0.022485417203086815 * h);
         let q_3 = *q + v_1 * (0.26798833376246944 * h) + v_2 * (0.48042111196938336 * h)
             + v_3 * (0.1388888888888889 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_4 = jac_q_2.transpose();
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_7 = problem.theta_jacobian(&q_3).transpose();
+        let a_7 = jac_q_3.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_3);
-        let a_9 = problem.theta_jacobian(&q_1);
-        let a_10 = problem.theta_jacobian(&q_2);
-        let a_11 = problem.theta_jacobian(&q_3);
+        let a_9 = jac_q_1;
+        let a_10 = jac_q_2;
+        let a_11 = jac_q_3;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -709,18 +718,21 @@ impl<
             - v_3 * (0.022485417203086815 * h);
         let q_3 = *q + v_1 * (0.26798833376246944 * h) + v_2 * (0.48042111196938336 * h)
             + v_3 * (0.1388888888888889 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_4 = jac_q_2.transpose();
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_7 = problem.theta_jacobian(&q_3).transpose();
+        let a_7 = jac_q_3.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_3);
-        let a_9 = problem.theta_jacobian(&q_1);
-        let a_10 = problem.theta_jacobian(&q_2);
-        let a_11 = problem.theta_jacobian(&q_3);
+        let a_9 = jac_q_1;
+        let a_10 = jac_q_2;
+        let a_11 = jac_q_3;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -1011,22 +1023,26 @@ impl<
             + v_3 * (0.16303628871563652 * h) - v_4 * (0.014190694931141144 * h);
         let q_4 = *q + v_1 * (0.1774825722545226 * h) + v_2 * (0.31344511474186837 * h)
             + v_3 * (0.35267675751627187 * h) + v_4 * (0.08696371128436346 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
+        let jac_q_4 = problem.theta_jacobian(&q_4);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_4 = jac_q_2.transpose();
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_7 = problem.theta_jacobian(&q_3).transpose();
+        let a_7 = jac_q_3.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_3);
         let a_9 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
-        let a_10 = problem.theta_jacobian(&q_4).transpose();
+        let a_10 = jac_q_4.transpose();
         let a_11 = problem.hamiltonian_hessian(&q_4);
-        let a_12 = problem.theta_jacobian(&q_1);
-        let a_13 = problem.theta_jacobian(&q_2);
-        let a_14 = problem.theta_jacobian(&q_3);
-        let a_15 = problem.theta_jacobian(&q_4);
+        let a_12 = jac_q_1;
+        let a_13 = jac_q_2;
+        let a_14 = jac_q_3;
+        let a_15 = jac_q_4;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -1288,22 +1304,26 @@ impl<
             + v_3 * (0.16303628871563652 * h) - v_4 * (0.014190694931141144 * h);
         let q_4 = *q + v_1 * (0.1774825722545226 * h) + v_2 * (0.31344511474186837 * h)
             + v_3 * (0.35267675751627187 * h) + v_4 * (0.08696371128436346 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
+        let jac_q_4 = problem.theta_jacobian(&q_4);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_4 = jac_q_2.transpose();
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_7 = problem.theta_jacobian(&q_3).transpose();
+        let a_7 = jac_q_3.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_3);
         let a_9 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
-        let a_10 = problem.theta_jacobian(&q_4).transpose();
+        let a_10 = jac_q_4.transpose();
         let a_11 = problem.hamiltonian_hessian(&q_4);
-        let a_12 = problem.theta_jacobian(&q_1);
-        let a_13 = problem.theta_jacobian(&q_2);
-        let a_14 = problem.theta_jacobian(&q_3);
-        let a_15 = problem.theta_jacobian(&q_4);
+        let a_12 = jac_q_1;
+        let a_13 = jac_q_2;
+        let a_14 = jac_q_3;
+        let a_15 = jac_q_4;
         ::sparkgen_core::layout::add_block::<
             D,
             _,

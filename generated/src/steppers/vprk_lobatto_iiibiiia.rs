@@ -101,14 +101,16 @@ impl<
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.5 * h);
         let q_2 = *q + v_1 * (0.5 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_4 = jac_q_2.transpose();
         let a_5 = problem.hamiltonian_hessian(&q_2);
-        let a_6 = problem.theta_jacobian(&q_1);
-        let a_7 = problem.theta_jacobian(&q_2);
+        let a_6 = jac_q_1;
+        let a_7 = jac_q_2;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -200,14 +202,16 @@ impl<
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.5 * h);
         let q_2 = *q + v_1 * (0.5 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_4 = jac_q_2.transpose();
         let a_5 = problem.hamiltonian_hessian(&q_2);
-        let a_6 = problem.theta_jacobian(&q_1);
-        let a_7 = problem.theta_jacobian(&q_2);
+        let a_6 = jac_q_1;
+        let a_7 = jac_q_2;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -416,18 +420,21 @@ impl<
         let q_1 = *q + v_1 * (0.16666666666666666 * h) - v_2 * (0.16666666666666666 * h);
         let q_2 = *q + v_1 * (0.16666666666666666 * h) + v_2 * (0.3333333333333333 * h);
         let q_3 = *q + v_1 * (0.16666666666666666 * h) + v_2 * (0.8333333333333334 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_4 = jac_q_2.transpose();
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_7 = problem.theta_jacobian(&q_3).transpose();
+        let a_7 = jac_q_3.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_3);
-        let a_9 = problem.theta_jacobian(&q_1);
-        let a_10 = problem.theta_jacobian(&q_2);
-        let a_11 = problem.theta_jacobian(&q_3);
+        let a_9 = jac_q_1;
+        let a_10 = jac_q_2;
+        let a_11 = jac_q_3;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -602,18 +609,21 @@ impl<
         let q_1 = *q + v_1 * (0.16666666666666666 * h) - v_2 * (0.16666666666666666 * h);
         let q_2 = *q + v_1 * (0.16666666666666666 * h) + v_2 * (0.3333333333333333 * h);
         let q_3 = *q + v_1 * (0.16666666666666666 * h) + v_2 * (0.8333333333333334 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_4 = jac_q_2.transpose();
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_7 = problem.theta_jacobian(&q_3).transpose();
+        let a_7 = jac_q_3.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_3);
-        let a_9 = problem.theta_jacobian(&q_1);
-        let a_10 = problem.theta_jacobian(&q_2);
-        let a_11 = problem.theta_jacobian(&q_3);
+        let a_9 = jac_q_1;
+        let a_10 = jac_q_2;
+        let a_11 = jac_q_3;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -898,22 +908,26 @@ impl<
             + v_3 * (0.1896994335208351 * h);
         let q_4 = *q + v_1 * (0.08333333333333333 * h) + v_2 * (0.3651638342708421 * h)
             + v_3 * (0.5515028323958245 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
+        let jac_q_4 = problem.theta_jacobian(&q_4);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_4 = jac_q_2.transpose();
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_7 = problem.theta_jacobian(&q_3).transpose();
+        let a_7 = jac_q_3.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_3);
         let a_9 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
-        let a_10 = problem.theta_jacobian(&q_4).transpose();
+        let a_10 = jac_q_4.transpose();
         let a_11 = problem.hamiltonian_hessian(&q_4);
-        let a_12 = problem.theta_jacobian(&q_1);
-        let a_13 = problem.theta_jacobian(&q_2);
-        let a_14 = problem.theta_jacobian(&q_3);
-        let a_15 = problem.theta_jacobian(&q_4);
+        let a_12 = jac_q_1;
+        let a_13 = jac_q_2;
+        let a_14 = jac_q_3;
+        let a_15 = jac_q_4;
         ::sparkgen_core::layout::add_block::<
             D,
             _,
@@ -1208,22 +1222,26 @@ impl<
             + v_3 * (0.1896994335208351 * h);
         let q_4 = *q + v_1 * (0.08333333333333333 * h) + v_2 * (0.3651638342708421 * h)
             + v_3 * (0.5515028323958245 * h);
+        let jac_q_1 = problem.theta_jacobian(&q_1);
+        let jac_q_2 = problem.theta_jacobian(&q_2);
+        let jac_q_3 = problem.theta_jacobian(&q_3);
+        let jac_q_4 = problem.theta_jacobian(&q_4);
         let a_0 = problem.jacobian_transpose_product_derivative(&q_1, &v_1);
-        let a_1 = problem.theta_jacobian(&q_1).transpose();
+        let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = problem.jacobian_transpose_product_derivative(&q_2, &v_2);
-        let a_4 = problem.theta_jacobian(&q_2).transpose();
+        let a_4 = jac_q_2.transpose();
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = problem.jacobian_transpose_product_derivative(&q_3, &v_3);
-        let a_7 = problem.theta_jacobian(&q_3).transpose();
+        let a_7 = jac_q_3.transpose();
         let a_8 = problem.hamiltonian_hessian(&q_3);
         let a_9 = problem.jacobian_transpose_product_derivative(&q_4, &v_4);
-        let a_10 = problem.theta_jacobian(&q_4).transpose();
+        let a_10 = jac_q_4.transpose();
         let a_11 = problem.hamiltonian_hessian(&q_4);
-        let a_12 = problem.theta_jacobian(&q_1);
-        let a_13 = problem.theta_jacobian(&q_2);
-        let a_14 = problem.theta_jacobian(&q_3);
-        let a_15 = problem.theta_jacobian(&q_4);
+        let a_12 = jac_q_1;
+        let a_13 = jac_q_2;
+        let a_14 = jac_q_3;
+        let a_15 = jac_q_4;
         ::sparkgen_core::layout::add_block::<
             D,
             _,

@@ -4,11 +4,11 @@
 //!
 //! (The full command line — `run`, `verify`, `methods`, `tableau` — comes with issue 6.)
 
+use sparkgen::diagnostics::{max_constraint_residual, max_relative_energy_error};
 use sparkgen::generated::catalogue::{PAIRS, TABLEAUS};
 use sparkgen::generated::steppers::SlrkLobattoIIIE3;
 use sparkgen::generated::{Properties, RInfinity};
 use sparkgen::integrate::{Options, integrate};
-use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -65,18 +65,15 @@ fn run_default() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let phi = solution
-        .q
-        .iter()
-        .zip(&solution.p)
-        .map(|(q, p)| (p - problem.theta(q)).amax())
-        .fold(0.0, f64::max);
-    let h0 = problem.hamiltonian(&q0);
-    let energy = solution
-        .q
-        .iter()
-        .map(|q| ((problem.hamiltonian(q) - h0) / h0).abs())
-        .fold(0.0, f64::max);
+    let measured = max_constraint_residual(&problem, &solution)
+        .and_then(|phi| Ok((phi, max_relative_energy_error(&problem, &solution)?)));
+    let (phi, energy) = match measured {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let iterations: usize = solution.stats.iter().map(|s| s.iterations).sum();
     let (q, p) = (solution.q[steps], solution.p[steps]);
     println!("steps per second           {:.3e}", steps as f64 / elapsed);
