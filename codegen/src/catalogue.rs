@@ -8,6 +8,7 @@ use crate::check::{
 use crate::emit::{EmitError, constant, int, properties_tokens, snake};
 use crate::exact::{Matrix, Num, Precision};
 use crate::method::ir::Method;
+use crate::method::rattle::rattle_lobatto;
 use crate::method::slrk::slrk;
 use crate::method::vprk::vprk;
 use crate::spark::{
@@ -83,7 +84,8 @@ pub struct Catalogue {
     /// `lobatto_gauss_coefficients(s, σ)` for s = 1..=max and σ ∈ {2, s+1}.
     pub lobatto_gauss: Vec<LobattoGauss>,
     /// Generated steppers: SLRK (six families, s = 2..=5), VPRK (Gauss s = 1..=4, Lobatto
-    /// IIIA–IIIB and IIIB–IIIA with null vector, s = 2..=4).
+    /// IIIA–IIIB and IIIB–IIIA with null vector, s = 2..=4), Lobatto IIIA–IIIB RATTLE for
+    /// holonomic systems (s = 2..=5).
     pub methods: Vec<Method>,
 }
 
@@ -102,6 +104,9 @@ pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
         for s in 2..=4 {
             out.push(vprk(kind, s, prec)?);
         }
+    }
+    for s in 2..=5 {
+        out.push(rattle_lobatto(s, prec)?);
     }
     Ok(out)
 }

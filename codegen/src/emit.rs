@@ -96,7 +96,9 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
     for family in &families {
         let module = format_ident!("{}", snake(family));
         let members = catalogue.methods.iter().filter(|m| m.family == *family);
-        let steppers = members.map(|m| crate::method::emit::stepper(m, &core));
+        let steppers = members
+            .map(|m| crate::method::emit::stepper(m, &core))
+            .collect::<Result<Vec<_>, _>>()?;
         let doc = format!(" {family} steppers.");
         let path = format!("src/steppers/{module}.rs");
         files.push(render(
@@ -222,6 +224,6 @@ pub fn stepper_source(method: &crate::method::ir::Method, core: &str) -> Result<
         name: method.name.clone(),
         message: format!("`{core}` is not a Rust path"),
     })?;
-    let tokens = crate::method::emit::stepper(method, &core);
+    let tokens = crate::method::emit::stepper(method, &core)?;
     Ok(render(Path::new("OUT_DIR"), tokens)?.contents)
 }

@@ -30,6 +30,7 @@ mod options;
 pub mod problems;
 mod rattle;
 pub mod shake;
+mod stages;
 mod tangent;
 
 pub use consistency::{ConsistencyResiduals, consistency_residuals, project};
@@ -37,3 +38,4 @@ pub use error::{HolonomicError, HolonomicFailure};
 pub use options::{HolonomicOptions, MultiplierNewton, Tolerances};
 pub use rattle::{Rattle, RattleStep, integrate_rattle};
 pub use shake::{Shake, integrate_shake};
+pub use stages::{StageStepper, integrate_holonomic};

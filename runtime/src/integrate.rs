@@ -12,8 +12,8 @@ use crate::error::IntegrateError;
 use crate::layout::Role;
 use crate::problem::DegenerateLagrangian;
 use crate::solution::{Failure, Solution, StepStats};
-use crate::solve::{Lu, Newton, NewtonOptions, NonlinearSystem, SingularMatrix};
-use crate::stage::{StageMethod, TangentBlocks};
+use crate::solve::{Lu, Newton, NewtonOptions, SingularMatrix};
+use crate::stage::{StageMethod, StageSystem, tangent_map};
 use nalgebra::{SMatrix, SVector};
 use std::marker::PhantomData;
 
@@ -43,29 +43,6 @@ impl Options {
             project_initial: false,
             initial_tolerance: 1e-12,
         }
-    }
-}
-
-/// The stage equations of one step as a nonlinear system.
-struct StageSystem<'a, M, P, const D: usize> {
-    problem: &'a P,
-    h: f64,
-    q: SVector<f64, D>,
-    p: SVector<f64, D>,
-    method: PhantomData<M>,
-}
-
-impl<M: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem<N>
-    for StageSystem<'_, M, P, D>
-{
-    fn residual(&self, x: &[f64; N], r: &mut [f64; N]) {
-        M::residual(self.problem, self.h, &self.q, &self.p, x, r);
-    }
-    fn jacobian(&self, x: &[f64; N], j: &mut [[f64; N]; N]) {
-        M::jacobian(self.problem, self.h, &self.q, &self.p, x, j);
-    }
-    fn scale(&self) -> f64 {
-        self.q.amax().max(self.p.amax())
     }
 }
 
@@ -130,7 +107,7 @@ where
                 "h must be finite and positive",
             ));
         }
-        if M::UNKNOWNS.len(D) != N {
+        if M::UNKNOWNS.len(M::DIMS) != N {
             return Err(IntegrateError::InvalidOptions(
                 "N differs from the method's number of unknowns",
             ));
@@ -160,7 +137,7 @@ where
                         Some((qp, vp)) => hermite_velocity(qp, vp, q, &v, self.h, c),
                         None => v,
                     };
-                    M::UNKNOWNS.set::<D>(&mut self.x, b, i, &guess);
+                    M::UNKNOWNS.set::<D>(&mut self.x, M::DIMS, b, i, &guess);
                 }
             }
         }
@@ -176,13 +153,7 @@ where
         time: f64,
     ) -> Result<(SVector<f64, D>, SVector<f64, D>, StepStats), IntegrateError> {
         let v = self.initial_guess(q);
-        let system = StageSystem::<M, P, D> {
-            problem: self.problem,
-            h: self.h,
-            q: *q,
-            p: *p,
-            method: PhantomData,
-        };
+        let system = StageSystem::<M, P, D>::new(self.problem, self.h, *q, *p);
         let report = self
             .newton
             .solve(&system, &mut self.x)
@@ -202,40 +173,14 @@ where
         ))
     }
 
-    /// The exact tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the last step taken from `(q, p)`, by the
-    /// implicit function theorem on the converged stage equations:
-    /// `DΨ = ∂Ψ/∂(q,p) − ∂Ψ/∂x (∂r/∂x)⁻¹ ∂r/∂(q,p)`. Blocks `[[∂q₁/∂q, ∂q₁/∂p], [∂p₁/∂q, ∂p₁/∂p]]`.
+    /// The exact tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the last step taken from `(q, p)`
+    /// ([`tangent_map`]).
     pub fn tangent_map(
         &self,
         q: &SVector<f64, D>,
         p: &SVector<f64, D>,
     ) -> Result<[[SMatrix<f64, D, D>; 2]; 2], SingularMatrix> {
-        let mut jac = [[0.0; N]; N];
-        M::jacobian(self.problem, self.h, q, p, &self.x, &mut jac);
-        let lu = Lu::factor(&jac)?;
-        let mut t = TangentBlocks::<D, N>::zero();
-        M::tangent(self.problem, self.h, q, p, &self.x, &mut t);
-        let mut out = [[SMatrix::<f64, D, D>::zeros(); 2]; 2];
-        for (input, (r_in, explicit)) in [(&t.r_q, [&t.q_q, &t.p_q]), (&t.r_p, [&t.q_p, &t.p_p])]
-            .into_iter()
-            .enumerate()
-        {
-            for c in 0..D {
-                // z = −(∂r/∂x)⁻¹ ∂r/∂input[:, c]
-                let mut z = [0.0; N];
-                for (zi, row) in z.iter_mut().zip(r_in.iter()) {
-                    *zi = -row[c];
-                }
-                lu.solve_in_place(&mut z);
-                for (k, (x_block, e)) in [&t.q_x, &t.p_x].into_iter().zip(explicit).enumerate() {
-                    for r in 0..D {
-                        let implicit: f64 = x_block[r].iter().zip(&z).map(|(a, b)| a * b).sum();
-                        out[k][input][(r, c)] = e[r][c] + implicit;
-                    }
-                }
-            }
-        }
-        Ok(out)
+        tangent_map::<M, P, D, N>(self.problem, self.h, q, p, &self.x)
     }
 }
 

@@ -20,7 +20,7 @@ fn condition<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>() -> [f64; 2] {
     for (b, block) in M::UNKNOWNS.blocks.iter().enumerate() {
         if block.role == Role::Velocity {
             for i in 0..block.stages {
-                M::UNKNOWNS.set::<2>(&mut x, b, i, &v0);
+                M::UNKNOWNS.set::<2>(&mut x, M::DIMS, b, i, &v0);
             }
         }
     }

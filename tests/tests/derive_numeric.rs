@@ -159,6 +159,11 @@ proptest! {
             pendulum.constraint_force_derivative(&q, &scalar(lambda)),
             SMatrix::<f64, 2, 2>::identity() * (2.0 * lambda),
         );
+        // ∂(G v)/∂q with G = (2x, 2y) is (2v₁, 2v₂); v = p here.
+        assert_close(
+            pendulum.constraint_velocity_derivative(&q, &p),
+            matrix![2.0 * p[0], 2.0 * p[1]],
+        );
         assert_close(pendulum.velocity(&p), p / m);
         assert_close(scalar(pendulum.hamiltonian(&q, &p)), scalar(p.dot(&p) / (2.0 * m) + m * g * y));
     }
@@ -168,8 +173,10 @@ proptest! {
         mz in 0.1..10.0f64, g in 0.1..10.0f64, r in 0.1..3.0f64, h in -1.0..1.0f64,
         q in [-2.0..2.0f64, -2.0..2.0f64, -2.0..2.0f64],
         lambda in [-5.0..5.0f64, -5.0..5.0f64],
+        v in [-2.0..2.0f64, -2.0..2.0f64, -2.0..2.0f64],
     ) {
         let system = SpherePlane { mz, g, r, h };
+        let v = vector![v[0], v[1], v[2]];
         let (q, lambda) = (vector![q[0], q[1], q[2]], vector![lambda[0], lambda[1]]);
         let mass = matrix![2.0, 0.5, 0.0; 0.5, 2.0, 0.0; 0.0, 0.0, mz];
         assert_close(system.mass_matrix(), mass);
@@ -187,6 +194,11 @@ proptest! {
         assert_close(
             system.constraint_force_derivative(&q, &lambda),
             SMatrix::<f64, 3, 3>::identity() * (2.0 * lambda[0]),
+        );
+        // ∂(G v)/∂q: the sphere's row is 2vᵀ, the plane's (linear) row is zero.
+        assert_close(
+            system.constraint_velocity_derivative(&q, &v),
+            matrix![2.0 * v[0], 2.0 * v[1], 2.0 * v[2]; 0.0, 0.0, 0.0],
         );
     }
 }

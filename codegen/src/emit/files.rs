@@ -33,6 +33,9 @@ pub enum EmitError {
     /// A coefficient could not be computed.
     #[error("{0}")]
     Tableau(#[from] crate::tableau::TableauError),
+    /// A method's stage structure cannot be emitted.
+    #[error("{0}")]
+    Method(#[from] crate::method::ir::MethodError),
     /// The declared and computed properties of a catalogue entry disagree.
     #[error("catalogue entry {name}: declared {declared}, computed {computed}")]
     PropertyMismatch {

@@ -1,7 +1,9 @@
 //! Emission of a [`Method`] as a `StageMethod` implementation: fully unrolled residual, exact
 //! Jacobian and update, with the tableau coefficients as correctly rounded literals.
 
-use super::ir::{AtomKind, Block, Expr, Input, Kernel, Method, Role, Term};
+use super::ir::{
+    AtomKind, Block, Expr, Input, Kernel, Method, MethodError, ProblemKind, Role, Term, Width,
+};
 use super::jacobian::{Atom, Derivative, HPoly, Jacobian, Var, jacobian};
 use crate::emit::{f64_text, int};
 use crate::exact::Num;
@@ -11,7 +13,8 @@ use std::collections::BTreeSet;
 
 /// Paths the emitted code uses: `core` is the path of `sparkgen_core` as seen from the
 /// including crate (`::sparkgen_core` in `generated/`, `::sparkgen::core` elsewhere).
-pub fn stepper(method: &Method, core: &TokenStream) -> TokenStream {
+pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, MethodError> {
+    method.check()?;
     let jac = jacobian(method);
     let ident = format_ident!("{}", method.name);
     let name = &method.name;
@@ -19,52 +22,70 @@ pub fn stepper(method: &Method, core: &TokenStream) -> TokenStream {
     let nodes = method.nodes.iter().map(|c| lit(&c.to_f64()));
     let unknowns = layout(&method.blocks, core);
     let residuals = layout(&method.rows_layout, core);
+    let dims = dims_expr(method.problem, core);
     let residual = residual_body(method);
     let jacobian_body = jacobian_body(method, &jac, core);
     let tangent = tangent_body(method, &jac, core);
     let update = update_body(method);
     let doc = format!(" {}", method.doc);
     let layout_doc = format!(
-        " Unknowns: {} ({} vectors of dimension D); residual rows: {}.",
+        " Unknowns: {}; residual rows: {}.",
         describe(&method.blocks),
-        method.unknown_vectors(),
         describe(&method.rows_layout)
     );
+    let (generics, self_ty, bound) = match method.problem {
+        ProblemKind::DegenerateLagrangian => (
+            quote!(),
+            quote!(#ident),
+            quote!(P: #core::problem::DegenerateLagrangian<D>, const D: usize),
+        ),
+        ProblemKind::Holonomic => (
+            quote!(<const M: usize>),
+            quote!(#ident<M>),
+            quote!(P: #core::problem::HolonomicSystem<D, M>, const D: usize, const M: usize),
+        ),
+    };
     // The step inputs every function of the trait takes.
     let inputs = quote! {
         problem: &P, h: f64, q: &#core::nalgebra::SVector<f64, D>, p: &#core::nalgebra::SVector<f64, D>, x: &[f64],
     };
     let size_check = quote! {
-        const { assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns") };
+        const { assert!(N == Self::UNKNOWN_LAYOUT.len(#dims), "N must be the number of unknowns") };
     };
-    quote! {
+    let struct_def = match method.problem {
+        ProblemKind::DegenerateLagrangian => quote!(pub struct #ident;),
+        ProblemKind::Holonomic => quote!(pub struct #ident<const M: usize>;),
+    };
+    Ok(quote! {
         #[doc = #doc]
         #[doc = ""]
         #[doc = #layout_doc]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct #ident;
+        #struct_def
 
-        impl #ident {
+        impl #generics #self_ty {
             /// The unknown vector.
             pub const UNKNOWN_LAYOUT: #core::layout::Layout = #unknowns;
             /// The residual vector.
             pub const RESIDUAL_LAYOUT: #core::layout::Layout = #residuals;
         }
 
-        impl<P: #core::problem::DegenerateLagrangian<D>, const D: usize> #core::stage::StageMethod<P, D> for #ident {
+        impl<#bound> #core::stage::StageMethod<P, D> for #self_ty {
             const NAME: &'static str = #name;
             const ORDER: usize = #order;
             const NODES: &'static [f64] = &[#(#nodes),*];
             const UNKNOWNS: #core::layout::Layout = Self::UNKNOWN_LAYOUT;
             const RESIDUALS: #core::layout::Layout = Self::RESIDUAL_LAYOUT;
+            const DIMS: #core::layout::Dims = #dims;
 
             #[allow(clippy::too_many_lines)]
             fn residual(
                 #inputs
                 r: &mut [f64],
             ) {
-                debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-                debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
+                let dims = #dims;
+                debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+                debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
                 #residual
             }
 
@@ -74,6 +95,7 @@ pub fn stepper(method: &Method, core: &TokenStream) -> TokenStream {
                 j: &mut [[f64; N]; N],
             ) {
                 #size_check
+                let dims = #dims;
                 #jacobian_body
             }
 
@@ -83,22 +105,75 @@ pub fn stepper(method: &Method, core: &TokenStream) -> TokenStream {
                 t: &mut #core::stage::TangentBlocks<D, N>,
             ) {
                 #size_check
+                let dims = #dims;
                 #tangent
             }
 
             fn update(
                 #inputs
             ) -> (#core::nalgebra::SVector<f64, D>, #core::nalgebra::SVector<f64, D>) {
+                let dims = #dims;
                 #update
             }
         }
+    })
+}
+
+/// The widths of the problem kind: `Dims::uniform(D)` or `Dims::new(D, M)`.
+fn dims_expr(kind: ProblemKind, core: &TokenStream) -> TokenStream {
+    match kind {
+        ProblemKind::DegenerateLagrangian => quote!(#core::layout::Dims::uniform(D)),
+        ProblemKind::Holonomic => quote!(#core::layout::Dims::new(D, M)),
     }
+}
+
+/// The const parameter of a width: `D`, or `M` for constraints of a holonomic system.
+fn width_param(method: &Method, w: Width) -> TokenStream {
+    match (method.problem, w) {
+        (ProblemKind::Holonomic, Width::Constraints) => quote!(M),
+        _ => quote!(D),
+    }
+}
+
+/// The problem-trait method that evaluates a kernel or atom for problems of `kind`.
+fn problem_method(kind: ProblemKind, atom: AtomKind) -> proc_macro2::Ident {
+    let name = match (kind, atom) {
+        (ProblemKind::DegenerateLagrangian, AtomKind::J | AtomKind::JT) => "theta_jacobian",
+        (ProblemKind::DegenerateLagrangian, AtomKind::Hessian) => "hamiltonian_hessian",
+        (ProblemKind::DegenerateLagrangian, AtomKind::DJacT) => {
+            "jacobian_transpose_product_derivative"
+        }
+        (ProblemKind::DegenerateLagrangian, AtomKind::DJac) => "jacobian_product_derivative",
+        (ProblemKind::Holonomic, AtomKind::J | AtomKind::JT) => "constraint_jacobian",
+        (ProblemKind::Holonomic, AtomKind::Hessian) => "potential_hessian",
+        (ProblemKind::Holonomic, AtomKind::DJacT) => "constraint_force_derivative",
+        (ProblemKind::Holonomic, AtomKind::DJac) => "constraint_velocity_derivative",
+        (_, AtomKind::MassInverse) => "inverse_mass_matrix",
+    };
+    format_ident!("{name}")
+}
+
+/// The problem-trait method of a one-argument kernel (`Map`, `Gradient`).
+fn map_method(kind: ProblemKind, kernel: Kernel) -> proc_macro2::Ident {
+    let name = match (kind, kernel) {
+        (ProblemKind::DegenerateLagrangian, Kernel::Map) => "theta",
+        (ProblemKind::DegenerateLagrangian, _) => "hamiltonian_gradient",
+        (ProblemKind::Holonomic, Kernel::Map) => "constraints",
+        (ProblemKind::Holonomic, _) => "potential_gradient",
+    };
+    format_ident!("{name}")
 }
 
 fn describe(blocks: &[Block]) -> String {
     blocks
         .iter()
-        .map(|b| format!("{}×{}", b.name, b.stages))
+        .map(|b| {
+            let w = match b.width {
+                Width::Coordinates => "D",
+                Width::Constraints => "M",
+            };
+            format!("{}: {} × {w}", b.name, b.stages)
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -110,9 +185,19 @@ fn layout(blocks: &[Block], core: &TokenStream) -> TokenStream {
         let role = match b.role {
             Role::Residual => quote!(Residual),
             Role::Velocity => quote!(Velocity),
+            Role::Momentum => quote!(Momentum),
             Role::Multiplier => quote!(Multiplier),
         };
-        quote!(#core::layout::Block { name: #name, stages: #stages, role: #core::layout::Role::#role })
+        let width = match b.width {
+            Width::Coordinates => quote!(Coordinates),
+            Width::Constraints => quote!(Constraints),
+        };
+        quote!(#core::layout::Block {
+            name: #name,
+            stages: #stages,
+            role: #core::layout::Role::#role,
+            width: #core::layout::Width::#width,
+        })
     });
     quote!(#core::layout::Layout::new(&[#(#items),*]))
 }
@@ -273,7 +358,8 @@ fn unknown_reads(method: &Method, used: &BTreeSet<(usize, usize)>) -> TokenStrea
     let reads = used.iter().map(|&(block, stage)| {
         let id = unknown_ident(method, block, stage);
         let (b, s) = (int(block), int(stage));
-        quote!(let #id = Self::UNKNOWN_LAYOUT.get::<D>(x, #b, #s);)
+        let w = width_param(method, method.blocks[block].width);
+        quote!(let #id = Self::UNKNOWN_LAYOUT.get::<#w>(x, dims, #b, #s);)
     });
     quote!(#(#reads)*)
 }
@@ -300,12 +386,12 @@ fn used_unknowns(
     used
 }
 
-/// `let` bindings of the needed values in order; `J(q)` is bound once per q argument.
-/// `jacs` collects the `jac_*` bindings emitted, so that atoms reuse them.
+/// `let` bindings of the needed values in order; `J(q)` is bound once per q argument and `M⁻¹`
+/// once. `bound` collects the `jac_*` (and `minv`) bindings emitted, so that atoms reuse them.
 fn value_lets(
     method: &Method,
     values: &BTreeSet<usize>,
-    jacs: &mut BTreeSet<String>,
+    bound: &mut BTreeSet<String>,
 ) -> TokenStream {
     let mut out = Vec::new();
     for &v in values {
@@ -316,12 +402,21 @@ fn value_lets(
                 let a: Vec<TokenStream> = args.iter().map(|t| term_tokens(method, t)).collect();
                 let qa = &a[0];
                 match kernel {
-                    Kernel::Theta => quote!(problem.theta(&#qa)),
-                    Kernel::GradH => quote!(problem.hamiltonian_gradient(&#qa)),
+                    Kernel::Map | Kernel::Gradient => {
+                        let f = map_method(method.problem, *kernel);
+                        quote!(problem.#f(&#qa))
+                    }
+                    Kernel::Velocity => {
+                        if bound.insert("minv".to_owned()) {
+                            out.push(quote!(let minv = problem.inverse_mass_matrix();));
+                        }
+                        quote!(minv * #qa)
+                    }
                     Kernel::JacT | Kernel::Jac => {
                         let jid = jac_ident(method, &args[0]);
-                        if jacs.insert(jid.to_string()) {
-                            out.push(quote!(let #jid = problem.theta_jacobian(&#qa);));
+                        if bound.insert(jid.to_string()) {
+                            let f = problem_method(method.problem, AtomKind::J);
+                            out.push(quote!(let #jid = problem.#f(&#qa);));
                         }
                         let w = &a[1];
                         if *kernel == Kernel::JacT {
@@ -368,15 +463,17 @@ fn residual_body(method: &Method) -> TokenStream {
     let stores = method.rows.iter().map(|row| {
         let id = format_ident!("{}", method.values[row.value].name);
         let (b, s) = (int(row.block), int(row.stage));
-        quote!(Self::RESIDUAL_LAYOUT.set::<D>(r, #b, #s, &#id);)
+        let w = width_param(method, method.rows_layout[row.block].width);
+        quote!(Self::RESIDUAL_LAYOUT.set::<#w>(r, dims, #b, #s, &#id);)
     });
     quote! { #reads #hp #lets #(#stores)* }
 }
 
-/// The expression of an atom; `J(q)` and `J(q)ᵀ` read the one `jac_*` binding of their `q`.
-fn atom_expr(method: &Method, atom: &Atom) -> TokenStream {
+/// The expression of an atom; `J(q)` and `J(q)ᵀ` read the one `jac_*` binding of their `q`,
+/// `M⁻¹` the `minv` binding if there is one.
+fn atom_expr(method: &Method, atom: &Atom, bound: &BTreeSet<String>) -> TokenStream {
     let a: Vec<TokenStream> = atom.args.iter().map(|t| term_tokens(method, t)).collect();
-    let qa = &a[0];
+    let f = problem_method(method.problem, atom.kind);
     match atom.kind {
         AtomKind::J => {
             let jid = jac_ident(method, &atom.args[0]);
@@ -386,23 +483,26 @@ fn atom_expr(method: &Method, atom: &Atom) -> TokenStream {
             let jid = jac_ident(method, &atom.args[0]);
             quote!(#jid.transpose())
         }
-        AtomKind::HessH => quote!(problem.hamiltonian_hessian(&#qa)),
-        AtomKind::DJacT => {
-            let w = &a[1];
-            quote!(problem.jacobian_transpose_product_derivative(&#qa, &#w))
+        AtomKind::MassInverse if bound.contains("minv") => quote!(minv),
+        AtomKind::MassInverse => quote!(problem.#f()),
+        AtomKind::Hessian => {
+            let qa = &a[0];
+            quote!(problem.#f(&#qa))
         }
-        AtomKind::DJac => {
-            let v = &a[1];
-            quote!(problem.jacobian_product_derivative(&#qa, &#v))
+        AtomKind::DJacT | AtomKind::DJac => {
+            let (qa, w) = (&a[0], &a[1]);
+            quote!(problem.#f(&#qa, &#w))
         }
     }
 }
 
-/// One derivative block to write: `target[ro..ro+D][co..co+D] += ∂value/∂var`.
+/// One derivative block to write: `target[ro..][co..] += ∂value/∂var`; `width` is the const
+/// parameter of the width of `var` (the size of an identity block).
 struct Item<'a> {
     target: TokenStream,
     row: TokenStream,
     col: TokenStream,
+    width: TokenStream,
     derivative: &'a Derivative,
 }
 
@@ -430,8 +530,8 @@ fn blocks_body(
         &values,
         items.iter().map(|i| i.derivative),
     ));
-    let mut jacs = BTreeSet::new();
-    let lets = value_lets(method, &values, &mut jacs);
+    let mut bound = BTreeSet::new();
+    let lets = value_lets(method, &values, &mut bound);
     // One evaluation of J(q) per stage serves the J and Jᵀ atoms (and the values above).
     let jac_lets: Vec<TokenStream> = used_atoms
         .iter()
@@ -440,13 +540,15 @@ fn blocks_body(
             let q = &jac.atoms[a].args[0];
             let jid = jac_ident(method, q);
             let qa = term_tokens(method, q);
-            jacs.insert(jid.to_string())
-                .then(|| quote!(let #jid = problem.theta_jacobian(&#qa);))
+            let f = problem_method(method.problem, AtomKind::J);
+            bound
+                .insert(jid.to_string())
+                .then(|| quote!(let #jid = problem.#f(&#qa);))
         })
         .collect();
     let atoms = used_atoms.iter().map(|&a| {
         let id = format_ident!("a_{a}");
-        let e = atom_expr(method, &jac.atoms[a]);
+        let e = atom_expr(method, &jac.atoms[a], &bound);
         quote!(let #id = #e;)
     });
     let mut adds = Vec::new();
@@ -454,6 +556,7 @@ fn blocks_body(
         target,
         row,
         col,
+        width,
         derivative,
     } in items
     {
@@ -461,7 +564,9 @@ fn blocks_body(
         for (mono, poly) in *derivative {
             if mono.is_empty() {
                 let s = poly_arg(poly);
-                adds.push(quote!(#core::layout::add_diagonal::<D, _, _>(#target, #row, #col, #s);));
+                adds.push(
+                    quote!(#core::layout::add_diagonal::<#width, _, _>(#target, #row, #col, #s);),
+                );
             } else {
                 let factors: Vec<_> = mono.iter().map(|a| format_ident!("a_{a}")).collect();
                 let (first, rest) = (&factors[0], &factors[1..]);
@@ -478,7 +583,7 @@ fn blocks_body(
         }
         if !matrix_terms.is_empty() {
             let sum = signed_sum(matrix_terms);
-            adds.push(quote!(#core::layout::add_block::<D, _, _>(#target, #row, #col, &(#sum));));
+            adds.push(quote!(#core::layout::add_block(#target, #row, #col, &(#sum));));
         }
     }
     let unused = [(Input::Q, quote!(q)), (Input::P, quote!(p))]
@@ -496,12 +601,20 @@ fn blocks_body(
 
 fn row_offset(row: &super::ir::Row) -> TokenStream {
     let (b, s) = (int(row.block), int(row.stage));
-    quote!(Self::RESIDUAL_LAYOUT.offset(#b, #s, D))
+    quote!(Self::RESIDUAL_LAYOUT.offset(#b, #s, dims))
 }
 
 fn unknown_offset(block: usize, stage: usize) -> TokenStream {
     let (b, s) = (int(block), int(stage));
-    quote!(Self::UNKNOWN_LAYOUT.offset(#b, #s, D))
+    quote!(Self::UNKNOWN_LAYOUT.offset(#b, #s, dims))
+}
+
+/// The width parameter of a variable of differentiation.
+fn var_width(method: &Method, var: &Var) -> TokenStream {
+    match var {
+        Var::Unknown(block, _) => width_param(method, method.blocks[*block].width),
+        Var::Input(_) => quote!(D),
+    }
 }
 
 fn jacobian_body(method: &Method, jac: &Jacobian, core: &TokenStream) -> TokenStream {
@@ -513,6 +626,7 @@ fn jacobian_body(method: &Method, jac: &Jacobian, core: &TokenStream) -> TokenSt
                     target: quote!(j),
                     row: row_offset(row),
                     col: unknown_offset(block, stage),
+                    width: var_width(method, var),
                     derivative,
                 });
             }
@@ -543,6 +657,7 @@ fn tangent_body(method: &Method, jac: &Jacobian, core: &TokenStream) -> TokenStr
                 target,
                 row: row_offset(row),
                 col: zero.clone(),
+                width: var_width(method, var),
                 derivative,
             });
         }
@@ -561,6 +676,7 @@ fn tangent_body(method: &Method, jac: &Jacobian, core: &TokenStream) -> TokenStr
                 target,
                 row: zero.clone(),
                 col,
+                width: var_width(method, var),
                 derivative,
             });
         }

@@ -1,10 +1,13 @@
 //! The stage-structure IR: a family is a residual structure over named tableau slots.
 //!
-//! Every quantity is a `D`-vector of one step: the step inputs `q_n`, `p_n`, the unknown blocks
-//! (e.g. `V_i`, `Λ_i`, `μ`), and named values built from them by linear combinations with
-//! coefficients `c·h^k` (tableau entries as exact numbers) or by problem kernels (`ϑ(q)`,
-//! `∇H(q)`, `J(q)ᵀw`, `J(q)v`). Residual rows are values; the exact Jacobian follows by the chain
-//! rule ([`super::jacobian`]).
+//! Every quantity is a vector of one step, of width `D` (coordinates) or `M` (constraints): the
+//! step inputs `q_n`, `p_n`, the unknown blocks (e.g. `V_i`, `Λ_i`, `μ`), and named values built
+//! from them by linear combinations with coefficients `c·h^k` (tableau entries as exact numbers)
+//! or by problem kernels. The kernels are those of the problem kind ([`ProblemKind`]): for a
+//! degenerate Lagrangian the map is `ϑ(q)` with `J = ∂ϑ/∂q` and the gradient `∇H(q)`; for a
+//! holonomic system the map is `c(q)` with `J = G = Dc`, the gradient `∇V(q)`, and the velocity
+//! `M⁻¹p`. Residual rows are values; the exact Jacobian follows by the chain rule
+//! ([`super::jacobian`]).
 
 use crate::exact::Num;
 
@@ -17,54 +20,92 @@ pub enum Input {
     P,
 }
 
-/// A problem kernel with a `D`-vector value.
+/// The kind of problem a method applies to, which names its kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProblemKind {
+    /// `L = ϑ(q)·v − H(q)` (`DegenerateLagrangian<D>`): map `ϑ`, gradient `∇H`, `M = D`.
+    DegenerateLagrangian,
+    /// `H = ½pᵀM⁻¹p + V(q)`, `c(q) = 0` (`HolonomicSystem<D, M>`): map `c`, gradient `∇V`,
+    /// velocity `M⁻¹p`.
+    Holonomic,
+}
+
+/// The width of a vector: `D` coordinates or `M` constraints (emitted as
+/// `sparkgen_core::layout::Width`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Width {
+    /// `D`.
+    Coordinates,
+    /// `M` (`D` for degenerate Lagrangians).
+    Constraints,
+}
+
+/// A problem kernel with a vector value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kernel {
-    /// `ϑ(q)`; ∂/∂q = `J(q)`.
-    Theta,
-    /// `∇H(q)`; ∂/∂q = `∇²H(q)`.
-    GradH,
-    /// `J(q)ᵀ w` (f-type); ∂/∂q = `∂(Jᵀw)/∂q`, ∂/∂w = `Jᵀ`.
+    /// The map `ϑ(q)` or `c(q)` (width M); ∂/∂q = `J(q)`.
+    Map,
+    /// `∇H(q)` or `∇V(q)` (width D); ∂/∂q = the Hessian.
+    Gradient,
+    /// `J(q)ᵀ w` (f-type, width D); ∂/∂q = `∂(Jᵀw)/∂q`, ∂/∂w = `Jᵀ`.
     JacT,
-    /// `J(q) v` (g-type); ∂/∂q = `∂(Jv)/∂q`, ∂/∂v = `J`.
+    /// `J(q) v` (g-type, width M); ∂/∂q = `∂(Jv)/∂q`, ∂/∂v = `J`.
     Jac,
+    /// `M⁻¹p` (holonomic systems, width D); ∂/∂p = `M⁻¹`.
+    Velocity,
 }
 
 impl Kernel {
     /// The number of arguments.
     pub fn arity(self) -> usize {
         match self {
-            Kernel::Theta | Kernel::GradH => 1,
+            Kernel::Map | Kernel::Gradient | Kernel::Velocity => 1,
             Kernel::JacT | Kernel::Jac => 2,
+        }
+    }
+
+    /// The width of the value.
+    pub fn width(self) -> Width {
+        match self {
+            Kernel::Map | Kernel::Jac => Width::Constraints,
+            Kernel::Gradient | Kernel::JacT | Kernel::Velocity => Width::Coordinates,
         }
     }
 
     /// The partial derivative with respect to argument `arg` as a matrix atom.
     pub fn partial(self, arg: usize) -> AtomKind {
         match (self, arg) {
-            (Kernel::Theta, _) => AtomKind::J,
-            (Kernel::GradH, _) => AtomKind::HessH,
+            (Kernel::Map, _) => AtomKind::J,
+            (Kernel::Gradient, _) => AtomKind::Hessian,
             (Kernel::JacT, 0) => AtomKind::DJacT,
             (Kernel::JacT, _) => AtomKind::JT,
             (Kernel::Jac, 0) => AtomKind::DJac,
             (Kernel::Jac, _) => AtomKind::J,
+            (Kernel::Velocity, _) => AtomKind::MassInverse,
         }
+    }
+
+    /// Whether problems of `kind` have this kernel.
+    pub fn exists_for(self, kind: ProblemKind) -> bool {
+        self != Kernel::Velocity || kind == ProblemKind::Holonomic
     }
 }
 
-/// A `D×D` matrix evaluated from problem kernels.
+/// A matrix evaluated from problem kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AtomKind {
-    /// `J(q) = ∂ϑ/∂q` (argument: q).
+    /// `J(q)`, `M×D` (argument: q).
     J,
-    /// `J(q)ᵀ` (argument: q).
+    /// `J(q)ᵀ`, `D×M` (argument: q).
     JT,
-    /// `∇²H(q)` (argument: q).
-    HessH,
-    /// `∂(J(q)ᵀw)/∂q` (arguments: q, w).
+    /// `∇²H(q)` or `∇²V(q)`, `D×D` (argument: q).
+    Hessian,
+    /// `∂(J(q)ᵀw)/∂q`, `D×D` (arguments: q, w).
     DJacT,
-    /// `∂(J(q)v)/∂q` (arguments: q, v).
+    /// `∂(J(q)v)/∂q`, `M×D` (arguments: q, v).
     DJac,
+    /// `M⁻¹`, `D×D` (constant).
+    MassInverse,
 }
 
 /// A reference to a `D`-vector.
@@ -132,21 +173,25 @@ pub struct Value {
 pub enum Role {
     /// Stage velocities, guessed by extrapolation.
     Velocity,
+    /// Stage momenta, guessed by extrapolation.
+    Momentum,
     /// Lagrange multipliers, guessed from the previous step.
     Multiplier,
     /// Residual rows.
     Residual,
 }
 
-/// An unknown (or residual) block: `stages` consecutive `D`-vectors.
+/// An unknown (or residual) block: `stages` consecutive vectors of one width.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     /// Name, e.g. `V`.
     pub name: String,
-    /// Number of `D`-vectors.
+    /// Number of vectors.
     pub stages: usize,
     /// What it holds.
     pub role: Role,
+    /// The width of its vectors.
+    pub width: Width,
 }
 
 /// A residual row block: `value = 0` at position `(block, stage)` of the residual layout.
@@ -169,6 +214,8 @@ pub struct Method {
     pub name: String,
     /// A description for the doc comment.
     pub doc: String,
+    /// The problem kind, which names the kernels.
+    pub problem: ProblemKind,
     /// Stages s.
     pub s: usize,
     /// Classical order.
@@ -189,8 +236,44 @@ pub struct Method {
     pub p_next: usize,
 }
 
+/// A method that cannot be emitted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MethodError {
+    /// A value uses a kernel that the problem kind does not have.
+    #[error(
+        "{method}: value `{value}` uses the kernel {kernel:?}, which {kind:?} problems do not have"
+    )]
+    MissingKernel {
+        /// The method's name.
+        method: String,
+        /// The offending value.
+        value: String,
+        /// Its kernel.
+        kernel: Kernel,
+        /// The method's problem kind.
+        kind: ProblemKind,
+    },
+}
+
 /// Builder helpers shared by the families.
 impl Method {
+    /// Checks that every kernel exists for the method's problem kind.
+    pub fn check(&self) -> Result<(), MethodError> {
+        for value in &self.values {
+            if let Expr::Kernel(kernel, _) = value.expr
+                && !kernel.exists_for(self.problem)
+            {
+                return Err(MethodError::MissingKernel {
+                    method: self.name.clone(),
+                    value: value.name.clone(),
+                    kernel,
+                    kind: self.problem,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Appends a value and returns its term.
     pub fn push(&mut self, name: impl Into<String>, expr: Expr) -> Term {
         self.values.push(Value {
@@ -228,20 +311,35 @@ impl Method {
     /// Appends the force of a degenerate Lagrangian at stage `i` (from 0),
     /// `F_i = ∂L/∂q(Q_i, V_i) = J(Q_i)ᵀV_i − ∇H(Q_i)`, and returns it.
     pub fn force(&mut self, i: usize, q: Term, v: Term) -> Term {
+        debug_assert_eq!(self.problem, ProblemKind::DegenerateLagrangian);
         let jtv = self.push(
             format!("jtv_{}", i + 1),
             Expr::Kernel(Kernel::JacT, vec![q, v]),
         );
         let grad = self.push(
             format!("grad_h_{}", i + 1),
-            Expr::Kernel(Kernel::GradH, vec![q]),
+            Expr::Kernel(Kernel::Gradient, vec![q]),
         );
         self.push(format!("f_{}", i + 1), minus(jtv, grad))
     }
 
-    /// The number of `D`-vectors of unknowns.
+    /// The number of vectors of unknowns.
     pub fn unknown_vectors(&self) -> usize {
         self.blocks.iter().map(|b| b.stages).sum()
+    }
+
+    /// The width of a term.
+    pub fn width(&self, t: Term) -> Width {
+        match t {
+            Term::Input(_) => Width::Coordinates,
+            Term::Unknown { block, .. } => self.blocks[block].width,
+            Term::Value(v) => match &self.values[v].expr {
+                Expr::Kernel(kernel, _) => kernel.width(),
+                Expr::Linear(terms) => terms
+                    .first()
+                    .map_or(Width::Coordinates, |(_, t)| self.width(*t)),
+            },
+        }
     }
 }
 
@@ -260,12 +358,13 @@ pub fn combination(base: Option<Term>, h_terms: &[(Num, Term)]) -> Expr {
     Expr::Linear(terms)
 }
 
-/// A block of `stages` `D`-vectors.
-pub fn block(name: &str, stages: usize, role: Role) -> Block {
+/// A block of `stages` vectors of width `width`.
+pub fn block(name: &str, stages: usize, role: Role, width: Width) -> Block {
     Block {
         name: name.to_owned(),
         stages,
         role,
+        width,
     }
 }
 

@@ -109,9 +109,13 @@ pub fn jacobian(method: &Method) -> Jacobian {
                         args: args.clone(),
                     };
                     let atom = match atom.kind {
-                        // J and Jᵀ depend on q only.
-                        AtomKind::J | AtomKind::JT | AtomKind::HessH => Atom {
+                        // J, Jᵀ and the Hessian depend on q only, M⁻¹ on nothing.
+                        AtomKind::J | AtomKind::JT | AtomKind::Hessian => Atom {
                             args: vec![args[0]],
+                            ..atom
+                        },
+                        AtomKind::MassInverse => Atom {
+                            args: Vec::new(),
                             ..atom
                         },
                         AtomKind::DJacT | AtomKind::DJac => atom,

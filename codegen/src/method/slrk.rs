@@ -13,7 +13,9 @@
 //!
 //! Here `a² = a¹`, `ā² = ā¹` (the tableaus q̃ = q, p̃ = p of the SLRK constructors).
 
-use super::ir::{Coef, Expr, Input, Kernel, Method, Role, Term, block, combination, minus};
+use super::ir::{
+    Coef, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width, block, combination, minus,
+};
 use crate::exact::{Num, Precision};
 use crate::spark::{lobatto_null_vector, lobatto_omega_matrix};
 use crate::tableau::{PairKind, PartitionedTableau, TableauError};
@@ -34,18 +36,19 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
             pair.p.name(),
             2 * s - 2
         ),
+        problem: ProblemKind::DegenerateLagrangian,
         s,
         order: 2 * s - 2,
         nodes: pair.q.c.clone(),
         blocks: vec![
-            block("V", s, Role::Velocity),
-            block("Lambda", s, Role::Multiplier),
-            block("Mu", 1, Role::Multiplier),
+            block("V", s, Role::Velocity, Width::Coordinates),
+            block("Lambda", s, Role::Multiplier, Width::Constraints),
+            block("Mu", 1, Role::Multiplier, Width::Constraints),
         ],
         rows_layout: vec![
-            block("Phi", s, Role::Residual),
-            block("Psi", s, Role::Residual),
-            block("Null", 1, Role::Residual),
+            block("Phi", s, Role::Residual, Width::Constraints),
+            block("Psi", s, Role::Residual, Width::Coordinates),
+            block("Null", 1, Role::Residual, Width::Coordinates),
         ],
         values: Vec::new(),
         rows: Vec::new(),
@@ -87,7 +90,7 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         let p = m.push(format!("p_{}", i + 1), combination(Some(p0), &terms));
         let theta = m.push(
             format!("theta_{}", i + 1),
-            Expr::Kernel(Kernel::Theta, vec![stage_q[i]]),
+            Expr::Kernel(Kernel::Map, vec![stage_q[i]]),
         );
         // Φ_i = P_i − ϑ(Q_i) − (d_i/b̄¹_i) μ.
         let weight = d[i]
@@ -111,7 +114,7 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         .collect();
     let p1 = m.push("p_next", combination(Some(p0), &p_terms));
     m.p_next = m.values.len() - 1;
-    let theta1 = m.push("theta_next", Expr::Kernel(Kernel::Theta, vec![q1]));
+    let theta1 = m.push("theta_next", Expr::Kernel(Kernel::Map, vec![q1]));
     let phi1 = m.push("phi_next", minus(p1, theta1));
     for (i, row) in omega.iter().enumerate() {
         let mut terms: Vec<(Coef, Term)> = (0..s)

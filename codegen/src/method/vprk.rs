@@ -7,7 +7,9 @@
 //! `q_{n+1} = q_n + h Σ_i b_i V_i`, `p_{n+1} = p_n + h Σ_i b̄_i F_i`. The constraint
 //! `p_{n+1} = ϑ(q_{n+1})` is not imposed: VPRK leaves it when ϑ is nonlinear.
 
-use super::ir::{Coef, Expr, Input, Kernel, Method, Role, Term, block, combination};
+use super::ir::{
+    Coef, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width, block, combination,
+};
 use crate::exact::{Num, Precision};
 use crate::spark::lobatto_null_vector;
 use crate::tableau::{PairKind, PartitionedTableau, TableauError};
@@ -27,11 +29,11 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         PairKind::Gauss => "Gauss",
         other => other.name(),
     };
-    let mut blocks = vec![block("V", s, Role::Velocity)];
-    let mut rows_layout = vec![block("P", s, Role::Residual)];
+    let mut blocks = vec![block("V", s, Role::Velocity, Width::Coordinates)];
+    let mut rows_layout = vec![block("P", s, Role::Residual, Width::Coordinates)];
     if null {
-        blocks.push(block("Mu", 1, Role::Multiplier));
-        rows_layout.push(block("Null", 1, Role::Residual));
+        blocks.push(block("Mu", 1, Role::Multiplier, Width::Coordinates));
+        rows_layout.push(block("Null", 1, Role::Residual, Width::Coordinates));
     }
     let mut m = Method {
         family: format!("Vprk{name}"),
@@ -41,6 +43,7 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
             pair.q.name(),
             pair.p.name()
         ),
+        problem: ProblemKind::DegenerateLagrangian,
         s,
         order: pair.kind.declared(s).order,
         nodes: pair.q.c.clone(),
@@ -68,7 +71,7 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
     for i in 0..s {
         let theta = m.push(
             format!("theta_{}", i + 1),
-            Expr::Kernel(Kernel::Theta, vec![qs[i]]),
+            Expr::Kernel(Kernel::Map, vec![qs[i]]),
         );
         let mut terms = vec![(Coef::sign(true), theta), (Coef::sign(false), p0)];
         terms.extend(

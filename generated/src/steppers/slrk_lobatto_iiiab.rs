@@ -2,7 +2,7 @@
 //! SlrkLobattoIIIAB steppers.
 /// SLRK over the Lobatto pair (LobattoIIIA(2), LobattoIIIB(2)) with s = 2: order 2s − 2 = 2, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×2, Lambda×2, Mu×1 (5 vectors of dimension D); residual rows: Phi×2, Psi×2, Null×1.
+/// Unknowns: V: 2 × D, Lambda: 2 × M, Mu: 1 × M; residual rows: Phi: 2 × M, Psi: 2 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIIAB2;
 impl SlrkLobattoIIIAB2 {
@@ -13,16 +13,19 @@ impl SlrkLobattoIIIAB2 {
                 name: "V",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -33,16 +36,19 @@ impl SlrkLobattoIIIAB2 {
                 name: "Phi",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -56,6 +62,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -65,13 +74,14 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -104,11 +114,11 @@ impl<
         let omega_1 = psi_1 + psi_2 - phi_next;
         let omega_2 = phi_next;
         let null = v_1 * 0.7071067811865476 - v_2 * 0.7071067811865476;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -120,16 +130,20 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.5 * h)
@@ -148,24 +162,16 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = jac_q_2;
         let a_12 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -174,48 +180,32 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.4142135623730951,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.5 * h) - a_11 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_11 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.5 * h) - a_11 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_11 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -224,99 +214,67 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.4142135623730951,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (1.0 - 0.5 * h) - a_5 + a_6 * (0.5 * h - 0.25 * h2)
                 + a_8 * (-0.5 * h + 0.25 * h2) - a_9 * (0.25 * h2) - a_10 * (0.5 * h)
                 + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.5 * h - 0.25 * h2) + a_7 * (1.0 - 0.5 * h)
                 + a_8 * (-0.5 * h + 0.25 * h2) - a_9 * (0.25 * h2) - a_10 * (0.5 * h)
                 - a_11 + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_1 * (0.5 * h) + a_6 * (0.5 * h - 0.25 * h2)
                 + a_8 * (-0.5 * h + 0.25 * h2) - a_9 * (0.25 * h2) - a_10 * (0.5 * h)
                 + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.5 * h - 0.25 * h2) - a_7 * (0.5 * h)
                 + a_8 * (-0.5 * h + 0.25 * h2) - a_9 * (0.25 * h2) - a_10 * (0.5 * h)
                 + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.5 * h) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
                 - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
                 - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.5 * h) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
                 - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
                 - a_12 * (0.5 * h)),
         );
@@ -326,8 +284,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.7071067811865476,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -336,8 +294,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.7071067811865476,
         );
     }
@@ -351,14 +309,18 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.5 * h)
@@ -381,13 +343,9 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = jac_q_2;
         let a_12 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) - a_5),
         );
@@ -395,14 +353,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) - a_11),
         );
@@ -410,14 +364,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 - 0.5 * h) + a_2 * (-1.0 + 0.5 * h) - a_3 * (0.5 * h) - a_4
                 + a_6 * (1.0 - 0.5 * h) + a_8 * (-1.0 + 0.5 * h) - a_9 * (0.5 * h) - a_10
@@ -427,14 +377,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
                 - a_8 * (0.5 * h) + a_9 * (0.5 * h) - a_12),
@@ -443,77 +389,57 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.5 * h) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
                 + a_9 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
                 + a_9 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.5 * h) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
                 + a_9 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
                 + a_9 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -532,10 +458,11 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -558,7 +485,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIIA(3), LobattoIIIB(3)) with s = 3: order 2s − 2 = 4, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×3, Lambda×3, Mu×1 (7 vectors of dimension D); residual rows: Phi×3, Psi×3, Null×1.
+/// Unknowns: V: 3 × D, Lambda: 3 × M, Mu: 1 × M; residual rows: Phi: 3 × M, Psi: 3 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIIAB3;
 impl SlrkLobattoIIIAB3 {
@@ -569,16 +496,19 @@ impl SlrkLobattoIIIAB3 {
                 name: "V",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -589,16 +519,19 @@ impl SlrkLobattoIIIAB3 {
                 name: "Phi",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -612,6 +545,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -621,15 +557,16 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -687,13 +624,13 @@ impl<
         let omega_3 = phi_next;
         let null = v_1 * 0.408248290463863 - v_2 * 0.816496580927726
             + v_3 * 0.408248290463863;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -705,18 +642,22 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.20833333333333334 * h)
@@ -750,69 +691,45 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = jac_q_3;
         let a_18 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.16666666666666666 * h) - a_6 * (0.034722222222222224 * h2)
                 + a_8 * (0.034722222222222224 * h2) - a_9 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_6 * (0.05555555555555555 * h2) - a_7 * (0.16666666666666666 * h)
                 + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (0.006944444444444444 * h2) - a_8 * (0.006944444444444444 * h2)
                 + a_9 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.16666666666666666 * h) - a_6 * (0.034722222222222224 * h2)
                 + a_8 * (0.034722222222222224 * h2) - a_9 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_6 * (0.05555555555555555 * h2) - a_7 * (0.16666666666666666 * h)
                 + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (0.006944444444444444 * h2) - a_8 * (0.006944444444444444 * h2)
                 + a_9 * (0.006944444444444444 * h2)),
         );
@@ -822,77 +739,53 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -2.449489742783178,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.06944444444444445 * h2)
                 - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
                 - a_11 * (0.20833333333333334 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.1111111111111111 * h2) + a_7 * (0.3333333333333333 * h)
                 - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
                 - a_11 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
                 - a_9 * (0.013888888888888888 * h2) + a_11 * (0.041666666666666664 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.06944444444444445 * h2)
                 - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
                 - a_11 * (0.20833333333333334 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.1111111111111111 * h2) + a_7 * (0.3333333333333333 * h)
                 - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
                 - a_11 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
                 - a_9 * (0.013888888888888888 * h2) + a_11 * (0.041666666666666664 * h)),
         );
@@ -902,77 +795,53 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.224744871391589,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1736111111111111 * h2)
                 - a_8 * (0.1736111111111111 * h2) + a_9 * (0.1736111111111111 * h2)
                 - a_17 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.2777777777777778 * h2) + a_7 * (0.8333333333333334 * h)
                 - a_8 * (0.2777777777777778 * h2) + a_9 * (0.2777777777777778 * h2)
                 - a_17 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.034722222222222224 * h2) + a_8 * (0.034722222222222224 * h2)
                 - a_9 * (0.034722222222222224 * h2) - a_17 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1736111111111111 * h2)
                 - a_8 * (0.1736111111111111 * h2) + a_9 * (0.1736111111111111 * h2)
                 - a_17 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.2777777777777778 * h2) + a_7 * (0.8333333333333334 * h)
                 - a_8 * (0.2777777777777778 * h2) + a_9 * (0.2777777777777778 * h2)
                 - a_17 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.034722222222222224 * h2) + a_8 * (0.034722222222222224 * h2)
                 - a_9 * (0.034722222222222224 * h2) - a_17 * (0.16666666666666666 * h)),
         );
@@ -982,18 +851,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -2.449489742783178,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (1.0 + 0.16666666666666666 * h) - a_5
                 + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
                 + a_9 * (0.1388888888888889 * h2)
@@ -1002,14 +867,10 @@ impl<
                 + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
                 + a_12 * (-0.6666666666666666 * h + 0.1111111111111111 * h2)
@@ -1017,14 +878,10 @@ impl<
                 + a_15 * (0.1111111111111111 * h2) + a_16 * (0.6666666666666666 * h)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
                 - a_9 * (0.027777777777777776 * h2)
                 + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
@@ -1033,14 +890,10 @@ impl<
                 + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
                 + a_17 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
                 - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
                 + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
@@ -1048,14 +901,10 @@ impl<
                 + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
                 + a_12 * (-0.6666666666666666 * h + 0.1111111111111111 * h2)
@@ -1063,14 +912,10 @@ impl<
                 + a_15 * (0.1111111111111111 * h2) + a_16 * (0.6666666666666666 * h)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
                 - a_9 * (0.027777777777777776 * h2)
                 + a_12 * (-0.16666666666666666 * h + 0.027777777777777776 * h2)
@@ -1079,14 +924,10 @@ impl<
                 + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.08333333333333333 * h)
                 + a_6 * (0.20833333333333334 * h - 0.06944444444444445 * h2)
                 + a_8 * (-0.20833333333333334 * h + 0.06944444444444445 * h2)
@@ -1096,14 +937,10 @@ impl<
                 - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.3333333333333333 * h - 0.1111111111111111 * h2)
                 + a_7 * (1.0 - 0.3333333333333333 * h)
                 + a_8 * (-0.3333333333333333 * h + 0.1111111111111111 * h2)
@@ -1113,14 +950,10 @@ impl<
                 - a_15 * (0.05555555555555555 * h2) - a_16 * (0.3333333333333333 * h)
                 + a_18 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (-0.041666666666666664 * h + 0.013888888888888888 * h2)
                 + a_8 * (0.041666666666666664 * h - 0.013888888888888888 * h2)
                 + a_9 * (0.013888888888888888 * h2) + a_10 * (0.041666666666666664 * h)
@@ -1130,14 +963,10 @@ impl<
                 - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
                 - a_17 * 0.5 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_1 * (0.08333333333333333 * h)
                 + a_6 * (0.20833333333333334 * h - 0.06944444444444445 * h2)
                 + a_8 * (-0.20833333333333334 * h + 0.06944444444444445 * h2)
@@ -1147,14 +976,10 @@ impl<
                 - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.3333333333333333 * h - 0.1111111111111111 * h2)
                 - a_7 * (0.3333333333333333 * h)
                 + a_8 * (-0.3333333333333333 * h + 0.1111111111111111 * h2)
@@ -1164,14 +989,10 @@ impl<
                 - a_15 * (0.05555555555555555 * h2) - a_16 * (0.3333333333333333 * h)
                 + a_18 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (-0.041666666666666664 * h + 0.013888888888888888 * h2)
                 + a_8 * (0.041666666666666664 * h - 0.013888888888888888 * h2)
                 + a_9 * (0.013888888888888888 * h2) + a_10 * (0.041666666666666664 * h)
@@ -1181,79 +1002,55 @@ impl<
                 - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
                 - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
                 + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2) - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
                 + a_12 * (0.1111111111111111 * h2) - a_14 * (0.1111111111111111 * h2)
                 + a_15 * (0.1111111111111111 * h2) - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
                 - a_9 * (0.027777777777777776 * h2) + a_12 * (0.027777777777777776 * h2)
                 + a_13 * (0.16666666666666666 * h) - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2) - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
                 - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
                 + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2) - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
                 + a_12 * (0.1111111111111111 * h2) - a_14 * (0.1111111111111111 * h2)
                 + a_15 * (0.1111111111111111 * h2) - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
                 - a_9 * (0.027777777777777776 * h2) + a_12 * (0.027777777777777776 * h2)
                 + a_13 * (0.16666666666666666 * h) - a_14 * (0.027777777777777776 * h2)
@@ -1265,8 +1062,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.408248290463863,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1275,8 +1072,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.816496580927726,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1285,8 +1082,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.408248290463863,
         );
     }
@@ -1300,16 +1097,20 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.20833333333333334 * h)
@@ -1347,13 +1148,9 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = jac_q_3;
         let a_18 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) - a_5 - a_6 * (0.16666666666666666 * h)
@@ -1363,14 +1160,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) + a_6 * (0.3333333333333333 * h)
@@ -1380,14 +1173,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) + a_6 * (0.8333333333333334 * h)
@@ -1397,14 +1186,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 + 0.16666666666666666 * h)
                 + a_2 * (-1.0 - 0.16666666666666666 * h)
@@ -1418,14 +1203,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
                 - a_3 * (0.08333333333333333 * h) + a_6 * (1.0 - 0.3333333333333333 * h)
@@ -1438,14 +1219,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.5);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, -0.5);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
@@ -1457,121 +1234,123 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.6666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.6666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.6666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
                 - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
                 + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
                 + a_12 * (0.1111111111111111 * h2) - a_14 * (0.1111111111111111 * h2)
                 + a_15 * (0.1111111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
                 - a_9 * (0.027777777777777776 * h2) + a_12 * (0.027777777777777776 * h2)
                 + a_13 * (0.16666666666666666 * h) - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.1388888888888889 * h2)
                 - a_8 * (0.1388888888888889 * h2) + a_9 * (0.1388888888888889 * h2)
                 + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.2222222222222222 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.2222222222222222 * h2) + a_9 * (0.2222222222222222 * h2)
                 + a_12 * (0.1111111111111111 * h2) - a_14 * (0.1111111111111111 * h2)
                 + a_15 * (0.1111111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.027777777777777776 * h2) + a_8 * (0.027777777777777776 * h2)
                 - a_9 * (0.027777777777777776 * h2) + a_12 * (0.027777777777777776 * h2)
                 + a_13 * (0.16666666666666666 * h) - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -1593,12 +1372,13 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -1636,7 +1416,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIIA(4), LobattoIIIB(4)) with s = 4: order 2s − 2 = 6, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×4, Lambda×4, Mu×1 (9 vectors of dimension D); residual rows: Phi×4, Psi×4, Null×1.
+/// Unknowns: V: 4 × D, Lambda: 4 × M, Mu: 1 × M; residual rows: Phi: 4 × M, Psi: 4 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIIAB4;
 impl SlrkLobattoIIIAB4 {
@@ -1647,16 +1427,19 @@ impl SlrkLobattoIIIAB4 {
                 name: "V",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -1667,16 +1450,19 @@ impl SlrkLobattoIIIAB4 {
                 name: "Phi",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -1690,6 +1476,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -1699,17 +1488,18 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -1792,15 +1582,15 @@ impl<
         let omega_4 = phi_next;
         let null = v_1 * 0.28867513459481287 - v_2 * 0.6454972243679028
             + v_3 * 0.6454972243679028 - v_4 * 0.28867513459481287;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &phi_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 3, &omega_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &phi_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &omega_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -1812,20 +1602,24 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.11030056647916492 * h)
@@ -1874,107 +1668,75 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = jac_q_4;
         let a_24 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) - a_6 * (0.014872505461804679 * h2)
                 + a_8 * (0.014872505461804679 * h2) - a_9 * (0.014872505461804679 * h2)
                 + a_12 * (0.0037613943506935683 * h2)
                 - a_14 * (0.0037613943506935683 * h2)
                 + a_15 * (0.0037613943506935683 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_6 * (0.025578344256942692 * h2) - a_7 * (0.1348361657291579 * h)
                 + a_8 * (0.025578344256942692 * h2) - a_9 * (0.025578344256942692 * h2)
                 + a_12 * (0.023205838795138014 * h2) - a_14 * (0.023205838795138014 * h2)
                 + a_15 * (0.023205838795138014 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (0.004571938982639765 * h2) - a_8 * (0.004571938982639765 * h2)
                 + a_9 * (0.004571938982639765 * h2) + a_12 * (0.011689455368053802 * h2)
                 + a_13 * (0.05150283239582457 * h) - a_14 * (0.011689455368053802 * h2)
                 + a_15 * (0.011689455368053802 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_6 * (0.001388888888888889 * h2) + a_8 * (0.001388888888888889 * h2)
                 - a_9 * (0.001388888888888889 * h2) - a_12 * (0.001388888888888889 * h2)
                 + a_14 * (0.001388888888888889 * h2)
                 - a_15 * (0.001388888888888889 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.08333333333333333 * h) - a_6 * (0.014872505461804679 * h2)
                 + a_8 * (0.014872505461804679 * h2) - a_9 * (0.014872505461804679 * h2)
                 + a_12 * (0.0037613943506935683 * h2)
                 - a_14 * (0.0037613943506935683 * h2)
                 + a_15 * (0.0037613943506935683 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_6 * (0.025578344256942692 * h2) - a_7 * (0.1348361657291579 * h)
                 + a_8 * (0.025578344256942692 * h2) - a_9 * (0.025578344256942692 * h2)
                 + a_12 * (0.023205838795138014 * h2) - a_14 * (0.023205838795138014 * h2)
                 + a_15 * (0.023205838795138014 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (0.004571938982639765 * h2) - a_8 * (0.004571938982639765 * h2)
                 + a_9 * (0.004571938982639765 * h2) + a_12 * (0.011689455368053802 * h2)
                 + a_13 * (0.05150283239582457 * h) - a_14 * (0.011689455368053802 * h2)
                 + a_15 * (0.011689455368053802 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_6 * (0.001388888888888889 * h2) + a_8 * (0.001388888888888889 * h2)
                 - a_9 * (0.001388888888888889 * h2) - a_12 * (0.001388888888888889 * h2)
                 + a_14 * (0.001388888888888889 * h2)
@@ -1986,113 +1748,81 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -3.4641016151377544,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.025034614388193918 * h2)
                 - a_8 * (0.025034614388193918 * h2) + a_9 * (0.025034614388193918 * h2)
                 - a_11 * (0.11030056647916492 * h) - a_12 * (0.0024763486263864355 * h2)
                 + a_14 * (0.0024763486263864355 * h2)
                 - a_15 * (0.0024763486263864355 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.043055555555555555 * h2) + a_7 * (0.2269672331458316 * h)
                 - a_8 * (0.043055555555555555 * h2) + a_9 * (0.043055555555555555 * h2)
                 - a_11 * (0.1896994335208351 * h) - a_12 * (0.015277777777777777 * h2)
                 + a_14 * (0.015277777777777777 * h2)
                 - a_15 * (0.015277777777777777 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.00769586064235673 * h2) + a_8 * (0.00769586064235673 * h2)
                 - a_9 * (0.00769586064235673 * h2) + a_11 * (0.03390736422914389 * h)
                 - a_12 * (0.00769586064235673 * h2) - a_13 * (0.03390736422914389 * h)
                 + a_14 * (0.00769586064235673 * h2) - a_15 * (0.00769586064235673 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0023378910736107606 * h2) - a_8 * (0.0023378910736107606 * h2)
                 + a_9 * (0.0023378910736107606 * h2) - a_11 * (0.010300566479164915 * h)
                 + a_12 * (0.000914387796527953 * h2) - a_14 * (0.000914387796527953 * h2)
                 + a_15 * (0.000914387796527953 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.025034614388193918 * h2)
                 - a_8 * (0.025034614388193918 * h2) + a_9 * (0.025034614388193918 * h2)
                 - a_11 * (0.11030056647916492 * h) - a_12 * (0.0024763486263864355 * h2)
                 + a_14 * (0.0024763486263864355 * h2)
                 - a_15 * (0.0024763486263864355 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.043055555555555555 * h2) + a_7 * (0.2269672331458316 * h)
                 - a_8 * (0.043055555555555555 * h2) + a_9 * (0.043055555555555555 * h2)
                 - a_11 * (0.1896994335208351 * h) - a_12 * (0.015277777777777777 * h2)
                 + a_14 * (0.015277777777777777 * h2)
                 - a_15 * (0.015277777777777777 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.00769586064235673 * h2) + a_8 * (0.00769586064235673 * h2)
                 - a_9 * (0.00769586064235673 * h2) + a_11 * (0.03390736422914389 * h)
                 - a_12 * (0.00769586064235673 * h2) - a_13 * (0.03390736422914389 * h)
                 + a_14 * (0.00769586064235673 * h2) - a_15 * (0.00769586064235673 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0023378910736107606 * h2) - a_8 * (0.0023378910736107606 * h2)
                 + a_9 * (0.0023378910736107606 * h2) - a_11 * (0.010300566479164915 * h)
                 + a_12 * (0.000914387796527953 * h2) - a_14 * (0.000914387796527953 * h2)
@@ -2104,109 +1834,77 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.04969857084860866 * h2)
                 - a_8 * (0.04969857084860866 * h2) + a_9 * (0.04969857084860866 * h2)
                 + a_12 * (0.01385427450069497 * h2) - a_14 * (0.01385427450069497 * h2)
                 + a_15 * (0.01385427450069497 * h2) - a_17 * (0.07303276685416842 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.0854736384201345 * h2) + a_7 * (0.45057403089581055 * h)
                 - a_8 * (0.0854736384201345 * h2) + a_9 * (0.0854736384201345 * h2)
                 + a_12 * (0.0854736384201345 * h2) - a_14 * (0.0854736384201345 * h2)
                 + a_15 * (0.0854736384201345 * h2) - a_17 * (0.45057403089581055 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.015277777777777777 * h2) + a_8 * (0.015277777777777777 * h2)
                 - a_9 * (0.015277777777777777 * h2) + a_12 * (0.043055555555555555 * h2)
                 + a_13 * (0.1896994335208351 * h) - a_14 * (0.043055555555555555 * h2)
                 + a_15 * (0.043055555555555555 * h2) - a_17 * (0.2269672331458316 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.004641167759027603 * h2) - a_8 * (0.004641167759027603 * h2)
                 + a_9 * (0.004641167759027603 * h2) - a_12 * (0.005115668851388538 * h2)
                 + a_14 * (0.005115668851388538 * h2) - a_15 * (0.005115668851388538 * h2)
                 + a_17 * (0.02696723314583158 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.04969857084860866 * h2)
                 - a_8 * (0.04969857084860866 * h2) + a_9 * (0.04969857084860866 * h2)
                 + a_12 * (0.01385427450069497 * h2) - a_14 * (0.01385427450069497 * h2)
                 + a_15 * (0.01385427450069497 * h2) - a_17 * (0.07303276685416842 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.0854736384201345 * h2) + a_7 * (0.45057403089581055 * h)
                 - a_8 * (0.0854736384201345 * h2) + a_9 * (0.0854736384201345 * h2)
                 + a_12 * (0.0854736384201345 * h2) - a_14 * (0.0854736384201345 * h2)
                 + a_15 * (0.0854736384201345 * h2) - a_17 * (0.45057403089581055 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.015277777777777777 * h2) + a_8 * (0.015277777777777777 * h2)
                 - a_9 * (0.015277777777777777 * h2) + a_12 * (0.043055555555555555 * h2)
                 + a_13 * (0.1896994335208351 * h) - a_14 * (0.043055555555555555 * h2)
                 + a_15 * (0.043055555555555555 * h2) - a_17 * (0.2269672331458316 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.004641167759027603 * h2) - a_8 * (0.004641167759027603 * h2)
                 + a_9 * (0.004641167759027603 * h2) - a_12 * (0.005115668851388538 * h2)
                 + a_14 * (0.005115668851388538 * h2) - a_15 * (0.005115668851388538 * h2)
@@ -2218,109 +1916,77 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.04027777777777778 * h2)
                 - a_8 * (0.04027777777777778 * h2) + a_9 * (0.04027777777777778 * h2)
                 + a_12 * (0.04027777777777778 * h2) - a_14 * (0.04027777777777778 * h2)
                 + a_15 * (0.04027777777777778 * h2) - a_23 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.06927137250347486 * h2) + a_7 * (0.3651638342708421 * h)
                 - a_8 * (0.06927137250347486 * h2) + a_9 * (0.06927137250347486 * h2)
                 + a_12 * (0.2484928542430433 * h2) - a_14 * (0.2484928542430433 * h2)
                 + a_15 * (0.2484928542430433 * h2) - a_23 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.012381743131932178 * h2) + a_8 * (0.012381743131932178 * h2)
                 - a_9 * (0.012381743131932178 * h2) + a_12 * (0.1251730719409696 * h2)
                 + a_13 * (0.5515028323958245 * h) - a_14 * (0.1251730719409696 * h2)
                 + a_15 * (0.1251730719409696 * h2) - a_23 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0037613943506935683 * h2) - a_8 * (0.0037613943506935683 * h2)
                 + a_9 * (0.0037613943506935683 * h2) - a_12 * (0.014872505461804679 * h2)
                 + a_14 * (0.014872505461804679 * h2) - a_15 * (0.014872505461804679 * h2)
                 - a_23 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.04027777777777778 * h2)
                 - a_8 * (0.04027777777777778 * h2) + a_9 * (0.04027777777777778 * h2)
                 + a_12 * (0.04027777777777778 * h2) - a_14 * (0.04027777777777778 * h2)
                 + a_15 * (0.04027777777777778 * h2) - a_23 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.06927137250347486 * h2) + a_7 * (0.3651638342708421 * h)
                 - a_8 * (0.06927137250347486 * h2) + a_9 * (0.06927137250347486 * h2)
                 + a_12 * (0.2484928542430433 * h2) - a_14 * (0.2484928542430433 * h2)
                 + a_15 * (0.2484928542430433 * h2) - a_23 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.012381743131932178 * h2) + a_8 * (0.012381743131932178 * h2)
                 - a_9 * (0.012381743131932178 * h2) + a_12 * (0.1251730719409696 * h2)
                 + a_13 * (0.5515028323958245 * h) - a_14 * (0.1251730719409696 * h2)
                 + a_15 * (0.1251730719409696 * h2) - a_23 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0037613943506935683 * h2) - a_8 * (0.0037613943506935683 * h2)
                 + a_9 * (0.0037613943506935683 * h2) - a_12 * (0.014872505461804679 * h2)
                 + a_14 * (0.014872505461804679 * h2) - a_15 * (0.014872505461804679 * h2)
@@ -2332,18 +1998,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             3.4641016151377544,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (1.0 - 0.08333333333333333 * h) - a_5
                 - a_6 * (0.045958569366318716 * h2) + a_8 * (0.045958569366318716 * h2)
                 - a_9 * (0.045958569366318716 * h2) - a_12 * (0.030430319522570175 * h2)
@@ -2353,14 +2015,10 @@ impl<
                 - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_6 * (0.07904143063368128 * h2) - a_7 * (0.4166666666666667 * h)
                 + a_8 * (0.07904143063368128 * h2) - a_9 * (0.07904143063368128 * h2)
                 - a_12 * (0.18773917953992106 * h2) + a_14 * (0.18773917953992106 * h2)
@@ -2370,14 +2028,10 @@ impl<
                 - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (0.014128068428809952 * h2) - a_8 * (0.014128068428809952 * h2)
                 + a_9 * (0.014128068428809952 * h2) - a_12 * (0.09456968047742982 * h2)
                 - a_13 * (0.4166666666666667 * h) + a_14 * (0.09456968047742982 * h2)
@@ -2387,14 +2041,10 @@ impl<
                 - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_6 * (0.0042919026996520475 * h2) + a_8 * (0.0042919026996520475 * h2)
                 - a_9 * (0.0042919026996520475 * h2) + a_12 * (0.011236347144096492 * h2)
                 - a_14 * (0.011236347144096492 * h2) + a_15 * (0.011236347144096492 * h2)
@@ -2404,14 +2054,10 @@ impl<
                 - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
                 - a_23 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_1 * (0.08333333333333333 * h) - a_6 * (0.045958569366318716 * h2)
                 + a_8 * (0.045958569366318716 * h2) - a_9 * (0.045958569366318716 * h2)
                 - a_12 * (0.030430319522570175 * h2) + a_14 * (0.030430319522570175 * h2)
@@ -2421,14 +2067,10 @@ impl<
                 - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_6 * (0.07904143063368128 * h2) - a_7 * (0.4166666666666667 * h)
                 + a_8 * (0.07904143063368128 * h2) - a_9 * (0.07904143063368128 * h2)
                 - a_12 * (0.18773917953992106 * h2) + a_14 * (0.18773917953992106 * h2)
@@ -2438,14 +2080,10 @@ impl<
                 - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (0.014128068428809952 * h2) - a_8 * (0.014128068428809952 * h2)
                 + a_9 * (0.014128068428809952 * h2) - a_12 * (0.09456968047742982 * h2)
                 - a_13 * (0.4166666666666667 * h) + a_14 * (0.09456968047742982 * h2)
@@ -2455,14 +2093,10 @@ impl<
                 - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_6 * (0.0042919026996520475 * h2) + a_8 * (0.0042919026996520475 * h2)
                 - a_9 * (0.0042919026996520475 * h2) + a_12 * (0.011236347144096492 * h2)
                 - a_14 * (0.011236347144096492 * h2) + a_15 * (0.011236347144096492 * h2)
@@ -2472,14 +2106,10 @@ impl<
                 - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.037267799624996496 * h)
                 + a_6 * (0.11030056647916492 * h + 0.020553297050345615 * h2)
                 + a_8 * (-0.11030056647916492 * h - 0.020553297050345615 * h2)
@@ -2491,14 +2121,10 @@ impl<
                 + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.1896994335208351 * h + 0.035348402387149126 * h2)
                 + a_7 * (1.0 + 0.18633899812498247 * h)
                 + a_8 * (-0.1896994335208351 * h - 0.035348402387149126 * h2)
@@ -2510,14 +2136,10 @@ impl<
                 + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (-0.03390736422914389 * h - 0.00631826427951754 * h2)
                 + a_8 * (0.03390736422914389 * h + 0.00631826427951754 * h2)
                 - a_9 * (0.00631826427951754 * h2) + a_10 * (0.03390736422914389 * h)
@@ -2528,14 +2150,10 @@ impl<
                 + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.010300566479164915 * h + 0.0019193972378473683 * h2)
                 + a_8 * (-0.010300566479164915 * h - 0.0019193972378473683 * h2)
                 + a_9 * (0.0019193972378473683 * h2) - a_10 * (0.010300566479164915 * h)
@@ -2547,14 +2165,10 @@ impl<
                 + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
                 + a_23 * 0.4472135954999579 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.037267799624996496 * h)
                 + a_6 * (0.11030056647916492 * h + 0.020553297050345615 * h2)
                 + a_8 * (-0.11030056647916492 * h - 0.020553297050345615 * h2)
@@ -2566,14 +2180,10 @@ impl<
                 + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.1896994335208351 * h + 0.035348402387149126 * h2)
                 + a_7 * (0.18633899812498247 * h)
                 + a_8 * (-0.1896994335208351 * h - 0.035348402387149126 * h2)
@@ -2585,14 +2195,10 @@ impl<
                 + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (-0.03390736422914389 * h - 0.00631826427951754 * h2)
                 + a_8 * (0.03390736422914389 * h + 0.00631826427951754 * h2)
                 - a_9 * (0.00631826427951754 * h2) + a_10 * (0.03390736422914389 * h)
@@ -2603,14 +2209,10 @@ impl<
                 + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.010300566479164915 * h + 0.0019193972378473683 * h2)
                 + a_8 * (-0.010300566479164915 * h - 0.0019193972378473683 * h2)
                 + a_9 * (0.0019193972378473683 * h2) - a_10 * (0.010300566479164915 * h)
@@ -2622,14 +2224,10 @@ impl<
                 + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.037267799624996496 * h) - a_6 * (0.020553297050345615 * h2)
                 + a_8 * (0.020553297050345615 * h2) - a_9 * (0.020553297050345615 * h2)
                 + a_12 * (0.07303276685416842 * h - 0.01360885260590117 * h2)
@@ -2640,14 +2238,10 @@ impl<
                 - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_6 * (0.035348402387149126 * h2) - a_7 * (0.18633899812498247 * h)
                 + a_8 * (0.035348402387149126 * h2) - a_9 * (0.035348402387149126 * h2)
                 + a_12 * (0.45057403089581055 * h - 0.08395951349826024 * h2)
@@ -2658,14 +2252,10 @@ impl<
                 - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (0.00631826427951754 * h2) - a_8 * (0.00631826427951754 * h2)
                 + a_9 * (0.00631826427951754 * h2)
                 + a_12 * (0.2269672331458316 * h - 0.042292846831593574 * h2)
@@ -2677,14 +2267,10 @@ impl<
                 - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_6 * (0.0019193972378473683 * h2) + a_8 * (0.0019193972378473683 * h2)
                 - a_9 * (0.0019193972378473683 * h2)
                 + a_12 * (-0.02696723314583158 * h + 0.005025047206597076 * h2)
@@ -2696,14 +2282,10 @@ impl<
                 - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
                 - a_23 * 0.4472135954999579 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_1 * (0.037267799624996496 * h) - a_6 * (0.020553297050345615 * h2)
                 + a_8 * (0.020553297050345615 * h2) - a_9 * (0.020553297050345615 * h2)
                 + a_12 * (0.07303276685416842 * h - 0.01360885260590117 * h2)
@@ -2714,14 +2296,10 @@ impl<
                 - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_6 * (0.035348402387149126 * h2) - a_7 * (0.18633899812498247 * h)
                 + a_8 * (0.035348402387149126 * h2) - a_9 * (0.035348402387149126 * h2)
                 + a_12 * (0.45057403089581055 * h - 0.08395951349826024 * h2)
@@ -2732,14 +2310,10 @@ impl<
                 - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (0.00631826427951754 * h2) - a_8 * (0.00631826427951754 * h2)
                 + a_9 * (0.00631826427951754 * h2)
                 + a_12 * (0.2269672331458316 * h - 0.042292846831593574 * h2)
@@ -2751,14 +2325,10 @@ impl<
                 - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_6 * (0.0019193972378473683 * h2) + a_8 * (0.0019193972378473683 * h2)
                 - a_9 * (0.0019193972378473683 * h2)
                 + a_12 * (-0.02696723314583158 * h + 0.005025047206597076 * h2)
@@ -2770,14 +2340,10 @@ impl<
                 - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.045958569366318716 * h2)
                 - a_8 * (0.045958569366318716 * h2) + a_9 * (0.045958569366318716 * h2)
                 + a_12 * (0.030430319522570175 * h2) - a_14 * (0.030430319522570175 * h2)
@@ -2785,14 +2351,10 @@ impl<
                 - a_20 * (0.006944444444444444 * h2) + a_21 * (0.006944444444444444 * h2)
                 - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.07904143063368128 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.07904143063368128 * h2) + a_9 * (0.07904143063368128 * h2)
                 + a_12 * (0.18773917953992106 * h2) - a_14 * (0.18773917953992106 * h2)
@@ -2800,14 +2362,10 @@ impl<
                 - a_20 * (0.034722222222222224 * h2) + a_21 * (0.034722222222222224 * h2)
                 - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.014128068428809952 * h2) + a_8 * (0.014128068428809952 * h2)
                 - a_9 * (0.014128068428809952 * h2) + a_12 * (0.09456968047742982 * h2)
                 + a_13 * (0.4166666666666667 * h) - a_14 * (0.09456968047742982 * h2)
@@ -2815,14 +2373,10 @@ impl<
                 - a_20 * (0.034722222222222224 * h2) + a_21 * (0.034722222222222224 * h2)
                 - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0042919026996520475 * h2) - a_8 * (0.0042919026996520475 * h2)
                 + a_9 * (0.0042919026996520475 * h2) - a_12 * (0.011236347144096492 * h2)
                 + a_14 * (0.011236347144096492 * h2) - a_15 * (0.011236347144096492 * h2)
@@ -2830,14 +2384,10 @@ impl<
                 - a_20 * (0.006944444444444444 * h2) + a_21 * (0.006944444444444444 * h2)
                 - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.045958569366318716 * h2)
                 - a_8 * (0.045958569366318716 * h2) + a_9 * (0.045958569366318716 * h2)
                 + a_12 * (0.030430319522570175 * h2) - a_14 * (0.030430319522570175 * h2)
@@ -2845,14 +2395,10 @@ impl<
                 - a_20 * (0.006944444444444444 * h2) + a_21 * (0.006944444444444444 * h2)
                 - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.07904143063368128 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.07904143063368128 * h2) + a_9 * (0.07904143063368128 * h2)
                 + a_12 * (0.18773917953992106 * h2) - a_14 * (0.18773917953992106 * h2)
@@ -2860,14 +2406,10 @@ impl<
                 - a_20 * (0.034722222222222224 * h2) + a_21 * (0.034722222222222224 * h2)
                 - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.014128068428809952 * h2) + a_8 * (0.014128068428809952 * h2)
                 - a_9 * (0.014128068428809952 * h2) + a_12 * (0.09456968047742982 * h2)
                 + a_13 * (0.4166666666666667 * h) - a_14 * (0.09456968047742982 * h2)
@@ -2875,14 +2417,10 @@ impl<
                 - a_20 * (0.034722222222222224 * h2) + a_21 * (0.034722222222222224 * h2)
                 - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0042919026996520475 * h2) - a_8 * (0.0042919026996520475 * h2)
                 + a_9 * (0.0042919026996520475 * h2) - a_12 * (0.011236347144096492 * h2)
                 + a_14 * (0.011236347144096492 * h2) - a_15 * (0.011236347144096492 * h2)
@@ -2896,8 +2434,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.28867513459481287,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -2906,8 +2444,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -2916,8 +2454,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -2926,8 +2464,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             -0.28867513459481287,
         );
     }
@@ -2941,18 +2479,22 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.11030056647916492 * h)
@@ -3005,13 +2547,9 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = jac_q_4;
         let a_24 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) - a_5 - a_6 * (0.1348361657291579 * h)
@@ -3023,14 +2561,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.2269672331458316 * h)
@@ -3042,14 +2576,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.45057403089581055 * h)
@@ -3061,14 +2591,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.3651638342708421 * h)
@@ -3080,14 +2606,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 - 0.08333333333333333 * h)
                 + a_2 * (-1.0 + 0.08333333333333333 * h)
@@ -3103,14 +2625,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(a_0 * (0.037267799624996496 * h) - a_2 * (0.037267799624996496 * h)
                 + a_3 * (0.037267799624996496 * h)
@@ -3128,14 +2646,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 0.4472135954999579);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, 0.4472135954999579);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_0 * (0.037267799624996496 * h) + a_2 * (0.037267799624996496 * h)
                 - a_3 * (0.037267799624996496 * h) - a_6 * (0.18633899812498247 * h)
@@ -3152,14 +2666,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, -0.4472135954999579);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, -0.4472135954999579);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
@@ -3173,56 +2683,92 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.045958569366318716 * h2)
                 - a_8 * (0.045958569366318716 * h2) + a_9 * (0.045958569366318716 * h2)
                 + a_12 * (0.030430319522570175 * h2) - a_14 * (0.030430319522570175 * h2)
@@ -3230,14 +2776,10 @@ impl<
                 - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.07904143063368128 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.07904143063368128 * h2) + a_9 * (0.07904143063368128 * h2)
                 + a_12 * (0.18773917953992106 * h2) - a_14 * (0.18773917953992106 * h2)
@@ -3245,14 +2787,10 @@ impl<
                 - a_20 * (0.034722222222222224 * h2)
                 + a_21 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.014128068428809952 * h2) + a_8 * (0.014128068428809952 * h2)
                 - a_9 * (0.014128068428809952 * h2) + a_12 * (0.09456968047742982 * h2)
                 + a_13 * (0.4166666666666667 * h) - a_14 * (0.09456968047742982 * h2)
@@ -3260,14 +2798,10 @@ impl<
                 - a_20 * (0.034722222222222224 * h2)
                 + a_21 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0042919026996520475 * h2) - a_8 * (0.0042919026996520475 * h2)
                 + a_9 * (0.0042919026996520475 * h2) - a_12 * (0.011236347144096492 * h2)
                 + a_14 * (0.011236347144096492 * h2) - a_15 * (0.011236347144096492 * h2)
@@ -3275,14 +2809,10 @@ impl<
                 - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.045958569366318716 * h2)
                 - a_8 * (0.045958569366318716 * h2) + a_9 * (0.045958569366318716 * h2)
                 + a_12 * (0.030430319522570175 * h2) - a_14 * (0.030430319522570175 * h2)
@@ -3290,14 +2820,10 @@ impl<
                 - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.07904143063368128 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.07904143063368128 * h2) + a_9 * (0.07904143063368128 * h2)
                 + a_12 * (0.18773917953992106 * h2) - a_14 * (0.18773917953992106 * h2)
@@ -3305,14 +2831,10 @@ impl<
                 - a_20 * (0.034722222222222224 * h2)
                 + a_21 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.014128068428809952 * h2) + a_8 * (0.014128068428809952 * h2)
                 - a_9 * (0.014128068428809952 * h2) + a_12 * (0.09456968047742982 * h2)
                 + a_13 * (0.4166666666666667 * h) - a_14 * (0.09456968047742982 * h2)
@@ -3320,14 +2842,10 @@ impl<
                 - a_20 * (0.034722222222222224 * h2)
                 + a_21 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0042919026996520475 * h2) - a_8 * (0.0042919026996520475 * h2)
                 + a_9 * (0.0042919026996520475 * h2) - a_12 * (0.011236347144096492 * h2)
                 + a_14 * (0.011236347144096492 * h2) - a_15 * (0.011236347144096492 * h2)
@@ -3335,11 +2853,7 @@ impl<
                 - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -3362,14 +2876,15 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -3421,7 +2936,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIIA(5), LobattoIIIB(5)) with s = 5: order 2s − 2 = 8, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×5, Lambda×5, Mu×1 (11 vectors of dimension D); residual rows: Phi×5, Psi×5, Null×1.
+/// Unknowns: V: 5 × D, Lambda: 5 × M, Mu: 1 × M; residual rows: Phi: 5 × M, Psi: 5 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIIAB5;
 impl SlrkLobattoIIIAB5 {
@@ -3432,16 +2947,19 @@ impl SlrkLobattoIIIAB5 {
                 name: "V",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -3452,16 +2970,19 @@ impl SlrkLobattoIIIAB5 {
                 name: "Phi",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -3481,6 +3002,9 @@ impl<
     ];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -3490,19 +3014,20 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -3613,17 +3138,17 @@ impl<
         let null = v_1 * 0.22360679774997896 - v_2 * 0.521749194749951
             + v_3 * 0.5962847939999439 - v_4 * 0.521749194749951
             + v_5 * 0.22360679774997896;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &phi_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 4, &phi_5);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 3, &omega_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 4, &omega_5);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &phi_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 4, &phi_5);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &omega_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 4, &omega_5);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -3635,22 +3160,26 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.0677284321861569 * h)
@@ -3713,14 +3242,10 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = jac_q_5;
         let a_30 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) - a_6 * (0.006537247437473714 * h2)
                 + a_8 * (0.006537247437473714 * h2) - a_9 * (0.006537247437473714 * h2)
                 + a_12 * (0.0027083333333333334 * h2)
@@ -3730,14 +3255,10 @@ impl<
                 + a_20 * (0.0010818001815739047 * h2)
                 - a_21 * (0.0010818001815739047 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_6 * (0.011557940458292445 * h2) - a_7 * (0.096521464124632 * h)
                 + a_8 * (0.011557940458292445 * h2) - a_9 * (0.011557940458292445 * h2)
                 + a_12 * (0.02021227888820285 * h2) - a_14 * (0.02021227888820285 * h2)
@@ -3745,14 +3266,10 @@ impl<
                 + a_20 * (0.005269710969886963 * h2)
                 - a_21 * (0.005269710969886963 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (0.0020979636983659684 * h2) - a_8 * (0.0020979636983659684 * h2)
                 + a_9 * (0.0020979636983659684 * h2) + a_12 * (0.011851851851851851 * h2)
                 + a_13 * (0.06666666666666667 * h) - a_14 * (0.011851851851851851 * h2)
@@ -3760,14 +3277,10 @@ impl<
                 + a_20 * (0.007600609201011471 * h2)
                 - a_21 * (0.007600609201011471 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_6 * (0.0010265853264093334 * h2) + a_8 * (0.0010265853264093334 * h2)
                 - a_9 * (0.0010265853264093334 * h2)
                 - a_12 * (0.0020641307400547037 * h2)
@@ -3777,14 +3290,10 @@ impl<
                 + a_20 * (0.003071689171337185 * h2)
                 - a_21 * (0.003071689171337185 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_6 * (0.00035714285714285714 * h2) - a_8 * (0.00035714285714285714 * h2)
                 + a_9 * (0.00035714285714285714 * h2) + a_12 * (0.000625 * h2)
                 - a_14 * (0.000625 * h2) + a_15 * (0.000625 * h2)
@@ -3792,14 +3301,10 @@ impl<
                 - a_20 * (0.00035714285714285714 * h2)
                 + a_21 * (0.00035714285714285714 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) - a_6 * (0.006537247437473714 * h2)
                 + a_8 * (0.006537247437473714 * h2) - a_9 * (0.006537247437473714 * h2)
                 + a_12 * (0.0027083333333333334 * h2)
@@ -3809,14 +3314,10 @@ impl<
                 + a_20 * (0.0010818001815739047 * h2)
                 - a_21 * (0.0010818001815739047 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_6 * (0.011557940458292445 * h2) - a_7 * (0.096521464124632 * h)
                 + a_8 * (0.011557940458292445 * h2) - a_9 * (0.011557940458292445 * h2)
                 + a_12 * (0.02021227888820285 * h2) - a_14 * (0.02021227888820285 * h2)
@@ -3824,14 +3325,10 @@ impl<
                 + a_20 * (0.005269710969886963 * h2)
                 - a_21 * (0.005269710969886963 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (0.0020979636983659684 * h2) - a_8 * (0.0020979636983659684 * h2)
                 + a_9 * (0.0020979636983659684 * h2) + a_12 * (0.011851851851851851 * h2)
                 + a_13 * (0.06666666666666667 * h) - a_14 * (0.011851851851851851 * h2)
@@ -3839,14 +3336,10 @@ impl<
                 + a_20 * (0.007600609201011471 * h2)
                 - a_21 * (0.007600609201011471 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_6 * (0.0010265853264093334 * h2) + a_8 * (0.0010265853264093334 * h2)
                 - a_9 * (0.0010265853264093334 * h2)
                 - a_12 * (0.0020641307400547037 * h2)
@@ -3856,14 +3349,10 @@ impl<
                 + a_20 * (0.003071689171337185 * h2)
                 - a_21 * (0.003071689171337185 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_6 * (0.00035714285714285714 * h2) - a_8 * (0.00035714285714285714 * h2)
                 + a_9 * (0.00035714285714285714 * h2) + a_12 * (0.000625 * h2)
                 - a_14 * (0.000625 * h2) + a_15 * (0.000625 * h2)
@@ -3877,18 +3366,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -4.47213595499958,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.010327058827220454 * h2)
                 - a_8 * (0.010327058827220454 * h2) + a_9 * (0.010327058827220454 * h2)
                 - a_11 * (0.0677284321861569 * h) - a_12 * (0.0016428795686149683 * h2)
@@ -3898,14 +3383,10 @@ impl<
                 - a_20 * (0.0005711452418626576 * h2)
                 + a_21 * (0.0005711452418626576 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.018258377425044093 * h2) + a_7 * (0.15247745287881054 * h)
                 - a_8 * (0.018258377425044093 * h2) + a_9 * (0.018258377425044093 * h2)
                 - a_11 * (0.11974476934341169 * h) - a_12 * (0.012260802469135803 * h2)
@@ -3914,14 +3395,10 @@ impl<
                 - a_20 * (0.0027821869488536153 * h2)
                 + a_21 * (0.0027821869488536153 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.0033142075066950466 * h2) + a_8 * (0.0033142075066950466 * h2)
                 - a_9 * (0.0033142075066950466 * h2) + a_11 * (0.021735721866558113 * h)
                 - a_12 * (0.007189353325904819 * h2) - a_13 * (0.040440112458214605 * h)
@@ -3929,14 +3406,10 @@ impl<
                 + a_18 * (0.004012803708444074 * h2) - a_20 * (0.004012803708444074 * h2)
                 + a_21 * (0.004012803708444074 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0016217233871581023 * h2) - a_8 * (0.0016217233871581023 * h2)
                 + a_9 * (0.0016217233871581023 * h2) - a_11 * (0.010635824225415492 * h)
                 + a_12 * (0.0012521051888440492 * h2)
@@ -3946,14 +3419,10 @@ impl<
                 - a_20 * (0.0016217233871581023 * h2)
                 + a_21 * (0.0016217233871581023 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0005641878069802993 * h2) + a_8 * (0.0005641878069802993 * h2)
                 - a_9 * (0.0005641878069802993 * h2) + a_11 * (0.0037001392424145306 * h)
                 - a_12 * (0.0003791260542957619 * h2)
@@ -3963,14 +3432,10 @@ impl<
                 + a_20 * (0.00018855648852416328 * h2)
                 - a_21 * (0.00018855648852416328 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.010327058827220454 * h2)
                 - a_8 * (0.010327058827220454 * h2) + a_9 * (0.010327058827220454 * h2)
                 - a_11 * (0.0677284321861569 * h) - a_12 * (0.0016428795686149683 * h2)
@@ -3980,14 +3445,10 @@ impl<
                 - a_20 * (0.0005711452418626576 * h2)
                 + a_21 * (0.0005711452418626576 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.018258377425044093 * h2) + a_7 * (0.15247745287881054 * h)
                 - a_8 * (0.018258377425044093 * h2) + a_9 * (0.018258377425044093 * h2)
                 - a_11 * (0.11974476934341169 * h) - a_12 * (0.012260802469135803 * h2)
@@ -3996,14 +3457,10 @@ impl<
                 - a_20 * (0.0027821869488536153 * h2)
                 + a_21 * (0.0027821869488536153 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.0033142075066950466 * h2) + a_8 * (0.0033142075066950466 * h2)
                 - a_9 * (0.0033142075066950466 * h2) + a_11 * (0.021735721866558113 * h)
                 - a_12 * (0.007189353325904819 * h2) - a_13 * (0.040440112458214605 * h)
@@ -4011,14 +3468,10 @@ impl<
                 + a_18 * (0.004012803708444074 * h2) - a_20 * (0.004012803708444074 * h2)
                 + a_21 * (0.004012803708444074 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0016217233871581023 * h2) - a_8 * (0.0016217233871581023 * h2)
                 + a_9 * (0.0016217233871581023 * h2) - a_11 * (0.010635824225415492 * h)
                 + a_12 * (0.0012521051888440492 * h2)
@@ -4028,14 +3481,10 @@ impl<
                 - a_20 * (0.0016217233871581023 * h2)
                 + a_21 * (0.0016217233871581023 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0005641878069802993 * h2) + a_8 * (0.0005641878069802993 * h2)
                 - a_9 * (0.0005641878069802993 * h2) + a_11 * (0.0037001392424145306 * h)
                 - a_12 * (0.0003791260542957619 * h2)
@@ -4051,18 +3500,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.9166296949998198,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.019564281065129602 * h2)
                 - a_8 * (0.019564281065129602 * h2) + a_9 * (0.019564281065129602 * h2)
                 + a_12 * (0.007222222222222222 * h2) - a_14 * (0.007222222222222222 * h2)
@@ -4071,14 +3516,10 @@ impl<
                 + a_20 * (0.0008936461444946826 * h2)
                 - a_21 * (0.0008936461444946826 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.034589909258115864 * h2) + a_7 * (0.2888636342763058 * h)
                 - a_8 * (0.034589909258115864 * h2) + a_9 * (0.034589909258115864 * h2)
                 + a_12 * (0.053899410368540936 * h2) - a_14 * (0.053899410368540936 * h2)
@@ -4086,14 +3527,10 @@ impl<
                 - a_18 * (0.004353167036808358 * h2) + a_20 * (0.004353167036808358 * h2)
                 - a_21 * (0.004353167036808358 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.006278659611992946 * h2) + a_8 * (0.006278659611992946 * h2)
                 - a_9 * (0.006278659611992946 * h2) + a_12 * (0.03160493827160494 * h2)
                 + a_13 * (0.17777777777777778 * h) - a_14 * (0.03160493827160494 * h2)
@@ -4101,14 +3538,10 @@ impl<
                 - a_18 * (0.006278659611992946 * h2) + a_20 * (0.006278659611992946 * h2)
                 - a_21 * (0.006278659611992946 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0030723028392774937 * h2) - a_8 * (0.0030723028392774937 * h2)
                 + a_9 * (0.0030723028392774937 * h2)
                 - a_12 * (0.0055043486401458765 * h2)
@@ -4118,14 +3551,10 @@ impl<
                 + a_20 * (0.0025374401223133953 * h2)
                 - a_21 * (0.0025374401223133953 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.001068835668892238 * h2) + a_8 * (0.001068835668892238 * h2)
                 - a_9 * (0.001068835668892238 * h2) + a_12 * (0.0016666666666666668 * h2)
                 - a_14 * (0.0016666666666666668 * h2)
@@ -4134,14 +3563,10 @@ impl<
                 - a_20 * (0.0002950261450827143 * h2)
                 + a_21 * (0.0002950261450827143 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.019564281065129602 * h2)
                 - a_8 * (0.019564281065129602 * h2) + a_9 * (0.019564281065129602 * h2)
                 + a_12 * (0.007222222222222222 * h2) - a_14 * (0.007222222222222222 * h2)
@@ -4150,14 +3575,10 @@ impl<
                 + a_20 * (0.0008936461444946826 * h2)
                 - a_21 * (0.0008936461444946826 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.034589909258115864 * h2) + a_7 * (0.2888636342763058 * h)
                 - a_8 * (0.034589909258115864 * h2) + a_9 * (0.034589909258115864 * h2)
                 + a_12 * (0.053899410368540936 * h2) - a_14 * (0.053899410368540936 * h2)
@@ -4165,14 +3586,10 @@ impl<
                 - a_18 * (0.004353167036808358 * h2) + a_20 * (0.004353167036808358 * h2)
                 - a_21 * (0.004353167036808358 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.006278659611992946 * h2) + a_8 * (0.006278659611992946 * h2)
                 - a_9 * (0.006278659611992946 * h2) + a_12 * (0.03160493827160494 * h2)
                 + a_13 * (0.17777777777777778 * h) - a_14 * (0.03160493827160494 * h2)
@@ -4180,14 +3597,10 @@ impl<
                 - a_18 * (0.006278659611992946 * h2) + a_20 * (0.006278659611992946 * h2)
                 - a_21 * (0.006278659611992946 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0030723028392774937 * h2) - a_8 * (0.0030723028392774937 * h2)
                 + a_9 * (0.0030723028392774937 * h2)
                 - a_12 * (0.0055043486401458765 * h2)
@@ -4197,14 +3610,10 @@ impl<
                 + a_20 * (0.0025374401223133953 * h2)
                 - a_21 * (0.0025374401223133953 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.001068835668892238 * h2) + a_8 * (0.001068835668892238 * h2)
                 - a_9 * (0.001068835668892238 * h2) + a_12 * (0.0016666666666666668 * h2)
                 - a_14 * (0.0016666666666666668 * h2)
@@ -4219,18 +3628,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.6770509831248424,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.017716836617547773 * h2)
                 - a_8 * (0.017716836617547773 * h2) + a_9 * (0.017716836617547773 * h2)
                 + a_12 * (0.01608732401305941 * h2) - a_14 * (0.01608732401305941 * h2)
@@ -4238,14 +3643,10 @@ impl<
                 - a_20 * (0.006430310787292018 * h2) + a_21 * (0.006430310787292018 * h2)
                 - a_23 * (0.053700139242414534 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.03132360289150151 * h2) + a_7 * (0.2615863979968067 * h)
                 - a_8 * (0.03132360289150151 * h2) + a_9 * (0.03132360289150151 * h2)
                 + a_12 * (0.12005962320621769 * h2) - a_14 * (0.12005962320621769 * h2)
@@ -4253,14 +3654,10 @@ impl<
                 - a_20 * (0.03132360289150151 * h2) + a_21 * (0.03132360289150151 * h2)
                 - a_23 * (0.2615863979968067 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.005685769190933366 * h2) + a_8 * (0.005685769190933366 * h2)
                 - a_9 * (0.005685769190933366 * h2) + a_12 * (0.07039922986911469 * h2)
                 + a_13 * (0.3959956680137702 * h) - a_14 * (0.07039922986911469 * h2)
@@ -4268,14 +3665,10 @@ impl<
                 - a_20 * (0.04517865699019215 * h2) + a_21 * (0.04517865699019215 * h2)
                 - a_23 * (0.37729127742211366 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0027821869488536153 * h2) - a_8 * (0.0027821869488536153 * h2)
                 + a_9 * (0.0027821869488536153 * h2) - a_12 * (0.012260802469135803 * h2)
                 + a_14 * (0.012260802469135803 * h2) - a_15 * (0.012260802469135803 * h2)
@@ -4283,14 +3676,10 @@ impl<
                 - a_20 * (0.018258377425044093 * h2) + a_21 * (0.018258377425044093 * h2)
                 - a_23 * (0.15247745287881054 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0009679060965098504 * h2) + a_8 * (0.0009679060965098504 * h2)
                 - a_9 * (0.0009679060965098504 * h2) + a_12 * (0.003712459387629095 * h2)
                 - a_14 * (0.003712459387629095 * h2) + a_15 * (0.003712459387629095 * h2)
@@ -4299,14 +3688,10 @@ impl<
                 - a_21 * (0.0021228870229516735 * h2)
                 + a_23 * (0.017728432186156898 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.017716836617547773 * h2)
                 - a_8 * (0.017716836617547773 * h2) + a_9 * (0.017716836617547773 * h2)
                 + a_12 * (0.01608732401305941 * h2) - a_14 * (0.01608732401305941 * h2)
@@ -4314,14 +3699,10 @@ impl<
                 - a_20 * (0.006430310787292018 * h2) + a_21 * (0.006430310787292018 * h2)
                 - a_23 * (0.053700139242414534 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.03132360289150151 * h2) + a_7 * (0.2615863979968067 * h)
                 - a_8 * (0.03132360289150151 * h2) + a_9 * (0.03132360289150151 * h2)
                 + a_12 * (0.12005962320621769 * h2) - a_14 * (0.12005962320621769 * h2)
@@ -4329,14 +3710,10 @@ impl<
                 - a_20 * (0.03132360289150151 * h2) + a_21 * (0.03132360289150151 * h2)
                 - a_23 * (0.2615863979968067 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.005685769190933366 * h2) + a_8 * (0.005685769190933366 * h2)
                 - a_9 * (0.005685769190933366 * h2) + a_12 * (0.07039922986911469 * h2)
                 + a_13 * (0.3959956680137702 * h) - a_14 * (0.07039922986911469 * h2)
@@ -4344,14 +3721,10 @@ impl<
                 - a_20 * (0.04517865699019215 * h2) + a_21 * (0.04517865699019215 * h2)
                 - a_23 * (0.37729127742211366 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0027821869488536153 * h2) - a_8 * (0.0027821869488536153 * h2)
                 + a_9 * (0.0027821869488536153 * h2) - a_12 * (0.012260802469135803 * h2)
                 + a_14 * (0.012260802469135803 * h2) - a_15 * (0.012260802469135803 * h2)
@@ -4359,14 +3732,10 @@ impl<
                 - a_20 * (0.018258377425044093 * h2) + a_21 * (0.018258377425044093 * h2)
                 - a_23 * (0.15247745287881054 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0009679060965098504 * h2) + a_8 * (0.0009679060965098504 * h2)
                 - a_9 * (0.0009679060965098504 * h2) + a_12 * (0.003712459387629095 * h2)
                 - a_14 * (0.003712459387629095 * h2) + a_15 * (0.003712459387629095 * h2)
@@ -4381,18 +3750,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.9166296949998198,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.019801587301587303 * h2)
                 - a_8 * (0.019801587301587303 * h2) + a_9 * (0.019801587301587303 * h2)
                 + a_12 * (0.01173611111111111 * h2) - a_14 * (0.01173611111111111 * h2)
@@ -4400,14 +3765,10 @@ impl<
                 - a_20 * (0.019801587301587303 * h2) + a_21 * (0.019801587301587303 * h2)
                 - a_29 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.03500946984192321 * h2) + a_7 * (0.29236742476425687 * h)
                 - a_8 * (0.03500946984192321 * h2) + a_9 * (0.03500946984192321 * h2)
                 + a_12 * (0.08758654184887903 * h2) - a_14 * (0.08758654184887903 * h2)
@@ -4415,14 +3776,10 @@ impl<
                 - a_20 * (0.09645833269553787 * h2) + a_21 * (0.09645833269553787 * h2)
                 - a_29 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.006354817027517743 * h2) + a_8 * (0.006354817027517743 * h2)
                 - a_9 * (0.006354817027517743 * h2) + a_12 * (0.05135802469135802 * h2)
                 + a_13 * (0.28888888888888886 * h) - a_14 * (0.05135802469135802 * h2)
@@ -4430,14 +3787,10 @@ impl<
                 - a_20 * (0.13912377646314383 * h2) + a_21 * (0.13912377646314383 * h2)
                 - a_29 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0031095685390300247 * h2) - a_8 * (0.0031095685390300247 * h2)
                 + a_9 * (0.0031095685390300247 * h2) - a_12 * (0.008944566540237049 * h2)
                 + a_14 * (0.008944566540237049 * h2) - a_15 * (0.008944566540237049 * h2)
@@ -4445,14 +3798,10 @@ impl<
                 - a_20 * (0.056225098059311356 * h2) + a_21 * (0.056225098059311356 * h2)
                 - a_29 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0010818001815739047 * h2) + a_8 * (0.0010818001815739047 * h2)
                 - a_9 * (0.0010818001815739047 * h2)
                 + a_12 * (0.0027083333333333334 * h2)
@@ -4461,14 +3810,10 @@ impl<
                 - a_18 * (0.006537247437473714 * h2) + a_20 * (0.006537247437473714 * h2)
                 - a_21 * (0.006537247437473714 * h2) - a_29 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.019801587301587303 * h2)
                 - a_8 * (0.019801587301587303 * h2) + a_9 * (0.019801587301587303 * h2)
                 + a_12 * (0.01173611111111111 * h2) - a_14 * (0.01173611111111111 * h2)
@@ -4476,14 +3821,10 @@ impl<
                 - a_20 * (0.019801587301587303 * h2) + a_21 * (0.019801587301587303 * h2)
                 - a_29 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.03500946984192321 * h2) + a_7 * (0.29236742476425687 * h)
                 - a_8 * (0.03500946984192321 * h2) + a_9 * (0.03500946984192321 * h2)
                 + a_12 * (0.08758654184887903 * h2) - a_14 * (0.08758654184887903 * h2)
@@ -4491,14 +3832,10 @@ impl<
                 - a_20 * (0.09645833269553787 * h2) + a_21 * (0.09645833269553787 * h2)
                 - a_29 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.006354817027517743 * h2) + a_8 * (0.006354817027517743 * h2)
                 - a_9 * (0.006354817027517743 * h2) + a_12 * (0.05135802469135802 * h2)
                 + a_13 * (0.28888888888888886 * h) - a_14 * (0.05135802469135802 * h2)
@@ -4506,14 +3843,10 @@ impl<
                 - a_20 * (0.13912377646314383 * h2) + a_21 * (0.13912377646314383 * h2)
                 - a_29 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0031095685390300247 * h2) - a_8 * (0.0031095685390300247 * h2)
                 + a_9 * (0.0031095685390300247 * h2) - a_12 * (0.008944566540237049 * h2)
                 + a_14 * (0.008944566540237049 * h2) - a_15 * (0.008944566540237049 * h2)
@@ -4521,14 +3854,10 @@ impl<
                 - a_20 * (0.056225098059311356 * h2) + a_21 * (0.056225098059311356 * h2)
                 - a_29 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0010818001815739047 * h2) + a_8 * (0.0010818001815739047 * h2)
                 - a_9 * (0.0010818001815739047 * h2)
                 + a_12 * (0.0027083333333333334 * h2)
@@ -4543,18 +3872,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -4.47213595499958,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (1.0 + 0.05 * h) - a_5 + a_6 * (0.01843718431734271 * h2)
                 - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
                 + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
@@ -4563,14 +3888,10 @@ impl<
                 + a_24 * (-0.05 * h + 0.0025 * h2) + a_26 * (0.05 * h - 0.0025 * h2)
                 + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
                 + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
@@ -4581,14 +3902,10 @@ impl<
                 + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
                 - a_9 * (0.005916946508118598 * h2) + a_12 * (0.06320987654320988 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
@@ -4599,14 +3916,10 @@ impl<
                 + a_27 * (0.017777777777777778 * h2) + a_28 * (0.35555555555555557 * h)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
                 + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.011008697280291753 * h2)
                 + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
@@ -4617,14 +3930,10 @@ impl<
                 + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0010072601271017333 * h2) + a_8 * (0.0010072601271017333 * h2)
                 - a_9 * (0.0010072601271017333 * h2)
                 + a_12 * (0.0033333333333333335 * h2)
@@ -4635,14 +3944,10 @@ impl<
                 + a_26 * (0.05 * h - 0.0025 * h2) + a_27 * (0.0025 * h2)
                 + a_28 * (0.05 * h) + a_29 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
                 - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
                 + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
@@ -4651,14 +3956,10 @@ impl<
                 + a_24 * (-0.05 * h + 0.0025 * h2) + a_26 * (0.05 * h - 0.0025 * h2)
                 + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
                 + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
@@ -4669,14 +3970,10 @@ impl<
                 + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
                 - a_9 * (0.005916946508118598 * h2) + a_12 * (0.06320987654320988 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
@@ -4687,14 +3984,10 @@ impl<
                 + a_27 * (0.017777777777777778 * h2) + a_28 * (0.35555555555555557 * h)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
                 + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.011008697280291753 * h2)
                 + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
@@ -4705,14 +3998,10 @@ impl<
                 + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0010072601271017333 * h2) + a_8 * (0.0010072601271017333 * h2)
                 - a_9 * (0.0010072601271017333 * h2)
                 + a_12 * (0.0033333333333333335 * h2)
@@ -4723,14 +4012,10 @@ impl<
                 + a_26 * (0.05 * h - 0.0025 * h2) + a_27 * (0.0025 * h2)
                 + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.02142857142857143 * h)
                 + a_6 * (0.0677284321861569 * h - 0.007901650421718304 * h2)
                 + a_8 * (-0.0677284321861569 * h + 0.007901650421718304 * h2)
@@ -4743,14 +4028,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.11974476934341169 * h - 0.013970223090064696 * h2)
                 + a_7 * (1.0 - 0.11666666666666667 * h)
                 + a_8 * (-0.11974476934341169 * h + 0.013970223090064696 * h2)
@@ -4764,14 +4045,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (-0.021735721866558113 * h + 0.002535834217765113 * h2)
                 + a_8 * (0.021735721866558113 * h - 0.002535834217765113 * h2)
                 + a_9 * (0.002535834217765113 * h2) + a_10 * (0.021735721866558113 * h)
@@ -4784,14 +4061,10 @@ impl<
                 - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.010635824225415492 * h - 0.0012408461596318074 * h2)
                 + a_8 * (-0.010635824225415492 * h + 0.0012408461596318074 * h2)
                 - a_9 * (0.0012408461596318074 * h2) - a_10 * (0.010635824225415492 * h)
@@ -4804,14 +4077,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_6 * (-0.0037001392424145306 * h + 0.00043168291161502855 * h2)
                 + a_8 * (0.0037001392424145306 * h - 0.00043168291161502855 * h2)
                 + a_9 * (0.00043168291161502855 * h2)
@@ -4828,14 +4097,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_1 * (0.02142857142857143 * h)
                 + a_6 * (0.0677284321861569 * h - 0.007901650421718304 * h2)
                 + a_8 * (-0.0677284321861569 * h + 0.007901650421718304 * h2)
@@ -4848,14 +4113,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.11974476934341169 * h - 0.013970223090064696 * h2)
                 - a_7 * (0.11666666666666667 * h)
                 + a_8 * (-0.11974476934341169 * h + 0.013970223090064696 * h2)
@@ -4868,14 +4129,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (-0.021735721866558113 * h + 0.002535834217765113 * h2)
                 + a_8 * (0.021735721866558113 * h - 0.002535834217765113 * h2)
                 + a_9 * (0.002535834217765113 * h2) + a_10 * (0.021735721866558113 * h)
@@ -4888,14 +4145,10 @@ impl<
                 - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.010635824225415492 * h - 0.0012408461596318074 * h2)
                 + a_8 * (-0.010635824225415492 * h + 0.0012408461596318074 * h2)
                 - a_9 * (0.0012408461596318074 * h2) - a_10 * (0.010635824225415492 * h)
@@ -4908,14 +4161,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_6 * (-0.0037001392424145306 * h + 0.00043168291161502855 * h2)
                 + a_8 * (0.0037001392424145306 * h - 0.00043168291161502855 * h2)
                 + a_9 * (0.00043168291161502855 * h2)
@@ -4932,14 +4181,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.01875 * h) + a_6 * (0.006913944119003516 * h2)
                 - a_8 * (0.006913944119003516 * h2) + a_9 * (0.006913944119003516 * h2)
                 + a_12 * (0.040625 * h + 0.005416666666666667 * h2)
@@ -4951,14 +4196,10 @@ impl<
                 + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
                 + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.012223945203806609 * h2) + a_7 * (0.10208333333333333 * h)
                 - a_8 * (0.012223945203806609 * h2) + a_9 * (0.012223945203806609 * h2)
                 + a_12 * (0.30318418332304276 * h + 0.0404245577764057 * h2)
@@ -4971,14 +4212,10 @@ impl<
                 + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.002218854940544474 * h2) + a_8 * (0.002218854940544474 * h2)
                 - a_9 * (0.002218854940544474 * h2)
                 + a_12 * (0.17777777777777778 * h + 0.023703703703703703 * h2)
@@ -4992,14 +4229,10 @@ impl<
                 + a_27 * (0.006666666666666667 * h2) + a_28 * (0.13333333333333333 * h)
                 - a_30 * (0.13333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0010857403896778314 * h2) - a_8 * (0.0010857403896778314 * h2)
                 + a_9 * (0.0010857403896778314 * h2)
                 + a_12 * (-0.030961961100820556 * h - 0.004128261480109407 * h2)
@@ -5012,14 +4245,10 @@ impl<
                 + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.00037772254766315 * h2) + a_8 * (0.00037772254766315 * h2)
                 - a_9 * (0.00037772254766315 * h2) + a_12 * (0.009375 * h + 0.00125 * h2)
                 + a_14 * (-0.009375 * h - 0.00125 * h2) + a_15 * (0.00125 * h2)
@@ -5029,14 +4258,10 @@ impl<
                 + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
                 + a_28 * (0.01875 * h) + a_29 * 0.375 - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.01875 * h) + a_6 * (0.006913944119003516 * h2)
                 - a_8 * (0.006913944119003516 * h2) + a_9 * (0.006913944119003516 * h2)
                 + a_12 * (0.040625 * h + 0.005416666666666667 * h2)
@@ -5048,14 +4273,10 @@ impl<
                 + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
                 + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.012223945203806609 * h2) + a_7 * (0.10208333333333333 * h)
                 - a_8 * (0.012223945203806609 * h2) + a_9 * (0.012223945203806609 * h2)
                 + a_12 * (0.30318418332304276 * h + 0.0404245577764057 * h2)
@@ -5068,14 +4289,10 @@ impl<
                 + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.002218854940544474 * h2) + a_8 * (0.002218854940544474 * h2)
                 - a_9 * (0.002218854940544474 * h2)
                 + a_12 * (0.17777777777777778 * h + 0.023703703703703703 * h2)
@@ -5089,14 +4306,10 @@ impl<
                 + a_27 * (0.006666666666666667 * h2) + a_28 * (0.13333333333333333 * h)
                 - a_30 * (0.13333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0010857403896778314 * h2) - a_8 * (0.0010857403896778314 * h2)
                 + a_9 * (0.0010857403896778314 * h2)
                 + a_12 * (-0.030961961100820556 * h - 0.004128261480109407 * h2)
@@ -5109,14 +4322,10 @@ impl<
                 + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.00037772254766315 * h2) + a_8 * (0.00037772254766315 * h2)
                 - a_9 * (0.00037772254766315 * h2) + a_12 * (0.009375 * h + 0.00125 * h2)
                 + a_14 * (-0.009375 * h - 0.00125 * h2) + a_15 * (0.00125 * h2)
@@ -5126,14 +4335,10 @@ impl<
                 + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
                 + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.02142857142857143 * h) - a_6 * (0.007901650421718304 * h2)
                 + a_8 * (0.007901650421718304 * h2) - a_9 * (0.007901650421718304 * h2)
                 - a_12 * (0.006190476190476191 * h2) + a_14 * (0.006190476190476191 * h2)
@@ -5146,14 +4351,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_6 * (0.013970223090064696 * h2) - a_7 * (0.11666666666666667 * h)
                 + a_8 * (0.013970223090064696 * h2) - a_9 * (0.013970223090064696 * h2)
                 - a_12 * (0.046199494601606515 * h2) + a_14 * (0.046199494601606515 * h2)
@@ -5166,14 +4367,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (0.002535834217765113 * h2) - a_8 * (0.002535834217765113 * h2)
                 + a_9 * (0.002535834217765113 * h2) - a_12 * (0.02708994708994709 * h2)
                 - a_13 * (0.1523809523809524 * h) + a_14 * (0.02708994708994709 * h2)
@@ -5186,14 +4383,10 @@ impl<
                 - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_6 * (0.0012408461596318074 * h2) + a_8 * (0.0012408461596318074 * h2)
                 - a_9 * (0.0012408461596318074 * h2) + a_12 * (0.004718013120125037 * h2)
                 - a_14 * (0.004718013120125037 * h2) + a_15 * (0.004718013120125037 * h2)
@@ -5206,14 +4399,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_6 * (0.00043168291161502855 * h2) - a_8 * (0.00043168291161502855 * h2)
                 + a_9 * (0.00043168291161502855 * h2)
                 - a_12 * (0.0014285714285714286 * h2)
@@ -5228,14 +4417,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_1 * (0.02142857142857143 * h) - a_6 * (0.007901650421718304 * h2)
                 + a_8 * (0.007901650421718304 * h2) - a_9 * (0.007901650421718304 * h2)
                 - a_12 * (0.006190476190476191 * h2) + a_14 * (0.006190476190476191 * h2)
@@ -5248,14 +4433,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_6 * (0.013970223090064696 * h2) - a_7 * (0.11666666666666667 * h)
                 + a_8 * (0.013970223090064696 * h2) - a_9 * (0.013970223090064696 * h2)
                 - a_12 * (0.046199494601606515 * h2) + a_14 * (0.046199494601606515 * h2)
@@ -5268,14 +4449,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (0.002535834217765113 * h2) - a_8 * (0.002535834217765113 * h2)
                 + a_9 * (0.002535834217765113 * h2) - a_12 * (0.02708994708994709 * h2)
                 - a_13 * (0.1523809523809524 * h) + a_14 * (0.02708994708994709 * h2)
@@ -5288,14 +4465,10 @@ impl<
                 - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_6 * (0.0012408461596318074 * h2) + a_8 * (0.0012408461596318074 * h2)
                 - a_9 * (0.0012408461596318074 * h2) + a_12 * (0.004718013120125037 * h2)
                 - a_14 * (0.004718013120125037 * h2) + a_15 * (0.004718013120125037 * h2)
@@ -5308,14 +4481,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_6 * (0.00043168291161502855 * h2) - a_8 * (0.00043168291161502855 * h2)
                 + a_9 * (0.00043168291161502855 * h2)
                 - a_12 * (0.0014285714285714286 * h2)
@@ -5330,14 +4499,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
                 - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
                 + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
@@ -5346,14 +4511,10 @@ impl<
                 + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
                 + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
@@ -5362,14 +4523,10 @@ impl<
                 + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
                 + a_27 * (0.01361111111111111 * h2) - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
                 - a_9 * (0.005916946508118598 * h2) + a_12 * (0.06320987654320988 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
@@ -5378,14 +4535,10 @@ impl<
                 + a_24 * (0.017777777777777778 * h2) - a_26 * (0.017777777777777778 * h2)
                 + a_27 * (0.017777777777777778 * h2) - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
                 + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.011008697280291753 * h2)
                 + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
@@ -5394,14 +4547,10 @@ impl<
                 + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
                 + a_27 * (0.01361111111111111 * h2) - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0010072601271017333 * h2) + a_8 * (0.0010072601271017333 * h2)
                 - a_9 * (0.0010072601271017333 * h2)
                 + a_12 * (0.0033333333333333335 * h2)
@@ -5411,14 +4560,10 @@ impl<
                 + a_24 * (0.0025 * h2) + a_25 * (0.05 * h) - a_26 * (0.0025 * h2)
                 + a_27 * (0.0025 * h2) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
                 - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
                 + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
@@ -5427,14 +4572,10 @@ impl<
                 + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
                 + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
@@ -5443,14 +4584,10 @@ impl<
                 + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
                 + a_27 * (0.01361111111111111 * h2) - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
                 - a_9 * (0.005916946508118598 * h2) + a_12 * (0.06320987654320988 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
@@ -5459,14 +4596,10 @@ impl<
                 + a_24 * (0.017777777777777778 * h2) - a_26 * (0.017777777777777778 * h2)
                 + a_27 * (0.017777777777777778 * h2) - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
                 + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.011008697280291753 * h2)
                 + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
@@ -5475,14 +4608,10 @@ impl<
                 + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
                 + a_27 * (0.01361111111111111 * h2) - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0010072601271017333 * h2) + a_8 * (0.0010072601271017333 * h2)
                 - a_9 * (0.0010072601271017333 * h2)
                 + a_12 * (0.0033333333333333335 * h2)
@@ -5498,8 +4627,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.22360679774997896,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5508,8 +4637,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.521749194749951,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5518,8 +4647,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.5962847939999439,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5528,8 +4657,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             -0.521749194749951,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5538,8 +4667,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             0.22360679774997896,
         );
     }
@@ -5553,20 +4682,24 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.0677284321861569 * h)
@@ -5633,13 +4766,9 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = jac_q_5;
         let a_30 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h) - a_5
                 - a_6 * (0.096521464124632 * h) + a_8 * (0.096521464124632 * h)
@@ -5652,14 +4781,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.15247745287881054 * h) - a_8 * (0.15247745287881054 * h)
@@ -5672,14 +4797,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.2888636342763058 * h) - a_8 * (0.2888636342763058 * h)
@@ -5692,14 +4813,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.2615863979968067 * h) - a_8 * (0.2615863979968067 * h)
@@ -5712,14 +4829,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.29236742476425687 * h) - a_8 * (0.29236742476425687 * h)
@@ -5732,14 +4845,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 + 0.05 * h) + a_2 * (-1.0 - 0.05 * h) + a_3 * (0.05 * h) - a_4
                 + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
@@ -5753,14 +4862,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
                 - a_3 * (0.02142857142857143 * h) + a_6 * (1.0 - 0.11666666666666667 * h)
@@ -5778,14 +4883,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.42857142857142855);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(a_0 * (0.01875 * h) - a_2 * (0.01875 * h) + a_3 * (0.01875 * h)
                 + a_6 * (0.10208333333333333 * h) - a_8 * (0.10208333333333333 * h)
@@ -5802,14 +4903,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 0.375);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, 0.375);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
             &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
                 - a_3 * (0.02142857142857143 * h) - a_6 * (0.11666666666666667 * h)
@@ -5828,14 +4925,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, -0.42857142857142855);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, dims), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
@@ -5849,66 +4942,92 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.35555555555555557 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.35555555555555557 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.35555555555555557 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.35555555555555557 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
                 - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
                 + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
@@ -5916,14 +5035,10 @@ impl<
                 - a_20 * (0.014618371238212845 * h2) + a_21 * (0.014618371238212845 * h2)
                 + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
                 + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
@@ -5932,14 +5047,10 @@ impl<
                 + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
                 + a_27 * (0.01361111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
                 - a_9 * (0.005916946508118598 * h2) + a_12 * (0.06320987654320988 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
@@ -5948,14 +5059,10 @@ impl<
                 + a_24 * (0.017777777777777778 * h2) - a_26 * (0.017777777777777778 * h2)
                 + a_27 * (0.017777777777777778 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
                 + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.011008697280291753 * h2)
                 + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
@@ -5964,14 +5071,10 @@ impl<
                 + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
                 + a_27 * (0.01361111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0010072601271017333 * h2) + a_8 * (0.0010072601271017333 * h2)
                 - a_9 * (0.0010072601271017333 * h2)
                 + a_12 * (0.0033333333333333335 * h2)
@@ -5981,14 +5084,10 @@ impl<
                 + a_24 * (0.0025 * h2) + a_25 * (0.05 * h) - a_26 * (0.0025 * h2)
                 + a_27 * (0.0025 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.01843718431734271 * h2)
                 - a_8 * (0.01843718431734271 * h2) + a_9 * (0.01843718431734271 * h2)
                 + a_12 * (0.014444444444444444 * h2) - a_14 * (0.014444444444444444 * h2)
@@ -5996,14 +5095,10 @@ impl<
                 - a_20 * (0.014618371238212845 * h2) + a_21 * (0.014618371238212845 * h2)
                 + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.03259718721015096 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.03259718721015096 * h2) + a_9 * (0.03259718721015096 * h2)
                 + a_12 * (0.10779882073708187 * h2) - a_14 * (0.10779882073708187 * h2)
@@ -6012,14 +5107,10 @@ impl<
                 + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
                 + a_27 * (0.01361111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.005916946508118598 * h2) + a_8 * (0.005916946508118598 * h2)
                 - a_9 * (0.005916946508118598 * h2) + a_12 * (0.06320987654320988 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.06320987654320988 * h2)
@@ -6028,14 +5119,10 @@ impl<
                 + a_24 * (0.017777777777777778 * h2) - a_26 * (0.017777777777777778 * h2)
                 + a_27 * (0.017777777777777778 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0028953077058075506 * h2) - a_8 * (0.0028953077058075506 * h2)
                 + a_9 * (0.0028953077058075506 * h2) - a_12 * (0.011008697280291753 * h2)
                 + a_14 * (0.011008697280291753 * h2) - a_15 * (0.011008697280291753 * h2)
@@ -6044,14 +5131,10 @@ impl<
                 + a_24 * (0.01361111111111111 * h2) - a_26 * (0.01361111111111111 * h2)
                 + a_27 * (0.01361111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0010072601271017333 * h2) + a_8 * (0.0010072601271017333 * h2)
                 - a_9 * (0.0010072601271017333 * h2)
                 + a_12 * (0.0033333333333333335 * h2)
@@ -6061,11 +5144,7 @@ impl<
                 + a_24 * (0.0025 * h2) + a_25 * (0.05 * h) - a_26 * (0.0025 * h2)
                 + a_27 * (0.0025 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -6089,16 +5168,17 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);

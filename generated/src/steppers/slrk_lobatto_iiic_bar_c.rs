@@ -2,7 +2,7 @@
 //! SlrkLobattoIIICBarC steppers.
 /// SLRK over the Lobatto pair (LobattoIIICBar(2), LobattoIIIC(2)) with s = 2: order 2s − 2 = 2, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×2, Lambda×2, Mu×1 (5 vectors of dimension D); residual rows: Phi×2, Psi×2, Null×1.
+/// Unknowns: V: 2 × D, Lambda: 2 × M, Mu: 1 × M; residual rows: Phi: 2 × M, Psi: 2 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIICBarC2;
 impl SlrkLobattoIIICBarC2 {
@@ -13,16 +13,19 @@ impl SlrkLobattoIIICBarC2 {
                 name: "V",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -33,16 +36,19 @@ impl SlrkLobattoIIICBarC2 {
                 name: "Phi",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -56,6 +62,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -65,13 +74,14 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -105,11 +115,11 @@ impl<
         let omega_1 = psi_1 + psi_2 - phi_next;
         let omega_2 = phi_next;
         let null = v_1 * 0.7071067811865476 - v_2 * 0.7071067811865476;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -121,16 +131,20 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * h + lambda_1 * h;
@@ -148,44 +162,28 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = jac_q_2;
         let a_12 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.5 * h) - a_6 * (0.5 * h2) + a_8 * (0.5 * h2) - a_9 * (0.5 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_7 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.5 * h) - a_6 * (0.5 * h2) + a_8 * (0.5 * h2) - a_9 * (0.5 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_7 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -194,50 +192,34 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.4142135623730951,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2) + a_9 * (0.5 * h2)
                 - a_11 * h),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_7 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2) + a_9 * (0.5 * h2)
                 - a_11 * h),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_7 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -246,92 +228,60 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.4142135623730951,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (1.0 - 0.5 * h) - a_5 + a_6 * (h - 0.5 * h2) + a_8 * (-h + 0.5 * h2)
                 - a_9 * (0.5 * h2) - a_10 * h + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_7 * (1.0 - 0.5 * h) - a_11 + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_1 * (0.5 * h) + a_6 * (h - 0.5 * h2) + a_8 * (-h + 0.5 * h2)
                 - a_9 * (0.5 * h2) - a_10 * h + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_7 * (0.5 * h) + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2) + a_9 * (0.5 * h2)
                 - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_7 * (0.5 * h) - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2) + a_9 * (0.5 * h2)
                 - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_7 * (0.5 * h) - a_12 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -340,8 +290,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.7071067811865476,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -350,8 +300,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.7071067811865476,
         );
     }
@@ -365,14 +315,18 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * h + lambda_1 * h;
@@ -394,13 +348,9 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = jac_q_2;
         let a_12 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) - a_5 - a_6 * (0.5 * h)
                 + a_8 * (0.5 * h) - a_9 * (0.5 * h)),
@@ -409,14 +359,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
                 - a_8 * (0.5 * h) + a_9 * (0.5 * h) - a_11),
@@ -425,14 +371,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 - 0.5 * h) + a_2 * (-1.0 + 0.5 * h) - a_3 * (0.5 * h) - a_4
                 + a_6 * (1.0 - 0.5 * h) + a_8 * (-1.0 + 0.5 * h) - a_9 * (0.5 * h) - a_10
@@ -442,14 +384,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
                 - a_8 * (0.5 * h) + a_9 * (0.5 * h) - a_12),
@@ -458,63 +396,53 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2) + a_9 * (0.5 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.p_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), &(a_7 * (0.5 * h)));
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(a_7 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.5 * h) + a_6 * (0.5 * h2) - a_8 * (0.5 * h2) + a_9 * (0.5 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.p_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), &(a_7 * (0.5 * h)));
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(a_7 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -533,10 +461,11 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -558,7 +487,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIICBar(3), LobattoIIIC(3)) with s = 3: order 2s − 2 = 4, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×3, Lambda×3, Mu×1 (7 vectors of dimension D); residual rows: Phi×3, Psi×3, Null×1.
+/// Unknowns: V: 3 × D, Lambda: 3 × M, Mu: 1 × M; residual rows: Phi: 3 × M, Psi: 3 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIICBarC3;
 impl SlrkLobattoIIICBarC3 {
@@ -569,16 +498,19 @@ impl SlrkLobattoIIICBarC3 {
                 name: "V",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -589,16 +521,19 @@ impl SlrkLobattoIIICBarC3 {
                 name: "Phi",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -612,6 +547,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -621,15 +559,16 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -685,13 +624,13 @@ impl<
         let omega_3 = phi_next;
         let null = v_1 * 0.408248290463863 - v_2 * 0.816496580927726
             + v_3 * 0.408248290463863;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -703,18 +642,22 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h) + v_2 * (0.25 * h)
@@ -743,72 +686,48 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = jac_q_3;
         let a_18 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.16666666666666666 * h) - a_6 * (0.08333333333333333 * h2)
                 + a_8 * (0.08333333333333333 * h2) - a_9 * (0.08333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_6 * (0.08333333333333333 * h2) - a_7 * (0.3333333333333333 * h)
                 + a_8 * (0.08333333333333333 * h2) - a_9 * (0.08333333333333333 * h2)
                 + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
                 + a_15 * (0.16666666666666666 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_13 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.16666666666666666 * h) - a_6 * (0.08333333333333333 * h2)
                 + a_8 * (0.08333333333333333 * h2) - a_9 * (0.08333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_6 * (0.08333333333333333 * h2) - a_7 * (0.3333333333333333 * h)
                 + a_8 * (0.08333333333333333 * h2) - a_9 * (0.08333333333333333 * h2)
                 + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
                 + a_15 * (0.16666666666666666 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_13 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -817,78 +736,54 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -2.449489742783178,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.10416666666666667 * h2)
                 - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
                 - a_11 * (0.25 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.10416666666666667 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
                 - a_11 * (0.25 * h) - a_12 * (0.08333333333333333 * h2)
                 + a_14 * (0.08333333333333333 * h2) - a_15 * (0.08333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_13 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.10416666666666667 * h2)
                 - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
                 - a_11 * (0.25 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.10416666666666667 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.10416666666666667 * h2) + a_9 * (0.10416666666666667 * h2)
                 - a_11 * (0.25 * h) - a_12 * (0.08333333333333333 * h2)
                 + a_14 * (0.08333333333333333 * h2) - a_15 * (0.08333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_13 * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -897,76 +792,52 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.224744871391589,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
                 + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
                 + a_15 * (0.16666666666666666 * h2) - a_17 * h),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_13 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
                 + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
                 + a_15 * (0.16666666666666666 * h2) - a_17 * h),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_13 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -975,30 +846,22 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -2.449489742783178,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (1.0 + 0.16666666666666666 * h) - a_5
                 + a_6 * (0.16666666666666666 * h2) - a_8 * (0.16666666666666666 * h2)
                 + a_9 * (0.16666666666666666 * h2) - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
                 + a_12 * (-h + 0.16666666666666666 * h2)
@@ -1006,37 +869,25 @@ impl<
                 + a_15 * (0.16666666666666666 * h2) + a_16 * h
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_13 * (-1.0 + 0.16666666666666666 * h) + a_17
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
                 + a_12 * (-h + 0.16666666666666666 * h2)
@@ -1044,38 +895,26 @@ impl<
                 + a_15 * (0.16666666666666666 * h2) + a_16 * h
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_13 * (0.16666666666666666 * h) - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.08333333333333333 * h)
                 + a_6 * (0.25 * h - 0.08333333333333333 * h2)
                 + a_8 * (-0.25 * h + 0.08333333333333333 * h2)
                 - a_9 * (0.08333333333333333 * h2) - a_10 * (0.25 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.25 * h - 0.08333333333333333 * h2)
                 + a_7 * (1.0 - 0.3333333333333333 * h)
                 + a_8 * (-0.25 * h + 0.08333333333333333 * h2)
@@ -1085,39 +924,27 @@ impl<
                 - a_15 * (0.08333333333333333 * h2) - a_16 * (0.5 * h)
                 + a_18 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_13 * (0.5 - 0.08333333333333333 * h) - a_17 * 0.5
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_1 * (0.08333333333333333 * h)
                 + a_6 * (0.25 * h - 0.08333333333333333 * h2)
                 + a_8 * (-0.25 * h + 0.08333333333333333 * h2)
                 - a_9 * (0.08333333333333333 * h2) - a_10 * (0.25 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.25 * h - 0.08333333333333333 * h2)
                 - a_7 * (0.3333333333333333 * h)
                 + a_8 * (-0.25 * h + 0.08333333333333333 * h2)
@@ -1127,84 +954,56 @@ impl<
                 - a_15 * (0.08333333333333333 * h2) - a_16 * (0.5 * h)
                 + a_18 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_13 * (0.08333333333333333 * h) + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
                 + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
                 + a_15 * (0.16666666666666666 * h2) - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_13 * (0.16666666666666666 * h) - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
                 + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
                 + a_15 * (0.16666666666666666 * h2) - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_13 * (0.16666666666666666 * h) - a_18 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1213,8 +1012,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.408248290463863,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1223,8 +1022,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.816496580927726,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1233,8 +1032,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.408248290463863,
         );
     }
@@ -1248,16 +1047,20 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h) + v_2 * (0.25 * h)
@@ -1290,13 +1093,9 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = jac_q_3;
         let a_18 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) - a_5 - a_6 * (0.3333333333333333 * h)
@@ -1308,14 +1107,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) + a_6 * (0.4166666666666667 * h)
@@ -1327,14 +1122,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
@@ -1346,14 +1137,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 + 0.16666666666666666 * h)
                 + a_2 * (-1.0 - 0.16666666666666666 * h)
@@ -1367,14 +1154,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
                 - a_3 * (0.08333333333333333 * h) + a_6 * (1.0 - 0.3333333333333333 * h)
@@ -1387,14 +1170,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.5);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, -0.5);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
@@ -1406,111 +1185,113 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.6666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.6666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.6666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
                 + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
                 + a_15 * (0.16666666666666666 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_13 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_6 * (0.16666666666666666 * h2)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.16666666666666666 * h2) + a_7 * (0.6666666666666666 * h)
                 - a_8 * (0.16666666666666666 * h2) + a_9 * (0.16666666666666666 * h2)
                 + a_12 * (0.16666666666666666 * h2) - a_14 * (0.16666666666666666 * h2)
                 + a_15 * (0.16666666666666666 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_13 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -1532,12 +1313,13 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -1570,7 +1352,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIICBar(4), LobattoIIIC(4)) with s = 4: order 2s − 2 = 6, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×4, Lambda×4, Mu×1 (9 vectors of dimension D); residual rows: Phi×4, Psi×4, Null×1.
+/// Unknowns: V: 4 × D, Lambda: 4 × M, Mu: 1 × M; residual rows: Phi: 4 × M, Psi: 4 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIICBarC4;
 impl SlrkLobattoIIICBarC4 {
@@ -1581,16 +1363,19 @@ impl SlrkLobattoIIICBarC4 {
                 name: "V",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -1601,16 +1386,19 @@ impl SlrkLobattoIIICBarC4 {
                 name: "Phi",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -1624,6 +1412,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -1633,17 +1424,18 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -1727,15 +1519,15 @@ impl<
         let omega_4 = phi_next;
         let null = v_1 * 0.28867513459481287 - v_2 * 0.6454972243679028
             + v_3 * 0.6454972243679028 - v_4 * 0.28867513459481287;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &phi_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 3, &omega_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &phi_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &omega_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -1747,20 +1539,24 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.12060113295832983 * h)
@@ -1806,14 +1602,10 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = jac_q_4;
         let a_24 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) - a_6 * (0.022472694288192985 * h2)
                 + a_8 * (0.022472694288192985 * h2) - a_9 * (0.022472694288192985 * h2)
                 + a_12 * (0.008583805399304095 * h2) - a_14 * (0.008583805399304095 * h2)
@@ -1821,14 +1613,10 @@ impl<
                 + a_20 * (0.013888888888888888 * h2)
                 - a_21 * (0.013888888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_6 * (0.031056499687497078 * h2) - a_7 * (0.18633899812498247 * h)
                 + a_8 * (0.031056499687497078 * h2) - a_9 * (0.031056499687497078 * h2)
                 + a_12 * (0.09519586064235673 * h2) - a_14 * (0.09519586064235673 * h2)
@@ -1836,38 +1624,26 @@ impl<
                 + a_20 * (0.019193972378473683 * h2)
                 - a_21 * (0.019193972378473683 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (0.0020263615798654924 * h2) - a_8 * (0.0020263615798654924 * h2)
                 + a_9 * (0.0020263615798654924 * h2) + a_12 * (0.031056499687497078 * h2)
                 + a_13 * (0.18633899812498247 * h) - a_14 * (0.031056499687497078 * h2)
                 + a_15 * (0.031056499687497078 * h2) - a_18 * (0.05025047206597076 * h2)
                 + a_20 * (0.05025047206597076 * h2) - a_21 * (0.05025047206597076 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_19 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.08333333333333333 * h) - a_6 * (0.022472694288192985 * h2)
                 + a_8 * (0.022472694288192985 * h2) - a_9 * (0.022472694288192985 * h2)
                 + a_12 * (0.008583805399304095 * h2) - a_14 * (0.008583805399304095 * h2)
@@ -1875,14 +1651,10 @@ impl<
                 + a_20 * (0.013888888888888888 * h2)
                 - a_21 * (0.013888888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_6 * (0.031056499687497078 * h2) - a_7 * (0.18633899812498247 * h)
                 + a_8 * (0.031056499687497078 * h2) - a_9 * (0.031056499687497078 * h2)
                 + a_12 * (0.09519586064235673 * h2) - a_14 * (0.09519586064235673 * h2)
@@ -1890,28 +1662,20 @@ impl<
                 + a_20 * (0.019193972378473683 * h2)
                 - a_21 * (0.019193972378473683 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (0.0020263615798654924 * h2) - a_8 * (0.0020263615798654924 * h2)
                 + a_9 * (0.0020263615798654924 * h2) + a_12 * (0.031056499687497078 * h2)
                 + a_13 * (0.18633899812498247 * h) - a_14 * (0.031056499687497078 * h2)
                 + a_15 * (0.031056499687497078 * h2) - a_18 * (0.05025047206597076 * h2)
                 + a_20 * (0.05025047206597076 * h2) - a_21 * (0.05025047206597076 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_19 * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1920,18 +1684,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -3.4641016151377544,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.030150283239582458 * h2)
                 - a_8 * (0.030150283239582458 * h2) + a_9 * (0.030150283239582458 * h2)
                 - a_11 * (0.12060113295832983 * h) - a_12 * (0.00433973860763626 * h2)
@@ -1939,14 +1699,10 @@ impl<
                 + a_18 * (0.006211299937499416 * h2) - a_20 * (0.006211299937499416 * h2)
                 + a_21 * (0.006211299937499416 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.041666666666666664 * h2) + a_7 * (0.25 * h)
                 - a_8 * (0.041666666666666664 * h2) + a_9 * (0.041666666666666664 * h2)
                 - a_11 * (0.16666666666666666 * h) - a_12 * (0.048128438670136844 * h2)
@@ -1954,14 +1710,10 @@ impl<
                 + a_18 * (0.008583805399304095 * h2) - a_20 * (0.008583805399304095 * h2)
                 + a_21 * (0.008583805399304095 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.0027186493437438663 * h2) + a_8 * (0.0027186493437438663 * h2)
                 - a_9 * (0.0027186493437438663 * h2) + a_11 * (0.010874597374975465 * h)
                 - a_12 * (0.01570132178471813 * h2) - a_13 * (0.0942079307083088 * h)
@@ -1969,24 +1721,16 @@ impl<
                 + a_18 * (0.022472694288192985 * h2) - a_20 * (0.022472694288192985 * h2)
                 + a_21 * (0.022472694288192985 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_19 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.030150283239582458 * h2)
                 - a_8 * (0.030150283239582458 * h2) + a_9 * (0.030150283239582458 * h2)
                 - a_11 * (0.12060113295832983 * h) - a_12 * (0.00433973860763626 * h2)
@@ -1994,14 +1738,10 @@ impl<
                 + a_18 * (0.006211299937499416 * h2) - a_20 * (0.006211299937499416 * h2)
                 + a_21 * (0.006211299937499416 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.041666666666666664 * h2) + a_7 * (0.25 * h)
                 - a_8 * (0.041666666666666664 * h2) + a_9 * (0.041666666666666664 * h2)
                 - a_11 * (0.16666666666666666 * h) - a_12 * (0.048128438670136844 * h2)
@@ -2009,14 +1749,10 @@ impl<
                 + a_18 * (0.008583805399304095 * h2) - a_20 * (0.008583805399304095 * h2)
                 + a_21 * (0.008583805399304095 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.0027186493437438663 * h2) + a_8 * (0.0027186493437438663 * h2)
                 - a_9 * (0.0027186493437438663 * h2) + a_11 * (0.010874597374975465 * h)
                 - a_12 * (0.01570132178471813 * h2) - a_13 * (0.0942079307083088 * h)
@@ -2024,14 +1760,10 @@ impl<
                 + a_18 * (0.022472694288192985 * h2) - a_20 * (0.022472694288192985 * h2)
                 + a_21 * (0.022472694288192985 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_19 * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -2040,18 +1772,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.051561960829858484 * h2)
                 - a_8 * (0.051561960829858484 * h2) + a_9 * (0.051561960829858484 * h2)
                 + a_12 * (0.01151638342708421 * h2) - a_14 * (0.01151638342708421 * h2)
@@ -2059,14 +1787,10 @@ impl<
                 - a_18 * (0.006211299937499416 * h2) + a_20 * (0.006211299937499416 * h2)
                 - a_21 * (0.006211299937499416 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.0712568773402737 * h2) + a_7 * (0.4275412640416421 * h)
                 - a_8 * (0.0712568773402737 * h2) + a_9 * (0.0712568773402737 * h2)
                 + a_12 * (0.12771864934374386 * h2) - a_14 * (0.12771864934374386 * h2)
@@ -2074,14 +1798,10 @@ impl<
                 - a_18 * (0.008583805399304095 * h2) + a_20 * (0.008583805399304095 * h2)
                 - a_21 * (0.008583805399304095 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.004649339107640933 * h2) + a_8 * (0.004649339107640933 * h2)
                 - a_9 * (0.004649339107640933 * h2) + a_12 * (0.041666666666666664 * h2)
                 + a_13 * (0.25 * h) - a_14 * (0.041666666666666664 * h2)
@@ -2089,24 +1809,16 @@ impl<
                 - a_18 * (0.022472694288192985 * h2) + a_20 * (0.022472694288192985 * h2)
                 - a_21 * (0.022472694288192985 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_19 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.051561960829858484 * h2)
                 - a_8 * (0.051561960829858484 * h2) + a_9 * (0.051561960829858484 * h2)
                 + a_12 * (0.01151638342708421 * h2) - a_14 * (0.01151638342708421 * h2)
@@ -2114,14 +1826,10 @@ impl<
                 - a_18 * (0.006211299937499416 * h2) + a_20 * (0.006211299937499416 * h2)
                 - a_21 * (0.006211299937499416 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.0712568773402737 * h2) + a_7 * (0.4275412640416421 * h)
                 - a_8 * (0.0712568773402737 * h2) + a_9 * (0.0712568773402737 * h2)
                 + a_12 * (0.12771864934374386 * h2) - a_14 * (0.12771864934374386 * h2)
@@ -2129,14 +1837,10 @@ impl<
                 - a_18 * (0.008583805399304095 * h2) + a_20 * (0.008583805399304095 * h2)
                 - a_21 * (0.008583805399304095 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.004649339107640933 * h2) + a_8 * (0.004649339107640933 * h2)
                 - a_9 * (0.004649339107640933 * h2) + a_12 * (0.041666666666666664 * h2)
                 + a_13 * (0.25 * h) - a_14 * (0.041666666666666664 * h2)
@@ -2144,14 +1848,10 @@ impl<
                 - a_18 * (0.022472694288192985 * h2) + a_20 * (0.022472694288192985 * h2)
                 - a_21 * (0.022472694288192985 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_19 * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -2160,18 +1860,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
                 - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
                 + a_12 * (0.019193972378473683 * h2) - a_14 * (0.019193972378473683 * h2)
@@ -2179,14 +1875,10 @@ impl<
                 - a_20 * (0.013888888888888888 * h2) + a_21 * (0.013888888888888888 * h2)
                 - a_23 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
                 + a_12 * (0.21286441557290645 * h2) - a_14 * (0.21286441557290645 * h2)
@@ -2194,14 +1886,10 @@ impl<
                 - a_20 * (0.019193972378473683 * h2) + a_21 * (0.019193972378473683 * h2)
                 - a_23 * (0.23032766854168418 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
                 - a_9 * (0.00453108223957311 * h2) + a_12 * (0.06944444444444445 * h2)
                 + a_13 * (0.4166666666666667 * h) - a_14 * (0.06944444444444445 * h2)
@@ -2209,24 +1897,16 @@ impl<
                 - a_20 * (0.05025047206597076 * h2) + a_21 * (0.05025047206597076 * h2)
                 - a_23 * (0.6030056647916492 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_19 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
                 - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
                 + a_12 * (0.019193972378473683 * h2) - a_14 * (0.019193972378473683 * h2)
@@ -2234,14 +1914,10 @@ impl<
                 - a_20 * (0.013888888888888888 * h2) + a_21 * (0.013888888888888888 * h2)
                 - a_23 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
                 + a_12 * (0.21286441557290645 * h2) - a_14 * (0.21286441557290645 * h2)
@@ -2249,14 +1925,10 @@ impl<
                 - a_20 * (0.019193972378473683 * h2) + a_21 * (0.019193972378473683 * h2)
                 - a_23 * (0.23032766854168418 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
                 - a_9 * (0.00453108223957311 * h2) + a_12 * (0.06944444444444445 * h2)
                 + a_13 * (0.4166666666666667 * h) - a_14 * (0.06944444444444445 * h2)
@@ -2264,14 +1936,10 @@ impl<
                 - a_20 * (0.05025047206597076 * h2) + a_21 * (0.05025047206597076 * h2)
                 - a_23 * (0.6030056647916492 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_19 * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -2280,18 +1948,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             3.4641016151377544,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (1.0 - 0.08333333333333333 * h) - a_5
                 - a_6 * (0.05025047206597076 * h2) + a_8 * (0.05025047206597076 * h2)
                 - a_9 * (0.05025047206597076 * h2) - a_12 * (0.019193972378473683 * h2)
@@ -2301,14 +1965,10 @@ impl<
                 - a_21 * (0.013888888888888888 * h2) - a_22 * (0.16666666666666666 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_6 * (0.06944444444444445 * h2) - a_7 * (0.4166666666666667 * h)
                 + a_8 * (0.06944444444444445 * h2) - a_9 * (0.06944444444444445 * h2)
                 - a_12 * (0.21286441557290645 * h2) + a_14 * (0.21286441557290645 * h2)
@@ -2318,14 +1978,10 @@ impl<
                 - a_21 * (0.019193972378473683 * h2) - a_22 * (0.23032766854168418 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (0.00453108223957311 * h2) - a_8 * (0.00453108223957311 * h2)
                 + a_9 * (0.00453108223957311 * h2) - a_12 * (0.06944444444444445 * h2)
                 - a_13 * (0.4166666666666667 * h) + a_14 * (0.06944444444444445 * h2)
@@ -2335,25 +1991,17 @@ impl<
                 - a_21 * (0.05025047206597076 * h2) - a_22 * (0.6030056647916492 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_19 * (1.0 - 0.08333333333333333 * h) - a_23
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_1 * (0.08333333333333333 * h) - a_6 * (0.05025047206597076 * h2)
                 + a_8 * (0.05025047206597076 * h2) - a_9 * (0.05025047206597076 * h2)
                 - a_12 * (0.019193972378473683 * h2) + a_14 * (0.019193972378473683 * h2)
@@ -2363,14 +2011,10 @@ impl<
                 - a_21 * (0.013888888888888888 * h2) - a_22 * (0.16666666666666666 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_6 * (0.06944444444444445 * h2) - a_7 * (0.4166666666666667 * h)
                 + a_8 * (0.06944444444444445 * h2) - a_9 * (0.06944444444444445 * h2)
                 - a_12 * (0.21286441557290645 * h2) + a_14 * (0.21286441557290645 * h2)
@@ -2380,14 +2024,10 @@ impl<
                 - a_21 * (0.019193972378473683 * h2) - a_22 * (0.23032766854168418 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (0.00453108223957311 * h2) - a_8 * (0.00453108223957311 * h2)
                 + a_9 * (0.00453108223957311 * h2) - a_12 * (0.06944444444444445 * h2)
                 - a_13 * (0.4166666666666667 * h) + a_14 * (0.06944444444444445 * h2)
@@ -2397,24 +2037,16 @@ impl<
                 - a_21 * (0.05025047206597076 * h2) - a_22 * (0.6030056647916492 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_19 * (0.08333333333333333 * h) + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.037267799624996496 * h)
                 + a_6 * (0.12060113295832983 * h + 0.022472694288192985 * h2)
                 + a_8 * (-0.12060113295832983 * h - 0.022472694288192985 * h2)
@@ -2426,14 +2058,10 @@ impl<
                 + a_21 * (0.006211299937499416 * h2) + a_22 * (0.07453559924999299 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.16666666666666666 * h + 0.031056499687497078 * h2)
                 + a_7 * (1.0 + 0.18633899812498247 * h)
                 + a_8 * (-0.16666666666666666 * h - 0.031056499687497078 * h2)
@@ -2445,14 +2073,10 @@ impl<
                 + a_21 * (0.008583805399304095 * h2) + a_22 * (0.10300566479164915 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (-0.010874597374975465 * h - 0.0020263615798654924 * h2)
                 + a_8 * (0.010874597374975465 * h + 0.0020263615798654924 * h2)
                 - a_9 * (0.0020263615798654924 * h2) + a_10 * (0.010874597374975465 * h)
@@ -2463,25 +2087,17 @@ impl<
                 + a_21 * (0.022472694288192985 * h2) + a_22 * (0.2696723314583158 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_19 * (-0.4472135954999579 + 0.037267799624996496 * h)
                 + a_23 * 0.4472135954999579 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.037267799624996496 * h)
                 + a_6 * (0.12060113295832983 * h + 0.022472694288192985 * h2)
                 + a_8 * (-0.12060113295832983 * h - 0.022472694288192985 * h2)
@@ -2493,14 +2109,10 @@ impl<
                 + a_21 * (0.006211299937499416 * h2) + a_22 * (0.07453559924999299 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.16666666666666666 * h + 0.031056499687497078 * h2)
                 + a_7 * (0.18633899812498247 * h)
                 + a_8 * (-0.16666666666666666 * h - 0.031056499687497078 * h2)
@@ -2512,14 +2124,10 @@ impl<
                 + a_21 * (0.008583805399304095 * h2) + a_22 * (0.10300566479164915 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (-0.010874597374975465 * h - 0.0020263615798654924 * h2)
                 + a_8 * (0.010874597374975465 * h + 0.0020263615798654924 * h2)
                 - a_9 * (0.0020263615798654924 * h2) + a_10 * (0.010874597374975465 * h)
@@ -2530,24 +2138,16 @@ impl<
                 + a_21 * (0.022472694288192985 * h2) + a_22 * (0.2696723314583158 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_19 * (0.037267799624996496 * h) - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.037267799624996496 * h) - a_6 * (0.022472694288192985 * h2)
                 + a_8 * (0.022472694288192985 * h2) - a_9 * (0.022472694288192985 * h2)
                 + a_12 * (0.04606553370833684 * h - 0.008583805399304095 * h2)
@@ -2558,14 +2158,10 @@ impl<
                 - a_21 * (0.006211299937499416 * h2) - a_22 * (0.07453559924999299 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_6 * (0.031056499687497078 * h2) - a_7 * (0.18633899812498247 * h)
                 + a_8 * (0.031056499687497078 * h2) - a_9 * (0.031056499687497078 * h2)
                 + a_12 * (0.5108745973749754 * h - 0.09519586064235673 * h2)
@@ -2576,14 +2172,10 @@ impl<
                 - a_21 * (0.008583805399304095 * h2) - a_22 * (0.10300566479164915 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (0.0020263615798654924 * h2) - a_8 * (0.0020263615798654924 * h2)
                 + a_9 * (0.0020263615798654924 * h2)
                 + a_12 * (0.16666666666666666 * h - 0.031056499687497078 * h2)
@@ -2595,25 +2187,17 @@ impl<
                 - a_21 * (0.022472694288192985 * h2) - a_22 * (0.2696723314583158 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_19 * (0.4472135954999579 - 0.037267799624996496 * h)
                 - a_23 * 0.4472135954999579 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_1 * (0.037267799624996496 * h) - a_6 * (0.022472694288192985 * h2)
                 + a_8 * (0.022472694288192985 * h2) - a_9 * (0.022472694288192985 * h2)
                 + a_12 * (0.04606553370833684 * h - 0.008583805399304095 * h2)
@@ -2624,14 +2208,10 @@ impl<
                 - a_21 * (0.006211299937499416 * h2) - a_22 * (0.07453559924999299 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_6 * (0.031056499687497078 * h2) - a_7 * (0.18633899812498247 * h)
                 + a_8 * (0.031056499687497078 * h2) - a_9 * (0.031056499687497078 * h2)
                 + a_12 * (0.5108745973749754 * h - 0.09519586064235673 * h2)
@@ -2642,14 +2222,10 @@ impl<
                 - a_21 * (0.008583805399304095 * h2) - a_22 * (0.10300566479164915 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (0.0020263615798654924 * h2) - a_8 * (0.0020263615798654924 * h2)
                 + a_9 * (0.0020263615798654924 * h2)
                 + a_12 * (0.16666666666666666 * h - 0.031056499687497078 * h2)
@@ -2661,24 +2237,16 @@ impl<
                 - a_21 * (0.022472694288192985 * h2) - a_22 * (0.2696723314583158 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_19 * (0.037267799624996496 * h) + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
                 - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
                 + a_12 * (0.019193972378473683 * h2) - a_14 * (0.019193972378473683 * h2)
@@ -2686,14 +2254,10 @@ impl<
                 - a_20 * (0.013888888888888888 * h2) + a_21 * (0.013888888888888888 * h2)
                 - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
                 + a_12 * (0.21286441557290645 * h2) - a_14 * (0.21286441557290645 * h2)
@@ -2701,14 +2265,10 @@ impl<
                 - a_20 * (0.019193972378473683 * h2) + a_21 * (0.019193972378473683 * h2)
                 - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
                 - a_9 * (0.00453108223957311 * h2) + a_12 * (0.06944444444444445 * h2)
                 + a_13 * (0.4166666666666667 * h) - a_14 * (0.06944444444444445 * h2)
@@ -2716,24 +2276,16 @@ impl<
                 - a_20 * (0.05025047206597076 * h2) + a_21 * (0.05025047206597076 * h2)
                 - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_19 * (0.08333333333333333 * h) - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
                 - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
                 + a_12 * (0.019193972378473683 * h2) - a_14 * (0.019193972378473683 * h2)
@@ -2741,14 +2293,10 @@ impl<
                 - a_20 * (0.013888888888888888 * h2) + a_21 * (0.013888888888888888 * h2)
                 - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
                 + a_12 * (0.21286441557290645 * h2) - a_14 * (0.21286441557290645 * h2)
@@ -2756,14 +2304,10 @@ impl<
                 - a_20 * (0.019193972378473683 * h2) + a_21 * (0.019193972378473683 * h2)
                 - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
                 - a_9 * (0.00453108223957311 * h2) + a_12 * (0.06944444444444445 * h2)
                 + a_13 * (0.4166666666666667 * h) - a_14 * (0.06944444444444445 * h2)
@@ -2771,14 +2315,10 @@ impl<
                 - a_20 * (0.05025047206597076 * h2) + a_21 * (0.05025047206597076 * h2)
                 - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_19 * (0.08333333333333333 * h) - a_24 * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -2787,8 +2327,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.28867513459481287,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -2797,8 +2337,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -2807,8 +2347,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -2817,8 +2357,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             -0.28867513459481287,
         );
     }
@@ -2832,18 +2372,22 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.12060113295832983 * h)
@@ -2893,13 +2437,9 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = jac_q_4;
         let a_24 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) - a_5 - a_6 * (0.18633899812498247 * h)
@@ -2912,14 +2452,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.25 * h) - a_8 * (0.25 * h)
@@ -2932,14 +2468,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.4275412640416421 * h)
@@ -2952,14 +2484,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
@@ -2973,14 +2501,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 - 0.08333333333333333 * h)
                 + a_2 * (-1.0 + 0.08333333333333333 * h)
@@ -2996,14 +2520,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(a_0 * (0.037267799624996496 * h) - a_2 * (0.037267799624996496 * h)
                 + a_3 * (0.037267799624996496 * h)
@@ -3021,14 +2541,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 0.4472135954999579);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, 0.4472135954999579);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_0 * (0.037267799624996496 * h) + a_2 * (0.037267799624996496 * h)
                 - a_3 * (0.037267799624996496 * h) - a_6 * (0.18633899812498247 * h)
@@ -3045,14 +2561,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, -0.4472135954999579);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, -0.4472135954999579);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
@@ -3066,56 +2578,92 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
                 - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
                 + a_12 * (0.019193972378473683 * h2) - a_14 * (0.019193972378473683 * h2)
@@ -3123,14 +2671,10 @@ impl<
                 - a_20 * (0.013888888888888888 * h2)
                 + a_21 * (0.013888888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
                 + a_12 * (0.21286441557290645 * h2) - a_14 * (0.21286441557290645 * h2)
@@ -3138,38 +2682,26 @@ impl<
                 - a_20 * (0.019193972378473683 * h2)
                 + a_21 * (0.019193972378473683 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
                 - a_9 * (0.00453108223957311 * h2) + a_12 * (0.06944444444444445 * h2)
                 + a_13 * (0.4166666666666667 * h) - a_14 * (0.06944444444444445 * h2)
                 + a_15 * (0.06944444444444445 * h2) + a_18 * (0.05025047206597076 * h2)
                 - a_20 * (0.05025047206597076 * h2) + a_21 * (0.05025047206597076 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_19 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_6 * (0.05025047206597076 * h2)
                 - a_8 * (0.05025047206597076 * h2) + a_9 * (0.05025047206597076 * h2)
                 + a_12 * (0.019193972378473683 * h2) - a_14 * (0.019193972378473683 * h2)
@@ -3177,14 +2709,10 @@ impl<
                 - a_20 * (0.013888888888888888 * h2)
                 + a_21 * (0.013888888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.06944444444444445 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.06944444444444445 * h2) + a_9 * (0.06944444444444445 * h2)
                 + a_12 * (0.21286441557290645 * h2) - a_14 * (0.21286441557290645 * h2)
@@ -3192,35 +2720,23 @@ impl<
                 - a_20 * (0.019193972378473683 * h2)
                 + a_21 * (0.019193972378473683 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.00453108223957311 * h2) + a_8 * (0.00453108223957311 * h2)
                 - a_9 * (0.00453108223957311 * h2) + a_12 * (0.06944444444444445 * h2)
                 + a_13 * (0.4166666666666667 * h) - a_14 * (0.06944444444444445 * h2)
                 + a_15 * (0.06944444444444445 * h2) + a_18 * (0.05025047206597076 * h2)
                 - a_20 * (0.05025047206597076 * h2) + a_21 * (0.05025047206597076 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_19 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -3243,14 +2759,15 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -3299,7 +2816,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIICBar(5), LobattoIIIC(5)) with s = 5: order 2s − 2 = 8, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×5, Lambda×5, Mu×1 (11 vectors of dimension D); residual rows: Phi×5, Psi×5, Null×1.
+/// Unknowns: V: 5 × D, Lambda: 5 × M, Mu: 1 × M; residual rows: Phi: 5 × M, Psi: 5 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIICBarC5;
 impl SlrkLobattoIIICBarC5 {
@@ -3310,16 +2827,19 @@ impl SlrkLobattoIIICBarC5 {
                 name: "V",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -3330,16 +2850,19 @@ impl SlrkLobattoIIICBarC5 {
                 name: "Phi",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -3359,6 +2882,9 @@ impl<
     ];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -3368,19 +2894,20 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -3492,17 +3019,17 @@ impl<
         let null = v_1 * 0.22360679774997896 - v_2 * 0.521749194749951
             + v_3 * 0.5962847939999439 - v_4 * 0.521749194749951
             + v_5 * 0.22360679774997896;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &phi_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 4, &phi_5);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 3, &omega_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 4, &omega_5);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &phi_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 4, &phi_5);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &omega_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 4, &omega_5);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -3514,22 +3041,26 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.07142857142857142 * h)
@@ -3588,14 +3119,10 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = jac_q_5;
         let a_30 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) - a_6 * (0.008333333333333333 * h2)
                 + a_8 * (0.008333333333333333 * h2) - a_9 * (0.008333333333333333 * h2)
                 + a_12 * (0.004166666666666667 * h2) - a_14 * (0.004166666666666667 * h2)
@@ -3603,14 +3130,10 @@ impl<
                 + a_20 * (0.008333333333333333 * h2)
                 - a_21 * (0.008333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_6 * (0.012962962962962963 * h2) - a_7 * (0.11666666666666667 * h)
                 + a_8 * (0.012962962962962963 * h2) - a_9 * (0.012962962962962963 * h2)
                 + a_12 * (0.04334122444307237 * h2) - a_14 * (0.04334122444307237 * h2)
@@ -3619,14 +3142,10 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (0.0013846797867917038 * h2) - a_8 * (0.0013846797867917038 * h2)
                 + a_9 * (0.0013846797867917038 * h2) + a_12 * (0.020370370370370372 * h2)
                 + a_13 * (0.13333333333333333 * h) - a_14 * (0.020370370370370372 * h2)
@@ -3635,14 +3154,10 @@ impl<
                 + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
                 + a_27 * (0.011111111111111112 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_6 * (0.00023358603253007405 * h2) + a_8 * (0.00023358603253007405 * h2)
                 - a_9 * (0.00023358603253007405 * h2)
                 - a_12 * (0.0012115948134427408 * h2)
@@ -3653,24 +3168,16 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_25 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) - a_6 * (0.008333333333333333 * h2)
                 + a_8 * (0.008333333333333333 * h2) - a_9 * (0.008333333333333333 * h2)
                 + a_12 * (0.004166666666666667 * h2) - a_14 * (0.004166666666666667 * h2)
@@ -3678,14 +3185,10 @@ impl<
                 + a_20 * (0.008333333333333333 * h2)
                 - a_21 * (0.008333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_6 * (0.012962962962962963 * h2) - a_7 * (0.11666666666666667 * h)
                 + a_8 * (0.012962962962962963 * h2) - a_9 * (0.012962962962962963 * h2)
                 + a_12 * (0.04334122444307237 * h2) - a_14 * (0.04334122444307237 * h2)
@@ -3694,14 +3197,10 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (0.0013846797867917038 * h2) - a_8 * (0.0013846797867917038 * h2)
                 + a_9 * (0.0013846797867917038 * h2) + a_12 * (0.020370370370370372 * h2)
                 + a_13 * (0.13333333333333333 * h) - a_14 * (0.020370370370370372 * h2)
@@ -3710,14 +3209,10 @@ impl<
                 + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
                 + a_27 * (0.011111111111111112 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_6 * (0.00023358603253007405 * h2) + a_8 * (0.00023358603253007405 * h2)
                 - a_9 * (0.00023358603253007405 * h2)
                 - a_12 * (0.0012115948134427408 * h2)
@@ -3728,14 +3223,10 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_25 * (0.05 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -3744,18 +3235,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -4.47213595499958,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.011507936507936509 * h2)
                 - a_8 * (0.011507936507936509 * h2) + a_9 * (0.011507936507936509 * h2)
                 - a_11 * (0.07142857142857142 * h) - a_12 * (0.002156610657176349 * h2)
@@ -3763,14 +3250,10 @@ impl<
                 + a_18 * (0.003714440428079637 * h2) - a_20 * (0.003714440428079637 * h2)
                 + a_21 * (0.003714440428079637 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.017901234567901235 * h2) + a_7 * (0.16111111111111112 * h)
                 - a_8 * (0.017901234567901235 * h2) + a_9 * (0.017901234567901235 * h2)
                 - a_11 * (0.1111111111111111 * h) - a_12 * (0.022432835166960468 * h2)
@@ -3780,14 +3263,10 @@ impl<
                 + a_26 * (0.008333333333333333 * h2)
                 - a_27 * (0.008333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.0019121768484266384 * h2) + a_8 * (0.0019121768484266384 * h2)
                 - a_9 * (0.0019121768484266384 * h2) + a_11 * (0.011868683886786031 * h)
                 - a_12 * (0.010543429879528818 * h2) - a_13 * (0.06901154102964317 * h)
@@ -3797,14 +3276,10 @@ impl<
                 + a_26 * (0.004761904761904762 * h2)
                 - a_27 * (0.004761904761904762 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.00032257118777962606 * h2) - a_8 * (0.00032257118777962606 * h2)
                 + a_9 * (0.00032257118777962606 * h2)
                 - a_11 * (0.0020021659931149204 * h)
@@ -3816,24 +3291,16 @@ impl<
                 - a_24 * (0.008333333333333333 * h2) + a_26 * (0.008333333333333333 * h2)
                 - a_27 * (0.008333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_25 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.011507936507936509 * h2)
                 - a_8 * (0.011507936507936509 * h2) + a_9 * (0.011507936507936509 * h2)
                 - a_11 * (0.07142857142857142 * h) - a_12 * (0.002156610657176349 * h2)
@@ -3841,14 +3308,10 @@ impl<
                 + a_18 * (0.003714440428079637 * h2) - a_20 * (0.003714440428079637 * h2)
                 + a_21 * (0.003714440428079637 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.017901234567901235 * h2) + a_7 * (0.16111111111111112 * h)
                 - a_8 * (0.017901234567901235 * h2) + a_9 * (0.017901234567901235 * h2)
                 - a_11 * (0.1111111111111111 * h) - a_12 * (0.022432835166960468 * h2)
@@ -3858,14 +3321,10 @@ impl<
                 + a_26 * (0.008333333333333333 * h2)
                 - a_27 * (0.008333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.0019121768484266384 * h2) + a_8 * (0.0019121768484266384 * h2)
                 - a_9 * (0.0019121768484266384 * h2) + a_11 * (0.011868683886786031 * h)
                 - a_12 * (0.010543429879528818 * h2) - a_13 * (0.06901154102964317 * h)
@@ -3875,14 +3334,10 @@ impl<
                 + a_26 * (0.004761904761904762 * h2)
                 - a_27 * (0.004761904761904762 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.00032257118777962606 * h2) - a_8 * (0.00032257118777962606 * h2)
                 + a_9 * (0.00032257118777962606 * h2)
                 - a_11 * (0.0020021659931149204 * h)
@@ -3894,14 +3349,10 @@ impl<
                 - a_24 * (0.008333333333333333 * h2) + a_26 * (0.008333333333333333 * h2)
                 - a_27 * (0.008333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_25 * (0.02142857142857143 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -3910,18 +3361,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.9166296949998198,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.020093513094503055 * h2)
                 - a_8 * (0.020093513094503055 * h2) + a_9 * (0.020093513094503055 * h2)
                 + a_12 * (0.006336805555555556 * h2) - a_14 * (0.006336805555555556 * h2)
@@ -3930,14 +3377,10 @@ impl<
                 + a_20 * (0.0037740686500586113 * h2)
                 - a_21 * (0.0037740686500586113 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.03125657592478253 * h2) + a_7 * (0.2813091833230428 * h)
                 - a_8 * (0.03125657592478253 * h2) + a_9 * (0.03125657592478253 * h2)
                 + a_12 * (0.0659147788405059 * h2) - a_14 * (0.0659147788405059 * h2)
@@ -3947,14 +3390,10 @@ impl<
                 - a_26 * (0.007291666666666667 * h2)
                 + a_27 * (0.007291666666666667 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.0033387697713111357 * h2) + a_8 * (0.0033387697713111357 * h2)
                 - a_9 * (0.0033387697713111357 * h2) + a_12 * (0.03097993827160494 * h2)
                 + a_13 * (0.20277777777777778 * h) - a_14 * (0.03097993827160494 * h2)
@@ -3964,14 +3403,10 @@ impl<
                 - a_26 * (0.004166666666666667 * h2)
                 + a_27 * (0.004166666666666667 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0005632276804003271 * h2) - a_8 * (0.0005632276804003271 * h2)
                 + a_9 * (0.0005632276804003271 * h2)
                 - a_12 * (0.0018426337787775017 * h2)
@@ -3982,24 +3417,16 @@ impl<
                 + a_24 * (0.007291666666666667 * h2) - a_26 * (0.007291666666666667 * h2)
                 + a_27 * (0.007291666666666667 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_25 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.020093513094503055 * h2)
                 - a_8 * (0.020093513094503055 * h2) + a_9 * (0.020093513094503055 * h2)
                 + a_12 * (0.006336805555555556 * h2) - a_14 * (0.006336805555555556 * h2)
@@ -4008,14 +3435,10 @@ impl<
                 + a_20 * (0.0037740686500586113 * h2)
                 - a_21 * (0.0037740686500586113 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.03125657592478253 * h2) + a_7 * (0.2813091833230428 * h)
                 - a_8 * (0.03125657592478253 * h2) + a_9 * (0.03125657592478253 * h2)
                 + a_12 * (0.0659147788405059 * h2) - a_14 * (0.0659147788405059 * h2)
@@ -4025,14 +3448,10 @@ impl<
                 - a_26 * (0.007291666666666667 * h2)
                 + a_27 * (0.007291666666666667 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.0033387697713111357 * h2) + a_8 * (0.0033387697713111357 * h2)
                 - a_9 * (0.0033387697713111357 * h2) + a_12 * (0.03097993827160494 * h2)
                 + a_13 * (0.20277777777777778 * h) - a_14 * (0.03097993827160494 * h2)
@@ -4042,14 +3461,10 @@ impl<
                 - a_26 * (0.004166666666666667 * h2)
                 + a_27 * (0.004166666666666667 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0005632276804003271 * h2) - a_8 * (0.0005632276804003271 * h2)
                 + a_9 * (0.0005632276804003271 * h2)
                 - a_12 * (0.0018426337787775017 * h2)
@@ -4060,14 +3475,10 @@ impl<
                 + a_24 * (0.007291666666666667 * h2) - a_26 * (0.007291666666666667 * h2)
                 + a_27 * (0.007291666666666667 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_25 * (0.01875 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -4076,18 +3487,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.6770509831248424,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.01930143258779338 * h2)
                 - a_8 * (0.01930143258779338 * h2) + a_9 * (0.01930143258779338 * h2)
                 + a_12 * (0.011482007482573175 * h2) - a_14 * (0.011482007482573175 * h2)
@@ -4095,14 +3502,10 @@ impl<
                 - a_20 * (0.011507936507936509 * h2) + a_21 * (0.011507936507936509 * h2)
                 - a_23 * (0.07142857142857142 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.030024450692123034 * h2) + a_7 * (0.2702200562291073 * h)
                 - a_8 * (0.030024450692123034 * h2) + a_9 * (0.030024450692123034 * h2)
                 + a_12 * (0.11943462320621769 * h2) - a_14 * (0.11943462320621769 * h2)
@@ -4112,14 +3515,10 @@ impl<
                 + a_26 * (0.008333333333333333 * h2)
                 - a_27 * (0.008333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.0032071564272528213 * h2) + a_8 * (0.0032071564272528213 * h2)
                 - a_9 * (0.0032071564272528213 * h2) + a_12 * (0.05613425880369108 * h2)
                 + a_13 * (0.3674242394423416 * h) - a_14 * (0.05613425880369108 * h2)
@@ -4129,14 +3528,10 @@ impl<
                 + a_26 * (0.004761904761904762 * h2)
                 - a_27 * (0.004761904761904762 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0005410254072395203 * h2) - a_8 * (0.0005410254072395203 * h2)
                 + a_9 * (0.0005410254072395203 * h2)
                 - a_12 * (0.0033387697713111357 * h2)
@@ -4148,24 +3543,16 @@ impl<
                 + a_26 * (0.008333333333333333 * h2)
                 - a_27 * (0.008333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_25 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.01930143258779338 * h2)
                 - a_8 * (0.01930143258779338 * h2) + a_9 * (0.01930143258779338 * h2)
                 + a_12 * (0.011482007482573175 * h2) - a_14 * (0.011482007482573175 * h2)
@@ -4173,14 +3560,10 @@ impl<
                 - a_20 * (0.011507936507936509 * h2) + a_21 * (0.011507936507936509 * h2)
                 - a_23 * (0.07142857142857142 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.030024450692123034 * h2) + a_7 * (0.2702200562291073 * h)
                 - a_8 * (0.030024450692123034 * h2) + a_9 * (0.030024450692123034 * h2)
                 + a_12 * (0.11943462320621769 * h2) - a_14 * (0.11943462320621769 * h2)
@@ -4190,14 +3573,10 @@ impl<
                 + a_26 * (0.008333333333333333 * h2)
                 - a_27 * (0.008333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.0032071564272528213 * h2) + a_8 * (0.0032071564272528213 * h2)
                 - a_9 * (0.0032071564272528213 * h2) + a_12 * (0.05613425880369108 * h2)
                 + a_13 * (0.3674242394423416 * h) - a_14 * (0.05613425880369108 * h2)
@@ -4207,14 +3586,10 @@ impl<
                 + a_26 * (0.004761904761904762 * h2)
                 - a_27 * (0.004761904761904762 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0005410254072395203 * h2) - a_8 * (0.0005410254072395203 * h2)
                 + a_9 * (0.0005410254072395203 * h2)
                 - a_12 * (0.0033387697713111357 * h2)
@@ -4226,14 +3601,10 @@ impl<
                 + a_26 * (0.008333333333333333 * h2)
                 - a_27 * (0.008333333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_25 * (0.02142857142857143 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -4242,18 +3613,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.9166296949998198,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
                 - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
                 + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
@@ -4261,14 +3628,10 @@ impl<
                 - a_20 * (0.019444444444444445 * h2)
                 + a_21 * (0.019444444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
                 + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
@@ -4277,14 +3640,10 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2) - a_29 * (0.3888888888888889 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
                 - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
@@ -4293,14 +3652,10 @@ impl<
                 + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
                 + a_27 * (0.011111111111111112 * h2) - a_29 * (0.2222222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
                 + a_9 * (0.0005450340759035061 * h2)
                 - a_12 * (0.0032309195025139754 * h2)
@@ -4311,24 +3666,16 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2) - a_29 * (0.3888888888888889 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_25 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
                 - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
                 + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
@@ -4336,14 +3683,10 @@ impl<
                 - a_20 * (0.019444444444444445 * h2)
                 + a_21 * (0.019444444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
                 + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
@@ -4352,14 +3695,10 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2) - a_29 * (0.3888888888888889 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
                 - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
@@ -4368,14 +3707,10 @@ impl<
                 + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
                 + a_27 * (0.011111111111111112 * h2) - a_29 * (0.2222222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
                 + a_9 * (0.0005450340759035061 * h2)
                 - a_12 * (0.0032309195025139754 * h2)
@@ -4386,14 +3721,10 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2) - a_29 * (0.3888888888888889 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_25 * (0.05 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -4402,18 +3733,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -4.47213595499958,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (1.0 + 0.05 * h) - a_5 + a_6 * (0.019444444444444445 * h2)
                 - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
                 + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
@@ -4421,14 +3748,10 @@ impl<
                 - a_20 * (0.019444444444444445 * h2) + a_21 * (0.019444444444444445 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
                 + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
@@ -4439,14 +3762,10 @@ impl<
                 + a_27 * (0.019444444444444445 * h2) + a_28 * (0.3888888888888889 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
                 - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
@@ -4457,14 +3776,10 @@ impl<
                 + a_27 * (0.011111111111111112 * h2) + a_28 * (0.2222222222222222 * h)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
                 + a_9 * (0.0005450340759035061 * h2)
                 - a_12 * (0.0032309195025139754 * h2)
@@ -4477,24 +3792,16 @@ impl<
                 + a_27 * (0.019444444444444445 * h2) + a_28 * (0.3888888888888889 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_25 * (-1.0 + 0.05 * h) + a_29 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
                 - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
                 + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
@@ -4502,14 +3809,10 @@ impl<
                 - a_20 * (0.019444444444444445 * h2) + a_21 * (0.019444444444444445 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
                 + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
@@ -4520,14 +3823,10 @@ impl<
                 + a_27 * (0.019444444444444445 * h2) + a_28 * (0.3888888888888889 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
                 - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
@@ -4538,14 +3837,10 @@ impl<
                 + a_27 * (0.011111111111111112 * h2) + a_28 * (0.2222222222222222 * h)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
                 + a_9 * (0.0005450340759035061 * h2)
                 - a_12 * (0.0032309195025139754 * h2)
@@ -4558,24 +3853,16 @@ impl<
                 + a_27 * (0.019444444444444445 * h2) + a_28 * (0.3888888888888889 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_25 * (0.05 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.02142857142857143 * h)
                 + a_6 * (0.07142857142857142 * h - 0.008333333333333333 * h2)
                 + a_8 * (-0.07142857142857142 * h + 0.008333333333333333 * h2)
@@ -4585,14 +3872,10 @@ impl<
                 + a_20 * (0.008333333333333333 * h2) - a_21 * (0.008333333333333333 * h2)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.1111111111111111 * h - 0.012962962962962963 * h2)
                 + a_7 * (1.0 - 0.11666666666666667 * h)
                 + a_8 * (-0.1111111111111111 * h + 0.012962962962962963 * h2)
@@ -4606,14 +3889,10 @@ impl<
                 - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (-0.011868683886786031 * h + 0.0013846797867917038 * h2)
                 + a_8 * (0.011868683886786031 * h - 0.0013846797867917038 * h2)
                 + a_9 * (0.0013846797867917038 * h2) + a_10 * (0.011868683886786031 * h)
@@ -4626,14 +3905,10 @@ impl<
                 - a_27 * (0.004761904761904762 * h2) - a_28 * (0.09523809523809523 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0020021659931149204 * h - 0.00023358603253007405 * h2)
                 + a_8 * (-0.0020021659931149204 * h + 0.00023358603253007405 * h2)
                 - a_9 * (0.00023358603253007405 * h2)
@@ -4648,25 +3923,17 @@ impl<
                 - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_25 * (0.42857142857142855 - 0.02142857142857143 * h)
                 - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_1 * (0.02142857142857143 * h)
                 + a_6 * (0.07142857142857142 * h - 0.008333333333333333 * h2)
                 + a_8 * (-0.07142857142857142 * h + 0.008333333333333333 * h2)
@@ -4676,14 +3943,10 @@ impl<
                 + a_20 * (0.008333333333333333 * h2) - a_21 * (0.008333333333333333 * h2)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.1111111111111111 * h - 0.012962962962962963 * h2)
                 - a_7 * (0.11666666666666667 * h)
                 + a_8 * (-0.1111111111111111 * h + 0.012962962962962963 * h2)
@@ -4696,14 +3959,10 @@ impl<
                 - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (-0.011868683886786031 * h + 0.0013846797867917038 * h2)
                 + a_8 * (0.011868683886786031 * h - 0.0013846797867917038 * h2)
                 + a_9 * (0.0013846797867917038 * h2) + a_10 * (0.011868683886786031 * h)
@@ -4716,14 +3975,10 @@ impl<
                 - a_27 * (0.004761904761904762 * h2) - a_28 * (0.09523809523809523 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0020021659931149204 * h - 0.00023358603253007405 * h2)
                 + a_8 * (-0.0020021659931149204 * h + 0.00023358603253007405 * h2)
                 - a_9 * (0.00023358603253007405 * h2)
@@ -4738,24 +3993,16 @@ impl<
                 - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_25 * (0.02142857142857143 * h) + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.01875 * h) + a_6 * (0.007291666666666667 * h2)
                 - a_8 * (0.007291666666666667 * h2) + a_9 * (0.007291666666666667 * h2)
                 + a_12 * (0.03125 * h + 0.004166666666666667 * h2)
@@ -4764,14 +4011,10 @@ impl<
                 + a_18 * (0.007291666666666667 * h2) - a_20 * (0.007291666666666667 * h2)
                 + a_21 * (0.007291666666666667 * h2) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.011342592592592593 * h2) + a_7 * (0.10208333333333333 * h)
                 - a_8 * (0.011342592592592593 * h2) + a_9 * (0.011342592592592593 * h2)
                 + a_12 * (0.3250591833230428 * h + 0.04334122444307237 * h2)
@@ -4784,14 +4027,10 @@ impl<
                 + a_27 * (0.007291666666666667 * h2) + a_28 * (0.14583333333333334 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.0012115948134427408 * h2) + a_8 * (0.0012115948134427408 * h2)
                 - a_9 * (0.0012115948134427408 * h2)
                 + a_12 * (0.1527777777777778 * h + 0.020370370370370372 * h2)
@@ -4805,14 +4044,10 @@ impl<
                 + a_27 * (0.004166666666666667 * h2) + a_28 * (0.08333333333333333 * h)
                 - a_30 * (0.13333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0002043877784638148 * h2) - a_8 * (0.0002043877784638148 * h2)
                 + a_9 * (0.0002043877784638148 * h2)
                 + a_12 * (-0.009086961100820556 * h - 0.0012115948134427408 * h2)
@@ -4825,24 +4060,16 @@ impl<
                 + a_27 * (0.007291666666666667 * h2) + a_28 * (0.14583333333333334 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_25 * (-0.375 + 0.01875 * h) + a_29 * 0.375 - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.01875 * h) + a_6 * (0.007291666666666667 * h2)
                 - a_8 * (0.007291666666666667 * h2) + a_9 * (0.007291666666666667 * h2)
                 + a_12 * (0.03125 * h + 0.004166666666666667 * h2)
@@ -4851,14 +4078,10 @@ impl<
                 + a_18 * (0.007291666666666667 * h2) - a_20 * (0.007291666666666667 * h2)
                 + a_21 * (0.007291666666666667 * h2) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.011342592592592593 * h2) + a_7 * (0.10208333333333333 * h)
                 - a_8 * (0.011342592592592593 * h2) + a_9 * (0.011342592592592593 * h2)
                 + a_12 * (0.3250591833230428 * h + 0.04334122444307237 * h2)
@@ -4871,14 +4094,10 @@ impl<
                 + a_27 * (0.007291666666666667 * h2) + a_28 * (0.14583333333333334 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.0012115948134427408 * h2) + a_8 * (0.0012115948134427408 * h2)
                 - a_9 * (0.0012115948134427408 * h2)
                 + a_12 * (0.1527777777777778 * h + 0.020370370370370372 * h2)
@@ -4892,14 +4111,10 @@ impl<
                 + a_27 * (0.004166666666666667 * h2) + a_28 * (0.08333333333333333 * h)
                 - a_30 * (0.13333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0002043877784638148 * h2) - a_8 * (0.0002043877784638148 * h2)
                 + a_9 * (0.0002043877784638148 * h2)
                 + a_12 * (-0.009086961100820556 * h - 0.0012115948134427408 * h2)
@@ -4912,24 +4127,16 @@ impl<
                 + a_27 * (0.007291666666666667 * h2) + a_28 * (0.14583333333333334 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_25 * (0.01875 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.02142857142857143 * h) - a_6 * (0.008333333333333333 * h2)
                 + a_8 * (0.008333333333333333 * h2) - a_9 * (0.008333333333333333 * h2)
                 - a_12 * (0.004761904761904762 * h2) + a_14 * (0.004761904761904762 * h2)
@@ -4939,14 +4146,10 @@ impl<
                 - a_21 * (0.008333333333333333 * h2) - a_22 * (0.07142857142857142 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_6 * (0.012962962962962963 * h2) - a_7 * (0.11666666666666667 * h)
                 + a_8 * (0.012962962962962963 * h2) - a_9 * (0.012962962962962963 * h2)
                 - a_12 * (0.04953282793493985 * h2) + a_14 * (0.04953282793493985 * h2)
@@ -4959,14 +4162,10 @@ impl<
                 - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (0.0013846797867917038 * h2) - a_8 * (0.0013846797867917038 * h2)
                 + a_9 * (0.0013846797867917038 * h2) - a_12 * (0.02328042328042328 * h2)
                 - a_13 * (0.1523809523809524 * h) + a_14 * (0.02328042328042328 * h2)
@@ -4979,14 +4178,10 @@ impl<
                 - a_27 * (0.004761904761904762 * h2) - a_28 * (0.09523809523809523 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_6 * (0.00023358603253007405 * h2) + a_8 * (0.00023358603253007405 * h2)
                 - a_9 * (0.00023358603253007405 * h2)
                 + a_12 * (0.0013846797867917038 * h2)
@@ -5001,25 +4196,17 @@ impl<
                 - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_25 * (0.42857142857142855 - 0.02142857142857143 * h)
                 - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_1 * (0.02142857142857143 * h) - a_6 * (0.008333333333333333 * h2)
                 + a_8 * (0.008333333333333333 * h2) - a_9 * (0.008333333333333333 * h2)
                 - a_12 * (0.004761904761904762 * h2) + a_14 * (0.004761904761904762 * h2)
@@ -5029,14 +4216,10 @@ impl<
                 - a_21 * (0.008333333333333333 * h2) - a_22 * (0.07142857142857142 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_6 * (0.012962962962962963 * h2) - a_7 * (0.11666666666666667 * h)
                 + a_8 * (0.012962962962962963 * h2) - a_9 * (0.012962962962962963 * h2)
                 - a_12 * (0.04953282793493985 * h2) + a_14 * (0.04953282793493985 * h2)
@@ -5049,14 +4232,10 @@ impl<
                 - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (0.0013846797867917038 * h2) - a_8 * (0.0013846797867917038 * h2)
                 + a_9 * (0.0013846797867917038 * h2) - a_12 * (0.02328042328042328 * h2)
                 - a_13 * (0.1523809523809524 * h) + a_14 * (0.02328042328042328 * h2)
@@ -5069,14 +4248,10 @@ impl<
                 - a_27 * (0.004761904761904762 * h2) - a_28 * (0.09523809523809523 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_6 * (0.00023358603253007405 * h2) + a_8 * (0.00023358603253007405 * h2)
                 - a_9 * (0.00023358603253007405 * h2)
                 + a_12 * (0.0013846797867917038 * h2)
@@ -5091,24 +4266,16 @@ impl<
                 - a_27 * (0.008333333333333333 * h2) - a_28 * (0.16666666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_25 * (0.02142857142857143 * h) + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
                 - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
                 + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
@@ -5116,14 +4283,10 @@ impl<
                 - a_20 * (0.019444444444444445 * h2) + a_21 * (0.019444444444444445 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
                 + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
@@ -5132,14 +4295,10 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2) - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
                 - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
@@ -5148,14 +4307,10 @@ impl<
                 + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
                 + a_27 * (0.011111111111111112 * h2) - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
                 + a_9 * (0.0005450340759035061 * h2)
                 - a_12 * (0.0032309195025139754 * h2)
@@ -5166,24 +4321,16 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2) - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_25 * (0.05 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
                 - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
                 + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
@@ -5191,14 +4338,10 @@ impl<
                 - a_20 * (0.019444444444444445 * h2) + a_21 * (0.019444444444444445 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
                 + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
@@ -5207,14 +4350,10 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2) - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
                 - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
@@ -5223,14 +4362,10 @@ impl<
                 + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
                 + a_27 * (0.011111111111111112 * h2) - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
                 + a_9 * (0.0005450340759035061 * h2)
                 - a_12 * (0.0032309195025139754 * h2)
@@ -5241,14 +4376,10 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2) - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_25 * (0.05 * h) - a_30 * (0.05 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5257,8 +4388,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.22360679774997896,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5267,8 +4398,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.521749194749951,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5277,8 +4408,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.5962847939999439,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5287,8 +4418,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             -0.521749194749951,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5297,8 +4428,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             0.22360679774997896,
         );
     }
@@ -5312,20 +4443,24 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.07142857142857142 * h)
@@ -5388,13 +4523,9 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = jac_q_5;
         let a_30 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h) - a_5
                 - a_6 * (0.11666666666666667 * h) + a_8 * (0.11666666666666667 * h)
@@ -5408,14 +4539,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.16111111111111112 * h) - a_8 * (0.16111111111111112 * h)
@@ -5430,14 +4557,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.2813091833230428 * h) - a_8 * (0.2813091833230428 * h)
@@ -5451,14 +4574,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.2702200562291073 * h) - a_8 * (0.2702200562291073 * h)
@@ -5473,14 +4592,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
@@ -5494,14 +4609,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 + 0.05 * h) + a_2 * (-1.0 - 0.05 * h) + a_3 * (0.05 * h) - a_4
                 + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
@@ -5515,14 +4626,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
                 - a_3 * (0.02142857142857143 * h) + a_6 * (1.0 - 0.11666666666666667 * h)
@@ -5540,14 +4647,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.42857142857142855);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(a_0 * (0.01875 * h) - a_2 * (0.01875 * h) + a_3 * (0.01875 * h)
                 + a_6 * (0.10208333333333333 * h) - a_8 * (0.10208333333333333 * h)
@@ -5564,14 +4667,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 0.375);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, 0.375);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
             &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
                 - a_3 * (0.02142857142857143 * h) - a_6 * (0.11666666666666667 * h)
@@ -5590,14 +4689,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, -0.42857142857142855);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, dims), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
@@ -5611,66 +4706,92 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.35555555555555557 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.35555555555555557 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.35555555555555557 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.35555555555555557 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
                 - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
                 + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
@@ -5678,14 +4799,10 @@ impl<
                 - a_20 * (0.019444444444444445 * h2)
                 + a_21 * (0.019444444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
                 + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
@@ -5694,14 +4811,10 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
                 - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
@@ -5710,14 +4823,10 @@ impl<
                 + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
                 + a_27 * (0.011111111111111112 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
                 + a_9 * (0.0005450340759035061 * h2)
                 - a_12 * (0.0032309195025139754 * h2)
@@ -5728,19 +4837,16 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.p_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, D), &(a_25 * (0.05 * h)));
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
+            &(a_25 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_1 * (0.05 * h) + a_6 * (0.019444444444444445 * h2)
                 - a_8 * (0.019444444444444445 * h2) + a_9 * (0.019444444444444445 * h2)
                 + a_12 * (0.011111111111111112 * h2) - a_14 * (0.011111111111111112 * h2)
@@ -5748,14 +4854,10 @@ impl<
                 - a_20 * (0.019444444444444445 * h2)
                 + a_21 * (0.019444444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.030246913580246913 * h2) + a_7 * (0.2722222222222222 * h)
                 - a_8 * (0.030246913580246913 * h2) + a_9 * (0.030246913580246913 * h2)
                 + a_12 * (0.11557659851485966 * h2) - a_14 * (0.11557659851485966 * h2)
@@ -5764,14 +4866,10 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.0032309195025139754 * h2) + a_8 * (0.0032309195025139754 * h2)
                 - a_9 * (0.0032309195025139754 * h2) + a_12 * (0.05432098765432099 * h2)
                 + a_13 * (0.35555555555555557 * h) - a_14 * (0.05432098765432099 * h2)
@@ -5780,14 +4878,10 @@ impl<
                 + a_24 * (0.011111111111111112 * h2) - a_26 * (0.011111111111111112 * h2)
                 + a_27 * (0.011111111111111112 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0005450340759035061 * h2) - a_8 * (0.0005450340759035061 * h2)
                 + a_9 * (0.0005450340759035061 * h2)
                 - a_12 * (0.0032309195025139754 * h2)
@@ -5798,16 +4892,13 @@ impl<
                 + a_24 * (0.019444444444444445 * h2) - a_26 * (0.019444444444444445 * h2)
                 + a_27 * (0.019444444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.p_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, D), &(a_25 * (0.05 * h)));
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
+            &(a_25 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -5831,16 +4922,17 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);

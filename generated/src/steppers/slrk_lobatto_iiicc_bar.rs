@@ -2,7 +2,7 @@
 //! SlrkLobattoIIICCBar steppers.
 /// SLRK over the Lobatto pair (LobattoIIIC(2), LobattoIIICBar(2)) with s = 2: order 2s − 2 = 2, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×2, Lambda×2, Mu×1 (5 vectors of dimension D); residual rows: Phi×2, Psi×2, Null×1.
+/// Unknowns: V: 2 × D, Lambda: 2 × M, Mu: 1 × M; residual rows: Phi: 2 × M, Psi: 2 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIICCBar2;
 impl SlrkLobattoIIICCBar2 {
@@ -13,16 +13,19 @@ impl SlrkLobattoIIICCBar2 {
                 name: "V",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -33,16 +36,19 @@ impl SlrkLobattoIIICCBar2 {
                 name: "Phi",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -56,6 +62,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -65,13 +74,14 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) - v_2 * (0.5 * h)
             - lambda_2 * (0.5 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
@@ -105,11 +115,11 @@ impl<
         let omega_1 = psi_1 + psi_2 - phi_next;
         let omega_2 = phi_next;
         let null = v_1 * 0.7071067811865476 - v_2 * 0.7071067811865476;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -121,16 +131,20 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) - v_2 * (0.5 * h)
             - lambda_2 * (0.5 * h);
@@ -154,44 +168,28 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = jac_q_2;
         let a_12 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_5 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_5 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_5 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_5 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -200,50 +198,34 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.4142135623730951,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.5 * h2) + a_1 * h - a_2 * (0.5 * h2) + a_3 * (0.5 * h2)
                 - a_11 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.5 * h2) + a_2 * (0.5 * h2) - a_3 * (0.5 * h2) - a_11 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.5 * h2) + a_1 * h - a_2 * (0.5 * h2) + a_3 * (0.5 * h2)
                 - a_11 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.5 * h2) + a_2 * (0.5 * h2) - a_3 * (0.5 * h2) - a_11 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -252,106 +234,74 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.4142135623730951,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.5 * h - 0.25 * h2) + a_1 * (1.0 - 0.5 * h)
                 + a_2 * (-0.5 * h + 0.25 * h2) - a_3 * (0.25 * h2) - a_4 * (0.5 * h)
                 - a_5 + a_6 * (0.5 * h - 0.25 * h2) + a_8 * (-0.5 * h + 0.25 * h2)
                 - a_9 * (0.25 * h2) - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (-0.5 * h + 0.25 * h2) + a_2 * (0.5 * h - 0.25 * h2)
                 + a_3 * (0.25 * h2) + a_4 * (0.5 * h) + a_6 * (0.5 * h - 0.25 * h2)
                 + a_7 * (1.0 - 0.5 * h) + a_8 * (-0.5 * h + 0.25 * h2)
                 - a_9 * (0.25 * h2) - a_10 * (0.5 * h) - a_11 + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.5 * h - 0.25 * h2) - a_1 * (0.5 * h)
                 + a_2 * (-0.5 * h + 0.25 * h2) - a_3 * (0.25 * h2) - a_4 * (0.5 * h)
                 + a_6 * (0.5 * h - 0.25 * h2) + a_8 * (-0.5 * h + 0.25 * h2)
                 - a_9 * (0.25 * h2) - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (-0.5 * h + 0.25 * h2) + a_2 * (0.5 * h - 0.25 * h2)
                 + a_3 * (0.25 * h2) + a_4 * (0.5 * h) + a_6 * (0.5 * h - 0.25 * h2)
                 - a_7 * (0.5 * h) + a_8 * (-0.5 * h + 0.25 * h2) - a_9 * (0.25 * h2)
                 - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
                 + a_6 * (0.25 * h2) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
                 - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.25 * h2) + a_2 * (0.25 * h2) - a_3 * (0.25 * h2)
                 + a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
                 + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
                 + a_6 * (0.25 * h2) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
                 - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.25 * h2) + a_2 * (0.25 * h2) - a_3 * (0.25 * h2)
                 + a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
                 + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
@@ -362,8 +312,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.7071067811865476,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -372,8 +322,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.7071067811865476,
         );
     }
@@ -387,14 +337,18 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) - v_2 * (0.5 * h)
             - lambda_2 * (0.5 * h);
@@ -418,23 +372,20 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = jac_q_2;
         let a_12 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.r_q, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, &(-a_5));
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            0,
+            &(-a_5),
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * h - a_2 * h + a_3 * h - a_11),
         );
@@ -442,14 +393,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 - 0.5 * h) + a_2 * (-1.0 + 0.5 * h) - a_3 * (0.5 * h) - a_4
                 + a_6 * (1.0 - 0.5 * h) + a_8 * (-1.0 + 0.5 * h) - a_9 * (0.5 * h) - a_10
@@ -459,14 +406,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
                 - a_8 * (0.5 * h) + a_9 * (0.5 * h) - a_12),
@@ -475,79 +418,59 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
                 + a_6 * (0.25 * h2) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.25 * h2) + a_2 * (0.25 * h2) - a_3 * (0.25 * h2)
                 + a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
                 + a_9 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
                 + a_6 * (0.25 * h2) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.25 * h2) + a_2 * (0.25 * h2) - a_3 * (0.25 * h2)
                 + a_6 * (0.25 * h2) + a_7 * (0.5 * h) - a_8 * (0.25 * h2)
                 + a_9 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -566,10 +489,11 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let q_1 = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) - v_2 * (0.5 * h)
             - lambda_2 * (0.5 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
@@ -593,7 +517,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIIC(3), LobattoIIICBar(3)) with s = 3: order 2s − 2 = 4, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×3, Lambda×3, Mu×1 (7 vectors of dimension D); residual rows: Phi×3, Psi×3, Null×1.
+/// Unknowns: V: 3 × D, Lambda: 3 × M, Mu: 1 × M; residual rows: Phi: 3 × M, Psi: 3 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIICCBar3;
 impl SlrkLobattoIIICCBar3 {
@@ -604,16 +528,19 @@ impl SlrkLobattoIIICCBar3 {
                 name: "V",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -624,16 +551,19 @@ impl SlrkLobattoIIICCBar3 {
                 name: "Phi",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -647,6 +577,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -656,15 +589,16 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q + v_1 * (0.16666666666666666 * h)
             + lambda_1 * (0.16666666666666666 * h) - v_2 * (0.3333333333333333 * h)
             - lambda_2 * (0.3333333333333333 * h) + v_3 * (0.16666666666666666 * h)
@@ -723,13 +657,13 @@ impl<
         let omega_3 = phi_next;
         let null = v_1 * 0.408248290463863 - v_2 * 0.816496580927726
             + v_3 * 0.408248290463863;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -741,18 +675,22 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.16666666666666666 * h)
             + lambda_1 * (0.16666666666666666 * h) - v_2 * (0.3333333333333333 * h)
@@ -793,64 +731,40 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = jac_q_3;
         let a_18 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_5 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_5 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_5 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_5 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_5 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_5 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -859,83 +773,59 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -2.449489742783178,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.041666666666666664 * h2) + a_1 * (0.25 * h)
                 - a_2 * (0.041666666666666664 * h2) + a_3 * (0.041666666666666664 * h2)
                 + a_6 * (0.041666666666666664 * h2) - a_8 * (0.041666666666666664 * h2)
                 + a_9 * (0.041666666666666664 * h2) - a_11 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.08333333333333333 * h2) + a_2 * (0.08333333333333333 * h2)
                 - a_3 * (0.08333333333333333 * h2) + a_6 * (0.10416666666666667 * h2)
                 + a_7 * (0.25 * h) - a_8 * (0.10416666666666667 * h2)
                 + a_9 * (0.10416666666666667 * h2) - a_11 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.041666666666666664 * h2) - a_2 * (0.041666666666666664 * h2)
                 + a_3 * (0.041666666666666664 * h2) - a_6 * (0.020833333333333332 * h2)
                 + a_8 * (0.020833333333333332 * h2) - a_9 * (0.020833333333333332 * h2)
                 + a_11 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.041666666666666664 * h2) + a_1 * (0.25 * h)
                 - a_2 * (0.041666666666666664 * h2) + a_3 * (0.041666666666666664 * h2)
                 + a_6 * (0.041666666666666664 * h2) - a_8 * (0.041666666666666664 * h2)
                 + a_9 * (0.041666666666666664 * h2) - a_11 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.08333333333333333 * h2) + a_2 * (0.08333333333333333 * h2)
                 - a_3 * (0.08333333333333333 * h2) + a_6 * (0.10416666666666667 * h2)
                 + a_7 * (0.25 * h) - a_8 * (0.10416666666666667 * h2)
                 + a_9 * (0.10416666666666667 * h2) - a_11 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.041666666666666664 * h2) - a_2 * (0.041666666666666664 * h2)
                 + a_3 * (0.041666666666666664 * h2) - a_6 * (0.020833333333333332 * h2)
                 + a_8 * (0.020833333333333332 * h2) - a_9 * (0.020833333333333332 * h2)
@@ -947,73 +837,49 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.224744871391589,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_6 * (0.16666666666666666 * h2) - a_8 * (0.16666666666666666 * h2)
                 + a_9 * (0.16666666666666666 * h2) - a_17 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.4166666666666667 * h2) + a_7 * h - a_8 * (0.4166666666666667 * h2)
                 + a_9 * (0.4166666666666667 * h2) - a_17 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.08333333333333333 * h2) + a_8 * (0.08333333333333333 * h2)
                 - a_9 * (0.08333333333333333 * h2) - a_17 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_6 * (0.16666666666666666 * h2) - a_8 * (0.16666666666666666 * h2)
                 + a_9 * (0.16666666666666666 * h2) - a_17 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.4166666666666667 * h2) + a_7 * h - a_8 * (0.4166666666666667 * h2)
                 + a_9 * (0.4166666666666667 * h2) - a_17 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.08333333333333333 * h2) + a_8 * (0.08333333333333333 * h2)
                 - a_9 * (0.08333333333333333 * h2) - a_17 * (0.16666666666666666 * h)),
         );
@@ -1023,18 +889,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -2.449489742783178,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.16666666666666666 * h + 0.027777777777777776 * h2)
                 + a_1 * (1.0 + 0.16666666666666666 * h)
                 + a_2 * (-0.16666666666666666 * h - 0.027777777777777776 * h2)
@@ -1046,14 +908,10 @@ impl<
                 + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (-0.3333333333333333 * h - 0.05555555555555555 * h2)
                 + a_2 * (0.3333333333333333 * h + 0.05555555555555555 * h2)
                 - a_3 * (0.05555555555555555 * h2) + a_4 * (0.3333333333333333 * h)
@@ -1064,14 +922,10 @@ impl<
                 + a_15 * (0.1111111111111111 * h2) + a_16 * (0.6666666666666666 * h)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.16666666666666666 * h + 0.027777777777777776 * h2)
                 + a_2 * (-0.16666666666666666 * h - 0.027777777777777776 * h2)
                 + a_3 * (0.027777777777777776 * h2) - a_4 * (0.16666666666666666 * h)
@@ -1083,14 +937,10 @@ impl<
                 + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
                 + a_17 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.16666666666666666 * h + 0.027777777777777776 * h2)
                 + a_1 * (0.16666666666666666 * h)
                 + a_2 * (-0.16666666666666666 * h - 0.027777777777777776 * h2)
@@ -1102,14 +952,10 @@ impl<
                 + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (-0.3333333333333333 * h - 0.05555555555555555 * h2)
                 + a_2 * (0.3333333333333333 * h + 0.05555555555555555 * h2)
                 - a_3 * (0.05555555555555555 * h2) + a_4 * (0.3333333333333333 * h)
@@ -1120,14 +966,10 @@ impl<
                 + a_15 * (0.1111111111111111 * h2) + a_16 * (0.6666666666666666 * h)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.16666666666666666 * h + 0.027777777777777776 * h2)
                 + a_2 * (-0.16666666666666666 * h - 0.027777777777777776 * h2)
                 + a_3 * (0.027777777777777776 * h2) - a_4 * (0.16666666666666666 * h)
@@ -1139,14 +981,10 @@ impl<
                 + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.013888888888888888 * h2) - a_1 * (0.08333333333333333 * h)
                 + a_2 * (0.013888888888888888 * h2) - a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.16666666666666666 * h - 0.05555555555555555 * h2)
@@ -1157,14 +995,10 @@ impl<
                 - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
                 + a_3 * (0.027777777777777776 * h2)
                 + a_6 * (0.4166666666666667 * h - 0.1388888888888889 * h2)
@@ -1176,14 +1010,10 @@ impl<
                 - a_15 * (0.05555555555555555 * h2) - a_16 * (0.3333333333333333 * h)
                 + a_18 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2)
                 + a_6 * (-0.08333333333333333 * h + 0.027777777777777776 * h2)
@@ -1195,14 +1025,10 @@ impl<
                 - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
                 - a_17 * 0.5 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_0 * (0.013888888888888888 * h2) - a_1 * (0.08333333333333333 * h)
                 + a_2 * (0.013888888888888888 * h2) - a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.16666666666666666 * h - 0.05555555555555555 * h2)
@@ -1213,14 +1039,10 @@ impl<
                 - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
                 + a_3 * (0.027777777777777776 * h2)
                 + a_6 * (0.4166666666666667 * h - 0.1388888888888889 * h2)
@@ -1232,14 +1054,10 @@ impl<
                 - a_15 * (0.05555555555555555 * h2) - a_16 * (0.3333333333333333 * h)
                 + a_18 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2)
                 + a_6 * (-0.08333333333333333 * h + 0.027777777777777776 * h2)
@@ -1251,14 +1069,10 @@ impl<
                 - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.027777777777777776 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.027777777777777776 * h2) + a_3 * (0.027777777777777776 * h2)
                 + a_6 * (0.1111111111111111 * h2) - a_8 * (0.1111111111111111 * h2)
@@ -1266,14 +1080,10 @@ impl<
                 - a_14 * (0.027777777777777776 * h2) + a_15 * (0.027777777777777776 * h2)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.05555555555555555 * h2) + a_2 * (0.05555555555555555 * h2)
                 - a_3 * (0.05555555555555555 * h2) + a_6 * (0.2777777777777778 * h2)
                 + a_7 * (0.6666666666666666 * h) - a_8 * (0.2777777777777778 * h2)
@@ -1281,14 +1091,10 @@ impl<
                 - a_14 * (0.1111111111111111 * h2) + a_15 * (0.1111111111111111 * h2)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
                 + a_3 * (0.027777777777777776 * h2) - a_6 * (0.05555555555555555 * h2)
                 + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)
@@ -1296,14 +1102,10 @@ impl<
                 - a_14 * (0.027777777777777776 * h2) + a_15 * (0.027777777777777776 * h2)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.027777777777777776 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.027777777777777776 * h2) + a_3 * (0.027777777777777776 * h2)
                 + a_6 * (0.1111111111111111 * h2) - a_8 * (0.1111111111111111 * h2)
@@ -1311,14 +1113,10 @@ impl<
                 - a_14 * (0.027777777777777776 * h2) + a_15 * (0.027777777777777776 * h2)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.05555555555555555 * h2) + a_2 * (0.05555555555555555 * h2)
                 - a_3 * (0.05555555555555555 * h2) + a_6 * (0.2777777777777778 * h2)
                 + a_7 * (0.6666666666666666 * h) - a_8 * (0.2777777777777778 * h2)
@@ -1326,14 +1124,10 @@ impl<
                 - a_14 * (0.1111111111111111 * h2) + a_15 * (0.1111111111111111 * h2)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
                 + a_3 * (0.027777777777777776 * h2) - a_6 * (0.05555555555555555 * h2)
                 + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)
@@ -1347,8 +1141,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.408248290463863,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1357,8 +1151,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.816496580927726,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1367,8 +1161,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.408248290463863,
         );
     }
@@ -1382,16 +1176,20 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.16666666666666666 * h)
             + lambda_1 * (0.16666666666666666 * h) - v_2 * (0.3333333333333333 * h)
@@ -1432,23 +1230,20 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = jac_q_3;
         let a_18 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.r_q, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, &(-a_5));
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            0,
+            &(-a_5),
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.25 * h) - a_2 * (0.25 * h) + a_3 * (0.25 * h) + a_6 * (0.25 * h)
                 - a_8 * (0.25 * h) + a_9 * (0.25 * h) - a_11),
@@ -1457,14 +1252,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_6 * h - a_8 * h + a_9 * h - a_17),
         );
@@ -1472,14 +1263,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 + 0.16666666666666666 * h)
                 + a_2 * (-1.0 - 0.16666666666666666 * h)
@@ -1493,14 +1280,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
                 - a_3 * (0.08333333333333333 * h) + a_6 * (1.0 - 0.3333333333333333 * h)
@@ -1513,14 +1296,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.5);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, -0.5);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
@@ -1532,46 +1311,72 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.6666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.6666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.6666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.027777777777777776 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.027777777777777776 * h2) + a_3 * (0.027777777777777776 * h2)
                 + a_6 * (0.1111111111111111 * h2) - a_8 * (0.1111111111111111 * h2)
@@ -1579,28 +1384,20 @@ impl<
                 - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.05555555555555555 * h2) + a_2 * (0.05555555555555555 * h2)
                 - a_3 * (0.05555555555555555 * h2) + a_6 * (0.2777777777777778 * h2)
                 + a_7 * (0.6666666666666666 * h) - a_8 * (0.2777777777777778 * h2)
                 + a_9 * (0.2777777777777778 * h2) + a_12 * (0.1111111111111111 * h2)
                 - a_14 * (0.1111111111111111 * h2) + a_15 * (0.1111111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
                 + a_3 * (0.027777777777777776 * h2) - a_6 * (0.05555555555555555 * h2)
                 + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)
@@ -1608,14 +1405,10 @@ impl<
                 - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.027777777777777776 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.027777777777777776 * h2) + a_3 * (0.027777777777777776 * h2)
                 + a_6 * (0.1111111111111111 * h2) - a_8 * (0.1111111111111111 * h2)
@@ -1623,28 +1416,20 @@ impl<
                 - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.05555555555555555 * h2) + a_2 * (0.05555555555555555 * h2)
                 - a_3 * (0.05555555555555555 * h2) + a_6 * (0.2777777777777778 * h2)
                 + a_7 * (0.6666666666666666 * h) - a_8 * (0.2777777777777778 * h2)
                 + a_9 * (0.2777777777777778 * h2) + a_12 * (0.1111111111111111 * h2)
                 - a_14 * (0.1111111111111111 * h2) + a_15 * (0.1111111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
                 + a_3 * (0.027777777777777776 * h2) - a_6 * (0.05555555555555555 * h2)
                 + a_8 * (0.05555555555555555 * h2) - a_9 * (0.05555555555555555 * h2)
@@ -1652,11 +1437,7 @@ impl<
                 - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -1678,12 +1459,13 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let q_1 = *q + v_1 * (0.16666666666666666 * h)
             + lambda_1 * (0.16666666666666666 * h) - v_2 * (0.3333333333333333 * h)
             - lambda_2 * (0.3333333333333333 * h) + v_3 * (0.16666666666666666 * h)
@@ -1724,7 +1506,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIIC(4), LobattoIIICBar(4)) with s = 4: order 2s − 2 = 6, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×4, Lambda×4, Mu×1 (9 vectors of dimension D); residual rows: Phi×4, Psi×4, Null×1.
+/// Unknowns: V: 4 × D, Lambda: 4 × M, Mu: 1 × M; residual rows: Phi: 4 × M, Psi: 4 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIICCBar4;
 impl SlrkLobattoIIICCBar4 {
@@ -1735,16 +1517,19 @@ impl SlrkLobattoIIICCBar4 {
                 name: "V",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -1755,16 +1540,19 @@ impl SlrkLobattoIIICCBar4 {
                 name: "Phi",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -1778,6 +1566,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -1787,17 +1578,18 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q + v_1 * (0.08333333333333333 * h)
             + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.18633899812498247 * h)
             - lambda_2 * (0.18633899812498247 * h) + v_3 * (0.18633899812498247 * h)
@@ -1882,15 +1674,15 @@ impl<
         let omega_4 = phi_next;
         let null = v_1 * 0.28867513459481287 - v_2 * 0.6454972243679028
             + v_3 * 0.6454972243679028 - v_4 * 0.28867513459481287;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &phi_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 3, &omega_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &phi_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &omega_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -1902,20 +1694,24 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.08333333333333333 * h)
             + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.18633899812498247 * h)
@@ -1972,84 +1768,52 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = jac_q_4;
         let a_24 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_5 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_5 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_5 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_5 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_5 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_5 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_5 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_5 * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -2058,18 +1822,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -3.4641016151377544,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.010050094413194152 * h2) + a_1 * (0.12060113295832983 * h)
                 - a_2 * (0.010050094413194152 * h2) + a_3 * (0.010050094413194152 * h2)
                 + a_6 * (0.013888888888888888 * h2) - a_8 * (0.013888888888888888 * h2)
@@ -2077,14 +1837,10 @@ impl<
                 - a_12 * (0.000906216447914622 * h2) + a_14 * (0.000906216447914622 * h2)
                 - a_15 * (0.000906216447914622 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.022472694288192985 * h2) + a_2 * (0.022472694288192985 * h2)
                 - a_3 * (0.022472694288192985 * h2) + a_6 * (0.041666666666666664 * h2)
                 + a_7 * (0.16666666666666666 * h) - a_8 * (0.041666666666666664 * h2)
@@ -2092,14 +1848,10 @@ impl<
                 - a_12 * (0.004649339107640933 * h2) + a_14 * (0.004649339107640933 * h2)
                 - a_15 * (0.004649339107640933 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.022472694288192985 * h2) - a_2 * (0.022472694288192985 * h2)
                 + a_3 * (0.022472694288192985 * h2) - a_6 * (0.01570132178471813 * h2)
                 + a_8 * (0.01570132178471813 * h2) - a_9 * (0.01570132178471813 * h2)
@@ -2107,14 +1859,10 @@ impl<
                 - a_13 * (0.010874597374975465 * h) + a_14 * (0.0027186493437438663 * h2)
                 - a_15 * (0.0027186493437438663 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.010050094413194152 * h2) + a_2 * (0.010050094413194152 * h2)
                 - a_3 * (0.010050094413194152 * h2) + a_6 * (0.006211299937499416 * h2)
                 - a_8 * (0.006211299937499416 * h2) + a_9 * (0.006211299937499416 * h2)
@@ -2123,14 +1871,10 @@ impl<
                 - a_14 * (0.00040527231597309847 * h2)
                 + a_15 * (0.00040527231597309847 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.010050094413194152 * h2) + a_1 * (0.12060113295832983 * h)
                 - a_2 * (0.010050094413194152 * h2) + a_3 * (0.010050094413194152 * h2)
                 + a_6 * (0.013888888888888888 * h2) - a_8 * (0.013888888888888888 * h2)
@@ -2138,14 +1882,10 @@ impl<
                 - a_12 * (0.000906216447914622 * h2) + a_14 * (0.000906216447914622 * h2)
                 - a_15 * (0.000906216447914622 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.022472694288192985 * h2) + a_2 * (0.022472694288192985 * h2)
                 - a_3 * (0.022472694288192985 * h2) + a_6 * (0.041666666666666664 * h2)
                 + a_7 * (0.16666666666666666 * h) - a_8 * (0.041666666666666664 * h2)
@@ -2153,14 +1893,10 @@ impl<
                 - a_12 * (0.004649339107640933 * h2) + a_14 * (0.004649339107640933 * h2)
                 - a_15 * (0.004649339107640933 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.022472694288192985 * h2) - a_2 * (0.022472694288192985 * h2)
                 + a_3 * (0.022472694288192985 * h2) - a_6 * (0.01570132178471813 * h2)
                 + a_8 * (0.01570132178471813 * h2) - a_9 * (0.01570132178471813 * h2)
@@ -2168,14 +1904,10 @@ impl<
                 - a_13 * (0.010874597374975465 * h) + a_14 * (0.0027186493437438663 * h2)
                 - a_15 * (0.0027186493437438663 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.010050094413194152 * h2) + a_2 * (0.010050094413194152 * h2)
                 - a_3 * (0.010050094413194152 * h2) + a_6 * (0.006211299937499416 * h2)
                 - a_8 * (0.006211299937499416 * h2) + a_9 * (0.006211299937499416 * h2)
@@ -2190,18 +1922,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0038387944756947366 * h2) + a_1 * (0.04606553370833684 * h)
                 - a_2 * (0.0038387944756947366 * h2) + a_3 * (0.0038387944756947366 * h2)
                 + a_6 * (0.04257288311458129 * h2) - a_8 * (0.04257288311458129 * h2)
@@ -2209,14 +1937,10 @@ impl<
                 - a_14 * (0.013888888888888888 * h2) + a_15 * (0.013888888888888888 * h2)
                 - a_17 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.008583805399304095 * h2) + a_2 * (0.008583805399304095 * h2)
                 - a_3 * (0.008583805399304095 * h2) + a_6 * (0.12771864934374386 * h2)
                 + a_7 * (0.5108745973749754 * h) - a_8 * (0.12771864934374386 * h2)
@@ -2224,14 +1948,10 @@ impl<
                 - a_14 * (0.0712568773402737 * h2) + a_15 * (0.0712568773402737 * h2)
                 - a_17 * (0.4275412640416421 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.008583805399304095 * h2) - a_2 * (0.008583805399304095 * h2)
                 + a_3 * (0.008583805399304095 * h2) - a_6 * (0.048128438670136844 * h2)
                 + a_8 * (0.048128438670136844 * h2) - a_9 * (0.048128438670136844 * h2)
@@ -2239,28 +1959,20 @@ impl<
                 - a_14 * (0.041666666666666664 * h2) + a_15 * (0.041666666666666664 * h2)
                 - a_17 * (0.25 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0038387944756947366 * h2) + a_2 * (0.0038387944756947366 * h2)
                 - a_3 * (0.0038387944756947366 * h2) + a_6 * (0.019039172128471345 * h2)
                 - a_8 * (0.019039172128471345 * h2) + a_9 * (0.019039172128471345 * h2)
                 - a_12 * (0.006211299937499416 * h2) + a_14 * (0.006211299937499416 * h2)
                 - a_15 * (0.006211299937499416 * h2) + a_17 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0038387944756947366 * h2) + a_1 * (0.04606553370833684 * h)
                 - a_2 * (0.0038387944756947366 * h2) + a_3 * (0.0038387944756947366 * h2)
                 + a_6 * (0.04257288311458129 * h2) - a_8 * (0.04257288311458129 * h2)
@@ -2268,14 +1980,10 @@ impl<
                 - a_14 * (0.013888888888888888 * h2) + a_15 * (0.013888888888888888 * h2)
                 - a_17 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.008583805399304095 * h2) + a_2 * (0.008583805399304095 * h2)
                 - a_3 * (0.008583805399304095 * h2) + a_6 * (0.12771864934374386 * h2)
                 + a_7 * (0.5108745973749754 * h) - a_8 * (0.12771864934374386 * h2)
@@ -2283,14 +1991,10 @@ impl<
                 - a_14 * (0.0712568773402737 * h2) + a_15 * (0.0712568773402737 * h2)
                 - a_17 * (0.4275412640416421 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.008583805399304095 * h2) - a_2 * (0.008583805399304095 * h2)
                 + a_3 * (0.008583805399304095 * h2) - a_6 * (0.048128438670136844 * h2)
                 + a_8 * (0.048128438670136844 * h2) - a_9 * (0.048128438670136844 * h2)
@@ -2298,14 +2002,10 @@ impl<
                 - a_14 * (0.041666666666666664 * h2) + a_15 * (0.041666666666666664 * h2)
                 - a_17 * (0.25 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0038387944756947366 * h2) + a_2 * (0.0038387944756947366 * h2)
                 - a_3 * (0.0038387944756947366 * h2) + a_6 * (0.019039172128471345 * h2)
                 - a_8 * (0.019039172128471345 * h2) + a_9 * (0.019039172128471345 * h2)
@@ -2318,18 +2018,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.019193972378473683 * h2) - a_8 * (0.019193972378473683 * h2)
@@ -2337,14 +2033,10 @@ impl<
                 - a_14 * (0.05025047206597076 * h2) + a_15 * (0.05025047206597076 * h2)
                 - a_23 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.031056499687497078 * h2) + a_2 * (0.031056499687497078 * h2)
                 - a_3 * (0.031056499687497078 * h2) + a_6 * (0.057581917135421046 * h2)
                 + a_7 * (0.23032766854168418 * h) - a_8 * (0.057581917135421046 * h2)
@@ -2352,14 +2044,10 @@ impl<
                 - a_14 * (0.2578098041492924 * h2) + a_15 * (0.2578098041492924 * h2)
                 - a_23 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.031056499687497078 * h2) - a_2 * (0.031056499687497078 * h2)
                 + a_3 * (0.031056499687497078 * h2) - a_6 * (0.0216986930381813 * h2)
                 + a_8 * (0.0216986930381813 * h2) - a_9 * (0.0216986930381813 * h2)
@@ -2367,28 +2055,20 @@ impl<
                 - a_14 * (0.1507514161979123 * h2) + a_15 * (0.1507514161979123 * h2)
                 - a_23 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_6 * (0.008583805399304095 * h2)
                 - a_8 * (0.008583805399304095 * h2) + a_9 * (0.008583805399304095 * h2)
                 - a_12 * (0.022472694288192985 * h2) + a_14 * (0.022472694288192985 * h2)
                 - a_15 * (0.022472694288192985 * h2) - a_23 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.019193972378473683 * h2) - a_8 * (0.019193972378473683 * h2)
@@ -2396,14 +2076,10 @@ impl<
                 - a_14 * (0.05025047206597076 * h2) + a_15 * (0.05025047206597076 * h2)
                 - a_23 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.031056499687497078 * h2) + a_2 * (0.031056499687497078 * h2)
                 - a_3 * (0.031056499687497078 * h2) + a_6 * (0.057581917135421046 * h2)
                 + a_7 * (0.23032766854168418 * h) - a_8 * (0.057581917135421046 * h2)
@@ -2411,14 +2087,10 @@ impl<
                 - a_14 * (0.2578098041492924 * h2) + a_15 * (0.2578098041492924 * h2)
                 - a_23 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.031056499687497078 * h2) - a_2 * (0.031056499687497078 * h2)
                 + a_3 * (0.031056499687497078 * h2) - a_6 * (0.0216986930381813 * h2)
                 + a_8 * (0.0216986930381813 * h2) - a_9 * (0.0216986930381813 * h2)
@@ -2426,14 +2098,10 @@ impl<
                 - a_14 * (0.1507514161979123 * h2) + a_15 * (0.1507514161979123 * h2)
                 - a_23 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_6 * (0.008583805399304095 * h2)
                 - a_8 * (0.008583805399304095 * h2) + a_9 * (0.008583805399304095 * h2)
@@ -2446,18 +2114,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             3.4641016151377544,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
                 + a_1 * (1.0 - 0.08333333333333333 * h)
                 + a_2 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
@@ -2471,14 +2135,10 @@ impl<
                 - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
                 + a_2 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
                 + a_3 * (0.015528249843748539 * h2) + a_4 * (0.18633899812498247 * h)
@@ -2491,14 +2151,10 @@ impl<
                 - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
                 + a_2 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
                 - a_3 * (0.015528249843748539 * h2) - a_4 * (0.18633899812498247 * h)
@@ -2511,14 +2167,10 @@ impl<
                 - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
                 + a_2 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
                 + a_3 * (0.006944444444444444 * h2) + a_4 * (0.08333333333333333 * h)
@@ -2531,14 +2183,10 @@ impl<
                 - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
                 - a_23 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
                 - a_1 * (0.08333333333333333 * h)
                 + a_2 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
@@ -2551,14 +2199,10 @@ impl<
                 - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
                 + a_2 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
                 + a_3 * (0.015528249843748539 * h2) + a_4 * (0.18633899812498247 * h)
@@ -2571,14 +2215,10 @@ impl<
                 - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.18633899812498247 * h - 0.015528249843748539 * h2)
                 + a_2 * (-0.18633899812498247 * h + 0.015528249843748539 * h2)
                 - a_3 * (0.015528249843748539 * h2) - a_4 * (0.18633899812498247 * h)
@@ -2591,14 +2231,10 @@ impl<
                 - a_21 * (0.034722222222222224 * h2) - a_22 * (0.4166666666666667 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (-0.08333333333333333 * h + 0.006944444444444444 * h2)
                 + a_2 * (0.08333333333333333 * h - 0.006944444444444444 * h2)
                 + a_3 * (0.006944444444444444 * h2) + a_4 * (0.08333333333333333 * h)
@@ -2611,14 +2247,10 @@ impl<
                 - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.003105649968749708 * h2) + a_1 * (0.037267799624996496 * h)
                 - a_2 * (0.003105649968749708 * h2) + a_3 * (0.003105649968749708 * h2)
                 + a_6 * (0.08333333333333333 * h + 0.015528249843748539 * h2)
@@ -2631,14 +2263,10 @@ impl<
                 + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
                 - a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.25 * h + 0.04658474953124562 * h2)
@@ -2652,14 +2280,10 @@ impl<
                 + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
                 + a_3 * (0.006944444444444444 * h2)
                 + a_6 * (-0.0942079307083088 * h - 0.01755461142361403 * h2)
@@ -2672,14 +2296,10 @@ impl<
                 + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.003105649968749708 * h2) + a_2 * (0.003105649968749708 * h2)
                 - a_3 * (0.003105649968749708 * h2)
                 + a_6 * (0.037267799624996496 * h + 0.006944444444444444 * h2)
@@ -2693,14 +2313,10 @@ impl<
                 + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
                 + a_23 * 0.4472135954999579 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.003105649968749708 * h2) + a_1 * (0.037267799624996496 * h)
                 - a_2 * (0.003105649968749708 * h2) + a_3 * (0.003105649968749708 * h2)
                 + a_6 * (0.08333333333333333 * h + 0.015528249843748539 * h2)
@@ -2713,14 +2329,10 @@ impl<
                 + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
                 - a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.25 * h + 0.04658474953124562 * h2)
@@ -2734,14 +2346,10 @@ impl<
                 + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
                 + a_3 * (0.006944444444444444 * h2)
                 + a_6 * (-0.0942079307083088 * h - 0.01755461142361403 * h2)
@@ -2754,14 +2362,10 @@ impl<
                 + a_21 * (0.015528249843748539 * h2) + a_22 * (0.18633899812498247 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.003105649968749708 * h2) + a_2 * (0.003105649968749708 * h2)
                 - a_3 * (0.003105649968749708 * h2)
                 + a_6 * (0.037267799624996496 * h + 0.006944444444444444 * h2)
@@ -2775,14 +2379,10 @@ impl<
                 + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.003105649968749708 * h2) - a_1 * (0.037267799624996496 * h)
                 + a_2 * (0.003105649968749708 * h2) - a_3 * (0.003105649968749708 * h2)
                 - a_6 * (0.015528249843748539 * h2) + a_8 * (0.015528249843748539 * h2)
@@ -2795,14 +2395,10 @@ impl<
                 - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
                 + a_3 * (0.006944444444444444 * h2) - a_6 * (0.04658474953124562 * h2)
                 - a_7 * (0.18633899812498247 * h) + a_8 * (0.04658474953124562 * h2)
@@ -2815,14 +2411,10 @@ impl<
                 - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
                 - a_3 * (0.006944444444444444 * h2) + a_6 * (0.01755461142361403 * h2)
                 - a_8 * (0.01755461142361403 * h2) + a_9 * (0.01755461142361403 * h2)
@@ -2835,14 +2427,10 @@ impl<
                 - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (0.003105649968749708 * h2) - a_2 * (0.003105649968749708 * h2)
                 + a_3 * (0.003105649968749708 * h2) - a_6 * (0.006944444444444444 * h2)
                 + a_8 * (0.006944444444444444 * h2) - a_9 * (0.006944444444444444 * h2)
@@ -2855,14 +2443,10 @@ impl<
                 - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
                 - a_23 * 0.4472135954999579 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_0 * (0.003105649968749708 * h2) - a_1 * (0.037267799624996496 * h)
                 + a_2 * (0.003105649968749708 * h2) - a_3 * (0.003105649968749708 * h2)
                 - a_6 * (0.015528249843748539 * h2) + a_8 * (0.015528249843748539 * h2)
@@ -2875,14 +2459,10 @@ impl<
                 - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
                 + a_3 * (0.006944444444444444 * h2) - a_6 * (0.04658474953124562 * h2)
                 - a_7 * (0.18633899812498247 * h) + a_8 * (0.04658474953124562 * h2)
@@ -2895,14 +2475,10 @@ impl<
                 - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
                 - a_3 * (0.006944444444444444 * h2) + a_6 * (0.01755461142361403 * h2)
                 - a_8 * (0.01755461142361403 * h2) + a_9 * (0.01755461142361403 * h2)
@@ -2915,14 +2491,10 @@ impl<
                 - a_21 * (0.015528249843748539 * h2) - a_22 * (0.18633899812498247 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (0.003105649968749708 * h2) - a_2 * (0.003105649968749708 * h2)
                 + a_3 * (0.003105649968749708 * h2) - a_6 * (0.006944444444444444 * h2)
                 + a_8 * (0.006944444444444444 * h2) - a_9 * (0.006944444444444444 * h2)
@@ -2935,14 +2507,10 @@ impl<
                 - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.034722222222222224 * h2) - a_8 * (0.034722222222222224 * h2)
@@ -2951,14 +2519,10 @@ impl<
                 + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2) - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.015528249843748539 * h2) + a_2 * (0.015528249843748539 * h2)
                 - a_3 * (0.015528249843748539 * h2) + a_6 * (0.10416666666666667 * h2)
                 + a_7 * (0.4166666666666667 * h) - a_8 * (0.10416666666666667 * h2)
@@ -2967,14 +2531,10 @@ impl<
                 + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
                 + a_21 * (0.034722222222222224 * h2) - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.015528249843748539 * h2) - a_2 * (0.015528249843748539 * h2)
                 + a_3 * (0.015528249843748539 * h2) - a_6 * (0.039253304461795334 * h2)
                 + a_8 * (0.039253304461795334 * h2) - a_9 * (0.039253304461795334 * h2)
@@ -2983,14 +2543,10 @@ impl<
                 + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
                 + a_21 * (0.034722222222222224 * h2) - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
                 - a_3 * (0.006944444444444444 * h2) + a_6 * (0.015528249843748539 * h2)
                 - a_8 * (0.015528249843748539 * h2) + a_9 * (0.015528249843748539 * h2)
@@ -2999,14 +2555,10 @@ impl<
                 + a_19 * (0.08333333333333333 * h) - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2) - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.034722222222222224 * h2) - a_8 * (0.034722222222222224 * h2)
@@ -3015,14 +2567,10 @@ impl<
                 + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2) - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.015528249843748539 * h2) + a_2 * (0.015528249843748539 * h2)
                 - a_3 * (0.015528249843748539 * h2) + a_6 * (0.10416666666666667 * h2)
                 + a_7 * (0.4166666666666667 * h) - a_8 * (0.10416666666666667 * h2)
@@ -3031,14 +2579,10 @@ impl<
                 + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
                 + a_21 * (0.034722222222222224 * h2) - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.015528249843748539 * h2) - a_2 * (0.015528249843748539 * h2)
                 + a_3 * (0.015528249843748539 * h2) - a_6 * (0.039253304461795334 * h2)
                 + a_8 * (0.039253304461795334 * h2) - a_9 * (0.039253304461795334 * h2)
@@ -3047,14 +2591,10 @@ impl<
                 + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
                 + a_21 * (0.034722222222222224 * h2) - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
                 - a_3 * (0.006944444444444444 * h2) + a_6 * (0.015528249843748539 * h2)
                 - a_8 * (0.015528249843748539 * h2) + a_9 * (0.015528249843748539 * h2)
@@ -3069,8 +2609,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.28867513459481287,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -3079,8 +2619,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -3089,8 +2629,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -3099,8 +2639,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             -0.28867513459481287,
         );
     }
@@ -3114,18 +2654,22 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.08333333333333333 * h)
             + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.18633899812498247 * h)
@@ -3182,23 +2726,20 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = jac_q_4;
         let a_24 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.r_q, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, &(-a_5));
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            0,
+            &(-a_5),
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.12060113295832983 * h) - a_2 * (0.12060113295832983 * h)
                 + a_3 * (0.12060113295832983 * h) + a_6 * (0.16666666666666666 * h)
@@ -3210,14 +2751,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.04606553370833684 * h) - a_2 * (0.04606553370833684 * h)
                 + a_3 * (0.04606553370833684 * h) + a_6 * (0.5108745973749754 * h)
@@ -3229,14 +2766,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) + a_6 * (0.23032766854168418 * h)
@@ -3248,14 +2781,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 - 0.08333333333333333 * h)
                 + a_2 * (-1.0 + 0.08333333333333333 * h)
@@ -3271,14 +2800,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(a_0 * (0.037267799624996496 * h) - a_2 * (0.037267799624996496 * h)
                 + a_3 * (0.037267799624996496 * h)
@@ -3296,14 +2821,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 0.4472135954999579);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, 0.4472135954999579);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_0 * (0.037267799624996496 * h) + a_2 * (0.037267799624996496 * h)
                 - a_3 * (0.037267799624996496 * h) - a_6 * (0.18633899812498247 * h)
@@ -3320,14 +2841,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, -0.4472135954999579);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, -0.4472135954999579);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
@@ -3341,56 +2858,92 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.034722222222222224 * h2) - a_8 * (0.034722222222222224 * h2)
@@ -3399,14 +2952,10 @@ impl<
                 + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.015528249843748539 * h2) + a_2 * (0.015528249843748539 * h2)
                 - a_3 * (0.015528249843748539 * h2) + a_6 * (0.10416666666666667 * h2)
                 + a_7 * (0.4166666666666667 * h) - a_8 * (0.10416666666666667 * h2)
@@ -3415,14 +2964,10 @@ impl<
                 + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
                 + a_21 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.015528249843748539 * h2) - a_2 * (0.015528249843748539 * h2)
                 + a_3 * (0.015528249843748539 * h2) - a_6 * (0.039253304461795334 * h2)
                 + a_8 * (0.039253304461795334 * h2) - a_9 * (0.039253304461795334 * h2)
@@ -3431,14 +2976,10 @@ impl<
                 + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
                 + a_21 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
                 - a_3 * (0.006944444444444444 * h2) + a_6 * (0.015528249843748539 * h2)
                 - a_8 * (0.015528249843748539 * h2) + a_9 * (0.015528249843748539 * h2)
@@ -3447,14 +2988,10 @@ impl<
                 + a_19 * (0.08333333333333333 * h) - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.034722222222222224 * h2) - a_8 * (0.034722222222222224 * h2)
@@ -3463,14 +3000,10 @@ impl<
                 + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.015528249843748539 * h2) + a_2 * (0.015528249843748539 * h2)
                 - a_3 * (0.015528249843748539 * h2) + a_6 * (0.10416666666666667 * h2)
                 + a_7 * (0.4166666666666667 * h) - a_8 * (0.10416666666666667 * h2)
@@ -3479,14 +3012,10 @@ impl<
                 + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
                 + a_21 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.015528249843748539 * h2) - a_2 * (0.015528249843748539 * h2)
                 + a_3 * (0.015528249843748539 * h2) - a_6 * (0.039253304461795334 * h2)
                 + a_8 * (0.039253304461795334 * h2) - a_9 * (0.039253304461795334 * h2)
@@ -3495,14 +3024,10 @@ impl<
                 + a_18 * (0.034722222222222224 * h2) - a_20 * (0.034722222222222224 * h2)
                 + a_21 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
                 - a_3 * (0.006944444444444444 * h2) + a_6 * (0.015528249843748539 * h2)
                 - a_8 * (0.015528249843748539 * h2) + a_9 * (0.015528249843748539 * h2)
@@ -3511,11 +3036,7 @@ impl<
                 + a_19 * (0.08333333333333333 * h) - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -3538,14 +3059,15 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let q_1 = *q + v_1 * (0.08333333333333333 * h)
             + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.18633899812498247 * h)
             - lambda_2 * (0.18633899812498247 * h) + v_3 * (0.18633899812498247 * h)
@@ -3601,7 +3123,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIIC(5), LobattoIIICBar(5)) with s = 5: order 2s − 2 = 8, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×5, Lambda×5, Mu×1 (11 vectors of dimension D); residual rows: Phi×5, Psi×5, Null×1.
+/// Unknowns: V: 5 × D, Lambda: 5 × M, Mu: 1 × M; residual rows: Phi: 5 × M, Psi: 5 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIICCBar5;
 impl SlrkLobattoIIICCBar5 {
@@ -3612,16 +3134,19 @@ impl SlrkLobattoIIICCBar5 {
                 name: "V",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -3632,16 +3157,19 @@ impl SlrkLobattoIIICCBar5 {
                 name: "Phi",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -3661,6 +3189,9 @@ impl<
     ];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -3670,19 +3201,20 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
             - v_2 * (0.11666666666666667 * h) - lambda_2 * (0.11666666666666667 * h)
             + v_3 * (0.13333333333333333 * h) + lambda_3 * (0.13333333333333333 * h)
@@ -3791,17 +3323,17 @@ impl<
         let null = v_1 * 0.22360679774997896 - v_2 * 0.521749194749951
             + v_3 * 0.5962847939999439 - v_4 * 0.521749194749951
             + v_5 * 0.22360679774997896;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &phi_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 4, &phi_5);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 3, &omega_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 4, &omega_5);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &phi_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 4, &phi_5);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &omega_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 4, &omega_5);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -3813,22 +3345,26 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
             - v_2 * (0.11666666666666667 * h) - lambda_2 * (0.11666666666666667 * h)
@@ -3897,104 +3433,64 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = jac_q_5;
         let a_30 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_5 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_5 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_5 * (0.13333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_5 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_5 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_5 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_5 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_5 * (0.13333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_5 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_5 * (0.05 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -4003,18 +3499,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -4.47213595499958,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0035714285714285713 * h2) + a_1 * (0.07142857142857142 * h)
                 - a_2 * (0.0035714285714285713 * h2) + a_3 * (0.0035714285714285713 * h2)
                 + a_6 * (0.005555555555555556 * h2) - a_8 * (0.005555555555555556 * h2)
@@ -4026,14 +3518,10 @@ impl<
                 - a_20 * (0.00010010829965574603 * h2)
                 + a_21 * (0.00010010829965574603 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
                 - a_3 * (0.008333333333333333 * h2) + a_6 * (0.017901234567901235 * h2)
                 + a_7 * (0.1111111111111111 * h) - a_8 * (0.017901234567901235 * h2)
@@ -4045,14 +3533,10 @@ impl<
                 - a_20 * (0.0005410254072395203 * h2)
                 + a_21 * (0.0005410254072395203 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.009523809523809525 * h2) - a_2 * (0.009523809523809525 * h2)
                 + a_3 * (0.009523809523809525 * h2) - a_6 * (0.007667949003293686 * h2)
                 + a_8 * (0.007667949003293686 * h2) - a_9 * (0.007667949003293686 * h2)
@@ -4062,14 +3546,10 @@ impl<
                 - a_20 * (0.0007356443172575702 * h2)
                 + a_21 * (0.0007356443172575702 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
                 - a_3 * (0.008333333333333333 * h2) + a_6 * (0.005778018443679435 * h2)
                 - a_8 * (0.005778018443679435 * h2) + a_9 * (0.005778018443679435 * h2)
@@ -4081,14 +3561,10 @@ impl<
                 - a_20 * (0.00032257118777962606 * h2)
                 + a_21 * (0.00032257118777962606 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.0035714285714285713 * h2) - a_2 * (0.0035714285714285713 * h2)
                 + a_3 * (0.0035714285714285713 * h2) - a_6 * (0.002380952380952381 * h2)
                 + a_8 * (0.002380952380952381 * h2) - a_9 * (0.002380952380952381 * h2)
@@ -4099,14 +3575,10 @@ impl<
                 + a_20 * (4.2903556995319726e-5 * h2)
                 - a_21 * (4.2903556995319726e-5 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0035714285714285713 * h2) + a_1 * (0.07142857142857142 * h)
                 - a_2 * (0.0035714285714285713 * h2) + a_3 * (0.0035714285714285713 * h2)
                 + a_6 * (0.005555555555555556 * h2) - a_8 * (0.005555555555555556 * h2)
@@ -4118,14 +3590,10 @@ impl<
                 - a_20 * (0.00010010829965574603 * h2)
                 + a_21 * (0.00010010829965574603 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
                 - a_3 * (0.008333333333333333 * h2) + a_6 * (0.017901234567901235 * h2)
                 + a_7 * (0.1111111111111111 * h) - a_8 * (0.017901234567901235 * h2)
@@ -4137,14 +3605,10 @@ impl<
                 - a_20 * (0.0005410254072395203 * h2)
                 + a_21 * (0.0005410254072395203 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.009523809523809525 * h2) - a_2 * (0.009523809523809525 * h2)
                 + a_3 * (0.009523809523809525 * h2) - a_6 * (0.007667949003293686 * h2)
                 + a_8 * (0.007667949003293686 * h2) - a_9 * (0.007667949003293686 * h2)
@@ -4154,14 +3618,10 @@ impl<
                 - a_20 * (0.0007356443172575702 * h2)
                 + a_21 * (0.0007356443172575702 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
                 - a_3 * (0.008333333333333333 * h2) + a_6 * (0.005778018443679435 * h2)
                 - a_8 * (0.005778018443679435 * h2) + a_9 * (0.005778018443679435 * h2)
@@ -4173,14 +3633,10 @@ impl<
                 - a_20 * (0.00032257118777962606 * h2)
                 + a_21 * (0.00032257118777962606 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.0035714285714285713 * h2) - a_2 * (0.0035714285714285713 * h2)
                 + a_3 * (0.0035714285714285713 * h2) - a_6 * (0.002380952380952381 * h2)
                 + a_8 * (0.002380952380952381 * h2) - a_9 * (0.002380952380952381 * h2)
@@ -4197,18 +3653,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.9166296949998198,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0015625 * h2) + a_1 * (0.03125 * h) - a_2 * (0.0015625 * h2)
                 + a_3 * (0.0015625 * h2) + a_6 * (0.016252959166152138 * h2)
                 - a_8 * (0.016252959166152138 * h2) + a_9 * (0.016252959166152138 * h2)
@@ -4218,14 +3670,10 @@ impl<
                 + a_20 * (0.0004543480550410278 * h2)
                 - a_21 * (0.0004543480550410278 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0036458333333333334 * h2) + a_2 * (0.0036458333333333334 * h2)
                 - a_3 * (0.0036458333333333334 * h2) + a_6 * (0.05237064620204578 * h2)
                 + a_7 * (0.3250591833230428 * h) - a_8 * (0.05237064620204578 * h2)
@@ -4235,14 +3683,10 @@ impl<
                 + a_20 * (0.002455479139615441 * h2)
                 - a_21 * (0.002455479139615441 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.004166666666666667 * h2) - a_2 * (0.004166666666666667 * h2)
                 + a_3 * (0.004166666666666667 * h2) - a_6 * (0.022432835166960468 * h2)
                 + a_8 * (0.022432835166960468 * h2) - a_9 * (0.022432835166960468 * h2)
@@ -4252,14 +3696,10 @@ impl<
                 + a_20 * (0.0033387697713111357 * h2)
                 - a_21 * (0.0033387697713111357 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0036458333333333334 * h2) + a_2 * (0.0036458333333333334 * h2)
                 - a_3 * (0.0036458333333333334 * h2) + a_6 * (0.016903781608751244 * h2)
                 - a_8 * (0.016903781608751244 * h2) + a_9 * (0.016903781608751244 * h2)
@@ -4269,14 +3709,10 @@ impl<
                 + a_20 * (0.0014640103995766452 * h2)
                 - a_21 * (0.0014640103995766452 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.0015625 * h2) - a_2 * (0.0015625 * h2) + a_3 * (0.0015625 * h2)
                 - a_6 * (0.006965553928350916 * h2) + a_8 * (0.006965553928350916 * h2)
                 - a_9 * (0.006965553928350916 * h2) + a_12 * (0.002864583333333333 * h2)
@@ -4285,14 +3721,10 @@ impl<
                 - a_20 * (0.00019472059501758333 * h2)
                 + a_21 * (0.00019472059501758333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0015625 * h2) + a_1 * (0.03125 * h) - a_2 * (0.0015625 * h2)
                 + a_3 * (0.0015625 * h2) + a_6 * (0.016252959166152138 * h2)
                 - a_8 * (0.016252959166152138 * h2) + a_9 * (0.016252959166152138 * h2)
@@ -4302,14 +3734,10 @@ impl<
                 + a_20 * (0.0004543480550410278 * h2)
                 - a_21 * (0.0004543480550410278 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0036458333333333334 * h2) + a_2 * (0.0036458333333333334 * h2)
                 - a_3 * (0.0036458333333333334 * h2) + a_6 * (0.05237064620204578 * h2)
                 + a_7 * (0.3250591833230428 * h) - a_8 * (0.05237064620204578 * h2)
@@ -4319,14 +3747,10 @@ impl<
                 + a_20 * (0.002455479139615441 * h2)
                 - a_21 * (0.002455479139615441 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.004166666666666667 * h2) - a_2 * (0.004166666666666667 * h2)
                 + a_3 * (0.004166666666666667 * h2) - a_6 * (0.022432835166960468 * h2)
                 + a_8 * (0.022432835166960468 * h2) - a_9 * (0.022432835166960468 * h2)
@@ -4336,14 +3760,10 @@ impl<
                 + a_20 * (0.0033387697713111357 * h2)
                 - a_21 * (0.0033387697713111357 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0036458333333333334 * h2) + a_2 * (0.0036458333333333334 * h2)
                 - a_3 * (0.0036458333333333334 * h2) + a_6 * (0.016903781608751244 * h2)
                 - a_8 * (0.016903781608751244 * h2) + a_9 * (0.016903781608751244 * h2)
@@ -4353,14 +3773,10 @@ impl<
                 + a_20 * (0.0014640103995766452 * h2)
                 - a_21 * (0.0014640103995766452 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.0015625 * h2) - a_2 * (0.0015625 * h2) + a_3 * (0.0015625 * h2)
                 - a_6 * (0.006965553928350916 * h2) + a_8 * (0.006965553928350916 * h2)
                 - a_9 * (0.006965553928350916 * h2) + a_12 * (0.002864583333333333 * h2)
@@ -4375,18 +3791,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.6770509831248424,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0035714285714285713 * h2) + a_1 * (0.07142857142857142 * h)
                 - a_2 * (0.0035714285714285713 * h2) + a_3 * (0.0035714285714285713 * h2)
                 + a_6 * (0.011011002811455365 * h2) - a_8 * (0.011011002811455365 * h2)
@@ -4395,14 +3807,10 @@ impl<
                 + a_18 * (0.005555555555555556 * h2) - a_20 * (0.005555555555555556 * h2)
                 + a_21 * (0.005555555555555556 * h2) - a_23 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
                 - a_3 * (0.008333333333333333 * h2) + a_6 * (0.035479897948022844 * h2)
                 + a_7 * (0.2202200562291073 * h) - a_8 * (0.035479897948022844 * h2)
@@ -4411,14 +3819,10 @@ impl<
                 + a_18 * (0.030024450692123034 * h2) - a_20 * (0.030024450692123034 * h2)
                 + a_21 * (0.030024450692123034 * h2) - a_23 * (0.2702200562291073 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.009523809523809525 * h2) - a_2 * (0.009523809523809525 * h2)
                 + a_3 * (0.009523809523809525 * h2) - a_6 * (0.015197725446005365 * h2)
                 + a_8 * (0.015197725446005365 * h2) - a_9 * (0.015197725446005365 * h2)
@@ -4427,14 +3831,10 @@ impl<
                 + a_18 * (0.04082491549359351 * h2) - a_20 * (0.04082491549359351 * h2)
                 + a_21 * (0.04082491549359351 * h2) - a_23 * (0.3674242394423416 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
                 - a_3 * (0.008333333333333333 * h2) + a_6 * (0.01145191991903914 * h2)
                 - a_8 * (0.01145191991903914 * h2) + a_9 * (0.01145191991903914 * h2)
@@ -4443,14 +3843,10 @@ impl<
                 + a_19 * (0.1111111111111111 * h) - a_20 * (0.017901234567901235 * h2)
                 + a_21 * (0.017901234567901235 * h2) - a_23 * (0.16111111111111112 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.0035714285714285713 * h2) - a_2 * (0.0035714285714285713 * h2)
                 + a_3 * (0.0035714285714285713 * h2) - a_6 * (0.004719001204909442 * h2)
                 + a_8 * (0.004719001204909442 * h2) - a_9 * (0.004719001204909442 * h2)
@@ -4459,14 +3855,10 @@ impl<
                 + a_20 * (0.002380952380952381 * h2) - a_21 * (0.002380952380952381 * h2)
                 + a_23 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0035714285714285713 * h2) + a_1 * (0.07142857142857142 * h)
                 - a_2 * (0.0035714285714285713 * h2) + a_3 * (0.0035714285714285713 * h2)
                 + a_6 * (0.011011002811455365 * h2) - a_8 * (0.011011002811455365 * h2)
@@ -4475,14 +3867,10 @@ impl<
                 + a_18 * (0.005555555555555556 * h2) - a_20 * (0.005555555555555556 * h2)
                 + a_21 * (0.005555555555555556 * h2) - a_23 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
                 - a_3 * (0.008333333333333333 * h2) + a_6 * (0.035479897948022844 * h2)
                 + a_7 * (0.2202200562291073 * h) - a_8 * (0.035479897948022844 * h2)
@@ -4491,14 +3879,10 @@ impl<
                 + a_18 * (0.030024450692123034 * h2) - a_20 * (0.030024450692123034 * h2)
                 + a_21 * (0.030024450692123034 * h2) - a_23 * (0.2702200562291073 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.009523809523809525 * h2) - a_2 * (0.009523809523809525 * h2)
                 + a_3 * (0.009523809523809525 * h2) - a_6 * (0.015197725446005365 * h2)
                 + a_8 * (0.015197725446005365 * h2) - a_9 * (0.015197725446005365 * h2)
@@ -4507,14 +3891,10 @@ impl<
                 + a_18 * (0.04082491549359351 * h2) - a_20 * (0.04082491549359351 * h2)
                 + a_21 * (0.04082491549359351 * h2) - a_23 * (0.3674242394423416 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.008333333333333333 * h2) + a_2 * (0.008333333333333333 * h2)
                 - a_3 * (0.008333333333333333 * h2) + a_6 * (0.01145191991903914 * h2)
                 - a_8 * (0.01145191991903914 * h2) + a_9 * (0.01145191991903914 * h2)
@@ -4523,14 +3903,10 @@ impl<
                 + a_19 * (0.1111111111111111 * h) - a_20 * (0.017901234567901235 * h2)
                 + a_21 * (0.017901234567901235 * h2) - a_23 * (0.16111111111111112 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.0035714285714285713 * h2) - a_2 * (0.0035714285714285713 * h2)
                 + a_3 * (0.0035714285714285713 * h2) - a_6 * (0.004719001204909442 * h2)
                 + a_8 * (0.004719001204909442 * h2) - a_9 * (0.004719001204909442 * h2)
@@ -4545,32 +3921,24 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.9166296949998198,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_6 * (0.019444444444444445 * h2) - a_8 * (0.019444444444444445 * h2)
                 + a_9 * (0.019444444444444445 * h2) + a_12 * (0.011111111111111112 * h2)
                 - a_14 * (0.011111111111111112 * h2) + a_15 * (0.011111111111111112 * h2)
                 + a_18 * (0.019444444444444445 * h2) - a_20 * (0.019444444444444445 * h2)
                 + a_21 * (0.019444444444444445 * h2) - a_29 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.06265432098765432 * h2) + a_7 * (0.3888888888888889 * h)
                 - a_8 * (0.06265432098765432 * h2) + a_9 * (0.06265432098765432 * h2)
                 + a_12 * (0.06251315184956506 * h2) - a_14 * (0.06251315184956506 * h2)
@@ -4578,14 +3946,10 @@ impl<
                 - a_20 * (0.10508557742243062 * h2) + a_21 * (0.10508557742243062 * h2)
                 - a_29 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.0268378215115279 * h2) + a_8 * (0.0268378215115279 * h2)
                 - a_9 * (0.0268378215115279 * h2) + a_12 * (0.04506172839506173 * h2)
                 + a_13 * (0.2222222222222222 * h) - a_14 * (0.04506172839506173 * h2)
@@ -4593,14 +3957,10 @@ impl<
                 - a_20 * (0.14288720422757728 * h2) + a_21 * (0.14288720422757728 * h2)
                 - a_29 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.020223064552878024 * h2) - a_8 * (0.020223064552878024 * h2)
                 + a_9 * (0.020223064552878024 * h2) - a_12 * (0.011741546911293458 * h2)
                 + a_14 * (0.011741546911293458 * h2) - a_15 * (0.011741546911293458 * h2)
@@ -4608,42 +3968,30 @@ impl<
                 - a_20 * (0.06265432098765432 * h2) + a_21 * (0.06265432098765432 * h2)
                 - a_29 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.008333333333333333 * h2) + a_8 * (0.008333333333333333 * h2)
                 - a_9 * (0.008333333333333333 * h2) + a_12 * (0.004166666666666667 * h2)
                 - a_14 * (0.004166666666666667 * h2) + a_15 * (0.004166666666666667 * h2)
                 - a_18 * (0.008333333333333333 * h2) + a_20 * (0.008333333333333333 * h2)
                 - a_21 * (0.008333333333333333 * h2) - a_29 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_6 * (0.019444444444444445 * h2) - a_8 * (0.019444444444444445 * h2)
                 + a_9 * (0.019444444444444445 * h2) + a_12 * (0.011111111111111112 * h2)
                 - a_14 * (0.011111111111111112 * h2) + a_15 * (0.011111111111111112 * h2)
                 + a_18 * (0.019444444444444445 * h2) - a_20 * (0.019444444444444445 * h2)
                 + a_21 * (0.019444444444444445 * h2) - a_29 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.06265432098765432 * h2) + a_7 * (0.3888888888888889 * h)
                 - a_8 * (0.06265432098765432 * h2) + a_9 * (0.06265432098765432 * h2)
                 + a_12 * (0.06251315184956506 * h2) - a_14 * (0.06251315184956506 * h2)
@@ -4651,14 +3999,10 @@ impl<
                 - a_20 * (0.10508557742243062 * h2) + a_21 * (0.10508557742243062 * h2)
                 - a_29 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.0268378215115279 * h2) + a_8 * (0.0268378215115279 * h2)
                 - a_9 * (0.0268378215115279 * h2) + a_12 * (0.04506172839506173 * h2)
                 + a_13 * (0.2222222222222222 * h) - a_14 * (0.04506172839506173 * h2)
@@ -4666,14 +4010,10 @@ impl<
                 - a_20 * (0.14288720422757728 * h2) + a_21 * (0.14288720422757728 * h2)
                 - a_29 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.020223064552878024 * h2) - a_8 * (0.020223064552878024 * h2)
                 + a_9 * (0.020223064552878024 * h2) - a_12 * (0.011741546911293458 * h2)
                 + a_14 * (0.011741546911293458 * h2) - a_15 * (0.011741546911293458 * h2)
@@ -4681,14 +4021,10 @@ impl<
                 - a_20 * (0.06265432098765432 * h2) + a_21 * (0.06265432098765432 * h2)
                 - a_29 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.008333333333333333 * h2) + a_8 * (0.008333333333333333 * h2)
                 - a_9 * (0.008333333333333333 * h2) + a_12 * (0.004166666666666667 * h2)
                 - a_14 * (0.004166666666666667 * h2) + a_15 * (0.004166666666666667 * h2)
@@ -4701,18 +4037,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -4.47213595499958,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.05 * h + 0.0025 * h2) + a_1 * (1.0 + 0.05 * h)
                 + a_2 * (-0.05 * h - 0.0025 * h2) + a_3 * (0.0025 * h2)
                 - a_4 * (0.05 * h) - a_5 + a_6 * (0.01361111111111111 * h2)
@@ -4723,14 +4055,10 @@ impl<
                 + a_24 * (-0.05 * h + 0.0025 * h2) + a_26 * (0.05 * h - 0.0025 * h2)
                 + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (-0.11666666666666667 * h - 0.005833333333333334 * h2)
                 + a_2 * (0.11666666666666667 * h + 0.005833333333333334 * h2)
                 - a_3 * (0.005833333333333334 * h2) + a_4 * (0.11666666666666667 * h)
@@ -4744,14 +4072,10 @@ impl<
                 + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.13333333333333333 * h + 0.006666666666666667 * h2)
                 + a_2 * (-0.13333333333333333 * h - 0.006666666666666667 * h2)
                 + a_3 * (0.006666666666666667 * h2) - a_4 * (0.13333333333333333 * h)
@@ -4765,14 +4089,10 @@ impl<
                 + a_27 * (0.017777777777777778 * h2) + a_28 * (0.35555555555555557 * h)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (-0.11666666666666667 * h - 0.005833333333333334 * h2)
                 + a_2 * (0.11666666666666667 * h + 0.005833333333333334 * h2)
                 - a_3 * (0.005833333333333334 * h2) + a_4 * (0.11666666666666667 * h)
@@ -4786,14 +4106,10 @@ impl<
                 + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.05 * h + 0.0025 * h2) + a_2 * (-0.05 * h - 0.0025 * h2)
                 + a_3 * (0.0025 * h2) - a_4 * (0.05 * h)
                 - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
@@ -4804,14 +4120,10 @@ impl<
                 + a_25 * (-1.0 + 0.05 * h) + a_26 * (0.05 * h - 0.0025 * h2)
                 + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) + a_29 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.05 * h + 0.0025 * h2) + a_1 * (0.05 * h)
                 + a_2 * (-0.05 * h - 0.0025 * h2) + a_3 * (0.0025 * h2)
                 - a_4 * (0.05 * h) + a_6 * (0.01361111111111111 * h2)
@@ -4822,14 +4134,10 @@ impl<
                 + a_24 * (-0.05 * h + 0.0025 * h2) + a_26 * (0.05 * h - 0.0025 * h2)
                 + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (-0.11666666666666667 * h - 0.005833333333333334 * h2)
                 + a_2 * (0.11666666666666667 * h + 0.005833333333333334 * h2)
                 - a_3 * (0.005833333333333334 * h2) + a_4 * (0.11666666666666667 * h)
@@ -4843,14 +4151,10 @@ impl<
                 + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.13333333333333333 * h + 0.006666666666666667 * h2)
                 + a_2 * (-0.13333333333333333 * h - 0.006666666666666667 * h2)
                 + a_3 * (0.006666666666666667 * h2) - a_4 * (0.13333333333333333 * h)
@@ -4864,14 +4168,10 @@ impl<
                 + a_27 * (0.017777777777777778 * h2) + a_28 * (0.35555555555555557 * h)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (-0.11666666666666667 * h - 0.005833333333333334 * h2)
                 + a_2 * (0.11666666666666667 * h + 0.005833333333333334 * h2)
                 - a_3 * (0.005833333333333334 * h2) + a_4 * (0.11666666666666667 * h)
@@ -4885,14 +4185,10 @@ impl<
                 + a_27 * (0.01361111111111111 * h2) + a_28 * (0.2722222222222222 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.05 * h + 0.0025 * h2) + a_2 * (-0.05 * h - 0.0025 * h2)
                 + a_3 * (0.0025 * h2) - a_4 * (0.05 * h)
                 - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
@@ -4903,14 +4199,10 @@ impl<
                 + a_25 * (0.05 * h) + a_26 * (0.05 * h - 0.0025 * h2)
                 + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.0010714285714285715 * h2) - a_1 * (0.02142857142857143 * h)
                 + a_2 * (0.0010714285714285715 * h2) - a_3 * (0.0010714285714285715 * h2)
                 + a_6 * (0.05 * h - 0.005833333333333334 * h2)
@@ -4924,14 +4216,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 + a_6 * (0.16111111111111112 * h - 0.018796296296296297 * h2)
                 + a_7 * (1.0 - 0.11666666666666667 * h)
@@ -4946,14 +4234,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.002857142857142857 * h2) + a_2 * (0.002857142857142857 * h2)
                 - a_3 * (0.002857142857142857 * h2)
                 + a_6 * (-0.06901154102964317 * h + 0.00805134645345837 * h2)
@@ -4968,14 +4252,10 @@ impl<
                 - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 + a_6 * (0.05200216599311492 * h - 0.006066919365863408 * h2)
                 + a_8 * (-0.05200216599311492 * h + 0.006066919365863408 * h2)
@@ -4989,14 +4269,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_0 * (0.0010714285714285715 * h2) + a_2 * (0.0010714285714285715 * h2)
                 - a_3 * (0.0010714285714285715 * h2)
                 + a_6 * (-0.02142857142857143 * h + 0.0025 * h2)
@@ -5010,14 +4286,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_0 * (0.0010714285714285715 * h2) - a_1 * (0.02142857142857143 * h)
                 + a_2 * (0.0010714285714285715 * h2) - a_3 * (0.0010714285714285715 * h2)
                 + a_6 * (0.05 * h - 0.005833333333333334 * h2)
@@ -5031,14 +4303,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 + a_6 * (0.16111111111111112 * h - 0.018796296296296297 * h2)
                 - a_7 * (0.11666666666666667 * h)
@@ -5052,14 +4320,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_0 * (0.002857142857142857 * h2) + a_2 * (0.002857142857142857 * h2)
                 - a_3 * (0.002857142857142857 * h2)
                 + a_6 * (-0.06901154102964317 * h + 0.00805134645345837 * h2)
@@ -5074,14 +4338,10 @@ impl<
                 - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 + a_6 * (0.05200216599311492 * h - 0.006066919365863408 * h2)
                 + a_8 * (-0.05200216599311492 * h + 0.006066919365863408 * h2)
@@ -5095,14 +4355,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_0 * (0.0010714285714285715 * h2) + a_2 * (0.0010714285714285715 * h2)
                 - a_3 * (0.0010714285714285715 * h2)
                 + a_6 * (-0.02142857142857143 * h + 0.0025 * h2)
@@ -5116,14 +4372,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0009375 * h2) + a_1 * (0.01875 * h) - a_2 * (0.0009375 * h2)
                 + a_3 * (0.0009375 * h2) + a_6 * (0.005104166666666667 * h2)
                 - a_8 * (0.005104166666666667 * h2) + a_9 * (0.005104166666666667 * h2)
@@ -5136,14 +4388,10 @@ impl<
                 + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
                 + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0021875 * h2) + a_2 * (0.0021875 * h2) - a_3 * (0.0021875 * h2)
                 + a_6 * (0.016446759259259258 * h2) + a_7 * (0.10208333333333333 * h)
                 - a_8 * (0.016446759259259258 * h2) + a_9 * (0.016446759259259258 * h2)
@@ -5157,14 +4405,10 @@ impl<
                 + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 - a_6 * (0.007044928146776074 * h2) + a_8 * (0.007044928146776074 * h2)
                 - a_9 * (0.007044928146776074 * h2)
@@ -5179,14 +4423,10 @@ impl<
                 + a_27 * (0.006666666666666667 * h2) + a_28 * (0.13333333333333333 * h)
                 - a_30 * (0.13333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0021875 * h2) + a_2 * (0.0021875 * h2) - a_3 * (0.0021875 * h2)
                 + a_6 * (0.005308554445130481 * h2) - a_8 * (0.005308554445130481 * h2)
                 + a_9 * (0.005308554445130481 * h2)
@@ -5200,14 +4440,10 @@ impl<
                 + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.0009375 * h2) - a_2 * (0.0009375 * h2) + a_3 * (0.0009375 * h2)
                 - a_6 * (0.0021875 * h2) + a_8 * (0.0021875 * h2)
                 - a_9 * (0.0021875 * h2) + a_12 * (0.01875 * h + 0.0025 * h2)
@@ -5218,14 +4454,10 @@ impl<
                 + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
                 + a_28 * (0.01875 * h) + a_29 * 0.375 - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0009375 * h2) + a_1 * (0.01875 * h) - a_2 * (0.0009375 * h2)
                 + a_3 * (0.0009375 * h2) + a_6 * (0.005104166666666667 * h2)
                 - a_8 * (0.005104166666666667 * h2) + a_9 * (0.005104166666666667 * h2)
@@ -5238,14 +4470,10 @@ impl<
                 + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
                 + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0021875 * h2) + a_2 * (0.0021875 * h2) - a_3 * (0.0021875 * h2)
                 + a_6 * (0.016446759259259258 * h2) + a_7 * (0.10208333333333333 * h)
                 - a_8 * (0.016446759259259258 * h2) + a_9 * (0.016446759259259258 * h2)
@@ -5259,14 +4487,10 @@ impl<
                 + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 - a_6 * (0.007044928146776074 * h2) + a_8 * (0.007044928146776074 * h2)
                 - a_9 * (0.007044928146776074 * h2)
@@ -5281,14 +4505,10 @@ impl<
                 + a_27 * (0.006666666666666667 * h2) + a_28 * (0.13333333333333333 * h)
                 - a_30 * (0.13333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0021875 * h2) + a_2 * (0.0021875 * h2) - a_3 * (0.0021875 * h2)
                 + a_6 * (0.005308554445130481 * h2) - a_8 * (0.005308554445130481 * h2)
                 + a_9 * (0.005308554445130481 * h2)
@@ -5302,14 +4522,10 @@ impl<
                 + a_27 * (0.005104166666666667 * h2) + a_28 * (0.10208333333333333 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.0009375 * h2) - a_2 * (0.0009375 * h2) + a_3 * (0.0009375 * h2)
                 - a_6 * (0.0021875 * h2) + a_8 * (0.0021875 * h2)
                 - a_9 * (0.0021875 * h2) + a_12 * (0.01875 * h + 0.0025 * h2)
@@ -5320,14 +4536,10 @@ impl<
                 + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
                 + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.0010714285714285715 * h2) - a_1 * (0.02142857142857143 * h)
                 + a_2 * (0.0010714285714285715 * h2) - a_3 * (0.0010714285714285715 * h2)
                 - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
@@ -5341,14 +4553,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 - a_6 * (0.018796296296296297 * h2) - a_7 * (0.11666666666666667 * h)
                 + a_8 * (0.018796296296296297 * h2) - a_9 * (0.018796296296296297 * h2)
@@ -5362,14 +4570,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.002857142857142857 * h2) + a_2 * (0.002857142857142857 * h2)
                 - a_3 * (0.002857142857142857 * h2) + a_6 * (0.00805134645345837 * h2)
                 - a_8 * (0.00805134645345837 * h2) + a_9 * (0.00805134645345837 * h2)
@@ -5383,14 +4587,10 @@ impl<
                 - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 - a_6 * (0.006066919365863408 * h2) + a_8 * (0.006066919365863408 * h2)
                 - a_9 * (0.006066919365863408 * h2) + a_12 * (0.00805134645345837 * h2)
@@ -5404,14 +4604,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_0 * (0.0010714285714285715 * h2) + a_2 * (0.0010714285714285715 * h2)
                 - a_3 * (0.0010714285714285715 * h2) + a_6 * (0.0025 * h2)
                 - a_8 * (0.0025 * h2) + a_9 * (0.0025 * h2)
@@ -5426,14 +4622,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_0 * (0.0010714285714285715 * h2) - a_1 * (0.02142857142857143 * h)
                 + a_2 * (0.0010714285714285715 * h2) - a_3 * (0.0010714285714285715 * h2)
                 - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
@@ -5447,14 +4639,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 - a_6 * (0.018796296296296297 * h2) - a_7 * (0.11666666666666667 * h)
                 + a_8 * (0.018796296296296297 * h2) - a_9 * (0.018796296296296297 * h2)
@@ -5468,14 +4656,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_0 * (0.002857142857142857 * h2) + a_2 * (0.002857142857142857 * h2)
                 - a_3 * (0.002857142857142857 * h2) + a_6 * (0.00805134645345837 * h2)
                 - a_8 * (0.00805134645345837 * h2) + a_9 * (0.00805134645345837 * h2)
@@ -5489,14 +4673,10 @@ impl<
                 - a_27 * (0.007619047619047619 * h2) - a_28 * (0.1523809523809524 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 - a_6 * (0.006066919365863408 * h2) + a_8 * (0.006066919365863408 * h2)
                 - a_9 * (0.006066919365863408 * h2) + a_12 * (0.00805134645345837 * h2)
@@ -5510,14 +4690,10 @@ impl<
                 - a_27 * (0.005833333333333334 * h2) - a_28 * (0.11666666666666667 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_0 * (0.0010714285714285715 * h2) + a_2 * (0.0010714285714285715 * h2)
                 - a_3 * (0.0010714285714285715 * h2) + a_6 * (0.0025 * h2)
                 - a_8 * (0.0025 * h2) + a_9 * (0.0025 * h2)
@@ -5532,14 +4708,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0025 * h2) + a_1 * (0.05 * h) - a_2 * (0.0025 * h2)
                 + a_3 * (0.0025 * h2) + a_6 * (0.01361111111111111 * h2)
                 - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
@@ -5549,14 +4721,10 @@ impl<
                 + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
                 - a_3 * (0.005833333333333334 * h2) + a_6 * (0.04385802469135802 * h2)
                 + a_7 * (0.2722222222222222 * h) - a_8 * (0.04385802469135802 * h2)
@@ -5567,14 +4735,10 @@ impl<
                 - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.006666666666666667 * h2) - a_2 * (0.006666666666666667 * h2)
                 + a_3 * (0.006666666666666667 * h2) - a_6 * (0.018786475058069532 * h2)
                 + a_8 * (0.018786475058069532 * h2) - a_9 * (0.018786475058069532 * h2)
@@ -5585,14 +4749,10 @@ impl<
                 - a_26 * (0.017777777777777778 * h2) + a_27 * (0.017777777777777778 * h2)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
                 - a_3 * (0.005833333333333334 * h2) + a_6 * (0.014156145187014618 * h2)
                 - a_8 * (0.014156145187014618 * h2) + a_9 * (0.014156145187014618 * h2)
@@ -5603,14 +4763,10 @@ impl<
                 - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
                 - a_9 * (0.005833333333333334 * h2) + a_12 * (0.006666666666666667 * h2)
@@ -5620,14 +4776,10 @@ impl<
                 + a_25 * (0.05 * h) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0025 * h2) + a_1 * (0.05 * h) - a_2 * (0.0025 * h2)
                 + a_3 * (0.0025 * h2) + a_6 * (0.01361111111111111 * h2)
                 - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
@@ -5637,14 +4789,10 @@ impl<
                 + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
                 - a_3 * (0.005833333333333334 * h2) + a_6 * (0.04385802469135802 * h2)
                 + a_7 * (0.2722222222222222 * h) - a_8 * (0.04385802469135802 * h2)
@@ -5655,14 +4803,10 @@ impl<
                 - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.006666666666666667 * h2) - a_2 * (0.006666666666666667 * h2)
                 + a_3 * (0.006666666666666667 * h2) - a_6 * (0.018786475058069532 * h2)
                 + a_8 * (0.018786475058069532 * h2) - a_9 * (0.018786475058069532 * h2)
@@ -5673,14 +4817,10 @@ impl<
                 - a_26 * (0.017777777777777778 * h2) + a_27 * (0.017777777777777778 * h2)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
                 - a_3 * (0.005833333333333334 * h2) + a_6 * (0.014156145187014618 * h2)
                 - a_8 * (0.014156145187014618 * h2) + a_9 * (0.014156145187014618 * h2)
@@ -5691,14 +4831,10 @@ impl<
                 - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
                 - a_9 * (0.005833333333333334 * h2) + a_12 * (0.006666666666666667 * h2)
@@ -5714,8 +4850,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.22360679774997896,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5724,8 +4860,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.521749194749951,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5734,8 +4870,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.5962847939999439,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5744,8 +4880,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             -0.521749194749951,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -5754,8 +4890,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             0.22360679774997896,
         );
     }
@@ -5769,20 +4905,24 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
             - v_2 * (0.11666666666666667 * h) - lambda_2 * (0.11666666666666667 * h)
@@ -5851,23 +4991,20 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = jac_q_5;
         let a_30 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.r_q, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, &(-a_5));
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            0,
+            &(-a_5),
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.07142857142857142 * h) - a_2 * (0.07142857142857142 * h)
                 + a_3 * (0.07142857142857142 * h) + a_6 * (0.1111111111111111 * h)
@@ -5881,14 +5018,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.03125 * h) - a_2 * (0.03125 * h) + a_3 * (0.03125 * h)
                 + a_6 * (0.3250591833230428 * h) - a_8 * (0.3250591833230428 * h)
@@ -5901,14 +5034,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(a_0 * (0.07142857142857142 * h) - a_2 * (0.07142857142857142 * h)
                 + a_3 * (0.07142857142857142 * h) + a_6 * (0.2202200562291073 * h)
@@ -5922,14 +5051,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
             0,
             &(a_6 * (0.3888888888888889 * h) - a_8 * (0.3888888888888889 * h)
                 + a_9 * (0.3888888888888889 * h) + a_12 * (0.2222222222222222 * h)
@@ -5941,14 +5066,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 + 0.05 * h) + a_2 * (-1.0 - 0.05 * h) + a_3 * (0.05 * h) - a_4
                 + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
@@ -5962,14 +5083,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
                 - a_3 * (0.02142857142857143 * h) + a_6 * (1.0 - 0.11666666666666667 * h)
@@ -5987,14 +5104,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.42857142857142855);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(a_0 * (0.01875 * h) - a_2 * (0.01875 * h) + a_3 * (0.01875 * h)
                 + a_6 * (0.10208333333333333 * h) - a_8 * (0.10208333333333333 * h)
@@ -6011,14 +5124,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 0.375);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, 0.375);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
             &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
                 - a_3 * (0.02142857142857143 * h) - a_6 * (0.11666666666666667 * h)
@@ -6037,14 +5146,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, -0.42857142857142855);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, dims), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
@@ -6058,66 +5163,92 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.35555555555555557 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.35555555555555557 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.35555555555555557 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.35555555555555557 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0025 * h2) + a_1 * (0.05 * h) - a_2 * (0.0025 * h2)
                 + a_3 * (0.0025 * h2) + a_6 * (0.01361111111111111 * h2)
                 - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
@@ -6126,14 +5257,10 @@ impl<
                 - a_20 * (0.01361111111111111 * h2) + a_21 * (0.01361111111111111 * h2)
                 + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
                 - a_3 * (0.005833333333333334 * h2) + a_6 * (0.04385802469135802 * h2)
                 + a_7 * (0.2722222222222222 * h) - a_8 * (0.04385802469135802 * h2)
@@ -6143,14 +5270,10 @@ impl<
                 + a_21 * (0.07355990419570144 * h2) + a_24 * (0.01361111111111111 * h2)
                 - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.006666666666666667 * h2) - a_2 * (0.006666666666666667 * h2)
                 + a_3 * (0.006666666666666667 * h2) - a_6 * (0.018786475058069532 * h2)
                 + a_8 * (0.018786475058069532 * h2) - a_9 * (0.018786475058069532 * h2)
@@ -6161,14 +5284,10 @@ impl<
                 - a_26 * (0.017777777777777778 * h2)
                 + a_27 * (0.017777777777777778 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
                 - a_3 * (0.005833333333333334 * h2) + a_6 * (0.014156145187014618 * h2)
                 - a_8 * (0.014156145187014618 * h2) + a_9 * (0.014156145187014618 * h2)
@@ -6178,14 +5297,10 @@ impl<
                 + a_21 * (0.04385802469135802 * h2) + a_24 * (0.01361111111111111 * h2)
                 - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
                 - a_9 * (0.005833333333333334 * h2) + a_12 * (0.006666666666666667 * h2)
@@ -6194,14 +5309,10 @@ impl<
                 - a_21 * (0.005833333333333334 * h2) + a_24 * (0.0025 * h2)
                 + a_25 * (0.05 * h) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0025 * h2) + a_1 * (0.05 * h) - a_2 * (0.0025 * h2)
                 + a_3 * (0.0025 * h2) + a_6 * (0.01361111111111111 * h2)
                 - a_8 * (0.01361111111111111 * h2) + a_9 * (0.01361111111111111 * h2)
@@ -6210,14 +5321,10 @@ impl<
                 - a_20 * (0.01361111111111111 * h2) + a_21 * (0.01361111111111111 * h2)
                 + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
                 - a_3 * (0.005833333333333334 * h2) + a_6 * (0.04385802469135802 * h2)
                 + a_7 * (0.2722222222222222 * h) - a_8 * (0.04385802469135802 * h2)
@@ -6227,14 +5334,10 @@ impl<
                 + a_21 * (0.07355990419570144 * h2) + a_24 * (0.01361111111111111 * h2)
                 - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.006666666666666667 * h2) - a_2 * (0.006666666666666667 * h2)
                 + a_3 * (0.006666666666666667 * h2) - a_6 * (0.018786475058069532 * h2)
                 + a_8 * (0.018786475058069532 * h2) - a_9 * (0.018786475058069532 * h2)
@@ -6245,14 +5348,10 @@ impl<
                 - a_26 * (0.017777777777777778 * h2)
                 + a_27 * (0.017777777777777778 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.005833333333333334 * h2) + a_2 * (0.005833333333333334 * h2)
                 - a_3 * (0.005833333333333334 * h2) + a_6 * (0.014156145187014618 * h2)
                 - a_8 * (0.014156145187014618 * h2) + a_9 * (0.014156145187014618 * h2)
@@ -6262,14 +5361,10 @@ impl<
                 + a_21 * (0.04385802469135802 * h2) + a_24 * (0.01361111111111111 * h2)
                 - a_26 * (0.01361111111111111 * h2) + a_27 * (0.01361111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.0025 * h2) - a_2 * (0.0025 * h2) + a_3 * (0.0025 * h2)
                 - a_6 * (0.005833333333333334 * h2) + a_8 * (0.005833333333333334 * h2)
                 - a_9 * (0.005833333333333334 * h2) + a_12 * (0.006666666666666667 * h2)
@@ -6278,11 +5373,7 @@ impl<
                 - a_21 * (0.005833333333333334 * h2) + a_24 * (0.0025 * h2)
                 + a_25 * (0.05 * h) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -6306,16 +5397,17 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let q_1 = *q + v_1 * (0.05 * h) + lambda_1 * (0.05 * h)
             - v_2 * (0.11666666666666667 * h) - lambda_2 * (0.11666666666666667 * h)
             + v_3 * (0.13333333333333333 * h) + lambda_3 * (0.13333333333333333 * h)

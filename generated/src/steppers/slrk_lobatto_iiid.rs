@@ -2,7 +2,7 @@
 //! SlrkLobattoIIID steppers.
 /// SLRK over the Lobatto pair (LobattoIIID(2), LobattoIIID(2)) with s = 2: order 2s − 2 = 2, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×2, Lambda×2, Mu×1 (5 vectors of dimension D); residual rows: Phi×2, Psi×2, Null×1.
+/// Unknowns: V: 2 × D, Lambda: 2 × M, Mu: 1 × M; residual rows: Phi: 2 × M, Psi: 2 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIID2;
 impl SlrkLobattoIIID2 {
@@ -13,16 +13,19 @@ impl SlrkLobattoIIID2 {
                 name: "V",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -33,16 +36,19 @@ impl SlrkLobattoIIID2 {
                 name: "Phi",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -56,6 +62,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -65,13 +74,14 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h) - v_2 * (0.25 * h)
             - lambda_2 * (0.25 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
@@ -107,11 +117,11 @@ impl<
         let omega_1 = psi_1 + psi_2 - phi_next;
         let omega_2 = phi_next;
         let null = v_1 * 0.7071067811865476 - v_2 * 0.7071067811865476;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -123,16 +133,20 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h) - v_2 * (0.25 * h)
             - lambda_2 * (0.25 * h);
@@ -156,50 +170,34 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = jac_q_2;
         let a_12 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0625 * h2) + a_1 * (0.25 * h) - a_2 * (0.0625 * h2)
                 + a_3 * (0.0625 * h2) - a_5 * (0.25 * h) - a_6 * (0.1875 * h2)
                 + a_8 * (0.1875 * h2) - a_9 * (0.1875 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0625 * h2) + a_2 * (0.0625 * h2) - a_3 * (0.0625 * h2)
                 + a_5 * (0.25 * h) - a_6 * (0.0625 * h2) - a_7 * (0.25 * h)
                 + a_8 * (0.0625 * h2) - a_9 * (0.0625 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0625 * h2) + a_1 * (0.25 * h) - a_2 * (0.0625 * h2)
                 + a_3 * (0.0625 * h2) - a_5 * (0.25 * h) - a_6 * (0.1875 * h2)
                 + a_8 * (0.1875 * h2) - a_9 * (0.1875 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0625 * h2) + a_2 * (0.0625 * h2) - a_3 * (0.0625 * h2)
                 + a_5 * (0.25 * h) - a_6 * (0.0625 * h2) - a_7 * (0.25 * h)
                 + a_8 * (0.0625 * h2) - a_9 * (0.0625 * h2)),
@@ -210,54 +208,38 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.4142135623730951,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.1875 * h2) + a_1 * (0.75 * h) - a_2 * (0.1875 * h2)
                 + a_3 * (0.1875 * h2) + a_6 * (0.1875 * h2) - a_8 * (0.1875 * h2)
                 + a_9 * (0.1875 * h2) - a_11 * (0.75 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.1875 * h2) + a_2 * (0.1875 * h2) - a_3 * (0.1875 * h2)
                 + a_6 * (0.0625 * h2) + a_7 * (0.25 * h) - a_8 * (0.0625 * h2)
                 + a_9 * (0.0625 * h2) - a_11 * (0.25 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.1875 * h2) + a_1 * (0.75 * h) - a_2 * (0.1875 * h2)
                 + a_3 * (0.1875 * h2) + a_6 * (0.1875 * h2) - a_8 * (0.1875 * h2)
                 + a_9 * (0.1875 * h2) - a_11 * (0.75 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.1875 * h2) + a_2 * (0.1875 * h2) - a_3 * (0.1875 * h2)
                 + a_6 * (0.0625 * h2) + a_7 * (0.25 * h) - a_8 * (0.0625 * h2)
                 + a_9 * (0.0625 * h2) - a_11 * (0.25 * h)),
@@ -268,106 +250,74 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.4142135623730951,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.25 * h - 0.125 * h2) + a_1 * (1.0 - 0.5 * h)
                 + a_2 * (-0.25 * h + 0.125 * h2) - a_3 * (0.125 * h2) - a_4 * (0.25 * h)
                 - a_5 + a_6 * (0.75 * h - 0.375 * h2) + a_8 * (-0.75 * h + 0.375 * h2)
                 - a_9 * (0.375 * h2) - a_10 * (0.75 * h) + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (-0.25 * h + 0.125 * h2) + a_2 * (0.25 * h - 0.125 * h2)
                 + a_3 * (0.125 * h2) + a_4 * (0.25 * h) + a_6 * (0.25 * h - 0.125 * h2)
                 + a_7 * (1.0 - 0.5 * h) + a_8 * (-0.25 * h + 0.125 * h2)
                 - a_9 * (0.125 * h2) - a_10 * (0.25 * h) - a_11 + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.25 * h - 0.125 * h2) - a_1 * (0.5 * h)
                 + a_2 * (-0.25 * h + 0.125 * h2) - a_3 * (0.125 * h2) - a_4 * (0.25 * h)
                 + a_6 * (0.75 * h - 0.375 * h2) + a_8 * (-0.75 * h + 0.375 * h2)
                 - a_9 * (0.375 * h2) - a_10 * (0.75 * h) + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (-0.25 * h + 0.125 * h2) + a_2 * (0.25 * h - 0.125 * h2)
                 + a_3 * (0.125 * h2) + a_4 * (0.25 * h) + a_6 * (0.25 * h - 0.125 * h2)
                 - a_7 * (0.5 * h) + a_8 * (-0.25 * h + 0.125 * h2) - a_9 * (0.125 * h2)
                 - a_10 * (0.25 * h) + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
                 + a_3 * (0.125 * h2) + a_6 * (0.375 * h2) - a_8 * (0.375 * h2)
                 + a_9 * (0.375 * h2) - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.125 * h2) + a_2 * (0.125 * h2) - a_3 * (0.125 * h2)
                 + a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
                 + a_9 * (0.125 * h2) - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
                 + a_3 * (0.125 * h2) + a_6 * (0.375 * h2) - a_8 * (0.375 * h2)
                 + a_9 * (0.375 * h2) - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.125 * h2) + a_2 * (0.125 * h2) - a_3 * (0.125 * h2)
                 + a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
                 + a_9 * (0.125 * h2) - a_12 * (0.5 * h)),
@@ -378,8 +328,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.7071067811865476,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -388,8 +338,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.7071067811865476,
         );
     }
@@ -403,14 +353,18 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h) - v_2 * (0.25 * h)
             - lambda_2 * (0.25 * h);
@@ -434,13 +388,9 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = jac_q_2;
         let a_12 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.25 * h) - a_2 * (0.25 * h) + a_3 * (0.25 * h) - a_5
                 - a_6 * (0.25 * h) + a_8 * (0.25 * h) - a_9 * (0.25 * h)),
@@ -449,14 +399,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.75 * h) - a_2 * (0.75 * h) + a_3 * (0.75 * h) + a_6 * (0.25 * h)
                 - a_8 * (0.25 * h) + a_9 * (0.25 * h) - a_11),
@@ -465,14 +411,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 - 0.5 * h) + a_2 * (-1.0 + 0.5 * h) - a_3 * (0.5 * h) - a_4
                 + a_6 * (1.0 - 0.5 * h) + a_8 * (-1.0 + 0.5 * h) - a_9 * (0.5 * h) - a_10
@@ -482,14 +424,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
                 - a_8 * (0.5 * h) + a_9 * (0.5 * h) - a_12),
@@ -498,81 +436,61 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
                 + a_3 * (0.125 * h2) + a_6 * (0.375 * h2) - a_8 * (0.375 * h2)
                 + a_9 * (0.375 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.125 * h2) + a_2 * (0.125 * h2) - a_3 * (0.125 * h2)
                 + a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
                 + a_9 * (0.125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
                 + a_3 * (0.125 * h2) + a_6 * (0.375 * h2) - a_8 * (0.375 * h2)
                 + a_9 * (0.375 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.125 * h2) + a_2 * (0.125 * h2) - a_3 * (0.125 * h2)
                 + a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
                 + a_9 * (0.125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -591,10 +509,11 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let q_1 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h) - v_2 * (0.25 * h)
             - lambda_2 * (0.25 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
@@ -618,7 +537,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIID(3), LobattoIIID(3)) with s = 3: order 2s − 2 = 4, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×3, Lambda×3, Mu×1 (7 vectors of dimension D); residual rows: Phi×3, Psi×3, Null×1.
+/// Unknowns: V: 3 × D, Lambda: 3 × M, Mu: 1 × M; residual rows: Phi: 3 × M, Psi: 3 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIID3;
 impl SlrkLobattoIIID3 {
@@ -629,16 +548,19 @@ impl SlrkLobattoIIID3 {
                 name: "V",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -649,16 +571,19 @@ impl SlrkLobattoIIID3 {
                 name: "Phi",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -672,6 +597,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -681,15 +609,16 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q + v_1 * (0.08333333333333333 * h)
             + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.16666666666666666 * h)
             - lambda_2 * (0.16666666666666666 * h) + v_3 * (0.08333333333333333 * h)
@@ -753,13 +682,13 @@ impl<
         let omega_3 = phi_next;
         let null = v_1 * 0.408248290463863 - v_2 * 0.816496580927726
             + v_3 * 0.408248290463863;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -771,18 +700,22 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.08333333333333333 * h)
             + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.16666666666666666 * h)
@@ -823,14 +756,10 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = jac_q_3;
         let a_18 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
                 - a_5 * (0.08333333333333333 * h) - a_6 * (0.034722222222222224 * h2)
@@ -838,14 +767,10 @@ impl<
                 + a_12 * (0.006944444444444444 * h2) - a_14 * (0.006944444444444444 * h2)
                 + a_15 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_5 * (0.16666666666666666 * h)
                 - a_6 * (0.05555555555555555 * h2) - a_7 * (0.16666666666666666 * h)
@@ -853,14 +778,10 @@ impl<
                 + a_12 * (0.06944444444444445 * h2) - a_14 * (0.06944444444444445 * h2)
                 + a_15 * (0.06944444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
                 + a_3 * (0.006944444444444444 * h2) - a_5 * (0.08333333333333333 * h)
                 + a_6 * (0.006944444444444444 * h2) - a_8 * (0.006944444444444444 * h2)
@@ -868,14 +789,10 @@ impl<
                 + a_13 * (0.08333333333333333 * h) - a_14 * (0.006944444444444444 * h2)
                 + a_15 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
                 - a_5 * (0.08333333333333333 * h) - a_6 * (0.034722222222222224 * h2)
@@ -883,14 +800,10 @@ impl<
                 + a_12 * (0.006944444444444444 * h2) - a_14 * (0.006944444444444444 * h2)
                 + a_15 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_5 * (0.16666666666666666 * h)
                 - a_6 * (0.05555555555555555 * h2) - a_7 * (0.16666666666666666 * h)
@@ -898,14 +811,10 @@ impl<
                 + a_12 * (0.06944444444444445 * h2) - a_14 * (0.06944444444444445 * h2)
                 + a_15 * (0.06944444444444445 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
                 + a_3 * (0.006944444444444444 * h2) - a_5 * (0.08333333333333333 * h)
                 + a_6 * (0.006944444444444444 * h2) - a_8 * (0.006944444444444444 * h2)
@@ -919,18 +828,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -2.449489742783178,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.017361111111111112 * h2) + a_1 * (0.20833333333333334 * h)
                 - a_2 * (0.017361111111111112 * h2) + a_3 * (0.017361111111111112 * h2)
                 + a_6 * (0.06944444444444445 * h2) - a_8 * (0.06944444444444445 * h2)
@@ -938,14 +843,10 @@ impl<
                 - a_12 * (0.003472222222222222 * h2) + a_14 * (0.003472222222222222 * h2)
                 - a_15 * (0.003472222222222222 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.034722222222222224 * h2) + a_2 * (0.034722222222222224 * h2)
                 - a_3 * (0.034722222222222224 * h2) + a_6 * (0.1111111111111111 * h2)
                 + a_7 * (0.3333333333333333 * h) - a_8 * (0.1111111111111111 * h2)
@@ -953,14 +854,10 @@ impl<
                 - a_12 * (0.034722222222222224 * h2) + a_14 * (0.034722222222222224 * h2)
                 - a_15 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.017361111111111112 * h2) - a_2 * (0.017361111111111112 * h2)
                 + a_3 * (0.017361111111111112 * h2) - a_6 * (0.013888888888888888 * h2)
                 + a_8 * (0.013888888888888888 * h2) - a_9 * (0.013888888888888888 * h2)
@@ -968,14 +865,10 @@ impl<
                 - a_13 * (0.041666666666666664 * h) + a_14 * (0.003472222222222222 * h2)
                 - a_15 * (0.003472222222222222 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.017361111111111112 * h2) + a_1 * (0.20833333333333334 * h)
                 - a_2 * (0.017361111111111112 * h2) + a_3 * (0.017361111111111112 * h2)
                 + a_6 * (0.06944444444444445 * h2) - a_8 * (0.06944444444444445 * h2)
@@ -983,14 +876,10 @@ impl<
                 - a_12 * (0.003472222222222222 * h2) + a_14 * (0.003472222222222222 * h2)
                 - a_15 * (0.003472222222222222 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.034722222222222224 * h2) + a_2 * (0.034722222222222224 * h2)
                 - a_3 * (0.034722222222222224 * h2) + a_6 * (0.1111111111111111 * h2)
                 + a_7 * (0.3333333333333333 * h) - a_8 * (0.1111111111111111 * h2)
@@ -998,14 +887,10 @@ impl<
                 - a_12 * (0.034722222222222224 * h2) + a_14 * (0.034722222222222224 * h2)
                 - a_15 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.017361111111111112 * h2) - a_2 * (0.017361111111111112 * h2)
                 + a_3 * (0.017361111111111112 * h2) - a_6 * (0.013888888888888888 * h2)
                 + a_8 * (0.013888888888888888 * h2) - a_9 * (0.013888888888888888 * h2)
@@ -1019,18 +904,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.224744871391589,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.1736111111111111 * h2) - a_8 * (0.1736111111111111 * h2)
@@ -1038,14 +919,10 @@ impl<
                 - a_14 * (0.006944444444444444 * h2) + a_15 * (0.006944444444444444 * h2)
                 - a_17 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2777777777777778 * h2)
                 + a_7 * (0.8333333333333334 * h) - a_8 * (0.2777777777777778 * h2)
@@ -1053,14 +930,10 @@ impl<
                 - a_14 * (0.06944444444444445 * h2) + a_15 * (0.06944444444444445 * h2)
                 - a_17 * (0.8333333333333334 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
                 + a_3 * (0.006944444444444444 * h2) - a_6 * (0.034722222222222224 * h2)
                 + a_8 * (0.034722222222222224 * h2) - a_9 * (0.034722222222222224 * h2)
@@ -1068,14 +941,10 @@ impl<
                 - a_14 * (0.006944444444444444 * h2) + a_15 * (0.006944444444444444 * h2)
                 - a_17 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.1736111111111111 * h2) - a_8 * (0.1736111111111111 * h2)
@@ -1083,14 +952,10 @@ impl<
                 - a_14 * (0.006944444444444444 * h2) + a_15 * (0.006944444444444444 * h2)
                 - a_17 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2777777777777778 * h2)
                 + a_7 * (0.8333333333333334 * h) - a_8 * (0.2777777777777778 * h2)
@@ -1098,14 +963,10 @@ impl<
                 - a_14 * (0.06944444444444445 * h2) + a_15 * (0.06944444444444445 * h2)
                 - a_17 * (0.8333333333333334 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
                 + a_3 * (0.006944444444444444 * h2) - a_6 * (0.034722222222222224 * h2)
                 + a_8 * (0.034722222222222224 * h2) - a_9 * (0.034722222222222224 * h2)
@@ -1119,18 +980,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -2.449489742783178,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
                 + a_1 * (1.0 + 0.16666666666666666 * h)
                 + a_2 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
@@ -1142,14 +999,10 @@ impl<
                 + a_15 * (0.013888888888888888 * h2) + a_16 * (0.08333333333333333 * h)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (-0.16666666666666666 * h - 0.027777777777777776 * h2)
                 + a_2 * (0.16666666666666666 * h + 0.027777777777777776 * h2)
                 - a_3 * (0.027777777777777776 * h2) + a_4 * (0.16666666666666666 * h)
@@ -1160,14 +1013,10 @@ impl<
                 + a_15 * (0.1388888888888889 * h2) + a_16 * (0.8333333333333334 * h)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
                 + a_2 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
                 + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
@@ -1179,14 +1028,10 @@ impl<
                 + a_15 * (0.013888888888888888 * h2) + a_16 * (0.08333333333333333 * h)
                 + a_17 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
                 + a_1 * (0.16666666666666666 * h)
                 + a_2 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
@@ -1198,14 +1043,10 @@ impl<
                 + a_15 * (0.013888888888888888 * h2) + a_16 * (0.08333333333333333 * h)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (-0.16666666666666666 * h - 0.027777777777777776 * h2)
                 + a_2 * (0.16666666666666666 * h + 0.027777777777777776 * h2)
                 - a_3 * (0.027777777777777776 * h2) + a_4 * (0.16666666666666666 * h)
@@ -1216,14 +1057,10 @@ impl<
                 + a_15 * (0.1388888888888889 * h2) + a_16 * (0.8333333333333334 * h)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
                 + a_2 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
                 + a_3 * (0.013888888888888888 * h2) - a_4 * (0.08333333333333333 * h)
@@ -1235,14 +1072,10 @@ impl<
                 + a_15 * (0.013888888888888888 * h2) + a_16 * (0.08333333333333333 * h)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
                 + a_2 * (0.006944444444444444 * h2) - a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.20833333333333334 * h - 0.06944444444444445 * h2)
@@ -1253,14 +1086,10 @@ impl<
                 - a_15 * (0.006944444444444444 * h2) - a_16 * (0.041666666666666664 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
                 + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.3333333333333333 * h - 0.1111111111111111 * h2)
@@ -1272,14 +1101,10 @@ impl<
                 - a_15 * (0.06944444444444445 * h2) - a_16 * (0.4166666666666667 * h)
                 + a_18 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
                 - a_3 * (0.006944444444444444 * h2)
                 + a_6 * (-0.041666666666666664 * h + 0.013888888888888888 * h2)
@@ -1291,14 +1116,10 @@ impl<
                 - a_15 * (0.006944444444444444 * h2) - a_16 * (0.041666666666666664 * h)
                 - a_17 * 0.5 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
                 + a_2 * (0.006944444444444444 * h2) - a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.20833333333333334 * h - 0.06944444444444445 * h2)
@@ -1309,14 +1130,10 @@ impl<
                 - a_15 * (0.006944444444444444 * h2) - a_16 * (0.041666666666666664 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
                 + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.3333333333333333 * h - 0.1111111111111111 * h2)
@@ -1328,14 +1145,10 @@ impl<
                 - a_15 * (0.06944444444444445 * h2) - a_16 * (0.4166666666666667 * h)
                 + a_18 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
                 - a_3 * (0.006944444444444444 * h2)
                 + a_6 * (-0.041666666666666664 * h + 0.013888888888888888 * h2)
@@ -1347,14 +1160,10 @@ impl<
                 - a_15 * (0.006944444444444444 * h2) - a_16 * (0.041666666666666664 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
@@ -1362,14 +1171,10 @@ impl<
                 - a_14 * (0.013888888888888888 * h2) + a_15 * (0.013888888888888888 * h2)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.027777777777777776 * h2) + a_2 * (0.027777777777777776 * h2)
                 - a_3 * (0.027777777777777776 * h2) + a_6 * (0.2222222222222222 * h2)
                 + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
@@ -1377,14 +1182,10 @@ impl<
                 - a_14 * (0.1388888888888889 * h2) + a_15 * (0.1388888888888889 * h2)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
                 + a_3 * (0.013888888888888888 * h2) - a_6 * (0.027777777777777776 * h2)
                 + a_8 * (0.027777777777777776 * h2) - a_9 * (0.027777777777777776 * h2)
@@ -1392,14 +1193,10 @@ impl<
                 - a_14 * (0.013888888888888888 * h2) + a_15 * (0.013888888888888888 * h2)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
@@ -1407,14 +1204,10 @@ impl<
                 - a_14 * (0.013888888888888888 * h2) + a_15 * (0.013888888888888888 * h2)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.027777777777777776 * h2) + a_2 * (0.027777777777777776 * h2)
                 - a_3 * (0.027777777777777776 * h2) + a_6 * (0.2222222222222222 * h2)
                 + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
@@ -1422,14 +1215,10 @@ impl<
                 - a_14 * (0.1388888888888889 * h2) + a_15 * (0.1388888888888889 * h2)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
                 + a_3 * (0.013888888888888888 * h2) - a_6 * (0.027777777777777776 * h2)
                 + a_8 * (0.027777777777777776 * h2) - a_9 * (0.027777777777777776 * h2)
@@ -1443,8 +1232,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.408248290463863,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1453,8 +1242,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.816496580927726,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1463,8 +1252,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.408248290463863,
         );
     }
@@ -1478,16 +1267,20 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.08333333333333333 * h)
             + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.16666666666666666 * h)
@@ -1528,13 +1321,9 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = jac_q_3;
         let a_18 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) - a_5 - a_6 * (0.16666666666666666 * h)
@@ -1546,14 +1335,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.20833333333333334 * h) - a_2 * (0.20833333333333334 * h)
                 + a_3 * (0.20833333333333334 * h) + a_6 * (0.3333333333333333 * h)
@@ -1565,14 +1350,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.8333333333333334 * h)
@@ -1584,14 +1365,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 + 0.16666666666666666 * h)
                 + a_2 * (-1.0 - 0.16666666666666666 * h)
@@ -1605,14 +1382,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
                 - a_3 * (0.08333333333333333 * h) + a_6 * (1.0 - 0.3333333333333333 * h)
@@ -1625,14 +1398,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.5);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, -0.5);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
@@ -1644,46 +1413,72 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.6666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.6666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.6666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
@@ -1691,28 +1486,20 @@ impl<
                 - a_14 * (0.013888888888888888 * h2)
                 + a_15 * (0.013888888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.027777777777777776 * h2) + a_2 * (0.027777777777777776 * h2)
                 - a_3 * (0.027777777777777776 * h2) + a_6 * (0.2222222222222222 * h2)
                 + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
                 + a_9 * (0.2222222222222222 * h2) + a_12 * (0.1388888888888889 * h2)
                 - a_14 * (0.1388888888888889 * h2) + a_15 * (0.1388888888888889 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
                 + a_3 * (0.013888888888888888 * h2) - a_6 * (0.027777777777777776 * h2)
                 + a_8 * (0.027777777777777776 * h2) - a_9 * (0.027777777777777776 * h2)
@@ -1720,14 +1507,10 @@ impl<
                 - a_14 * (0.013888888888888888 * h2)
                 + a_15 * (0.013888888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.1388888888888889 * h2) - a_8 * (0.1388888888888889 * h2)
@@ -1735,28 +1518,20 @@ impl<
                 - a_14 * (0.013888888888888888 * h2)
                 + a_15 * (0.013888888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.027777777777777776 * h2) + a_2 * (0.027777777777777776 * h2)
                 - a_3 * (0.027777777777777776 * h2) + a_6 * (0.2222222222222222 * h2)
                 + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
                 + a_9 * (0.2222222222222222 * h2) + a_12 * (0.1388888888888889 * h2)
                 - a_14 * (0.1388888888888889 * h2) + a_15 * (0.1388888888888889 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.013888888888888888 * h2) - a_2 * (0.013888888888888888 * h2)
                 + a_3 * (0.013888888888888888 * h2) - a_6 * (0.027777777777777776 * h2)
                 + a_8 * (0.027777777777777776 * h2) - a_9 * (0.027777777777777776 * h2)
@@ -1764,11 +1539,7 @@ impl<
                 - a_14 * (0.013888888888888888 * h2)
                 + a_15 * (0.013888888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -1790,12 +1561,13 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let q_1 = *q + v_1 * (0.08333333333333333 * h)
             + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.16666666666666666 * h)
             - lambda_2 * (0.16666666666666666 * h) + v_3 * (0.08333333333333333 * h)
@@ -1836,7 +1608,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIID(4), LobattoIIID(4)) with s = 4: order 2s − 2 = 6, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×4, Lambda×4, Mu×1 (9 vectors of dimension D); residual rows: Phi×4, Psi×4, Null×1.
+/// Unknowns: V: 4 × D, Lambda: 4 × M, Mu: 1 × M; residual rows: Phi: 4 × M, Psi: 4 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIID4;
 impl SlrkLobattoIIID4 {
@@ -1847,16 +1619,19 @@ impl SlrkLobattoIIID4 {
                 name: "V",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -1867,16 +1642,19 @@ impl SlrkLobattoIIID4 {
                 name: "Phi",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -1890,6 +1668,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -1899,17 +1680,18 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q + v_1 * (0.041666666666666664 * h)
             + lambda_1 * (0.041666666666666664 * h) - v_2 * (0.09316949906249124 * h)
             - lambda_2 * (0.09316949906249124 * h) + v_3 * (0.09316949906249124 * h)
@@ -2000,15 +1782,15 @@ impl<
         let omega_4 = phi_next;
         let null = v_1 * 0.28867513459481287 - v_2 * 0.6454972243679028
             + v_3 * 0.6454972243679028 - v_4 * 0.28867513459481287;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &phi_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 3, &omega_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &phi_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &omega_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -2020,20 +1802,24 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.041666666666666664 * h)
             + lambda_1 * (0.041666666666666664 * h) - v_2 * (0.09316949906249124 * h)
@@ -2089,14 +1875,10 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = jac_q_4;
         let a_24 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.001736111111111111 * h2) + a_1 * (0.041666666666666664 * h)
                 - a_2 * (0.001736111111111111 * h2) + a_3 * (0.001736111111111111 * h2)
                 - a_5 * (0.041666666666666664 * h) - a_6 * (0.00950023603298538 * h2)
@@ -2107,14 +1889,10 @@ impl<
                 - a_18 * (0.005208333333333333 * h2) + a_20 * (0.005208333333333333 * h2)
                 - a_21 * (0.005208333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0038820624609371347 * h2) + a_2 * (0.0038820624609371347 * h2)
                 - a_3 * (0.0038820624609371347 * h2) + a_5 * (0.09316949906249124 * h)
                 - a_6 * (0.019410312304685675 * h2) - a_7 * (0.09316949906249124 * h)
@@ -2124,14 +1902,10 @@ impl<
                 + a_20 * (0.013479048650173976 * h2)
                 - a_21 * (0.013479048650173976 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0038820624609371347 * h2) - a_2 * (0.0038820624609371347 * h2)
                 + a_3 * (0.0038820624609371347 * h2) - a_5 * (0.09316949906249124 * h)
                 + a_6 * (0.004895243250869881 * h2) - a_8 * (0.004895243250869881 * h2)
@@ -2141,14 +1915,10 @@ impl<
                 + a_20 * (0.021243173572048246 * h2)
                 - a_21 * (0.021243173572048246 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.001736111111111111 * h2) + a_2 * (0.001736111111111111 * h2)
                 - a_3 * (0.001736111111111111 * h2) + a_5 * (0.041666666666666664 * h)
                 - a_6 * (0.001736111111111111 * h2) + a_8 * (0.001736111111111111 * h2)
@@ -2158,14 +1928,10 @@ impl<
                 + a_20 * (0.001736111111111111 * h2)
                 - a_21 * (0.001736111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.001736111111111111 * h2) + a_1 * (0.041666666666666664 * h)
                 - a_2 * (0.001736111111111111 * h2) + a_3 * (0.001736111111111111 * h2)
                 - a_5 * (0.041666666666666664 * h) - a_6 * (0.00950023603298538 * h2)
@@ -2176,14 +1942,10 @@ impl<
                 - a_18 * (0.005208333333333333 * h2) + a_20 * (0.005208333333333333 * h2)
                 - a_21 * (0.005208333333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0038820624609371347 * h2) + a_2 * (0.0038820624609371347 * h2)
                 - a_3 * (0.0038820624609371347 * h2) + a_5 * (0.09316949906249124 * h)
                 - a_6 * (0.019410312304685675 * h2) - a_7 * (0.09316949906249124 * h)
@@ -2193,14 +1955,10 @@ impl<
                 + a_20 * (0.013479048650173976 * h2)
                 - a_21 * (0.013479048650173976 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0038820624609371347 * h2) - a_2 * (0.0038820624609371347 * h2)
                 + a_3 * (0.0038820624609371347 * h2) - a_5 * (0.09316949906249124 * h)
                 + a_6 * (0.004895243250869881 * h2) - a_8 * (0.004895243250869881 * h2)
@@ -2210,14 +1968,10 @@ impl<
                 + a_20 * (0.021243173572048246 * h2)
                 - a_21 * (0.021243173572048246 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.001736111111111111 * h2) + a_2 * (0.001736111111111111 * h2)
                 - a_3 * (0.001736111111111111 * h2) + a_5 * (0.041666666666666664 * h)
                 - a_6 * (0.001736111111111111 * h2) + a_8 * (0.001736111111111111 * h2)
@@ -2233,18 +1987,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -3.4641016151377544,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.004248634714409649 * h2) + a_1 * (0.10196723314583159 * h)
                 - a_2 * (0.004248634714409649 * h2) + a_3 * (0.004248634714409649 * h2)
                 + a_6 * (0.021243173572048246 * h2) - a_8 * (0.021243173572048246 * h2)
@@ -2254,14 +2004,10 @@ impl<
                 - a_20 * (0.002329237476562281 * h2)
                 + a_21 * (0.002329237476562281 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.00950023603298538 * h2) + a_2 * (0.00950023603298538 * h2)
                 - a_3 * (0.00950023603298538 * h2) + a_6 * (0.043402777777777776 * h2)
                 + a_7 * (0.20833333333333334 * h) - a_8 * (0.043402777777777776 * h2)
@@ -2272,14 +2018,10 @@ impl<
                 - a_20 * (0.0060280138107631585 * h2)
                 + a_21 * (0.0060280138107631585 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.00950023603298538 * h2) - a_2 * (0.00950023603298538 * h2)
                 + a_3 * (0.00950023603298538 * h2) - a_6 * (0.010946096675342111 * h2)
                 + a_8 * (0.010946096675342111 * h2) - a_9 * (0.010946096675342111 * h2)
@@ -2288,14 +2030,10 @@ impl<
                 - a_15 * (0.010946096675342111 * h2) + a_18 * (0.00950023603298538 * h2)
                 - a_20 * (0.00950023603298538 * h2) + a_21 * (0.00950023603298538 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.004248634714409649 * h2) + a_2 * (0.004248634714409649 * h2)
                 - a_3 * (0.004248634714409649 * h2) + a_6 * (0.0038820624609371347 * h2)
                 - a_8 * (0.0038820624609371347 * h2) + a_9 * (0.0038820624609371347 * h2)
@@ -2306,14 +2044,10 @@ impl<
                 - a_20 * (0.000776412492187427 * h2)
                 + a_21 * (0.000776412492187427 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.004248634714409649 * h2) + a_1 * (0.10196723314583159 * h)
                 - a_2 * (0.004248634714409649 * h2) + a_3 * (0.004248634714409649 * h2)
                 + a_6 * (0.021243173572048246 * h2) - a_8 * (0.021243173572048246 * h2)
@@ -2323,14 +2057,10 @@ impl<
                 - a_20 * (0.002329237476562281 * h2)
                 + a_21 * (0.002329237476562281 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.00950023603298538 * h2) + a_2 * (0.00950023603298538 * h2)
                 - a_3 * (0.00950023603298538 * h2) + a_6 * (0.043402777777777776 * h2)
                 + a_7 * (0.20833333333333334 * h) - a_8 * (0.043402777777777776 * h2)
@@ -2341,14 +2071,10 @@ impl<
                 - a_20 * (0.0060280138107631585 * h2)
                 + a_21 * (0.0060280138107631585 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.00950023603298538 * h2) - a_2 * (0.00950023603298538 * h2)
                 + a_3 * (0.00950023603298538 * h2) - a_6 * (0.010946096675342111 * h2)
                 + a_8 * (0.010946096675342111 * h2) - a_9 * (0.010946096675342111 * h2)
@@ -2357,14 +2083,10 @@ impl<
                 - a_15 * (0.010946096675342111 * h2) + a_18 * (0.00950023603298538 * h2)
                 - a_20 * (0.00950023603298538 * h2) + a_21 * (0.00950023603298538 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.004248634714409649 * h2) + a_2 * (0.004248634714409649 * h2)
                 - a_3 * (0.004248634714409649 * h2) + a_6 * (0.0038820624609371347 * h2)
                 - a_8 * (0.0038820624609371347 * h2) + a_9 * (0.0038820624609371347 * h2)
@@ -2381,18 +2103,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.002695809730034795 * h2) + a_1 * (0.06469943352083508 * h)
                 - a_2 * (0.002695809730034795 * h2) + a_3 * (0.002695809730034795 * h2)
                 + a_6 * (0.04784383446440731 * h2) - a_8 * (0.04784383446440731 * h2)
@@ -2402,14 +2120,10 @@ impl<
                 + a_20 * (0.002329237476562281 * h2)
                 - a_21 * (0.002329237476562281 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0060280138107631585 * h2) + a_2 * (0.0060280138107631585 * h2)
                 - a_3 * (0.0060280138107631585 * h2) + a_6 * (0.09775165223089767 * h2)
                 + a_7 * (0.4692079307083088 * h) - a_8 * (0.09775165223089767 * h2)
@@ -2419,14 +2133,10 @@ impl<
                 + a_20 * (0.0060280138107631585 * h2)
                 - a_21 * (0.0060280138107631585 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0060280138107631585 * h2) - a_2 * (0.0060280138107631585 * h2)
                 + a_3 * (0.0060280138107631585 * h2) - a_6 * (0.024652777777777777 * h2)
                 + a_8 * (0.024652777777777777 * h2) - a_9 * (0.024652777777777777 * h2)
@@ -2435,14 +2145,10 @@ impl<
                 - a_17 * (0.20833333333333334 * h) - a_18 * (0.00950023603298538 * h2)
                 + a_20 * (0.00950023603298538 * h2) - a_21 * (0.00950023603298538 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.002695809730034795 * h2) + a_2 * (0.002695809730034795 * h2)
                 - a_3 * (0.002695809730034795 * h2) + a_6 * (0.008743173572048245 * h2)
                 - a_8 * (0.008743173572048245 * h2) + a_9 * (0.008743173572048245 * h2)
@@ -2453,14 +2159,10 @@ impl<
                 + a_20 * (0.000776412492187427 * h2)
                 - a_21 * (0.000776412492187427 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.002695809730034795 * h2) + a_1 * (0.06469943352083508 * h)
                 - a_2 * (0.002695809730034795 * h2) + a_3 * (0.002695809730034795 * h2)
                 + a_6 * (0.04784383446440731 * h2) - a_8 * (0.04784383446440731 * h2)
@@ -2470,14 +2172,10 @@ impl<
                 + a_20 * (0.002329237476562281 * h2)
                 - a_21 * (0.002329237476562281 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0060280138107631585 * h2) + a_2 * (0.0060280138107631585 * h2)
                 - a_3 * (0.0060280138107631585 * h2) + a_6 * (0.09775165223089767 * h2)
                 + a_7 * (0.4692079307083088 * h) - a_8 * (0.09775165223089767 * h2)
@@ -2487,14 +2185,10 @@ impl<
                 + a_20 * (0.0060280138107631585 * h2)
                 - a_21 * (0.0060280138107631585 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0060280138107631585 * h2) - a_2 * (0.0060280138107631585 * h2)
                 + a_3 * (0.0060280138107631585 * h2) - a_6 * (0.024652777777777777 * h2)
                 + a_8 * (0.024652777777777777 * h2) - a_9 * (0.024652777777777777 * h2)
@@ -2503,14 +2197,10 @@ impl<
                 - a_17 * (0.20833333333333334 * h) - a_18 * (0.00950023603298538 * h2)
                 + a_20 * (0.00950023603298538 * h2) - a_21 * (0.00950023603298538 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.002695809730034795 * h2) + a_2 * (0.002695809730034795 * h2)
                 - a_3 * (0.002695809730034795 * h2) + a_6 * (0.008743173572048245 * h2)
                 - a_8 * (0.008743173572048245 * h2) + a_9 * (0.008743173572048245 * h2)
@@ -2527,18 +2217,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.005208333333333333 * h2) + a_1 * (0.125 * h)
                 - a_2 * (0.005208333333333333 * h2) + a_3 * (0.005208333333333333 * h2)
                 + a_6 * (0.03298611111111111 * h2) - a_8 * (0.03298611111111111 * h2)
@@ -2547,14 +2233,10 @@ impl<
                 + a_18 * (0.005208333333333333 * h2) - a_20 * (0.005208333333333333 * h2)
                 + a_21 * (0.005208333333333333 * h2) - a_23 * (0.125 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.011646187382811405 * h2) + a_2 * (0.011646187382811405 * h2)
                 - a_3 * (0.011646187382811405 * h2) + a_6 * (0.06739524325086989 * h2)
                 + a_7 * (0.3234971676041754 * h) - a_8 * (0.06739524325086989 * h2)
@@ -2563,14 +2245,10 @@ impl<
                 + a_18 * (0.013479048650173976 * h2) - a_20 * (0.013479048650173976 * h2)
                 + a_21 * (0.013479048650173976 * h2) - a_23 * (0.3234971676041754 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.011646187382811405 * h2) - a_2 * (0.011646187382811405 * h2)
                 + a_3 * (0.011646187382811405 * h2) - a_6 * (0.01699695009981434 * h2)
                 + a_8 * (0.01699695009981434 * h2) - a_9 * (0.01699695009981434 * h2)
@@ -2579,14 +2257,10 @@ impl<
                 + a_18 * (0.021243173572048246 * h2) - a_20 * (0.021243173572048246 * h2)
                 + a_21 * (0.021243173572048246 * h2) - a_23 * (0.5098361657291579 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.005208333333333333 * h2) + a_2 * (0.005208333333333333 * h2)
                 - a_3 * (0.005208333333333333 * h2) + a_6 * (0.0060280138107631585 * h2)
                 - a_8 * (0.0060280138107631585 * h2) + a_9 * (0.0060280138107631585 * h2)
@@ -2595,14 +2269,10 @@ impl<
                 + a_19 * (0.041666666666666664 * h) - a_20 * (0.001736111111111111 * h2)
                 + a_21 * (0.001736111111111111 * h2) - a_23 * (0.041666666666666664 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.005208333333333333 * h2) + a_1 * (0.125 * h)
                 - a_2 * (0.005208333333333333 * h2) + a_3 * (0.005208333333333333 * h2)
                 + a_6 * (0.03298611111111111 * h2) - a_8 * (0.03298611111111111 * h2)
@@ -2611,14 +2281,10 @@ impl<
                 + a_18 * (0.005208333333333333 * h2) - a_20 * (0.005208333333333333 * h2)
                 + a_21 * (0.005208333333333333 * h2) - a_23 * (0.125 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.011646187382811405 * h2) + a_2 * (0.011646187382811405 * h2)
                 - a_3 * (0.011646187382811405 * h2) + a_6 * (0.06739524325086989 * h2)
                 + a_7 * (0.3234971676041754 * h) - a_8 * (0.06739524325086989 * h2)
@@ -2627,14 +2293,10 @@ impl<
                 + a_18 * (0.013479048650173976 * h2) - a_20 * (0.013479048650173976 * h2)
                 + a_21 * (0.013479048650173976 * h2) - a_23 * (0.3234971676041754 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.011646187382811405 * h2) - a_2 * (0.011646187382811405 * h2)
                 + a_3 * (0.011646187382811405 * h2) - a_6 * (0.01699695009981434 * h2)
                 + a_8 * (0.01699695009981434 * h2) - a_9 * (0.01699695009981434 * h2)
@@ -2643,14 +2305,10 @@ impl<
                 + a_18 * (0.021243173572048246 * h2) - a_20 * (0.021243173572048246 * h2)
                 + a_21 * (0.021243173572048246 * h2) - a_23 * (0.5098361657291579 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.005208333333333333 * h2) + a_2 * (0.005208333333333333 * h2)
                 - a_3 * (0.005208333333333333 * h2) + a_6 * (0.0060280138107631585 * h2)
                 - a_8 * (0.0060280138107631585 * h2) + a_9 * (0.0060280138107631585 * h2)
@@ -2665,18 +2323,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             3.4641016151377544,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
                 + a_1 * (1.0 - 0.08333333333333333 * h)
                 + a_2 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
@@ -2690,14 +2344,10 @@ impl<
                 - a_21 * (0.010416666666666666 * h2) - a_22 * (0.125 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (-0.09316949906249124 * h + 0.0077641249218742695 * h2)
                 + a_2 * (0.09316949906249124 * h - 0.0077641249218742695 * h2)
                 + a_3 * (0.0077641249218742695 * h2) + a_4 * (0.09316949906249124 * h)
@@ -2710,14 +2360,10 @@ impl<
                 - a_21 * (0.02695809730034795 * h2) - a_22 * (0.3234971676041754 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.09316949906249124 * h - 0.0077641249218742695 * h2)
                 + a_2 * (-0.09316949906249124 * h + 0.0077641249218742695 * h2)
                 - a_3 * (0.0077641249218742695 * h2) - a_4 * (0.09316949906249124 * h)
@@ -2730,14 +2376,10 @@ impl<
                 - a_21 * (0.04248634714409649 * h2) - a_22 * (0.5098361657291579 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
                 + a_2 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
                 + a_3 * (0.003472222222222222 * h2) + a_4 * (0.041666666666666664 * h)
@@ -2752,14 +2394,10 @@ impl<
                 - a_21 * (0.003472222222222222 * h2) - a_22 * (0.041666666666666664 * h)
                 - a_23 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
                 - a_1 * (0.08333333333333333 * h)
                 + a_2 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
@@ -2772,14 +2410,10 @@ impl<
                 - a_21 * (0.010416666666666666 * h2) - a_22 * (0.125 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (-0.09316949906249124 * h + 0.0077641249218742695 * h2)
                 + a_2 * (0.09316949906249124 * h - 0.0077641249218742695 * h2)
                 + a_3 * (0.0077641249218742695 * h2) + a_4 * (0.09316949906249124 * h)
@@ -2792,14 +2426,10 @@ impl<
                 - a_21 * (0.02695809730034795 * h2) - a_22 * (0.3234971676041754 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.09316949906249124 * h - 0.0077641249218742695 * h2)
                 + a_2 * (-0.09316949906249124 * h + 0.0077641249218742695 * h2)
                 - a_3 * (0.0077641249218742695 * h2) - a_4 * (0.09316949906249124 * h)
@@ -2812,14 +2442,10 @@ impl<
                 - a_21 * (0.04248634714409649 * h2) - a_22 * (0.5098361657291579 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
                 + a_2 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
                 + a_3 * (0.003472222222222222 * h2) + a_4 * (0.041666666666666664 * h)
@@ -2834,14 +2460,10 @@ impl<
                 - a_21 * (0.003472222222222222 * h2) - a_22 * (0.041666666666666664 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.001552824984374854 * h2) + a_1 * (0.037267799624996496 * h)
                 - a_2 * (0.001552824984374854 * h2) + a_3 * (0.001552824984374854 * h2)
                 + a_6 * (0.10196723314583159 * h + 0.01900047206597076 * h2)
@@ -2854,14 +2476,10 @@ impl<
                 + a_21 * (0.004658474953124562 * h2) + a_22 * (0.05590169943749474 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
                 - a_3 * (0.003472222222222222 * h2)
                 + a_6 * (0.20833333333333334 * h + 0.03882062460937135 * h2)
@@ -2875,14 +2493,10 @@ impl<
                 + a_21 * (0.012056027621526317 * h2) + a_22 * (0.14467233145831582 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.003472222222222222 * h2) - a_2 * (0.003472222222222222 * h2)
                 + a_3 * (0.003472222222222222 * h2)
                 + a_6 * (-0.05254126404164213 * h - 0.009790486501739762 * h2)
@@ -2895,14 +2509,10 @@ impl<
                 + a_21 * (0.01900047206597076 * h2) + a_22 * (0.22800566479164913 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.001552824984374854 * h2) + a_2 * (0.001552824984374854 * h2)
                 - a_3 * (0.001552824984374854 * h2)
                 + a_6 * (0.018633899812498248 * h + 0.003472222222222222 * h2)
@@ -2916,14 +2526,10 @@ impl<
                 + a_21 * (0.001552824984374854 * h2) + a_22 * (0.018633899812498248 * h)
                 + a_23 * 0.4472135954999579 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.001552824984374854 * h2) + a_1 * (0.037267799624996496 * h)
                 - a_2 * (0.001552824984374854 * h2) + a_3 * (0.001552824984374854 * h2)
                 + a_6 * (0.10196723314583159 * h + 0.01900047206597076 * h2)
@@ -2936,14 +2542,10 @@ impl<
                 + a_21 * (0.004658474953124562 * h2) + a_22 * (0.05590169943749474 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
                 - a_3 * (0.003472222222222222 * h2)
                 + a_6 * (0.20833333333333334 * h + 0.03882062460937135 * h2)
@@ -2957,14 +2559,10 @@ impl<
                 + a_21 * (0.012056027621526317 * h2) + a_22 * (0.14467233145831582 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.003472222222222222 * h2) - a_2 * (0.003472222222222222 * h2)
                 + a_3 * (0.003472222222222222 * h2)
                 + a_6 * (-0.05254126404164213 * h - 0.009790486501739762 * h2)
@@ -2977,14 +2575,10 @@ impl<
                 + a_21 * (0.01900047206597076 * h2) + a_22 * (0.22800566479164913 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.001552824984374854 * h2) + a_2 * (0.001552824984374854 * h2)
                 - a_3 * (0.001552824984374854 * h2)
                 + a_6 * (0.018633899812498248 * h + 0.003472222222222222 * h2)
@@ -2998,14 +2592,10 @@ impl<
                 + a_21 * (0.001552824984374854 * h2) + a_22 * (0.018633899812498248 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.001552824984374854 * h2) - a_1 * (0.037267799624996496 * h)
                 + a_2 * (0.001552824984374854 * h2) - a_3 * (0.001552824984374854 * h2)
                 - a_6 * (0.01900047206597076 * h2) + a_8 * (0.01900047206597076 * h2)
@@ -3018,14 +2608,10 @@ impl<
                 - a_21 * (0.004658474953124562 * h2) - a_22 * (0.05590169943749474 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.003472222222222222 * h2) - a_2 * (0.003472222222222222 * h2)
                 + a_3 * (0.003472222222222222 * h2) - a_6 * (0.03882062460937135 * h2)
                 - a_7 * (0.18633899812498247 * h) + a_8 * (0.03882062460937135 * h2)
@@ -3038,14 +2624,10 @@ impl<
                 - a_21 * (0.012056027621526317 * h2) - a_22 * (0.14467233145831582 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
                 - a_3 * (0.003472222222222222 * h2) + a_6 * (0.009790486501739762 * h2)
                 - a_8 * (0.009790486501739762 * h2) + a_9 * (0.009790486501739762 * h2)
@@ -3058,14 +2640,10 @@ impl<
                 - a_21 * (0.01900047206597076 * h2) - a_22 * (0.22800566479164913 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (0.001552824984374854 * h2) - a_2 * (0.001552824984374854 * h2)
                 + a_3 * (0.001552824984374854 * h2) - a_6 * (0.003472222222222222 * h2)
                 + a_8 * (0.003472222222222222 * h2) - a_9 * (0.003472222222222222 * h2)
@@ -3078,14 +2656,10 @@ impl<
                 - a_21 * (0.001552824984374854 * h2) - a_22 * (0.018633899812498248 * h)
                 - a_23 * 0.4472135954999579 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_0 * (0.001552824984374854 * h2) - a_1 * (0.037267799624996496 * h)
                 + a_2 * (0.001552824984374854 * h2) - a_3 * (0.001552824984374854 * h2)
                 - a_6 * (0.01900047206597076 * h2) + a_8 * (0.01900047206597076 * h2)
@@ -3098,14 +2672,10 @@ impl<
                 - a_21 * (0.004658474953124562 * h2) - a_22 * (0.05590169943749474 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (0.003472222222222222 * h2) - a_2 * (0.003472222222222222 * h2)
                 + a_3 * (0.003472222222222222 * h2) - a_6 * (0.03882062460937135 * h2)
                 - a_7 * (0.18633899812498247 * h) + a_8 * (0.03882062460937135 * h2)
@@ -3118,14 +2688,10 @@ impl<
                 - a_21 * (0.012056027621526317 * h2) - a_22 * (0.14467233145831582 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
                 - a_3 * (0.003472222222222222 * h2) + a_6 * (0.009790486501739762 * h2)
                 - a_8 * (0.009790486501739762 * h2) + a_9 * (0.009790486501739762 * h2)
@@ -3138,14 +2704,10 @@ impl<
                 - a_21 * (0.01900047206597076 * h2) - a_22 * (0.22800566479164913 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (0.001552824984374854 * h2) - a_2 * (0.001552824984374854 * h2)
                 + a_3 * (0.001552824984374854 * h2) - a_6 * (0.003472222222222222 * h2)
                 + a_8 * (0.003472222222222222 * h2) - a_9 * (0.003472222222222222 * h2)
@@ -3158,14 +2720,10 @@ impl<
                 - a_21 * (0.001552824984374854 * h2) - a_22 * (0.018633899812498248 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
                 + a_6 * (0.04248634714409649 * h2) - a_8 * (0.04248634714409649 * h2)
@@ -3174,14 +2732,10 @@ impl<
                 + a_18 * (0.010416666666666666 * h2) - a_20 * (0.010416666666666666 * h2)
                 + a_21 * (0.010416666666666666 * h2) - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0077641249218742695 * h2) + a_2 * (0.0077641249218742695 * h2)
                 - a_3 * (0.0077641249218742695 * h2) + a_6 * (0.08680555555555555 * h2)
                 + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
@@ -3190,14 +2744,10 @@ impl<
                 + a_18 * (0.02695809730034795 * h2) - a_20 * (0.02695809730034795 * h2)
                 + a_21 * (0.02695809730034795 * h2) - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0077641249218742695 * h2) - a_2 * (0.0077641249218742695 * h2)
                 + a_3 * (0.0077641249218742695 * h2) - a_6 * (0.021892193350684222 * h2)
                 + a_8 * (0.021892193350684222 * h2) - a_9 * (0.021892193350684222 * h2)
@@ -3206,14 +2756,10 @@ impl<
                 + a_18 * (0.04248634714409649 * h2) - a_20 * (0.04248634714409649 * h2)
                 + a_21 * (0.04248634714409649 * h2) - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
                 - a_3 * (0.003472222222222222 * h2) + a_6 * (0.0077641249218742695 * h2)
                 - a_8 * (0.0077641249218742695 * h2) + a_9 * (0.0077641249218742695 * h2)
@@ -3224,14 +2770,10 @@ impl<
                 - a_20 * (0.003472222222222222 * h2) + a_21 * (0.003472222222222222 * h2)
                 - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
                 + a_6 * (0.04248634714409649 * h2) - a_8 * (0.04248634714409649 * h2)
@@ -3240,14 +2782,10 @@ impl<
                 + a_18 * (0.010416666666666666 * h2) - a_20 * (0.010416666666666666 * h2)
                 + a_21 * (0.010416666666666666 * h2) - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0077641249218742695 * h2) + a_2 * (0.0077641249218742695 * h2)
                 - a_3 * (0.0077641249218742695 * h2) + a_6 * (0.08680555555555555 * h2)
                 + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
@@ -3256,14 +2794,10 @@ impl<
                 + a_18 * (0.02695809730034795 * h2) - a_20 * (0.02695809730034795 * h2)
                 + a_21 * (0.02695809730034795 * h2) - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0077641249218742695 * h2) - a_2 * (0.0077641249218742695 * h2)
                 + a_3 * (0.0077641249218742695 * h2) - a_6 * (0.021892193350684222 * h2)
                 + a_8 * (0.021892193350684222 * h2) - a_9 * (0.021892193350684222 * h2)
@@ -3272,14 +2806,10 @@ impl<
                 + a_18 * (0.04248634714409649 * h2) - a_20 * (0.04248634714409649 * h2)
                 + a_21 * (0.04248634714409649 * h2) - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
                 - a_3 * (0.003472222222222222 * h2) + a_6 * (0.0077641249218742695 * h2)
                 - a_8 * (0.0077641249218742695 * h2) + a_9 * (0.0077641249218742695 * h2)
@@ -3296,8 +2826,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.28867513459481287,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -3306,8 +2836,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -3316,8 +2846,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -3326,8 +2856,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             -0.28867513459481287,
         );
     }
@@ -3341,18 +2871,22 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.041666666666666664 * h)
             + lambda_1 * (0.041666666666666664 * h) - v_2 * (0.09316949906249124 * h)
@@ -3408,13 +2942,9 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = jac_q_4;
         let a_24 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.041666666666666664 * h) - a_2 * (0.041666666666666664 * h)
                 + a_3 * (0.041666666666666664 * h) - a_5
@@ -3428,14 +2958,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.10196723314583159 * h) - a_2 * (0.10196723314583159 * h)
                 + a_3 * (0.10196723314583159 * h) + a_6 * (0.20833333333333334 * h)
@@ -3449,14 +2975,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.06469943352083508 * h) - a_2 * (0.06469943352083508 * h)
                 + a_3 * (0.06469943352083508 * h) + a_6 * (0.4692079307083088 * h)
@@ -3470,14 +2992,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(a_0 * (0.125 * h) - a_2 * (0.125 * h) + a_3 * (0.125 * h)
                 + a_6 * (0.3234971676041754 * h) - a_8 * (0.3234971676041754 * h)
@@ -3490,14 +3008,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 - 0.08333333333333333 * h)
                 + a_2 * (-1.0 + 0.08333333333333333 * h)
@@ -3513,14 +3027,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(a_0 * (0.037267799624996496 * h) - a_2 * (0.037267799624996496 * h)
                 + a_3 * (0.037267799624996496 * h)
@@ -3538,14 +3048,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 0.4472135954999579);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, 0.4472135954999579);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_0 * (0.037267799624996496 * h) + a_2 * (0.037267799624996496 * h)
                 - a_3 * (0.037267799624996496 * h) - a_6 * (0.18633899812498247 * h)
@@ -3562,14 +3068,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, -0.4472135954999579);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, -0.4472135954999579);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
@@ -3583,56 +3085,92 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
                 + a_6 * (0.04248634714409649 * h2) - a_8 * (0.04248634714409649 * h2)
@@ -3641,14 +3179,10 @@ impl<
                 + a_18 * (0.010416666666666666 * h2) - a_20 * (0.010416666666666666 * h2)
                 + a_21 * (0.010416666666666666 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0077641249218742695 * h2) + a_2 * (0.0077641249218742695 * h2)
                 - a_3 * (0.0077641249218742695 * h2) + a_6 * (0.08680555555555555 * h2)
                 + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
@@ -3657,14 +3191,10 @@ impl<
                 + a_18 * (0.02695809730034795 * h2) - a_20 * (0.02695809730034795 * h2)
                 + a_21 * (0.02695809730034795 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0077641249218742695 * h2) - a_2 * (0.0077641249218742695 * h2)
                 + a_3 * (0.0077641249218742695 * h2) - a_6 * (0.021892193350684222 * h2)
                 + a_8 * (0.021892193350684222 * h2) - a_9 * (0.021892193350684222 * h2)
@@ -3673,14 +3203,10 @@ impl<
                 + a_18 * (0.04248634714409649 * h2) - a_20 * (0.04248634714409649 * h2)
                 + a_21 * (0.04248634714409649 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
                 - a_3 * (0.003472222222222222 * h2) + a_6 * (0.0077641249218742695 * h2)
                 - a_8 * (0.0077641249218742695 * h2) + a_9 * (0.0077641249218742695 * h2)
@@ -3691,14 +3217,10 @@ impl<
                 - a_20 * (0.003472222222222222 * h2)
                 + a_21 * (0.003472222222222222 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
                 + a_6 * (0.04248634714409649 * h2) - a_8 * (0.04248634714409649 * h2)
@@ -3707,14 +3229,10 @@ impl<
                 + a_18 * (0.010416666666666666 * h2) - a_20 * (0.010416666666666666 * h2)
                 + a_21 * (0.010416666666666666 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0077641249218742695 * h2) + a_2 * (0.0077641249218742695 * h2)
                 - a_3 * (0.0077641249218742695 * h2) + a_6 * (0.08680555555555555 * h2)
                 + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
@@ -3723,14 +3241,10 @@ impl<
                 + a_18 * (0.02695809730034795 * h2) - a_20 * (0.02695809730034795 * h2)
                 + a_21 * (0.02695809730034795 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0077641249218742695 * h2) - a_2 * (0.0077641249218742695 * h2)
                 + a_3 * (0.0077641249218742695 * h2) - a_6 * (0.021892193350684222 * h2)
                 + a_8 * (0.021892193350684222 * h2) - a_9 * (0.021892193350684222 * h2)
@@ -3739,14 +3253,10 @@ impl<
                 + a_18 * (0.04248634714409649 * h2) - a_20 * (0.04248634714409649 * h2)
                 + a_21 * (0.04248634714409649 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.003472222222222222 * h2) + a_2 * (0.003472222222222222 * h2)
                 - a_3 * (0.003472222222222222 * h2) + a_6 * (0.0077641249218742695 * h2)
                 - a_8 * (0.0077641249218742695 * h2) + a_9 * (0.0077641249218742695 * h2)
@@ -3757,11 +3267,7 @@ impl<
                 - a_20 * (0.003472222222222222 * h2)
                 + a_21 * (0.003472222222222222 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -3784,14 +3290,15 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let q_1 = *q + v_1 * (0.041666666666666664 * h)
             + lambda_1 * (0.041666666666666664 * h) - v_2 * (0.09316949906249124 * h)
             - lambda_2 * (0.09316949906249124 * h) + v_3 * (0.09316949906249124 * h)
@@ -3846,7 +3353,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIID(5), LobattoIIID(5)) with s = 5: order 2s − 2 = 8, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×5, Lambda×5, Mu×1 (11 vectors of dimension D); residual rows: Phi×5, Psi×5, Null×1.
+/// Unknowns: V: 5 × D, Lambda: 5 × M, Mu: 1 × M; residual rows: Phi: 5 × M, Psi: 5 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIID5;
 impl SlrkLobattoIIID5 {
@@ -3857,16 +3364,19 @@ impl SlrkLobattoIIID5 {
                 name: "V",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -3877,16 +3387,19 @@ impl SlrkLobattoIIID5 {
                 name: "Phi",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -3906,6 +3419,9 @@ impl<
     ];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -3915,19 +3431,20 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q + v_1 * (0.025 * h) + lambda_1 * (0.025 * h)
             - v_2 * (0.058333333333333334 * h) - lambda_2 * (0.058333333333333334 * h)
             + v_3 * (0.06666666666666667 * h) + lambda_3 * (0.06666666666666667 * h)
@@ -4049,17 +3566,17 @@ impl<
         let null = v_1 * 0.22360679774997896 - v_2 * 0.521749194749951
             + v_3 * 0.5962847939999439 - v_4 * 0.521749194749951
             + v_5 * 0.22360679774997896;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &phi_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 4, &phi_5);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 3, &omega_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 4, &omega_5);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &phi_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 4, &phi_5);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &omega_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 4, &omega_5);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -4071,22 +3588,26 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.025 * h) + lambda_1 * (0.025 * h)
             - v_2 * (0.058333333333333334 * h) - lambda_2 * (0.058333333333333334 * h)
@@ -4157,14 +3678,10 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = jac_q_5;
         let a_30 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
                 + a_3 * (0.000625 * h2) - a_5 * (0.025 * h)
                 - a_6 * (0.0035416666666666665 * h2) + a_8 * (0.0035416666666666665 * h2)
@@ -4177,14 +3694,10 @@ impl<
                 - a_21 * (0.0035416666666666665 * h2) + a_24 * (0.000625 * h2)
                 - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
                 - a_3 * (0.0014583333333333334 * h2) + a_5 * (0.058333333333333334 * h)
                 - a_6 * (0.007939814814814814 * h2) - a_7 * (0.058333333333333334 * h)
@@ -4195,14 +3708,10 @@ impl<
                 + a_24 * (0.008263888888888888 * h2) - a_26 * (0.008263888888888888 * h2)
                 + a_27 * (0.008263888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
                 + a_3 * (0.0016666666666666668 * h2) - a_5 * (0.06666666666666667 * h)
                 + a_6 * (0.0023590065600625184 * h2) - a_8 * (0.0023590065600625184 * h2)
@@ -4213,14 +3722,10 @@ impl<
                 + a_24 * (0.007222222222222222 * h2) - a_26 * (0.007222222222222222 * h2)
                 + a_27 * (0.007222222222222222 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
                 - a_3 * (0.0014583333333333334 * h2) + a_5 * (0.058333333333333334 * h)
                 - a_6 * (0.0015751263495983703 * h2) + a_8 * (0.0015751263495983703 * h2)
@@ -4233,14 +3738,10 @@ impl<
                 + a_24 * (0.008263888888888888 * h2) - a_26 * (0.008263888888888888 * h2)
                 + a_27 * (0.008263888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
                 - a_5 * (0.025 * h) + a_6 * (0.000625 * h2) - a_8 * (0.000625 * h2)
                 + a_9 * (0.000625 * h2) + a_12 * (0.000625 * h2) - a_14 * (0.000625 * h2)
@@ -4249,14 +3750,10 @@ impl<
                 + a_24 * (0.000625 * h2) + a_25 * (0.025 * h) - a_26 * (0.000625 * h2)
                 + a_27 * (0.000625 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
                 + a_3 * (0.000625 * h2) - a_5 * (0.025 * h)
                 - a_6 * (0.0035416666666666665 * h2) + a_8 * (0.0035416666666666665 * h2)
@@ -4269,14 +3766,10 @@ impl<
                 - a_21 * (0.0035416666666666665 * h2) + a_24 * (0.000625 * h2)
                 - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
                 - a_3 * (0.0014583333333333334 * h2) + a_5 * (0.058333333333333334 * h)
                 - a_6 * (0.007939814814814814 * h2) - a_7 * (0.058333333333333334 * h)
@@ -4287,14 +3780,10 @@ impl<
                 + a_24 * (0.008263888888888888 * h2) - a_26 * (0.008263888888888888 * h2)
                 + a_27 * (0.008263888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
                 + a_3 * (0.0016666666666666668 * h2) - a_5 * (0.06666666666666667 * h)
                 + a_6 * (0.0023590065600625184 * h2) - a_8 * (0.0023590065600625184 * h2)
@@ -4305,14 +3794,10 @@ impl<
                 + a_24 * (0.007222222222222222 * h2) - a_26 * (0.007222222222222222 * h2)
                 + a_27 * (0.007222222222222222 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
                 - a_3 * (0.0014583333333333334 * h2) + a_5 * (0.058333333333333334 * h)
                 - a_6 * (0.0015751263495983703 * h2) + a_8 * (0.0015751263495983703 * h2)
@@ -4325,14 +3810,10 @@ impl<
                 + a_24 * (0.008263888888888888 * h2) - a_26 * (0.008263888888888888 * h2)
                 + a_27 * (0.008263888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
                 - a_5 * (0.025 * h) + a_6 * (0.000625 * h2) - a_8 * (0.000625 * h2)
                 + a_9 * (0.000625 * h2) + a_12 * (0.000625 * h2) - a_14 * (0.000625 * h2)
@@ -4347,18 +3828,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -4.47213595499958,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0015178571428571428 * h2) + a_1 * (0.060714285714285714 * h)
                 - a_2 * (0.0015178571428571428 * h2) + a_3 * (0.0015178571428571428 * h2)
                 + a_6 * (0.008263888888888888 * h2) - a_8 * (0.008263888888888888 * h2)
@@ -4373,14 +3850,10 @@ impl<
                 + a_26 * (0.00026785714285714287 * h2)
                 - a_27 * (0.00026785714285714287 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
                 - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.018526234567901236 * h2)
                 + a_7 * (0.1361111111111111 * h) - a_8 * (0.018526234567901236 * h2)
@@ -4392,14 +3865,10 @@ impl<
                 + a_26 * (0.0035416666666666665 * h2)
                 - a_27 * (0.0035416666666666665 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.004047619047619047 * h2) - a_2 * (0.004047619047619047 * h2)
                 + a_3 * (0.004047619047619047 * h2) - a_6 * (0.0055043486401458765 * h2)
                 + a_8 * (0.0055043486401458765 * h2) - a_9 * (0.0055043486401458765 * h2)
@@ -4411,14 +3880,10 @@ impl<
                 + a_26 * (0.0030952380952380953 * h2)
                 - a_27 * (0.0030952380952380953 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
                 - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.0036752948157295308 * h2)
                 - a_8 * (0.0036752948157295308 * h2) + a_9 * (0.0036752948157295308 * h2)
@@ -4432,14 +3897,10 @@ impl<
                 + a_26 * (0.0035416666666666665 * h2)
                 - a_27 * (0.0035416666666666665 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.0015178571428571428 * h2) - a_2 * (0.0015178571428571428 * h2)
                 + a_3 * (0.0015178571428571428 * h2) - a_6 * (0.0014583333333333334 * h2)
                 + a_8 * (0.0014583333333333334 * h2) - a_9 * (0.0014583333333333334 * h2)
@@ -4454,14 +3915,10 @@ impl<
                 + a_26 * (0.00026785714285714287 * h2)
                 - a_27 * (0.00026785714285714287 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0015178571428571428 * h2) + a_1 * (0.060714285714285714 * h)
                 - a_2 * (0.0015178571428571428 * h2) + a_3 * (0.0015178571428571428 * h2)
                 + a_6 * (0.008263888888888888 * h2) - a_8 * (0.008263888888888888 * h2)
@@ -4476,14 +3933,10 @@ impl<
                 + a_26 * (0.00026785714285714287 * h2)
                 - a_27 * (0.00026785714285714287 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
                 - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.018526234567901236 * h2)
                 + a_7 * (0.1361111111111111 * h) - a_8 * (0.018526234567901236 * h2)
@@ -4495,14 +3948,10 @@ impl<
                 + a_26 * (0.0035416666666666665 * h2)
                 - a_27 * (0.0035416666666666665 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.004047619047619047 * h2) - a_2 * (0.004047619047619047 * h2)
                 + a_3 * (0.004047619047619047 * h2) - a_6 * (0.0055043486401458765 * h2)
                 + a_8 * (0.0055043486401458765 * h2) - a_9 * (0.0055043486401458765 * h2)
@@ -4514,14 +3963,10 @@ impl<
                 + a_26 * (0.0030952380952380953 * h2)
                 - a_27 * (0.0030952380952380953 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
                 - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.0036752948157295308 * h2)
                 - a_8 * (0.0036752948157295308 * h2) + a_9 * (0.0036752948157295308 * h2)
@@ -4535,14 +3980,10 @@ impl<
                 + a_26 * (0.0035416666666666665 * h2)
                 - a_27 * (0.0035416666666666665 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.0015178571428571428 * h2) - a_2 * (0.0015178571428571428 * h2)
                 + a_3 * (0.0015178571428571428 * h2) - a_6 * (0.0014583333333333334 * h2)
                 + a_8 * (0.0014583333333333334 * h2) - a_9 * (0.0014583333333333334 * h2)
@@ -4563,18 +4004,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.9166296949998198,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.001015625 * h2) + a_1 * (0.040625 * h) - a_2 * (0.001015625 * h2)
                 + a_3 * (0.001015625 * h2) + a_6 * (0.018407611130327597 * h2)
                 - a_8 * (0.018407611130327597 * h2) + a_9 * (0.018407611130327597 * h2)
@@ -4585,14 +4022,10 @@ impl<
                 - a_21 * (0.0018798333525498194 * h2) + a_24 * (0.000234375 * h2)
                 - a_26 * (0.000234375 * h2) + a_27 * (0.000234375 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0023697916666666667 * h2) + a_2 * (0.0023697916666666667 * h2)
                 - a_3 * (0.0023697916666666667 * h2) + a_6 * (0.041266736063414154 * h2)
                 + a_7 * (0.30318418332304276 * h) - a_8 * (0.041266736063414154 * h2)
@@ -4604,14 +4037,10 @@ impl<
                 - a_26 * (0.0030989583333333333 * h2)
                 + a_27 * (0.0030989583333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0027083333333333334 * h2) - a_2 * (0.0027083333333333334 * h2)
                 + a_3 * (0.0027083333333333334 * h2) - a_6 * (0.012260802469135803 * h2)
                 + a_8 * (0.012260802469135803 * h2) - a_9 * (0.012260802469135803 * h2)
@@ -4623,14 +4052,10 @@ impl<
                 - a_26 * (0.0027083333333333334 * h2)
                 + a_27 * (0.0027083333333333334 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0023697916666666667 * h2) + a_2 * (0.0023697916666666667 * h2)
                 - a_3 * (0.0023697916666666667 * h2) + a_6 * (0.008186629644575786 * h2)
                 - a_8 * (0.008186629644575786 * h2) + a_9 * (0.008186629644575786 * h2)
@@ -4643,14 +4068,10 @@ impl<
                 - a_26 * (0.0030989583333333333 * h2)
                 + a_27 * (0.0030989583333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.001015625 * h2) - a_2 * (0.001015625 * h2)
                 + a_3 * (0.001015625 * h2) - a_6 * (0.0032484019641754584 * h2)
                 + a_8 * (0.0032484019641754584 * h2) - a_9 * (0.0032484019641754584 * h2)
@@ -4663,14 +4084,10 @@ impl<
                 + a_25 * (0.009375 * h) - a_26 * (0.000234375 * h2)
                 + a_27 * (0.000234375 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.001015625 * h2) + a_1 * (0.040625 * h) - a_2 * (0.001015625 * h2)
                 + a_3 * (0.001015625 * h2) + a_6 * (0.018407611130327597 * h2)
                 - a_8 * (0.018407611130327597 * h2) + a_9 * (0.018407611130327597 * h2)
@@ -4681,14 +4098,10 @@ impl<
                 - a_21 * (0.0018798333525498194 * h2) + a_24 * (0.000234375 * h2)
                 - a_26 * (0.000234375 * h2) + a_27 * (0.000234375 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0023697916666666667 * h2) + a_2 * (0.0023697916666666667 * h2)
                 - a_3 * (0.0023697916666666667 * h2) + a_6 * (0.041266736063414154 * h2)
                 + a_7 * (0.30318418332304276 * h) - a_8 * (0.041266736063414154 * h2)
@@ -4700,14 +4113,10 @@ impl<
                 - a_26 * (0.0030989583333333333 * h2)
                 + a_27 * (0.0030989583333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0027083333333333334 * h2) - a_2 * (0.0027083333333333334 * h2)
                 + a_3 * (0.0027083333333333334 * h2) - a_6 * (0.012260802469135803 * h2)
                 + a_8 * (0.012260802469135803 * h2) - a_9 * (0.012260802469135803 * h2)
@@ -4719,14 +4128,10 @@ impl<
                 - a_26 * (0.0027083333333333334 * h2)
                 + a_27 * (0.0027083333333333334 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0023697916666666667 * h2) + a_2 * (0.0023697916666666667 * h2)
                 - a_3 * (0.0023697916666666667 * h2) + a_6 * (0.008186629644575786 * h2)
                 - a_8 * (0.008186629644575786 * h2) + a_9 * (0.008186629644575786 * h2)
@@ -4739,14 +4144,10 @@ impl<
                 - a_26 * (0.0030989583333333333 * h2)
                 + a_27 * (0.0030989583333333333 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.001015625 * h2) - a_2 * (0.001015625 * h2)
                 + a_3 * (0.001015625 * h2) - a_6 * (0.0032484019641754584 * h2)
                 + a_8 * (0.0032484019641754584 * h2) - a_9 * (0.0032484019641754584 * h2)
@@ -4765,18 +4166,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.6770509831248424,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0015178571428571428 * h2) + a_1 * (0.060714285714285714 * h)
                 - a_2 * (0.0015178571428571428 * h2) + a_3 * (0.0015178571428571428 * h2)
                 + a_6 * (0.01488836055676723 * h2) - a_8 * (0.01488836055676723 * h2)
@@ -4788,14 +4185,10 @@ impl<
                 + a_26 * (0.00026785714285714287 * h2)
                 - a_27 * (0.00026785714285714287 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
                 - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.033377174320072936 * h2)
                 + a_7 * (0.2452200562291073 * h) - a_8 * (0.033377174320072936 * h2)
@@ -4807,14 +4200,10 @@ impl<
                 + a_26 * (0.0035416666666666665 * h2)
                 - a_27 * (0.0035416666666666665 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.004047619047619047 * h2) - a_2 * (0.004047619047619047 * h2)
                 + a_3 * (0.004047619047619047 * h2) - a_6 * (0.009916726650914807 * h2)
                 + a_8 * (0.009916726650914807 * h2) - a_9 * (0.009916726650914807 * h2)
@@ -4826,14 +4215,10 @@ impl<
                 + a_26 * (0.0030952380952380953 * h2)
                 - a_27 * (0.0030952380952380953 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
                 - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.00662147266313933 * h2)
                 - a_8 * (0.00662147266313933 * h2) + a_9 * (0.00662147266313933 * h2)
@@ -4845,14 +4230,10 @@ impl<
                 + a_26 * (0.0035416666666666665 * h2)
                 - a_27 * (0.0035416666666666665 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.0015178571428571428 * h2) - a_2 * (0.0015178571428571428 * h2)
                 + a_3 * (0.0015178571428571428 * h2) - a_6 * (0.0026273577453118637 * h2)
                 + a_8 * (0.0026273577453118637 * h2) - a_9 * (0.0026273577453118637 * h2)
@@ -4866,14 +4247,10 @@ impl<
                 + a_26 * (0.00026785714285714287 * h2)
                 - a_27 * (0.00026785714285714287 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0015178571428571428 * h2) + a_1 * (0.060714285714285714 * h)
                 - a_2 * (0.0015178571428571428 * h2) + a_3 * (0.0015178571428571428 * h2)
                 + a_6 * (0.01488836055676723 * h2) - a_8 * (0.01488836055676723 * h2)
@@ -4885,14 +4262,10 @@ impl<
                 + a_26 * (0.00026785714285714287 * h2)
                 - a_27 * (0.00026785714285714287 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
                 - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.033377174320072936 * h2)
                 + a_7 * (0.2452200562291073 * h) - a_8 * (0.033377174320072936 * h2)
@@ -4904,14 +4277,10 @@ impl<
                 + a_26 * (0.0035416666666666665 * h2)
                 - a_27 * (0.0035416666666666665 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.004047619047619047 * h2) - a_2 * (0.004047619047619047 * h2)
                 + a_3 * (0.004047619047619047 * h2) - a_6 * (0.009916726650914807 * h2)
                 + a_8 * (0.009916726650914807 * h2) - a_9 * (0.009916726650914807 * h2)
@@ -4923,14 +4292,10 @@ impl<
                 + a_26 * (0.0030952380952380953 * h2)
                 - a_27 * (0.0030952380952380953 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0035416666666666665 * h2) + a_2 * (0.0035416666666666665 * h2)
                 - a_3 * (0.0035416666666666665 * h2) + a_6 * (0.00662147266313933 * h2)
                 - a_8 * (0.00662147266313933 * h2) + a_9 * (0.00662147266313933 * h2)
@@ -4942,14 +4307,10 @@ impl<
                 + a_26 * (0.0035416666666666665 * h2)
                 - a_27 * (0.0035416666666666665 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.0015178571428571428 * h2) - a_2 * (0.0015178571428571428 * h2)
                 + a_3 * (0.0015178571428571428 * h2) - a_6 * (0.0026273577453118637 * h2)
                 + a_8 * (0.0026273577453118637 * h2) - a_9 * (0.0026273577453118637 * h2)
@@ -4969,18 +4330,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.9166296949998198,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
                 + a_3 * (0.000625 * h2) + a_6 * (0.020069444444444445 * h2)
                 - a_8 * (0.020069444444444445 * h2) + a_9 * (0.020069444444444445 * h2)
@@ -4990,14 +4347,10 @@ impl<
                 + a_24 * (0.000625 * h2) - a_26 * (0.000625 * h2)
                 + a_27 * (0.000625 * h2) - a_29 * (0.025 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
                 - a_3 * (0.0014583333333333334 * h2) + a_6 * (0.04499228395061729 * h2)
                 + a_7 * (0.33055555555555555 * h) - a_8 * (0.04499228395061729 * h2)
@@ -5008,14 +4361,10 @@ impl<
                 - a_26 * (0.008263888888888888 * h2) + a_27 * (0.008263888888888888 * h2)
                 - a_29 * (0.33055555555555555 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
                 + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.013367703840354272 * h2)
                 + a_8 * (0.013367703840354272 * h2) - a_9 * (0.013367703840354272 * h2)
@@ -5026,14 +4375,10 @@ impl<
                 - a_26 * (0.007222222222222222 * h2) + a_27 * (0.007222222222222222 * h2)
                 - a_29 * (0.28888888888888886 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
                 - a_3 * (0.0014583333333333334 * h2) + a_6 * (0.008925715981057432 * h2)
                 - a_8 * (0.008925715981057432 * h2) + a_9 * (0.008925715981057432 * h2)
@@ -5044,14 +4389,10 @@ impl<
                 - a_26 * (0.008263888888888888 * h2) + a_27 * (0.008263888888888888 * h2)
                 - a_29 * (0.33055555555555555 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
                 - a_6 * (0.0035416666666666665 * h2) + a_8 * (0.0035416666666666665 * h2)
                 - a_9 * (0.0035416666666666665 * h2)
@@ -5064,14 +4405,10 @@ impl<
                 + a_25 * (0.025 * h) - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)
                 - a_29 * (0.025 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
                 + a_3 * (0.000625 * h2) + a_6 * (0.020069444444444445 * h2)
                 - a_8 * (0.020069444444444445 * h2) + a_9 * (0.020069444444444445 * h2)
@@ -5081,14 +4418,10 @@ impl<
                 + a_24 * (0.000625 * h2) - a_26 * (0.000625 * h2)
                 + a_27 * (0.000625 * h2) - a_29 * (0.025 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
                 - a_3 * (0.0014583333333333334 * h2) + a_6 * (0.04499228395061729 * h2)
                 + a_7 * (0.33055555555555555 * h) - a_8 * (0.04499228395061729 * h2)
@@ -5099,14 +4432,10 @@ impl<
                 - a_26 * (0.008263888888888888 * h2) + a_27 * (0.008263888888888888 * h2)
                 - a_29 * (0.33055555555555555 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
                 + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.013367703840354272 * h2)
                 + a_8 * (0.013367703840354272 * h2) - a_9 * (0.013367703840354272 * h2)
@@ -5117,14 +4446,10 @@ impl<
                 - a_26 * (0.007222222222222222 * h2) + a_27 * (0.007222222222222222 * h2)
                 - a_29 * (0.28888888888888886 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0014583333333333334 * h2) + a_2 * (0.0014583333333333334 * h2)
                 - a_3 * (0.0014583333333333334 * h2) + a_6 * (0.008925715981057432 * h2)
                 - a_8 * (0.008925715981057432 * h2) + a_9 * (0.008925715981057432 * h2)
@@ -5135,14 +4460,10 @@ impl<
                 - a_26 * (0.008263888888888888 * h2) + a_27 * (0.008263888888888888 * h2)
                 - a_29 * (0.33055555555555555 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
                 - a_6 * (0.0035416666666666665 * h2) + a_8 * (0.0035416666666666665 * h2)
                 - a_9 * (0.0035416666666666665 * h2)
@@ -5161,18 +4482,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -4.47213595499958,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.025 * h + 0.00125 * h2) + a_1 * (1.0 + 0.05 * h)
                 + a_2 * (-0.025 * h - 0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_4 * (0.025 * h) - a_5 + a_6 * (0.016527777777777777 * h2)
@@ -5183,14 +4500,10 @@ impl<
                 + a_24 * (-0.025 * h + 0.00125 * h2) + a_26 * (0.025 * h - 0.00125 * h2)
                 + a_27 * (0.00125 * h2) + a_28 * (0.025 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (-0.058333333333333334 * h - 0.002916666666666667 * h2)
                 + a_2 * (0.058333333333333334 * h + 0.002916666666666667 * h2)
                 - a_3 * (0.002916666666666667 * h2) + a_4 * (0.058333333333333334 * h)
@@ -5204,14 +4517,10 @@ impl<
                 + a_27 * (0.016527777777777777 * h2) + a_28 * (0.33055555555555555 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.06666666666666667 * h + 0.0033333333333333335 * h2)
                 + a_2 * (-0.06666666666666667 * h - 0.0033333333333333335 * h2)
                 + a_3 * (0.0033333333333333335 * h2) - a_4 * (0.06666666666666667 * h)
@@ -5225,14 +4534,10 @@ impl<
                 + a_27 * (0.014444444444444444 * h2) + a_28 * (0.28888888888888886 * h)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (-0.058333333333333334 * h - 0.002916666666666667 * h2)
                 + a_2 * (0.058333333333333334 * h + 0.002916666666666667 * h2)
                 - a_3 * (0.002916666666666667 * h2) + a_4 * (0.058333333333333334 * h)
@@ -5246,14 +4551,10 @@ impl<
                 + a_27 * (0.016527777777777777 * h2) + a_28 * (0.33055555555555555 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.025 * h + 0.00125 * h2) + a_2 * (-0.025 * h - 0.00125 * h2)
                 + a_3 * (0.00125 * h2) - a_4 * (0.025 * h)
                 - a_6 * (0.002916666666666667 * h2) + a_8 * (0.002916666666666667 * h2)
@@ -5265,14 +4566,10 @@ impl<
                 + a_25 * (-1.0 + 0.05 * h) + a_26 * (0.025 * h - 0.00125 * h2)
                 + a_27 * (0.00125 * h2) + a_28 * (0.025 * h) + a_29 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.025 * h + 0.00125 * h2) + a_1 * (0.05 * h)
                 + a_2 * (-0.025 * h - 0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_4 * (0.025 * h) + a_6 * (0.016527777777777777 * h2)
@@ -5283,14 +4580,10 @@ impl<
                 + a_24 * (-0.025 * h + 0.00125 * h2) + a_26 * (0.025 * h - 0.00125 * h2)
                 + a_27 * (0.00125 * h2) + a_28 * (0.025 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (-0.058333333333333334 * h - 0.002916666666666667 * h2)
                 + a_2 * (0.058333333333333334 * h + 0.002916666666666667 * h2)
                 - a_3 * (0.002916666666666667 * h2) + a_4 * (0.058333333333333334 * h)
@@ -5304,14 +4597,10 @@ impl<
                 + a_27 * (0.016527777777777777 * h2) + a_28 * (0.33055555555555555 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.06666666666666667 * h + 0.0033333333333333335 * h2)
                 + a_2 * (-0.06666666666666667 * h - 0.0033333333333333335 * h2)
                 + a_3 * (0.0033333333333333335 * h2) - a_4 * (0.06666666666666667 * h)
@@ -5325,14 +4614,10 @@ impl<
                 + a_27 * (0.014444444444444444 * h2) + a_28 * (0.28888888888888886 * h)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (-0.058333333333333334 * h - 0.002916666666666667 * h2)
                 + a_2 * (0.058333333333333334 * h + 0.002916666666666667 * h2)
                 - a_3 * (0.002916666666666667 * h2) + a_4 * (0.058333333333333334 * h)
@@ -5346,14 +4631,10 @@ impl<
                 + a_27 * (0.016527777777777777 * h2) + a_28 * (0.33055555555555555 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.025 * h + 0.00125 * h2) + a_2 * (-0.025 * h - 0.00125 * h2)
                 + a_3 * (0.00125 * h2) - a_4 * (0.025 * h)
                 - a_6 * (0.002916666666666667 * h2) + a_8 * (0.002916666666666667 * h2)
@@ -5365,14 +4646,10 @@ impl<
                 + a_25 * (0.05 * h) + a_26 * (0.025 * h - 0.00125 * h2)
                 + a_27 * (0.00125 * h2) + a_28 * (0.025 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
                 + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
                 + a_6 * (0.060714285714285714 * h - 0.007083333333333333 * h2)
@@ -5386,14 +4663,10 @@ impl<
                 - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 + a_6 * (0.1361111111111111 * h - 0.01587962962962963 * h2)
                 + a_7 * (1.0 - 0.11666666666666667 * h)
@@ -5408,14 +4681,10 @@ impl<
                 - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.0014285714285714286 * h2) + a_2 * (0.0014285714285714286 * h2)
                 - a_3 * (0.0014285714285714286 * h2)
                 + a_6 * (-0.040440112458214605 * h + 0.004718013120125037 * h2)
@@ -5430,14 +4699,10 @@ impl<
                 - a_27 * (0.006190476190476191 * h2) - a_28 * (0.12380952380952381 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 + a_6 * (0.027002165993114922 * h - 0.0031502526991967405 * h2)
                 + a_8 * (-0.027002165993114922 * h + 0.0031502526991967405 * h2)
@@ -5451,14 +4716,10 @@ impl<
                 - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_0 * (0.0005357142857142857 * h2) + a_2 * (0.0005357142857142857 * h2)
                 - a_3 * (0.0005357142857142857 * h2)
                 + a_6 * (-0.010714285714285714 * h + 0.00125 * h2)
@@ -5473,14 +4734,10 @@ impl<
                 - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
                 - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
                 + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
                 + a_6 * (0.060714285714285714 * h - 0.007083333333333333 * h2)
@@ -5494,14 +4751,10 @@ impl<
                 - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 + a_6 * (0.1361111111111111 * h - 0.01587962962962963 * h2)
                 - a_7 * (0.11666666666666667 * h)
@@ -5515,14 +4768,10 @@ impl<
                 - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_0 * (0.0014285714285714286 * h2) + a_2 * (0.0014285714285714286 * h2)
                 - a_3 * (0.0014285714285714286 * h2)
                 + a_6 * (-0.040440112458214605 * h + 0.004718013120125037 * h2)
@@ -5537,14 +4786,10 @@ impl<
                 - a_27 * (0.006190476190476191 * h2) - a_28 * (0.12380952380952381 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 + a_6 * (0.027002165993114922 * h - 0.0031502526991967405 * h2)
                 + a_8 * (-0.027002165993114922 * h + 0.0031502526991967405 * h2)
@@ -5558,14 +4803,10 @@ impl<
                 - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_0 * (0.0005357142857142857 * h2) + a_2 * (0.0005357142857142857 * h2)
                 - a_3 * (0.0005357142857142857 * h2)
                 + a_6 * (-0.010714285714285714 * h + 0.00125 * h2)
@@ -5580,14 +4821,10 @@ impl<
                 - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.00046875 * h2) + a_1 * (0.01875 * h) - a_2 * (0.00046875 * h2)
                 + a_3 * (0.00046875 * h2) + a_6 * (0.006197916666666667 * h2)
                 - a_8 * (0.006197916666666667 * h2) + a_9 * (0.006197916666666667 * h2)
@@ -5600,14 +4837,10 @@ impl<
                 + a_26 * (0.009375 * h - 0.00046875 * h2) + a_27 * (0.00046875 * h2)
                 + a_28 * (0.009375 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.00109375 * h2) + a_2 * (0.00109375 * h2)
                 - a_3 * (0.00109375 * h2) + a_6 * (0.013894675925925927 * h2)
                 + a_7 * (0.10208333333333333 * h) - a_8 * (0.013894675925925927 * h2)
@@ -5622,14 +4855,10 @@ impl<
                 + a_27 * (0.006197916666666667 * h2) + a_28 * (0.12395833333333334 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_6 * (0.004128261480109407 * h2) + a_8 * (0.004128261480109407 * h2)
                 - a_9 * (0.004128261480109407 * h2)
@@ -5644,14 +4873,10 @@ impl<
                 + a_27 * (0.005416666666666667 * h2) + a_28 * (0.10833333333333334 * h)
                 - a_30 * (0.13333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.00109375 * h2) + a_2 * (0.00109375 * h2)
                 - a_3 * (0.00109375 * h2) + a_6 * (0.0027564711117971483 * h2)
                 - a_8 * (0.0027564711117971483 * h2) + a_9 * (0.0027564711117971483 * h2)
@@ -5665,14 +4890,10 @@ impl<
                 + a_27 * (0.006197916666666667 * h2) + a_28 * (0.12395833333333334 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.00046875 * h2) - a_2 * (0.00046875 * h2) + a_3 * (0.00046875 * h2)
                 - a_6 * (0.00109375 * h2) + a_8 * (0.00109375 * h2)
                 - a_9 * (0.00109375 * h2) + a_12 * (0.009375 * h + 0.00125 * h2)
@@ -5684,14 +4905,10 @@ impl<
                 + a_27 * (0.00046875 * h2) + a_28 * (0.009375 * h) + a_29 * 0.375
                 - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.00046875 * h2) + a_1 * (0.01875 * h) - a_2 * (0.00046875 * h2)
                 + a_3 * (0.00046875 * h2) + a_6 * (0.006197916666666667 * h2)
                 - a_8 * (0.006197916666666667 * h2) + a_9 * (0.006197916666666667 * h2)
@@ -5704,14 +4921,10 @@ impl<
                 + a_26 * (0.009375 * h - 0.00046875 * h2) + a_27 * (0.00046875 * h2)
                 + a_28 * (0.009375 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.00109375 * h2) + a_2 * (0.00109375 * h2)
                 - a_3 * (0.00109375 * h2) + a_6 * (0.013894675925925927 * h2)
                 + a_7 * (0.10208333333333333 * h) - a_8 * (0.013894675925925927 * h2)
@@ -5726,14 +4939,10 @@ impl<
                 + a_27 * (0.006197916666666667 * h2) + a_28 * (0.12395833333333334 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_6 * (0.004128261480109407 * h2) + a_8 * (0.004128261480109407 * h2)
                 - a_9 * (0.004128261480109407 * h2)
@@ -5748,14 +4957,10 @@ impl<
                 + a_27 * (0.005416666666666667 * h2) + a_28 * (0.10833333333333334 * h)
                 - a_30 * (0.13333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.00109375 * h2) + a_2 * (0.00109375 * h2)
                 - a_3 * (0.00109375 * h2) + a_6 * (0.0027564711117971483 * h2)
                 - a_8 * (0.0027564711117971483 * h2) + a_9 * (0.0027564711117971483 * h2)
@@ -5769,14 +4974,10 @@ impl<
                 + a_27 * (0.006197916666666667 * h2) + a_28 * (0.12395833333333334 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.00046875 * h2) - a_2 * (0.00046875 * h2) + a_3 * (0.00046875 * h2)
                 - a_6 * (0.00109375 * h2) + a_8 * (0.00109375 * h2)
                 - a_9 * (0.00109375 * h2) + a_12 * (0.009375 * h + 0.00125 * h2)
@@ -5787,14 +4988,10 @@ impl<
                 + a_26 * (0.009375 * h - 0.00046875 * h2) + a_27 * (0.00046875 * h2)
                 + a_28 * (0.009375 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
                 + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
                 - a_6 * (0.007083333333333333 * h2) + a_8 * (0.007083333333333333 * h2)
@@ -5808,14 +5005,10 @@ impl<
                 - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_6 * (0.01587962962962963 * h2) - a_7 * (0.11666666666666667 * h)
                 + a_8 * (0.01587962962962963 * h2) - a_9 * (0.01587962962962963 * h2)
@@ -5829,14 +5022,10 @@ impl<
                 - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.0014285714285714286 * h2) + a_2 * (0.0014285714285714286 * h2)
                 - a_3 * (0.0014285714285714286 * h2) + a_6 * (0.004718013120125037 * h2)
                 - a_8 * (0.004718013120125037 * h2) + a_9 * (0.004718013120125037 * h2)
@@ -5850,14 +5039,10 @@ impl<
                 - a_27 * (0.006190476190476191 * h2) - a_28 * (0.12380952380952381 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_6 * (0.0031502526991967405 * h2) + a_8 * (0.0031502526991967405 * h2)
                 - a_9 * (0.0031502526991967405 * h2) + a_12 * (0.004718013120125037 * h2)
@@ -5871,14 +5056,10 @@ impl<
                 - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_0 * (0.0005357142857142857 * h2) + a_2 * (0.0005357142857142857 * h2)
                 - a_3 * (0.0005357142857142857 * h2) + a_6 * (0.00125 * h2)
                 - a_8 * (0.00125 * h2) + a_9 * (0.00125 * h2)
@@ -5894,14 +5075,10 @@ impl<
                 - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
                 - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
                 + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
                 - a_6 * (0.007083333333333333 * h2) + a_8 * (0.007083333333333333 * h2)
@@ -5915,14 +5092,10 @@ impl<
                 - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_6 * (0.01587962962962963 * h2) - a_7 * (0.11666666666666667 * h)
                 + a_8 * (0.01587962962962963 * h2) - a_9 * (0.01587962962962963 * h2)
@@ -5936,14 +5109,10 @@ impl<
                 - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_0 * (0.0014285714285714286 * h2) + a_2 * (0.0014285714285714286 * h2)
                 - a_3 * (0.0014285714285714286 * h2) + a_6 * (0.004718013120125037 * h2)
                 - a_8 * (0.004718013120125037 * h2) + a_9 * (0.004718013120125037 * h2)
@@ -5957,14 +5126,10 @@ impl<
                 - a_27 * (0.006190476190476191 * h2) - a_28 * (0.12380952380952381 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_6 * (0.0031502526991967405 * h2) + a_8 * (0.0031502526991967405 * h2)
                 - a_9 * (0.0031502526991967405 * h2) + a_12 * (0.004718013120125037 * h2)
@@ -5978,14 +5143,10 @@ impl<
                 - a_27 * (0.007083333333333333 * h2) - a_28 * (0.14166666666666666 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_0 * (0.0005357142857142857 * h2) + a_2 * (0.0005357142857142857 * h2)
                 - a_3 * (0.0005357142857142857 * h2) + a_6 * (0.00125 * h2)
                 - a_8 * (0.00125 * h2) + a_9 * (0.00125 * h2)
@@ -6001,14 +5162,10 @@ impl<
                 - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
                 + a_3 * (0.00125 * h2) + a_6 * (0.016527777777777777 * h2)
                 - a_8 * (0.016527777777777777 * h2) + a_9 * (0.016527777777777777 * h2)
@@ -6018,14 +5175,10 @@ impl<
                 + a_24 * (0.00125 * h2) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
                 - a_3 * (0.002916666666666667 * h2) + a_6 * (0.03705246913580247 * h2)
                 + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
@@ -6036,14 +5189,10 @@ impl<
                 - a_26 * (0.016527777777777777 * h2) + a_27 * (0.016527777777777777 * h2)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0033333333333333335 * h2) - a_2 * (0.0033333333333333335 * h2)
                 + a_3 * (0.0033333333333333335 * h2) - a_6 * (0.011008697280291753 * h2)
                 + a_8 * (0.011008697280291753 * h2) - a_9 * (0.011008697280291753 * h2)
@@ -6054,14 +5203,10 @@ impl<
                 - a_26 * (0.014444444444444444 * h2) + a_27 * (0.014444444444444444 * h2)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
                 - a_3 * (0.002916666666666667 * h2) + a_6 * (0.0073505896314590615 * h2)
                 - a_8 * (0.0073505896314590615 * h2) + a_9 * (0.0073505896314590615 * h2)
@@ -6072,14 +5217,10 @@ impl<
                 - a_26 * (0.016527777777777777 * h2) + a_27 * (0.016527777777777777 * h2)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_6 * (0.002916666666666667 * h2) + a_8 * (0.002916666666666667 * h2)
                 - a_9 * (0.002916666666666667 * h2) + a_12 * (0.0033333333333333335 * h2)
@@ -6090,14 +5231,10 @@ impl<
                 + a_25 * (0.05 * h) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
                 + a_3 * (0.00125 * h2) + a_6 * (0.016527777777777777 * h2)
                 - a_8 * (0.016527777777777777 * h2) + a_9 * (0.016527777777777777 * h2)
@@ -6107,14 +5244,10 @@ impl<
                 + a_24 * (0.00125 * h2) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
                 - a_3 * (0.002916666666666667 * h2) + a_6 * (0.03705246913580247 * h2)
                 + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
@@ -6125,14 +5258,10 @@ impl<
                 - a_26 * (0.016527777777777777 * h2) + a_27 * (0.016527777777777777 * h2)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0033333333333333335 * h2) - a_2 * (0.0033333333333333335 * h2)
                 + a_3 * (0.0033333333333333335 * h2) - a_6 * (0.011008697280291753 * h2)
                 + a_8 * (0.011008697280291753 * h2) - a_9 * (0.011008697280291753 * h2)
@@ -6143,14 +5272,10 @@ impl<
                 - a_26 * (0.014444444444444444 * h2) + a_27 * (0.014444444444444444 * h2)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
                 - a_3 * (0.002916666666666667 * h2) + a_6 * (0.0073505896314590615 * h2)
                 - a_8 * (0.0073505896314590615 * h2) + a_9 * (0.0073505896314590615 * h2)
@@ -6161,14 +5286,10 @@ impl<
                 - a_26 * (0.016527777777777777 * h2) + a_27 * (0.016527777777777777 * h2)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_6 * (0.002916666666666667 * h2) + a_8 * (0.002916666666666667 * h2)
                 - a_9 * (0.002916666666666667 * h2) + a_12 * (0.0033333333333333335 * h2)
@@ -6185,8 +5306,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.22360679774997896,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -6195,8 +5316,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.521749194749951,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -6205,8 +5326,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.5962847939999439,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -6215,8 +5336,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             -0.521749194749951,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -6225,8 +5346,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             0.22360679774997896,
         );
     }
@@ -6240,20 +5361,24 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.025 * h) + lambda_1 * (0.025 * h)
             - v_2 * (0.058333333333333334 * h) - lambda_2 * (0.058333333333333334 * h)
@@ -6324,13 +5449,9 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = jac_q_5;
         let a_30 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.025 * h) - a_2 * (0.025 * h) + a_3 * (0.025 * h) - a_5
                 - a_6 * (0.058333333333333334 * h) + a_8 * (0.058333333333333334 * h)
@@ -6344,14 +5465,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.060714285714285714 * h) - a_2 * (0.060714285714285714 * h)
                 + a_3 * (0.060714285714285714 * h) + a_6 * (0.1361111111111111 * h)
@@ -6366,14 +5483,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.040625 * h) - a_2 * (0.040625 * h) + a_3 * (0.040625 * h)
                 + a_6 * (0.30318418332304276 * h) - a_8 * (0.30318418332304276 * h)
@@ -6387,14 +5500,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(a_0 * (0.060714285714285714 * h) - a_2 * (0.060714285714285714 * h)
                 + a_3 * (0.060714285714285714 * h) + a_6 * (0.2452200562291073 * h)
@@ -6409,14 +5518,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
             0,
             &(a_0 * (0.025 * h) - a_2 * (0.025 * h) + a_3 * (0.025 * h)
                 + a_6 * (0.33055555555555555 * h) - a_8 * (0.33055555555555555 * h)
@@ -6430,14 +5535,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 + 0.05 * h) + a_2 * (-1.0 - 0.05 * h) + a_3 * (0.05 * h) - a_4
                 + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
@@ -6451,14 +5552,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
                 - a_3 * (0.02142857142857143 * h) + a_6 * (1.0 - 0.11666666666666667 * h)
@@ -6476,14 +5573,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.42857142857142855);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(a_0 * (0.01875 * h) - a_2 * (0.01875 * h) + a_3 * (0.01875 * h)
                 + a_6 * (0.10208333333333333 * h) - a_8 * (0.10208333333333333 * h)
@@ -6500,14 +5593,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 0.375);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, 0.375);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
             &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
                 - a_3 * (0.02142857142857143 * h) - a_6 * (0.11666666666666667 * h)
@@ -6526,14 +5615,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, -0.42857142857142855);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, dims), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
@@ -6547,66 +5632,92 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.35555555555555557 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.35555555555555557 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.35555555555555557 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.35555555555555557 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
                 + a_3 * (0.00125 * h2) + a_6 * (0.016527777777777777 * h2)
                 - a_8 * (0.016527777777777777 * h2) + a_9 * (0.016527777777777777 * h2)
@@ -6615,14 +5726,10 @@ impl<
                 - a_20 * (0.016527777777777777 * h2) + a_21 * (0.016527777777777777 * h2)
                 + a_24 * (0.00125 * h2) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
                 - a_3 * (0.002916666666666667 * h2) + a_6 * (0.03705246913580247 * h2)
                 + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
@@ -6633,14 +5740,10 @@ impl<
                 - a_26 * (0.016527777777777777 * h2)
                 + a_27 * (0.016527777777777777 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0033333333333333335 * h2) - a_2 * (0.0033333333333333335 * h2)
                 + a_3 * (0.0033333333333333335 * h2) - a_6 * (0.011008697280291753 * h2)
                 + a_8 * (0.011008697280291753 * h2) - a_9 * (0.011008697280291753 * h2)
@@ -6651,14 +5754,10 @@ impl<
                 - a_26 * (0.014444444444444444 * h2)
                 + a_27 * (0.014444444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
                 - a_3 * (0.002916666666666667 * h2) + a_6 * (0.0073505896314590615 * h2)
                 - a_8 * (0.0073505896314590615 * h2) + a_9 * (0.0073505896314590615 * h2)
@@ -6669,14 +5768,10 @@ impl<
                 - a_26 * (0.016527777777777777 * h2)
                 + a_27 * (0.016527777777777777 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_6 * (0.002916666666666667 * h2) + a_8 * (0.002916666666666667 * h2)
                 - a_9 * (0.002916666666666667 * h2) + a_12 * (0.0033333333333333335 * h2)
@@ -6686,14 +5781,10 @@ impl<
                 - a_21 * (0.002916666666666667 * h2) + a_24 * (0.00125 * h2)
                 + a_25 * (0.05 * h) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
                 + a_3 * (0.00125 * h2) + a_6 * (0.016527777777777777 * h2)
                 - a_8 * (0.016527777777777777 * h2) + a_9 * (0.016527777777777777 * h2)
@@ -6702,14 +5793,10 @@ impl<
                 - a_20 * (0.016527777777777777 * h2) + a_21 * (0.016527777777777777 * h2)
                 + a_24 * (0.00125 * h2) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
                 - a_3 * (0.002916666666666667 * h2) + a_6 * (0.03705246913580247 * h2)
                 + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
@@ -6720,14 +5807,10 @@ impl<
                 - a_26 * (0.016527777777777777 * h2)
                 + a_27 * (0.016527777777777777 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0033333333333333335 * h2) - a_2 * (0.0033333333333333335 * h2)
                 + a_3 * (0.0033333333333333335 * h2) - a_6 * (0.011008697280291753 * h2)
                 + a_8 * (0.011008697280291753 * h2) - a_9 * (0.011008697280291753 * h2)
@@ -6738,14 +5821,10 @@ impl<
                 - a_26 * (0.014444444444444444 * h2)
                 + a_27 * (0.014444444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.002916666666666667 * h2) + a_2 * (0.002916666666666667 * h2)
                 - a_3 * (0.002916666666666667 * h2) + a_6 * (0.0073505896314590615 * h2)
                 - a_8 * (0.0073505896314590615 * h2) + a_9 * (0.0073505896314590615 * h2)
@@ -6756,14 +5835,10 @@ impl<
                 - a_26 * (0.016527777777777777 * h2)
                 + a_27 * (0.016527777777777777 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_0 * (0.00125 * h2) - a_2 * (0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_6 * (0.002916666666666667 * h2) + a_8 * (0.002916666666666667 * h2)
                 - a_9 * (0.002916666666666667 * h2) + a_12 * (0.0033333333333333335 * h2)
@@ -6773,11 +5848,7 @@ impl<
                 - a_21 * (0.002916666666666667 * h2) + a_24 * (0.00125 * h2)
                 + a_25 * (0.05 * h) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -6801,16 +5872,17 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let q_1 = *q + v_1 * (0.025 * h) + lambda_1 * (0.025 * h)
             - v_2 * (0.058333333333333334 * h) - lambda_2 * (0.058333333333333334 * h)
             + v_3 * (0.06666666666666667 * h) + lambda_3 * (0.06666666666666667 * h)

@@ -2,7 +2,7 @@
 //! SlrkLobattoIIIE steppers.
 /// SLRK over the Lobatto pair (LobattoIIIE(2), LobattoIIIE(2)) with s = 2: order 2s − 2 = 2, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×2, Lambda×2, Mu×1 (5 vectors of dimension D); residual rows: Phi×2, Psi×2, Null×1.
+/// Unknowns: V: 2 × D, Lambda: 2 × M, Mu: 1 × M; residual rows: Phi: 2 × M, Psi: 2 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIIE2;
 impl SlrkLobattoIIIE2 {
@@ -13,16 +13,19 @@ impl SlrkLobattoIIIE2 {
                 name: "V",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -33,16 +36,19 @@ impl SlrkLobattoIIIE2 {
                 name: "Phi",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -56,6 +62,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -65,13 +74,14 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -105,11 +115,11 @@ impl<
         let omega_1 = psi_1 + psi_2 - phi_next;
         let omega_2 = phi_next;
         let null = v_1 * 0.7071067811865476 - v_2 * 0.7071067811865476;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -121,16 +131,20 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h);
         let q_2 = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.25 * h)
@@ -153,25 +167,17 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = jac_q_2;
         let a_12 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0625 * h2) + a_1 * (0.25 * h) - a_2 * (0.0625 * h2)
                 + a_3 * (0.0625 * h2) - a_5 * (0.25 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0625 * h2) + a_1 * (0.25 * h) - a_2 * (0.0625 * h2)
                 + a_3 * (0.0625 * h2) - a_5 * (0.25 * h)),
         );
@@ -181,53 +187,37 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.4142135623730951,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
                 + a_3 * (0.125 * h2) + a_6 * (0.125 * h2) - a_8 * (0.125 * h2)
                 + a_9 * (0.125 * h2) - a_11 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.0625 * h2) + a_7 * (0.25 * h) - a_8 * (0.0625 * h2)
                 + a_9 * (0.0625 * h2) - a_11 * (0.25 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
                 + a_3 * (0.125 * h2) + a_6 * (0.125 * h2) - a_8 * (0.125 * h2)
                 + a_9 * (0.125 * h2) - a_11 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.0625 * h2) + a_7 * (0.25 * h) - a_8 * (0.0625 * h2)
                 + a_9 * (0.0625 * h2) - a_11 * (0.25 * h)),
         );
@@ -237,103 +227,71 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.4142135623730951,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.25 * h - 0.125 * h2) + a_1 * (1.0 - 0.5 * h)
                 + a_2 * (-0.25 * h + 0.125 * h2) - a_3 * (0.125 * h2) - a_4 * (0.25 * h)
                 - a_5 + a_6 * (0.5 * h - 0.25 * h2) + a_8 * (-0.5 * h + 0.25 * h2)
                 - a_9 * (0.25 * h2) - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.25 * h - 0.125 * h2) + a_7 * (1.0 - 0.5 * h)
                 + a_8 * (-0.25 * h + 0.125 * h2) - a_9 * (0.125 * h2) - a_10 * (0.25 * h)
                 - a_11 + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.25 * h - 0.125 * h2) - a_1 * (0.5 * h)
                 + a_2 * (-0.25 * h + 0.125 * h2) - a_3 * (0.125 * h2) - a_4 * (0.25 * h)
                 + a_6 * (0.5 * h - 0.25 * h2) + a_8 * (-0.5 * h + 0.25 * h2)
                 - a_9 * (0.25 * h2) - a_10 * (0.5 * h) + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.25 * h - 0.125 * h2) - a_7 * (0.5 * h)
                 + a_8 * (-0.25 * h + 0.125 * h2) - a_9 * (0.125 * h2) - a_10 * (0.25 * h)
                 + a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
                 + a_3 * (0.125 * h2) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
                 + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
                 + a_9 * (0.125 * h2) - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
                 + a_3 * (0.125 * h2) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
                 + a_9 * (0.25 * h2) - a_12 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
                 + a_9 * (0.125 * h2) - a_12 * (0.5 * h)),
         );
@@ -343,8 +301,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.7071067811865476,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -353,8 +311,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.7071067811865476,
         );
     }
@@ -368,14 +326,18 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h);
         let q_2 = *q + v_1 * (0.5 * h) + lambda_1 * (0.5 * h) + v_2 * (0.25 * h)
@@ -398,13 +360,9 @@ impl<
         let a_10 = problem.jacobian_product_derivative(&q_2, &v_2);
         let a_11 = jac_q_2;
         let a_12 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.25 * h) - a_2 * (0.25 * h) + a_3 * (0.25 * h) - a_5),
         );
@@ -412,14 +370,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.25 * h)
                 - a_8 * (0.25 * h) + a_9 * (0.25 * h) - a_11),
@@ -428,14 +382,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 - 0.5 * h) + a_2 * (-1.0 + 0.5 * h) - a_3 * (0.5 * h) - a_4
                 + a_6 * (1.0 - 0.5 * h) + a_8 * (-1.0 + 0.5 * h) - a_9 * (0.5 * h) - a_10
@@ -445,14 +395,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) + a_6 * (0.5 * h)
                 - a_8 * (0.5 * h) + a_9 * (0.5 * h) - a_12),
@@ -461,79 +407,59 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
                 + a_3 * (0.125 * h2) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
                 + a_9 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
                 + a_9 * (0.125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
                 + a_3 * (0.125 * h2) + a_6 * (0.25 * h2) - a_8 * (0.25 * h2)
                 + a_9 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_6 * (0.125 * h2) + a_7 * (0.5 * h) - a_8 * (0.125 * h2)
                 + a_9 * (0.125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -552,10 +478,11 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
         let q_1 = *q + v_1 * (0.25 * h) + lambda_1 * (0.25 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -578,7 +505,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIIE(3), LobattoIIIE(3)) with s = 3: order 2s − 2 = 4, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×3, Lambda×3, Mu×1 (7 vectors of dimension D); residual rows: Phi×3, Psi×3, Null×1.
+/// Unknowns: V: 3 × D, Lambda: 3 × M, Mu: 1 × M; residual rows: Phi: 3 × M, Psi: 3 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIIE3;
 impl SlrkLobattoIIIE3 {
@@ -589,16 +516,19 @@ impl SlrkLobattoIIIE3 {
                 name: "V",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -609,16 +539,19 @@ impl SlrkLobattoIIIE3 {
                 name: "Phi",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -632,6 +565,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -641,15 +577,16 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q + v_1 * (0.08333333333333333 * h)
             + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.08333333333333333 * h)
             - lambda_2 * (0.08333333333333333 * h);
@@ -710,13 +647,13 @@ impl<
         let omega_3 = phi_next;
         let null = v_1 * 0.408248290463863 - v_2 * 0.816496580927726
             + v_3 * 0.408248290463863;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -728,18 +665,22 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.08333333333333333 * h)
             + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.08333333333333333 * h)
@@ -778,77 +719,53 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = jac_q_3;
         let a_18 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
                 - a_5 * (0.08333333333333333 * h) - a_6 * (0.015625 * h2)
                 + a_8 * (0.015625 * h2) - a_9 * (0.015625 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
                 - a_3 * (0.006944444444444444 * h2) + a_5 * (0.08333333333333333 * h)
                 - a_6 * (0.027777777777777776 * h2) - a_7 * (0.08333333333333333 * h)
                 + a_8 * (0.027777777777777776 * h2) - a_9 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (0.001736111111111111 * h2) - a_8 * (0.001736111111111111 * h2)
                 + a_9 * (0.001736111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.006944444444444444 * h2) + a_3 * (0.006944444444444444 * h2)
                 - a_5 * (0.08333333333333333 * h) - a_6 * (0.015625 * h2)
                 + a_8 * (0.015625 * h2) - a_9 * (0.015625 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.006944444444444444 * h2) + a_2 * (0.006944444444444444 * h2)
                 - a_3 * (0.006944444444444444 * h2) + a_5 * (0.08333333333333333 * h)
                 - a_6 * (0.027777777777777776 * h2) - a_7 * (0.08333333333333333 * h)
                 + a_8 * (0.027777777777777776 * h2) - a_9 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (0.001736111111111111 * h2) - a_8 * (0.001736111111111111 * h2)
                 + a_9 * (0.001736111111111111 * h2)),
         );
@@ -858,88 +775,64 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -2.449489742783178,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.015625 * h2) + a_1 * (0.1875 * h) - a_2 * (0.015625 * h2)
                 + a_3 * (0.015625 * h2) + a_6 * (0.0625 * h2) - a_8 * (0.0625 * h2)
                 + a_9 * (0.0625 * h2) - a_11 * (0.1875 * h)
                 - a_12 * (0.003472222222222222 * h2) + a_14 * (0.003472222222222222 * h2)
                 - a_15 * (0.003472222222222222 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.015625 * h2) + a_2 * (0.015625 * h2) - a_3 * (0.015625 * h2)
                 + a_6 * (0.1111111111111111 * h2) + a_7 * (0.3333333333333333 * h)
                 - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
                 - a_11 * (0.3333333333333333 * h) - a_12 * (0.015625 * h2)
                 + a_14 * (0.015625 * h2) - a_15 * (0.015625 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.006944444444444444 * h2) + a_8 * (0.006944444444444444 * h2)
                 - a_9 * (0.006944444444444444 * h2) + a_11 * (0.020833333333333332 * h)
                 - a_12 * (0.001736111111111111 * h2) - a_13 * (0.020833333333333332 * h)
                 + a_14 * (0.001736111111111111 * h2)
                 - a_15 * (0.001736111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.015625 * h2) + a_1 * (0.1875 * h) - a_2 * (0.015625 * h2)
                 + a_3 * (0.015625 * h2) + a_6 * (0.0625 * h2) - a_8 * (0.0625 * h2)
                 + a_9 * (0.0625 * h2) - a_11 * (0.1875 * h)
                 - a_12 * (0.003472222222222222 * h2) + a_14 * (0.003472222222222222 * h2)
                 - a_15 * (0.003472222222222222 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.015625 * h2) + a_2 * (0.015625 * h2) - a_3 * (0.015625 * h2)
                 + a_6 * (0.1111111111111111 * h2) + a_7 * (0.3333333333333333 * h)
                 - a_8 * (0.1111111111111111 * h2) + a_9 * (0.1111111111111111 * h2)
                 - a_11 * (0.3333333333333333 * h) - a_12 * (0.015625 * h2)
                 + a_14 * (0.015625 * h2) - a_15 * (0.015625 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.006944444444444444 * h2) + a_8 * (0.006944444444444444 * h2)
                 - a_9 * (0.006944444444444444 * h2) + a_11 * (0.020833333333333332 * h)
                 - a_12 * (0.001736111111111111 * h2) - a_13 * (0.020833333333333332 * h)
@@ -952,87 +845,63 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.224744871391589,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.140625 * h2) - a_8 * (0.140625 * h2) + a_9 * (0.140625 * h2)
                 + a_12 * (0.013888888888888888 * h2) - a_14 * (0.013888888888888888 * h2)
                 + a_15 * (0.013888888888888888 * h2) - a_17 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_6 * (0.25 * h2)
                 + a_7 * (0.75 * h) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
                 + a_12 * (0.0625 * h2) - a_14 * (0.0625 * h2) + a_15 * (0.0625 * h2)
                 - a_17 * (0.75 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.015625 * h2) + a_8 * (0.015625 * h2) - a_9 * (0.015625 * h2)
                 + a_12 * (0.006944444444444444 * h2) + a_13 * (0.08333333333333333 * h)
                 - a_14 * (0.006944444444444444 * h2) + a_15 * (0.006944444444444444 * h2)
                 - a_17 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.140625 * h2) - a_8 * (0.140625 * h2) + a_9 * (0.140625 * h2)
                 + a_12 * (0.013888888888888888 * h2) - a_14 * (0.013888888888888888 * h2)
                 + a_15 * (0.013888888888888888 * h2) - a_17 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_6 * (0.25 * h2)
                 + a_7 * (0.75 * h) - a_8 * (0.25 * h2) + a_9 * (0.25 * h2)
                 + a_12 * (0.0625 * h2) - a_14 * (0.0625 * h2) + a_15 * (0.0625 * h2)
                 - a_17 * (0.75 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.015625 * h2) + a_8 * (0.015625 * h2) - a_9 * (0.015625 * h2)
                 + a_12 * (0.006944444444444444 * h2) + a_13 * (0.08333333333333333 * h)
                 - a_14 * (0.006944444444444444 * h2) + a_15 * (0.006944444444444444 * h2)
@@ -1044,18 +913,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -2.449489742783178,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
                 + a_1 * (1.0 + 0.16666666666666666 * h)
                 + a_2 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
@@ -1066,14 +931,10 @@ impl<
                 + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
                 + a_2 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_4 * (0.08333333333333333 * h)
@@ -1083,14 +944,10 @@ impl<
                 + a_15 * (0.125 * h2) + a_16 * (0.75 * h)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
                 - a_9 * (0.013888888888888888 * h2)
                 + a_12 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
@@ -1099,14 +956,10 @@ impl<
                 + a_15 * (0.013888888888888888 * h2) + a_16 * (0.08333333333333333 * h)
                 + a_17 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
                 + a_1 * (0.16666666666666666 * h)
                 + a_2 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
@@ -1117,14 +970,10 @@ impl<
                 + a_15 * (0.027777777777777776 * h2) + a_16 * (0.16666666666666666 * h)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (-0.08333333333333333 * h - 0.013888888888888888 * h2)
                 + a_2 * (0.08333333333333333 * h + 0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_4 * (0.08333333333333333 * h)
@@ -1134,14 +983,10 @@ impl<
                 + a_15 * (0.125 * h2) + a_16 * (0.75 * h)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
                 - a_9 * (0.013888888888888888 * h2)
                 + a_12 * (-0.08333333333333333 * h + 0.013888888888888888 * h2)
@@ -1150,14 +995,10 @@ impl<
                 + a_15 * (0.013888888888888888 * h2) + a_16 * (0.08333333333333333 * h)
                 - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
                 + a_2 * (0.006944444444444444 * h2) - a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.1875 * h - 0.0625 * h2) + a_8 * (-0.1875 * h + 0.0625 * h2)
@@ -1167,14 +1008,10 @@ impl<
                 - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
                 + a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.3333333333333333 * h - 0.1111111111111111 * h2)
@@ -1185,14 +1022,10 @@ impl<
                 + a_14 * (-0.375 * h + 0.0625 * h2) - a_15 * (0.0625 * h2)
                 - a_16 * (0.375 * h) + a_18 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_6 * (-0.020833333333333332 * h + 0.006944444444444444 * h2)
                 + a_8 * (0.020833333333333332 * h - 0.006944444444444444 * h2)
                 + a_9 * (0.006944444444444444 * h2) + a_10 * (0.020833333333333332 * h)
@@ -1202,14 +1035,10 @@ impl<
                 - a_15 * (0.006944444444444444 * h2) - a_16 * (0.041666666666666664 * h)
                 - a_17 * 0.5 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
                 + a_2 * (0.006944444444444444 * h2) - a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.1875 * h - 0.0625 * h2) + a_8 * (-0.1875 * h + 0.0625 * h2)
@@ -1219,14 +1048,10 @@ impl<
                 - a_15 * (0.013888888888888888 * h2) - a_16 * (0.08333333333333333 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (0.006944444444444444 * h2) - a_2 * (0.006944444444444444 * h2)
                 + a_3 * (0.006944444444444444 * h2)
                 + a_6 * (0.3333333333333333 * h - 0.1111111111111111 * h2)
@@ -1237,14 +1062,10 @@ impl<
                 - a_15 * (0.0625 * h2) - a_16 * (0.375 * h)
                 + a_18 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_6 * (-0.020833333333333332 * h + 0.006944444444444444 * h2)
                 + a_8 * (0.020833333333333332 * h - 0.006944444444444444 * h2)
                 + a_9 * (0.006944444444444444 * h2) + a_10 * (0.020833333333333332 * h)
@@ -1254,28 +1075,20 @@ impl<
                 - a_15 * (0.006944444444444444 * h2) - a_16 * (0.041666666666666664 * h)
                 + a_18 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.125 * h2) - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
                 + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2) - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2222222222222222 * h2)
                 + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
@@ -1283,41 +1096,29 @@ impl<
                 - a_14 * (0.125 * h2) + a_15 * (0.125 * h2)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
                 - a_9 * (0.013888888888888888 * h2) + a_12 * (0.013888888888888888 * h2)
                 + a_13 * (0.16666666666666666 * h) - a_14 * (0.013888888888888888 * h2)
                 + a_15 * (0.013888888888888888 * h2) - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.125 * h2) - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
                 + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2) - a_18 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2222222222222222 * h2)
                 + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
@@ -1325,14 +1126,10 @@ impl<
                 - a_14 * (0.125 * h2) + a_15 * (0.125 * h2)
                 - a_18 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
                 - a_9 * (0.013888888888888888 * h2) + a_12 * (0.013888888888888888 * h2)
                 + a_13 * (0.16666666666666666 * h) - a_14 * (0.013888888888888888 * h2)
@@ -1344,8 +1141,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.408248290463863,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1354,8 +1151,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.816496580927726,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1364,8 +1161,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.408248290463863,
         );
     }
@@ -1379,16 +1176,20 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.08333333333333333 * h)
             + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.08333333333333333 * h)
@@ -1427,13 +1228,9 @@ impl<
         let a_16 = problem.jacobian_product_derivative(&q_3, &v_3);
         let a_17 = jac_q_3;
         let a_18 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) - a_5 - a_6 * (0.08333333333333333 * h)
@@ -1443,14 +1240,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.1875 * h) - a_2 * (0.1875 * h) + a_3 * (0.1875 * h)
                 + a_6 * (0.3333333333333333 * h) - a_8 * (0.3333333333333333 * h)
@@ -1462,14 +1255,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) + a_6 * (0.75 * h) - a_8 * (0.75 * h)
@@ -1481,14 +1270,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 + 0.16666666666666666 * h)
                 + a_2 * (-1.0 - 0.16666666666666666 * h)
@@ -1502,14 +1287,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
                 - a_3 * (0.08333333333333333 * h) + a_6 * (1.0 - 0.3333333333333333 * h)
@@ -1522,14 +1303,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.5);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, -0.5);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
@@ -1541,125 +1318,127 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.6666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.6666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.6666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.16666666666666666 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.16666666666666666 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.125 * h2) - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
                 + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2222222222222222 * h2)
                 + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
                 + a_9 * (0.2222222222222222 * h2) + a_12 * (0.125 * h2)
                 - a_14 * (0.125 * h2) + a_15 * (0.125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
                 - a_9 * (0.013888888888888888 * h2) + a_12 * (0.013888888888888888 * h2)
                 + a_13 * (0.16666666666666666 * h) - a_14 * (0.013888888888888888 * h2)
                 + a_15 * (0.013888888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.013888888888888888 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.013888888888888888 * h2) + a_3 * (0.013888888888888888 * h2)
                 + a_6 * (0.125 * h2) - a_8 * (0.125 * h2) + a_9 * (0.125 * h2)
                 + a_12 * (0.027777777777777776 * h2) - a_14 * (0.027777777777777776 * h2)
                 + a_15 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.013888888888888888 * h2) + a_2 * (0.013888888888888888 * h2)
                 - a_3 * (0.013888888888888888 * h2) + a_6 * (0.2222222222222222 * h2)
                 + a_7 * (0.6666666666666666 * h) - a_8 * (0.2222222222222222 * h2)
                 + a_9 * (0.2222222222222222 * h2) + a_12 * (0.125 * h2)
                 - a_14 * (0.125 * h2) + a_15 * (0.125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_6 * (0.013888888888888888 * h2) + a_8 * (0.013888888888888888 * h2)
                 - a_9 * (0.013888888888888888 * h2) + a_12 * (0.013888888888888888 * h2)
                 + a_13 * (0.16666666666666666 * h) - a_14 * (0.013888888888888888 * h2)
                 + a_15 * (0.013888888888888888 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -1681,12 +1460,13 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
         let q_1 = *q + v_1 * (0.08333333333333333 * h)
             + lambda_1 * (0.08333333333333333 * h) - v_2 * (0.08333333333333333 * h)
             - lambda_2 * (0.08333333333333333 * h);
@@ -1725,7 +1505,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIIE(4), LobattoIIIE(4)) with s = 4: order 2s − 2 = 6, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×4, Lambda×4, Mu×1 (9 vectors of dimension D); residual rows: Phi×4, Psi×4, Null×1.
+/// Unknowns: V: 4 × D, Lambda: 4 × M, Mu: 1 × M; residual rows: Phi: 4 × M, Psi: 4 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIIE4;
 impl SlrkLobattoIIIE4 {
@@ -1736,16 +1516,19 @@ impl SlrkLobattoIIIE4 {
                 name: "V",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -1756,16 +1539,19 @@ impl SlrkLobattoIIIE4 {
                 name: "Phi",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -1779,6 +1565,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -1788,17 +1577,18 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q + v_1 * (0.041666666666666664 * h)
             + lambda_1 * (0.041666666666666664 * h) - v_2 * (0.06741808286457895 * h)
             - lambda_2 * (0.06741808286457895 * h) + v_3 * (0.025751416197912286 * h)
@@ -1888,15 +1678,15 @@ impl<
         let omega_4 = phi_next;
         let null = v_1 * 0.28867513459481287 - v_2 * 0.6454972243679028
             + v_3 * 0.6454972243679028 - v_4 * 0.28867513459481287;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &phi_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 3, &omega_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &phi_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &omega_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -1908,20 +1698,24 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.041666666666666664 * h)
             + lambda_1 * (0.041666666666666664 * h) - v_2 * (0.06741808286457895 * h)
@@ -1977,14 +1771,10 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = jac_q_4;
         let a_24 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.001736111111111111 * h2) + a_1 * (0.041666666666666664 * h)
                 - a_2 * (0.001736111111111111 * h2) + a_3 * (0.001736111111111111 * h2)
                 - a_5 * (0.041666666666666664 * h) - a_6 * (0.006527213151475293 * h2)
@@ -1992,14 +1782,10 @@ impl<
                 + a_12 * (0.002013324262586404 * h2) - a_14 * (0.002013324262586404 * h2)
                 + a_15 * (0.002013324262586404 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.002809086786024123 * h2) + a_2 * (0.002809086786024123 * h2)
                 - a_3 * (0.002809086786024123 * h2) + a_5 * (0.06741808286457895 * h)
                 - a_6 * (0.014045433930120615 * h2) - a_7 * (0.06741808286457895 * h)
@@ -2007,14 +1793,10 @@ impl<
                 + a_12 * (0.011602919397569007 * h2) - a_14 * (0.011602919397569007 * h2)
                 + a_15 * (0.011602919397569007 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0010729756749130119 * h2) - a_2 * (0.0010729756749130119 * h2)
                 + a_3 * (0.0010729756749130119 * h2) - a_5 * (0.025751416197912286 * h)
                 + a_6 * (0.0022859694913198825 * h2) - a_8 * (0.0022859694913198825 * h2)
@@ -2023,28 +1805,20 @@ impl<
                 - a_14 * (0.0053648783745650595 * h2)
                 + a_15 * (0.0053648783745650595 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_6 * (0.00034722222222222224 * h2) + a_8 * (0.00034722222222222224 * h2)
                 - a_9 * (0.00034722222222222224 * h2)
                 - a_12 * (0.00034722222222222224 * h2)
                 + a_14 * (0.00034722222222222224 * h2)
                 - a_15 * (0.00034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.001736111111111111 * h2) + a_1 * (0.041666666666666664 * h)
                 - a_2 * (0.001736111111111111 * h2) + a_3 * (0.001736111111111111 * h2)
                 - a_5 * (0.041666666666666664 * h) - a_6 * (0.006527213151475293 * h2)
@@ -2052,14 +1826,10 @@ impl<
                 + a_12 * (0.002013324262586404 * h2) - a_14 * (0.002013324262586404 * h2)
                 + a_15 * (0.002013324262586404 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.002809086786024123 * h2) + a_2 * (0.002809086786024123 * h2)
                 - a_3 * (0.002809086786024123 * h2) + a_5 * (0.06741808286457895 * h)
                 - a_6 * (0.014045433930120615 * h2) - a_7 * (0.06741808286457895 * h)
@@ -2067,14 +1837,10 @@ impl<
                 + a_12 * (0.011602919397569007 * h2) - a_14 * (0.011602919397569007 * h2)
                 + a_15 * (0.011602919397569007 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0010729756749130119 * h2) - a_2 * (0.0010729756749130119 * h2)
                 + a_3 * (0.0010729756749130119 * h2) - a_5 * (0.025751416197912286 * h)
                 + a_6 * (0.0022859694913198825 * h2) - a_8 * (0.0022859694913198825 * h2)
@@ -2083,14 +1849,10 @@ impl<
                 - a_14 * (0.0053648783745650595 * h2)
                 + a_15 * (0.0053648783745650595 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_6 * (0.00034722222222222224 * h2) + a_8 * (0.00034722222222222224 * h2)
                 - a_9 * (0.00034722222222222224 * h2)
                 - a_12 * (0.00034722222222222224 * h2)
@@ -2103,18 +1865,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -3.4641016151377544,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.004034039579427047 * h2) + a_1 * (0.09681694990624913 * h)
                 - a_2 * (0.004034039579427047 * h2) + a_3 * (0.004034039579427047 * h2)
                 + a_6 * (0.020170197897135235 * h2) - a_8 * (0.020170197897135235 * h2)
@@ -2126,14 +1884,10 @@ impl<
                 - a_20 * (0.00042919026996520473 * h2)
                 + a_21 * (0.00042919026996520473 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.006527213151475293 * h2) + a_2 * (0.006527213151475293 * h2)
                 - a_3 * (0.006527213151475293 * h2) + a_6 * (0.043402777777777776 * h2)
                 + a_7 * (0.20833333333333334 * h) - a_8 * (0.043402777777777776 * h2)
@@ -2143,14 +1897,10 @@ impl<
                 - a_20 * (0.002013324262586404 * h2)
                 + a_21 * (0.002013324262586404 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.002493173572048246 * h2) - a_2 * (0.002493173572048246 * h2)
                 + a_3 * (0.002493173572048246 * h2) - a_6 * (0.007064034214404976 * h2)
                 + a_8 * (0.007064034214404976 * h2) - a_9 * (0.007064034214404976 * h2)
@@ -2160,14 +1910,10 @@ impl<
                 - a_20 * (0.002493173572048246 * h2)
                 + a_21 * (0.002493173572048246 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0010729756749130119 * h2) - a_8 * (0.0010729756749130119 * h2)
                 + a_9 * (0.0010729756749130119 * h2) - a_11 * (0.0051502832395824575 * h)
                 + a_12 * (0.0004571938982639765 * h2)
@@ -2178,14 +1924,10 @@ impl<
                 - a_20 * (0.00021459513498260237 * h2)
                 + a_21 * (0.00021459513498260237 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.004034039579427047 * h2) + a_1 * (0.09681694990624913 * h)
                 - a_2 * (0.004034039579427047 * h2) + a_3 * (0.004034039579427047 * h2)
                 + a_6 * (0.020170197897135235 * h2) - a_8 * (0.020170197897135235 * h2)
@@ -2197,14 +1939,10 @@ impl<
                 - a_20 * (0.00042919026996520473 * h2)
                 + a_21 * (0.00042919026996520473 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.006527213151475293 * h2) + a_2 * (0.006527213151475293 * h2)
                 - a_3 * (0.006527213151475293 * h2) + a_6 * (0.043402777777777776 * h2)
                 + a_7 * (0.20833333333333334 * h) - a_8 * (0.043402777777777776 * h2)
@@ -2214,14 +1952,10 @@ impl<
                 - a_20 * (0.002013324262586404 * h2)
                 + a_21 * (0.002013324262586404 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.002493173572048246 * h2) - a_2 * (0.002493173572048246 * h2)
                 + a_3 * (0.002493173572048246 * h2) - a_6 * (0.007064034214404976 * h2)
                 + a_8 * (0.007064034214404976 * h2) - a_9 * (0.007064034214404976 * h2)
@@ -2231,14 +1965,10 @@ impl<
                 - a_20 * (0.002493173572048246 * h2)
                 + a_21 * (0.002493173572048246 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0010729756749130119 * h2) - a_8 * (0.0010729756749130119 * h2)
                 + a_9 * (0.0010729756749130119 * h2) - a_11 * (0.0051502832395824575 * h)
                 + a_12 * (0.0004571938982639765 * h2)
@@ -2255,18 +1985,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.00325762708723962 * h2) + a_1 * (0.07818305009375087 * h)
                 - a_2 * (0.00325762708723962 * h2) + a_3 * (0.00325762708723962 * h2)
                 + a_6 * (0.043623203378296435 * h2) - a_8 * (0.043623203378296435 * h2)
@@ -2276,14 +2002,10 @@ impl<
                 + a_20 * (0.0011236347144096492 * h2)
                 - a_21 * (0.0011236347144096492 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0052709513498260235 * h2) + a_2 * (0.0052709513498260235 * h2)
                 - a_3 * (0.0052709513498260235 * h2) + a_6 * (0.09386958976996053 * h2)
                 + a_7 * (0.45057403089581055 * h) - a_8 * (0.09386958976996053 * h2)
@@ -2293,14 +2015,10 @@ impl<
                 + a_20 * (0.0052709513498260235 * h2)
                 - a_21 * (0.0052709513498260235 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.002013324262586404 * h2) - a_2 * (0.002013324262586404 * h2)
                 + a_3 * (0.002013324262586404 * h2) - a_6 * (0.015277777777777777 * h2)
                 + a_8 * (0.015277777777777777 * h2) - a_9 * (0.015277777777777777 * h2)
@@ -2310,14 +2028,10 @@ impl<
                 + a_20 * (0.006527213151475293 * h2)
                 - a_21 * (0.006527213151475293 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0023205838795138014 * h2) - a_8 * (0.0023205838795138014 * h2)
                 + a_9 * (0.0023205838795138014 * h2) - a_12 * (0.002809086786024123 * h2)
                 + a_14 * (0.002809086786024123 * h2) - a_15 * (0.002809086786024123 * h2)
@@ -2325,14 +2039,10 @@ impl<
                 - a_19 * (0.01348361657291579 * h) + a_20 * (0.0005618173572048246 * h2)
                 - a_21 * (0.0005618173572048246 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.00325762708723962 * h2) + a_1 * (0.07818305009375087 * h)
                 - a_2 * (0.00325762708723962 * h2) + a_3 * (0.00325762708723962 * h2)
                 + a_6 * (0.043623203378296435 * h2) - a_8 * (0.043623203378296435 * h2)
@@ -2342,14 +2052,10 @@ impl<
                 + a_20 * (0.0011236347144096492 * h2)
                 - a_21 * (0.0011236347144096492 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0052709513498260235 * h2) + a_2 * (0.0052709513498260235 * h2)
                 - a_3 * (0.0052709513498260235 * h2) + a_6 * (0.09386958976996053 * h2)
                 + a_7 * (0.45057403089581055 * h) - a_8 * (0.09386958976996053 * h2)
@@ -2359,14 +2065,10 @@ impl<
                 + a_20 * (0.0052709513498260235 * h2)
                 - a_21 * (0.0052709513498260235 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.002013324262586404 * h2) - a_2 * (0.002013324262586404 * h2)
                 + a_3 * (0.002013324262586404 * h2) - a_6 * (0.015277777777777777 * h2)
                 + a_8 * (0.015277777777777777 * h2) - a_9 * (0.015277777777777777 * h2)
@@ -2376,14 +2078,10 @@ impl<
                 + a_20 * (0.006527213151475293 * h2)
                 - a_21 * (0.006527213151475293 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0023205838795138014 * h2) - a_8 * (0.0023205838795138014 * h2)
                 + a_9 * (0.0023205838795138014 * h2) - a_12 * (0.002809086786024123 * h2)
                 + a_14 * (0.002809086786024123 * h2) - a_15 * (0.002809086786024123 * h2)
@@ -2397,18 +2095,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
                 + a_6 * (0.03784722222222222 * h2) - a_8 * (0.03784722222222222 * h2)
@@ -2417,14 +2111,10 @@ impl<
                 + a_18 * (0.003472222222222222 * h2) - a_20 * (0.003472222222222222 * h2)
                 + a_21 * (0.003472222222222222 * h2) - a_23 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
                 - a_3 * (0.005618173572048246 * h2) + a_6 * (0.08144067718099049 * h2)
                 + a_7 * (0.39091525046875436 * h) - a_8 * (0.08144067718099049 * h2)
@@ -2433,14 +2123,10 @@ impl<
                 + a_18 * (0.0162881354361981 * h2) - a_20 * (0.0162881354361981 * h2)
                 + a_21 * (0.0162881354361981 * h2) - a_23 * (0.39091525046875436 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
                 + a_3 * (0.0021459513498260237 * h2) - a_6 * (0.013254905780371064 * h2)
                 + a_8 * (0.013254905780371064 * h2) - a_9 * (0.013254905780371064 * h2)
@@ -2449,14 +2135,10 @@ impl<
                 + a_18 * (0.020170197897135235 * h2) - a_20 * (0.020170197897135235 * h2)
                 + a_21 * (0.020170197897135235 * h2) - a_23 * (0.48408474953124564 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.002013324262586404 * h2) - a_8 * (0.002013324262586404 * h2)
                 + a_9 * (0.002013324262586404 * h2) - a_12 * (0.006527213151475293 * h2)
                 + a_14 * (0.006527213151475293 * h2) - a_15 * (0.006527213151475293 * h2)
@@ -2464,14 +2146,10 @@ impl<
                 - a_20 * (0.001736111111111111 * h2) + a_21 * (0.001736111111111111 * h2)
                 - a_23 * (0.041666666666666664 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
                 + a_6 * (0.03784722222222222 * h2) - a_8 * (0.03784722222222222 * h2)
@@ -2480,14 +2158,10 @@ impl<
                 + a_18 * (0.003472222222222222 * h2) - a_20 * (0.003472222222222222 * h2)
                 + a_21 * (0.003472222222222222 * h2) - a_23 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
                 - a_3 * (0.005618173572048246 * h2) + a_6 * (0.08144067718099049 * h2)
                 + a_7 * (0.39091525046875436 * h) - a_8 * (0.08144067718099049 * h2)
@@ -2496,14 +2170,10 @@ impl<
                 + a_18 * (0.0162881354361981 * h2) - a_20 * (0.0162881354361981 * h2)
                 + a_21 * (0.0162881354361981 * h2) - a_23 * (0.39091525046875436 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
                 + a_3 * (0.0021459513498260237 * h2) - a_6 * (0.013254905780371064 * h2)
                 + a_8 * (0.013254905780371064 * h2) - a_9 * (0.013254905780371064 * h2)
@@ -2512,14 +2182,10 @@ impl<
                 + a_18 * (0.020170197897135235 * h2) - a_20 * (0.020170197897135235 * h2)
                 + a_21 * (0.020170197897135235 * h2) - a_23 * (0.48408474953124564 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.002013324262586404 * h2) - a_8 * (0.002013324262586404 * h2)
                 + a_9 * (0.002013324262586404 * h2) - a_12 * (0.006527213151475293 * h2)
                 + a_14 * (0.006527213151475293 * h2) - a_15 * (0.006527213151475293 * h2)
@@ -2533,18 +2199,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             3.4641016151377544,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
                 + a_1 * (1.0 - 0.08333333333333333 * h)
                 + a_2 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
@@ -2558,14 +2220,10 @@ impl<
                 - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (-0.06741808286457895 * h + 0.005618173572048246 * h2)
                 + a_2 * (0.06741808286457895 * h - 0.005618173572048246 * h2)
                 + a_3 * (0.005618173572048246 * h2) + a_4 * (0.06741808286457895 * h)
@@ -2578,14 +2236,10 @@ impl<
                 - a_21 * (0.0325762708723962 * h2) - a_22 * (0.39091525046875436 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.025751416197912286 * h - 0.0021459513498260237 * h2)
                 + a_2 * (-0.025751416197912286 * h + 0.0021459513498260237 * h2)
                 - a_3 * (0.0021459513498260237 * h2) - a_4 * (0.025751416197912286 * h)
@@ -2598,14 +2252,10 @@ impl<
                 - a_21 * (0.04034039579427047 * h2) - a_22 * (0.48408474953124564 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_6 * (0.0021459513498260237 * h2) + a_8 * (0.0021459513498260237 * h2)
                 - a_9 * (0.0021459513498260237 * h2) + a_12 * (0.005618173572048246 * h2)
                 - a_14 * (0.005618173572048246 * h2) + a_15 * (0.005618173572048246 * h2)
@@ -2615,14 +2265,10 @@ impl<
                 - a_21 * (0.003472222222222222 * h2) - a_22 * (0.041666666666666664 * h)
                 - a_23 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.041666666666666664 * h - 0.003472222222222222 * h2)
                 - a_1 * (0.08333333333333333 * h)
                 + a_2 * (-0.041666666666666664 * h + 0.003472222222222222 * h2)
@@ -2635,14 +2281,10 @@ impl<
                 - a_21 * (0.006944444444444444 * h2) - a_22 * (0.08333333333333333 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (-0.06741808286457895 * h + 0.005618173572048246 * h2)
                 + a_2 * (0.06741808286457895 * h - 0.005618173572048246 * h2)
                 + a_3 * (0.005618173572048246 * h2) + a_4 * (0.06741808286457895 * h)
@@ -2655,14 +2297,10 @@ impl<
                 - a_21 * (0.0325762708723962 * h2) - a_22 * (0.39091525046875436 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.025751416197912286 * h - 0.0021459513498260237 * h2)
                 + a_2 * (-0.025751416197912286 * h + 0.0021459513498260237 * h2)
                 - a_3 * (0.0021459513498260237 * h2) - a_4 * (0.025751416197912286 * h)
@@ -2675,14 +2313,10 @@ impl<
                 - a_21 * (0.04034039579427047 * h2) - a_22 * (0.48408474953124564 * h)
                 + a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_6 * (0.0021459513498260237 * h2) + a_8 * (0.0021459513498260237 * h2)
                 - a_9 * (0.0021459513498260237 * h2) + a_12 * (0.005618173572048246 * h2)
                 - a_14 * (0.005618173572048246 * h2) + a_15 * (0.005618173572048246 * h2)
@@ -2692,14 +2326,10 @@ impl<
                 - a_21 * (0.003472222222222222 * h2) - a_22 * (0.041666666666666664 * h)
                 + a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.001552824984374854 * h2) + a_1 * (0.037267799624996496 * h)
                 - a_2 * (0.001552824984374854 * h2) + a_3 * (0.001552824984374854 * h2)
                 + a_6 * (0.09681694990624913 * h + 0.018040773447047076 * h2)
@@ -2712,14 +2342,10 @@ impl<
                 + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.002512523603298538 * h2) + a_2 * (0.002512523603298538 * h2)
                 - a_3 * (0.002512523603298538 * h2)
                 + a_6 * (0.20833333333333334 * h + 0.03882062460937135 * h2)
@@ -2733,14 +2359,10 @@ impl<
                 + a_21 * (0.014568551224824856 * h2) + a_22 * (0.17482261469789825 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0009596986189236842 * h2) - a_2 * (0.0009596986189236842 * h2)
                 + a_3 * (0.0009596986189236842 * h2)
                 + a_6 * (-0.03390736422914389 * h - 0.00631826427951754 * h2)
@@ -2753,14 +2375,10 @@ impl<
                 + a_21 * (0.018040773447047076 * h2) + a_22 * (0.21648928136456494 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0051502832395824575 * h + 0.0009596986189236842 * h2)
                 + a_8 * (-0.0051502832395824575 * h - 0.0009596986189236842 * h2)
                 + a_9 * (0.0009596986189236842 * h2) - a_10 * (0.0051502832395824575 * h)
@@ -2772,14 +2390,10 @@ impl<
                 + a_21 * (0.001552824984374854 * h2) + a_22 * (0.018633899812498248 * h)
                 + a_23 * 0.4472135954999579 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.001552824984374854 * h2) + a_1 * (0.037267799624996496 * h)
                 - a_2 * (0.001552824984374854 * h2) + a_3 * (0.001552824984374854 * h2)
                 + a_6 * (0.09681694990624913 * h + 0.018040773447047076 * h2)
@@ -2792,14 +2406,10 @@ impl<
                 + a_21 * (0.003105649968749708 * h2) + a_22 * (0.037267799624996496 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.002512523603298538 * h2) + a_2 * (0.002512523603298538 * h2)
                 - a_3 * (0.002512523603298538 * h2)
                 + a_6 * (0.20833333333333334 * h + 0.03882062460937135 * h2)
@@ -2813,14 +2423,10 @@ impl<
                 + a_21 * (0.014568551224824856 * h2) + a_22 * (0.17482261469789825 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0009596986189236842 * h2) - a_2 * (0.0009596986189236842 * h2)
                 + a_3 * (0.0009596986189236842 * h2)
                 + a_6 * (-0.03390736422914389 * h - 0.00631826427951754 * h2)
@@ -2833,14 +2439,10 @@ impl<
                 + a_21 * (0.018040773447047076 * h2) + a_22 * (0.21648928136456494 * h)
                 - a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0051502832395824575 * h + 0.0009596986189236842 * h2)
                 + a_8 * (-0.0051502832395824575 * h - 0.0009596986189236842 * h2)
                 + a_9 * (0.0009596986189236842 * h2) - a_10 * (0.0051502832395824575 * h)
@@ -2852,14 +2454,10 @@ impl<
                 + a_21 * (0.001552824984374854 * h2) + a_22 * (0.018633899812498248 * h)
                 - a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.001552824984374854 * h2) - a_1 * (0.037267799624996496 * h)
                 + a_2 * (0.001552824984374854 * h2) - a_3 * (0.001552824984374854 * h2)
                 - a_6 * (0.018040773447047076 * h2) + a_8 * (0.018040773447047076 * h2)
@@ -2872,14 +2470,10 @@ impl<
                 - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.002512523603298538 * h2) - a_2 * (0.002512523603298538 * h2)
                 + a_3 * (0.002512523603298538 * h2) - a_6 * (0.03882062460937135 * h2)
                 - a_7 * (0.18633899812498247 * h) + a_8 * (0.03882062460937135 * h2)
@@ -2892,14 +2486,10 @@ impl<
                 - a_21 * (0.014568551224824856 * h2) - a_22 * (0.17482261469789825 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.0009596986189236842 * h2) + a_2 * (0.0009596986189236842 * h2)
                 - a_3 * (0.0009596986189236842 * h2) + a_6 * (0.00631826427951754 * h2)
                 - a_8 * (0.00631826427951754 * h2) + a_9 * (0.00631826427951754 * h2)
@@ -2912,14 +2502,10 @@ impl<
                 - a_21 * (0.018040773447047076 * h2) - a_22 * (0.21648928136456494 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_6 * (0.0009596986189236842 * h2) + a_8 * (0.0009596986189236842 * h2)
                 - a_9 * (0.0009596986189236842 * h2)
                 + a_12 * (-0.01348361657291579 * h + 0.002512523603298538 * h2)
@@ -2931,14 +2517,10 @@ impl<
                 - a_21 * (0.001552824984374854 * h2) - a_22 * (0.018633899812498248 * h)
                 - a_23 * 0.4472135954999579 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_0 * (0.001552824984374854 * h2) - a_1 * (0.037267799624996496 * h)
                 + a_2 * (0.001552824984374854 * h2) - a_3 * (0.001552824984374854 * h2)
                 - a_6 * (0.018040773447047076 * h2) + a_8 * (0.018040773447047076 * h2)
@@ -2951,14 +2533,10 @@ impl<
                 - a_21 * (0.003105649968749708 * h2) - a_22 * (0.037267799624996496 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (0.002512523603298538 * h2) - a_2 * (0.002512523603298538 * h2)
                 + a_3 * (0.002512523603298538 * h2) - a_6 * (0.03882062460937135 * h2)
                 - a_7 * (0.18633899812498247 * h) + a_8 * (0.03882062460937135 * h2)
@@ -2971,14 +2549,10 @@ impl<
                 - a_21 * (0.014568551224824856 * h2) - a_22 * (0.17482261469789825 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_0 * (0.0009596986189236842 * h2) + a_2 * (0.0009596986189236842 * h2)
                 - a_3 * (0.0009596986189236842 * h2) + a_6 * (0.00631826427951754 * h2)
                 - a_8 * (0.00631826427951754 * h2) + a_9 * (0.00631826427951754 * h2)
@@ -2991,14 +2565,10 @@ impl<
                 - a_21 * (0.018040773447047076 * h2) - a_22 * (0.21648928136456494 * h)
                 + a_24 * (0.18633899812498247 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_6 * (0.0009596986189236842 * h2) + a_8 * (0.0009596986189236842 * h2)
                 - a_9 * (0.0009596986189236842 * h2)
                 + a_12 * (-0.01348361657291579 * h + 0.002512523603298538 * h2)
@@ -3010,14 +2580,10 @@ impl<
                 - a_21 * (0.001552824984374854 * h2) - a_22 * (0.018633899812498248 * h)
                 + a_24 * (0.037267799624996496 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
                 + a_6 * (0.04034039579427047 * h2) - a_8 * (0.04034039579427047 * h2)
@@ -3026,14 +2592,10 @@ impl<
                 + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2) - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
                 - a_3 * (0.005618173572048246 * h2) + a_6 * (0.08680555555555555 * h2)
                 + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
@@ -3042,14 +2604,10 @@ impl<
                 + a_18 * (0.0325762708723962 * h2) - a_20 * (0.0325762708723962 * h2)
                 + a_21 * (0.0325762708723962 * h2) - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
                 + a_3 * (0.0021459513498260237 * h2) - a_6 * (0.014128068428809952 * h2)
                 + a_8 * (0.014128068428809952 * h2) - a_9 * (0.014128068428809952 * h2)
@@ -3058,14 +2616,10 @@ impl<
                 + a_18 * (0.04034039579427047 * h2) - a_20 * (0.04034039579427047 * h2)
                 + a_21 * (0.04034039579427047 * h2) - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0021459513498260237 * h2) - a_8 * (0.0021459513498260237 * h2)
                 + a_9 * (0.0021459513498260237 * h2) - a_12 * (0.005618173572048246 * h2)
                 + a_14 * (0.005618173572048246 * h2) - a_15 * (0.005618173572048246 * h2)
@@ -3073,14 +2627,10 @@ impl<
                 - a_20 * (0.003472222222222222 * h2) + a_21 * (0.003472222222222222 * h2)
                 - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
                 + a_6 * (0.04034039579427047 * h2) - a_8 * (0.04034039579427047 * h2)
@@ -3089,14 +2639,10 @@ impl<
                 + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2) - a_24 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
                 - a_3 * (0.005618173572048246 * h2) + a_6 * (0.08680555555555555 * h2)
                 + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
@@ -3105,14 +2651,10 @@ impl<
                 + a_18 * (0.0325762708723962 * h2) - a_20 * (0.0325762708723962 * h2)
                 + a_21 * (0.0325762708723962 * h2) - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
                 + a_3 * (0.0021459513498260237 * h2) - a_6 * (0.014128068428809952 * h2)
                 + a_8 * (0.014128068428809952 * h2) - a_9 * (0.014128068428809952 * h2)
@@ -3121,14 +2663,10 @@ impl<
                 + a_18 * (0.04034039579427047 * h2) - a_20 * (0.04034039579427047 * h2)
                 + a_21 * (0.04034039579427047 * h2) - a_24 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0021459513498260237 * h2) - a_8 * (0.0021459513498260237 * h2)
                 + a_9 * (0.0021459513498260237 * h2) - a_12 * (0.005618173572048246 * h2)
                 + a_14 * (0.005618173572048246 * h2) - a_15 * (0.005618173572048246 * h2)
@@ -3142,8 +2680,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.28867513459481287,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -3152,8 +2690,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -3162,8 +2700,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -3172,8 +2710,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             -0.28867513459481287,
         );
     }
@@ -3187,18 +2725,22 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.041666666666666664 * h)
             + lambda_1 * (0.041666666666666664 * h) - v_2 * (0.06741808286457895 * h)
@@ -3254,13 +2796,9 @@ impl<
         let a_22 = problem.jacobian_product_derivative(&q_4, &v_4);
         let a_23 = jac_q_4;
         let a_24 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.041666666666666664 * h) - a_2 * (0.041666666666666664 * h)
                 + a_3 * (0.041666666666666664 * h) - a_5
@@ -3272,14 +2810,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.09681694990624913 * h) - a_2 * (0.09681694990624913 * h)
                 + a_3 * (0.09681694990624913 * h) + a_6 * (0.20833333333333334 * h)
@@ -3293,14 +2827,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.07818305009375087 * h) - a_2 * (0.07818305009375087 * h)
                 + a_3 * (0.07818305009375087 * h) + a_6 * (0.45057403089581055 * h)
@@ -3314,14 +2844,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.39091525046875436 * h)
@@ -3335,14 +2861,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 - 0.08333333333333333 * h)
                 + a_2 * (-1.0 + 0.08333333333333333 * h)
@@ -3358,14 +2880,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(a_0 * (0.037267799624996496 * h) - a_2 * (0.037267799624996496 * h)
                 + a_3 * (0.037267799624996496 * h)
@@ -3383,14 +2901,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, 0.4472135954999579);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, 0.4472135954999579);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_0 * (0.037267799624996496 * h) + a_2 * (0.037267799624996496 * h)
                 - a_3 * (0.037267799624996496 * h) - a_6 * (0.18633899812498247 * h)
@@ -3407,14 +2921,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, -0.4472135954999579);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, -0.4472135954999579);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
             &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
@@ -3428,56 +2938,92 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.4166666666666667 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.4166666666666667 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.08333333333333333 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            0.08333333333333333 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
                 + a_6 * (0.04034039579427047 * h2) - a_8 * (0.04034039579427047 * h2)
@@ -3486,14 +3032,10 @@ impl<
                 + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
                 - a_3 * (0.005618173572048246 * h2) + a_6 * (0.08680555555555555 * h2)
                 + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
@@ -3502,14 +3044,10 @@ impl<
                 + a_18 * (0.0325762708723962 * h2) - a_20 * (0.0325762708723962 * h2)
                 + a_21 * (0.0325762708723962 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
                 + a_3 * (0.0021459513498260237 * h2) - a_6 * (0.014128068428809952 * h2)
                 + a_8 * (0.014128068428809952 * h2) - a_9 * (0.014128068428809952 * h2)
@@ -3518,14 +3056,10 @@ impl<
                 + a_18 * (0.04034039579427047 * h2) - a_20 * (0.04034039579427047 * h2)
                 + a_21 * (0.04034039579427047 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_6 * (0.0021459513498260237 * h2) - a_8 * (0.0021459513498260237 * h2)
                 + a_9 * (0.0021459513498260237 * h2) - a_12 * (0.005618173572048246 * h2)
                 + a_14 * (0.005618173572048246 * h2) - a_15 * (0.005618173572048246 * h2)
@@ -3533,14 +3067,10 @@ impl<
                 - a_20 * (0.003472222222222222 * h2)
                 + a_21 * (0.003472222222222222 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.003472222222222222 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.003472222222222222 * h2) + a_3 * (0.003472222222222222 * h2)
                 + a_6 * (0.04034039579427047 * h2) - a_8 * (0.04034039579427047 * h2)
@@ -3549,14 +3079,10 @@ impl<
                 + a_18 * (0.006944444444444444 * h2) - a_20 * (0.006944444444444444 * h2)
                 + a_21 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.005618173572048246 * h2) + a_2 * (0.005618173572048246 * h2)
                 - a_3 * (0.005618173572048246 * h2) + a_6 * (0.08680555555555555 * h2)
                 + a_7 * (0.4166666666666667 * h) - a_8 * (0.08680555555555555 * h2)
@@ -3565,14 +3091,10 @@ impl<
                 + a_18 * (0.0325762708723962 * h2) - a_20 * (0.0325762708723962 * h2)
                 + a_21 * (0.0325762708723962 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0021459513498260237 * h2) - a_2 * (0.0021459513498260237 * h2)
                 + a_3 * (0.0021459513498260237 * h2) - a_6 * (0.014128068428809952 * h2)
                 + a_8 * (0.014128068428809952 * h2) - a_9 * (0.014128068428809952 * h2)
@@ -3581,14 +3103,10 @@ impl<
                 + a_18 * (0.04034039579427047 * h2) - a_20 * (0.04034039579427047 * h2)
                 + a_21 * (0.04034039579427047 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_6 * (0.0021459513498260237 * h2) - a_8 * (0.0021459513498260237 * h2)
                 + a_9 * (0.0021459513498260237 * h2) - a_12 * (0.005618173572048246 * h2)
                 + a_14 * (0.005618173572048246 * h2) - a_15 * (0.005618173572048246 * h2)
@@ -3596,11 +3114,7 @@ impl<
                 - a_20 * (0.003472222222222222 * h2)
                 + a_21 * (0.003472222222222222 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -3623,14 +3137,15 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
         let q_1 = *q + v_1 * (0.041666666666666664 * h)
             + lambda_1 * (0.041666666666666664 * h) - v_2 * (0.06741808286457895 * h)
             - lambda_2 * (0.06741808286457895 * h) + v_3 * (0.025751416197912286 * h)
@@ -3685,7 +3200,7 @@ impl<
 }
 /// SLRK over the Lobatto pair (LobattoIIIE(5), LobattoIIIE(5)) with s = 5: order 2s − 2 = 8, primary constraint p = ϑ(q) held to round-off.
 ///
-/// Unknowns: V×5, Lambda×5, Mu×1 (11 vectors of dimension D); residual rows: Phi×5, Psi×5, Null×1.
+/// Unknowns: V: 5 × D, Lambda: 5 × M, Mu: 1 × M; residual rows: Phi: 5 × M, Psi: 5 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlrkLobattoIIIE5;
 impl SlrkLobattoIIIE5 {
@@ -3696,16 +3211,19 @@ impl SlrkLobattoIIIE5 {
                 name: "V",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Lambda",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
         ],
     );
@@ -3716,16 +3234,19 @@ impl SlrkLobattoIIIE5 {
                 name: "Phi",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Constraints,
             },
             ::sparkgen_core::layout::Block {
                 name: "Psi",
                 stages: 5,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -3745,6 +3266,9 @@ impl<
     ];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -3754,19 +3278,20 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 2, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 2, 0);
         let q_1 = *q + v_1 * (0.025 * h) + lambda_1 * (0.025 * h)
             - v_2 * (0.048260732062316 * h) - lambda_2 * (0.048260732062316 * h)
             + v_3 * (0.03333333333333333 * h) + lambda_3 * (0.03333333333333333 * h)
@@ -3885,17 +3410,17 @@ impl<
         let null = v_1 * 0.22360679774997896 - v_2 * 0.521749194749951
             + v_3 * 0.5962847939999439 - v_4 * 0.521749194749951
             + v_5 * 0.22360679774997896;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &phi_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &phi_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &phi_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &phi_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 4, &phi_5);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &omega_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 1, &omega_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 2, &omega_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 3, &omega_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 4, &omega_5);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 2, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &phi_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 4, &phi_5);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &omega_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &omega_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &omega_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &omega_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 4, &omega_5);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -3907,22 +3432,26 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.025 * h) + lambda_1 * (0.025 * h)
             - v_2 * (0.048260732062316 * h) - lambda_2 * (0.048260732062316 * h)
@@ -3992,14 +3521,10 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = jac_q_5;
         let a_30 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
                 + a_3 * (0.000625 * h2) - a_5 * (0.025 * h)
                 - a_6 * (0.0028408301609263286 * h2) + a_8 * (0.0028408301609263286 * h2)
@@ -4011,14 +3536,10 @@ impl<
                 + a_20 * (0.0005222650771689096 * h2)
                 - a_21 * (0.0005222650771689096 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0012065183015579 * h2) + a_2 * (0.0012065183015579 * h2)
                 - a_3 * (0.0012065183015579 * h2) + a_5 * (0.048260732062316 * h)
                 - a_6 * (0.006568821864037455 * h2) - a_7 * (0.048260732062316 * h)
@@ -4029,14 +3550,10 @@ impl<
                 + a_20 * (0.0026348554849434814 * h2)
                 - a_21 * (0.0026348554849434814 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0008333333333333334 * h2) - a_2 * (0.0008333333333333334 * h2)
                 + a_3 * (0.0008333333333333334 * h2) - a_5 * (0.03333333333333333 * h)
                 + a_6 * (0.0015003256405494033 * h2) - a_8 * (0.0015003256405494033 * h2)
@@ -4047,14 +3564,10 @@ impl<
                 + a_20 * (0.0038945055347292972 * h2)
                 - a_21 * (0.0038945055347292972 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0002518150317754333 * h2) + a_2 * (0.0002518150317754333 * h2)
                 - a_3 * (0.0002518150317754333 * h2) + a_5 * (0.010072601271017334 * h)
                 - a_6 * (0.0005132926632046667 * h2) + a_8 * (0.0005132926632046667 * h2)
@@ -4066,28 +3579,20 @@ impl<
                 + a_20 * (0.0013709929507773593 * h2)
                 - a_21 * (0.0013709929507773593 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_6 * (8.928571428571429e-5 * h2) - a_8 * (8.928571428571429e-5 * h2)
                 + a_9 * (8.928571428571429e-5 * h2) + a_12 * (0.00015625 * h2)
                 - a_14 * (0.00015625 * h2) + a_15 * (0.00015625 * h2)
                 + a_18 * (8.928571428571429e-5 * h2) - a_20 * (8.928571428571429e-5 * h2)
                 + a_21 * (8.928571428571429e-5 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.000625 * h2) + a_1 * (0.025 * h) - a_2 * (0.000625 * h2)
                 + a_3 * (0.000625 * h2) - a_5 * (0.025 * h)
                 - a_6 * (0.0028408301609263286 * h2) + a_8 * (0.0028408301609263286 * h2)
@@ -4099,14 +3604,10 @@ impl<
                 + a_20 * (0.0005222650771689096 * h2)
                 - a_21 * (0.0005222650771689096 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0012065183015579 * h2) + a_2 * (0.0012065183015579 * h2)
                 - a_3 * (0.0012065183015579 * h2) + a_5 * (0.048260732062316 * h)
                 - a_6 * (0.006568821864037455 * h2) - a_7 * (0.048260732062316 * h)
@@ -4117,14 +3618,10 @@ impl<
                 + a_20 * (0.0026348554849434814 * h2)
                 - a_21 * (0.0026348554849434814 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0008333333333333334 * h2) - a_2 * (0.0008333333333333334 * h2)
                 + a_3 * (0.0008333333333333334 * h2) - a_5 * (0.03333333333333333 * h)
                 + a_6 * (0.0015003256405494033 * h2) - a_8 * (0.0015003256405494033 * h2)
@@ -4135,14 +3632,10 @@ impl<
                 + a_20 * (0.0038945055347292972 * h2)
                 - a_21 * (0.0038945055347292972 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0002518150317754333 * h2) + a_2 * (0.0002518150317754333 * h2)
                 - a_3 * (0.0002518150317754333 * h2) + a_5 * (0.010072601271017334 * h)
                 - a_6 * (0.0005132926632046667 * h2) + a_8 * (0.0005132926632046667 * h2)
@@ -4154,14 +3647,10 @@ impl<
                 + a_20 * (0.0013709929507773593 * h2)
                 - a_21 * (0.0013709929507773593 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_6 * (8.928571428571429e-5 * h2) - a_8 * (8.928571428571429e-5 * h2)
                 + a_9 * (8.928571428571429e-5 * h2) + a_12 * (0.00015625 * h2)
                 - a_14 * (0.00015625 * h2) + a_15 * (0.00015625 * h2)
@@ -4174,18 +3663,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -4.47213595499958,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0014716054023269612 * h2) + a_1 * (0.05886421609307845 * h)
                 - a_2 * (0.0014716054023269612 * h2) + a_3 * (0.0014716054023269612 * h2)
                 + a_6 * (0.008012073857113456 * h2) - a_8 * (0.008012073857113456 * h2)
@@ -4198,14 +3683,10 @@ impl<
                 - a_24 * (9.250348106036326e-5 * h2) + a_26 * (9.250348106036326e-5 * h2)
                 - a_27 * (9.250348106036326e-5 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0028408301609263286 * h2) + a_2 * (0.0028408301609263286 * h2)
                 - a_3 * (0.0028408301609263286 * h2) + a_6 * (0.018526234567901236 * h2)
                 + a_7 * (0.1361111111111111 * h) - a_8 * (0.018526234567901236 * h2)
@@ -4219,14 +3700,10 @@ impl<
                 + a_26 * (0.0005222650771689096 * h2)
                 - a_27 * (0.0005222650771689096 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0019621405364359484 * h2) - a_2 * (0.0019621405364359484 * h2)
                 + a_3 * (0.0019621405364359484 * h2) - a_6 * (0.004231410947102588 * h2)
                 + a_8 * (0.004231410947102588 * h2) - a_9 * (0.004231410947102588 * h2)
@@ -4238,14 +3715,10 @@ impl<
                 + a_26 * (0.0005961335446112299 * h2)
                 - a_27 * (0.0005961335446112299 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0005929157778365809 * h2) + a_2 * (0.0005929157778365809 * h2)
                 - a_3 * (0.0005929157778365809 * h2) + a_6 * (0.0014476538529037753 * h2)
                 - a_8 * (0.0014476538529037753 * h2) + a_9 * (0.0014476538529037753 * h2)
@@ -4259,14 +3732,10 @@ impl<
                 + a_26 * (0.0005929157778365809 * h2)
                 - a_27 * (0.0005929157778365809 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0002518150317754333 * h2) + a_8 * (0.0002518150317754333 * h2)
                 - a_9 * (0.0002518150317754333 * h2) + a_11 * (0.0018500696212072653 * h)
                 - a_12 * (0.00014572461169868605 * h2)
@@ -4277,14 +3746,10 @@ impl<
                 - a_25 * (0.0018500696212072653 * h) + a_26 * (4.625174053018163e-5 * h2)
                 - a_27 * (4.625174053018163e-5 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0014716054023269612 * h2) + a_1 * (0.05886421609307845 * h)
                 - a_2 * (0.0014716054023269612 * h2) + a_3 * (0.0014716054023269612 * h2)
                 + a_6 * (0.008012073857113456 * h2) - a_8 * (0.008012073857113456 * h2)
@@ -4297,14 +3762,10 @@ impl<
                 - a_24 * (9.250348106036326e-5 * h2) + a_26 * (9.250348106036326e-5 * h2)
                 - a_27 * (9.250348106036326e-5 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0028408301609263286 * h2) + a_2 * (0.0028408301609263286 * h2)
                 - a_3 * (0.0028408301609263286 * h2) + a_6 * (0.018526234567901236 * h2)
                 + a_7 * (0.1361111111111111 * h) - a_8 * (0.018526234567901236 * h2)
@@ -4318,14 +3779,10 @@ impl<
                 + a_26 * (0.0005222650771689096 * h2)
                 - a_27 * (0.0005222650771689096 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0019621405364359484 * h2) - a_2 * (0.0019621405364359484 * h2)
                 + a_3 * (0.0019621405364359484 * h2) - a_6 * (0.004231410947102588 * h2)
                 + a_8 * (0.004231410947102588 * h2) - a_9 * (0.004231410947102588 * h2)
@@ -4337,14 +3794,10 @@ impl<
                 + a_26 * (0.0005961335446112299 * h2)
                 - a_27 * (0.0005961335446112299 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0005929157778365809 * h2) + a_2 * (0.0005929157778365809 * h2)
                 - a_3 * (0.0005929157778365809 * h2) + a_6 * (0.0014476538529037753 * h2)
                 - a_8 * (0.0014476538529037753 * h2) + a_9 * (0.0014476538529037753 * h2)
@@ -4358,14 +3811,10 @@ impl<
                 + a_26 * (0.0005929157778365809 * h2)
                 - a_27 * (0.0005929157778365809 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0002518150317754333 * h2) + a_8 * (0.0002518150317754333 * h2)
                 - a_9 * (0.0002518150317754333 * h2) + a_11 * (0.0018500696212072653 * h)
                 - a_12 * (0.00014572461169868605 * h2)
@@ -4382,18 +3831,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.9166296949998198,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0011328125 * h2) + a_1 * (0.0453125 * h)
                 - a_2 * (0.0011328125 * h2) + a_3 * (0.0011328125 * h2)
                 + a_6 * (0.017425215336301772 * h2) - a_8 * (0.017425215336301772 * h2)
@@ -4404,14 +3849,10 @@ impl<
                 - a_21 * (0.0012341191061430435 * h2) + a_24 * (0.000234375 * h2)
                 - a_26 * (0.000234375 * h2) + a_27 * (0.000234375 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.002186814421573694 * h2) + a_2 * (0.002186814421573694 * h2)
                 - a_3 * (0.002186814421573694 * h2) + a_6 * (0.04029214314217789 * h2)
                 + a_7 * (0.2960239087996743 * h) - a_8 * (0.04029214314217789 * h2)
@@ -4423,14 +3864,10 @@ impl<
                 - a_26 * (0.0013232569851245604 * h2)
                 + a_27 * (0.0013232569851245604 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0015104166666666666 * h2) - a_2 * (0.0015104166666666666 * h2)
                 + a_3 * (0.0015104166666666666 * h2) - a_6 * (0.009202766754850088 * h2)
                 + a_8 * (0.009202766754850088 * h2) - a_9 * (0.009202766754850088 * h2)
@@ -4442,14 +3879,10 @@ impl<
                 - a_26 * (0.0015104166666666666 * h2)
                 + a_27 * (0.0015104166666666666 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.00045641474509297293 * h2) + a_2 * (0.00045641474509297293 * h2)
                 - a_3 * (0.00045641474509297293 * h2) + a_6 * (0.003148458260513762 * h2)
                 - a_8 * (0.003148458260513762 * h2) + a_9 * (0.003148458260513762 * h2)
@@ -4461,14 +3894,10 @@ impl<
                 + a_24 * (0.001502263848208773 * h2) - a_26 * (0.001502263848208773 * h2)
                 + a_27 * (0.001502263848208773 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0005476648408213074 * h2) + a_8 * (0.0005476648408213074 * h2)
                 - a_9 * (0.0005476648408213074 * h2)
                 + a_12 * (0.0008333333333333334 * h2)
@@ -4480,14 +3909,10 @@ impl<
                 + a_25 * (0.0046875 * h) - a_26 * (0.0001171875 * h2)
                 + a_27 * (0.0001171875 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0011328125 * h2) + a_1 * (0.0453125 * h)
                 - a_2 * (0.0011328125 * h2) + a_3 * (0.0011328125 * h2)
                 + a_6 * (0.017425215336301772 * h2) - a_8 * (0.017425215336301772 * h2)
@@ -4498,14 +3923,10 @@ impl<
                 - a_21 * (0.0012341191061430435 * h2) + a_24 * (0.000234375 * h2)
                 - a_26 * (0.000234375 * h2) + a_27 * (0.000234375 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.002186814421573694 * h2) + a_2 * (0.002186814421573694 * h2)
                 - a_3 * (0.002186814421573694 * h2) + a_6 * (0.04029214314217789 * h2)
                 + a_7 * (0.2960239087996743 * h) - a_8 * (0.04029214314217789 * h2)
@@ -4517,14 +3938,10 @@ impl<
                 - a_26 * (0.0013232569851245604 * h2)
                 + a_27 * (0.0013232569851245604 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0015104166666666666 * h2) - a_2 * (0.0015104166666666666 * h2)
                 + a_3 * (0.0015104166666666666 * h2) - a_6 * (0.009202766754850088 * h2)
                 + a_8 * (0.009202766754850088 * h2) - a_9 * (0.009202766754850088 * h2)
@@ -4536,14 +3953,10 @@ impl<
                 - a_26 * (0.0015104166666666666 * h2)
                 + a_27 * (0.0015104166666666666 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.00045641474509297293 * h2) + a_2 * (0.00045641474509297293 * h2)
                 - a_3 * (0.00045641474509297293 * h2) + a_6 * (0.003148458260513762 * h2)
                 - a_8 * (0.003148458260513762 * h2) + a_9 * (0.003148458260513762 * h2)
@@ -4555,14 +3968,10 @@ impl<
                 + a_24 * (0.001502263848208773 * h2) - a_26 * (0.001502263848208773 * h2)
                 + a_27 * (0.001502263848208773 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0005476648408213074 * h2) + a_8 * (0.0005476648408213074 * h2)
                 - a_9 * (0.0005476648408213074 * h2)
                 + a_12 * (0.0008333333333333334 * h2)
@@ -4580,18 +3989,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -1.6770509831248424,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.0012962517405301817 * h2) + a_1 * (0.051850069621207265 * h)
                 - a_2 * (0.0012962517405301817 * h2) + a_3 * (0.0012962517405301817 * h2)
                 + a_6 * (0.015398078258694055 * h2) - a_8 * (0.015398078258694055 * h2)
@@ -4603,14 +4008,10 @@ impl<
                 + a_26 * (0.00044321080465392247 * h2)
                 - a_27 * (0.00044321080465392247 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0025023223174015143 * h2) + a_2 * (0.0025023223174015143 * h2)
                 - a_3 * (0.0025023223174015143 * h2) + a_6 * (0.035604815282898696 * h2)
                 + a_7 * (0.2615863979968067 * h) - a_8 * (0.035604815282898696 * h2)
@@ -4622,14 +4023,10 @@ impl<
                 + a_26 * (0.0025023223174015143 * h2)
                 - a_27 * (0.0025023223174015143 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0017283356540402422 * h2) - a_2 * (0.0017283356540402422 * h2)
                 + a_3 * (0.0017283356540402422 * h2) - a_6 * (0.008132176271731757 * h2)
                 + a_8 * (0.008132176271731757 * h2) - a_9 * (0.008132176271731757 * h2)
@@ -4641,14 +4038,10 @@ impl<
                 + a_26 * (0.0028562474077697226 * h2)
                 - a_27 * (0.0028562474077697226 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0005222650771689096 * h2) + a_2 * (0.0005222650771689096 * h2)
                 - a_3 * (0.0005222650771689096 * h2) + a_6 * (0.0027821869488536153 * h2)
                 - a_8 * (0.0027821869488536153 * h2) + a_9 * (0.0027821869488536153 * h2)
@@ -4660,14 +4053,10 @@ impl<
                 + a_26 * (0.0028408301609263286 * h2)
                 - a_27 * (0.0028408301609263286 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0004839530482549252 * h2) + a_8 * (0.0004839530482549252 * h2)
                 - a_9 * (0.0004839530482549252 * h2)
                 + a_12 * (0.0018123912783653527 * h2)
@@ -4680,14 +4069,10 @@ impl<
                 + a_26 * (0.00022160540232696123 * h2)
                 - a_27 * (0.00022160540232696123 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.0012962517405301817 * h2) + a_1 * (0.051850069621207265 * h)
                 - a_2 * (0.0012962517405301817 * h2) + a_3 * (0.0012962517405301817 * h2)
                 + a_6 * (0.015398078258694055 * h2) - a_8 * (0.015398078258694055 * h2)
@@ -4699,14 +4084,10 @@ impl<
                 + a_26 * (0.00044321080465392247 * h2)
                 - a_27 * (0.00044321080465392247 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0025023223174015143 * h2) + a_2 * (0.0025023223174015143 * h2)
                 - a_3 * (0.0025023223174015143 * h2) + a_6 * (0.035604815282898696 * h2)
                 + a_7 * (0.2615863979968067 * h) - a_8 * (0.035604815282898696 * h2)
@@ -4718,14 +4099,10 @@ impl<
                 + a_26 * (0.0025023223174015143 * h2)
                 - a_27 * (0.0025023223174015143 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0017283356540402422 * h2) - a_2 * (0.0017283356540402422 * h2)
                 + a_3 * (0.0017283356540402422 * h2) - a_6 * (0.008132176271731757 * h2)
                 + a_8 * (0.008132176271731757 * h2) - a_9 * (0.008132176271731757 * h2)
@@ -4737,14 +4114,10 @@ impl<
                 + a_26 * (0.0028562474077697226 * h2)
                 - a_27 * (0.0028562474077697226 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0005222650771689096 * h2) + a_2 * (0.0005222650771689096 * h2)
                 - a_3 * (0.0005222650771689096 * h2) + a_6 * (0.0027821869488536153 * h2)
                 - a_8 * (0.0027821869488536153 * h2) + a_9 * (0.0027821869488536153 * h2)
@@ -4756,14 +4129,10 @@ impl<
                 + a_26 * (0.0028408301609263286 * h2)
                 - a_27 * (0.0028408301609263286 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0004839530482549252 * h2) + a_8 * (0.0004839530482549252 * h2)
                 - a_9 * (0.0004839530482549252 * h2)
                 + a_12 * (0.0018123912783653527 * h2)
@@ -4782,18 +4151,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             1.9166296949998198,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
                 + a_3 * (0.00125 * h2) + a_6 * (0.016617063492063492 * h2)
                 - a_8 * (0.016617063492063492 * h2) + a_9 * (0.016617063492063492 * h2)
@@ -4803,14 +4168,10 @@ impl<
                 + a_24 * (0.00125 * h2) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
                 - a_29 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
                 - a_3 * (0.0024130366031158 * h2) + a_6 * (0.038423462086579825 * h2)
                 + a_7 * (0.28229482349323953 * h) - a_8 * (0.038423462086579825 * h2)
@@ -4821,14 +4182,10 @@ impl<
                 - a_26 * (0.007057370587330989 * h2) + a_27 * (0.007057370587330989 * h2)
                 - a_29 * (0.28229482349323953 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
                 + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.00877595808812831 * h2)
                 + a_8 * (0.00877595808812831 * h2) - a_9 * (0.00877595808812831 * h2)
@@ -4839,14 +4196,10 @@ impl<
                 - a_26 * (0.008055555555555555 * h2) + a_27 * (0.008055555555555555 * h2)
                 - a_29 * (0.32222222222222224 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0005036300635508666 * h2) + a_2 * (0.0005036300635508666 * h2)
                 - a_3 * (0.0005036300635508666 * h2) + a_6 * (0.0030024381224187874 * h2)
                 - a_8 * (0.0030024381224187874 * h2) + a_9 * (0.0030024381224187874 * h2)
@@ -4857,14 +4210,10 @@ impl<
                 - a_26 * (0.008012073857113456 * h2) + a_27 * (0.008012073857113456 * h2)
                 - a_29 * (0.3204829542845382 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0005222650771689096 * h2) + a_8 * (0.0005222650771689096 * h2)
                 - a_9 * (0.0005222650771689096 * h2)
                 + a_12 * (0.0015104166666666666 * h2)
@@ -4876,14 +4225,10 @@ impl<
                 + a_25 * (0.025 * h) - a_26 * (0.000625 * h2) + a_27 * (0.000625 * h2)
                 - a_29 * (0.025 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
                 + a_3 * (0.00125 * h2) + a_6 * (0.016617063492063492 * h2)
                 - a_8 * (0.016617063492063492 * h2) + a_9 * (0.016617063492063492 * h2)
@@ -4893,14 +4238,10 @@ impl<
                 + a_24 * (0.00125 * h2) - a_26 * (0.00125 * h2) + a_27 * (0.00125 * h2)
                 - a_29 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
                 - a_3 * (0.0024130366031158 * h2) + a_6 * (0.038423462086579825 * h2)
                 + a_7 * (0.28229482349323953 * h) - a_8 * (0.038423462086579825 * h2)
@@ -4911,14 +4252,10 @@ impl<
                 - a_26 * (0.007057370587330989 * h2) + a_27 * (0.007057370587330989 * h2)
                 - a_29 * (0.28229482349323953 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
                 + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.00877595808812831 * h2)
                 + a_8 * (0.00877595808812831 * h2) - a_9 * (0.00877595808812831 * h2)
@@ -4929,14 +4266,10 @@ impl<
                 - a_26 * (0.008055555555555555 * h2) + a_27 * (0.008055555555555555 * h2)
                 - a_29 * (0.32222222222222224 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0005036300635508666 * h2) + a_2 * (0.0005036300635508666 * h2)
                 - a_3 * (0.0005036300635508666 * h2) + a_6 * (0.0030024381224187874 * h2)
                 - a_8 * (0.0030024381224187874 * h2) + a_9 * (0.0030024381224187874 * h2)
@@ -4947,14 +4280,10 @@ impl<
                 - a_26 * (0.008012073857113456 * h2) + a_27 * (0.008012073857113456 * h2)
                 - a_29 * (0.3204829542845382 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0005222650771689096 * h2) + a_8 * (0.0005222650771689096 * h2)
                 - a_9 * (0.0005222650771689096 * h2)
                 + a_12 * (0.0015104166666666666 * h2)
@@ -4972,18 +4301,14 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             -4.47213595499958,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.025 * h + 0.00125 * h2) + a_1 * (1.0 + 0.05 * h)
                 + a_2 * (-0.025 * h - 0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_4 * (0.025 * h) - a_5 + a_6 * (0.016024147714226913 * h2)
@@ -4994,14 +4319,10 @@ impl<
                 + a_24 * (-0.05 * h + 0.0025 * h2) + a_26 * (0.05 * h - 0.0025 * h2)
                 + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (-0.048260732062316 * h - 0.0024130366031158 * h2)
                 + a_2 * (0.048260732062316 * h + 0.0024130366031158 * h2)
                 - a_3 * (0.0024130366031158 * h2) + a_4 * (0.048260732062316 * h)
@@ -5015,14 +4336,10 @@ impl<
                 + a_27 * (0.014114741174661978 * h2) + a_28 * (0.28229482349323953 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.03333333333333333 * h + 0.0016666666666666668 * h2)
                 + a_2 * (-0.03333333333333333 * h - 0.0016666666666666668 * h2)
                 + a_3 * (0.0016666666666666668 * h2) - a_4 * (0.03333333333333333 * h)
@@ -5036,14 +4353,10 @@ impl<
                 + a_27 * (0.01611111111111111 * h2) + a_28 * (0.32222222222222224 * h)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (-0.010072601271017334 * h - 0.0005036300635508666 * h2)
                 + a_2 * (0.010072601271017334 * h + 0.0005036300635508666 * h2)
                 - a_3 * (0.0005036300635508666 * h2) + a_4 * (0.010072601271017334 * h)
@@ -5057,14 +4370,10 @@ impl<
                 + a_27 * (0.016024147714226913 * h2) + a_28 * (0.3204829542845382 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0005036300635508666 * h2) + a_8 * (0.0005036300635508666 * h2)
                 - a_9 * (0.0005036300635508666 * h2)
                 + a_12 * (0.0016666666666666668 * h2)
@@ -5075,14 +4384,10 @@ impl<
                 + a_26 * (0.025 * h - 0.00125 * h2) + a_27 * (0.00125 * h2)
                 + a_28 * (0.025 * h) + a_29 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.025 * h + 0.00125 * h2) + a_1 * (0.05 * h)
                 + a_2 * (-0.025 * h - 0.00125 * h2) + a_3 * (0.00125 * h2)
                 - a_4 * (0.025 * h) + a_6 * (0.016024147714226913 * h2)
@@ -5093,14 +4398,10 @@ impl<
                 + a_24 * (-0.05 * h + 0.0025 * h2) + a_26 * (0.05 * h - 0.0025 * h2)
                 + a_27 * (0.0025 * h2) + a_28 * (0.05 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (-0.048260732062316 * h - 0.0024130366031158 * h2)
                 + a_2 * (0.048260732062316 * h + 0.0024130366031158 * h2)
                 - a_3 * (0.0024130366031158 * h2) + a_4 * (0.048260732062316 * h)
@@ -5114,14 +4415,10 @@ impl<
                 + a_27 * (0.014114741174661978 * h2) + a_28 * (0.28229482349323953 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.03333333333333333 * h + 0.0016666666666666668 * h2)
                 + a_2 * (-0.03333333333333333 * h - 0.0016666666666666668 * h2)
                 + a_3 * (0.0016666666666666668 * h2) - a_4 * (0.03333333333333333 * h)
@@ -5135,14 +4432,10 @@ impl<
                 + a_27 * (0.01611111111111111 * h2) + a_28 * (0.32222222222222224 * h)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (-0.010072601271017334 * h - 0.0005036300635508666 * h2)
                 + a_2 * (0.010072601271017334 * h + 0.0005036300635508666 * h2)
                 - a_3 * (0.0005036300635508666 * h2) + a_4 * (0.010072601271017334 * h)
@@ -5156,14 +4449,10 @@ impl<
                 + a_27 * (0.016024147714226913 * h2) + a_28 * (0.3204829542845382 * h)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0005036300635508666 * h2) + a_8 * (0.0005036300635508666 * h2)
                 - a_9 * (0.0005036300635508666 * h2)
                 + a_12 * (0.0016666666666666668 * h2)
@@ -5174,14 +4463,10 @@ impl<
                 + a_26 * (0.025 * h - 0.00125 * h2) + a_27 * (0.00125 * h2)
                 + a_28 * (0.025 * h) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
                 + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
                 + a_6 * (0.05886421609307845 * h - 0.006867491877525819 * h2)
@@ -5195,14 +4480,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.0010341585441924856 * h2) - a_2 * (0.0010341585441924856 * h2)
                 + a_3 * (0.0010341585441924856 * h2)
                 + a_6 * (0.1361111111111111 * h - 0.01587962962962963 * h2)
@@ -5218,14 +4499,10 @@ impl<
                 - a_27 * (0.006049174789140847 * h2) - a_28 * (0.12098349578281695 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.0007142857142857143 * h2) + a_2 * (0.0007142857142857143 * h2)
                 - a_3 * (0.0007142857142857143 * h2)
                 + a_6 * (-0.031087917162386357 * h + 0.0036269236689450753 * h2)
@@ -5240,14 +4517,10 @@ impl<
                 - a_27 * (0.006904761904761905 * h2) - a_28 * (0.1380952380952381 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (0.00021584145580751427 * h2) - a_2 * (0.00021584145580751427 * h2)
                 + a_3 * (0.00021584145580751427 * h2)
                 + a_6 * (0.010635824225415492 * h - 0.0012408461596318074 * h2)
@@ -5263,14 +4536,10 @@ impl<
                 - a_27 * (0.006867491877525819 * h2) - a_28 * (0.13734983755051638 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_6 * (-0.0018500696212072653 * h + 0.00021584145580751427 * h2)
                 + a_8 * (0.0018500696212072653 * h - 0.00021584145580751427 * h2)
                 + a_9 * (0.00021584145580751427 * h2)
@@ -5287,14 +4556,10 @@ impl<
                 - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
                 - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
                 + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
                 + a_6 * (0.05886421609307845 * h - 0.006867491877525819 * h2)
@@ -5308,14 +4573,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (0.0010341585441924856 * h2) - a_2 * (0.0010341585441924856 * h2)
                 + a_3 * (0.0010341585441924856 * h2)
                 + a_6 * (0.1361111111111111 * h - 0.01587962962962963 * h2)
@@ -5330,14 +4591,10 @@ impl<
                 - a_27 * (0.006049174789140847 * h2) - a_28 * (0.12098349578281695 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_0 * (0.0007142857142857143 * h2) + a_2 * (0.0007142857142857143 * h2)
                 - a_3 * (0.0007142857142857143 * h2)
                 + a_6 * (-0.031087917162386357 * h + 0.0036269236689450753 * h2)
@@ -5352,14 +4609,10 @@ impl<
                 - a_27 * (0.006904761904761905 * h2) - a_28 * (0.1380952380952381 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (0.00021584145580751427 * h2) - a_2 * (0.00021584145580751427 * h2)
                 + a_3 * (0.00021584145580751427 * h2)
                 + a_6 * (0.010635824225415492 * h - 0.0012408461596318074 * h2)
@@ -5375,14 +4628,10 @@ impl<
                 - a_27 * (0.006867491877525819 * h2) - a_28 * (0.13734983755051638 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_6 * (-0.0018500696212072653 * h + 0.00021584145580751427 * h2)
                 + a_8 * (0.0018500696212072653 * h - 0.00021584145580751427 * h2)
                 + a_9 * (0.00021584145580751427 * h2)
@@ -5399,14 +4648,10 @@ impl<
                 - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.00046875 * h2) + a_1 * (0.01875 * h) - a_2 * (0.00046875 * h2)
                 + a_3 * (0.00046875 * h2) + a_6 * (0.006009055392835092 * h2)
                 - a_8 * (0.006009055392835092 * h2) + a_9 * (0.006009055392835092 * h2)
@@ -5419,14 +4664,10 @@ impl<
                 + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
                 + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.000904888726168425 * h2) + a_2 * (0.000904888726168425 * h2)
                 - a_3 * (0.000904888726168425 * h2) + a_6 * (0.013894675925925927 * h2)
                 + a_7 * (0.10208333333333333 * h) - a_8 * (0.013894675925925927 * h2)
@@ -5441,14 +4682,10 @@ impl<
                 + a_27 * (0.005293027940498241 * h2) + a_28 * (0.10586055880996484 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
                 - a_6 * (0.0031735582103269407 * h2) + a_8 * (0.0031735582103269407 * h2)
                 - a_9 * (0.0031735582103269407 * h2)
@@ -5463,14 +4700,10 @@ impl<
                 + a_27 * (0.0060416666666666665 * h2) + a_28 * (0.12083333333333333 * h)
                 - a_30 * (0.13333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.000188861273831575 * h2) + a_2 * (0.000188861273831575 * h2)
                 - a_3 * (0.000188861273831575 * h2) + a_6 * (0.0010857403896778314 * h2)
                 - a_8 * (0.0010857403896778314 * h2) + a_9 * (0.0010857403896778314 * h2)
@@ -5484,14 +4717,10 @@ impl<
                 + a_27 * (0.006009055392835092 * h2) + a_28 * (0.12018110785670183 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.000188861273831575 * h2) + a_8 * (0.000188861273831575 * h2)
                 - a_9 * (0.000188861273831575 * h2)
                 + a_12 * (0.0046875 * h + 0.000625 * h2)
@@ -5503,14 +4732,10 @@ impl<
                 + a_27 * (0.00046875 * h2) + a_28 * (0.009375 * h) + a_29 * 0.375
                 - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.00046875 * h2) + a_1 * (0.01875 * h) - a_2 * (0.00046875 * h2)
                 + a_3 * (0.00046875 * h2) + a_6 * (0.006009055392835092 * h2)
                 - a_8 * (0.006009055392835092 * h2) + a_9 * (0.006009055392835092 * h2)
@@ -5523,14 +4748,10 @@ impl<
                 + a_26 * (0.01875 * h - 0.0009375 * h2) + a_27 * (0.0009375 * h2)
                 + a_28 * (0.01875 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.000904888726168425 * h2) + a_2 * (0.000904888726168425 * h2)
                 - a_3 * (0.000904888726168425 * h2) + a_6 * (0.013894675925925927 * h2)
                 + a_7 * (0.10208333333333333 * h) - a_8 * (0.013894675925925927 * h2)
@@ -5545,14 +4766,10 @@ impl<
                 + a_27 * (0.005293027940498241 * h2) + a_28 * (0.10586055880996484 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.000625 * h2) - a_2 * (0.000625 * h2) + a_3 * (0.000625 * h2)
                 - a_6 * (0.0031735582103269407 * h2) + a_8 * (0.0031735582103269407 * h2)
                 - a_9 * (0.0031735582103269407 * h2)
@@ -5567,14 +4784,10 @@ impl<
                 + a_27 * (0.0060416666666666665 * h2) + a_28 * (0.12083333333333333 * h)
                 - a_30 * (0.13333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.000188861273831575 * h2) + a_2 * (0.000188861273831575 * h2)
                 - a_3 * (0.000188861273831575 * h2) + a_6 * (0.0010857403896778314 * h2)
                 - a_8 * (0.0010857403896778314 * h2) + a_9 * (0.0010857403896778314 * h2)
@@ -5588,14 +4801,10 @@ impl<
                 + a_27 * (0.006009055392835092 * h2) + a_28 * (0.12018110785670183 * h)
                 - a_30 * (0.10208333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.000188861273831575 * h2) + a_8 * (0.000188861273831575 * h2)
                 - a_9 * (0.000188861273831575 * h2)
                 + a_12 * (0.0046875 * h + 0.000625 * h2)
@@ -5606,14 +4815,10 @@ impl<
                 + a_26 * (0.009375 * h - 0.00046875 * h2) + a_27 * (0.00046875 * h2)
                 + a_28 * (0.009375 * h) - a_30 * (0.01875 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
                 + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
                 - a_6 * (0.006867491877525819 * h2) + a_8 * (0.006867491877525819 * h2)
@@ -5627,14 +4832,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.0010341585441924856 * h2) - a_2 * (0.0010341585441924856 * h2)
                 + a_3 * (0.0010341585441924856 * h2) - a_6 * (0.01587962962962963 * h2)
                 - a_7 * (0.11666666666666667 * h) + a_8 * (0.01587962962962963 * h2)
@@ -5648,14 +4849,10 @@ impl<
                 - a_27 * (0.006049174789140847 * h2) - a_28 * (0.12098349578281695 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.0007142857142857143 * h2) + a_2 * (0.0007142857142857143 * h2)
                 - a_3 * (0.0007142857142857143 * h2) + a_6 * (0.0036269236689450753 * h2)
                 - a_8 * (0.0036269236689450753 * h2) + a_9 * (0.0036269236689450753 * h2)
@@ -5669,14 +4866,10 @@ impl<
                 - a_27 * (0.006904761904761905 * h2) - a_28 * (0.1380952380952381 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (0.00021584145580751427 * h2) - a_2 * (0.00021584145580751427 * h2)
                 + a_3 * (0.00021584145580751427 * h2)
                 - a_6 * (0.0012408461596318074 * h2) + a_8 * (0.0012408461596318074 * h2)
@@ -5693,14 +4886,10 @@ impl<
                 - a_27 * (0.006867491877525819 * h2) - a_28 * (0.13734983755051638 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(a_6 * (0.00021584145580751427 * h2) - a_8 * (0.00021584145580751427 * h2)
                 + a_9 * (0.00021584145580751427 * h2)
                 - a_12 * (0.0007142857142857143 * h2)
@@ -5715,14 +4904,10 @@ impl<
                 - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
                 - a_29 * 0.42857142857142855 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(-a_0 * (0.0005357142857142857 * h2) - a_1 * (0.02142857142857143 * h)
                 + a_2 * (0.0005357142857142857 * h2) - a_3 * (0.0005357142857142857 * h2)
                 - a_6 * (0.006867491877525819 * h2) + a_8 * (0.006867491877525819 * h2)
@@ -5736,14 +4921,10 @@ impl<
                 - a_27 * (0.0010714285714285715 * h2) - a_28 * (0.02142857142857143 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(a_0 * (0.0010341585441924856 * h2) - a_2 * (0.0010341585441924856 * h2)
                 + a_3 * (0.0010341585441924856 * h2) - a_6 * (0.01587962962962963 * h2)
                 - a_7 * (0.11666666666666667 * h) + a_8 * (0.01587962962962963 * h2)
@@ -5757,14 +4938,10 @@ impl<
                 - a_27 * (0.006049174789140847 * h2) - a_28 * (0.12098349578281695 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(-a_0 * (0.0007142857142857143 * h2) + a_2 * (0.0007142857142857143 * h2)
                 - a_3 * (0.0007142857142857143 * h2) + a_6 * (0.0036269236689450753 * h2)
                 - a_8 * (0.0036269236689450753 * h2) + a_9 * (0.0036269236689450753 * h2)
@@ -5778,14 +4955,10 @@ impl<
                 - a_27 * (0.006904761904761905 * h2) - a_28 * (0.1380952380952381 * h)
                 + a_30 * (0.1523809523809524 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(a_0 * (0.00021584145580751427 * h2) - a_2 * (0.00021584145580751427 * h2)
                 + a_3 * (0.00021584145580751427 * h2)
                 - a_6 * (0.0012408461596318074 * h2) + a_8 * (0.0012408461596318074 * h2)
@@ -5802,14 +4975,10 @@ impl<
                 - a_27 * (0.006867491877525819 * h2) - a_28 * (0.13734983755051638 * h)
                 + a_30 * (0.11666666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(a_6 * (0.00021584145580751427 * h2) - a_8 * (0.00021584145580751427 * h2)
                 + a_9 * (0.00021584145580751427 * h2)
                 - a_12 * (0.0007142857142857143 * h2)
@@ -5824,14 +4993,10 @@ impl<
                 - a_27 * (0.0005357142857142857 * h2) - a_28 * (0.010714285714285714 * h)
                 + a_30 * (0.02142857142857143 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
                 + a_3 * (0.00125 * h2) + a_6 * (0.016024147714226913 * h2)
                 - a_8 * (0.016024147714226913 * h2) + a_9 * (0.016024147714226913 * h2)
@@ -5841,14 +5006,10 @@ impl<
                 + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
                 - a_3 * (0.0024130366031158 * h2) + a_6 * (0.03705246913580247 * h2)
                 + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
@@ -5859,14 +5020,10 @@ impl<
                 - a_26 * (0.014114741174661978 * h2) + a_27 * (0.014114741174661978 * h2)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
                 + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.008462821894205176 * h2)
                 + a_8 * (0.008462821894205176 * h2) - a_9 * (0.008462821894205176 * h2)
@@ -5877,14 +5034,10 @@ impl<
                 - a_26 * (0.01611111111111111 * h2) + a_27 * (0.01611111111111111 * h2)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0005036300635508666 * h2) + a_2 * (0.0005036300635508666 * h2)
                 - a_3 * (0.0005036300635508666 * h2) + a_6 * (0.0028953077058075506 * h2)
                 - a_8 * (0.0028953077058075506 * h2) + a_9 * (0.0028953077058075506 * h2)
@@ -5895,14 +5048,10 @@ impl<
                 - a_26 * (0.016024147714226913 * h2) + a_27 * (0.016024147714226913 * h2)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0005036300635508666 * h2) + a_8 * (0.0005036300635508666 * h2)
                 - a_9 * (0.0005036300635508666 * h2)
                 + a_12 * (0.0016666666666666668 * h2)
@@ -5912,14 +5061,10 @@ impl<
                 + a_24 * (0.00125 * h2) + a_25 * (0.05 * h) - a_26 * (0.00125 * h2)
                 + a_27 * (0.00125 * h2) - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
                 + a_3 * (0.00125 * h2) + a_6 * (0.016024147714226913 * h2)
                 - a_8 * (0.016024147714226913 * h2) + a_9 * (0.016024147714226913 * h2)
@@ -5929,14 +5074,10 @@ impl<
                 + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)
                 - a_30 * (0.05 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
                 - a_3 * (0.0024130366031158 * h2) + a_6 * (0.03705246913580247 * h2)
                 + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
@@ -5947,14 +5088,10 @@ impl<
                 - a_26 * (0.014114741174661978 * h2) + a_27 * (0.014114741174661978 * h2)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
                 + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.008462821894205176 * h2)
                 + a_8 * (0.008462821894205176 * h2) - a_9 * (0.008462821894205176 * h2)
@@ -5965,14 +5102,10 @@ impl<
                 - a_26 * (0.01611111111111111 * h2) + a_27 * (0.01611111111111111 * h2)
                 - a_30 * (0.35555555555555557 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0005036300635508666 * h2) + a_2 * (0.0005036300635508666 * h2)
                 - a_3 * (0.0005036300635508666 * h2) + a_6 * (0.0028953077058075506 * h2)
                 - a_8 * (0.0028953077058075506 * h2) + a_9 * (0.0028953077058075506 * h2)
@@ -5983,14 +5116,10 @@ impl<
                 - a_26 * (0.016024147714226913 * h2) + a_27 * (0.016024147714226913 * h2)
                 - a_30 * (0.2722222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0005036300635508666 * h2) + a_8 * (0.0005036300635508666 * h2)
                 - a_9 * (0.0005036300635508666 * h2)
                 + a_12 * (0.0016666666666666668 * h2)
@@ -6006,8 +5135,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.22360679774997896,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -6016,8 +5145,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.521749194749951,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -6026,8 +5155,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.5962847939999439,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -6036,8 +5165,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             -0.521749194749951,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -6046,8 +5175,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             0.22360679774997896,
         );
     }
@@ -6061,20 +5190,24 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.025 * h) + lambda_1 * (0.025 * h)
             - v_2 * (0.048260732062316 * h) - lambda_2 * (0.048260732062316 * h)
@@ -6144,13 +5277,9 @@ impl<
         let a_28 = problem.jacobian_product_derivative(&q_5, &v_5);
         let a_29 = jac_q_5;
         let a_30 = jac_q_next;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(a_0 * (0.025 * h) - a_2 * (0.025 * h) + a_3 * (0.025 * h) - a_5
                 - a_6 * (0.048260732062316 * h) + a_8 * (0.048260732062316 * h)
@@ -6163,14 +5292,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(a_0 * (0.05886421609307845 * h) - a_2 * (0.05886421609307845 * h)
                 + a_3 * (0.05886421609307845 * h) + a_6 * (0.1361111111111111 * h)
@@ -6185,14 +5310,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(a_0 * (0.0453125 * h) - a_2 * (0.0453125 * h) + a_3 * (0.0453125 * h)
                 + a_6 * (0.2960239087996743 * h) - a_8 * (0.2960239087996743 * h)
@@ -6207,14 +5328,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(a_0 * (0.051850069621207265 * h) - a_2 * (0.051850069621207265 * h)
                 + a_3 * (0.051850069621207265 * h) + a_6 * (0.2615863979968067 * h)
@@ -6229,14 +5346,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.28229482349323953 * h) - a_8 * (0.28229482349323953 * h)
@@ -6250,14 +5363,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 4, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(a_0 * (1.0 + 0.05 * h) + a_2 * (-1.0 - 0.05 * h) + a_3 * (0.05 * h) - a_4
                 + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
@@ -6271,14 +5380,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, D), 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 0, dims), 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
                 - a_3 * (0.02142857142857143 * h) + a_6 * (1.0 - 0.11666666666666667 * h)
@@ -6296,14 +5401,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, D), 0, -0.42857142857142855);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 1, dims), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(a_0 * (0.01875 * h) - a_2 * (0.01875 * h) + a_3 * (0.01875 * h)
                 + a_6 * (0.10208333333333333 * h) - a_8 * (0.10208333333333333 * h)
@@ -6320,14 +5421,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, D), 0, 0.375);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 2, dims), 0, 0.375);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
             &(-a_0 * (0.02142857142857143 * h) + a_2 * (0.02142857142857143 * h)
                 - a_3 * (0.02142857142857143 * h) - a_6 * (0.11666666666666667 * h)
@@ -6346,14 +5443,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, D), 0, -0.42857142857142855);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 3, dims), 0, -0.42857142857142855);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 4, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 4, dims),
             0,
             &(a_0 * (0.05 * h) - a_2 * (0.05 * h) + a_3 * (0.05 * h)
                 + a_6 * (0.2722222222222222 * h) - a_8 * (0.2722222222222222 * h)
@@ -6367,66 +5460,92 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, D), 0, 1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(1, 4, dims), 0, 1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.35555555555555557 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.35555555555555557 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 4, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 0, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 1, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 2, D), 0.35555555555555557 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            0.35555555555555557 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 3, D), 0.2722222222222222 * h);
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            0.2722222222222222 * h,
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, D), 0.05 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(1, 4, dims), 0.05 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
                 + a_3 * (0.00125 * h2) + a_6 * (0.016024147714226913 * h2)
                 - a_8 * (0.016024147714226913 * h2) + a_9 * (0.016024147714226913 * h2)
@@ -6435,14 +5554,10 @@ impl<
                 - a_20 * (0.014114741174661978 * h2) + a_21 * (0.014114741174661978 * h2)
                 + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
                 - a_3 * (0.0024130366031158 * h2) + a_6 * (0.03705246913580247 * h2)
                 + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
@@ -6453,14 +5568,10 @@ impl<
                 - a_26 * (0.014114741174661978 * h2)
                 + a_27 * (0.014114741174661978 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
                 + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.008462821894205176 * h2)
                 + a_8 * (0.008462821894205176 * h2) - a_9 * (0.008462821894205176 * h2)
@@ -6470,14 +5581,10 @@ impl<
                 + a_21 * (0.1052529453509953 * h2) + a_24 * (0.01611111111111111 * h2)
                 - a_26 * (0.01611111111111111 * h2) + a_27 * (0.01611111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0005036300635508666 * h2) + a_2 * (0.0005036300635508666 * h2)
                 - a_3 * (0.0005036300635508666 * h2) + a_6 * (0.0028953077058075506 * h2)
                 - a_8 * (0.0028953077058075506 * h2) + a_9 * (0.0028953077058075506 * h2)
@@ -6488,14 +5595,10 @@ impl<
                 - a_26 * (0.016024147714226913 * h2)
                 + a_27 * (0.016024147714226913 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
             &(-a_6 * (0.0005036300635508666 * h2) + a_8 * (0.0005036300635508666 * h2)
                 - a_9 * (0.0005036300635508666 * h2)
                 + a_12 * (0.0016666666666666668 * h2)
@@ -6505,14 +5608,10 @@ impl<
                 + a_24 * (0.00125 * h2) + a_25 * (0.05 * h) - a_26 * (0.00125 * h2)
                 + a_27 * (0.00125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             &(a_0 * (0.00125 * h2) + a_1 * (0.05 * h) - a_2 * (0.00125 * h2)
                 + a_3 * (0.00125 * h2) + a_6 * (0.016024147714226913 * h2)
                 - a_8 * (0.016024147714226913 * h2) + a_9 * (0.016024147714226913 * h2)
@@ -6521,14 +5620,10 @@ impl<
                 - a_20 * (0.014114741174661978 * h2) + a_21 * (0.014114741174661978 * h2)
                 + a_24 * (0.0025 * h2) - a_26 * (0.0025 * h2) + a_27 * (0.0025 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
             &(-a_0 * (0.0024130366031158 * h2) + a_2 * (0.0024130366031158 * h2)
                 - a_3 * (0.0024130366031158 * h2) + a_6 * (0.03705246913580247 * h2)
                 + a_7 * (0.2722222222222222 * h) - a_8 * (0.03705246913580247 * h2)
@@ -6539,14 +5634,10 @@ impl<
                 - a_26 * (0.014114741174661978 * h2)
                 + a_27 * (0.014114741174661978 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
             &(a_0 * (0.0016666666666666668 * h2) - a_2 * (0.0016666666666666668 * h2)
                 + a_3 * (0.0016666666666666668 * h2) - a_6 * (0.008462821894205176 * h2)
                 + a_8 * (0.008462821894205176 * h2) - a_9 * (0.008462821894205176 * h2)
@@ -6556,14 +5647,10 @@ impl<
                 + a_21 * (0.1052529453509953 * h2) + a_24 * (0.01611111111111111 * h2)
                 - a_26 * (0.01611111111111111 * h2) + a_27 * (0.01611111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
             &(-a_0 * (0.0005036300635508666 * h2) + a_2 * (0.0005036300635508666 * h2)
                 - a_3 * (0.0005036300635508666 * h2) + a_6 * (0.0028953077058075506 * h2)
                 - a_8 * (0.0028953077058075506 * h2) + a_9 * (0.0028953077058075506 * h2)
@@ -6574,14 +5661,10 @@ impl<
                 - a_26 * (0.016024147714226913 * h2)
                 + a_27 * (0.016024147714226913 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(1, 4, D),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
             &(-a_6 * (0.0005036300635508666 * h2) + a_8 * (0.0005036300635508666 * h2)
                 - a_9 * (0.0005036300635508666 * h2)
                 + a_12 * (0.0016666666666666668 * h2)
@@ -6591,11 +5674,7 @@ impl<
                 + a_24 * (0.00125 * h2) + a_25 * (0.05 * h) - a_26 * (0.00125 * h2)
                 + a_27 * (0.00125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -6619,16 +5698,17 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 4);
-        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
-        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 1);
-        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 2);
-        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 3);
-        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 4);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let v_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 4);
+        let lambda_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
+        let lambda_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 1);
+        let lambda_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 2);
+        let lambda_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 3);
+        let lambda_5 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 4);
         let q_1 = *q + v_1 * (0.025 * h) + lambda_1 * (0.025 * h)
             - v_2 * (0.048260732062316 * h) - lambda_2 * (0.048260732062316 * h)
             + v_3 * (0.03333333333333333 * h) + lambda_3 * (0.03333333333333333 * h)

@@ -2,7 +2,7 @@
 //! VprkGauss steppers.
 /// VPRK over (Gauss(1), Gauss(1)), s = 1: variational, symplectic.
 ///
-/// Unknowns: V×1 (1 vectors of dimension D); residual rows: P×1.
+/// Unknowns: V: 1 × D; residual rows: P: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VprkGauss1;
 impl VprkGauss1 {
@@ -13,6 +13,7 @@ impl VprkGauss1 {
                 name: "V",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -23,6 +24,7 @@ impl VprkGauss1 {
                 name: "P",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -36,6 +38,9 @@ impl<
     const NODES: &'static [f64] = &[0.5];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -45,9 +50,10 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
         let q_1 = *q + v * (0.5 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v);
@@ -55,7 +61,7 @@ impl<
         let f_1 = jtv_1 - grad_h_1;
         let theta_1 = problem.theta(&q_1);
         let legendre_1 = theta_1 - *p - f_1 * (0.5 * h);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &legendre_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &legendre_1);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -67,13 +73,17 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
         let h2 = h * h;
         let q_1 = *q + v * (0.5 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
@@ -81,14 +91,10 @@ impl<
         let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = jac_q_1;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.25 * h2) - a_1 * (0.5 * h) + a_2 * (0.25 * h2) + a_3 * (0.5 * h)),
         );
     }
@@ -102,11 +108,15 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let v = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
         let h2 = h * h;
         let q_1 = *q + v * (0.5 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
@@ -114,13 +124,9 @@ impl<
         let a_1 = jac_q_1.transpose();
         let a_2 = problem.hamiltonian_hessian(&q_1);
         let a_3 = jac_q_1;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(-a_0 * (0.5 * h) + a_2 * (0.5 * h) + a_3),
         );
@@ -128,28 +134,20 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, -1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.5 * h2) + a_1 * h - a_2 * (0.5 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.p_q, 0, 0, &(a_0 * h - a_2 * h));
+        ::sparkgen_core::layout::add_block(&mut t.p_q, 0, 0, &(a_0 * h - a_2 * h));
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
     fn update(
@@ -162,7 +160,8 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
         let q_1 = *q + v * (0.5 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v);
@@ -175,7 +174,7 @@ impl<
 }
 /// VPRK over (Gauss(2), Gauss(2)), s = 2: variational, symplectic.
 ///
-/// Unknowns: V×2 (2 vectors of dimension D); residual rows: P×2.
+/// Unknowns: V: 2 × D; residual rows: P: 2 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VprkGauss2;
 impl VprkGauss2 {
@@ -186,6 +185,7 @@ impl VprkGauss2 {
                 name: "V",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -196,6 +196,7 @@ impl VprkGauss2 {
                 name: "P",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -209,6 +210,9 @@ impl<
     const NODES: &'static [f64] = &[0.2113248654051871, 0.7886751345948129];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -218,10 +222,11 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
         let q_1 = *q + v_1 * (0.25 * h) - v_2 * (0.03867513459481288 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -238,8 +243,8 @@ impl<
         let theta_2 = problem.theta(&q_2);
         let legendre_2 = theta_2 - *p - f_1 * (0.5386751345948129 * h)
             - f_2 * (0.25 * h);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &legendre_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &legendre_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &legendre_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &legendre_2);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -251,14 +256,18 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.25 * h) - v_2 * (0.03867513459481288 * h);
         let q_2 = *q + v_1 * (0.5386751345948129 * h) + v_2 * (0.25 * h);
@@ -272,50 +281,34 @@ impl<
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = jac_q_1;
         let a_7 = jac_q_2;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.0625 * h2) - a_1 * (0.25 * h) + a_2 * (0.0625 * h2)
                 + a_3 * (0.020833333333333332 * h2) - a_5 * (0.020833333333333332 * h2)
                 + a_6 * (0.25 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.00966878364870322 * h2) - a_2 * (0.00966878364870322 * h2)
                 + a_3 * (0.00966878364870322 * h2) + a_4 * (0.03867513459481288 * h)
                 - a_5 * (0.00966878364870322 * h2) - a_6 * (0.03867513459481288 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.13466878364870322 * h2) - a_1 * (0.5386751345948129 * h)
                 + a_2 * (0.13466878364870322 * h2) - a_3 * (0.13466878364870322 * h2)
                 + a_5 * (0.13466878364870322 * h2) + a_7 * (0.5386751345948129 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.020833333333333332 * h2) - a_2 * (0.020833333333333332 * h2)
                 - a_3 * (0.0625 * h2) - a_4 * (0.25 * h) + a_5 * (0.0625 * h2)
                 + a_7 * (0.25 * h)),
@@ -331,12 +324,16 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.25 * h) - v_2 * (0.03867513459481288 * h);
         let q_2 = *q + v_1 * (0.5386751345948129 * h) + v_2 * (0.25 * h);
@@ -350,13 +347,9 @@ impl<
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = jac_q_1;
         let a_7 = jac_q_2;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(-a_0 * (0.25 * h) + a_2 * (0.25 * h) + a_3 * (0.03867513459481288 * h)
                 - a_5 * (0.03867513459481288 * h) + a_6),
@@ -365,14 +358,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * (0.5386751345948129 * h) + a_2 * (0.5386751345948129 * h)
                 - a_3 * (0.25 * h) + a_5 * (0.25 * h) + a_7),
@@ -381,45 +370,33 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, -1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.125 * h2) + a_1 * (0.5 * h) - a_2 * (0.125 * h2)
                 + a_3 * (0.26933756729740643 * h2) - a_5 * (0.26933756729740643 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.01933756729740644 * h2) + a_2 * (0.01933756729740644 * h2)
                 + a_3 * (0.125 * h2) + a_4 * (0.5 * h) - a_5 * (0.125 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -437,8 +414,9 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
         let q_1 = *q + v_1 * (0.25 * h) - v_2 * (0.03867513459481288 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -456,7 +434,7 @@ impl<
 }
 /// VPRK over (Gauss(3), Gauss(3)), s = 3: variational, symplectic.
 ///
-/// Unknowns: V×3 (3 vectors of dimension D); residual rows: P×3.
+/// Unknowns: V: 3 × D; residual rows: P: 3 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VprkGauss3;
 impl VprkGauss3 {
@@ -467,6 +445,7 @@ impl VprkGauss3 {
                 name: "V",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -477,6 +456,7 @@ impl VprkGauss3 {
                 name: "P",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -490,6 +470,9 @@ impl<
     const NODES: &'static [f64] = &[0.11270166537925831, 0.5, 0.8872983346207417];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -499,11 +482,12 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
         let q_1 = *q + v_1 * (0.1388888888888889 * h) - v_2 * (0.0359766675249389 * h)
             + v_3 * (0.009789444015308325 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
@@ -531,9 +515,9 @@ impl<
         let theta_3 = problem.theta(&q_3);
         let legendre_3 = theta_3 - *p - f_1 * (0.26798833376246944 * h)
             - f_2 * (0.48042111196938336 * h) - f_3 * (0.1388888888888889 * h);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &legendre_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &legendre_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &legendre_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &legendre_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &legendre_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &legendre_3);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -545,15 +529,19 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.1388888888888889 * h) - v_2 * (0.0359766675249389 * h)
             + v_3 * (0.009789444015308325 * h);
@@ -576,118 +564,82 @@ impl<
         let a_9 = jac_q_1;
         let a_10 = jac_q_2;
         let a_11 = jac_q_3;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.019290123456790122 * h2) - a_1 * (0.1388888888888889 * h)
                 + a_2 * (0.019290123456790122 * h2) + a_3 * (0.010802469135802469 * h2)
                 - a_5 * (0.010802469135802469 * h2) - a_6 * (0.002623456790123457 * h2)
                 + a_8 * (0.002623456790123457 * h2) + a_9 * (0.1388888888888889 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.004996759378463737 * h2) - a_2 * (0.004996759378463737 * h2)
                 + a_3 * (0.007994815005541979 * h2) + a_4 * (0.0359766675249389 * h)
                 - a_5 * (0.007994815005541979 * h2) - a_6 * (0.004703055579396451 * h2)
                 + a_8 * (0.004703055579396451 * h2) - a_9 * (0.0359766675249389 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.0013596450021261565 * h2) + a_2 * (0.0013596450021261565 * h2)
                 - a_3 * (0.000808950378874996 * h2) + a_5 * (0.000808950378874996 * h2)
                 - a_6 * (0.0013596450021261565 * h2) - a_7 * (0.009789444015308325 * h)
                 + a_8 * (0.0013596450021261565 * h2) + a_9 * (0.009789444015308325 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.041703221525120085 * h2) - a_1 * (0.30026319498086457 * h)
                 + a_2 * (0.041703221525120085 * h2) - a_3 * (0.06672515444019213 * h2)
                 + a_5 * (0.06672515444019213 * h2) + a_6 * (0.006025829490209201 * h2)
                 - a_8 * (0.006025829490209201 * h2) + a_10 * (0.30026319498086457 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.010802469135802469 * h2) - a_2 * (0.010802469135802469 * h2)
                 - a_3 * (0.04938271604938271 * h2) - a_4 * (0.2222222222222222 * h)
                 + a_5 * (0.04938271604938271 * h2) + a_6 * (0.010802469135802469 * h2)
                 - a_8 * (0.010802469135802469 * h2) + a_10 * (0.2222222222222222 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.0029394097371227817 * h2) + a_2 * (0.0029394097371227817 * h2)
                 + a_3 * (0.004996759378463737 * h2) - a_5 * (0.004996759378463737 * h2)
                 + a_6 * (0.0031229746115398354 * h2) + a_7 * (0.022485417203086815 * h)
                 - a_8 * (0.0031229746115398354 * h2) - a_10 * (0.022485417203086815 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.03722060191145409 * h2) - a_1 * (0.26798833376246944 * h)
                 + a_2 * (0.03722060191145409 * h2) - a_3 * (0.14425277801618674 * h2)
                 + a_5 * (0.14425277801618674 * h2) - a_6 * (0.03722060191145409 * h2)
                 + a_8 * (0.03722060191145409 * h2) + a_11 * (0.26798833376246944 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.009641327184334723 * h2) - a_2 * (0.009641327184334723 * h2)
                 - a_3 * (0.10676024710430741 * h2) - a_4 * (0.48042111196938336 * h)
                 + a_5 * (0.10676024710430741 * h2) - a_6 * (0.06672515444019213 * h2)
                 + a_8 * (0.06672515444019213 * h2) + a_11 * (0.48042111196938336 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.002623456790123457 * h2) + a_2 * (0.002623456790123457 * h2)
                 + a_3 * (0.010802469135802469 * h2) - a_5 * (0.010802469135802469 * h2)
                 - a_6 * (0.019290123456790122 * h2) - a_7 * (0.1388888888888889 * h)
@@ -704,13 +656,17 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.1388888888888889 * h) - v_2 * (0.0359766675249389 * h)
             + v_3 * (0.009789444015308325 * h);
@@ -733,13 +689,9 @@ impl<
         let a_9 = jac_q_1;
         let a_10 = jac_q_2;
         let a_11 = jac_q_3;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(-a_0 * (0.1388888888888889 * h) + a_2 * (0.1388888888888889 * h)
                 + a_3 * (0.0359766675249389 * h) - a_5 * (0.0359766675249389 * h)
@@ -750,14 +702,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * (0.30026319498086457 * h) + a_2 * (0.30026319498086457 * h)
                 - a_3 * (0.2222222222222222 * h) + a_5 * (0.2222222222222222 * h)
@@ -768,14 +716,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(-a_0 * (0.26798833376246944 * h) + a_2 * (0.26798833376246944 * h)
                 - a_3 * (0.48042111196938336 * h) + a_5 * (0.48042111196938336 * h)
@@ -785,67 +729,66 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, -1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, -1.0);
         ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.2777777777777778 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4444444444444444 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.2777777777777778 * h);
-        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
             D,
             _,
             _,
         >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.2777777777777778 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.4444444444444444 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.2777777777777778 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.038580246913580245 * h2) + a_1 * (0.2777777777777778 * h)
                 - a_2 * (0.038580246913580245 * h2) + a_3 * (0.13345030888038426 * h2)
                 - a_5 * (0.13345030888038426 * h2) + a_6 * (0.07444120382290818 * h2)
                 - a_8 * (0.07444120382290818 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.009993518756927474 * h2) + a_2 * (0.009993518756927474 * h2)
                 + a_3 * (0.09876543209876543 * h2) + a_4 * (0.4444444444444444 * h)
                 - a_5 * (0.09876543209876543 * h2) + a_6 * (0.13345030888038426 * h2)
                 - a_8 * (0.13345030888038426 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.002719290004252313 * h2) - a_2 * (0.002719290004252313 * h2)
                 - a_3 * (0.009993518756927474 * h2) + a_5 * (0.009993518756927474 * h2)
                 + a_6 * (0.038580246913580245 * h2) + a_7 * (0.2777777777777778 * h)
                 - a_8 * (0.038580246913580245 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -865,9 +808,10 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
         let q_1 = *q + v_1 * (0.1388888888888889 * h) - v_2 * (0.0359766675249389 * h)
             + v_3 * (0.009789444015308325 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
@@ -895,7 +839,7 @@ impl<
 }
 /// VPRK over (Gauss(4), Gauss(4)), s = 4: variational, symplectic.
 ///
-/// Unknowns: V×4 (4 vectors of dimension D); residual rows: P×4.
+/// Unknowns: V: 4 × D; residual rows: P: 4 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VprkGauss4;
 impl VprkGauss4 {
@@ -906,6 +850,7 @@ impl VprkGauss4 {
                 name: "V",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -916,6 +861,7 @@ impl VprkGauss4 {
                 name: "P",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -934,6 +880,9 @@ impl<
     ];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -943,12 +892,13 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
         let q_1 = *q + v_1 * (0.08696371128436346 * h) - v_2 * (0.026604180084998794 * h)
             + v_3 * (0.012627462689404725 * h) - v_4 * (0.0035551496857956833 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
@@ -989,10 +939,10 @@ impl<
         let legendre_4 = theta_4 - *p - f_1 * (0.1774825722545226 * h)
             - f_2 * (0.31344511474186837 * h) - f_3 * (0.35267675751627187 * h)
             - f_4 * (0.08696371128436346 * h);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &legendre_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &legendre_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &legendre_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &legendre_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &legendre_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &legendre_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &legendre_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &legendre_4);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -1004,16 +954,20 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.08696371128436346 * h) - v_2 * (0.026604180084998794 * h)
             + v_3 * (0.012627462689404725 * h) - v_4 * (0.0035551496857956833 * h);
@@ -1043,28 +997,20 @@ impl<
         let a_13 = jac_q_2;
         let a_14 = jac_q_3;
         let a_15 = jac_q_4;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.007562687080350125 * h2) - a_1 * (0.08696371128436346 * h)
                 + a_2 * (0.007562687080350125 * h2) + a_3 * (0.005004728275217453 * h2)
                 - a_5 * (0.005004728275217453 * h2) - a_6 * (0.0021112097566989346 * h2)
                 + a_8 * (0.0021112097566989346 * h2) + a_9 * (0.0006309771109848757 * h2)
                 - a_11 * (0.0006309771109848757 * h2) + a_12 * (0.08696371128436346 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.0023135982358690474 * h2) - a_2 * (0.0023135982358690474 * h2)
                 + a_3 * (0.004337446785380651 * h2) + a_4 * (0.026604180084998794 * h)
                 - a_5 * (0.004337446785380651 * h2) - a_6 * (0.004469528377493748 * h2)
@@ -1072,14 +1018,10 @@ impl<
                 - a_11 * (0.0011143443011887451 * h2)
                 - a_12 * (0.026604180084998794 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.0010981310195754643 * h2) + a_2 * (0.0010981310195754643 * h2)
                 - a_3 * (0.000741735943387087 * h2) + a_5 * (0.000741735943387087 * h2)
                 - a_6 * (0.0020587346527757167 * h2) - a_7 * (0.012627462689404725 * h)
@@ -1087,14 +1029,10 @@ impl<
                 - a_11 * (0.0012538186636714143 * h2)
                 + a_12 * (0.012627462689404725 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (0.00030916901084823126 * h2) - a_2 * (0.00030916901084823126 * h2)
                 + a_3 * (0.00017919247077970954 * h2)
                 - a_5 * (0.00017919247077970954 * h2)
@@ -1105,56 +1043,40 @@ impl<
                 - a_11 * (0.00030916901084823126 * h2)
                 - a_12 * (0.0035551496857956833 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.01635944965761649 * h2) - a_1 * (0.18811811749986806 * h)
                 + a_2 * (0.01635944965761649 * h2) - a_3 * (0.03067007971735053 * h2)
                 + a_5 * (0.03067007971735053 * h2) + a_6 * (0.004661382443511255 * h2)
                 - a_8 * (0.004661382443511255 * h2) - a_9 * (0.0011954339709404982 * h2)
                 + a_11 * (0.0011954339709404982 * h2) + a_13 * (0.18811811749986806 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.005004728275217453 * h2) - a_2 * (0.005004728275217453 * h2)
                 - a_3 * (0.026580831438168393 * h2) - a_4 * (0.16303628871563652 * h)
                 + a_5 * (0.026580831438168393 * h2) + a_6 * (0.00986836151335375 * h2)
                 - a_8 * (0.00986836151335375 * h2) - a_9 * (0.0021112097566989346 * h2)
                 + a_11 * (0.0021112097566989346 * h2) + a_13 * (0.16303628871563652 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.002375454509930638 * h2) + a_2 * (0.002375454509930638 * h2)
                 + a_3 * (0.004545521607148136 * h2) - a_5 * (0.004545521607148136 * h2)
                 + a_6 * (0.004545521607148136 * h2) + a_7 * (0.027880428602470895 * h)
                 - a_8 * (0.004545521607148136 * h2) - a_9 * (0.002375454509930638 * h2)
                 + a_11 * (0.002375454509930638 * h2) - a_13 * (0.027880428602470895 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (0.0006687880663221314 * h2) - a_2 * (0.0006687880663221314 * h2)
                 - a_3 * (0.0010981310195754643 * h2) + a_5 * (0.0010981310195754643 * h2)
                 - a_6 * (0.00039564265684712626 * h2)
@@ -1163,56 +1085,40 @@ impl<
                 + a_11 * (0.0005857441290590746 * h2)
                 + a_13 * (0.006735500594538156 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.014539630031641175 * h2) - a_1 * (0.16719192197418878 * h)
                 + a_2 * (0.014539630031641175 * h2) - a_3 * (0.06658497317848736 * h2)
                 + a_5 * (0.06658497317848736 * h2) - a_6 * (0.027258350461906018 * h2)
                 + a_8 * (0.027258350461906018 * h2) + a_9 * (0.0025186010384581456 * h2)
                 - a_11 * (0.0025186010384581456 * h2) + a_14 * (0.16719192197418878 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.0044480040009583855 * h2) - a_2 * (0.0044480040009583855 * h2)
                 - a_3 * (0.05770718448348492 * h2) - a_4 * (0.35395300603374397 * h)
                 + a_5 * (0.05770718448348492 * h2) - a_6 * (0.05770718448348492 * h2)
                 + a_8 * (0.05770718448348492 * h2) + a_9 * (0.0044480040009583855 * h2)
                 - a_11 * (0.0044480040009583855 * h2) + a_14 * (0.35395300603374397 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.0021112097566989346 * h2) + a_2 * (0.0021112097566989346 * h2)
                 + a_3 * (0.00986836151335375 * h2) - a_5 * (0.00986836151335375 * h2)
                 - a_6 * (0.026580831438168393 * h2) - a_7 * (0.16303628871563652 * h)
                 + a_8 * (0.026580831438168393 * h2) + a_9 * (0.005004728275217453 * h2)
                 - a_11 * (0.005004728275217453 * h2) + a_14 * (0.16303628871563652 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (0.0005943923088741136 * h2) - a_2 * (0.0005943923088741136 * h2)
                 - a_3 * (0.0023840506825788498 * h2) + a_5 * (0.0023840506825788498 * h2)
                 + a_6 * (0.0023135982358690474 * h2) - a_8 * (0.0023135982358690474 * h2)
@@ -1220,56 +1126,40 @@ impl<
                 - a_11 * (0.0012340754969162385 * h2)
                 - a_14 * (0.014190694931141144 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.015434543171548482 * h2) - a_1 * (0.1774825722545226 * h)
                 + a_2 * (0.015434543171548482 * h2) - a_3 * (0.05896470492477042 * h2)
                 + a_5 * (0.05896470492477042 * h2) - a_6 * (0.05896470492477042 * h2)
                 + a_8 * (0.05896470492477042 * h2) - a_9 * (0.015434543171548482 * h2)
                 + a_11 * (0.015434543171548482 * h2) + a_15 * (0.1774825722545226 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.00472177831420813 * h2) - a_2 * (0.00472177831420813 * h2)
                 - a_3 * (0.05110292822356107 * h2) - a_4 * (0.31344511474186837 * h)
                 + a_5 * (0.05110292822356107 * h2) - a_6 * (0.12483099848111823 * h2)
                 + a_8 * (0.12483099848111823 * h2) - a_9 * (0.027258350461906018 * h2)
                 + a_11 * (0.027258350461906018 * h2) + a_15 * (0.31344511474186837 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.0022411545591635627 * h2) + a_2 * (0.0022411545591635627 * h2)
                 + a_3 * (0.008738984142353958 * h2) - a_5 * (0.008738984142353958 * h2)
                 - a_6 * (0.05749910966171744 * h2) - a_7 * (0.35267675751627187 * h)
                 + a_8 * (0.05749910966171744 * h2) - a_9 * (0.03067007971735053 * h2)
                 + a_11 * (0.03067007971735053 * h2) + a_15 * (0.35267675751627187 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_0 * (0.0006309771109848757 * h2) - a_2 * (0.0006309771109848757 * h2)
                 - a_3 * (0.0021112097566989346 * h2) + a_5 * (0.0021112097566989346 * h2)
                 + a_6 * (0.005004728275217453 * h2) - a_8 * (0.005004728275217453 * h2)
@@ -1287,14 +1177,18 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.08696371128436346 * h) - v_2 * (0.026604180084998794 * h)
             + v_3 * (0.012627462689404725 * h) - v_4 * (0.0035551496857956833 * h);
@@ -1324,13 +1218,9 @@ impl<
         let a_13 = jac_q_2;
         let a_14 = jac_q_3;
         let a_15 = jac_q_4;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(-a_0 * (0.08696371128436346 * h) + a_2 * (0.08696371128436346 * h)
                 + a_3 * (0.026604180084998794 * h) - a_5 * (0.026604180084998794 * h)
@@ -1342,14 +1232,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * (0.18811811749986806 * h) + a_2 * (0.18811811749986806 * h)
                 - a_3 * (0.16303628871563652 * h) + a_5 * (0.16303628871563652 * h)
@@ -1361,14 +1247,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(-a_0 * (0.16719192197418878 * h) + a_2 * (0.16719192197418878 * h)
                 - a_3 * (0.35395300603374397 * h) + a_5 * (0.35395300603374397 * h)
@@ -1380,14 +1262,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(-a_0 * (0.1774825722545226 * h) + a_2 * (0.1774825722545226 * h)
                 - a_3 * (0.31344511474186837 * h) + a_5 * (0.31344511474186837 * h)
@@ -1399,89 +1277,89 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, -1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, -1.0);
         ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.17392742256872692 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.32607257743127305 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.32607257743127305 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.17392742256872692 * h);
-        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
             D,
             _,
             _,
         >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.17392742256872692 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.32607257743127305 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.32607257743127305 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.17392742256872692 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.01512537416070025 * h2) + a_1 * (0.17392742256872692 * h)
                 - a_2 * (0.01512537416070025 * h2) + a_3 * (0.06134015943470106 * h2)
                 - a_5 * (0.06134015943470106 * h2) + a_6 * (0.054516700923812035 * h2)
                 - a_8 * (0.054516700923812035 * h2) + a_9 * (0.030869086343096964 * h2)
                 - a_11 * (0.030869086343096964 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.004627196471738095 * h2) + a_2 * (0.004627196471738095 * h2)
                 + a_3 * (0.053161662876336786 * h2) + a_4 * (0.32607257743127305 * h)
                 - a_5 * (0.053161662876336786 * h2) + a_6 * (0.11541436896696984 * h2)
                 - a_8 * (0.11541436896696984 * h2) + a_9 * (0.054516700923812035 * h2)
                 - a_11 * (0.054516700923812035 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0021962620391509286 * h2) - a_2 * (0.0021962620391509286 * h2)
                 - a_3 * (0.009091043214296272 * h2) + a_5 * (0.009091043214296272 * h2)
                 + a_6 * (0.053161662876336786 * h2) + a_7 * (0.32607257743127305 * h)
                 - a_8 * (0.053161662876336786 * h2) + a_9 * (0.06134015943470106 * h2)
                 - a_11 * (0.06134015943470106 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_0 * (0.0006183380216964625 * h2) + a_2 * (0.0006183380216964625 * h2)
                 + a_3 * (0.0021962620391509286 * h2) - a_5 * (0.0021962620391509286 * h2)
                 - a_6 * (0.004627196471738095 * h2) + a_8 * (0.004627196471738095 * h2)
                 + a_9 * (0.01512537416070025 * h2) + a_10 * (0.17392742256872692 * h)
                 - a_11 * (0.01512537416070025 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -1502,10 +1380,11 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
         let q_1 = *q + v_1 * (0.08696371128436346 * h) - v_2 * (0.026604180084998794 * h)
             + v_3 * (0.012627462689404725 * h) - v_4 * (0.0035551496857956833 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);

@@ -2,7 +2,7 @@
 //! VprkLobattoIIIAIIIB steppers.
 /// VPRK over (LobattoIIIA(2), LobattoIIIB(2)), s = 2: variational, symplectic.
 ///
-/// Unknowns: V×2, Mu×1 (3 vectors of dimension D); residual rows: P×2, Null×1.
+/// Unknowns: V: 2 × D, Mu: 1 × D; residual rows: P: 2 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VprkLobattoIIIAIIIB2;
 impl VprkLobattoIIIAIIIB2 {
@@ -13,11 +13,13 @@ impl VprkLobattoIIIAIIIB2 {
                 name: "V",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -28,11 +30,13 @@ impl VprkLobattoIIIAIIIB2 {
                 name: "P",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -46,6 +50,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -55,11 +62,12 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -71,9 +79,9 @@ impl<
         let theta_2 = problem.theta(&q_2);
         let legendre_2 = theta_2 - *p - f_1 * (0.5 * h) - mu * 1.4142135623730951;
         let null = v_1 * 0.7071067811865476 - v_2 * 0.7071067811865476;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &legendre_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &legendre_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &legendre_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &legendre_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -85,28 +93,28 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.5 * h) + v_2 * (0.5 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jac_q_2 = problem.theta_jacobian(&q_2);
         let a_1 = jac_q_1.transpose();
         let a_7 = jac_q_2;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -115,28 +123,20 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             1.4142135623730951,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.5 * h) + a_7 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_7 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -145,8 +145,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             -1.4142135623730951,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -155,8 +155,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.7071067811865476,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -165,8 +165,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.7071067811865476,
         );
     }
@@ -180,12 +180,16 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.5 * h) + v_2 * (0.5 * h);
@@ -199,13 +203,9 @@ impl<
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = jac_q_1;
         let a_7 = jac_q_2;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(-a_0 * (0.5 * h) + a_2 * (0.5 * h) + a_6),
         );
@@ -213,14 +213,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * (0.5 * h) + a_2 * (0.5 * h) + a_7),
         );
@@ -228,43 +224,31 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, -1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.5 * h) + a_3 * (0.25 * h2) - a_5 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_3 * (0.25 * h2) + a_4 * (0.5 * h) - a_5 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -282,8 +266,9 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -301,7 +286,7 @@ impl<
 }
 /// VPRK over (LobattoIIIA(3), LobattoIIIB(3)), s = 3: variational, symplectic.
 ///
-/// Unknowns: V×3, Mu×1 (4 vectors of dimension D); residual rows: P×3, Null×1.
+/// Unknowns: V: 3 × D, Mu: 1 × D; residual rows: P: 3 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VprkLobattoIIIAIIIB3;
 impl VprkLobattoIIIAIIIB3 {
@@ -312,11 +297,13 @@ impl VprkLobattoIIIAIIIB3 {
                 name: "V",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -327,11 +314,13 @@ impl VprkLobattoIIIAIIIB3 {
                 name: "P",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -345,6 +334,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -354,12 +346,13 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -384,10 +377,10 @@ impl<
             - f_2 * (0.8333333333333334 * h) + mu * 2.449489742783178;
         let null = v_1 * 0.408248290463863 - v_2 * 0.816496580927726
             + v_3 * 0.408248290463863;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &legendre_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &legendre_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &legendre_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &legendre_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &legendre_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &legendre_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -399,15 +392,19 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.20833333333333334 * h) + v_2 * (0.3333333333333333 * h)
@@ -423,36 +420,24 @@ impl<
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_10 = jac_q_2;
         let a_11 = jac_q_3;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.16666666666666666 * h) + a_3 * (0.034722222222222224 * h2)
                 - a_5 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_3 * (0.05555555555555555 * h2) + a_4 * (0.16666666666666666 * h)
                 - a_5 * (0.05555555555555555 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_3 * (0.006944444444444444 * h2) + a_5 * (0.006944444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -461,40 +446,28 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             2.449489742783178,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.16666666666666666 * h) - a_3 * (0.06944444444444445 * h2)
                 + a_5 * (0.06944444444444445 * h2) + a_10 * (0.20833333333333334 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_3 * (0.1111111111111111 * h2) - a_4 * (0.3333333333333333 * h)
                 + a_5 * (0.1111111111111111 * h2) + a_10 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_3 * (0.013888888888888888 * h2) - a_5 * (0.013888888888888888 * h2)
                 - a_10 * (0.041666666666666664 * h)),
         );
@@ -504,40 +477,28 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             -1.224744871391589,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.16666666666666666 * h) - a_3 * (0.1736111111111111 * h2)
                 + a_5 * (0.1736111111111111 * h2) + a_11 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_3 * (0.2777777777777778 * h2) - a_4 * (0.8333333333333334 * h)
                 + a_5 * (0.2777777777777778 * h2) + a_11 * (0.6666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_3 * (0.034722222222222224 * h2) - a_5 * (0.034722222222222224 * h2)
                 + a_11 * (0.16666666666666666 * h)),
         );
@@ -547,8 +508,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             2.449489742783178,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -557,8 +518,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.408248290463863,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -567,8 +528,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.816496580927726,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -577,8 +538,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.408248290463863,
         );
     }
@@ -592,13 +553,17 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.20833333333333334 * h) + v_2 * (0.3333333333333333 * h)
@@ -620,13 +585,9 @@ impl<
         let a_9 = jac_q_1;
         let a_10 = jac_q_2;
         let a_11 = jac_q_3;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(-a_0 * (0.16666666666666666 * h) + a_2 * (0.16666666666666666 * h)
                 + a_3 * (0.16666666666666666 * h) - a_5 * (0.16666666666666666 * h)
@@ -636,14 +597,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * (0.16666666666666666 * h) + a_2 * (0.16666666666666666 * h)
                 - a_3 * (0.3333333333333333 * h) + a_5 * (0.3333333333333333 * h) + a_10),
@@ -652,14 +609,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(-a_0 * (0.16666666666666666 * h) + a_2 * (0.16666666666666666 * h)
                 - a_3 * (0.8333333333333334 * h) + a_5 * (0.8333333333333334 * h) + a_11),
@@ -668,64 +621,63 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, -1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, -1.0);
         ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
-        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
             D,
             _,
             _,
         >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.16666666666666666 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.6666666666666666 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.16666666666666666 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.16666666666666666 * h) + a_3 * (0.1388888888888889 * h2)
                 - a_5 * (0.1388888888888889 * h2) + a_6 * (0.027777777777777776 * h2)
                 - a_8 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_3 * (0.2222222222222222 * h2) + a_4 * (0.6666666666666666 * h)
                 - a_5 * (0.2222222222222222 * h2) + a_6 * (0.1111111111111111 * h2)
                 - a_8 * (0.1111111111111111 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_3 * (0.027777777777777776 * h2) + a_5 * (0.027777777777777776 * h2)
                 + a_6 * (0.027777777777777776 * h2) + a_7 * (0.16666666666666666 * h)
                 - a_8 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -745,9 +697,10 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -774,7 +727,7 @@ impl<
 }
 /// VPRK over (LobattoIIIA(4), LobattoIIIB(4)), s = 4: variational, symplectic.
 ///
-/// Unknowns: V×4, Mu×1 (5 vectors of dimension D); residual rows: P×4, Null×1.
+/// Unknowns: V: 4 × D, Mu: 1 × D; residual rows: P: 4 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VprkLobattoIIIAIIIB4;
 impl VprkLobattoIIIAIIIB4 {
@@ -785,11 +738,13 @@ impl VprkLobattoIIIAIIIB4 {
                 name: "V",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -800,11 +755,13 @@ impl VprkLobattoIIIAIIIB4 {
                 name: "P",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -818,6 +775,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -827,13 +787,14 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -871,11 +832,11 @@ impl<
             - mu * 3.4641016151377544;
         let null = v_1 * 0.28867513459481287 - v_2 * 0.6454972243679028
             + v_3 * 0.6454972243679028 - v_4 * 0.28867513459481287;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &legendre_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &legendre_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &legendre_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &legendre_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &legendre_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &legendre_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &legendre_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &legendre_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -887,16 +848,20 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.11030056647916492 * h) + v_2 * (0.1896994335208351 * h)
@@ -919,50 +884,34 @@ impl<
         let a_13 = jac_q_2;
         let a_14 = jac_q_3;
         let a_15 = jac_q_4;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.08333333333333333 * h) + a_3 * (0.014872505461804679 * h2)
                 - a_5 * (0.014872505461804679 * h2) - a_6 * (0.0037613943506935683 * h2)
                 + a_8 * (0.0037613943506935683 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_3 * (0.025578344256942692 * h2) + a_4 * (0.1348361657291579 * h)
                 - a_5 * (0.025578344256942692 * h2) - a_6 * (0.023205838795138014 * h2)
                 + a_8 * (0.023205838795138014 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_3 * (0.004571938982639765 * h2) + a_5 * (0.004571938982639765 * h2)
                 - a_6 * (0.011689455368053802 * h2) - a_7 * (0.05150283239582457 * h)
                 + a_8 * (0.011689455368053802 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_3 * (0.001388888888888889 * h2) - a_5 * (0.001388888888888889 * h2)
                 + a_6 * (0.001388888888888889 * h2) - a_8 * (0.001388888888888889 * h2)),
         );
@@ -972,54 +921,38 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             3.4641016151377544,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.08333333333333333 * h) - a_3 * (0.025034614388193918 * h2)
                 + a_5 * (0.025034614388193918 * h2) + a_6 * (0.0024763486263864355 * h2)
                 - a_8 * (0.0024763486263864355 * h2) + a_13 * (0.11030056647916492 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_3 * (0.043055555555555555 * h2) - a_4 * (0.2269672331458316 * h)
                 + a_5 * (0.043055555555555555 * h2) + a_6 * (0.015277777777777777 * h2)
                 - a_8 * (0.015277777777777777 * h2) + a_13 * (0.1896994335208351 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_3 * (0.00769586064235673 * h2) - a_5 * (0.00769586064235673 * h2)
                 + a_6 * (0.00769586064235673 * h2) + a_7 * (0.03390736422914389 * h)
                 - a_8 * (0.00769586064235673 * h2) - a_13 * (0.03390736422914389 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_3 * (0.0023378910736107606 * h2) + a_5 * (0.0023378910736107606 * h2)
                 - a_6 * (0.000914387796527953 * h2) + a_8 * (0.000914387796527953 * h2)
                 + a_13 * (0.010300566479164915 * h)),
@@ -1030,54 +963,38 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             -1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.08333333333333333 * h) - a_3 * (0.04969857084860866 * h2)
                 + a_5 * (0.04969857084860866 * h2) - a_6 * (0.01385427450069497 * h2)
                 + a_8 * (0.01385427450069497 * h2) + a_14 * (0.07303276685416842 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_3 * (0.0854736384201345 * h2) - a_4 * (0.45057403089581055 * h)
                 + a_5 * (0.0854736384201345 * h2) - a_6 * (0.0854736384201345 * h2)
                 + a_8 * (0.0854736384201345 * h2) + a_14 * (0.45057403089581055 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_3 * (0.015277777777777777 * h2) - a_5 * (0.015277777777777777 * h2)
                 - a_6 * (0.043055555555555555 * h2) - a_7 * (0.1896994335208351 * h)
                 + a_8 * (0.043055555555555555 * h2) + a_14 * (0.2269672331458316 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_3 * (0.004641167759027603 * h2) + a_5 * (0.004641167759027603 * h2)
                 + a_6 * (0.005115668851388538 * h2) - a_8 * (0.005115668851388538 * h2)
                 - a_14 * (0.02696723314583158 * h)),
@@ -1088,54 +1005,38 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_1 * (0.08333333333333333 * h) - a_3 * (0.04027777777777778 * h2)
                 + a_5 * (0.04027777777777778 * h2) - a_6 * (0.04027777777777778 * h2)
                 + a_8 * (0.04027777777777778 * h2) + a_15 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_3 * (0.06927137250347486 * h2) - a_4 * (0.3651638342708421 * h)
                 + a_5 * (0.06927137250347486 * h2) - a_6 * (0.2484928542430433 * h2)
                 + a_8 * (0.2484928542430433 * h2) + a_15 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_3 * (0.012381743131932178 * h2) - a_5 * (0.012381743131932178 * h2)
                 - a_6 * (0.1251730719409696 * h2) - a_7 * (0.5515028323958245 * h)
                 + a_8 * (0.1251730719409696 * h2) + a_15 * (0.4166666666666667 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_3 * (0.0037613943506935683 * h2) + a_5 * (0.0037613943506935683 * h2)
                 + a_6 * (0.014872505461804679 * h2) - a_8 * (0.014872505461804679 * h2)
                 + a_15 * (0.08333333333333333 * h)),
@@ -1146,8 +1047,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             -3.4641016151377544,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1156,8 +1057,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.28867513459481287,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1166,8 +1067,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1176,8 +1077,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1186,8 +1087,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             -0.28867513459481287,
         );
     }
@@ -1201,14 +1102,18 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
         let h2 = h * h;
         let q_1 = *q;
         let q_2 = *q + v_1 * (0.11030056647916492 * h) + v_2 * (0.1896994335208351 * h)
@@ -1237,13 +1142,9 @@ impl<
         let a_13 = jac_q_2;
         let a_14 = jac_q_3;
         let a_15 = jac_q_4;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
                 + a_3 * (0.1348361657291579 * h) - a_5 * (0.1348361657291579 * h)
@@ -1254,14 +1155,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
                 - a_3 * (0.2269672331458316 * h) + a_5 * (0.2269672331458316 * h)
@@ -1272,14 +1169,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
                 - a_3 * (0.45057403089581055 * h) + a_5 * (0.45057403089581055 * h)
@@ -1289,14 +1182,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
                 - a_3 * (0.3651638342708421 * h) + a_5 * (0.3651638342708421 * h)
@@ -1306,85 +1195,85 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, -1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, -1.0);
         ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
-        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
             D,
             _,
             _,
         >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.08333333333333333 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.4166666666666667 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.4166666666666667 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.08333333333333333 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_1 * (0.08333333333333333 * h) + a_3 * (0.045958569366318716 * h2)
                 - a_5 * (0.045958569366318716 * h2) + a_6 * (0.030430319522570175 * h2)
                 - a_8 * (0.030430319522570175 * h2) + a_9 * (0.006944444444444444 * h2)
                 - a_11 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_3 * (0.07904143063368128 * h2) + a_4 * (0.4166666666666667 * h)
                 - a_5 * (0.07904143063368128 * h2) + a_6 * (0.18773917953992106 * h2)
                 - a_8 * (0.18773917953992106 * h2) + a_9 * (0.034722222222222224 * h2)
                 - a_11 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_3 * (0.014128068428809952 * h2) + a_5 * (0.014128068428809952 * h2)
                 + a_6 * (0.09456968047742982 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.09456968047742982 * h2) + a_9 * (0.034722222222222224 * h2)
                 - a_11 * (0.034722222222222224 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_3 * (0.0042919026996520475 * h2) - a_5 * (0.0042919026996520475 * h2)
                 - a_6 * (0.011236347144096492 * h2) + a_8 * (0.011236347144096492 * h2)
                 + a_9 * (0.006944444444444444 * h2) + a_10 * (0.08333333333333333 * h)
                 - a_11 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -1405,10 +1294,11 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
         let q_1 = *q;
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);

@@ -2,7 +2,7 @@
 //! VprkLobattoIIIBIIIA steppers.
 /// VPRK over (LobattoIIIB(2), LobattoIIIA(2)), s = 2: variational, symplectic.
 ///
-/// Unknowns: V×2, Mu×1 (3 vectors of dimension D); residual rows: P×2, Null×1.
+/// Unknowns: V: 2 × D, Mu: 1 × D; residual rows: P: 2 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VprkLobattoIIIBIIIA2;
 impl VprkLobattoIIIBIIIA2 {
@@ -13,11 +13,13 @@ impl VprkLobattoIIIBIIIA2 {
                 name: "V",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -28,11 +30,13 @@ impl VprkLobattoIIIBIIIA2 {
                 name: "P",
                 stages: 2,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -46,6 +50,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -55,11 +62,12 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
         let q_1 = *q + v_1 * (0.5 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -76,9 +84,9 @@ impl<
         let legendre_2 = theta_2 - *p - f_1 * (0.5 * h) - f_2 * (0.5 * h)
             - mu * 1.4142135623730951;
         let null = v_1 * 0.7071067811865476 - v_2 * 0.7071067811865476;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &legendre_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &legendre_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &legendre_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &legendre_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -90,14 +98,18 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.5 * h);
         let q_2 = *q + v_1 * (0.5 * h);
@@ -111,14 +123,10 @@ impl<
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = jac_q_1;
         let a_7 = jac_q_2;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_6 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -127,29 +135,21 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             1.4142135623730951,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.25 * h2) - a_1 * (0.5 * h) + a_2 * (0.25 * h2)
                 - a_3 * (0.25 * h2) + a_5 * (0.25 * h2) + a_7 * (0.5 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_4 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -158,8 +158,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             -1.4142135623730951,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -168,8 +168,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.7071067811865476,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -178,8 +178,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.7071067811865476,
         );
     }
@@ -193,12 +193,16 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.5 * h);
         let q_2 = *q + v_1 * (0.5 * h);
@@ -212,23 +216,20 @@ impl<
         let a_5 = problem.hamiltonian_hessian(&q_2);
         let a_6 = jac_q_1;
         let a_7 = jac_q_2;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.r_q, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, &(a_6));
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            0,
+            &(a_6),
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * (0.5 * h) + a_2 * (0.5 * h) - a_3 * (0.5 * h) + a_5 * (0.5 * h)
                 + a_7),
@@ -237,39 +238,32 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, -1.0);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.5 * h);
+        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, dims), 0.5 * h);
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
                 - a_5 * (0.25 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.p_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), &(a_4 * (0.5 * h)));
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
+            &mut t.p_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(a_4 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -287,8 +281,9 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
         let q_1 = *q + v_1 * (0.5 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -306,7 +301,7 @@ impl<
 }
 /// VPRK over (LobattoIIIB(3), LobattoIIIA(3)), s = 3: variational, symplectic.
 ///
-/// Unknowns: V×3, Mu×1 (4 vectors of dimension D); residual rows: P×3, Null×1.
+/// Unknowns: V: 3 × D, Mu: 1 × D; residual rows: P: 3 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VprkLobattoIIIBIIIA3;
 impl VprkLobattoIIIBIIIA3 {
@@ -317,11 +312,13 @@ impl VprkLobattoIIIBIIIA3 {
                 name: "V",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -332,11 +329,13 @@ impl VprkLobattoIIIBIIIA3 {
                 name: "P",
                 stages: 3,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -350,6 +349,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -359,12 +361,13 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
         let q_1 = *q + v_1 * (0.16666666666666666 * h) - v_2 * (0.16666666666666666 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -392,10 +395,10 @@ impl<
             + mu * 2.449489742783178;
         let null = v_1 * 0.408248290463863 - v_2 * 0.816496580927726
             + v_3 * 0.408248290463863;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &legendre_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &legendre_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &legendre_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &legendre_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &legendre_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &legendre_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -407,15 +410,19 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.16666666666666666 * h) - v_2 * (0.16666666666666666 * h);
         let q_2 = *q + v_1 * (0.16666666666666666 * h) + v_2 * (0.3333333333333333 * h);
@@ -435,24 +442,16 @@ impl<
         let a_9 = jac_q_1;
         let a_10 = jac_q_2;
         let a_11 = jac_q_3;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_9 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_9 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -461,44 +460,32 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             2.449489742783178,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.034722222222222224 * h2) - a_1 * (0.20833333333333334 * h)
                 + a_2 * (0.034722222222222224 * h2) - a_3 * (0.05555555555555555 * h2)
                 + a_5 * (0.05555555555555555 * h2) + a_6 * (0.006944444444444444 * h2)
                 - a_8 * (0.006944444444444444 * h2) + a_10 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.034722222222222224 * h2) - a_2 * (0.034722222222222224 * h2)
                 - a_3 * (0.1111111111111111 * h2) - a_4 * (0.3333333333333333 * h)
                 + a_5 * (0.1111111111111111 * h2) + a_6 * (0.034722222222222224 * h2)
                 - a_8 * (0.034722222222222224 * h2) + a_10 * (0.3333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_7 * (0.041666666666666664 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -507,44 +494,32 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             -1.224744871391589,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.027777777777777776 * h2) - a_1 * (0.16666666666666666 * h)
                 + a_2 * (0.027777777777777776 * h2) - a_3 * (0.1111111111111111 * h2)
                 + a_5 * (0.1111111111111111 * h2) - a_6 * (0.027777777777777776 * h2)
                 + a_8 * (0.027777777777777776 * h2) + a_11 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.027777777777777776 * h2) - a_2 * (0.027777777777777776 * h2)
                 - a_3 * (0.2222222222222222 * h2) - a_4 * (0.6666666666666666 * h)
                 + a_5 * (0.2222222222222222 * h2) - a_6 * (0.1388888888888889 * h2)
                 + a_8 * (0.1388888888888889 * h2) + a_11 * (0.8333333333333334 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_7 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -553,8 +528,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             2.449489742783178,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -563,8 +538,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.408248290463863,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -573,8 +548,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.816496580927726,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -583,8 +558,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.408248290463863,
         );
     }
@@ -598,13 +573,17 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.16666666666666666 * h) - v_2 * (0.16666666666666666 * h);
         let q_2 = *q + v_1 * (0.16666666666666666 * h) + v_2 * (0.3333333333333333 * h);
@@ -624,23 +603,20 @@ impl<
         let a_9 = jac_q_1;
         let a_10 = jac_q_2;
         let a_11 = jac_q_3;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.r_q, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, &(a_9));
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            0,
+            &(a_9),
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * (0.20833333333333334 * h) + a_2 * (0.20833333333333334 * h)
                 - a_3 * (0.3333333333333333 * h) + a_5 * (0.3333333333333333 * h)
@@ -651,14 +627,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(-a_0 * (0.16666666666666666 * h) + a_2 * (0.16666666666666666 * h)
                 - a_3 * (0.6666666666666666 * h) + a_5 * (0.6666666666666666 * h)
@@ -669,64 +641,63 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, -1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, -1.0);
         ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.16666666666666666 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.6666666666666666 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.16666666666666666 * h);
-        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
             D,
             _,
             _,
         >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.16666666666666666 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.6666666666666666 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.16666666666666666 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.027777777777777776 * h2) + a_1 * (0.16666666666666666 * h)
                 - a_2 * (0.027777777777777776 * h2) + a_3 * (0.1111111111111111 * h2)
                 - a_5 * (0.1111111111111111 * h2) + a_6 * (0.027777777777777776 * h2)
                 - a_8 * (0.027777777777777776 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.027777777777777776 * h2) + a_2 * (0.027777777777777776 * h2)
                 + a_3 * (0.2222222222222222 * h2) + a_4 * (0.6666666666666666 * h)
                 - a_5 * (0.2222222222222222 * h2) + a_6 * (0.1388888888888889 * h2)
                 - a_8 * (0.1388888888888889 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_7 * (0.16666666666666666 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -746,9 +717,10 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
         let q_1 = *q + v_1 * (0.16666666666666666 * h) - v_2 * (0.16666666666666666 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
         let jtv_1 = jac_q_1.tr_mul(&v_1);
@@ -773,7 +745,7 @@ impl<
 }
 /// VPRK over (LobattoIIIB(4), LobattoIIIA(4)), s = 4: variational, symplectic.
 ///
-/// Unknowns: V×4, Mu×1 (5 vectors of dimension D); residual rows: P×4, Null×1.
+/// Unknowns: V: 4 × D, Mu: 1 × D; residual rows: P: 4 × D, Null: 1 × D.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VprkLobattoIIIBIIIA4;
 impl VprkLobattoIIIBIIIA4 {
@@ -784,11 +756,13 @@ impl VprkLobattoIIIBIIIA4 {
                 name: "V",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Velocity,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Mu",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Multiplier,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -799,11 +773,13 @@ impl VprkLobattoIIIBIIIA4 {
                 name: "P",
                 stages: 4,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
             ::sparkgen_core::layout::Block {
                 name: "Null",
                 stages: 1,
                 role: ::sparkgen_core::layout::Role::Residual,
+                width: ::sparkgen_core::layout::Width::Coordinates,
             },
         ],
     );
@@ -817,6 +793,9 @@ impl<
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
     const UNKNOWNS: ::sparkgen_core::layout::Layout = Self::UNKNOWN_LAYOUT;
     const RESIDUALS: ::sparkgen_core::layout::Layout = Self::RESIDUAL_LAYOUT;
+    const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
+        D,
+    );
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -826,13 +805,14 @@ impl<
         x: &[f64],
         r: &mut [f64],
     ) {
-        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(D));
-        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(D));
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
-        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, 1, 0);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        debug_assert_eq!(x.len(), Self::UNKNOWN_LAYOUT.len(dims));
+        debug_assert_eq!(r.len(), Self::RESIDUAL_LAYOUT.len(dims));
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
+        let mu = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 1, 0);
         let q_1 = *q + v_1 * (0.08333333333333333 * h) - v_2 * (0.1348361657291579 * h)
             + v_3 * (0.05150283239582457 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);
@@ -873,11 +853,11 @@ impl<
             - f_4 * (0.08333333333333333 * h) - mu * 3.4641016151377544;
         let null = v_1 * 0.28867513459481287 - v_2 * 0.6454972243679028
             + v_3 * 0.6454972243679028 - v_4 * 0.28867513459481287;
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 0, &legendre_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 1, &legendre_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 2, &legendre_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 0, 3, &legendre_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, 1, 0, &null);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &legendre_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &legendre_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &legendre_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &legendre_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &null);
     }
     #[allow(clippy::too_many_lines)]
     fn jacobian<const N: usize>(
@@ -889,16 +869,20 @@ impl<
         j: &mut [[f64; N]; N],
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         for row in j.iter_mut() {
             row.fill(0.0);
         }
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.08333333333333333 * h) - v_2 * (0.1348361657291579 * h)
             + v_3 * (0.05150283239582457 * h);
@@ -928,34 +912,22 @@ impl<
         let a_13 = jac_q_2;
         let a_14 = jac_q_3;
         let a_15 = jac_q_4;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_12 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_12 * (0.1348361657291579 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_12 * (0.05150283239582457 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -964,60 +936,44 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             3.4641016151377544,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.009191713873263743 * h2) - a_1 * (0.11030056647916492 * h)
                 + a_2 * (0.009191713873263743 * h2) - a_3 * (0.015808286126736258 * h2)
                 + a_5 * (0.015808286126736258 * h2) + a_6 * (0.0028256136857619904 * h2)
                 - a_8 * (0.0028256136857619904 * h2) - a_9 * (0.0008583805399304095 * h2)
                 + a_11 * (0.0008583805399304095 * h2) + a_13 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.014872505461804679 * h2) - a_2 * (0.014872505461804679 * h2)
                 - a_3 * (0.043055555555555555 * h2) - a_4 * (0.1896994335208351 * h)
                 + a_5 * (0.043055555555555555 * h2) + a_6 * (0.015277777777777777 * h2)
                 - a_8 * (0.015277777777777777 * h2) - a_9 * (0.0037613943506935683 * h2)
                 + a_11 * (0.0037613943506935683 * h2) + a_13 * (0.2269672331458316 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.005680791588540937 * h2) + a_2 * (0.005680791588540937 * h2)
                 + a_3 * (0.006432207786453222 * h2) - a_5 * (0.006432207786453222 * h2)
                 + a_6 * (0.006432207786453222 * h2) + a_7 * (0.03390736422914389 * h)
                 - a_8 * (0.006432207786453222 * h2) - a_9 * (0.005680791588540937 * h2)
                 + a_11 * (0.005680791588540937 * h2) - a_13 * (0.03390736422914389 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_10 * (0.010300566479164915 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1026,60 +982,44 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             -1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.006086063904514035 * h2) - a_1 * (0.07303276685416842 * h)
                 + a_2 * (0.006086063904514035 * h2) - a_3 * (0.03754783590798421 * h2)
                 + a_5 * (0.03754783590798421 * h2) - a_6 * (0.018913936095485966 * h2)
                 + a_8 * (0.018913936095485966 * h2) + a_9 * (0.0022472694288192983 * h2)
                 - a_11 * (0.0022472694288192983 * h2) + a_14 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.009847458255207603 * h2) - a_2 * (0.009847458255207603 * h2)
                 - a_3 * (0.10226554111978656 * h2) - a_4 * (0.45057403089581055 * h)
                 + a_5 * (0.10226554111978656 * h2) - a_6 * (0.10226554111978656 * h2)
                 + a_8 * (0.10226554111978656 * h2) + a_9 * (0.009847458255207603 * h2)
                 - a_11 * (0.009847458255207603 * h2) + a_14 * (0.45057403089581055 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.0037613943506935683 * h2) + a_2 * (0.0037613943506935683 * h2)
                 + a_3 * (0.015277777777777777 * h2) - a_5 * (0.015277777777777777 * h2)
                 - a_6 * (0.043055555555555555 * h2) - a_7 * (0.2269672331458316 * h)
                 + a_8 * (0.043055555555555555 * h2) + a_9 * (0.014872505461804679 * h2)
                 - a_11 * (0.014872505461804679 * h2) + a_14 * (0.1896994335208351 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_10 * (0.02696723314583158 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1088,60 +1028,44 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             1.5491933384829668,
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.006944444444444444 * h2) - a_1 * (0.08333333333333333 * h)
                 + a_2 * (0.006944444444444444 * h2) - a_3 * (0.034722222222222224 * h2)
                 + a_5 * (0.034722222222222224 * h2) - a_6 * (0.034722222222222224 * h2)
                 + a_8 * (0.034722222222222224 * h2) - a_9 * (0.006944444444444444 * h2)
                 + a_11 * (0.006944444444444444 * h2) + a_15 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(a_0 * (0.011236347144096492 * h2) - a_2 * (0.011236347144096492 * h2)
                 - a_3 * (0.09456968047742982 * h2) - a_4 * (0.4166666666666667 * h)
                 + a_5 * (0.09456968047742982 * h2) - a_6 * (0.18773917953992106 * h2)
                 + a_8 * (0.18773917953992106 * h2) - a_9 * (0.030430319522570175 * h2)
                 + a_11 * (0.030430319522570175 * h2) + a_15 * (0.3651638342708421 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(-a_0 * (0.0042919026996520475 * h2) + a_2 * (0.0042919026996520475 * h2)
                 + a_3 * (0.014128068428809952 * h2) - a_5 * (0.014128068428809952 * h2)
                 - a_6 * (0.07904143063368128 * h2) - a_7 * (0.4166666666666667 * h)
                 + a_8 * (0.07904143063368128 * h2) - a_9 * (0.045958569366318716 * h2)
                 + a_11 * (0.045958569366318716 * h2) + a_15 * (0.5515028323958245 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_10 * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1150,8 +1074,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
             -3.4641016151377544,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1160,8 +1084,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             0.28867513459481287,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1170,8 +1094,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             -0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1180,8 +1104,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             0.6454972243679028,
         );
         ::sparkgen_core::layout::add_diagonal::<
@@ -1190,8 +1114,8 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, D),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             -0.28867513459481287,
         );
     }
@@ -1205,14 +1129,18 @@ impl<
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
         const {
-            assert!(N == Self::UNKNOWN_LAYOUT.len(D), "N must be the number of unknowns")
+            assert!(
+                N == Self::UNKNOWN_LAYOUT.len(::sparkgen_core::layout::Dims::uniform(D)),
+                "N must be the number of unknowns"
+            )
         };
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
         let _ = p;
         *t = ::sparkgen_core::stage::TangentBlocks::zero();
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
         let h2 = h * h;
         let q_1 = *q + v_1 * (0.08333333333333333 * h) - v_2 * (0.1348361657291579 * h)
             + v_3 * (0.05150283239582457 * h);
@@ -1242,23 +1170,20 @@ impl<
         let a_13 = jac_q_2;
         let a_14 = jac_q_3;
         let a_15 = jac_q_4;
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(&mut t.r_q, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, &(a_12));
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
+            0,
+            &(a_12),
+        );
         ::sparkgen_core::layout::add_diagonal::<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 0, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * (0.11030056647916492 * h) + a_2 * (0.11030056647916492 * h)
                 - a_3 * (0.1896994335208351 * h) + a_5 * (0.1896994335208351 * h)
@@ -1270,14 +1195,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 1, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(-a_0 * (0.07303276685416842 * h) + a_2 * (0.07303276685416842 * h)
                 - a_3 * (0.45057403089581055 * h) + a_5 * (0.45057403089581055 * h)
@@ -1289,14 +1210,10 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, D), 0, -1.0);
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 2, dims), 0, -1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, D),
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
             &(-a_0 * (0.08333333333333333 * h) + a_2 * (0.08333333333333333 * h)
                 - a_3 * (0.4166666666666667 * h) + a_5 * (0.4166666666666667 * h)
@@ -1308,85 +1225,85 @@ impl<
             D,
             _,
             _,
-        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, D), 0, -1.0);
+        >(&mut t.r_p, Self::RESIDUAL_LAYOUT.offset(0, 3, dims), 0, -1.0);
         ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 0, D), 0.08333333333333333 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 1, D), 0.4166666666666667 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 2, D), 0.4166666666666667 * h);
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(&mut t.q_x, 0, Self::UNKNOWN_LAYOUT.offset(0, 3, D), 0.08333333333333333 * h);
-        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block::<
             D,
             _,
             _,
         >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            0.08333333333333333 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            0.4166666666666667 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            0.4166666666666667 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            &mut t.q_x,
+            0,
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            0.08333333333333333 * h,
+        );
+        ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 0, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(a_0 * (0.006944444444444444 * h2) + a_1 * (0.08333333333333333 * h)
                 - a_2 * (0.006944444444444444 * h2) + a_3 * (0.034722222222222224 * h2)
                 - a_5 * (0.034722222222222224 * h2) + a_6 * (0.034722222222222224 * h2)
                 - a_8 * (0.034722222222222224 * h2) + a_9 * (0.006944444444444444 * h2)
                 - a_11 * (0.006944444444444444 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 1, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_0 * (0.011236347144096492 * h2) + a_2 * (0.011236347144096492 * h2)
                 + a_3 * (0.09456968047742982 * h2) + a_4 * (0.4166666666666667 * h)
                 - a_5 * (0.09456968047742982 * h2) + a_6 * (0.18773917953992106 * h2)
                 - a_8 * (0.18773917953992106 * h2) + a_9 * (0.030430319522570175 * h2)
                 - a_11 * (0.030430319522570175 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 2, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_0 * (0.0042919026996520475 * h2) - a_2 * (0.0042919026996520475 * h2)
                 - a_3 * (0.014128068428809952 * h2) + a_5 * (0.014128068428809952 * h2)
                 + a_6 * (0.07904143063368128 * h2) + a_7 * (0.4166666666666667 * h)
                 - a_8 * (0.07904143063368128 * h2) + a_9 * (0.045958569366318716 * h2)
                 - a_11 * (0.045958569366318716 * h2)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
-            Self::UNKNOWN_LAYOUT.offset(0, 3, D),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(a_10 * (0.08333333333333333 * h)),
         );
-        ::sparkgen_core::layout::add_block::<
-            D,
-            _,
-            _,
-        >(
+        ::sparkgen_core::layout::add_block(
             &mut t.p_q,
             0,
             0,
@@ -1407,10 +1324,11 @@ impl<
         ::sparkgen_core::nalgebra::SVector<f64, D>,
         ::sparkgen_core::nalgebra::SVector<f64, D>,
     ) {
-        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 0);
-        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 1);
-        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 2);
-        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, 0, 3);
+        let dims = ::sparkgen_core::layout::Dims::uniform(D);
+        let v_1 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 0);
+        let v_2 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 1);
+        let v_3 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 2);
+        let v_4 = Self::UNKNOWN_LAYOUT.get::<D>(x, dims, 0, 3);
         let q_1 = *q + v_1 * (0.08333333333333333 * h) - v_2 * (0.1348361657291579 * h)
             + v_3 * (0.05150283239582457 * h);
         let jac_q_1 = problem.theta_jacobian(&q_1);

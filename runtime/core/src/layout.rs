@@ -1,8 +1,9 @@
 //! [`Layout`]: the one owner of the index arithmetic of an unknown or residual vector.
 //!
-//! A vector is a sequence of blocks, each of `stages` consecutive `D`-vectors (`V_1 … V_s`,
-//! `Λ_1 … Λ_s`, `μ`). Component `k` of stage `i` of block `b` sits at
-//! `D·(Σ_{b' < b} stages_{b'} + i) + k`; nothing else computes such offsets.
+//! A vector is a sequence of blocks, each of `stages` consecutive vectors of one width (`V_1 … V_s`,
+//! `Λ_1 … Λ_s`, `μ`): the `D` coordinates or the `M` constraints ([`Dims`]). Component `k` of
+//! stage `i` of block `b` sits at `Σ_{b' < b} stages_{b'}·w_{b'} + i·w_b + k`, `w` the block's
+//! width; nothing else computes such offsets.
 
 use nalgebra::{SMatrix, SVector};
 
@@ -11,24 +12,70 @@ use nalgebra::{SMatrix, SVector};
 pub enum Role {
     /// Stage velocities `V_i` at the nodes `c_i`: guessed by Hermite extrapolation.
     Velocity,
+    /// Stage momenta `P_i` at the nodes `c_i`: guessed by Hermite extrapolation.
+    Momentum,
     /// Lagrange multipliers (`Λ_i`, `μ`): guessed from the previous step.
     Multiplier,
     /// A block of residual rows.
     Residual,
 }
 
-/// A block of `stages` consecutive `D`-vectors.
+/// The width of a block's vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// `D`, the number of coordinates.
+    Coordinates,
+    /// `M`, the number of constraints (`D` for the primary constraint `p = ϑ(q)` of a degenerate
+    /// Lagrangian).
+    Constraints,
+}
+
+/// The two widths of a problem: `D` coordinates and `M` constraints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dims {
+    /// `D`.
+    pub coordinates: usize,
+    /// `M`.
+    pub constraints: usize,
+}
+
+impl Dims {
+    /// `D` coordinates and `M` constraints.
+    pub const fn new(coordinates: usize, constraints: usize) -> Dims {
+        Dims {
+            coordinates,
+            constraints,
+        }
+    }
+
+    /// `D` coordinates and `D` constraints (degenerate Lagrangians: `p − ϑ(q) = 0`).
+    pub const fn uniform(d: usize) -> Dims {
+        Dims::new(d, d)
+    }
+
+    /// The number of components of a vector of width `w`.
+    pub const fn of(self, w: Width) -> usize {
+        match w {
+            Width::Coordinates => self.coordinates,
+            Width::Constraints => self.constraints,
+        }
+    }
+}
+
+/// A block of `stages` consecutive vectors of one width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Block {
     /// Name, e.g. `V`.
     pub name: &'static str,
-    /// Number of `D`-vectors.
+    /// Number of vectors.
     pub stages: usize,
     /// What it holds.
     pub role: Role,
+    /// The width of its vectors.
+    pub width: Width,
 }
 
-/// The block structure of a vector of `D`-vectors.
+/// The block structure of a vector of stage vectors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// The blocks in order.
@@ -41,7 +88,7 @@ impl Layout {
         Layout { blocks }
     }
 
-    /// The number of `D`-vectors.
+    /// The number of stage vectors.
     pub const fn vectors(&self) -> usize {
         let mut n = 0;
         let mut b = 0;
@@ -52,9 +99,9 @@ impl Layout {
         n
     }
 
-    /// The length of the vector for dimension `d`.
-    pub const fn len(&self, d: usize) -> usize {
-        self.vectors() * d
+    /// The length of the vector for the widths `dims`.
+    pub const fn len(&self, dims: Dims) -> usize {
+        self.offset(self.blocks.len(), 0, dims)
     }
 
     /// Whether the layout has no entries.
@@ -62,49 +109,63 @@ impl Layout {
         self.vectors() == 0
     }
 
-    /// The offset of stage `stage` of block `block` for dimension `d`.
-    pub const fn offset(&self, block: usize, stage: usize, d: usize) -> usize {
+    /// The offset of stage `stage` of block `block` for the widths `dims` (`block` may be
+    /// `blocks.len()`, the end).
+    pub const fn offset(&self, block: usize, stage: usize, dims: Dims) -> usize {
         let mut n = 0;
         let mut b = 0;
         while b < block {
-            n += self.blocks[b].stages;
+            n += self.blocks[b].stages * dims.of(self.blocks[b].width);
             b += 1;
         }
-        (n + stage) * d
+        if stage == 0 {
+            n
+        } else {
+            n + stage * dims.of(self.blocks[block].width)
+        }
     }
 
-    /// Reads the `D`-vector at `(block, stage)`.
+    /// Reads the `W`-vector at `(block, stage)`; `W` is the block's width in `dims`.
     #[inline]
-    pub fn get<const D: usize>(&self, x: &[f64], block: usize, stage: usize) -> SVector<f64, D> {
-        let o = self.offset(block, stage, D);
-        SVector::<f64, D>::from_fn(|k, _| x[o + k])
-    }
-
-    /// Writes the `D`-vector at `(block, stage)`.
-    #[inline]
-    pub fn set<const D: usize>(
+    pub fn get<const W: usize>(
         &self,
-        x: &mut [f64],
+        x: &[f64],
+        dims: Dims,
         block: usize,
         stage: usize,
-        v: &SVector<f64, D>,
+    ) -> SVector<f64, W> {
+        debug_assert_eq!(dims.of(self.blocks[block].width), W);
+        let o = self.offset(block, stage, dims);
+        SVector::<f64, W>::from_fn(|k, _| x[o + k])
+    }
+
+    /// Writes the `W`-vector at `(block, stage)`; `W` is the block's width in `dims`.
+    #[inline]
+    pub fn set<const W: usize>(
+        &self,
+        x: &mut [f64],
+        dims: Dims,
+        block: usize,
+        stage: usize,
+        v: &SVector<f64, W>,
     ) {
-        let o = self.offset(block, stage, D);
-        x[o..o + D].copy_from_slice(v.as_slice());
+        debug_assert_eq!(dims.of(self.blocks[block].width), W);
+        let o = self.offset(block, stage, dims);
+        x[o..o + W].copy_from_slice(v.as_slice());
     }
 }
 
-/// Adds the `D×D` block `m` to `target` at rows `ro..ro+D`, columns `co..co+D` (offsets from
+/// Adds the `A×B` block `m` to `target` at rows `ro..ro+A`, columns `co..co+B` (offsets from
 /// [`Layout::offset`]).
 #[inline]
-pub fn add_block<const D: usize, const R: usize, const C: usize>(
+pub fn add_block<const A: usize, const B: usize, const R: usize, const C: usize>(
     target: &mut [[f64; C]; R],
     ro: usize,
     co: usize,
-    m: &SMatrix<f64, D, D>,
+    m: &SMatrix<f64, A, B>,
 ) {
-    for r in 0..D {
-        for c in 0..D {
+    for r in 0..A {
+        for c in 0..B {
             target[ro + r][co + c] += m[(r, c)];
         }
     }
@@ -132,34 +193,63 @@ mod tests {
             name: "V",
             stages: 3,
             role: Role::Velocity,
+            width: Width::Coordinates,
         },
         Block {
             name: "Lambda",
             stages: 3,
             role: Role::Multiplier,
+            width: Width::Constraints,
         },
         Block {
             name: "Mu",
             stages: 1,
             role: Role::Multiplier,
+            width: Width::Constraints,
         },
     ];
     const LAYOUT: Layout = Layout::new(&BLOCKS);
 
     #[test]
-    fn offsets_and_round_trip() {
+    fn uniform_offsets_and_round_trip() {
+        let dims = Dims::uniform(2);
         assert_eq!(LAYOUT.vectors(), 7);
-        assert_eq!(LAYOUT.len(2), 14);
-        assert_eq!(LAYOUT.offset(1, 2, 2), 10);
-        assert_eq!(LAYOUT.offset(2, 0, 2), 12);
+        assert_eq!(LAYOUT.len(dims), 14);
+        assert_eq!(LAYOUT.offset(1, 2, dims), 10);
+        assert_eq!(LAYOUT.offset(2, 0, dims), 12);
         let mut x = [0.0; 14];
-        LAYOUT.set::<2>(&mut x, 1, 2, &SVector::<f64, 2>::new(3.0, 4.0));
+        LAYOUT.set::<2>(&mut x, dims, 1, 2, &SVector::<f64, 2>::new(3.0, 4.0));
         assert_eq!(&x[10..12], &[3.0, 4.0]);
-        assert_eq!(LAYOUT.get::<2>(&x, 1, 2), SVector::<f64, 2>::new(3.0, 4.0));
+        assert_eq!(
+            LAYOUT.get::<2>(&x, dims, 1, 2),
+            SVector::<f64, 2>::new(3.0, 4.0)
+        );
         let mut j = [[0.0; 14]; 14];
-        add_diagonal::<2, 14, 14>(&mut j, LAYOUT.offset(0, 1, 2), LAYOUT.offset(2, 0, 2), 5.0);
+        add_diagonal::<2, 14, 14>(
+            &mut j,
+            LAYOUT.offset(0, 1, dims),
+            LAYOUT.offset(2, 0, dims),
+            5.0,
+        );
         assert_eq!((j[2][12], j[3][13], j[2][13]), (5.0, 5.0, 0.0));
-        add_block::<2, 14, 14>(&mut j, 0, 2, &SMatrix::<f64, 2, 2>::new(1.0, 2.0, 3.0, 4.0));
+        add_block(&mut j, 0, 2, &SMatrix::<f64, 2, 2>::new(1.0, 2.0, 3.0, 4.0));
         assert_eq!((j[0][2], j[0][3], j[1][2], j[1][3]), (1.0, 2.0, 3.0, 4.0));
+    }
+
+    #[test]
+    fn mixed_widths() {
+        // D = 3 coordinates, M = 2 constraints: V₁..V₃ take 9 entries, Λ₁..Λ₃ 6, μ 2.
+        let dims = Dims::new(3, 2);
+        assert_eq!(LAYOUT.len(dims), 17);
+        assert_eq!(LAYOUT.offset(0, 2, dims), 6);
+        assert_eq!(LAYOUT.offset(1, 0, dims), 9);
+        assert_eq!(LAYOUT.offset(1, 2, dims), 13);
+        assert_eq!(LAYOUT.offset(2, 0, dims), 15);
+        let mut x = [0.0; 17];
+        LAYOUT.set::<2>(&mut x, dims, 2, 0, &SVector::<f64, 2>::new(7.0, 8.0));
+        assert_eq!(&x[15..], &[7.0, 8.0]);
+        let mut j = [[0.0; 17]; 17];
+        add_block(&mut j, 15, 0, &SMatrix::<f64, 2, 3>::from_element(1.0));
+        assert_eq!((j[16][2], j[16][3]), (1.0, 0.0));
     }
 }

@@ -5,8 +5,10 @@
 //! `(q_{n+1}, p_{n+1}) = Ψ(x; q_n, p_n, h)`. The generator emits one implementation per
 //! (family, tableaus, s), fully unrolled with the tableau coefficients as literals.
 
-use crate::layout::Layout;
-use nalgebra::SVector;
+use crate::layout::{Dims, Layout};
+use crate::solve::{Lu, NonlinearSystem, SingularMatrix};
+use nalgebra::{SMatrix, SVector};
+use std::marker::PhantomData;
 
 /// Stage equations of a method applied to problems of type `P` with `D` coordinates.
 pub trait StageMethod<P, const D: usize> {
@@ -20,6 +22,9 @@ pub trait StageMethod<P, const D: usize> {
     const UNKNOWNS: Layout;
     /// The residual vector (same length).
     const RESIDUALS: Layout;
+    /// The widths of the layouts' vectors: [`Dims::uniform`]`(D)` for degenerate Lagrangians
+    /// (`D` primary constraints), `Dims::new(D, M)` for `M` holonomic constraints.
+    const DIMS: Dims;
 
     /// Writes `r(x)`.
     fn residual(
@@ -99,4 +104,78 @@ impl<const D: usize, const N: usize> TangentBlocks<D, N> {
             p_p: [[0.0; D]; D],
         }
     }
+}
+
+/// The stage equations of one step from `(q, p)` as a [`NonlinearSystem`].
+pub struct StageSystem<'a, Meth, P, const D: usize> {
+    problem: &'a P,
+    h: f64,
+    q: SVector<f64, D>,
+    p: SVector<f64, D>,
+    method: PhantomData<Meth>,
+}
+
+impl<'a, Meth, P, const D: usize> StageSystem<'a, Meth, P, D> {
+    /// The step of size `h` from `(q, p)`.
+    pub fn new(problem: &'a P, h: f64, q: SVector<f64, D>, p: SVector<f64, D>) -> Self {
+        StageSystem {
+            problem,
+            h,
+            q,
+            p,
+            method: PhantomData,
+        }
+    }
+}
+
+impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem<N>
+    for StageSystem<'_, Meth, P, D>
+{
+    fn residual(&self, x: &[f64; N], r: &mut [f64; N]) {
+        Meth::residual(self.problem, self.h, &self.q, &self.p, x, r);
+    }
+    fn jacobian(&self, x: &[f64; N], j: &mut [[f64; N]; N]) {
+        Meth::jacobian(self.problem, self.h, &self.q, &self.p, x, j);
+    }
+    fn scale(&self) -> f64 {
+        self.q.amax().max(self.p.amax())
+    }
+}
+
+/// The tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the step from `(q, p)` with converged unknowns
+/// `x`, by the implicit function theorem on the stage equations `r(x; q, p) = 0`:
+/// `DΨ = ∂Ψ/∂(q,p) − ∂Ψ/∂x (∂r/∂x)⁻¹ ∂r/∂(q,p)`. Blocks `[[∂q₁/∂q, ∂q₁/∂p], [∂p₁/∂q, ∂p₁/∂p]]`.
+pub fn tangent_map<Meth: StageMethod<P, D>, P, const D: usize, const N: usize>(
+    problem: &P,
+    h: f64,
+    q: &SVector<f64, D>,
+    p: &SVector<f64, D>,
+    x: &[f64; N],
+) -> Result<[[SMatrix<f64, D, D>; 2]; 2], SingularMatrix> {
+    let mut jac = [[0.0; N]; N];
+    Meth::jacobian(problem, h, q, p, x, &mut jac);
+    let lu = Lu::factor(&jac)?;
+    let mut t = TangentBlocks::<D, N>::zero();
+    Meth::tangent(problem, h, q, p, x, &mut t);
+    let mut out = [[SMatrix::<f64, D, D>::zeros(); 2]; 2];
+    for (input, (r_in, explicit)) in [(&t.r_q, [&t.q_q, &t.p_q]), (&t.r_p, [&t.q_p, &t.p_p])]
+        .into_iter()
+        .enumerate()
+    {
+        for c in 0..D {
+            // z = −(∂r/∂x)⁻¹ ∂r/∂input[:, c]
+            let mut z = [0.0; N];
+            for (zi, row) in z.iter_mut().zip(r_in.iter()) {
+                *zi = -row[c];
+            }
+            lu.solve_in_place(&mut z);
+            for (k, (x_block, e)) in [&t.q_x, &t.p_x].into_iter().zip(explicit).enumerate() {
+                for r in 0..D {
+                    let implicit: f64 = x_block[r].iter().zip(&z).map(|(a, b)| a * b).sum();
+                    out[k][input][(r, c)] = e[r][c] + implicit;
+                }
+            }
+        }
+    }
+    Ok(out)
 }

@@ -81,6 +81,16 @@ pub enum HolonomicError {
         /// The absolute tolerance.
         tolerance: f64,
     },
+    /// Newton's method on the stage equations of a generated stage method failed.
+    #[error("step {step} (t = {time}): stage equations: {source}")]
+    StageEquations {
+        /// The step.
+        step: usize,
+        /// Time at the start of the step.
+        time: f64,
+        /// Newton's failure (iteration cap, divergence, stagnation, singular Jacobian).
+        source: crate::solve::NewtonError,
+    },
     /// The state stopped being finite.
     #[error("step {step} (t = {time}): non-finite state")]
     NonFinite {

@@ -1,7 +1,6 @@
 //! The RATTLE stepper and its driver.
 
-use super::consistency::{initial_state, project_at, restoration_tolerances};
-use super::core::StepperCore;
+use super::core::{OneStep, StepperCore, run};
 use super::error::{HolonomicError, HolonomicFailure};
 use super::multipliers::{ConstraintFrame, solve_positions, solve_velocities};
 use super::options::{HolonomicOptions, Tolerances};
@@ -51,7 +50,7 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Rattle<'a, P,
 
     /// The time `t = steps · h` at the start of the next step.
     pub fn time(&self) -> f64 {
-        self.core.steps as f64 * self.core.h
+        self.core.time()
     }
 
     /// One step from `(q, p)`, which should be consistent (`c(q) = 0`, `G(q)M⁻¹p = 0`).
@@ -112,6 +111,27 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Rattle<'a, P,
     }
 }
 
+impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> OneStep<'a, P, D, M>
+    for Rattle<'a, P, D, M>
+{
+    fn core(&self) -> &StepperCore<'a, P, D, M> {
+        &self.core
+    }
+
+    fn advance(
+        &mut self,
+        q: &Vector<D>,
+        p: &Vector<D>,
+    ) -> Result<(Vector<D>, Vector<D>, StepStats), HolonomicError> {
+        let s = self.step(q, p)?;
+        let stats = StepStats {
+            iterations: s.iterations,
+            residual: s.residual,
+        };
+        Ok((s.q, s.p, stats))
+    }
+}
+
 /// Integrates `options.steps` RATTLE steps from `(q₀, p₀)`.
 ///
 /// The initial data are checked (or projected, see [`HolonomicOptions`]); with
@@ -124,50 +144,7 @@ pub fn integrate_rattle<P: HolonomicSystem<D, M>, const D: usize, const M: usize
     p0: &Vector<D>,
     options: &HolonomicOptions,
 ) -> Result<Solution<D>, Box<HolonomicFailure<D>>> {
-    let mut solution = Solution::with_capacity(options.steps);
-    let fail = |solution, error| Box::new(HolonomicFailure { solution, error });
-    let (mut q, mut p) = match initial_state(problem, q0, p0, options) {
-        Ok(state) => state,
-        Err(e) => return Err(fail(solution, e)),
-    };
-    let mut rattle = match Rattle::new(problem, options.h, options.tolerances) {
-        Ok(r) => r,
-        Err(e) => return Err(fail(solution, e)),
-    };
-    let restoration = restoration_tolerances(&options.tolerances);
-    solution.t.push(0.0);
-    solution.q.push(q);
-    solution.p.push(p);
-    for _ in 0..options.steps {
-        let time = rattle.time();
-        let next = rattle.step(&q, &p).and_then(|s| {
-            let state = if options.restore_consistency {
-                project_at(
-                    problem,
-                    &rattle.core.minv,
-                    &s.q,
-                    &s.p,
-                    &restoration,
-                    rattle.steps(),
-                    time,
-                )?
-            } else {
-                (s.q, s.p)
-            };
-            Ok((s, state))
-        });
-        let (s, state) = match next {
-            Ok(n) => n,
-            Err(e) => return Err(fail(solution, e)),
-        };
-        (q, p) = state;
-        solution.t.push(rattle.time());
-        solution.q.push(q);
-        solution.p.push(p);
-        solution.stats.push(StepStats {
-            iterations: s.iterations,
-            residual: s.residual,
-        });
-    }
-    Ok(solution)
+    run(problem, q0, p0, options, || {
+        Rattle::new(problem, options.h, options.tolerances)
+    })
 }

@@ -18,7 +18,7 @@ pub(crate) const DERIVE: Derive = Derive {
     build,
 };
 
-/// Lowers M, V and c and forms M, M⁻¹, V, ∇V, ∇²V, c, Dc and ∂(Dcᵀλ)/∂q.
+/// Lowers M, V and c and forms M, M⁻¹, V, ∇V, ∇²V, c, Dc, ∂(Dcᵀλ)/∂q and ∂(Dc v)/∂q.
 fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Problem> {
     let q_entry = entries.require("q", errors);
     let mass_entry = entries.require("mass", errors);
@@ -74,6 +74,11 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     let force_derivative = lw.checked(force_derivative, constraints_context, errors, |g| {
         Lowerer::zeros(g, d, d)
     });
+    let v = lw.graph.vector("v", d);
+    let velocity_derivative = lw.graph.jacobian_vector_derivative(&constraints, &q, &v);
+    let velocity_derivative = lw.checked(velocity_derivative, constraints_context, errors, |g| {
+        Lowerer::zeros(g, m, d)
+    });
 
     let methods = vec![
         Method::new("mass_matrix", &[], Output::Matrix(mass)),
@@ -87,6 +92,11 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
             "constraint_force_derivative",
             &[("q", d), ("lambda", m)],
             Output::Matrix(force_derivative),
+        ),
+        Method::new(
+            "constraint_velocity_derivative",
+            &[("q", d), ("v", d)],
+            Output::Matrix(velocity_derivative),
         ),
     ];
     Some(Problem {

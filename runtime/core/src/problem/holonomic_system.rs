@@ -37,6 +37,11 @@ pub trait HolonomicSystem<const D: usize, const M: usize> {
     /// `(∂(Dcᵀλ)/∂q)_kl = Σ_a λ_a ∂²c_a/∂q_k∂q_l` (`D × D`, symmetric).
     fn constraint_force_derivative(&self, q: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, D>;
 
+    /// The derivative of `Dc(q)v` with respect to `q` at fixed `v`:
+    /// `(∂(Dc v)/∂q)_al = Σ_k ∂²c_a/∂q_k∂q_l v_k` (`M × D`). It differentiates the hidden
+    /// constraint `Dc(q)M⁻¹p = 0`.
+    fn constraint_velocity_derivative(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<M, D>;
+
     /// The velocity `q̇ = M⁻¹p`.
     fn velocity(&self, p: &Vector<D>) -> Vector<D> {
         self.inverse_mass_matrix() * p
