@@ -3,7 +3,7 @@
 
 use super::error::HolonomicError;
 use super::multipliers::ConstraintFrame;
-use super::options::Tolerances;
+use super::options::{Tolerances, validate};
 use crate::problem::{HolonomicSystem, Matrix, Vector};
 
 /// Shared stepper state.
@@ -25,14 +25,7 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> StepperCore<'
         h: f64,
         tolerances: Tolerances,
     ) -> Result<Self, HolonomicError> {
-        if !(h.is_finite() && h > 0.0) {
-            return Err(HolonomicError::InvalidOptions(
-                "h must be finite and positive",
-            ));
-        }
-        tolerances
-            .validate()
-            .map_err(HolonomicError::InvalidOptions)?;
+        validate(h, &tolerances)?;
         Ok(StepperCore {
             problem,
             h,
