@@ -3,6 +3,7 @@
 //! over 10⁵ steps, bounded energy over 10⁶ steps, symplecticity on the constrained manifold by
 //! the exact tangent map, and typed failures.
 
+#[allow(dead_code)] // each test crate uses a subset of the shared helpers
 mod rattle_common;
 #[path = "rattle_common/symplectic.rs"]
 mod symplectic;

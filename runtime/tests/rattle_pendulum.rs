@@ -2,6 +2,7 @@
 //! constraints at round-off and bounded energy error over 10⁶ steps, and O(h²)
 //! global error with multiplier tolerances `τ = K h²`.
 
+#[allow(dead_code)]
 mod rattle_common;
 
 use rattle_common::{pendulum_reference, sci, slope};

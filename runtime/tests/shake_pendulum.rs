@@ -1,6 +1,7 @@
 //! SHAKE on the Cartesian pendulum: order 2 (positions and central-difference momenta) against
 //! the angle ODE, positions identical to RATTLE's, `|c(q_n)|` at round-off over 10⁵ steps.
 
+#[allow(dead_code)]
 mod rattle_common;
 
 use rattle_common::{pendulum_reference, sci, slope};

@@ -3,7 +3,7 @@
 
 use super::error::HolonomicError;
 use super::multipliers::{ConstraintFrame, solve_positions, solve_velocities};
-use super::options::{HolonomicOptions, Tolerances};
+use super::options::{HolonomicOptions, Tolerances, validate};
 use crate::problem::{HolonomicSystem, Matrix, Vector};
 
 /// Relative violations of the two constraints at `(q, p)`.
@@ -16,7 +16,7 @@ pub struct ConsistencyResiduals {
 }
 
 /// `|x| / scale`, with `0/0 = 0`.
-fn ratio(x: f64, scale: f64) -> f64 {
+pub(crate) fn ratio(x: f64, scale: f64) -> f64 {
     if x == 0.0 { 0.0 } else { x.abs() / scale }
 }
 
@@ -30,20 +30,25 @@ pub fn consistency_residuals<P: HolonomicSystem<D, M>, const D: usize, const M: 
     let c = problem.constraints(q);
     let v = problem.velocity(p);
     let gv = g * v;
-    let (q_len, v_len) = (q.amax(), v.amax());
-    (0..M).fold(
-        ConsistencyResiduals {
-            position: 0.0,
-            velocity: 0.0,
-        },
-        |worst, a| {
-            let norm = g.row(a).norm();
-            ConsistencyResiduals {
-                position: worst.position.max(ratio(c[a], norm * q_len)),
-                velocity: worst.velocity.max(ratio(gv[a], norm * v_len)),
-            }
-        },
-    )
+    let terms = (0..M).map(|a| (c[a], gv[a], g.row(a).norm()));
+    worst_residuals(terms, q.amax(), v.amax())
+}
+
+/// The worst relative violations from `(c_a, (G M⁻¹ p)_a, ‖∇c_a‖₂)` for each constraint and
+/// the lengths `‖q‖_∞` and `‖M⁻¹p‖_∞` (see [`ConsistencyResiduals`]).
+pub(crate) fn worst_residuals(
+    terms: impl Iterator<Item = (f64, f64, f64)>,
+    q_len: f64,
+    v_len: f64,
+) -> ConsistencyResiduals {
+    let zero = ConsistencyResiduals {
+        position: 0.0,
+        velocity: 0.0,
+    };
+    terms.fold(zero, |worst, (c, gv, norm)| ConsistencyResiduals {
+        position: worst.position.max(ratio(c, norm * q_len)),
+        velocity: worst.velocity.max(ratio(gv, norm * v_len)),
+    })
 }
 
 /// Projects `(q, p)` onto the constraint manifold: `q' = q − M⁻¹G(q)ᵀx` with `c(q') = 0` by
@@ -97,22 +102,27 @@ pub(crate) fn initial_state<P: HolonomicSystem<D, M>, const D: usize, const M: u
     p0: &Vector<D>,
     options: &HolonomicOptions,
 ) -> Result<(Vector<D>, Vector<D>), HolonomicError> {
-    if !(options.h.is_finite() && options.h > 0.0) {
-        return Err(HolonomicError::InvalidOptions(
-            "h must be finite and positive",
-        ));
-    }
-    options
-        .tolerances
-        .validate()
-        .map_err(HolonomicError::InvalidOptions)?;
-    let residuals = consistency_residuals(problem, q0, p0);
-    let tolerance = options.initial_tolerance;
-    if residuals.position <= tolerance && residuals.velocity <= tolerance {
-        Ok((*q0, *p0))
-    } else if options.project_initial {
+    validate(options.h, &options.tolerances)?;
+    if needs_projection(&consistency_residuals(problem, q0, p0), options)? {
         let minv = problem.inverse_mass_matrix();
         project_at(problem, &minv, q0, p0, &options.tolerances, 0, 0.0)
+    } else {
+        Ok((*q0, *p0))
+    }
+}
+
+/// Whether initial data with relative violations `residuals` are kept (`false`) or projected
+/// (`true`): data consistent within `τ₀` are kept, others projected if `project_initial` is
+/// set and rejected with [`HolonomicError::InconsistentInitialData`] otherwise.
+pub(crate) fn needs_projection(
+    residuals: &ConsistencyResiduals,
+    options: &HolonomicOptions,
+) -> Result<bool, HolonomicError> {
+    let tolerance = options.initial_tolerance;
+    if residuals.position <= tolerance && residuals.velocity <= tolerance {
+        Ok(false)
+    } else if options.project_initial {
+        Ok(true)
     } else {
         Err(HolonomicError::InconsistentInitialData {
             position: residuals.position,

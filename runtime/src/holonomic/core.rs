@@ -5,7 +5,7 @@
 use super::consistency::{initial_state, project_at, restoration_tolerances};
 use super::error::{HolonomicError, HolonomicFailure};
 use super::multipliers::ConstraintFrame;
-use super::options::{HolonomicOptions, Tolerances};
+use super::options::{HolonomicOptions, Tolerances, validate};
 use crate::problem::{HolonomicSystem, Matrix, Vector};
 use crate::solution::{Solution, StepStats};
 
@@ -35,14 +35,7 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> StepperCore<'
         h: f64,
         tolerances: Tolerances,
     ) -> Result<Self, HolonomicError> {
-        if !(h.is_finite() && h > 0.0) {
-            return Err(HolonomicError::InvalidOptions(
-                "h must be finite and positive",
-            ));
-        }
-        tolerances
-            .validate()
-            .map_err(HolonomicError::InvalidOptions)?;
+        validate(h, &tolerances)?;
         Ok(StepperCore {
             problem,
             h,

@@ -1,5 +1,7 @@
 //! Tolerances, caps and run options of RATTLE and SHAKE.
 
+use super::error::HolonomicError;
+
 /// How the position multipliers λ are iterated: Newton's method on `r(x) = c(q̃ − B x)` with
 /// `x = h²λ`, `B = M⁻¹G(q_n)ᵀ` (`q̃` the unconstrained drift).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -67,6 +69,18 @@ impl Tolerances {
         }
         Ok(())
     }
+}
+
+/// Rejects a step size that is not finite and positive, and invalid tolerances.
+pub(crate) fn validate(h: f64, tolerances: &Tolerances) -> Result<(), HolonomicError> {
+    if !(h.is_finite() && h > 0.0) {
+        return Err(HolonomicError::InvalidOptions(
+            "h must be finite and positive",
+        ));
+    }
+    tolerances
+        .validate()
+        .map_err(HolonomicError::InvalidOptions)
 }
 
 /// Options of a RATTLE or SHAKE run.

@@ -1,6 +1,7 @@
 //! Holonomic problems shipped with sparkgen, written with `#[derive(HolonomicSystem)]`
 //! (seed 002 for the Cartesian pendulum).
 
+use super::distance;
 use crate::problem::{HolonomicSystem, Vector};
 
 /// The planar pendulum in Cartesian coordinates `q = (x, y)`: mass m, gravity g along −y,
@@ -39,6 +40,83 @@ pub struct SphericalPendulum {
     pub g: f64,
     /// Length ℓ.
     pub l: f64,
+}
+
+/// [`distance::planar_chain_state`] on fixed-size storage (`D = 2N`, as every caller has).
+fn chain_state<const N: usize, const D: usize>(
+    m: f64,
+    l: f64,
+    links: &[(f64, f64); N],
+) -> (Vector<D>, Vector<D>) {
+    let (q, p) = distance::planar_chain_state(m, l, links);
+    (
+        Vector::from_column_slice(q.as_slice()),
+        Vector::from_column_slice(p.as_slice()),
+    )
+}
+
+/// The planar chain of 3 equal links hanging from a pivot at the origin (the fixed-size twin of
+/// [`distance::planar_chain`]`(3, m, l, g)`): particle k of mass m at the lower end of link k,
+/// `V = m g Σ_k y_k`, `c_k = ½(|x_k − x_{k−1}|² − ℓ²)` with `x_0` the pivot.
+#[derive(Clone, Copy, Debug, PartialEq, HolonomicSystem)]
+#[holonomic(
+    q = [x1, y1, x2, y2, x3, y3],
+    mass = m,
+    potential = m * g * (y1 + y2 + y3),
+    constraints = [
+        (x1 * x1 + y1 * y1 - l * l) / 2.0,
+        ((x2 - x1) * (x2 - x1) + (y2 - y1) * (y2 - y1) - l * l) / 2.0,
+        ((x3 - x2) * (x3 - x2) + (y3 - y2) * (y3 - y2) - l * l) / 2.0,
+    ],
+)]
+pub struct Chain3 {
+    /// Mass m of each particle.
+    pub m: f64,
+    /// Gravitational acceleration g.
+    pub g: f64,
+    /// Link length ℓ.
+    pub l: f64,
+}
+
+impl Chain3 {
+    /// The consistent state with link angles `θ_k` from the downward vertical and rates `θ̇_k`,
+    /// `links[k] = (θ_k, θ̇_k)` (see [`distance::planar_chain_state`]).
+    pub fn state(&self, links: &[(f64, f64); 3]) -> (Vector<6>, Vector<6>) {
+        chain_state(self.m, self.l, links)
+    }
+}
+
+/// The planar chain of 5 equal links hanging from a pivot at the origin (the fixed-size twin of
+/// [`distance::planar_chain`]`(5, m, l, g)`): particle k of mass m at the lower end of link k,
+/// `V = m g Σ_k y_k`, `c_k = ½(|x_k − x_{k−1}|² − ℓ²)` with `x_0` the pivot.
+#[derive(Clone, Copy, Debug, PartialEq, HolonomicSystem)]
+#[holonomic(
+    q = [x1, y1, x2, y2, x3, y3, x4, y4, x5, y5],
+    mass = m,
+    potential = m * g * (y1 + y2 + y3 + y4 + y5),
+    constraints = [
+        (x1 * x1 + y1 * y1 - l * l) / 2.0,
+        ((x2 - x1) * (x2 - x1) + (y2 - y1) * (y2 - y1) - l * l) / 2.0,
+        ((x3 - x2) * (x3 - x2) + (y3 - y2) * (y3 - y2) - l * l) / 2.0,
+        ((x4 - x3) * (x4 - x3) + (y4 - y3) * (y4 - y3) - l * l) / 2.0,
+        ((x5 - x4) * (x5 - x4) + (y5 - y4) * (y5 - y4) - l * l) / 2.0,
+    ],
+)]
+pub struct Chain5 {
+    /// Mass m of each particle.
+    pub m: f64,
+    /// Gravitational acceleration g.
+    pub g: f64,
+    /// Link length ℓ.
+    pub l: f64,
+}
+
+impl Chain5 {
+    /// The consistent state with link angles `θ_k` from the downward vertical and rates `θ̇_k`,
+    /// `links[k] = (θ_k, θ̇_k)` (see [`distance::planar_chain_state`]).
+    pub fn state(&self, links: &[(f64, f64); 5]) -> (Vector<10>, Vector<10>) {
+        chain_state(self.m, self.l, links)
+    }
 }
 
 /// A rigid triatomic molecule in 3-D: particles `r_i = (x_i, y_i, z_i)` with masses `m_i`,

@@ -1,5 +1,6 @@
 //! Helpers shared by the RATTLE and SHAKE integration tests.
 
+use sparkgen::holonomic::HolonomicError;
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::problem::Vector;
 
@@ -53,4 +54,25 @@ pub fn pendulum_reference(
 pub fn sci(v: &[f64]) -> String {
     let items: Vec<String> = v.iter().map(|x| format!("{x:.2e}")).collect();
     format!("[{}]", items.join(", "))
+}
+
+/// The step and time of `error`, which must be the position-multiplier failure of a run with
+/// `τ_c = 0` capped at `cap` iterations, past the first step.
+pub fn capped_position_failure(error: &HolonomicError, cap: usize) -> (usize, f64) {
+    match *error {
+        HolonomicError::PositionMultipliers {
+            step,
+            time,
+            iterations,
+            residual,
+            tolerance,
+        } => {
+            assert_eq!(iterations, cap);
+            assert_eq!(tolerance, 0.0);
+            assert!(residual > 0.0);
+            assert!(step > 1, "fails at the first step");
+            (step, time)
+        }
+        ref other => panic!("expected PositionMultipliers, got {other:?}"),
+    }
 }
