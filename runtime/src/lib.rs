@@ -36,6 +36,7 @@ pub mod diagnostics;
 pub mod error;
 pub mod holonomic;
 pub mod integrate;
+pub mod problem_file;
 pub mod problems;
 pub mod solution;
 

@@ -6,6 +6,9 @@
 //! `syn::Expr`s into one symbolic [`Graph`](crate::Graph) → symbolic derivatives → one CSE'd
 //! kernel per trait method → `impl ::sparkgen::problem::Trait<D, …> for Struct`.
 //!
+//! The [`text`] front end runs the same lowering, differentiation and scheduling on expressions
+//! given as strings (problem files) and compiles each kernel to a [`Tape`](crate::Tape).
+//!
 //! # Expression language
 //!
 //! Numbers (`2`, `0.5`, `1e-3`, read as exact decimals), the coordinate names of `q = [...]`
@@ -43,6 +46,9 @@ mod lower;
 mod mass;
 mod method;
 mod shape;
+pub mod text;
+
+pub use ctxt::ErrorKind;
 
 use proc_macro2::TokenStream;
 

@@ -1,7 +1,8 @@
 //! Symbolic core of sparkgen: a hash-consed expression DAG with canonicalising constructors,
 //! symbolic differentiation (gradients, Jacobians, Hessians and the contractions ∂(Jᵀw)/∂q,
-//! ∂(Jv)/∂q integrators need), a kernel IR with CSE, emission to `f64` Rust tokens and an
-//! interpreter generic over [`Real`] (the test oracle).
+//! ∂(Jv)/∂q integrators need), a kernel IR with CSE, emission to `f64` Rust tokens, an
+//! interpreter generic over [`Real`] (the test oracle) and a [`Tape`] compiled from a kernel for
+//! run-time evaluation in `f64` (problem files).
 //!
 //! One operator table ([`Op`], module `op`) drives name lookup, arity, evaluation, partial
 //! derivatives and emission.
@@ -47,6 +48,7 @@ mod number;
 mod op;
 mod rational;
 mod real;
+mod tape;
 
 pub use emit::{Bindings, FnBindings, bindings};
 pub use error::{CallError, DiffError};
@@ -58,3 +60,4 @@ pub use number::Number;
 pub use op::{Func, Op};
 pub use rational::Rational;
 pub use real::Real;
+pub use tape::{Tape, UnboundInput};

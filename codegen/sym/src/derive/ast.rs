@@ -46,11 +46,6 @@ impl<'a> Input<'a> {
             attrs,
         })
     }
-
-    /// The field named `name`, if any.
-    pub(crate) fn field(&self, name: &Ident) -> Option<&Field> {
-        self.fields.iter().find(|f| f.name == *name)
-    }
 }
 
 /// The named fields (none for unit and tuple structs).

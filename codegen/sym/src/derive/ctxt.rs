@@ -3,26 +3,55 @@
 use proc_macro2::Span;
 use std::fmt::Display;
 
+/// What a user error is about, for front ends that classify errors (the text front end's
+/// callers); the derives report only the messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The expression does not parse.
+    Syntax,
+    /// A name that is neither a coordinate nor a parameter.
+    UnknownName,
+    /// A function outside the supported set.
+    UnsupportedFunction,
+    /// A derivative is required of an expression containing a non-differentiable function.
+    NotDifferentiable,
+    /// Any other invalid input (unsupported operator or literal, wrong shape, singular mass
+    /// matrix, duplicate name, …).
+    Invalid,
+}
+
 /// Collects `syn::Error`s at their spans instead of failing on the first one.
 #[derive(Default)]
 pub(crate) struct Errors {
-    errors: Vec<syn::Error>,
+    errors: Vec<(ErrorKind, syn::Error)>,
 }
 
 impl Errors {
     /// Records `message` at `span`.
     pub(crate) fn at(&mut self, span: Span, message: impl Display) {
-        self.errors.push(syn::Error::new(span, message));
+        self.errors
+            .push((ErrorKind::Invalid, syn::Error::new(span, message)));
     }
 
     /// Records `message` spanning all tokens of `tokens`.
     pub(crate) fn spanned(&mut self, tokens: impl quote::ToTokens, message: impl Display) {
-        self.errors.push(syn::Error::new_spanned(tokens, message));
+        self.spanned_as(ErrorKind::Invalid, tokens, message);
     }
 
-    /// Records an error produced by syn (e.g. a parse error).
+    /// Records a `kind` error `message` spanning all tokens of `tokens`.
+    pub(crate) fn spanned_as(
+        &mut self,
+        kind: ErrorKind,
+        tokens: impl quote::ToTokens,
+        message: impl Display,
+    ) {
+        self.errors
+            .push((kind, syn::Error::new_spanned(tokens, message)));
+    }
+
+    /// Records an error produced by syn (a parse error).
     pub(crate) fn push(&mut self, error: syn::Error) {
-        self.errors.push(error);
+        self.errors.push((ErrorKind::Syntax, error));
     }
 
     /// `true` when no error was recorded.
@@ -32,9 +61,17 @@ impl Errors {
 
     /// All recorded errors combined into one, or `None`.
     pub(crate) fn combined(self) -> Option<syn::Error> {
-        self.errors.into_iter().reduce(|mut all, e| {
-            all.combine(e);
-            all
-        })
+        self.errors
+            .into_iter()
+            .map(|(_, e)| e)
+            .reduce(|mut all, e| {
+                all.combine(e);
+                all
+            })
+    }
+
+    /// The recorded errors in order, with their kinds.
+    pub(crate) fn into_vec(self) -> Vec<(ErrorKind, syn::Error)> {
+        self.errors
     }
 }

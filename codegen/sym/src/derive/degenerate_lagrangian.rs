@@ -5,9 +5,11 @@ use super::ast::Input;
 use super::attr::Entries;
 use super::ctxt::Errors;
 use super::expand::{Derive, Problem};
-use super::lower::Lowerer;
+use super::lower::{Lowerer, Scope};
 use super::method::{Method, Output};
 use super::shape;
+use quote::ToTokens;
+use syn::Expr;
 
 /// The derive of `sparkgen::problem::DegenerateLagrangian<D>`.
 pub(crate) const DERIVE: Derive = Derive {
@@ -27,41 +29,55 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     if d == 0 {
         return None;
     }
-    let mut lw = Lowerer::new(input);
+    let mut lw = Lowerer::new(Scope::of_struct(input));
     lw.bind("q", &names, errors);
     let theta_exprs = theta_entry
         .map(|e| shape::vector(&e.value, Some(d), "one per coordinate in `q`", errors))
         .unwrap_or_default();
-    let theta = lw.lower_all(&theta_exprs, errors);
+    Some(problem(
+        lw,
+        d,
+        &theta_exprs,
+        hamiltonian_entry.map(|e| &e.value),
+        &theta_entry.map(|e| &e.value),
+        errors,
+    ))
+}
+
+/// Lowers ϑ (`theta_exprs`, `d` components; `theta_context` spans them all) and H (0 when
+/// absent) in `lw`, whose scope binds the coordinates to `q`, and forms the trait's methods.
+pub(crate) fn problem(
+    mut lw: Lowerer,
+    d: usize,
+    theta_exprs: &[&Expr],
+    hamiltonian_expr: Option<&Expr>,
+    theta_context: &dyn ToTokens,
+    errors: &mut Errors,
+) -> Problem {
+    let theta = lw.lower_all(theta_exprs, errors);
     let theta = lw.fit(theta, d);
-    let hamiltonian = match hamiltonian_entry {
-        Some(e) => lw.lower(&e.value, errors),
+    let hamiltonian = match hamiltonian_expr {
+        Some(e) => lw.lower(e, errors),
         None => lw.graph.int(0),
     };
-    let theta_context = theta_entry.map(|e| &e.value);
-    let hamiltonian_context = hamiltonian_entry.map(|e| &e.value);
 
     let q = lw.graph.vector("q", d);
     let w = lw.graph.vector("w", d);
     let v = lw.graph.vector("v", d);
     let jacobian = lw.graph.jacobian(&theta, &q);
-    let jacobian = lw.checked(jacobian, &theta_context, errors, |g| {
-        Lowerer::zeros(g, d, d)
-    });
+    let jacobian = lw.checked(jacobian, theta_context, errors, |g| Lowerer::zeros(g, d, d));
     let gradient = lw.graph.gradient(hamiltonian, &q);
-    let gradient = lw.checked(gradient, &hamiltonian_context, errors, |g| {
-        vec![g.int(0); d]
-    });
+    let gradient = lw.checked(gradient, &hamiltonian_expr, errors, |g| vec![g.int(0); d]);
     let hessian = lw.graph.hessian(hamiltonian, &q);
-    let hessian = lw.checked(hessian, &hamiltonian_context, errors, |g| {
+    let hessian = lw.checked(hessian, &hamiltonian_expr, errors, |g| {
         Lowerer::zeros(g, d, d)
     });
     let jtw = lw
         .graph
         .jacobian_transpose_vector_derivative(&theta, &q, &w);
-    let jtw = lw.checked(jtw, &theta_context, errors, |g| Lowerer::zeros(g, d, d));
+    let jtw = lw.checked(jtw, theta_context, errors, |g| Lowerer::zeros(g, d, d));
     let jv = lw.graph.jacobian_vector_derivative(&theta, &q, &v);
-    let jv = lw.checked(jv, &theta_context, errors, |g| Lowerer::zeros(g, d, d));
+    let jv = lw.checked(jv, theta_context, errors, |g| Lowerer::zeros(g, d, d));
 
     let methods = vec![
         Method::new("theta", &[("q", d)], Output::Vector(theta)),
@@ -84,9 +100,9 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
             Output::Matrix(jv),
         ),
     ];
-    Some(Problem {
+    Problem {
         dims: vec![d],
         graph: lw.graph,
         methods,
-    })
+    }
 }

@@ -5,10 +5,12 @@ use super::ast::Input;
 use super::attr::Entries;
 use super::ctxt::Errors;
 use super::expand::{Derive, Problem};
-use super::lower::Lowerer;
+use super::lower::{Lowerer, Scope};
 use super::mass;
 use super::method::{Method, Output};
 use super::shape;
+use quote::ToTokens;
+use syn::Expr;
 
 /// The derive of `sparkgen::problem::HolonomicSystem<D, M>`.
 pub(crate) const DERIVE: Derive = Derive {
@@ -35,33 +37,55 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     if d == 0 || m == 0 {
         return None;
     }
-    let mut lw = Lowerer::new(input);
+    let mut lw = Lowerer::new(Scope::of_struct(input));
     lw.bind("q", &names, errors);
-    let mass = match mass_entry {
-        Some(e) => mass::lower(&e.value, d, &mut lw, errors),
+    Some(problem(
+        lw,
+        d,
+        mass_entry.map(|e| &e.value),
+        potential_entry.map(|e| &e.value),
+        &constraint_exprs,
+        &constraints_entry?.value,
+        errors,
+    ))
+}
+
+/// Lowers M (`mass_expr`: scalar, diagonal list or matrix; the identity when absent), V (0 when
+/// absent) and the `m ≥ 1` constraints c (`constraints_context` spans them all) in `lw`, whose
+/// scope binds the `d` coordinates to `q`, and forms the trait's methods.
+pub(crate) fn problem(
+    mut lw: Lowerer,
+    d: usize,
+    mass_expr: Option<&Expr>,
+    potential_expr: Option<&Expr>,
+    constraint_exprs: &[&Expr],
+    constraints_context: &dyn ToTokens,
+    errors: &mut Errors,
+) -> Problem {
+    let m = constraint_exprs.len();
+    let mass = match mass_expr {
+        Some(e) => mass::lower(e, d, &mut lw, errors),
         None => mass::identity(&mut lw.graph, d),
     };
     let inverse = match mass::inverse(&mut lw.graph, &mass) {
         Ok(inverse) => inverse,
         Err(singular) => {
-            errors.spanned(mass_entry.map(|e| &e.value), singular);
+            errors.spanned(mass_expr, singular);
             Lowerer::zeros(&mut lw.graph, d, d)
         }
     };
-    let potential = match potential_entry {
-        Some(e) => lw.lower(&e.value, errors),
+    let potential = match potential_expr {
+        Some(e) => lw.lower(e, errors),
         None => lw.graph.int(0),
     };
-    let constraints = lw.lower_all(&constraint_exprs, errors);
-    let potential_context = potential_entry.map(|e| &e.value);
-    let constraints_context = &constraints_entry?.value;
+    let constraints = lw.lower_all(constraint_exprs, errors);
 
     let q = lw.graph.vector("q", d);
     let lambda = lw.graph.vector("lambda", m);
     let gradient = lw.graph.gradient(potential, &q);
-    let gradient = lw.checked(gradient, &potential_context, errors, |g| vec![g.int(0); d]);
+    let gradient = lw.checked(gradient, &potential_expr, errors, |g| vec![g.int(0); d]);
     let hessian = lw.graph.hessian(potential, &q);
-    let hessian = lw.checked(hessian, &potential_context, errors, |g| {
+    let hessian = lw.checked(hessian, &potential_expr, errors, |g| {
         Lowerer::zeros(g, d, d)
     });
     let jacobian = lw.graph.jacobian(&constraints, &q);
@@ -99,9 +123,9 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
             Output::Matrix(velocity_derivative),
         ),
     ];
-    Some(Problem {
+    Problem {
         dims: vec![d, m],
         graph: lw.graph,
         methods,
-    })
+    }
 }

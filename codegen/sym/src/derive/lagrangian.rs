@@ -5,9 +5,10 @@ use super::ast::Input;
 use super::attr::Entries;
 use super::ctxt::Errors;
 use super::expand::{Derive, Problem};
-use super::lower::Lowerer;
+use super::lower::{Lowerer, Scope};
 use super::method::{Method, Output};
 use super::shape;
+use syn::Expr;
 
 /// The derive of `sparkgen::problem::Lagrangian<D>`.
 pub(crate) const DERIVE: Derive = Derive {
@@ -37,14 +38,25 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
             ),
         );
     }
-    let mut lw = Lowerer::new(input);
+    let mut lw = Lowerer::new(Scope::of_struct(input));
     lw.bind("q", &q_names, errors);
     lw.bind("v", &v_names, errors);
-    let lagrangian = match lagrangian_entry {
-        Some(e) => lw.lower(&e.value, errors),
+    Some(problem(lw, d, lagrangian_entry.map(|e| &e.value), errors))
+}
+
+/// Lowers L (`lagrangian_expr`, 0 when absent) in `lw`, whose scope binds the `d` coordinates
+/// to `q` and the velocities to `v`, and forms the trait's methods.
+pub(crate) fn problem(
+    mut lw: Lowerer,
+    d: usize,
+    lagrangian_expr: Option<&Expr>,
+    errors: &mut Errors,
+) -> Problem {
+    let lagrangian = match lagrangian_expr {
+        Some(e) => lw.lower(e, errors),
         None => lw.graph.int(0),
     };
-    let context = lagrangian_entry.map(|e| &e.value);
+    let context = lagrangian_expr;
 
     let q = lw.graph.vector("q", d);
     let v = lw.graph.vector("v", d);
@@ -72,9 +84,9 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
         Method::new("mixed_hessian", &qv, Output::Matrix(mixed_hessian)),
         Method::new("position_hessian", &qv, Output::Matrix(position_hessian)),
     ];
-    Some(Problem {
+    Problem {
         dims: vec![d],
         graph: lw.graph,
         methods,
-    })
+    }
 }

@@ -1,37 +1,89 @@
 //! Lowering of the user's `syn::Expr` into the symbolic [`Graph`].
 //!
-//! Accepted: numeric literals, names of coordinates and `f64` fields, unary `-`, binary
-//! `+ - * /`, parentheses, and the functions of [`Func`] in both call forms `f(x, …)` and
+//! Accepted: numeric literals, names of coordinates and parameters (`f64` fields), unary `-`,
+//! binary `+ - * /`, parentheses, and the functions of [`Func`] in both call forms `f(x, …)` and
 //! `x.f(…)`. Every error is recorded at its span and lowering goes on with a placeholder `0`,
 //! so all errors of an attribute are reported in one compile.
 
 use super::ast::Input;
-use super::ctxt::Errors;
+use super::ctxt::{ErrorKind, Errors};
 use crate::{DiffError, Func, Graph, Matrix, NodeId, Rational};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use std::collections::{BTreeMap, BTreeSet};
 use syn::{BinOp, Expr, Ident, Lit, UnOp};
 
-/// The names an expression may use: coordinates (bound to state-vector components) and the
-/// struct's fields (bound to parameters).
-pub(crate) struct Scope<'a> {
-    coordinates: Vec<(Ident, NodeId)>,
-    input: &'a Input<'a>,
+/// A name expressions may use as a parameter (a struct field, or a parameter of a problem file).
+pub(crate) struct Parameter {
+    /// The name.
+    pub(crate) name: String,
+    /// `None` for a usable (`f64`) parameter; otherwise the type that makes it unusable, for the
+    /// message.
+    pub(crate) unusable_type: Option<String>,
 }
 
-impl<'a> Scope<'a> {
-    /// A scope with the struct's fields and no coordinates yet.
-    pub(crate) fn new(input: &'a Input<'a>) -> Self {
+/// How the parameters of a scope are called in messages.
+pub(crate) struct Vocabulary {
+    /// One of them, e.g. "field".
+    pub(crate) singular: &'static str,
+    /// The usable ones, e.g. "`f64` fields".
+    pub(crate) plural: &'static str,
+}
+
+/// The parameters of a derive: the struct's fields.
+pub(crate) const FIELDS: Vocabulary = Vocabulary {
+    singular: "field",
+    plural: "`f64` fields",
+};
+
+/// The parameters of a problem given as text.
+pub(crate) const PARAMETERS: Vocabulary = Vocabulary {
+    singular: "parameter",
+    plural: "parameters",
+};
+
+/// The names an expression may use: coordinates (bound to state-vector components) and
+/// parameters (the struct's fields, or the parameters of a problem file).
+pub(crate) struct Scope {
+    coordinates: Vec<(Ident, NodeId)>,
+    parameters: Vec<Parameter>,
+    vocabulary: Vocabulary,
+}
+
+impl Scope {
+    /// A scope with `parameters` and no coordinates yet.
+    pub(crate) fn new(parameters: Vec<Parameter>, vocabulary: Vocabulary) -> Self {
         Scope {
             coordinates: Vec::new(),
-            input,
+            parameters,
+            vocabulary,
         }
+    }
+
+    /// A scope with the struct's fields as parameters (usable when `f64`).
+    pub(crate) fn of_struct(input: &Input) -> Self {
+        let parameters = input
+            .fields
+            .iter()
+            .map(|f| {
+                let ty = &f.ty;
+                Parameter {
+                    name: f.name.to_string(),
+                    unusable_type: (!f.numeric).then(|| quote::quote!(#ty).to_string()),
+                }
+            })
+            .collect();
+        Scope::new(parameters, FIELDS)
+    }
+
+    /// The parameter named `name`, if any.
+    fn parameter(&self, name: &Ident) -> Option<&Parameter> {
+        self.parameters.iter().find(|p| name == &p.name)
     }
 
     /// Binds `names` to the components of the state vector `vector` (`q`, `v`, …).
     ///
-    /// A name that is already a coordinate or a field is reported and skipped.
+    /// A name that is already a coordinate or a parameter is reported and skipped.
     pub(crate) fn bind(
         &mut self,
         vector: &str,
@@ -42,10 +94,13 @@ impl<'a> Scope<'a> {
         for (i, name) in names.iter().enumerate() {
             if self.coordinates.iter().any(|(n, _)| n == name) {
                 errors.spanned(name, format!("duplicate name `{name}`"));
-            } else if self.input.field(name).is_some() {
+            } else if self.parameter(name).is_some() {
                 errors.spanned(
                     name,
-                    format!("`{name}` names both a coordinate and a field; rename one of them"),
+                    format!(
+                        "`{name}` names both a coordinate and a {}; rename one of them",
+                        self.vocabulary.singular
+                    ),
                 );
             } else {
                 self.coordinates
@@ -61,16 +116,19 @@ impl<'a> Scope<'a> {
             .iter()
             .map(|(n, _)| format!("`{n}`"))
             .collect();
-        let fields: Vec<String> = self
-            .input
-            .fields
+        let parameters: Vec<String> = self
+            .parameters
             .iter()
-            .filter(|f| f.numeric)
-            .map(|f| format!("`{}`", f.name))
+            .filter(|p| p.unusable_type.is_none())
+            .map(|p| format!("`{}`", p.name))
             .collect();
         let mut text = format!("coordinates are {}", coordinates.join(", "));
-        if !fields.is_empty() {
-            text.push_str(&format!("; `f64` fields are {}", fields.join(", ")));
+        if !parameters.is_empty() {
+            text.push_str(&format!(
+                "; {} are {}",
+                self.vocabulary.plural,
+                parameters.join(", ")
+            ));
         }
         text
     }
@@ -78,23 +136,23 @@ impl<'a> Scope<'a> {
 
 /// Lowers expressions into one graph, remembering the span of every function call so that a
 /// later "not differentiable" error can point at the call.
-pub(crate) struct Lowerer<'s> {
+pub(crate) struct Lowerer {
     /// The graph all expressions of the derive share.
     pub(crate) graph: Graph,
     /// Names in scope.
-    pub(crate) scope: Scope<'s>,
+    pub(crate) scope: Scope,
     /// The tokens of the first call that created each call node (errors span all of them).
     calls: BTreeMap<NodeId, TokenStream>,
     /// Nodes already reported as not differentiable (each is reported once).
     reported: BTreeSet<NodeId>,
 }
 
-impl<'s> Lowerer<'s> {
-    /// A lowerer over an empty graph.
-    pub(crate) fn new(input: &'s Input<'s>) -> Self {
+impl Lowerer {
+    /// A lowerer over an empty graph with the names of `scope`.
+    pub(crate) fn new(scope: Scope) -> Self {
         Lowerer {
             graph: Graph::new(),
-            scope: Scope::new(input),
+            scope,
             calls: BTreeMap::new(),
             reported: BTreeSet::new(),
         }
@@ -120,14 +178,18 @@ impl<'s> Lowerer<'s> {
         zero: impl FnOnce(&mut Graph) -> T,
     ) -> T {
         result.unwrap_or_else(|error| {
-            let node = match error {
-                DiffError::NotDifferentiable { node, .. } => Some(node),
-                DiffError::NotAnInput(_) | DiffError::LengthMismatch { .. } => None,
+            let (node, kind) = match error {
+                DiffError::NotDifferentiable { node, .. } => {
+                    (Some(node), ErrorKind::NotDifferentiable)
+                }
+                DiffError::NotAnInput(_) | DiffError::LengthMismatch { .. } => {
+                    (None, ErrorKind::Invalid)
+                }
             };
             if node.is_none_or(|n| self.reported.insert(n)) {
                 match node.and_then(|n| self.call_tokens(n)) {
-                    Some(call) => errors.spanned(call, &error),
-                    None => errors.spanned(context, &error),
+                    Some(call) => errors.spanned_as(kind, call, &error),
+                    None => errors.spanned_as(kind, context, &error),
                 }
             }
             zero(&mut self.graph)
@@ -174,7 +236,11 @@ impl<'s> Lowerer<'s> {
                     BinOp::Sub(_) => self.graph.sub(a, b),
                     BinOp::Mul(_) => self.graph.mul(a, b),
                     BinOp::Div(_) => self.graph.div(a, b),
-                    op => self.unsupported(op, "unsupported operator; use `+`, `-`, `*`, `/` or `powi`/`powf`", errors),
+                    op => self.unsupported(
+                        op,
+                        "unsupported operator; use `+`, `-`, `*`, `/` or `powi`/`powf`",
+                        errors,
+                    ),
                 }
             }
             Expr::Call(call) => {
@@ -182,23 +248,33 @@ impl<'s> Lowerer<'s> {
                     return self.unsupported(&call.func, "expected a function name", errors);
                 };
                 let Some(name) = path.path.get_ident().filter(|_| path.qself.is_none()) else {
-                    return self.unsupported(path, "expected a plain function name like `sin`", errors);
+                    return self.unsupported(
+                        path,
+                        "expected a plain function name like `sin`",
+                        errors,
+                    );
                 };
                 let args: Vec<&Expr> = call.args.iter().collect();
                 self.call(name, &args, expr, errors)
             }
             Expr::MethodCall(call) => {
                 if let Some(turbofish) = &call.turbofish {
-                    return self.unsupported(turbofish, "generic arguments are not supported here", errors);
+                    return self.unsupported(
+                        turbofish,
+                        "generic arguments are not supported here",
+                        errors,
+                    );
                 }
                 let args: Vec<&Expr> = std::iter::once(&*call.receiver).chain(&call.args).collect();
                 self.call(&call.method, &args, expr, errors)
             }
-            other => self.unsupported(
-                other,
-                "unsupported expression; expected arithmetic on numbers, coordinates and `f64` fields",
-                errors,
-            ),
+            other => {
+                let message = format!(
+                    "unsupported expression; expected arithmetic on numbers, coordinates and {}",
+                    self.scope.vocabulary.plural
+                );
+                self.unsupported(other, &message, errors)
+            }
         }
     }
 
@@ -229,19 +305,24 @@ impl<'s> Lowerer<'s> {
         if let Some((_, node)) = self.scope.coordinates.iter().find(|(n, _)| n == name) {
             return *node;
         }
-        match self.scope.input.field(name) {
-            Some(field) if field.numeric => self.graph.param(&name.to_string()),
-            Some(field) => {
-                let ty = &field.ty;
+        match self.scope.parameter(name) {
+            Some(Parameter {
+                unusable_type: None,
+                ..
+            }) => self.graph.param(&name.to_string()),
+            Some(Parameter {
+                unusable_type: Some(ty),
+                ..
+            }) => {
                 let message = format!(
-                    "field `{name}` has type `{}`; only `f64` fields can be used as parameters",
-                    quote::quote!(#ty)
+                    "field `{name}` has type `{ty}`; only `f64` fields can be used as parameters"
                 );
                 self.unsupported(name, &message, errors)
             }
             None => {
                 let message = format!("unknown identifier `{name}`; {}", self.scope.describe());
-                self.unsupported(name, &message, errors)
+                errors.spanned_as(ErrorKind::UnknownName, name, message);
+                self.graph.int(0)
             }
         }
     }
@@ -254,7 +335,8 @@ impl<'s> Lowerer<'s> {
                 "unsupported function `{name}`; supported are {}",
                 known.join(", ")
             );
-            return self.unsupported(name, &message, errors);
+            errors.spanned_as(ErrorKind::UnsupportedFunction, name, message);
+            return self.graph.int(0);
         };
         match self.graph.call(func, &lowered) {
             Ok(node) => {

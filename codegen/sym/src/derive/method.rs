@@ -3,7 +3,8 @@
 //! type-checking so the user sees only the real error).
 
 use crate::{
-    Cse, Graph, Input as Symbol, KernelBuilder, Matrix, NodeId, OutputSlot, SlotIndex, bindings,
+    Cse, Graph, Input as Symbol, Kernel, KernelBuilder, Matrix, NodeId, OutputSlot, SlotIndex,
+    bindings,
 };
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -95,17 +96,41 @@ impl Method {
         }
     }
 
-    /// The method computing its output with a CSE'd kernel: inputs are read as `q[i]` and
-    /// `self.field`, vector and matrix outputs written into a zero-initialised `__out`, a scalar
-    /// returned as the tail expression.
-    pub(crate) fn emit(&self, graph: &Graph) -> TokenStream {
+    /// The method's name.
+    pub(crate) fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The state-vector arguments: name and length.
+    pub(crate) fn args(&self) -> &[(&'static str, usize)] {
+        &self.args
+    }
+
+    /// The shape of the output: (rows, columns), (1, 1) for a scalar and (n, 1) for a vector.
+    pub(crate) fn shape(&self) -> (usize, usize) {
+        match &self.output {
+            Output::Scalar(_) => (1, 1),
+            Output::Vector(v) => (v.len(), 1),
+            Output::Matrix(m) => (m.rows(), m.cols()),
+        }
+    }
+
+    /// The CSE'd kernel computing the output into the slot `out`.
+    pub(crate) fn kernel(&self, graph: &Graph) -> Kernel {
         let mut builder = KernelBuilder::new();
         match &self.output {
             Output::Scalar(node) => builder.scalar("out", *node),
             Output::Vector(nodes) => builder.vector("out", nodes),
             Output::Matrix(matrix) => builder.matrix("out", matrix),
         };
-        let kernel = builder.build(graph, Cse::On);
+        builder.build(graph, Cse::On)
+    }
+
+    /// The method computing its output with a CSE'd kernel: inputs are read as `q[i]` and
+    /// `self.field`, vector and matrix outputs written into a zero-initialised `__out`, a scalar
+    /// returned as the tail expression.
+    pub(crate) fn emit(&self, graph: &Graph) -> TokenStream {
+        let kernel = self.kernel(graph);
         let used = RefCell::new(BTreeSet::new());
         let read = |symbol: &Symbol| match symbol {
             Symbol::Component { vector, index } => {

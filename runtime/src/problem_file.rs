@@ -1,0 +1,187 @@
+//! Problems read from TOML files and evaluated by the symbolic engine at run time, without
+//! compiling Rust.
+//!
+//! A problem file states a problem with the same expression syntax as the derive attributes
+//! (see `sparkgen_sym::derive`): numbers, coordinate and parameter names, `+ - * /`, unary `-`,
+//! parentheses and the functions `powi powf sqrt exp ln log sin cos tan asin acos atan atan2
+//! sinh cosh tanh abs hypot`, as `f(x, …)` or `x.f(…)`. The expressions are lowered into the
+//! symbolic graph and differentiated exactly by the code the derives use, and every trait method
+//! is evaluated by a [`Tape`](sparkgen_sym::Tape) compiled from the same kernel the derive would
+//! emit, so a file computes bit for bit what the derived struct computes.
+//!
+//! ```toml
+//! kind = "degenerate_lagrangian"        # or "holonomic", "lagrangian"
+//! coordinates = ["q1", "q2"]
+//! theta = ["q2 + ln(q2) / q1", "q1"]   # ϑ(q), one entry per coordinate
+//! hamiltonian = "a1 * q1 + a2 * q2 + b1 * ln(q1) + b2 * ln(q2)"
+//!
+//! [parameters]                          # optional: name = number
+//! a1 = -1.0
+//!
+//! [initial]
+//! q = [2.0, 1.0]
+//! p = [1.0, 2.0]                        # optional: ϑ(q₀) when absent
+//! ```
+//!
+//! | kind | keys | initial | trait |
+//! |---|---|---|---|
+//! | `degenerate_lagrangian` | `theta` (list), `hamiltonian` | `q`, optional `p` | [`DegenerateLagrangian<D>`](crate::problem::DegenerateLagrangian) |
+//! | `holonomic` | optional `mass` (`"m"`, `"[m1, m2]"` or `"[[a, b], [b, c]]"`; identity when absent), `potential`, `constraints` (list) | `q`, `p` | [`HolonomicSystem<D, M>`](crate::problem::HolonomicSystem) |
+//! | `lagrangian` | `velocities` (list of names), `lagrangian` | `q`, `v` | [`Lagrangian<D>`](crate::problem::Lagrangian) |
+//!
+//! The file's problem has its dimensions at run time; `view::<D>()` (`view::<D, M>()`) checks
+//! them and returns a value implementing the const-generic trait, so callers dispatch on D.
+//!
+//! Every error — TOML syntax, unknown or missing key, wrong type, wrong dimension, unknown name,
+//! unsupported function, non-differentiable construct — is reported at its line and column in
+//! the file (from 1; columns count characters); all errors of a file are reported at once.
+
+mod degenerate;
+mod document;
+mod error;
+mod holonomic;
+mod lagrangian;
+mod model;
+mod reader;
+
+pub use degenerate::{DegenerateLagrangianFile, DegenerateLagrangianView};
+pub use error::{DimensionError, ErrorKind, Located, ProblemFileError};
+pub use holonomic::{HolonomicFile, HolonomicView};
+pub use lagrangian::{LagrangianFile, LagrangianView};
+pub use model::UnknownParameter;
+
+use document::{Diagnostics, Table};
+use model::Model;
+use reader::Reader;
+use std::path::Path;
+use toml::de::DeTable;
+
+/// The keys every problem kind has.
+const COMMON_KEYS: &[&str] = &["kind", "coordinates", "parameters", "initial"];
+
+/// A problem read from a file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProblemFile {
+    /// `kind = "degenerate_lagrangian"`.
+    DegenerateLagrangian(DegenerateLagrangianFile),
+    /// `kind = "holonomic"`.
+    Holonomic(HolonomicFile),
+    /// `kind = "lagrangian"`.
+    Lagrangian(LagrangianFile),
+}
+
+impl ProblemFile {
+    /// Reads and parses the file at `path`.
+    pub fn read(path: impl AsRef<Path>) -> Result<ProblemFile, ProblemFileError> {
+        let source = std::fs::read_to_string(path)?;
+        ProblemFile::parse(&source)
+    }
+
+    /// Parses the problem file `source`.
+    pub fn parse(source: &str) -> Result<ProblemFile, ProblemFileError> {
+        let root = DeTable::parse(source).map_err(|error| {
+            let mut diagnostics = Diagnostics::new(source);
+            let offset = error.span().map_or(0, |span| span.start);
+            diagnostics.at(offset, ErrorKind::Toml(error.message().trim().to_owned()));
+            ProblemFileError::Invalid(diagnostics.into_located())
+        })?;
+        let mut reader = Reader::new(source);
+        let problem = read(&mut reader, root.get_ref());
+        match problem {
+            Some(problem) if reader.diagnostics.is_empty() => Ok(problem),
+            _ => Err(ProblemFileError::Invalid(reader.diagnostics.into_located())),
+        }
+    }
+
+    /// The number of coordinates D.
+    pub fn dimension(&self) -> usize {
+        self.model().coordinates().len()
+    }
+
+    /// The coordinate names.
+    pub fn coordinates(&self) -> &[String] {
+        self.model().coordinates()
+    }
+
+    /// The parameters and their values, in the file's key order.
+    pub fn parameters(&self) -> impl Iterator<Item = (&str, f64)> {
+        self.model().parameters()
+    }
+
+    /// Sets the parameter `name` to `value` (e.g. from a command line).
+    pub fn set_parameter(&mut self, name: &str, value: f64) -> Result<(), UnknownParameter> {
+        let model = match self {
+            ProblemFile::DegenerateLagrangian(p) => &mut p.model,
+            ProblemFile::Holonomic(p) => &mut p.model,
+            ProblemFile::Lagrangian(p) => &mut p.model,
+        };
+        model.set_parameter(name, value)
+    }
+
+    fn model(&self) -> &Model {
+        match self {
+            ProblemFile::DegenerateLagrangian(p) => &p.model,
+            ProblemFile::Holonomic(p) => &p.model,
+            ProblemFile::Lagrangian(p) => &p.model,
+        }
+    }
+}
+
+/// The problem kinds, as `kind` names them.
+#[derive(Clone, Copy)]
+enum Kind {
+    DegenerateLagrangian,
+    Holonomic,
+    Lagrangian,
+}
+
+/// Reads the problem in `root`; `None` after recording errors.
+fn read(reader: &mut Reader, root: &DeTable) -> Option<ProblemFile> {
+    let kind_value = Table::open(root, 0).require("kind", &mut reader.diagnostics)?;
+    let (kind, keys) = match document::string("kind", kind_value, &mut reader.diagnostics)? {
+        "degenerate_lagrangian" => (Kind::DegenerateLagrangian, degenerate::KEYS),
+        "holonomic" => (Kind::Holonomic, holonomic::KEYS),
+        "lagrangian" => (Kind::Lagrangian, lagrangian::KEYS),
+        other => {
+            let unknown = ErrorKind::UnknownKind(other.to_owned());
+            reader.diagnostics.at_value(kind_value, unknown);
+            return None;
+        }
+    };
+    let allowed: Vec<&str> = COMMON_KEYS.iter().chain(keys).copied().collect();
+    let table = Table::new(root, 0, &allowed, &mut reader.diagnostics);
+    let coordinates = reader.expressions(&table, "coordinates", None)?;
+    Some(match kind {
+        Kind::DegenerateLagrangian => ProblemFile::DegenerateLagrangian(
+            DegenerateLagrangianFile::read(reader, &table, &coordinates)?,
+        ),
+        Kind::Holonomic => {
+            ProblemFile::Holonomic(HolonomicFile::read(reader, &table, &coordinates)?)
+        }
+        Kind::Lagrangian => {
+            ProblemFile::Lagrangian(LagrangianFile::read(reader, &table, &coordinates)?)
+        }
+    })
+}
+
+/// The vector of the file's initial `values` (checked to have D entries when read).
+fn vector<const D: usize>(values: &[f64]) -> crate::problem::Vector<D> {
+    crate::problem::Vector::<D>::from_iterator(values.iter().copied())
+}
+
+/// `Ok` when the problem's `found` dimension is the `expected` one.
+fn check_dimension(
+    what: &'static str,
+    expected: usize,
+    found: usize,
+) -> Result<(), DimensionError> {
+    if expected == found {
+        Ok(())
+    } else {
+        Err(DimensionError {
+            what,
+            expected,
+            found,
+        })
+    }
+}

@@ -1,0 +1,126 @@
+//! Typed errors of problem files: every mistake in the file is reported at its line and column.
+
+use std::fmt;
+
+/// What is wrong at a place in a problem file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ErrorKind {
+    /// The file is not valid TOML.
+    #[error("TOML syntax: {0}")]
+    Toml(String),
+    /// A key the problem kind does not use.
+    #[error("unknown key `{key}`; expected one of {expected}")]
+    UnknownKey {
+        /// The key.
+        key: String,
+        /// The keys allowed there.
+        expected: String,
+    },
+    /// A required key is absent (reported at the table that lacks it).
+    #[error("missing key `{0}`")]
+    MissingKey(String),
+    /// `kind` is none of the supported problem kinds.
+    #[error(
+        "unknown problem kind `{0}`; expected one of `degenerate_lagrangian`, `holonomic`, `lagrangian`"
+    )]
+    UnknownKind(String),
+    /// A value of the wrong TOML type.
+    #[error("`{key}` must be {expected}")]
+    WrongType {
+        /// The key.
+        key: String,
+        /// What it must be, e.g. "a list of strings".
+        expected: &'static str,
+    },
+    /// A list whose length does not match the number of coordinates.
+    #[error("`{key}` has {found} entries, expected {expected} ({per})")]
+    WrongDimension {
+        /// The key.
+        key: String,
+        /// Required length.
+        expected: usize,
+        /// Length found.
+        found: usize,
+        /// What fixes the length, e.g. "one per coordinate".
+        per: &'static str,
+    },
+    /// A name in an expression that is neither a coordinate nor a parameter.
+    #[error("{0}")]
+    UnknownName(String),
+    /// A function outside the supported set.
+    #[error("{0}")]
+    UnsupportedFunction(String),
+    /// A function without a derivative where a derivative is required.
+    #[error("{0}")]
+    NotDifferentiable(String),
+    /// An expression that does not parse, or another invalid construct (unsupported operator,
+    /// duplicate name, singular mass matrix, …).
+    #[error("{0}")]
+    InvalidExpression(String),
+    /// A bug of sparkgen, not of the file.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// One error at a place in the file: line and column from 1, the column counted in characters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{column}: {kind}")]
+pub struct Located {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column, from 1, in characters (Unicode scalar values).
+    pub column: usize,
+    /// What is wrong.
+    pub kind: ErrorKind,
+}
+
+/// Why a problem file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ProblemFileError {
+    /// The file could not be read.
+    #[error("cannot read the problem file: {0}")]
+    Io(#[from] std::io::Error),
+    /// The file has errors: all of them, in file order (never empty).
+    #[error("{}", Summary(.0))]
+    Invalid(Vec<Located>),
+}
+
+impl ProblemFileError {
+    /// The located errors (empty for an I/O error).
+    pub fn errors(&self) -> &[Located] {
+        match self {
+            ProblemFileError::Io(_) => &[],
+            ProblemFileError::Invalid(errors) => errors,
+        }
+    }
+}
+
+/// The first error and how many follow.
+struct Summary<'a>(&'a [Located]);
+
+impl fmt::Display for Summary<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            [] => f.write_str("invalid problem file"),
+            [one] => write!(f, "{one}"),
+            [first, rest @ ..] => write!(
+                f,
+                "{first} (and {} more error{})",
+                rest.len(),
+                if rest.len() == 1 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
+/// The problem has another dimension than the view asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the problem has {found} {what}, not {expected}")]
+pub struct DimensionError {
+    /// "coordinates" or "constraints".
+    pub what: &'static str,
+    /// The dimension asked for.
+    pub expected: usize,
+    /// The problem's.
+    pub found: usize,
+}

@@ -1,0 +1,109 @@
+//! `kind = "lagrangian"`: a general `L(q, v)` from `velocities` and `lagrangian`.
+
+use super::document::Table;
+use super::error::DimensionError;
+use super::model::Model;
+use super::reader::Reader;
+use crate::problem::{Lagrangian, Matrix, Vector};
+use sparkgen_sym::derive::text;
+
+/// The keys of the file besides `kind`, `coordinates`, `parameters` and `initial`.
+pub(crate) const KEYS: &[&str] = &["velocities", "lagrangian"];
+
+/// The trait's required methods.
+const METHODS: [&str; 6] = [
+    "lagrangian",
+    "position_gradient",
+    "momentum",
+    "velocity_hessian",
+    "mixed_hessian",
+    "position_hessian",
+];
+
+/// A Lagrangian read from a problem file, with its initial data `(q₀, v₀)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LagrangianFile {
+    pub(super) model: Model,
+    q0: Vec<f64>,
+    v0: Vec<f64>,
+}
+
+impl LagrangianFile {
+    /// Reads the kind-specific keys of `root`; `None` after recording errors (the caller
+    /// rejects the file when any error was recorded).
+    pub(crate) fn read(
+        reader: &mut Reader,
+        root: &Table,
+        coordinates: &[text::Text],
+    ) -> Option<Self> {
+        let d = coordinates.len();
+        let velocities = reader.expressions(root, "velocities", Some((d, "one per coordinate")));
+        let lagrangian = reader.expression(root, "lagrangian");
+        let parameters = reader.parameters(root);
+        let initial = reader.initial(root, d, &["q", "v"], &[]);
+        let (velocities, lagrangian, mut initial) = (velocities?, lagrangian?, initial?);
+        let names: Vec<&str> = parameters.iter().map(|(n, _)| *n).collect();
+        let compiled = text::lagrangian(&names, coordinates, &velocities, lagrangian);
+        let model = reader.model(compiled, &METHODS, coordinates, &parameters)?;
+        let v0 = initial.pop().flatten()?;
+        let q0 = initial.pop().flatten()?;
+        Some(LagrangianFile { model, q0, v0 })
+    }
+
+    /// The problem as a `Lagrangian<D>`; an error unless it has `D` coordinates.
+    pub fn view<const D: usize>(&self) -> Result<LagrangianView<'_, D>, DimensionError> {
+        super::check_dimension("coordinates", D, self.model.coordinates().len())?;
+        Ok(LagrangianView { file: self })
+    }
+}
+
+/// A [`LagrangianFile`] of D coordinates, evaluated by its tapes.
+#[derive(Clone, Copy, Debug)]
+pub struct LagrangianView<'a, const D: usize> {
+    file: &'a LagrangianFile,
+}
+
+impl<const D: usize> LagrangianView<'_, D> {
+    /// The initial data `(q₀, v₀)`.
+    pub fn initial(&self) -> (Vector<D>, Vector<D>) {
+        (super::vector(&self.file.q0), super::vector(&self.file.v0))
+    }
+}
+
+impl<const D: usize> Lagrangian<D> for LagrangianView<'_, D> {
+    fn lagrangian(&self, q: &Vector<D>, v: &Vector<D>) -> f64 {
+        self.file
+            .model
+            .scalar("lagrangian", &[q.as_slice(), v.as_slice()])
+    }
+
+    fn position_gradient(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D> {
+        self.file
+            .model
+            .vector("position_gradient", &[q.as_slice(), v.as_slice()])
+    }
+
+    fn momentum(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D> {
+        self.file
+            .model
+            .vector("momentum", &[q.as_slice(), v.as_slice()])
+    }
+
+    fn velocity_hessian(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
+        self.file
+            .model
+            .matrix("velocity_hessian", &[q.as_slice(), v.as_slice()])
+    }
+
+    fn mixed_hessian(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
+        self.file
+            .model
+            .matrix("mixed_hessian", &[q.as_slice(), v.as_slice()])
+    }
+
+    fn position_hessian(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
+        self.file
+            .model
+            .matrix("position_hessian", &[q.as_slice(), v.as_slice()])
+    }
+}

@@ -1,0 +1,445 @@
+//! Problem files (`sparkgen::problem_file`): the example file reproduces the built-in
+//! Lotka–Volterra trajectory, every trait method of a file agrees with the derive-generated
+//! problem it states, and every kind of mistake is reported at its exact line and column.
+
+use nalgebra::{SMatrix, SVector};
+use sparkgen::generated::steppers::SlrkLobattoIIIE3;
+use sparkgen::holonomic::problems::{Pendulum, Triatomic};
+use sparkgen::integrate::{Options, integrate};
+use sparkgen::problem::{DegenerateLagrangian, HolonomicSystem, Lagrangian};
+use sparkgen::problem_file::{DimensionError, ErrorKind, ProblemFile, ProblemFileError};
+use sparkgen::problems::LotkaVolterra2d;
+
+/// The example file shipped with the runtime.
+fn lotka_volterra_file() -> ProblemFile {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/lotka_volterra.toml");
+    ProblemFile::read(path).expect("the example file is valid")
+}
+
+/// A deterministic uniform sampler (xorshift64*), so that failures reproduce.
+struct Sampler(u64);
+
+impl Sampler {
+    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let bits = self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11;
+        lo + (hi - lo) * (bits as f64 / (1u64 << 53) as f64)
+    }
+
+    fn vector<const N: usize>(&mut self, lo: f64, hi: f64) -> SVector<f64, N> {
+        SVector::from_fn(|_, _| self.uniform(lo, hi))
+    }
+}
+
+/// max |a − b| / max(|b|∞, 1e-300) over the entries (0 when both are exactly equal).
+fn relative<const R: usize, const C: usize>(a: &SMatrix<f64, R, C>, b: &SMatrix<f64, R, C>) -> f64 {
+    (a - b).amax() / b.amax().max(1e-300)
+}
+
+const POINTS: usize = 200;
+const TOLERANCE: f64 = 1e-14;
+
+#[test]
+fn example_file_reproduces_the_compiled_lotka_volterra_trajectory() {
+    let ProblemFile::DegenerateLagrangian(file) = lotka_volterra_file() else {
+        panic!("the example file states a degenerate Lagrangian");
+    };
+    let interpreted = file.view::<2>().expect("two coordinates");
+    let compiled = LotkaVolterra2d::UPSTREAM;
+    let (q0, p0) = compiled.initial(LotkaVolterra2d::UPSTREAM_Q0);
+    assert_eq!(interpreted.initial(), (q0, p0));
+
+    let options = Options::new(0.1, 1000);
+    let a = integrate::<SlrkLobattoIIIE3, _, 2, 14>(&interpreted, q0, p0, &options)
+        .expect("Newton converges on the file's problem");
+    let b = integrate::<SlrkLobattoIIIE3, _, 2, 14>(&compiled, q0, p0, &options)
+        .expect("Newton converges on the built-in problem");
+    assert_eq!(a.q.len(), 1001);
+    let deviation =
+        a.q.iter()
+            .zip(&b.q)
+            .chain(a.p.iter().zip(&b.p))
+            .map(|(x, y)| (x - y).amax() / y.amax().max(1.0))
+            .fold(0.0, f64::max);
+    println!("max deviation over 1000 steps: {deviation:e}");
+    assert!(deviation <= 1e-13, "deviation {deviation:e}");
+}
+
+#[test]
+fn lotka_volterra_methods_agree_with_the_derive() {
+    let ProblemFile::DegenerateLagrangian(file) = lotka_volterra_file() else {
+        panic!("the example file states a degenerate Lagrangian");
+    };
+    let a = file.view::<2>().expect("two coordinates");
+    let b = LotkaVolterra2d::UPSTREAM;
+    let mut sampler = Sampler(0x5eed_0001);
+    let mut worst = 0.0f64;
+    for _ in 0..POINTS {
+        let q = sampler.vector::<2>(0.2, 4.0);
+        let w = sampler.vector::<2>(-2.0, 2.0);
+        let errors = [
+            relative(&a.theta(&q), &b.theta(&q)),
+            relative(&a.theta_jacobian(&q), &b.theta_jacobian(&q)),
+            relative(
+                &SVector::<f64, 1>::new(a.hamiltonian(&q)),
+                &SVector::<f64, 1>::new(b.hamiltonian(&q)),
+            ),
+            relative(&a.hamiltonian_gradient(&q), &b.hamiltonian_gradient(&q)),
+            relative(&a.hamiltonian_hessian(&q), &b.hamiltonian_hessian(&q)),
+            relative(
+                &a.jacobian_transpose_product_derivative(&q, &w),
+                &b.jacobian_transpose_product_derivative(&q, &w),
+            ),
+            relative(
+                &a.jacobian_product_derivative(&q, &w),
+                &b.jacobian_product_derivative(&q, &w),
+            ),
+        ];
+        worst = errors.into_iter().fold(worst, f64::max);
+    }
+    println!("worst relative difference: {worst:e}");
+    assert!(worst <= TOLERANCE, "worst relative difference {worst:e}");
+}
+
+/// Compares every `HolonomicSystem` method of `a` and `b` at random `q`, λ and v.
+fn holonomic_agreement<const D: usize, const M: usize>(
+    a: &impl HolonomicSystem<D, M>,
+    b: &impl HolonomicSystem<D, M>,
+    seed: u64,
+) -> f64 {
+    let mut sampler = Sampler(seed);
+    let mut worst = relative(&a.mass_matrix(), &b.mass_matrix())
+        .max(relative(&a.inverse_mass_matrix(), &b.inverse_mass_matrix()));
+    for _ in 0..POINTS {
+        let q = sampler.vector::<D>(-2.0, 2.0);
+        let lambda = sampler.vector::<M>(-2.0, 2.0);
+        let v = sampler.vector::<D>(-2.0, 2.0);
+        let errors = [
+            relative(
+                &SVector::<f64, 1>::new(a.potential(&q)),
+                &SVector::<f64, 1>::new(b.potential(&q)),
+            ),
+            relative(&a.potential_gradient(&q), &b.potential_gradient(&q)),
+            relative(&a.potential_hessian(&q), &b.potential_hessian(&q)),
+            relative(&a.constraints(&q), &b.constraints(&q)),
+            relative(&a.constraint_jacobian(&q), &b.constraint_jacobian(&q)),
+            relative(
+                &a.constraint_force_derivative(&q, &lambda),
+                &b.constraint_force_derivative(&q, &lambda),
+            ),
+            relative(
+                &a.constraint_velocity_derivative(&q, &v),
+                &b.constraint_velocity_derivative(&q, &v),
+            ),
+        ];
+        worst = errors.into_iter().fold(worst, f64::max);
+    }
+    worst
+}
+
+#[test]
+fn pendulum_methods_agree_with_the_derive() {
+    let source = r#"
+kind = "holonomic"
+coordinates = ["x", "y"]
+mass = "m"
+potential = "m * g * y"
+constraints = ["x * x + y * y - l * l"]
+
+[parameters]
+m = 1.3
+g = 9.81
+l = 0.7
+
+[initial]
+q = [0.0, -0.7]
+p = [0.5, 0.0]
+"#;
+    let ProblemFile::Holonomic(file) = ProblemFile::parse(source).expect("valid file") else {
+        panic!("a holonomic system");
+    };
+    let view = file.view::<2, 1>().expect("D = 2, M = 1");
+    let derived = Pendulum {
+        m: 1.3,
+        g: 9.81,
+        l: 0.7,
+    };
+    let worst = holonomic_agreement(&view, &derived, 0x5eed_0002);
+    println!("pendulum: worst relative difference {worst:e}");
+    assert!(worst <= TOLERANCE, "worst relative difference {worst:e}");
+    let (q0, p0) = view.initial();
+    assert_eq!((q0[1], p0[0]), (-0.7, 0.5));
+}
+
+#[test]
+fn triatomic_methods_agree_with_the_derive() {
+    let source = r#"
+kind = "holonomic"
+coordinates = ["x1", "y1", "z1", "x2", "y2", "z2", "x3", "y3", "z3"]
+mass = "[m1, m1, m1, m2, m2, m2, m3, m3, m3]"
+potential = """
+k / 2.0 * (x1 * x1 + y1 * y1 + z1 * z1 + x2 * x2 + y2 * y2 + z2 * z2 + x3 * x3 + y3 * y3 + z3 * z3)
+    + a * (x1 * y2 + y2 * z3 + z3 * x1)"""
+constraints = [
+    "(x1 - x2) * (x1 - x2) + (y1 - y2) * (y1 - y2) + (z1 - z2) * (z1 - z2) - d12 * d12",
+    "(x1 - x3) * (x1 - x3) + (y1 - y3) * (y1 - y3) + (z1 - z3) * (z1 - z3) - d13 * d13",
+    "(x2 - x3) * (x2 - x3) + (y2 - y3) * (y2 - y3) + (z2 - z3) * (z2 - z3) - d23 * d23",
+]
+
+[parameters]
+m1 = 16.0
+m2 = 1.0
+m3 = 1.0
+d12 = 1.0
+d13 = 1.0
+d23 = 1.5813791474876866
+k = 1.0
+a = 0.5
+
+[initial]
+q = [0, 0, 0, 1, 0, 0, 0, 1, 0]
+p = [0, 0, 0, 0, 0, 0, 0, 0, 0]
+"#;
+    let ProblemFile::Holonomic(file) = ProblemFile::parse(source).expect("valid file") else {
+        panic!("a holonomic system");
+    };
+    assert!(matches!(
+        file.view::<9, 2>(),
+        Err(DimensionError {
+            what: "constraints",
+            expected: 2,
+            found: 3
+        })
+    ));
+    let view = file.view::<9, 3>().expect("D = 9, M = 3");
+    let worst = holonomic_agreement(&view, &Triatomic::WATER_LIKE, 0x5eed_0003);
+    println!("triatomic: worst relative difference {worst:e}");
+    assert!(worst <= TOLERANCE, "worst relative difference {worst:e}");
+}
+
+/// A general Lagrangian, derived here for the comparison: a charged particle in a magnetic
+/// field with a non-quadratic potential.
+#[derive(Clone, Copy, Debug, Lagrangian)]
+#[lagrangian(q = [x, y], v = [u, w], lagrangian = m / 2.0 * (u * u + w * w) + b / 2.0 * (x * w - y * u) - k * cos(x) * exp(y / 3.0))]
+struct Charged {
+    m: f64,
+    b: f64,
+    k: f64,
+}
+
+#[test]
+fn lagrangian_methods_agree_with_the_derive() {
+    let source = r#"
+kind = "lagrangian"
+coordinates = ["x", "y"]
+velocities = ["u", "w"]
+lagrangian = "m / 2.0 * (u * u + w * w) + b / 2.0 * (x * w - y * u) - k * cos(x) * exp(y / 3.0)"
+parameters = { m = 2.0, b = 0.5, k = 3 }
+initial = { q = [0.1, 0.2], v = [0.0, 1.0] }
+"#;
+    let ProblemFile::Lagrangian(file) = ProblemFile::parse(source).expect("valid file") else {
+        panic!("a Lagrangian");
+    };
+    let a = file.view::<2>().expect("two coordinates");
+    let b = Charged {
+        m: 2.0,
+        b: 0.5,
+        k: 3.0,
+    };
+    let mut sampler = Sampler(0x5eed_0004);
+    let mut worst = 0.0f64;
+    for _ in 0..POINTS {
+        let q = sampler.vector::<2>(-2.0, 2.0);
+        let v = sampler.vector::<2>(-2.0, 2.0);
+        let errors = [
+            relative(
+                &SVector::<f64, 1>::new(a.lagrangian(&q, &v)),
+                &SVector::<f64, 1>::new(b.lagrangian(&q, &v)),
+            ),
+            relative(&a.position_gradient(&q, &v), &b.position_gradient(&q, &v)),
+            relative(&a.momentum(&q, &v), &b.momentum(&q, &v)),
+            relative(&a.velocity_hessian(&q, &v), &b.velocity_hessian(&q, &v)),
+            relative(&a.mixed_hessian(&q, &v), &b.mixed_hessian(&q, &v)),
+            relative(&a.position_hessian(&q, &v), &b.position_hessian(&q, &v)),
+        ];
+        worst = errors.into_iter().fold(worst, f64::max);
+    }
+    println!("lagrangian: worst relative difference {worst:e}");
+    assert!(worst <= TOLERANCE, "worst relative difference {worst:e}");
+}
+
+#[test]
+fn parameters_can_be_changed_and_dimensions_are_checked() {
+    let mut problem = lotka_volterra_file();
+    assert_eq!(problem.coordinates(), ["q1", "q2"]);
+    problem.set_parameter("b2", 5.0).expect("b2 is a parameter");
+    assert!(problem.set_parameter("c", 1.0).is_err());
+    let parameters: Vec<(&str, f64)> = problem.parameters().collect();
+    assert!(parameters.contains(&("b2", 5.0)) && parameters.len() == 4);
+    let ProblemFile::DegenerateLagrangian(file) = problem else {
+        panic!("the example file states a degenerate Lagrangian");
+    };
+    assert_eq!(
+        file.view::<3>().err(),
+        Some(DimensionError {
+            what: "coordinates",
+            expected: 3,
+            found: 2
+        })
+    );
+    let view = file.view::<2>().expect("two coordinates");
+    let q = SVector::from([1.5, 0.5]);
+    let changed = LotkaVolterra2d {
+        b2: 5.0,
+        ..LotkaVolterra2d::UPSTREAM
+    };
+    assert_eq!(view.hamiltonian(&q), changed.hamiltonian(&q));
+}
+
+/// The single error of `source`: (line, column, kind).
+fn error_of(source: &str) -> (usize, usize, ErrorKind) {
+    match ProblemFile::parse(source) {
+        Ok(_) => panic!("the file has an error"),
+        Err(ProblemFileError::Invalid(errors)) => {
+            assert_eq!(errors.len(), 1, "one error expected, found {errors:?}");
+            let e = &errors[0];
+            (e.line, e.column, e.kind.clone())
+        }
+        Err(other) => panic!("unexpected error {other}"),
+    }
+}
+
+/// A valid Lotka–Volterra file in which `line` (1-based) is replaced by `replacement`.
+fn lotka_volterra_with(line: usize, replacement: &str) -> String {
+    let lines = [
+        r#"kind = "degenerate_lagrangian""#,
+        r#"coordinates = ["q1", "q2"]"#,
+        r#"theta = ["q2 + ln(q2) / q1", "q1"]"#,
+        r#"hamiltonian = "a1 * q1 + a2 * q2 + b1 * ln(q1) + b2 * ln(q2)""#,
+        "[parameters]",
+        "a1 = -1.0",
+        "a2 = -1.0",
+        "b1 = 1.0",
+        "b2 = 2.0",
+        "[initial]",
+        "q = [2.0, 1.0]",
+    ];
+    let mut lines: Vec<&str> = lines.to_vec();
+    lines[line - 1] = replacement;
+    lines.join("\n")
+}
+
+#[test]
+fn toml_syntax_errors_are_located() {
+    let source = lotka_volterra_with(2, r#"coordinates = ["q1" "q2"]"#);
+    let (line, column, kind) = error_of(&source);
+    assert!(matches!(kind, ErrorKind::Toml(_)), "{kind:?}");
+    assert_eq!((line, column), (2, 21));
+}
+
+#[test]
+fn unknown_keys_are_located() {
+    let source = lotka_volterra_with(3, r#"   thetta = ["q2 + ln(q2) / q1", "q1"]"#);
+    let errors = match ProblemFile::parse(&source) {
+        Err(ProblemFileError::Invalid(errors)) => errors,
+        other => panic!("expected errors, got {other:?}"),
+    };
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert_eq!(errors[0].kind, ErrorKind::MissingKey("theta".into()));
+    assert_eq!((errors[0].line, errors[0].column), (1, 1));
+    assert!(matches!(&errors[1].kind, ErrorKind::UnknownKey { key, .. } if key == "thetta"));
+    assert_eq!((errors[1].line, errors[1].column), (3, 4));
+}
+
+#[test]
+fn missing_keys_are_located_at_their_table() {
+    let (line, column, kind) = error_of(&lotka_volterra_with(11, "p = [2.0, 1.0]"));
+    assert_eq!(kind, ErrorKind::MissingKey("q".into()));
+    assert_eq!((line, column), (10, 1));
+    let (line, column, kind) = error_of(&lotka_volterra_with(4, ""));
+    assert_eq!(kind, ErrorKind::MissingKey("hamiltonian".into()));
+    assert_eq!((line, column), (1, 1));
+}
+
+#[test]
+fn wrong_dimensions_and_types_are_located() {
+    let (line, column, kind) = error_of(&lotka_volterra_with(
+        3,
+        r#"theta = ["q2", "q1", "q1 * q2"]"#,
+    ));
+    assert!(matches!(
+        kind,
+        ErrorKind::WrongDimension {
+            expected: 2,
+            found: 3,
+            ..
+        }
+    ));
+    assert_eq!((line, column), (3, 9));
+    let (line, column, kind) = error_of(&lotka_volterra_with(11, "q = [2.0, 1.0, 3.0]"));
+    assert!(matches!(kind, ErrorKind::WrongDimension { found: 3, .. }));
+    assert_eq!((line, column), (11, 5));
+    let (line, column, kind) = error_of(&lotka_volterra_with(6, "a1 = \"-1\""));
+    assert!(matches!(kind, ErrorKind::WrongType { .. }));
+    assert_eq!((line, column), (6, 6));
+    let (line, column, kind) = error_of(&lotka_volterra_with(1, r#"kind = "hamiltonian""#));
+    assert_eq!(kind, ErrorKind::UnknownKind("hamiltonian".into()));
+    assert_eq!((line, column), (1, 8));
+}
+
+#[test]
+fn unknown_names_are_located_inside_the_expression() {
+    let source = lotka_volterra_with(4, r#"hamiltonian = "a1 * q1 + c * q2""#);
+    let (line, column, kind) = error_of(&source);
+    assert!(
+        matches!(&kind, ErrorKind::UnknownName(m) if m.starts_with("unknown identifier `c`")),
+        "{kind:?}"
+    );
+    assert_eq!((line, column), (4, 26));
+    // Escapes before the name shift it in the file, not in the expression.
+    let source = lotka_volterra_with(4, r#"hamiltonian = "a1\u0020*\tq1 + c * q2""#);
+    let (line, column, _) = error_of(&source);
+    assert_eq!((line, column), (4, 32));
+    // In a multi-line string, the line is the expression's own.
+    let source = lotka_volterra_with(4, "hamiltonian = \"\"\"\na1 * q1\n  + c * q2\"\"\"");
+    let (line, column, _) = error_of(&source);
+    assert_eq!((line, column), (6, 5));
+}
+
+#[test]
+fn unsupported_functions_are_located() {
+    let source = lotka_volterra_with(3, r#"theta = ["q2 + cbrt(q2) / q1", "q1"]"#);
+    let (line, column, kind) = error_of(&source);
+    assert!(
+        matches!(kind, ErrorKind::UnsupportedFunction(_)),
+        "{kind:?}"
+    );
+    assert_eq!((line, column), (3, 16));
+}
+
+#[test]
+fn non_differentiable_constructs_are_located() {
+    let source = lotka_volterra_with(4, r#"hamiltonian = "a1 * q1 + q2.abs()""#);
+    let (line, column, kind) = error_of(&source);
+    assert!(matches!(kind, ErrorKind::NotDifferentiable(_)), "{kind:?}");
+    assert_eq!((line, column), (4, 26));
+}
+
+#[test]
+fn expression_syntax_errors_are_located() {
+    let source = lotka_volterra_with(3, r#"theta = ["q2 + ", "q1 q2"]"#);
+    let errors = match ProblemFile::parse(&source) {
+        Err(ProblemFileError::Invalid(errors)) => errors,
+        other => panic!("expected errors, got {other:?}"),
+    };
+    let places: Vec<(usize, usize)> = errors.iter().map(|e| (e.line, e.column)).collect();
+    // "unexpected end of input" at the end of the first string; "unexpected token" at `q2`.
+    assert_eq!(places, [(3, 16), (3, 23)]);
+    assert!(
+        errors
+            .iter()
+            .all(|e| matches!(e.kind, ErrorKind::InvalidExpression(_)))
+    );
+}
