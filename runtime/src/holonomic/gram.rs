@@ -4,7 +4,10 @@
 //! `A` is symmetric positive semi-definite, so its singular values are its eigenvalues; the
 //! constraints are regular at `q` exactly when `λ_min(A) > 0`. The eigenvalues come from the
 //! cyclic Jacobi method, exact to a few ε·λ_max for the small fixed `M` of this module. A
-//! relative gap `λ_min ≤ τ_A λ_max` is reported as degenerate. For the seed's family `J_ε` with
+//! relative gap `λ_min ≤ τ_A λ_max` is reported as degenerate. The eigenvalues are needed only
+//! near that threshold: the Frobenius condition number `κ_F = ‖A‖_F ‖A⁻¹‖_F ≥ κ₂ = λ_max/λ_min`
+//! (with `κ_F ≤ M κ₂`), from the LU factors every step needs anyway, certifies `κ₂ < 1/τ_A`
+//! whenever `κ_F < 1/τ_A`, and Jacobi decides otherwise. For the seed's family `J_ε` with
 //! rows `(0, 0, 1)` and `(0, ε, 1)` and `M = I`, the eigenvalues are `(2 + ε² ± √(4 + ε⁴))/2`,
 //! so `λ_min/λ_max ≈ ε²/4` and the default `τ_A = 10⁻¹⁰` fires for `ε ≲ 2·10⁻⁵`.
 
@@ -66,9 +69,11 @@ pub fn symmetric_eigenvalue_range<const N: usize>(a: &Matrix<N, N>) -> (f64, f64
 pub struct Gram<const M: usize> {
     /// The LU factors of `A`.
     pub lu: Lu<M>,
-    /// `λ_min(A)`, the smallest singular value `σ_min`.
+    /// A lower bound of `λ_min(A)`, the smallest singular value `σ_min`: `1/‖A⁻¹‖_F` when the
+    /// Frobenius certificate sufficed, `λ_min` itself otherwise.
     pub sigma_min: f64,
-    /// `λ_max(A)`, the largest singular value `σ_max`.
+    /// An upper bound of `λ_max(A)`, the largest singular value `σ_max`: `‖A‖_F` when the
+    /// Frobenius certificate sufficed, `λ_max` itself otherwise.
     pub sigma_max: f64,
 }
 
@@ -89,6 +94,25 @@ impl<const M: usize> Gram<M> {
         threshold: f64,
     ) -> Result<Gram<M>, Degenerate> {
         let a = g * minv_gt;
+        if let Ok(lu) = Lu::factor(&rows(&a)) {
+            // ‖A⁻¹‖_F² = Σ_k |A⁻¹e_k|².
+            let inverse_squared: f64 = (0..M)
+                .map(|k| {
+                    let mut e = [0.0; M];
+                    e[k] = 1.0;
+                    lu.solve_in_place(&mut e);
+                    e.iter().map(|x| x * x).sum::<f64>()
+                })
+                .sum();
+            let (norm, inverse) = (a.norm(), inverse_squared.sqrt());
+            if norm.is_finite() && inverse.is_finite() && threshold * norm * inverse < 1.0 {
+                return Ok(Gram {
+                    lu,
+                    sigma_min: 1.0 / inverse,
+                    sigma_max: norm,
+                });
+            }
+        }
         let (sigma_min, sigma_max) = symmetric_eigenvalue_range(&a);
         let degenerate = Degenerate {
             sigma_min,
@@ -128,6 +152,21 @@ mod tests {
         let (lo, hi) = symmetric_eigenvalue_range(&a);
         assert!((lo - 1.0).abs() < 1e-14, "{lo}");
         assert!((hi - 4.0).abs() < 1e-14, "{hi}");
+    }
+
+    #[test]
+    fn certificate_bounds_the_eigenvalues_and_jacobi_decides_near_the_threshold() {
+        let g = matrix![1.0, 0.0, 0.0; 0.0, 1.0, 1e-3];
+        let gram = Gram::<2>::new(&g, &g.transpose(), 1e-10).unwrap();
+        let (lo, hi) = symmetric_eigenvalue_range(&(g * g.transpose()));
+        assert!(gram.sigma_min <= lo && gram.sigma_max >= hi, "{gram:?}");
+        // λ = (1, 1, 10⁻⁶): κ₂ = 10⁶, κ_F ≈ √2·10⁶; with τ_A = 0.9·10⁻⁶ the certificate fails
+        // (τ_A κ_F > 1) but κ₂ < 1/τ_A: Jacobi accepts with the exact eigenvalues.
+        let a = Matrix::<3, 3>::from_diagonal(&nalgebra::vector![1.0, 1.0, 1e-6]);
+        let identity = Matrix::<3, 3>::identity();
+        let gram = Gram::<3>::new(&a, &identity, 0.9e-6).unwrap();
+        assert_eq!((gram.sigma_min, gram.sigma_max), (1e-6, 1.0));
+        assert!(Gram::<3>::new(&a, &identity, 1.1e-6).is_err());
     }
 
     #[test]
