@@ -98,10 +98,11 @@ fn bench_fixed<P, const D: usize, const M: usize>(
     problem: &P,
     q: Vector<D>,
     p: Vector<D>,
+    newton: MultiplierNewton,
 ) where
     P: sparkgen::problem::HolonomicSystem<D, M> + Clone,
 {
-    let mut rattle = Rattle::new(problem, H, Tolerances::default()).expect("valid options");
+    let mut rattle = Rattle::new(problem, H, tolerances(newton)).expect("valid options");
     // Warm up as the dynamic path does (the frame of the current position is cached).
     let (mut q, mut p) = (q, p);
     for _ in 0..2 {
@@ -126,8 +127,8 @@ fn bench_fixed<P, const D: usize, const M: usize>(
 /// A bench of the fixed-size path on the derived chain `$chain` of `$n` links.
 macro_rules! fixed {
     ($name:ident, $chain:ident, $n:literal) => {
-        #[divan::bench]
-        fn $name(bencher: Bencher) {
+        #[divan::bench(args = [MultiplierNewton::Simplified, MultiplierNewton::Exact])]
+        fn $name(bencher: Bencher, newton: MultiplierNewton) {
             let chain = $chain {
                 m: 1.0,
                 g: 1.0,
@@ -135,7 +136,7 @@ macro_rules! fixed {
             };
             let links: [(f64, f64); $n] = links($n).try_into().expect("$n links");
             let (q, p) = chain.state(&links);
-            bench_fixed(bencher, &chain, q, p);
+            bench_fixed(bencher, &chain, q, p, newton);
         }
     };
 }
