@@ -5,9 +5,11 @@
 //! round-trip form, next to the rounding remainder for compensated summation; doc comments
 //! carry the exact values (rationals, or 40 significant digits).
 
+mod exact_values;
 mod files;
 mod literal;
 mod naming;
+mod registry;
 mod spark;
 mod tableaus;
 mod types;
@@ -84,6 +86,14 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
     files.push(render(
         Path::new("src/catalogue.rs"),
         catalogue.tokens(&types),
+    )?);
+    files.push(render(
+        Path::new("src/exact.rs"),
+        exact_values::exact_module(catalogue),
+    )?);
+    files.push(render(
+        Path::new("src/registry.rs"),
+        registry::registry_module(catalogue),
     )?);
     let core = quote!(::sparkgen_core);
     let mut families: Vec<&str> = Vec::new();
@@ -167,7 +177,11 @@ fn lib_module() -> TokenStream {
         #[rustfmt::skip]
         pub mod catalogue;
         #[rustfmt::skip]
+        pub mod exact;
+        #[rustfmt::skip]
         pub mod pairs;
+        #[rustfmt::skip]
+        pub mod registry;
         #[rustfmt::skip]
         pub mod spark;
         #[rustfmt::skip]

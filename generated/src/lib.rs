@@ -5,7 +5,11 @@
 #[rustfmt::skip]
 pub mod catalogue;
 #[rustfmt::skip]
+pub mod exact;
+#[rustfmt::skip]
 pub mod pairs;
+#[rustfmt::skip]
+pub mod registry;
 #[rustfmt::skip]
 pub mod spark;
 #[rustfmt::skip]

@@ -1,16 +1,22 @@
 //! Diagnostics usable on any run: the primary-constraint residual `max_n |φ(q_n, p_n)|`, the
 //! relative energy error, the first Poincaré invariant `∮p·dq` of a closed loop of initial data
-//! (spectral quadrature), and the empirical order of convergence over a step sweep.
+//! (spectral quadrature), the empirical order of convergence over a step sweep, and a Gauss(8)
+//! reference solution for it.
 
 mod invariants;
 mod loop_integral;
 mod order;
+mod reference;
 
-pub use invariants::{max_constraint_residual, max_relative_energy_error};
+pub use invariants::{
+    constraint_residuals, max_constraint_residual, max_relative_energy_error,
+    relative_energy_errors,
+};
 pub use loop_integral::{
     LoopRun, ellipse_loop, integrate_loop, loop_integral, spectral_derivative,
 };
 pub use order::{OrderFit, empirical_order};
+pub use reference::gauss8;
 
 use crate::error::IntegrateError;
 

@@ -197,6 +197,22 @@ where
     M: StageMethod<P, D>,
     P: DegenerateLagrangian<D>,
 {
+    integrate_observed::<M, P, D, N>(problem, q0, p0, options, |_| {})
+}
+
+/// [`integrate`], calling `observe(n)` after every accepted step n (from 1), e.g. to drive a
+/// progress bar.
+pub fn integrate_observed<M, P, const D: usize, const N: usize>(
+    problem: &P,
+    q0: SVector<f64, D>,
+    p0: SVector<f64, D>,
+    options: &Options,
+    mut observe: impl FnMut(usize),
+) -> Result<Solution<D>, Box<Failure<D>>>
+where
+    M: StageMethod<P, D>,
+    P: DegenerateLagrangian<D>,
+{
     let fail = |solution: Solution<D>, error| Box::new(Failure { solution, error });
     let mut solution = Solution::with_capacity(options.steps);
     let mut stepper = match Stepper::<M, P, D, N>::new(problem, options.h, options.newton) {
@@ -233,6 +249,7 @@ where
         solution.q.push(q);
         solution.p.push(p);
         solution.stats.push(stats);
+        observe(n + 1);
     }
     Ok(solution)
 }

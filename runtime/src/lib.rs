@@ -32,6 +32,8 @@ pub mod problem;
 pub use sparkgen_core;
 pub use sparkgen_core::{layout, solve, stage};
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod diagnostics;
 pub mod error;
 pub mod holonomic;

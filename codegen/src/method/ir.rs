@@ -216,6 +216,8 @@ pub struct Method {
     pub doc: String,
     /// The problem kind, which names the kernels.
     pub problem: ProblemKind,
+    /// The partitioned tableau pair the method is built on.
+    pub pair: crate::tableau::PairKind,
     /// Stages s.
     pub s: usize,
     /// Classical order.

@@ -40,6 +40,7 @@ pub fn rattle_lobatto(s: usize, prec: Precision) -> Result<Method, TableauError>
             2 * s - 2
         ),
         problem: ProblemKind::Holonomic,
+        pair: PairKind::LobattoIIIAIIIB,
         s,
         order: 2 * s - 2,
         nodes: pair.q.c.clone(),

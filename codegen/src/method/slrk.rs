@@ -37,6 +37,7 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
             2 * s - 2
         ),
         problem: ProblemKind::DegenerateLagrangian,
+        pair: kind,
         s,
         order: 2 * s - 2,
         nodes: pair.q.c.clone(),

@@ -44,6 +44,7 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
             pair.p.name()
         ),
         problem: ProblemKind::DegenerateLagrangian,
+        pair: kind,
         s,
         order: pair.kind.declared(s).order,
         nodes: pair.q.c.clone(),

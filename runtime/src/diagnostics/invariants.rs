@@ -5,11 +5,11 @@ use super::DiagnosticsError;
 use crate::problem::DegenerateLagrangian;
 use crate::solution::Solution;
 
-/// `max_n |φ(q_n, p_n)|∞ = max_n |p_n − ϑ(q_n)|∞` over the run.
-pub fn max_constraint_residual<P: DegenerateLagrangian<D>, const D: usize>(
+/// `|φ(q_n, p_n)|∞ = |p_n − ϑ(q_n)|∞` at every point of the run.
+pub fn constraint_residuals<P: DegenerateLagrangian<D>, const D: usize>(
     problem: &P,
     solution: &Solution<D>,
-) -> Result<f64, DiagnosticsError> {
+) -> Result<Vec<f64>, DiagnosticsError> {
     if solution.q.is_empty() {
         return Err(DiagnosticsError::EmptySolution);
     }
@@ -18,14 +18,24 @@ pub fn max_constraint_residual<P: DegenerateLagrangian<D>, const D: usize>(
         .iter()
         .zip(&solution.p)
         .map(|(q, p)| (p - problem.theta(q)).amax())
-        .fold(0.0, f64::max))
+        .collect())
 }
 
-/// The relative energy error `max_n |H(q_n) − H(q_0)| / |H(q_0)|` over the run.
-pub fn max_relative_energy_error<P: DegenerateLagrangian<D>, const D: usize>(
+/// `max_n |φ(q_n, p_n)|∞ = max_n |p_n − ϑ(q_n)|∞` over the run.
+pub fn max_constraint_residual<P: DegenerateLagrangian<D>, const D: usize>(
     problem: &P,
     solution: &Solution<D>,
 ) -> Result<f64, DiagnosticsError> {
+    Ok(constraint_residuals(problem, solution)?
+        .into_iter()
+        .fold(0.0, f64::max))
+}
+
+/// The relative energy error `|H(q_n) − H(q_0)| / |H(q_0)|` at every point of the run.
+pub fn relative_energy_errors<P: DegenerateLagrangian<D>, const D: usize>(
+    problem: &P,
+    solution: &Solution<D>,
+) -> Result<Vec<f64>, DiagnosticsError> {
     let q0 = solution.q.first().ok_or(DiagnosticsError::EmptySolution)?;
     let h0 = problem.hamiltonian(q0);
     if h0 == 0.0 || !h0.is_finite() {
@@ -35,6 +45,16 @@ pub fn max_relative_energy_error<P: DegenerateLagrangian<D>, const D: usize>(
         .q
         .iter()
         .map(|q| ((problem.hamiltonian(q) - h0) / h0).abs())
+        .collect())
+}
+
+/// The relative energy error `max_n |H(q_n) − H(q_0)| / |H(q_0)|` over the run.
+pub fn max_relative_energy_error<P: DegenerateLagrangian<D>, const D: usize>(
+    problem: &P,
+    solution: &Solution<D>,
+) -> Result<f64, DiagnosticsError> {
+    Ok(relative_energy_errors(problem, solution)?
+        .into_iter()
         .fold(0.0, f64::max))
 }
 

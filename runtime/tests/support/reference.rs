@@ -1,11 +1,12 @@
 //! Test support for the order tests: a Gauss(8) reference solution of the ODE `q̇ = v(q)` and
 //! the error sweep `h = 0.05·2^-k` at `T = 1`.
 use nalgebra::SVector;
-use sparkgen::generated::tableaus::gauss::GAUSS_8;
 use sparkgen::integrate::{Options, integrate};
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::stage::StageMethod;
+
+pub use sparkgen::diagnostics::gauss8;
 
 /// The step sizes of the standard sweep, `h = 0.05·2^-k`, k = 0..=4.
 pub const STEPS: [f64; 5] = [0.05, 0.025, 0.0125, 0.00625, 0.003125];
@@ -21,47 +22,6 @@ pub fn lotka_volterra_field(lv: LotkaVolterra2d) -> impl Fn(&SVector<f64, 2>) ->
             -q[1] * (lv.a1 * q[0] + lv.b1),
         ])
     }
-}
-
-/// `q(T)` of `q̇ = f(q)`, `q(0) = q₀`, by Gauss(8) (order 16) as a plain implicit Runge–Kutta
-/// method, `K_i = f(q_n + h Σ_j a_ij K_j)` solved by fixed-point iteration to a stationary
-/// iterate, `q_{n+1} = q_n + h Σ_i b_i K_i`.
-pub fn gauss8(
-    f: impl Fn(&SVector<f64, 2>) -> SVector<f64, 2>,
-    q0: SVector<f64, 2>,
-    t_end: f64,
-    steps: usize,
-) -> SVector<f64, 2> {
-    let h = t_end / steps as f64;
-    let t = &GAUSS_8;
-    let mut q = q0;
-    for _ in 0..steps {
-        let mut k = [f(&q); 8];
-        for _ in 0..200 {
-            let next: [SVector<f64, 2>; 8] = std::array::from_fn(|i| {
-                f(&(q + k
-                    .iter()
-                    .zip(&t.a[i])
-                    .map(|(kj, a)| kj * (a * h))
-                    .sum::<SVector<f64, 2>>()))
-            });
-            let change = next
-                .iter()
-                .zip(&k)
-                .map(|(a, b)| (a - b).amax())
-                .fold(0.0, f64::max);
-            k = next;
-            if change <= 1e-15 * k.iter().map(|x| x.amax()).fold(1.0, f64::max) {
-                break;
-            }
-        }
-        q += k
-            .iter()
-            .zip(&t.b)
-            .map(|(ki, b)| ki * (b * h))
-            .sum::<SVector<f64, 2>>();
-    }
-    q
 }
 
 /// `|q_N − q_ref|∞` at `T = N h = 1` for every `h` in `steps` (each dividing 1) with method `M`

@@ -1,0 +1,47 @@
+//! Emission of `registry.rs`: the generated steppers as data, a `macro_rules!` listing
+//! `(Type, "Family", s, order, pair)` that a runtime expands into its dispatch by name.
+
+use super::literal::int;
+use crate::catalogue::Catalogue;
+use crate::method::ir::ProblemKind;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// The source of `registry.rs`: `for_each_stepper!(callback)` expands to
+/// `callback! { degenerate: [(Type, "Family", s, order, "Pair(s)"), …], holonomic: [ … ] }`.
+pub fn registry_module(catalogue: &Catalogue) -> TokenStream {
+    let rows = |kind: ProblemKind| {
+        catalogue
+            .methods
+            .iter()
+            .filter(move |m| m.problem == kind)
+            .map(|m| {
+                let ty = format_ident!("{}", m.name);
+                let family = &m.family;
+                let (s, order) = (int(m.s), int(m.order));
+                let pair = format!("{}({})", m.pair.name(), m.s);
+                quote!((#ty, #family, #s, #order, #pair))
+            })
+    };
+    let (degenerate, holonomic) = (
+        rows(ProblemKind::DegenerateLagrangian),
+        rows(ProblemKind::Holonomic),
+    );
+    quote! {
+        //! The generated steppers as data: `for_each_stepper!(callback)` invokes
+        //! `callback! { degenerate: [(Type, "Family", s, order, pair), …], holonomic: […] }`
+        //! with the type name in `steppers`, its family, stages, classical order and the
+        //! catalogue pair (`"LobattoIIIAIIIB(3)"`, a name in `catalogue::PAIRS`) it is built on,
+        //! grouped by the problem kind it applies to (degenerate Lagrangians; holonomic
+        //! systems, whose steppers take the number of constraints as a const parameter).
+
+        /// Expands `$callback! { degenerate: [(Type, "Family", s, order, pair), …],
+        /// holonomic: […] }` over every stepper.
+        #[macro_export]
+        macro_rules! for_each_stepper {
+            ($callback:ident) => {
+                $callback! { degenerate: [#(#degenerate),*], holonomic: [#(#holonomic),*] }
+            };
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! The `sparkgen` command line (feature `cli`, on by default): `run`, `methods`, `tableau`,
+//! `catalogue`, `verify`. The binary only calls [`main`]; everything else lives here so that
+//! tests and other front ends can use it.
+//!
+//! Output goes to stdout in one write (text, or one JSON object with `--json`); errors are one
+//! line on stderr and a non-zero exit code (2 for unusable arguments, 1 otherwise), never a
+//! panic.
+
+mod args;
+pub mod builtin;
+mod catalogue;
+pub mod choice;
+mod error;
+mod methods;
+mod order_plot;
+mod output;
+mod params;
+mod plot;
+pub mod problems;
+mod progress;
+pub mod registry;
+mod report;
+pub mod run;
+mod summary;
+mod tableau;
+pub mod trajectory;
+pub mod verify;
+
+pub use args::{Cli, Command, RunArgs, TableauArgs, VerifyArgs};
+pub use error::CliError;
+pub use summary::Summary;
+
+use clap::Parser;
+use clap::error::ErrorKind;
+use params::{Params, finite};
+use std::io::Write as _;
+use std::process::ExitCode;
+
+/// Parses the process arguments, runs the command and reports errors in one line.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            return match e.kind() {
+                ErrorKind::DisplayHelp
+                | ErrorKind::DisplayVersion
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let _ = write_stdout(&e.render().to_string());
+                    ExitCode::SUCCESS
+                }
+                _ => {
+                    let text = e.render().to_string();
+                    eprintln!(
+                        "{}",
+                        text.lines().next().unwrap_or("error: invalid arguments")
+                    );
+                    ExitCode::from(2)
+                }
+            };
+        }
+    };
+    match execute(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs a parsed command line.
+pub fn execute(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        None => run_command(&cli.run),
+        Some(Command::Run(args)) => run_command(&args),
+        Some(Command::Methods { json }) => {
+            let rows = methods::rows();
+            if json {
+                write_json(&serde_json::json!({ "methods": rows }))
+            } else {
+                write_stdout(&methods::text(&rows))
+            }
+        }
+        Some(Command::Tableau(args)) => {
+            let entry = tableau::find(&args.family, args.stages)?;
+            if args.json {
+                write_json(&tableau::json(entry, args.exact))
+            } else {
+                write_stdout(&tableau::text(entry, args.exact))
+            }
+        }
+        Some(Command::Catalogue) => write_stdout(&catalogue::text()),
+        Some(Command::Verify(args)) => verify_command(&args),
+    }
+}
+
+/// The run's step size and step count from `--h`, `--steps`, `--t-end` (defaults h = 0.1,
+/// 10⁴ steps).
+fn steps(args: &RunArgs) -> Result<(f64, usize), CliError> {
+    let h = args.h.unwrap_or(0.1);
+    if !(h.is_finite() && h > 0.0) {
+        return Err(CliError::InvalidValue {
+            what: "--h",
+            value: h.to_string(),
+            reason: "the step size must be finite and positive",
+        });
+    }
+    let steps = match (args.steps, args.t_end) {
+        (Some(n), _) => n,
+        (None, Some(t)) => {
+            let t = finite(&t.to_string(), "--t-end")?;
+            let n = (t / h).round();
+            if !(n >= 1.0 && n <= u32::MAX as f64) {
+                return Err(CliError::InvalidValue {
+                    what: "--t-end",
+                    value: t.to_string(),
+                    reason: "T/h must be a step count between 1 and 2³²",
+                });
+            }
+            n as usize
+        }
+        (None, None) => 10_000,
+    };
+    if steps == 0 {
+        return Err(CliError::InvalidValue {
+            what: "--steps",
+            value: "0".to_owned(),
+            reason: "at least one step is needed",
+        });
+    }
+    Ok((h, steps))
+}
+
+fn run_command(args: &RunArgs) -> Result<(), CliError> {
+    // `--problem-file` (issue 6, problem-file library) resolves here, before the built-ins.
+    let problem = problems::find(args.problem.as_deref())?;
+    let method = choice::resolve(problem.kind, args.method.as_deref(), args.stages)?;
+    let params = Params::parse(&args.params, problem.name, problem.params)?;
+    let (h, steps) = steps(args)?;
+    let spec = run::RunSpec {
+        method,
+        h,
+        steps,
+        progress: true,
+    };
+    let run = problems::run(problem, &params, &spec)?;
+    let mut written = Vec::new();
+    let mut write_errors = Vec::new();
+    if let Some(path) = &args.out {
+        match output::write(path, &run.trajectory) {
+            Ok(()) => written.push(path.clone()),
+            Err(e) => write_errors.push(e),
+        }
+    }
+    if let Some(path) = &args.plot {
+        let (family, s) = method.family_and_stages();
+        let title = format!("{}, {family}({s}), h = {h}", problem.name);
+        match plot::plot(path, &run.trajectory, &title) {
+            Ok(()) => written.push(path.clone()),
+            Err(e) => write_errors.push(e),
+        }
+    }
+    let shown = |p: &Option<std::path::PathBuf>| {
+        p.as_ref()
+            .filter(|p| written.contains(p))
+            .map(|p| p.display().to_string())
+    };
+    let summary = Summary::new(&run, shown(&args.out), shown(&args.plot));
+    if args.json {
+        write_json(&summary)?;
+    } else {
+        write_stdout(&summary.text(problem.summary))?;
+    }
+    if let Some(e) = write_errors.into_iter().next() {
+        return Err(e);
+    }
+    match run.failure {
+        Some(message) => Err(CliError::StepFailed { message, written }),
+        None => Ok(()),
+    }
+}
+
+fn verify_command(args: &VerifyArgs) -> Result<(), CliError> {
+    let v = verify::verify(args.quick)?;
+    if let Some(dir) = &args.report {
+        report::write(dir, &v)?;
+    }
+    if args.json {
+        write_json(&v)?;
+    } else {
+        write_stdout(&report::text(&v))?;
+    }
+    if v.passed == v.total {
+        Ok(())
+    } else {
+        let failed: Vec<&str> = v
+            .methods
+            .iter()
+            .filter(|m| !m.pass)
+            .map(|m| m.name.as_str())
+            .collect();
+        Err(CliError::VerificationFailed {
+            failed: failed.len(),
+            total: v.total,
+            names: failed.join(", "),
+        })
+    }
+}
+
+/// Writes `text` to stdout in one go.
+fn write_stdout(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Writes `value` as one JSON object and a newline.
+fn write_json(value: &impl serde::Serialize) -> Result<(), CliError> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| CliError::Write {
+        path: "<stdout>".into(),
+        reason: e.to_string(),
+    })?;
+    write_stdout(&(text + "\n"))
+}

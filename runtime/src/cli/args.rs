@@ -1,0 +1,107 @@
+//! The command-line grammar (clap derive).
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// `sparkgen`: structure-preserving integrators from the command line. Without a subcommand it
+/// runs the default problem (Lotka–Volterra 2d, SLRKLobattoIIIE(3), h = 0.1, 10⁴ steps).
+#[derive(Debug, Parser)]
+#[command(
+    name = "sparkgen",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// What to do (default: `run`).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// The options of `run`, accepted without the subcommand too.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Integrate a built-in problem and print a summary.
+    Run(RunArgs),
+    /// The methods: family, stages, problem kinds, declared and computed order, structure,
+    /// known limitations.
+    Methods {
+        /// One JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A tableau's coefficients as `f64` (and, with `--exact`, as exact values).
+    Tableau(TableauArgs),
+    /// Every tableau and pair with declared and computed properties side by side.
+    Catalogue,
+    /// Convergence orders and invariants of every method on its built-in problem.
+    Verify(VerifyArgs),
+}
+
+/// `sparkgen run`.
+#[derive(Debug, Default, Args)]
+pub struct RunArgs {
+    /// Built-in problem (see the error message of an unknown name for the list).
+    pub problem: Option<String>,
+    /// Method family, e.g. SlrkLobattoIIIE, VprkGauss, Rattle (case and `-`/`_` ignored).
+    #[arg(long)]
+    pub method: Option<String>,
+    /// Number of stages s (default 3 where the family has it, else its smallest).
+    #[arg(long)]
+    pub stages: Option<usize>,
+    /// Time step h (default 0.1).
+    #[arg(long, allow_negative_numbers = true)]
+    pub h: Option<f64>,
+    /// Number of steps (default 10⁴).
+    #[arg(long, conflicts_with = "t_end")]
+    pub steps: Option<usize>,
+    /// Final time T (steps = T/h, rounded to the nearest integer).
+    #[arg(long, allow_negative_numbers = true)]
+    pub t_end: Option<f64>,
+    /// Problem parameter or initial value, `name=value` (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Write the trajectory: `.csv`, `.json` or `.npy` by extension.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Plot trajectory, energy error and constraint residual against time: `.png` or `.svg`.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// One JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+    // `--problem-file FILE.toml` (problems written as expressions, run through the symbolic
+    // interpreter) joins here; `cli::problems::resolve` is where it dispatches.
+}
+
+/// `sparkgen tableau`.
+#[derive(Debug, Args)]
+pub struct TableauArgs {
+    /// Tableau family, e.g. Gauss, LobattoIIIA, RadauIIA.
+    pub family: String,
+    /// Number of stages s.
+    pub stages: usize,
+    /// Also print the exact values (`p/q`, or 40 significant digits).
+    #[arg(long)]
+    pub exact: bool,
+    /// One JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `sparkgen verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Fewer step sizes and methods' largest stage counts left out (under 2 minutes on 2 cores).
+    #[arg(long)]
+    pub quick: bool,
+    /// One JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Write a Markdown report with PNG order plots into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
+}

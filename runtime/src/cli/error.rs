@@ -1,0 +1,117 @@
+//! Errors of the command line: each is one line naming what was wrong and, for unknown names,
+//! the valid ones.
+
+use std::path::PathBuf;
+
+/// Why a command failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// An unknown built-in problem.
+    #[error("unknown problem `{name}`; valid problems: {valid}")]
+    UnknownProblem {
+        /// The name given.
+        name: String,
+        /// The valid names, comma-separated.
+        valid: String,
+    },
+    /// An unknown method, or one that does not apply to the problem's kind.
+    #[error("unknown method `{name}` for {kind} problems; valid methods: {valid}")]
+    UnknownMethod {
+        /// The name given.
+        name: String,
+        /// The problem kind.
+        kind: &'static str,
+        /// The valid names, comma-separated.
+        valid: String,
+    },
+    /// A stage count the method family does not ship.
+    #[error("{family} has no s = {stages}; valid stages: {valid}")]
+    UnknownStages {
+        /// The family.
+        family: String,
+        /// The stage count given.
+        stages: usize,
+        /// The valid stage counts, comma-separated.
+        valid: String,
+    },
+    /// An unknown tableau family.
+    #[error("unknown tableau family `{name}`; valid families: {valid}")]
+    UnknownFamily {
+        /// The name given.
+        name: String,
+        /// The valid names, comma-separated.
+        valid: String,
+    },
+    /// An unknown problem parameter.
+    #[error("unknown parameter `{name}` of {problem}; valid parameters: {valid}")]
+    UnknownParameter {
+        /// The parameter given.
+        name: String,
+        /// The problem.
+        problem: &'static str,
+        /// The valid parameters, comma-separated.
+        valid: String,
+    },
+    /// A number or option value that cannot be used.
+    #[error("invalid {what} `{value}`: {reason}")]
+    InvalidValue {
+        /// What the value is for, e.g. `--h`.
+        what: &'static str,
+        /// The value given.
+        value: String,
+        /// Why it is unusable.
+        reason: &'static str,
+    },
+    /// A file with an extension the command cannot write.
+    #[error("cannot write `{path}`: unknown extension, use one of {valid}")]
+    UnknownExtension {
+        /// The path given.
+        path: PathBuf,
+        /// The valid extensions.
+        valid: &'static str,
+    },
+    /// Writing a file failed.
+    #[error("cannot write `{path}`: {reason}")]
+    Write {
+        /// The path.
+        path: PathBuf,
+        /// The operating system's or encoder's message.
+        reason: String,
+    },
+    /// Writing to standard output failed (e.g. a closed pipe).
+    #[error("cannot write to standard output: {0}")]
+    Stdout(#[from] std::io::Error),
+    /// A step failed; the trajectory up to it was written to the requested files.
+    #[error("{message}{}", written_note(written))]
+    StepFailed {
+        /// The integrator's message (names the step and the time).
+        message: String,
+        /// Files written with the trajectory so far.
+        written: Vec<PathBuf>,
+    },
+    /// A diagnostic could not be evaluated on the run.
+    #[error("{0}")]
+    Diagnostics(#[from] crate::diagnostics::DiagnosticsError),
+    /// Some verification studies fell short of their declared order.
+    #[error("verification failed for {failed} of {total} methods: {names}")]
+    VerificationFailed {
+        /// Failed methods.
+        failed: usize,
+        /// All methods.
+        total: usize,
+        /// The failed methods' names, comma-separated.
+        names: String,
+    },
+}
+
+fn written_note(written: &[PathBuf]) -> String {
+    if written.is_empty() {
+        String::new()
+    } else {
+        let files: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+        format!(
+            "; the trajectory so far was written to {}",
+            files.join(", ")
+        )
+    }
+}

@@ -1,0 +1,158 @@
+//! `sparkgen methods`: every method with the problem kinds it applies to, declared and
+//! computed order, structure, and known limitations (measured).
+
+use super::choice::{Holonomic, Kind};
+use super::registry::{HOLONOMIC_STEPPERS, STEPPERS};
+use crate::generated::catalogue::PAIRS;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// One row of the listing.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MethodRow {
+    /// Name, e.g. `SlrkLobattoIIIE3`.
+    pub name: String,
+    /// Family (the `--method` name).
+    pub family: &'static str,
+    /// Stages s.
+    pub stages: usize,
+    /// Problem kinds it applies to.
+    pub kinds: Vec<&'static str>,
+    /// The order the method is built for.
+    pub declared_order: usize,
+    /// The order of its pair computed from bi-coloured trees by the generator (`null` for
+    /// RATTLE and SHAKE, which have no tableau).
+    pub computed_order: Option<usize>,
+    /// The pair is symplectic (RATTLE: symplectic on the constraint manifold).
+    pub symplectic: bool,
+    /// The pair is symmetric.
+    pub symmetric: bool,
+    /// Holds the constraint (`p = ϑ(q)`; for RATTLE `c(q) = 0` and `G M⁻¹ p = 0`) to round-off.
+    pub constraint_preserving: bool,
+    /// Known limitations, measured.
+    pub limitations: Vec<&'static str>,
+}
+
+/// Measured limitations of a generated stepper (by family and stages).
+fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    match (family, stages) {
+        ("SlrkLobattoIIIAB", 2) => {
+            out.push("stops (Newton failure) at step 267 on Lotka–Volterra at h = 0.1")
+        }
+        ("SlrkLobattoIIICCBar", 2) => {
+            out.push("stops (Newton failure) at step 407 on Lotka–Volterra at h = 0.1")
+        }
+        _ => {}
+    }
+    if matches!(family, "SlrkLobattoIIIAB" | "SlrkLobattoIIIBA") {
+        out.push("singular stage system in the singular gauge ϑ = (ln q₂/q₁, 0)");
+    }
+    if family == "VprkLobattoIIIAIIIB" {
+        out.push("parasitic mode |λ| ≈ 1 + 3.2h on Lotka–Volterra");
+        if stages >= 3 {
+            out.push("order 2s − 4 on the degenerate pendulum (sparkgen verify)");
+        }
+    }
+    if family == "VprkGauss" && stages >= 2 {
+        out.push("order 2⌈s/2⌉ on Lotka–Volterra (index-2 DAE); 2s on a linear one-form");
+    }
+    if family.starts_with("Vprk") {
+        out.push("does not hold p = ϑ(q): not constraint-preserving");
+    }
+    out
+}
+
+/// Every method: the generated steppers, then RATTLE and SHAKE.
+pub fn rows() -> Vec<MethodRow> {
+    let mut out: Vec<MethodRow> = STEPPERS
+        .iter()
+        .map(|s| {
+            let pair = s
+                .pair
+                .and_then(|name| PAIRS.iter().find(|p| p.name == name));
+            MethodRow {
+                name: s.name.to_owned(),
+                family: s.family,
+                stages: s.stages,
+                kinds: vec![Kind::Degenerate.name()],
+                declared_order: s.order,
+                computed_order: pair.map(|p| p.computed_order),
+                symplectic: pair.is_some_and(|p| p.symplectic),
+                symmetric: pair.is_some_and(|p| p.symmetric),
+                constraint_preserving: s.family.starts_with("Slrk"),
+                limitations: limitations(s.family, s.stages),
+            }
+        })
+        .collect();
+    out.extend(HOLONOMIC_STEPPERS.iter().map(|s| {
+        let pair = s
+            .pair
+            .and_then(|name| PAIRS.iter().find(|p| p.name == name));
+        MethodRow {
+            name: s.name.to_owned(),
+            family: s.family,
+            stages: s.stages,
+            kinds: vec![Kind::Holonomic.name()],
+            declared_order: s.order,
+            computed_order: pair.map(|p| p.computed_order),
+            symplectic: pair.is_some_and(|p| p.symplectic),
+            symmetric: pair.is_some_and(|p| p.symmetric),
+            constraint_preserving: true,
+            limitations: vec![
+                "library only (sparkgen::holonomic::integrate_holonomic): not yet in `run`/`verify`",
+            ],
+        }
+    }));
+    for h in Holonomic::ALL {
+        let rattle = h == Holonomic::Rattle;
+        out.push(MethodRow {
+            name: h.name().to_owned(),
+            family: h.name(),
+            stages: 1,
+            kinds: vec![Kind::Holonomic.name()],
+            declared_order: 2,
+            computed_order: None,
+            symplectic: rattle,
+            symmetric: true,
+            constraint_preserving: rattle,
+            limitations: if rattle {
+                Vec::new()
+            } else {
+                vec!["central-difference momenta: G M⁻¹ p = 0 holds only to O(h²)"]
+            },
+        });
+    }
+    out
+}
+
+/// The listing as text.
+pub fn text(rows: &[MethodRow]) -> String {
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let mut s = format!(
+        "{:<24} {:<22} {:>2} {:>5} {:>5} {:^6} {:^5} {:^6}  limitations\n",
+        "method", "kinds", "s", "p", "p*", "sympl", "symm", "p=ϑ(q)"
+    );
+    for r in rows {
+        let computed = r.computed_order.map_or("–".to_owned(), |p| p.to_string());
+        // Writing to a String cannot fail.
+        let _ = writeln!(
+            s,
+            "{:<24} {:<22} {:>2} {:>5} {:>5} {:^6} {:^5} {:^6}  {}",
+            r.name,
+            r.kinds.join(","),
+            r.stages,
+            r.declared_order,
+            computed,
+            yes(r.symplectic),
+            yes(r.symmetric),
+            yes(r.constraint_preserving),
+            r.limitations.join("; ")
+        );
+    }
+    s.push_str(
+        "\np: declared order; p*: order of the pair from bi-coloured trees (generator); \
+         p=ϑ(q): constraint held to round-off (RATTLE: c(q) = 0, G M⁻¹ p = 0)\n",
+    );
+    s
+}

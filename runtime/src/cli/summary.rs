@@ -1,0 +1,134 @@
+//! The summary of a run, as text and as one JSON object (field names documented in the
+//! README).
+
+use super::run::Run;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// Every number the human summary shows, with stable names.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Problem name.
+    pub problem: String,
+    /// Problem kind (`degenerate-lagrangian`, `holonomic`).
+    pub kind: &'static str,
+    /// Method family.
+    pub method: String,
+    /// Stages s.
+    pub stages: usize,
+    /// Step size.
+    pub h: f64,
+    /// Steps taken.
+    pub steps: usize,
+    /// Steps requested.
+    pub steps_requested: usize,
+    /// Final time reached.
+    pub t_final: f64,
+    /// `compiled`.
+    pub path: &'static str,
+    /// What `max_constraint_residual` measures.
+    pub constraint: &'static str,
+    /// Maximum of the constraint residual over the run.
+    pub max_constraint_residual: f64,
+    /// `max_n |H_n − H_0| / |H_0|`.
+    pub max_relative_energy_error: f64,
+    /// Mean Newton iterations per step.
+    pub newton_iterations_mean: f64,
+    /// Wall-clock seconds of the integration.
+    pub wall_seconds: f64,
+    /// Steps per second.
+    pub steps_per_second: f64,
+    /// Final position.
+    pub q_final: Vec<f64>,
+    /// Final momentum.
+    pub p_final: Vec<f64>,
+    /// Trajectory file written, if any.
+    pub out: Option<String>,
+    /// Plot written, if any.
+    pub plot: Option<String>,
+    /// Why the run stopped early, if it did.
+    pub error: Option<String>,
+}
+
+impl Summary {
+    /// The summary of `run`.
+    pub fn new(run: &Run, out: Option<String>, plot: Option<String>) -> Summary {
+        let tr = &run.trajectory;
+        let (family, stages) = run.method.family_and_stages();
+        let steps = tr.steps();
+        Summary {
+            problem: run.problem.name.to_owned(),
+            kind: run.problem.kind.name(),
+            method: family.to_owned(),
+            stages,
+            h: run.h,
+            steps,
+            steps_requested: run.steps_requested,
+            t_final: tr.t.last().copied().unwrap_or(0.0),
+            path: run.path,
+            constraint: tr.constraint,
+            max_constraint_residual: tr.max_constraint_residual(),
+            max_relative_energy_error: tr.max_relative_energy_error(),
+            newton_iterations_mean: tr.newton_iterations_mean(),
+            wall_seconds: run.wall_seconds,
+            steps_per_second: if run.wall_seconds > 0.0 {
+                steps as f64 / run.wall_seconds
+            } else {
+                0.0
+            },
+            q_final: tr.q.last().cloned().unwrap_or_default(),
+            p_final: tr.p.last().cloned().unwrap_or_default(),
+            out,
+            plot,
+            error: run.failure.clone(),
+        }
+    }
+
+    /// The human form.
+    pub fn text(&self, problem_summary: &str) -> String {
+        let vector = |v: &[f64]| {
+            let items: Vec<String> = v.iter().map(|x| format!("{x:.15}")).collect();
+            format!("({})", items.join(", "))
+        };
+        let mut s = String::new();
+        // Writing to a String cannot fail.
+        let _ = writeln!(
+            s,
+            "{problem_summary}\n{}({}), h = {}, {} steps ({} path)",
+            self.method, self.stages, self.h, self.steps_requested, self.path
+        );
+        let _ = writeln!(
+            s,
+            "steps per second           {:.3e}",
+            self.steps_per_second
+        );
+        let _ = writeln!(
+            s,
+            "Newton iterations per step {:.3}",
+            self.newton_iterations_mean
+        );
+        let _ = writeln!(
+            s,
+            "max {:<23}{:.3e}",
+            self.constraint, self.max_constraint_residual
+        );
+        let _ = writeln!(
+            s,
+            "max relative energy error  {:.3e}",
+            self.max_relative_energy_error
+        );
+        let _ = writeln!(
+            s,
+            "final state t = {}: q = {}, p = {}",
+            self.t_final,
+            vector(&self.q_final),
+            vector(&self.p_final)
+        );
+        for (what, file) in [("trajectory", &self.out), ("plot", &self.plot)] {
+            if let Some(f) = file {
+                let _ = writeln!(s, "{what} written to {f}");
+            }
+        }
+        s
+    }
+}

@@ -1,0 +1,275 @@
+//! `sparkgen verify`: for every method on its built-in problem, the empirical order (least-
+//! squares slope of `log |q_N − q_ref(1)|∞` against `log h` over a sweep `h = 1/n` at `T = 1`,
+//! [`empirical_order`]) against the declared order, and the maxima of the constraint residual
+//! and the relative energy error over a long run.
+//!
+//! Problems: SLRK on Lotka–Volterra in the SPARK test configuration (`a = (1, 1)`,
+//! `b = (−1, −2)`, `q₀ = (1, 1)`); VPRK on the degenerate pendulum (a linear one-form, where VPRK
+//! is collocation on the ODE; on Lotka–Volterra VPRK Gauss(s) drops to order `2⌈s/2⌉`); RATTLE
+//! and SHAKE on the Cartesian pendulum (θ₀ = 1). References: Gauss(8) at h = 1/400 on the ODE
+//! `Ω(q) q̇ = −∇H(q)`, and on `θ̈ = −sin θ` for the pendulum.
+
+use super::builtin::Builtin;
+use super::choice::{Choice, Holonomic};
+use super::error::CliError;
+use super::problems::{ProblemInfo, find};
+use super::registry::STEPPERS;
+use super::run::{Run, RunSpec, degenerate, holonomic};
+use crate::diagnostics::{empirical_order, gauss8};
+use crate::holonomic::problems::Pendulum;
+use crate::integrate::vector_field;
+use crate::problem::{DegenerateLagrangian, Vector};
+use crate::problems::{DegeneratePendulum, LotkaVolterra2d};
+use serde::Serialize;
+
+/// Errors at or below this are at the round-off floor of `|q(1)|∞ ≈ 1`.
+pub const FLOOR: f64 = 1e-13;
+
+/// Largest allowed `|measured − declared|` order.
+pub const TOLERANCE: f64 = 0.3;
+
+/// The study of one method.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Study {
+    /// Method name, e.g. `SlrkLobattoIIIE3`.
+    pub name: String,
+    /// Family.
+    pub family: &'static str,
+    /// Stages.
+    pub stages: usize,
+    /// The problem (and configuration) it ran on.
+    pub problem: &'static str,
+    /// Declared order.
+    pub declared_order: usize,
+    /// Measured order (`null` with fewer than 2 points above the floor).
+    pub measured_order: Option<f64>,
+    /// Sweep points in the fit.
+    pub points: usize,
+    /// At least 3 points and `|measured − declared| ≤ 0.3`.
+    pub pass: bool,
+    /// Step sizes of the fitted sweep points (h = 1/n).
+    pub h: Vec<f64>,
+    /// `|q_N − q_ref(1)|∞` per step size.
+    pub errors: Vec<f64>,
+    /// Step sizes of the sweep at which the run failed (coarse steps beyond the method's reach).
+    pub sweep_failed_h: Vec<f64>,
+    /// Failure of the long run (names the step and the time).
+    pub failures: Vec<String>,
+    /// Maximum constraint residual over the long run (up to a failure).
+    pub max_constraint_residual: f64,
+    /// Maximum relative energy error over the long run (up to a failure).
+    pub max_relative_energy_error: f64,
+}
+
+/// The whole verification.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Verification {
+    /// Quick mode.
+    pub quick: bool,
+    /// Round-off floor of the fits.
+    pub floor: f64,
+    /// Order tolerance.
+    pub tolerance: f64,
+    /// Step size of the long runs.
+    pub long_run_h: f64,
+    /// Steps of the long runs.
+    pub long_run_steps: usize,
+    /// Per method.
+    pub methods: Vec<Study>,
+    /// Methods that pass.
+    pub passed: usize,
+    /// Methods studied.
+    pub total: usize,
+}
+
+/// Step counts `n` (h = 1/n) of the sweeps: `20·2^k` up to order 4 (the halving sweep of the
+/// library's order tests); for higher orders, which reach the round-off floor within a few
+/// halvings, ratio √2 from n = 2 (alternately 4/3 and 3/2, so that the error still at least
+/// halves per point, as [`empirical_order`] requires, down to order 2.5; n = 1, one step over
+/// the whole interval, is not asymptotic).
+fn step_counts(order: usize) -> Vec<usize> {
+    if order <= 4 {
+        (0..=6).map(|k| 20 << k).collect()
+    } else {
+        (0..=10)
+            .flat_map(|k| [1 << k, 3 << k])
+            .filter(|&n| (2..=1024).contains(&n))
+            .collect::<std::collections::BTreeSet<usize>>()
+            .into_iter()
+            .collect()
+    }
+}
+
+/// One method's runs: `run(h, steps)` gives a run; `q_ref` the reference at `T = 1`.
+fn study(
+    choice: Choice,
+    problem: &'static str,
+    declared_order: usize,
+    quick: bool,
+    q_ref: &[f64],
+    run: impl Fn(&RunSpec) -> Result<Run, CliError>,
+) -> Study {
+    let (family, stages) = choice.family_and_stages();
+    let name = match choice {
+        Choice::Stepper(info) => info.name.to_owned(),
+        Choice::Holonomic(h) => h.name().to_owned(),
+    };
+    let spec = |h: f64, steps: usize| RunSpec {
+        method: choice,
+        h,
+        steps,
+        progress: false,
+    };
+    // From coarse to fine until the error reaches the floor; the fit takes the finest `points`
+    // points above it (the coarsest ones may be pre-asymptotic).
+    let points = if quick { 4 } else { 6 };
+    let mut sweep: Vec<(f64, f64)> = Vec::new();
+    let mut sweep_failed_h = Vec::new();
+    for n in step_counts(declared_order) {
+        let h = 1.0 / n as f64;
+        let error = run(&spec(h, n))
+            .ok()
+            .filter(|r| r.failure.is_none())
+            .and_then(|r| {
+                r.trajectory.q.last().map(|q| {
+                    q.iter()
+                        .zip(q_ref)
+                        .map(|(a, b)| (a - b).abs())
+                        .fold(0.0, f64::max)
+                })
+            });
+        match error {
+            Some(e) if e <= FLOOR => break,
+            Some(e) => sweep.push((h, e)),
+            None => sweep_failed_h.push(h),
+        }
+    }
+    let fitted = &sweep[sweep.len().saturating_sub(points)..];
+    let (h, errors): (Vec<f64>, Vec<f64>) = fitted.iter().copied().unzip();
+    let fit = empirical_order(&h, &errors, FLOOR).ok();
+    let mut failures = Vec::new();
+    let (long_h, long_steps) = long_run(quick);
+    let (residual, energy) = match run(&spec(long_h, long_steps)) {
+        Ok(r) => {
+            if let Some(f) = &r.failure {
+                failures.push(format!("long run h = {long_h}: {f}"));
+            }
+            (
+                r.trajectory.max_constraint_residual(),
+                r.trajectory.max_relative_energy_error(),
+            )
+        }
+        Err(e) => {
+            failures.push(format!("long run h = {long_h}: {e}"));
+            (f64::NAN, f64::NAN)
+        }
+    };
+    let pass = fit
+        .as_ref()
+        .is_some_and(|f| f.points >= 3 && (f.order - declared_order as f64).abs() <= TOLERANCE);
+    Study {
+        name,
+        family,
+        stages,
+        problem,
+        declared_order,
+        measured_order: fit.as_ref().map(|f| f.order),
+        points: fit.as_ref().map_or(0, |f| f.points),
+        pass,
+        h,
+        errors,
+        sweep_failed_h,
+        failures,
+        max_constraint_residual: residual,
+        max_relative_energy_error: energy,
+    }
+}
+
+/// `(h, steps)` of the long runs: T = 100 (quick) or 1000.
+fn long_run(quick: bool) -> (f64, usize) {
+    (0.1, if quick { 1000 } else { 10_000 })
+}
+
+/// The reference `q(1)` of a degenerate Lagrangian problem from `q₀`.
+fn reference<P: DegenerateLagrangian<2>>(problem: &P, q0: Vector<2>) -> Vec<f64> {
+    let field = |q: &Vector<2>| vector_field(problem, q).unwrap_or(Vector::from([f64::NAN; 2]));
+    gauss8(field, q0, 1.0, 400).as_slice().to_vec()
+}
+
+fn info(name: &str) -> Result<&'static ProblemInfo, CliError> {
+    find(Some(name))
+}
+
+/// Runs every study.
+pub fn verify(quick: bool) -> Result<Verification, CliError> {
+    let lv = LotkaVolterra2d::SPARK_TEST;
+    let (lv_q0, lv_p0) = lv.initial(LotkaVolterra2d::SPARK_TEST_Q0);
+    let lv_ref = reference(&lv, lv_q0);
+    let pendulum = DegeneratePendulum;
+    let (dp_q0, dp_p0) = pendulum.initial();
+    let dp_ref = reference(&pendulum, dp_q0);
+    let (lv_info, dp_info) = (info("lotka-volterra")?, info("degenerate-pendulum")?);
+    let mut methods = Vec::new();
+    for s in STEPPERS {
+        let choice = Choice::Stepper(s);
+        let study = if s.family.starts_with("Vprk") {
+            let problem = Builtin::DegeneratePendulum(pendulum);
+            study(
+                choice,
+                "degenerate-pendulum",
+                s.order,
+                quick,
+                &dp_ref,
+                |spec| degenerate(&problem, dp_info, dp_q0, dp_p0, spec),
+            )
+        } else {
+            let problem = Builtin::LotkaVolterra(lv);
+            study(
+                choice,
+                "lotka-volterra (SPARK test)",
+                s.order,
+                quick,
+                &lv_ref,
+                |spec| degenerate(&problem, lv_info, lv_q0, lv_p0, spec),
+            )
+        };
+        methods.push(study);
+    }
+    let pendulum = Pendulum {
+        m: 1.0,
+        g: 1.0,
+        l: 1.0,
+    };
+    let (q0, p0) = pendulum.state(1.0, 0.0);
+    // θ̈ = −(g/ℓ) sin θ from (θ, θ̇) = (1, 0); q = ℓ(sin θ, −cos θ).
+    let angle = gauss8(
+        |x| Vector::from([x[1], -x[0].sin()]),
+        Vector::from([1.0, 0.0]),
+        1.0,
+        400,
+    );
+    let q_ref = [angle[0].sin(), -angle[0].cos()];
+    let p_info = info("pendulum")?;
+    for method in Holonomic::ALL {
+        methods.push(study(
+            Choice::Holonomic(method),
+            "pendulum",
+            2,
+            quick,
+            &q_ref,
+            |spec| holonomic(&pendulum, p_info, q0, p0, spec),
+        ));
+    }
+    let (long_run_h, long_run_steps) = long_run(quick);
+    let passed = methods.iter().filter(|m| m.pass).count();
+    Ok(Verification {
+        quick,
+        floor: FLOOR,
+        tolerance: TOLERANCE,
+        long_run_h,
+        long_run_steps,
+        total: methods.len(),
+        passed,
+        methods,
+    })
+}

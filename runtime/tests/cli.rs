@@ -1,0 +1,486 @@
+//! Drives the `sparkgen` binary: every subcommand, `--json` checked against the library,
+//! `--out` files parsed back, and every error case exits non-zero with one line and no panic.
+#![cfg(feature = "cli")]
+
+use nalgebra::SVector;
+use serde_json::Value;
+use sparkgen::cli::registry::{HOLONOMIC_STEPPERS, STEPPERS};
+use sparkgen::diagnostics::{max_constraint_residual, max_relative_energy_error};
+use sparkgen::generated::catalogue::PAIRS;
+use sparkgen::generated::steppers::{SlrkLobattoIIIAB2, SlrkLobattoIIIE3};
+use sparkgen::generated::tableaus::gauss::{GAUSS_1, GAUSS_2};
+use sparkgen::holonomic::problems::Pendulum;
+use sparkgen::holonomic::{HolonomicOptions, integrate_rattle};
+use sparkgen::integrate::{Options, integrate};
+use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::solution::Solution;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn sparkgen(args: &[&str]) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_sparkgen"))
+        .args(args)
+        .output()
+        .expect("the binary starts");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
+        "{args:?} panicked: {stderr}"
+    );
+    output
+}
+
+fn json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON object ({e}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sparkgen-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .expect("an array")
+        .iter()
+        .map(|x| x.as_f64().expect("a number"))
+        .collect()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-13 * a.abs().max(1.0)
+}
+
+/// The library's run of the default problem and method for `steps` steps of h = 0.1.
+fn library_default(steps: usize) -> (LotkaVolterra2d, Solution<2>) {
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
+    let solution = integrate::<SlrkLobattoIIIE3, _, 2, 14>(&lv, q0, p0, &Options::new(0.1, steps))
+        .expect("the default run converges");
+    (lv, solution)
+}
+
+#[test]
+fn run_json_matches_the_library() {
+    let out = sparkgen(&["run", "--steps", "300", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    let (lv, solution) = library_default(300);
+    assert_eq!(v["problem"], "lotka-volterra");
+    assert_eq!(v["method"], "SlrkLobattoIIIE");
+    assert_eq!(v["stages"], 3);
+    assert_eq!(v["h"], 0.1);
+    assert_eq!(v["steps"], 300);
+    assert_eq!(v["path"], "compiled");
+    assert!(v["error"].is_null());
+    let q = floats(&v["q_final"]);
+    let p = floats(&v["p_final"]);
+    for i in 0..2 {
+        assert!(
+            close(q[i], solution.q[300][i]),
+            "q {q:?} vs {}",
+            solution.q[300]
+        );
+        assert!(
+            close(p[i], solution.p[300][i]),
+            "p {p:?} vs {}",
+            solution.p[300]
+        );
+    }
+    let phi = max_constraint_residual(&lv, &solution).expect("non-empty");
+    let energy = max_relative_energy_error(&lv, &solution).expect("H₀ ≠ 0");
+    assert!(close(
+        v["max_constraint_residual"].as_f64().unwrap_or(f64::NAN),
+        phi
+    ));
+    assert!(close(
+        v["max_relative_energy_error"].as_f64().unwrap_or(f64::NAN),
+        energy
+    ));
+    let iterations: usize = solution.stats.iter().map(|s| s.iterations).sum();
+    let mean = v["newton_iterations_mean"].as_f64().unwrap_or(f64::NAN);
+    assert!(close(mean, iterations as f64 / 300.0), "{mean}");
+    assert!(v["wall_seconds"].as_f64().is_some_and(|w| w > 0.0));
+    // The same run without the subcommand, and `--t-end` for `--steps`.
+    let bare = json(&sparkgen(&["--t-end", "30", "--json"]));
+    assert_eq!(bare["steps"], 300);
+    assert_eq!(bare["q_final"], v["q_final"]);
+}
+
+#[test]
+fn default_run_prints_the_summary() {
+    let out = sparkgen(&[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (_, solution) = library_default(10_000);
+    for needle in [
+        "steps per second",
+        "Newton iterations per step",
+        "max |p − ϑ(q)|∞",
+        "max relative energy error",
+        "final state t = 1000",
+    ] {
+        assert!(text.contains(needle), "missing `{needle}` in\n{text}");
+    }
+    assert!(
+        text.contains(&format!("{:.15}", solution.q[10_000][0])),
+        "{text}"
+    );
+}
+
+#[test]
+fn out_files_parse_back_to_the_trajectory() {
+    let dir = scratch("out");
+    let (lv, solution) = library_default(50);
+    for ext in ["csv", "json", "npy"] {
+        let path = dir.join(format!("run.{ext}"));
+        let path_text = path.to_string_lossy().to_string();
+        let out = sparkgen(&["run", "--steps", "50", "--out", &path_text]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bytes = std::fs::read(&path).expect("written");
+        // Rows (t, q1, q2, p1, p2, energy error, residual), one per point.
+        let rows: Vec<Vec<f64>> = match ext {
+            "csv" => {
+                let text = String::from_utf8(bytes).expect("UTF-8");
+                let mut lines = text.lines();
+                assert_eq!(
+                    lines.next(),
+                    Some("t,q1,q2,p1,p2,relative_energy_error,constraint_residual")
+                );
+                lines
+                    .map(|l| l.split(',').map(|x| x.parse().expect("a number")).collect())
+                    .collect()
+            }
+            "json" => {
+                let v: Value = serde_json::from_slice(&bytes).expect("JSON");
+                let t = floats(&v["t"]);
+                (0..t.len())
+                    .map(|n| {
+                        let mut row = vec![t[n]];
+                        row.extend(floats(&v["q"][n]));
+                        row.extend(floats(&v["p"][n]));
+                        row.push(v["relative_energy_error"][n].as_f64().unwrap_or(f64::NAN));
+                        row.push(v["constraint_residual"][n].as_f64().unwrap_or(f64::NAN));
+                        row
+                    })
+                    .collect()
+            }
+            _ => {
+                assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00");
+                let len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+                let header = std::str::from_utf8(&bytes[10..10 + len]).expect("ASCII header");
+                assert!(header.contains("'shape': (51, 7)"), "{header}");
+                assert_eq!((10 + len) % 64, 0);
+                let data: Vec<f64> = bytes[10 + len..]
+                    .chunks_exact(8)
+                    .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+                    .collect();
+                data.chunks(7).map(<[f64]>::to_vec).collect()
+            }
+        };
+        assert_eq!(rows.len(), 51, "{ext}");
+        let h0 = lv.hamiltonian(&solution.q[0]);
+        for (n, row) in rows.iter().enumerate() {
+            let (q, p) = (solution.q[n], solution.p[n]);
+            let expected = [
+                solution.t[n],
+                q[0],
+                q[1],
+                p[0],
+                p[1],
+                ((lv.hamiltonian(&q) - h0) / h0).abs(),
+                (p - lv.theta(&q)).amax(),
+            ];
+            for (a, b) in row.iter().zip(expected) {
+                assert!(close(*a, b), "{ext} row {n}: {row:?} vs {expected:?}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+use sparkgen::problem::DegenerateLagrangian;
+
+#[test]
+fn plots_are_written_as_png_and_svg() {
+    let dir = scratch("plot");
+    for (ext, magic) in [("png", &b"\x89PNG"[..]), ("svg", &b"<svg"[..])] {
+        let path = dir.join(format!("run.{ext}"));
+        let path_text = path.to_string_lossy().to_string();
+        let out = sparkgen(&["run", "--steps", "100", "--plot", &path_text, "--json"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(json(&out)["plot"], path_text.as_str());
+        let bytes = std::fs::read(&path).expect("written");
+        assert!(
+            bytes.windows(magic.len()).take(200).any(|w| w == magic),
+            "{ext} does not start like one"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn holonomic_run_matches_rattle() {
+    let out = sparkgen(&["run", "pendulum", "--h", "0.05", "--steps", "200", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["method"], "Rattle");
+    assert_eq!(v["kind"], "holonomic");
+    let pendulum = Pendulum {
+        m: 1.0,
+        g: 1.0,
+        l: 1.0,
+    };
+    let (q0, p0) = pendulum.state(1.0, 0.0);
+    let solution = integrate_rattle(&pendulum, &q0, &p0, &HolonomicOptions::new(0.05, 200))
+        .expect("RATTLE runs");
+    let q = floats(&v["q_final"]);
+    assert!(
+        close(q[0], solution.q[200][0]) && close(q[1], solution.q[200][1]),
+        "{q:?}"
+    );
+    assert!(
+        v["max_constraint_residual"]
+            .as_f64()
+            .is_some_and(|r| r < 1e-13)
+    );
+}
+
+#[test]
+fn methods_lists_every_stepper_with_the_catalogue_orders() {
+    let out = sparkgen(&["methods", "--json"]);
+    assert!(out.status.success());
+    let v = json(&out);
+    let rows = v["methods"].as_array().expect("a list");
+    assert_eq!(
+        rows.len(),
+        STEPPERS.len() + HOLONOMIC_STEPPERS.len() + 2,
+        "steppers plus RATTLE and SHAKE"
+    );
+    for s in HOLONOMIC_STEPPERS {
+        let row = rows
+            .iter()
+            .find(|r| r["name"] == s.name)
+            .unwrap_or_else(|| panic!("{} missing", s.name));
+        assert_eq!(row["kinds"][0], "holonomic");
+        assert_eq!(row["declared_order"], 2 * s.stages - 2);
+        assert_eq!(row["constraint_preserving"], true);
+    }
+    for s in STEPPERS {
+        let row = rows
+            .iter()
+            .find(|r| r["name"] == s.name)
+            .unwrap_or_else(|| panic!("{} missing", s.name));
+        assert_eq!(row["declared_order"], s.order);
+        let pair = PAIRS
+            .iter()
+            .find(|p| Some(p.name) == s.pair)
+            .unwrap_or_else(|| panic!("{}: no pair", s.name));
+        assert_eq!(row["computed_order"], pair.computed_order, "{}", s.name);
+        assert_eq!(row["constraint_preserving"], s.family.starts_with("Slrk"));
+    }
+    let ab2 = rows.iter().find(|r| r["name"] == "SlrkLobattoIIIAB2");
+    let limits = ab2
+        .map(|r| r["limitations"].to_string())
+        .unwrap_or_default();
+    assert!(limits.contains("step 267"), "{limits}");
+    let text = String::from_utf8_lossy(&sparkgen(&["methods"]).stdout).to_string();
+    assert!(
+        text.contains("SlrkLobattoIIIE3") && text.contains("Rattle"),
+        "{text}"
+    );
+}
+
+#[test]
+fn tableau_gives_f64_and_exact_values() {
+    let v = json(&sparkgen(&["tableau", "gauss", "2", "--exact", "--json"]));
+    assert_eq!(v["name"], "Gauss(2)");
+    assert_eq!(floats(&v["c"]), GAUSS_2.c);
+    assert_eq!(floats(&v["b"]), GAUSS_2.b);
+    for (i, row) in GAUSS_2.a.iter().enumerate() {
+        assert_eq!(floats(&v["a"][i]), row);
+        for (j, a) in row.iter().enumerate() {
+            // 40 significant digits round to the emitted f64.
+            let exact = v["exact"]["a"][i][j].as_str().expect("text");
+            assert_eq!(exact.parse::<f64>().ok(), Some(*a), "{exact}");
+        }
+    }
+    let v = json(&sparkgen(&["tableau", "Gauss", "1", "--exact", "--json"]));
+    assert_eq!(v["exact"]["c"][0], "1/2");
+    assert_eq!(floats(&v["c"]), GAUSS_1.c);
+    let plain = json(&sparkgen(&["tableau", "Gauss", "1", "--json"]));
+    assert!(plain.get("exact").is_none());
+    let text =
+        String::from_utf8_lossy(&sparkgen(&["tableau", "LobattoIIIA", "3", "--exact"]).stdout)
+            .to_string();
+    assert!(
+        text.contains("LobattoIIIA(3)") && text.contains("= 1/6"),
+        "{text}"
+    );
+}
+
+#[test]
+fn verify_quick_reports_orders_and_residuals() {
+    let dir = scratch("verify");
+    let dir_text = dir.to_string_lossy().to_string();
+    let out = sparkgen(&["verify", "--quick", "--json", "--report", &dir_text]);
+    let v = json(&out);
+    let methods = v["methods"].as_array().expect("a list");
+    assert_eq!(methods.len(), STEPPERS.len() + 2);
+    for m in methods {
+        let declared = m["declared_order"].as_f64().unwrap_or(f64::NAN);
+        let pass = m["measured_order"]
+            .as_f64()
+            .is_some_and(|p| (p - declared).abs() <= 0.3)
+            && m["points"].as_u64().is_some_and(|n| n >= 3);
+        assert_eq!(m["pass"], pass, "{m}");
+        if m["family"].as_str().is_some_and(|f| f.starts_with("Slrk")) {
+            let r = m["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);
+            assert!(r < 1e-13, "{}: residual {r}", m["name"]);
+        }
+    }
+    // The SLRK order 2s − 2 of the library's own order test.
+    let e3 = methods.iter().find(|m| m["name"] == "SlrkLobattoIIIE3");
+    assert!(e3.is_some_and(|m| m["pass"] == true), "{e3:?}");
+    let all_pass = v["passed"] == v["total"];
+    assert_eq!(out.status.success(), all_pass);
+    let report = std::fs::read_to_string(dir.join("verify.md")).expect("report written");
+    assert!(
+        report.contains("| SlrkLobattoIIIE3 |") && report.contains("order_SlrkLobattoIIIE.png")
+    );
+    let png = std::fs::read(dir.join("order_SlrkLobattoIIIE.png")).expect("plot written");
+    assert_eq!(&png[..4], b"\x89PNG");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `args`, expects failure with exactly one line on stderr containing every `needle`.
+fn fails_with(args: &[&str], needles: &[&str]) -> String {
+    let out = sparkgen(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+    for needle in needles {
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: `{needle}` not in {stderr}"
+        );
+    }
+    stderr
+}
+
+#[test]
+fn errors_exit_non_zero_with_one_line() {
+    fails_with(
+        &["run", "nosuch"],
+        &["unknown problem `nosuch`", "lotka-volterra, "],
+    );
+    fails_with(
+        &["run", "--method", "rk4"],
+        &["unknown method `rk4`", "SlrkLobattoIIIE"],
+    );
+    fails_with(
+        &["run", "pendulum", "--method", "VprkGauss"],
+        &["Rattle, Shake"],
+    );
+    fails_with(
+        &["run", "--stages", "9"],
+        &["SlrkLobattoIIIE has no s = 9", "2, 3, 4, 5"],
+    );
+    fails_with(
+        &["run", "--method", "SlrkLobattoIIIE4", "--stages", "3"],
+        &["invalid --stages `3`"],
+    );
+    fails_with(&["run", "--h", "abc"], &["--h"]);
+    fails_with(&["run", "--h", "-1"], &["invalid --h"]);
+    fails_with(&["run", "--steps", "0"], &["invalid --steps"]);
+    fails_with(
+        &["run", "--param", "zz=1"],
+        &["unknown parameter `zz`", "a1, a2"],
+    );
+    fails_with(&["run", "--param", "a1=x"], &["invalid --param `x`"]);
+    fails_with(
+        &["run", "--steps", "5", "--out", "/nonexistent/dir/x.csv"],
+        &["cannot write"],
+    );
+    fails_with(
+        &["run", "--steps", "5", "--out", "x.txt"],
+        &[".csv, .json, .npy"],
+    );
+    fails_with(&["run", "--steps", "5", "--plot", "x.gif"], &[".png, .svg"]);
+    fails_with(
+        &["tableau", "NoSuch", "2"],
+        &["unknown tableau family", "Gauss"],
+    );
+    fails_with(&["tableau", "Gauss", "99"], &["Gauss has no s = 99"]);
+    fails_with(&["frobnicate"], &["error"]);
+}
+
+#[test]
+fn a_failed_step_names_step_and_time_and_keeps_the_trajectory() {
+    let dir = scratch("failed");
+    let path = dir.join("partial.csv");
+    let path_text = path.to_string_lossy().to_string();
+    let args = [
+        "run",
+        "--method",
+        "SlrkLobattoIIIAB",
+        "--stages",
+        "2",
+        "--steps",
+        "400",
+    ];
+    let stderr = fails_with(
+        &[&args[..], &["--out", &path_text]].concat(),
+        &["step 267", "t = "],
+    );
+    assert!(stderr.contains(&path_text), "{stderr}");
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
+    let failure = integrate::<SlrkLobattoIIIAB2, _, 2, 10>(&lv, q0, p0, &Options::new(0.1, 400))
+        .expect_err("the library run fails too");
+    let text = std::fs::read_to_string(&path).expect("the partial trajectory is written");
+    assert_eq!(text.lines().count() - 1, failure.solution.q.len());
+    let last: Vec<f64> = text
+        .lines()
+        .last()
+        .map(|l| {
+            l.split(',')
+                .map(|x| x.parse().unwrap_or(f64::NAN))
+                .collect()
+        })
+        .unwrap_or_default();
+    let q: SVector<f64, 2> = *failure.solution.q.last().expect("steps before the failure");
+    assert!(
+        close(last[1], q[0]) && close(last[2], q[1]),
+        "{last:?} vs {q}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
