@@ -2,8 +2,10 @@
 //! of the LU factorisation of the same size: `cargo bench -p sparkgen`.
 //!
 //! `step` integrates `STEPS` steps per sample, so divan's item throughput is steps per second
-//! (ns per step = 10⁹ / items·s⁻¹). The mean Newton iterations per step (one LU each) are printed
-//! before the benchmarks; the LU's share of a step is `iterations × lu_factor(N) / step`.
+//! (ns per step = 10⁹ / items·s⁻¹). The mean Newton iterations per step are printed before the
+//! benchmarks; with the default simplified Newton a step factors its Jacobian once (unless the
+//! contraction is poor), so the LU's share of a step is about `lu_factor(N) / step`; the
+//! per-part breakdown is `benches/floor.rs`.
 //! Smoke mode: `cargo test --benches -p sparkgen` runs every benchmark once.
 use divan::Bencher;
 use divan::counter::ItemsCount;

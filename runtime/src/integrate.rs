@@ -1,12 +1,12 @@
 //! Time stepping of degenerate Lagrangian systems with a generated [`StageMethod`].
 //!
 //! Each step solves the stage equations by Newton's method with the exact Jacobian
-//! ([`crate::solve::Newton`]). Initial guess: velocity stages `V_i` by Hermite extrapolation,
-//! to `t_n + c_i h`, of the cubic through `(q_{n−1}, v_{n−1})` and `(q_n, v_n)`, where
-//! `v = v(q)` solves `Ω(q) v = −∇H(q)` (the Euler–Lagrange equations, `Ω = J − Jᵀ`);
-//! start-up rule: at the first step `V_i = v(q_0)`. Multipliers start from the previous step's
-//! values (zero at the first step). No heap allocation inside the step loop: the solution is
-//! allocated for all steps before it starts.
+//! ([`crate::solve::Newton`]; by default simplified Newton, one factorisation per step).
+//! Initial guess: velocity stages `V_i` by Hermite extrapolation, to `t_n + c_i h`, of the cubic
+//! through `(q_{n−1}, v_{n−1})` and `(q_n, v_n)`, where `v = v(q)` solves `Ω(q) v = −∇H(q)` (the
+//! Euler–Lagrange equations, `Ω = J − Jᵀ`); start-up rule: at the first step `V_i = v(q_0)`.
+//! Multipliers start from the previous step's values (zero at the first step). No heap
+//! allocation inside the step loop: the solution is allocated for all steps before it starts.
 
 use crate::error::IntegrateError;
 use crate::layout::Role;

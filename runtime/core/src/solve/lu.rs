@@ -24,6 +24,23 @@ pub struct Lu<const N: usize> {
     max_pivot: f64,
 }
 
+/// `max_i |v_i|` in four independent lanes (one running maximum is one long dependency chain),
+/// with plain comparisons that compile to vector maxima. A NaN entry may or may not propagate
+/// (then the threshold is NaN and [`Lu::factor`] reports column 0 singular); the elimination
+/// spreads it to a pivot either way.
+fn max_abs(v: &[f64]) -> f64 {
+    let larger = |m: f64, x: &f64| if x.abs() > m { x.abs() } else { m };
+    let mut lanes = [0.0f64; 4];
+    let chunks = v.chunks_exact(4);
+    let tail = chunks.remainder();
+    for chunk in chunks {
+        for (m, x) in lanes.iter_mut().zip(chunk) {
+            *m = larger(*m, x);
+        }
+    }
+    tail.iter().chain(&lanes).fold(0.0, larger)
+}
+
 impl<const N: usize> Lu<N> {
     /// Factors `a` with row pivoting; a pivot `|u_kk| ≤ N·ε·max|a_ij|` (or a non-finite entry)
     /// is reported as singular.
@@ -33,7 +50,7 @@ impl<const N: usize> Lu<N> {
         for (k, p) in perm.iter_mut().enumerate() {
             *p = k;
         }
-        let scale = a.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
+        let scale = max_abs(a.as_flattened());
         let threshold = N as f64 * f64::EPSILON * scale;
         let (mut min_pivot, mut max_pivot) = (f64::INFINITY, 0.0f64);
         for k in 0..N {
@@ -57,14 +74,12 @@ impl<const N: usize> Lu<N> {
             lu.swap(k, p);
             perm.swap(k, p);
             let (top, bottom) = lu.split_at_mut(k + 1);
-            let row_k = &top[k];
+            let row_k = &top[k][k + 1..];
             for row in bottom.iter_mut() {
                 let factor = row[k] / pivot;
                 row[k] = factor;
-                if factor != 0.0 {
-                    for j in k + 1..N {
-                        row[j] -= factor * row_k[j];
-                    }
+                for (x, u) in row[k + 1..].iter_mut().zip(row_k) {
+                    *x -= factor * u;
                 }
             }
         }
@@ -76,24 +91,23 @@ impl<const N: usize> Lu<N> {
         })
     }
 
-    /// Solves `A x = b` in place.
+    /// Solves `A x = b` in place: `L y = P b`, then `U x = y`, both column by column (each
+    /// solved component is subtracted from the ones still open, independent updates instead of
+    /// one dependent sum per row).
     pub fn solve_in_place(&self, b: &mut [f64; N]) {
-        let mut y = [0.0; N];
-        for i in 0..N {
-            let s: f64 = self.lu[i][..i]
-                .iter()
-                .zip(&y[..i])
-                .map(|(l, yj)| l * yj)
-                .sum();
-            y[i] = b[self.perm[i]] - s;
+        let mut y: [f64; N] = std::array::from_fn(|i| b[self.perm[i]]);
+        for j in 0..N {
+            let yj = y[j];
+            for (yi, row) in y[j + 1..].iter_mut().zip(&self.lu[j + 1..]) {
+                *yi -= row[j] * yj;
+            }
         }
-        for i in (0..N).rev() {
-            let s: f64 = self.lu[i][i + 1..]
-                .iter()
-                .zip(&y[i + 1..])
-                .map(|(u, yj)| u * yj)
-                .sum();
-            y[i] = (y[i] - s) / self.lu[i][i];
+        for j in (0..N).rev() {
+            y[j] /= self.lu[j][j];
+            let yj = y[j];
+            for (yi, row) in y[..j].iter_mut().zip(&self.lu[..j]) {
+                *yi -= row[j] * yj;
+            }
         }
         *b = y;
     }

@@ -1,0 +1,409 @@
+//! Per-step cost against its floor: `cargo bench -p sparkgen --bench floor`.
+//!
+//! Cases: SLRK Lobatto IIIE(3) (N = 14) and VPRK Gauss(3) (N = 6) on Lotka–Volterra 2d (upstream
+//! defaults, h = 0.1), and RATTLE Lobatto IIIA–IIIB(3) (N = 9) on the Cartesian pendulum
+//! (m = g = ℓ = 1, θ₀ = 1, h = 0.1). For each case, timed alone:
+//!
+//! - `step_*`: `STEPS` steps per sample through the runtime's stepper (divan's item throughput is
+//!   steps per second): `step_full` full Newton with the exact Jacobian, `step_simplified`
+//!   simplified Newton (one exact Jacobian and LU per step unless the contraction is poor, see
+//!   `JacobianUpdate::Simplified`), `step_fd` / `step_fd_simplified` the same two with a
+//!   forward-difference Jacobian of the generated residual (what run-time differentiating codes
+//!   pay; `N + 1` residual evaluations per Jacobian);
+//! - `residual`, `jacobian`, `fd_jacobian`: one evaluation at the converged unknowns of the
+//!   first step; `lu`: one factorisation and solve of that Jacobian (`Lu`), `lu_solve` the
+//!   solve alone (what a simplified-Newton iteration pays besides the residual);
+//! - `update`: the explicit update `(q₁, p₁) = Ψ(x)`; `vector_field` (Lotka–Volterra): the
+//!   linear solve `Ω(q) v = −∇H(q)` of the initial guess.
+//!
+//! The floor of a full-Newton step is `iterations × (residual + jacobian + lu)`; the mean Newton iterations
+//! per step and the final residuals of each variant are printed before the benchmarks.
+//! Smoke mode: `cargo test -p sparkgen --benches` runs every benchmark once.
+use divan::Bencher;
+use divan::counter::ItemsCount;
+use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, VprkGauss3};
+use sparkgen::holonomic::problems::Pendulum;
+use sparkgen::holonomic::{HolonomicError, StageStepper, Tolerances};
+use sparkgen::integrate::{Stepper, vector_field};
+use sparkgen::layout::{Dims, Layout};
+use sparkgen::problem::Vector;
+use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::solution::StepStats;
+use sparkgen::solve::{JacobianUpdate, Lu, NewtonOptions};
+use sparkgen::stage::{StageMethod, TangentBlocks};
+use std::marker::PhantomData;
+
+/// Steps per sample of the `step_*` benchmarks.
+const STEPS: usize = 100;
+/// Step size of every case.
+const H: f64 = 0.1;
+/// The pendulum of the RATTLE case.
+const PENDULUM: Pendulum = Pendulum {
+    m: 1.0,
+    g: 1.0,
+    l: 1.0,
+};
+/// Its initial angle from the downward vertical (at rest).
+const THETA0: f64 = 1.0;
+
+/// The stage method `M` with its Jacobian replaced by forward differences of its residual,
+/// `∂r/∂x_k ≈ (r(x + δ_k e_k) − r(x))/δ_k`, `δ_k = √ε·max(1, |x_k|)`.
+struct ForwardDifference<M>(PhantomData<M>);
+
+impl<M: StageMethod<P, D>, P, const D: usize> StageMethod<P, D> for ForwardDifference<M> {
+    const NAME: &'static str = M::NAME;
+    const ORDER: usize = M::ORDER;
+    const NODES: &'static [f64] = M::NODES;
+    const UNKNOWNS: Layout = M::UNKNOWNS;
+    const RESIDUALS: Layout = M::RESIDUALS;
+    const DIMS: Dims = M::DIMS;
+
+    fn residual(problem: &P, h: f64, q: &Vector<D>, p: &Vector<D>, x: &[f64], r: &mut [f64]) {
+        M::residual(problem, h, q, p, x, r);
+    }
+
+    fn jacobian<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &Vector<D>,
+        p: &Vector<D>,
+        x: &[f64],
+        j: &mut [[f64; N]; N],
+    ) {
+        let mut r0 = [0.0; N];
+        M::residual(problem, h, q, p, x, &mut r0);
+        let mut shifted = [0.0; N];
+        shifted.copy_from_slice(x);
+        let mut r = [0.0; N];
+        for k in 0..N {
+            shifted[k] = x[k] + f64::EPSILON.sqrt() * x[k].abs().max(1.0);
+            // The step actually taken in floating point.
+            let delta = shifted[k] - x[k];
+            M::residual(problem, h, q, p, &shifted, &mut r);
+            for (row, (ri, r0i)) in j.iter_mut().zip(r.iter().zip(&r0)) {
+                row[k] = (ri - r0i) / delta;
+            }
+            shifted[k] = x[k];
+        }
+    }
+
+    fn tangent<const N: usize>(
+        problem: &P,
+        h: f64,
+        q: &Vector<D>,
+        p: &Vector<D>,
+        x: &[f64],
+        t: &mut TangentBlocks<D, N>,
+    ) {
+        M::tangent(problem, h, q, p, x, t);
+    }
+
+    fn update(
+        problem: &P,
+        h: f64,
+        q: &Vector<D>,
+        p: &Vector<D>,
+        x: &[f64],
+    ) -> (Vector<D>, Vector<D>) {
+        M::update(problem, h, q, p, x)
+    }
+}
+
+/// Newton statistics of a run.
+#[derive(Default)]
+struct Tally {
+    iterations: usize,
+    largest_residual: f64,
+    residual_sum: f64,
+}
+
+impl Tally {
+    fn add(&mut self, stats: &StepStats) {
+        self.iterations += stats.iterations;
+        self.largest_residual = self.largest_residual.max(stats.residual);
+        self.residual_sum += stats.residual;
+    }
+
+    fn print(&self, case: &str, variant: &str) {
+        println!(
+            "{case:22} {variant:14} Newton its/step = {:.2}  final ‖r‖₂: mean {:.2e}, max {:.2e}",
+            self.iterations as f64 / STEPS as f64,
+            self.residual_sum / STEPS as f64,
+            self.largest_residual
+        );
+    }
+}
+
+/// Newton options with the given Jacobian update.
+fn newton(jacobian: JacobianUpdate) -> NewtonOptions {
+    NewtonOptions {
+        jacobian,
+        ..NewtonOptions::default()
+    }
+}
+
+/// `STEPS` steps of `M` on Lotka–Volterra from the upstream initial data.
+fn run_lv<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
+    lv: &LotkaVolterra2d,
+    options: NewtonOptions,
+) -> Result<Tally, sparkgen::error::IntegrateError> {
+    let mut stepper = Stepper::<M, _, 2, N>::new(lv, H, options)?;
+    let (mut q, mut p) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
+    let mut tally = Tally::default();
+    for n in 0..STEPS {
+        let (q1, p1, stats) = stepper.step(&q, &p, n + 1, n as f64 * H)?;
+        tally.add(&stats);
+        (q, p) = (q1, p1);
+    }
+    Ok(tally)
+}
+
+/// `STEPS` steps of `M` on the pendulum from rest at `THETA0`.
+fn run_pendulum<M: StageMethod<Pendulum, 2>, const N: usize>(
+    pendulum: &Pendulum,
+) -> Result<Tally, HolonomicError> {
+    let mut stepper = StageStepper::<M, _, 2, 1, N>::new(pendulum, H, Tolerances::default())?;
+    let (mut q, mut p) = pendulum.state(THETA0, 0.0);
+    let mut tally = Tally::default();
+    for _ in 0..STEPS {
+        let (q1, p1, stats) = stepper.step(&q, &p)?;
+        tally.add(&stats);
+        (q, p) = (q1, p1);
+    }
+    Ok(tally)
+}
+
+/// The state and converged unknowns of the first step of `M` on Lotka–Volterra.
+fn lv_first_step<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
+    lv: &LotkaVolterra2d,
+) -> (Vector<2>, Vector<2>, [f64; N]) {
+    let (q, p) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
+    let mut stepper =
+        Stepper::<M, _, 2, N>::new(lv, H, NewtonOptions::default()).expect("valid step size and N");
+    stepper
+        .step(&q, &p, 1, 0.0)
+        .expect("the first step converges");
+    (q, p, *stepper.unknowns())
+}
+
+/// The state and converged unknowns of the first step of `M` on the pendulum.
+fn pendulum_first_step<M: StageMethod<Pendulum, 2>, const N: usize>(
+    pendulum: &Pendulum,
+) -> (Vector<2>, Vector<2>, [f64; N]) {
+    let (q, p) = pendulum.state(THETA0, 0.0);
+    let mut stepper = StageStepper::<M, _, 2, 1, N>::new(pendulum, H, Tolerances::default())
+        .expect("valid step size and N");
+    stepper.step(&q, &p).expect("the first step converges");
+    (q, p, *stepper.unknowns())
+}
+
+/// The parts of a step of `M` timed alone at `(q, p, x)`: residual, exact and forward-difference
+/// Jacobians, LU factor and solve, update.
+fn residual<M: StageMethod<P, 2>, P, const N: usize>(
+    bencher: Bencher,
+    problem: &P,
+    (q, p, x): (Vector<2>, Vector<2>, [f64; N]),
+) {
+    bencher.bench_local(|| {
+        let mut r = [0.0; N];
+        M::residual(problem, H, &q, &p, divan::black_box(&x), &mut r);
+        r
+    });
+}
+
+fn jacobian<M: StageMethod<P, 2>, P, const N: usize>(
+    bencher: Bencher,
+    problem: &P,
+    (q, p, x): (Vector<2>, Vector<2>, [f64; N]),
+) {
+    bencher.bench_local(|| {
+        let mut j = [[0.0; N]; N];
+        M::jacobian(problem, H, &q, &p, divan::black_box(&x), &mut j);
+        j
+    });
+}
+
+/// The exact stage Jacobian at `(q, p, x)`.
+fn stage_jacobian<M: StageMethod<P, 2>, P, const N: usize>(
+    problem: &P,
+    (q, p, x): &(Vector<2>, Vector<2>, [f64; N]),
+) -> [[f64; N]; N] {
+    let mut j = [[0.0; N]; N];
+    M::jacobian(problem, H, q, p, x, &mut j);
+    j
+}
+
+/// `J⁻¹ b` for a right-hand side of the size of a Newton update's.
+fn solved<const N: usize>(lu: &Lu<N>) -> [f64; N] {
+    let mut dx = divan::black_box([1e-3; N]);
+    lu.solve_in_place(&mut dx);
+    dx
+}
+
+fn lu<M: StageMethod<P, 2>, P, const N: usize>(
+    bencher: Bencher,
+    problem: &P,
+    state: (Vector<2>, Vector<2>, [f64; N]),
+) {
+    let j = stage_jacobian::<M, P, N>(problem, &state);
+    bencher.bench_local(|| Lu::factor(divan::black_box(&j)).map(|lu| solved(&lu)));
+}
+
+fn lu_solve<M: StageMethod<P, 2>, P, const N: usize>(
+    bencher: Bencher,
+    problem: &P,
+    state: (Vector<2>, Vector<2>, [f64; N]),
+) {
+    let lu = Lu::factor(&stage_jacobian::<M, P, N>(problem, &state)).expect("regular Jacobian");
+    bencher.bench_local(|| solved(&lu));
+}
+
+fn update<M: StageMethod<P, 2>, P, const N: usize>(
+    bencher: Bencher,
+    problem: &P,
+    (q, p, x): (Vector<2>, Vector<2>, [f64; N]),
+) {
+    bencher.bench_local(|| M::update(problem, H, &q, &p, divan::black_box(&x)));
+}
+
+/// Defines one benchmark per listed part of a step (`residual`, `jacobian`, `lu`, `lu_solve`,
+/// `update`, the functions of the same name) of `$method` (`$n` unknowns) on `$problem` at
+/// `$state` (state and converged unknowns).
+macro_rules! parts {
+    ($method:ty, $n:expr, $problem:expr, $state:expr, [$($part:ident),*]) => {
+        $(
+            #[divan::bench]
+            fn $part(bencher: Bencher) {
+                super::$part::<$method, _, $n>(bencher, &$problem, $state);
+            }
+        )*
+    };
+}
+
+/// The benchmarks of one Lotka–Volterra case, in a module named after it.
+macro_rules! lv_case {
+    ($module:ident, $method:ty, $n:literal) => {
+        mod $module {
+            use super::*;
+            type Fd = ForwardDifference<$method>;
+            const LV: LotkaVolterra2d = LotkaVolterra2d::UPSTREAM;
+
+            fn steps<M: StageMethod<LotkaVolterra2d, 2>>(bencher: Bencher, j: JacobianUpdate) {
+                bencher.counter(ItemsCount::new(STEPS)).bench(|| {
+                    run_lv::<M, $n>(divan::black_box(&LV), newton(j)).map(|t| t.iterations)
+                });
+            }
+
+            #[divan::bench]
+            fn step_full(bencher: Bencher) {
+                steps::<$method>(bencher, JacobianUpdate::EveryIteration);
+            }
+
+            #[divan::bench]
+            fn step_simplified(bencher: Bencher) {
+                steps::<$method>(bencher, JacobianUpdate::Simplified);
+            }
+
+            #[divan::bench]
+            fn step_fd(bencher: Bencher) {
+                steps::<Fd>(bencher, JacobianUpdate::EveryIteration);
+            }
+
+            #[divan::bench]
+            fn step_fd_simplified(bencher: Bencher) {
+                steps::<Fd>(bencher, JacobianUpdate::Simplified);
+            }
+
+            parts!(
+                $method,
+                $n,
+                LV,
+                lv_first_step::<$method, $n>(&LV),
+                [residual, jacobian, lu, lu_solve, update]
+            );
+
+            #[divan::bench]
+            fn fd_jacobian(bencher: Bencher) {
+                super::jacobian::<Fd, _, $n>(bencher, &LV, lv_first_step::<$method, $n>(&LV));
+            }
+
+            /// The initial guess's linear solve `Ω(q) v = −∇H(q)`.
+            #[divan::bench]
+            fn vector_field(bencher: Bencher) {
+                let (q, _) = LV.initial(LotkaVolterra2d::UPSTREAM_Q0);
+                bencher.bench_local(|| super::vector_field(&LV, divan::black_box(&q)));
+            }
+
+            /// Prints the Newton statistics of each variant.
+            pub fn print() {
+                let name = <$method as StageMethod<LotkaVolterra2d, 2>>::NAME;
+                for (variant, result) in [
+                    (
+                        "full",
+                        run_lv::<$method, $n>(&LV, newton(JacobianUpdate::EveryIteration)),
+                    ),
+                    (
+                        "simplified",
+                        run_lv::<$method, $n>(&LV, newton(JacobianUpdate::Simplified)),
+                    ),
+                    (
+                        "fd",
+                        run_lv::<Fd, $n>(&LV, newton(JacobianUpdate::EveryIteration)),
+                    ),
+                    (
+                        "fd simplified",
+                        run_lv::<Fd, $n>(&LV, newton(JacobianUpdate::Simplified)),
+                    ),
+                ] {
+                    match result {
+                        Ok(tally) => tally.print(name, variant),
+                        Err(error) => println!("{name:22} {variant:14} FAILED: {error}"),
+                    }
+                }
+            }
+        }
+    };
+}
+
+lv_case!(slrk_lobatto_iiie3, SlrkLobattoIIIE3, 14);
+lv_case!(vprk_gauss3, VprkGauss3, 6);
+
+/// RATTLE Lobatto IIIA–IIIB(3) on the pendulum (exact Jacobian, the runtime's default Newton
+/// variant: `StageStepper` takes no Newton options).
+mod rattle_lobatto_iiiaiiib3 {
+    use super::*;
+    type Method = RattleLobattoIIIAIIIB3<1>;
+    const N: usize = 9;
+
+    #[divan::bench]
+    fn step(bencher: Bencher) {
+        bencher
+            .counter(ItemsCount::new(STEPS))
+            .bench(|| run_pendulum::<Method, N>(divan::black_box(&PENDULUM)).map(|t| t.iterations));
+    }
+
+    parts!(
+        Method,
+        N,
+        PENDULUM,
+        pendulum_first_step::<Method, N>(&PENDULUM),
+        [residual, jacobian, lu, lu_solve, update]
+    );
+
+    /// Prints the Newton statistics (with the default Jacobian update, named).
+    pub fn print() {
+        let name = <Method as StageMethod<Pendulum, 2>>::NAME;
+        let variant = format!("{:?}", NewtonOptions::default().jacobian);
+        match run_pendulum::<Method, N>(&PENDULUM) {
+            Ok(tally) => tally.print(name, &variant),
+            Err(error) => println!("{name:22} {variant:14} FAILED: {error}"),
+        }
+    }
+}
+
+fn main() {
+    slrk_lobatto_iiie3::print();
+    vprk_gauss3::print();
+    rattle_lobatto_iiiaiiib3::print();
+    divan::main();
+}
