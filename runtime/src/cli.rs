@@ -16,6 +16,7 @@ mod order_plot;
 mod output;
 mod params;
 mod plot;
+pub mod problem_files;
 pub mod problems;
 mod progress;
 pub mod registry;
@@ -132,18 +133,38 @@ fn steps(args: &RunArgs) -> Result<(f64, usize), CliError> {
 }
 
 fn run_command(args: &RunArgs) -> Result<(), CliError> {
-    // `--problem-file` (issue 6, problem-file library) resolves here, before the built-ins.
-    let problem = problems::find(args.problem.as_deref())?;
-    let method = choice::resolve(problem.kind, args.method.as_deref(), args.stages)?;
-    let params = Params::parse(&args.params, problem.name, problem.params)?;
-    let (h, steps) = steps(args)?;
-    let spec = run::RunSpec {
-        method,
-        h,
-        steps,
-        progress: true,
+    let spec = |kind| -> Result<run::RunSpec, CliError> {
+        let method = choice::resolve(kind, args.method.as_deref(), args.stages)?;
+        let (h, steps) = steps(args)?;
+        Ok(run::RunSpec {
+            method,
+            h,
+            steps,
+            progress: true,
+        })
     };
-    let run = problems::run(problem, &params, &spec)?;
+    let (run, description) = match &args.problem_file {
+        Some(path) => {
+            let (file, subject) = problem_files::load(path, &args.params)?;
+            let run = problem_files::run(&file, &subject, &spec(subject.kind)?)?;
+            let description = format!(
+                "problem file {} ({}, D = {})",
+                subject.name,
+                subject.kind.name(),
+                file.dimension()
+            );
+            (run, description)
+        }
+        None => {
+            let problem = problems::find(args.problem.as_deref())?;
+            let spec = spec(problem.kind)?;
+            let params = Params::parse(&args.params, problem.name, problem.params)?;
+            (
+                problems::run(problem, &params, &spec)?,
+                problem.summary.to_owned(),
+            )
+        }
+    };
     let mut written = Vec::new();
     let mut write_errors = Vec::new();
     if let Some(path) = &args.out {
@@ -153,8 +174,8 @@ fn run_command(args: &RunArgs) -> Result<(), CliError> {
         }
     }
     if let Some(path) = &args.plot {
-        let (family, s) = method.family_and_stages();
-        let title = format!("{}, {family}({s}), h = {h}", problem.name);
+        let (family, s) = run.method.family_and_stages();
+        let title = format!("{}, {family}({s}), h = {}", run.subject.name, run.h);
         match plot::plot(path, &run.trajectory, &title) {
             Ok(()) => written.push(path.clone()),
             Err(e) => write_errors.push(e),
@@ -169,7 +190,7 @@ fn run_command(args: &RunArgs) -> Result<(), CliError> {
     if args.json {
         write_json(&summary)?;
     } else {
-        write_stdout(&summary.text(problem.summary))?;
+        write_stdout(&summary.text(&description))?;
     }
     if let Some(e) = write_errors.into_iter().next() {
         return Err(e);
@@ -181,7 +202,13 @@ fn run_command(args: &RunArgs) -> Result<(), CliError> {
 }
 
 fn verify_command(args: &VerifyArgs) -> Result<(), CliError> {
-    let v = verify::verify(args.quick)?;
+    let v = match &args.problem_file {
+        Some(path) => {
+            let (file, subject) = problem_files::load(path, &[])?;
+            verify::verify_file(&file, &subject, args.quick)?
+        }
+        None => verify::verify(args.quick)?,
+    };
     if let Some(dir) = &args.report {
         report::write(dir, &v)?;
     }

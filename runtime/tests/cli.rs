@@ -7,10 +7,10 @@ use serde_json::Value;
 use sparkgen::cli::registry::{HOLONOMIC_STEPPERS, STEPPERS};
 use sparkgen::diagnostics::{max_constraint_residual, max_relative_energy_error};
 use sparkgen::generated::catalogue::PAIRS;
-use sparkgen::generated::steppers::{SlrkLobattoIIIAB2, SlrkLobattoIIIE3};
+use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIAB2, SlrkLobattoIIIE3};
 use sparkgen::generated::tableaus::gauss::{GAUSS_1, GAUSS_2};
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{HolonomicOptions, integrate_rattle};
+use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic, integrate_rattle};
 use sparkgen::integrate::{Options, integrate};
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solution::Solution;
@@ -37,6 +37,24 @@ fn json(output: &Output) -> Value {
             String::from_utf8_lossy(&output.stdout)
         )
     })
+}
+
+/// The built-in `pendulum` problem's system (m = g = ℓ = 1).
+const PENDULUM: Pendulum = Pendulum {
+    m: 1.0,
+    g: 1.0,
+    l: 1.0,
+};
+
+/// The JSON object of a successful run of `args`.
+fn success_json(args: &[&str]) -> Value {
+    let out = sparkgen(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)
 }
 
 /// A fresh scratch directory for one test.
@@ -245,22 +263,11 @@ fn plots_are_written_as_png_and_svg() {
 
 #[test]
 fn holonomic_run_matches_rattle() {
-    let out = sparkgen(&["run", "pendulum", "--h", "0.05", "--steps", "200", "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = json(&out);
+    let v = success_json(&["run", "pendulum", "--h", "0.05", "--steps", "200", "--json"]);
     assert_eq!(v["method"], "Rattle");
     assert_eq!(v["kind"], "holonomic");
-    let pendulum = Pendulum {
-        m: 1.0,
-        g: 1.0,
-        l: 1.0,
-    };
-    let (q0, p0) = pendulum.state(1.0, 0.0);
-    let solution = integrate_rattle(&pendulum, &q0, &p0, &HolonomicOptions::new(0.05, 200))
+    let (q0, p0) = PENDULUM.state(1.0, 0.0);
+    let solution = integrate_rattle(&PENDULUM, &q0, &p0, &HolonomicOptions::new(0.05, 200))
         .expect("RATTLE runs");
     let q = floats(&v["q_final"]);
     assert!(
@@ -354,7 +361,8 @@ fn verify_quick_reports_orders_and_residuals() {
     let out = sparkgen(&["verify", "--quick", "--json", "--report", &dir_text]);
     let v = json(&out);
     let methods = v["methods"].as_array().expect("a list");
-    assert_eq!(methods.len(), STEPPERS.len() + 2);
+    assert_eq!(methods.len(), STEPPERS.len() + HOLONOMIC_STEPPERS.len() + 2);
+    assert_eq!(v["path"], "compiled");
     for m in methods {
         let declared = m["declared_order"].as_f64().unwrap_or(f64::NAN);
         let pass = m["measured_order"]
@@ -370,6 +378,19 @@ fn verify_quick_reports_orders_and_residuals() {
     // The SLRK order 2s − 2 of the library's own order test.
     let e3 = methods.iter().find(|m| m["name"] == "SlrkLobattoIIIE3");
     assert!(e3.is_some_and(|m| m["pass"] == true), "{e3:?}");
+    // The generated RATTLE steppers reach 2s − 2 on the pendulum (tests/rattle_lobatto.rs) and
+    // hold c(q) = 0 to round-off.
+    for s in HOLONOMIC_STEPPERS {
+        let m = methods
+            .iter()
+            .find(|m| m["name"] == s.name)
+            .unwrap_or_else(|| panic!("{} missing", s.name));
+        assert_eq!(m["problem"], "pendulum");
+        assert_eq!(m["declared_order"], 2 * s.stages - 2);
+        assert_eq!(m["pass"], true, "{m}");
+        let r = m["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);
+        assert!(r < 1e-14, "{}: residual {r}", s.name);
+    }
     let all_pass = v["passed"] == v["total"];
     assert_eq!(out.status.success(), all_pass);
     let report = std::fs::read_to_string(dir.join("verify.md")).expect("report written");
@@ -379,6 +400,182 @@ fn verify_quick_reports_orders_and_residuals() {
     let png = std::fs::read(dir.join("order_SlrkLobattoIIIE.png")).expect("plot written");
     assert_eq!(&png[..4], b"\x89PNG");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A shipped problem file.
+fn problem_file(name: &str) -> String {
+    format!("{}/problems/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `--out` CSV rows of a successful run of `args`.
+fn csv_rows(args: &[&str], path: &std::path::Path) -> Vec<Vec<f64>> {
+    let path_text = path.to_string_lossy().to_string();
+    let out = sparkgen(&[args, &["--out", &path_text]].concat());
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(path).expect("written");
+    text.lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|x| x.parse().expect("a number")).collect())
+        .collect()
+}
+
+/// Runs `args` on the problem `file` and on the built-in problem `builtin`; the number of
+/// trajectory points and the largest difference of the `--out` tables (∞ if their shapes
+/// differ).
+fn file_against_builtin(
+    dir: &std::path::Path,
+    args: &[&str],
+    file: &str,
+    builtin: &str,
+) -> (usize, f64) {
+    let a = csv_rows(
+        &[args, &["--problem-file", file]].concat(),
+        &dir.join("file.csv"),
+    );
+    let b = csv_rows(&[args, &[builtin]].concat(), &dir.join("builtin.csv"));
+    if a.len() != b.len() || a.iter().zip(&b).any(|(x, y)| x.len() != y.len()) {
+        return (a.len(), f64::INFINITY);
+    }
+    let worst = a
+        .iter()
+        .zip(&b)
+        .flat_map(|(x, y)| x.iter().zip(y).map(|(u, v)| (u - v).abs()))
+        .fold(0.0, f64::max);
+    (a.len(), worst)
+}
+
+#[test]
+fn lotka_volterra_file_gives_the_builtin_trajectory() {
+    let dir = scratch("lv-file");
+    let common = [
+        "run",
+        "--method",
+        "SlrkLobattoIIIE",
+        "--stages",
+        "3",
+        "--h",
+        "0.1",
+    ];
+    let common = [&common[..], &["--steps", "500"]].concat();
+    let file = problem_file("lotka_volterra.toml");
+    let (points, worst) = file_against_builtin(&dir, &common, &file, "lotka-volterra");
+    assert_eq!(points, 501);
+    println!("lotka_volterra.toml vs built-in over 500 steps: max difference {worst:.1e}");
+    assert!(worst <= 1e-13, "{worst:e}");
+    let v = json(&sparkgen(
+        &[&common[..], &["--problem-file", &file, "--json"]].concat(),
+    ));
+    assert_eq!(v["path"], "interpreted");
+    assert_eq!(v["problem"], file.as_str());
+    let builtin = json(&sparkgen(&[&common[..], &["--json"]].concat()));
+    assert_eq!(builtin["path"], "compiled");
+    // `--param` reaches the file's parameters: a₁ changes the trajectory.
+    let changed = json(&sparkgen(
+        &[
+            &common[..],
+            &["--problem-file", &file, "--param", "a1=-1.5", "--json"],
+        ]
+        .concat(),
+    ));
+    assert_ne!(changed["q_final"], v["q_final"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn holonomic_file_gives_the_builtin_trajectory_for_every_method() {
+    let dir = scratch("pendulum-file");
+    let file = problem_file("pendulum.toml");
+    for (method, stages) in [
+        ("Rattle", "1"),
+        ("Shake", "1"),
+        ("RattleLobattoIIIAIIIB", "3"),
+        ("RattleLobattoIIIAIIIB", "5"),
+    ] {
+        let common = [
+            "run", "--method", method, "--stages", stages, "--h", "0.05", "--steps", "200",
+        ];
+        let (points, worst) = file_against_builtin(&dir, &common, &file, "pendulum");
+        assert_eq!(points, 201);
+        println!("pendulum.toml vs built-in, {method}({stages}): max difference {worst:.1e}");
+        assert!(worst <= 1e-13, "{method}({stages}): {worst:e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rattle_lobatto_run_matches_the_library() {
+    let (h, steps) = (0.05, 400);
+    let v = success_json(&[
+        "run",
+        "pendulum",
+        "--method",
+        "RattleLobattoIIIAIIIB",
+        "--stages",
+        "3",
+        "--h",
+        "0.05",
+        "--steps",
+        "400",
+        "--json",
+    ]);
+    assert_eq!(v["method"], "RattleLobattoIIIAIIIB");
+    assert_eq!(v["stages"], 3);
+    assert_eq!(v["path"], "compiled");
+    let (q0, p0) = PENDULUM.state(1.0, 0.0);
+    let solution = integrate_holonomic::<RattleLobattoIIIAIIIB3<1>, _, 2, 1, 9>(
+        &PENDULUM,
+        &q0,
+        &p0,
+        &HolonomicOptions::new(h, steps),
+    )
+    .expect("the library run converges");
+    let (q, p) = (floats(&v["q_final"]), floats(&v["p_final"]));
+    for i in 0..2 {
+        assert!(
+            close(q[i], solution.q[steps][i]),
+            "q {q:?} vs {}",
+            solution.q[steps]
+        );
+        assert!(
+            close(p[i], solution.p[steps][i]),
+            "p {p:?} vs {}",
+            solution.p[steps]
+        );
+    }
+    let iterations: usize = solution.stats.iter().map(|s| s.iterations).sum();
+    let mean = v["newton_iterations_mean"].as_f64().unwrap_or(f64::NAN);
+    assert!(close(mean, iterations as f64 / steps as f64), "{mean}");
+    // c(q) = |q|² − ℓ², relative to ℓ² = 1: at round-off over the run.
+    let residual = solution
+        .q
+        .iter()
+        .map(|q| (q.norm_squared() - 1.0).abs())
+        .fold(0.0, f64::max);
+    let reported = v["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);
+    assert!(close(reported, residual), "{reported} vs {residual}");
+    assert!(reported < 1e-14, "{reported}");
+}
+
+#[test]
+fn verify_problem_file_studies_every_method_of_its_kind() {
+    let file = problem_file("pendulum.toml");
+    let out = sparkgen(&["verify", "--quick", "--json", "--problem-file", &file]);
+    let v = json(&out);
+    assert_eq!(v["path"], "interpreted");
+    let methods = v["methods"].as_array().expect("a list");
+    assert_eq!(methods.len(), HOLONOMIC_STEPPERS.len() + 2);
+    for m in methods {
+        assert_eq!(m["problem"], file.as_str());
+        let declared = m["declared_order"].as_f64().unwrap_or(f64::NAN);
+        let measured = m["measured_order"].as_f64().unwrap_or(f64::NAN);
+        assert!((measured - declared).abs() <= 0.3, "{m}");
+        assert_eq!(m["pass"], true, "{m}");
+    }
+    assert!(out.status.success());
 }
 
 /// Runs `args`, expects failure with exactly one line on stderr containing every `needle`.
@@ -441,6 +638,80 @@ fn errors_exit_non_zero_with_one_line() {
     );
     fails_with(&["tableau", "Gauss", "99"], &["Gauss has no s = 99"]);
     fails_with(&["frobnicate"], &["error"]);
+}
+
+#[test]
+fn problem_file_errors_name_file_line_and_column() {
+    let dir = scratch("bad-file");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("scratch file");
+        path.to_string_lossy().to_string()
+    };
+    let unknown = write(
+        "unknown.toml",
+        "kind = \"degenerate_lagrangian\"\ncoordinates = [\"q1\", \"q2\"]\n\
+         theta = [\"q2\", \"q1\"]\nhamiltonian = \"q1 + zz\"\n[initial]\nq = [1.0, 1.0]\n",
+    );
+    // `zz` starts at column 21 of line 4.
+    fails_with(
+        &["run", "--problem-file", &unknown],
+        &[&format!("{unknown}:4:21: "), "`zz`"],
+    );
+    fails_with(
+        &["verify", "--quick", "--problem-file", &unknown],
+        &[&format!("{unknown}:4:21: ")],
+    );
+    let syntax = write(
+        "syntax.toml",
+        "kind = \"holonomic\"\ncoordinates = [\"x\"\n",
+    );
+    fails_with(
+        &["run", "--problem-file", &syntax],
+        &[&format!("{syntax}:"), "TOML syntax"],
+    );
+    let three = write(
+        "three.toml",
+        "kind = \"degenerate_lagrangian\"\ncoordinates = [\"a\", \"b\", \"c\"]\n\
+         theta = [\"b\", \"c\", \"a\"]\nhamiltonian = \"a * a + b * b + c * c\"\n\
+         [initial]\nq = [1.0, 1.0, 1.0]\n",
+    );
+    fails_with(
+        &["run", "--problem-file", &three],
+        &[&three, "3 coordinates", "D = 2"],
+    );
+    fails_with(
+        &[
+            "run",
+            "--problem-file",
+            &problem_file("pendulum.toml"),
+            "--method",
+            "VprkGauss",
+        ],
+        &[
+            "unknown method `VprkGauss`",
+            "Rattle, Shake, RattleLobattoIIIAIIIB",
+        ],
+    );
+    fails_with(
+        &[
+            "run",
+            "--problem-file",
+            &problem_file("lotka_volterra.toml"),
+            "--param",
+            "zz=1",
+        ],
+        &["unknown parameter `zz`", "a1, a2, b1, b2"],
+    );
+    fails_with(
+        &[
+            "run",
+            "--problem-file",
+            &dir.join("missing.toml").to_string_lossy(),
+        ],
+        &["missing.toml: cannot read the problem file"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -73,8 +73,10 @@ pub struct RunArgs {
     /// One JSON object on stdout.
     #[arg(long)]
     pub json: bool,
-    // `--problem-file FILE.toml` (problems written as expressions, run through the symbolic
-    // interpreter) joins here; `cli::problems::resolve` is where it dispatches.
+    /// A problem written as expressions in a TOML file (`sparkgen::problem_file`), evaluated by
+    /// the interpreter; `--param` sets its parameters.
+    #[arg(long, value_name = "FILE.toml", conflicts_with = "problem")]
+    pub problem_file: Option<PathBuf>,
 }
 
 /// `sparkgen tableau`.
@@ -104,4 +106,8 @@ pub struct VerifyArgs {
     /// Write a Markdown report with PNG order plots into this directory.
     #[arg(long, value_name = "DIR")]
     pub report: Option<PathBuf>,
+    /// Study every method of the file's problem kind on the problem of this TOML file
+    /// (interpreted) instead of the built-in problems.
+    #[arg(long, value_name = "FILE.toml")]
+    pub problem_file: Option<PathBuf>,
 }

@@ -1,19 +1,23 @@
-//! The built-in degenerate Lagrangian problems as one type, so that each generated stepper is
-//! instantiated once for all of them (a match per kernel call, against three instantiations
-//! of every stepper).
+//! The built-in degenerate Lagrangian problems and those of problem files as one type, so that
+//! each generated stepper is instantiated once for all of them (a match per kernel call,
+//! against four instantiations of every stepper); [`OrFile`] does the same for each shape of
+//! holonomic system.
 
-use crate::problem::{DegenerateLagrangian, Matrix, Vector};
+use crate::problem::{DegenerateLagrangian, HolonomicSystem, Matrix, Vector};
+use crate::problem_file::{DegenerateLagrangianView, HolonomicView};
 use crate::problems::{DegeneratePendulum, LotkaVolterra2d, LotkaVolterra2dSingular};
 
-/// One of the shipped degenerate Lagrangian problems.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Builtin {
+/// One of the shipped degenerate Lagrangian problems, or a problem file's.
+#[derive(Clone, Copy, Debug)]
+pub enum Builtin<'a> {
     /// Lotka–Volterra 2d, standard gauge.
     LotkaVolterra(LotkaVolterra2d),
     /// Lotka–Volterra 2d, singular gauge.
     LotkaVolterraSingular(LotkaVolterra2dSingular),
     /// The degenerate pendulum.
     DegeneratePendulum(DegeneratePendulum),
+    /// A problem file of two coordinates, evaluated by the interpreter.
+    File(DegenerateLagrangianView<'a, 2>),
 }
 
 /// Forwards a kernel to the problem inside.
@@ -23,11 +27,12 @@ macro_rules! forward {
             Builtin::LotkaVolterra(p) => p.$kernel($($arg),*),
             Builtin::LotkaVolterraSingular(p) => p.$kernel($($arg),*),
             Builtin::DegeneratePendulum(p) => p.$kernel($($arg),*),
+            Builtin::File(p) => p.$kernel($($arg),*),
         }
     };
 }
 
-impl DegenerateLagrangian<2> for Builtin {
+impl DegenerateLagrangian<2> for Builtin<'_> {
     fn theta(&self, q: &Vector<2>) -> Vector<2> {
         forward!(self.theta(q))
     }
@@ -48,5 +53,62 @@ impl DegenerateLagrangian<2> for Builtin {
     }
     fn jacobian_product_derivative(&self, q: &Vector<2>, v: &Vector<2>) -> Matrix<2, 2> {
         forward!(self.jacobian_product_derivative(q, v))
+    }
+}
+
+/// A built-in holonomic system `B` of shape `(D, M)`, or a problem file's of the same shape.
+#[derive(Clone, Copy, Debug)]
+pub enum OrFile<'a, B, const D: usize, const M: usize> {
+    /// The built-in problem.
+    Builtin(B),
+    /// A problem file, evaluated by the interpreter.
+    File(HolonomicView<'a, D, M>),
+}
+
+/// Forwards a kernel to the system inside.
+macro_rules! forward_holonomic {
+    ($self:ident . $kernel:ident($($arg:ident),*)) => {
+        match $self {
+            OrFile::Builtin(p) => p.$kernel($($arg),*),
+            OrFile::File(p) => p.$kernel($($arg),*),
+        }
+    };
+}
+
+impl<B: HolonomicSystem<D, M>, const D: usize, const M: usize> HolonomicSystem<D, M>
+    for OrFile<'_, B, D, M>
+{
+    fn mass_matrix(&self) -> Matrix<D, D> {
+        forward_holonomic!(self.mass_matrix())
+    }
+    fn inverse_mass_matrix(&self) -> Matrix<D, D> {
+        forward_holonomic!(self.inverse_mass_matrix())
+    }
+    fn potential(&self, q: &Vector<D>) -> f64 {
+        forward_holonomic!(self.potential(q))
+    }
+    fn potential_gradient(&self, q: &Vector<D>) -> Vector<D> {
+        forward_holonomic!(self.potential_gradient(q))
+    }
+    fn potential_hessian(&self, q: &Vector<D>) -> Matrix<D, D> {
+        forward_holonomic!(self.potential_hessian(q))
+    }
+    fn constraints(&self, q: &Vector<D>) -> Vector<M> {
+        forward_holonomic!(self.constraints(q))
+    }
+    fn constraint_jacobian(&self, q: &Vector<D>) -> Matrix<M, D> {
+        forward_holonomic!(self.constraint_jacobian(q))
+    }
+    fn constraint_force_derivative(&self, q: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, D> {
+        forward_holonomic!(self.constraint_force_derivative(q, lambda))
+    }
+    fn constraint_velocity_derivative(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<M, D> {
+        forward_holonomic!(self.constraint_velocity_derivative(q, v))
+    }
+    fn velocity(&self, p: &Vector<D>) -> Vector<D> {
+        forward_holonomic!(self.velocity(p))
+    }
+    fn hamiltonian(&self, q: &Vector<D>, p: &Vector<D>) -> f64 {
+        forward_holonomic!(self.hamiltonian(q, p))
     }
 }

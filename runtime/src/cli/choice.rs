@@ -1,15 +1,17 @@
 //! Choosing a method by name for a problem kind: a generated stepper family with a stage count
-//! for degenerate Lagrangians, RATTLE or SHAKE for holonomic systems.
+//! for degenerate Lagrangians; RATTLE, SHAKE or a generated RATTLE family for holonomic
+//! systems.
 
 use super::error::CliError;
-use super::registry::{STEPPERS, StepperInfo, families};
+use super::registry::{HOLONOMIC_STEPPERS, STEPPERS, StepperInfo, families};
 
 /// The kinds of problems, each with its methods.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// `L = ϑ(q)·v − H(q)`: the generated SLRK and VPRK steppers.
     Degenerate,
-    /// `H = ½pᵀM⁻¹p + V(q)`, `c(q) = 0`: RATTLE and SHAKE.
+    /// `H = ½pᵀM⁻¹p + V(q)`, `c(q) = 0`: RATTLE, SHAKE and the generated Lobatto IIIA–IIIB
+    /// RATTLE steppers.
     Holonomic,
 }
 
@@ -48,8 +50,10 @@ impl Holonomic {
 /// A chosen method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Choice {
-    /// A generated stepper.
+    /// A generated stepper for degenerate Lagrangians.
     Stepper(&'static StepperInfo),
+    /// A generated stepper for holonomic systems.
+    HolonomicStepper(&'static StepperInfo),
     /// RATTLE or SHAKE.
     Holonomic(Holonomic),
 }
@@ -58,9 +62,38 @@ impl Choice {
     /// Family name and stage count.
     pub fn family_and_stages(&self) -> (&'static str, usize) {
         match self {
-            Choice::Stepper(info) => (info.family, info.stages),
+            Choice::Stepper(info) | Choice::HolonomicStepper(info) => (info.family, info.stages),
             Choice::Holonomic(h) => (h.name(), 1),
         }
+    }
+
+    /// The method's name, e.g. `SlrkLobattoIIIE3`, `RattleLobattoIIIAIIIB3`, `Rattle`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Choice::Stepper(info) | Choice::HolonomicStepper(info) => info.name,
+            Choice::Holonomic(h) => h.name(),
+        }
+    }
+}
+
+/// Every method for problems of `kind`, with its declared order: the generated steppers for
+/// degenerate Lagrangians; RATTLE, SHAKE (order 2) and the generated steppers for holonomic
+/// systems.
+pub fn methods(kind: Kind) -> Vec<(Choice, usize)> {
+    match kind {
+        Kind::Degenerate => STEPPERS
+            .iter()
+            .map(|s| (Choice::Stepper(s), s.order))
+            .collect(),
+        Kind::Holonomic => Holonomic::ALL
+            .into_iter()
+            .map(|h| (Choice::Holonomic(h), 2))
+            .chain(
+                HOLONOMIC_STEPPERS
+                    .iter()
+                    .map(|s| (Choice::HolonomicStepper(s), s.order)),
+            )
+            .collect(),
     }
 }
 
@@ -78,37 +111,20 @@ pub fn resolve(kind: Kind, name: Option<&str>, stages: Option<usize>) -> Result<
     match kind {
         Kind::Degenerate => {
             let wanted = normalize(name.unwrap_or("SlrkLobattoIIIE"));
-            if let Some(info) = STEPPERS.iter().find(|s| normalize(s.name) == wanted) {
-                return match stages {
-                    Some(s) if s != info.stages => Err(CliError::InvalidValue {
-                        what: "--stages",
-                        value: s.to_string(),
-                        reason: "the method name already fixes the stage count",
-                    }),
-                    _ => Ok(Choice::Stepper(info)),
-                };
-            }
-            let family = families()
-                .into_iter()
-                .find(|f| normalize(f) == wanted)
-                .ok_or_else(|| unknown(kind, name))?;
-            let members = || STEPPERS.iter().filter(move |s| s.family == family);
-            let stages = match stages {
-                Some(s) => s,
-                None if members().any(|m| m.stages == 3) => 3,
-                None => members().map(|m| m.stages).min().unwrap_or(0),
-            };
-            members()
-                .find(|m| m.stages == stages)
+            generated(STEPPERS, &wanted, stages)
+                .ok_or_else(|| unknown(kind, name))?
                 .map(Choice::Stepper)
-                .ok_or_else(|| stages_error(family, stages))
         }
         Kind::Holonomic => {
             let wanted = normalize(name.unwrap_or("Rattle"));
-            let method = Holonomic::ALL
+            let Some(method) = Holonomic::ALL
                 .into_iter()
                 .find(|h| normalize(h.name()) == wanted)
-                .ok_or_else(|| unknown(kind, name))?;
+            else {
+                return generated(HOLONOMIC_STEPPERS, &wanted, stages)
+                    .ok_or_else(|| unknown(kind, name))?
+                    .map(Choice::HolonomicStepper);
+            };
             match stages {
                 Some(s) if s != 1 => Err(CliError::UnknownStages {
                     family: method.name().to_owned(),
@@ -121,27 +137,54 @@ pub fn resolve(kind: Kind, name: Option<&str>, stages: Option<usize>) -> Result<
     }
 }
 
+/// The stepper of `table` named `wanted` (normalized: a type name, or a family with `stages`,
+/// by default 3 where the family has it, else its smallest); `None` if no name matches.
+fn generated(
+    table: &'static [StepperInfo],
+    wanted: &str,
+    stages: Option<usize>,
+) -> Option<Result<&'static StepperInfo, CliError>> {
+    if let Some(info) = table.iter().find(|s| normalize(s.name) == wanted) {
+        return Some(match stages {
+            Some(s) if s != info.stages => Err(CliError::InvalidValue {
+                what: "--stages",
+                value: s.to_string(),
+                reason: "the method name already fixes the stage count",
+            }),
+            _ => Ok(info),
+        });
+    }
+    let family = families(table)
+        .into_iter()
+        .find(|f| normalize(f) == wanted)?;
+    let members = || table.iter().filter(move |s| s.family == family);
+    let stages = match stages {
+        Some(s) => s,
+        None if members().any(|m| m.stages == 3) => 3,
+        None => members().map(|m| m.stages).min().unwrap_or(0),
+    };
+    Some(members().find(|m| m.stages == stages).ok_or_else(|| {
+        let valid: Vec<String> = members().map(|s| s.stages.to_string()).collect();
+        CliError::UnknownStages {
+            family: family.to_owned(),
+            stages,
+            valid: valid.join(", "),
+        }
+    }))
+}
+
 fn unknown(kind: Kind, name: Option<&str>) -> CliError {
     let valid = match kind {
-        Kind::Degenerate => families().join(", "),
-        Kind::Holonomic => Holonomic::ALL.map(Holonomic::name).join(", "),
+        Kind::Degenerate => families(STEPPERS),
+        Kind::Holonomic => {
+            let mut names = Holonomic::ALL.map(Holonomic::name).to_vec();
+            names.extend(families(HOLONOMIC_STEPPERS));
+            names
+        }
     };
     CliError::UnknownMethod {
         name: name.unwrap_or_default().to_owned(),
         kind: kind.name(),
-        valid,
-    }
-}
-
-fn stages_error(family: &str, stages: usize) -> CliError {
-    let valid: Vec<String> = STEPPERS
-        .iter()
-        .filter(|s| s.family == family)
-        .map(|s| s.stages.to_string())
-        .collect();
-    CliError::UnknownStages {
-        family: family.to_owned(),
-        stages,
         valid: valid.join(", "),
     }
 }

@@ -48,9 +48,26 @@ pub enum CliError {
         /// The parameter given.
         name: String,
         /// The problem.
-        problem: &'static str,
+        problem: String,
         /// The valid parameters, comma-separated.
         valid: String,
+    },
+    /// A problem file that cannot be read or has errors: `FILE:LINE:COLUMN: message` (the
+    /// first error, and how many follow).
+    #[error("{}", problem_file_note(path, source))]
+    ProblemFile {
+        /// The file.
+        path: PathBuf,
+        /// The located errors.
+        source: crate::problem_file::ProblemFileError,
+    },
+    /// A valid problem file that `run` and `verify` have no methods or instantiation for.
+    #[error("{}: {reason}", path.display())]
+    UnsupportedProblemFile {
+        /// The file.
+        path: PathBuf,
+        /// What is unsupported, with the supported kinds or dimensions.
+        reason: String,
     },
     /// A number or option value that cannot be used.
     #[error("invalid {what} `{value}`: {reason}")]
@@ -102,6 +119,15 @@ pub enum CliError {
         /// The failed methods' names, comma-separated.
         names: String,
     },
+}
+
+/// `FILE:LINE:COLUMN: message` for errors in the file, `FILE: message` for I/O errors.
+fn problem_file_note(
+    path: &std::path::Path,
+    source: &crate::problem_file::ProblemFileError,
+) -> String {
+    let separator = if source.errors().is_empty() { " " } else { "" };
+    format!("{}:{separator}{source}", path.display())
 }
 
 fn written_note(written: &[PathBuf]) -> String {

@@ -99,9 +99,7 @@ pub fn rows() -> Vec<MethodRow> {
             symplectic: pair.is_some_and(|p| p.symplectic),
             symmetric: pair.is_some_and(|p| p.symmetric),
             constraint_preserving: true,
-            limitations: vec![
-                "library only (sparkgen::holonomic::integrate_holonomic): not yet in `run`/`verify`",
-            ],
+            limitations: Vec::new(),
         }
     }));
     for h in Holonomic::ALL {

@@ -10,11 +10,7 @@ pub struct Params {
 
 impl Params {
     /// Parses `name=value` texts; every name must be one of `valid` (of `problem`).
-    pub fn parse(
-        texts: &[String],
-        problem: &'static str,
-        valid: &[&str],
-    ) -> Result<Params, CliError> {
+    pub fn parse(texts: &[String], problem: &str, valid: &[&str]) -> Result<Params, CliError> {
         let mut values = Vec::with_capacity(texts.len());
         for text in texts {
             let Some((name, value)) = text.split_once('=') else {
@@ -28,7 +24,7 @@ impl Params {
             if !valid.contains(&name) {
                 return Err(CliError::UnknownParameter {
                     name: name.to_owned(),
-                    problem,
+                    problem: problem.to_owned(),
                     valid: valid.join(", "),
                 });
             }
@@ -36,6 +32,11 @@ impl Params {
             values.push((name.to_owned(), number));
         }
         Ok(Params { values })
+    }
+
+    /// The pairs in the order given.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, f64)> {
+        self.values.iter().map(|(n, v)| (n.as_str(), *v))
     }
 
     /// The value of `name` (the last one given), or `default`.

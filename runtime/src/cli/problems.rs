@@ -1,10 +1,10 @@
 //! The built-in problems by name, with their parameters and initial data.
 
-use super::builtin::Builtin;
+use super::builtin::{Builtin, OrFile};
 use super::choice::Kind;
 use super::error::CliError;
 use super::params::Params;
-use super::run::{Run, RunSpec, degenerate, holonomic};
+use super::run::{Run, RunSpec, Subject, degenerate, holonomic};
 use crate::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
 use crate::problem::{DegenerateLagrangian, Vector};
 use crate::problems::{DegeneratePendulum, LotkaVolterra2d, LotkaVolterra2dSingular};
@@ -83,11 +83,11 @@ pub fn find(name: Option<&str>) -> Result<&'static ProblemInfo, CliError> {
         })
 }
 
-/// Builds `info`'s problem with `params` and runs it. (Problems from a `--problem-file` are
-/// built by the problem-file library and enter `run::degenerate` / `run::holonomic` the same
-/// way.)
+/// Builds `info`'s problem with `params` and runs it. (Problems from a `--problem-file` enter
+/// `run::degenerate` / `run::holonomic` the same way, see `cli::problem_files`.)
 pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Result<Run, CliError> {
     let get = |name, default| params.get(name, default);
+    let subject = &Subject::builtin(info);
     match info.name {
         "lotka-volterra" | "lotka-volterra-singular" => {
             let d = LotkaVolterra2d::UPSTREAM;
@@ -105,7 +105,7 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
             };
             let [x, y] = LotkaVolterra2d::UPSTREAM_Q0;
             let q0 = Vector::from([get("q1", x), get("q2", y)]);
-            degenerate(&problem, info, q0, problem.theta(&q0), spec)
+            degenerate(&problem, subject, q0, problem.theta(&q0), spec)
         }
         "degenerate-pendulum" => {
             let problem = DegeneratePendulum;
@@ -113,7 +113,7 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
             let q0 = Vector::from([get("q1", d[0]), get("q2", d[1])]);
             degenerate(
                 &Builtin::DegeneratePendulum(problem),
-                info,
+                subject,
                 q0,
                 problem.theta(&q0),
                 spec,
@@ -126,7 +126,7 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
                 l: get("l", 1.0),
             };
             let (q0, p0) = problem.state(get("theta", 1.0), get("theta_dot", 0.0));
-            holonomic(&problem, info, q0, p0, spec)
+            holonomic(&OrFile::Builtin(problem), subject, q0, p0, spec)
         }
         "spherical-pendulum" => {
             let problem = SphericalPendulum {
@@ -138,7 +138,7 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
             let (s, c) = theta.sin_cos();
             let q0 = Vector::from([problem.l * s, 0.0, -problem.l * c]);
             let p0 = Vector::from([0.0, problem.m * problem.l * s * rate, 0.0]);
-            holonomic(&problem, info, q0, p0, spec)
+            holonomic(&OrFile::Builtin(problem), subject, q0, p0, spec)
         }
         "triatomic" => {
             let d = Triatomic::WATER_LIKE;
@@ -153,7 +153,7 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
                 a: get("a", d.a),
             };
             let (q0, p0) = triatomic_state(&problem)?;
-            holonomic(&problem, info, q0, p0, spec)
+            holonomic(&OrFile::Builtin(problem), subject, q0, p0, spec)
         }
         other => find(Some(other)).and_then(|_| {
             Err(CliError::UnknownProblem {

@@ -2,20 +2,26 @@
 //! (`generated::for_each_stepper!`) expanded into [`STEPPERS`] and a dispatch from a table
 //! entry to the stepper type.
 //!
-//! Dispatch is for problems of dimension `D = 2` (every shipped degenerate Lagrangian problem):
-//! the number of unknowns `N` is a const generic fixed per (stepper, D).
+//! Dispatch is for problems of dimension `D = 2` (every shipped degenerate Lagrangian problem)
+//! and, for holonomic systems, for the `(D, M)` of the shipped ones ([`HOLONOMIC_SHAPES`]): the
+//! number of unknowns `N` is a const generic fixed per (stepper, D, M), so each supported
+//! shape is one instantiation of every stepper.
 
 use crate::layout::{Dims, Layout};
-use crate::problem::DegenerateLagrangian;
+use crate::problem::{DegenerateLagrangian, HolonomicSystem};
 use crate::stage::StageMethod;
 
 /// The dimension the dispatch instantiates.
 pub const DIMENSION: usize = 2;
 
-/// The number of unknowns of a stepper with unknown layout `layout` in dimension `d` (the one
-/// place the command line reads a layout).
-pub const fn unknowns(layout: &Layout, d: usize) -> usize {
-    layout.len(Dims::uniform(d))
+/// The (D coordinates, M constraints) the holonomic dispatch instantiates: the pendulum, the
+/// spherical pendulum and the triatomic molecule (each has a [`HolonomicDispatch`] impl below).
+pub const HOLONOMIC_SHAPES: &[(usize, usize)] = &[(2, 1), (3, 1), (9, 3)];
+
+/// The number of unknowns of a stepper with unknown layout `layout` for `dims` (the one place
+/// the command line reads a layout).
+pub const fn unknowns(layout: &Layout, dims: Dims) -> usize {
+    layout.len(dims)
 }
 
 /// A generated stepper as data.
@@ -44,6 +50,50 @@ pub trait StepperVisitor<P> {
     ) -> Self::Output;
 }
 
+/// Something to do with a generated holonomic stepper type `Meth` (with `N` unknowns) on
+/// problems of type `P` with `D` coordinates and `M` constraints.
+pub trait HolonomicVisitor<P, const D: usize, const M: usize> {
+    /// The result.
+    type Output;
+    /// Does it.
+    fn visit<Meth: StageMethod<P, D>, const N: usize>(self, info: &StepperInfo) -> Self::Output;
+}
+
+/// The shape `(D, M)` as a type, so that the holonomic dispatch is instantiated per supported
+/// shape ([`HOLONOMIC_SHAPES`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Shape<const D: usize, const M: usize>;
+
+/// The generated holonomic steppers for systems of one shape `(D, M)`.
+pub trait HolonomicDispatch<const D: usize, const M: usize> {
+    /// Calls `visitor.visit::<Meth, N>` with the stepper type named by `info`; `None` if no
+    /// generated holonomic stepper has that name.
+    fn visit<P: HolonomicSystem<D, M>, V: HolonomicVisitor<P, D, M>>(
+        info: &StepperInfo,
+        visitor: V,
+    ) -> Option<V::Output>;
+}
+
+/// The [`HolonomicDispatch`] impl of shape `($d, $m)` over the stepper types `$ty<M>`.
+macro_rules! holonomic_shape {
+    ($d:literal, $m:literal; $($ty:ident),* $(,)?) => {
+        impl HolonomicDispatch<$d, $m> for Shape<$d, $m> {
+            fn visit<P: HolonomicSystem<$d, $m>, V: HolonomicVisitor<P, $d, $m>>(
+                info: &StepperInfo,
+                visitor: V,
+            ) -> Option<V::Output> {
+                match info.name {
+                    $(stringify!($ty) => Some(visitor.visit::<
+                        crate::generated::steppers::$ty<$m>,
+                        { unknowns(&crate::generated::steppers::$ty::<$m>::UNKNOWN_LAYOUT, Dims::new($d, $m)) },
+                    >(info)),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
 macro_rules! stepper_table {
     (
         degenerate: [$(($ty:ident, $family:literal, $s:literal, $order:literal, $pair:literal)),* $(,)?],
@@ -59,7 +109,7 @@ macro_rules! stepper_table {
         }),*];
 
         /// Every generated stepper for holonomic systems (`RattleLobattoIIIAIIIB{s}<M>`), run
-        /// through `sparkgen::holonomic::integrate_holonomic`; listed by `methods`.
+        /// through `sparkgen::holonomic::integrate_holonomic`.
         pub const HOLONOMIC_STEPPERS: &[StepperInfo] = &[$(StepperInfo {
             name: stringify!($hty),
             family: $hfamily,
@@ -77,20 +127,24 @@ macro_rules! stepper_table {
             match info.name {
                 $(stringify!($ty) => Some(visitor.visit::<
                     crate::generated::steppers::$ty,
-                    { unknowns(&crate::generated::steppers::$ty::UNKNOWN_LAYOUT, DIMENSION) },
+                    { unknowns(&crate::generated::steppers::$ty::UNKNOWN_LAYOUT, Dims::uniform(DIMENSION)) },
                 >(info)),)*
                 _ => None,
             }
         }
+
+        holonomic_shape!(2, 1; $($hty),*);
+        holonomic_shape!(3, 1; $($hty),*);
+        holonomic_shape!(9, 3; $($hty),*);
     };
 }
 
 crate::generated::for_each_stepper!(stepper_table);
 
-/// The families in table order, each once.
-pub fn families() -> Vec<&'static str> {
+/// The families of `table` in table order, each once.
+pub fn families(table: &[StepperInfo]) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    for s in STEPPERS {
+    for s in table {
         if !out.contains(&s.family) {
             out.push(s.family);
         }

@@ -1,15 +1,18 @@
 //! Running a method on a problem: integration (with a progress bar where it helps), the
 //! diagnostics series, and the erased [`Run`].
 
-use super::choice::{Choice, Holonomic};
+use super::choice::{Choice, Holonomic, Kind};
 use super::error::CliError;
 use super::problems::ProblemInfo;
 use super::progress::Progress;
-use super::registry::{self, DIMENSION, StepperInfo, StepperVisitor};
+use super::registry::{
+    self, DIMENSION, HolonomicDispatch, HolonomicVisitor, Shape, StepperInfo, StepperVisitor,
+};
 use super::trajectory::Trajectory;
 use crate::diagnostics::{DiagnosticsError, constraint_residuals, relative_energy_errors};
 use crate::holonomic::{
-    HolonomicOptions, consistency_residuals, integrate_rattle, integrate_shake,
+    HolonomicFailure, HolonomicOptions, consistency_residuals, integrate_holonomic,
+    integrate_rattle, integrate_shake,
 };
 use crate::integrate::{Options, integrate_observed};
 use crate::problem::{DegenerateLagrangian, HolonomicSystem, Vector};
@@ -30,19 +33,58 @@ pub struct RunSpec {
     pub progress: bool,
 }
 
+/// Which code evaluates a problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// Rust compiled from the derive macros (the built-in problems).
+    Compiled,
+    /// The symbolic engine's interpreter (tapes) on a problem file.
+    Interpreted,
+}
+
+impl Path {
+    /// `compiled` or `interpreted`, as the summary and JSON name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Path::Compiled => "compiled",
+            Path::Interpreted => "interpreted",
+        }
+    }
+}
+
+/// What is integrated: the problem's name, its kind and the code path evaluating it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subject {
+    /// A built-in problem's name, or the problem file's path.
+    pub name: String,
+    /// Its kind (which methods apply).
+    pub kind: Kind,
+    /// Compiled or interpreted.
+    pub path: Path,
+}
+
+impl Subject {
+    /// A built-in problem (compiled).
+    pub fn builtin(info: &ProblemInfo) -> Subject {
+        Subject {
+            name: info.name.to_owned(),
+            kind: info.kind,
+            path: Path::Compiled,
+        }
+    }
+}
+
 /// A finished (or failed) run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     /// The problem.
-    pub problem: &'static ProblemInfo,
+    pub subject: Subject,
     /// The method.
     pub method: Choice,
     /// Step size.
     pub h: f64,
     /// Steps requested.
     pub steps_requested: usize,
-    /// Which code ran: `compiled` (derive-macro problems and generated steppers).
-    pub path: &'static str,
     /// The trajectory up to the last accepted step.
     pub trajectory: Trajectory,
     /// Wall-clock seconds of the integration alone.
@@ -83,13 +125,13 @@ impl<P: DegenerateLagrangian<DIMENSION>> StepperVisitor<P> for Integrate<'_, P> 
 /// Runs a generated stepper on a degenerate Lagrangian problem from `(q₀, p₀)`.
 pub fn degenerate<P: DegenerateLagrangian<DIMENSION>>(
     problem: &P,
-    info: &'static ProblemInfo,
+    subject: &Subject,
     q0: Vector<DIMENSION>,
     p0: Vector<DIMENSION>,
     spec: &RunSpec,
 ) -> Result<Run, CliError> {
     let Choice::Stepper(stepper) = spec.method else {
-        return Err(wrong_kind(spec, info));
+        return Err(wrong_kind(spec, subject.kind));
     };
     let visitor = Integrate {
         problem,
@@ -98,30 +140,62 @@ pub fn degenerate<P: DegenerateLagrangian<DIMENSION>>(
         options: Options::new(spec.h, spec.steps),
         progress: spec.progress,
     };
-    let (result, wall) = registry::visit(stepper, visitor).ok_or_else(|| wrong_kind(spec, info))?;
+    let (result, wall) =
+        registry::visit(stepper, visitor).ok_or_else(|| wrong_kind(spec, subject.kind))?;
     let (solution, failure) = outcome(result.map_err(|f| (f.solution, f.error.to_string())))?;
     let energy = relative_energy_errors(problem, &solution)?;
     let residual = constraint_residuals(problem, &solution)?;
     let trajectory = Trajectory::new(solution, energy, residual, "|p − ϑ(q)|∞");
-    Ok(finish(info, spec, trajectory, wall, failure))
+    Ok(finish(subject, spec, trajectory, wall, failure))
 }
 
-/// Runs RATTLE or SHAKE on a holonomic problem from `(q₀, p₀)`.
+/// Integrates with the visited generated holonomic stepper.
+struct IntegrateHolonomic<'a, P, const D: usize> {
+    problem: &'a P,
+    q0: &'a Vector<D>,
+    p0: &'a Vector<D>,
+    options: &'a HolonomicOptions,
+}
+
+type HolonomicOutcome<const D: usize> = Result<Solution<D>, Box<HolonomicFailure<D>>>;
+
+impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> HolonomicVisitor<P, D, M>
+    for IntegrateHolonomic<'_, P, D>
+{
+    type Output = HolonomicOutcome<D>;
+    fn visit<Meth: StageMethod<P, D>, const N: usize>(self, _: &StepperInfo) -> Self::Output {
+        integrate_holonomic::<Meth, P, D, M, N>(self.problem, self.q0, self.p0, self.options)
+    }
+}
+
+/// Runs RATTLE, SHAKE or a generated holonomic stepper on a holonomic problem from `(q₀, p₀)`
+/// (generated steppers for the shapes `(D, M)` of [`registry::HOLONOMIC_SHAPES`]).
 pub fn holonomic<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
     problem: &P,
-    info: &'static ProblemInfo,
+    subject: &Subject,
     q0: Vector<D>,
     p0: Vector<D>,
     spec: &RunSpec,
-) -> Result<Run, CliError> {
-    let Choice::Holonomic(method) = spec.method else {
-        return Err(wrong_kind(spec, info));
-    };
+) -> Result<Run, CliError>
+where
+    Shape<D, M>: HolonomicDispatch<D, M>,
+{
     let options = HolonomicOptions::new(spec.h, spec.steps);
     let start = Instant::now();
-    let result = match method {
-        Holonomic::Rattle => integrate_rattle(problem, &q0, &p0, &options),
-        Holonomic::Shake => integrate_shake(problem, &q0, &p0, &options),
+    let result = match spec.method {
+        Choice::Holonomic(Holonomic::Rattle) => integrate_rattle(problem, &q0, &p0, &options),
+        Choice::Holonomic(Holonomic::Shake) => integrate_shake(problem, &q0, &p0, &options),
+        Choice::HolonomicStepper(info) => {
+            let visitor = IntegrateHolonomic {
+                problem,
+                q0: &q0,
+                p0: &p0,
+                options: &options,
+            };
+            <Shape<D, M> as HolonomicDispatch<D, M>>::visit(info, visitor)
+                .ok_or_else(|| wrong_kind(spec, subject.kind))?
+        }
+        Choice::Stepper(_) => return Err(wrong_kind(spec, subject.kind)),
     };
     let wall = start.elapsed().as_secs_f64();
     let (solution, failure) = outcome(result.map_err(|f| (f.solution, f.error.to_string())))?;
@@ -137,7 +211,7 @@ pub fn holonomic<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
         .map(|(q, p)| consistency_residuals(problem, q, p).position)
         .collect();
     let trajectory = Trajectory::new(solution, energy, residual, "relative |c(q)|");
-    Ok(finish(info, spec, trajectory, wall, failure))
+    Ok(finish(subject, spec, trajectory, wall, failure))
 }
 
 /// The solution (with the failure's message if a step failed), or the error itself if not even
@@ -156,27 +230,26 @@ fn outcome<const D: usize>(
 }
 
 fn finish(
-    problem: &'static ProblemInfo,
+    subject: &Subject,
     spec: &RunSpec,
     trajectory: Trajectory,
     wall_seconds: f64,
     failure: Option<String>,
 ) -> Run {
     Run {
-        problem,
+        subject: subject.clone(),
         method: spec.method,
         h: spec.h,
         steps_requested: spec.steps,
-        path: "compiled",
         trajectory,
         wall_seconds,
         failure,
     }
 }
 
-fn wrong_kind(spec: &RunSpec, info: &ProblemInfo) -> CliError {
+fn wrong_kind(spec: &RunSpec, kind: Kind) -> CliError {
     let (family, _) = spec.method.family_and_stages();
-    super::choice::resolve(info.kind, Some(family), None)
+    super::choice::resolve(kind, Some(family), None)
         .err()
         .unwrap_or(CliError::InvalidValue {
             what: "--method",

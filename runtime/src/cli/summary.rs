@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 /// Every number the human summary shows, with stable names.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
-    /// Problem name.
+    /// Problem name (a built-in's, or the `--problem-file` path).
     pub problem: String,
     /// Problem kind (`degenerate-lagrangian`, `holonomic`).
     pub kind: &'static str,
@@ -24,7 +24,8 @@ pub struct Summary {
     pub steps_requested: usize,
     /// Final time reached.
     pub t_final: f64,
-    /// `compiled`.
+    /// Which code evaluated the problem: `compiled` (a built-in problem, derived Rust) or
+    /// `interpreted` (a `--problem-file`, the symbolic engine's tapes).
     pub path: &'static str,
     /// What `max_constraint_residual` measures.
     pub constraint: &'static str,
@@ -57,15 +58,15 @@ impl Summary {
         let (family, stages) = run.method.family_and_stages();
         let steps = tr.steps();
         Summary {
-            problem: run.problem.name.to_owned(),
-            kind: run.problem.kind.name(),
+            problem: run.subject.name.clone(),
+            kind: run.subject.kind.name(),
             method: family.to_owned(),
             stages,
             h: run.h,
             steps,
             steps_requested: run.steps_requested,
             t_final: tr.t.last().copied().unwrap_or(0.0),
-            path: run.path,
+            path: run.subject.path.name(),
             constraint: tr.constraint,
             max_constraint_residual: tr.max_constraint_residual(),
             max_relative_energy_error: tr.max_relative_energy_error(),

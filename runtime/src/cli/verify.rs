@@ -5,20 +5,29 @@
 //!
 //! Problems: SLRK on Lotka–Volterra in the SPARK test configuration (`a = (1, 1)`,
 //! `b = (−1, −2)`, `q₀ = (1, 1)`); VPRK on the degenerate pendulum (a linear one-form, where VPRK
-//! is collocation on the ODE; on Lotka–Volterra VPRK Gauss(s) drops to order `2⌈s/2⌉`); RATTLE
-//! and SHAKE on the Cartesian pendulum (θ₀ = 1). References: Gauss(8) at h = 1/400 on the ODE
-//! `Ω(q) q̇ = −∇H(q)`, and on `θ̈ = −sin θ` for the pendulum.
+//! is collocation on the ODE; on Lotka–Volterra VPRK Gauss(s) drops to order `2⌈s/2⌉`); RATTLE,
+//! SHAKE and the generated Lobatto IIIA–IIIB RATTLE steppers on the Cartesian pendulum
+//! (θ₀ = 1). References: Gauss(8) at h = 1/400 on the ODE `Ω(q) q̇ = −∇H(q)`, and on
+//! `θ̈ = −sin θ` for the pendulum.
+//!
+//! With `--problem-file`, every method of the file's kind on the file's problem (interpreted),
+//! from the file's initial data: the reference is Gauss(8) on the ODE for a degenerate
+//! Lagrangian, and for a holonomic system (which has no ODE form here) the order-8
+//! `RattleLobattoIIIAIIIB5` at h = 1/1000 ([`HOLONOMIC_REFERENCE_STEPS`]), whose error is far
+//! below the floor.
 
-use super::builtin::Builtin;
-use super::choice::{Choice, Holonomic};
+use super::builtin::{Builtin, OrFile};
+use super::choice::{self, Choice, Kind};
 use super::error::CliError;
-use super::problems::{ProblemInfo, find};
-use super::registry::STEPPERS;
-use super::run::{Run, RunSpec, degenerate, holonomic};
+use super::problem_files;
+use super::problems::find;
+use super::registry::{HOLONOMIC_STEPPERS, STEPPERS};
+use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic};
 use crate::diagnostics::{empirical_order, gauss8};
 use crate::holonomic::problems::Pendulum;
 use crate::integrate::vector_field;
 use crate::problem::{DegenerateLagrangian, Vector};
+use crate::problem_file::ProblemFile;
 use crate::problems::{DegeneratePendulum, LotkaVolterra2d};
 use serde::Serialize;
 
@@ -38,7 +47,7 @@ pub struct Study {
     /// Stages.
     pub stages: usize,
     /// The problem (and configuration) it ran on.
-    pub problem: &'static str,
+    pub problem: String,
     /// Declared order.
     pub declared_order: usize,
     /// Measured order (`null` with fewer than 2 points above the floor).
@@ -66,6 +75,9 @@ pub struct Study {
 pub struct Verification {
     /// Quick mode.
     pub quick: bool,
+    /// Which code evaluated the problems: `compiled` (built-in) or `interpreted` (a
+    /// `--problem-file`).
+    pub path: &'static str,
     /// Round-off floor of the fits.
     pub floor: f64,
     /// Order tolerance.
@@ -103,17 +115,14 @@ fn step_counts(order: usize) -> Vec<usize> {
 /// One method's runs: `run(h, steps)` gives a run; `q_ref` the reference at `T = 1`.
 fn study(
     choice: Choice,
-    problem: &'static str,
+    problem: &str,
     declared_order: usize,
     quick: bool,
     q_ref: &[f64],
     run: impl Fn(&RunSpec) -> Result<Run, CliError>,
 ) -> Study {
     let (family, stages) = choice.family_and_stages();
-    let name = match choice {
-        Choice::Stepper(info) => info.name.to_owned(),
-        Choice::Holonomic(h) => h.name().to_owned(),
-    };
+    let name = choice.name().to_owned();
     let spec = |h: f64, steps: usize| RunSpec {
         method: choice,
         h,
@@ -171,7 +180,7 @@ fn study(
         name,
         family,
         stages,
-        problem,
+        problem: problem.to_owned(),
         declared_order,
         measured_order: fit.as_ref().map(|f| f.order),
         points: fit.as_ref().map_or(0, |f| f.points),
@@ -196,9 +205,12 @@ fn reference<P: DegenerateLagrangian<2>>(problem: &P, q0: Vector<2>) -> Vec<f64>
     gauss8(field, q0, 1.0, 400).as_slice().to_vec()
 }
 
-fn info(name: &str) -> Result<&'static ProblemInfo, CliError> {
-    find(Some(name))
+fn subject(name: &str) -> Result<Subject, CliError> {
+    find(Some(name)).map(Subject::builtin)
 }
+
+/// Steps of the holonomic files' reference run over `T = 1`.
+pub const HOLONOMIC_REFERENCE_STEPS: usize = 1000;
 
 /// Runs every study.
 pub fn verify(quick: bool) -> Result<Verification, CliError> {
@@ -208,7 +220,7 @@ pub fn verify(quick: bool) -> Result<Verification, CliError> {
     let pendulum = DegeneratePendulum;
     let (dp_q0, dp_p0) = pendulum.initial();
     let dp_ref = reference(&pendulum, dp_q0);
-    let (lv_info, dp_info) = (info("lotka-volterra")?, info("degenerate-pendulum")?);
+    let (lv_info, dp_info) = (subject("lotka-volterra")?, subject("degenerate-pendulum")?);
     let mut methods = Vec::new();
     for s in STEPPERS {
         let choice = Choice::Stepper(s);
@@ -220,7 +232,7 @@ pub fn verify(quick: bool) -> Result<Verification, CliError> {
                 s.order,
                 quick,
                 &dp_ref,
-                |spec| degenerate(&problem, dp_info, dp_q0, dp_p0, spec),
+                |spec| degenerate(&problem, &dp_info, dp_q0, dp_p0, spec),
             )
         } else {
             let problem = Builtin::LotkaVolterra(lv);
@@ -230,7 +242,7 @@ pub fn verify(quick: bool) -> Result<Verification, CliError> {
                 s.order,
                 quick,
                 &lv_ref,
-                |spec| degenerate(&problem, lv_info, lv_q0, lv_p0, spec),
+                |spec| degenerate(&problem, &lv_info, lv_q0, lv_p0, spec),
             )
         };
         methods.push(study);
@@ -249,21 +261,79 @@ pub fn verify(quick: bool) -> Result<Verification, CliError> {
         400,
     );
     let q_ref = [angle[0].sin(), -angle[0].cos()];
-    let p_info = info("pendulum")?;
-    for method in Holonomic::ALL {
-        methods.push(study(
-            Choice::Holonomic(method),
-            "pendulum",
-            2,
-            quick,
-            &q_ref,
-            |spec| holonomic(&pendulum, p_info, q0, p0, spec),
-        ));
+    let p_info = subject("pendulum")?;
+    let pendulum = OrFile::Builtin(pendulum);
+    for (method, order) in choice::methods(Kind::Holonomic) {
+        methods.push(study(method, "pendulum", order, quick, &q_ref, |spec| {
+            holonomic(&pendulum, &p_info, q0, p0, spec)
+        }));
     }
+    Ok(verification(quick, Path::Compiled, methods))
+}
+
+/// Every method of the file's kind on the problem of `file` (see the module documentation).
+pub fn verify_file(
+    file: &ProblemFile,
+    subject: &Subject,
+    quick: bool,
+) -> Result<Verification, CliError> {
+    let q_ref = match subject.kind {
+        Kind::Degenerate => {
+            let view = problem_files::degenerate_view(file, subject)?;
+            let (q0, _) = view.initial();
+            reference(&Builtin::File(view), q0)
+        }
+        Kind::Holonomic => {
+            let s = HOLONOMIC_STEPPERS
+                .iter()
+                .max_by_key(|s| s.order)
+                .map(Choice::HolonomicStepper)
+                .ok_or_else(|| CliError::InvalidValue {
+                    what: "--problem-file",
+                    value: subject.name.clone(),
+                    reason: "no generated holonomic stepper for the reference",
+                })?;
+            let spec = RunSpec {
+                method: s,
+                h: 1.0 / HOLONOMIC_REFERENCE_STEPS as f64,
+                steps: HOLONOMIC_REFERENCE_STEPS,
+                progress: false,
+            };
+            let run = problem_files::run(file, subject, &spec)?;
+            match (run.failure, run.trajectory.q.last()) {
+                (None, Some(q)) => q.clone(),
+                (failure, _) => {
+                    return Err(CliError::StepFailed {
+                        message: format!(
+                            "reference run ({}, h = {}): {}",
+                            s.name(),
+                            spec.h,
+                            failure.unwrap_or_default()
+                        ),
+                        written: Vec::new(),
+                    });
+                }
+            }
+        }
+    };
+    let methods = choice::methods(subject.kind)
+        .into_iter()
+        .map(|(method, order)| {
+            study(method, &subject.name, order, quick, &q_ref, |spec| {
+                problem_files::run(file, subject, spec)
+            })
+        })
+        .collect();
+    Ok(verification(quick, Path::Interpreted, methods))
+}
+
+/// The verification of `methods`, with the pass count.
+fn verification(quick: bool, path: Path, methods: Vec<Study>) -> Verification {
     let (long_run_h, long_run_steps) = long_run(quick);
     let passed = methods.iter().filter(|m| m.pass).count();
-    Ok(Verification {
+    Verification {
         quick,
+        path: path.name(),
         floor: FLOOR,
         tolerance: TOLERANCE,
         long_run_h,
@@ -271,5 +341,5 @@ pub fn verify(quick: bool) -> Result<Verification, CliError> {
         total: methods.len(),
         passed,
         methods,
-    })
+    }
 }

@@ -1,0 +1,136 @@
+//! `--problem-file FILE.toml`: a problem written as expressions ([`crate::problem_file`]), run
+//! on the interpreter path (the symbolic engine's tapes, no compilation) by the same generated
+//! steppers as the built-in problems.
+//!
+//! The steppers need the number of unknowns as a const, so each dimension is an instantiation:
+//! degenerate Lagrangian files with `D = 2` share the instantiation of the built-in problems
+//! ([`Builtin::File`]), holonomic files the one of the built-in system of their shape
+//! `(D, M)` ([`OrFile::File`], shapes [`HOLONOMIC_SHAPES`]). Other dimensions are an error
+//! naming the supported ones.
+
+use super::builtin::{Builtin, OrFile};
+use super::choice::Kind;
+use super::error::CliError;
+use super::params::Params;
+use super::registry::{DIMENSION, HOLONOMIC_SHAPES, HolonomicDispatch, Shape};
+use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic};
+use crate::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
+use crate::problem::HolonomicSystem;
+use crate::problem_file::{DegenerateLagrangianView, HolonomicFile, ProblemFile};
+
+/// Reads the problem file at `path` and applies the `--param name=value` pairs to its
+/// parameters.
+pub fn load(path: &std::path::Path, params: &[String]) -> Result<(ProblemFile, Subject), CliError> {
+    let mut file = ProblemFile::read(path).map_err(|source| CliError::ProblemFile {
+        path: path.to_owned(),
+        source,
+    })?;
+    let name = path.display().to_string();
+    let valid: Vec<String> = file.parameters().map(|(n, _)| n.to_owned()).collect();
+    let valid: Vec<&str> = valid.iter().map(String::as_str).collect();
+    let params = Params::parse(params, &name, &valid)?;
+    for (parameter, value) in params.iter() {
+        file.set_parameter(parameter, value)
+            .map_err(|e| CliError::UnknownParameter {
+                name: e.name,
+                problem: name.clone(),
+                valid: valid.join(", "),
+            })?;
+    }
+    let kind = match &file {
+        ProblemFile::DegenerateLagrangian(_) => Kind::Degenerate,
+        ProblemFile::Holonomic(_) => Kind::Holonomic,
+        ProblemFile::Lagrangian(_) => {
+            return Err(unsupported(
+                path,
+                "problem files of kind `lagrangian` have no methods in run/verify; \
+                 supported kinds: degenerate_lagrangian, holonomic"
+                    .to_owned(),
+            ));
+        }
+    };
+    let subject = Subject {
+        name,
+        kind,
+        path: Path::Interpreted,
+    };
+    Ok((file, subject))
+}
+
+/// The degenerate Lagrangian of `file` as the dispatch's problem type; an error unless it has
+/// D = 2 coordinates.
+pub fn degenerate_view<'a>(
+    file: &'a ProblemFile,
+    subject: &Subject,
+) -> Result<DegenerateLagrangianView<'a, DIMENSION>, CliError> {
+    let ProblemFile::DegenerateLagrangian(f) = file else {
+        return Err(wrong_file_kind(subject));
+    };
+    f.view::<DIMENSION>().map_err(|e| {
+        unsupported(
+            std::path::Path::new(&subject.name),
+            format!("{e}: run/verify support degenerate_lagrangian files with D = {DIMENSION}"),
+        )
+    })
+}
+
+/// Runs the method of `spec` on the problem of `file` from the file's initial data.
+pub fn run(file: &ProblemFile, subject: &Subject, spec: &RunSpec) -> Result<Run, CliError> {
+    match file {
+        ProblemFile::DegenerateLagrangian(_) => {
+            let view = degenerate_view(file, subject)?;
+            let (q0, p0) = view.initial();
+            degenerate(&Builtin::File(view), subject, q0, p0, spec)
+        }
+        ProblemFile::Holonomic(f) => match (file.dimension(), f.constraints()) {
+            (2, 1) => holonomic_file::<Pendulum, 2, 1>(f, subject, spec),
+            (3, 1) => holonomic_file::<SphericalPendulum, 3, 1>(f, subject, spec),
+            (9, 3) => holonomic_file::<Triatomic, 9, 3>(f, subject, spec),
+            (d, m) => {
+                let shapes: Vec<String> = HOLONOMIC_SHAPES
+                    .iter()
+                    .map(|(d, m)| format!("(D, M) = ({d}, {m})"))
+                    .collect();
+                Err(unsupported(
+                    std::path::Path::new(&subject.name),
+                    format!(
+                        "a holonomic system with D = {d} coordinates and M = {m} constraints; \
+                         run/verify support {}",
+                        shapes.join(", ")
+                    ),
+                ))
+            }
+        },
+        ProblemFile::Lagrangian(_) => Err(wrong_file_kind(subject)),
+    }
+}
+
+/// Runs a holonomic file of shape `(D, M)` in the instantiation of the built-in system `B`.
+fn holonomic_file<B: HolonomicSystem<D, M>, const D: usize, const M: usize>(
+    file: &HolonomicFile,
+    subject: &Subject,
+    spec: &RunSpec,
+) -> Result<Run, CliError>
+where
+    Shape<D, M>: HolonomicDispatch<D, M>,
+{
+    let view = file
+        .view::<D, M>()
+        .map_err(|e| unsupported(std::path::Path::new(&subject.name), e.to_string()))?;
+    let (q0, p0) = view.initial();
+    holonomic(&OrFile::<B, D, M>::File(view), subject, q0, p0, spec)
+}
+
+fn unsupported(path: &std::path::Path, reason: String) -> CliError {
+    CliError::UnsupportedProblemFile {
+        path: path.to_owned(),
+        reason,
+    }
+}
+
+fn wrong_file_kind(subject: &Subject) -> CliError {
+    unsupported(
+        std::path::Path::new(&subject.name),
+        format!("not a {} problem file", subject.kind.name()),
+    )
+}
