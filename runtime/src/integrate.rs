@@ -11,7 +11,7 @@
 use crate::error::IntegrateError;
 use crate::layout::Role;
 use crate::problem::DegenerateLagrangian;
-use crate::solution::{Failure, Solution, StepStats};
+use crate::solution::{Failure, Solution, StepStats, accepted};
 use crate::solve::{Lu, Newton, NewtonOptions, SingularMatrix};
 use crate::stage::{StageMethod, StageSystem, tangent_map};
 use nalgebra::{SMatrix, SVector};
@@ -159,18 +159,9 @@ where
             .solve(&system, &mut self.x)
             .map_err(|e| IntegrateError::from_newton(step, time, e))?;
         let (q1, p1) = M::update(self.problem, self.h, q, p, &self.x);
-        if !q1.iter().chain(p1.iter()).all(|z| z.is_finite()) {
-            return Err(IntegrateError::NonFinite { step, time });
-        }
+        let result = accepted(q1, p1, &report).ok_or(IntegrateError::NonFinite { step, time })?;
         self.previous = Some((*q, v));
-        Ok((
-            q1,
-            p1,
-            StepStats {
-                iterations: report.iterations,
-                residual: report.residual,
-            },
-        ))
+        Ok(result)
     }
 
     /// The exact tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the last step taken from `(q, p)`

@@ -11,6 +11,26 @@ pub struct StepStats {
     pub residual: f64,
 }
 
+/// The result of a converged step: `(q₁, p₁)` with the Newton statistics, or `None` if the
+/// state is not finite.
+pub(crate) fn accepted<const D: usize>(
+    q1: SVector<f64, D>,
+    p1: SVector<f64, D>,
+    report: &crate::solve::NewtonReport,
+) -> Option<(SVector<f64, D>, SVector<f64, D>, StepStats)> {
+    q1.iter()
+        .chain(p1.iter())
+        .all(|z| z.is_finite())
+        .then_some((
+            q1,
+            p1,
+            StepStats {
+                iterations: report.iterations,
+                residual: report.residual,
+            },
+        ))
+}
+
 /// A trajectory `(t_n, q_n, p_n)`, n = 0..=steps, with the statistics of each step.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Solution<const D: usize> {

@@ -2,7 +2,7 @@
 //! computed order, structure, and known limitations (measured).
 
 use super::choice::{Holonomic, Kind};
-use super::registry::{HOLONOMIC_STEPPERS, STEPPERS};
+use super::registry::{HOLONOMIC_STEPPERS, STEPPERS, StepperInfo};
 use crate::generated::catalogue::PAIRS;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -63,45 +63,48 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
     out
 }
 
+/// The row of a generated stepper, with the properties of the pair it is built on.
+fn stepper_row(
+    s: &StepperInfo,
+    kind: Kind,
+    constraint_preserving: bool,
+    limitations: Vec<&'static str>,
+) -> MethodRow {
+    let pair = s
+        .pair
+        .and_then(|name| PAIRS.iter().find(|p| p.name == name));
+    MethodRow {
+        name: s.name.to_owned(),
+        family: s.family,
+        stages: s.stages,
+        kinds: vec![kind.name()],
+        declared_order: s.order,
+        computed_order: pair.map(|p| p.computed_order),
+        symplectic: pair.is_some_and(|p| p.symplectic),
+        symmetric: pair.is_some_and(|p| p.symmetric),
+        constraint_preserving,
+        limitations,
+    }
+}
+
 /// Every method: the generated steppers, then RATTLE and SHAKE.
 pub fn rows() -> Vec<MethodRow> {
     let mut out: Vec<MethodRow> = STEPPERS
         .iter()
         .map(|s| {
-            let pair = s
-                .pair
-                .and_then(|name| PAIRS.iter().find(|p| p.name == name));
-            MethodRow {
-                name: s.name.to_owned(),
-                family: s.family,
-                stages: s.stages,
-                kinds: vec![Kind::Degenerate.name()],
-                declared_order: s.order,
-                computed_order: pair.map(|p| p.computed_order),
-                symplectic: pair.is_some_and(|p| p.symplectic),
-                symmetric: pair.is_some_and(|p| p.symmetric),
-                constraint_preserving: s.family.starts_with("Slrk"),
-                limitations: limitations(s.family, s.stages),
-            }
+            stepper_row(
+                s,
+                Kind::Degenerate,
+                s.family.starts_with("Slrk"),
+                limitations(s.family, s.stages),
+            )
         })
         .collect();
-    out.extend(HOLONOMIC_STEPPERS.iter().map(|s| {
-        let pair = s
-            .pair
-            .and_then(|name| PAIRS.iter().find(|p| p.name == name));
-        MethodRow {
-            name: s.name.to_owned(),
-            family: s.family,
-            stages: s.stages,
-            kinds: vec![Kind::Holonomic.name()],
-            declared_order: s.order,
-            computed_order: pair.map(|p| p.computed_order),
-            symplectic: pair.is_some_and(|p| p.symplectic),
-            symmetric: pair.is_some_and(|p| p.symmetric),
-            constraint_preserving: true,
-            limitations: Vec::new(),
-        }
-    }));
+    out.extend(
+        HOLONOMIC_STEPPERS
+            .iter()
+            .map(|s| stepper_row(s, Kind::Holonomic, true, Vec::new())),
+    );
     for h in Holonomic::ALL {
         let rattle = h == Holonomic::Rattle;
         out.push(MethodRow {

@@ -15,7 +15,7 @@ use super::multipliers::ConstraintFrame;
 use super::options::{HolonomicOptions, Tolerances};
 use crate::layout::Role;
 use crate::problem::{HolonomicSystem, Matrix, Vector};
-use crate::solution::{Solution, StepStats};
+use crate::solution::{Solution, StepStats, accepted};
 use crate::solve::{Newton, NewtonOptions, SingularMatrix};
 use crate::stage::{StageMethod, StageSystem, tangent_map};
 use std::marker::PhantomData;
@@ -172,19 +172,10 @@ where
             .solve(&system, &mut self.x)
             .map_err(|source| HolonomicError::StageEquations { step, time, source })?;
         let (q1, p1) = Meth::update(self.core.problem, h, q, p, &self.x);
-        if !q1.iter().chain(p1.iter()).all(|z| z.is_finite()) {
-            return Err(HolonomicError::NonFinite { step, time });
-        }
+        let result = accepted(q1, p1, &report).ok_or(HolonomicError::NonFinite { step, time })?;
         self.previous = Some(now);
         self.core.steps = step;
-        Ok((
-            q1,
-            p1,
-            StepStats {
-                iterations: report.iterations,
-                residual: report.residual,
-            },
-        ))
+        Ok(result)
     }
 
     /// The exact tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the last step, taken from `(q, p)`
