@@ -100,13 +100,6 @@ fn draw(path: &Path, family: &str, members: &[&Study]) -> Result<(), String> {
                 .map_err(|e| e.to_string())?;
         }
     }
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", 15))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(|e| e.to_string())?;
+    super::plot::legend(&mut chart)?;
     root.present().map_err(|e| e.to_string())
 }

@@ -115,21 +115,16 @@ where
         (-grad - frame.g.tr_mul(&lambda), lambda)
     }
 
-    fn initial_guess(&mut self, frame: &ConstraintFrame<D, M>, p: &Vector<D>) -> History<D, M> {
-        let h = self.core.h;
-        let (p_dot, lambda) = Self::momentum_rate(frame, self.core.problem, &self.core.minv, p);
-        let now = History {
-            p: *p,
-            p_dot,
-            lambda,
-        };
+    /// Writes the initial guess of the module documentation into the unknowns.
+    fn initial_guess(&mut self, now: &History<D, M>) {
+        let (h, p, p_dot, lambda) = (self.core.h, &now.p, &now.p_dot, now.lambda);
         for (b, block) in Meth::UNKNOWNS.blocks.iter().enumerate() {
             for i in 0..block.stages {
                 let c = Meth::NODES.get(i).copied().unwrap_or(0.5);
                 match block.role {
                     Role::Momentum => {
                         let guess = match &self.previous {
-                            Some(prev) => hermite(&prev.p, &prev.p_dot, p, &p_dot, h, c),
+                            Some(prev) => hermite(&prev.p, &prev.p_dot, p, p_dot, h, c),
                             None => p + p_dot * (c * h),
                         };
                         Meth::UNKNOWNS.set::<D>(&mut self.x, Meth::DIMS, b, i, &guess);
@@ -145,7 +140,6 @@ where
                 }
             }
         }
-        now
     }
 
     /// One step from `(q, p)`, which should be consistent (`c(q) = 0`, `G(q)M⁻¹p = 0`).
@@ -163,9 +157,14 @@ where
             q,
             threshold,
         )
-        .map_err(|d| HolonomicError::degenerate(d, step, time, threshold))?
-        .clone();
-        let now = self.initial_guess(&frame, p);
+        .map_err(|d| HolonomicError::degenerate(d, step, time, threshold))?;
+        let (p_dot, lambda) = Self::momentum_rate(frame, self.core.problem, &self.core.minv, p);
+        let now = History {
+            p: *p,
+            p_dot,
+            lambda,
+        };
+        self.initial_guess(&now);
         let system = StageSystem::<Meth, P, D>::new(self.core.problem, h, *q, *p);
         let report = self
             .newton
