@@ -309,7 +309,7 @@ fn methods_lists_every_stepper_with_the_catalogue_orders() {
         assert_eq!(row["declared_order"], s.order);
         let pair = PAIRS
             .iter()
-            .find(|p| Some(p.name) == s.pair)
+            .find(|p| p.name == s.pair)
             .unwrap_or_else(|| panic!("{}: no pair", s.name));
         assert_eq!(row["computed_order"], pair.computed_order, "{}", s.name);
         assert_eq!(row["constraint_preserving"], s.family.starts_with("Slrk"));

@@ -70,9 +70,7 @@ fn stepper_row(
     constraint_preserving: bool,
     limitations: Vec<&'static str>,
 ) -> MethodRow {
-    let pair = s
-        .pair
-        .and_then(|name| PAIRS.iter().find(|p| p.name == name));
+    let pair = PAIRS.iter().find(|p| p.name == s.pair);
     MethodRow {
         name: s.name.to_owned(),
         family: s.family,

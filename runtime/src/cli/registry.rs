@@ -36,7 +36,7 @@ pub struct StepperInfo {
     /// Classical order.
     pub order: usize,
     /// The catalogue pair it is built on (a name in `generated::catalogue::PAIRS`).
-    pub pair: Option<&'static str>,
+    pub pair: &'static str,
 }
 
 /// Something to do with a stepper type `M` (with `N` unknowns) on problems of type `P`.
@@ -105,7 +105,7 @@ macro_rules! stepper_table {
             family: $family,
             stages: $s,
             order: $order,
-            pair: Some($pair),
+            pair: $pair,
         }),*];
 
         /// Every generated stepper for holonomic systems (`RattleLobattoIIIAIIIB{s}<M>`), run
@@ -115,7 +115,7 @@ macro_rules! stepper_table {
             family: $hfamily,
             stages: $hs,
             order: $horder,
-            pair: Some($hpair),
+            pair: $hpair,
         }),*];
 
         /// Calls `visitor.visit::<M, N>` with the stepper type named by `info`; `None` if no
