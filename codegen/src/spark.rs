@@ -2,8 +2,11 @@
 //! matrices that average the constraint over projective stages, the Lobatto null vector `d`
 //! and the Lobatto–Gauss coupling coefficients.
 
+pub mod tableau;
+
 use crate::exact::{LinalgError, Matrix, Num, Precision, null_space, solve};
 use crate::tableau::{Family, NodeSet, TableauError, build, clean, nodes_and_weights};
+pub use tableau::{SparkTableau, identity_omega};
 
 /// `lobatto_ω_matrix(s)`, s×(s+1): with `a_s` the rows 2..s of Lobatto IIIA(s),
 /// `Q = [a_s 0; 0ᵀ 1]`, `L = [a_s; e_sᵀ]`, `ω = L⁻¹ Q`. The rows of `ω·[Ψ_1..Ψ_s, φ_{n+1}]ᵀ = 0`
