@@ -10,9 +10,11 @@ use crate::exact::{Matrix, Num, Precision};
 use crate::method::ir::Method;
 use crate::method::rattle::rattle_lobatto;
 use crate::method::slrk::slrk;
+use crate::method::spark::{spark, vspark};
 use crate::method::vprk::vprk;
+use crate::method::vspark_secondary::vspark_secondary;
 use crate::spark::{
-    LobattoGauss, gauss_omega_matrix, lobatto_gauss_coefficients, lobatto_null_vector,
+    LobattoGauss, SparkKind, gauss_omega_matrix, lobatto_gauss_coefficients, lobatto_null_vector,
     lobatto_omega_matrix,
 };
 use crate::tableau::{
@@ -107,6 +109,24 @@ pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
     }
     for s in 2..=5 {
         out.push(rattle_lobatto(s, prec)?);
+    }
+    for kind in SparkKind::ALL {
+        for s in kind.min_stages()..=4 {
+            out.push(spark(kind, s, prec)?);
+        }
+    }
+    for kind in SparkKind::ALL {
+        for s in kind.min_stages()..=4 {
+            out.push(vspark(kind, s, prec)?);
+        }
+    }
+    for gauss in [false, true] {
+        for kind in PairKind::SLRK {
+            let stages = if gauss { 1..=3 } else { 2..=4 };
+            for s in stages {
+                out.push(vspark_secondary(kind, s, gauss, prec)?);
+            }
+        }
     }
     Ok(out)
 }

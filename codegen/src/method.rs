@@ -8,4 +8,6 @@ pub mod ir;
 pub mod jacobian;
 pub mod rattle;
 pub mod slrk;
+pub mod spark;
 pub mod vprk;
+pub mod vspark_secondary;

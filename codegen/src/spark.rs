@@ -2,10 +2,12 @@
 //! matrices that average the constraint over projective stages, the Lobatto null vector `d`
 //! and the Lobatto–Gauss coupling coefficients.
 
+pub mod jay;
 pub mod tableau;
 
 use crate::exact::{LinalgError, Matrix, Num, Precision, null_space, solve};
 use crate::tableau::{Family, NodeSet, TableauError, build, clean, nodes_and_weights};
+pub use jay::SparkKind;
 pub use tableau::{SparkTableau, identity_omega};
 
 /// `lobatto_ω_matrix(s)`, s×(s+1): with `a_s` the rows 2..s of Lobatto IIIA(s),

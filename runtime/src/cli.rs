@@ -205,9 +205,9 @@ fn verify_command(args: &VerifyArgs) -> Result<(), CliError> {
     let v = match &args.problem_file {
         Some(path) => {
             let (file, subject) = problem_files::load(path, &[])?;
-            verify::verify_file(&file, &subject, args.quick)?
+            verify::verify_file(&file, &subject, args.quick, args.only.as_deref())?
         }
-        None => verify::verify(args.quick)?,
+        None => verify::verify(args.quick, args.only.as_deref())?,
     };
     if let Some(dir) = &args.report {
         report::write(dir, &v)?;

@@ -285,6 +285,27 @@ impl Method {
         Term::Value(self.values.len() - 1)
     }
 
+    /// The value `expr`, appended under `name` unless an equal expression exists already
+    /// (then that one is reused): a stage point shared by an internal and a projective stage,
+    /// or a kernel at a shared point, is evaluated once.
+    pub fn intern_index(&mut self, name: impl Into<String>, expr: Expr) -> usize {
+        match self.values.iter().position(|v| v.expr == expr) {
+            Some(index) => index,
+            None => {
+                self.values.push(Value {
+                    name: name.into(),
+                    expr,
+                });
+                self.values.len() - 1
+            }
+        }
+    }
+
+    /// [`Method::intern_index`] as a term.
+    pub fn intern(&mut self, name: impl Into<String>, expr: Expr) -> Term {
+        Term::Value(self.intern_index(name, expr))
+    }
+
     /// Appends a residual row `value = 0` at `(block, stage)`; a bare input or unknown is
     /// wrapped in a value first.
     pub fn row(&mut self, block: usize, stage: usize, value: Term) {

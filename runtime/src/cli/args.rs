@@ -100,6 +100,9 @@ pub struct VerifyArgs {
     /// Fewer step sizes and methods' largest stage counts left out (under 2 minutes on 2 cores).
     #[arg(long)]
     pub quick: bool,
+    /// Only the methods whose name contains this text (case-insensitive), e.g. `spark`.
+    #[arg(long, value_name = "TEXT")]
+    pub only: Option<String>,
     /// One JSON object on stdout.
     #[arg(long)]
     pub json: bool,

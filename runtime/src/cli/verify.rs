@@ -213,7 +213,7 @@ fn subject(name: &str) -> Result<Subject, CliError> {
 pub const HOLONOMIC_REFERENCE_STEPS: usize = 1000;
 
 /// Runs every study.
-pub fn verify(quick: bool) -> Result<Verification, CliError> {
+pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError> {
     let lv = LotkaVolterra2d::SPARK_TEST;
     let (lv_q0, lv_p0) = lv.initial(LotkaVolterra2d::SPARK_TEST_Q0);
     let lv_ref = reference(&lv, lv_q0);
@@ -222,7 +222,7 @@ pub fn verify(quick: bool) -> Result<Verification, CliError> {
     let dp_ref = reference(&pendulum, dp_q0);
     let (lv_info, dp_info) = (subject("lotka-volterra")?, subject("degenerate-pendulum")?);
     let mut methods = Vec::new();
-    for s in STEPPERS {
+    for s in STEPPERS.iter().filter(|s| selected(s.name, only)) {
         let choice = Choice::Stepper(s);
         let study = if s.family.starts_with("Vprk") {
             let problem = Builtin::DegeneratePendulum(pendulum);
@@ -263,7 +263,10 @@ pub fn verify(quick: bool) -> Result<Verification, CliError> {
     let q_ref = [angle[0].sin(), -angle[0].cos()];
     let p_info = subject("pendulum")?;
     let pendulum = OrFile::Builtin(pendulum);
-    for (method, order) in choice::methods(Kind::Holonomic) {
+    for (method, order) in choice::methods(Kind::Holonomic)
+        .into_iter()
+        .filter(|(m, _)| selected(m.name(), only))
+    {
         methods.push(study(method, "pendulum", order, quick, &q_ref, |spec| {
             holonomic(&pendulum, &p_info, q0, p0, spec)
         }));
@@ -276,6 +279,7 @@ pub fn verify_file(
     file: &ProblemFile,
     subject: &Subject,
     quick: bool,
+    only: Option<&str>,
 ) -> Result<Verification, CliError> {
     let q_ref = match subject.kind {
         Kind::Degenerate => {
@@ -318,6 +322,7 @@ pub fn verify_file(
     };
     let methods = choice::methods(subject.kind)
         .into_iter()
+        .filter(|(m, _)| selected(m.name(), only))
         .map(|(method, order)| {
             study(method, &subject.name, order, quick, &q_ref, |spec| {
                 problem_files::run(file, subject, spec)
@@ -325,6 +330,11 @@ pub fn verify_file(
         })
         .collect();
     Ok(verification(quick, Path::Interpreted, methods))
+}
+
+/// Whether `name` contains `only` (case-insensitive); every name without a filter.
+fn selected(name: &str, only: Option<&str>) -> bool {
+    only.is_none_or(|text| name.to_lowercase().contains(&text.to_lowercase()))
 }
 
 /// The verification of `methods`, with the pass count.

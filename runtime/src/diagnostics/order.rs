@@ -15,9 +15,11 @@ pub struct OrderFit {
 /// `log h`, excluding the points at the round-off floor.
 ///
 /// Floor rule: with the points ordered by decreasing `h`, the fit uses the leading run of points
-/// whose error is above `floor` and at least halves from one point to the next; the first point
-/// that fails either test and every point after it are at the floor (a converging method of order
-/// `p ≥ 1` under step halving divides the error by `2ᵖ ≥ 2` until round-off takes over).
+/// whose error is above `floor` and still converges at a local rate of at least ½,
+/// `log(e_prev/e_k) / log(h_prev/h_k) ≥ ½` (under step halving, `e_k ≤ e_prev/√2`); the first
+/// point that fails either test and every point after it are at the floor. A method of order
+/// `p ≥ 1` passes the rate test with a margin until round-off takes over, so a first-order
+/// method is measured as such rather than mistaken for a floor.
 pub fn empirical_order(h: &[f64], error: &[f64], floor: f64) -> Result<OrderFit, DiagnosticsError> {
     if h.len() != error.len() {
         return Err(DiagnosticsError::InvalidSweep(
@@ -33,7 +35,9 @@ pub fn empirical_order(h: &[f64], error: &[f64], floor: f64) -> Result<OrderFit,
     points.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut used: Vec<(f64, f64)> = Vec::with_capacity(points.len());
     for (hk, ek) in points {
-        let converging = used.last().is_none_or(|&(_, e_prev)| ek <= 0.5 * e_prev);
+        let converging = used
+            .last()
+            .is_none_or(|&(h_prev, e_prev)| (e_prev / ek).ln() >= 0.5 * (h_prev / hk).ln());
         if !(ek.is_finite() && ek > floor && converging) {
             break;
         }
@@ -70,6 +74,15 @@ mod tests {
         // The same sweep with a floor above the fourth error keeps three points.
         let fit = empirical_order(&h, &error, 1e-7);
         assert!(fit.is_ok_and(|f| (f.order - 4.0).abs() < 1e-12 && f.points == 3));
+        // A first-order method (error ratio ≈ 0.5004 per halving, as SPARK over the
+        // Gauss–Lobatto coupling measures) keeps all its points.
+        let first: Vec<f64> = h.iter().map(|x| 0.4522 * x * (1.0 + 0.16 * x)).collect();
+        let fit = empirical_order(&h, &first, 1e-13);
+        assert!(fit.is_ok_and(|f| (f.order - 1.0).abs() < 0.02 && f.points == 5));
+        // A floor that decreases by less than √2 per halving is cut.
+        let slow = [1e-3, 1e-4, 8e-5, 7e-5, 6.5e-5];
+        let fit = empirical_order(&h, &slow, 1e-13);
+        assert!(fit.is_ok_and(|f| f.points == 2));
         let floored = empirical_order(&h, &[1e-14; 5], 1e-13);
         assert_eq!(floored, Err(DiagnosticsError::TooFewPoints { usable: 0 }));
         assert!(matches!(

@@ -1,0 +1,296 @@
+//! SPARK and VSPARK (`spark_methods.md` §2.1, §2.3) over a [`SparkTableau`], on the index-2
+//! view of a degenerate Lagrangian `L = ϑ(q)·v − H(q)`:
+//! `q̇ = v + u`, `ṗ = f(q, v) + g(q, λ)`, `0 = φ(q, p) = p − ϑ(q)` with `u = λ` and
+//! `g = J(q)ᵀλ`, `J = ∂ϑ/∂q`.
+//!
+//! **SPARK** has no internal velocity (`v ≡ 0`, so `f = −∇H`): the projective multipliers
+//! `Λ̃_j = U_j` carry the velocity. Every stage quantity is explicit in `Λ̃`, so the unknowns are
+//! `Λ̃_1..Λ̃_r` only:
+//! `Q_i = q_n + h Σ_j α^q_ij Λ̃_j`, `F_i = −∇H(Q_i)` (internal, i = 1..s);
+//! `Q̃_i = q_n + h Σ_j α̃^q_ij Λ̃_j`, `G_i = J(Q̃_i)ᵀΛ̃_i`,
+//! `P̃_i = p_n + h Σ_j ã^p_ij F_j + h Σ_j α̃^p_ij G_j` (projective, i = 1..r);
+//! rows `Σ_j ω_ij φ(Q̃_j, P̃_j) + ω_{i,r+1} φ(q_{n+1}, p_{n+1}) = 0` (i ≤ r − ρ) and
+//! `Σ_j δ_ij Λ̃_j = 0`. (The internal momenta `P_i` enter nothing and are not formed.) SPARK
+//! ignores the tableau's null vector: it has no internal velocities whose gauge d would fix.
+//! Upstream adds a multiplier μ along d to the position rows of the next (stage, component) — a
+//! mis-indexing that cost `SPARKLobattoIIIAIIIB/IIIBIIIA` their order; without it they reach
+//! 2s − 2 and coincide with SLRK over the same pair (`runtime/tests/spark_identities.rs`).
+//!
+//! **VSPARK** adds internal velocities `V_i` with the primary constraint at every internal
+//! stage, relaxed along the null vector d where the tableau has one:
+//! `Q_i = q_n + h Σ_j a^q_ij V_j + h Σ_j α^q_ij Λ̃_j`, `F_i = J(Q_i)ᵀV_i − ∇H(Q_i)`,
+//! `P_i = p_n + h Σ_j a^p_ij F_j + h Σ_j α^p_ij G_j`, rows `P_i − ϑ(Q_i) − (d_i/b^p_i) μ = 0`,
+//! `Σ_i d_i V_i = 0`, and the projective stages and rows of SPARK with the `ã^q V`, `ã^p F`
+//! terms. This is also upstream's VSPARKprimary, whose `u ≡ λ` is the view here (it puts μ on
+//! the momentum row, which only rescales μ by h). Over SPARK tableaus whose internal and
+//! projective slots coincide, `V` and `Λ̃` enter alike and the stage Jacobian is rank-deficient.
+//!
+//! Update: `q_{n+1} = q_n + h Σ b^q_i V_i + h Σ β^q_j Λ̃_j`,
+//! `p_{n+1} = p_n + h Σ b^p_i F_i + h Σ β^p_j G_j`.
+
+use super::ir::{
+    Coef, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width, block, combination, minus,
+};
+use crate::exact::{Num, Precision};
+use crate::spark::{SparkKind, SparkTableau};
+use crate::tableau::{PairKind, TableauError};
+
+/// Which residual structure to build over a SPARK tableau.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Structure {
+    /// SPARK: projective multipliers only (`v ≡ 0`).
+    Spark,
+    /// VSPARK: internal velocities with the primary constraint at each internal stage.
+    Vspark,
+}
+
+/// The method of `structure` over `tableau`; `family` names it (e.g. `SparkGlrk`), `pair` is the
+/// pair of its internal stages.
+pub fn spark_method(
+    structure: Structure,
+    family: &str,
+    tableau: &SparkTableau,
+    pair: PairKind,
+    doc: String,
+) -> Result<Method, TableauError> {
+    let (s, r) = (tableau.s, tableau.r);
+    let vspark = structure == Structure::Vspark;
+    let null = tableau.null.as_ref().filter(|_| vspark);
+    let mut blocks = Vec::new();
+    let mut rows_layout = Vec::new();
+    if vspark {
+        blocks.push(block("V", s, Role::Velocity, Width::Coordinates));
+        rows_layout.push(block("Phi", s, Role::Residual, Width::Constraints));
+    }
+    let lambda_role = if vspark {
+        Role::Multiplier
+    } else {
+        Role::Velocity
+    };
+    blocks.push(block("Lambda", r, lambda_role, Width::Constraints));
+    let rho = tableau.rho();
+    rows_layout.push(block("Omega", r - rho, Role::Residual, Width::Constraints));
+    if rho > 0 {
+        rows_layout.push(block("Delta", rho, Role::Residual, Width::Constraints));
+    }
+    if null.is_some() {
+        blocks.push(block("Mu", 1, Role::Multiplier, Width::Constraints));
+        rows_layout.push(block("Null", 1, Role::Residual, Width::Coordinates));
+    }
+    let mut m = Method {
+        family: family.to_owned(),
+        name: format!("{family}{s}"),
+        doc,
+        problem: ProblemKind::DegenerateLagrangian,
+        pair,
+        s,
+        order: tableau.order,
+        nodes: if vspark {
+            tableau.c[0].clone()
+        } else {
+            tableau.c_lambda.clone()
+        },
+        blocks,
+        rows_layout,
+        values: Vec::new(),
+        rows: Vec::new(),
+        q_next: 0,
+        p_next: 0,
+    };
+    let lam_block = usize::from(vspark);
+    let v = |j| Term::Unknown { block: 0, stage: j };
+    let lam = |j| Term::Unknown {
+        block: lam_block,
+        stage: j,
+    };
+    let mu = Term::Unknown {
+        block: lam_block + 1,
+        stage: 0,
+    };
+    let (q0, p0) = (Term::Input(Input::Q), Term::Input(Input::P));
+    // Positions: Σ a V (VSPARK only) + Σ α Λ̃.
+    let position = |m: &mut Method, name: String, a: Option<&[Num]>, alpha: &[Num]| {
+        let mut terms: Vec<(Num, Term)> = Vec::new();
+        if let Some(a) = a.filter(|_| vspark) {
+            terms.extend(a.iter().enumerate().map(|(j, c)| (c.clone(), v(j))));
+        }
+        terms.extend(alpha.iter().enumerate().map(|(j, c)| (c.clone(), lam(j))));
+        m.intern_index(name, combination(Some(q0), &terms))
+    };
+    let mut forces = Vec::with_capacity(s);
+    for i in 0..s {
+        let q = Term::Value(position(
+            &mut m,
+            format!("q_{}", i + 1),
+            Some(&tableau.a[0][i]),
+            &tableau.alpha[0][i],
+        ));
+        let f = if vspark {
+            m.force(i, q, v(i))
+        } else {
+            let grad = m.intern(
+                format!("grad_h_{}", i + 1),
+                Expr::Kernel(Kernel::Gradient, vec![q]),
+            );
+            m.intern(
+                format!("f_{}", i + 1),
+                Expr::Linear(vec![(Coef::sign(false), grad)]),
+            )
+        };
+        forces.push((q, f));
+    }
+    let mut projective = Vec::with_capacity(r);
+    let mut g = Vec::with_capacity(r);
+    for i in 0..r {
+        let q = Term::Value(position(
+            &mut m,
+            format!("q_tilde_{}", i + 1),
+            Some(&tableau.a_tilde[0][i]),
+            &tableau.alpha_tilde[0][i],
+        ));
+        g.push(m.intern(
+            format!("g_{}", i + 1),
+            Expr::Kernel(Kernel::JacT, vec![q, lam(i)]),
+        ));
+        projective.push(q);
+    }
+    let momentum = |m: &mut Method, name: String, a: &[Num], alpha: &[Num]| {
+        let terms: Vec<(Num, Term)> = a
+            .iter()
+            .zip(&forces)
+            .map(|(c, (_, f))| (c.clone(), *f))
+            .chain(alpha.iter().zip(&g).map(|(c, gj)| (c.clone(), *gj)))
+            .collect();
+        m.intern_index(name, combination(Some(p0), &terms))
+    };
+    let phi = |m: &mut Method, name: String, q: Term, p: Term| {
+        let theta = m.intern(format!("theta_{name}"), Expr::Kernel(Kernel::Map, vec![q]));
+        m.intern(format!("phi_{name}"), minus(p, theta))
+    };
+    if vspark {
+        for i in 0..s {
+            let p = Term::Value(momentum(
+                &mut m,
+                format!("p_{}", i + 1),
+                &tableau.a[1][i],
+                &tableau.alpha[1][i],
+            ));
+            let phi_i = phi(&mut m, format!("{}", i + 1), forces[i].0, p);
+            let row = match null {
+                Some(d) => {
+                    let weight = d[i]
+                        .div(&tableau.b[1][i])
+                        .ok_or(TableauError::ZeroWeight { index: i })?;
+                    m.push(
+                        format!("phi_mu_{}", i + 1),
+                        Expr::Linear(vec![
+                            (Coef::sign(true), phi_i),
+                            (Coef::new(weight.neg()), mu),
+                        ]),
+                    )
+                }
+                None => phi_i,
+            };
+            m.row(0, i, row);
+        }
+    }
+    let mut phi_tilde = Vec::with_capacity(r);
+    for i in 0..r {
+        let p = Term::Value(momentum(
+            &mut m,
+            format!("p_tilde_{}", i + 1),
+            &tableau.a_tilde[1][i],
+            &tableau.alpha_tilde[1][i],
+        ));
+        phi_tilde.push(phi(&mut m, format!("tilde_{}", i + 1), projective[i], p));
+    }
+    m.q_next = position(
+        &mut m,
+        "q_next".into(),
+        Some(&tableau.b[0]),
+        &tableau.beta[0],
+    );
+    m.p_next = momentum(&mut m, "p_next".into(), &tableau.b[1], &tableau.beta[1]);
+    let (q_next, p_next) = (Term::Value(m.q_next), Term::Value(m.p_next));
+    let needs_end = tableau.omega.iter().any(|row| !row[r].is_zero());
+    let phi_next = needs_end.then(|| phi(&mut m, "next".into(), q_next, p_next));
+    let omega_block = usize::from(vspark);
+    for (i, row) in tableau.omega.iter().enumerate() {
+        let mut terms = weighted(&row[..r], &phi_tilde);
+        if let Some(end) = phi_next.filter(|_| !row[r].is_zero()) {
+            terms.push((Coef::new(row[r].clone()), end));
+        }
+        let value = m.push(format!("omega_{}", i + 1), Expr::Linear(terms));
+        m.row(omega_block, i, value);
+    }
+    let lambdas: Vec<Term> = (0..r).map(lam).collect();
+    for (i, row) in tableau.delta.iter().enumerate() {
+        let value = m.push(
+            format!("delta_{}", i + 1),
+            Expr::Linear(weighted(row, &lambdas)),
+        );
+        m.row(omega_block + 1, i, value);
+    }
+    if let Some(d) = null {
+        let vs: Vec<Term> = (0..s).map(v).collect();
+        let value = m.push("null", Expr::Linear(weighted(d, &vs)));
+        m.row(m.rows_layout.len() - 1, 0, value);
+    }
+    Ok(m)
+}
+
+/// `Σ_j c_j t_j` over the non-zero `c_j`.
+fn weighted(c: &[Num], t: &[Term]) -> Vec<(Coef, Term)> {
+    c.iter()
+        .zip(t)
+        .filter(|(c, _)| !c.is_zero())
+        .map(|(c, t)| (Coef::new(c.clone()), *t))
+        .collect()
+}
+
+/// The pair of a SPARK tableau's internal stages (Gauss for the Gauss-based kinds, the
+/// `(a^q, a^p)` Lobatto pair otherwise).
+fn internal_pair(kind: SparkKind) -> PairKind {
+    match kind {
+        SparkKind::Glrk
+        | SparkKind::Glvprk
+        | SparkKind::GlrkLobattoIIIAIIIB
+        | SparkKind::GlrkLobattoIIIBIIIA => PairKind::Gauss,
+        SparkKind::LobattoIIIAIIIB => PairKind::LobattoIIIAIIIB,
+        SparkKind::LobattoIIIBIIIA | SparkKind::LobABC | SparkKind::LobABD => {
+            PairKind::LobattoIIIBIIIA
+        }
+    }
+}
+
+/// SPARK over the tableau `kind` with `s` internal stages (e.g. `SparkGlrk2`).
+pub fn spark(kind: SparkKind, s: usize, prec: Precision) -> Result<Method, TableauError> {
+    let tableau = kind.build(s, prec)?;
+    let doc = format!(
+        "SPARK over {} (s = {s} internal, r = {} projective stages): declared order {}; the multipliers Λ̃ carry the velocity.",
+        tableau.name, tableau.r, tableau.order
+    );
+    spark_method(
+        Structure::Spark,
+        &format!("Spark{}", kind.name()),
+        &tableau,
+        internal_pair(kind),
+        doc,
+    )
+}
+
+/// VSPARK over the SPARK tableau `kind` with `s` internal stages (e.g. `VsparkLobABC3`).
+pub fn vspark(kind: SparkKind, s: usize, prec: Precision) -> Result<Method, TableauError> {
+    let tableau = kind.build(s, prec)?;
+    let doc = format!(
+        "VSPARK over {} (s = {s} internal, r = {} projective stages): declared order {}; the primary constraint at every internal stage.",
+        tableau.name, tableau.r, tableau.order
+    );
+    spark_method(
+        Structure::Vspark,
+        &format!("Vspark{}", kind.name()),
+        &tableau,
+        internal_pair(kind),
+        doc,
+    )
+}
