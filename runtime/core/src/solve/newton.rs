@@ -1,14 +1,17 @@
-//! Newton's method with the exact Jacobian: full Newton (a fresh Jacobian and LU every
-//! iteration) or simplified Newton (one Jacobian and LU per solve, reused), see
-//! [`JacobianUpdate`].
+//! Newton's method with the exact Jacobian: full Newton (a fresh Jacobian and factorisation every
+//! iteration) or simplified Newton (one per solve, reused), see [`JacobianUpdate`]; the update
+//! solves `J δ = r` by LU, or in the minimum-norm least-squares sense for Jacobians of known rank
+//! deficiency, see [`LinearSolve`].
 //!
 //! Convergence is declared when the residual reaches round-off,
 //! `‖r‖₂ ≤ τ_r = c·ε·√N·max(1, σ)` with `σ` the system's scale, or when the update does,
 //! `‖δx‖_∞ ≤ c·ε·max(1, ‖x‖_∞)`. Near the round-off floor a residual that stops decreasing
 //! (`‖r_k‖ > ρ·‖r_{k−1}‖` with `‖r_k‖ ≤ 10³·τ_r`) is accepted as converged; far from it the
-//! iteration is stopped as stagnating or diverging.
+//! iteration is stopped as stagnating or diverging, or, with the minimum-norm solve, as
+//! inconsistent (see [`NewtonError::Inconsistent`]).
 
 use super::lu::{Lu, SingularMatrix};
+use super::qr::Qr;
 
 /// A square nonlinear system `r(x) = 0` with `N` unknowns and its exact Jacobian.
 pub trait NonlinearSystem<const N: usize> {
@@ -35,6 +38,29 @@ pub struct NewtonOptions {
     /// When the Jacobian is evaluated and factored (default: simplified Newton, measured in
     /// [`JacobianUpdate::Simplified`]).
     pub jacobian: JacobianUpdate,
+    /// How the update is solved from the factored Jacobian (default: LU).
+    pub linear: LinearSolve,
+}
+
+/// How Newton's method solves `J δ = r` for its update `x ← x − δ`.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum LinearSolve {
+    /// LU with partial pivoting ([`Lu`]): `J` must be nonsingular, a negligible pivot is
+    /// [`NewtonError::Singular`].
+    #[default]
+    Lu,
+    /// The minimum-norm least-squares update `δ = J_k⁺ r` from the complete orthogonal
+    /// decomposition [`Qr`], `J_k` being `J` truncated at its numerical rank `k`. For systems whose
+    /// Jacobian is singular everywhere with a solution set that is a manifold (a gauge freedom),
+    /// the iteration converges to the nearby solution, moving only across the manifold
+    /// (`δ ⟂ null(J_k)`). A residual that no update can reduce is
+    /// [`NewtonError::Inconsistent`]; with [`JacobianUpdate::Simplified`], a reused factorisation
+    /// whose range misses that much of the residual is first refreshed at the current iterate.
+    MinimumNorm {
+        /// The relative rank tolerance of [`Qr::factor`]; `None` is [`Qr::DEFAULT_TOLERANCE`]
+        /// (`10·N·ε`).
+        rank_tolerance: Option<f64>,
+    },
 }
 
 /// When Newton's method evaluates and factors the Jacobian.
@@ -65,7 +91,7 @@ pub const SIMPLIFIED_REFRESH: f64 = 0.25;
 
 impl Default for NewtonOptions {
     /// 30 iterations, c = 2, ρ = 0.9, divergence at 10⁶ × the initial residual, simplified
-    /// Newton.
+    /// Newton, LU.
     ///
     /// c = 2 because constraint rows (e.g. SLRK's `φ(q_{n+1}, p_{n+1}) = 0`) hold only to the
     /// residual tolerance: with c = 16, `|φ|` reaches 7e−14 on Lotka–Volterra; with c = 2 it
@@ -78,6 +104,7 @@ impl Default for NewtonOptions {
             contraction: 0.9,
             divergence_factor: 1e6,
             jacobian: JacobianUpdate::default(),
+            linear: LinearSolve::default(),
         }
     }
 }
@@ -92,8 +119,12 @@ pub struct NewtonReport {
     pub residual: f64,
     /// `‖δx‖_∞` of the last update.
     pub update: f64,
-    /// Smallest LU pivot of the last factorisation.
+    /// Smallest pivot of the last factorisation: `min_k |u_kk|` of LU, the smallest retained
+    /// `|r_jj|` of the pivoted QR (0 when the initial guess needed no factorisation).
     pub min_pivot: f64,
+    /// Numerical rank of the last factorisation: `N` for LU, `k` for the minimum-norm solve (0
+    /// when the initial guess needed no factorisation).
+    pub rank: usize,
 }
 
 /// Why Newton's method stopped without a solution.
@@ -107,8 +138,9 @@ pub enum NewtonError {
         /// Column and pivot.
         source: SingularMatrix,
     },
-    /// The residual or the update stopped being finite.
-    #[error("non-finite residual at Newton iteration {iteration}")]
+    /// The residual or the update stopped being finite (with the minimum-norm solve, also a
+    /// non-finite Jacobian).
+    #[error("non-finite residual, update or Jacobian at Newton iteration {iteration}")]
     NonFinite {
         /// The iteration.
         iteration: usize,
@@ -139,6 +171,69 @@ pub enum NewtonError {
         /// `‖r_k‖₂` for k = 0, 1, ….
         history: Vec<f64>,
     },
+    /// The minimum-norm solve found the residual unreachable: at a Jacobian evaluated at the
+    /// current iterate, the part `r_⊥` of `r` outside `range(J_k)` exceeds both the round-off
+    /// floor `10³·τ_r` and `ρ·‖r‖₂`. Since `min_δ ‖r − J_k δ‖₂ = ‖r_⊥‖₂`, no update reduces the
+    /// residual by the contraction `ρ` that counts as progress, even to first order. Near a
+    /// solution of a consistent system of constant rank, `‖r_⊥‖ = O(‖r‖²)`; near a least-squares
+    /// point of an inconsistent one (`J_kᵀ r = 0`, `r ≠ 0`), `‖r_⊥‖ → ‖r‖`. The verdict is
+    /// local: the iteration stands at a point where `‖r‖` is (nearly) stationary.
+    #[error(
+        "inconsistent system at Newton iteration {iteration}: {unreachable:e} of the residual {residual:e} lies outside the range of the rank-{rank} Jacobian"
+    )]
+    Inconsistent {
+        /// The iteration (from 0).
+        iteration: usize,
+        /// The numerical rank `k` of the Jacobian.
+        rank: usize,
+        /// `‖r‖₂`.
+        residual: f64,
+        /// `‖r_⊥‖₂`, the part of the residual outside `range(J_k)`.
+        unreachable: f64,
+    },
+}
+
+/// A residual within this multiple of `τ_r` is at the round-off floor: accepted when it stalls,
+/// never judged inconsistent.
+const ROUND_OFF_FLOOR: f64 = 1e3;
+
+/// A factored Jacobian that Newton's method takes its updates from.
+trait Factorisation<const N: usize> {
+    /// Overwrites `r` with the update `δ` solving `J δ = r` (exactly for LU, in the minimum-norm
+    /// least-squares sense for QR) and returns `‖r_⊥‖₂`, the norm of the part of `r` outside
+    /// `range(J)` (0 for LU).
+    fn update(&self, r: &mut [f64; N]) -> f64;
+    /// The numerical rank.
+    fn rank(&self) -> usize;
+    /// The smallest pivot.
+    fn min_pivot(&self) -> f64;
+}
+
+impl<const N: usize> Factorisation<N> for Lu<N> {
+    fn update(&self, r: &mut [f64; N]) -> f64 {
+        self.solve_in_place(r);
+        0.0
+    }
+    fn rank(&self) -> usize {
+        N
+    }
+    fn min_pivot(&self) -> f64 {
+        Lu::min_pivot(self)
+    }
+}
+
+impl<const N: usize> Factorisation<N> for Qr<N> {
+    fn update(&self, r: &mut [f64; N]) -> f64 {
+        let solution = self.solve_min_norm(r);
+        *r = solution.x;
+        solution.unreachable
+    }
+    fn rank(&self) -> usize {
+        Qr::rank(self)
+    }
+    fn min_pivot(&self) -> f64 {
+        Qr::min_pivot(self)
+    }
 }
 
 /// Newton's method on `N` unknowns; keeps its work arrays so a solve allocates nothing.
@@ -185,6 +280,27 @@ impl<const N: usize> Newton<N> {
         system: &S,
         x: &mut [f64; N],
     ) -> Result<NewtonReport, NewtonError> {
+        match self.options.linear {
+            LinearSolve::Lu => self.iterate(system, x, |jacobian, iteration| {
+                Lu::factor(jacobian).map_err(|source| NewtonError::Singular { iteration, source })
+            }),
+            LinearSolve::MinimumNorm { rank_tolerance } => {
+                let tolerance = rank_tolerance.unwrap_or(Qr::<N>::DEFAULT_TOLERANCE);
+                self.iterate(system, x, |jacobian, iteration| {
+                    Qr::factor(jacobian, tolerance)
+                        .map_err(|_| NewtonError::NonFinite { iteration })
+                })
+            }
+        }
+    }
+
+    /// The iteration of [`Self::solve`] with the factorisation `factor(J, iteration)`.
+    fn iterate<S: NonlinearSystem<N>, F: Factorisation<N>>(
+        &mut self,
+        system: &S,
+        x: &mut [f64; N],
+        factor: impl Fn(&[[f64; N]; N], usize) -> Result<F, NewtonError>,
+    ) -> Result<NewtonReport, NewtonError> {
         let tol = self.residual_tolerance(system.scale());
         let opts = self.options;
         system.residual(x, &mut self.residual);
@@ -201,23 +317,35 @@ impl<const N: usize> Newton<N> {
         if res <= tol {
             return Ok(report);
         }
-        let mut factored: Option<Lu<N>> = None;
+        let mut factored: Option<F> = None;
         let mut refresh = true;
         for it in 0..opts.max_iterations {
-            let lu = match factored {
-                Some(ref lu) if !refresh => lu,
+            // The unreachable part of r that rules out progress (never reached with LU).
+            let unreachable_limit = (ROUND_OFF_FLOOR * tol).max(opts.contraction * res);
+            let mut dx = self.residual;
+            // A reused Jacobian whose range misses the residual is refreshed before judging.
+            let stale = match &factored {
+                Some(f) if !refresh => f.update(&mut dx) > unreachable_limit,
+                _ => true,
+            };
+            let f = match factored {
+                Some(ref f) if !stale => f,
                 _ => {
                     system.jacobian(x, &mut self.jacobian);
-                    let lu =
-                        Lu::factor(&self.jacobian).map_err(|source| NewtonError::Singular {
+                    let f = factored.insert(factor(&self.jacobian, it)?);
+                    dx = self.residual;
+                    let unreachable = f.update(&mut dx);
+                    if unreachable > unreachable_limit {
+                        return Err(NewtonError::Inconsistent {
                             iteration: it,
-                            source,
-                        })?;
-                    factored.insert(lu)
+                            rank: f.rank(),
+                            residual: res,
+                            unreachable,
+                        });
+                    }
+                    f
                 }
             };
-            let mut dx = self.residual;
-            lu.solve_in_place(&mut dx);
             for (xi, d) in x.iter_mut().zip(&dx) {
                 *xi -= d;
             }
@@ -232,7 +360,8 @@ impl<const N: usize> Newton<N> {
                 iterations: it + 1,
                 residual: res,
                 update,
-                min_pivot: lu.min_pivot(),
+                min_pivot: f.min_pivot(),
+                rank: f.rank(),
             };
             if !res.is_finite() || !update.is_finite() {
                 return Err(NewtonError::NonFinite { iteration: it + 1 });
@@ -241,7 +370,7 @@ impl<const N: usize> Newton<N> {
             let stalled = res > opts.contraction * previous;
             refresh = opts.jacobian == JacobianUpdate::EveryIteration
                 || res > SIMPLIFIED_REFRESH * previous;
-            if res <= tol || update <= update_tol || (stalled && res <= 1e3 * tol) {
+            if res <= tol || update <= update_tol || (stalled && res <= ROUND_OFF_FLOOR * tol) {
                 return Ok(report);
             }
             if res > opts.divergence_factor * initial.max(tol) {
@@ -264,6 +393,11 @@ impl<const N: usize> Newton<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::testing::{
+        Max, SAMPLES, completed_basis, for_sizes, run_cases, take, to_array, to_vector,
+    };
+    use nalgebra::{DMatrix, DVector};
+    use proptest::prelude::*;
 
     /// x² − 2 = 0, y − x = 0 (solution √2, √2), residual scale 2.
     struct Sqrt2;
@@ -387,5 +521,322 @@ mod tests {
             newton.solve(&NoRoot, &mut at_zero),
             Err(NewtonError::Singular { iteration: 0, .. })
         ));
+    }
+
+    /// `s = x₁ + x₂` is all the system sees of `x₁, x₂` (a gauge: the Jacobian's first two
+    /// columns are equal, rank 2 everywhere): `g(s) = s + s³` and
+    /// `r = (g(s) − 2, x₃(1 + s²) − 4, g(s) − 2 − δ)`. With `δ = 0` the solutions are the line
+    /// `s = 1, x₃ = 2`; with `δ ≠ 0` rows 1 and 3 demand incompatible values of `g(s)`, and the
+    /// part of `r` outside `range(J) = span{(1, 0, 1), (0, 1, 0)}` is `|δ|/√2` everywhere.
+    struct Gauge {
+        delta: f64,
+        jacobians: std::cell::Cell<usize>,
+    }
+
+    impl Gauge {
+        fn new(delta: f64) -> Gauge {
+            Gauge {
+                delta,
+                jacobians: std::cell::Cell::new(0),
+            }
+        }
+    }
+
+    impl NonlinearSystem<3> for Gauge {
+        fn residual(&self, x: &[f64; 3], r: &mut [f64; 3]) {
+            let s = x[0] + x[1];
+            let g = s + s * s * s;
+            *r = [g - 2.0, x[2] * (1.0 + s * s) - 4.0, g - 2.0 - self.delta];
+        }
+        fn jacobian(&self, x: &[f64; 3], j: &mut [[f64; 3]; 3]) {
+            self.jacobians.set(self.jacobians.get() + 1);
+            let s = x[0] + x[1];
+            let dg = 1.0 + 3.0 * s * s;
+            let ds = 2.0 * s * x[2];
+            *j = [[dg, dg, 0.0], [ds, ds, 1.0 + s * s], [dg, dg, 0.0]];
+        }
+        fn scale(&self) -> f64 {
+            4.0
+        }
+    }
+
+    fn minimum_norm(jacobian: JacobianUpdate) -> NewtonOptions {
+        NewtonOptions {
+            jacobian,
+            linear: LinearSolve::MinimumNorm {
+                rank_tolerance: None,
+            },
+            ..NewtonOptions::default()
+        }
+    }
+
+    /// Minimum-norm updates lie in `row space(J) = span{(1, 1, 0), (0, 0, 1)}`: the gauge
+    /// coordinate `x₁ − x₂` keeps its initial value, and the iteration ends at the solution
+    /// nearest to the initial guess. LU stops at the singular Jacobian.
+    #[test]
+    fn minimum_norm_newton_converges_on_a_gauge_line() {
+        let x0 = [0.9, -0.3, 1.5];
+        for jacobian in [JacobianUpdate::EveryIteration, JacobianUpdate::Simplified] {
+            let system = Gauge::new(0.0);
+            let mut x = x0;
+            let report = Newton::<3>::new(minimum_norm(jacobian))
+                .solve(&system, &mut x)
+                .unwrap();
+            assert_eq!(report.rank, 2, "{report:?}");
+            let gauge = x0[0] - x0[1];
+            let nearest = [(1.0 + gauge) / 2.0, (1.0 - gauge) / 2.0, 2.0];
+            for (xi, ni) in x.iter().zip(nearest) {
+                assert!(
+                    (xi - ni).abs() <= 4.0 * f64::EPSILON,
+                    "{x:?} vs {nearest:?}"
+                );
+            }
+            assert!(
+                report.residual
+                    <= Newton::<3>::new(NewtonOptions::default()).residual_tolerance(4.0)
+            );
+            if jacobian == JacobianUpdate::Simplified {
+                assert!(system.jacobians.get() < report.iterations, "{report:?}");
+            }
+            eprintln!(
+                "{jacobian:?}: {report:?}, {} Jacobians",
+                system.jacobians.get()
+            );
+        }
+        let mut x = x0;
+        assert!(matches!(
+            Newton::<3>::new(NewtonOptions::default()).solve(&Gauge::new(0.0), &mut x),
+            Err(NewtonError::Singular { iteration: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn minimum_norm_newton_reports_an_inconsistent_system() {
+        for delta in [1.0, -0.01] {
+            for jacobian in [JacobianUpdate::EveryIteration, JacobianUpdate::Simplified] {
+                let mut x = [0.9, -0.3, 1.5];
+                let err = Newton::<3>::new(minimum_norm(jacobian))
+                    .solve(&Gauge::new(delta), &mut x)
+                    .unwrap_err();
+                let NewtonError::Inconsistent {
+                    rank,
+                    residual,
+                    unreachable,
+                    iteration,
+                } = err
+                else {
+                    panic!("expected Inconsistent, got {err:?}");
+                };
+                eprintln!("δ = {delta}, {jacobian:?}: {err}");
+                assert_eq!(rank, 2);
+                let expected = delta.abs() / 2f64.sqrt();
+                assert!(
+                    (unreachable - expected).abs() <= 1e-14 * expected,
+                    "{err:?}"
+                );
+                // The verdict: more than ρ = 0.9 of the residual is out of reach.
+                assert!(
+                    unreachable > 0.9 * residual && unreachable <= residual,
+                    "{err:?}"
+                );
+                assert!(iteration >= 1, "{err:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn minimum_norm_agrees_with_lu_at_full_rank() {
+        let mut x_lu = [1.0, 0.0];
+        let lu = Newton::<2>::new(NewtonOptions {
+            jacobian: JacobianUpdate::EveryIteration,
+            ..NewtonOptions::default()
+        })
+        .solve(&Sqrt2, &mut x_lu)
+        .unwrap();
+        let mut x = [1.0, 0.0];
+        let qr = Newton::<2>::new(minimum_norm(JacobianUpdate::EveryIteration))
+            .solve(&Sqrt2, &mut x)
+            .unwrap();
+        assert_eq!((lu.rank, qr.rank, qr.iterations), (2, 2, lu.iterations));
+        for (a, b) in x.iter().zip(x_lu) {
+            assert!((a - b).abs() <= 2.0 * f64::EPSILON, "{a} vs {b}");
+        }
+    }
+
+    /// `r(x) = B f(Cᵀx) − t` with `B`, `C` of size `N × k` (full column rank) and
+    /// `f(y)_m = y_m + y_m³/3` (`f' ≥ 1`): `J = B diag(f'(Cᵀx)) Cᵀ` has rank `k` everywhere,
+    /// `range(J) = range(B)` and `row space(J) = range(C)`.
+    struct Projected<const N: usize> {
+        b: [[f64; N]; N],
+        c: [[f64; N]; N],
+        k: usize,
+        target: [f64; N],
+    }
+
+    impl<const N: usize> Projected<N> {
+        fn reduced(&self, x: &[f64; N]) -> [f64; N] {
+            std::array::from_fn(|m| {
+                if m < self.k {
+                    (0..N).map(|j| self.c[j][m] * x[j]).sum()
+                } else {
+                    0.0
+                }
+            })
+        }
+    }
+
+    impl<const N: usize> NonlinearSystem<N> for Projected<N> {
+        fn residual(&self, x: &[f64; N], r: &mut [f64; N]) {
+            let y = self.reduced(x);
+            for (i, ri) in r.iter_mut().enumerate() {
+                let bf: f64 = (0..self.k)
+                    .map(|m| self.b[i][m] * (y[m] + y[m].powi(3) / 3.0))
+                    .sum();
+                *ri = bf - self.target[i];
+            }
+        }
+        fn jacobian(&self, x: &[f64; N], j: &mut [[f64; N]; N]) {
+            let y = self.reduced(x);
+            for (i, row) in j.iter_mut().enumerate() {
+                for (l, jil) in row.iter_mut().enumerate() {
+                    *jil = (0..self.k)
+                        .map(|m| self.b[i][m] * (1.0 + y[m] * y[m]) * self.c[l][m])
+                        .sum();
+                }
+            }
+        }
+        fn scale(&self) -> f64 {
+            1.0
+        }
+    }
+
+    /// Random `B`, `C` (entries uniform in [−1, 1)), `k = 1 + seed mod (N − 1)`, a solution `x*`
+    /// and an initial guess `x₀ = x* + d` with `|d_i| ≤ 0.3`. Consistent (`t = B f(Cᵀx*)`): both
+    /// Jacobian updates converge, with rank `k`, to the solution nearest to `x₀`,
+    /// `x₀ + W Wᵀ (x* − x₀)` (`W` an orthonormal basis of `range(C)`), to within
+    /// `ε·max(1, ‖x*‖)/(σ_k(B)·σ_k(C))` times the returned factor. Inconsistent
+    /// (`t = B f(Cᵀx*) + w`, `w ⟂ range(B)`, `‖w‖ = 10^w_exponent` in [1e−10, 1]):
+    /// [`NewtonError::Inconsistent`] with rank `k` and unreachable part `‖w‖` to within `ε·‖t‖`
+    /// (the rounding of the residual) times the returned factor. Returns the solution error in its units, the iterations of full and
+    /// simplified Newton, and the error of the unreachable part in its units.
+    fn projected<const N: usize>(
+        samples: &[f64],
+        seed: usize,
+        w_exponent: f64,
+    ) -> Result<[f64; 4], TestCaseError> {
+        let w_size = 10f64.powf(w_exponent);
+        let k = 1 + seed % (N - 1);
+        let mut s = samples;
+        let bf = take(&mut s, N, k);
+        let cf = take(&mut s, N, k);
+        let x_star = take(&mut s, N, 1).column(0).into_owned();
+        let x0 = &x_star + take(&mut s, N, 1).column(0) * 0.3;
+        let sigma_k = |m: &DMatrix<f64>| m.singular_values().min();
+        let conditioning = sigma_k(&bf) * sigma_k(&cf);
+        if conditioning <= 1e-6 {
+            return Err(TestCaseError::reject("B or C nearly rank deficient"));
+        }
+        let widen = |m: &DMatrix<f64>| {
+            let mut square = DMatrix::zeros(N, N);
+            square.columns_mut(0, k).copy_from(m);
+            to_array::<N>(&square)
+        };
+        let mut system = Projected {
+            b: widen(&bf),
+            c: widen(&cf),
+            k,
+            target: [0.0; N],
+        };
+        let x_star = to_vector::<N>(&x_star);
+        let mut at_star = [0.0; N];
+        system.residual(&x_star, &mut at_star);
+        system.target = at_star;
+
+        let w_basis = completed_basis(&cf, &mut s);
+        let w_basis = w_basis.columns(0, k);
+        let x0v = x0.clone();
+        let star = DVector::from_column_slice(&x_star);
+        let nearest = &x0v + w_basis * (w_basis.transpose() * (&star - &x0v));
+        let unit = f64::EPSILON * star.norm().max(1.0) / conditioning;
+        // Simplified Newton contracts by up to SIMPLIFIED_REFRESH = 1/4 per iteration, which can
+        // take ~27 iterations from ‖r₀‖ = O(1) to round-off: the cap is not what is tested here.
+        let options = |jacobian| NewtonOptions {
+            max_iterations: 100,
+            ..minimum_norm(jacobian)
+        };
+        let mut measured = [0.0f64; 4];
+        for (slot, jacobian) in [JacobianUpdate::EveryIteration, JacobianUpdate::Simplified]
+            .into_iter()
+            .enumerate()
+        {
+            let mut x = to_vector::<N>(&x0);
+            let report = Newton::<N>::new(options(jacobian))
+                .solve(&system, &mut x)
+                .map_err(|e| TestCaseError::fail(format!("N = {N}, k = {k}, {jacobian:?}: {e}")))?;
+            prop_assert_eq!(report.rank, k);
+            let error = (DVector::from_column_slice(&x) - &nearest).norm() / unit;
+            prop_assert!(
+                error <= 1e3,
+                "N = {}, k = {}, {:?}: error {} units",
+                N,
+                k,
+                jacobian,
+                error
+            );
+            measured[0] = measured[0].max(error);
+            measured[1 + slot] = report.iterations as f64;
+        }
+
+        // The residual carries rounding errors of order ε·‖t‖.
+        let residual_unit = f64::EPSILON * norm2(&system.target).max(1.0);
+        let outside = completed_basis(&bf, &mut s).column(N - 1).into_owned() * w_size;
+        for (ti, wi) in system.target.iter_mut().zip(outside.iter()) {
+            *ti += wi;
+        }
+        for jacobian in [JacobianUpdate::EveryIteration, JacobianUpdate::Simplified] {
+            let mut x = to_vector::<N>(&x0);
+            match Newton::<N>::new(options(jacobian)).solve(&system, &mut x) {
+                Err(NewtonError::Inconsistent {
+                    rank, unreachable, ..
+                }) => {
+                    prop_assert_eq!(rank, k);
+                    let error = (unreachable - w_size).abs() / residual_unit;
+                    prop_assert!(
+                        error <= 1e3,
+                        "unreachable {:e} vs {:e}",
+                        unreachable,
+                        w_size
+                    );
+                    measured[3] = measured[3].max(error);
+                }
+                other => prop_assert!(false, "N = {}, k = {}, {:?}: {:?}", N, k, jacobian, other),
+            }
+        }
+        Ok(measured)
+    }
+
+    #[test]
+    fn minimum_norm_newton_on_random_rank_deficient_systems() {
+        let worst = std::cell::Cell::new([0.0; 4]);
+        run_cases(
+            (
+                proptest::collection::vec(-1.0f64..1.0, SAMPLES),
+                0usize..1000,
+                -10.0f64..0.0,
+            ),
+            |(samples, seed, w_exponent)| {
+                worst.set(
+                    worst
+                        .get()
+                        .max(for_sizes!(projected(&samples, seed, w_exponent))),
+                );
+                Ok(())
+            },
+        );
+        let [solution, full, simplified, unreachable] = worst.get();
+        eprintln!(
+            "N = 2..12, worst: solution error {solution:.2} ε·max(1, |x*|)/(σ_k(B)σ_k(C)), \
+             unreachable error {unreachable:.2} ε·|t|, iterations {full} full, {simplified} simplified"
+        );
     }
 }
