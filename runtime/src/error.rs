@@ -19,6 +19,23 @@ pub enum IntegrateError {
         /// The smallest pivot found there.
         pivot: f64,
     },
+    /// The stage equations have no solution: the residual has a part outside the range of the
+    /// (rank-deficient) stage Jacobian that no Newton update can reduce.
+    #[error(
+        "step {step} (t = {time}): inconsistent stage equations: Jacobian rank {rank}, unreachable residual {unreachable:e} of {residual:e}"
+    )]
+    InconsistentStageEquations {
+        /// The step.
+        step: usize,
+        /// Time at the start of the step.
+        time: f64,
+        /// The numerical rank of the stage Jacobian.
+        rank: usize,
+        /// `‖r‖₂`.
+        residual: f64,
+        /// The part of `r` outside the Jacobian's range.
+        unreachable: f64,
+    },
     /// Newton's method did not converge.
     #[error("step {step} (t = {time}): {source}")]
     NewtonFailed {
@@ -63,6 +80,18 @@ impl IntegrateError {
                 pivot: source.pivot,
             },
             NewtonError::NonFinite { .. } => IntegrateError::NonFinite { step, time },
+            NewtonError::Inconsistent {
+                rank,
+                residual,
+                unreachable,
+                ..
+            } => IntegrateError::InconsistentStageEquations {
+                step,
+                time,
+                rank,
+                residual,
+                unreachable,
+            },
             other => IntegrateError::NewtonFailed {
                 step,
                 time,

@@ -12,7 +12,7 @@ use crate::error::IntegrateError;
 use crate::layout::Role;
 use crate::problem::DegenerateLagrangian;
 use crate::solution::{Failure, Solution, StepStats, accepted};
-use crate::solve::{Lu, Newton, NewtonOptions, SingularMatrix};
+use crate::solve::{LinearSolve, Lu, Newton, NewtonOptions, SingularMatrix};
 use crate::stage::{StageMethod, StageSystem, tangent_map};
 use nalgebra::{SMatrix, SVector};
 use std::marker::PhantomData;
@@ -112,6 +112,16 @@ where
                 "N differs from the method's number of unknowns",
             ));
         }
+        let newton = if M::RANK_DEFICIENT {
+            NewtonOptions {
+                linear: LinearSolve::MinimumNorm {
+                    rank_tolerance: None,
+                },
+                ..newton
+            }
+        } else {
+            newton
+        };
         Ok(Stepper {
             problem,
             h,

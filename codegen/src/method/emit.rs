@@ -52,6 +52,11 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
     let size_check = quote! {
         const { assert!(N == Self::UNKNOWN_LAYOUT.len(#dims), "N must be the number of unknowns") };
     };
+    let rank_deficient = method.rank_deficient.then(|| {
+        quote!(
+            const RANK_DEFICIENT: bool = true;
+        )
+    });
     let struct_def = match method.problem {
         ProblemKind::DegenerateLagrangian => quote!(pub struct #ident;),
         ProblemKind::Holonomic => quote!(pub struct #ident<const M: usize>;),
@@ -77,6 +82,7 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
             const UNKNOWNS: #core::layout::Layout = Self::UNKNOWN_LAYOUT;
             const RESIDUALS: #core::layout::Layout = Self::RESIDUAL_LAYOUT;
             const DIMS: #core::layout::Dims = #dims;
+            #rank_deficient
 
             #[allow(clippy::too_many_lines)]
             fn residual(

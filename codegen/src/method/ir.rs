@@ -236,6 +236,9 @@ pub struct Method {
     pub q_next: usize,
     /// `p_{n+1}` (index into `values`).
     pub p_next: usize,
+    /// The stage Jacobian is rank-deficient by construction (a gauge freedom of the unknowns),
+    /// so Newton takes minimum-norm steps (emitted as `StageMethod::RANK_DEFICIENT`).
+    pub rank_deficient: bool,
 }
 
 /// A method that cannot be emitted.

@@ -55,6 +55,7 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         rows: Vec::new(),
         q_next: 0,
         p_next: 0,
+        rank_deficient: false,
     };
     let v = |i| Term::Unknown { block: 0, stage: i };
     let lam = |i| Term::Unknown { block: 1, stage: i };

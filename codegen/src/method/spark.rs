@@ -77,6 +77,10 @@ pub fn spark_method(
         blocks.push(block("Mu", 1, Role::Multiplier, Width::Constraints));
         rows_layout.push(block("Null", 1, Role::Residual, Width::Coordinates));
     }
+    // VSPARK over a tableau whose internal and projective q-slots coincide (a^q = α^q,
+    // ã^q = α̃^q) sees V and Λ̃ only through V + Λ̃ in every position: a gauge freedom.
+    let rank_deficient =
+        vspark && tableau.a[0] == tableau.alpha[0] && tableau.a_tilde[0] == tableau.alpha_tilde[0];
     let mut m = Method {
         family: family.to_owned(),
         name: format!("{family}{s}"),
@@ -96,6 +100,7 @@ pub fn spark_method(
         rows: Vec::new(),
         q_next: 0,
         p_next: 0,
+        rank_deficient,
     };
     let lam_block = usize::from(vspark);
     let v = |j| Term::Unknown { block: 0, stage: j };

@@ -117,6 +117,7 @@ fn build_method(
         rows: Vec::new(),
         q_next: 0,
         p_next: 0,
+        rank_deficient: false,
     };
     let v = |j| Term::Unknown { block: 0, stage: j };
     let lam = |j| Term::Unknown { block: 1, stage: j };

@@ -53,6 +53,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -305,6 +306,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -796,6 +798,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -1747,6 +1750,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,

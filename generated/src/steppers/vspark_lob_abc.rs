@@ -53,6 +53,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -453,6 +454,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -1259,6 +1261,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,

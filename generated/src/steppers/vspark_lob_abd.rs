@@ -53,6 +53,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -456,6 +457,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -1267,6 +1269,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,

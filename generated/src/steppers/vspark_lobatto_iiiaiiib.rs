@@ -65,6 +65,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -523,6 +524,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -1381,6 +1383,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,

@@ -65,6 +65,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -515,6 +516,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
@@ -1379,6 +1381,7 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const RANK_DEFICIENT: bool = true;
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,

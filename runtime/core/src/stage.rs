@@ -25,6 +25,11 @@ pub trait StageMethod<P, const D: usize> {
     /// The widths of the layouts' vectors: [`Dims::uniform`]`(D)` for degenerate Lagrangians
     /// (`D` primary constraints), `Dims::new(D, M)` for `M` holonomic constraints.
     const DIMS: Dims;
+    /// The stage Jacobian is rank-deficient by construction: the unknowns have a gauge freedom
+    /// (e.g. VSPARK over a tableau whose internal and projective q-slots coincide sees `V` and
+    /// `Λ̃` only through `V + Λ̃` in the positions), so Newton must take minimum-norm steps
+    /// ([`crate::solve::LinearSolve::MinimumNorm`]).
+    const RANK_DEFICIENT: bool = false;
 
     /// Writes `r(x)`.
     fn residual(
