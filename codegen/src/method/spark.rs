@@ -200,14 +200,14 @@ pub fn spark_method(
         }
     }
     let mut phi_tilde = Vec::with_capacity(r);
-    for i in 0..r {
+    for (i, point) in projective.iter().enumerate() {
         let p = Term::Value(momentum(
             &mut m,
             format!("p_tilde_{}", i + 1),
             &tableau.a_tilde[1][i],
             &tableau.alpha_tilde[1][i],
         ));
-        phi_tilde.push(phi(&mut m, format!("tilde_{}", i + 1), projective[i], p));
+        phi_tilde.push(phi(&mut m, format!("tilde_{}", i + 1), *point, p));
     }
     m.q_next = position(
         &mut m,
