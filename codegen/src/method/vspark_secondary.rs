@@ -81,7 +81,9 @@ pub fn vspark_secondary(
         c.pair.q.name(),
         c.pair.p.name(),
     );
-    build_method(family, doc, kind, s, order, &c)
+    // The pair of the internal stages: Gauss(s) for the coupling, the Lobatto pair otherwise.
+    let internal = if gauss { PairKind::Gauss } else { kind };
+    build_method(family, doc, internal, s, order, &c)
 }
 
 fn build_method(
