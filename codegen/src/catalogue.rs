@@ -10,9 +10,11 @@ use crate::exact::{Matrix, Num, Precision};
 use crate::method::ir::Method;
 use crate::method::rattle::rattle_lobatto;
 use crate::method::slrk::slrk;
-use crate::method::spark::{spark, vspark};
+use crate::method::spark::{spark, vspark, vspark_primary, vspark_primary_lobatto};
 use crate::method::vprk::vprk;
 use crate::method::vspark_secondary::vspark_secondary;
+use crate::spark::primary_lobatto::PrimaryLobatto;
+use crate::spark::projection::Base;
 use crate::spark::{
     LobattoGauss, SparkKind, gauss_omega_matrix, lobatto_gauss_coefficients, lobatto_null_vector,
     lobatto_omega_matrix,
@@ -118,6 +120,18 @@ pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
     for kind in SparkKind::ALL {
         for s in kind.min_stages()..=4 {
             out.push(vspark(kind, s, prec)?);
+        }
+    }
+    for base in Base::ALL {
+        for &projection in base.projections() {
+            for s in base.min_stages()..=4 {
+                out.push(vspark_primary(base, projection, s, prec)?);
+            }
+        }
+    }
+    for kind in PrimaryLobatto::ALL {
+        for s in 2..=4 {
+            out.push(vspark_primary_lobatto(kind, s, prec)?);
         }
     }
     for gauss in [false, true] {
@@ -334,6 +348,16 @@ impl Catalogue {
             lobatto_gauss,
             methods,
         })
+    }
+
+    /// The earliest method of the catalogue with the same stage equations as `method`
+    /// ([`Method::same_equations`]), when that is not `method` itself: `method` is then emitted
+    /// as another name of it.
+    pub fn canonical(&self, method: &Method) -> Option<&Method> {
+        self.methods
+            .iter()
+            .take_while(|m| !std::ptr::eq(*m, method))
+            .find(|m| m.same_equations(method))
     }
 
     /// The source of `catalogue.rs`: `TABLEAUS` and `PAIRS` with declared and computed

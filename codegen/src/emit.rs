@@ -107,7 +107,17 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
         let module = format_ident!("{}", snake(family));
         let members = catalogue.methods.iter().filter(|m| m.family == *family);
         let steppers = members
-            .map(|m| crate::method::emit::stepper(m, &core))
+            .map(|m| match catalogue.canonical(m) {
+                Some(target) => {
+                    let module = format_ident!("{}", snake(&target.family));
+                    Ok(crate::method::emit::alias(
+                        m,
+                        target,
+                        &quote!(super::#module),
+                    ))
+                }
+                None => crate::method::emit::stepper(m, &core),
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let doc = format!(" {family} steppers.");
         let path = format!("src/steppers/{module}.rs");

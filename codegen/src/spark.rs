@@ -3,6 +3,8 @@
 //! and the Lobatto–Gauss coupling coefficients.
 
 pub mod jay;
+pub mod primary_lobatto;
+pub mod projection;
 pub mod tableau;
 
 use crate::exact::{LinalgError, Matrix, Num, Precision, null_space, solve};

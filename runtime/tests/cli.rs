@@ -4,6 +4,7 @@
 
 use nalgebra::SVector;
 use serde_json::Value;
+use sparkgen::cli::methods::preserves_constraint;
 use sparkgen::cli::registry::{HOLONOMIC_STEPPERS, STEPPERS};
 use sparkgen::diagnostics::{max_constraint_residual, max_relative_energy_error};
 use sparkgen::generated::catalogue::PAIRS;
@@ -312,7 +313,12 @@ fn methods_lists_every_stepper_with_the_catalogue_orders() {
             .find(|p| p.name == s.pair)
             .unwrap_or_else(|| panic!("{}: no pair", s.name));
         assert_eq!(row["computed_order"], pair.computed_order, "{}", s.name);
-        assert_eq!(row["constraint_preserving"], s.family.starts_with("Slrk"));
+        assert_eq!(
+            row["constraint_preserving"],
+            preserves_constraint(s.family),
+            "{}",
+            s.name
+        );
     }
     let ab2 = rows.iter().find(|r| r["name"] == "SlrkLobattoIIIAB2");
     let limits = ab2
@@ -364,15 +370,29 @@ fn verify_quick_reports_orders_and_residuals() {
     assert_eq!(methods.len(), STEPPERS.len() + HOLONOMIC_STEPPERS.len() + 2);
     assert_eq!(v["path"], "compiled");
     for m in methods {
-        let declared = m["declared_order"].as_f64().unwrap_or(f64::NAN);
+        // The expected order: the declared one, or the pinned one (`sparkgen::cli::pinned`);
+        // methods pinned to fail or to behave erratically are checked in `spark_verify.rs`.
+        let pinned = &m["pinned"];
+        let expected = pinned["order"]["order"]
+            .as_f64()
+            .or(m["declared_order"].as_f64())
+            .unwrap_or(f64::NAN);
         let pass = m["measured_order"]
             .as_f64()
-            .is_some_and(|p| (p - declared).abs() <= 0.3)
+            .is_some_and(|p| (p - expected).abs() <= 0.3)
             && m["points"].as_u64().is_some_and(|n| n >= 3);
-        assert_eq!(m["pass"], pass, "{m}");
-        if m["family"].as_str().is_some_and(|f| f.starts_with("Slrk")) {
+        if pinned["fails"].is_null() && pinned["erratic"].is_null() {
+            assert_eq!(m["pass"], pass, "{m}");
+        }
+        let family = m["family"].as_str().unwrap_or_default();
+        if preserves_constraint(family) && pinned.is_null() {
+            let bound = if family.starts_with("Slrk") {
+                1e-13
+            } else {
+                1e-12
+            };
             let r = m["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);
-            assert!(r < 1e-13, "{}: residual {r}", m["name"]);
+            assert!(r < bound, "{}: residual {r}", m["name"]);
         }
     }
     // The SLRK order 2s − 2 of the library's own order test.

@@ -8,6 +8,7 @@
 //!   against SLRK over the same pair: the two reach the same order 2s − 2; whether they are the
 //!   same map is measured here.
 use nalgebra::SVector;
+use sparkgen::cli::registry::unknowns;
 use sparkgen::generated::steppers::*;
 use sparkgen::integrate::{Options, Stepper, integrate};
 use sparkgen::problem::DegenerateLagrangian;
@@ -124,5 +125,62 @@ fn corrected_spark_lobatto_against_slrk() {
     println!("max |SPARK − SLRK| over {STEPS} steps, s = 2..4: IIIA–IIIB {ab:?}, IIIB–IIIA {ba:?}");
     for d in ab.iter().chain(&ba) {
         assert!(*d <= 1e-13, "{d:e}");
+    }
+}
+
+/// The number of unknowns `N` of a generated stepper on the two-dimensional problems.
+macro_rules! n {
+    ($t:ty) => {
+        unknowns(
+            &<$t as StageMethod<LotkaVolterra2d, 2>>::UNKNOWNS,
+            <$t as StageMethod<LotkaVolterra2d, 2>>::DIMS,
+        )
+    };
+}
+
+/// `(step-map distance, trajectory distance)` of two steppers.
+macro_rules! compare {
+    ($a:ty, $b:ty) => {
+        (
+            stringify!($a),
+            step_map_distance::<$a, $b, { n!($a) }, { n!($b) }>(),
+            distance(&run::<$a, { n!($a) }>(), &run::<$b, { n!($b) }>()),
+        )
+    };
+}
+
+/// VSPARKsecondary over a Lobatto pair (σ = s) is SLRK over the same pair: the same internal
+/// stages and constraint rows, with μ scaled by h on the momentum row instead of the position
+/// row.
+#[test]
+fn vspark_secondary_of_a_lobatto_pair_is_slrk() {
+    let rows = [
+        compare!(VsparkSecondaryLobattoIIIAB2, SlrkLobattoIIIAB2),
+        compare!(VsparkSecondaryLobattoIIIAB3, SlrkLobattoIIIAB3),
+        compare!(VsparkSecondaryLobattoIIIAB4, SlrkLobattoIIIAB4),
+        compare!(VsparkSecondaryLobattoIIIBA2, SlrkLobattoIIIBA2),
+        compare!(VsparkSecondaryLobattoIIIBA3, SlrkLobattoIIIBA3),
+        compare!(VsparkSecondaryLobattoIIIBA4, SlrkLobattoIIIBA4),
+        compare!(VsparkSecondaryLobattoIIICCBar2, SlrkLobattoIIICCBar2),
+        compare!(VsparkSecondaryLobattoIIICCBar3, SlrkLobattoIIICCBar3),
+        compare!(VsparkSecondaryLobattoIIICCBar4, SlrkLobattoIIICCBar4),
+        compare!(VsparkSecondaryLobattoIIICBarC2, SlrkLobattoIIICBarC2),
+        compare!(VsparkSecondaryLobattoIIICBarC3, SlrkLobattoIIICBarC3),
+        compare!(VsparkSecondaryLobattoIIICBarC4, SlrkLobattoIIICBarC4),
+        compare!(VsparkSecondaryLobattoIIID2, SlrkLobattoIIID2),
+        compare!(VsparkSecondaryLobattoIIID3, SlrkLobattoIIID3),
+        compare!(VsparkSecondaryLobattoIIID4, SlrkLobattoIIID4),
+        compare!(VsparkSecondaryLobattoIIIE2, SlrkLobattoIIIE2),
+        compare!(VsparkSecondaryLobattoIIIE3, SlrkLobattoIIIE3),
+        compare!(VsparkSecondaryLobattoIIIE4, SlrkLobattoIIIE4),
+    ];
+    println!("VSPARKsecondary against SLRK, {STEPS} steps of h = {H} (step maps, trajectories):");
+    for (name, map, trajectory) in rows {
+        println!("  {name:34} {map:.1e} {trajectory:.1e}");
+        assert!(map <= 1e-13, "{name}: step maps differ by {map:e}");
+        assert!(
+            trajectory <= 1e-12,
+            "{name}: trajectories differ by {trajectory:e}"
+        );
     }
 }

@@ -125,6 +125,30 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
     })
 }
 
+/// `method` as another name of `target` (reached by the path `module::Target`), whose stage
+/// equations and update are the same ([`Method::same_equations`]): a type alias, so the stepper
+/// is emitted and compiled once.
+pub fn alias(method: &Method, target: &Method, module: &TokenStream) -> TokenStream {
+    let ident = format_ident!("{}", method.name);
+    let name = format_ident!("{}", target.name);
+    let target_ident = quote!(#module::#name);
+    let doc = format!(" {}", method.doc);
+    let same = format!(
+        " Its unknowns, stage equations and update coincide exactly with those of [`{}`], which it names.",
+        target.name
+    );
+    let (generics, target_ty) = match method.problem {
+        ProblemKind::DegenerateLagrangian => (quote!(), quote!(#target_ident)),
+        ProblemKind::Holonomic => (quote!(<const M: usize>), quote!(#target_ident<M>)),
+    };
+    quote! {
+        #[doc = #doc]
+        #[doc = ""]
+        #[doc = #same]
+        pub type #ident #generics = #target_ty;
+    }
+}
+
 /// The widths of the problem kind: `Dims::uniform(D)` or `Dims::new(D, M)`.
 fn dims_expr(kind: ProblemKind, core: &TokenStream) -> TokenStream {
     match kind {

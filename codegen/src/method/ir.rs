@@ -262,6 +262,56 @@ pub enum MethodError {
 
 /// Builder helpers shared by the families.
 impl Method {
+    /// Whether `other` has the same unknowns, stage equations and update as `self`: everything
+    /// but the names and the description agree, so one emitted stepper serves both (e.g. the
+    /// midpoint and modified-midpoint projections of Gauss coincide).
+    pub fn same_equations(&self, other: &Method) -> bool {
+        let Method {
+            family: _,
+            name: _,
+            doc: _,
+            problem,
+            pair,
+            s,
+            order,
+            nodes,
+            blocks,
+            rows_layout,
+            values,
+            rows,
+            q_next,
+            p_next,
+            rank_deficient,
+        } = self;
+        (
+            problem,
+            pair,
+            s,
+            order,
+            nodes,
+            blocks,
+            rows_layout,
+            values,
+            rows,
+            q_next,
+            p_next,
+            rank_deficient,
+        ) == (
+            &other.problem,
+            &other.pair,
+            &other.s,
+            &other.order,
+            &other.nodes,
+            &other.blocks,
+            &other.rows_layout,
+            &other.values,
+            &other.rows,
+            &other.q_next,
+            &other.p_next,
+            &other.rank_deficient,
+        )
+    }
+
     /// Checks that every kernel exists for the method's problem kind.
     pub fn check(&self) -> Result<(), MethodError> {
         for value in &self.values {

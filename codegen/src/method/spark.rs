@@ -32,8 +32,10 @@ use super::ir::{
     Coef, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width, block, combination, minus,
 };
 use crate::exact::{Num, Precision};
+use crate::spark::primary_lobatto::PrimaryLobatto;
+use crate::spark::projection::{Base, Projection, projected};
 use crate::spark::{SparkKind, SparkTableau};
-use crate::tableau::{PairKind, TableauError};
+use crate::tableau::{Family, PairKind, TableauError, build};
 
 /// Which residual structure to build over a SPARK tableau.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -298,4 +300,67 @@ pub fn vspark(kind: SparkKind, s: usize, prec: Precision) -> Result<Method, Tabl
         internal_pair(kind),
         doc,
     )
+}
+
+/// VSPARKprimary: VSPARK over the projection tableau `projection` of `base` with `s` internal
+/// stages (e.g. `VsparkPrimaryGlrkpSymmetric2`).
+pub fn vspark_primary(
+    base: Base,
+    projection: Projection,
+    s: usize,
+    prec: Precision,
+) -> Result<Method, TableauError> {
+    let tableau = projected(base, projection, s, prec)?;
+    let doc = format!(
+        "VSPARKprimary over {} (s = {s} internal, r = {} projective stages, R∞ = {}): declared order {}.",
+        tableau.name,
+        tableau.r,
+        base.r_infinity(s).to_f64(),
+        tableau.order
+    );
+    let pair = match base {
+        Base::Glrk => PairKind::Gauss,
+        Base::LobattoIIIAIIIB => PairKind::LobattoIIIAIIIB,
+        Base::LobattoIIIBIIIA => PairKind::LobattoIIIBIIIA,
+    };
+    let family = format!("VsparkPrimary{}{}", base.name(), projection.name());
+    spark_method(Structure::Vspark, &family, &tableau, pair, doc)
+}
+
+/// VSPARKprimary over the fixed four-Lobatto tableau `kind` (e.g. `VsparkPrimaryLobABD3`).
+pub fn vspark_primary_lobatto(
+    kind: PrimaryLobatto,
+    s: usize,
+    prec: Precision,
+) -> Result<Method, TableauError> {
+    let tableau = kind.build(s, prec)?;
+    let doc = format!(
+        "VSPARKprimary over {} (s = r = {s} Lobatto stages, ω = lobatto_ω_matrix({s})): declared order {}.",
+        tableau.name, tableau.order
+    );
+    let pair = if tableau.a[0] == build(Family::LobattoIIID, s, prec)?.a {
+        PairKind::LobattoIIIDIIIDBar
+    } else {
+        PairKind::LobattoIIIEIIIEBar
+    };
+    let family = format!("VsparkPrimary{}", kind.name());
+    spark_method(Structure::Vspark, &family, &tableau, pair, doc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The midpoint and modified-midpoint projections of Gauss have the same stage equations
+    /// (one stepper serves both names), the symmetric projection does not.
+    #[test]
+    fn coinciding_projections_have_the_same_equations() -> Result<(), TableauError> {
+        let prec = Precision::DEFAULT;
+        let method = |p| vspark_primary(Base::Glrk, p, 2, prec);
+        let midpoint = method(Projection::Midpoint)?;
+        assert!(midpoint.same_equations(&method(Projection::ModifiedMidpoint)?));
+        assert!(!midpoint.same_equations(&method(Projection::Symmetric)?));
+        assert_ne!(midpoint.name, method(Projection::ModifiedMidpoint)?.name);
+        Ok(())
+    }
 }

@@ -2,6 +2,7 @@
 //! computed order, structure, and known limitations (measured).
 
 use super::choice::{Holonomic, Kind};
+use super::pinned::expected;
 use super::registry::{HOLONOMIC_STEPPERS, STEPPERS, StepperInfo};
 use crate::generated::catalogue::PAIRS;
 use serde::Serialize;
@@ -50,9 +51,6 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
     }
     if family == "VprkLobattoIIIAIIIB" {
         out.push("parasitic mode |λ| ≈ 1 + 3.2h on Lotka–Volterra");
-        if stages >= 3 {
-            out.push("order 2s − 4 on the degenerate pendulum (sparkgen verify)");
-        }
     }
     if family == "VprkGauss" && stages >= 2 {
         out.push("order 2⌈s/2⌉ on Lotka–Volterra (index-2 DAE); 2s on a linear one-form");
@@ -60,7 +58,20 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
     if family.starts_with("Vprk") {
         out.push("does not hold p = ϑ(q): not constraint-preserving");
     }
+    if let Some(pinned) = expected(family, stages) {
+        out.push(pinned.reason());
+    }
     out
+}
+
+/// Whether the generated steppers of `family` hold `p = ϑ(q)` at every step to round-off: SLRK,
+/// and the SPARK-family methods whose ω imposes `φ(q_{n+1}, p_{n+1}) = 0` (every one but GLVPRK's
+/// `ω = [I | 0]`, which imposes it at the projective stages only, and VPRK, which never does).
+pub fn preserves_constraint(family: &str) -> bool {
+    ["Slrk", "Spark", "Vspark"]
+        .iter()
+        .any(|f| family.starts_with(f))
+        && !family.ends_with("Glvprk")
 }
 
 /// The row of a generated stepper, with the properties of the pair it is built on.
@@ -93,7 +104,7 @@ pub fn rows() -> Vec<MethodRow> {
             stepper_row(
                 s,
                 Kind::Degenerate,
-                s.family.starts_with("Slrk"),
+                preserves_constraint(s.family),
                 limitations(s.family, s.stages),
             )
         })

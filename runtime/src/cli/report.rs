@@ -2,6 +2,7 @@
 
 use super::error::CliError;
 use super::order_plot::order_plot;
+use super::pinned::Expected;
 use super::verify::{Study, Verification};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -16,7 +17,12 @@ fn cells(m: &Study) -> [String; 8] {
         m.measured_order
             .map_or("–".to_owned(), |p| format!("{p:.2}")),
         m.points.to_string(),
-        if m.pass { "pass" } else { "FAIL" }.to_owned(),
+        match (m.pass, m.pinned.is_some()) {
+            (true, false) => "pass",
+            (true, true) => "pass*",
+            (false, _) => "FAIL",
+        }
+        .to_owned(),
         format!("{:.2e}", m.max_constraint_residual),
         format!("{:.2e}", m.max_relative_energy_error),
     ]
@@ -51,6 +57,14 @@ pub fn text(v: &Verification) -> String {
     for m in &v.methods {
         s.push_str(&text_row(&cells(m)));
         s.push('\n');
+        if let Some(pinned) = &m.pinned {
+            let what = match pinned {
+                Expected::Order { order, .. } => format!("order {order}"),
+                Expected::Fails { error, .. } => format!("fails ({error})"),
+                Expected::Erratic { .. } => "erratic".to_owned(),
+            };
+            let _ = writeln!(s, "{:<22} * pinned: {what}: {}", "", pinned.reason());
+        }
         for f in &m.failures {
             // Writing to a String cannot fail.
             let _ = writeln!(s, "{:<22}   {f}", "");
@@ -58,7 +72,8 @@ pub fn text(v: &Verification) -> String {
     }
     let _ = writeln!(
         s,
-        "\n{} of {} methods reach their declared order (±{}, ≥ 3 points above {:e}); \
+        "\n{} of {} methods reach their declared order, or the pinned behaviour marked * (±{}, \
+         ≥ 3 points above {:e}); \
          residual and energy error over {} steps of h = {}",
         v.passed, v.total, v.tolerance, v.floor, v.long_run_steps, v.long_run_h
     );

@@ -19,6 +19,7 @@
 use super::builtin::{Builtin, OrFile};
 use super::choice::{self, Choice, Kind};
 use super::error::CliError;
+use super::pinned::{Expected, expected};
 use super::problem_files;
 use super::problems::find;
 use super::registry::{HOLONOMIC_STEPPERS, STEPPERS};
@@ -50,11 +51,16 @@ pub struct Study {
     pub problem: String,
     /// Declared order.
     pub declared_order: usize,
+    /// Measured behaviour pinned with its cause where it departs from the declared order
+    /// ([`super::pinned`]).
+    pub pinned: Option<Expected>,
     /// Measured order (`null` with fewer than 2 points above the floor).
     pub measured_order: Option<f64>,
     /// Sweep points in the fit.
     pub points: usize,
-    /// At least 3 points and `|measured − declared| ≤ 0.3`.
+    /// At least 3 points and `|measured − expected| ≤ 0.3`, the expected order being the pinned
+    /// one where there is one; for a method pinned to fail or to behave erratically, the
+    /// behaviour of [`Expected`].
     pub pass: bool,
     /// Step sizes of the fitted sweep points (h = 1/n).
     pub h: Vec<f64>,
@@ -173,15 +179,31 @@ fn study(
             (f64::NAN, f64::NAN)
         }
     };
-    let pass = fit
-        .as_ref()
-        .is_some_and(|f| f.points >= 3 && (f.order - declared_order as f64).abs() <= TOLERANCE);
+    let pinned = match choice {
+        Choice::Stepper(s) => expected(s.family, s.stages),
+        _ => None,
+    };
+    let fits = |target: f64| {
+        fit.as_ref()
+            .is_some_and(|f| f.points >= 3 && (f.order - target).abs() <= TOLERANCE)
+    };
+    let pass = match pinned {
+        Some(Expected::Fails { error, .. }) => {
+            !fits(declared_order as f64)
+                && fit.as_ref().is_none_or(|f| f.points < 3)
+                && failures.iter().any(|f| f.to_lowercase().contains(error))
+        }
+        Some(Expected::Erratic { .. }) => !fits(declared_order as f64),
+        Some(Expected::Order { order, .. }) => fits(order),
+        None => fits(declared_order as f64),
+    };
     Study {
         name,
         family,
         stages,
         problem: problem.to_owned(),
         declared_order,
+        pinned,
         measured_order: fit.as_ref().map(|f| f.order),
         points: fit.as_ref().map_or(0, |f| f.points),
         pass,

@@ -1,0 +1,61 @@
+//! The order table of the SPARK family (SPARK, VSPARK, VSPARKprimary, VSPARKsecondary) from
+//! `sparkgen verify --quick` on Lotka–Volterra in the SPARK test configuration (T = 1,
+//! h = 0.05·2^-k up to order 4, ratio √2 above): every method reaches its declared order within
+//! ±0.3 on at least 3 points, or the behaviour pinned with its cause in `sparkgen::cli::pinned`.
+//! Where nothing is pinned, the Newton status is asserted too (no sweep run and no step of the
+//! long run of 1000 steps of h = 0.1 fails), and so is the constraint of the methods that hold
+//! it: `max |p_n − ϑ(q_n)|∞ ≤ 1e-12` over the long run.
+use sparkgen::cli::methods::preserves_constraint;
+use sparkgen::cli::pinned::Expected;
+use sparkgen::cli::registry::STEPPERS;
+use sparkgen::cli::verify::verify;
+
+fn is_spark_family(family: &str) -> bool {
+    family.starts_with("Spark") || family.starts_with("Vspark")
+}
+
+#[test]
+fn every_spark_family_method_meets_its_declared_or_pinned_behaviour() {
+    let v = verify(true, Some("spark")).expect("the built-in problems run");
+    let expected = STEPPERS
+        .iter()
+        .filter(|s| is_spark_family(s.family))
+        .count();
+    assert_eq!(v.total, expected, "one study per SPARK-family stepper");
+    let mut pinned = 0;
+    for m in &v.methods {
+        assert!(is_spark_family(m.family), "{}", m.name);
+        let order = m
+            .measured_order
+            .map_or("–".to_owned(), |p| format!("{p:.2}"));
+        assert!(
+            m.pass,
+            "{}: declared {}, measured {order}, pinned {:?}, failures {:?}",
+            m.name, m.declared_order, m.pinned, m.failures
+        );
+        match &m.pinned {
+            None => {
+                assert!(
+                    m.failures.is_empty() && m.sweep_failed_h.is_empty(),
+                    "{}: Newton failures {:?} at h = {:?}",
+                    m.name,
+                    m.failures,
+                    m.sweep_failed_h
+                );
+                if preserves_constraint(m.family) {
+                    let r = m.max_constraint_residual;
+                    assert!(r <= 1e-12, "{}: max |p − ϑ(q)| = {r:e}", m.name);
+                } else {
+                    // GLVPRK imposes the constraint at the projective stages only.
+                    assert!(m.max_constraint_residual > 1e-6, "{}", m.name);
+                }
+            }
+            Some(Expected::Fails { error, .. }) => {
+                pinned += 1;
+                assert!(m.failures.iter().any(|f| f.contains(error)), "{}", m.name);
+            }
+            Some(_) => pinned += 1,
+        }
+    }
+    println!("{} SPARK-family methods, {pinned} pinned", v.total);
+}
