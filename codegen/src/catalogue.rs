@@ -10,11 +10,11 @@ use crate::exact::{Matrix, Num, Precision};
 use crate::method::ir::Method;
 use crate::method::rattle::rattle_lobatto;
 use crate::method::slrk::slrk;
-use crate::method::spark::{spark, vspark, vspark_primary, vspark_primary_lobatto};
+use crate::method::spark::{spark, vpark, vspark, vspark_primary, vspark_primary_lobatto};
 use crate::method::vprk::vprk;
 use crate::method::vspark_secondary::vspark_secondary;
 use crate::spark::primary_lobatto::PrimaryLobatto;
-use crate::spark::projection::Base;
+use crate::spark::projection::{Base, Convention};
 use crate::spark::{
     LobattoGauss, SparkKind, gauss_omega_matrix, lobatto_gauss_coefficients, lobatto_null_vector,
     lobatto_omega_matrix,
@@ -123,10 +123,35 @@ pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
         }
     }
     for base in Base::ALL {
+        for s in base.min_stages()..=4 {
+            out.push(vpark(base, s, Convention::Documented, prec)?);
+        }
+    }
+    for base in Base::ALL {
         for &projection in base.projections() {
             for s in base.min_stages()..=4 {
-                out.push(vspark_primary(base, projection, s, prec)?);
+                out.push(vspark_primary(
+                    base,
+                    projection,
+                    s,
+                    Convention::Documented,
+                    prec,
+                )?);
             }
+        }
+    }
+    // Upstream's R∞ = −1 for the Lobatto projections, side by side: it differs from the
+    // documented (−1)^{s+1} for odd s only, and s = 3 is the case upstream tests.
+    for base in [Base::LobattoIIIAIIIB, Base::LobattoIIIBIIIA] {
+        out.push(vpark(base, 3, Convention::Upstream, prec)?);
+        for &projection in base.projections() {
+            out.push(vspark_primary(
+                base,
+                projection,
+                3,
+                Convention::Upstream,
+                prec,
+            )?);
         }
     }
     for kind in PrimaryLobatto::ALL {

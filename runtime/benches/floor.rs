@@ -30,7 +30,7 @@ use sparkgen::problem::Vector;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solution::StepStats;
 use sparkgen::solve::{JacobianUpdate, Lu, NewtonOptions};
-use sparkgen::stage::{StageMethod, TangentBlocks};
+use sparkgen::stage::{MultiplierUpdate, StageMethod, TangentBlocks};
 use std::marker::PhantomData;
 
 /// Steps per sample of the `step_*` benchmarks.
@@ -57,9 +57,19 @@ impl<M: StageMethod<P, D>, P, const D: usize> StageMethod<P, D> for ForwardDiffe
     const UNKNOWNS: Layout = M::UNKNOWNS;
     const RESIDUALS: Layout = M::RESIDUALS;
     const DIMS: Dims = M::DIMS;
+    const RANK_DEFICIENT: bool = M::RANK_DEFICIENT;
+    const MULTIPLIER: Option<MultiplierUpdate> = M::MULTIPLIER;
 
-    fn residual(problem: &P, h: f64, q: &Vector<D>, p: &Vector<D>, x: &[f64], r: &mut [f64]) {
-        M::residual(problem, h, q, p, x, r);
+    fn residual(
+        problem: &P,
+        h: f64,
+        q: &Vector<D>,
+        p: &Vector<D>,
+        lambda: &[f64],
+        x: &[f64],
+        r: &mut [f64],
+    ) {
+        M::residual(problem, h, q, p, lambda, x, r);
     }
 
     fn jacobian<const N: usize>(
@@ -67,11 +77,12 @@ impl<M: StageMethod<P, D>, P, const D: usize> StageMethod<P, D> for ForwardDiffe
         h: f64,
         q: &Vector<D>,
         p: &Vector<D>,
+        lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
         let mut r0 = [0.0; N];
-        M::residual(problem, h, q, p, x, &mut r0);
+        M::residual(problem, h, q, p, lambda, x, &mut r0);
         let mut shifted = [0.0; N];
         shifted.copy_from_slice(x);
         let mut r = [0.0; N];
@@ -79,7 +90,7 @@ impl<M: StageMethod<P, D>, P, const D: usize> StageMethod<P, D> for ForwardDiffe
             shifted[k] = x[k] + f64::EPSILON.sqrt() * x[k].abs().max(1.0);
             // The step actually taken in floating point.
             let delta = shifted[k] - x[k];
-            M::residual(problem, h, q, p, &shifted, &mut r);
+            M::residual(problem, h, q, p, lambda, &shifted, &mut r);
             for (row, (ri, r0i)) in j.iter_mut().zip(r.iter().zip(&r0)) {
                 row[k] = (ri - r0i) / delta;
             }
@@ -92,10 +103,11 @@ impl<M: StageMethod<P, D>, P, const D: usize> StageMethod<P, D> for ForwardDiffe
         h: f64,
         q: &Vector<D>,
         p: &Vector<D>,
+        lambda: &[f64],
         x: &[f64],
         t: &mut TangentBlocks<D, N>,
     ) {
-        M::tangent(problem, h, q, p, x, t);
+        M::tangent(problem, h, q, p, lambda, x, t);
     }
 
     fn update(
@@ -103,9 +115,10 @@ impl<M: StageMethod<P, D>, P, const D: usize> StageMethod<P, D> for ForwardDiffe
         h: f64,
         q: &Vector<D>,
         p: &Vector<D>,
+        lambda: &[f64],
         x: &[f64],
     ) -> (Vector<D>, Vector<D>) {
-        M::update(problem, h, q, p, x)
+        M::update(problem, h, q, p, lambda, x)
     }
 }
 
@@ -206,7 +219,7 @@ fn residual<M: StageMethod<P, 2>, P, const N: usize>(
 ) {
     bencher.bench_local(|| {
         let mut r = [0.0; N];
-        M::residual(problem, H, &q, &p, divan::black_box(&x), &mut r);
+        M::residual(problem, H, &q, &p, &[], divan::black_box(&x), &mut r);
         r
     });
 }
@@ -218,7 +231,7 @@ fn jacobian<M: StageMethod<P, 2>, P, const N: usize>(
 ) {
     bencher.bench_local(|| {
         let mut j = [[0.0; N]; N];
-        M::jacobian(problem, H, &q, &p, divan::black_box(&x), &mut j);
+        M::jacobian(problem, H, &q, &p, &[], divan::black_box(&x), &mut j);
         j
     });
 }
@@ -229,7 +242,7 @@ fn stage_jacobian<M: StageMethod<P, 2>, P, const N: usize>(
     (q, p, x): &(Vector<2>, Vector<2>, [f64; N]),
 ) -> [[f64; N]; N] {
     let mut j = [[0.0; N]; N];
-    M::jacobian(problem, H, q, p, x, &mut j);
+    M::jacobian(problem, H, q, p, &[], x, &mut j);
     j
 }
 
@@ -263,7 +276,7 @@ fn update<M: StageMethod<P, 2>, P, const N: usize>(
     problem: &P,
     (q, p, x): (Vector<2>, Vector<2>, [f64; N]),
 ) {
-    bencher.bench_local(|| M::update(problem, H, &q, &p, divan::black_box(&x)));
+    bencher.bench_local(|| M::update(problem, H, &q, &p, &[], divan::black_box(&x)));
 }
 
 /// Defines one benchmark per listed part of a step (`residual`, `jacobian`, `lu`, `lu_solve`,

@@ -42,8 +42,8 @@ fn residual_and_jacobian<P: DegenerateLagrangian<2>>(bencher: Bencher, problem: 
     bencher.bench_local(|| {
         let mut r = [0.0; N];
         let mut j = [[0.0; N]; N];
-        SlrkLobattoIIIE3::residual(problem, 0.1, &q0, &p0, divan::black_box(&x), &mut r);
-        SlrkLobattoIIIE3::jacobian(problem, 0.1, &q0, &p0, divan::black_box(&x), &mut j);
+        SlrkLobattoIIIE3::residual(problem, 0.1, &q0, &p0, &[], divan::black_box(&x), &mut r);
+        SlrkLobattoIIIE3::jacobian(problem, 0.1, &q0, &p0, &[], divan::black_box(&x), &mut j);
         (r, j)
     });
 }

@@ -5,7 +5,9 @@
 //! Initial guess: velocity stages `V_i` by Hermite extrapolation, to `t_n + c_i h`, of the cubic
 //! through `(q_{n−1}, v_{n−1})` and `(q_n, v_n)`, where `v = v(q)` solves `Ω(q) v = −∇H(q)` (the
 //! Euler–Lagrange equations, `Ω = J − Jᵀ`); start-up rule: at the first step `V_i = v(q_0)`.
-//! Multipliers start from the previous step's values (zero at the first step). No heap
+//! Multipliers start from the previous step's values (zero at the first step). Methods that
+//! carry a multiplier ([`StageMethod::MULTIPLIER`]) read `λ_n` (`λ_0 = 0`) and record
+//! `λ_{n+1}` in the solution. No heap
 //! allocation inside the step loop: the solution is allocated for all steps before it starts.
 
 use crate::error::IntegrateError;
@@ -91,6 +93,9 @@ pub struct Stepper<'a, M, P, const D: usize, const N: usize> {
     h: f64,
     newton: Newton<N>,
     x: [f64; N],
+    lambda: SVector<f64, D>,
+    /// The `λ_n` the last step read (for its tangent map).
+    lambda_read: SVector<f64, D>,
     previous: Option<(SVector<f64, D>, SVector<f64, D>)>,
     method: PhantomData<M>,
 }
@@ -127,6 +132,8 @@ where
             h,
             newton: Newton::new(newton),
             x: [0.0; N],
+            lambda: SVector::zeros(),
+            lambda_read: SVector::zeros(),
             previous: None,
             method: PhantomData,
         })
@@ -135,6 +142,11 @@ where
     /// The converged unknowns of the last step.
     pub fn unknowns(&self) -> &[f64; N] {
         &self.x
+    }
+
+    /// The carried multiplier `λ_n` after the last step, for methods that carry one.
+    pub fn multiplier(&self) -> Option<&SVector<f64, D>> {
+        M::MULTIPLIER.map(|_| &self.lambda)
     }
 
     fn initial_guess(&mut self, q: &SVector<f64, D>) -> SVector<f64, D> {
@@ -163,13 +175,22 @@ where
         time: f64,
     ) -> Result<(SVector<f64, D>, SVector<f64, D>, StepStats), IntegrateError> {
         let v = self.initial_guess(q);
-        let system = StageSystem::<M, P, D>::new(self.problem, self.h, *q, *p);
+        let system =
+            StageSystem::<M, P, D>::new(self.problem, self.h, *q, *p, self.lambda.as_slice());
         let report = self
             .newton
             .solve(&system, &mut self.x)
             .map_err(|e| IntegrateError::from_newton(step, time, e))?;
-        let (q1, p1) = M::update(self.problem, self.h, q, p, &self.x);
+        let (q1, p1) = M::update(self.problem, self.h, q, p, self.lambda.as_slice(), &self.x);
         let result = accepted(q1, p1, &report).ok_or(IntegrateError::NonFinite { step, time })?;
+        if let Some(update) = M::MULTIPLIER {
+            let lambda = update.apply::<D>(&M::UNKNOWNS, M::DIMS, &self.x);
+            if !lambda.iter().all(|l| l.is_finite()) {
+                return Err(IntegrateError::NonFinite { step, time });
+            }
+            self.lambda_read = self.lambda;
+            self.lambda = lambda;
+        }
         self.previous = Some((*q, v));
         Ok(result)
     }
@@ -181,7 +202,8 @@ where
         q: &SVector<f64, D>,
         p: &SVector<f64, D>,
     ) -> Result<[[SMatrix<f64, D, D>; 2]; 2], SingularMatrix> {
-        tangent_map::<M, P, D, N>(self.problem, self.h, q, p, &self.x)
+        let lambda = self.lambda_read.as_slice();
+        tangent_map::<M, P, D, N>(self.problem, self.h, q, p, lambda, &self.x)
     }
 }
 
@@ -239,6 +261,10 @@ where
     solution.t.push(0.0);
     solution.q.push(q);
     solution.p.push(p);
+    if M::MULTIPLIER.is_some() {
+        solution.lambda.reserve_exact(options.steps + 1);
+        solution.lambda.push(SVector::zeros());
+    }
     for n in 0..options.steps {
         let (q1, p1, stats) = match stepper.step(&q, &p, n + 1, n as f64 * options.h) {
             Ok(r) => r,
@@ -250,6 +276,9 @@ where
         solution.q.push(q);
         solution.p.push(p);
         solution.stats.push(stats);
+        if let Some(lambda) = stepper.multiplier() {
+            solution.lambda.push(*lambda);
+        }
         observe(n + 1);
     }
     Ok(solution)

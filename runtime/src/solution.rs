@@ -31,7 +31,8 @@ pub(crate) fn accepted<const D: usize>(
         ))
 }
 
-/// A trajectory `(t_n, q_n, p_n)`, n = 0..=steps, with the statistics of each step.
+/// A trajectory `(t_n, q_n, p_n)`, n = 0..=steps, with the statistics of each step and, for
+/// methods that carry a multiplier, `λ_n` (`λ_0 = 0`).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Solution<const D: usize> {
     /// Times.
@@ -42,6 +43,9 @@ pub struct Solution<const D: usize> {
     pub p: Vec<SVector<f64, D>>,
     /// Statistics of step n (from `t[n]` to `t[n+1]`).
     pub stats: Vec<StepStats>,
+    /// The carried multipliers `λ_n = Σ_j d^λ_j Λ̃_j` of the SPARK-family methods (width D for
+    /// degenerate Lagrangians); empty for methods that carry none.
+    pub lambda: Vec<SVector<f64, D>>,
 }
 
 impl<const D: usize> Solution<D> {
@@ -52,6 +56,7 @@ impl<const D: usize> Solution<D> {
             q: Vec::with_capacity(steps + 1),
             p: Vec::with_capacity(steps + 1),
             stats: Vec::with_capacity(steps),
+            lambda: Vec::new(),
         }
     }
 

@@ -26,7 +26,7 @@ fn condition<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>() -> [f64; 2] {
     }
     [0.99, 1.0].map(|h| {
         let mut j = [[0.0; N]; N];
-        M::jacobian(&lv, h, &q0, &p0, &x, &mut j);
+        M::jacobian(&lv, h, &q0, &p0, &[], &x, &mut j);
         let svd = DMatrix::from_fn(N, N, |r, c| j[r][c]).svd(false, false);
         svd.singular_values.max() / svd.singular_values.min()
     })

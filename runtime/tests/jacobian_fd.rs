@@ -1,5 +1,5 @@
 //! The exact stage Jacobian `∂r/∂x` of every generated stepper agrees with central differences
-//! of the residual `r` at random states inside the problems' domains, for
+//! of the residual `r` at random states (and carried multipliers) inside the problems' domains, for
 //! h ∈ {0.01, 0.1, 0.5, 0.99, 1.0}.
 //!
 //! Central differences with `δ_k = 10⁻⁶·max(1, |x_k|)` are accurate to `O(δ²) + O(ε/δ) ≈ 1e-10`;
@@ -45,8 +45,10 @@ where
             let p =
                 problem.theta(&q) + SVector::from([rng.uniform(-0.1, 0.1), rng.uniform(-0.1, 0.1)]);
             let x: [f64; N] = std::array::from_fn(|_| rng.uniform(-0.3, 0.3));
+            // A carried multiplier λ_n (read by VPARK) enters no Jacobian entry, but is random.
+            let lambda = [rng.uniform(-0.1, 0.1), rng.uniform(-0.1, 0.1)];
             let mut exact = [[0.0; N]; N];
-            M::jacobian(problem, h, &q, &p, &x, &mut exact);
+            M::jacobian(problem, h, &q, &p, &lambda, &x, &mut exact);
             let scale = exact.iter().flatten().fold(1.0f64, |m, v| m.max(v.abs()));
             for k in 0..N {
                 let delta = 1e-6 * x[k].abs().max(1.0);
@@ -54,8 +56,8 @@ where
                 plus[k] += delta;
                 minus[k] -= delta;
                 let (mut r_plus, mut r_minus) = ([0.0; N], [0.0; N]);
-                M::residual(problem, h, &q, &p, &plus, &mut r_plus);
-                M::residual(problem, h, &q, &p, &minus, &mut r_minus);
+                M::residual(problem, h, &q, &p, &lambda, &plus, &mut r_plus);
+                M::residual(problem, h, &q, &p, &lambda, &minus, &mut r_minus);
                 for i in 0..N {
                     let fd = (r_plus[i] - r_minus[i]) / (2.0 * delta);
                     let e = (fd - exact[i][k]).abs() / scale;

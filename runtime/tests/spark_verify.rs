@@ -1,22 +1,27 @@
-//! The order table of the SPARK family (SPARK, VSPARK, VSPARKprimary, VSPARKsecondary) from
+//! The order table of the SPARK family (SPARK, VPARK, VSPARK, VSPARKprimary, VSPARKsecondary) from
 //! `sparkgen verify --quick` on Lotka–Volterra in the SPARK test configuration (T = 1,
 //! h = 0.05·2^-k up to order 4, ratio √2 above): every method reaches its declared order within
 //! ±0.3 on at least 3 points, or the behaviour pinned with its cause in `sparkgen::cli::pinned`.
 //! Where nothing is pinned, the Newton status is asserted too (no sweep run and no step of the
 //! long run of 1000 steps of h = 0.1 fails), and so is the constraint of the methods that hold
-//! it: `max |p_n − ϑ(q_n)|∞ ≤ 1e-12` over the long run.
+//! it: `max |p_n − ϑ(q_n)|∞ ≤ 1e-12` over the long run, and the carried multiplier `λ_n` of the
+//! methods that carry one stays bounded (no growth from the first half of the run to the second);
+//! where it is pinned to grow (a parasitic mode), verify reports the growth and the time of
+//! breakdown.
 use sparkgen::cli::methods::preserves_constraint;
 use sparkgen::cli::pinned::Expected;
 use sparkgen::cli::registry::STEPPERS;
 use sparkgen::cli::verify::verify;
 
 fn is_spark_family(family: &str) -> bool {
-    family.starts_with("Spark") || family.starts_with("Vspark")
+    ["Spark", "Vspark", "Vpark"]
+        .iter()
+        .any(|f| family.starts_with(f))
 }
 
 #[test]
 fn every_spark_family_method_meets_its_declared_or_pinned_behaviour() {
-    let v = verify(true, Some("spark")).expect("the built-in problems run");
+    let v = verify(true, Some("park")).expect("the built-in problems run");
     let expected = STEPPERS
         .iter()
         .filter(|s| is_spark_family(s.family))
@@ -42,6 +47,9 @@ fn every_spark_family_method_meets_its_declared_or_pinned_behaviour() {
                     m.failures,
                     m.sweep_failed_h
                 );
+                if let Some(l) = &m.multiplier {
+                    assert!(!l.grows, "{}: multiplier {l:?}", m.name);
+                }
                 if preserves_constraint(m.family) {
                     let r = m.max_constraint_residual;
                     assert!(r <= 1e-12, "{}: max |p − ϑ(q)| = {r:e}", m.name);
@@ -53,6 +61,11 @@ fn every_spark_family_method_meets_its_declared_or_pinned_behaviour() {
             Some(Expected::Fails { error, .. }) => {
                 pinned += 1;
                 assert!(m.failures.iter().any(|f| f.contains(error)), "{}", m.name);
+            }
+            Some(Expected::Parasitic { .. }) => {
+                pinned += 1;
+                let l = m.multiplier.as_ref().expect("VPARK carries λ");
+                assert!(l.grows, "{}: {l:?}", m.name);
             }
             Some(_) => pinned += 1,
         }

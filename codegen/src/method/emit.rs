@@ -23,10 +23,10 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
     let unknowns = layout(&method.blocks, core);
     let residuals = layout(&method.rows_layout, core);
     let dims = dims_expr(method.problem, core);
-    let residual = residual_body(method);
+    let residual = residual_body(method, core);
     let jacobian_body = jacobian_body(method, &jac, core);
     let tangent = tangent_body(method, &jac, core);
-    let update = update_body(method);
+    let update = update_body(method, core);
     let doc = format!(" {}", method.doc);
     let layout_doc = format!(
         " Unknowns: {}; residual rows: {}.",
@@ -46,9 +46,22 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
         ),
     };
     // The step inputs every function of the trait takes.
-    let inputs = quote! {
-        problem: &P, h: f64, q: &#core::nalgebra::SVector<f64, D>, p: &#core::nalgebra::SVector<f64, D>, x: &[f64],
+    let lambda = if method.reads_multiplier() {
+        quote!(lambda)
+    } else {
+        quote!(_lambda)
     };
+    let inputs = quote! {
+        problem: &P, h: f64, q: &#core::nalgebra::SVector<f64, D>, p: &#core::nalgebra::SVector<f64, D>, #lambda: &[f64], x: &[f64],
+    };
+    let multiplier = method.multiplier.as_ref().map(|(block, weights)| {
+        let b = int(*block);
+        let w = weights.iter().map(|c| lit(&c.to_f64()));
+        quote!(
+            const MULTIPLIER: Option<#core::stage::MultiplierUpdate> =
+                Some(#core::stage::MultiplierUpdate { block: #b, weights: &[#(#w),*] });
+        )
+    });
     let size_check = quote! {
         const { assert!(N == Self::UNKNOWN_LAYOUT.len(#dims), "N must be the number of unknowns") };
     };
@@ -83,6 +96,7 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
             const RESIDUALS: #core::layout::Layout = Self::RESIDUAL_LAYOUT;
             const DIMS: #core::layout::Dims = #dims;
             #rank_deficient
+            #multiplier
 
             #[allow(clippy::too_many_lines)]
             fn residual(
@@ -255,6 +269,7 @@ fn term_tokens(method: &Method, t: &Term) -> TokenStream {
     match *t {
         Term::Input(Input::Q) => quote!(*q),
         Term::Input(Input::P) => quote!(*p),
+        Term::Input(Input::Lambda) => quote!(lambda_n),
         Term::Unknown { block, stage } => {
             let id = unknown_ident(method, block, stage);
             quote!(#id)
@@ -394,6 +409,30 @@ fn unknown_reads(method: &Method, used: &BTreeSet<(usize, usize)>) -> TokenStrea
     quote!(#(#reads)*)
 }
 
+/// `λ_n` as the vector `lambda_n` where the needed values (or extra terms) read it; where the
+/// method reads it elsewhere only, the parameter is marked used.
+fn lambda_read(
+    method: &Method,
+    values: &BTreeSet<usize>,
+    extra: &[Term],
+    core: &TokenStream,
+) -> TokenStream {
+    if !method.reads_multiplier() {
+        return quote!();
+    }
+    let lambda = Term::Input(Input::Lambda);
+    let read = extra.contains(&lambda)
+        || values
+            .iter()
+            .any(|&v| mentions_input(method, v, Input::Lambda));
+    if read {
+        let w = width_param(method, Width::Constraints);
+        quote!(let lambda_n = #core::nalgebra::SVector::<f64, #w>::from_column_slice(lambda);)
+    } else {
+        quote!(let _ = lambda;)
+    }
+}
+
 /// Unknowns read by the needed values (and by extra terms).
 fn used_unknowns(
     method: &Method,
@@ -484,10 +523,11 @@ fn linear(method: &Method, terms: &[(super::ir::Coef, Term)]) -> TokenStream {
     signed_sum(parts)
 }
 
-fn residual_body(method: &Method) -> TokenStream {
+fn residual_body(method: &Method, core: &TokenStream) -> TokenStream {
     let roots = method.rows.iter().map(|r| Term::Value(r.value));
     let values = needed(method, roots);
     let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
+    let lambda = lambda_read(method, &values, &[], core);
     let hp = h_powers(max_h_power(method, &values, []));
     let lets = value_lets(method, &values, &mut BTreeSet::new());
     let stores = method.rows.iter().map(|row| {
@@ -496,7 +536,7 @@ fn residual_body(method: &Method) -> TokenStream {
         let w = width_param(method, method.rows_layout[row.block].width);
         quote!(Self::RESIDUAL_LAYOUT.set::<#w>(r, dims, #b, #s, &#id);)
     });
-    quote! { #reads #hp #lets #(#stores)* }
+    quote! { #lambda #reads #hp #lets #(#stores)* }
 }
 
 /// The expression of an atom; `J(q)` and `J(q)ᵀ` read the one `jac_*` binding of their `q`,
@@ -555,6 +595,7 @@ fn blocks_body(
         .collect();
     let values = needed(method, atom_args.iter().copied());
     let reads = unknown_reads(method, &used_unknowns(method, &values, &atom_args));
+    let lambda = lambda_read(method, &values, &atom_args, core);
     let hp = h_powers(max_h_power(
         method,
         &values,
@@ -625,6 +666,7 @@ fn blocks_body(
     quote! {
         #(#unused)*
         #zero
+        #lambda
         #reads #hp #lets #(#jac_lets)* #(#atoms)* #(#adds)*
     }
 }
@@ -681,7 +723,7 @@ fn tangent_body(method: &Method, jac: &Jacobian, core: &TokenStream) -> TokenStr
             let target = match var {
                 Var::Input(Input::Q) => quote!(&mut t.r_q),
                 Var::Input(Input::P) => quote!(&mut t.r_p),
-                Var::Unknown(..) => continue,
+                Var::Input(Input::Lambda) | Var::Unknown(..) => continue,
             };
             items.push(Item {
                 target,
@@ -701,6 +743,7 @@ fn tangent_body(method: &Method, jac: &Jacobian, core: &TokenStream) -> TokenStr
                 (0, Var::Input(Input::P)) => (quote!(&mut t.q_p), zero.clone()),
                 (_, Var::Input(Input::Q)) => (quote!(&mut t.p_q), zero.clone()),
                 (_, Var::Input(Input::P)) => (quote!(&mut t.p_p), zero.clone()),
+                (_, Var::Input(Input::Lambda)) => continue,
             };
             items.push(Item {
                 target,
@@ -727,15 +770,16 @@ fn mentions_input(method: &Method, v: usize, input: Input) -> bool {
     }
 }
 
-fn update_body(method: &Method) -> TokenStream {
+fn update_body(method: &Method, core: &TokenStream) -> TokenStream {
     let roots = [Term::Value(method.q_next), Term::Value(method.p_next)];
     let values = needed(method, roots);
     let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
+    let lambda = lambda_read(method, &values, &[], core);
     let hp = h_powers(max_h_power(method, &values, []));
     let lets = value_lets(method, &values, &mut BTreeSet::new());
     let (qn, pn) = (
         format_ident!("{}", method.values[method.q_next].name),
         format_ident!("{}", method.values[method.p_next].name),
     );
-    quote! { #reads #hp #lets (#qn, #pn) }
+    quote! { #lambda #reads #hp #lets (#qn, #pn) }
 }

@@ -18,6 +18,9 @@ pub enum Input {
     Q,
     /// `p_n`.
     P,
+    /// `λ_n`, the multiplier carried from the previous step (width M; zero before the first
+    /// step). The tangent map holds it fixed.
+    Lambda,
 }
 
 /// The kind of problem a method applies to, which names its kernels.
@@ -239,6 +242,10 @@ pub struct Method {
     /// The stage Jacobian is rank-deficient by construction (a gauge freedom of the unknowns),
     /// so Newton takes minimum-norm steps (emitted as `StageMethod::RANK_DEFICIENT`).
     pub rank_deficient: bool,
+    /// The multiplier carried to the next step, `λ_{n+1} = Σ_j d^λ_j Λ̃_j`: the unknown block of
+    /// the `Λ̃_j` and the weights `d^λ` (emitted as `StageMethod::MULTIPLIER`); `None` for
+    /// methods that carry none.
+    pub multiplier: Option<(usize, Vec<Num>)>,
 }
 
 /// A method that cannot be emitted.
@@ -282,34 +289,43 @@ impl Method {
             q_next,
             p_next,
             rank_deficient,
+            multiplier,
         } = self;
-        (
-            problem,
-            pair,
-            s,
-            order,
-            nodes,
-            blocks,
-            rows_layout,
-            values,
-            rows,
-            q_next,
-            p_next,
-            rank_deficient,
-        ) == (
-            &other.problem,
-            &other.pair,
-            &other.s,
-            &other.order,
-            &other.nodes,
-            &other.blocks,
-            &other.rows_layout,
-            &other.values,
-            &other.rows,
-            &other.q_next,
-            &other.p_next,
-            &other.rank_deficient,
-        )
+        (multiplier, rank_deficient) == (&other.multiplier, &other.rank_deficient)
+            && (
+                problem,
+                pair,
+                s,
+                order,
+                nodes,
+                blocks,
+                rows_layout,
+                values,
+                rows,
+                q_next,
+                p_next,
+            ) == (
+                &other.problem,
+                &other.pair,
+                &other.s,
+                &other.order,
+                &other.nodes,
+                &other.blocks,
+                &other.rows_layout,
+                &other.values,
+                &other.rows,
+                &other.q_next,
+                &other.p_next,
+            )
+    }
+
+    /// Whether the stage equations read the previous step's multiplier `λ_n`.
+    pub fn reads_multiplier(&self) -> bool {
+        let lambda = Term::Input(Input::Lambda);
+        self.values.iter().any(|v| match &v.expr {
+            Expr::Linear(terms) => terms.iter().any(|(_, t)| *t == lambda),
+            Expr::Kernel(_, args) => args.contains(&lambda),
+        })
     }
 
     /// Checks that every kernel exists for the method's problem kind.

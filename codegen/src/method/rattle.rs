@@ -63,6 +63,7 @@ pub fn rattle_lobatto(s: usize, prec: Precision) -> Result<Method, TableauError>
         q_next: 0,
         p_next: 0,
         rank_deficient: false,
+        multiplier: None,
     };
     let p_stage = |i| Term::Unknown { block: 0, stage: i };
     let lam = |i| Term::Unknown { block: 1, stage: i };

@@ -56,6 +56,7 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         q_next: 0,
         p_next: 0,
         rank_deficient: false,
+        multiplier: None,
     };
     let v = |i| Term::Unknown { block: 0, stage: i };
     let lam = |i| Term::Unknown { block: 1, stage: i };

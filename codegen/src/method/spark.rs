@@ -25,6 +25,13 @@
 //! the momentum row, which only rescales μ by h). Over SPARK tableaus whose internal and
 //! projective slots coincide, `V` and `Λ̃` enter alike and the stage Jacobian is rank-deficient.
 //!
+//! **VPARK** has the internal stages of VSPARK and imposes the constraint pointwise at the
+//! projective stages, `φ(Q̃_i, P̃_i) = 0`; a projective stage at `t_n` (`c^λ_1 = 0`, where that
+//! row holds trivially) takes the previous step's multiplier instead, `Λ̃_1 = λ_n`.
+//!
+//! VSPARK and VPARK carry `λ_{n+1} = Σ_j d^λ_j Λ̃_j` to the next step (SPARK's `Λ̃` are
+//! velocities).
+//!
 //! Update: `q_{n+1} = q_n + h Σ b^q_i V_i + h Σ β^q_j Λ̃_j`,
 //! `p_{n+1} = p_n + h Σ b^p_i F_i + h Σ β^p_j G_j`.
 
@@ -33,7 +40,7 @@ use super::ir::{
 };
 use crate::exact::{Num, Precision};
 use crate::spark::primary_lobatto::PrimaryLobatto;
-use crate::spark::projection::{Base, Projection, projected};
+use crate::spark::projection::{Base, Convention, Projection, projected, vpark_symplectic};
 use crate::spark::{SparkKind, SparkTableau};
 use crate::tableau::{Family, PairKind, TableauError, build};
 
@@ -44,6 +51,9 @@ pub enum Structure {
     Spark,
     /// VSPARK: internal velocities with the primary constraint at each internal stage.
     Vspark,
+    /// VPARK: as VSPARK, with the constraint imposed at each projective stage instead of the ω
+    /// rows; a projective stage at `t_n` (`c^λ_1 = 0`) takes `Λ̃_1 = λ_n` instead.
+    Vpark,
 }
 
 /// The method of `structure` over `tableau`; `family` names it (e.g. `SparkGlrk`), `pair` is the
@@ -56,7 +66,8 @@ pub fn spark_method(
     doc: String,
 ) -> Result<Method, TableauError> {
     let (s, r) = (tableau.s, tableau.r);
-    let vspark = structure == Structure::Vspark;
+    let vspark = structure != Structure::Spark;
+    let vpark = structure == Structure::Vpark;
     let null = tableau.null.as_ref().filter(|_| vspark);
     let mut blocks = Vec::new();
     let mut rows_layout = Vec::new();
@@ -71,8 +82,12 @@ pub fn spark_method(
     };
     blocks.push(block("Lambda", r, lambda_role, Width::Constraints));
     let rho = tableau.rho();
-    rows_layout.push(block("Omega", r - rho, Role::Residual, Width::Constraints));
-    if rho > 0 {
+    if vpark {
+        rows_layout.push(block("Projective", r, Role::Residual, Width::Constraints));
+    } else {
+        rows_layout.push(block("Omega", r - rho, Role::Residual, Width::Constraints));
+    }
+    if rho > 0 && !vpark {
         rows_layout.push(block("Delta", rho, Role::Residual, Width::Constraints));
     }
     if null.is_some() {
@@ -103,8 +118,11 @@ pub fn spark_method(
         q_next: 0,
         p_next: 0,
         rank_deficient,
+        multiplier: None,
     };
     let lam_block = usize::from(vspark);
+    // SPARK's Λ̃ carry the velocity (v ≡ 0): it carries no multiplier.
+    m.multiplier = vspark.then(|| (lam_block, tableau.d_lambda.clone()));
     let v = |j| Term::Unknown { block: 0, stage: j };
     let lam = |j| Term::Unknown {
         block: lam_block,
@@ -170,10 +188,6 @@ pub fn spark_method(
             .collect();
         m.intern_index(name, combination(Some(p0), &terms))
     };
-    let phi = |m: &mut Method, name: String, q: Term, p: Term| {
-        let theta = m.intern(format!("theta_{name}"), Expr::Kernel(Kernel::Map, vec![q]));
-        m.intern(format!("phi_{name}"), minus(p, theta))
-    };
     if vspark {
         for i in 0..s {
             let p = Term::Value(momentum(
@@ -218,25 +232,26 @@ pub fn spark_method(
         &tableau.beta[0],
     );
     m.p_next = momentum(&mut m, "p_next".into(), &tableau.b[1], &tableau.beta[1]);
-    let (q_next, p_next) = (Term::Value(m.q_next), Term::Value(m.p_next));
-    let needs_end = tableau.omega.iter().any(|row| !row[r].is_zero());
-    let phi_next = needs_end.then(|| phi(&mut m, "next".into(), q_next, p_next));
     let omega_block = usize::from(vspark);
-    for (i, row) in tableau.omega.iter().enumerate() {
-        let mut terms = weighted(&row[..r], &phi_tilde);
-        if let Some(end) = phi_next.filter(|_| !row[r].is_zero()) {
-            terms.push((Coef::new(row[r].clone()), end));
+    if vpark {
+        for (i, phi_i) in phi_tilde.iter().enumerate() {
+            let value = if i == 0 && tableau.c_lambda[0].is_zero() {
+                m.push("continuity", minus(lam(0), Term::Input(Input::Lambda)))
+            } else {
+                *phi_i
+            };
+            m.row(omega_block, i, value);
         }
-        let value = m.push(format!("omega_{}", i + 1), Expr::Linear(terms));
-        m.row(omega_block, i, value);
-    }
-    let lambdas: Vec<Term> = (0..r).map(lam).collect();
-    for (i, row) in tableau.delta.iter().enumerate() {
-        let value = m.push(
-            format!("delta_{}", i + 1),
-            Expr::Linear(weighted(row, &lambdas)),
-        );
-        m.row(omega_block + 1, i, value);
+    } else {
+        omega_rows(&mut m, tableau, &phi_tilde, omega_block);
+        let lambdas: Vec<Term> = (0..r).map(lam).collect();
+        for (i, row) in tableau.delta.iter().enumerate() {
+            let value = m.push(
+                format!("delta_{}", i + 1),
+                Expr::Linear(weighted(row, &lambdas)),
+            );
+            m.row(omega_block + 1, i, value);
+        }
     }
     if let Some(d) = null {
         let vs: Vec<Term> = (0..s).map(v).collect();
@@ -244,6 +259,28 @@ pub fn spark_method(
         m.row(m.rows_layout.len() - 1, 0, value);
     }
     Ok(m)
+}
+
+/// The rows `Σ_j ω_ij φ(Q̃_j, P̃_j) + ω_{i,r+1} φ(q_{n+1}, p_{n+1}) = 0` into row block `block`.
+fn omega_rows(m: &mut Method, tableau: &SparkTableau, phi_tilde: &[Term], block: usize) {
+    let r = tableau.r;
+    let (q_next, p_next) = (Term::Value(m.q_next), Term::Value(m.p_next));
+    let needs_end = tableau.omega.iter().any(|row| !row[r].is_zero());
+    let phi_next = needs_end.then(|| phi(m, "next".into(), q_next, p_next));
+    for (i, row) in tableau.omega.iter().enumerate() {
+        let mut terms = weighted(&row[..r], phi_tilde);
+        if let Some(end) = phi_next.filter(|_| !row[r].is_zero()) {
+            terms.push((Coef::new(row[r].clone()), end));
+        }
+        let value = m.push(format!("omega_{}", i + 1), Expr::Linear(terms));
+        m.row(block, i, value);
+    }
+}
+
+/// `φ = p − ϑ(q)` at the point `(q, p)`, as the value `phi_{name}`.
+fn phi(m: &mut Method, name: String, q: Term, p: Term) -> Term {
+    let theta = m.intern(format!("theta_{name}"), Expr::Kernel(Kernel::Map, vec![q]));
+    m.intern(format!("phi_{name}"), minus(p, theta))
 }
 
 /// `Σ_j c_j t_j` over the non-zero `c_j`.
@@ -308,23 +345,55 @@ pub fn vspark_primary(
     base: Base,
     projection: Projection,
     s: usize,
+    convention: Convention,
     prec: Precision,
 ) -> Result<Method, TableauError> {
-    let tableau = projected(base, projection, s, prec)?;
+    let tableau = projected(base, projection, s, convention, prec)?;
     let doc = format!(
         "VSPARKprimary over {} (s = {s} internal, r = {} projective stages, R∞ = {}): declared order {}.",
         tableau.name,
         tableau.r,
-        base.r_infinity(s).to_f64(),
+        base.r_infinity(s, convention).to_f64(),
         tableau.order
     );
-    let pair = match base {
-        Base::Glrk => PairKind::Gauss,
-        Base::LobattoIIIAIIIB => PairKind::LobattoIIIAIIIB,
-        Base::LobattoIIIBIIIA => PairKind::LobattoIIIBIIIA,
-    };
-    let family = format!("VsparkPrimary{}{}", base.name(), projection.name());
-    spark_method(Structure::Vspark, &family, &tableau, pair, doc)
+    let family = format!(
+        "VsparkPrimary{}{}{}",
+        base.name(),
+        projection.name(),
+        convention.suffix()
+    );
+    spark_method(
+        Structure::Vspark,
+        &family,
+        &tableau,
+        base.catalogue_pair(),
+        doc,
+    )
+}
+
+/// VPARK over the symplectic projection of `base` with `s` internal stages (e.g.
+/// `VparkLobattoIIIBIIIApSymplectic3`).
+pub fn vpark(
+    base: Base,
+    s: usize,
+    convention: Convention,
+    prec: Precision,
+) -> Result<Method, TableauError> {
+    let tableau = vpark_symplectic(base, s, convention, prec)?;
+    let doc = format!(
+        "VPARK over {} (s = {s} internal, r = 2 projective stages, R∞ = {}): declared order {}; φ at every internal and projective stage, Λ̃_1 = λ_n.",
+        tableau.name,
+        base.r_infinity(s, convention).to_f64(),
+        tableau.order
+    );
+    let family = format!("Vpark{}pSymplectic{}", base.name(), convention.suffix());
+    spark_method(
+        Structure::Vpark,
+        &family,
+        &tableau,
+        base.catalogue_pair(),
+        doc,
+    )
 }
 
 /// VSPARKprimary over the fixed four-Lobatto tableau `kind` (e.g. `VsparkPrimaryLobABD3`).
@@ -356,7 +425,7 @@ mod tests {
     #[test]
     fn coinciding_projections_have_the_same_equations() -> Result<(), TableauError> {
         let prec = Precision::DEFAULT;
-        let method = |p| vspark_primary(Base::Glrk, p, 2, prec);
+        let method = |p| vspark_primary(Base::Glrk, p, 2, Convention::Documented, prec);
         let midpoint = method(Projection::Midpoint)?;
         assert!(midpoint.same_equations(&method(Projection::ModifiedMidpoint)?));
         assert!(!midpoint.same_equations(&method(Projection::Symmetric)?));

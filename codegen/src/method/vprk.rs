@@ -55,6 +55,7 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         q_next: 0,
         p_next: 0,
         rank_deficient: false,
+        multiplier: None,
     };
     let v = |i| Term::Unknown { block: 0, stage: i };
     let mu = Term::Unknown { block: 1, stage: 0 };

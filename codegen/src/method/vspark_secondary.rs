@@ -120,6 +120,7 @@ fn build_method(
         q_next: 0,
         p_next: 0,
         rank_deficient: false,
+        multiplier: None,
     };
     let v = |j| Term::Unknown { block: 0, stage: j };
     let lam = |j| Term::Unknown { block: 1, stage: j };

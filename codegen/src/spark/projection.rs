@@ -11,7 +11,7 @@
 use super::tableau::SparkTableau;
 use super::{lobatto_gauss_coefficients, lobatto_null_vector};
 use crate::exact::{Matrix, Num, Precision};
-use crate::tableau::{Family, Tableau, TableauError, build};
+use crate::tableau::{Family, PairKind, Tableau, TableauError, build};
 
 /// The internal pair of a projected tableau.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,6 +34,15 @@ impl Base {
             Base::Glrk => "Glrk",
             Base::LobattoIIIAIIIB => "LobattoIIIAIIIB",
             Base::LobattoIIIBIIIA => "LobattoIIIBIIIA",
+        }
+    }
+
+    /// The catalogue pair of the internal stages.
+    pub fn catalogue_pair(self) -> PairKind {
+        match self {
+            Base::Glrk => PairKind::Gauss,
+            Base::LobattoIIIAIIIB => PairKind::LobattoIIIAIIIB,
+            Base::LobattoIIIBIIIA => PairKind::LobattoIIIBIIIA,
         }
     }
 
@@ -70,12 +79,12 @@ impl Base {
         }
     }
 
-    /// `R∞`, the internal pair's stability function at infinity.
-    pub fn r_infinity(self, s: usize) -> Num {
-        let odd = if self == Base::Glrk {
-            !s.is_multiple_of(2)
-        } else {
-            s.is_multiple_of(2)
+    /// `R∞`, the internal pair's stability function at infinity, in `convention`.
+    pub fn r_infinity(self, s: usize, convention: Convention) -> Num {
+        let odd = match (self, convention) {
+            (Base::Glrk, _) => !s.is_multiple_of(2),
+            (_, Convention::Documented) => s.is_multiple_of(2),
+            (_, Convention::Upstream) => true,
         };
         if odd { Num::int(-1) } else { Num::one() }
     }
@@ -88,6 +97,26 @@ impl Base {
             Base::LobattoIIIAIIIB => (t(Family::LobattoIIIA)?, t(Family::LobattoIIIB)?, 2 * s - 2),
             Base::LobattoIIIBIIIA => (t(Family::LobattoIIIB)?, t(Family::LobattoIIIA)?, 2 * s - 2),
         })
+    }
+}
+
+/// The value of `R∞` the Lobatto projections use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Convention {
+    /// `(−1)^{s+1}`, as documented (the default).
+    Documented,
+    /// Upstream's `-1^(s+1)`, which Julia parses as `−(1^(s+1)) = −1` for every s: kept only to
+    /// measure upstream's behaviour side by side (it differs for odd s).
+    Upstream,
+}
+
+impl Convention {
+    /// The family-name suffix: none, or `Upstream`.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Convention::Documented => "",
+            Convention::Upstream => "Upstream",
+        }
     }
 }
 
@@ -174,10 +203,11 @@ pub fn projected(
     base: Base,
     projection: Projection,
     s: usize,
+    convention: Convention,
     prec: Precision,
 ) -> Result<SparkTableau, TableauError> {
     let (q, p, order) = base.pair(s, prec)?;
-    let r_inf = base.r_infinity(s);
+    let r_inf = base.r_infinity(s, convention);
     let half = Num::ratio(1, 2);
     let (zero, one) = (Num::zero(), Num::one());
     let one_plus_r = one.add(&r_inf).half();
@@ -322,6 +352,31 @@ pub fn projected(
     Ok(t)
 }
 
+/// The VPARK tableau (`TableauSymplecticProjection`, `spark_methods.md` §1.2) over `base`: r = 2
+/// projective stages at `t_n` and `t_{n+1}`, `α = [½ 0]`, `ã = [0; bᵀ]`,
+/// `α̃ = [0 0; ½ R∞/2]`, `β = (½, R∞/2)`, `c^λ = (0, 1)`, `d^λ = (0, 1)`. VPARK imposes φ at
+/// each projective stage (ω is not used; it is set to `[I₂ 0]`) and carries `λ_{n+1} = Λ̃_2`.
+pub fn vpark_symplectic(
+    base: Base,
+    s: usize,
+    convention: Convention,
+    prec: Precision,
+) -> Result<SparkTableau, TableauError> {
+    let mut t = projected(base, Projection::Symplectic, s, convention, prec)?;
+    let (zero, one, half) = (Num::zero(), Num::one(), Num::ratio(1, 2));
+    let lower = vec![
+        vec![zero.clone(), zero.clone()],
+        vec![half, base.r_infinity(s, convention).half()],
+    ];
+    t.alpha_tilde = [lower.clone(), lower];
+    t.d_lambda = vec![zero.clone(), one.clone()];
+    t.omega = vec![
+        vec![one.clone(), zero.clone(), zero.clone()],
+        vec![zero.clone(), one, zero],
+    ];
+    Ok(t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -348,7 +403,8 @@ mod tests {
         for base in Base::ALL {
             for &projection in base.projections() {
                 for s in base.min_stages()..=4 {
-                    let t = projected(base, projection, s, prec).expect("tableau");
+                    let t = projected(base, projection, s, Convention::Documented, prec)
+                        .expect("tableau");
                     let [bq, bp] = &t.b;
                     let [betaq, betap] = &t.beta;
                     let coupling = defect(bq, &t.alpha[1], betap, &t.a_tilde[0]).max(defect(
@@ -365,7 +421,7 @@ mod tests {
                     // is β = b(1 + R∞)/2 satisfy the coupling only when R∞ = 1 (β = b); the
                     // symmetric projection's α̃ = [0 0; ½ ½] is never conjugate to itself, and
                     // the symplectic one's β = (½, R∞/2) is conjugate only when R∞ = 1.
-                    let r_plus = base.r_infinity(s) == Num::one();
+                    let r_plus = base.r_infinity(s, Convention::Documented) == Num::one();
                     let (want_coupling, want_projective) = match projection {
                         Projection::Internal => (false, true),
                         Projection::ModifiedInternal

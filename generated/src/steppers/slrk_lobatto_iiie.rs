@@ -71,6 +71,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -127,6 +128,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -322,6 +324,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -473,6 +476,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -574,6 +578,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -661,6 +666,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -1172,6 +1178,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -1455,6 +1462,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -1574,6 +1582,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -1694,6 +1703,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -2721,6 +2731,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -3132,6 +3143,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -3275,6 +3287,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -3428,6 +3441,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -5186,6 +5200,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -5693,6 +5708,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,

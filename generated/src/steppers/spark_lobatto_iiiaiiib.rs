@@ -47,6 +47,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -84,6 +85,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -141,6 +143,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -228,6 +231,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -298,6 +302,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -358,6 +363,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -473,6 +479,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -621,6 +628,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -702,6 +710,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -785,6 +794,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -982,6 +992,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -1181,6 +1192,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,

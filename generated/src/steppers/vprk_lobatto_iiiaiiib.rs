@@ -59,6 +59,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -89,6 +90,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -176,6 +178,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -261,6 +264,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -343,6 +347,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -388,6 +393,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -549,6 +555,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -692,6 +699,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -784,6 +792,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -844,6 +853,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -1098,6 +1108,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -1289,6 +1300,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,

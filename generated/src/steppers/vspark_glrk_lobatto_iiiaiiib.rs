@@ -53,12 +53,17 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
+        block: 1,
+        weights: &[0.5, 0.5],
+    });
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -100,6 +105,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -201,6 +207,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -314,6 +321,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -390,12 +398,17 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
+        block: 1,
+        weights: &[0.16666666666666666, 0.6666666666666666, 0.16666666666666666],
+    });
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -484,6 +497,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -785,6 +799,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -1013,6 +1028,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -1115,12 +1131,22 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
+        block: 1,
+        weights: &[
+            0.08333333333333333,
+            0.4166666666666667,
+            0.4166666666666667,
+            0.08333333333333333,
+        ],
+    });
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -1253,6 +1279,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -1904,6 +1931,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -2263,6 +2291,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -2392,12 +2421,23 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
+        block: 1,
+        weights: &[
+            0.05,
+            0.2722222222222222,
+            0.35555555555555557,
+            0.2722222222222222,
+            0.05,
+        ],
+    });
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -2576,6 +2616,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -3801,6 +3842,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -4278,6 +4320,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,

@@ -59,12 +59,17 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
+        block: 1,
+        weights: &[0.5, -0.5],
+    });
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -106,6 +111,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -196,6 +202,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -297,6 +304,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -380,12 +388,17 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
+        block: 1,
+        weights: &[0.5, 0.5],
+    });
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -443,6 +456,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -589,6 +603,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -731,6 +746,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -824,12 +840,17 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
+        block: 1,
+        weights: &[0.5, -0.5],
+    });
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -901,6 +922,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -1132,6 +1154,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -1338,6 +1361,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -1445,12 +1469,17 @@ impl<
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
+        block: 1,
+        weights: &[0.5, 0.5],
+    });
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -1543,6 +1572,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -1904,6 +1934,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -2167,6 +2198,7 @@ impl<
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,

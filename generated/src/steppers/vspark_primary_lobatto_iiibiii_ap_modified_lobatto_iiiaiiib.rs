@@ -76,12 +76,17 @@ for VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB3 {
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
+        block: 1,
+        weights: &[0.5, 0.5],
+    });
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -161,6 +166,7 @@ for VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB3 {
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -471,6 +477,7 @@ for VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB3 {
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -677,6 +684,7 @@ for VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB3 {
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,
@@ -795,12 +803,17 @@ for VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB4 {
     const DIMS: ::sparkgen_core::layout::Dims = ::sparkgen_core::layout::Dims::uniform(
         D,
     );
+    const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
+        block: 1,
+        weights: &[0.5, 0.5],
+    });
     #[allow(clippy::too_many_lines)]
     fn residual(
         problem: &P,
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     ) {
@@ -900,6 +913,7 @@ for VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB4 {
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     ) {
@@ -1355,6 +1369,7 @@ for VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB4 {
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
         t: &mut ::sparkgen_core::stage::TangentBlocks<D, N>,
     ) {
@@ -1618,6 +1633,7 @@ for VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB4 {
         h: f64,
         q: &::sparkgen_core::nalgebra::SVector<f64, D>,
         p: &::sparkgen_core::nalgebra::SVector<f64, D>,
+        _lambda: &[f64],
         x: &[f64],
     ) -> (
         ::sparkgen_core::nalgebra::SVector<f64, D>,

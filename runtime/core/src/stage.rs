@@ -1,8 +1,9 @@
 //! The interface between generated steppers and the runtime.
 //!
-//! A one-step method is a square nonlinear system `r(x; q_n, p_n, h) = 0` in the unknowns `x`
-//! (laid out by [`StageMethod::UNKNOWNS`]) with its exact Jacobian, and an explicit update
-//! `(q_{n+1}, p_{n+1}) = Ψ(x; q_n, p_n, h)`. The generator emits one implementation per
+//! A one-step method is a square nonlinear system `r(x; q_n, p_n, λ_n, h) = 0` in the unknowns
+//! `x` (laid out by [`StageMethod::UNKNOWNS`]) with its exact Jacobian, and an explicit update
+//! `(q_{n+1}, p_{n+1}) = Ψ(x; q_n, p_n, h)`. `λ_n` is the multiplier a method carries from step
+//! to step ([`StageMethod::MULTIPLIER`]; VPARK reads it, most methods ignore it). The generator emits one implementation per
 //! (family, tableaus, s), fully unrolled with the tableau coefficients as literals.
 
 use crate::layout::{Dims, Layout};
@@ -30,6 +31,9 @@ pub trait StageMethod<P, const D: usize> {
     /// `Λ̃` only through `V + Λ̃` in the positions), so Newton must take minimum-norm steps
     /// ([`crate::solve::LinearSolve::MinimumNorm`]).
     const RANK_DEFICIENT: bool = false;
+    /// How the method forms the multiplier `λ_{n+1}` it carries to the next step (`None`: it
+    /// carries none, and `λ_n` is not read).
+    const MULTIPLIER: Option<MultiplierUpdate> = None;
 
     /// Writes `r(x)`.
     fn residual(
@@ -37,6 +41,7 @@ pub trait StageMethod<P, const D: usize> {
         h: f64,
         q: &SVector<f64, D>,
         p: &SVector<f64, D>,
+        lambda: &[f64],
         x: &[f64],
         r: &mut [f64],
     );
@@ -47,6 +52,7 @@ pub trait StageMethod<P, const D: usize> {
         h: f64,
         q: &SVector<f64, D>,
         p: &SVector<f64, D>,
+        lambda: &[f64],
         x: &[f64],
         j: &mut [[f64; N]; N],
     );
@@ -59,6 +65,7 @@ pub trait StageMethod<P, const D: usize> {
         h: f64,
         q: &SVector<f64, D>,
         p: &SVector<f64, D>,
+        lambda: &[f64],
         x: &[f64],
         t: &mut TangentBlocks<D, N>,
     );
@@ -69,8 +76,31 @@ pub trait StageMethod<P, const D: usize> {
         h: f64,
         q: &SVector<f64, D>,
         p: &SVector<f64, D>,
+        lambda: &[f64],
         x: &[f64],
     ) -> (SVector<f64, D>, SVector<f64, D>);
+}
+
+/// `λ_{n+1} = Σ_j d^λ_j Λ̃_j`: the weights `d^λ` over the stages of unknown block `block`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MultiplierUpdate {
+    /// The unknown block of the `Λ̃_j`.
+    pub block: usize,
+    /// `d^λ_j`.
+    pub weights: &'static [f64],
+}
+
+impl MultiplierUpdate {
+    /// `λ_{n+1}` from the converged unknowns `x` of a method with layout `layout` and widths
+    /// `dims`; `W` is the width of the block.
+    pub fn apply<const W: usize>(&self, layout: &Layout, dims: Dims, x: &[f64]) -> SVector<f64, W> {
+        self.weights
+            .iter()
+            .enumerate()
+            .fold(SVector::zeros(), |sum, (stage, &w)| {
+                sum + layout.get::<W>(x, dims, self.block, stage) * w
+            })
+    }
 }
 
 /// Partial derivatives of one step `r(x; q, p) = 0`, `(q₁, p₁) = Ψ(x; q, p)`:
@@ -117,17 +147,26 @@ pub struct StageSystem<'a, Meth, P, const D: usize> {
     h: f64,
     q: SVector<f64, D>,
     p: SVector<f64, D>,
+    lambda: &'a [f64],
     method: PhantomData<Meth>,
 }
 
 impl<'a, Meth, P, const D: usize> StageSystem<'a, Meth, P, D> {
-    /// The step of size `h` from `(q, p)`.
-    pub fn new(problem: &'a P, h: f64, q: SVector<f64, D>, p: SVector<f64, D>) -> Self {
+    /// The step of size `h` from `(q, p)` with the carried multiplier `λ_n = lambda` (empty
+    /// for methods that carry none).
+    pub fn new(
+        problem: &'a P,
+        h: f64,
+        q: SVector<f64, D>,
+        p: SVector<f64, D>,
+        lambda: &'a [f64],
+    ) -> Self {
         StageSystem {
             problem,
             h,
             q,
             p,
+            lambda,
             method: PhantomData,
         }
     }
@@ -137,10 +176,10 @@ impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem
     for StageSystem<'_, Meth, P, D>
 {
     fn residual(&self, x: &[f64; N], r: &mut [f64; N]) {
-        Meth::residual(self.problem, self.h, &self.q, &self.p, x, r);
+        Meth::residual(self.problem, self.h, &self.q, &self.p, self.lambda, x, r);
     }
     fn jacobian(&self, x: &[f64; N], j: &mut [[f64; N]; N]) {
-        Meth::jacobian(self.problem, self.h, &self.q, &self.p, x, j);
+        Meth::jacobian(self.problem, self.h, &self.q, &self.p, self.lambda, x, j);
     }
     fn scale(&self) -> f64 {
         self.q.amax().max(self.p.amax())
@@ -150,18 +189,20 @@ impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem
 /// The tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the step from `(q, p)` with converged unknowns
 /// `x`, by the implicit function theorem on the stage equations `r(x; q, p) = 0`:
 /// `DΨ = ∂Ψ/∂(q,p) − ∂Ψ/∂x (∂r/∂x)⁻¹ ∂r/∂(q,p)`. Blocks `[[∂q₁/∂q, ∂q₁/∂p], [∂p₁/∂q, ∂p₁/∂p]]`.
+/// A carried multiplier `λ_n` is held fixed.
 pub fn tangent_map<Meth: StageMethod<P, D>, P, const D: usize, const N: usize>(
     problem: &P,
     h: f64,
     q: &SVector<f64, D>,
     p: &SVector<f64, D>,
+    lambda: &[f64],
     x: &[f64; N],
 ) -> Result<[[SMatrix<f64, D, D>; 2]; 2], SingularMatrix> {
     let mut jac = [[0.0; N]; N];
-    Meth::jacobian(problem, h, q, p, x, &mut jac);
+    Meth::jacobian(problem, h, q, p, lambda, x, &mut jac);
     let lu = Lu::factor(&jac)?;
     let mut t = TangentBlocks::<D, N>::zero();
-    Meth::tangent(problem, h, q, p, x, &mut t);
+    Meth::tangent(problem, h, q, p, lambda, x, &mut t);
     let mut out = [[SMatrix::<f64, D, D>::zeros(); 2]; 2];
     for (input, (r_in, explicit)) in [(&t.r_q, [&t.q_q, &t.p_q]), (&t.r_p, [&t.q_p, &t.p_p])]
         .into_iter()

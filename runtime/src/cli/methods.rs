@@ -65,10 +65,11 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
 }
 
 /// Whether the generated steppers of `family` hold `p = ϑ(q)` at every step to round-off: SLRK,
-/// and the SPARK-family methods whose ω imposes `φ(q_{n+1}, p_{n+1}) = 0` (every one but GLVPRK's
+/// VPARK (its last projective stage is `(q_{n+1}, p_{n+1})`), and the SPARK-family methods whose ω
+/// imposes `φ(q_{n+1}, p_{n+1}) = 0` (every one but GLVPRK's
 /// `ω = [I | 0]`, which imposes it at the projective stages only, and VPRK, which never does).
 pub fn preserves_constraint(family: &str) -> bool {
-    ["Slrk", "Spark", "Vspark"]
+    ["Slrk", "Spark", "Vspark", "Vpark"]
         .iter()
         .any(|f| family.starts_with(f))
         && !family.ends_with("Glvprk")

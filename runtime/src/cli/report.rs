@@ -60,10 +60,25 @@ pub fn text(v: &Verification) -> String {
         if let Some(pinned) = &m.pinned {
             let what = match pinned {
                 Expected::Order { order, .. } => format!("order {order}"),
+                Expected::Parasitic { order, .. } => {
+                    format!("order {order}, growing multiplier")
+                }
                 Expected::Fails { error, .. } => format!("fails ({error})"),
                 Expected::Erratic { .. } => "erratic".to_owned(),
             };
             let _ = writeln!(s, "{:<22} * pinned: {what}: {}", "", pinned.reason());
+        }
+        if let Some(l) = &m.multiplier {
+            let state = match (l.grows, l.breakdown) {
+                (false, _) => "bounded".to_owned(),
+                (true, Some(t)) => format!("GROWS, breakdown at t = {t}"),
+                (true, None) => "GROWS".to_owned(),
+            };
+            let _ = writeln!(
+                s,
+                "{:<22}   multiplier: max |λ| = {:.2e} over the long run, growth ×{:.2} from the first half to the second: {state}",
+                "", l.max, l.growth
+            );
         }
         for f in &m.failures {
             // Writing to a String cannot fail.

@@ -20,6 +20,8 @@ pub struct Trajectory {
     pub constraint_residual: Vec<f64>,
     /// What `constraint_residual` measures, e.g. `|p − ϑ(q)|∞`.
     pub constraint: &'static str,
+    /// `|λ_n|∞` of the carried multiplier at every point; empty for methods that carry none.
+    pub multiplier: Vec<f64>,
 }
 
 impl Trajectory {
@@ -33,6 +35,7 @@ impl Trajectory {
         let rows =
             |v: &[nalgebra::SVector<f64, D>]| v.iter().map(|x| x.as_slice().to_vec()).collect();
         Trajectory {
+            multiplier: solution.lambda.iter().map(|l| l.amax()).collect(),
             q: rows(&solution.q),
             p: rows(&solution.p),
             iterations: solution.stats.iter().map(|s| s.iterations).collect(),
@@ -61,6 +64,11 @@ impl Trajectory {
     /// `max_n |H_n − H_0| / |H_0|`.
     pub fn max_relative_energy_error(&self) -> f64 {
         self.energy_error.iter().copied().fold(0.0, f64::max)
+    }
+
+    /// `max_n |λ_n|∞`, for methods that carry a multiplier.
+    pub fn max_multiplier(&self) -> Option<f64> {
+        (!self.multiplier.is_empty()).then(|| self.multiplier.iter().copied().fold(0.0, f64::max))
     }
 
     /// Mean Newton iterations per step (0 without steps).

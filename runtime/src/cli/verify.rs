@@ -74,6 +74,54 @@ pub struct Study {
     pub max_constraint_residual: f64,
     /// Maximum relative energy error over the long run (up to a failure).
     pub max_relative_energy_error: f64,
+    /// The carried multiplier over the long run, for methods that carry one.
+    pub multiplier: Option<MultiplierRecord>,
+}
+
+/// The size of the carried multiplier `λ_n` over a long run. The exact flow has `λ = 0`
+/// (the constraint is invariant), so `λ_n` measures the method's defect: a method whose
+/// multiplier is bounded keeps `growth` near 1; a parasitic mode grows it step by step.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MultiplierRecord {
+    /// `max_n |λ_n|∞`.
+    pub max: f64,
+    /// `max |λ_n|∞` over the second half of the run divided by the maximum over the first half
+    /// (about 1 for a bounded multiplier, 2 for linear growth).
+    pub growth: f64,
+    /// The multiplier grows without bound: `growth > 1.5`, or it left the finite numbers.
+    pub grows: bool,
+    /// The time of breakdown of a growing multiplier: the first `t_n` where `|λ_n|∞ ≥ 1`, the
+    /// size of the test problems' velocities (or where the run failed, if earlier).
+    pub breakdown: Option<f64>,
+}
+
+impl MultiplierRecord {
+    /// The record of `multiplier` (`|λ_n|∞` at the times `t`); `failed_at`, the time at which
+    /// the run stopped early, if it did.
+    pub fn of(t: &[f64], multiplier: &[f64], failed_at: Option<f64>) -> Option<MultiplierRecord> {
+        let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+        let half = multiplier.len() / 2;
+        let (first, second) = multiplier.split_at(half);
+        // No multiplier at all (e.g. d^λ·Λ̃ ≡ 0) is no growth.
+        let growth = match (max(first), max(second)) {
+            (a, b) if a == 0.0 && b == 0.0 => 1.0,
+            (a, b) => b / a,
+        };
+        let finite = multiplier.iter().all(|l| l.is_finite());
+        let grows = !finite || growth > 1.5 || failed_at.is_some() && growth > 1.0;
+        let threshold = t
+            .iter()
+            .zip(multiplier)
+            .find(|(_, l)| **l >= 1.0 || l.is_nan())
+            .map(|(t, _)| *t);
+        let breakdown = grows.then(|| threshold.or(failed_at)).flatten();
+        (!multiplier.is_empty()).then_some(MultiplierRecord {
+            max: max(multiplier),
+            growth,
+            grows,
+            breakdown,
+        })
+    }
 }
 
 /// The whole verification.
@@ -164,19 +212,22 @@ fn study(
     let fit = empirical_order(&h, &errors, FLOOR).ok();
     let mut failures = Vec::new();
     let (long_h, long_steps) = long_run(quick);
-    let (residual, energy) = match run(&spec(long_h, long_steps)) {
+    let (residual, energy, multiplier) = match run(&spec(long_h, long_steps)) {
         Ok(r) => {
             if let Some(f) = &r.failure {
                 failures.push(format!("long run h = {long_h}: {f}"));
             }
+            let t = &r.trajectory.t;
+            let failed_at = r.failure.as_ref().and(t.last().copied());
             (
                 r.trajectory.max_constraint_residual(),
                 r.trajectory.max_relative_energy_error(),
+                MultiplierRecord::of(t, &r.trajectory.multiplier, failed_at),
             )
         }
         Err(e) => {
             failures.push(format!("long run h = {long_h}: {e}"));
-            (f64::NAN, f64::NAN)
+            (f64::NAN, f64::NAN, None)
         }
     };
     let pinned = match choice {
@@ -195,6 +246,9 @@ fn study(
         }
         Some(Expected::Erratic { .. }) => !fits(declared_order as f64),
         Some(Expected::Order { order, .. }) => fits(order),
+        Some(Expected::Parasitic { order, .. }) => {
+            fits(order) && multiplier.is_some_and(|l| l.grows)
+        }
         None => fits(declared_order as f64),
     };
     Study {
@@ -213,6 +267,7 @@ fn study(
         failures,
         max_constraint_residual: residual,
         max_relative_energy_error: energy,
+        multiplier,
     }
 }
 

@@ -165,12 +165,13 @@ where
             lambda,
         };
         self.initial_guess(&now);
-        let system = StageSystem::<Meth, P, D>::new(self.core.problem, h, *q, *p);
+        // The holonomic steppers carry no multiplier from step to step (λ_n is not read).
+        let system = StageSystem::<Meth, P, D>::new(self.core.problem, h, *q, *p, &[]);
         let report = self
             .newton
             .solve(&system, &mut self.x)
             .map_err(|source| HolonomicError::StageEquations { step, time, source })?;
-        let (q1, p1) = Meth::update(self.core.problem, h, q, p, &self.x);
+        let (q1, p1) = Meth::update(self.core.problem, h, q, p, &[], &self.x);
         let result = accepted(q1, p1, &report).ok_or(HolonomicError::NonFinite { step, time })?;
         self.previous = Some(now);
         self.core.steps = step;
@@ -184,7 +185,7 @@ where
         q: &Vector<D>,
         p: &Vector<D>,
     ) -> Result<[[Matrix<D, D>; 2]; 2], SingularMatrix> {
-        tangent_map::<Meth, P, D, N>(self.core.problem, self.core.h, q, p, &self.x)
+        tangent_map::<Meth, P, D, N>(self.core.problem, self.core.h, q, p, &[], &self.x)
     }
 }
 

@@ -1,0 +1,58 @@
+//! VPARK (`spark_methods.md` §1.2, §2.2) on Lotka–Volterra in the SPARK test configuration
+//! (`a = (1, 1)`, `b = (−1, −2)`, `q₀ = (1, 1)`): the multiplier `λ_n = Λ̃_2` it carries from
+//! step to step (through the row `Λ̃_1 = λ_n`) over long runs.
+//!
+//! The exact flow keeps `p = ϑ(q)` with `λ = 0`, so `λ_n` is the method's defect: with
+//! `R∞ = (−1)^{s+1}` it is `O(h²)` and bounded over T = 10 at h = 0.025.
+use nalgebra::SVector;
+use sparkgen::cli::registry::unknowns;
+use sparkgen::generated::steppers::*;
+use sparkgen::integrate::{Options, integrate};
+use sparkgen::layout::Dims;
+use sparkgen::problem::DegenerateLagrangian;
+use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::solution::Solution;
+use sparkgen::stage::StageMethod;
+
+macro_rules! n {
+    ($t:ty) => {
+        unknowns(&<$t>::UNKNOWN_LAYOUT, Dims::uniform(2))
+    };
+}
+
+fn run<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(h: f64, steps: usize) -> Solution<2> {
+    let lv = LotkaVolterra2d::SPARK_TEST;
+    let q0 = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
+    integrate::<M, _, 2, N>(&lv, q0, lv.theta(&q0), &Options::new(h, steps))
+        .unwrap_or_else(|f| panic!("{}: {}", M::NAME, f.error))
+}
+
+fn max_multiplier(lambda: &[SVector<f64, 2>]) -> f64 {
+    lambda.iter().map(|l| l.amax()).fold(0.0, f64::max)
+}
+
+#[test]
+fn vpark_lobatto_iiib_iiia_3_keeps_the_multiplier_of_order_h2_over_t_10() {
+    type M = VparkLobattoIIIBIIIApSymplectic3;
+    const N: usize = n!(M);
+    let lv = LotkaVolterra2d::SPARK_TEST;
+    let (fine, coarse) = (run::<M, N>(0.025, 400), run::<M, N>(0.05, 200));
+    for s in [&fine, &coarse] {
+        assert_eq!(s.lambda.len(), s.q.len(), "λ_n at every point");
+        let residual =
+            s.q.iter()
+                .zip(&s.p)
+                .map(|(q, p)| (p - lv.theta(q)).amax())
+                .fold(0.0, f64::max);
+        assert!(residual <= 1e-13, "max |p − ϑ(q)| = {residual:e}");
+        let newton = s.stats.iter().map(|st| st.residual).fold(0.0, f64::max);
+        assert!(newton <= 1e-12, "Newton stopped at ‖r‖ = {newton:e}");
+        let half = s.lambda.len() / 2;
+        let growth = max_multiplier(&s.lambda[half..]) / max_multiplier(&s.lambda[..half]);
+        assert!(growth <= 1.5, "the multiplier grows: ×{growth}");
+    }
+    let (l_fine, l_coarse) = (max_multiplier(&fine.lambda), max_multiplier(&coarse.lambda));
+    let slope = (l_coarse / l_fine).log2();
+    println!("max |λ| = {l_coarse:.3e} (h = 0.05), {l_fine:.3e} (h = 0.025): slope {slope:.2}");
+    assert!((slope - 2.0).abs() <= 0.4, "max |λ| ~ h^{slope}");
+}
