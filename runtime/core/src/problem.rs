@@ -11,13 +11,16 @@
 //! | [`DegenerateLagrangian`] | `L(q, v) = ϑ(q)·v − H(q)` | SLRK, VPRK on degenerate Lagrangians |
 //! | [`Lagrangian`] | general `L(q, v)` | VPRK |
 //! | [`HolonomicSystem`] | `H = ½ pᵀM⁻¹p + V(q)`, `c(q) = 0` | RATTLE / SHAKE |
+//! | [`ImplicitDae`] | `q̇ = v + u`, `ṗ = f + g`, `p = ϑ(q, v)`, `0 = φ(q, p)` | SPARK, VPARK, VSPARK |
 
 mod degenerate_lagrangian;
 mod holonomic_system;
+mod implicit_dae;
 mod lagrangian;
 
 pub use degenerate_lagrangian::DegenerateLagrangian;
 pub use holonomic_system::HolonomicSystem;
+pub use implicit_dae::ImplicitDae;
 pub use lagrangian::Lagrangian;
 
 /// A position, velocity or momentum vector of dimension `D`.

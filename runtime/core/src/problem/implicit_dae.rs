@@ -1,0 +1,66 @@
+//! Implicit index-2 DAEs in Jay's form, the problem of the SPARK family.
+
+use super::{Matrix, Vector};
+
+/// An implicit differential-algebraic system of index 2 on `D` coordinates with `M` algebraic
+/// constraints (Jay's form, `spark_methods.md` §4.1, IDAE):
+///
+/// `q̇ = v + u(q, p, λ)`, `ṗ = f(q, v) + g(q, p, λ)`, `p = ϑ(q, v)`, `0 = φ(q, p)`,
+///
+/// with the multiplier `λ ∈ ℝᴹ`. Index 2 asks `∂φ/∂p · ∂g/∂λ + ∂φ/∂q · ∂u/∂λ` to be invertible
+/// along the solution. A degenerate Lagrangian `L = ϑ(q)·v − H(q)` is the case `ϑ(q, v) = ϑ(q)`,
+/// `f = ∂L/∂q = ∂ϑ/∂qᵀ v − ∇H`, `u = λ`, `g = ∂ϑ/∂qᵀ λ`, `φ = p − ϑ(q)` (`M = D`): its view
+/// `LagrangianDae`.
+///
+/// Implement it with `#[derive(ImplicitDae)]`, which differentiates the expressions symbolically
+/// at compile time. Matrix convention: `(∂a/∂b)_ij = ∂a_i/∂b_j`.
+pub trait ImplicitDae<const D: usize, const M: usize> {
+    /// The momentum map `ϑ(q, v)`.
+    fn theta(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D>;
+    /// `∂ϑ/∂q` (`D × D`).
+    fn theta_dq(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D>;
+    /// `∂ϑ/∂v` (`D × D`).
+    fn theta_dv(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D>;
+
+    /// The force `f(q, v)`.
+    fn force(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D>;
+    /// `∂f/∂q` (`D × D`).
+    fn force_dq(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D>;
+    /// `∂f/∂v` (`D × D`).
+    fn force_dv(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D>;
+
+    /// The projection of the velocity `u(q, p, λ)`.
+    fn u(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Vector<D>;
+    /// `∂u/∂q` (`D × D`).
+    fn u_dq(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, D>;
+    /// `∂u/∂p` (`D × D`).
+    fn u_dp(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, D>;
+    /// `∂u/∂λ` (`D × M`).
+    fn u_dlambda(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, M>;
+
+    /// The projection of the force `g(q, p, λ)`.
+    fn g(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Vector<D>;
+    /// `∂g/∂q` (`D × D`).
+    fn g_dq(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, D>;
+    /// `∂g/∂p` (`D × D`).
+    fn g_dp(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, D>;
+    /// `∂g/∂λ` (`D × M`).
+    fn g_dlambda(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, M>;
+
+    /// The algebraic constraint `φ(q, p)`.
+    fn phi(&self, q: &Vector<D>, p: &Vector<D>) -> Vector<M>;
+    /// `∂φ/∂q` (`M × D`).
+    fn phi_dq(&self, q: &Vector<D>, p: &Vector<D>) -> Matrix<M, D>;
+    /// `∂φ/∂p` (`M × D`).
+    fn phi_dp(&self, q: &Vector<D>, p: &Vector<D>) -> Matrix<M, D>;
+
+    /// A guess of the velocity `v` at a consistent state `(q, p)` (upstream's `v̄`), used only
+    /// to start Newton's method: the integrators extrapolate it over the step. The derive emits
+    /// the user's `velocity` expression, or `0` without one.
+    fn initial_velocity(&self, q: &Vector<D>, p: &Vector<D>) -> Vector<D>;
+
+    /// An energy `E(q, p)` whose conservation the diagnostics measure, if the system has one.
+    fn energy(&self, _q: &Vector<D>, _p: &Vector<D>) -> Option<f64> {
+        None
+    }
+}
