@@ -7,7 +7,7 @@ use crate::check::{
 };
 use crate::emit::{EmitError, constant, int, properties_tokens, snake};
 use crate::exact::{Matrix, Num, Precision};
-use crate::method::ir::Method;
+use crate::method::ir::{Method, ProblemKind};
 use crate::method::rattle::rattle_lobatto;
 use crate::method::slrk::slrk;
 use crate::method::spark::{spark, vpark, vspark, vspark_primary, vspark_primary_lobatto};
@@ -112,19 +112,22 @@ pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
     for s in 2..=5 {
         out.push(rattle_lobatto(s, prec)?);
     }
-    for kind in SparkKind::ALL {
-        for s in kind.min_stages()..=4 {
-            out.push(spark(kind, s, prec)?);
+    // SPARK, VSPARK and VPARK on the view of a degenerate Lagrangian and on implicit DAEs.
+    for problem in [ProblemKind::DegenerateLagrangian, ProblemKind::ImplicitDae] {
+        for kind in SparkKind::ALL {
+            for s in kind.min_stages()..=4 {
+                out.push(spark(kind, problem, s, prec)?);
+            }
         }
-    }
-    for kind in SparkKind::ALL {
-        for s in kind.min_stages()..=4 {
-            out.push(vspark(kind, s, prec)?);
+        for kind in SparkKind::ALL {
+            for s in kind.min_stages()..=4 {
+                out.push(vspark(kind, problem, s, prec)?);
+            }
         }
-    }
-    for base in Base::ALL {
-        for s in base.min_stages()..=4 {
-            out.push(vpark(base, s, Convention::Documented, prec)?);
+        for base in Base::ALL {
+            for s in base.min_stages()..=4 {
+                out.push(vpark(base, problem, s, Convention::Documented, prec)?);
+            }
         }
     }
     for base in Base::ALL {
@@ -143,7 +146,13 @@ pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
     // Upstream's R∞ = −1 for the Lobatto projections, side by side: it differs from the
     // documented (−1)^{s+1} for odd s only, and s = 3 is the case upstream tests.
     for base in [Base::LobattoIIIAIIIB, Base::LobattoIIIBIIIA] {
-        out.push(vpark(base, 3, Convention::Upstream, prec)?);
+        out.push(vpark(
+            base,
+            ProblemKind::DegenerateLagrangian,
+            3,
+            Convention::Upstream,
+            prec,
+        )?);
         for &projection in base.projections() {
             out.push(vspark_primary(
                 base,

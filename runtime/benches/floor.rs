@@ -51,6 +51,7 @@ const THETA0: f64 = 1.0;
 struct ForwardDifference<M>(PhantomData<M>);
 
 impl<M: StageMethod<P, D>, P, const D: usize> StageMethod<P, D> for ForwardDifference<M> {
+    type Kind = M::Kind;
     const NAME: &'static str = M::NAME;
     const ORDER: usize = M::ORDER;
     const NODES: &'static [f64] = M::NODES;

@@ -1,20 +1,23 @@
-//! Time stepping of degenerate Lagrangian systems with a generated [`StageMethod`].
+//! Time stepping of degenerate Lagrangian systems and implicit DAEs with a generated
+//! [`StageMethod`].
 //!
 //! Each step solves the stage equations by Newton's method with the exact Jacobian
 //! ([`crate::solve::Newton`]; by default simplified Newton, one factorisation per step).
 //! Initial guess: velocity stages `V_i` by Hermite extrapolation, to `t_n + c_i h`, of the cubic
-//! through `(q_{n−1}, v_{n−1})` and `(q_n, v_n)`, where `v = v(q)` solves `Ω(q) v = −∇H(q)` (the
-//! Euler–Lagrange equations, `Ω = J − Jᵀ`); start-up rule: at the first step `V_i = v(q_0)`.
-//! Multipliers start from the previous step's values (zero at the first step). Methods that
+//! through `(q_{n−1}, v_{n−1})` and `(q_n, v_n)`, where `v` is the velocity the problem kind
+//! gives ([`Access::velocity`]: `Ω(q) v = −∇H(q)` for a degenerate Lagrangian, `Ω = J − Jᵀ`;
+//! the guess `v̄(q, p)` of an implicit DAE); start-up rule: at the first step `V_i = v(q_0)`.
+//! Other unknowns start from the previous step's values (zero at the first step). Methods that
 //! carry a multiplier ([`StageMethod::MULTIPLIER`]) read `λ_n` (`λ_0 = 0`) and record
 //! `λ_{n+1}` in the solution. No heap
 //! allocation inside the step loop: the solution is allocated for all steps before it starts.
 
 use crate::error::IntegrateError;
+use crate::kind::Access;
 use crate::layout::Role;
 use crate::problem::DegenerateLagrangian;
 use crate::solution::{Failure, Solution, StepStats, accepted};
-use crate::solve::{LinearSolve, Lu, Newton, NewtonOptions, SingularMatrix};
+use crate::solve::{LinearSolve, Newton, NewtonOptions, SingularMatrix};
 use crate::stage::{StageMethod, StageSystem, tangent_map};
 use nalgebra::{SMatrix, SVector};
 use std::marker::PhantomData;
@@ -48,26 +51,13 @@ impl Options {
     }
 }
 
-/// The vector field `v(q)` of `Ω(q) v = −∇H(q)`, if `Ω(q)` is regular.
+/// The vector field `v(q)` of `Ω(q) v = −∇H(q)`, if `Ω(q)` is regular
+/// ([`DegenerateLagrangian::vector_field`]).
 pub fn vector_field<P: DegenerateLagrangian<D>, const D: usize>(
     problem: &P,
     q: &SVector<f64, D>,
 ) -> Option<SVector<f64, D>> {
-    let omega = problem.two_form(q);
-    let mut a = [[0.0; D]; D];
-    for (r, row) in a.iter_mut().enumerate() {
-        for (c, x) in row.iter_mut().enumerate() {
-            *x = omega[(r, c)];
-        }
-    }
-    let lu = Lu::factor(&a).ok()?;
-    let mut b = [0.0; D];
-    let g = problem.hamiltonian_gradient(q);
-    for (bi, gi) in b.iter_mut().zip(g.iter()) {
-        *bi = -gi;
-    }
-    lu.solve_in_place(&mut b);
-    b.iter().all(|x| x.is_finite()).then(|| SVector::from(b))
+    problem.vector_field(q)
 }
 
 /// Derivative at `τ = 1 + c` of the cubic Hermite interpolant on `[t_{n−1}, t_n]`.
@@ -93,9 +83,10 @@ pub struct Stepper<'a, M, P, const D: usize, const N: usize> {
     h: f64,
     newton: Newton<N>,
     x: [f64; N],
-    lambda: SVector<f64, D>,
+    /// `λ_n` in its first `M` entries (`M ≤ N`: it is a combination of unknown vectors).
+    lambda: [f64; N],
     /// The `λ_n` the last step read (for its tangent map).
-    lambda_read: SVector<f64, D>,
+    lambda_read: [f64; N],
     previous: Option<(SVector<f64, D>, SVector<f64, D>)>,
     method: PhantomData<M>,
 }
@@ -103,7 +94,6 @@ pub struct Stepper<'a, M, P, const D: usize, const N: usize> {
 impl<'a, M, P, const D: usize, const N: usize> Stepper<'a, M, P, D, N>
 where
     M: StageMethod<P, D>,
-    P: DegenerateLagrangian<D>,
 {
     /// A stepper with step size `h`; fails if `N` is not the method's number of unknowns.
     pub fn new(problem: &'a P, h: f64, newton: NewtonOptions) -> Result<Self, IntegrateError> {
@@ -132,8 +122,8 @@ where
             h,
             newton: Newton::new(newton),
             x: [0.0; N],
-            lambda: SVector::zeros(),
-            lambda_read: SVector::zeros(),
+            lambda: [0.0; N],
+            lambda_read: [0.0; N],
             previous: None,
             method: PhantomData,
         })
@@ -144,13 +134,14 @@ where
         &self.x
     }
 
-    /// The carried multiplier `λ_n` after the last step, for methods that carry one.
-    pub fn multiplier(&self) -> Option<&SVector<f64, D>> {
-        M::MULTIPLIER.map(|_| &self.lambda)
+    /// The carried multiplier `λ_n` after the last step (`M` entries), for methods that carry
+    /// one.
+    pub fn multiplier(&self) -> Option<&[f64]> {
+        M::MULTIPLIER.map(|_| &self.lambda[..M::DIMS.constraints])
     }
 
-    fn initial_guess(&mut self, q: &SVector<f64, D>) -> SVector<f64, D> {
-        let v = vector_field(self.problem, q).unwrap_or_else(SVector::zeros);
+    fn initial_guess(&mut self, q: &SVector<f64, D>, p: &SVector<f64, D>) -> SVector<f64, D> {
+        let v = M::Kind::velocity(self.problem, q, p).unwrap_or_else(SVector::zeros);
         for (b, block) in M::UNKNOWNS.blocks.iter().enumerate() {
             if block.role == Role::Velocity {
                 for i in 0..block.stages {
@@ -174,17 +165,18 @@ where
         step: usize,
         time: f64,
     ) -> Result<(SVector<f64, D>, SVector<f64, D>, StepStats), IntegrateError> {
-        let v = self.initial_guess(q);
-        let system =
-            StageSystem::<M, P, D>::new(self.problem, self.h, *q, *p, self.lambda.as_slice());
+        let v = self.initial_guess(q, p);
+        let m = M::DIMS.constraints;
+        let system = StageSystem::<M, P, D>::new(self.problem, self.h, *q, *p, &self.lambda[..m]);
         let report = self
             .newton
             .solve(&system, &mut self.x)
             .map_err(|e| IntegrateError::from_newton(step, time, e))?;
-        let (q1, p1) = M::update(self.problem, self.h, q, p, self.lambda.as_slice(), &self.x);
+        let (q1, p1) = M::update(self.problem, self.h, q, p, &self.lambda[..m], &self.x);
         let result = accepted(q1, p1, &report).ok_or(IntegrateError::NonFinite { step, time })?;
         if let Some(update) = M::MULTIPLIER {
-            let lambda = update.apply::<D>(&M::UNKNOWNS, M::DIMS, &self.x);
+            let mut lambda = [0.0; N];
+            update.apply(&M::UNKNOWNS, M::DIMS, &self.x, &mut lambda[..m]);
             if !lambda.iter().all(|l| l.is_finite()) {
                 return Err(IntegrateError::NonFinite { step, time });
             }
@@ -202,7 +194,7 @@ where
         q: &SVector<f64, D>,
         p: &SVector<f64, D>,
     ) -> Result<[[SMatrix<f64, D, D>; 2]; 2], SingularMatrix> {
-        let lambda = self.lambda_read.as_slice();
+        let lambda = &self.lambda_read[..M::DIMS.constraints];
         tangent_map::<M, P, D, N>(self.problem, self.h, q, p, lambda, &self.x)
     }
 }
@@ -218,7 +210,6 @@ pub fn integrate<M, P, const D: usize, const N: usize>(
 ) -> Result<Solution<D>, Box<Failure<D>>>
 where
     M: StageMethod<P, D>,
-    P: DegenerateLagrangian<D>,
 {
     integrate_observed::<M, P, D, N>(problem, q0, p0, options, |_| {})
 }
@@ -234,7 +225,6 @@ pub fn integrate_observed<M, P, const D: usize, const N: usize>(
 ) -> Result<Solution<D>, Box<Failure<D>>>
 where
     M: StageMethod<P, D>,
-    P: DegenerateLagrangian<D>,
 {
     let fail = |solution: Solution<D>, error| Box::new(Failure { solution, error });
     let mut solution = Solution::with_capacity(options.steps);
@@ -242,28 +232,31 @@ where
         Ok(s) => s,
         Err(e) => return Err(fail(solution, e)),
     };
-    let residual = (p0 - problem.theta(&q0)).amax();
+    let residual = M::Kind::constraint(problem, &q0, &p0);
     let tolerance = options.initial_tolerance * p0.amax().max(1.0);
-    let p0 = if options.project_initial {
-        problem.theta(&q0)
-    } else if residual <= tolerance {
-        p0
-    } else {
-        return Err(fail(
-            solution,
-            IntegrateError::InconsistentInitialData {
-                residual,
-                tolerance,
-            },
-        ));
+    let projected = M::Kind::consistent_momentum(problem, &q0).filter(|_| options.project_initial);
+    let p0 = match projected {
+        Some(p) => p,
+        None if residual <= tolerance => p0,
+        None => {
+            return Err(fail(
+                solution,
+                IntegrateError::InconsistentInitialData {
+                    residual,
+                    tolerance,
+                },
+            ));
+        }
     };
     let (mut q, mut p) = (q0, p0);
     solution.t.push(0.0);
     solution.q.push(q);
     solution.p.push(p);
     if M::MULTIPLIER.is_some() {
-        solution.lambda.reserve_exact(options.steps + 1);
-        solution.lambda.push(SVector::zeros());
+        let m = M::DIMS.constraints;
+        solution.lambda_width = m;
+        solution.lambda.reserve_exact((options.steps + 1) * m);
+        solution.lambda.extend(std::iter::repeat_n(0.0, m));
     }
     for n in 0..options.steps {
         let (q1, p1, stats) = match stepper.step(&q, &p, n + 1, n as f64 * options.h) {
@@ -277,7 +270,7 @@ where
         solution.p.push(p);
         solution.stats.push(stats);
         if let Some(lambda) = stepper.multiplier() {
-            solution.lambda.push(*lambda);
+            solution.lambda.extend_from_slice(lambda);
         }
         observe(n + 1);
     }

@@ -43,9 +43,13 @@ pub struct Solution<const D: usize> {
     pub p: Vec<SVector<f64, D>>,
     /// Statistics of step n (from `t[n]` to `t[n+1]`).
     pub stats: Vec<StepStats>,
-    /// The carried multipliers `λ_n = Σ_j d^λ_j Λ̃_j` of the SPARK-family methods (width D for
-    /// degenerate Lagrangians); empty for methods that carry none.
-    pub lambda: Vec<SVector<f64, D>>,
+    /// The carried multipliers `λ_n = Σ_j d^λ_j Λ̃_j` of the SPARK-family methods, `λ_0, λ_1, …`
+    /// one after the other, each [`Solution::lambda_width`] long (read them with
+    /// [`Solution::multipliers`]); empty for methods that carry none.
+    pub lambda: Vec<f64>,
+    /// The number of components `M` of each `λ_n` (`D` for degenerate Lagrangians; 0 when the
+    /// method carries none).
+    pub lambda_width: usize,
 }
 
 impl<const D: usize> Solution<D> {
@@ -57,7 +61,13 @@ impl<const D: usize> Solution<D> {
             p: Vec::with_capacity(steps + 1),
             stats: Vec::with_capacity(steps),
             lambda: Vec::new(),
+            lambda_width: 0,
         }
+    }
+
+    /// The carried multipliers `λ_n`, n = 0..=steps (none for methods that carry none).
+    pub fn multipliers(&self) -> impl ExactSizeIterator<Item = &[f64]> {
+        self.lambda.chunks_exact(self.lambda_width.max(1))
     }
 
     /// The number of steps taken.

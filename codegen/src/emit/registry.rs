@@ -8,7 +8,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 /// The source of `registry.rs`: `for_each_stepper!(callback)` expands to
-/// `callback! { degenerate: [(Type, "Family", s, order, "Pair(s)"), …], holonomic: [ … ] }`.
+/// `callback! { degenerate: [(Type, "Family", s, order, "Pair(s)"), …], holonomic: [ … ],
+/// implicit: [ … ] }`.
 pub fn registry_module(catalogue: &Catalogue) -> TokenStream {
     let rows = |kind: ProblemKind| {
         catalogue
@@ -23,24 +24,30 @@ pub fn registry_module(catalogue: &Catalogue) -> TokenStream {
                 quote!((#ty, #family, #s, #order, #pair))
             })
     };
-    let (degenerate, holonomic) = (
+    let (degenerate, holonomic, implicit) = (
         rows(ProblemKind::DegenerateLagrangian),
         rows(ProblemKind::Holonomic),
+        rows(ProblemKind::ImplicitDae),
     );
     quote! {
         //! The generated steppers as data: `for_each_stepper!(callback)` invokes
-        //! `callback! { degenerate: [(Type, "Family", s, order, pair), …], holonomic: […] }`
-        //! with the type name in `steppers`, its family, stages, classical order and the
-        //! catalogue pair (`"LobattoIIIAIIIB(3)"`, a name in `catalogue::PAIRS`) it is built on,
-        //! grouped by the problem kind it applies to (degenerate Lagrangians; holonomic
-        //! systems, whose steppers take the number of constraints as a const parameter).
+        //! `callback! { degenerate: [(Type, "Family", s, order, pair), …], holonomic: […],
+        //! implicit: […] }` with the type name in `steppers`, its family, stages, classical
+        //! order and the catalogue pair (`"LobattoIIIAIIIB(3)"`, a name in `catalogue::PAIRS`)
+        //! it is built on, grouped by the problem kind it applies to (degenerate Lagrangians;
+        //! holonomic systems and implicit DAEs, whose steppers take the number of constraints
+        //! as a const parameter).
 
         /// Expands `$callback! { degenerate: [(Type, "Family", s, order, pair), …],
-        /// holonomic: […] }` over every stepper.
+        /// holonomic: […], implicit: […] }` over every stepper.
         #[macro_export]
         macro_rules! for_each_stepper {
             ($callback:ident) => {
-                $callback! { degenerate: [#(#degenerate),*], holonomic: [#(#holonomic),*] }
+                $callback! {
+                    degenerate: [#(#degenerate),*],
+                    holonomic: [#(#holonomic),*],
+                    implicit: [#(#implicit),*]
+                }
             };
         }
     }

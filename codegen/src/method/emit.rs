@@ -44,6 +44,11 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
             quote!(#ident<M>),
             quote!(P: #core::problem::HolonomicSystem<D, M>, const D: usize, const M: usize),
         ),
+        ProblemKind::ImplicitDae => (
+            quote!(<const M: usize>),
+            quote!(#ident<M>),
+            quote!(P: #core::problem::ImplicitDae<D, M>, const D: usize, const M: usize),
+        ),
     };
     // The step inputs every function of the trait takes.
     let lambda = if method.reads_multiplier() {
@@ -70,9 +75,16 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
             const RANK_DEFICIENT: bool = true;
         )
     });
+    let kind = match method.problem {
+        ProblemKind::DegenerateLagrangian => quote!(#core::kind::Degenerate),
+        ProblemKind::Holonomic => quote!(#core::kind::Holonomic<M>),
+        ProblemKind::ImplicitDae => quote!(#core::kind::Implicit<M>),
+    };
     let struct_def = match method.problem {
         ProblemKind::DegenerateLagrangian => quote!(pub struct #ident;),
-        ProblemKind::Holonomic => quote!(pub struct #ident<const M: usize>;),
+        ProblemKind::Holonomic | ProblemKind::ImplicitDae => {
+            quote!(pub struct #ident<const M: usize>;)
+        }
     };
     Ok(quote! {
         #[doc = #doc]
@@ -89,6 +101,7 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
         }
 
         impl<#bound> #core::stage::StageMethod<P, D> for #self_ty {
+            type Kind = #kind;
             const NAME: &'static str = #name;
             const ORDER: usize = #order;
             const NODES: &'static [f64] = &[#(#nodes),*];
@@ -153,7 +166,9 @@ pub fn alias(method: &Method, target: &Method, module: &TokenStream) -> TokenStr
     );
     let (generics, target_ty) = match method.problem {
         ProblemKind::DegenerateLagrangian => (quote!(), quote!(#target_ident)),
-        ProblemKind::Holonomic => (quote!(<const M: usize>), quote!(#target_ident<M>)),
+        ProblemKind::Holonomic | ProblemKind::ImplicitDae => {
+            (quote!(<const M: usize>), quote!(#target_ident<M>))
+        }
     };
     quote! {
         #[doc = #doc]
@@ -167,14 +182,17 @@ pub fn alias(method: &Method, target: &Method, module: &TokenStream) -> TokenStr
 fn dims_expr(kind: ProblemKind, core: &TokenStream) -> TokenStream {
     match kind {
         ProblemKind::DegenerateLagrangian => quote!(#core::layout::Dims::uniform(D)),
-        ProblemKind::Holonomic => quote!(#core::layout::Dims::new(D, M)),
+        ProblemKind::Holonomic | ProblemKind::ImplicitDae => {
+            quote!(#core::layout::Dims::new(D, M))
+        }
     }
 }
 
-/// The const parameter of a width: `D`, or `M` for constraints of a holonomic system.
+/// The const parameter of a width: `D`, or `M` for the constraints of a holonomic system or
+/// an implicit DAE.
 fn width_param(method: &Method, w: Width) -> TokenStream {
     match (method.problem, w) {
-        (ProblemKind::Holonomic, Width::Constraints) => quote!(M),
+        (ProblemKind::Holonomic | ProblemKind::ImplicitDae, Width::Constraints) => quote!(M),
         _ => quote!(D),
     }
 }
@@ -193,6 +211,10 @@ fn problem_method(kind: ProblemKind, atom: AtomKind) -> proc_macro2::Ident {
         (ProblemKind::Holonomic, AtomKind::DJacT) => "constraint_force_derivative",
         (ProblemKind::Holonomic, AtomKind::DJac) => "constraint_velocity_derivative",
         (_, AtomKind::MassInverse) => "inverse_mass_matrix",
+        (_, AtomKind::DaePartial(f, k)) => {
+            return format_ident!("{}_d{}", f.method(), f.arguments()[k]);
+        }
+        (ProblemKind::ImplicitDae, _) => unreachable!("checked: no J atoms for implicit DAEs"),
     };
     format_ident!("{name}")
 }
@@ -204,6 +226,7 @@ fn map_method(kind: ProblemKind, kernel: Kernel) -> proc_macro2::Ident {
         (ProblemKind::DegenerateLagrangian, _) => "hamiltonian_gradient",
         (ProblemKind::Holonomic, Kernel::Map) => "constraints",
         (ProblemKind::Holonomic, _) => "potential_gradient",
+        (ProblemKind::ImplicitDae, _) => unreachable!("checked: no map kernels for implicit DAEs"),
     };
     format_ident!("{name}")
 }
@@ -461,11 +484,16 @@ fn value_lets(
     method: &Method,
     values: &BTreeSet<usize>,
     bound: &mut BTreeSet<String>,
+    core: &TokenStream,
 ) -> TokenStream {
     let mut out = Vec::new();
     for &v in values {
         let id = format_ident!("{}", method.values[v].name);
         let rhs = match &method.values[v].expr {
+            Expr::Linear(terms) if terms.is_empty() => {
+                let w = width_param(method, method.width(Term::Value(v)));
+                quote!(#core::nalgebra::SVector::<f64, #w>::zeros())
+            }
             Expr::Linear(terms) => linear(method, terms),
             Expr::Kernel(kernel, args) => {
                 let a: Vec<TokenStream> = args.iter().map(|t| term_tokens(method, t)).collect();
@@ -480,6 +508,10 @@ fn value_lets(
                             out.push(quote!(let minv = problem.inverse_mass_matrix();));
                         }
                         quote!(minv * #qa)
+                    }
+                    Kernel::Dae(f) => {
+                        let f = format_ident!("{}", f.method());
+                        quote!(problem.#f(#(&#a),*))
                     }
                     Kernel::JacT | Kernel::Jac => {
                         let jid = jac_ident(method, &args[0]);
@@ -510,9 +542,6 @@ fn jac_ident(method: &Method, q: &Term) -> proc_macro2::Ident {
 }
 
 fn linear(method: &Method, terms: &[(super::ir::Coef, Term)]) -> TokenStream {
-    if terms.is_empty() {
-        return quote!(::core::default::Default::default());
-    }
     let parts = terms
         .iter()
         .map(|(c, t)| {
@@ -529,7 +558,7 @@ fn residual_body(method: &Method, core: &TokenStream) -> TokenStream {
     let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
     let lambda = lambda_read(method, &values, &[], core);
     let hp = h_powers(max_h_power(method, &values, []));
-    let lets = value_lets(method, &values, &mut BTreeSet::new());
+    let lets = value_lets(method, &values, &mut BTreeSet::new(), core);
     let stores = method.rows.iter().map(|row| {
         let id = format_ident!("{}", method.values[row.value].name);
         let (b, s) = (int(row.block), int(row.stage));
@@ -563,6 +592,7 @@ fn atom_expr(method: &Method, atom: &Atom, bound: &BTreeSet<String>) -> TokenStr
             let (qa, w) = (&a[0], &a[1]);
             quote!(problem.#f(&#qa, &#w))
         }
+        AtomKind::DaePartial(..) => quote!(problem.#f(#(&#a),*)),
     }
 }
 
@@ -602,7 +632,7 @@ fn blocks_body(
         items.iter().map(|i| i.derivative),
     ));
     let mut bound = BTreeSet::new();
-    let lets = value_lets(method, &values, &mut bound);
+    let lets = value_lets(method, &values, &mut bound, core);
     // One evaluation of J(q) per stage serves the J and Jᵀ atoms (and the values above).
     let jac_lets: Vec<TokenStream> = used_atoms
         .iter()
@@ -776,7 +806,7 @@ fn update_body(method: &Method, core: &TokenStream) -> TokenStream {
     let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
     let lambda = lambda_read(method, &values, &[], core);
     let hp = h_powers(max_h_power(method, &values, []));
-    let lets = value_lets(method, &values, &mut BTreeSet::new());
+    let lets = value_lets(method, &values, &mut BTreeSet::new(), core);
     let (qn, pn) = (
         format_ident!("{}", method.values[method.q_next].name),
         format_ident!("{}", method.values[method.p_next].name),

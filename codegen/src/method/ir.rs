@@ -31,6 +31,47 @@ pub enum ProblemKind {
     /// `H = ½pᵀM⁻¹p + V(q)`, `c(q) = 0` (`HolonomicSystem<D, M>`): map `c`, gradient `∇V`,
     /// velocity `M⁻¹p`.
     Holonomic,
+    /// Jay's index-2 form `q̇ = v + u(q, p, λ)`, `ṗ = f(q, v) + g(q, p, λ)`, `p = ϑ(q, v)`,
+    /// `0 = φ(q, p)` (`ImplicitDae<D, M>`): the kernels [`DaeFunction`].
+    ImplicitDae,
+}
+
+/// A function of an implicit DAE (`ImplicitDae<D, M>`), a kernel whose every first partial is a
+/// problem method (`theta_dq`, `u_dlambda`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DaeFunction {
+    /// `ϑ(q, v)` (width D).
+    Theta,
+    /// `f(q, v)` (width D).
+    Force,
+    /// `u(q, p, λ)` (width D).
+    U,
+    /// `g(q, p, λ)` (width D).
+    G,
+    /// `φ(q, p)` (width M).
+    Phi,
+}
+
+impl DaeFunction {
+    /// The problem method that evaluates the function.
+    pub fn method(self) -> &'static str {
+        match self {
+            DaeFunction::Theta => "theta",
+            DaeFunction::Force => "force",
+            DaeFunction::U => "u",
+            DaeFunction::G => "g",
+            DaeFunction::Phi => "phi",
+        }
+    }
+
+    /// The names of the arguments, in order.
+    pub fn arguments(self) -> &'static [&'static str] {
+        match self {
+            DaeFunction::Theta | DaeFunction::Force => &["q", "v"],
+            DaeFunction::U | DaeFunction::G => &["q", "p", "lambda"],
+            DaeFunction::Phi => &["q", "p"],
+        }
+    }
 }
 
 /// The width of a vector: `D` coordinates or `M` constraints (emitted as
@@ -56,6 +97,8 @@ pub enum Kernel {
     Jac,
     /// `M⁻¹p` (holonomic systems, width D); ∂/∂p = `M⁻¹`.
     Velocity,
+    /// A function of an implicit DAE; ∂/∂(argument k) = [`AtomKind::DaePartial`].
+    Dae(DaeFunction),
 }
 
 impl Kernel {
@@ -64,14 +107,17 @@ impl Kernel {
         match self {
             Kernel::Map | Kernel::Gradient | Kernel::Velocity => 1,
             Kernel::JacT | Kernel::Jac => 2,
+            Kernel::Dae(f) => f.arguments().len(),
         }
     }
 
     /// The width of the value.
     pub fn width(self) -> Width {
         match self {
-            Kernel::Map | Kernel::Jac => Width::Constraints,
-            Kernel::Gradient | Kernel::JacT | Kernel::Velocity => Width::Coordinates,
+            Kernel::Map | Kernel::Jac | Kernel::Dae(DaeFunction::Phi) => Width::Constraints,
+            Kernel::Gradient | Kernel::JacT | Kernel::Velocity | Kernel::Dae(_) => {
+                Width::Coordinates
+            }
         }
     }
 
@@ -85,12 +131,19 @@ impl Kernel {
             (Kernel::Jac, 0) => AtomKind::DJac,
             (Kernel::Jac, _) => AtomKind::J,
             (Kernel::Velocity, _) => AtomKind::MassInverse,
+            (Kernel::Dae(f), k) => AtomKind::DaePartial(f, k),
         }
     }
 
     /// Whether problems of `kind` have this kernel.
     pub fn exists_for(self, kind: ProblemKind) -> bool {
-        self != Kernel::Velocity || kind == ProblemKind::Holonomic
+        match self {
+            Kernel::Velocity => kind == ProblemKind::Holonomic,
+            Kernel::Dae(_) => kind == ProblemKind::ImplicitDae,
+            Kernel::Map | Kernel::Gradient | Kernel::JacT | Kernel::Jac => {
+                kind != ProblemKind::ImplicitDae
+            }
+        }
     }
 }
 
@@ -109,6 +162,9 @@ pub enum AtomKind {
     DJac,
     /// `M⁻¹`, `D×D` (constant).
     MassInverse,
+    /// The partial of a DAE function with respect to its argument `k` (arguments: all of the
+    /// function's), e.g. `∂u/∂λ` (`D×M`).
+    DaePartial(DaeFunction, usize),
 }
 
 /// A reference to a `D`-vector.
@@ -423,6 +479,7 @@ impl Method {
     /// The width of a term.
     pub fn width(&self, t: Term) -> Width {
         match t {
+            Term::Input(Input::Lambda) => Width::Constraints,
             Term::Input(_) => Width::Coordinates,
             Term::Unknown { block, .. } => self.blocks[block].width,
             Term::Value(v) => match &self.values[v].expr {

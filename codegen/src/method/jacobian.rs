@@ -118,7 +118,7 @@ pub fn jacobian(method: &Method) -> Jacobian {
                             args: Vec::new(),
                             ..atom
                         },
-                        AtomKind::DJacT | AtomKind::DJac => atom,
+                        AtomKind::DJacT | AtomKind::DJac | AtomKind::DaePartial(..) => atom,
                     };
                     let index = *atoms.entry(atom.clone()).or_insert_with(|| {
                         order.push(atom);

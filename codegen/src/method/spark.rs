@@ -36,7 +36,8 @@
 //! `p_{n+1} = p_n + h Σ b^p_i F_i + h Σ β^p_j G_j`.
 
 use super::ir::{
-    Coef, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width, block, combination, minus,
+    Block, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width, block,
+    combination, minus,
 };
 use crate::exact::{Num, Precision};
 use crate::spark::primary_lobatto::PrimaryLobatto;
@@ -56,10 +57,12 @@ pub enum Structure {
     Vpark,
 }
 
-/// The method of `structure` over `tableau`; `family` names it (e.g. `SparkGlrk`), `pair` is the
-/// pair of its internal stages.
+/// The method of `structure` over `tableau` for problems of `kind` (the view of a degenerate
+/// Lagrangian, or an implicit DAE); `family` names it (e.g. `SparkGlrk`), `pair` is the pair of
+/// its internal stages.
 pub fn spark_method(
     structure: Structure,
+    kind: ProblemKind,
     family: &str,
     tableau: &SparkTableau,
     pair: PairKind,
@@ -68,41 +71,64 @@ pub fn spark_method(
     let (s, r) = (tableau.s, tableau.r);
     let vspark = structure != Structure::Spark;
     let vpark = structure == Structure::Vpark;
+    let dae = kind == ProblemKind::ImplicitDae;
     let null = tableau.null.as_ref().filter(|_| vspark);
+    // On an implicit DAE, p and the internal constraint ϑ live in the coordinates' space.
+    let momentum_width = if dae {
+        Width::Coordinates
+    } else {
+        Width::Constraints
+    };
     let mut blocks = Vec::new();
     let mut rows_layout = Vec::new();
-    if vspark {
-        blocks.push(block("V", s, Role::Velocity, Width::Coordinates));
-        rows_layout.push(block("Phi", s, Role::Residual, Width::Constraints));
-    }
-    let lambda_role = if vspark {
+    let add = |list: &mut Vec<Block>, name: &str, n: usize, role: Role, width: Width| {
+        list.push(block(name, n, role, width));
+        list.len() - 1
+    };
+    let v_block = vspark.then(|| add(&mut blocks, "V", s, Role::Velocity, Width::Coordinates));
+    // On an implicit DAE, u and g depend on the projective stage values, which are therefore
+    // unknowns: `Q̃_j = q_n + h Ỹ_j`, `P̃_j = p_n + h Z̃_j`.
+    let tilde_blocks = dae.then(|| {
+        (
+            add(&mut blocks, "Ytilde", r, Role::Velocity, Width::Coordinates),
+            add(&mut blocks, "Ztilde", r, Role::Momentum, Width::Coordinates),
+        )
+    });
+    // Λ̃ are SPARK's velocities on the view of a degenerate Lagrangian (u = λ, v ≡ 0).
+    let lambda_role = if vspark || dae {
         Role::Multiplier
     } else {
         Role::Velocity
     };
-    blocks.push(block("Lambda", r, lambda_role, Width::Constraints));
+    let lam_block = add(&mut blocks, "Lambda", r, lambda_role, Width::Constraints);
+    let mu_block = null.map(|_| add(&mut blocks, "Mu", 1, Role::Multiplier, momentum_width));
+    let phi_rows = vspark.then(|| add(&mut rows_layout, "Phi", s, Role::Residual, momentum_width));
+    let tilde_rows = dae.then(|| {
+        (
+            add(&mut rows_layout, "Ytilde", r, Role::Residual, Width::Coordinates),
+            add(&mut rows_layout, "Ztilde", r, Role::Residual, Width::Coordinates),
+        )
+    });
     let rho = tableau.rho();
-    if vpark {
-        rows_layout.push(block("Projective", r, Role::Residual, Width::Constraints));
+    let projective_rows = if vpark {
+        add(&mut rows_layout, "Projective", r, Role::Residual, Width::Constraints)
     } else {
-        rows_layout.push(block("Omega", r - rho, Role::Residual, Width::Constraints));
-    }
+        add(&mut rows_layout, "Omega", r - rho, Role::Residual, Width::Constraints)
+    };
     if rho > 0 && !vpark {
-        rows_layout.push(block("Delta", rho, Role::Residual, Width::Constraints));
+        add(&mut rows_layout, "Delta", rho, Role::Residual, Width::Constraints);
     }
-    if null.is_some() {
-        blocks.push(block("Mu", 1, Role::Multiplier, Width::Constraints));
-        rows_layout.push(block("Null", 1, Role::Residual, Width::Coordinates));
-    }
+    let null_rows = null.map(|_| add(&mut rows_layout, "Null", 1, Role::Residual, Width::Coordinates));
     // VSPARK over a tableau whose internal and projective q-slots coincide (a^q = α^q,
-    // ã^q = α̃^q) sees V and Λ̃ only through V + Λ̃ in every position: a gauge freedom.
+    // ã^q = α̃^q) sees V and U only through V + U in every position: a gauge freedom (exact for
+    // u = λ; on an implicit DAE wherever u is affine in λ along the solution).
     let rank_deficient =
         vspark && tableau.a[0] == tableau.alpha[0] && tableau.a_tilde[0] == tableau.alpha_tilde[0];
     let mut m = Method {
         family: family.to_owned(),
         name: format!("{family}{s}"),
         doc,
-        problem: ProblemKind::DegenerateLagrangian,
+        problem: kind,
         pair,
         s,
         order: tableau.order,
@@ -118,77 +144,96 @@ pub fn spark_method(
         q_next: 0,
         p_next: 0,
         rank_deficient,
-        multiplier: None,
+        // SPARK's Λ̃ on the view of a degenerate Lagrangian are velocities: no multiplier.
+        multiplier: (vspark || dae).then(|| (lam_block, tableau.d_lambda.clone())),
     };
-    let lam_block = usize::from(vspark);
-    // SPARK's Λ̃ carry the velocity (v ≡ 0): it carries no multiplier.
-    m.multiplier = vspark.then(|| (lam_block, tableau.d_lambda.clone()));
-    let v = |j| Term::Unknown { block: 0, stage: j };
-    let lam = |j| Term::Unknown {
-        block: lam_block,
-        stage: j,
-    };
-    let mu = Term::Unknown {
-        block: lam_block + 1,
-        stage: 0,
-    };
+    let unknown = |block: usize, stage: usize| Term::Unknown { block, stage };
+    let lam = |j| unknown(lam_block, j);
     let (q0, p0) = (Term::Input(Input::Q), Term::Input(Input::P));
-    // Positions: Σ a V (VSPARK only) + Σ α Λ̃.
-    let position = |m: &mut Method, name: String, a: Option<&[Num]>, alpha: &[Num]| {
-        let mut terms: Vec<(Num, Term)> = Vec::new();
-        if let Some(a) = a.filter(|_| vspark) {
-            terms.extend(a.iter().enumerate().map(|(j, c)| (c.clone(), v(j))));
+    let velocities: Vec<Term> = v_block.map_or_else(Vec::new, |b| (0..s).map(|j| unknown(b, j)).collect());
+    // The projective stage values and U_j, G_j of an implicit DAE.
+    let mut projective = Vec::with_capacity(r);
+    let mut us = Vec::with_capacity(r);
+    let mut g = Vec::with_capacity(r);
+    if let Some((y, z)) = tilde_blocks {
+        for j in 0..r {
+            let name = |x: &str| format!("{x}_tilde_{}", j + 1);
+            let q = m.push(name("q"), combination(Some(q0), &[(Num::one(), unknown(y, j))]));
+            let p = m.push(name("p"), combination(Some(p0), &[(Num::one(), unknown(z, j))]));
+            let args = vec![q, p, lam(j)];
+            us.push(m.push(name("u"), Expr::Kernel(Kernel::Dae(DaeFunction::U), args.clone())));
+            g.push(m.push(name("g"), Expr::Kernel(Kernel::Dae(DaeFunction::G), args)));
+            projective.push((q, p));
         }
-        terms.extend(alpha.iter().enumerate().map(|(j, c)| (c.clone(), lam(j))));
+    } else {
+        us = (0..r).map(lam).collect();
+    }
+    // Positions: q_n + h Σ a V (VSPARK only) + h Σ α U.
+    let position = |m: &mut Method, name: String, a: &[Num], alpha: &[Num]| {
+        let terms: Vec<(Num, Term)> = a
+            .iter()
+            .zip(&velocities)
+            .chain(alpha.iter().zip(&us))
+            .map(|(c, t)| (c.clone(), *t))
+            .collect();
         m.intern_index(name, combination(Some(q0), &terms))
     };
+    let zero = (dae && !vspark).then(|| m.push("v_zero", Expr::Linear(Vec::new())));
     let mut forces = Vec::with_capacity(s);
     for i in 0..s {
         let q = Term::Value(position(
             &mut m,
             format!("q_{}", i + 1),
-            Some(&tableau.a[0][i]),
+            &tableau.a[0][i],
             &tableau.alpha[0][i],
         ));
-        let f = if vspark {
-            m.force(i, q, v(i))
-        } else {
-            let grad = m.intern(
-                format!("grad_h_{}", i + 1),
-                Expr::Kernel(Kernel::Gradient, vec![q]),
-            );
-            m.intern(
+        let v = velocities.get(i).copied().or(zero);
+        let f = match v {
+            Some(v) if dae => m.push(
                 format!("f_{}", i + 1),
-                Expr::Linear(vec![(Coef::sign(false), grad)]),
-            )
+                Expr::Kernel(Kernel::Dae(DaeFunction::Force), vec![q, v]),
+            ),
+            Some(v) => m.force(i, q, v),
+            // SPARK on a degenerate Lagrangian: f(q, 0) = −∇H(q).
+            None => {
+                let grad = m.intern(
+                    format!("grad_h_{}", i + 1),
+                    Expr::Kernel(Kernel::Gradient, vec![q]),
+                );
+                m.intern(
+                    format!("f_{}", i + 1),
+                    Expr::Linear(vec![(Coef::sign(false), grad)]),
+                )
+            }
         };
         forces.push((q, f));
     }
-    let mut projective = Vec::with_capacity(r);
-    let mut g = Vec::with_capacity(r);
-    for i in 0..r {
-        let q = Term::Value(position(
-            &mut m,
-            format!("q_tilde_{}", i + 1),
-            Some(&tableau.a_tilde[0][i]),
-            &tableau.alpha_tilde[0][i],
-        ));
-        g.push(m.intern(
-            format!("g_{}", i + 1),
-            Expr::Kernel(Kernel::JacT, vec![q, lam(i)]),
-        ));
-        projective.push(q);
+    if !dae {
+        for j in 0..r {
+            let q = Term::Value(position(
+                &mut m,
+                format!("q_tilde_{}", j + 1),
+                &tableau.a_tilde[0][j],
+                &tableau.alpha_tilde[0][j],
+            ));
+            g.push(m.intern(
+                format!("g_{}", j + 1),
+                Expr::Kernel(Kernel::JacT, vec![q, lam(j)]),
+            ));
+            projective.push((q, Term::Input(Input::P)));
+        }
     }
+    let fs: Vec<Term> = forces.iter().map(|(_, f)| *f).collect();
     let momentum = |m: &mut Method, name: String, a: &[Num], alpha: &[Num]| {
         let terms: Vec<(Num, Term)> = a
             .iter()
-            .zip(&forces)
-            .map(|(c, (_, f))| (c.clone(), *f))
-            .chain(alpha.iter().zip(&g).map(|(c, gj)| (c.clone(), *gj)))
+            .zip(&fs)
+            .chain(alpha.iter().zip(&g))
+            .map(|(c, t)| (c.clone(), *t))
             .collect();
         m.intern_index(name, combination(Some(p0), &terms))
     };
-    if vspark {
+    if let Some(block) = phi_rows {
         for i in 0..s {
             let p = Term::Value(momentum(
                 &mut m,
@@ -196,9 +241,18 @@ pub fn spark_method(
                 &tableau.a[1][i],
                 &tableau.alpha[1][i],
             ));
-            let phi_i = phi(&mut m, format!("{}", i + 1), forces[i].0, p);
-            let row = match null {
-                Some(d) => {
+            let (q, _) = forces[i];
+            let phi_i = if dae {
+                let theta = m.push(
+                    format!("theta_{}", i + 1),
+                    Expr::Kernel(Kernel::Dae(DaeFunction::Theta), vec![q, velocities[i]]),
+                );
+                m.push(format!("phi_{}", i + 1), minus(p, theta))
+            } else {
+                phi(&mut m, format!("{}", i + 1), q, p)
+            };
+            let row = match (null, mu_block) {
+                (Some(d), Some(mu)) => {
                     let weight = d[i]
                         .div(&tableau.b[1][i])
                         .ok_or(TableauError::ZeroWeight { index: i })?;
@@ -206,67 +260,90 @@ pub fn spark_method(
                         format!("phi_mu_{}", i + 1),
                         Expr::Linear(vec![
                             (Coef::sign(true), phi_i),
-                            (Coef::new(weight.neg()), mu),
+                            (Coef::new(weight.neg()), unknown(mu, 0)),
                         ]),
                     )
                 }
-                None => phi_i,
+                _ => phi_i,
             };
-            m.row(0, i, row);
+            m.row(block, i, row);
+        }
+    }
+    if let (Some((y, z)), Some((y_rows, z_rows))) = (tilde_blocks, tilde_rows) {
+        // Ỹ_j − Σ ã^q V − Σ α̃^q U = 0 and Z̃_j − Σ ã^p F − Σ α̃^p G = 0.
+        for j in 0..r {
+            let rows = [
+                (y, y_rows, "y", &tableau.a_tilde[0][j], &tableau.alpha_tilde[0][j], &velocities, &us),
+                (z, z_rows, "z", &tableau.a_tilde[1][j], &tableau.alpha_tilde[1][j], &fs, &g),
+            ];
+            for (block, row_block, name, a, alpha, xs, ys) in rows {
+                let mut terms = vec![(Coef::sign(true), unknown(block, j))];
+                terms.extend(
+                    weighted(a, xs)
+                        .into_iter()
+                        .chain(weighted(alpha, ys))
+                        .map(|(c, t)| (Coef::new(c.value.neg()), t)),
+                );
+                let value = m.push(format!("row_{name}_tilde_{}", j + 1), Expr::Linear(terms));
+                m.row(row_block, j, value);
+            }
         }
     }
     let mut phi_tilde = Vec::with_capacity(r);
-    for (i, point) in projective.iter().enumerate() {
-        let p = Term::Value(momentum(
-            &mut m,
-            format!("p_tilde_{}", i + 1),
-            &tableau.a_tilde[1][i],
-            &tableau.alpha_tilde[1][i],
-        ));
-        phi_tilde.push(phi(&mut m, format!("tilde_{}", i + 1), *point, p));
+    for (j, &(q, p)) in projective.iter().enumerate() {
+        let p = if dae {
+            p
+        } else {
+            Term::Value(momentum(
+                &mut m,
+                format!("p_tilde_{}", j + 1),
+                &tableau.a_tilde[1][j],
+                &tableau.alpha_tilde[1][j],
+            ))
+        };
+        phi_tilde.push(constraint(&mut m, kind, format!("tilde_{}", j + 1), q, p));
     }
-    m.q_next = position(
-        &mut m,
-        "q_next".into(),
-        Some(&tableau.b[0]),
-        &tableau.beta[0],
-    );
+    m.q_next = position(&mut m, "q_next".into(), &tableau.b[0], &tableau.beta[0]);
     m.p_next = momentum(&mut m, "p_next".into(), &tableau.b[1], &tableau.beta[1]);
-    let omega_block = usize::from(vspark);
     if vpark {
-        for (i, phi_i) in phi_tilde.iter().enumerate() {
-            let value = if i == 0 && tableau.c_lambda[0].is_zero() {
+        for (j, phi_j) in phi_tilde.iter().enumerate() {
+            let value = if j == 0 && tableau.c_lambda[0].is_zero() {
                 m.push("continuity", minus(lam(0), Term::Input(Input::Lambda)))
             } else {
-                *phi_i
+                *phi_j
             };
-            m.row(omega_block, i, value);
+            m.row(projective_rows, j, value);
         }
     } else {
-        omega_rows(&mut m, tableau, &phi_tilde, omega_block);
+        omega_rows(&mut m, kind, tableau, &phi_tilde, projective_rows);
         let lambdas: Vec<Term> = (0..r).map(lam).collect();
         for (i, row) in tableau.delta.iter().enumerate() {
             let value = m.push(
                 format!("delta_{}", i + 1),
                 Expr::Linear(weighted(row, &lambdas)),
             );
-            m.row(omega_block + 1, i, value);
+            m.row(projective_rows + 1, i, value);
         }
     }
-    if let Some(d) = null {
-        let vs: Vec<Term> = (0..s).map(v).collect();
-        let value = m.push("null", Expr::Linear(weighted(d, &vs)));
-        m.row(m.rows_layout.len() - 1, 0, value);
+    if let (Some(d), Some(block)) = (null, null_rows) {
+        let value = m.push("null", Expr::Linear(weighted(d, &velocities)));
+        m.row(block, 0, value);
     }
     Ok(m)
 }
 
 /// The rows `Σ_j ω_ij φ(Q̃_j, P̃_j) + ω_{i,r+1} φ(q_{n+1}, p_{n+1}) = 0` into row block `block`.
-fn omega_rows(m: &mut Method, tableau: &SparkTableau, phi_tilde: &[Term], block: usize) {
+fn omega_rows(
+    m: &mut Method,
+    kind: ProblemKind,
+    tableau: &SparkTableau,
+    phi_tilde: &[Term],
+    block: usize,
+) {
     let r = tableau.r;
     let (q_next, p_next) = (Term::Value(m.q_next), Term::Value(m.p_next));
     let needs_end = tableau.omega.iter().any(|row| !row[r].is_zero());
-    let phi_next = needs_end.then(|| phi(m, "next".into(), q_next, p_next));
+    let phi_next = needs_end.then(|| constraint(m, kind, "next".into(), q_next, p_next));
     for (i, row) in tableau.omega.iter().enumerate() {
         let mut terms = weighted(&row[..r], phi_tilde);
         if let Some(end) = phi_next.filter(|_| !row[r].is_zero()) {
@@ -274,6 +351,19 @@ fn omega_rows(m: &mut Method, tableau: &SparkTableau, phi_tilde: &[Term], block:
         }
         let value = m.push(format!("omega_{}", i + 1), Expr::Linear(terms));
         m.row(block, i, value);
+    }
+}
+
+/// The constraint `φ(q, p)` at the point `(q, p)` as the value `phi_{name}`: the kernel of an
+/// implicit DAE, `p − ϑ(q)` on a degenerate Lagrangian.
+fn constraint(m: &mut Method, kind: ProblemKind, name: String, q: Term, p: Term) -> Term {
+    if kind == ProblemKind::ImplicitDae {
+        m.intern(
+            format!("phi_{name}"),
+            Expr::Kernel(Kernel::Dae(DaeFunction::Phi), vec![q, p]),
+        )
+    } else {
+        phi(m, name, q, p)
     }
 }
 
@@ -307,34 +397,63 @@ fn internal_pair(kind: SparkKind) -> PairKind {
     }
 }
 
-/// SPARK over the tableau `kind` with `s` internal stages (e.g. `SparkGlrk2`).
-pub fn spark(kind: SparkKind, s: usize, prec: Precision) -> Result<Method, TableauError> {
-    let tableau = kind.build(s, prec)?;
+/// The family-name prefix of methods for problems of `kind`: none on degenerate Lagrangians,
+/// `Idae` on implicit DAEs.
+fn prefix(kind: ProblemKind) -> &'static str {
+    if kind == ProblemKind::ImplicitDae {
+        "Idae"
+    } else {
+        ""
+    }
+}
+
+/// SPARK over the tableau `tableau_kind` with `s` internal stages for problems of `kind` (e.g.
+/// `SparkGlrk2`, `IdaeSparkGlrk2`).
+pub fn spark(
+    tableau_kind: SparkKind,
+    kind: ProblemKind,
+    s: usize,
+    prec: Precision,
+) -> Result<Method, TableauError> {
+    let tableau = tableau_kind.build(s, prec)?;
+    let carrier = if kind == ProblemKind::ImplicitDae {
+        "u(Q̃, P̃, Λ̃) carries the velocity"
+    } else {
+        "the multipliers Λ̃ carry the velocity"
+    };
     let doc = format!(
-        "SPARK over {} (s = {s} internal, r = {} projective stages): declared order {}; the multipliers Λ̃ carry the velocity.",
+        "SPARK over {} (s = {s} internal, r = {} projective stages): declared order {}; {carrier}.",
         tableau.name, tableau.r, tableau.order
     );
     spark_method(
         Structure::Spark,
-        &format!("Spark{}", kind.name()),
+        kind,
+        &format!("{}Spark{}", prefix(kind), tableau_kind.name()),
         &tableau,
-        internal_pair(kind),
+        internal_pair(tableau_kind),
         doc,
     )
 }
 
-/// VSPARK over the SPARK tableau `kind` with `s` internal stages (e.g. `VsparkLobABC3`).
-pub fn vspark(kind: SparkKind, s: usize, prec: Precision) -> Result<Method, TableauError> {
-    let tableau = kind.build(s, prec)?;
+/// VSPARK over the SPARK tableau `tableau_kind` with `s` internal stages for problems of `kind`
+/// (e.g. `VsparkLobABC3`).
+pub fn vspark(
+    tableau_kind: SparkKind,
+    kind: ProblemKind,
+    s: usize,
+    prec: Precision,
+) -> Result<Method, TableauError> {
+    let tableau = tableau_kind.build(s, prec)?;
     let doc = format!(
         "VSPARK over {} (s = {s} internal, r = {} projective stages): declared order {}; the primary constraint at every internal stage.",
         tableau.name, tableau.r, tableau.order
     );
     spark_method(
         Structure::Vspark,
-        &format!("Vspark{}", kind.name()),
+        kind,
+        &format!("{}Vspark{}", prefix(kind), tableau_kind.name()),
         &tableau,
-        internal_pair(kind),
+        internal_pair(tableau_kind),
         doc,
     )
 }
@@ -364,6 +483,7 @@ pub fn vspark_primary(
     );
     spark_method(
         Structure::Vspark,
+        ProblemKind::DegenerateLagrangian,
         &family,
         &tableau,
         base.catalogue_pair(),
@@ -371,10 +491,11 @@ pub fn vspark_primary(
     )
 }
 
-/// VPARK over the symplectic projection of `base` with `s` internal stages (e.g.
-/// `VparkLobattoIIIBIIIApSymplectic3`).
+/// VPARK over the symplectic projection of `base` with `s` internal stages for problems of
+/// `kind` (e.g. `VparkLobattoIIIBIIIApSymplectic3`).
 pub fn vpark(
     base: Base,
+    kind: ProblemKind,
     s: usize,
     convention: Convention,
     prec: Precision,
@@ -386,9 +507,15 @@ pub fn vpark(
         base.r_infinity(s, convention).to_f64(),
         tableau.order
     );
-    let family = format!("Vpark{}pSymplectic{}", base.name(), convention.suffix());
+    let family = format!(
+        "{}Vpark{}pSymplectic{}",
+        prefix(kind),
+        base.name(),
+        convention.suffix()
+    );
     spark_method(
         Structure::Vpark,
+        kind,
         &family,
         &tableau,
         base.catalogue_pair(),
@@ -413,7 +540,14 @@ pub fn vspark_primary_lobatto(
         PairKind::LobattoIIIEIIIEBar
     };
     let family = format!("VsparkPrimary{}", kind.name());
-    spark_method(Structure::Vspark, &family, &tableau, pair, doc)
+    spark_method(
+        Structure::Vspark,
+        ProblemKind::DegenerateLagrangian,
+        &family,
+        &tableau,
+        pair,
+        doc,
+    )
 }
 
 #[cfg(test)]

@@ -52,6 +52,7 @@ impl<
     const D: usize,
     const M: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for RattleLobattoIIIAIIIB2<M> {
+    type Kind = ::sparkgen_core::kind::Holonomic<M>;
     const NAME: &'static str = "RattleLobattoIIIAIIIB2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -435,6 +436,7 @@ impl<
     const D: usize,
     const M: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for RattleLobattoIIIAIIIB3<M> {
+    type Kind = ::sparkgen_core::kind::Holonomic<M>;
     const NAME: &'static str = "RattleLobattoIIIAIIIB3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1073,6 +1075,7 @@ impl<
     const D: usize,
     const M: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for RattleLobattoIIIAIIIB4<M> {
+    type Kind = ::sparkgen_core::kind::Holonomic<M>;
     const NAME: &'static str = "RattleLobattoIIIAIIIB4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
@@ -2005,6 +2008,7 @@ impl<
     const D: usize,
     const M: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for RattleLobattoIIIAIIIB5<M> {
+    type Kind = ::sparkgen_core::kind::Holonomic<M>;
     const NAME: &'static str = "RattleLobattoIIIAIIIB5";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

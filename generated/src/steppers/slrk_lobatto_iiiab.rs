@@ -57,6 +57,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIIAB2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIIAB2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -544,6 +545,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIIAB3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIIAB3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1479,6 +1481,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIIAB4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIIAB4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
@@ -3003,6 +3006,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIIAB5 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIIAB5";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

@@ -57,6 +57,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIIBA2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIIBA2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -546,6 +547,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIIBA3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIIBA3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1487,6 +1489,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIIBA4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIIBA4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
@@ -3013,6 +3016,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIIBA5 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIIBA5";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

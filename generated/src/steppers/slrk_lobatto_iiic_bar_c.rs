@@ -57,6 +57,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIICBarC2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIICBarC2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -546,6 +547,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIICBarC3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIICBarC3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1415,6 +1417,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIICBarC4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIICBarC4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
@@ -2883,6 +2886,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIICBarC5 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIICBarC5";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

@@ -57,6 +57,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIICCBar2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIICCBar2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -576,6 +577,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIICCBar3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIICCBar3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1569,6 +1571,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIICCBar4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIICCBar4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
@@ -3190,6 +3193,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIICCBar5 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIICCBar5";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

@@ -57,6 +57,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIID2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIID2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -596,6 +597,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIID3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIID3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1671,6 +1673,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIID4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIID4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
@@ -3420,6 +3423,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SlrkLobattoIIID5 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SlrkLobattoIIID5";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

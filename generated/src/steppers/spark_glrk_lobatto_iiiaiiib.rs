@@ -33,6 +33,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkGlrkLobattoIIIAIIIB1 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkGlrkLobattoIIIAIIIB1";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -279,6 +280,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkGlrkLobattoIIIAIIIB2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkGlrkLobattoIIIAIIIB2";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -675,6 +677,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkGlrkLobattoIIIAIIIB3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkGlrkLobattoIIIAIIIB3";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
@@ -1239,6 +1242,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkGlrkLobattoIIIAIIIB4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkGlrkLobattoIIIAIIIB4";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

@@ -33,6 +33,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkGlrkLobattoIIIBIIIA1 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkGlrkLobattoIIIBIIIA1";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -280,6 +281,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkGlrkLobattoIIIBIIIA2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkGlrkLobattoIIIBIIIA2";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -688,6 +690,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkGlrkLobattoIIIBIIIA3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkGlrkLobattoIIIBIIIA3";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];
@@ -1257,6 +1260,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkGlrkLobattoIIIBIIIA4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkGlrkLobattoIIIBIIIA4";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

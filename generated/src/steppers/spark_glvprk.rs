@@ -33,6 +33,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkGlvprk1 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkGlvprk1";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.5];
@@ -211,6 +212,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkGlvprk2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkGlvprk2";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.2113248654051871, 0.7886751345948129];
@@ -481,6 +483,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkGlvprk3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkGlvprk3";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.11270166537925831, 0.5, 0.8872983346207417];
@@ -912,6 +915,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkGlvprk4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkGlvprk4";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

@@ -33,6 +33,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkLobABC2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkLobABC2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -282,6 +283,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkLobABC3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkLobABC3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -704,6 +706,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkLobABC4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkLobABC4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];

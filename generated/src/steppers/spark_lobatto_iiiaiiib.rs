@@ -33,6 +33,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkLobattoIIIAIIIB2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkLobattoIIIAIIIB2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -288,6 +289,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkLobattoIIIAIIIB3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkLobattoIIIAIIIB3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -696,6 +698,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for SparkLobattoIIIAIIIB4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "SparkLobattoIIIAIIIB4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];

@@ -45,6 +45,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VparkGlrkpSymplectic1 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VparkGlrkpSymplectic1";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.5];
@@ -360,6 +361,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VparkGlrkpSymplectic2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VparkGlrkpSymplectic2";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.2113248654051871, 0.7886751345948129];
@@ -798,6 +800,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VparkGlrkpSymplectic3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VparkGlrkpSymplectic3";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.11270166537925831, 0.5, 0.8872983346207417];
@@ -1408,6 +1411,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VparkGlrkpSymplectic4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VparkGlrkpSymplectic4";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

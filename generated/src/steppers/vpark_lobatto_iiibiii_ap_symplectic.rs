@@ -57,6 +57,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VparkLobattoIIIBIIIApSymplectic2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VparkLobattoIIIBIIIApSymplectic2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -503,6 +504,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VparkLobattoIIIBIIIApSymplectic3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VparkLobattoIIIBIIIApSymplectic3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1158,6 +1160,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VparkLobattoIIIBIIIApSymplectic4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VparkLobattoIIIBIIIApSymplectic4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];

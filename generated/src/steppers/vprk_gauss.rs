@@ -33,6 +33,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VprkGauss1 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VprkGauss1";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.5];
@@ -209,6 +210,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VprkGauss2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VprkGauss2";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.2113248654051871, 0.7886751345948129];
@@ -473,6 +475,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VprkGauss3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VprkGauss3";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.11270166537925831, 0.5, 0.8872983346207417];
@@ -882,6 +885,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VprkGauss4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VprkGauss4";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

@@ -45,6 +45,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VprkLobattoIIIAIIIB2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VprkLobattoIIIAIIIB2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -333,6 +334,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VprkLobattoIIIAIIIB3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VprkLobattoIIIAIIIB3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -778,6 +780,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VprkLobattoIIIAIIIB4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VprkLobattoIIIAIIIB4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];

@@ -45,6 +45,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VprkLobattoIIIBIIIA2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VprkLobattoIIIBIIIA2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -348,6 +349,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VprkLobattoIIIBIIIA3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VprkLobattoIIIBIIIA3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -796,6 +798,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VprkLobattoIIIBIIIA4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VprkLobattoIIIBIIIA4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];

@@ -45,6 +45,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkGlrkLobattoIIIAIIIB1 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkGlrkLobattoIIIAIIIB1";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.5];
@@ -390,6 +391,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkGlrkLobattoIIIAIIIB2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkGlrkLobattoIIIAIIIB2";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.2113248654051871, 0.7886751345948129];
@@ -1123,6 +1125,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkGlrkLobattoIIIAIIIB3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkGlrkLobattoIIIAIIIB3";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.11270166537925831, 0.5, 0.8872983346207417];
@@ -2408,6 +2411,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkGlrkLobattoIIIAIIIB4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkGlrkLobattoIIIAIIIB4";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

@@ -45,6 +45,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkGlrkLobattoIIIBIIIA1 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkGlrkLobattoIIIBIIIA1";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.5];
@@ -382,6 +383,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkGlrkLobattoIIIBIIIA2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkGlrkLobattoIIIBIIIA2";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.2113248654051871, 0.7886751345948129];
@@ -1065,6 +1067,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkGlrkLobattoIIIBIIIA3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkGlrkLobattoIIIBIIIA3";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.11270166537925831, 0.5, 0.8872983346207417];
@@ -2244,6 +2247,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkGlrkLobattoIIIBIIIA4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkGlrkLobattoIIIBIIIA4";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

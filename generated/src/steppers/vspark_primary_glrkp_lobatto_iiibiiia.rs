@@ -51,6 +51,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkPrimaryGlrkpLobattoIIIBIIIA1 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryGlrkpLobattoIIIBIIIA1";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.5];
@@ -386,6 +387,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkPrimaryGlrkpLobattoIIIBIIIA2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryGlrkpLobattoIIIBIIIA2";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.2113248654051871, 0.7886751345948129];
@@ -843,6 +845,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkPrimaryGlrkpLobattoIIIBIIIA3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryGlrkpLobattoIIIBIIIA3";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.11270166537925831, 0.5, 0.8872983346207417];
@@ -1479,6 +1482,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkPrimaryGlrkpLobattoIIIBIIIA4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryGlrkpLobattoIIIBIIIA4";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

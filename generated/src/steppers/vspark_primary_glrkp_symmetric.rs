@@ -51,6 +51,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkPrimaryGlrkpSymmetric1 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryGlrkpSymmetric1";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.5];
@@ -380,6 +381,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkPrimaryGlrkpSymmetric2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryGlrkpSymmetric2";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.2113248654051871, 0.7886751345948129];
@@ -832,6 +834,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkPrimaryGlrkpSymmetric3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryGlrkpSymmetric3";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.11270166537925831, 0.5, 0.8872983346207417];
@@ -1456,6 +1459,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkPrimaryGlrkpSymmetric4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryGlrkpSymmetric4";
     const ORDER: usize = 8;
     const NODES: &'static [f64] = &[

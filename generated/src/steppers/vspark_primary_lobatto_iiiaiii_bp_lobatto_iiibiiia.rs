@@ -64,6 +64,7 @@ impl<
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D>
 for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -525,6 +526,7 @@ impl<
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D>
 for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1181,6 +1183,7 @@ impl<
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D>
 for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];

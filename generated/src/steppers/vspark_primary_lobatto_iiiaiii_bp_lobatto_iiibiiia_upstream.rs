@@ -64,6 +64,7 @@ impl<
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D>
 for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];

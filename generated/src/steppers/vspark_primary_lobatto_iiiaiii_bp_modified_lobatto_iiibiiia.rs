@@ -68,6 +68,7 @@ impl<
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D>
 for VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -795,6 +796,7 @@ impl<
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D>
 for VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];

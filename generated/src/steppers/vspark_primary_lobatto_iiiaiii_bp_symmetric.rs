@@ -63,6 +63,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkPrimaryLobattoIIIAIIIBpSymmetric2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIAIIIBpSymmetric2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -538,6 +539,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkPrimaryLobattoIIIAIIIBpSymmetric3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIAIIIBpSymmetric3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1206,6 +1208,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkPrimaryLobattoIIIAIIIBpSymmetric4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIAIIIBpSymmetric4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];

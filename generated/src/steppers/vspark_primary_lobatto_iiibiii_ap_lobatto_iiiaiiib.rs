@@ -64,6 +64,7 @@ impl<
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D>
 for VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -522,6 +523,7 @@ impl<
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D>
 for VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1188,6 +1190,7 @@ impl<
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D>
 for VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];

@@ -64,6 +64,7 @@ impl<
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D>
 for VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -529,6 +530,7 @@ impl<
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D>
 for VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1211,6 +1213,7 @@ impl<
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D>
 for VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];

@@ -57,6 +57,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkSecondaryGlrkLobattoIIIAB1 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkSecondaryGlrkLobattoIIIAB1";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -518,6 +519,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkSecondaryGlrkLobattoIIIAB2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkSecondaryGlrkLobattoIIIAB2";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1399,6 +1401,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkSecondaryGlrkLobattoIIIAB3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkSecondaryGlrkLobattoIIIAB3";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];

@@ -57,6 +57,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkSecondaryLobattoIIICCBar2 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkSecondaryLobattoIIICCBar2";
     const ORDER: usize = 2;
     const NODES: &'static [f64] = &[0.0, 1.0];
@@ -565,6 +566,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkSecondaryLobattoIIICCBar3 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkSecondaryLobattoIIICCBar3";
     const ORDER: usize = 4;
     const NODES: &'static [f64] = &[0.0, 0.5, 1.0];
@@ -1539,6 +1541,7 @@ impl<
     P: ::sparkgen_core::problem::DegenerateLagrangian<D>,
     const D: usize,
 > ::sparkgen_core::stage::StageMethod<P, D> for VsparkSecondaryLobattoIIICCBar4 {
+    type Kind = ::sparkgen_core::kind::Degenerate;
     const NAME: &'static str = "VsparkSecondaryLobattoIIICCBar4";
     const ORDER: usize = 6;
     const NODES: &'static [f64] = &[0.0, 0.276393202250021, 0.7236067977499789, 1.0];

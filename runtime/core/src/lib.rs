@@ -1,8 +1,9 @@
 //! Core of the sparkgen runtime, shared by the generated steppers and the `sparkgen` crate:
-//! the [`problem`] traits, the unknown [`layout`], the [`stage`]-method interface, and
-//! fixed-size [`solve`]rs.
+//! the [`problem`] traits and what stepping needs of each [`kind`], the unknown [`layout`], the
+//! [`stage`]-method interface, and fixed-size [`solve`]rs.
 //! Users depend on `sparkgen`, which re-exports all of it.
 
+pub mod kind;
 pub mod layout;
 pub mod problem;
 pub mod solve;

@@ -13,6 +13,8 @@ use std::marker::PhantomData;
 
 /// Stage equations of a method applied to problems of type `P` with `D` coordinates.
 pub trait StageMethod<P, const D: usize> {
+    /// The kind of problem the method applies to (its initial guess and consistency checks).
+    type Kind: crate::kind::Access<P, D>;
     /// The method's name, e.g. `SlrkLobattoIIIEIIIEBar3`.
     const NAME: &'static str;
     /// Classical order.
@@ -92,14 +94,15 @@ pub struct MultiplierUpdate {
 
 impl MultiplierUpdate {
     /// `λ_{n+1}` from the converged unknowns `x` of a method with layout `layout` and widths
-    /// `dims`; `W` is the width of the block.
-    pub fn apply<const W: usize>(&self, layout: &Layout, dims: Dims, x: &[f64]) -> SVector<f64, W> {
-        self.weights
-            .iter()
-            .enumerate()
-            .fold(SVector::zeros(), |sum, (stage, &w)| {
-                sum + layout.get::<W>(x, dims, self.block, stage) * w
-            })
+    /// `dims` into `lambda` (the block's width long).
+    pub fn apply(&self, layout: &Layout, dims: Dims, x: &[f64], lambda: &mut [f64]) {
+        lambda.fill(0.0);
+        for (stage, &w) in self.weights.iter().enumerate() {
+            let offset = layout.offset(self.block, stage, dims);
+            for (l, xi) in lambda.iter_mut().zip(&x[offset..]) {
+                *l += w * xi;
+            }
+        }
     }
 }
 

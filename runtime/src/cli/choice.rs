@@ -1,9 +1,10 @@
 //! Choosing a method by name for a problem kind: a generated stepper family with a stage count
-//! for degenerate Lagrangians; RATTLE, SHAKE or a generated RATTLE family for holonomic
-//! systems.
+//! for degenerate Lagrangians (their own steppers, and the implicit-DAE steppers through the
+//! view `LagrangianDae`); RATTLE, SHAKE or a generated RATTLE family for holonomic systems; an
+//! implicit-DAE stepper family for implicit DAEs.
 
 use super::error::CliError;
-use super::registry::{HOLONOMIC_STEPPERS, STEPPERS, StepperInfo, families};
+use super::registry::{HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo, families};
 
 /// The kinds of problems, each with its methods.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,6 +14,9 @@ pub enum Kind {
     /// `H = ½pᵀM⁻¹p + V(q)`, `c(q) = 0`: RATTLE, SHAKE and the generated Lobatto IIIA–IIIB
     /// RATTLE steppers.
     Holonomic,
+    /// Jay's index-2 form `q̇ = v + u`, `ṗ = f + g`, `p = ϑ(q, v)`, `0 = φ(q, p)`: the generated
+    /// `Idae…` SPARK, VSPARK and VPARK steppers.
+    Implicit,
 }
 
 impl Kind {
@@ -21,6 +25,7 @@ impl Kind {
         match self {
             Kind::Degenerate => "degenerate-lagrangian",
             Kind::Holonomic => "holonomic",
+            Kind::Implicit => "implicit-dae",
         }
     }
 }
@@ -54,6 +59,8 @@ pub enum Choice {
     Stepper(&'static StepperInfo),
     /// A generated stepper for holonomic systems.
     HolonomicStepper(&'static StepperInfo),
+    /// A generated stepper for implicit DAEs (on a degenerate Lagrangian: through its view).
+    ImplicitStepper(&'static StepperInfo),
     /// RATTLE or SHAKE.
     Holonomic(Holonomic),
 }
@@ -62,7 +69,9 @@ impl Choice {
     /// Family name and stage count.
     pub fn family_and_stages(&self) -> (&'static str, usize) {
         match self {
-            Choice::Stepper(info) | Choice::HolonomicStepper(info) => (info.family, info.stages),
+            Choice::Stepper(info)
+            | Choice::HolonomicStepper(info)
+            | Choice::ImplicitStepper(info) => (info.family, info.stages),
             Choice::Holonomic(h) => (h.name(), 1),
         }
     }
@@ -70,21 +79,31 @@ impl Choice {
     /// The method's name, e.g. `SlrkLobattoIIIE3`, `RattleLobattoIIIAIIIB3`, `Rattle`.
     pub fn name(&self) -> &'static str {
         match self {
-            Choice::Stepper(info) | Choice::HolonomicStepper(info) => info.name,
+            Choice::Stepper(info)
+            | Choice::HolonomicStepper(info)
+            | Choice::ImplicitStepper(info) => info.name,
             Choice::Holonomic(h) => h.name(),
         }
     }
 }
 
 /// Every method for problems of `kind`, with its declared order: the generated steppers for
-/// degenerate Lagrangians; RATTLE, SHAKE (order 2) and the generated steppers for holonomic
-/// systems.
+/// degenerate Lagrangians, then the implicit-DAE steppers (which apply to them through their
+/// view); RATTLE, SHAKE (order 2) and the generated steppers for holonomic systems; the
+/// implicit-DAE steppers for implicit DAEs.
 pub fn methods(kind: Kind) -> Vec<(Choice, usize)> {
+    let implicit = || {
+        IMPLICIT_STEPPERS
+            .iter()
+            .map(|s| (Choice::ImplicitStepper(s), s.order))
+    };
     match kind {
         Kind::Degenerate => STEPPERS
             .iter()
             .map(|s| (Choice::Stepper(s), s.order))
+            .chain(implicit())
             .collect(),
+        Kind::Implicit => implicit().collect(),
         Kind::Holonomic => Holonomic::ALL
             .into_iter()
             .map(|h| (Choice::Holonomic(h), 2))
@@ -106,14 +125,24 @@ pub fn normalize(name: &str) -> String {
 }
 
 /// The method `name` (a family, or a stepper type name such as `SlrkLobattoIIIE3`) with
-/// `stages` for problems of `kind`; `None` picks the kind's default (SLRKLobattoIIIE, RATTLE).
+/// `stages` for problems of `kind`; `None` picks the kind's default (SLRKLobattoIIIE, RATTLE,
+/// IdaeSparkGlrk).
 pub fn resolve(kind: Kind, name: Option<&str>, stages: Option<usize>) -> Result<Choice, CliError> {
     match kind {
         Kind::Degenerate => {
             let wanted = normalize(name.unwrap_or("SlrkLobattoIIIE"));
-            generated(STEPPERS, &wanted, stages)
+            match generated(STEPPERS, &wanted, stages) {
+                Some(found) => found.map(Choice::Stepper),
+                None => generated(IMPLICIT_STEPPERS, &wanted, stages)
+                    .ok_or_else(|| unknown(kind, name))?
+                    .map(Choice::ImplicitStepper),
+            }
+        }
+        Kind::Implicit => {
+            let wanted = normalize(name.unwrap_or("IdaeSparkGlrk"));
+            generated(IMPLICIT_STEPPERS, &wanted, stages)
                 .ok_or_else(|| unknown(kind, name))?
-                .map(Choice::Stepper)
+                .map(Choice::ImplicitStepper)
         }
         Kind::Holonomic => {
             let wanted = normalize(name.unwrap_or("Rattle"));
@@ -175,7 +204,12 @@ fn generated(
 
 fn unknown(kind: Kind, name: Option<&str>) -> CliError {
     let valid = match kind {
-        Kind::Degenerate => families(STEPPERS),
+        Kind::Degenerate => {
+            let mut names = families(STEPPERS);
+            names.extend(families(IMPLICIT_STEPPERS));
+            names
+        }
+        Kind::Implicit => families(IMPLICIT_STEPPERS),
         Kind::Holonomic => {
             let mut names = Holonomic::ALL.map(Holonomic::name).to_vec();
             names.extend(families(HOLONOMIC_STEPPERS));

@@ -8,7 +8,7 @@
 //! shape is one instantiation of every stepper.
 
 use crate::layout::{Dims, Layout};
-use crate::problem::{DegenerateLagrangian, HolonomicSystem};
+use crate::problem::{DegenerateLagrangian, HolonomicSystem, ImplicitDae};
 use crate::stage::StageMethod;
 
 /// The dimension the dispatch instantiates.
@@ -17,6 +17,11 @@ pub const DIMENSION: usize = 2;
 /// The (D coordinates, M constraints) the holonomic dispatch instantiates: the pendulum, the
 /// spherical pendulum and the triatomic molecule (each has a [`HolonomicDispatch`] impl below).
 pub const HOLONOMIC_SHAPES: &[(usize, usize)] = &[(2, 1), (3, 1), (9, 3)];
+
+/// The (D, M) the implicit-DAE dispatch instantiates: the view of a degenerate Lagrangian in
+/// two dimensions (M = D = 2) and the index-2 pendulum (2, 1) (each has an
+/// [`ImplicitDispatch`] impl below).
+pub const IMPLICIT_SHAPES: &[(usize, usize)] = &[(2, 2), (2, 1)];
 
 /// The number of unknowns of a stepper with unknown layout `layout` for `dims` (the one place
 /// the command line reads a layout).
@@ -50,17 +55,17 @@ pub trait StepperVisitor<P> {
     ) -> Self::Output;
 }
 
-/// Something to do with a generated holonomic stepper type `Meth` (with `N` unknowns) on
-/// problems of type `P` with `D` coordinates and `M` constraints.
-pub trait HolonomicVisitor<P, const D: usize, const M: usize> {
+/// Something to do with a generated holonomic or implicit-DAE stepper type `Meth` (with `N`
+/// unknowns) on problems of type `P` with `D` coordinates and `M` constraints.
+pub trait ShapeVisitor<P, const D: usize, const M: usize> {
     /// The result.
     type Output;
     /// Does it.
     fn visit<Meth: StageMethod<P, D>, const N: usize>(self, info: &StepperInfo) -> Self::Output;
 }
 
-/// The shape `(D, M)` as a type, so that the holonomic dispatch is instantiated per supported
-/// shape ([`HOLONOMIC_SHAPES`]).
+/// The shape `(D, M)` as a type, so that the holonomic and implicit-DAE dispatches are
+/// instantiated per supported shape ([`HOLONOMIC_SHAPES`], [`IMPLICIT_SHAPES`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Shape<const D: usize, const M: usize>;
 
@@ -68,17 +73,28 @@ pub struct Shape<const D: usize, const M: usize>;
 pub trait HolonomicDispatch<const D: usize, const M: usize> {
     /// Calls `visitor.visit::<Meth, N>` with the stepper type named by `info`; `None` if no
     /// generated holonomic stepper has that name.
-    fn visit<P: HolonomicSystem<D, M>, V: HolonomicVisitor<P, D, M>>(
+    fn visit<P: HolonomicSystem<D, M>, V: ShapeVisitor<P, D, M>>(
         info: &StepperInfo,
         visitor: V,
     ) -> Option<V::Output>;
 }
 
-/// The [`HolonomicDispatch`] impl of shape `($d, $m)` over the stepper types `$ty<M>`.
-macro_rules! holonomic_shape {
-    ($d:literal, $m:literal; $($ty:ident),* $(,)?) => {
-        impl HolonomicDispatch<$d, $m> for Shape<$d, $m> {
-            fn visit<P: HolonomicSystem<$d, $m>, V: HolonomicVisitor<P, $d, $m>>(
+/// The generated implicit-DAE steppers for systems of one shape `(D, M)`.
+pub trait ImplicitDispatch<const D: usize, const M: usize> {
+    /// Calls `visitor.visit::<Meth, N>` with the stepper type named by `info`; `None` if no
+    /// generated implicit-DAE stepper has that name.
+    fn visit<P: ImplicitDae<D, M>, V: ShapeVisitor<P, D, M>>(
+        info: &StepperInfo,
+        visitor: V,
+    ) -> Option<V::Output>;
+}
+
+/// The `$dispatch` impl (over problems `$problem`) of shape `($d, $m)` over the stepper types
+/// `$ty<M>`.
+macro_rules! shape_dispatch {
+    ($dispatch:ident, $problem:ident, $d:literal, $m:literal; $($ty:ident),* $(,)?) => {
+        impl $dispatch<$d, $m> for Shape<$d, $m> {
+            fn visit<P: $problem<$d, $m>, V: ShapeVisitor<P, $d, $m>>(
                 info: &StepperInfo,
                 visitor: V,
             ) -> Option<V::Output> {
@@ -97,7 +113,8 @@ macro_rules! holonomic_shape {
 macro_rules! stepper_table {
     (
         degenerate: [$(($ty:ident, $family:literal, $s:literal, $order:literal, $pair:literal)),* $(,)?],
-        holonomic: [$(($hty:ident, $hfamily:literal, $hs:literal, $horder:literal, $hpair:literal)),* $(,)?] $(,)?
+        holonomic: [$(($hty:ident, $hfamily:literal, $hs:literal, $horder:literal, $hpair:literal)),* $(,)?],
+        implicit: [$(($ity:ident, $ifamily:literal, $is:literal, $iorder:literal, $ipair:literal)),* $(,)?] $(,)?
     ) => {
         /// Every generated stepper for degenerate Lagrangians, in emission order.
         pub const STEPPERS: &[StepperInfo] = &[$(StepperInfo {
@@ -118,6 +135,16 @@ macro_rules! stepper_table {
             pair: $hpair,
         }),*];
 
+        /// Every generated stepper for implicit DAEs (`IdaeSpark…<M>`, `IdaeVspark…<M>`,
+        /// `IdaeVpark…<M>`).
+        pub const IMPLICIT_STEPPERS: &[StepperInfo] = &[$(StepperInfo {
+            name: stringify!($ity),
+            family: $ifamily,
+            stages: $is,
+            order: $iorder,
+            pair: $ipair,
+        }),*];
+
         /// Calls `visitor.visit::<M, N>` with the stepper type named by `info`; `None` if no
         /// generated stepper has that name.
         pub fn visit<P: DegenerateLagrangian<DIMENSION>, V: StepperVisitor<P>>(
@@ -133,9 +160,11 @@ macro_rules! stepper_table {
             }
         }
 
-        holonomic_shape!(2, 1; $($hty),*);
-        holonomic_shape!(3, 1; $($hty),*);
-        holonomic_shape!(9, 3; $($hty),*);
+        shape_dispatch!(HolonomicDispatch, HolonomicSystem, 2, 1; $($hty),*);
+        shape_dispatch!(HolonomicDispatch, HolonomicSystem, 3, 1; $($hty),*);
+        shape_dispatch!(HolonomicDispatch, HolonomicSystem, 9, 3; $($hty),*);
+        shape_dispatch!(ImplicitDispatch, ImplicitDae, 2, 2; $($ity),*);
+        shape_dispatch!(ImplicitDispatch, ImplicitDae, 2, 1; $($ity),*);
     };
 }
 

@@ -6,7 +6,8 @@ use super::error::CliError;
 use super::problems::ProblemInfo;
 use super::progress::Progress;
 use super::registry::{
-    self, DIMENSION, HolonomicDispatch, HolonomicVisitor, Shape, StepperInfo, StepperVisitor,
+    self, DIMENSION, HolonomicDispatch, ImplicitDispatch, Shape, ShapeVisitor, StepperInfo,
+    StepperVisitor,
 };
 use super::trajectory::Trajectory;
 use crate::diagnostics::{DiagnosticsError, constraint_residuals, relative_energy_errors};
@@ -15,7 +16,7 @@ use crate::holonomic::{
     integrate_rattle, integrate_shake,
 };
 use crate::integrate::{Options, integrate_observed};
-use crate::problem::{DegenerateLagrangian, HolonomicSystem, Vector};
+use crate::problem::{DegenerateLagrangian, HolonomicSystem, ImplicitDae, LagrangianDae, Vector};
 use crate::solution::{Failure, Solution};
 use crate::stage::StageMethod;
 use std::time::Instant;
@@ -93,23 +94,22 @@ pub struct Run {
     pub failure: Option<String>,
 }
 
-/// Integrates with the visited stepper.
-struct Integrate<'a, P> {
+/// Integrates with the visited stepper (a degenerate Lagrangian's, or an implicit DAE's).
+struct Integrate<'a, P, const D: usize> {
     problem: &'a P,
-    q0: Vector<DIMENSION>,
-    p0: Vector<DIMENSION>,
+    q0: Vector<D>,
+    p0: Vector<D>,
     options: Options,
     progress: bool,
 }
 
-type Outcome = (Result<Solution<DIMENSION>, Box<Failure<DIMENSION>>>, f64);
+type Outcome<const D: usize> = (Result<Solution<D>, Box<Failure<D>>>, f64);
 
-impl<P: DegenerateLagrangian<DIMENSION>> StepperVisitor<P> for Integrate<'_, P> {
-    type Output = Outcome;
-    fn visit<M: StageMethod<P, DIMENSION>, const N: usize>(self, _: &StepperInfo) -> Outcome {
+impl<P, const D: usize> Integrate<'_, P, D> {
+    fn run<M: StageMethod<P, D>, const N: usize>(self) -> Outcome<D> {
         let mut progress = Progress::new(self.options.steps, self.progress);
         let start = Instant::now();
-        let result = integrate_observed::<M, P, DIMENSION, N>(
+        let result = integrate_observed::<M, P, D, N>(
             self.problem,
             self.q0,
             self.p0,
@@ -122,7 +122,24 @@ impl<P: DegenerateLagrangian<DIMENSION>> StepperVisitor<P> for Integrate<'_, P> 
     }
 }
 
-/// Runs a generated stepper on a degenerate Lagrangian problem from `(q₀, p₀)`.
+impl<P: DegenerateLagrangian<DIMENSION>> StepperVisitor<P> for Integrate<'_, P, DIMENSION> {
+    type Output = Outcome<DIMENSION>;
+    fn visit<M: StageMethod<P, DIMENSION>, const N: usize>(self, _: &StepperInfo) -> Self::Output {
+        self.run::<M, N>()
+    }
+}
+
+impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> ShapeVisitor<P, D, M>
+    for Integrate<'_, P, D>
+{
+    type Output = Outcome<D>;
+    fn visit<Meth: StageMethod<P, D>, const N: usize>(self, _: &StepperInfo) -> Self::Output {
+        self.run::<Meth, N>()
+    }
+}
+
+/// Runs a generated stepper on a degenerate Lagrangian problem from `(q₀, p₀)`: one of its own,
+/// or an implicit-DAE stepper on its view [`LagrangianDae`].
 pub fn degenerate<P: DegenerateLagrangian<DIMENSION>>(
     problem: &P,
     subject: &Subject,
@@ -130,8 +147,18 @@ pub fn degenerate<P: DegenerateLagrangian<DIMENSION>>(
     p0: Vector<DIMENSION>,
     spec: &RunSpec,
 ) -> Result<Run, CliError> {
-    let Choice::Stepper(stepper) = spec.method else {
-        return Err(wrong_kind(spec, subject.kind));
+    let stepper = match spec.method {
+        Choice::Stepper(stepper) => stepper,
+        Choice::ImplicitStepper(_) => {
+            return implicit::<_, DIMENSION, DIMENSION>(
+                &LagrangianDae(problem),
+                subject,
+                q0,
+                p0,
+                spec,
+            );
+        }
+        _ => return Err(wrong_kind(spec, subject.kind)),
     };
     let visitor = Integrate {
         problem,
@@ -149,6 +176,48 @@ pub fn degenerate<P: DegenerateLagrangian<DIMENSION>>(
     Ok(finish(subject, spec, trajectory, wall, failure))
 }
 
+/// Runs a generated implicit-DAE stepper on an implicit DAE from `(q₀, p₀)` (for the shapes
+/// `(D, M)` of [`registry::IMPLICIT_SHAPES`]). The energy error is NaN where the problem has
+/// no energy.
+pub fn implicit<P: ImplicitDae<D, M>, const D: usize, const M: usize>(
+    problem: &P,
+    subject: &Subject,
+    q0: Vector<D>,
+    p0: Vector<D>,
+    spec: &RunSpec,
+) -> Result<Run, CliError>
+where
+    Shape<D, M>: ImplicitDispatch<D, M>,
+{
+    let Choice::ImplicitStepper(info) = spec.method else {
+        return Err(wrong_kind(spec, subject.kind));
+    };
+    let visitor = Integrate {
+        problem,
+        q0,
+        p0,
+        options: Options::new(spec.h, spec.steps),
+        progress: spec.progress,
+    };
+    let (result, wall) = <Shape<D, M> as ImplicitDispatch<D, M>>::visit(info, visitor)
+        .ok_or_else(|| wrong_kind(spec, subject.kind))?;
+    let (solution, failure) = outcome(result.map_err(|f| (f.solution, f.error.to_string())))?;
+    let pairs = || solution.q.iter().zip(&solution.p);
+    let h0 = problem.energy(&solution.q[0], &solution.p[0]);
+    if let Some(h0) = h0.filter(|h0| *h0 == 0.0 || !h0.is_finite()) {
+        return Err(DiagnosticsError::DegenerateReference(h0).into());
+    }
+    let energy = pairs()
+        .map(|(q, p)| match (problem.energy(q, p), h0) {
+            (Some(h), Some(h0)) => ((h - h0) / h0).abs(),
+            _ => f64::NAN,
+        })
+        .collect();
+    let residual = pairs().map(|(q, p)| problem.phi(q, p).amax()).collect();
+    let trajectory = Trajectory::new(solution, energy, residual, "|φ(q, p)|∞");
+    Ok(finish(subject, spec, trajectory, wall, failure))
+}
+
 /// Integrates with the visited generated holonomic stepper.
 struct IntegrateHolonomic<'a, P, const D: usize> {
     problem: &'a P,
@@ -159,7 +228,7 @@ struct IntegrateHolonomic<'a, P, const D: usize> {
 
 type HolonomicOutcome<const D: usize> = Result<Solution<D>, Box<HolonomicFailure<D>>>;
 
-impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> HolonomicVisitor<P, D, M>
+impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> ShapeVisitor<P, D, M>
     for IntegrateHolonomic<'_, P, D>
 {
     type Output = HolonomicOutcome<D>;
@@ -195,7 +264,9 @@ where
             <Shape<D, M> as HolonomicDispatch<D, M>>::visit(info, visitor)
                 .ok_or_else(|| wrong_kind(spec, subject.kind))?
         }
-        Choice::Stepper(_) => return Err(wrong_kind(spec, subject.kind)),
+        Choice::Stepper(_) | Choice::ImplicitStepper(_) => {
+            return Err(wrong_kind(spec, subject.kind));
+        }
     };
     let wall = start.elapsed().as_secs_f64();
     let (solution, failure) = outcome(result.map_err(|f| (f.solution, f.error.to_string())))?;

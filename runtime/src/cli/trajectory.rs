@@ -35,7 +35,10 @@ impl Trajectory {
         let rows =
             |v: &[nalgebra::SVector<f64, D>]| v.iter().map(|x| x.as_slice().to_vec()).collect();
         Trajectory {
-            multiplier: solution.lambda.iter().map(|l| l.amax()).collect(),
+            multiplier: solution
+                .multipliers()
+                .map(|l| l.iter().fold(0.0, |m: f64, x| m.max(x.abs())))
+                .collect(),
             q: rows(&solution.q),
             p: rows(&solution.p),
             iterations: solution.stats.iter().map(|s| s.iterations).collect(),

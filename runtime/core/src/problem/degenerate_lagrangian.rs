@@ -51,4 +51,16 @@ pub trait DegenerateLagrangian<const D: usize> {
         let j = self.theta_jacobian(q);
         j - j.transpose()
     }
+
+    /// The vector field `v(q)` of the Euler–Lagrange equations `Ω(q) v = −∇H(q)`, if `Ω(q)` is
+    /// regular (LU with partial pivoting; `None` on a zero pivot or a non-finite solution).
+    fn vector_field(&self, q: &Vector<D>) -> Option<Vector<D>> {
+        let omega = self.two_form(q);
+        let a: [[f64; D]; D] = std::array::from_fn(|r| std::array::from_fn(|c| omega[(r, c)]));
+        let lu = crate::solve::Lu::factor(&a).ok()?;
+        let g = self.hamiltonian_gradient(q);
+        let mut b: [f64; D] = std::array::from_fn(|i| -g[i]);
+        lu.solve_in_place(&mut b);
+        b.iter().all(|x| x.is_finite()).then(|| Vector::from(b))
+    }
 }

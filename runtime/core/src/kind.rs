@@ -1,0 +1,100 @@
+//! What time stepping needs of a problem besides the stage equations, per problem kind: a
+//! velocity for the initial guess, the residual of the algebraic constraint, a consistent
+//! momentum, and the energy. Every stepper names its kind ([`crate::stage::StageMethod::Kind`]),
+//! so one driver serves degenerate Lagrangians, implicit DAEs and holonomic systems.
+
+use crate::problem::{DegenerateLagrangian, HolonomicSystem, ImplicitDae};
+use nalgebra::SVector;
+
+/// The state-level operations of problems `P` of one kind with `D` coordinates.
+pub trait Access<P, const D: usize> {
+    /// What the constraint residual measures, for reports (e.g. `|p − ϑ(q)|∞`).
+    const CONSTRAINT: &'static str;
+
+    /// A velocity at `(q, p)`, whose Hermite extrapolation over the step starts Newton's method
+    /// on the velocity stages; `None` where the problem does not determine one.
+    fn velocity(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<SVector<f64, D>>;
+
+    /// The residual `|φ(q, p)|∞` of the algebraic constraint at a state.
+    fn constraint(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> f64;
+
+    /// A momentum consistent with `q` in closed form (`ϑ(q)`), if the kind has one.
+    fn consistent_momentum(problem: &P, q: &SVector<f64, D>) -> Option<SVector<f64, D>>;
+
+    /// The energy of a state, if the problem has one.
+    fn energy(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<f64>;
+}
+
+/// Degenerate Lagrangians `L = ϑ(q)·v − H(q)`: `v(q)` solves `Ω(q) v = −∇H(q)`, `φ = p − ϑ(q)`,
+/// energy `H(q)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Degenerate;
+
+impl<P: DegenerateLagrangian<D>, const D: usize> Access<P, D> for Degenerate {
+    const CONSTRAINT: &'static str = "|p − ϑ(q)|∞";
+
+    fn velocity(problem: &P, q: &SVector<f64, D>, _: &SVector<f64, D>) -> Option<SVector<f64, D>> {
+        problem.vector_field(q)
+    }
+
+    fn constraint(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> f64 {
+        (p - problem.theta(q)).amax()
+    }
+
+    fn consistent_momentum(problem: &P, q: &SVector<f64, D>) -> Option<SVector<f64, D>> {
+        Some(problem.theta(q))
+    }
+
+    fn energy(problem: &P, q: &SVector<f64, D>, _: &SVector<f64, D>) -> Option<f64> {
+        Some(problem.hamiltonian(q))
+    }
+}
+
+/// Implicit DAEs with `M` constraints: the velocity guess `v̄(q, p)`, `φ(q, p)`, the problem's
+/// energy if it has one; no closed-form consistent momentum.
+#[derive(Clone, Copy, Debug)]
+pub struct Implicit<const M: usize>;
+
+impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> Access<P, D> for Implicit<M> {
+    const CONSTRAINT: &'static str = "|φ(q, p)|∞";
+
+    fn velocity(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<SVector<f64, D>> {
+        Some(problem.initial_velocity(q, p))
+    }
+
+    fn constraint(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> f64 {
+        problem.phi(q, p).amax()
+    }
+
+    fn consistent_momentum(_: &P, _: &SVector<f64, D>) -> Option<SVector<f64, D>> {
+        None
+    }
+
+    fn energy(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<f64> {
+        problem.energy(q, p)
+    }
+}
+
+/// Holonomic systems with `M` constraints: `q̇ = M⁻¹p`, `c(q)`, `H(q, p)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Holonomic<const M: usize>;
+
+impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> Access<P, D> for Holonomic<M> {
+    const CONSTRAINT: &'static str = "|c(q)|∞";
+
+    fn velocity(problem: &P, _: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<SVector<f64, D>> {
+        Some(problem.velocity(p))
+    }
+
+    fn constraint(problem: &P, q: &SVector<f64, D>, _: &SVector<f64, D>) -> f64 {
+        problem.constraints(q).amax()
+    }
+
+    fn consistent_momentum(_: &P, _: &SVector<f64, D>) -> Option<SVector<f64, D>> {
+        None
+    }
+
+    fn energy(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<f64> {
+        Some(problem.hamiltonian(q, p))
+    }
+}
