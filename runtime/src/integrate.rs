@@ -14,7 +14,7 @@ use crate::error::IntegrateError;
 use crate::layout::Role;
 use crate::problem::DegenerateLagrangian;
 use crate::solution::{Failure, Solution, StepStats, accepted};
-use crate::solve::{LinearSolve, Lu, Newton, NewtonOptions, SingularMatrix};
+use crate::solve::{LinearSolve, Newton, NewtonOptions, SingularMatrix};
 use crate::stage::{StageMethod, StageSystem, tangent_map};
 use nalgebra::{SMatrix, SVector};
 use std::marker::PhantomData;
@@ -48,26 +48,13 @@ impl Options {
     }
 }
 
-/// The vector field `v(q)` of `Ω(q) v = −∇H(q)`, if `Ω(q)` is regular.
+/// The vector field `v(q)` of `Ω(q) v = −∇H(q)`, if `Ω(q)` is regular
+/// ([`DegenerateLagrangian::vector_field`]).
 pub fn vector_field<P: DegenerateLagrangian<D>, const D: usize>(
     problem: &P,
     q: &SVector<f64, D>,
 ) -> Option<SVector<f64, D>> {
-    let omega = problem.two_form(q);
-    let mut a = [[0.0; D]; D];
-    for (r, row) in a.iter_mut().enumerate() {
-        for (c, x) in row.iter_mut().enumerate() {
-            *x = omega[(r, c)];
-        }
-    }
-    let lu = Lu::factor(&a).ok()?;
-    let mut b = [0.0; D];
-    let g = problem.hamiltonian_gradient(q);
-    for (bi, gi) in b.iter_mut().zip(g.iter()) {
-        *bi = -gi;
-    }
-    lu.solve_in_place(&mut b);
-    b.iter().all(|x| x.is_finite()).then(|| SVector::from(b))
+    problem.vector_field(q)
 }
 
 /// Derivative at `τ = 1 + c` of the cubic Hermite interpolant on `[t_{n−1}, t_n]`.
