@@ -30,3 +30,16 @@ pub fn derive_lagrangian(input: TokenStream) -> TokenStream {
 pub fn derive_holonomic_system(input: TokenStream) -> TokenStream {
     sparkgen_sym::derive::expand_holonomic_system(input.into()).into()
 }
+
+/// Implements `sparkgen::problem::ImplicitDae<D, M>` for Jay's index-2 implicit DAE
+/// `q̇ = v + u(q, p, λ)`, `ṗ = f(q, v) + g(q, p, λ)`, `p = ϑ(q, v)`, `0 = φ(q, p)`.
+///
+/// `#[implicit_dae(q = [..], v = [..], p = [..], lambda = [..], theta = [..], force = [..],
+/// u = [..], g = [..], phi = [..], velocity = [..], energy = E)]` with `velocity` (the initial
+/// velocity guess `v̄(q, p)`, `0` when absent) and `energy` (`E(q, p)`) optional; ϑ and f are
+/// functions of `q`, `v`, u and g of `q`, `p`, `lambda`, φ, `velocity` and E of `q`, `p`;
+/// parameters are the struct's `f64` fields.
+#[proc_macro_derive(ImplicitDae, attributes(implicit_dae))]
+pub fn derive_implicit_dae(input: TokenStream) -> TokenStream {
+    sparkgen_sym::derive::expand_implicit_dae(input.into()).into()
+}

@@ -1,7 +1,8 @@
 //! Problems shipped with sparkgen, written with the derive macros
 //! (`tableaus_problems.md` §4.1; seed 000 for the degenerate pendulum).
 
-use crate::problem::DegenerateLagrangian;
+use crate::holonomic::problems::Pendulum;
+use crate::problem::{DegenerateLagrangian, ImplicitDae};
 use nalgebra::SVector;
 
 /// Lotka–Volterra 2d in the standard gauge `ϑ = (q₂ + ln q₂/q₁, q₁)`,
@@ -81,5 +82,59 @@ impl DegeneratePendulum {
     pub fn initial(&self) -> (SVector<f64, 2>, SVector<f64, 2>) {
         let q0 = SVector::from([0.4f64.acos(), 0.0]);
         (q0, self.theta(&q0))
+    }
+}
+
+/// The planar pendulum in Jay's index-2 form, an implicit DAE that is not a degenerate
+/// Lagrangian: `q = (x, y) ∈ ℝ²`, mass m, gravity g along −y, length ℓ (`D = 2`, `M = 1`).
+///
+/// With the position constraint `c(q) = (|q|² − ℓ²)/2`, `G(q) = ∂c/∂q = qᵀ`, the system
+/// `q̇ = v`, `ṗ = f(q, v) − G(q)ᵀλ`, `p = m v`, `0 = G(q) M⁻¹ p` reads
+///
+/// `ϑ(q, v) = m v`, `f(q, v) = (0, −m g)`, `u = 0`, `g(q, p, λ) = −λ q`, `φ(q, p) = q·p/m`
+///
+/// (the hidden constraint `d c/dt = 0`; `c(q) = 0` itself is an invariant of the exact flow),
+/// with the initial velocity `v̄ = p/m` and the energy `E = |p|²/(2m) + m g y`.
+#[derive(Clone, Copy, Debug, PartialEq, ImplicitDae)]
+#[implicit_dae(
+    q = [x, y],
+    v = [vx, vy],
+    p = [px, py],
+    lambda = [lam],
+    theta = [m * vx, m * vy],
+    force = [0.0, -m * g],
+    u = [0.0, 0.0],
+    g = [-lam * x, -lam * y],
+    phi = [(x * px + y * py) / m],
+    velocity = [px / m, py / m],
+    energy = (px * px + py * py) / (2.0 * m) + m * g * y,
+)]
+pub struct IndexTwoPendulum {
+    /// Mass m.
+    pub m: f64,
+    /// Gravitational acceleration g.
+    pub g: f64,
+    /// Length ℓ.
+    pub l: f64,
+}
+
+impl Default for IndexTwoPendulum {
+    /// `m = g = ℓ = 1`.
+    fn default() -> Self {
+        IndexTwoPendulum {
+            m: 1.0,
+            g: 1.0,
+            l: 1.0,
+        }
+    }
+}
+
+impl IndexTwoPendulum {
+    /// The consistent state at angle θ₀ from the downward vertical with angular velocity ω₀,
+    /// that of the Cartesian [`Pendulum`]: `q₀ = ℓ(sin θ₀, −cos θ₀)`,
+    /// `p₀ = m ℓ ω₀ (cos θ₀, sin θ₀)` (so `|q₀| = ℓ` and `φ(q₀, p₀) = 0`).
+    pub fn initial_state(&self, theta0: f64, omega0: f64) -> (SVector<f64, 2>, SVector<f64, 2>) {
+        let IndexTwoPendulum { m, g, l } = *self;
+        Pendulum { m, g, l }.state(theta0, omega0)
     }
 }

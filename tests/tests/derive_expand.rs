@@ -1,4 +1,4 @@
-//! insta snapshots of the prettyplease-formatted expansions of the three problem derives, called
+//! insta snapshots of the prettyplease-formatted expansions of the four problem derives, called
 //! in-process on token streams built with `quote!`.
 
 use proc_macro2::TokenStream;
@@ -84,6 +84,28 @@ fn holonomic_system_sphere_plane_intersection() {
         struct SpherePlane { g: f64, r: f64, h: f64 }
     };
     insta::assert_snapshot!(pretty(sparkgen_sym::derive::expand_holonomic_system(input)));
+}
+
+#[test]
+fn implicit_dae_index_two_pendulum() {
+    let input = quote! {
+        #[derive(ImplicitDae)]
+        #[implicit_dae(
+            q = [x, y],
+            v = [vx, vy],
+            p = [px, py],
+            lambda = [lam],
+            theta = [m * vx, m * vy],
+            force = [0.0, -m * g],
+            u = [0.0, 0.0],
+            g = [-lam * x, -lam * y],
+            phi = [(x * px + y * py) / m],
+            velocity = [px / m, py / m],
+            energy = (px * px + py * py) / (2.0 * m) + m * g * y,
+        )]
+        struct IndexTwoPendulum { m: f64, g: f64, l: f64 }
+    };
+    insta::assert_snapshot!(pretty(sparkgen_sym::derive::expand_implicit_dae(input)));
 }
 
 #[test]

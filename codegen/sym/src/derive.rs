@@ -1,5 +1,6 @@
 //! Derive-macro front end: the library behind `#[derive(DegenerateLagrangian)]`,
-//! `#[derive(Lagrangian)]` and `#[derive(HolonomicSystem)]` of `sparkgen-macros`.
+//! `#[derive(Lagrangian)]`, `#[derive(HolonomicSystem)]` and `#[derive(ImplicitDae)]` of
+//! `sparkgen-macros`.
 //!
 //! Works on `proc_macro2` only, so expansions can be tested in-process. The pipeline is
 //! attribute parsing → surface model of the struct → lowering of the user's
@@ -12,18 +13,21 @@
 //! # Expression language
 //!
 //! Numbers (`2`, `0.5`, `1e-3`, read as exact decimals), the coordinate names of `q = [...]`
-//! (and `v = [...]` for `Lagrangian`), the struct's `f64` fields (parameters), unary `-`,
-//! `+ - * /`, parentheses, and the functions `powi powf sqrt exp ln log sin cos tan asin acos
-//! atan atan2 sinh cosh tanh abs hypot` called as `f(x, …)` or `x.f(…)` (`ln(x)`, `x.ln()`,
-//! `powi(x, 2)`, `x.powi(2)`, `y.atan2(x)` = atan2(y, x)). `abs` has no derivative and is
-//! therefore rejected wherever a derivative is needed (everywhere in these derives).
+//! (and `v = [...]` for `Lagrangian`; `v`, `p` and `lambda` for `ImplicitDae`, where each
+//! function sees only the state vectors it depends on), the struct's `f64` fields
+//! (parameters), unary `-`, `+ - * /`, parentheses, and the functions `powi powf sqrt exp ln
+//! log sin cos tan asin acos atan atan2 sinh cosh tanh abs hypot` called as `f(x, …)` or
+//! `x.f(…)` (`ln(x)`, `x.ln()`, `powi(x, 2)`, `x.powi(2)`, `y.atan2(x)` = atan2(y, x)). `abs`
+//! has no derivative and is therefore rejected wherever a derivative is needed (everywhere in
+//! these derives except `velocity` and `energy` of `ImplicitDae`).
 //!
 //! `DegenerateLagrangian` and `Lagrangian` share the helper attribute `#[lagrangian(…)]` with
 //! different keys, so a struct derives one of them.
 //!
 //! # Errors
 //!
-//! User errors are reported at the offending tokens and accumulated: unknown identifiers,
+//! User errors are reported at the offending tokens and accumulated: unknown identifiers
+//! (and, for `ImplicitDae`, coordinates of a state vector the function does not depend on),
 //! wrong vector lengths, duplicate, unknown and missing keys, unsupported functions and
 //! syntax, `abs` under a derivative, non-`f64` fields used as parameters, non-symmetric or
 //! singular constant mass matrices. Whenever the dimensions are known, the impl is still
@@ -41,6 +45,7 @@ mod ctxt;
 mod degenerate_lagrangian;
 mod expand;
 mod holonomic_system;
+mod implicit_dae;
 mod lagrangian;
 mod lower;
 mod mass;
@@ -77,4 +82,18 @@ pub fn expand_lagrangian(input: TokenStream) -> TokenStream {
 /// (M = m·I), a list (diagonal) or a symmetric matrix `[[…], …]`.
 pub fn expand_holonomic_system(input: TokenStream) -> TokenStream {
     expand::expand(input, &holonomic_system::DERIVE)
+}
+
+/// Expands `#[derive(ImplicitDae)]` on `input`.
+///
+/// `#[implicit_dae(q = [x, y], v = [vx, vy], p = [px, py], lambda = [μ₁, …], theta = [ϑ₁, ϑ₂],
+/// force = [f₁, f₂], u = [u₁, u₂], g = [g₁, g₂], phi = [φ₁, …], velocity = [v̄₁, v̄₂], energy = E)]`
+/// implements `ImplicitDae<D, M>` (`D` names in `q`, `v`, `p`; `M ≥ 1` in `lambda`) for
+/// `q̇ = v + u(q, p, λ)`, `ṗ = f(q, v) + g(q, p, λ)`, `p = ϑ(q, v)`, `0 = φ(q, p)`: ϑ, ∂ϑ/∂q,
+/// ∂ϑ/∂v, f, ∂f/∂q, ∂f/∂v, u, ∂u/∂q, ∂u/∂p, ∂u/∂λ, g, ∂g/∂q, ∂g/∂p, ∂g/∂λ, φ, ∂φ/∂q, ∂φ/∂p
+/// (`(∂a/∂b)_ij = ∂a_i/∂b_j`), the initial velocity `v̄(q, p)` (`0` without `velocity`) and, with
+/// `energy`, `E(q, p)` as `Some`. Each expression may use only the state vectors its function
+/// depends on (ϑ and f: `q`, `v`; u and g: `q`, `p`, `lambda`; φ, v̄ and E: `q`, `p`).
+pub fn expand_implicit_dae(input: TokenStream) -> TokenStream {
+    expand::expand(input, &implicit_dae::DERIVE)
 }

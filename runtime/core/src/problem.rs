@@ -6,22 +6,25 @@
 //! the stack (`SVector`/`SMatrix` are `Copy` arrays), so no method allocates. Matrix index
 //! conventions are stated per method; `(A)_ij` is row `i`, column `j`.
 //!
-//! | trait | problem | used by |
+//! | trait or view | problem | used by |
 //! |---|---|---|
 //! | [`DegenerateLagrangian`] | `L(q, v) = ϑ(q)·v − H(q)` | SLRK, VPRK on degenerate Lagrangians |
 //! | [`Lagrangian`] | general `L(q, v)` | VPRK |
 //! | [`HolonomicSystem`] | `H = ½ pᵀM⁻¹p + V(q)`, `c(q) = 0` | RATTLE / SHAKE |
 //! | [`ImplicitDae`] | `q̇ = v + u`, `ṗ = f + g`, `p = ϑ(q, v)`, `0 = φ(q, p)` | SPARK, VPARK, VSPARK |
+//! | [`LagrangianDae`] | a [`DegenerateLagrangian`] as an [`ImplicitDae`]: `u = λ`, `g = Jᵀλ`, `φ = p − ϑ(q)` | SPARK, VPARK, VSPARK |
 
 mod degenerate_lagrangian;
 mod holonomic_system;
 mod implicit_dae;
 mod lagrangian;
+mod lagrangian_dae;
 
 pub use degenerate_lagrangian::DegenerateLagrangian;
 pub use holonomic_system::HolonomicSystem;
 pub use implicit_dae::ImplicitDae;
 pub use lagrangian::Lagrangian;
+pub use lagrangian_dae::LagrangianDae;
 
 /// A position, velocity or momentum vector of dimension `D`.
 pub type Vector<const D: usize> = nalgebra::SVector<f64, D>;

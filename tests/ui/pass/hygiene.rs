@@ -4,7 +4,7 @@
 // name into a pattern: the expansion must bind only reserved `__` names).
 #![allow(non_camel_case_types, non_upper_case_globals, dead_code)]
 
-use sparkgen::problem::{DegenerateLagrangian, HolonomicSystem, Lagrangian};
+use sparkgen::problem::{DegenerateLagrangian, HolonomicSystem, ImplicitDae, Lagrangian};
 
 type f64 = f32;
 struct Result;
@@ -18,6 +18,7 @@ const q: u8 = 0;
 const w: u8 = 0;
 const v: u8 = 0;
 const lambda: u8 = 0;
+const p: u8 = 0;
 const out: u8 = 0;
 const t0: u8 = 0;
 const t1: u8 = 0;
@@ -44,6 +45,26 @@ struct Holonomic {
     out: core::primitive::f64,
 }
 
+// `abs` is allowed where no derivative is taken (the initial velocity and the energy).
+#[derive(ImplicitDae)]
+#[implicit_dae(
+    q = [a],
+    v = [b],
+    p = [c],
+    lambda = [d],
+    theta = [out * b],
+    force = [-t0 * a],
+    u = [d],
+    g = [d * a],
+    phi = [c - out * a],
+    velocity = [c.abs() / out],
+    energy = c.abs() + t0 * a * a,
+)]
+struct Implicit {
+    out: core::primitive::f64,
+    t0: core::primitive::f64,
+}
+
 fn main() {
     let position = nalgebra::vector![1.0, 2.0];
     let d = Degenerate {
@@ -62,4 +83,9 @@ fn main() {
     let h = Holonomic { w: 4.0, out: 1.0 };
     assert_eq!(h.inverse_mass_matrix()[(1, 1)], 0.25);
     assert_eq!(h.constraints(&position)[0], 4.0);
+    let i = Implicit { out: 2.0, t0: 3.0 };
+    let (a, c) = (nalgebra::vector![1.0], nalgebra::vector![-4.0]);
+    assert_eq!(i.initial_velocity(&a, &c)[0], 2.0);
+    assert_eq!(i.energy(&a, &c), Some(7.0));
+    assert_eq!(i.phi_dq(&a, &c)[(0, 0)], -2.0);
 }

@@ -9,7 +9,8 @@ use std::fmt::Display;
 pub enum ErrorKind {
     /// The expression does not parse.
     Syntax,
-    /// A name that is neither a coordinate nor a parameter.
+    /// A name that is neither a coordinate nor a parameter, or a coordinate of a state vector
+    /// the expression's function does not depend on.
     UnknownName,
     /// A function outside the supported set.
     UnsupportedFunction,

@@ -29,15 +29,7 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     if d == 0 {
         return None;
     }
-    if v_names.len() != d {
-        errors.spanned(
-            &v_entry?.value,
-            format!(
-                "expected {d} velocity names (one per coordinate in `q`), found {}",
-                v_names.len()
-            ),
-        );
-    }
+    shape::one_per_coordinate(&v_entry?.value, v_names.len(), d, "velocity", errors);
     let mut lw = Lowerer::new(Scope::of_struct(input));
     lw.bind("q", &q_names, errors);
     lw.bind("v", &v_names, errors);

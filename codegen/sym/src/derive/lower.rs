@@ -42,12 +42,33 @@ pub(crate) const PARAMETERS: Vocabulary = Vocabulary {
     plural: "parameters",
 };
 
+/// A name bound to a component of a state vector.
+struct Coordinate {
+    /// The user's name, e.g. `x`.
+    name: Ident,
+    /// The state vector it is a component of, e.g. `q`.
+    vector: String,
+    /// The graph input it stands for.
+    node: NodeId,
+}
+
+/// The function whose expressions are being lowered, when it depends on some of the state
+/// vectors only (`ϑ(q, v)` of an implicit DAE may not use the components of `p` or `λ`).
+struct Restriction {
+    /// The function as messages name it, e.g. `theta(q, v)`.
+    function: String,
+    /// The state vectors it depends on.
+    vectors: Vec<String>,
+}
+
 /// The names an expression may use: coordinates (bound to state-vector components) and
 /// parameters (the struct's fields, or the parameters of a problem file).
 pub(crate) struct Scope {
-    coordinates: Vec<(Ident, NodeId)>,
+    coordinates: Vec<Coordinate>,
     parameters: Vec<Parameter>,
     vocabulary: Vocabulary,
+    /// While lowering a function of some of the state vectors: that function.
+    restriction: Option<Restriction>,
 }
 
 impl Scope {
@@ -57,6 +78,7 @@ impl Scope {
             coordinates: Vec::new(),
             parameters,
             vocabulary,
+            restriction: None,
         }
     }
 
@@ -92,7 +114,7 @@ impl Scope {
         errors: &mut Errors,
     ) {
         for (i, name) in names.iter().enumerate() {
-            if self.coordinates.iter().any(|(n, _)| n == name) {
+            if self.coordinates.iter().any(|c| &c.name == name) {
                 errors.spanned(name, format!("duplicate name `{name}`"));
             } else if self.parameter(name).is_some() {
                 errors.spanned(
@@ -103,18 +125,31 @@ impl Scope {
                     ),
                 );
             } else {
-                self.coordinates
-                    .push((name.clone(), graph.component(vector, i)));
+                self.coordinates.push(Coordinate {
+                    name: name.clone(),
+                    vector: vector.to_owned(),
+                    node: graph.component(vector, i),
+                });
             }
         }
     }
 
-    /// The names in scope, for "unknown identifier" messages.
+    /// The function being lowered, when it does not depend on the state vector `vector`.
+    fn excluding(&self, vector: &str) -> Option<&str> {
+        self.restriction
+            .as_ref()
+            .filter(|r| !r.vectors.iter().any(|v| v == vector))
+            .map(|r| r.function.as_str())
+    }
+
+    /// The names in scope (the coordinates of the visible state vectors only), for "unknown
+    /// identifier" messages.
     fn describe(&self) -> String {
         let coordinates: Vec<String> = self
             .coordinates
             .iter()
-            .map(|(n, _)| format!("`{n}`"))
+            .filter(|c| self.excluding(&c.vector).is_none())
+            .map(|c| format!("`{}`", c.name))
             .collect();
         let parameters: Vec<String> = self
             .parameters
@@ -210,6 +245,25 @@ impl Lowerer {
         nodes
     }
 
+    /// Lowers every expression of `exprs` as a component of `function` (its name in messages),
+    /// which depends on the state vectors `vectors` only: a coordinate of any other vector is
+    /// reported where it is used, like an unknown identifier.
+    pub(crate) fn lower_function(
+        &mut self,
+        function: &str,
+        vectors: &[&str],
+        exprs: &[&Expr],
+        errors: &mut Errors,
+    ) -> Vec<NodeId> {
+        self.scope.restriction = Some(Restriction {
+            function: function.to_owned(),
+            vectors: vectors.iter().map(|v| (*v).to_owned()).collect(),
+        });
+        let nodes = self.lower_all(exprs, errors);
+        self.scope.restriction = None;
+        nodes
+    }
+
     /// Lowers every expression of `exprs`.
     pub(crate) fn lower_all(&mut self, exprs: &[&Expr], errors: &mut Errors) -> Vec<NodeId> {
         exprs.iter().map(|e| self.lower(e, errors)).collect()
@@ -302,8 +356,17 @@ impl Lowerer {
     }
 
     fn name(&mut self, name: &Ident, errors: &mut Errors) -> NodeId {
-        if let Some((_, node)) = self.scope.coordinates.iter().find(|(n, _)| n == name) {
-            return *node;
+        if let Some(coordinate) = self.scope.coordinates.iter().find(|c| &c.name == name) {
+            let Some(function) = self.scope.excluding(&coordinate.vector) else {
+                return coordinate.node;
+            };
+            let message = format!(
+                "`{name}` is a component of `{}`, which `{function}` does not depend on; {}",
+                coordinate.vector,
+                self.scope.describe()
+            );
+            errors.spanned_as(ErrorKind::UnknownName, name, message);
+            return self.graph.int(0);
         }
         match self.scope.parameter(name) {
             Some(Parameter {

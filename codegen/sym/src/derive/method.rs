@@ -15,6 +15,8 @@ use std::collections::BTreeSet;
 pub(crate) enum Output {
     /// An `f64`.
     Scalar(NodeId),
+    /// An `Option<f64>` that is always `Some` (overriding a provided method that returns `None`).
+    SomeScalar(NodeId),
     /// An `SVector<f64, n>`.
     Vector(Vec<NodeId>),
     /// An `SMatrix<f64, r, c>`.
@@ -62,6 +64,10 @@ impl Method {
     fn return_type(&self) -> TokenStream {
         match &self.output {
             Output::Scalar(_) => f64_type(),
+            Output::SomeScalar(_) => {
+                let f64 = f64_type();
+                quote!(::core::option::Option<#f64>)
+            }
             Output::Vector(v) => vector_type(v.len()),
             Output::Matrix(m) => matrix_type(m.rows(), m.cols()),
         }
@@ -109,7 +115,7 @@ impl Method {
     /// The shape of the output: (rows, columns), (1, 1) for a scalar and (n, 1) for a vector.
     pub(crate) fn shape(&self) -> (usize, usize) {
         match &self.output {
-            Output::Scalar(_) => (1, 1),
+            Output::Scalar(_) | Output::SomeScalar(_) => (1, 1),
             Output::Vector(v) => (v.len(), 1),
             Output::Matrix(m) => (m.rows(), m.cols()),
         }
@@ -119,7 +125,7 @@ impl Method {
     pub(crate) fn kernel(&self, graph: &Graph) -> Kernel {
         let mut builder = KernelBuilder::new();
         match &self.output {
-            Output::Scalar(node) => builder.scalar("out", *node),
+            Output::Scalar(node) | Output::SomeScalar(node) => builder.scalar("out", *node),
             Output::Vector(nodes) => builder.vector("out", nodes),
             Output::Matrix(matrix) => builder.matrix("out", matrix),
         };
@@ -128,7 +134,7 @@ impl Method {
 
     /// The method computing its output with a CSE'd kernel: inputs are read as `q[i]` and
     /// `self.field`, vector and matrix outputs written into a zero-initialised `__out`, a scalar
-    /// returned as the tail expression.
+    /// returned as the tail expression (wrapped in `Some` for [`Output::SomeScalar`]).
     pub(crate) fn emit(&self, graph: &Graph) -> TokenStream {
         let kernel = self.kernel(graph);
         let used = RefCell::new(BTreeSet::new());
@@ -161,6 +167,8 @@ impl Method {
         let body = match (&self.output, stored) {
             (Output::Scalar(_), true) => statements,
             (Output::Scalar(_), false) => quote!(0.0),
+            (Output::SomeScalar(_), true) => quote!(::core::option::Option::Some({ #statements })),
+            (Output::SomeScalar(_), false) => quote!(::core::option::Option::Some(0.0)),
             (_, false) => {
                 let ty = self.return_type();
                 quote!(<#ty>::zeros())

@@ -34,6 +34,23 @@ pub(crate) fn names(entry: &Entry, errors: &mut Errors) -> Vec<Ident> {
     names
 }
 
+/// Checks that the name list `value` (of `found` names: velocities, momenta, …, called `noun`
+/// in the error) has one name per coordinate in `q`, `d` in all.
+pub(crate) fn one_per_coordinate(
+    value: &Expr,
+    found: usize,
+    d: usize,
+    noun: &str,
+    errors: &mut Errors,
+) {
+    if found != d {
+        errors.spanned(
+            value,
+            format!("expected {d} {noun} names (one per coordinate in `q`), found {found}"),
+        );
+    }
+}
+
 /// The components of a vector value `[e₁, …, eₙ]`, checking `n == len` when `len` is known.
 ///
 /// `what` describes the expected length in the error, e.g. "one per coordinate in `q`". The

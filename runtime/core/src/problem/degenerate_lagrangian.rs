@@ -1,12 +1,17 @@
 //! Degenerate (phase-space) Lagrangians `L(q, v) = ϑ(q)·v − H(q)`.
 
 use super::{Matrix, Vector};
+use crate::solve::Lu;
 
 /// A degenerate Lagrangian `L(q, v) = ϑ(q)·v − H(q)` on `D` coordinates, linear in the velocity.
 ///
 /// The momentum is `p = ϑ(q)` (primary constraint `φ = p − ϑ(q) = 0`), the Jacobian of the
 /// one-form is `J = ∂ϑ/∂q` with `J_ij = ∂ϑ_i/∂q_j`, the two-form is `Ω = J − Jᵀ` and the
 /// Euler–Lagrange equations read `Ω v = −∇H`.
+///
+/// Its view as Jay's index-2 implicit DAE is [`LagrangianDae`](super::LagrangianDae); a
+/// reference `&T` is a degenerate Lagrangian whenever `T` is (so `LagrangianDae(&problem)`
+/// borrows).
 ///
 /// Implement it with `#[derive(DegenerateLagrangian)]`, which differentiates ϑ and H symbolically
 /// at compile time. The required methods are the kernels of SLRK and VPRK; the provided methods
@@ -52,15 +57,62 @@ pub trait DegenerateLagrangian<const D: usize> {
         j - j.transpose()
     }
 
-    /// The vector field `v(q)` of the Euler–Lagrange equations `Ω(q) v = −∇H(q)`, if `Ω(q)` is
-    /// regular (LU with partial pivoting; `None` on a zero pivot or a non-finite solution).
+    /// The vector field `v(q)` of the Euler–Lagrange equations `Ω(q) v = −∇H(q)` (LU with
+    /// partial pivoting), or `None` when `Ω(q)` is singular or the solution is not finite.
     fn vector_field(&self, q: &Vector<D>) -> Option<Vector<D>> {
         let omega = self.two_form(q);
         let a: [[f64; D]; D] = std::array::from_fn(|r| std::array::from_fn(|c| omega[(r, c)]));
-        let lu = crate::solve::Lu::factor(&a).ok()?;
-        let g = self.hamiltonian_gradient(q);
-        let mut b: [f64; D] = std::array::from_fn(|i| -g[i]);
+        let lu = Lu::factor(&a).ok()?;
+        let gradient = self.hamiltonian_gradient(q);
+        let mut b: [f64; D] = std::array::from_fn(|i| -gradient[i]);
         lu.solve_in_place(&mut b);
         b.iter().all(|x| x.is_finite()).then(|| Vector::from(b))
+    }
+}
+
+/// A borrowed degenerate Lagrangian is one: every method forwards to `T`'s.
+impl<T: DegenerateLagrangian<D> + ?Sized, const D: usize> DegenerateLagrangian<D> for &T {
+    fn theta(&self, q: &Vector<D>) -> Vector<D> {
+        (**self).theta(q)
+    }
+
+    fn theta_jacobian(&self, q: &Vector<D>) -> Matrix<D, D> {
+        (**self).theta_jacobian(q)
+    }
+
+    fn hamiltonian(&self, q: &Vector<D>) -> f64 {
+        (**self).hamiltonian(q)
+    }
+
+    fn hamiltonian_gradient(&self, q: &Vector<D>) -> Vector<D> {
+        (**self).hamiltonian_gradient(q)
+    }
+
+    fn hamiltonian_hessian(&self, q: &Vector<D>) -> Matrix<D, D> {
+        (**self).hamiltonian_hessian(q)
+    }
+
+    fn jacobian_transpose_product_derivative(&self, q: &Vector<D>, w: &Vector<D>) -> Matrix<D, D> {
+        (**self).jacobian_transpose_product_derivative(q, w)
+    }
+
+    fn jacobian_product_derivative(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
+        (**self).jacobian_product_derivative(q, v)
+    }
+
+    fn lagrangian(&self, q: &Vector<D>, v: &Vector<D>) -> f64 {
+        (**self).lagrangian(q, v)
+    }
+
+    fn force(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D> {
+        (**self).force(q, v)
+    }
+
+    fn two_form(&self, q: &Vector<D>) -> Matrix<D, D> {
+        (**self).two_form(q)
+    }
+
+    fn vector_field(&self, q: &Vector<D>) -> Option<Vector<D>> {
+        (**self).vector_field(q)
     }
 }
