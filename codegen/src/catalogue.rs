@@ -112,16 +112,21 @@ pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
     for s in 2..=5 {
         out.push(rattle_lobatto(s, prec)?);
     }
-    // SPARK, VSPARK and VPARK on the view of a degenerate Lagrangian and on implicit DAEs.
+    // SPARK and VPARK on the view of a degenerate Lagrangian and on implicit DAEs; VSPARK on
+    // the view only: on an implicit DAE its stage unknowns include Q̃, P̃, and Newton there
+    // drifts along the gauge V + U of the coinciding slots (measured: VSPARK over SPARKGLVPRK(1)
+    // on Lotka–Volterra converges to V₁ = 16.6, Λ̃₁ = −17.6 and ends non-finite at step 3).
     for problem in [ProblemKind::DegenerateLagrangian, ProblemKind::ImplicitDae] {
         for kind in SparkKind::ALL {
             for s in kind.min_stages()..=4 {
                 out.push(spark(kind, problem, s, prec)?);
             }
         }
-        for kind in SparkKind::ALL {
-            for s in kind.min_stages()..=4 {
-                out.push(vspark(kind, problem, s, prec)?);
+        if problem == ProblemKind::DegenerateLagrangian {
+            for kind in SparkKind::ALL {
+                for s in kind.min_stages()..=4 {
+                    out.push(vspark(kind, problem, s, prec)?);
+                }
             }
         }
         for base in Base::ALL {

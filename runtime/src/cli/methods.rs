@@ -3,7 +3,7 @@
 
 use super::choice::{Holonomic, Kind};
 use super::pinned::expected;
-use super::registry::{HOLONOMIC_STEPPERS, STEPPERS, StepperInfo};
+use super::registry::{HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo};
 use crate::generated::catalogue::PAIRS;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -69,6 +69,7 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
 /// imposes `φ(q_{n+1}, p_{n+1}) = 0` (every one but GLVPRK's
 /// `ω = [I | 0]`, which imposes it at the projective stages only, and VPRK, which never does).
 pub fn preserves_constraint(family: &str) -> bool {
+    let family = family.strip_prefix("Idae").unwrap_or(family);
     ["Slrk", "Spark", "Vspark", "Vpark"]
         .iter()
         .any(|f| family.starts_with(f))
@@ -110,6 +111,17 @@ pub fn rows() -> Vec<MethodRow> {
             )
         })
         .collect();
+    // The implicit-DAE steppers apply to degenerate Lagrangians too, through their view.
+    out.extend(IMPLICIT_STEPPERS.iter().map(|s| {
+        let mut row = stepper_row(
+            s,
+            Kind::Implicit,
+            preserves_constraint(s.family),
+            limitations(s.family, s.stages),
+        );
+        row.kinds.push(Kind::Degenerate.name());
+        row
+    }));
     out.extend(
         HOLONOMIC_STEPPERS
             .iter()

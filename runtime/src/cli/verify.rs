@@ -22,7 +22,7 @@ use super::error::CliError;
 use super::pinned::{Expected, expected};
 use super::problem_files;
 use super::problems::find;
-use super::registry::{HOLONOMIC_STEPPERS, STEPPERS};
+use super::registry::{HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
 use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic};
 use crate::diagnostics::{empirical_order, gauss8};
 use crate::holonomic::problems::Pendulum;
@@ -231,7 +231,7 @@ fn study(
         }
     };
     let pinned = match choice {
-        Choice::Stepper(s) => expected(s.family, s.stages),
+        Choice::Stepper(s) | Choice::ImplicitStepper(s) => expected(s.family, s.stages),
         _ => None,
     };
     let fits = |target: f64| {
@@ -324,6 +324,17 @@ pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError>
         };
         methods.push(study);
     }
+    let problem = Builtin::LotkaVolterra(lv);
+    for s in IMPLICIT_STEPPERS.iter().filter(|s| selected(s.name, only)) {
+        methods.push(study(
+            Choice::ImplicitStepper(s),
+            "lotka-volterra (SPARK test, implicit-DAE view)",
+            s.order,
+            quick,
+            &lv_ref,
+            |spec| degenerate(&problem, &lv_info, lv_q0, lv_p0, spec),
+        ));
+    }
     let pendulum = Pendulum {
         m: 1.0,
         g: 1.0,
@@ -359,6 +370,13 @@ pub fn verify_file(
     only: Option<&str>,
 ) -> Result<Verification, CliError> {
     let q_ref = match subject.kind {
+        Kind::Implicit => {
+            return Err(CliError::InvalidValue {
+                what: "--problem-file",
+                value: subject.name.clone(),
+                reason: "problem files hold degenerate Lagrangians or holonomic systems",
+            });
+        }
         Kind::Degenerate => {
             let view = problem_files::degenerate_view(file, subject)?;
             let (q0, _) = view.initial();
