@@ -60,10 +60,14 @@ const GLRK_LOBATTO: &str = "SPARK's internal stages sit at the Lobatto nodes c̄
 const GAUSS_INDEX_2: &str = "the same method as VPRK Gauss(s), which on this index-2 problem (a \
      nonlinear one-form) reaches 2⌈s/2⌉, not 2s";
 const INCONSISTENT: &str = "over SPARKGLRK the internal and projective slots coincide, so V and \
-     Λ̃ enter only as V + Λ̃: the stage Jacobian has rank 4 of 10 at s = 2 and the residual has \
-     a component outside its range (no solution; upstream's LU returns a meaningless one)";
-const LOB_ABC: &str = "measured 2s − 3 for s = 2, 3, 4 (upstream reports order 1 for s = 2); \
-     the cause is not yet established";
+     Λ̃ enter only as V + Λ̃: the stage Jacobian has rank 4 of 8 at s = 2 and the residual has \
+     a component outside its range (no solution; upstream's LU throws); see \
+     docs/upstream_cases.md";
+const LOB_ABC: &str = "measured 2s − 3 for s = 2, 3, 4: the projective stages coincide with \
+     the internal ones, the (s − 1)·D null space of the stage Jacobian is a pure gauge, and at \
+     s = 2 the step is exactly the first-order one-point scheme ϑ(q₁) − ϑ(q₀) = \
+     J(q₁)ᵀ(q₁ − q₀) − h∇H(q₁); 2s − 3 for s = 3, 4 is measured, not derived \
+     (docs/upstream_cases.md)";
 
 const FIXED_LOBATTO: &str = "upstream defines the fixed VSPARKLob… tableaus for s = 2 (its \
      default); for s ≥ 3 the stage Jacobian is singular at the first step (pivots 1e-20–1e-16): \
@@ -73,10 +77,11 @@ const MIDPOINT_AB4: &str = "measured 4.01 for s = 4 (R∞ = −1, so the project
      β = (1 + R∞)/2 = 0); the same projection over IIIB–IIIA reaches 6; the cause is not yet \
      established";
 
-const LOB_ABD: &str = "minimum-norm Newton (the q-slots coincide) reaches a non-finite state at \
-     the first step of h = 0.1 for s = 2, 3 and at most step sizes of the sweep; at s = 4 the \
-     errors stall near 1e-11; unlike LobABC (IIIC in the p-slot), the cause is not yet \
-     established";
+const LOB_ABD: &str = "at s = 2 the stage equations force q₁ = q₀, p₁ = p₀ and ∇H = 0 at the \
+     internal position: their only solutions sit at the equilibrium of H with unknowns of size \
+     1/h, and Newton from the usual guess ends non-finite; at s = 3, 4, D singular values of the \
+     stage Jacobian vanish one power of h faster than the rest: runs end non-finite (s = 3) or \
+     the errors stall near 1e-11 (s = 4) (docs/upstream_cases.md)";
 
 const VPRK_LOBATTO_AB: &str = "order 2s − 4 on the degenerate pendulum (measured 2.00 at s = 3, \
      4.02 at s = 4): VPRK over Lobatto IIIA–IIIB with the null vector; the cause is not yet \
@@ -87,8 +92,9 @@ const VPARK_AB: &str = "the multiplier λ_n = Λ̃₂ carried through Λ̃₁ = 
      down (at t ≈ 2.2, 6.5, 10.5 for s = 2, 3, 4; t ≈ 2.9 at s = 3 with upstream's R∞ = −1); \
      over IIIB–IIIA it stays O(h²) and bounded";
 const VSPARK_BA2: &str = "the multiplier grows slowly over the long run of h = 0.1 (×2.2 from \
-     the first half of T = 100 to the second, max |λ| 0.61, no breakdown); the order holds; the \
-     cause is not yet established";
+     the first half of T = 100 to the second, max |λ| 0.61, no breakdown); the order holds. λ is \
+     an output the rank-deficient stage equations do not determine (it moves along their null \
+     space, (q₁, p₁) does not): its size is the minimum-norm Newton's choice";
 const R_INF_UPSTREAM: &str = "upstream's R∞ = −1 (Julia parses -1^(s+1) as −(1^(s+1))) where \
      (−1)^{s+1} = +1 at s = 3; kept to measure upstream side by side, the documented R∞ reaches \
      the declared order";
