@@ -54,15 +54,23 @@ pub enum IntegrateError {
         /// Time at the start of the step.
         time: f64,
     },
-    /// `|p₀ − ϑ(q₀)|` exceeds the tolerance and projection was not requested.
+    /// `|φ(q₀, p₀)|` (`|p₀ − ϑ(q₀)|` for a degenerate Lagrangian) exceeds the tolerance and no
+    /// projection was requested or available.
     #[error(
-        "inconsistent initial data: |p₀ − ϑ(q₀)|∞ = {residual:e} > {tolerance:e} (set `project_initial` to project)"
+        "inconsistent initial data: |φ(q₀, p₀)|∞ = {residual:e} > {tolerance:e} (φ = p − ϑ(q) for a degenerate Lagrangian; set `project_initial` to project where the kind can)"
     )]
     InconsistentInitialData {
-        /// `|p₀ − ϑ(q₀)|∞`.
+        /// `|φ(q₀, p₀)|∞`.
         residual: f64,
         /// The tolerance.
         tolerance: f64,
+    },
+    /// No multiplier `λ₀` is consistent with the initial data (the hidden constraint could not
+    /// be solved for it).
+    #[error("no consistent initial multiplier λ₀: the hidden constraint stays at {residual:e}")]
+    InitialMultiplier {
+        /// `|ψ(λ)|∞` where Newton's method stopped.
+        residual: f64,
     },
     /// The options are unusable.
     #[error("invalid options: {0}")]

@@ -8,8 +8,9 @@
 //! gives ([`Access::velocity`]: `Ω(q) v = −∇H(q)` for a degenerate Lagrangian, `Ω = J − Jᵀ`;
 //! the guess `v̄(q, p)` of an implicit DAE); start-up rule: at the first step `V_i = v(q_0)`.
 //! Other unknowns start from the previous step's values (zero at the first step). Methods that
-//! carry a multiplier ([`StageMethod::MULTIPLIER`]) read `λ_n` (`λ_0 = 0`) and record
-//! `λ_{n+1}` in the solution. No heap
+//! carry a multiplier ([`StageMethod::MULTIPLIER`]) read `λ_n`, starting from the `λ_0`
+//! consistent with the initial data ([`Access::initial_multiplier`]: 0 for a degenerate
+//! Lagrangian), and record `λ_{n+1}` in the solution. No heap
 //! allocation inside the step loop: the solution is allocated for all steps before it starts.
 
 use crate::error::IntegrateError;
@@ -140,6 +141,18 @@ where
         M::MULTIPLIER.map(|_| &self.lambda[..M::DIMS.constraints])
     }
 
+    /// Starts the carried multiplier at the `λ_0` consistent with `(q₀, p₀)`
+    /// ([`Access::initial_multiplier`]); `Err` with the hidden constraint's residual where there
+    /// is none.
+    pub fn start_multiplier(
+        &mut self,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+    ) -> Result<(), f64> {
+        let m = M::DIMS.constraints;
+        M::Kind::initial_multiplier(self.problem, q, p, &mut self.lambda[..m])
+    }
+
     fn initial_guess(&mut self, q: &SVector<f64, D>, p: &SVector<f64, D>) -> SVector<f64, D> {
         let v = M::Kind::velocity(self.problem, q, p).unwrap_or_else(SVector::zeros);
         for (b, block) in M::UNKNOWNS.blocks.iter().enumerate() {
@@ -248,15 +261,24 @@ where
             ));
         }
     };
+    if M::MULTIPLIER.is_some()
+        && let Err(residual) = stepper.start_multiplier(&q0, &p0)
+    {
+        return Err(fail(
+            solution,
+            IntegrateError::InitialMultiplier { residual },
+        ));
+    }
     let (mut q, mut p) = (q0, p0);
     solution.t.push(0.0);
     solution.q.push(q);
     solution.p.push(p);
-    if M::MULTIPLIER.is_some() {
-        let m = M::DIMS.constraints;
-        solution.lambda_width = m;
-        solution.lambda.reserve_exact((options.steps + 1) * m);
-        solution.lambda.extend(std::iter::repeat_n(0.0, m));
+    if let Some(lambda) = stepper.multiplier() {
+        solution.lambda_width = lambda.len();
+        solution
+            .lambda
+            .reserve_exact((options.steps + 1) * lambda.len());
+        solution.lambda.extend_from_slice(lambda);
     }
     for n in 0..options.steps {
         let (q1, p1, stats) = match stepper.step(&q, &p, n + 1, n as f64 * options.h) {

@@ -517,8 +517,9 @@ fn gauge_at_solution<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
         }
         let direction: Vec<f64> = (0..N).map(|c| v_t[(k, c)]).collect();
         if let Some(update) = M::MULTIPLIER {
-            let d = update.apply::<2>(&M::UNKNOWNS, M::DIMS, &direction);
-            multiplier = multiplier.max(d.amax());
+            let mut d = [0.0; 2];
+            update.apply(&M::UNKNOWNS, M::DIMS, &direction, &mut d);
+            multiplier = d.iter().fold(multiplier, |m, x| m.max(x.abs()));
         }
     }
     (rank, moved, multiplier)

@@ -28,7 +28,11 @@ fn run<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(h: f64, steps: usize)
 }
 
 fn max_multiplier(lambda: &[&[f64]]) -> f64 {
-    lambda.iter().flat_map(|l| l.iter()).map(|l| l.abs()).fold(0.0, f64::max)
+    lambda
+        .iter()
+        .flat_map(|l| l.iter())
+        .map(|l| l.abs())
+        .fold(0.0, f64::max)
 }
 
 #[test]

@@ -105,20 +105,58 @@ pub fn spark_method(
     let phi_rows = vspark.then(|| add(&mut rows_layout, "Phi", s, Role::Residual, momentum_width));
     let tilde_rows = dae.then(|| {
         (
-            add(&mut rows_layout, "Ytilde", r, Role::Residual, Width::Coordinates),
-            add(&mut rows_layout, "Ztilde", r, Role::Residual, Width::Coordinates),
+            add(
+                &mut rows_layout,
+                "Ytilde",
+                r,
+                Role::Residual,
+                Width::Coordinates,
+            ),
+            add(
+                &mut rows_layout,
+                "Ztilde",
+                r,
+                Role::Residual,
+                Width::Coordinates,
+            ),
         )
     });
     let rho = tableau.rho();
     let projective_rows = if vpark {
-        add(&mut rows_layout, "Projective", r, Role::Residual, Width::Constraints)
+        add(
+            &mut rows_layout,
+            "Projective",
+            r,
+            Role::Residual,
+            Width::Constraints,
+        )
     } else {
-        add(&mut rows_layout, "Omega", r - rho, Role::Residual, Width::Constraints)
+        add(
+            &mut rows_layout,
+            "Omega",
+            r - rho,
+            Role::Residual,
+            Width::Constraints,
+        )
     };
     if rho > 0 && !vpark {
-        add(&mut rows_layout, "Delta", rho, Role::Residual, Width::Constraints);
+        add(
+            &mut rows_layout,
+            "Delta",
+            rho,
+            Role::Residual,
+            Width::Constraints,
+        );
     }
-    let null_rows = null.map(|_| add(&mut rows_layout, "Null", 1, Role::Residual, Width::Coordinates));
+    let null_rows = null.map(|_| {
+        add(
+            &mut rows_layout,
+            "Null",
+            1,
+            Role::Residual,
+            Width::Coordinates,
+        )
+    });
     // VSPARK over a tableau whose internal and projective q-slots coincide (a^q = α^q,
     // ã^q = α̃^q) sees V and U only through V + U in every position: a gauge freedom (exact for
     // u = λ; on an implicit DAE wherever u is affine in λ along the solution).
@@ -150,7 +188,8 @@ pub fn spark_method(
     let unknown = |block: usize, stage: usize| Term::Unknown { block, stage };
     let lam = |j| unknown(lam_block, j);
     let (q0, p0) = (Term::Input(Input::Q), Term::Input(Input::P));
-    let velocities: Vec<Term> = v_block.map_or_else(Vec::new, |b| (0..s).map(|j| unknown(b, j)).collect());
+    let velocities: Vec<Term> =
+        v_block.map_or_else(Vec::new, |b| (0..s).map(|j| unknown(b, j)).collect());
     // The projective stage values and U_j, G_j of an implicit DAE.
     let mut projective = Vec::with_capacity(r);
     let mut us = Vec::with_capacity(r);
@@ -158,10 +197,19 @@ pub fn spark_method(
     if let Some((y, z)) = tilde_blocks {
         for j in 0..r {
             let name = |x: &str| format!("{x}_tilde_{}", j + 1);
-            let q = m.push(name("q"), combination(Some(q0), &[(Num::one(), unknown(y, j))]));
-            let p = m.push(name("p"), combination(Some(p0), &[(Num::one(), unknown(z, j))]));
+            let q = m.push(
+                name("q"),
+                combination(Some(q0), &[(Num::one(), unknown(y, j))]),
+            );
+            let p = m.push(
+                name("p"),
+                combination(Some(p0), &[(Num::one(), unknown(z, j))]),
+            );
             let args = vec![q, p, lam(j)];
-            us.push(m.push(name("u"), Expr::Kernel(Kernel::Dae(DaeFunction::U), args.clone())));
+            us.push(m.push(
+                name("u"),
+                Expr::Kernel(Kernel::Dae(DaeFunction::U), args.clone()),
+            ));
             g.push(m.push(name("g"), Expr::Kernel(Kernel::Dae(DaeFunction::G), args)));
             projective.push((q, p));
         }
@@ -273,8 +321,24 @@ pub fn spark_method(
         // Ỹ_j − Σ ã^q V − Σ α̃^q U = 0 and Z̃_j − Σ ã^p F − Σ α̃^p G = 0.
         for j in 0..r {
             let rows = [
-                (y, y_rows, "y", &tableau.a_tilde[0][j], &tableau.alpha_tilde[0][j], &velocities, &us),
-                (z, z_rows, "z", &tableau.a_tilde[1][j], &tableau.alpha_tilde[1][j], &fs, &g),
+                (
+                    y,
+                    y_rows,
+                    "y",
+                    &tableau.a_tilde[0][j],
+                    &tableau.alpha_tilde[0][j],
+                    &velocities,
+                    &us,
+                ),
+                (
+                    z,
+                    z_rows,
+                    "z",
+                    &tableau.a_tilde[1][j],
+                    &tableau.alpha_tilde[1][j],
+                    &fs,
+                    &g,
+                ),
             ];
             for (block, row_block, name, a, alpha, xs, ys) in rows {
                 let mut terms = vec![(Coef::sign(true), unknown(block, j))];

@@ -4,6 +4,7 @@
 //! so one driver serves degenerate Lagrangians, implicit DAEs and holonomic systems.
 
 use crate::problem::{DegenerateLagrangian, HolonomicSystem, ImplicitDae};
+use crate::solve::Lu;
 use nalgebra::SVector;
 
 /// The state-level operations of problems `P` of one kind with `D` coordinates.
@@ -23,6 +24,19 @@ pub trait Access<P, const D: usize> {
 
     /// The energy of a state, if the problem has one.
     fn energy(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<f64>;
+
+    /// Writes into `lambda` (`M` long) the multiplier consistent with `(q, p)`, with which a
+    /// method that carries one starts (`λ_0`); `Err` with the residual it stopped at where none
+    /// is found. Zero unless the kind says otherwise.
+    fn initial_multiplier(
+        _problem: &P,
+        _q: &SVector<f64, D>,
+        _p: &SVector<f64, D>,
+        lambda: &mut [f64],
+    ) -> Result<(), f64> {
+        lambda.fill(0.0);
+        Ok(())
+    }
 }
 
 /// Degenerate Lagrangians `L = ϑ(q)·v − H(q)`: `v(q)` solves `Ω(q) v = −∇H(q)`, `φ = p − ϑ(q)`,
@@ -72,6 +86,54 @@ impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> Access<P, D> for Impl
 
     fn energy(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<f64> {
         problem.energy(q, p)
+    }
+
+    /// Newton's method on the hidden constraint `ψ(λ) = dφ/dt =
+    /// ∂φ/∂q (v̄ + u(q, p, λ)) + ∂φ/∂p (f(q, v̄) + g(q, p, λ)) = 0` with `v̄ = v̄(q, p)`, whose
+    /// Jacobian `∂φ/∂q ∂u/∂λ + ∂φ/∂p ∂g/∂λ` is regular for an index-2 system (one step where
+    /// `u` and `g` are affine in `λ`). For the view of a degenerate Lagrangian `ψ = −Ω λ`, so
+    /// `λ_0 = 0`.
+    fn initial_multiplier(
+        problem: &P,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+        lambda: &mut [f64],
+    ) -> Result<(), f64> {
+        let v = problem.initial_velocity(q, p);
+        let (phi_q, phi_p) = (problem.phi_dq(q, p), problem.phi_dp(q, p));
+        let force = problem.force(q, &v);
+        let psi = |l: &SVector<f64, M>| {
+            phi_q * (v + problem.u(q, p, l)) + phi_p * (force + problem.g(q, p, l))
+        };
+        let scale = v
+            .amax()
+            .max(force.amax())
+            .max(q.amax())
+            .max(p.amax())
+            .max(1.0);
+        let tolerance = 8.0 * f64::EPSILON * scale * (M as f64).sqrt();
+        let mut l = SVector::<f64, M>::zeros();
+        let mut residual = psi(&l);
+        for _ in 0..8 {
+            if residual.amax() <= tolerance {
+                break;
+            }
+            let jacobian =
+                phi_q * problem.u_dlambda(q, p, &l) + phi_p * problem.g_dlambda(q, p, &l);
+            let a: [[f64; M]; M] =
+                std::array::from_fn(|r| std::array::from_fn(|c| jacobian[(r, c)]));
+            let lu = Lu::factor(&a).map_err(|_| residual.amax())?;
+            let mut b: [f64; M] = std::array::from_fn(|i| -residual[i]);
+            lu.solve_in_place(&mut b);
+            l += SVector::from(b);
+            residual = psi(&l);
+        }
+        let finite = residual.iter().chain(l.iter()).all(|x| x.is_finite());
+        if !finite || residual.amax() > tolerance.max(1e-12 * scale) {
+            return Err(residual.amax());
+        }
+        lambda.copy_from_slice(l.as_slice());
+        Ok(())
     }
 }
 

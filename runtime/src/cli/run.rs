@@ -109,13 +109,10 @@ impl<P, const D: usize> Integrate<'_, P, D> {
     fn run<M: StageMethod<P, D>, const N: usize>(self) -> Outcome<D> {
         let mut progress = Progress::new(self.options.steps, self.progress);
         let start = Instant::now();
-        let result = integrate_observed::<M, P, D, N>(
-            self.problem,
-            self.q0,
-            self.p0,
-            &self.options,
-            |n| progress.tick(n),
-        );
+        let result =
+            integrate_observed::<M, P, D, N>(self.problem, self.q0, self.p0, &self.options, |n| {
+                progress.tick(n)
+            });
         let wall = start.elapsed().as_secs_f64();
         progress.finish();
         (result, wall)
