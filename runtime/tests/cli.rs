@@ -5,7 +5,7 @@
 use nalgebra::SVector;
 use serde_json::Value;
 use sparkgen::cli::methods::preserves_constraint;
-use sparkgen::cli::registry::{HOLONOMIC_STEPPERS, STEPPERS};
+use sparkgen::cli::registry::{HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
 use sparkgen::diagnostics::{max_constraint_residual, max_relative_energy_error};
 use sparkgen::generated::catalogue::PAIRS;
 use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIAB2, SlrkLobattoIIIE3};
@@ -290,8 +290,8 @@ fn methods_lists_every_stepper_with_the_catalogue_orders() {
     let rows = v["methods"].as_array().expect("a list");
     assert_eq!(
         rows.len(),
-        STEPPERS.len() + HOLONOMIC_STEPPERS.len() + 2,
-        "steppers plus RATTLE and SHAKE"
+        STEPPERS.len() + IMPLICIT_STEPPERS.len() + HOLONOMIC_STEPPERS.len() + 2,
+        "steppers (degenerate, implicit-DAE, holonomic) plus RATTLE and SHAKE"
     );
     for s in HOLONOMIC_STEPPERS {
         let row = rows
@@ -367,7 +367,10 @@ fn verify_quick_reports_orders_and_residuals() {
     let out = sparkgen(&["verify", "--quick", "--json", "--report", &dir_text]);
     let v = json(&out);
     let methods = v["methods"].as_array().expect("a list");
-    assert_eq!(methods.len(), STEPPERS.len() + HOLONOMIC_STEPPERS.len() + 2);
+    assert_eq!(
+        methods.len(),
+        STEPPERS.len() + IMPLICIT_STEPPERS.len() + HOLONOMIC_STEPPERS.len() + 2
+    );
     assert_eq!(v["path"], "compiled");
     for m in methods {
         // The expected order: the declared one, or the pinned one (`sparkgen::cli::pinned`);

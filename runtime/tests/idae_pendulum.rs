@@ -3,14 +3,16 @@
 //! `ṗ = −m g e₂ − λ q`, `u = 0`, `φ = q·p/m`), against the angle equation `θ̈ = −(g/ℓ) sin θ`
 //! integrated by Gauss(8), from the consistent multiplier `λ₀` of the hidden constraint.
 //!
-//! Measured, and pinned here as the open shortfall it is (the implicit-DAE steppers are verified
-//! on the view of a degenerate Lagrangian, `u = λ`, where they equal the eliminated steppers to
-//! round-off; on this problem, with `u = 0`, they do not yet reach their orders, and whether the
-//! methods or this implementation are at fault is not established): VPARK holds
+//! Measured, and pinned here as the shortfall it is (on the view of a degenerate Lagrangian,
+//! `u = λ`, the same steppers equal the eliminated ones to round-off and reach 2s): VPARK holds
 //! `φ(q_n, p_n) = 0` to round-off and Newton converges, but over Gauss(2) and Lobatto
-//! IIIB–IIIA(3) at order 2 with error constants equal to 12 digits (a common second-order
-//! defect, not the tableaus'), and over Gauss(3) to a state 0.25–0.27 away from the solution at
-//! every h.
+//! IIIB–IIIA(3) at order 2 with error constants equal to 12 digits. The stage structure
+//! explains the common second-order term: the two projective stages at `t_n` and `t_{n+1}` carry
+//! the constraint force `g(q, p, λ)` into `p_{n+1}` with the trapezoidal weights `(½, ½)` (and
+//! into the internal momenta frozen at `λ_n`, weight ½), whatever the internal tableau, a
+//! second-order quadrature of a force that here is physical (the tension) rather than a
+//! correction vanishing on the exact flow. Over Gauss(3) it ends 0.25–0.27 away from the
+//! solution at every h, which is not yet explained.
 //! SPARK (upstream's form, `spark_methods.md` §2.1) has no internal velocities (`v ≡ 0`): the
 //! velocity must be carried by `u`, as in the view of a degenerate Lagrangian (`u = λ`). With
 //! `u = 0`, as here, it does not move, and this is tested.

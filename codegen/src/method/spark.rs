@@ -218,13 +218,7 @@ pub fn spark_method(
     }
     // Positions: q_n + h Σ a V (VSPARK only) + h Σ α U.
     let position = |m: &mut Method, name: String, a: &[Num], alpha: &[Num]| {
-        let terms: Vec<(Num, Term)> = a
-            .iter()
-            .zip(&velocities)
-            .chain(alpha.iter().zip(&us))
-            .map(|(c, t)| (c.clone(), *t))
-            .collect();
-        m.intern_index(name, combination(Some(q0), &terms))
+        stage_value(m, name, q0, (a, &velocities), (alpha, &us))
     };
     let zero = (dae && !vspark).then(|| m.push("v_zero", Expr::Linear(Vec::new())));
     let mut forces = Vec::with_capacity(s);
@@ -273,13 +267,7 @@ pub fn spark_method(
     }
     let fs: Vec<Term> = forces.iter().map(|(_, f)| *f).collect();
     let momentum = |m: &mut Method, name: String, a: &[Num], alpha: &[Num]| {
-        let terms: Vec<(Num, Term)> = a
-            .iter()
-            .zip(&fs)
-            .chain(alpha.iter().zip(&g))
-            .map(|(c, t)| (c.clone(), *t))
-            .collect();
-        m.intern_index(name, combination(Some(p0), &terms))
+        stage_value(m, name, p0, (a, &fs), (alpha, &g))
     };
     if let Some(block) = phi_rows {
         for i in 0..s {
@@ -394,6 +382,24 @@ pub fn spark_method(
         m.row(block, 0, value);
     }
     Ok(m)
+}
+
+/// The value `base + h Σ_j a_j x_j + h Σ_j α_j y_j` (interned under `name`) of the slots
+/// `(a, x)` and `(α, y)`, e.g. a stage position `q_n + h Σ a V + h Σ α U`.
+fn stage_value(
+    m: &mut Method,
+    name: String,
+    base: Term,
+    (a, x): (&[Num], &[Term]),
+    (alpha, y): (&[Num], &[Term]),
+) -> usize {
+    let terms: Vec<(Num, Term)> = a
+        .iter()
+        .zip(x)
+        .chain(alpha.iter().zip(y))
+        .map(|(c, t)| (c.clone(), *t))
+        .collect();
+    m.intern_index(name, combination(Some(base), &terms))
 }
 
 /// The rows `Σ_j ω_ij φ(Q̃_j, P̃_j) + ω_{i,r+1} φ(q_{n+1}, p_{n+1}) = 0` into row block `block`.
