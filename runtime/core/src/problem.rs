@@ -9,22 +9,25 @@
 //! | trait or view | problem | used by |
 //! |---|---|---|
 //! | [`DegenerateLagrangian`] | `L(q, v) = ϑ(q)·v − H(q)` | SLRK, VPRK on degenerate Lagrangians |
-//! | [`Lagrangian`] | general `L(q, v)` | VPRK |
+//! | [`Lagrangian`] | general `L(q, v)` | VPARK through [`LagrangianOde`] |
 //! | [`HolonomicSystem`] | `H = ½ pᵀM⁻¹p + V(q)`, `c(q) = 0` | RATTLE / SHAKE |
 //! | [`ImplicitDae`] | `q̇ = v + u`, `ṗ = f + g`, `p = ϑ(q, v)`, `0 = φ(q, p)` | SPARK, VPARK, VSPARK |
 //! | [`LagrangianDae`] | a [`DegenerateLagrangian`] as an [`ImplicitDae`]: `u = λ`, `g = Jᵀλ`, `φ = p − ϑ(q)` | SPARK, VPARK, VSPARK |
+//! | [`LagrangianOde`] | a [`Lagrangian`] as an [`ImplicitDae`] with `M = 0`: `ϑ = ∂L/∂v`, `f = ∂L/∂q` | VPARK (there VPRK) |
 
 mod degenerate_lagrangian;
 mod holonomic_system;
 mod implicit_dae;
 mod lagrangian;
 mod lagrangian_dae;
+mod lagrangian_ode;
 
 pub use degenerate_lagrangian::DegenerateLagrangian;
 pub use holonomic_system::HolonomicSystem;
 pub use implicit_dae::ImplicitDae;
 pub use lagrangian::Lagrangian;
 pub use lagrangian_dae::LagrangianDae;
+pub use lagrangian_ode::{LagrangianOde, affine_velocity};
 
 /// A position, velocity or momentum vector of dimension `D`.
 pub type Vector<const D: usize> = nalgebra::SVector<f64, D>;

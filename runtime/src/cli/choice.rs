@@ -126,7 +126,8 @@ pub fn normalize(name: &str) -> String {
 
 /// The method `name` (a family, or a stepper type name such as `SlrkLobattoIIIE3`) with
 /// `stages` for problems of `kind`; `None` picks the kind's default (SLRKLobattoIIIE, RATTLE,
-/// IdaeSparkGlrk).
+/// IdaeVparkLobattoIIIBIIIApSymplectic: at its default s = 3, `R∞ = +1`, so it also carries a
+/// physical multiplier, see `runtime/tests/idae_pendulum.rs`).
 pub fn resolve(kind: Kind, name: Option<&str>, stages: Option<usize>) -> Result<Choice, CliError> {
     match kind {
         Kind::Degenerate => {
@@ -139,7 +140,7 @@ pub fn resolve(kind: Kind, name: Option<&str>, stages: Option<usize>) -> Result<
             }
         }
         Kind::Implicit => {
-            let wanted = normalize(name.unwrap_or("IdaeSparkGlrk"));
+            let wanted = normalize(name.unwrap_or("IdaeVparkLobattoIIIBIIIApSymplectic"));
             generated(IMPLICIT_STEPPERS, &wanted, stages)
                 .ok_or_else(|| unknown(kind, name))?
                 .map(Choice::ImplicitStepper)

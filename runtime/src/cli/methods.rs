@@ -76,6 +76,18 @@ pub fn preserves_constraint(family: &str) -> bool {
         && !family.ends_with("Glvprk")
 }
 
+/// Whether the carried multiplier `λ_n` of `family`'s steppers vanishes on the exact flow of a
+/// degenerate Lagrangian, so that its size measures the method's defect: VPARK and VSPARK…,
+/// whose internal velocities `V_i` carry the motion and leave `λ` the projection multiplier. In
+/// SPARK (upstream's form, no internal velocity) `u(Q̃, P̃, Λ̃)` carries the velocity, so on the
+/// view `LagrangianDae` (`u = λ`) `λ_n` is the velocity `q̇`, whose size says nothing of a defect.
+pub fn multiplier_measures_defect(family: &str) -> bool {
+    !family
+        .strip_prefix("Idae")
+        .unwrap_or(family)
+        .starts_with("Spark")
+}
+
 /// The row of a generated stepper, with the properties of the pair it is built on.
 fn stepper_row(
     s: &StepperInfo,

@@ -4,10 +4,12 @@ use super::builtin::{Builtin, OrFile};
 use super::choice::Kind;
 use super::error::CliError;
 use super::params::Params;
-use super::run::{Run, RunSpec, Subject, degenerate, holonomic};
+use super::run::{Run, RunSpec, Subject, degenerate, holonomic, implicit};
 use crate::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
 use crate::problem::{DegenerateLagrangian, Vector};
-use crate::problems::{DegeneratePendulum, LotkaVolterra2d, LotkaVolterra2dSingular};
+use crate::problems::{
+    DegeneratePendulum, IndexTwoPendulum, LotkaVolterra2d, LotkaVolterra2dSingular,
+};
 
 /// A built-in problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +64,12 @@ pub const PROBLEMS: &[ProblemInfo] = &[
         kind: Kind::Holonomic,
         summary: "rigid water-like triatomic molecule in a trap, rigid-body initial velocity",
         params: &["m1", "m2", "m3", "d12", "d13", "d23", "k", "a"],
+    },
+    ProblemInfo {
+        name: "index-two-pendulum",
+        kind: Kind::Implicit,
+        summary: "planar pendulum in Jay's index-2 form, p = m v, φ = q·p/m, m = g = ℓ = 1, θ₀ = 1, θ̇₀ = 0",
+        params: PENDULUM_PARAMS,
     },
 ];
 
@@ -120,20 +128,13 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
             )
         }
         "pendulum" => {
-            let problem = Pendulum {
-                m: get("m", 1.0),
-                g: get("g", 1.0),
-                l: get("l", 1.0),
-            };
+            let problem = pendulum(params);
             let (q0, p0) = problem.state(get("theta", 1.0), get("theta_dot", 0.0));
             holonomic(&OrFile::Builtin(problem), subject, q0, p0, spec)
         }
         "spherical-pendulum" => {
-            let problem = SphericalPendulum {
-                m: get("m", 1.0),
-                g: get("g", 1.0),
-                l: get("l", 1.0),
-            };
+            let Pendulum { m, g, l } = pendulum(params);
+            let problem = SphericalPendulum { m, g, l };
             let (theta, rate) = (get("theta", 1.0), get("phi_dot", 1.0));
             let (s, c) = theta.sin_cos();
             let q0 = Vector::from([problem.l * s, 0.0, -problem.l * c]);
@@ -155,12 +156,27 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
             let (q0, p0) = triatomic_state(&problem)?;
             holonomic(&OrFile::Builtin(problem), subject, q0, p0, spec)
         }
+        "index-two-pendulum" => {
+            let Pendulum { m, g, l } = pendulum(params);
+            let problem = IndexTwoPendulum { m, g, l };
+            let (q0, p0) = problem.initial_state(get("theta", 1.0), get("theta_dot", 0.0));
+            implicit(&problem, subject, q0, p0, spec)
+        }
         other => find(Some(other)).and_then(|_| {
             Err(CliError::UnknownProblem {
                 name: other.to_owned(),
                 valid: "(a table entry without a constructor)".to_owned(),
             })
         }),
+    }
+}
+
+/// The mass, gravity and length of the pendulums (`m`, `g`, `l`, default 1).
+fn pendulum(params: &Params) -> Pendulum {
+    Pendulum {
+        m: params.get("m", 1.0),
+        g: params.get("g", 1.0),
+        l: params.get("l", 1.0),
     }
 }
 

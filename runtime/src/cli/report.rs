@@ -65,6 +65,7 @@ pub fn text(v: &Verification) -> String {
                 }
                 Expected::Fails { error, .. } => format!("fails ({error})"),
                 Expected::Erratic { .. } => "erratic".to_owned(),
+                Expected::NoConvergence { .. } => "no convergence".to_owned(),
             };
             let _ = writeln!(s, "{:<22} * pinned: {what}: {}", "", pinned.reason());
         }
