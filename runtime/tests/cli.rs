@@ -329,6 +329,13 @@ fn methods_lists_every_stepper_with_the_catalogue_orders() {
         .map(|r| r["limitations"].to_string())
         .unwrap_or_default();
     assert!(limits.contains("step 267"), "{limits}");
+    // VPARK with R∞ = −1 does not carry a physical multiplier (runtime/tests/idae_pendulum.rs).
+    let g3 = rows
+        .iter()
+        .find(|r| r["name"] == "IdaeVparkGlrkpSymplectic3")
+        .map(|r| r["limitations"].to_string())
+        .unwrap_or_default();
+    assert!(g3.contains("inconsistent"), "{g3}");
     let text = String::from_utf8_lossy(&sparkgen(&["methods"]).stdout).to_string();
     assert!(
         text.contains("SlrkLobattoIIIE3") && text.contains("Rattle"),

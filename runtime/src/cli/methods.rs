@@ -2,7 +2,7 @@
 //! computed order, structure, and known limitations (measured).
 
 use super::choice::{Holonomic, Kind};
-use super::pinned::expected;
+use super::pinned::{expected, expected_on_index_two_pendulum};
 use super::registry::{HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo};
 use crate::generated::catalogue::PAIRS;
 use serde::Serialize;
@@ -59,6 +59,12 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
         out.push("does not hold p = ϑ(q): not constraint-preserving");
     }
     if let Some(pinned) = expected(family, stages) {
+        out.push(pinned.reason());
+    }
+    // On an implicit DAE whose multiplier is physical (the index-2 pendulum).
+    if family.starts_with("Idae")
+        && let Some(pinned) = expected_on_index_two_pendulum(family, stages)
+    {
         out.push(pinned.reason());
     }
     out
