@@ -120,12 +120,7 @@ impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> Access<P, D> for Impl
             }
             let jacobian =
                 phi_q * problem.u_dlambda(q, p, &l) + phi_p * problem.g_dlambda(q, p, &l);
-            let a: [[f64; M]; M] =
-                std::array::from_fn(|r| std::array::from_fn(|c| jacobian[(r, c)]));
-            let lu = Lu::factor(&a).map_err(|_| residual.amax())?;
-            let mut b: [f64; M] = std::array::from_fn(|i| -residual[i]);
-            lu.solve_in_place(&mut b);
-            l += SVector::from(b);
+            l += Lu::solve_matrix(&jacobian, &-residual).ok_or(residual.amax())?;
             residual = psi(&l);
         }
         let finite = residual.iter().chain(l.iter()).all(|x| x.is_finite());

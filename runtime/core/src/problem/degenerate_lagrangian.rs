@@ -60,13 +60,7 @@ pub trait DegenerateLagrangian<const D: usize> {
     /// The vector field `v(q)` of the Euler–Lagrange equations `Ω(q) v = −∇H(q)` (LU with
     /// partial pivoting), or `None` when `Ω(q)` is singular or the solution is not finite.
     fn vector_field(&self, q: &Vector<D>) -> Option<Vector<D>> {
-        let omega = self.two_form(q);
-        let a: [[f64; D]; D] = std::array::from_fn(|r| std::array::from_fn(|c| omega[(r, c)]));
-        let lu = Lu::factor(&a).ok()?;
-        let gradient = self.hamiltonian_gradient(q);
-        let mut b: [f64; D] = std::array::from_fn(|i| -gradient[i]);
-        lu.solve_in_place(&mut b);
-        b.iter().all(|x| x.is_finite()).then(|| Vector::from(b))
+        Lu::solve_matrix(&self.two_form(q), &-self.hamiltonian_gradient(q))
     }
 }
 

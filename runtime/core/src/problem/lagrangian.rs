@@ -39,17 +39,8 @@ pub trait Lagrangian<const D: usize> {
         let mut v = Vector::<D>::zeros();
         for _ in 0..32 {
             let residual = self.momentum(q, &v) - p;
-            let hessian = self.velocity_hessian(q, &v);
-            let a: [[f64; D]; D] =
-                std::array::from_fn(|r| std::array::from_fn(|c| hessian[(r, c)]));
-            let lu = Lu::factor(&a).ok()?;
-            let mut step: [f64; D] = std::array::from_fn(|i| -residual[i]);
-            lu.solve_in_place(&mut step);
-            let step = Vector::from(step);
+            let step = Lu::solve_matrix(&self.velocity_hessian(q, &v), &-residual)?;
             v += step;
-            if !v.iter().all(|x| x.is_finite()) {
-                return None;
-            }
             if step.amax() <= 1e-10 * v.amax().max(1.0) {
                 return Some(v);
             }

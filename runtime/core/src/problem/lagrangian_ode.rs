@@ -134,11 +134,8 @@ pub fn affine_velocity<P: Lagrangian<D>, const D: usize>(
 ) -> Option<Vector<D>> {
     let zero = Vector::<D>::zeros();
     let mixed = problem.mixed_hessian(q, &zero);
-    let omega = mixed - mixed.transpose();
-    let a: [[f64; D]; D] = std::array::from_fn(|r| std::array::from_fn(|c| omega[(r, c)]));
-    let lu = Lu::factor(&a).ok()?;
-    let gradient = problem.position_gradient(q, &zero);
-    let mut v: [f64; D] = std::array::from_fn(|i| gradient[i]);
-    lu.solve_in_place(&mut v);
-    v.iter().all(|x| x.is_finite()).then(|| Vector::from(v))
+    Lu::solve_matrix(
+        &(mixed - mixed.transpose()),
+        &problem.position_gradient(q, &zero),
+    )
 }

@@ -42,6 +42,21 @@ fn max_abs(v: &[f64]) -> f64 {
 }
 
 impl<const N: usize> Lu<N> {
+    /// The solution `x` of the small dense system `A x = b` on nalgebra's fixed-size types (LU
+    /// with partial pivoting); `None` where `A` is singular or `x` is not finite.
+    pub fn solve_matrix(
+        a: &nalgebra::SMatrix<f64, N, N>,
+        b: &nalgebra::SVector<f64, N>,
+    ) -> Option<nalgebra::SVector<f64, N>> {
+        let rows: [[f64; N]; N] = std::array::from_fn(|r| std::array::from_fn(|c| a[(r, c)]));
+        let lu = Lu::factor(&rows).ok()?;
+        let mut x: [f64; N] = std::array::from_fn(|i| b[i]);
+        lu.solve_in_place(&mut x);
+        x.iter()
+            .all(|v| v.is_finite())
+            .then(|| nalgebra::SVector::from(x))
+    }
+
     /// Factors `a` with row pivoting; a pivot `|u_kk| ≤ N·ε·max|a_ij|` (or a non-finite entry)
     /// is reported as singular.
     pub fn factor(a: &[[f64; N]; N]) -> Result<Lu<N>, SingularMatrix> {
