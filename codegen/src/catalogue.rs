@@ -10,7 +10,9 @@ use crate::exact::{Matrix, Num, Precision};
 use crate::method::ir::{Method, ProblemKind};
 use crate::method::rattle::rattle_lobatto;
 use crate::method::slrk::slrk;
-use crate::method::spark::{spark, vpark, vspark, vspark_primary, vspark_primary_lobatto};
+use crate::method::spark::{
+    NullMultiplier, spark, vpark, vspark, vspark_primary, vspark_primary_lobatto,
+};
 use crate::method::vprk::vprk;
 use crate::method::vspark_secondary::vspark_secondary;
 use crate::spark::primary_lobatto::PrimaryLobatto;
@@ -119,7 +121,7 @@ pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
     for problem in [ProblemKind::DegenerateLagrangian, ProblemKind::ImplicitDae] {
         for kind in SparkKind::ALL {
             for s in kind.min_stages()..=4 {
-                out.push(spark(kind, problem, s, prec)?);
+                out.push(spark(kind, problem, s, NullMultiplier::Absent, prec)?);
             }
         }
         if problem == ProblemKind::DegenerateLagrangian {
@@ -166,6 +168,16 @@ pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
                 Convention::Upstream,
                 prec,
             )?);
+        }
+    }
+    // Upstream's two forms of SPARK's μ over the tableaus with a null vector, side by side with
+    // the correct form (which has none): the code's mis-indexed positions, and the ω rows of
+    // its documentation.
+    for mu in [NullMultiplier::UpstreamCode, NullMultiplier::OmegaRow] {
+        for kind in [SparkKind::LobattoIIIAIIIB, SparkKind::LobattoIIIBIIIA] {
+            for s in kind.min_stages()..=4 {
+                out.push(spark(kind, ProblemKind::DegenerateLagrangian, s, mu, prec)?);
+            }
         }
     }
     for kind in PrimaryLobatto::ALL {

@@ -69,6 +69,13 @@ pub enum TableauError {
     /// A linear solve failed (a Vandermonde system with repeated nodes, or a zero weight).
     #[error("coefficient system: {0}")]
     Linalg(#[from] LinalgError),
+    /// Upstream's SPARK multiplier μ needs a null vector d and `r = s` stages (its index
+    /// arithmetic assumes both).
+    #[error("{tableau} has no null vector with r = s: upstream's SPARK μ is undefined")]
+    NoNullVector {
+        /// The tableau's name.
+        tableau: String,
+    },
     /// The symplectic conjugate needs every weight `b_i ≠ 0`.
     #[error("symplectic conjugate undefined: weight b_{index} is zero")]
     ZeroWeight {

@@ -2,7 +2,8 @@
 //! Jacobian and update, with the tableau coefficients as correctly rounded literals.
 
 use super::ir::{
-    AtomKind, Block, Expr, Input, Kernel, Method, MethodError, ProblemKind, Role, Term, Width,
+    AtomKind, Block, Expr, Input, Kernel, Method, MethodError, ProblemKind, Role, Shift, Term,
+    Width,
 };
 use super::jacobian::{Atom, Derivative, HPoly, Jacobian, Var, jacobian};
 use crate::emit::{f64_text, int};
@@ -214,6 +215,7 @@ fn problem_method(kind: ProblemKind, atom: AtomKind) -> proc_macro2::Ident {
         (_, AtomKind::DaePartial(f, k)) => {
             return format_ident!("{}_d{}", f.method(), f.arguments()[k]);
         }
+        (_, AtomKind::Shift(_)) => unreachable!("Σ is a constant of the core"),
         (ProblemKind::ImplicitDae, _) => unreachable!("checked: no J atoms for implicit DAEs"),
     };
     format_ident!("{name}")
@@ -513,6 +515,10 @@ fn value_lets(
                         let f = format_ident!("{}", f.method());
                         quote!(problem.#f(#(&#a),*))
                     }
+                    Kernel::Shift(shift) => {
+                        let sigma = shift_matrix(*shift, core);
+                        quote!(#sigma * #qa)
+                    }
                     Kernel::JacT | Kernel::Jac => {
                         let jid = jac_ident(method, &args[0]);
                         if bound.insert(jid.to_string()) {
@@ -570,9 +576,14 @@ fn residual_body(method: &Method, core: &TokenStream) -> TokenStream {
 
 /// The expression of an atom; `J(q)` and `J(q)ᵀ` read the one `jac_*` binding of their `q`,
 /// `M⁻¹` the `minv` binding if there is one.
-fn atom_expr(method: &Method, atom: &Atom, bound: &BTreeSet<String>) -> TokenStream {
+fn atom_expr(
+    method: &Method,
+    atom: &Atom,
+    bound: &BTreeSet<String>,
+    core: &TokenStream,
+) -> TokenStream {
     let a: Vec<TokenStream> = atom.args.iter().map(|t| term_tokens(method, t)).collect();
-    let f = problem_method(method.problem, atom.kind);
+    let f = || problem_method(method.problem, atom.kind);
     match atom.kind {
         AtomKind::J => {
             let jid = jac_ident(method, &atom.args[0]);
@@ -583,17 +594,30 @@ fn atom_expr(method: &Method, atom: &Atom, bound: &BTreeSet<String>) -> TokenStr
             quote!(#jid.transpose())
         }
         AtomKind::MassInverse if bound.contains("minv") => quote!(minv),
-        AtomKind::MassInverse => quote!(problem.#f()),
+        AtomKind::MassInverse => {
+            let f = f();
+            quote!(problem.#f())
+        }
         AtomKind::Hessian => {
-            let qa = &a[0];
+            let (f, qa) = (f(), &a[0]);
             quote!(problem.#f(&#qa))
         }
         AtomKind::DJacT | AtomKind::DJac => {
-            let (qa, w) = (&a[0], &a[1]);
+            let (f, qa, w) = (f(), &a[0], &a[1]);
             quote!(problem.#f(&#qa, &#w))
         }
-        AtomKind::DaePartial(..) => quote!(problem.#f(#(&#a),*)),
+        AtomKind::DaePartial(..) => {
+            let f = f();
+            quote!(problem.#f(#(&#a),*))
+        }
+        AtomKind::Shift(shift) => shift_matrix(shift, core),
     }
+}
+
+/// The constant `D×D` matrix of a component shift Σ.
+fn shift_matrix(shift: Shift, core: &TokenStream) -> TokenStream {
+    let wrap = shift == Shift::Wrap;
+    quote!(#core::layout::shift_matrix::<D>(#wrap))
 }
 
 /// One derivative block to write: `target[ro..][co..] += ∂value/∂var`; `width` is the const
@@ -649,7 +673,7 @@ fn blocks_body(
         .collect();
     let atoms = used_atoms.iter().map(|&a| {
         let id = format_ident!("a_{a}");
-        let e = atom_expr(method, &jac.atoms[a], &bound);
+        let e = atom_expr(method, &jac.atoms[a], &bound, core);
         quote!(let #id = #e;)
     });
     let mut adds = Vec::new();

@@ -99,13 +99,27 @@ pub enum Kernel {
     Velocity,
     /// A function of an implicit DAE; ∂/∂(argument k) = [`AtomKind::DaePartial`].
     Dae(DaeFunction),
+    /// A constant permutation of components `Σ w` (width D, from a width-M vector, M = D),
+    /// ∂/∂w = [`AtomKind::Shift`]: only upstream's mis-indexed SPARK multiplier uses it.
+    Shift(Shift),
+}
+
+/// A constant component shift `Σ` of a D-vector, the index arithmetic of upstream's SPARK μ
+/// (`spark_methods.md` §2.1), which adds `μ_k` to component `k + 1` of the same stage and `μ_D`
+/// to component 1 of the next stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Shift {
+    /// `(Σw)_{k+1} = w_k` for `k < D`, `(Σw)_1 = 0`.
+    Next,
+    /// `(Σw)_1 = w_D`, every other component 0.
+    Wrap,
 }
 
 impl Kernel {
     /// The number of arguments.
     pub fn arity(self) -> usize {
         match self {
-            Kernel::Map | Kernel::Gradient | Kernel::Velocity => 1,
+            Kernel::Map | Kernel::Gradient | Kernel::Velocity | Kernel::Shift(_) => 1,
             Kernel::JacT | Kernel::Jac => 2,
             Kernel::Dae(f) => f.arguments().len(),
         }
@@ -115,9 +129,11 @@ impl Kernel {
     pub fn width(self) -> Width {
         match self {
             Kernel::Map | Kernel::Jac | Kernel::Dae(DaeFunction::Phi) => Width::Constraints,
-            Kernel::Gradient | Kernel::JacT | Kernel::Velocity | Kernel::Dae(_) => {
-                Width::Coordinates
-            }
+            Kernel::Gradient
+            | Kernel::JacT
+            | Kernel::Velocity
+            | Kernel::Dae(_)
+            | Kernel::Shift(_) => Width::Coordinates,
         }
     }
 
@@ -132,6 +148,7 @@ impl Kernel {
             (Kernel::Jac, _) => AtomKind::J,
             (Kernel::Velocity, _) => AtomKind::MassInverse,
             (Kernel::Dae(f), k) => AtomKind::DaePartial(f, k),
+            (Kernel::Shift(shift), _) => AtomKind::Shift(shift),
         }
     }
 
@@ -140,6 +157,8 @@ impl Kernel {
         match self {
             Kernel::Velocity => kind == ProblemKind::Holonomic,
             Kernel::Dae(_) => kind == ProblemKind::ImplicitDae,
+            // From width M to width D: only where M = D.
+            Kernel::Shift(_) => kind == ProblemKind::DegenerateLagrangian,
             Kernel::Map | Kernel::Gradient | Kernel::JacT | Kernel::Jac => {
                 kind != ProblemKind::ImplicitDae
             }
@@ -165,6 +184,8 @@ pub enum AtomKind {
     /// The partial of a DAE function with respect to its argument `k` (arguments: all of the
     /// function's), e.g. `∂u/∂λ` (`D×M`).
     DaePartial(DaeFunction, usize),
+    /// The constant matrix of a [`Shift`], `D×D` (no arguments).
+    Shift(Shift),
 }
 
 /// A reference to a `D`-vector.

@@ -109,12 +109,12 @@ pub fn jacobian(method: &Method) -> Jacobian {
                         args: args.clone(),
                     };
                     let atom = match atom.kind {
-                        // J, Jᵀ and the Hessian depend on q only, M⁻¹ on nothing.
+                        // J, Jᵀ and the Hessian depend on q only, M⁻¹ and Σ on nothing.
                         AtomKind::J | AtomKind::JT | AtomKind::Hessian => Atom {
                             args: vec![args[0]],
                             ..atom
                         },
-                        AtomKind::MassInverse => Atom {
+                        AtomKind::MassInverse | AtomKind::Shift(_) => Atom {
                             args: Vec::new(),
                             ..atom
                         },

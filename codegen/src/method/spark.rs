@@ -15,6 +15,8 @@
 //! Upstream adds a multiplier μ along d to the position rows of the next (stage, component) — a
 //! mis-indexing that cost `SPARKLobattoIIIAIIIB/IIIBIIIA` their order; without it they reach
 //! 2s − 2 and coincide with SLRK over the same pair (`runtime/tests/spark_identities.rs`).
+//! Both of upstream's forms are kept for side-by-side measurement, never as defaults
+//! ([`NullMultiplier`]).
 //!
 //! **VSPARK** adds internal velocities `V_i` with the primary constraint at every internal
 //! stage, relaxed along the null vector d where the tableau has one:
@@ -36,8 +38,8 @@
 //! `p_{n+1} = p_n + h Σ b^p_i F_i + h Σ β^p_j G_j`.
 
 use super::ir::{
-    Block, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width, block,
-    combination, minus,
+    Block, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Shift, Term, Width,
+    block, combination, minus,
 };
 use crate::exact::{Num, Precision};
 use crate::spark::primary_lobatto::PrimaryLobatto;
@@ -45,11 +47,39 @@ use crate::spark::projection::{Base, Convention, Projection, projected, vpark_sy
 use crate::spark::{SparkKind, SparkTableau};
 use crate::tableau::{Family, PairKind, TableauError, build};
 
+/// Where SPARK puts a multiplier μ along the tableau's null vector d (of the shipped SPARK
+/// tableaus only `SPARKLobattoIIIAIIIB/IIIBIIIA` carry one, with r = s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NullMultiplier {
+    /// Nowhere, and no `Σ dᵢΛ̃ᵢ` row: the correct form (no internal velocity has the gauge d
+    /// would fix).
+    Absent,
+    /// Upstream's code (`spark_methods.md` §2.1), for compatibility: the row `Σ dᵢΛ̃ᵢ = 0`, and
+    /// `−h (dᵢ/b^p_i) μ_k` added to component k + 1 of `Q_i` and, for k = D, to component 1 of
+    /// `Q_{i+1}` (of `Q̃_1` after the last stage): `Q_i −= h (dᵢ/b^p_i) Σ_next μ +
+    /// h (d_{i−1}/b^p_{i−1}) Σ_wrap μ` ([`Shift`]).
+    UpstreamCode,
+    /// Upstream's documentation ("SPARK adds μ to its own primary-constraint row"): the row
+    /// `Σ dᵢΛ̃ᵢ = 0` and `(dᵢ/b^p_i) μ` on ω row i.
+    OmegaRow,
+}
+
+impl NullMultiplier {
+    /// The family-name suffix: none, `UpstreamMu` or `OmegaMu`.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            NullMultiplier::Absent => "",
+            NullMultiplier::UpstreamCode => "UpstreamMu",
+            NullMultiplier::OmegaRow => "OmegaMu",
+        }
+    }
+}
+
 /// Which residual structure to build over a SPARK tableau.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Structure {
-    /// SPARK: projective multipliers only (`v ≡ 0`).
-    Spark,
+    /// SPARK: projective multipliers only (`v ≡ 0`), with μ where [`NullMultiplier`] puts it.
+    Spark(NullMultiplier),
     /// VSPARK: internal velocities with the primary constraint at each internal stage.
     Vspark,
     /// VPARK: as VSPARK, with the constraint imposed at each projective stage instead of the ω
@@ -69,10 +99,22 @@ pub fn spark_method(
     doc: String,
 ) -> Result<Method, TableauError> {
     let (s, r) = (tableau.s, tableau.r);
-    let vspark = structure != Structure::Spark;
+    let spark_mu = match structure {
+        Structure::Spark(mu) => mu,
+        Structure::Vspark | Structure::Vpark => NullMultiplier::Absent,
+    };
+    let vspark = !matches!(structure, Structure::Spark(_));
     let vpark = structure == Structure::Vpark;
     let dae = kind == ProblemKind::ImplicitDae;
-    let null = tableau.null.as_ref().filter(|_| vspark);
+    if spark_mu != NullMultiplier::Absent && (tableau.null.is_none() || r != s) {
+        return Err(TableauError::NoNullVector {
+            tableau: tableau.name.clone(),
+        });
+    }
+    let null = tableau
+        .null
+        .as_ref()
+        .filter(|_| vspark || spark_mu != NullMultiplier::Absent);
     // On an implicit DAE, p and the internal constraint ϑ live in the coordinates' space.
     let momentum_width = if dae {
         Width::Coordinates
@@ -148,15 +190,13 @@ pub fn spark_method(
             Width::Constraints,
         );
     }
-    let null_rows = null.map(|_| {
-        add(
-            &mut rows_layout,
-            "Null",
-            1,
-            Role::Residual,
-            Width::Coordinates,
-        )
-    });
+    // Σ dᵢVᵢ = 0 (VSPARK) or Σ dᵢΛ̃ᵢ = 0 (SPARK with upstream's μ).
+    let null_width = if vspark {
+        Width::Coordinates
+    } else {
+        Width::Constraints
+    };
+    let null_rows = null.map(|_| add(&mut rows_layout, "Null", 1, Role::Residual, null_width));
     // VSPARK over a tableau whose internal and projective q-slots coincide (a^q = α^q,
     // ã^q = α̃^q) sees V and U only through V + U in every position: a gauge freedom (exact for
     // u = λ; on an implicit DAE wherever u is affine in λ along the solution).
@@ -216,18 +256,26 @@ pub fn spark_method(
     } else {
         us = (0..r).map(lam).collect();
     }
-    // Positions: q_n + h Σ a V (VSPARK only) + h Σ α U.
-    let position = |m: &mut Method, name: String, a: &[Num], alpha: &[Num]| {
-        stage_value(m, name, q0, (a, &velocities), (alpha, &us))
+    // Upstream's μ terms of each position: internal stages 0..s, then Q̃_1 (stage s).
+    let upstream_mu = match (spark_mu, null, mu_block) {
+        (NullMultiplier::UpstreamCode, Some(d), Some(mu)) => {
+            upstream_mu_terms(&mut m, d, &tableau.b[1], unknown(mu, 0))?
+        }
+        _ => vec![Vec::new(); s + 1],
+    };
+    // Positions: q_n + h Σ a V (VSPARK only) + h Σ α U (+ upstream's μ terms).
+    let position = |m: &mut Method, name: String, a: &[Num], alpha: &[Num], extra: &[_]| {
+        stage_value(m, name, q0, (a, &velocities), (alpha, &us), extra)
     };
     let zero = (dae && !vspark).then(|| m.push("v_zero", Expr::Linear(Vec::new())));
     let mut forces = Vec::with_capacity(s);
-    for i in 0..s {
+    for (i, mu_terms) in upstream_mu.iter().take(s).enumerate() {
         let q = Term::Value(position(
             &mut m,
             format!("q_{}", i + 1),
             &tableau.a[0][i],
             &tableau.alpha[0][i],
+            mu_terms,
         ));
         let v = velocities.get(i).copied().or(zero);
         let f = match v {
@@ -252,11 +300,13 @@ pub fn spark_method(
     }
     if !dae {
         for j in 0..r {
+            let extra = if j == 0 { &upstream_mu[s][..] } else { &[] };
             let q = Term::Value(position(
                 &mut m,
                 format!("q_tilde_{}", j + 1),
                 &tableau.a_tilde[0][j],
                 &tableau.alpha_tilde[0][j],
+                extra,
             ));
             g.push(m.intern(
                 format!("g_{}", j + 1),
@@ -267,7 +317,7 @@ pub fn spark_method(
     }
     let fs: Vec<Term> = forces.iter().map(|(_, f)| *f).collect();
     let momentum = |m: &mut Method, name: String, a: &[Num], alpha: &[Num]| {
-        stage_value(m, name, p0, (a, &fs), (alpha, &g))
+        stage_value(m, name, p0, (a, &fs), (alpha, &g), &[])
     };
     if let Some(block) = phi_rows {
         for i in 0..s {
@@ -289,9 +339,7 @@ pub fn spark_method(
             };
             let row = match (null, mu_block) {
                 (Some(d), Some(mu)) => {
-                    let weight = d[i]
-                        .div(&tableau.b[1][i])
-                        .ok_or(TableauError::ZeroWeight { index: i })?;
+                    let weight = mu_weights(d, &tableau.b[1])?.swap_remove(i);
                     m.push(
                         format!("phi_mu_{}", i + 1),
                         Expr::Linear(vec![
@@ -355,7 +403,13 @@ pub fn spark_method(
         };
         phi_tilde.push(constraint(&mut m, kind, format!("tilde_{}", j + 1), q, p));
     }
-    m.q_next = position(&mut m, "q_next".into(), &tableau.b[0], &tableau.beta[0]);
+    m.q_next = position(
+        &mut m,
+        "q_next".into(),
+        &tableau.b[0],
+        &tableau.beta[0],
+        &[],
+    );
     m.p_next = momentum(&mut m, "p_next".into(), &tableau.b[1], &tableau.beta[1]);
     if vpark {
         for (j, phi_j) in phi_tilde.iter().enumerate() {
@@ -367,7 +421,11 @@ pub fn spark_method(
             m.row(projective_rows, j, value);
         }
     } else {
-        omega_rows(&mut m, kind, tableau, &phi_tilde, projective_rows);
+        let omega_mu = match (spark_mu, null, mu_block) {
+            (NullMultiplier::OmegaRow, Some(d), Some(mu)) => Some((d, unknown(mu, 0))),
+            _ => None,
+        };
+        omega_rows(&mut m, kind, tableau, &phi_tilde, projective_rows, omega_mu)?;
         let lambdas: Vec<Term> = (0..r).map(lam).collect();
         for (i, row) in tableau.delta.iter().enumerate() {
             let value = m.push(
@@ -378,50 +436,103 @@ pub fn spark_method(
         }
     }
     if let (Some(d), Some(block)) = (null, null_rows) {
-        let value = m.push("null", Expr::Linear(weighted(d, &velocities)));
+        let gauged: Vec<Term> = if vspark {
+            velocities
+        } else {
+            (0..r).map(lam).collect()
+        };
+        let value = m.push("null", Expr::Linear(weighted(d, &gauged)));
         m.row(block, 0, value);
     }
     Ok(m)
 }
 
-/// The value `base + h Σ_j a_j x_j + h Σ_j α_j y_j` (interned under `name`) of the slots
-/// `(a, x)` and `(α, y)`, e.g. a stage position `q_n + h Σ a V + h Σ α U`.
+/// The value `base + h Σ_j a_j x_j + h Σ_j α_j y_j + h Σ_k e_k z_k` (interned under `name`) of
+/// the slots `(a, x)`, `(α, y)` and the further terms `(e, z)`, e.g. a stage position
+/// `q_n + h Σ a V + h Σ α U`.
 fn stage_value(
     m: &mut Method,
     name: String,
     base: Term,
     (a, x): (&[Num], &[Term]),
     (alpha, y): (&[Num], &[Term]),
+    extra: &[(Num, Term)],
 ) -> usize {
     let terms: Vec<(Num, Term)> = a
         .iter()
         .zip(x)
         .chain(alpha.iter().zip(y))
         .map(|(c, t)| (c.clone(), *t))
+        .chain(extra.iter().cloned())
         .collect();
     m.intern_index(name, combination(Some(base), &terms))
 }
 
-/// The rows `Σ_j ω_ij φ(Q̃_j, P̃_j) + ω_{i,r+1} φ(q_{n+1}, p_{n+1}) = 0` into row block `block`.
+/// The weights `dᵢ/b^p_i` with which upstream enters μ.
+fn mu_weights(d: &[Num], b: &[Num]) -> Result<Vec<Num>, TableauError> {
+    d.iter()
+        .zip(b)
+        .enumerate()
+        .map(|(i, (d, b))| d.div(b).ok_or(TableauError::ZeroWeight { index: i }))
+        .collect()
+}
+
+/// Upstream's μ terms `(coefficient of h, Σμ)` of the positions `Q_1..Q_s` and of `Q̃_1` (the
+/// last entry): `−(dᵢ/b^p_i) Σ_next μ` in `Q_i` and `−(dᵢ/b^p_i) Σ_wrap μ` in the position
+/// after it (r = s).
+fn upstream_mu_terms(
+    m: &mut Method,
+    d: &[Num],
+    b: &[Num],
+    mu: Term,
+) -> Result<Vec<Vec<(Num, Term)>>, TableauError> {
+    let weights = mu_weights(d, b)?;
+    let next = m.push(
+        "mu_next",
+        Expr::Kernel(Kernel::Shift(Shift::Next), vec![mu]),
+    );
+    let wrap = m.push(
+        "mu_wrap",
+        Expr::Kernel(Kernel::Shift(Shift::Wrap), vec![mu]),
+    );
+    let mut terms = vec![Vec::new(); weights.len() + 1];
+    for (i, w) in weights.iter().enumerate() {
+        terms[i].push((w.neg(), next));
+        terms[i + 1].push((w.neg(), wrap));
+    }
+    Ok(terms)
+}
+
+/// The rows `Σ_j ω_ij φ(Q̃_j, P̃_j) + ω_{i,r+1} φ(q_{n+1}, p_{n+1}) = 0` into row block `block`;
+/// with `mu = (d, μ)`, upstream's documented form adds `(dᵢ/b^p_i) μ` to row i.
 fn omega_rows(
     m: &mut Method,
     kind: ProblemKind,
     tableau: &SparkTableau,
     phi_tilde: &[Term],
     block: usize,
-) {
+    mu: Option<(&Vec<Num>, Term)>,
+) -> Result<(), TableauError> {
     let r = tableau.r;
     let (q_next, p_next) = (Term::Value(m.q_next), Term::Value(m.p_next));
     let needs_end = tableau.omega.iter().any(|row| !row[r].is_zero());
     let phi_next = needs_end.then(|| constraint(m, kind, "next".into(), q_next, p_next));
+    let mu = match mu {
+        Some((d, mu)) => Some((mu_weights(d, &tableau.b[1])?, mu)),
+        None => None,
+    };
     for (i, row) in tableau.omega.iter().enumerate() {
         let mut terms = weighted(&row[..r], phi_tilde);
         if let Some(end) = phi_next.filter(|_| !row[r].is_zero()) {
             terms.push((Coef::new(row[r].clone()), end));
         }
+        if let Some((weights, mu)) = &mu {
+            terms.push((Coef::new(weights[i].clone()), *mu));
+        }
         let value = m.push(format!("omega_{}", i + 1), Expr::Linear(terms));
         m.row(block, i, value);
     }
+    Ok(())
 }
 
 /// The constraint `φ(q, p)` at the point `(q, p)` as the value `phi_{name}`: the kernel of an
@@ -477,12 +588,14 @@ fn prefix(kind: ProblemKind) -> &'static str {
     }
 }
 
-/// SPARK over the tableau `tableau_kind` with `s` internal stages for problems of `kind` (e.g.
-/// `SparkGlrk2`, `IdaeSparkGlrk2`).
+/// SPARK over the tableau `tableau_kind` with `s` internal stages for problems of `kind`, μ
+/// where `mu` puts it (e.g. `SparkGlrk2`, `IdaeSparkGlrk2`,
+/// `SparkLobattoIIIAIIIBUpstreamMu3`).
 pub fn spark(
     tableau_kind: SparkKind,
     kind: ProblemKind,
     s: usize,
+    mu: NullMultiplier,
     prec: Precision,
 ) -> Result<Method, TableauError> {
     let tableau = tableau_kind.build(s, prec)?;
@@ -491,14 +604,28 @@ pub fn spark(
     } else {
         "the multipliers Λ̃ carry the velocity"
     };
+    let compatibility = match mu {
+        NullMultiplier::Absent => "",
+        NullMultiplier::UpstreamCode => {
+            " Compatibility only: upstream's μ along d, added to the position of the next (stage, component)."
+        }
+        NullMultiplier::OmegaRow => {
+            " Compatibility only: upstream's documented μ along d on the ω rows."
+        }
+    };
     let doc = format!(
-        "SPARK over {} (s = {s} internal, r = {} projective stages): declared order {}; {carrier}.",
+        "SPARK over {} (s = {s} internal, r = {} projective stages): declared order {}; {carrier}.{compatibility}",
         tableau.name, tableau.r, tableau.order
     );
     spark_method(
-        Structure::Spark,
+        Structure::Spark(mu),
         kind,
-        &format!("{}Spark{}", prefix(kind), tableau_kind.name()),
+        &format!(
+            "{}Spark{}{}",
+            prefix(kind),
+            tableau_kind.name(),
+            mu.suffix()
+        ),
         &tableau,
         internal_pair(tableau_kind),
         doc,
@@ -634,6 +761,44 @@ mod tests {
         assert!(midpoint.same_equations(&method(Projection::ModifiedMidpoint)?));
         assert!(!midpoint.same_equations(&method(Projection::Symmetric)?));
         assert_ne!(midpoint.name, method(Projection::ModifiedMidpoint)?.name);
+        Ok(())
+    }
+
+    /// Upstream's μ needs the null vector d (and r = s): over Gauss it is refused with a typed
+    /// error; over the Lobatto pairs it adds the block μ and the row Σ dᵢΛ̃ᵢ.
+    #[test]
+    fn upstream_mu_needs_a_null_vector() -> Result<(), TableauError> {
+        let prec = Precision::DEFAULT;
+        let dl = ProblemKind::DegenerateLagrangian;
+        for mu in [NullMultiplier::UpstreamCode, NullMultiplier::OmegaRow] {
+            assert!(matches!(
+                spark(SparkKind::Glrk, dl, 2, mu, prec),
+                Err(TableauError::NoNullVector { .. })
+            ));
+            let with = spark(SparkKind::LobattoIIIAIIIB, dl, 3, mu, prec)?;
+            let without = spark(
+                SparkKind::LobattoIIIAIIIB,
+                dl,
+                3,
+                NullMultiplier::Absent,
+                prec,
+            )?;
+            assert_eq!(with.unknown_vectors(), without.unknown_vectors() + 1);
+            assert_eq!(with.rows_layout.len(), without.rows_layout.len() + 1);
+            let shifts = with
+                .values
+                .iter()
+                .filter(|v| matches!(v.expr, Expr::Kernel(Kernel::Shift(_), _)))
+                .count();
+            assert_eq!(
+                shifts,
+                if mu == NullMultiplier::UpstreamCode {
+                    2
+                } else {
+                    0
+                }
+            );
+        }
         Ok(())
     }
 }

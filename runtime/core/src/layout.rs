@@ -184,6 +184,21 @@ pub fn add_diagonal<const D: usize, const R: usize, const C: usize>(
     }
 }
 
+/// The component shift Σ of upstream's mis-indexed SPARK multiplier (`spark_methods.md` §2.1;
+/// generated only for the `…UpstreamMu` compatibility steppers): `(Σw)_{k+1} = w_k` (k < D), or
+/// with `wrap` `(Σw)_1 = w_D`; every other entry is zero.
+#[inline]
+pub fn shift_matrix<const D: usize>(wrap: bool) -> SMatrix<f64, D, D> {
+    SMatrix::<f64, D, D>::from_fn(|r, c| {
+        let hit = if wrap {
+            r == 0 && c + 1 == D
+        } else {
+            r == c + 1
+        };
+        if hit { 1.0 } else { 0.0 }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,5 +266,26 @@ mod tests {
         let mut j = [[0.0; 17]; 17];
         add_block(&mut j, 15, 0, &SMatrix::<f64, 2, 3>::from_element(1.0));
         assert_eq!((j[16][2], j[16][3]), (1.0, 0.0));
+    }
+    /// Σ moves μ_k to component k + 1, and with `wrap` μ_D to component 1.
+    #[test]
+    fn shift_matrices_move_components() {
+        let w = SVector::<f64, 3>::new(1.0, 2.0, 3.0);
+        assert_eq!(
+            shift_matrix::<3>(false) * w,
+            SVector::<f64, 3>::new(0.0, 1.0, 2.0)
+        );
+        assert_eq!(
+            shift_matrix::<3>(true) * w,
+            SVector::<f64, 3>::new(3.0, 0.0, 0.0)
+        );
+        assert_eq!(
+            shift_matrix::<1>(false) * SVector::<f64, 1>::new(5.0),
+            SVector::<f64, 1>::zeros()
+        );
+        assert_eq!(
+            shift_matrix::<1>(true) * SVector::<f64, 1>::new(5.0),
+            SVector::<f64, 1>::new(5.0)
+        );
     }
 }

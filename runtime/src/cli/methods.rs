@@ -73,13 +73,15 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
 /// Whether the generated steppers of `family` hold `p = ϑ(q)` at every step to round-off: SLRK,
 /// VPARK (its last projective stage is `(q_{n+1}, p_{n+1})`), and the SPARK-family methods whose ω
 /// imposes `φ(q_{n+1}, p_{n+1}) = 0` (every one but GLVPRK's
-/// `ω = [I | 0]`, which imposes it at the projective stages only, and VPRK, which never does).
+/// `ω = [I | 0]`, which imposes it at the projective stages only, upstream's documented μ on
+/// the ω rows, which relaxes it to `(d_s/b_s)μ`, and VPRK, which never imposes it).
 pub fn preserves_constraint(family: &str) -> bool {
     let family = family.strip_prefix("Idae").unwrap_or(family);
     ["Slrk", "Spark", "Vspark", "Vpark"]
         .iter()
         .any(|f| family.starts_with(f))
         && !family.ends_with("Glvprk")
+        && !family.ends_with("OmegaMu")
 }
 
 /// Whether the carried multiplier `λ_n` of `family`'s steppers vanishes on the exact flow of a
