@@ -11,7 +11,7 @@ use crate::method::ir::{Method, ProblemKind};
 use crate::method::rattle::rattle_lobatto;
 use crate::method::slrk::slrk;
 use crate::method::spark::{
-    NullMultiplier, spark, vpark, vspark, vspark_primary, vspark_primary_lobatto,
+    NullMultiplier, hpark, hspark, spark, vpark, vspark, vspark_primary, vspark_primary_lobatto,
 };
 use crate::method::vprk::vprk;
 use crate::method::vspark_secondary::vspark_secondary;
@@ -178,6 +178,17 @@ pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
             for s in kind.min_stages()..=4 {
                 out.push(spark(kind, ProblemKind::DegenerateLagrangian, s, mu, prec)?);
             }
+        }
+    }
+    // Hamiltonian DAEs: HSPARK over every SPARK tableau, HPARK over Gauss and the Lobatto pairs.
+    for kind in SparkKind::ALL {
+        for s in kind.min_stages()..=4 {
+            out.push(hspark(kind, s, prec)?);
+        }
+    }
+    for base in Base::ALL {
+        for s in base.min_stages()..=4 {
+            out.push(hpark(base, s, prec)?);
         }
     }
     for kind in PrimaryLobatto::ALL {

@@ -76,6 +76,14 @@ pub enum TableauError {
         /// The tableau's name.
         tableau: String,
     },
+    /// The method's residual structure does not apply to the problem kind.
+    #[error("{method} is not defined: {reason}")]
+    Inapplicable {
+        /// The method's family.
+        method: String,
+        /// Why.
+        reason: &'static str,
+    },
     /// The symplectic conjugate needs every weight `b_i ≠ 0`.
     #[error("symplectic conjugate undefined: weight b_{index} is zero")]
     ZeroWeight {

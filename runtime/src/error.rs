@@ -46,6 +46,24 @@ pub enum IntegrateError {
         /// Iterations, residual history.
         source: NewtonError,
     },
+    /// The carried multiplier's defect `|λ_n − λ̂(q_n, p_n)|∞` grows by a factor per step: a
+    /// parasitic multiplier mode ([`crate::integrate::multiplier_watch`]), stopped before it
+    /// blows up.
+    #[error(
+        "step {step} (t = {time}): parasitic multiplier mode: the multiplier's defect |λ − λ̂(q, p)|∞ = {defect:e} grew by a factor {growth:.3} per step over the last {steps} steps"
+    )]
+    ParasiticMultiplier {
+        /// The step.
+        step: usize,
+        /// Time at the start of the step.
+        time: f64,
+        /// `|λ_n − λ̂(q_n, p_n)|∞` after the step.
+        defect: f64,
+        /// The defect's geometric mean growth per step.
+        growth: f64,
+        /// The number of consecutive growing steps.
+        steps: usize,
+    },
     /// The state stopped being finite (e.g. a step left the domain of ln).
     #[error("step {step} (t = {time}): non-finite state")]
     NonFinite {

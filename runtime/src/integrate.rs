@@ -23,6 +23,9 @@ use crate::stage::{StageMethod, StageSystem, tangent_map};
 use nalgebra::{SMatrix, SVector};
 use std::marker::PhantomData;
 
+pub mod multiplier_watch;
+use multiplier_watch::MultiplierWatch;
+
 /// Options of a run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
@@ -89,6 +92,8 @@ pub struct Stepper<'a, M, P, const D: usize, const N: usize> {
     /// The `λ_n` the last step read (for its tangent map).
     lambda_read: [f64; N],
     previous: Option<(SVector<f64, D>, SVector<f64, D>)>,
+    /// The defect of the carried multiplier, for methods that read it back.
+    watch: MultiplierWatch,
     method: PhantomData<M>,
 }
 
@@ -126,6 +131,7 @@ where
             lambda: [0.0; N],
             lambda_read: [0.0; N],
             previous: None,
+            watch: MultiplierWatch::default(),
             method: PhantomData,
         })
     }
@@ -195,9 +201,45 @@ where
             }
             self.lambda_read = self.lambda;
             self.lambda = lambda;
+            if update.read {
+                self.watch_multiplier(&result.0, &result.1, step, time)?;
+            }
         }
         self.previous = Some((*q, v));
         Ok(result)
+    }
+
+    /// Watches the defect `|λ_{n+1} − λ̂(q_{n+1}, p_{n+1})|∞` of the multiplier just carried
+    /// ([`multiplier_watch`]); an error once it grows as a parasitic mode.
+    fn watch_multiplier(
+        &mut self,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+        step: usize,
+        time: f64,
+    ) -> Result<(), IntegrateError> {
+        let m = M::DIMS.constraints;
+        let mut consistent = [0.0; N];
+        if M::Kind::initial_multiplier(self.problem, q, p, &mut consistent[..m]).is_err() {
+            return Ok(());
+        }
+        let amax = |v: &[f64]| v.iter().fold(0.0f64, |a, b| a.max(b.abs()));
+        let defect = self.lambda[..m]
+            .iter()
+            .zip(&consistent)
+            .fold(0.0f64, |a, (l, c)| a.max((l - c).abs()));
+        let velocity = M::Kind::velocity(self.problem, q, p).map_or(0.0, |v| v.amax());
+        let scale = amax(&consistent[..m]).max(velocity);
+        match self.watch.observe(defect, scale) {
+            Some(mode) => Err(IntegrateError::ParasiticMultiplier {
+                step,
+                time,
+                defect: mode.defect,
+                growth: mode.growth,
+                steps: mode.steps,
+            }),
+            None => Ok(()),
+        }
     }
 
     /// The exact tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the last step taken from `(q, p)`

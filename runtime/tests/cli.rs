@@ -5,7 +5,9 @@
 use nalgebra::SVector;
 use serde_json::Value;
 use sparkgen::cli::methods::preserves_constraint;
-use sparkgen::cli::registry::{HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, unknowns};
+use sparkgen::cli::registry::{
+    HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, unknowns,
+};
 use sparkgen::diagnostics::{max_constraint_residual, max_relative_energy_error};
 use sparkgen::generated::catalogue::PAIRS;
 use sparkgen::generated::steppers::{
@@ -294,8 +296,12 @@ fn methods_lists_every_stepper_with_the_catalogue_orders() {
     let rows = v["methods"].as_array().expect("a list");
     assert_eq!(
         rows.len(),
-        STEPPERS.len() + IMPLICIT_STEPPERS.len() + HOLONOMIC_STEPPERS.len() + 2,
-        "steppers (degenerate, implicit-DAE, holonomic) plus RATTLE and SHAKE"
+        STEPPERS.len()
+            + IMPLICIT_STEPPERS.len()
+            + HAMILTONIAN_STEPPERS.len()
+            + HOLONOMIC_STEPPERS.len()
+            + 2,
+        "steppers (degenerate, implicit-DAE, Hamiltonian-DAE, holonomic) plus RATTLE and SHAKE"
     );
     for s in HOLONOMIC_STEPPERS {
         let row = rows
@@ -381,8 +387,12 @@ fn verify_quick_reports_orders_and_residuals() {
     assert_eq!(
         methods.len(),
         // The implicit-DAE steppers run on the view of Lotka–Volterra and on the index-2
-        // pendulum.
-        STEPPERS.len() + 2 * IMPLICIT_STEPPERS.len() + HOLONOMIC_STEPPERS.len() + 2
+        // pendulum, the Hamiltonian-DAE steppers on the view of Lotka–Volterra.
+        STEPPERS.len()
+            + 2 * IMPLICIT_STEPPERS.len()
+            + HAMILTONIAN_STEPPERS.len()
+            + HOLONOMIC_STEPPERS.len()
+            + 2
     );
     assert_eq!(v["path"], "compiled");
     for m in methods {

@@ -12,14 +12,14 @@
 //! pinned not to converge stay 0.01 or more from the solution at every step size.
 use sparkgen::cli::methods::preserves_constraint;
 use sparkgen::cli::pinned::{Expected, NO_CONVERGENCE};
-use sparkgen::cli::registry::{IMPLICIT_STEPPERS, STEPPERS};
+use sparkgen::cli::registry::{HAMILTONIAN_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
 use sparkgen::cli::verify::verify;
 
 /// SPARK, VPARK, VSPARK…, also as the implicit-DAE steppers `Idae…` (which verify runs on the view
-/// `LagrangianDae` of the same problem).
+/// `LagrangianDae` of the same problem), and HSPARK, HPARK (on the view `DiracHamiltonian`).
 fn is_spark_family(family: &str) -> bool {
     let family = family.strip_prefix("Idae").unwrap_or(family);
-    ["Spark", "Vspark", "Vpark"]
+    ["Spark", "Vspark", "Vpark", "Hspark", "Hpark"]
         .iter()
         .any(|f| family.starts_with(f))
 }
@@ -31,6 +31,7 @@ fn every_spark_family_method_meets_its_declared_or_pinned_behaviour() {
         .iter()
         .chain(IMPLICIT_STEPPERS)
         .chain(IMPLICIT_STEPPERS)
+        .chain(HAMILTONIAN_STEPPERS)
         .filter(|s| is_spark_family(s.family))
         .count();
     assert_eq!(

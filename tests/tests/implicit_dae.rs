@@ -6,7 +6,7 @@
 
 use nalgebra::{SMatrix, SVector, vector};
 use proptest::prelude::*;
-use sparkgen::problem::{DegenerateLagrangian, ImplicitDae, LagrangianDae};
+use sparkgen::problem::{DaeConstraint, DegenerateLagrangian, ImplicitDae, LagrangianDae};
 use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d};
 
 /// Lotka–Volterra 2d as an implicit DAE written out by hand: `ϑ(q) = (y + ln y / x, x)`,

@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 
 /// The source of `registry.rs`: `for_each_stepper!(callback)` expands to
 /// `callback! { degenerate: [(Type, "Family", s, order, "Pair(s)"), …], holonomic: [ … ],
-/// implicit: [ … ] }`.
+/// implicit: [ … ], hamiltonian: [ … ] }`.
 pub fn registry_module(catalogue: &Catalogue) -> TokenStream {
     let rows = |kind: ProblemKind| {
         catalogue
@@ -24,29 +24,31 @@ pub fn registry_module(catalogue: &Catalogue) -> TokenStream {
                 quote!((#ty, #family, #s, #order, #pair))
             })
     };
-    let (degenerate, holonomic, implicit) = (
+    let (degenerate, holonomic, implicit, hamiltonian) = (
         rows(ProblemKind::DegenerateLagrangian),
         rows(ProblemKind::Holonomic),
         rows(ProblemKind::ImplicitDae),
+        rows(ProblemKind::HamiltonianDae),
     );
     quote! {
         //! The generated steppers as data: `for_each_stepper!(callback)` invokes
         //! `callback! { degenerate: [(Type, "Family", s, order, pair), …], holonomic: […],
-        //! implicit: […] }` with the type name in `steppers`, its family, stages, classical
-        //! order and the catalogue pair (`"LobattoIIIAIIIB(3)"`, a name in `catalogue::PAIRS`)
-        //! it is built on, grouped by the problem kind it applies to (degenerate Lagrangians;
-        //! holonomic systems and implicit DAEs, whose steppers take the number of constraints
-        //! as a const parameter).
+        //! implicit: […], hamiltonian: […] }` with the type name in `steppers`, its family,
+        //! stages, classical order and the catalogue pair (`"LobattoIIIAIIIB(3)"`, a name in
+        //! `catalogue::PAIRS`) it is built on, grouped by the problem kind it applies to
+        //! (degenerate Lagrangians; holonomic systems, implicit and Hamiltonian DAEs, whose
+        //! steppers take the number of constraints as a const parameter).
 
         /// Expands `$callback! { degenerate: [(Type, "Family", s, order, pair), …],
-        /// holonomic: […], implicit: […] }` over every stepper.
+        /// holonomic: […], implicit: […], hamiltonian: […] }` over every stepper.
         #[macro_export]
         macro_rules! for_each_stepper {
             ($callback:ident) => {
                 $callback! {
                     degenerate: [#(#degenerate),*],
                     holonomic: [#(#holonomic),*],
-                    implicit: [#(#implicit),*]
+                    implicit: [#(#implicit),*],
+                    hamiltonian: [#(#hamiltonian),*]
                 }
             };
         }

@@ -50,6 +50,11 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
             quote!(#ident<M>),
             quote!(P: #core::problem::ImplicitDae<D, M>, const D: usize, const M: usize),
         ),
+        ProblemKind::HamiltonianDae => (
+            quote!(<const M: usize>),
+            quote!(#ident<M>),
+            quote!(P: #core::problem::HamiltonianDae<D, M>, const D: usize, const M: usize),
+        ),
     };
     // The step inputs every function of the trait takes.
     let lambda = if method.reads_multiplier() {
@@ -63,9 +68,10 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
     let multiplier = method.multiplier.as_ref().map(|(block, weights)| {
         let b = int(*block);
         let w = weights.iter().map(|c| lit(&c.to_f64()));
+        let read = method.reads_multiplier();
         quote!(
             const MULTIPLIER: Option<#core::stage::MultiplierUpdate> =
-                Some(#core::stage::MultiplierUpdate { block: #b, weights: &[#(#w),*] });
+                Some(#core::stage::MultiplierUpdate { block: #b, weights: &[#(#w),*], read: #read });
         )
     });
     let size_check = quote! {
@@ -80,10 +86,11 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
         ProblemKind::DegenerateLagrangian => quote!(#core::kind::Degenerate),
         ProblemKind::Holonomic => quote!(#core::kind::Holonomic<M>),
         ProblemKind::ImplicitDae => quote!(#core::kind::Implicit<M>),
+        ProblemKind::HamiltonianDae => quote!(#core::kind::Hamiltonian<M>),
     };
     let struct_def = match method.problem {
         ProblemKind::DegenerateLagrangian => quote!(pub struct #ident;),
-        ProblemKind::Holonomic | ProblemKind::ImplicitDae => {
+        ProblemKind::Holonomic | ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae => {
             quote!(pub struct #ident<const M: usize>;)
         }
     };
@@ -167,7 +174,7 @@ pub fn alias(method: &Method, target: &Method, module: &TokenStream) -> TokenStr
     );
     let (generics, target_ty) = match method.problem {
         ProblemKind::DegenerateLagrangian => (quote!(), quote!(#target_ident)),
-        ProblemKind::Holonomic | ProblemKind::ImplicitDae => {
+        ProblemKind::Holonomic | ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae => {
             (quote!(<const M: usize>), quote!(#target_ident<M>))
         }
     };
@@ -183,7 +190,7 @@ pub fn alias(method: &Method, target: &Method, module: &TokenStream) -> TokenStr
 fn dims_expr(kind: ProblemKind, core: &TokenStream) -> TokenStream {
     match kind {
         ProblemKind::DegenerateLagrangian => quote!(#core::layout::Dims::uniform(D)),
-        ProblemKind::Holonomic | ProblemKind::ImplicitDae => {
+        ProblemKind::Holonomic | ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae => {
             quote!(#core::layout::Dims::new(D, M))
         }
     }
@@ -193,7 +200,10 @@ fn dims_expr(kind: ProblemKind, core: &TokenStream) -> TokenStream {
 /// an implicit DAE.
 fn width_param(method: &Method, w: Width) -> TokenStream {
     match (method.problem, w) {
-        (ProblemKind::Holonomic | ProblemKind::ImplicitDae, Width::Constraints) => quote!(M),
+        (
+            ProblemKind::Holonomic | ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae,
+            Width::Constraints,
+        ) => quote!(M),
         _ => quote!(D),
     }
 }
@@ -216,7 +226,9 @@ fn problem_method(kind: ProblemKind, atom: AtomKind) -> proc_macro2::Ident {
             return format_ident!("{}_d{}", f.method(), f.arguments()[k]);
         }
         (_, AtomKind::Shift(_)) => unreachable!("Σ is a constant of the core"),
-        (ProblemKind::ImplicitDae, _) => unreachable!("checked: no J atoms for implicit DAEs"),
+        (ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae, _) => {
+            unreachable!("checked: no J atoms for DAEs")
+        }
     };
     format_ident!("{name}")
 }
@@ -228,7 +240,9 @@ fn map_method(kind: ProblemKind, kernel: Kernel) -> proc_macro2::Ident {
         (ProblemKind::DegenerateLagrangian, _) => "hamiltonian_gradient",
         (ProblemKind::Holonomic, Kernel::Map) => "constraints",
         (ProblemKind::Holonomic, _) => "potential_gradient",
-        (ProblemKind::ImplicitDae, _) => unreachable!("checked: no map kernels for implicit DAEs"),
+        (ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae, _) => {
+            unreachable!("checked: no map kernels for DAEs")
+        }
     };
     format_ident!("{name}")
 }

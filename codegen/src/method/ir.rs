@@ -34,6 +34,17 @@ pub enum ProblemKind {
     /// Jay's index-2 form `q̇ = v + u(q, p, λ)`, `ṗ = f(q, v) + g(q, p, λ)`, `p = ϑ(q, v)`,
     /// `0 = φ(q, p)` (`ImplicitDae<D, M>`): the kernels [`DaeFunction`].
     ImplicitDae,
+    /// A Hamiltonian DAE `q̇ = v(q, p) + u(q, p, λ)`, `ṗ = f(q, p) + g(q, p, λ)`, `0 = φ(q, p)`
+    /// (`HamiltonianDae<D, M>`): the kernels [`DaeFunction`] `Velocity`, `HamiltonianForce`,
+    /// `U`, `G`, `Phi`.
+    HamiltonianDae,
+}
+
+impl ProblemKind {
+    /// Whether the kind's problems are DAEs with `M` constraints given by [`DaeFunction`]s.
+    pub fn is_dae(self) -> bool {
+        matches!(self, ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae)
+    }
 }
 
 /// A function of an implicit DAE (`ImplicitDae<D, M>`), a kernel whose every first partial is a
@@ -50,6 +61,10 @@ pub enum DaeFunction {
     G,
     /// `φ(q, p)` (width M).
     Phi,
+    /// `v(q, p)` of a Hamiltonian DAE (width D).
+    Velocity,
+    /// `f(q, p)` of a Hamiltonian DAE (width D).
+    HamiltonianForce,
 }
 
 impl DaeFunction {
@@ -57,7 +72,8 @@ impl DaeFunction {
     pub fn method(self) -> &'static str {
         match self {
             DaeFunction::Theta => "theta",
-            DaeFunction::Force => "force",
+            DaeFunction::Force | DaeFunction::HamiltonianForce => "force",
+            DaeFunction::Velocity => "velocity",
             DaeFunction::U => "u",
             DaeFunction::G => "g",
             DaeFunction::Phi => "phi",
@@ -69,7 +85,18 @@ impl DaeFunction {
         match self {
             DaeFunction::Theta | DaeFunction::Force => &["q", "v"],
             DaeFunction::U | DaeFunction::G => &["q", "p", "lambda"],
-            DaeFunction::Phi => &["q", "p"],
+            DaeFunction::Phi | DaeFunction::Velocity | DaeFunction::HamiltonianForce => &["q", "p"],
+        }
+    }
+
+    /// Whether problems of `kind` have this function.
+    pub fn exists_for(self, kind: ProblemKind) -> bool {
+        match self {
+            DaeFunction::Theta | DaeFunction::Force => kind == ProblemKind::ImplicitDae,
+            DaeFunction::Velocity | DaeFunction::HamiltonianForce => {
+                kind == ProblemKind::HamiltonianDae
+            }
+            DaeFunction::U | DaeFunction::G | DaeFunction::Phi => kind.is_dae(),
         }
     }
 }
@@ -156,12 +183,10 @@ impl Kernel {
     pub fn exists_for(self, kind: ProblemKind) -> bool {
         match self {
             Kernel::Velocity => kind == ProblemKind::Holonomic,
-            Kernel::Dae(_) => kind == ProblemKind::ImplicitDae,
+            Kernel::Dae(f) => f.exists_for(kind),
             // From width M to width D: only where M = D.
             Kernel::Shift(_) => kind == ProblemKind::DegenerateLagrangian,
-            Kernel::Map | Kernel::Gradient | Kernel::JacT | Kernel::Jac => {
-                kind != ProblemKind::ImplicitDae
-            }
+            Kernel::Map | Kernel::Gradient | Kernel::JacT | Kernel::Jac => !kind.is_dae(),
         }
     }
 }

@@ -41,7 +41,8 @@ use super::ir::{
     Block, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Shift, Term, Width,
     block, combination, minus,
 };
-use crate::exact::{Num, Precision};
+use crate::exact::{Matrix, Num, Precision};
+use crate::spark::jay::hpark_tableau;
 use crate::spark::primary_lobatto::PrimaryLobatto;
 use crate::spark::projection::{Base, Convention, Projection, projected, vpark_symplectic};
 use crate::spark::{SparkKind, SparkTableau};
@@ -103,9 +104,18 @@ pub fn spark_method(
         Structure::Spark(mu) => mu,
         Structure::Vspark | Structure::Vpark => NullMultiplier::Absent,
     };
-    let vspark = !matches!(structure, Structure::Spark(_));
+    let hdae = kind == ProblemKind::HamiltonianDae;
+    if hdae && structure == Structure::Vspark {
+        return Err(TableauError::Inapplicable {
+            method: family.to_owned(),
+            reason: "on a Hamiltonian DAE the internal velocities are v(Q, P), not unknowns",
+        });
+    }
+    // Internal velocities as unknowns, with the primary constraint at every internal stage.
+    let vspark = !matches!(structure, Structure::Spark(_)) && !hdae;
     let vpark = structure == Structure::Vpark;
-    let dae = kind == ProblemKind::ImplicitDae;
+    let idae = kind == ProblemKind::ImplicitDae;
+    let dae = kind.is_dae();
     if spark_mu != NullMultiplier::Absent && (tableau.null.is_none() || r != s) {
         return Err(TableauError::NoNullVector {
             tableau: tableau.name.clone(),
@@ -128,6 +138,14 @@ pub fn spark_method(
         list.len() - 1
     };
     let v_block = vspark.then(|| add(&mut blocks, "V", s, Role::Velocity, Width::Coordinates));
+    // On a Hamiltonian DAE, v and f depend on the internal stage values, which are therefore
+    // unknowns: `Q_i = q_n + h Y_i`, `P_i = p_n + h Z_i`.
+    let internal_blocks = hdae.then(|| {
+        (
+            add(&mut blocks, "Y", s, Role::Velocity, Width::Coordinates),
+            add(&mut blocks, "Z", s, Role::Momentum, Width::Coordinates),
+        )
+    });
     // On an implicit DAE, u and g depend on the projective stage values, which are therefore
     // unknowns: `Q̃_j = q_n + h Ỹ_j`, `P̃_j = p_n + h Z̃_j`.
     let tilde_blocks = dae.then(|| {
@@ -145,6 +163,12 @@ pub fn spark_method(
     let lam_block = add(&mut blocks, "Lambda", r, lambda_role, Width::Constraints);
     let mu_block = null.map(|_| add(&mut blocks, "Mu", 1, Role::Multiplier, momentum_width));
     let phi_rows = vspark.then(|| add(&mut rows_layout, "Phi", s, Role::Residual, momentum_width));
+    let internal_rows = hdae.then(|| {
+        (
+            add(&mut rows_layout, "Y", s, Role::Residual, Width::Coordinates),
+            add(&mut rows_layout, "Z", s, Role::Residual, Width::Coordinates),
+        )
+    });
     let tilde_rows = dae.then(|| {
         (
             add(
@@ -210,7 +234,7 @@ pub fn spark_method(
         pair,
         s,
         order: tableau.order,
-        nodes: if vspark {
+        nodes: if vspark || hdae {
             tableau.c[0].clone()
         } else {
             tableau.c_lambda.clone()
@@ -228,8 +252,34 @@ pub fn spark_method(
     let unknown = |block: usize, stage: usize| Term::Unknown { block, stage };
     let lam = |j| unknown(lam_block, j);
     let (q0, p0) = (Term::Input(Input::Q), Term::Input(Input::P));
-    let velocities: Vec<Term> =
+    let mut velocities: Vec<Term> =
         v_block.map_or_else(Vec::new, |b| (0..s).map(|j| unknown(b, j)).collect());
+    // The internal stage values of a Hamiltonian DAE with V_i = v(Q_i, P_i), F_i = f(Q_i, P_i).
+    let mut forces = Vec::with_capacity(s);
+    if let Some((y, z)) = internal_blocks {
+        for i in 0..s {
+            let name = |x: &str| format!("{x}_{}", i + 1);
+            let q = m.push(
+                name("q"),
+                combination(Some(q0), &[(Num::one(), unknown(y, i))]),
+            );
+            let p = m.push(
+                name("p"),
+                combination(Some(p0), &[(Num::one(), unknown(z, i))]),
+            );
+            let args = vec![q, p];
+            velocities.push(m.push(
+                name("v"),
+                Expr::Kernel(Kernel::Dae(DaeFunction::Velocity), args.clone()),
+            ));
+            let f = m.push(
+                name("f"),
+                Expr::Kernel(Kernel::Dae(DaeFunction::HamiltonianForce), args),
+            );
+            forces.push((q, f));
+        }
+    }
+    let velocities = velocities;
     // The projective stage values and U_j, G_j of an implicit DAE.
     let mut projective = Vec::with_capacity(r);
     let mut us = Vec::with_capacity(r);
@@ -267,9 +317,10 @@ pub fn spark_method(
     let position = |m: &mut Method, name: String, a: &[Num], alpha: &[Num], extra: &[_]| {
         stage_value(m, name, q0, (a, &velocities), (alpha, &us), extra)
     };
-    let zero = (dae && !vspark).then(|| m.push("v_zero", Expr::Linear(Vec::new())));
-    let mut forces = Vec::with_capacity(s);
-    for (i, mu_terms) in upstream_mu.iter().take(s).enumerate() {
+    let zero = (idae && !vspark).then(|| m.push("v_zero", Expr::Linear(Vec::new())));
+    // Internal positions and forces (explicit in the unknowns unless on a Hamiltonian DAE).
+    let explicit_stages = if hdae { 0 } else { s };
+    for (i, mu_terms) in upstream_mu.iter().take(explicit_stages).enumerate() {
         let q = Term::Value(position(
             &mut m,
             format!("q_{}", i + 1),
@@ -279,7 +330,7 @@ pub fn spark_method(
         ));
         let v = velocities.get(i).copied().or(zero);
         let f = match v {
-            Some(v) if dae => m.push(
+            Some(v) if idae => m.push(
                 format!("f_{}", i + 1),
                 Expr::Kernel(Kernel::Dae(DaeFunction::Force), vec![q, v]),
             ),
@@ -328,7 +379,7 @@ pub fn spark_method(
                 &tableau.alpha[1][i],
             ));
             let (q, _) = forces[i];
-            let phi_i = if dae {
+            let phi_i = if idae {
                 let theta = m.push(
                     format!("theta_{}", i + 1),
                     Expr::Kernel(Kernel::Dae(DaeFunction::Theta), vec![q, velocities[i]]),
@@ -353,40 +404,30 @@ pub fn spark_method(
             m.row(block, i, row);
         }
     }
-    if let (Some((y, z)), Some((y_rows, z_rows))) = (tilde_blocks, tilde_rows) {
-        // Ỹ_j − Σ ã^q V − Σ α̃^q U = 0 and Z̃_j − Σ ã^p F − Σ α̃^p G = 0.
-        for j in 0..r {
-            let rows = [
-                (
-                    y,
-                    y_rows,
-                    "y",
-                    &tableau.a_tilde[0][j],
-                    &tableau.alpha_tilde[0][j],
-                    &velocities,
-                    &us,
-                ),
-                (
-                    z,
-                    z_rows,
-                    "z",
-                    &tableau.a_tilde[1][j],
-                    &tableau.alpha_tilde[1][j],
-                    &fs,
-                    &g,
-                ),
-            ];
-            for (block, row_block, name, a, alpha, xs, ys) in rows {
-                let mut terms = vec![(Coef::sign(true), unknown(block, j))];
-                terms.extend(
-                    weighted(a, xs)
-                        .into_iter()
-                        .chain(weighted(alpha, ys))
-                        .map(|(c, t)| (Coef::new(c.value.neg()), t)),
-                );
-                let value = m.push(format!("row_{name}_tilde_{}", j + 1), Expr::Linear(terms));
-                m.row(row_block, j, value);
-            }
+    // Y_i − Σ a^q V − Σ α^q U = 0, Z_i − Σ a^p F − Σ α^p G = 0 (Hamiltonian DAEs), and
+    // Ỹ_j − Σ ã^q V − Σ α̃^q U = 0, Z̃_j − Σ ã^p F − Σ α̃^p G = 0 (DAEs).
+    let stage_blocks = [
+        (
+            internal_blocks,
+            internal_rows,
+            "",
+            &tableau.a,
+            &tableau.alpha,
+        ),
+        (
+            tilde_blocks,
+            tilde_rows,
+            "_tilde",
+            &tableau.a_tilde,
+            &tableau.alpha_tilde,
+        ),
+    ];
+    for (blocks, rows, suffix, a, alpha) in stage_blocks {
+        if let (Some((y, z)), Some((y_rows, z_rows))) = (blocks, rows) {
+            let position = (y, y_rows, format!("y{suffix}"));
+            increment_rows(&mut m, position, (&a[0], &velocities), (&alpha[0], &us));
+            let momentum = (z, z_rows, format!("z{suffix}"));
+            increment_rows(&mut m, momentum, (&a[1], &fs), (&alpha[1], &g));
         }
     }
     let mut phi_tilde = Vec::with_capacity(r);
@@ -445,6 +486,28 @@ pub fn spark_method(
         m.row(block, 0, value);
     }
     Ok(m)
+}
+
+/// The rows `X_j − Σ_k a_jk x_k − Σ_k α_jk y_k = 0` of the unknown stage block `X` (one per row
+/// of `a`) into a row block, e.g. `Ỹ_j − Σ ã^q V − Σ α̃^q U`; `(block, rows, name)` names the
+/// unknown block, the row block and the values (`row_{name}_{j}`).
+fn increment_rows(
+    m: &mut Method,
+    (block, rows, name): (usize, usize, String),
+    (a, xs): (&Matrix, &[Term]),
+    (alpha, ys): (&Matrix, &[Term]),
+) {
+    for (j, (a, alpha)) in a.iter().zip(alpha).enumerate() {
+        let mut terms = vec![(Coef::sign(true), Term::Unknown { block, stage: j })];
+        terms.extend(
+            weighted(a, xs)
+                .into_iter()
+                .chain(weighted(alpha, ys))
+                .map(|(c, t)| (Coef::new(c.value.neg()), t)),
+        );
+        let value = m.push(format!("row_{name}_{}", j + 1), Expr::Linear(terms));
+        m.row(rows, j, value);
+    }
 }
 
 /// The value `base + h Σ_j a_j x_j + h Σ_j α_j y_j + h Σ_k e_k z_k` (interned under `name`) of
@@ -536,9 +599,9 @@ fn omega_rows(
 }
 
 /// The constraint `φ(q, p)` at the point `(q, p)` as the value `phi_{name}`: the kernel of an
-/// implicit DAE, `p − ϑ(q)` on a degenerate Lagrangian.
+/// implicit or Hamiltonian DAE, `p − ϑ(q)` on a degenerate Lagrangian.
 fn constraint(m: &mut Method, kind: ProblemKind, name: String, q: Term, p: Term) -> Term {
-    if kind == ProblemKind::ImplicitDae {
+    if kind.is_dae() {
         m.intern(
             format!("phi_{name}"),
             Expr::Kernel(Kernel::Dae(DaeFunction::Phi), vec![q, p]),
@@ -628,6 +691,46 @@ pub fn spark(
         ),
         &tableau,
         internal_pair(tableau_kind),
+        doc,
+    )
+}
+
+/// HSPARK over the SPARK tableau `tableau_kind` with `s` internal stages, on Hamiltonian DAEs
+/// (e.g. `HsparkLobattoIIIAIIIB3`): SPARK's structure with `V_i = v(Q_i, P_i)`,
+/// `F_i = f(Q_i, P_i)` at the internal stages, and no μ (upstream reserves μ unknowns that no
+/// equation uses, a singular stage Jacobian).
+pub fn hspark(tableau_kind: SparkKind, s: usize, prec: Precision) -> Result<Method, TableauError> {
+    let tableau = tableau_kind.build(s, prec)?;
+    let doc = format!(
+        "HSPARK over {} (s = {s} internal, r = {} projective stages): declared order {}; v(Q, P) and f(Q, P) at the internal stages.",
+        tableau.name, tableau.r, tableau.order
+    );
+    spark_method(
+        Structure::Spark(NullMultiplier::Absent),
+        ProblemKind::HamiltonianDae,
+        &format!("Hspark{}", tableau_kind.name()),
+        &tableau,
+        internal_pair(tableau_kind),
+        doc,
+    )
+}
+
+/// HPARK over the pair of `base` with `s` stages, on Hamiltonian DAEs (e.g. `HparkGlrk2`):
+/// r = s projective stages equal to the internal ones ([`hpark_tableau`]), the constraint at
+/// every projective stage and `Λ̃_1 = λ_n` where `c^λ_1 = 0`, `λ_{n+1} = Σ b_j Λ̃_j`.
+pub fn hpark(base: Base, s: usize, prec: Precision) -> Result<Method, TableauError> {
+    let tableau = hpark_tableau(base, s, prec)?;
+    let doc = format!(
+        "HPARK over {}({s}) (s = r = {s} stages): declared order {}; φ at every projective stage, λ_{{n+1}} = Σ b_j Λ̃_j.",
+        base.catalogue_pair().name(),
+        tableau.order
+    );
+    spark_method(
+        Structure::Vpark,
+        ProblemKind::HamiltonianDae,
+        &format!("Hpark{}", base.name()),
+        &tableau,
+        base.catalogue_pair(),
         doc,
     )
 }

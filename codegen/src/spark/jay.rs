@@ -7,6 +7,7 @@
 //! multiplier μ along d to SPARK's rows it does not belong to, a defect; see
 //! [`crate::method::spark`]).
 
+use super::projection::Base;
 use super::tableau::{SparkTableau, identity_omega};
 use super::{gauss_omega_matrix, lobatto_null_vector, lobatto_omega_matrix};
 use crate::exact::{Matrix, Precision};
@@ -143,6 +144,21 @@ impl SparkKind {
             }
         }
     }
+}
+
+/// HPARK's tableau over the pair of `base` (`spark_methods.md` §1.3): r = s, every q-slot the
+/// pair's q tableau and every p-slot its p tableau, `c^λ = c^q`, and the multiplier update
+/// weights `d^λ = b` (upstream takes the nodes `c^p` there); the constraint at every projective
+/// stage (ω is not used). Order 2s over Gauss, 2s − 2 over the Lobatto pairs.
+pub fn hpark_tableau(base: Base, s: usize, prec: Precision) -> Result<SparkTableau, TableauError> {
+    let (fq, fp, order) = match base {
+        Base::Glrk => (Family::Gauss, Family::Gauss, 2 * s),
+        Base::LobattoIIIAIIIB => (Family::LobattoIIIA, Family::LobattoIIIB, 2 * s - 2),
+        Base::LobattoIIIBIIIA => (Family::LobattoIIIB, Family::LobattoIIIA, 2 * s - 2),
+    };
+    let (q, p) = (build(fq, s, prec)?, build(fp, s, prec)?);
+    let name = format!("Hpark{}{s}", base.name());
+    Ok(uniform(name, order, &q, &p, identity_omega(s)))
 }
 
 /// A tableau with r = s whose q-slots are all `q` and p-slots all `p`

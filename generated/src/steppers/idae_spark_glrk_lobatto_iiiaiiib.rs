@@ -68,6 +68,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 2,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -100,8 +101,8 @@ impl<
         let q_1 = *q + u_tilde_1 * (0.5 * h) + u_tilde_2 * (0.5 * h);
         let f_1 = problem.force(&q_1, &v_zero);
         let row_y_tilde_1 = ytilde_1;
-        let row_z_tilde_1 = ztilde_1 - f_1 * 0.5 - g_tilde_1 * 0.5;
         let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.5 - u_tilde_2 * 0.5;
+        let row_z_tilde_1 = ztilde_1 - f_1 * 0.5 - g_tilde_1 * 0.5;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.5 - g_tilde_1 * 0.5;
         let phi_tilde_1 = problem.phi(&q_tilde_1, &p_tilde_1);
         let phi_tilde_2 = problem.phi(&q_tilde_2, &p_tilde_2);
@@ -110,8 +111,8 @@ impl<
         let omega_1 = phi_tilde_1 + phi_tilde_2 - phi_next;
         let omega_2 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -187,52 +188,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_3 * (0.5 * h) - a_12 * a_0 * (0.25 * h2)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_12 * a_6 * (0.25 * h2)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_4 * (0.5 * h) - a_12 * a_1 * (0.25 * h2)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_12 * a_7 * (0.25 * h2)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_5 * 0.5 - a_12 * a_2 * (0.25 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_12 * a_8 * (0.25 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.5 * h)),
@@ -276,6 +231,52 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
             &(-a_8 * 0.5),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_3 * (0.5 * h) - a_12 * a_0 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_12 * a_6 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_4 * (0.5 * h) - a_12 * a_1 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_12 * a_7 * (0.25 * h2)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_5 * 0.5 - a_12 * a_2 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_12 * a_8 * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -467,6 +468,18 @@ impl<
         let a_19 = problem.phi_dp(&q_1, &p_next);
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_0 * 0.5 - a_6 * 0.5),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_1 * 0.5 - a_7 * 0.5),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_3 * 0.5 - a_12 * 0.5 - a_12 * a_0 * (0.25 * h)
@@ -477,18 +490,6 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_4 * 0.5 - a_12 * a_1 * (0.25 * h) - a_12 * a_7 * (0.25 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_0 * 0.5 - a_6 * 0.5),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_1 * 0.5 - a_7 * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -737,6 +738,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 2,
         weights: &[0.16666666666666666, 0.6666666666666666, 0.16666666666666666],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -782,16 +784,16 @@ impl<
             + u_tilde_3 * (0.16666666666666666 * h);
         let f_2 = problem.force(&q_2, &v_zero);
         let row_y_tilde_1 = ytilde_1;
+        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.20833333333333334
+            - u_tilde_2 * 0.3333333333333333 + u_tilde_3 * 0.041666666666666664;
+        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.16666666666666666
+            - u_tilde_2 * 0.6666666666666666 - u_tilde_3 * 0.16666666666666666;
         let row_z_tilde_1 = ztilde_1 - f_1 * 0.16666666666666666
             + f_2 * 0.16666666666666666 - g_tilde_1 * 0.16666666666666666
             + g_tilde_2 * 0.16666666666666666;
-        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.20833333333333334
-            - u_tilde_2 * 0.3333333333333333 + u_tilde_3 * 0.041666666666666664;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.16666666666666666
             - f_2 * 0.3333333333333333 - g_tilde_1 * 0.16666666666666666
             - g_tilde_2 * 0.3333333333333333;
-        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.16666666666666666
-            - u_tilde_2 * 0.6666666666666666 - u_tilde_3 * 0.16666666666666666;
         let row_z_tilde_3 = ztilde_3 - f_1 * 0.16666666666666666
             - f_2 * 0.8333333333333334 - g_tilde_1 * 0.16666666666666666
             - g_tilde_2 * 0.8333333333333334;
@@ -807,10 +809,10 @@ impl<
         let omega_2 = phi_tilde_2 + phi_tilde_3 * 0.5 - phi_next * 0.5;
         let omega_3 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &row_y_tilde_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -912,6 +914,134 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.20833333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(a_12 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.20833333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(a_13 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.20833333333333334),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.3333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(a_14 * 0.041666666666666664),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.16666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.6666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.16666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.16666666666666666 * h) - a_18 * a_0 * (0.034722222222222224 * h2)
@@ -985,70 +1115,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.20833333333333334 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.3333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_12 * (0.041666666666666664 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.20833333333333334 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.3333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_13 * (0.041666666666666664 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.20833333333333334),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.3333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_14 * 0.041666666666666664),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.16666666666666666 * h) - a_18 * a_0 * (0.034722222222222224 * h2)
@@ -1119,70 +1185,6 @@ impl<
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
             &(a_18 * a_14 * (0.006944444444444444 * h)
                 - a_20 * a_14 * (0.05555555555555555 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.6666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.6666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.16666666666666666),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.6666666666666666),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1585,6 +1587,34 @@ impl<
         let a_29 = problem.phi_dp(&q_2, &p_next);
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_0 * 0.20833333333333334 - a_6 * 0.3333333333333333
+                + a_12 * 0.041666666666666664),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_1 * 0.20833333333333334 - a_7 * 0.3333333333333333
+                + a_13 * 0.041666666666666664),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_0 * 0.16666666666666666 - a_6 * 0.6666666666666666
+                - a_12 * 0.16666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_1 * 0.16666666666666666 - a_7 * 0.6666666666666666
+                - a_13 * 0.16666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_3 * 0.16666666666666666 + a_9 * 0.16666666666666666
@@ -1609,20 +1639,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_0 * 0.20833333333333334 - a_6 * 0.3333333333333333
-                + a_12 * 0.041666666666666664),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_1 * 0.20833333333333334 - a_7 * 0.3333333333333333
-                + a_13 * 0.041666666666666664),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_3 * 0.16666666666666666 - a_9 * 0.3333333333333333
@@ -1644,20 +1660,6 @@ impl<
                 - a_20 * a_1 * (0.05555555555555555 * h)
                 - a_20 * a_7 * (0.2222222222222222 * h)
                 - a_20 * a_13 * (0.05555555555555555 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_0 * 0.16666666666666666 - a_6 * 0.6666666666666666
-                - a_12 * 0.16666666666666666),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_1 * 0.16666666666666666 - a_7 * 0.6666666666666666
-                - a_13 * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -2073,6 +2075,7 @@ impl<
             0.4166666666666667,
             0.08333333333333333,
         ],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -2131,27 +2134,27 @@ impl<
             + u_tilde_4 * (0.08333333333333333 * h);
         let f_3 = problem.force(&q_3, &v_zero);
         let row_y_tilde_1 = ytilde_1;
+        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.11030056647916492
+            - u_tilde_2 * 0.1896994335208351 + u_tilde_3 * 0.03390736422914389
+            - u_tilde_4 * 0.010300566479164915;
+        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.07303276685416842
+            - u_tilde_2 * 0.45057403089581055 - u_tilde_3 * 0.2269672331458316
+            + u_tilde_4 * 0.02696723314583158;
+        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.08333333333333333
+            - u_tilde_2 * 0.4166666666666667 - u_tilde_3 * 0.4166666666666667
+            - u_tilde_4 * 0.08333333333333333;
         let row_z_tilde_1 = ztilde_1 - f_1 * 0.08333333333333333
             + f_2 * 0.1348361657291579 - f_3 * 0.05150283239582457
             - g_tilde_1 * 0.08333333333333333 + g_tilde_2 * 0.1348361657291579
             - g_tilde_3 * 0.05150283239582457;
-        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.11030056647916492
-            - u_tilde_2 * 0.1896994335208351 + u_tilde_3 * 0.03390736422914389
-            - u_tilde_4 * 0.010300566479164915;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.08333333333333333
             - f_2 * 0.2269672331458316 + f_3 * 0.03390736422914389
             - g_tilde_1 * 0.08333333333333333 - g_tilde_2 * 0.2269672331458316
             + g_tilde_3 * 0.03390736422914389;
-        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.07303276685416842
-            - u_tilde_2 * 0.45057403089581055 - u_tilde_3 * 0.2269672331458316
-            + u_tilde_4 * 0.02696723314583158;
         let row_z_tilde_3 = ztilde_3 - f_1 * 0.08333333333333333
             - f_2 * 0.45057403089581055 - f_3 * 0.1896994335208351
             - g_tilde_1 * 0.08333333333333333 - g_tilde_2 * 0.45057403089581055
             - g_tilde_3 * 0.1896994335208351;
-        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.08333333333333333
-            - u_tilde_2 * 0.4166666666666667 - u_tilde_3 * 0.4166666666666667
-            - u_tilde_4 * 0.08333333333333333;
         let row_z_tilde_4 = ztilde_4 - f_1 * 0.08333333333333333
             - f_2 * 0.3651638342708421 - f_3 * 0.5515028323958245
             - g_tilde_1 * 0.08333333333333333 - g_tilde_2 * 0.3651638342708421
@@ -2172,12 +2175,12 @@ impl<
             - phi_next * 0.4472135954999579;
         let omega_4 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &row_y_tilde_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &row_y_tilde_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &row_z_tilde_4);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -2302,6 +2305,252 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.11030056647916492 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.1896994335208351 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(a_12 * (0.03390736422914389 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(-a_18 * (0.010300566479164915 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.11030056647916492 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.1896994335208351 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(a_13 * (0.03390736422914389 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(-a_19 * (0.010300566479164915 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.11030056647916492),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.1896994335208351),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(a_14 * 0.03390736422914389),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(-a_20 * 0.010300566479164915),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.07303276685416842 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.45057403089581055 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.2269672331458316 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(a_18 * (0.02696723314583158 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.07303276685416842 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.45057403089581055 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.2269672331458316 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(a_19 * (0.02696723314583158 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.07303276685416842),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.45057403089581055),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.2269672331458316),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(a_20 * 0.02696723314583158),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(-a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(-a_19 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.4166666666666667),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.4166666666666667),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(-a_20 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.08333333333333333 * h) - a_24 * a_0 * (0.009191713873263743 * h2)
@@ -2407,88 +2656,6 @@ impl<
             &(-a_24 * a_20 * (0.0008583805399304095 * h)
                 - a_26 * a_20 * (0.0036361583177081875 * h)
                 - a_28 * a_20 * (0.0042919026996520475 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.11030056647916492 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.1896994335208351 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_12 * (0.03390736422914389 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_18 * (0.010300566479164915 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.11030056647916492 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.1896994335208351 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_13 * (0.03390736422914389 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_19 * (0.010300566479164915 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.11030056647916492),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.1896994335208351),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_14 * 0.03390736422914389),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_20 * 0.010300566479164915),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2600,88 +2767,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.07303276685416842 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.45057403089581055 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.2269672331458316 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_18 * (0.02696723314583158 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.07303276685416842 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.45057403089581055 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.2269672331458316 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_19 * (0.02696723314583158 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.07303276685416842),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.45057403089581055),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.2269672331458316),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_20 * 0.02696723314583158),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.08333333333333333 * h) - a_24 * a_0 * (0.009191713873263743 * h2)
@@ -2788,88 +2873,6 @@ impl<
             &(-a_24 * a_20 * (0.0008583805399304095 * h)
                 + a_26 * a_20 * (0.012150734940624444 * h)
                 - a_28 * a_20 * (0.015808286126736258 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.4166666666666667 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.4166666666666667 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_18 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.4166666666666667 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.4166666666666667 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_19 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.4166666666666667),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.4166666666666667),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_20 * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -3568,6 +3571,48 @@ impl<
         let a_39 = problem.phi_dp(&q_3, &p_next);
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_0 * 0.11030056647916492 - a_6 * 0.1896994335208351
+                + a_12 * 0.03390736422914389 - a_18 * 0.010300566479164915),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_1 * 0.11030056647916492 - a_7 * 0.1896994335208351
+                + a_13 * 0.03390736422914389 - a_19 * 0.010300566479164915),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_0 * 0.07303276685416842 - a_6 * 0.45057403089581055
+                - a_12 * 0.2269672331458316 + a_18 * 0.02696723314583158),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_1 * 0.07303276685416842 - a_7 * 0.45057403089581055
+                - a_13 * 0.2269672331458316 + a_19 * 0.02696723314583158),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_0 * 0.08333333333333333 - a_6 * 0.4166666666666667
+                - a_12 * 0.4166666666666667 - a_18 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_1 * 0.08333333333333333 - a_7 * 0.4166666666666667
+                - a_13 * 0.4166666666666667 - a_19 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_3 * 0.08333333333333333 + a_9 * 0.1348361657291579
@@ -3602,20 +3647,6 @@ impl<
                 - a_28 * a_7 * (0.021459513498260238 * h)
                 - a_28 * a_13 * (0.021459513498260238 * h)
                 - a_28 * a_19 * (0.0042919026996520475 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_0 * 0.11030056647916492 - a_6 * 0.1896994335208351
-                + a_12 * 0.03390736422914389 - a_18 * 0.010300566479164915),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_1 * 0.11030056647916492 - a_7 * 0.1896994335208351
-                + a_13 * 0.03390736422914389 - a_19 * 0.010300566479164915),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -3656,20 +3687,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_0 * 0.07303276685416842 - a_6 * 0.45057403089581055
-                - a_12 * 0.2269672331458316 + a_18 * 0.02696723314583158),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_1 * 0.07303276685416842 - a_7 * 0.45057403089581055
-                - a_13 * 0.2269672331458316 + a_19 * 0.02696723314583158),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_3 * 0.08333333333333333 - a_9 * 0.45057403089581055
@@ -3704,20 +3721,6 @@ impl<
                 - a_28 * a_7 * (0.07904143063368128 * h)
                 - a_28 * a_13 * (0.07904143063368128 * h)
                 - a_28 * a_19 * (0.015808286126736258 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_0 * 0.08333333333333333 - a_6 * 0.4166666666666667
-                - a_12 * 0.4166666666666667 - a_18 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_1 * 0.08333333333333333 - a_7 * 0.4166666666666667
-                - a_13 * 0.4166666666666667 - a_19 * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -4343,6 +4346,7 @@ impl<
             0.2722222222222222,
             0.05,
         ],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -4414,34 +4418,34 @@ impl<
             + u_tilde_4 * (0.2722222222222222 * h) + u_tilde_5 * (0.05 * h);
         let f_4 = problem.force(&q_4, &v_zero);
         let row_y_tilde_1 = ytilde_1;
+        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.0677284321861569
+            - u_tilde_2 * 0.11974476934341169 + u_tilde_3 * 0.021735721866558113
+            - u_tilde_4 * 0.010635824225415492 + u_tilde_5 * 0.0037001392424145306;
+        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.040625
+            - u_tilde_2 * 0.30318418332304276 - u_tilde_3 * 0.17777777777777778
+            + u_tilde_4 * 0.030961961100820556 - u_tilde_5 * 0.009375;
+        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.053700139242414534
+            - u_tilde_2 * 0.2615863979968067 - u_tilde_3 * 0.37729127742211366
+            - u_tilde_4 * 0.15247745287881054 + u_tilde_5 * 0.017728432186156898;
+        let row_y_tilde_5 = ytilde_5 - u_tilde_1 * 0.05 - u_tilde_2 * 0.2722222222222222
+            - u_tilde_3 * 0.35555555555555557 - u_tilde_4 * 0.2722222222222222
+            - u_tilde_5 * 0.05;
         let row_z_tilde_1 = ztilde_1 - f_1 * 0.05 + f_2 * 0.096521464124632
             - f_3 * 0.06666666666666667 + f_4 * 0.020145202542034668 - g_tilde_1 * 0.05
             + g_tilde_2 * 0.096521464124632 - g_tilde_3 * 0.06666666666666667
             + g_tilde_4 * 0.020145202542034668;
-        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.0677284321861569
-            - u_tilde_2 * 0.11974476934341169 + u_tilde_3 * 0.021735721866558113
-            - u_tilde_4 * 0.010635824225415492 + u_tilde_5 * 0.0037001392424145306;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.05 - f_2 * 0.15247745287881054
             + f_3 * 0.040440112458214605 - f_4 * 0.010635824225415492 - g_tilde_1 * 0.05
             - g_tilde_2 * 0.15247745287881054 + g_tilde_3 * 0.040440112458214605
             - g_tilde_4 * 0.010635824225415492;
-        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.040625
-            - u_tilde_2 * 0.30318418332304276 - u_tilde_3 * 0.17777777777777778
-            + u_tilde_4 * 0.030961961100820556 - u_tilde_5 * 0.009375;
         let row_z_tilde_3 = ztilde_3 - f_1 * 0.05 - f_2 * 0.2888636342763058
             - f_3 * 0.17777777777777778 + f_4 * 0.016641412054083555 - g_tilde_1 * 0.05
             - g_tilde_2 * 0.2888636342763058 - g_tilde_3 * 0.17777777777777778
             + g_tilde_4 * 0.016641412054083555;
-        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.053700139242414534
-            - u_tilde_2 * 0.2615863979968067 - u_tilde_3 * 0.37729127742211366
-            - u_tilde_4 * 0.15247745287881054 + u_tilde_5 * 0.017728432186156898;
         let row_z_tilde_4 = ztilde_4 - f_1 * 0.05 - f_2 * 0.2615863979968067
             - f_3 * 0.3959956680137702 - f_4 * 0.11974476934341169 - g_tilde_1 * 0.05
             - g_tilde_2 * 0.2615863979968067 - g_tilde_3 * 0.3959956680137702
             - g_tilde_4 * 0.11974476934341169;
-        let row_y_tilde_5 = ytilde_5 - u_tilde_1 * 0.05 - u_tilde_2 * 0.2722222222222222
-            - u_tilde_3 * 0.35555555555555557 - u_tilde_4 * 0.2722222222222222
-            - u_tilde_5 * 0.05;
         let row_z_tilde_5 = ztilde_5 - f_1 * 0.05 - f_2 * 0.29236742476425687
             - f_3 * 0.28888888888888886 - f_4 * 0.3687436863468542 - g_tilde_1 * 0.05
             - g_tilde_2 * 0.29236742476425687 - g_tilde_3 * 0.28888888888888886
@@ -4466,14 +4470,14 @@ impl<
             - phi_next * 0.42857142857142855;
         let omega_5 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &row_y_tilde_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &row_y_tilde_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &row_z_tilde_4);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 4, &row_y_tilde_5);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &row_z_tilde_4);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 4, &row_z_tilde_5);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -4623,6 +4627,406 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.0677284321861569 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.11974476934341169 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(a_12 * (0.021735721866558113 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(-a_18 * (0.010635824225415492 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
+            &(a_24 * (0.0037001392424145306 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.0677284321861569 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.11974476934341169 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(a_13 * (0.021735721866558113 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(-a_19 * (0.010635824225415492 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
+            &(a_25 * (0.0037001392424145306 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.0677284321861569),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.11974476934341169),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(a_14 * 0.021735721866558113),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(-a_20 * 0.010635824225415492),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
+            &(a_26 * 0.0037001392424145306),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.040625 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.30318418332304276 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.17777777777777778 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(a_18 * (0.030961961100820556 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
+            &(-a_24 * (0.009375 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.040625 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.30318418332304276 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.17777777777777778 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(a_19 * (0.030961961100820556 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
+            &(-a_25 * (0.009375 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.040625),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.30318418332304276),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.17777777777777778),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(a_20 * 0.030961961100820556),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
+            &(-a_26 * 0.009375),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.053700139242414534 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.2615863979968067 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.37729127742211366 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(-a_18 * (0.15247745287881054 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
+            &(a_24 * (0.017728432186156898 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.053700139242414534 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.2615863979968067 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.37729127742211366 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(-a_19 * (0.15247745287881054 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
+            &(a_25 * (0.017728432186156898 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.053700139242414534),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.2615863979968067),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.37729127742211366),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(-a_20 * 0.15247745287881054),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
+            &(a_26 * 0.017728432186156898),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(-a_18 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
+            &(-a_24 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.35555555555555557 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(-a_19 * (0.2722222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
+            &(-a_25 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.05),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.2722222222222222),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.35555555555555557),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(-a_20 * 0.2722222222222222),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
+            &(-a_26 * 0.05),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.05 * h) - a_30 * a_0 * (0.0033864216093078448 * h2)
@@ -4769,106 +5173,6 @@ impl<
                 + a_32 * a_26 * (0.000904888726168425 * h)
                 + a_34 * a_26 * (0.0011818954790771266 * h)
                 + a_36 * a_26 * (0.0010072601271017333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.0677284321861569 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.11974476934341169 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_12 * (0.021735721866558113 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_18 * (0.010635824225415492 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
-            &(a_24 * (0.0037001392424145306 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.0677284321861569 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.11974476934341169 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_13 * (0.021735721866558113 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_19 * (0.010635824225415492 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
-            &(a_25 * (0.0037001392424145306 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.0677284321861569),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.11974476934341169),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_14 * 0.021735721866558113),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_20 * 0.010635824225415492),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
-            &(a_26 * 0.0037001392424145306),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5022,106 +5326,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.040625 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.30318418332304276 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.17777777777777778 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_18 * (0.030961961100820556 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
-            &(-a_24 * (0.009375 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.040625 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.30318418332304276 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.17777777777777778 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_19 * (0.030961961100820556 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
-            &(-a_25 * (0.009375 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.040625),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.30318418332304276),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.17777777777777778),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_20 * 0.030961961100820556),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
-            &(-a_26 * 0.009375),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.05 * h) - a_30 * a_0 * (0.0033864216093078448 * h2)
@@ -5271,106 +5475,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.053700139242414534 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.2615863979968067 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.37729127742211366 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_18 * (0.15247745287881054 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
-            &(a_24 * (0.017728432186156898 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.053700139242414534 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.2615863979968067 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.37729127742211366 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_19 * (0.15247745287881054 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
-            &(a_25 * (0.017728432186156898 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.053700139242414534),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.2615863979968067),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.37729127742211366),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_20 * 0.15247745287881054),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
-            &(a_26 * 0.017728432186156898),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.05 * h) - a_30 * a_0 * (0.0033864216093078448 * h2)
@@ -5517,106 +5621,6 @@ impl<
                 - a_32 * a_26 * (0.002452372481220063 * h)
                 + a_34 * a_26 * (0.007020382346394024 * h)
                 - a_36 * a_26 * (0.005987238467170584 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.05 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.2722222222222222 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.35555555555555557 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_18 * (0.2722222222222222 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
-            &(-a_24 * (0.05 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.05 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.2722222222222222 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.35555555555555557 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_19 * (0.2722222222222222 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 4, dims),
-            &(-a_25 * (0.05 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.05),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.2722222222222222),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.35555555555555557),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_20 * 0.2722222222222222),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
-            &(-a_26 * 0.05),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -6708,6 +6712,66 @@ impl<
         let a_49 = problem.phi_dp(&q_4, &p_next);
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_0 * 0.0677284321861569 - a_6 * 0.11974476934341169
+                + a_12 * 0.021735721866558113 - a_18 * 0.010635824225415492
+                + a_24 * 0.0037001392424145306),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_1 * 0.0677284321861569 - a_7 * 0.11974476934341169
+                + a_13 * 0.021735721866558113 - a_19 * 0.010635824225415492
+                + a_25 * 0.0037001392424145306),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_0 * 0.040625 - a_6 * 0.30318418332304276 - a_12 * 0.17777777777777778
+                + a_18 * 0.030961961100820556 - a_24 * 0.009375),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_1 * 0.040625 - a_7 * 0.30318418332304276 - a_13 * 0.17777777777777778
+                + a_19 * 0.030961961100820556 - a_25 * 0.009375),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_0 * 0.053700139242414534 - a_6 * 0.2615863979968067
+                - a_12 * 0.37729127742211366 - a_18 * 0.15247745287881054
+                + a_24 * 0.017728432186156898),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_1 * 0.053700139242414534 - a_7 * 0.2615863979968067
+                - a_13 * 0.37729127742211366 - a_19 * 0.15247745287881054
+                + a_25 * 0.017728432186156898),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            0,
+            &(-a_0 * 0.05 - a_6 * 0.2722222222222222 - a_12 * 0.35555555555555557
+                - a_18 * 0.2722222222222222 - a_24 * 0.05),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            0,
+            &(-a_1 * 0.05 - a_7 * 0.2722222222222222 - a_13 * 0.35555555555555557
+                - a_19 * 0.2722222222222222 - a_25 * 0.05),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_3 * 0.05 + a_9 * 0.096521464124632 - a_15 * 0.06666666666666667
@@ -6758,22 +6822,6 @@ impl<
                 + a_36 * a_13 * (0.007162738681612326 * h)
                 + a_36 * a_19 * (0.005483971803109437 * h)
                 + a_36 * a_25 * (0.0010072601271017333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_0 * 0.0677284321861569 - a_6 * 0.11974476934341169
-                + a_12 * 0.021735721866558113 - a_18 * 0.010635824225415492
-                + a_24 * 0.0037001392424145306),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_1 * 0.0677284321861569 - a_7 * 0.11974476934341169
-                + a_13 * 0.021735721866558113 - a_19 * 0.010635824225415492
-                + a_25 * 0.0037001392424145306),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -6830,20 +6878,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_0 * 0.040625 - a_6 * 0.30318418332304276 - a_12 * 0.17777777777777778
-                + a_18 * 0.030961961100820556 - a_24 * 0.009375),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_1 * 0.040625 - a_7 * 0.30318418332304276 - a_13 * 0.17777777777777778
-                + a_19 * 0.030961961100820556 - a_25 * 0.009375),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_3 * 0.05 - a_9 * 0.2888636342763058 - a_15 * 0.17777777777777778
@@ -6897,22 +6931,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_0 * 0.053700139242414534 - a_6 * 0.2615863979968067
-                - a_12 * 0.37729127742211366 - a_18 * 0.15247745287881054
-                + a_24 * 0.017728432186156898),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_1 * 0.053700139242414534 - a_7 * 0.2615863979968067
-                - a_13 * 0.37729127742211366 - a_19 * 0.15247745287881054
-                + a_25 * 0.017728432186156898),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
             &(-a_3 * 0.05 - a_9 * 0.2615863979968067 - a_15 * 0.3959956680137702
@@ -6963,20 +6981,6 @@ impl<
                 - a_36 * a_13 * (0.0425759179887686 * h)
                 - a_36 * a_19 * (0.03259718721015096 * h)
                 - a_36 * a_25 * (0.005987238467170584 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            0,
-            &(-a_0 * 0.05 - a_6 * 0.2722222222222222 - a_12 * 0.35555555555555557
-                - a_18 * 0.2722222222222222 - a_24 * 0.05),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            0,
-            &(-a_1 * 0.05 - a_7 * 0.2722222222222222 - a_13 * 0.35555555555555557
-                - a_19 * 0.2722222222222222 - a_25 * 0.05),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,

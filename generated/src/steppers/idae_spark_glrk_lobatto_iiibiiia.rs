@@ -68,6 +68,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 2,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -100,8 +101,8 @@ impl<
         let q_1 = *q + u_tilde_1 * (0.5 * h);
         let f_1 = problem.force(&q_1, &v_zero);
         let row_y_tilde_1 = ytilde_1 - u_tilde_1 * 0.5;
-        let row_z_tilde_1 = ztilde_1;
         let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.5;
+        let row_z_tilde_1 = ztilde_1;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.5 - g_tilde_1 * 0.5 - g_tilde_2 * 0.5;
         let phi_tilde_1 = problem.phi(&q_tilde_1, &p_tilde_1);
         let phi_tilde_2 = problem.phi(&q_tilde_2, &p_tilde_2);
@@ -111,8 +112,8 @@ impl<
         let omega_1 = phi_tilde_1 + phi_tilde_2 - phi_next;
         let omega_2 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -205,16 +206,6 @@ impl<
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             &(-a_2 * 0.5),
         );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            1.0,
-        );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
@@ -242,6 +233,16 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
             &(-a_2 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            1.0,
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -695,6 +696,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 2,
         weights: &[0.16666666666666666, 0.6666666666666666, 0.16666666666666666],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -739,14 +741,14 @@ impl<
         let f_2 = problem.force(&q_2, &v_zero);
         let row_y_tilde_1 = ytilde_1 - u_tilde_1 * 0.16666666666666666
             + u_tilde_2 * 0.16666666666666666;
-        let row_z_tilde_1 = ztilde_1;
         let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.16666666666666666
             - u_tilde_2 * 0.3333333333333333;
+        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.16666666666666666
+            - u_tilde_2 * 0.8333333333333334;
+        let row_z_tilde_1 = ztilde_1;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.20833333333333334
             - f_2 * 0.3333333333333333 - g_tilde_1 * 0.20833333333333334
             - g_tilde_2 * 0.3333333333333333 + g_tilde_3 * 0.041666666666666664;
-        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.16666666666666666
-            - u_tilde_2 * 0.8333333333333334;
         let row_z_tilde_3 = ztilde_3 - f_1 * 0.16666666666666666
             - f_2 * 0.6666666666666666 - g_tilde_1 * 0.16666666666666666
             - g_tilde_2 * 0.6666666666666666 - g_tilde_3 * 0.16666666666666666;
@@ -765,10 +767,10 @@ impl<
         let omega_2 = phi_tilde_2 + phi_tilde_3 * 0.5 - phi_next * 0.5;
         let omega_3 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &row_y_tilde_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -905,16 +907,6 @@ impl<
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
             &(a_8 * 0.16666666666666666),
         );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            1.0,
-        );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
@@ -960,6 +952,62 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
             &(-a_8 * 0.3333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.8333333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.8333333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.16666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.8333333333333334),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            1.0,
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1030,52 +1078,6 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
             &(a_17 * 0.041666666666666664),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.8333333333333334 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.8333333333333334 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.16666666666666666),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.8333333333333334),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1482,6 +1484,18 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_0 * 0.16666666666666666 - a_6 * 0.8333333333333334),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_1 * 0.16666666666666666 - a_7 * 0.8333333333333334),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_3 * 0.20833333333333334 - a_9 * 0.3333333333333333
@@ -1500,18 +1514,6 @@ impl<
                 - a_18 * a_7 * (0.06944444444444445 * h)
                 - a_20 * a_1 * (0.05555555555555555 * h)
                 - a_20 * a_7 * (0.2777777777777778 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_0 * 0.16666666666666666 - a_6 * 0.8333333333333334),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_1 * 0.16666666666666666 - a_7 * 0.8333333333333334),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -1903,6 +1905,7 @@ impl<
             0.4166666666666667,
             0.08333333333333333,
         ],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1960,21 +1963,21 @@ impl<
         let f_3 = problem.force(&q_3, &v_zero);
         let row_y_tilde_1 = ytilde_1 - u_tilde_1 * 0.08333333333333333
             + u_tilde_2 * 0.1348361657291579 - u_tilde_3 * 0.05150283239582457;
-        let row_z_tilde_1 = ztilde_1;
         let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.08333333333333333
             - u_tilde_2 * 0.2269672331458316 + u_tilde_3 * 0.03390736422914389;
+        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.08333333333333333
+            - u_tilde_2 * 0.45057403089581055 - u_tilde_3 * 0.1896994335208351;
+        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.08333333333333333
+            - u_tilde_2 * 0.3651638342708421 - u_tilde_3 * 0.5515028323958245;
+        let row_z_tilde_1 = ztilde_1;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.11030056647916492
             - f_2 * 0.1896994335208351 + f_3 * 0.03390736422914389
             - g_tilde_1 * 0.11030056647916492 - g_tilde_2 * 0.1896994335208351
             + g_tilde_3 * 0.03390736422914389 - g_tilde_4 * 0.010300566479164915;
-        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.08333333333333333
-            - u_tilde_2 * 0.45057403089581055 - u_tilde_3 * 0.1896994335208351;
         let row_z_tilde_3 = ztilde_3 - f_1 * 0.07303276685416842
             - f_2 * 0.45057403089581055 - f_3 * 0.2269672331458316
             - g_tilde_1 * 0.07303276685416842 - g_tilde_2 * 0.45057403089581055
             - g_tilde_3 * 0.2269672331458316 + g_tilde_4 * 0.02696723314583158;
-        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.08333333333333333
-            - u_tilde_2 * 0.3651638342708421 - u_tilde_3 * 0.5515028323958245;
         let row_z_tilde_4 = ztilde_4 - f_1 * 0.08333333333333333
             - f_2 * 0.4166666666666667 - f_3 * 0.4166666666666667
             - g_tilde_1 * 0.08333333333333333 - g_tilde_2 * 0.4166666666666667
@@ -1998,12 +2001,12 @@ impl<
             - phi_next * 0.4472135954999579;
         let omega_4 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &row_y_tilde_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &row_y_tilde_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &row_z_tilde_4);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -2181,16 +2184,6 @@ impl<
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
             &(-a_14 * 0.05150283239582457),
         );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            1.0,
-        );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
@@ -2254,6 +2247,144 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
             &(a_14 * 0.03390736422914389),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.45057403089581055 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.1896994335208351 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.45057403089581055 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.1896994335208351 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.45057403089581055),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.1896994335208351),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.3651638342708421 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.5515028323958245 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.3651638342708421 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.5515028323958245 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.3651638342708421),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.5515028323958245),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            1.0,
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2359,70 +2490,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.45057403089581055 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.1896994335208351 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.45057403089581055 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.1896994335208351 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.45057403089581055),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.1896994335208351),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.07303276685416842 * h) - a_24 * a_0 * (0.006086063904514035 * h2)
@@ -2523,70 +2590,6 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
             &(a_23 * 0.02696723314583158),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.3651638342708421 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.5515028323958245 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.3651638342708421 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.5515028323958245 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.3651638342708421),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.5515028323958245),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -3272,6 +3275,34 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_0 * 0.08333333333333333 - a_6 * 0.45057403089581055
+                - a_12 * 0.1896994335208351),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_1 * 0.08333333333333333 - a_7 * 0.45057403089581055
+                - a_13 * 0.1896994335208351),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_0 * 0.08333333333333333 - a_6 * 0.3651638342708421
+                - a_12 * 0.5515028323958245),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_1 * 0.08333333333333333 - a_7 * 0.3651638342708421
+                - a_13 * 0.5515028323958245),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_3 * 0.11030056647916492 - a_9 * 0.1896994335208351
@@ -3304,20 +3335,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_0 * 0.08333333333333333 - a_6 * 0.45057403089581055
-                - a_12 * 0.1896994335208351),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_1 * 0.08333333333333333 - a_7 * 0.45057403089581055
-                - a_13 * 0.1896994335208351),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_3 * 0.07303276685416842 - a_9 * 0.45057403089581055
@@ -3347,20 +3364,6 @@ impl<
                 - a_28 * a_1 * (0.018913936095485966 * h)
                 - a_28 * a_7 * (0.08288022510937602 * h)
                 - a_28 * a_13 * (0.1251730719409696 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_0 * 0.08333333333333333 - a_6 * 0.3651638342708421
-                - a_12 * 0.5515028323958245),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_1 * 0.08333333333333333 - a_7 * 0.3651638342708421
-                - a_13 * 0.5515028323958245),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -3943,6 +3946,7 @@ impl<
             0.2722222222222222,
             0.05,
         ],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -4011,30 +4015,30 @@ impl<
         let f_4 = problem.force(&q_4, &v_zero);
         let row_y_tilde_1 = ytilde_1 - u_tilde_1 * 0.05 + u_tilde_2 * 0.096521464124632
             - u_tilde_3 * 0.06666666666666667 + u_tilde_4 * 0.020145202542034668;
-        let row_z_tilde_1 = ztilde_1;
         let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.05 - u_tilde_2 * 0.15247745287881054
             + u_tilde_3 * 0.040440112458214605 - u_tilde_4 * 0.010635824225415492;
+        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.05 - u_tilde_2 * 0.2888636342763058
+            - u_tilde_3 * 0.17777777777777778 + u_tilde_4 * 0.016641412054083555;
+        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.05 - u_tilde_2 * 0.2615863979968067
+            - u_tilde_3 * 0.3959956680137702 - u_tilde_4 * 0.11974476934341169;
+        let row_y_tilde_5 = ytilde_5 - u_tilde_1 * 0.05 - u_tilde_2 * 0.29236742476425687
+            - u_tilde_3 * 0.28888888888888886 - u_tilde_4 * 0.3687436863468542;
+        let row_z_tilde_1 = ztilde_1;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.0677284321861569
             - f_2 * 0.11974476934341169 + f_3 * 0.021735721866558113
             - f_4 * 0.010635824225415492 - g_tilde_1 * 0.0677284321861569
             - g_tilde_2 * 0.11974476934341169 + g_tilde_3 * 0.021735721866558113
             - g_tilde_4 * 0.010635824225415492 + g_tilde_5 * 0.0037001392424145306;
-        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.05 - u_tilde_2 * 0.2888636342763058
-            - u_tilde_3 * 0.17777777777777778 + u_tilde_4 * 0.016641412054083555;
         let row_z_tilde_3 = ztilde_3 - f_1 * 0.040625 - f_2 * 0.30318418332304276
             - f_3 * 0.17777777777777778 + f_4 * 0.030961961100820556
             - g_tilde_1 * 0.040625 - g_tilde_2 * 0.30318418332304276
             - g_tilde_3 * 0.17777777777777778 + g_tilde_4 * 0.030961961100820556
             - g_tilde_5 * 0.009375;
-        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.05 - u_tilde_2 * 0.2615863979968067
-            - u_tilde_3 * 0.3959956680137702 - u_tilde_4 * 0.11974476934341169;
         let row_z_tilde_4 = ztilde_4 - f_1 * 0.053700139242414534
             - f_2 * 0.2615863979968067 - f_3 * 0.37729127742211366
             - f_4 * 0.15247745287881054 - g_tilde_1 * 0.053700139242414534
             - g_tilde_2 * 0.2615863979968067 - g_tilde_3 * 0.37729127742211366
             - g_tilde_4 * 0.15247745287881054 + g_tilde_5 * 0.017728432186156898;
-        let row_y_tilde_5 = ytilde_5 - u_tilde_1 * 0.05 - u_tilde_2 * 0.29236742476425687
-            - u_tilde_3 * 0.28888888888888886 - u_tilde_4 * 0.3687436863468542;
         let row_z_tilde_5 = ztilde_5 - f_1 * 0.05 - f_2 * 0.2722222222222222
             - f_3 * 0.35555555555555557 - f_4 * 0.2722222222222222 - g_tilde_1 * 0.05
             - g_tilde_2 * 0.2722222222222222 - g_tilde_3 * 0.35555555555555557
@@ -4062,14 +4066,14 @@ impl<
             - phi_next * 0.42857142857142855;
         let omega_5 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &row_y_tilde_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &row_y_tilde_4);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &row_z_tilde_4);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 4, &row_y_tilde_5);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &row_z_tilde_4);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 4, &row_z_tilde_5);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -4288,16 +4292,6 @@ impl<
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
             &(a_20 * 0.020145202542034668),
         );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            1.0,
-        );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
@@ -4379,6 +4373,262 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
             &(-a_20 * 0.010635824225415492),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.2888636342763058 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.17777777777777778 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(a_18 * (0.016641412054083555 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.2888636342763058 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.17777777777777778 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(a_19 * (0.016641412054083555 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.05),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.2888636342763058),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.17777777777777778),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(a_20 * 0.016641412054083555),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.2615863979968067 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.3959956680137702 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(-a_18 * (0.11974476934341169 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.2615863979968067 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.3959956680137702 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(-a_19 * (0.11974476934341169 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.05),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.2615863979968067),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.3959956680137702),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(-a_20 * 0.11974476934341169),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.29236742476425687 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.28888888888888886 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(-a_18 * (0.3687436863468542 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.05 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.29236742476425687 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.28888888888888886 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(-a_19 * (0.3687436863468542 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.05),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.29236742476425687),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.28888888888888886),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(-a_20 * 0.3687436863468542),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            1.0,
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -4523,88 +4773,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.05 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.2888636342763058 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.17777777777777778 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_18 * (0.016641412054083555 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.05 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.2888636342763058 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.17777777777777778 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_19 * (0.016641412054083555 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.05),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.2888636342763058),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.17777777777777778),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_20 * 0.016641412054083555),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.040625 * h) - a_30 * a_0 * (0.00203125 * h2)
@@ -4743,88 +4911,6 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
             &(-a_29 * 0.009375),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.05 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.2615863979968067 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.3959956680137702 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_18 * (0.11974476934341169 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.05 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.2615863979968067 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.3959956680137702 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_19 * (0.11974476934341169 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.05),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.2615863979968067),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.3959956680137702),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_20 * 0.11974476934341169),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -4967,88 +5053,6 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
             &(a_29 * 0.017728432186156898),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.05 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.29236742476425687 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.28888888888888886 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_18 * (0.3687436863468542 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 4, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.05 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.29236742476425687 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.28888888888888886 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_19 * (0.3687436863468542 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.05),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.29236742476425687),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.28888888888888886),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_20 * 0.3687436863468542),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -6097,6 +6101,48 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_0 * 0.05 - a_6 * 0.2888636342763058 - a_12 * 0.17777777777777778
+                + a_18 * 0.016641412054083555),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_1 * 0.05 - a_7 * 0.2888636342763058 - a_13 * 0.17777777777777778
+                + a_19 * 0.016641412054083555),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_0 * 0.05 - a_6 * 0.2615863979968067 - a_12 * 0.3959956680137702
+                - a_18 * 0.11974476934341169),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_1 * 0.05 - a_7 * 0.2615863979968067 - a_13 * 0.3959956680137702
+                - a_19 * 0.11974476934341169),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            0,
+            &(-a_0 * 0.05 - a_6 * 0.29236742476425687 - a_12 * 0.28888888888888886
+                - a_18 * 0.3687436863468542),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
+            0,
+            &(-a_1 * 0.05 - a_7 * 0.29236742476425687 - a_13 * 0.28888888888888886
+                - a_19 * 0.3687436863468542),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_3 * 0.0677284321861569 - a_9 * 0.11974476934341169
@@ -6144,20 +6190,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_0 * 0.05 - a_6 * 0.2888636342763058 - a_12 * 0.17777777777777778
-                + a_18 * 0.016641412054083555),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_1 * 0.05 - a_7 * 0.2888636342763058 - a_13 * 0.17777777777777778
-                + a_19 * 0.016641412054083555),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_3 * 0.040625 - a_9 * 0.30318418332304276 - a_15 * 0.17777777777777778
@@ -6199,20 +6231,6 @@ impl<
                 + a_36 * a_7 * (0.009052268832698003 * h)
                 + a_36 * a_13 * (0.008944566540237049 * h)
                 + a_36 * a_19 * (0.011417027672844476 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_0 * 0.05 - a_6 * 0.2615863979968067 - a_12 * 0.3959956680137702
-                - a_18 * 0.11974476934341169),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_1 * 0.05 - a_7 * 0.2615863979968067 - a_13 * 0.3959956680137702
-                - a_19 * 0.11974476934341169),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -6260,20 +6278,6 @@ impl<
                 - a_36 * a_7 * (0.044579440232791166 * h)
                 - a_36 * a_13 * (0.044049041942767486 * h)
                 - a_36 * a_19 * (0.056225098059311356 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            0,
-            &(-a_0 * 0.05 - a_6 * 0.29236742476425687 - a_12 * 0.28888888888888886
-                - a_18 * 0.3687436863468542),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 4, dims),
-            0,
-            &(-a_1 * 0.05 - a_7 * 0.29236742476425687 - a_13 * 0.28888888888888886
-                - a_19 * 0.3687436863468542),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,

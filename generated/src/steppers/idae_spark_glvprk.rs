@@ -68,6 +68,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 2,
         weights: &[1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -428,6 +429,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 2,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -463,9 +465,9 @@ impl<
         let f_2 = problem.force(&q_2, &v_zero);
         let row_y_tilde_1 = ytilde_1 - u_tilde_1 * 0.25
             + u_tilde_2 * 0.03867513459481288;
+        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.5386751345948129 - u_tilde_2 * 0.25;
         let row_z_tilde_1 = ztilde_1 - f_1 * 0.25 + f_2 * 0.03867513459481288
             - g_tilde_1 * 0.25 + g_tilde_2 * 0.03867513459481288;
-        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.5386751345948129 - u_tilde_2 * 0.25;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.5386751345948129 - f_2 * 0.25
             - g_tilde_1 * 0.5386751345948129 - g_tilde_2 * 0.25;
         let phi_tilde_1 = problem.phi(&q_tilde_1, &p_tilde_1);
@@ -473,8 +475,8 @@ impl<
         let omega_1 = phi_tilde_1;
         let omega_2 = phi_tilde_2;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -581,6 +583,52 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.5386751345948129 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.5386751345948129 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.25 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.5386751345948129),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.25),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.25 * h) - a_12 * a_0 * (0.0625 * h2)
@@ -630,52 +678,6 @@ impl<
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
             &(a_11 * 0.03867513459481288 + a_12 * a_8 * (0.00966878364870322 * h)
                 + a_14 * a_8 * (0.00966878364870322 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.5386751345948129 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.25 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.5386751345948129 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.25 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.5386751345948129),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -821,6 +823,18 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_0 * 0.5386751345948129 - a_6 * 0.25),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_1 * 0.5386751345948129 - a_7 * 0.25),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_3 * 0.25 + a_9 * 0.03867513459481288 - a_12 * 0.25
@@ -836,18 +850,6 @@ impl<
                 + a_12 * a_7 * (0.00966878364870322 * h)
                 + a_14 * a_1 * (0.020833333333333332 * h)
                 + a_14 * a_7 * (0.00966878364870322 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_0 * 0.5386751345948129 - a_6 * 0.25),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_1 * 0.5386751345948129 - a_7 * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -1106,6 +1108,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 2,
         weights: &[0.2777777777777778, 0.4444444444444444, 0.2777777777777778],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1156,18 +1159,18 @@ impl<
         let f_3 = problem.force(&q_3, &v_zero);
         let row_y_tilde_1 = ytilde_1 - u_tilde_1 * 0.1388888888888889
             + u_tilde_2 * 0.0359766675249389 - u_tilde_3 * 0.009789444015308325;
+        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.30026319498086457
+            - u_tilde_2 * 0.2222222222222222 + u_tilde_3 * 0.022485417203086815;
+        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.26798833376246944
+            - u_tilde_2 * 0.48042111196938336 - u_tilde_3 * 0.1388888888888889;
         let row_z_tilde_1 = ztilde_1 - f_1 * 0.1388888888888889
             + f_2 * 0.0359766675249389 - f_3 * 0.009789444015308325
             - g_tilde_1 * 0.1388888888888889 + g_tilde_2 * 0.0359766675249389
             - g_tilde_3 * 0.009789444015308325;
-        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.30026319498086457
-            - u_tilde_2 * 0.2222222222222222 + u_tilde_3 * 0.022485417203086815;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.30026319498086457
             - f_2 * 0.2222222222222222 + f_3 * 0.022485417203086815
             - g_tilde_1 * 0.30026319498086457 - g_tilde_2 * 0.2222222222222222
             + g_tilde_3 * 0.022485417203086815;
-        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.26798833376246944
-            - u_tilde_2 * 0.48042111196938336 - u_tilde_3 * 0.1388888888888889;
         let row_z_tilde_3 = ztilde_3 - f_1 * 0.26798833376246944
             - f_2 * 0.48042111196938336 - f_3 * 0.1388888888888889
             - g_tilde_1 * 0.26798833376246944 - g_tilde_2 * 0.48042111196938336
@@ -1179,10 +1182,10 @@ impl<
         let omega_2 = phi_tilde_2;
         let omega_3 = phi_tilde_3;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &row_y_tilde_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -1330,6 +1333,134 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.30026319498086457 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.2222222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(a_12 * (0.022485417203086815 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.30026319498086457 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.2222222222222222 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(a_13 * (0.022485417203086815 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.30026319498086457),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.2222222222222222),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(a_14 * 0.022485417203086815),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.26798833376246944 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.48042111196938336 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.1388888888888889 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.26798833376246944 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.48042111196938336 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.1388888888888889 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.26798833376246944),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.48042111196938336),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.1388888888888889),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.1388888888888889 * h) - a_18 * a_0 * (0.019290123456790122 * h2)
@@ -1414,70 +1545,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.30026319498086457 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.2222222222222222 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_12 * (0.022485417203086815 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.30026319498086457 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.2222222222222222 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_13 * (0.022485417203086815 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.30026319498086457),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.2222222222222222),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_14 * 0.022485417203086815),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.30026319498086457 * h) - a_18 * a_0 * (0.041703221525120085 * h2)
@@ -1559,70 +1626,6 @@ impl<
             &(a_17 * 0.022485417203086815 - a_18 * a_14 * (0.0029394097371227817 * h)
                 + a_20 * a_14 * (0.004996759378463737 * h)
                 + a_22 * a_14 * (0.0031229746115398354 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.26798833376246944 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.48042111196938336 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.1388888888888889 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.26798833376246944 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.48042111196938336 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.1388888888888889 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.26798833376246944),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.48042111196938336),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.1388888888888889),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1837,6 +1840,34 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_0 * 0.30026319498086457 - a_6 * 0.2222222222222222
+                + a_12 * 0.022485417203086815),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_1 * 0.30026319498086457 - a_7 * 0.2222222222222222
+                + a_13 * 0.022485417203086815),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_0 * 0.26798833376246944 - a_6 * 0.48042111196938336
+                - a_12 * 0.1388888888888889),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_1 * 0.26798833376246944 - a_7 * 0.48042111196938336
+                - a_13 * 0.1388888888888889),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_3 * 0.1388888888888889 + a_9 * 0.0359766675249389
@@ -1868,20 +1899,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_0 * 0.30026319498086457 - a_6 * 0.2222222222222222
-                + a_12 * 0.022485417203086815),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_1 * 0.30026319498086457 - a_7 * 0.2222222222222222
-                + a_13 * 0.022485417203086815),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_3 * 0.30026319498086457 - a_9 * 0.2222222222222222
@@ -1910,20 +1927,6 @@ impl<
                 + a_22 * a_1 * (0.006025829490209201 * h)
                 + a_22 * a_7 * (0.010802469135802469 * h)
                 + a_22 * a_13 * (0.0031229746115398354 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_0 * 0.26798833376246944 - a_6 * 0.48042111196938336
-                - a_12 * 0.1388888888888889),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_1 * 0.26798833376246944 - a_7 * 0.48042111196938336
-                - a_13 * 0.1388888888888889),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -2305,6 +2308,7 @@ impl<
             0.32607257743127305,
             0.17392742256872692,
         ],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -2371,30 +2375,30 @@ impl<
         let row_y_tilde_1 = ytilde_1 - u_tilde_1 * 0.08696371128436346
             + u_tilde_2 * 0.026604180084998794 - u_tilde_3 * 0.012627462689404725
             + u_tilde_4 * 0.0035551496857956833;
+        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.18811811749986806
+            - u_tilde_2 * 0.16303628871563652 + u_tilde_3 * 0.027880428602470895
+            - u_tilde_4 * 0.006735500594538156;
+        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.16719192197418878
+            - u_tilde_2 * 0.35395300603374397 - u_tilde_3 * 0.16303628871563652
+            + u_tilde_4 * 0.014190694931141144;
+        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.1774825722545226
+            - u_tilde_2 * 0.31344511474186837 - u_tilde_3 * 0.35267675751627187
+            - u_tilde_4 * 0.08696371128436346;
         let row_z_tilde_1 = ztilde_1 - f_1 * 0.08696371128436346
             + f_2 * 0.026604180084998794 - f_3 * 0.012627462689404725
             + f_4 * 0.0035551496857956833 - g_tilde_1 * 0.08696371128436346
             + g_tilde_2 * 0.026604180084998794 - g_tilde_3 * 0.012627462689404725
             + g_tilde_4 * 0.0035551496857956833;
-        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.18811811749986806
-            - u_tilde_2 * 0.16303628871563652 + u_tilde_3 * 0.027880428602470895
-            - u_tilde_4 * 0.006735500594538156;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.18811811749986806
             - f_2 * 0.16303628871563652 + f_3 * 0.027880428602470895
             - f_4 * 0.006735500594538156 - g_tilde_1 * 0.18811811749986806
             - g_tilde_2 * 0.16303628871563652 + g_tilde_3 * 0.027880428602470895
             - g_tilde_4 * 0.006735500594538156;
-        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.16719192197418878
-            - u_tilde_2 * 0.35395300603374397 - u_tilde_3 * 0.16303628871563652
-            + u_tilde_4 * 0.014190694931141144;
         let row_z_tilde_3 = ztilde_3 - f_1 * 0.16719192197418878
             - f_2 * 0.35395300603374397 - f_3 * 0.16303628871563652
             + f_4 * 0.014190694931141144 - g_tilde_1 * 0.16719192197418878
             - g_tilde_2 * 0.35395300603374397 - g_tilde_3 * 0.16303628871563652
             + g_tilde_4 * 0.014190694931141144;
-        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.1774825722545226
-            - u_tilde_2 * 0.31344511474186837 - u_tilde_3 * 0.35267675751627187
-            - u_tilde_4 * 0.08696371128436346;
         let row_z_tilde_4 = ztilde_4 - f_1 * 0.1774825722545226
             - f_2 * 0.31344511474186837 - f_3 * 0.35267675751627187
             - f_4 * 0.08696371128436346 - g_tilde_1 * 0.1774825722545226
@@ -2409,12 +2413,12 @@ impl<
         let omega_3 = phi_tilde_3;
         let omega_4 = phi_tilde_4;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &row_y_tilde_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &row_y_tilde_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &row_z_tilde_4);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -2603,6 +2607,252 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.18811811749986806 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.16303628871563652 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(a_12 * (0.027880428602470895 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(-a_18 * (0.006735500594538156 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.18811811749986806 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.16303628871563652 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(a_13 * (0.027880428602470895 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(-a_19 * (0.006735500594538156 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.18811811749986806),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.16303628871563652),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(a_14 * 0.027880428602470895),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(-a_20 * 0.006735500594538156),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.16719192197418878 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.35395300603374397 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.16303628871563652 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(a_18 * (0.014190694931141144 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.16719192197418878 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.35395300603374397 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.16303628871563652 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(a_19 * (0.014190694931141144 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.16719192197418878),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.35395300603374397),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.16303628871563652),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(a_20 * 0.014190694931141144),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.1774825722545226 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.31344511474186837 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.35267675751627187 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(-a_18 * (0.08696371128436346 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.1774825722545226 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.31344511474186837 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.35267675751627187 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(-a_19 * (0.08696371128436346 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.1774825722545226),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.31344511474186837),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.35267675751627187),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(-a_20 * 0.08696371128436346),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.08696371128436346 * h) - a_24 * a_0 * (0.007562687080350125 * h2)
@@ -2724,88 +2974,6 @@ impl<
                 + a_26 * a_20 * (0.00017919247077970954 * h)
                 + a_28 * a_20 * (0.00017919247077970954 * h)
                 + a_30 * a_20 * (0.00030916901084823126 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.18811811749986806 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.16303628871563652 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_12 * (0.027880428602470895 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_18 * (0.006735500594538156 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.18811811749986806 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.16303628871563652 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_13 * (0.027880428602470895 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_19 * (0.006735500594538156 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.18811811749986806),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.16303628871563652),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_14 * 0.027880428602470895),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_20 * 0.006735500594538156),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2932,88 +3100,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.16719192197418878 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.35395300603374397 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.16303628871563652 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_18 * (0.014190694931141144 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.16719192197418878 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.35395300603374397 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.16303628871563652 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_19 * (0.014190694931141144 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.16719192197418878),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.35395300603374397),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.16303628871563652),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_20 * 0.014190694931141144),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.16719192197418878 * h) - a_24 * a_0 * (0.014539630031641175 * h2)
@@ -3135,88 +3221,6 @@ impl<
                 - a_26 * a_20 * (0.0023840506825788498 * h)
                 + a_28 * a_20 * (0.0023135982358690474 * h)
                 + a_30 * a_20 * (0.0012340754969162385 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.1774825722545226 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.31344511474186837 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.35267675751627187 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_18 * (0.08696371128436346 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.1774825722545226 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.31344511474186837 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.35267675751627187 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_19 * (0.08696371128436346 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.1774825722545226),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.31344511474186837),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.35267675751627187),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_20 * 0.08696371128436346),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -3502,6 +3506,48 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_0 * 0.18811811749986806 - a_6 * 0.16303628871563652
+                + a_12 * 0.027880428602470895 - a_18 * 0.006735500594538156),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_1 * 0.18811811749986806 - a_7 * 0.16303628871563652
+                + a_13 * 0.027880428602470895 - a_19 * 0.006735500594538156),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_0 * 0.16719192197418878 - a_6 * 0.35395300603374397
+                - a_12 * 0.16303628871563652 + a_18 * 0.014190694931141144),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_1 * 0.16719192197418878 - a_7 * 0.35395300603374397
+                - a_13 * 0.16303628871563652 + a_19 * 0.014190694931141144),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_0 * 0.1774825722545226 - a_6 * 0.31344511474186837
+                - a_12 * 0.35267675751627187 - a_18 * 0.08696371128436346),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_1 * 0.1774825722545226 - a_7 * 0.31344511474186837
+                - a_13 * 0.35267675751627187 - a_19 * 0.08696371128436346),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_3 * 0.08696371128436346 + a_9 * 0.026604180084998794
@@ -3545,20 +3591,6 @@ impl<
                 + a_30 * a_7 * (0.0011143443011887451 * h)
                 + a_30 * a_13 * (0.0012538186636714143 * h)
                 + a_30 * a_19 * (0.00030916901084823126 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_0 * 0.18811811749986806 - a_6 * 0.16303628871563652
-                + a_12 * 0.027880428602470895 - a_18 * 0.006735500594538156),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_1 * 0.18811811749986806 - a_7 * 0.16303628871563652
-                + a_13 * 0.027880428602470895 - a_19 * 0.006735500594538156),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -3608,20 +3640,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_0 * 0.16719192197418878 - a_6 * 0.35395300603374397
-                - a_12 * 0.16303628871563652 + a_18 * 0.014190694931141144),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_1 * 0.16719192197418878 - a_7 * 0.35395300603374397
-                - a_13 * 0.16303628871563652 + a_19 * 0.014190694931141144),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_3 * 0.16719192197418878 - a_9 * 0.35395300603374397
@@ -3665,20 +3683,6 @@ impl<
                 + a_30 * a_7 * (0.0044480040009583855 * h)
                 + a_30 * a_13 * (0.005004728275217453 * h)
                 + a_30 * a_19 * (0.0012340754969162385 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_0 * 0.1774825722545226 - a_6 * 0.31344511474186837
-                - a_12 * 0.35267675751627187 - a_18 * 0.08696371128436346),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_1 * 0.1774825722545226 - a_7 * 0.31344511474186837
-                - a_13 * 0.35267675751627187 - a_19 * 0.08696371128436346),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,

@@ -68,6 +68,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 2,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -101,8 +102,8 @@ impl<
         let f_1 = problem.force(&q_1, &v_zero);
         let f_2 = problem.force(&q_1, &v_zero);
         let row_y_tilde_1 = ytilde_1 - u_tilde_1 * 0.5;
-        let row_z_tilde_1 = ztilde_1 - g_tilde_1 * 0.5 + g_tilde_2 * 0.5;
         let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.5;
+        let row_z_tilde_1 = ztilde_1 - g_tilde_1 * 0.5 + g_tilde_2 * 0.5;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.5 - f_2 * 0.5 - g_tilde_1 * 0.5
             - g_tilde_2 * 0.5;
         let phi_tilde_1 = problem.phi(&q_tilde_1, &p_tilde_1);
@@ -114,8 +115,8 @@ impl<
         let omega_1 = phi_tilde_1 + phi_tilde_2 - phi_next;
         let omega_2 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -212,6 +213,34 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.5),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.5 * h)),
@@ -255,34 +284,6 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
             &(a_11 * 0.5),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -483,18 +484,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            0,
-            &(-a_3 * 0.5 + a_9 * 0.5),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            0,
-            &(-a_4 * 0.5 + a_10 * 0.5),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * 0.5),
@@ -504,6 +493,18 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_1 * 0.5),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            0,
+            &(-a_3 * 0.5 + a_9 * 0.5),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            0,
+            &(-a_4 * 0.5 + a_10 * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -752,6 +753,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 2,
         weights: &[0.16666666666666666, 0.6666666666666666, 0.16666666666666666],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -799,16 +801,16 @@ impl<
         let f_3 = problem.force(&q_3, &v_zero);
         let row_y_tilde_1 = ytilde_1 - u_tilde_1 * 0.16666666666666666
             + u_tilde_2 * 0.16666666666666666;
-        let row_z_tilde_1 = ztilde_1 - g_tilde_1 * 0.16666666666666666
-            + g_tilde_2 * 0.3333333333333333 - g_tilde_3 * 0.16666666666666666;
         let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.16666666666666666
             - u_tilde_2 * 0.3333333333333333;
+        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.16666666666666666
+            - u_tilde_2 * 0.8333333333333334;
+        let row_z_tilde_1 = ztilde_1 - g_tilde_1 * 0.16666666666666666
+            + g_tilde_2 * 0.3333333333333333 - g_tilde_3 * 0.16666666666666666;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.20833333333333334
             - f_2 * 0.3333333333333333 + f_3 * 0.041666666666666664
             - g_tilde_1 * 0.16666666666666666 - g_tilde_2 * 0.4166666666666667
             + g_tilde_3 * 0.08333333333333333;
-        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.16666666666666666
-            - u_tilde_2 * 0.8333333333333334;
         let row_z_tilde_3 = ztilde_3 - f_1 * 0.16666666666666666
             - f_2 * 0.6666666666666666 - f_3 * 0.16666666666666666
             - g_tilde_1 * 0.16666666666666666 - g_tilde_2 * 0.6666666666666666
@@ -829,10 +831,10 @@ impl<
         let omega_2 = phi_tilde_2 + phi_tilde_3 * 0.5 - phi_next * 0.5;
         let omega_3 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &row_y_tilde_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -976,6 +978,98 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.16666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.3333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.8333333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.8333333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.16666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.8333333333333334),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.16666666666666666 * h)),
@@ -1037,52 +1131,6 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
             &(-a_17 * 0.16666666666666666),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.3333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.3333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.16666666666666666),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.3333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1159,52 +1207,6 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
             &(a_17 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.8333333333333334 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.8333333333333334 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.16666666666666666),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.8333333333333334),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1628,6 +1630,30 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_0 * 0.16666666666666666 - a_6 * 0.3333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_1 * 0.16666666666666666 - a_7 * 0.3333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_0 * 0.16666666666666666 - a_6 * 0.8333333333333334),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_1 * 0.16666666666666666 - a_7 * 0.8333333333333334),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_3 * 0.16666666666666666 + a_9 * 0.3333333333333333
@@ -1639,18 +1665,6 @@ impl<
             0,
             &(-a_4 * 0.16666666666666666 + a_10 * 0.3333333333333333
                 - a_16 * 0.16666666666666666),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_0 * 0.16666666666666666 - a_6 * 0.3333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_1 * 0.16666666666666666 - a_7 * 0.3333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -1676,18 +1690,6 @@ impl<
                 - a_20 * a_7 * (0.1111111111111111 * h)
                 + a_22 * a_1 * (0.006944444444444444 * h)
                 + a_22 * a_7 * (0.034722222222222224 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_0 * 0.16666666666666666 - a_6 * 0.8333333333333334),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_1 * 0.16666666666666666 - a_7 * 0.8333333333333334),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -2117,6 +2119,7 @@ impl<
             0.4166666666666667,
             0.08333333333333333,
         ],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -2178,25 +2181,25 @@ impl<
         let f_4 = problem.force(&q_4, &v_zero);
         let row_y_tilde_1 = ytilde_1 - u_tilde_1 * 0.08333333333333333
             + u_tilde_2 * 0.1348361657291579 - u_tilde_3 * 0.05150283239582457;
+        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.08333333333333333
+            - u_tilde_2 * 0.2269672331458316 + u_tilde_3 * 0.03390736422914389;
+        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.08333333333333333
+            - u_tilde_2 * 0.45057403089581055 - u_tilde_3 * 0.1896994335208351;
+        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.08333333333333333
+            - u_tilde_2 * 0.3651638342708421 - u_tilde_3 * 0.5515028323958245;
         let row_z_tilde_1 = ztilde_1 - g_tilde_1 * 0.08333333333333333
             + g_tilde_2 * 0.18633899812498247 - g_tilde_3 * 0.18633899812498247
             + g_tilde_4 * 0.08333333333333333;
-        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.08333333333333333
-            - u_tilde_2 * 0.2269672331458316 + u_tilde_3 * 0.03390736422914389;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.11030056647916492
             - f_2 * 0.1896994335208351 + f_3 * 0.03390736422914389
             - f_4 * 0.010300566479164915 - g_tilde_1 * 0.08333333333333333
             - g_tilde_2 * 0.25 + g_tilde_3 * 0.0942079307083088
             - g_tilde_4 * 0.037267799624996496;
-        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.08333333333333333
-            - u_tilde_2 * 0.45057403089581055 - u_tilde_3 * 0.1896994335208351;
         let row_z_tilde_3 = ztilde_3 - f_1 * 0.07303276685416842
             - f_2 * 0.45057403089581055 - f_3 * 0.2269672331458316
             + f_4 * 0.02696723314583158 - g_tilde_1 * 0.08333333333333333
             - g_tilde_2 * 0.4275412640416421 - g_tilde_3 * 0.25
             + g_tilde_4 * 0.037267799624996496;
-        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.08333333333333333
-            - u_tilde_2 * 0.3651638342708421 - u_tilde_3 * 0.5515028323958245;
         let row_z_tilde_4 = ztilde_4 - f_1 * 0.08333333333333333
             - f_2 * 0.4166666666666667 - f_3 * 0.4166666666666667
             - f_4 * 0.08333333333333333 - g_tilde_1 * 0.08333333333333333
@@ -2222,12 +2225,12 @@ impl<
             - phi_next * 0.4472135954999579;
         let omega_4 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &row_y_tilde_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &row_y_tilde_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &row_z_tilde_4);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -2413,6 +2416,198 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.2269672331458316 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(a_12 * (0.03390736422914389 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.2269672331458316 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(a_13 * (0.03390736422914389 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.2269672331458316),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(a_14 * 0.03390736422914389),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.45057403089581055 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.1896994335208351 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.45057403089581055 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.1896994335208351 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.45057403089581055),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.1896994335208351),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.3651638342708421 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.5515028323958245 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.3651638342708421 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.5515028323958245 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.3651638342708421),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.5515028323958245),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.08333333333333333 * h)),
@@ -2492,70 +2687,6 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
             &(a_23 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.2269672331458316 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_12 * (0.03390736422914389 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.2269672331458316 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_13 * (0.03390736422914389 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.2269672331458316),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_14 * 0.03390736422914389),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2668,70 +2799,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.45057403089581055 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.1896994335208351 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.45057403089581055 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.1896994335208351 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.45057403089581055),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.1896994335208351),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.08333333333333333 * h) - a_24 * a_0 * (0.006086063904514035 * h2)
@@ -2838,70 +2905,6 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
             &(a_23 * 0.037267799624996496),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.3651638342708421 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.5515028323958245 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.3651638342708421 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.5515028323958245 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.3651638342708421),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.5515028323958245),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -3624,20 +3627,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            0,
-            &(-a_3 * 0.08333333333333333 + a_9 * 0.18633899812498247
-                - a_15 * 0.18633899812498247 + a_21 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            0,
-            &(-a_4 * 0.08333333333333333 + a_10 * 0.18633899812498247
-                - a_16 * 0.18633899812498247 + a_22 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * 0.08333333333333333 - a_6 * 0.2269672331458316
@@ -3649,6 +3638,48 @@ impl<
             0,
             &(-a_1 * 0.08333333333333333 - a_7 * 0.2269672331458316
                 + a_13 * 0.03390736422914389),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_0 * 0.08333333333333333 - a_6 * 0.45057403089581055
+                - a_12 * 0.1896994335208351),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_1 * 0.08333333333333333 - a_7 * 0.45057403089581055
+                - a_13 * 0.1896994335208351),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_0 * 0.08333333333333333 - a_6 * 0.3651638342708421
+                - a_12 * 0.5515028323958245),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_1 * 0.08333333333333333 - a_7 * 0.3651638342708421
+                - a_13 * 0.5515028323958245),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            0,
+            &(-a_3 * 0.08333333333333333 + a_9 * 0.18633899812498247
+                - a_15 * 0.18633899812498247 + a_21 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            0,
+            &(-a_4 * 0.08333333333333333 + a_10 * 0.18633899812498247
+                - a_16 * 0.18633899812498247 + a_22 * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -3689,20 +3720,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_0 * 0.08333333333333333 - a_6 * 0.45057403089581055
-                - a_12 * 0.1896994335208351),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_1 * 0.08333333333333333 - a_7 * 0.45057403089581055
-                - a_13 * 0.1896994335208351),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_3 * 0.08333333333333333 - a_9 * 0.4275412640416421 - a_15 * 0.25
@@ -3737,20 +3754,6 @@ impl<
                 + a_30 * a_1 * (0.0022472694288192983 * h)
                 + a_30 * a_7 * (0.009847458255207603 * h)
                 + a_30 * a_13 * (0.014872505461804679 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_0 * 0.08333333333333333 - a_6 * 0.3651638342708421
-                - a_12 * 0.5515028323958245),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_1 * 0.08333333333333333 - a_7 * 0.3651638342708421
-                - a_13 * 0.5515028323958245),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,

@@ -68,6 +68,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 2,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -102,8 +103,8 @@ impl<
         let q_2 = *q + u_tilde_1 * (0.5 * h) + u_tilde_2 * (0.5 * h);
         let f_2 = problem.force(&q_2, &v_zero);
         let row_y_tilde_1 = ytilde_1;
-        let row_z_tilde_1 = ztilde_1 - f_1 * 0.5 - g_tilde_1 * 0.5;
         let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.5 - u_tilde_2 * 0.5;
+        let row_z_tilde_1 = ztilde_1 - f_1 * 0.5 - g_tilde_1 * 0.5;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.5 - g_tilde_1 * 0.5;
         let phi_tilde_1 = problem.phi(&q_tilde_1, &p_tilde_1);
         let phi_tilde_2 = problem.phi(&q_tilde_2, &p_tilde_2);
@@ -113,8 +114,8 @@ impl<
         let omega_1 = phi_tilde_1 + phi_tilde_2 - phi_next;
         let omega_2 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -193,34 +194,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_3 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_4 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_5 * 0.5),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_0 * (0.5 * h)),
@@ -264,6 +237,34 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
             &(-a_8 * 0.5),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_3 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_4 * (0.5 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_5 * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -441,18 +442,6 @@ impl<
         let a_21 = problem.phi_dp(&q_2, &p_next);
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            0,
-            &(-a_3 * 0.5 - a_12 * 0.5),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
-            0,
-            &(-a_4 * 0.5),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * 0.5 - a_6 * 0.5),
@@ -462,6 +451,18 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_1 * 0.5 - a_7 * 0.5),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            0,
+            &(-a_3 * 0.5 - a_12 * 0.5),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
+            0,
+            &(-a_4 * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -714,6 +715,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 2,
         weights: &[0.16666666666666666, 0.6666666666666666, 0.16666666666666666],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -761,16 +763,16 @@ impl<
             + u_tilde_3 * (0.16666666666666666 * h);
         let f_3 = problem.force(&q_3, &v_zero);
         let row_y_tilde_1 = ytilde_1;
+        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.20833333333333334
+            - u_tilde_2 * 0.3333333333333333 + u_tilde_3 * 0.041666666666666664;
+        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.16666666666666666
+            - u_tilde_2 * 0.6666666666666666 - u_tilde_3 * 0.16666666666666666;
         let row_z_tilde_1 = ztilde_1 - f_1 * 0.16666666666666666
             + f_2 * 0.16666666666666666 - g_tilde_1 * 0.16666666666666666
             + g_tilde_2 * 0.16666666666666666;
-        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.20833333333333334
-            - u_tilde_2 * 0.3333333333333333 + u_tilde_3 * 0.041666666666666664;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.16666666666666666
             - f_2 * 0.3333333333333333 - g_tilde_1 * 0.16666666666666666
             - g_tilde_2 * 0.3333333333333333;
-        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.16666666666666666
-            - u_tilde_2 * 0.6666666666666666 - u_tilde_3 * 0.16666666666666666;
         let row_z_tilde_3 = ztilde_3 - f_1 * 0.16666666666666666
             - f_2 * 0.8333333333333334 - g_tilde_1 * 0.16666666666666666
             - g_tilde_2 * 0.8333333333333334;
@@ -787,10 +789,10 @@ impl<
         let omega_2 = phi_tilde_2 + phi_tilde_3 * 0.5 - phi_next * 0.5;
         let omega_3 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &row_y_tilde_3);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -895,6 +897,134 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.20833333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(a_12 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.20833333333333334 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.3333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(a_13 * (0.041666666666666664 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.20833333333333334),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.3333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(a_14 * 0.041666666666666664),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.6666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.16666666666666666 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.16666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.6666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.16666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.16666666666666666 * h)
@@ -961,70 +1091,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.20833333333333334 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.3333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_12 * (0.041666666666666664 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.20833333333333334 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.3333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_13 * (0.041666666666666664 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.20833333333333334),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.3333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_14 * 0.041666666666666664),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.16666666666666666 * h) - a_20 * a_0 * (0.06944444444444445 * h2)),
@@ -1086,70 +1152,6 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
             &(a_20 * a_14 * (0.013888888888888888 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.6666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.6666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.16666666666666666 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.16666666666666666),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.6666666666666666),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1547,6 +1549,34 @@ impl<
         let a_31 = problem.phi_dp(&q_3, &p_next);
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_0 * 0.20833333333333334 - a_6 * 0.3333333333333333
+                + a_12 * 0.041666666666666664),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_1 * 0.20833333333333334 - a_7 * 0.3333333333333333
+                + a_13 * 0.041666666666666664),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_0 * 0.16666666666666666 - a_6 * 0.6666666666666666
+                - a_12 * 0.16666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_1 * 0.16666666666666666 - a_7 * 0.6666666666666666
+                - a_13 * 0.16666666666666666),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_3 * 0.16666666666666666 + a_9 * 0.16666666666666666
@@ -1566,20 +1596,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_0 * 0.20833333333333334 - a_6 * 0.3333333333333333
-                + a_12 * 0.041666666666666664),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_1 * 0.20833333333333334 - a_7 * 0.3333333333333333
-                + a_13 * 0.041666666666666664),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_3 * 0.16666666666666666 - a_9 * 0.3333333333333333
@@ -1596,20 +1612,6 @@ impl<
                 - a_20 * a_1 * (0.06944444444444445 * h)
                 - a_20 * a_7 * (0.1111111111111111 * h)
                 + a_20 * a_13 * (0.013888888888888888 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_0 * 0.16666666666666666 - a_6 * 0.6666666666666666
-                - a_12 * 0.16666666666666666),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_1 * 0.16666666666666666 - a_7 * 0.6666666666666666
-                - a_13 * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -2031,6 +2033,7 @@ impl<
             0.4166666666666667,
             0.08333333333333333,
         ],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -2091,27 +2094,27 @@ impl<
             + u_tilde_4 * (0.08333333333333333 * h);
         let f_4 = problem.force(&q_4, &v_zero);
         let row_y_tilde_1 = ytilde_1;
+        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.11030056647916492
+            - u_tilde_2 * 0.1896994335208351 + u_tilde_3 * 0.03390736422914389
+            - u_tilde_4 * 0.010300566479164915;
+        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.07303276685416842
+            - u_tilde_2 * 0.45057403089581055 - u_tilde_3 * 0.2269672331458316
+            + u_tilde_4 * 0.02696723314583158;
+        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.08333333333333333
+            - u_tilde_2 * 0.4166666666666667 - u_tilde_3 * 0.4166666666666667
+            - u_tilde_4 * 0.08333333333333333;
         let row_z_tilde_1 = ztilde_1 - f_1 * 0.08333333333333333
             + f_2 * 0.1348361657291579 - f_3 * 0.05150283239582457
             - g_tilde_1 * 0.08333333333333333 + g_tilde_2 * 0.1348361657291579
             - g_tilde_3 * 0.05150283239582457;
-        let row_y_tilde_2 = ytilde_2 - u_tilde_1 * 0.11030056647916492
-            - u_tilde_2 * 0.1896994335208351 + u_tilde_3 * 0.03390736422914389
-            - u_tilde_4 * 0.010300566479164915;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.08333333333333333
             - f_2 * 0.2269672331458316 + f_3 * 0.03390736422914389
             - g_tilde_1 * 0.08333333333333333 - g_tilde_2 * 0.2269672331458316
             + g_tilde_3 * 0.03390736422914389;
-        let row_y_tilde_3 = ytilde_3 - u_tilde_1 * 0.07303276685416842
-            - u_tilde_2 * 0.45057403089581055 - u_tilde_3 * 0.2269672331458316
-            + u_tilde_4 * 0.02696723314583158;
         let row_z_tilde_3 = ztilde_3 - f_1 * 0.08333333333333333
             - f_2 * 0.45057403089581055 - f_3 * 0.1896994335208351
             - g_tilde_1 * 0.08333333333333333 - g_tilde_2 * 0.45057403089581055
             - g_tilde_3 * 0.1896994335208351;
-        let row_y_tilde_4 = ytilde_4 - u_tilde_1 * 0.08333333333333333
-            - u_tilde_2 * 0.4166666666666667 - u_tilde_3 * 0.4166666666666667
-            - u_tilde_4 * 0.08333333333333333;
         let row_z_tilde_4 = ztilde_4 - f_1 * 0.08333333333333333
             - f_2 * 0.3651638342708421 - f_3 * 0.5515028323958245
             - g_tilde_1 * 0.08333333333333333 - g_tilde_2 * 0.3651638342708421
@@ -2133,12 +2136,12 @@ impl<
             - phi_next * 0.4472135954999579;
         let omega_4 = phi_next;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &row_y_tilde_2);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &row_y_tilde_3);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &row_y_tilde_4);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_z_tilde_1);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_z_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 2, &row_z_tilde_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 3, &row_z_tilde_4);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 0, &omega_1);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 2, 1, &omega_2);
@@ -2266,6 +2269,252 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.11030056647916492 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.1896994335208351 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(a_12 * (0.03390736422914389 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(-a_18 * (0.010300566479164915 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.11030056647916492 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.1896994335208351 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(a_13 * (0.03390736422914389 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(-a_19 * (0.010300566479164915 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.11030056647916492),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.1896994335208351),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(a_14 * 0.03390736422914389),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(-a_20 * 0.010300566479164915),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.07303276685416842 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.45057403089581055 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.2269672331458316 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(a_18 * (0.02696723314583158 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.07303276685416842 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.45057403089581055 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.2269672331458316 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(a_19 * (0.02696723314583158 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.07303276685416842),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.45057403089581055),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.2269672331458316),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(a_20 * 0.02696723314583158),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
+            &(-a_0 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
+            &(-a_6 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
+            &(-a_12 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            1.0,
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
+            &(-a_18 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
+            &(-a_1 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
+            &(-a_7 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
+            &(-a_13 * (0.4166666666666667 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
+            &(-a_19 * (0.08333333333333333 * h)),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            &(-a_2 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
+            &(-a_8 * 0.4166666666666667),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
+            &(-a_14 * 0.4166666666666667),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
+            &(-a_20 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.08333333333333333 * h) + a_26 * a_0 * (0.014872505461804679 * h2)
@@ -2359,88 +2608,6 @@ impl<
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
             &(a_26 * a_20 * (0.001388888888888889 * h)
                 + a_28 * a_20 * (0.001388888888888889 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.11030056647916492 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.1896994335208351 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_12 * (0.03390736422914389 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_18 * (0.010300566479164915 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.11030056647916492 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.1896994335208351 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_13 * (0.03390736422914389 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_19 * (0.010300566479164915 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.11030056647916492),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.1896994335208351),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_14 * 0.03390736422914389),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_20 * 0.010300566479164915),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2538,88 +2705,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.07303276685416842 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.45057403089581055 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.2269672331458316 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_18 * (0.02696723314583158 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.07303276685416842 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.45057403089581055 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.2269672331458316 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_19 * (0.02696723314583158 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.07303276685416842),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.45057403089581055),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.2269672331458316),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_20 * 0.02696723314583158),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             &(-a_3 * (0.08333333333333333 * h) - a_26 * a_0 * (0.04969857084860866 * h2)
@@ -2713,88 +2798,6 @@ impl<
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
             &(-a_26 * a_20 * (0.004641167759027603 * h)
                 + a_28 * a_20 * (0.005115668851388538 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_0 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_6 * (0.4166666666666667 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_12 * (0.4166666666666667 * h)),
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_18 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_1 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_7 * (0.4166666666666667 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_13 * (0.4166666666666667 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_19 * (0.08333333333333333 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_2 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * 0.4166666666666667),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_14 * 0.4166666666666667),
-        );
-        ::sparkgen_core::layout::add_block(
-            j,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_20 * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -3485,6 +3488,48 @@ impl<
         let a_41 = problem.phi_dp(&q_4, &p_next);
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_0 * 0.11030056647916492 - a_6 * 0.1896994335208351
+                + a_12 * 0.03390736422914389 - a_18 * 0.010300566479164915),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
+            0,
+            &(-a_1 * 0.11030056647916492 - a_7 * 0.1896994335208351
+                + a_13 * 0.03390736422914389 - a_19 * 0.010300566479164915),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_0 * 0.07303276685416842 - a_6 * 0.45057403089581055
+                - a_12 * 0.2269672331458316 + a_18 * 0.02696723314583158),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
+            0,
+            &(-a_1 * 0.07303276685416842 - a_7 * 0.45057403089581055
+                - a_13 * 0.2269672331458316 + a_19 * 0.02696723314583158),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_0 * 0.08333333333333333 - a_6 * 0.4166666666666667
+                - a_12 * 0.4166666666666667 - a_18 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_p,
+            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
+            0,
+            &(-a_1 * 0.08333333333333333 - a_7 * 0.4166666666666667
+                - a_13 * 0.4166666666666667 - a_19 * 0.08333333333333333),
+        );
+        ::sparkgen_core::layout::add_block(
+            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_3 * 0.08333333333333333 + a_9 * 0.1348361657291579
@@ -3511,20 +3556,6 @@ impl<
                 - a_28 * a_7 * (0.023205838795138014 * h)
                 - a_28 * a_13 * (0.011689455368053802 * h)
                 + a_28 * a_19 * (0.001388888888888889 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_0 * 0.11030056647916492 - a_6 * 0.1896994335208351
-                + a_12 * 0.03390736422914389 - a_18 * 0.010300566479164915),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
-            0,
-            &(-a_1 * 0.11030056647916492 - a_7 * 0.1896994335208351
-                + a_13 * 0.03390736422914389 - a_19 * 0.010300566479164915),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -3557,20 +3588,6 @@ impl<
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_0 * 0.07303276685416842 - a_6 * 0.45057403089581055
-                - a_12 * 0.2269672331458316 + a_18 * 0.02696723314583158),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
-            0,
-            &(-a_1 * 0.07303276685416842 - a_7 * 0.45057403089581055
-                - a_13 * 0.2269672331458316 + a_19 * 0.02696723314583158),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_3 * 0.08333333333333333 - a_9 * 0.45057403089581055
@@ -3597,20 +3614,6 @@ impl<
                 - a_28 * a_7 * (0.0854736384201345 * h)
                 - a_28 * a_13 * (0.043055555555555555 * h)
                 + a_28 * a_19 * (0.005115668851388538 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_q,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_0 * 0.08333333333333333 - a_6 * 0.4166666666666667
-                - a_12 * 0.4166666666666667 - a_18 * 0.08333333333333333),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.r_p,
-            Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
-            0,
-            &(-a_1 * 0.08333333333333333 - a_7 * 0.4166666666666667
-                - a_13 * 0.4166666666666667 - a_19 * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,

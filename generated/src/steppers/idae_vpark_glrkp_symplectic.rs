@@ -80,6 +80,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 3,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -119,15 +120,15 @@ impl<
         let theta_1 = problem.theta(&q_1, &v);
         let phi_1 = p_1 - theta_1;
         let row_y_tilde_1 = ytilde_1;
-        let row_z_tilde_1 = ztilde_1;
         let row_y_tilde_2 = ytilde_2 - v - u_tilde_1 * 0.5 + u_tilde_2 * 0.5;
+        let row_z_tilde_1 = ztilde_1;
         let row_z_tilde_2 = ztilde_2 - f_1 - g_tilde_1 * 0.5 + g_tilde_2 * 0.5;
         let phi_tilde_2 = problem.phi(&q_tilde_2, &p_tilde_2);
         let continuity = lambda_1 - lambda_n;
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_y_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 0, &continuity);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 1, &phi_tilde_2);
@@ -226,16 +227,6 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             -1.0,
@@ -285,6 +276,16 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
             &(a_8 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            1.0,
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -691,6 +692,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 3,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -740,9 +742,9 @@ impl<
         let theta_2 = problem.theta(&q_2, &v_2);
         let phi_2 = p_2 - theta_2;
         let row_y_tilde_1 = ytilde_1;
-        let row_z_tilde_1 = ztilde_1;
         let row_y_tilde_2 = ytilde_2 - v_1 * 0.5 - v_2 * 0.5 - u_tilde_1 * 0.5
             - u_tilde_2 * 0.5;
+        let row_z_tilde_1 = ztilde_1;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.5 - f_2 * 0.5 - g_tilde_1 * 0.5
             - g_tilde_2 * 0.5;
         let phi_tilde_2 = problem.phi(&q_tilde_2, &p_tilde_2);
@@ -750,8 +752,8 @@ impl<
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_y_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 0, &continuity);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 1, &phi_tilde_2);
@@ -904,16 +906,6 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             -0.5,
@@ -973,6 +965,16 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
             &(-a_8 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            1.0,
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1438,6 +1440,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 3,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1495,10 +1498,10 @@ impl<
         let theta_3 = problem.theta(&q_3, &v_3);
         let phi_3 = p_3 - theta_3;
         let row_y_tilde_1 = ytilde_1;
-        let row_z_tilde_1 = ztilde_1;
         let row_y_tilde_2 = ytilde_2 - v_1 * 0.2777777777777778
             - v_2 * 0.4444444444444444 - v_3 * 0.2777777777777778 - u_tilde_1 * 0.5
             + u_tilde_2 * 0.5;
+        let row_z_tilde_1 = ztilde_1;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.2777777777777778
             - f_2 * 0.4444444444444444 - f_3 * 0.2777777777777778 - g_tilde_1 * 0.5
             + g_tilde_2 * 0.5;
@@ -1508,8 +1511,8 @@ impl<
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_y_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 0, &continuity);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 1, &phi_tilde_2);
@@ -1743,16 +1746,6 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             -0.2777777777777778,
@@ -1822,6 +1815,16 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
             &(a_8 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            1.0,
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2395,6 +2398,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 3,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -2468,10 +2472,10 @@ impl<
         let theta_4 = problem.theta(&q_4, &v_4);
         let phi_4 = p_4 - theta_4;
         let row_y_tilde_1 = ytilde_1;
-        let row_z_tilde_1 = ztilde_1;
         let row_y_tilde_2 = ytilde_2 - v_1 * 0.17392742256872692
             - v_2 * 0.32607257743127305 - v_3 * 0.32607257743127305
             - v_4 * 0.17392742256872692 - u_tilde_1 * 0.5 - u_tilde_2 * 0.5;
+        let row_z_tilde_1 = ztilde_1;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.17392742256872692
             - f_2 * 0.32607257743127305 - f_3 * 0.32607257743127305
             - f_4 * 0.17392742256872692 - g_tilde_1 * 0.5 - g_tilde_2 * 0.5;
@@ -2482,8 +2486,8 @@ impl<
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &phi_4);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_y_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 0, &continuity);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 1, &phi_tilde_2);
@@ -2832,16 +2836,6 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             -0.17392742256872692,
@@ -2921,6 +2915,16 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
             &(-a_8 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            1.0,
         );
         ::sparkgen_core::layout::add_block(
             j,

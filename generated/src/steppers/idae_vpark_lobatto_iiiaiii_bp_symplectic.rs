@@ -92,6 +92,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 3,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -139,9 +140,9 @@ impl<
         let phi_2 = p_1 - theta_2;
         let phi_mu_2 = phi_2 + mu * 1.4142135623730951;
         let row_y_tilde_1 = ytilde_1;
-        let row_z_tilde_1 = ztilde_1;
         let row_y_tilde_2 = ytilde_2 - v_1 * 0.5 - v_2 * 0.5 - u_tilde_1 * 0.5
             + u_tilde_2 * 0.5;
+        let row_z_tilde_1 = ztilde_1;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.5 - f_2 * 0.5 - g_tilde_1 * 0.5
             + g_tilde_2 * 0.5;
         let phi_tilde_2 = problem.phi(&q_tilde_2, &p_tilde_2);
@@ -150,8 +151,8 @@ impl<
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 0, &phi_mu_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_mu_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_y_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 0, &continuity);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 1, &phi_tilde_2);
@@ -307,16 +308,6 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             -0.5,
@@ -376,6 +367,16 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
             &(a_8 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            1.0,
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -863,6 +864,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 3,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -923,10 +925,10 @@ impl<
         let phi_3 = p_3 - theta_3;
         let phi_mu_3 = phi_3 - mu * 2.449489742783178;
         let row_y_tilde_1 = ytilde_1;
-        let row_z_tilde_1 = ztilde_1;
         let row_y_tilde_2 = ytilde_2 - v_1 * 0.16666666666666666
             - v_2 * 0.6666666666666666 - v_3 * 0.16666666666666666 - u_tilde_1 * 0.5
             - u_tilde_2 * 0.5;
+        let row_z_tilde_1 = ztilde_1;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.16666666666666666
             - f_2 * 0.6666666666666666 - f_3 * 0.16666666666666666 - g_tilde_1 * 0.5
             - g_tilde_2 * 0.5;
@@ -938,8 +940,8 @@ impl<
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 1, &phi_mu_2);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_mu_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_y_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 0, &continuity);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 1, &phi_tilde_2);
@@ -1182,16 +1184,6 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             -0.16666666666666666,
@@ -1261,6 +1253,16 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
             &(-a_8 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            1.0,
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1860,6 +1862,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 3,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1932,10 +1935,10 @@ impl<
         let phi_4 = p_4 - theta_4;
         let phi_mu_4 = phi_4 + mu * 3.4641016151377544;
         let row_y_tilde_1 = ytilde_1;
-        let row_z_tilde_1 = ztilde_1;
         let row_y_tilde_2 = ytilde_2 - v_1 * 0.08333333333333333
             - v_2 * 0.4166666666666667 - v_3 * 0.4166666666666667
             - v_4 * 0.08333333333333333 - u_tilde_1 * 0.5 + u_tilde_2 * 0.5;
+        let row_z_tilde_1 = ztilde_1;
         let row_z_tilde_2 = ztilde_2 - f_1 * 0.08333333333333333
             - f_2 * 0.4166666666666667 - f_3 * 0.4166666666666667
             - f_4 * 0.08333333333333333 - g_tilde_1 * 0.5 + g_tilde_2 * 0.5;
@@ -1948,8 +1951,8 @@ impl<
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 2, &phi_mu_3);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 0, 3, &phi_mu_4);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 0, &row_y_tilde_1);
-        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 1, 1, &row_y_tilde_2);
+        Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 0, &row_z_tilde_1);
         Self::RESIDUAL_LAYOUT.set::<D>(r, dims, 2, 1, &row_z_tilde_2);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 0, &continuity);
         Self::RESIDUAL_LAYOUT.set::<M>(r, dims, 3, 1, &phi_tilde_2);
@@ -2298,16 +2301,6 @@ impl<
             _,
         >(
             j,
-            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
-            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            1.0,
-        );
-        ::sparkgen_core::layout::add_diagonal::<
-            D,
-            _,
-            _,
-        >(
-            j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
             -0.08333333333333333,
@@ -2387,6 +2380,16 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
             &(a_8 * 0.5),
+        );
+        ::sparkgen_core::layout::add_diagonal::<
+            D,
+            _,
+            _,
+        >(
+            j,
+            Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
+            Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
+            1.0,
         );
         ::sparkgen_core::layout::add_block(
             j,

@@ -57,6 +57,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -373,6 +374,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -812,6 +814,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1428,6 +1431,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

@@ -69,6 +69,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -531,6 +532,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1186,6 +1188,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

@@ -70,6 +70,7 @@ for VparkLobattoIIIAIIIBpSymplecticUpstream3 {
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

@@ -69,6 +69,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -516,6 +517,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1172,6 +1174,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.0, 1.0],
+        read: true,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

@@ -57,6 +57,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -395,6 +396,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.16666666666666666, 0.6666666666666666, 0.16666666666666666],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1084,6 +1086,7 @@ impl<
             0.4166666666666667,
             0.08333333333333333,
         ],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -2270,6 +2273,7 @@ impl<
             0.2722222222222222,
             0.05,
         ],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

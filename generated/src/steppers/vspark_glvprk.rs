@@ -58,6 +58,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -312,6 +313,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -795,6 +797,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.2777777777777778, 0.4444444444444444, 0.2777777777777778],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1729,6 +1732,7 @@ impl<
             0.32607257743127305,
             0.17392742256872692,
         ],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

@@ -61,6 +61,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -450,6 +451,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1012,6 +1014,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

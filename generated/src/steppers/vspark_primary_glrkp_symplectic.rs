@@ -57,6 +57,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -403,6 +404,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -873,6 +875,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1552,6 +1555,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

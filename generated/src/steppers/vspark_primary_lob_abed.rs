@@ -57,6 +57,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0, 1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -528,6 +529,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0, 1.0, 1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1463,6 +1465,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0, 1.0, 1.0, 1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

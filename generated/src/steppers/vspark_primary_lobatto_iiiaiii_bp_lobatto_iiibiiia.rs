@@ -76,6 +76,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2 {
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -538,6 +539,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3 {
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1195,6 +1197,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

@@ -69,6 +69,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -471,6 +472,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1091,6 +1093,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

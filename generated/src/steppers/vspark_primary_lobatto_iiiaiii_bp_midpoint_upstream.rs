@@ -70,6 +70,7 @@ for VsparkPrimaryLobattoIIIAIIIBpMidpointUpstream3 {
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

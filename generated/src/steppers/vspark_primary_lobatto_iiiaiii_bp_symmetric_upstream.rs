@@ -76,6 +76,7 @@ for VsparkPrimaryLobattoIIIAIIIBpSymmetricUpstream3 {
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, -0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

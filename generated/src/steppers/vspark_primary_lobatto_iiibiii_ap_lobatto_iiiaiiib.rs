@@ -77,6 +77,7 @@ for VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB2 {
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -535,6 +536,7 @@ for VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB3 {
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1202,6 +1204,7 @@ for VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB4 {
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[0.5, 0.5],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

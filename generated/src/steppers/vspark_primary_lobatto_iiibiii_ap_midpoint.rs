@@ -69,6 +69,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -455,6 +456,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(
@@ -1081,6 +1083,7 @@ impl<
     const MULTIPLIER: Option<::sparkgen_core::stage::MultiplierUpdate> = Some(::sparkgen_core::stage::MultiplierUpdate {
         block: 1,
         weights: &[1.0],
+        read: false,
     });
     #[allow(clippy::too_many_lines)]
     fn residual(

@@ -1,9 +1,12 @@
 //! What time stepping needs of a problem besides the stage equations, per problem kind: a
 //! velocity for the initial guess, the residual of the algebraic constraint, a consistent
 //! momentum, and the energy. Every stepper names its kind ([`crate::stage::StageMethod::Kind`]),
-//! so one driver serves degenerate Lagrangians, implicit DAEs and holonomic systems.
+//! so one driver serves degenerate Lagrangians, implicit and Hamiltonian DAEs and holonomic
+//! systems.
 
-use crate::problem::{DegenerateLagrangian, HolonomicSystem, ImplicitDae};
+use crate::problem::{
+    DaeConstraint, DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae,
+};
 use crate::solve::Lu;
 use nalgebra::SVector;
 
@@ -89,9 +92,8 @@ impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> Access<P, D> for Impl
     }
 
     /// Newton's method on the hidden constraint `ψ(λ) = dφ/dt =
-    /// ∂φ/∂q (v̄ + u(q, p, λ)) + ∂φ/∂p (f(q, v̄) + g(q, p, λ)) = 0` with `v̄ = v̄(q, p)`, whose
-    /// Jacobian `∂φ/∂q ∂u/∂λ + ∂φ/∂p ∂g/∂λ` is regular for an index-2 system (one step where
-    /// `u` and `g` are affine in `λ`). For the view of a degenerate Lagrangian `ψ = −Ω λ`, so
+    /// ∂φ/∂q (v̄ + u(q, p, λ)) + ∂φ/∂p (f(q, v̄) + g(q, p, λ)) = 0` with `v̄ = v̄(q, p)`
+    /// ([`hidden_multiplier`]). For the view of a degenerate Lagrangian `ψ = −Ω λ`, so
     /// `λ_0 = 0`.
     fn initial_multiplier(
         problem: &P,
@@ -100,33 +102,101 @@ impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> Access<P, D> for Impl
         lambda: &mut [f64],
     ) -> Result<(), f64> {
         let v = problem.initial_velocity(q, p);
-        let (phi_q, phi_p) = (problem.phi_dq(q, p), problem.phi_dp(q, p));
         let force = problem.force(q, &v);
-        let psi = |l: &SVector<f64, M>| {
-            phi_q * (v + problem.u(q, p, l)) + phi_p * (force + problem.g(q, p, l))
-        };
-        let scale = v
-            .amax()
-            .max(force.amax())
-            .max(q.amax())
-            .max(p.amax())
-            .max(1.0);
-        let tolerance = 8.0 * f64::EPSILON * scale * (M as f64).sqrt();
-        let mut l = SVector::<f64, M>::zeros();
-        let mut residual = psi(&l);
-        for _ in 0..8 {
-            if residual.amax() <= tolerance {
-                break;
-            }
-            let jacobian =
-                phi_q * problem.u_dlambda(q, p, &l) + phi_p * problem.g_dlambda(q, p, &l);
-            l += Lu::solve_matrix(&jacobian, &-residual).ok_or(residual.amax())?;
-            residual = psi(&l);
+        let l = hidden_multiplier(problem, q, p, (v, force))?;
+        lambda.copy_from_slice(l.as_slice());
+        Ok(())
+    }
+}
+
+/// Newton's method on the hidden constraint of an index-2 system,
+/// `ψ(λ) = ∂φ/∂q (v + u(λ)) + ∂φ/∂p (f + g(λ)) = 0` at a fixed state `(q, p)` with the given
+/// `v` and `f`, whose Jacobian `∂φ/∂q ∂u/∂λ + ∂φ/∂p ∂g/∂λ` is regular for index 2 (one step
+/// where `u` and `g` are affine in `λ`). `Err` carries the residual where Newton stops short of
+/// it.
+pub fn hidden_multiplier<P: DaeConstraint<D, M>, const D: usize, const M: usize>(
+    problem: &P,
+    q: &SVector<f64, D>,
+    p: &SVector<f64, D>,
+    (v, force): (SVector<f64, D>, SVector<f64, D>),
+) -> Result<SVector<f64, M>, f64> {
+    let (phi_q, phi_p) = (problem.phi_dq(q, p), problem.phi_dp(q, p));
+    let evaluate = |l: &SVector<f64, M>| {
+        (
+            phi_q * (v + problem.u(q, p, l)) + phi_p * (force + problem.g(q, p, l)),
+            phi_q * problem.u_dlambda(q, p, l) + phi_p * problem.g_dlambda(q, p, l),
+        )
+    };
+    let scale = [q, p]
+        .iter()
+        .fold(v.amax().max(force.amax()).max(1.0), |m, x| m.max(x.amax()));
+    let tolerance = 8.0 * f64::EPSILON * scale * (M as f64).sqrt();
+    let mut l = SVector::<f64, M>::zeros();
+    let (mut residual, mut jacobian) = evaluate(&l);
+    for _ in 0..8 {
+        if residual.amax() <= tolerance {
+            break;
         }
-        let finite = residual.iter().chain(l.iter()).all(|x| x.is_finite());
-        if !finite || residual.amax() > tolerance.max(1e-12 * scale) {
-            return Err(residual.amax());
-        }
+        l += Lu::solve_matrix(&jacobian, &-residual).ok_or(residual.amax())?;
+        (residual, jacobian) = evaluate(&l);
+    }
+    let finite = residual.iter().chain(l.iter()).all(|x| x.is_finite());
+    if !finite || residual.amax() > tolerance.max(1e-12 * scale) {
+        return Err(residual.amax());
+    }
+    Ok(l)
+}
+
+/// Hamiltonian DAEs with `M` primary constraints: the velocity `q̇ = v + u(λ)` with the
+/// multiplier of the hidden constraint, `φ(q, p)`, the Hamiltonian if the problem has one; no
+/// closed-form consistent momentum.
+#[derive(Clone, Copy, Debug)]
+pub struct Hamiltonian<const M: usize>;
+
+impl<const M: usize> Hamiltonian<M> {
+    /// The multiplier of the hidden constraint `∂φ/∂q (v + u) + ∂φ/∂p (f + g) = 0` at `(q, p)`.
+    fn multiplier<P: HamiltonianDae<D, M>, const D: usize>(
+        problem: &P,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+    ) -> Result<SVector<f64, M>, f64> {
+        hidden_multiplier(problem, q, p, (problem.velocity(q, p), problem.force(q, p)))
+    }
+}
+
+impl<P: HamiltonianDae<D, M>, const D: usize, const M: usize> Access<P, D> for Hamiltonian<M> {
+    const CONSTRAINT: &'static str = "|φ(q, p)|∞";
+
+    /// `q̇ = v(q, p) + u(q, p, λ)` with the multiplier of the hidden constraint (`v` alone where
+    /// it has none).
+    fn velocity(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<SVector<f64, D>> {
+        let v = problem.velocity(q, p);
+        Some(match Self::multiplier(problem, q, p) {
+            Ok(l) => v + problem.u(q, p, &l),
+            Err(_) => v,
+        })
+    }
+
+    fn constraint(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> f64 {
+        problem.phi(q, p).amax()
+    }
+
+    fn consistent_momentum(_: &P, _: &SVector<f64, D>) -> Option<SVector<f64, D>> {
+        None
+    }
+
+    fn energy(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<f64> {
+        problem.hamiltonian(q, p)
+    }
+
+    /// The multiplier of the hidden constraint.
+    fn initial_multiplier(
+        problem: &P,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+        lambda: &mut [f64],
+    ) -> Result<(), f64> {
+        let l = Self::multiplier(problem, q, p)?;
         lambda.copy_from_slice(l.as_slice());
         Ok(())
     }

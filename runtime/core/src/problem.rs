@@ -11,18 +11,27 @@
 //! | [`DegenerateLagrangian`] | `L(q, v) = ϑ(q)·v − H(q)` | SLRK, VPRK on degenerate Lagrangians |
 //! | [`Lagrangian`] | general `L(q, v)` | VPARK through [`LagrangianOde`] |
 //! | [`HolonomicSystem`] | `H = ½ pᵀM⁻¹p + V(q)`, `c(q) = 0` | RATTLE / SHAKE |
+//! | [`DaeConstraint`] | `u(q, p, λ)`, `g(q, p, λ)`, `0 = φ(q, p)`: the part of the two DAEs below they share | SPARK family |
 //! | [`ImplicitDae`] | `q̇ = v + u`, `ṗ = f + g`, `p = ϑ(q, v)`, `0 = φ(q, p)` | SPARK, VPARK, VSPARK |
 //! | [`LagrangianDae`] | a [`DegenerateLagrangian`] as an [`ImplicitDae`]: `u = λ`, `g = Jᵀλ`, `φ = p − ϑ(q)` | SPARK, VPARK, VSPARK |
 //! | [`LagrangianOde`] | a [`Lagrangian`] as an [`ImplicitDae`] with `M = 0`: `ϑ = ∂L/∂v`, `f = ∂L/∂q` | VPARK (there VPRK) |
+//! | [`HamiltonianDae`] | `q̇ = v(q, p) + u`, `ṗ = f(q, p) + g`, `0 = φ(q, p)` | HSPARK, HPARK |
+//! | [`DiracHamiltonian`] | a [`DegenerateLagrangian`] as a [`HamiltonianDae`]: `v = 0`, `f = −∇H`, `u = λ`, `g = Jᵀλ`, `φ = p − ϑ(q)` | HSPARK, HPARK |
 
+mod dae_constraint;
 mod degenerate_lagrangian;
+mod dirac_hamiltonian;
+mod hamiltonian_dae;
 mod holonomic_system;
 mod implicit_dae;
 mod lagrangian;
 mod lagrangian_dae;
 mod lagrangian_ode;
 
+pub use dae_constraint::DaeConstraint;
 pub use degenerate_lagrangian::DegenerateLagrangian;
+pub use dirac_hamiltonian::DiracHamiltonian;
+pub use hamiltonian_dae::HamiltonianDae;
 pub use holonomic_system::HolonomicSystem;
 pub use implicit_dae::ImplicitDae;
 pub use lagrangian::Lagrangian;

@@ -90,6 +90,10 @@ pub struct MultiplierUpdate {
     pub block: usize,
     /// `d^λ_j`.
     pub weights: &'static [f64],
+    /// Whether the stage equations read `λ_n` (`Λ̃_1 = λ_n` at a projective stage with
+    /// `c^λ_1 = 0`), so that an error in `λ_n` propagates to `λ_{n+1}` (and may grow: the
+    /// stepper watches the multiplier's defect).
+    pub read: bool,
 }
 
 impl MultiplierUpdate {

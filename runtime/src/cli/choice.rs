@@ -4,7 +4,9 @@
 //! implicit-DAE stepper family for implicit DAEs.
 
 use super::error::CliError;
-use super::registry::{HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo, families};
+use super::registry::{
+    HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo, families,
+};
 
 /// The kinds of problems, each with its methods.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +19,9 @@ pub enum Kind {
     /// Jay's index-2 form `q̇ = v + u`, `ṗ = f + g`, `p = ϑ(q, v)`, `0 = φ(q, p)`: the generated
     /// `Idae…` SPARK, VSPARK and VPARK steppers.
     Implicit,
+    /// Hamiltonian DAEs `q̇ = v(q, p) + u`, `ṗ = f(q, p) + g`, `0 = φ(q, p)`: the generated
+    /// `Hspark…` and `Hpark…` steppers.
+    Hamiltonian,
 }
 
 impl Kind {
@@ -26,6 +31,7 @@ impl Kind {
             Kind::Degenerate => "degenerate-lagrangian",
             Kind::Holonomic => "holonomic",
             Kind::Implicit => "implicit-dae",
+            Kind::Hamiltonian => "hamiltonian-dae",
         }
     }
 }
@@ -61,6 +67,9 @@ pub enum Choice {
     HolonomicStepper(&'static StepperInfo),
     /// A generated stepper for implicit DAEs (on a degenerate Lagrangian: through its view).
     ImplicitStepper(&'static StepperInfo),
+    /// A generated stepper for Hamiltonian DAEs (on a degenerate Lagrangian: through its view
+    /// `DiracHamiltonian`).
+    HamiltonianStepper(&'static StepperInfo),
     /// RATTLE or SHAKE.
     Holonomic(Holonomic),
 }
@@ -71,7 +80,8 @@ impl Choice {
         match self {
             Choice::Stepper(info)
             | Choice::HolonomicStepper(info)
-            | Choice::ImplicitStepper(info) => (info.family, info.stages),
+            | Choice::ImplicitStepper(info)
+            | Choice::HamiltonianStepper(info) => (info.family, info.stages),
             Choice::Holonomic(h) => (h.name(), 1),
         }
     }
@@ -81,29 +91,38 @@ impl Choice {
         match self {
             Choice::Stepper(info)
             | Choice::HolonomicStepper(info)
-            | Choice::ImplicitStepper(info) => info.name,
+            | Choice::ImplicitStepper(info)
+            | Choice::HamiltonianStepper(info) => info.name,
             Choice::Holonomic(h) => h.name(),
         }
     }
 }
 
 /// Every method for problems of `kind`, with its declared order: the generated steppers for
-/// degenerate Lagrangians, then the implicit-DAE steppers (which apply to them through their
-/// view); RATTLE, SHAKE (order 2) and the generated steppers for holonomic systems; the
-/// implicit-DAE steppers for implicit DAEs.
+/// degenerate Lagrangians, then the implicit- and Hamiltonian-DAE steppers (which apply to
+/// them through their views); RATTLE, SHAKE (order 2) and the generated steppers for holonomic
+/// systems; the implicit-DAE steppers for implicit DAEs; the Hamiltonian-DAE steppers for
+/// Hamiltonian DAEs.
 pub fn methods(kind: Kind) -> Vec<(Choice, usize)> {
     let implicit = || {
         IMPLICIT_STEPPERS
             .iter()
             .map(|s| (Choice::ImplicitStepper(s), s.order))
     };
+    let hamiltonian = || {
+        HAMILTONIAN_STEPPERS
+            .iter()
+            .map(|s| (Choice::HamiltonianStepper(s), s.order))
+    };
     match kind {
         Kind::Degenerate => STEPPERS
             .iter()
             .map(|s| (Choice::Stepper(s), s.order))
             .chain(implicit())
+            .chain(hamiltonian())
             .collect(),
         Kind::Implicit => implicit().collect(),
+        Kind::Hamiltonian => hamiltonian().collect(),
         Kind::Holonomic => Holonomic::ALL
             .into_iter()
             .map(|h| (Choice::Holonomic(h), 2))
@@ -132,12 +151,21 @@ pub fn resolve(kind: Kind, name: Option<&str>, stages: Option<usize>) -> Result<
     match kind {
         Kind::Degenerate => {
             let wanted = normalize(name.unwrap_or("SlrkLobattoIIIE"));
-            match generated(STEPPERS, &wanted, stages) {
-                Some(found) => found.map(Choice::Stepper),
-                None => generated(IMPLICIT_STEPPERS, &wanted, stages)
-                    .ok_or_else(|| unknown(kind, name))?
-                    .map(Choice::ImplicitStepper),
+            if let Some(found) = generated(STEPPERS, &wanted, stages) {
+                return found.map(Choice::Stepper);
             }
+            if let Some(found) = generated(IMPLICIT_STEPPERS, &wanted, stages) {
+                return found.map(Choice::ImplicitStepper);
+            }
+            generated(HAMILTONIAN_STEPPERS, &wanted, stages)
+                .ok_or_else(|| unknown(kind, name))?
+                .map(Choice::HamiltonianStepper)
+        }
+        Kind::Hamiltonian => {
+            let wanted = normalize(name.unwrap_or("HsparkLobattoIIIAIIIB"));
+            generated(HAMILTONIAN_STEPPERS, &wanted, stages)
+                .ok_or_else(|| unknown(kind, name))?
+                .map(Choice::HamiltonianStepper)
         }
         Kind::Implicit => {
             let wanted = normalize(name.unwrap_or("IdaeVparkLobattoIIIBIIIApSymplectic"));
@@ -208,9 +236,11 @@ fn unknown(kind: Kind, name: Option<&str>) -> CliError {
         Kind::Degenerate => {
             let mut names = families(STEPPERS);
             names.extend(families(IMPLICIT_STEPPERS));
+            names.extend(families(HAMILTONIAN_STEPPERS));
             names
         }
         Kind::Implicit => families(IMPLICIT_STEPPERS),
+        Kind::Hamiltonian => families(HAMILTONIAN_STEPPERS),
         Kind::Holonomic => {
             let mut names = Holonomic::ALL.map(Holonomic::name).to_vec();
             names.extend(families(HOLONOMIC_STEPPERS));

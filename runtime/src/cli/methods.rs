@@ -3,7 +3,9 @@
 
 use super::choice::{Holonomic, Kind};
 use super::pinned::{expected, expected_on_index_two_pendulum};
-use super::registry::{HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo};
+use super::registry::{
+    HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo,
+};
 use crate::generated::catalogue::PAIRS;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -74,10 +76,12 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
 /// VPARK (its last projective stage is `(q_{n+1}, p_{n+1})`), and the SPARK-family methods whose ω
 /// imposes `φ(q_{n+1}, p_{n+1}) = 0` (every one but GLVPRK's
 /// `ω = [I | 0]`, which imposes it at the projective stages only, upstream's documented μ on
-/// the ω rows, which relaxes it to `(d_s/b_s)μ`, and VPRK, which never imposes it).
+/// the ω rows, which relaxes it to `(d_s/b_s)μ`, and VPRK, which never imposes it). HSPARK
+/// shares SPARK's ω; HPARK imposes φ at its projective stages, none of which is
+/// `(q_{n+1}, p_{n+1})`.
 pub fn preserves_constraint(family: &str) -> bool {
     let family = family.strip_prefix("Idae").unwrap_or(family);
-    ["Slrk", "Spark", "Vspark", "Vpark"]
+    ["Slrk", "Spark", "Vspark", "Vpark", "Hspark"]
         .iter()
         .any(|f| family.starts_with(f))
         && !family.ends_with("Glvprk")
@@ -88,12 +92,13 @@ pub fn preserves_constraint(family: &str) -> bool {
 /// degenerate Lagrangian, so that its size measures the method's defect: VPARK and VSPARK…,
 /// whose internal velocities `V_i` carry the motion and leave `λ` the projection multiplier. In
 /// SPARK (upstream's form, no internal velocity) `u(Q̃, P̃, Λ̃)` carries the velocity, so on the
-/// view `LagrangianDae` (`u = λ`) `λ_n` is the velocity `q̇`, whose size says nothing of a defect.
+/// view `LagrangianDae` (`u = λ`) `λ_n` is the velocity `q̇`, whose size says nothing of a defect;
+/// so it is for HSPARK and HPARK on the view `DiracHamiltonian` (`v = 0`, `u = λ`).
 pub fn multiplier_measures_defect(family: &str) -> bool {
-    !family
-        .strip_prefix("Idae")
-        .unwrap_or(family)
-        .starts_with("Spark")
+    let family = family.strip_prefix("Idae").unwrap_or(family);
+    !["Spark", "Hspark", "Hpark"]
+        .iter()
+        .any(|f| family.starts_with(f))
 }
 
 /// The row of a generated stepper, with the properties of the pair it is built on.
@@ -136,6 +141,17 @@ pub fn rows() -> Vec<MethodRow> {
         let mut row = stepper_row(
             s,
             Kind::Implicit,
+            preserves_constraint(s.family),
+            limitations(s.family, s.stages),
+        );
+        row.kinds.push(Kind::Degenerate.name());
+        row
+    }));
+    // So do the Hamiltonian-DAE steppers, through the view `DiracHamiltonian`.
+    out.extend(HAMILTONIAN_STEPPERS.iter().map(|s| {
+        let mut row = stepper_row(
+            s,
+            Kind::Hamiltonian,
             preserves_constraint(s.family),
             limitations(s.family, s.stages),
         );

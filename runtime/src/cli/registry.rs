@@ -8,7 +8,7 @@
 //! shape is one instantiation of every stepper.
 
 use crate::layout::{Dims, Layout};
-use crate::problem::{DegenerateLagrangian, HolonomicSystem, ImplicitDae};
+use crate::problem::{DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae};
 use crate::stage::StageMethod;
 
 /// The dimension the dispatch instantiates.
@@ -22,6 +22,10 @@ pub const HOLONOMIC_SHAPES: &[(usize, usize)] = &[(2, 1), (3, 1), (9, 3)];
 /// two dimensions (M = D = 2) and the index-2 pendulum (2, 1) (each has an
 /// [`ImplicitDispatch`] impl below).
 pub const IMPLICIT_SHAPES: &[(usize, usize)] = &[(2, 2), (2, 1)];
+
+/// The (D, M) the Hamiltonian-DAE dispatch instantiates: the view `DiracHamiltonian` of a
+/// degenerate Lagrangian in two dimensions (M = D = 2) (a [`HamiltonianDispatch`] impl below).
+pub const HAMILTONIAN_SHAPES: &[(usize, usize)] = &[(2, 2)];
 
 /// The number of unknowns of a stepper with unknown layout `layout` for `dims` (the one place
 /// the command line reads a layout).
@@ -89,6 +93,16 @@ pub trait ImplicitDispatch<const D: usize, const M: usize> {
     ) -> Option<V::Output>;
 }
 
+/// The generated Hamiltonian-DAE steppers for systems of one shape `(D, M)`.
+pub trait HamiltonianDispatch<const D: usize, const M: usize> {
+    /// Calls `visitor.visit::<Meth, N>` with the stepper type named by `info`; `None` if no
+    /// generated Hamiltonian-DAE stepper has that name.
+    fn visit<P: HamiltonianDae<D, M>, V: ShapeVisitor<P, D, M>>(
+        info: &StepperInfo,
+        visitor: V,
+    ) -> Option<V::Output>;
+}
+
 /// The `$dispatch` impl (over problems `$problem`) of shape `($d, $m)` over the stepper types
 /// `$ty<M>`.
 macro_rules! shape_dispatch {
@@ -114,7 +128,8 @@ macro_rules! stepper_table {
     (
         degenerate: [$(($ty:ident, $family:literal, $s:literal, $order:literal, $pair:literal)),* $(,)?],
         holonomic: [$(($hty:ident, $hfamily:literal, $hs:literal, $horder:literal, $hpair:literal)),* $(,)?],
-        implicit: [$(($ity:ident, $ifamily:literal, $is:literal, $iorder:literal, $ipair:literal)),* $(,)?] $(,)?
+        implicit: [$(($ity:ident, $ifamily:literal, $is:literal, $iorder:literal, $ipair:literal)),* $(,)?],
+        hamiltonian: [$(($aty:ident, $afamily:literal, $as:literal, $aorder:literal, $apair:literal)),* $(,)?] $(,)?
     ) => {
         /// Every generated stepper for degenerate Lagrangians, in emission order.
         pub const STEPPERS: &[StepperInfo] = &[$(StepperInfo {
@@ -145,6 +160,15 @@ macro_rules! stepper_table {
             pair: $ipair,
         }),*];
 
+        /// Every generated stepper for Hamiltonian DAEs (`Hspark…<M>`, `Hpark…<M>`).
+        pub const HAMILTONIAN_STEPPERS: &[StepperInfo] = &[$(StepperInfo {
+            name: stringify!($aty),
+            family: $afamily,
+            stages: $as,
+            order: $aorder,
+            pair: $apair,
+        }),*];
+
         /// Calls `visitor.visit::<M, N>` with the stepper type named by `info`; `None` if no
         /// generated stepper has that name.
         pub fn visit<P: DegenerateLagrangian<DIMENSION>, V: StepperVisitor<P>>(
@@ -165,6 +189,7 @@ macro_rules! stepper_table {
         shape_dispatch!(HolonomicDispatch, HolonomicSystem, 9, 3; $($hty),*);
         shape_dispatch!(ImplicitDispatch, ImplicitDae, 2, 2; $($ity),*);
         shape_dispatch!(ImplicitDispatch, ImplicitDae, 2, 1; $($ity),*);
+        shape_dispatch!(HamiltonianDispatch, HamiltonianDae, 2, 2; $($aty),*);
     };
 }
 

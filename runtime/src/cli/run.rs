@@ -6,8 +6,8 @@ use super::error::CliError;
 use super::problems::ProblemInfo;
 use super::progress::Progress;
 use super::registry::{
-    self, DIMENSION, HolonomicDispatch, ImplicitDispatch, Shape, ShapeVisitor, StepperInfo,
-    StepperVisitor,
+    self, DIMENSION, HamiltonianDispatch, HolonomicDispatch, ImplicitDispatch, Shape, ShapeVisitor,
+    StepperInfo, StepperVisitor,
 };
 use super::trajectory::Trajectory;
 use crate::diagnostics::{DiagnosticsError, constraint_residuals, relative_energy_errors};
@@ -16,7 +16,10 @@ use crate::holonomic::{
     integrate_rattle, integrate_shake,
 };
 use crate::integrate::{Options, integrate_observed};
-use crate::problem::{DegenerateLagrangian, HolonomicSystem, ImplicitDae, LagrangianDae, Vector};
+use crate::problem::{
+    DegenerateLagrangian, DiracHamiltonian, HamiltonianDae, HolonomicSystem, ImplicitDae,
+    LagrangianDae, Vector,
+};
 use crate::solution::{Failure, Solution};
 use crate::stage::StageMethod;
 use std::time::Instant;
@@ -94,7 +97,8 @@ pub struct Run {
     pub failure: Option<String>,
 }
 
-/// Integrates with the visited stepper (a degenerate Lagrangian's, or an implicit DAE's).
+/// Integrates with the visited stepper (a degenerate Lagrangian's, an implicit or a Hamiltonian
+/// DAE's).
 struct Integrate<'a, P, const D: usize> {
     problem: &'a P,
     q0: Vector<D>,
@@ -105,7 +109,18 @@ struct Integrate<'a, P, const D: usize> {
 
 type Outcome<const D: usize> = (Result<Solution<D>, Box<Failure<D>>>, f64);
 
-impl<P, const D: usize> Integrate<'_, P, D> {
+impl<'a, P, const D: usize> Integrate<'a, P, D> {
+    /// The run of `spec` (step size, steps, progress bar) from `(q₀, p₀)`.
+    fn new(problem: &'a P, q0: Vector<D>, p0: Vector<D>, spec: &RunSpec) -> Self {
+        Integrate {
+            problem,
+            q0,
+            p0,
+            options: Options::new(spec.h, spec.steps),
+            progress: spec.progress,
+        }
+    }
+
     fn run<M: StageMethod<P, D>, const N: usize>(self) -> Outcome<D> {
         let mut progress = Progress::new(self.options.steps, self.progress);
         let start = Instant::now();
@@ -126,9 +141,7 @@ impl<P: DegenerateLagrangian<DIMENSION>> StepperVisitor<P> for Integrate<'_, P, 
     }
 }
 
-impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> ShapeVisitor<P, D, M>
-    for Integrate<'_, P, D>
-{
+impl<P, const D: usize, const M: usize> ShapeVisitor<P, D, M> for Integrate<'_, P, D> {
     type Output = Outcome<D>;
     fn visit<Meth: StageMethod<P, D>, const N: usize>(self, _: &StepperInfo) -> Self::Output {
         self.run::<Meth, N>()
@@ -136,7 +149,8 @@ impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> ShapeVisitor<P, D, M>
 }
 
 /// Runs a generated stepper on a degenerate Lagrangian problem from `(q₀, p₀)`: one of its own,
-/// or an implicit-DAE stepper on its view [`LagrangianDae`].
+/// an implicit-DAE stepper on its view [`LagrangianDae`], or a Hamiltonian-DAE stepper on its
+/// view [`DiracHamiltonian`].
 pub fn degenerate<P: DegenerateLagrangian<DIMENSION>>(
     problem: &P,
     subject: &Subject,
@@ -155,15 +169,18 @@ pub fn degenerate<P: DegenerateLagrangian<DIMENSION>>(
                 spec,
             );
         }
+        Choice::HamiltonianStepper(_) => {
+            return hamiltonian::<_, DIMENSION, DIMENSION>(
+                &DiracHamiltonian(problem),
+                subject,
+                q0,
+                p0,
+                spec,
+            );
+        }
         _ => return Err(wrong_kind(spec, subject.kind)),
     };
-    let visitor = Integrate {
-        problem,
-        q0,
-        p0,
-        options: Options::new(spec.h, spec.steps),
-        progress: spec.progress,
-    };
+    let visitor = Integrate::new(problem, q0, p0, spec);
     let (result, wall) =
         registry::visit(stepper, visitor).ok_or_else(|| wrong_kind(spec, subject.kind))?;
     let (solution, failure) = outcome(result.map_err(|f| (f.solution, f.error.to_string())))?;
@@ -189,28 +206,68 @@ where
     let Choice::ImplicitStepper(info) = spec.method else {
         return Err(wrong_kind(spec, subject.kind));
     };
-    let visitor = Integrate {
-        problem,
-        q0,
-        p0,
-        options: Options::new(spec.h, spec.steps),
-        progress: spec.progress,
-    };
+    let visitor = Integrate::new(problem, q0, p0, spec);
     let (result, wall) = <Shape<D, M> as ImplicitDispatch<D, M>>::visit(info, visitor)
         .ok_or_else(|| wrong_kind(spec, subject.kind))?;
+    dae_run(
+        subject,
+        spec,
+        (result, wall),
+        |q, p| problem.energy(q, p),
+        |q, p| problem.phi(q, p).amax(),
+    )
+}
+
+/// Runs a generated Hamiltonian-DAE stepper on a Hamiltonian DAE from `(q₀, p₀)` (for the
+/// shapes `(D, M)` of [`registry::HAMILTONIAN_SHAPES`]). The energy error is NaN where the
+/// problem has no Hamiltonian.
+pub fn hamiltonian<P: HamiltonianDae<D, M>, const D: usize, const M: usize>(
+    problem: &P,
+    subject: &Subject,
+    q0: Vector<D>,
+    p0: Vector<D>,
+    spec: &RunSpec,
+) -> Result<Run, CliError>
+where
+    Shape<D, M>: HamiltonianDispatch<D, M>,
+{
+    let Choice::HamiltonianStepper(info) = spec.method else {
+        return Err(wrong_kind(spec, subject.kind));
+    };
+    let visitor = Integrate::new(problem, q0, p0, spec);
+    let outcome = <Shape<D, M> as HamiltonianDispatch<D, M>>::visit(info, visitor)
+        .ok_or_else(|| wrong_kind(spec, subject.kind))?;
+    dae_run(
+        subject,
+        spec,
+        outcome,
+        |q, p| problem.hamiltonian(q, p),
+        |q, p| problem.phi(q, p).amax(),
+    )
+}
+
+/// The [`Run`] of a DAE stepper's outcome, with the relative error of `energy` (NaN where it
+/// is `None`) and the constraint residual `|φ(q, p)|∞` along the trajectory.
+fn dae_run<const D: usize>(
+    subject: &Subject,
+    spec: &RunSpec,
+    (result, wall): Outcome<D>,
+    energy: impl Fn(&Vector<D>, &Vector<D>) -> Option<f64>,
+    residual: impl Fn(&Vector<D>, &Vector<D>) -> f64,
+) -> Result<Run, CliError> {
     let (solution, failure) = outcome(result.map_err(|f| (f.solution, f.error.to_string())))?;
     let pairs = || solution.q.iter().zip(&solution.p);
-    let h0 = problem.energy(&solution.q[0], &solution.p[0]);
+    let h0 = energy(&solution.q[0], &solution.p[0]);
     if let Some(h0) = h0.filter(|h0| *h0 == 0.0 || !h0.is_finite()) {
         return Err(DiagnosticsError::DegenerateReference(h0).into());
     }
     let energy = pairs()
-        .map(|(q, p)| match (problem.energy(q, p), h0) {
+        .map(|(q, p)| match (energy(q, p), h0) {
             (Some(h), Some(h0)) => ((h - h0) / h0).abs(),
             _ => f64::NAN,
         })
         .collect();
-    let residual = pairs().map(|(q, p)| problem.phi(q, p).amax()).collect();
+    let residual = pairs().map(|(q, p)| residual(q, p)).collect();
     let trajectory = Trajectory::new(solution, energy, residual, "|φ(q, p)|∞");
     Ok(finish(subject, spec, trajectory, wall, failure))
 }
@@ -261,7 +318,7 @@ where
             <Shape<D, M> as HolonomicDispatch<D, M>>::visit(info, visitor)
                 .ok_or_else(|| wrong_kind(spec, subject.kind))?
         }
-        Choice::Stepper(_) | Choice::ImplicitStepper(_) => {
+        Choice::Stepper(_) | Choice::ImplicitStepper(_) | Choice::HamiltonianStepper(_) => {
             return Err(wrong_kind(spec, subject.kind));
         }
     };

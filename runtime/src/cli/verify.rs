@@ -24,7 +24,7 @@ use super::methods::multiplier_measures_defect;
 use super::pinned::{Expected, NO_CONVERGENCE, expected, expected_on_index_two_pendulum};
 use super::problem_files;
 use super::problems::find;
-use super::registry::{HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
+use super::registry::{HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
 use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, implicit};
 use crate::diagnostics::{empirical_order, gauss8};
 use crate::holonomic::problems::Pendulum;
@@ -259,7 +259,9 @@ fn study(
         }
     };
     let pinned = match choice {
-        Choice::Stepper(s) | Choice::ImplicitStepper(s) => (on.pinned)(s.family, s.stages),
+        Choice::Stepper(s) | Choice::ImplicitStepper(s) | Choice::HamiltonianStepper(s) => {
+            (on.pinned)(s.family, s.stages)
+        }
         _ => None,
     };
     let fits = |target: f64| {
@@ -368,6 +370,19 @@ pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError>
             |spec| degenerate(&problem, &lv_info, lv_q0, lv_p0, spec),
         ));
     }
+    for s in HAMILTONIAN_STEPPERS
+        .iter()
+        .filter(|s| selected(s.name, only))
+    {
+        methods.push(study(
+            Choice::HamiltonianStepper(s),
+            On::table("lotka-volterra (SPARK test, Hamiltonian-DAE view)"),
+            s.order,
+            quick,
+            &lv_ref,
+            |spec| degenerate(&problem, &lv_info, lv_q0, lv_p0, spec),
+        ));
+    }
     let pendulum = Pendulum {
         m: 1.0,
         g: 1.0,
@@ -427,7 +442,7 @@ pub fn verify_file(
     only: Option<&str>,
 ) -> Result<Verification, CliError> {
     let q_ref = match subject.kind {
-        Kind::Implicit => {
+        Kind::Implicit | Kind::Hamiltonian => {
             return Err(CliError::InvalidValue {
                 what: "--problem-file",
                 value: subject.name.clone(),

@@ -4,7 +4,9 @@
 // name into a pattern: the expansion must bind only reserved `__` names).
 #![allow(non_camel_case_types, non_upper_case_globals, dead_code)]
 
-use sparkgen::problem::{DegenerateLagrangian, HolonomicSystem, ImplicitDae, Lagrangian};
+use sparkgen::problem::{
+    DaeConstraint, DegenerateLagrangian, HolonomicSystem, ImplicitDae, Lagrangian,
+};
 
 type f64 = f32;
 struct Result;

@@ -19,6 +19,9 @@ pub(crate) struct Problem {
     pub(crate) graph: Graph,
     /// The required methods of the trait, in trait order.
     pub(crate) methods: Vec<Method>,
+    /// The methods of `DaeConstraint` (`u`, `g`, `φ` and their Jacobians), implemented
+    /// alongside the trait of a DAE; empty for the other traits.
+    pub(crate) constraint: Vec<Method>,
 }
 
 /// What distinguishes one derive from another.
@@ -58,11 +61,26 @@ pub(crate) fn expand(tokens: TokenStream, derive: &Derive) -> TokenStream {
     quote!(#compile_errors #implementation)
 }
 
-/// `impl ::sparkgen::problem::Trait<D, …> for Type { … }`.
+/// `impl ::sparkgen::problem::Trait<D, …> for Type { … }`, with the impl of `DaeConstraint`
+/// where the problem has its methods.
 fn implementation(input: &Input, trait_name: &str, problem: &Problem, valid: bool) -> TokenStream {
+    let own = impl_block(input, trait_name, &problem.methods, problem, valid);
+    let constraint = (!problem.constraint.is_empty())
+        .then(|| impl_block(input, "DaeConstraint", &problem.constraint, problem, valid));
+    quote!(#own #constraint)
+}
+
+/// One impl block of `methods` for the trait `trait_name`.
+fn impl_block(
+    input: &Input,
+    trait_name: &str,
+    methods: &[Method],
+    problem: &Problem,
+    valid: bool,
+) -> TokenStream {
     let trait_ident = format_ident!("{}", trait_name);
     let dims = problem.dims.iter().map(|d| Literal::usize_unsuffixed(*d));
-    let methods = problem.methods.iter().map(|m| {
+    let methods = methods.iter().map(|m| {
         if valid {
             m.emit(&problem.graph)
         } else {

@@ -127,5 +127,6 @@ pub(crate) fn problem(
         dims: vec![d, m],
         graph: lw.graph,
         methods,
+        constraint: Vec::new(),
     }
 }

@@ -37,6 +37,8 @@ struct Function {
     per_multiplier: bool,
     /// Whether the key may be left out (its value is then `0`).
     optional: bool,
+    /// Whether its methods belong to `DaeConstraint` (`u`, `g`, `φ`) rather than `ImplicitDae`.
+    constraint: bool,
 }
 
 /// ϑ, f, u, g, φ and the velocity guess `v̄`, in trait order.
@@ -48,6 +50,7 @@ const FUNCTIONS: [Function; 6] = [
         derivatives: &["theta_dq", "theta_dv"],
         per_multiplier: false,
         optional: false,
+        constraint: false,
     },
     Function {
         key: "force",
@@ -56,6 +59,7 @@ const FUNCTIONS: [Function; 6] = [
         derivatives: &["force_dq", "force_dv"],
         per_multiplier: false,
         optional: false,
+        constraint: false,
     },
     Function {
         key: "u",
@@ -64,6 +68,7 @@ const FUNCTIONS: [Function; 6] = [
         derivatives: &["u_dq", "u_dp", "u_dlambda"],
         per_multiplier: false,
         optional: false,
+        constraint: true,
     },
     Function {
         key: "g",
@@ -72,6 +77,7 @@ const FUNCTIONS: [Function; 6] = [
         derivatives: &["g_dq", "g_dp", "g_dlambda"],
         per_multiplier: false,
         optional: false,
+        constraint: true,
     },
     Function {
         key: "phi",
@@ -80,6 +86,7 @@ const FUNCTIONS: [Function; 6] = [
         derivatives: &["phi_dq", "phi_dp"],
         per_multiplier: true,
         optional: false,
+        constraint: true,
     },
     Function {
         key: "velocity",
@@ -88,6 +95,7 @@ const FUNCTIONS: [Function; 6] = [
         derivatives: &[],
         per_multiplier: false,
         optional: true,
+        constraint: false,
     },
 ];
 
@@ -127,8 +135,13 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     lw.bind("lambda", &lambda_names, errors);
     let len = |vector: &str| if vector == "lambda" { m } else { d };
 
-    let mut methods = Vec::new();
+    let (mut own, mut constraint) = (Vec::new(), Vec::new());
     for (function, entry) in FUNCTIONS.iter().zip(function_entries) {
+        let methods = if function.constraint {
+            &mut constraint
+        } else {
+            &mut own
+        };
         let (n, what) = if function.per_multiplier {
             (m, "one per multiplier in `lambda`")
         } else {
@@ -161,12 +174,13 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
         let energy = lw.lower_function("energy(q, p)", &ENERGY_ARGUMENTS, &[&entry.value], errors);
         let args = ENERGY_ARGUMENTS.map(|a| (a, d));
         // One expression in, one node out.
-        methods.push(Method::new("energy", &args, Output::SomeScalar(energy[0])));
+        own.push(Method::new("energy", &args, Output::SomeScalar(energy[0])));
     }
     Some(Problem {
         dims: vec![d, m],
         graph: lw.graph,
-        methods,
+        methods: own,
+        constraint,
     })
 }
 

@@ -80,5 +80,6 @@ pub(crate) fn problem(
         dims: vec![d],
         graph: lw.graph,
         methods,
+        constraint: Vec::new(),
     }
 }

@@ -1,6 +1,6 @@
 //! Implicit index-2 DAEs in Jay's form, the problem of the SPARK family.
 
-use super::{Matrix, Vector};
+use super::{DaeConstraint, Matrix, Vector};
 
 /// An implicit differential-algebraic system of index 2 on `D` coordinates with `M` algebraic
 /// constraints (Jay's form, `spark_methods.md` §4.1, IDAE):
@@ -14,7 +14,7 @@ use super::{Matrix, Vector};
 ///
 /// Implement it with `#[derive(ImplicitDae)]`, which differentiates the expressions symbolically
 /// at compile time. Matrix convention: `(∂a/∂b)_ij = ∂a_i/∂b_j`.
-pub trait ImplicitDae<const D: usize, const M: usize> {
+pub trait ImplicitDae<const D: usize, const M: usize>: DaeConstraint<D, M> {
     /// The momentum map `ϑ(q, v)`.
     fn theta(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D>;
     /// `∂ϑ/∂q` (`D × D`).
@@ -28,31 +28,6 @@ pub trait ImplicitDae<const D: usize, const M: usize> {
     fn force_dq(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D>;
     /// `∂f/∂v` (`D × D`).
     fn force_dv(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D>;
-
-    /// The projection of the velocity `u(q, p, λ)`.
-    fn u(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Vector<D>;
-    /// `∂u/∂q` (`D × D`).
-    fn u_dq(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, D>;
-    /// `∂u/∂p` (`D × D`).
-    fn u_dp(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, D>;
-    /// `∂u/∂λ` (`D × M`).
-    fn u_dlambda(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, M>;
-
-    /// The projection of the force `g(q, p, λ)`.
-    fn g(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Vector<D>;
-    /// `∂g/∂q` (`D × D`).
-    fn g_dq(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, D>;
-    /// `∂g/∂p` (`D × D`).
-    fn g_dp(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, D>;
-    /// `∂g/∂λ` (`D × M`).
-    fn g_dlambda(&self, q: &Vector<D>, p: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, M>;
-
-    /// The algebraic constraint `φ(q, p)`.
-    fn phi(&self, q: &Vector<D>, p: &Vector<D>) -> Vector<M>;
-    /// `∂φ/∂q` (`M × D`).
-    fn phi_dq(&self, q: &Vector<D>, p: &Vector<D>) -> Matrix<M, D>;
-    /// `∂φ/∂p` (`M × D`).
-    fn phi_dp(&self, q: &Vector<D>, p: &Vector<D>) -> Matrix<M, D>;
 
     /// A guess of the velocity `v` at a consistent state `(q, p)` (upstream's `v̄`), used only
     /// to start Newton's method: the integrators extrapolate it over the step. The derive emits

@@ -48,61 +48,6 @@ impl<P: DegenerateLagrangian<D>, const D: usize> ImplicitDae<D, D> for Lagrangia
         self.0.theta_jacobian(q).transpose()
     }
 
-    /// `u = λ`.
-    fn u(&self, _q: &Vector<D>, _p: &Vector<D>, lambda: &Vector<D>) -> Vector<D> {
-        *lambda
-    }
-
-    /// `0`.
-    fn u_dq(&self, _q: &Vector<D>, _p: &Vector<D>, _lambda: &Vector<D>) -> Matrix<D, D> {
-        Matrix::zeros()
-    }
-
-    /// `0`.
-    fn u_dp(&self, _q: &Vector<D>, _p: &Vector<D>, _lambda: &Vector<D>) -> Matrix<D, D> {
-        Matrix::zeros()
-    }
-
-    /// `∂u/∂λ = I`.
-    fn u_dlambda(&self, _q: &Vector<D>, _p: &Vector<D>, _lambda: &Vector<D>) -> Matrix<D, D> {
-        Matrix::identity()
-    }
-
-    /// `g = Jᵀλ`.
-    fn g(&self, q: &Vector<D>, _p: &Vector<D>, lambda: &Vector<D>) -> Vector<D> {
-        self.0.theta_jacobian(q).tr_mul(lambda)
-    }
-
-    /// `∂g/∂q = ∂(Jᵀλ)/∂q`.
-    fn g_dq(&self, q: &Vector<D>, _p: &Vector<D>, lambda: &Vector<D>) -> Matrix<D, D> {
-        self.0.jacobian_transpose_product_derivative(q, lambda)
-    }
-
-    /// `0`.
-    fn g_dp(&self, _q: &Vector<D>, _p: &Vector<D>, _lambda: &Vector<D>) -> Matrix<D, D> {
-        Matrix::zeros()
-    }
-
-    /// `∂g/∂λ = Jᵀ`.
-    fn g_dlambda(&self, q: &Vector<D>, _p: &Vector<D>, _lambda: &Vector<D>) -> Matrix<D, D> {
-        self.0.theta_jacobian(q).transpose()
-    }
-
-    /// `φ = p − ϑ(q)`.
-    fn phi(&self, q: &Vector<D>, p: &Vector<D>) -> Vector<D> {
-        p - self.0.theta(q)
-    }
-
-    /// `∂φ/∂q = −J`.
-    fn phi_dq(&self, q: &Vector<D>, _p: &Vector<D>) -> Matrix<D, D> {
-        -self.0.theta_jacobian(q)
-    }
-
-    /// `∂φ/∂p = I`.
-    fn phi_dp(&self, _q: &Vector<D>, _p: &Vector<D>) -> Matrix<D, D> {
-        Matrix::identity()
-    }
-
     /// The vector field `v` of `Ω(q) v = −∇H(q)`, or `0` where `Ω(q)` is singular.
     fn initial_velocity(&self, q: &Vector<D>, _p: &Vector<D>) -> Vector<D> {
         self.0.vector_field(q).unwrap_or_else(Vector::zeros)
@@ -113,3 +58,5 @@ impl<P: DegenerateLagrangian<D>, const D: usize> ImplicitDae<D, D> for Lagrangia
         Some(self.0.hamiltonian(q))
     }
 }
+
+super::dae_constraint::degenerate_constraint!(LagrangianDae);

@@ -1,6 +1,6 @@
 //! A general Lagrangian seen as an implicit DAE without constraints.
 
-use super::{ImplicitDae, Lagrangian, Matrix, Vector};
+use super::{DaeConstraint, ImplicitDae, Lagrangian, Matrix, Vector};
 use crate::solve::Lu;
 
 /// The implicit ODE of a Lagrangian `L(q, v)` (upstream's LODE) as an implicit DAE with `M = 0`
@@ -22,37 +22,8 @@ use crate::solve::Lu;
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LagrangianOde<P>(pub P);
 
-impl<P: Lagrangian<D>, const D: usize> ImplicitDae<D, 0> for LagrangianOde<P> {
-    /// `ϑ = ∂L/∂v`.
-    fn theta(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D> {
-        self.0.momentum(q, v)
-    }
-
-    /// `∂ϑ/∂q = ∂²L/∂v∂q`.
-    fn theta_dq(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
-        self.0.mixed_hessian(q, v)
-    }
-
-    /// `∂ϑ/∂v = ∂²L/∂v²`.
-    fn theta_dv(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
-        self.0.velocity_hessian(q, v)
-    }
-
-    /// `f = ∂L/∂q`.
-    fn force(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D> {
-        self.0.position_gradient(q, v)
-    }
-
-    /// `∂f/∂q = ∂²L/∂q²`.
-    fn force_dq(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
-        self.0.position_hessian(q, v)
-    }
-
-    /// `∂f/∂v = ∂²L/∂q∂v = (∂²L/∂v∂q)ᵀ`.
-    fn force_dv(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
-        self.0.mixed_hessian(q, v).transpose()
-    }
-
+/// No constraint: `u`, `g` and `φ` are `ℝ⁰`-valued or zero.
+impl<P: Lagrangian<D>, const D: usize> DaeConstraint<D, 0> for LagrangianOde<P> {
     /// `0`.
     fn u(&self, _q: &Vector<D>, _p: &Vector<D>, _lambda: &Vector<0>) -> Vector<D> {
         Vector::zeros()
@@ -106,6 +77,38 @@ impl<P: Lagrangian<D>, const D: usize> ImplicitDae<D, 0> for LagrangianOde<P> {
     /// Empty (`0 × D`).
     fn phi_dp(&self, _q: &Vector<D>, _p: &Vector<D>) -> Matrix<0, D> {
         Matrix::zeros()
+    }
+}
+
+impl<P: Lagrangian<D>, const D: usize> ImplicitDae<D, 0> for LagrangianOde<P> {
+    /// `ϑ = ∂L/∂v`.
+    fn theta(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D> {
+        self.0.momentum(q, v)
+    }
+
+    /// `∂ϑ/∂q = ∂²L/∂v∂q`.
+    fn theta_dq(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
+        self.0.mixed_hessian(q, v)
+    }
+
+    /// `∂ϑ/∂v = ∂²L/∂v²`.
+    fn theta_dv(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
+        self.0.velocity_hessian(q, v)
+    }
+
+    /// `f = ∂L/∂q`.
+    fn force(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D> {
+        self.0.position_gradient(q, v)
+    }
+
+    /// `∂f/∂q = ∂²L/∂q²`.
+    fn force_dq(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
+        self.0.position_hessian(q, v)
+    }
+
+    /// `∂f/∂v = ∂²L/∂q∂v = (∂²L/∂v∂q)ᵀ`.
+    fn force_dv(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
+        self.0.mixed_hessian(q, v).transpose()
     }
 
     /// The inverse Legendre transform `v(q, p)`; where `∂²L/∂v²` is singular, the

@@ -1,0 +1,37 @@
+//! Hamiltonian DAEs with Dirac constraints, the problem of the HPARK/HSPARK family.
+
+use super::{DaeConstraint, Matrix, Vector};
+
+/// A Hamiltonian differential-algebraic system of index 2 on `D` coordinates with `M` primary
+/// constraints (upstream's HDAE/PDAE, `spark_methods.md` §4.1):
+///
+/// `q̇ = v(q, p) + u(q, p, λ)`, `ṗ = f(q, p) + g(q, p, λ)`, `0 = φ(q, p)`,
+///
+/// with the multiplier `λ ∈ ℝᴹ`. For a Hamiltonian `H(q, p)` with Dirac's total Hamiltonian
+/// `H_T = H + λ·φ`: `v = ∂H/∂p`, `f = −∂H/∂q`, `u = (∂φ/∂p)ᵀλ`, `g = −(∂φ/∂q)ᵀλ`. Index 2 asks
+/// `∂φ/∂q · ∂u/∂λ + ∂φ/∂p · ∂g/∂λ` to be invertible along the solution. A degenerate Lagrangian
+/// `L = ϑ(q)·v − H(q)` is the case `H = H(q)`, `φ = p − ϑ(q)`: its view
+/// [`DiracHamiltonian`](super::DiracHamiltonian).
+///
+/// Matrix convention: `(∂a/∂b)_ij = ∂a_i/∂b_j`.
+pub trait HamiltonianDae<const D: usize, const M: usize>: DaeConstraint<D, M> {
+    /// The velocity `v(q, p)` (`∂H/∂p`).
+    fn velocity(&self, q: &Vector<D>, p: &Vector<D>) -> Vector<D>;
+    /// `∂v/∂q` (`D × D`).
+    fn velocity_dq(&self, q: &Vector<D>, p: &Vector<D>) -> Matrix<D, D>;
+    /// `∂v/∂p` (`D × D`).
+    fn velocity_dp(&self, q: &Vector<D>, p: &Vector<D>) -> Matrix<D, D>;
+
+    /// The force `f(q, p)` (`−∂H/∂q`).
+    fn force(&self, q: &Vector<D>, p: &Vector<D>) -> Vector<D>;
+    /// `∂f/∂q` (`D × D`).
+    fn force_dq(&self, q: &Vector<D>, p: &Vector<D>) -> Matrix<D, D>;
+    /// `∂f/∂p` (`D × D`).
+    fn force_dp(&self, q: &Vector<D>, p: &Vector<D>) -> Matrix<D, D>;
+
+    /// The Hamiltonian `H(q, p)`, whose conservation the diagnostics measure, if the system has
+    /// one.
+    fn hamiltonian(&self, _q: &Vector<D>, _p: &Vector<D>) -> Option<f64> {
+        None
+    }
+}

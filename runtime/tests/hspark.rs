@@ -1,0 +1,306 @@
+//! HSPARK and HPARK on the view `DiracHamiltonian` of Lotka–Volterra (SPARK test configuration,
+//! `a = (1, 1)`, `b = (−1, −2)`, `q₀ = (1, 1)`), 100 steps of h = 0.1:
+//!
+//! - HSPARK over every SPARK tableau is SPARK over it: on the view `v = 0`, `f = −∇H`, `u = λ`,
+//!   `g = Jᵀλ`, so the internal stages `Q_i = q_n + hY_i`, `P_i = p_n + hZ_i` solve exactly
+//!   SPARK's explicit stage values, and the projective rows are SPARK's.
+//! - HPARK over Gauss(s) is SPARKGLVPRK(s): every slot Gauss and the constraint at every
+//!   projective stage (`ω = [I | 0]`).
+//! - HPARK over the Lobatto pairs: the multiplier's parasitic mode, stopped by the watch
+//!   (`sparkgen::integrate::multiplier_watch`) before any state stops being finite.
+use nalgebra::SVector;
+use sparkgen::cli::registry::unknowns;
+use sparkgen::error::IntegrateError;
+use sparkgen::generated::steppers::*;
+use sparkgen::integrate::multiplier_watch;
+use sparkgen::integrate::{Options, Stepper, integrate};
+use sparkgen::layout::Dims;
+use sparkgen::problem::{DegenerateLagrangian, DiracHamiltonian, LagrangianDae};
+use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::solve::NewtonOptions;
+use sparkgen::stage::StageMethod;
+
+const STEPS: usize = 100;
+const H: f64 = 0.1;
+const LV: LotkaVolterra2d = LotkaVolterra2d::SPARK_TEST;
+const VIEW: DiracHamiltonian<LotkaVolterra2d> = DiracHamiltonian(LV);
+
+/// Along the trajectory of `B` (on Lotka–Volterra), the largest difference of one step of `A`
+/// (on its view `DiracHamiltonian`) and of `B` from the same state `(q_n, p_n)`.
+fn step_map_distance<A, B, const NA: usize, const NB: usize>() -> f64
+where
+    A: StageMethod<DiracHamiltonian<LotkaVolterra2d>, 2>,
+    B: StageMethod<LotkaVolterra2d, 2>,
+{
+    let mut q = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
+    let mut p = LV.theta(&q);
+    let newton = NewtonOptions::default();
+    let mut a = Stepper::<A, _, 2, NA>::new(&VIEW, H, newton).expect("valid step size");
+    let mut b = Stepper::<B, _, 2, NB>::new(&LV, H, newton).expect("valid step size");
+    a.start_multiplier(&q, &p).expect("consistent start");
+    let mut worst = 0.0f64;
+    for n in 0..STEPS {
+        let t = n as f64 * H;
+        let (qa, pa, _) = a
+            .step(&q, &p, n + 1, t)
+            .unwrap_or_else(|e| panic!("{}: {e}", A::NAME));
+        let (qb, pb, _) = b
+            .step(&q, &p, n + 1, t)
+            .unwrap_or_else(|e| panic!("{}: {e}", B::NAME));
+        worst = worst.max((qa - qb).amax()).max((pa - pb).amax());
+        (q, p) = (qb, pb);
+    }
+    worst
+}
+
+/// `(name, step-map distance)` of the Hamiltonian-DAE stepper `$a` against `$b`.
+macro_rules! against {
+    ($a:ident, $b:ident) => {
+        (
+            stringify!($a),
+            step_map_distance::<
+                $a<2>,
+                $b,
+                { unknowns(&$a::<2>::UNKNOWN_LAYOUT, Dims::new(2, 2)) },
+                { unknowns(&$b::UNKNOWN_LAYOUT, Dims::uniform(2)) },
+            >(),
+        )
+    };
+}
+
+#[test]
+fn hspark_is_spark_on_the_dirac_view() {
+    let distances = [
+        against!(HsparkGlrk1, SparkGlrk1),
+        against!(HsparkGlrk2, SparkGlrk2),
+        against!(HsparkGlrk3, SparkGlrk3),
+        against!(HsparkGlrk4, SparkGlrk4),
+        against!(HsparkLobattoIIIAIIIB2, SparkLobattoIIIAIIIB2),
+        against!(HsparkLobattoIIIAIIIB3, SparkLobattoIIIAIIIB3),
+        against!(HsparkLobattoIIIAIIIB4, SparkLobattoIIIAIIIB4),
+        against!(HsparkLobattoIIIBIIIA2, SparkLobattoIIIBIIIA2),
+        against!(HsparkLobattoIIIBIIIA3, SparkLobattoIIIBIIIA3),
+        against!(HsparkLobattoIIIBIIIA4, SparkLobattoIIIBIIIA4),
+        against!(HsparkGlrkLobattoIIIAIIIB1, SparkGlrkLobattoIIIAIIIB1),
+        against!(HsparkGlrkLobattoIIIAIIIB2, SparkGlrkLobattoIIIAIIIB2),
+        against!(HsparkGlrkLobattoIIIAIIIB3, SparkGlrkLobattoIIIAIIIB3),
+        against!(HsparkGlrkLobattoIIIAIIIB4, SparkGlrkLobattoIIIAIIIB4),
+        against!(HsparkGlrkLobattoIIIBIIIA1, SparkGlrkLobattoIIIBIIIA1),
+        against!(HsparkGlrkLobattoIIIBIIIA2, SparkGlrkLobattoIIIBIIIA2),
+        against!(HsparkGlrkLobattoIIIBIIIA3, SparkGlrkLobattoIIIBIIIA3),
+        against!(HsparkGlrkLobattoIIIBIIIA4, SparkGlrkLobattoIIIBIIIA4),
+        against!(HsparkLobABC2, SparkLobABC2),
+        against!(HsparkLobABC3, SparkLobABC3),
+        against!(HsparkLobABC4, SparkLobABC4),
+        against!(HsparkLobABD2, SparkLobABD2),
+        against!(HsparkLobABD3, SparkLobABD3),
+        against!(HsparkLobABD4, SparkLobABD4),
+        against!(HsparkGlvprk1, SparkGlvprk1),
+        against!(HsparkGlvprk2, SparkGlvprk2),
+        against!(HsparkGlvprk3, SparkGlvprk3),
+        against!(HsparkGlvprk4, SparkGlvprk4),
+    ];
+    let worst = distances
+        .iter()
+        .fold(("", 0.0f64), |w, d| if d.1 > w.1 { *d } else { w });
+    println!(
+        "HSPARK(T) against SPARK(T), step maps over {STEPS} steps of h = {H}: worst {worst:?}"
+    );
+    for (name, d) in distances {
+        assert!(d <= 1e-13, "{name}: step maps differ by {d:e}");
+    }
+}
+
+#[test]
+fn hpark_gauss_is_spark_glvprk() {
+    let distances = [
+        against!(HparkGlrk1, SparkGlvprk1),
+        against!(HparkGlrk2, SparkGlvprk2),
+        against!(HparkGlrk3, SparkGlvprk3),
+        against!(HparkGlrk4, SparkGlvprk4),
+    ];
+    println!("HPARK Gauss(s) against SPARKGLVPRK(s): {distances:?}");
+    for (name, d) in distances {
+        assert!(d <= 1e-13, "{name}: step maps differ by {d:e}");
+    }
+}
+
+/// `integrate` of `M` over `steps` steps of size `h`: the error it stops with and the number of
+/// steps integrated, after checking that every state it returns is finite.
+fn stops_with<M, const N: usize>(h: f64, steps: usize) -> (Option<IntegrateError>, usize)
+where
+    M: StageMethod<DiracHamiltonian<LotkaVolterra2d>, 2>,
+{
+    let q0 = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
+    let options = Options::new(h, steps);
+    let (solution, error) = match integrate::<M, _, 2, N>(&VIEW, q0, LV.theta(&q0), &options) {
+        Ok(solution) => (solution, None),
+        Err(failure) => (failure.solution, Some(failure.error)),
+    };
+    let finite = |v: &SVector<f64, 2>| v.iter().all(|x| x.is_finite());
+    assert!(
+        solution.q.iter().all(finite) && solution.p.iter().all(finite),
+        "{}: a non-finite state",
+        M::NAME
+    );
+    assert!(solution.lambda.iter().all(|l| l.is_finite()), "{}", M::NAME);
+    (error, solution.steps())
+}
+
+/// HPARK over the Lobatto pairs: without the watch these runs fail between steps 4 and 184
+/// (Newton, or the state leaving `q > 0`) as the multiplier's defect grows by a factor per step
+/// that does not shrink with h (≈ 2.6–2.9 for s = 2, 1.9–2.6 for s = 3, 1.1–1.6 for s = 4); the
+/// watch stops them with `ParasiticMultiplier` while every state is finite. One run escapes
+/// it: over IIIB–IIIA(4) at h = 0.1 the defect reaches only 0.48 of the multiplier's scale
+/// (below the watch's floor of 0.5) at step 24 and step 25 is non-finite.
+#[test]
+fn hpark_lobatto_stops_at_its_parasitic_multiplier_mode() {
+    for h in [0.1, 0.01, 0.001] {
+        let runs = [
+            (
+                "IIIA–IIIB(2)",
+                stops_with::<HparkLobattoIIIAIIIB2<2>, 20>(h, 1000),
+            ),
+            (
+                "IIIA–IIIB(3)",
+                stops_with::<HparkLobattoIIIAIIIB3<2>, 30>(h, 1000),
+            ),
+            (
+                "IIIA–IIIB(4)",
+                stops_with::<HparkLobattoIIIAIIIB4<2>, 40>(h, 1000),
+            ),
+            (
+                "IIIB–IIIA(2)",
+                stops_with::<HparkLobattoIIIBIIIA2<2>, 20>(h, 1000),
+            ),
+            (
+                "IIIB–IIIA(3)",
+                stops_with::<HparkLobattoIIIBIIIA3<2>, 30>(h, 1000),
+            ),
+            (
+                "IIIB–IIIA(4)",
+                stops_with::<HparkLobattoIIIBIIIA4<2>, 40>(h, 1000),
+            ),
+        ];
+        for (name, (error, steps)) in runs {
+            println!("h = {h}: HPARK {name} stops after {steps} steps: {error:?}");
+            match error {
+                Some(IntegrateError::NonFinite { step: 25, .. })
+                    if name == "IIIB–IIIA(4)" && h == 0.1 => {}
+                Some(IntegrateError::ParasiticMultiplier {
+                    defect,
+                    growth,
+                    steps: growing,
+                    ..
+                }) => {
+                    assert!(
+                        growth >= multiplier_watch::GROWTH
+                            && growing >= multiplier_watch::STEPS
+                            && defect > 0.0
+                    );
+                }
+                other => panic!("h = {h}, HPARK {name}: {other:?}"),
+            }
+        }
+    }
+}
+
+/// The watch stays silent where the carried multiplier is bounded: the VPARK steppers over
+/// Gauss and Lobatto IIIB–IIIA, on Lotka–Volterra and on its implicit-DAE view, run 1000 steps
+/// of h = 0.1 (their defect reaches at most 0.36 of the multiplier's scale, VPARK GLRK(1)).
+/// Over Lobatto IIIA–IIIB VPARK's multiplier has a parasitic mode (`sparkgen::cli::pinned`):
+/// the watch stops those runs, before any state stops being finite.
+#[test]
+fn the_watch_separates_bounded_from_parasitic_vpark_multipliers() {
+    let view = LagrangianDae(LV);
+    let q0 = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
+    let options = Options::new(H, 1000);
+    macro_rules! runs {
+        ($expect:expr; $($ty:ident),*) => {$({
+            type S = $ty<2>;
+            let name = <S as StageMethod<LagrangianDae<LotkaVolterra2d>, 2>>::NAME;
+            let on_view = integrate::<S, _, 2, { unknowns(&S::UNKNOWN_LAYOUT, Dims::new(2, 2)) }>(
+                &view, q0, LV.theta(&q0), &options);
+            $expect(name, on_view.map(|_| ()).map_err(|f| f.error));
+        })*};
+    }
+    macro_rules! degenerate_runs {
+        ($expect:expr; $($ty:ident),*) => {$({
+            let run = integrate::<$ty, _, 2, { unknowns(&$ty::UNKNOWN_LAYOUT, Dims::uniform(2)) }>(
+                &LV, q0, LV.theta(&q0), &options);
+            $expect(stringify!($ty), run.map(|_| ()).map_err(|f| f.error));
+        })*};
+    }
+    let silent = |name: &str, run: Result<(), IntegrateError>| {
+        assert!(run.is_ok(), "{name}: {run:?}");
+    };
+    let stopped = |name: &str, run: Result<(), IntegrateError>| {
+        println!("{name}: {run:?}");
+        assert!(
+            matches!(run, Err(IntegrateError::ParasiticMultiplier { .. })),
+            "{name}: {run:?}"
+        );
+    };
+    runs!(silent;
+        IdaeVparkGlrkpSymplectic1,
+        IdaeVparkGlrkpSymplectic2,
+        IdaeVparkGlrkpSymplectic3,
+        IdaeVparkGlrkpSymplectic4,
+        IdaeVparkLobattoIIIBIIIApSymplectic2,
+        IdaeVparkLobattoIIIBIIIApSymplectic3,
+        IdaeVparkLobattoIIIBIIIApSymplectic4
+    );
+    degenerate_runs!(silent;
+        VparkGlrkpSymplectic1,
+        VparkGlrkpSymplectic2,
+        VparkGlrkpSymplectic3,
+        VparkGlrkpSymplectic4,
+        VparkLobattoIIIBIIIApSymplectic2,
+        VparkLobattoIIIBIIIApSymplectic3,
+        VparkLobattoIIIBIIIApSymplectic4
+    );
+    runs!(stopped;
+        IdaeVparkLobattoIIIAIIIBpSymplectic2,
+        IdaeVparkLobattoIIIAIIIBpSymplectic3,
+        IdaeVparkLobattoIIIAIIIBpSymplectic4
+    );
+    degenerate_runs!(stopped;
+        VparkLobattoIIIAIIIBpSymplectic2,
+        VparkLobattoIIIAIIIBpSymplectic3,
+        VparkLobattoIIIAIIIBpSymplectic4
+    );
+}
+
+/// HSPARK over the Lobatto pairs, s = 2, 3: Newton converges at every one of 100 steps of
+/// h = 0.1 and `max_n |φ(q_n, p_n)|∞ ≤ 1e-14` (`φ = p − ϑ(q)` on the view); the order 2s − 2 is
+/// measured by `sparkgen verify` (`tests/spark_verify.rs`).
+#[test]
+fn hspark_lobatto_holds_the_constraint_to_round_off() {
+    let q0 = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
+    let options = Options::new(H, STEPS);
+    macro_rules! worst {
+        ($($ty:ident),*) => {[$({
+            type S = $ty<2>;
+            let solution = integrate::<S, _, 2, { unknowns(&S::UNKNOWN_LAYOUT, Dims::new(2, 2)) }>(
+                &VIEW, q0, LV.theta(&q0), &options)
+            .unwrap_or_else(|f| panic!("{}: {}", stringify!($ty), f.error));
+            let phi = solution
+                .q
+                .iter()
+                .zip(&solution.p)
+                .fold(0.0f64, |m, (q, p)| m.max((p - LV.theta(q)).amax()));
+            (stringify!($ty), solution.steps(), phi)
+        }),*]};
+    }
+    let runs = worst!(
+        HsparkLobattoIIIAIIIB2,
+        HsparkLobattoIIIAIIIB3,
+        HsparkLobattoIIIBIIIA2,
+        HsparkLobattoIIIBIIIA3
+    );
+    println!("max |φ| over {STEPS} steps of h = {H}: {runs:?}");
+    for (name, steps, phi) in runs {
+        assert_eq!(steps, STEPS, "{name}");
+        assert!(phi <= 1e-14, "{name}: max |φ| = {phi:e}");
+    }
+}
