@@ -228,7 +228,8 @@ where
             .iter()
             .zip(&consistent)
             .fold(0.0f64, |a, (l, c)| a.max((l - c).abs()));
-        let velocity = M::Kind::velocity(self.problem, q, p).map_or(0.0, |v| v.amax());
+        let velocity = M::Kind::velocity_with_multiplier(self.problem, q, p, &consistent[..m])
+            .map_or(0.0, |v| v.amax());
         let scale = amax(&consistent[..m]).max(velocity);
         match self.watch.observe(defect, scale) {
             Some(mode) => Err(IntegrateError::ParasiticMultiplier {

@@ -19,6 +19,18 @@ pub trait Access<P, const D: usize> {
     /// on the velocity stages; `None` where the problem does not determine one.
     fn velocity(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<SVector<f64, D>>;
 
+    /// The velocity at `(q, p)` when the multiplier consistent with the state, `λ̂` (`M` long,
+    /// from [`Access::initial_multiplier`]), is already known: [`Access::velocity`] unless the
+    /// velocity depends on `λ̂`.
+    fn velocity_with_multiplier(
+        problem: &P,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+        _lambda: &[f64],
+    ) -> Option<SVector<f64, D>> {
+        Self::velocity(problem, q, p)
+    }
+
     /// The residual `|φ(q, p)|∞` of the algebraic constraint at a state.
     fn constraint(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> f64;
 
@@ -170,11 +182,21 @@ impl<P: HamiltonianDae<D, M>, const D: usize, const M: usize> Access<P, D> for H
     /// `q̇ = v(q, p) + u(q, p, λ)` with the multiplier of the hidden constraint (`v` alone where
     /// it has none).
     fn velocity(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<SVector<f64, D>> {
-        let v = problem.velocity(q, p);
-        Some(match Self::multiplier(problem, q, p) {
-            Ok(l) => v + problem.u(q, p, &l),
-            Err(_) => v,
-        })
+        match Self::multiplier(problem, q, p) {
+            Ok(l) => Self::velocity_with_multiplier(problem, q, p, l.as_slice()),
+            Err(_) => Some(problem.velocity(q, p)),
+        }
+    }
+
+    /// `q̇ = v(q, p) + u(q, p, λ̂)`.
+    fn velocity_with_multiplier(
+        problem: &P,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+        lambda: &[f64],
+    ) -> Option<SVector<f64, D>> {
+        let l = SVector::<f64, M>::from_column_slice(lambda);
+        Some(problem.velocity(q, p) + problem.u(q, p, &l))
     }
 
     fn constraint(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> f64 {
