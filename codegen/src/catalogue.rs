@@ -7,11 +7,13 @@ use crate::check::{
 };
 use crate::emit::{EmitError, constant, int, properties_tokens, snake};
 use crate::exact::{Matrix, Num, Precision};
+use crate::method::hspark_secondary::hspark_secondary;
 use crate::method::ir::{Method, ProblemKind};
 use crate::method::rattle::rattle_lobatto;
 use crate::method::slrk::slrk;
 use crate::method::spark::{
-    NullMultiplier, hpark, hspark, spark, vpark, vspark, vspark_primary, vspark_primary_lobatto,
+    NullMultiplier, hpark, hspark, hspark_primary, spark, vpark, vspark, vspark_primary,
+    vspark_primary_lobatto,
 };
 use crate::method::vprk::vprk;
 use crate::method::vspark_secondary::vspark_secondary;
@@ -190,6 +192,9 @@ pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
         for s in base.min_stages()..=4 {
             out.push(hpark(base, s, prec)?);
         }
+        for s in base.min_stages()..=4 {
+            out.push(hspark_primary(base, s, prec)?);
+        }
     }
     for kind in PrimaryLobatto::ALL {
         for s in 2..=4 {
@@ -201,6 +206,7 @@ pub fn methods(prec: Precision) -> Result<Vec<Method>, EmitError> {
             let stages = if gauss { 1..=3 } else { 2..=4 };
             for s in stages {
                 out.push(vspark_secondary(kind, s, gauss, prec)?);
+                out.push(hspark_secondary(kind, s, gauss, prec)?);
             }
         }
     }

@@ -43,3 +43,16 @@ pub fn derive_holonomic_system(input: TokenStream) -> TokenStream {
 pub fn derive_implicit_dae(input: TokenStream) -> TokenStream {
     sparkgen_sym::derive::expand_implicit_dae(input.into()).into()
 }
+
+/// Implements `sparkgen::problem::HamiltonianDae<D, M>` (and `DaeConstraint<D, M>`) for
+/// `q̇ = v(q, p) + u(q, p, λ)`, `ṗ = f(q, p) + g(q, p, λ)`, `0 = φ(q, p)`.
+///
+/// `#[hamiltonian_dae(q = [..], p = [..], lambda = [..], hamiltonian = H, phi = [..])]` derives
+/// `v = ∂H/∂p`, `f = −∂H/∂q`, `u = (∂φ/∂p)ᵀλ`, `g = −(∂φ/∂q)ᵀλ` from Dirac's total Hamiltonian;
+/// `velocity = [..]`, `force = [..]`, `u = [..]`, `g = [..]` give any of them explicitly
+/// (`velocity` and `force` are required without `hamiltonian`); parameters are the struct's `f64`
+/// fields.
+#[proc_macro_derive(HamiltonianDae, attributes(hamiltonian_dae))]
+pub fn derive_hamiltonian_dae(input: TokenStream) -> TokenStream {
+    sparkgen_sym::derive::expand_hamiltonian_dae(input.into()).into()
+}

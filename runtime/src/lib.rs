@@ -45,7 +45,9 @@ pub mod problem_file;
 pub mod problems;
 pub mod solution;
 
-pub use sparkgen_macros::{DegenerateLagrangian, HolonomicSystem, ImplicitDae, Lagrangian};
+pub use sparkgen_macros::{
+    DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae, Lagrangian,
+};
 
 /// Items the derive macros' expansions refer to by fully qualified path. Not a public API.
 #[doc(hidden)]

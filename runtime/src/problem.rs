@@ -13,4 +13,6 @@
 pub use sparkgen_core::problem::*;
 /// The derives share the traits' names (like serde's): `use sparkgen::problem::Lagrangian;`
 /// brings both the trait and `#[derive(Lagrangian)]` into scope.
-pub use sparkgen_macros::{DegenerateLagrangian, HolonomicSystem, ImplicitDae, Lagrangian};
+pub use sparkgen_macros::{
+    DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae, Lagrangian,
+};

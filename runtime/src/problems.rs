@@ -2,7 +2,7 @@
 //! (`tableaus_problems.md` §4.1; seed 000 for the degenerate pendulum).
 
 use crate::holonomic::problems::Pendulum;
-use crate::problem::{DegenerateLagrangian, ImplicitDae};
+use crate::problem::{DegenerateLagrangian, HamiltonianDae, ImplicitDae};
 use nalgebra::SVector;
 
 /// Lotka–Volterra 2d in the standard gauge `ϑ = (q₂ + ln q₂/q₁, q₁)`,
@@ -137,4 +137,58 @@ impl IndexTwoPendulum {
         let IndexTwoPendulum { m, g, l } = *self;
         Pendulum { m, g, l }.state(theta0, omega0)
     }
+}
+
+/// Lotka–Volterra 2d as a Hamiltonian DAE with Dirac constraints, written with
+/// `#[derive(HamiltonianDae)]` from its Hamiltonian and primary constraint alone:
+/// `H(q, p) = a₁q₁ + a₂q₂ + b₁ ln q₁ + b₂ ln q₂` (no p: the Lagrangian is degenerate) and
+/// `φ(q, p) = p − ϑ(q)` with the standard gauge `ϑ = (q₂ + ln q₂/q₁, q₁)`. Dirac's total
+/// Hamiltonian `H + λ·φ` gives `v = 0`, `f = −∇H`, `u = λ`, `g = Jᵀλ`: the view
+/// [`DiracHamiltonian`](crate::problem::DiracHamiltonian) of [`LotkaVolterra2d`], derived
+/// symbolically instead of from the one-form's kernels.
+#[derive(Clone, Copy, Debug, PartialEq, HamiltonianDae)]
+#[hamiltonian_dae(
+    q = [q1, q2],
+    p = [p1, p2],
+    lambda = [l1, l2],
+    hamiltonian = a1 * q1 + a2 * q2 + b1 * ln(q1) + b2 * ln(q2),
+    phi = [p1 - (q2 + ln(q2) / q1), p2 - q1],
+)]
+pub struct LotkaVolterraDirac {
+    /// a₁.
+    pub a1: f64,
+    /// a₂.
+    pub a2: f64,
+    /// b₁.
+    pub b1: f64,
+    /// b₂.
+    pub b2: f64,
+}
+
+impl From<LotkaVolterra2d> for LotkaVolterraDirac {
+    fn from(LotkaVolterra2d { a1, a2, b1, b2 }: LotkaVolterra2d) -> Self {
+        LotkaVolterraDirac { a1, a2, b1, b2 }
+    }
+}
+
+/// The planar pendulum's index-2 form as a Hamiltonian DAE (`D = 2`, `M = 1`), written with
+/// `#[derive(HamiltonianDae)]`: `H = |p|²/(2m) + m g y` gives `v = p/m`, `f = (0, −m g)`; the
+/// constraint is the hidden one of `|q| = ℓ`, `φ = q·p/m`, with the projection given explicitly,
+/// `u = 0`, `g = −λ q` (not Dirac's: a single constraint is first class, `{φ, φ} = 0`).
+/// `∂φ/∂q · ∂u/∂λ + ∂φ/∂p · ∂g/∂λ = −|q|²/m`: index 2.
+#[derive(Clone, Copy, Debug, PartialEq, HamiltonianDae)]
+#[hamiltonian_dae(
+    q = [x, y],
+    p = [px, py],
+    lambda = [lam],
+    hamiltonian = (px * px + py * py) / (2.0 * m) + m * g * y,
+    phi = [(x * px + y * py) / m],
+    u = [0.0, 0.0],
+    g = [-lam * x, -lam * y],
+)]
+pub struct HamiltonianPendulum {
+    /// Mass m.
+    pub m: f64,
+    /// Gravitational acceleration g.
+    pub g: f64,
 }

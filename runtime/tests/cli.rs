@@ -11,15 +11,15 @@ use sparkgen::cli::registry::{
 use sparkgen::diagnostics::{max_constraint_residual, max_relative_energy_error};
 use sparkgen::generated::catalogue::PAIRS;
 use sparkgen::generated::steppers::{
-    IdaeVparkLobattoIIIBIIIApSymplectic3, RattleLobattoIIIAIIIB3, SlrkLobattoIIIAB2,
-    SlrkLobattoIIIE3,
+    HsparkLobattoIIIAIIIB3, IdaeVparkLobattoIIIBIIIApSymplectic3, RattleLobattoIIIAIIIB3,
+    SlrkLobattoIIIAB2, SlrkLobattoIIIE3,
 };
 use sparkgen::generated::tableaus::gauss::{GAUSS_1, GAUSS_2};
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic, integrate_rattle};
 use sparkgen::integrate::{Options, integrate};
 use sparkgen::layout::Dims;
-use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d};
+use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d, LotkaVolterraDirac};
 use sparkgen::solution::Solution;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -335,7 +335,7 @@ fn methods_lists_every_stepper_with_the_catalogue_orders() {
         .map(|r| r["limitations"].to_string())
         .unwrap_or_default();
     assert!(limits.contains("step 267"), "{limits}");
-    // VPARK with R∞ = −1 does not carry a physical multiplier (runtime/tests/idae_pendulum.rs).
+    // VPARK with R∞ = −1 does not carry a physical multiplier (tests/tests/idae_pendulum.rs).
     let g3 = rows
         .iter()
         .find(|r| r["name"] == "IdaeVparkGlrkpSymplectic3")
@@ -635,19 +635,51 @@ fn index_two_pendulum_runs_the_default_vpark_as_the_library_does() {
         &Options::new(h, steps),
     )
     .expect("the library run converges");
+    // φ = q·p/m at round-off; the energy error of an order-2 method, reported.
+    assert_dae_run(&v, &solution.q[steps]);
+}
+
+/// The `--json` output `v` of a DAE run ends at `q_final` (the library's), with the constraint
+/// at round-off and a positive energy error below 1e-2.
+fn assert_dae_run(v: &Value, q_final: &SVector<f64, 2>) {
     let q = floats(&v["q_final"]);
     for i in 0..2 {
-        assert!(
-            close(q[i], solution.q[steps][i]),
-            "q {q:?} vs {}",
-            solution.q[steps]
-        );
+        assert!(close(q[i], q_final[i]), "q {q:?} vs {q_final}");
     }
-    // φ = q·p/m at round-off; the energy error of an order-2 method, reported.
     let reported = v["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);
     assert!(reported < 1e-14, "{reported}");
     let energy = v["max_relative_energy_error"].as_f64().unwrap_or(f64::NAN);
     assert!(energy > 0.0 && energy < 1e-2, "{energy}");
+}
+
+#[test]
+fn lotka_volterra_hamiltonian_runs_the_default_hspark_as_the_library_does() {
+    let (h, steps) = (0.1, 100);
+    let v = success_json(&[
+        "run",
+        "lotka-volterra-hamiltonian",
+        "--h",
+        "0.1",
+        "--steps",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(v["kind"], "hamiltonian-dae");
+    assert_eq!(v["method"], "HsparkLobattoIIIAIIIB");
+    assert_eq!(v["stages"], 3);
+    type H3 = HsparkLobattoIIIAIIIB3<2>;
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let problem = LotkaVolterraDirac::from(lv);
+    let q0 = SVector::from(LotkaVolterra2d::UPSTREAM_Q0);
+    let solution = integrate::<H3, _, 2, { unknowns(&H3::UNKNOWN_LAYOUT, Dims::new(2, 2)) }>(
+        &problem,
+        q0,
+        lv.theta(&q0),
+        &Options::new(h, steps),
+    )
+    .expect("the library run converges");
+    // φ = p − ϑ(q) at round-off; the energy error of an order-4 method, reported.
+    assert_dae_run(&v, &solution.q[steps]);
 }
 
 #[test]

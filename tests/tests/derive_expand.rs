@@ -109,6 +109,22 @@ fn implicit_dae_index_two_pendulum() {
 }
 
 #[test]
+fn hamiltonian_dae_lotka_volterra_2d() {
+    let input = quote! {
+        #[derive(HamiltonianDae)]
+        #[hamiltonian_dae(
+            q = [q1, q2],
+            p = [p1, p2],
+            lambda = [l1, l2],
+            hamiltonian = a1 * q1 + a2 * q2 + b1 * ln(q1) + b2 * ln(q2),
+            phi = [p1 - (q2 + ln(q2) / q1), p2 - q1],
+        )]
+        struct LotkaVolterraDirac { a1: f64, a2: f64, b1: f64, b2: f64 }
+    };
+    insta::assert_snapshot!(pretty(sparkgen_sym::derive::expand_hamiltonian_dae(input)));
+}
+
+#[test]
 fn function_and_method_call_forms_expand_identically() {
     let functions = quote! {
         #[holonomic(

@@ -4,7 +4,10 @@
 //! `LotkaVolterra2d` in every method; and `LagrangianDae::initial_velocity` is the vector field
 //! of `Ω v = −∇H` (zero where `Ω` is singular).
 
-use nalgebra::{SMatrix, SVector, vector};
+mod common;
+
+use common::{FD_TOLERANCE, assert_close, central_differences, lotka_volterra, pair};
+use nalgebra::{SVector, vector};
 use proptest::prelude::*;
 use sparkgen::problem::{DaeConstraint, DegenerateLagrangian, ImplicitDae, LagrangianDae};
 use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d};
@@ -40,42 +43,6 @@ struct LotkaVolterraDae {
 #[derive(DegenerateLagrangian)]
 #[lagrangian(q = [x, y], theta = [y, x], hamiltonian = x + y * y)]
 struct ClosedForm;
-
-/// `|a − b| ≤ tolerance · max(1, |a|_max, |b|_max)` entrywise (a NaN entry fails).
-fn assert_close<const R: usize, const C: usize>(
-    what: &str,
-    a: SMatrix<f64, R, C>,
-    b: SMatrix<f64, R, C>,
-    tolerance: f64,
-) {
-    let scale = a.amax().max(b.amax()).max(1.0);
-    assert!(
-        a.iter()
-            .zip(b.iter())
-            .all(|(x, y)| (x - y).abs() <= tolerance * scale),
-        "{what}: {a} differs from {b}"
-    );
-}
-
-/// The Jacobian of `f` at `x` by central differences, `δ_k = 10⁻⁶·max(1, |x_k|)`: accurate to
-/// `O(δ²) + O(ε/δ) ≈ 1e-10` relative.
-fn central_differences<const R: usize, const C: usize>(
-    f: impl Fn(&SVector<f64, C>) -> SVector<f64, R>,
-    x: &SVector<f64, C>,
-) -> SMatrix<f64, R, C> {
-    let mut jacobian = SMatrix::<f64, R, C>::zeros();
-    for k in 0..C {
-        let delta = 1e-6 * x[k].abs().max(1.0);
-        let (mut plus, mut minus) = (*x, *x);
-        plus[k] += delta;
-        minus[k] -= delta;
-        jacobian.set_column(k, &((f(&plus) - f(&minus)) / (2.0 * delta)));
-    }
-    jacobian
-}
-
-/// Relative tolerance of the exact derivatives against central differences.
-const FD_TOLERANCE: f64 = 1e-7;
 
 /// Every derivative method of `problem` at `(q, v, p, λ)` against central differences of the
 /// corresponding value method.
@@ -165,19 +132,6 @@ fn assert_same_system<A, B, const D: usize, const M: usize>(
         vector![eb.unwrap_or(f64::NAN)],
         t,
     );
-}
-
-/// Lotka–Volterra parameters: the SPARK test configuration a = (1, 1), b = (−1, −2) and
-/// arbitrary ones.
-fn lotka_volterra() -> impl Strategy<Value = [f64; 4]> {
-    prop_oneof![
-        Just([1.0, 1.0, -1.0, -2.0]),
-        [-3.0..3.0f64, -3.0..3.0f64, -3.0..3.0f64, -3.0..3.0f64]
-    ]
-}
-
-fn pair(range: std::ops::Range<f64>) -> impl Strategy<Value = SVector<f64, 2>> {
-    [range.clone(), range].prop_map(SVector::from)
 }
 
 proptest! {

@@ -36,7 +36,7 @@ pub enum ProblemKind {
     ImplicitDae,
     /// A Hamiltonian DAE `q̇ = v(q, p) + u(q, p, λ)`, `ṗ = f(q, p) + g(q, p, λ)`, `0 = φ(q, p)`
     /// (`HamiltonianDae<D, M>`): the kernels [`DaeFunction`] `Velocity`, `HamiltonianForce`,
-    /// `U`, `G`, `Phi`.
+    /// `U`, `G`, `Phi`, `Psi`.
     HamiltonianDae,
 }
 
@@ -65,6 +65,9 @@ pub enum DaeFunction {
     Velocity,
     /// `f(q, p)` of a Hamiltonian DAE (width D).
     HamiltonianForce,
+    /// The secondary constraint `ψ(q, p, q̇, ṗ) = ∂φ/∂q · q̇ + ∂φ/∂p · ṗ` of a Hamiltonian DAE
+    /// (width M).
+    Psi,
 }
 
 impl DaeFunction {
@@ -77,6 +80,7 @@ impl DaeFunction {
             DaeFunction::U => "u",
             DaeFunction::G => "g",
             DaeFunction::Phi => "phi",
+            DaeFunction::Psi => "psi",
         }
     }
 
@@ -86,6 +90,7 @@ impl DaeFunction {
             DaeFunction::Theta | DaeFunction::Force => &["q", "v"],
             DaeFunction::U | DaeFunction::G => &["q", "p", "lambda"],
             DaeFunction::Phi | DaeFunction::Velocity | DaeFunction::HamiltonianForce => &["q", "p"],
+            DaeFunction::Psi => &["q", "p", "qdot", "pdot"],
         }
     }
 
@@ -93,7 +98,7 @@ impl DaeFunction {
     pub fn exists_for(self, kind: ProblemKind) -> bool {
         match self {
             DaeFunction::Theta | DaeFunction::Force => kind == ProblemKind::ImplicitDae,
-            DaeFunction::Velocity | DaeFunction::HamiltonianForce => {
+            DaeFunction::Velocity | DaeFunction::HamiltonianForce | DaeFunction::Psi => {
                 kind == ProblemKind::HamiltonianDae
             }
             DaeFunction::U | DaeFunction::G | DaeFunction::Phi => kind.is_dae(),
@@ -155,7 +160,10 @@ impl Kernel {
     /// The width of the value.
     pub fn width(self) -> Width {
         match self {
-            Kernel::Map | Kernel::Jac | Kernel::Dae(DaeFunction::Phi) => Width::Constraints,
+            Kernel::Map
+            | Kernel::Jac
+            | Kernel::Dae(DaeFunction::Phi)
+            | Kernel::Dae(DaeFunction::Psi) => Width::Constraints,
             Kernel::Gradient
             | Kernel::JacT
             | Kernel::Velocity

@@ -14,7 +14,7 @@
 //! ignores the tableau's null vector: it has no internal velocities whose gauge d would fix.
 //! Upstream adds a multiplier μ along d to the position rows of the next (stage, component) — a
 //! mis-indexing that cost `SPARKLobattoIIIAIIIB/IIIBIIIA` their order; without it they reach
-//! 2s − 2 and coincide with SLRK over the same pair (`runtime/tests/spark_identities.rs`).
+//! 2s − 2 and coincide with SLRK over the same pair (`tests/tests/spark_identities.rs`).
 //! Both of upstream's forms are kept for side-by-side measurement, never as defaults
 //! ([`NullMultiplier`]).
 //!
@@ -44,7 +44,9 @@ use super::ir::{
 use crate::exact::{Matrix, Num, Precision};
 use crate::spark::jay::hpark_tableau;
 use crate::spark::primary_lobatto::PrimaryLobatto;
-use crate::spark::projection::{Base, Convention, Projection, projected, vpark_symplectic};
+use crate::spark::projection::{
+    Base, Convention, Projection, hspark_symmetric, projected, vpark_symplectic,
+};
 use crate::spark::{SparkKind, SparkTableau};
 use crate::tableau::{Family, PairKind, TableauError, build};
 
@@ -491,7 +493,7 @@ pub fn spark_method(
 /// The rows `X_j − Σ_k a_jk x_k − Σ_k α_jk y_k = 0` of the unknown stage block `X` (one per row
 /// of `a`) into a row block, e.g. `Ỹ_j − Σ ã^q V − Σ α̃^q U`; `(block, rows, name)` names the
 /// unknown block, the row block and the values (`row_{name}_{j}`).
-fn increment_rows(
+pub(super) fn increment_rows(
     m: &mut Method,
     (block, rows, name): (usize, usize, String),
     (a, xs): (&Matrix, &[Term]),
@@ -618,7 +620,7 @@ fn phi(m: &mut Method, name: String, q: Term, p: Term) -> Term {
 }
 
 /// `Σ_j c_j t_j` over the non-zero `c_j`.
-fn weighted(c: &[Num], t: &[Term]) -> Vec<(Coef, Term)> {
+pub(super) fn weighted(c: &[Num], t: &[Term]) -> Vec<(Coef, Term)> {
     c.iter()
         .zip(t)
         .filter(|(c, _)| !c.is_zero())
@@ -711,6 +713,29 @@ pub fn hspark(tableau_kind: SparkKind, s: usize, prec: Precision) -> Result<Meth
         &format!("Hspark{}", tableau_kind.name()),
         &tableau,
         internal_pair(tableau_kind),
+        doc,
+    )
+}
+
+/// HSPARKprimary: HSPARK over the symmetric projection of `base` with `R∞ = 1`
+/// ([`hspark_symmetric`]) and `s` internal stages, on Hamiltonian DAEs (e.g.
+/// `HsparkPrimaryGlrkpSymmetric2`).
+pub fn hspark_primary(base: Base, s: usize, prec: Precision) -> Result<Method, TableauError> {
+    let tableau = hspark_symmetric(base, s, prec)?;
+    let doc = format!(
+        "HSPARKprimary over {} (s = {s} internal, r = 2 projective stages at t_n and t_{{n+1}}, R∞ = 1): declared order {}; φ(q_n, p_n) + φ(q_{{n+1}}, p_{{n+1}}) = 0.",
+        tableau.name, tableau.order
+    );
+    spark_method(
+        Structure::Spark(NullMultiplier::Absent),
+        ProblemKind::HamiltonianDae,
+        &format!(
+            "HsparkPrimary{}{}",
+            base.name(),
+            Projection::Symmetric.name()
+        ),
+        &tableau,
+        base.catalogue_pair(),
         doc,
     )
 }

@@ -30,18 +30,107 @@ use crate::spark::{
 };
 use crate::tableau::{Family, PairKind, PartitionedTableau, TableauError, build};
 
-/// The coefficients of one VSPARKsecondary method.
-struct Coefficients {
+/// The coefficients of one VSPARKsecondary (or HSPARKsecondary) method.
+pub(super) struct Coefficients {
+    /// The internal stages' own coupling `(g^q, g^p)`, a symplectic pair: Gauss(s) twice, or
+    /// the Lobatto pair `(lq, lp)` (σ = s).
+    pub(super) g: [Matrix; 2],
     /// Internal weights `b^g` (s).
-    bg: Vec<Num>,
+    pub(super) bg: Vec<Num>,
     /// `h`, σ×s.
-    h: Matrix,
+    pub(super) h: Matrix,
     /// The Lobatto(σ) pair `(lq, lp)`.
-    pair: PartitionedTableau,
+    pub(super) pair: PartitionedTableau,
     /// ω, σ×(σ+1).
-    omega: Matrix,
+    pub(super) omega: Matrix,
     /// d (σ).
-    d: Vec<Num>,
+    pub(super) d: Vec<Num>,
+    /// The declared order: 2s (Gauss–Lobatto) or 2s − 2 (Lobatto).
+    pub(super) order: usize,
+    /// The pair of the internal stages: Gauss(s) for the coupling, the Lobatto pair otherwise.
+    pub(super) internal: PairKind,
+}
+
+impl Coefficients {
+    /// Over the Lobatto pair `kind` with `s` stages (`gauss = false`, σ = s) or its
+    /// Gauss–Lobatto coupling (`gauss = true`, s Gauss stages, σ = s + 1).
+    pub(super) fn new(
+        kind: PairKind,
+        s: usize,
+        gauss: bool,
+        prec: Precision,
+    ) -> Result<Coefficients, TableauError> {
+        let sigma = if gauss { s + 1 } else { s };
+        let pair = PartitionedTableau::build(kind, sigma, prec)?;
+        Ok(if gauss {
+            let g = build(Family::Gauss, s, prec)?;
+            Coefficients {
+                g: [g.a.clone(), g.a],
+                bg: g.b,
+                h: lobatto_gauss_coefficients(s, sigma, prec)?.a,
+                pair,
+                omega: gauss_omega_matrix(sigma, prec)?,
+                d: lobatto_null_vector(sigma, prec)?,
+                order: 2 * s,
+                internal: PairKind::Gauss,
+            }
+        } else {
+            Coefficients {
+                g: [pair.q.a.clone(), pair.p.a.clone()],
+                bg: pair.q.b.clone(),
+                h: pair.p.a.clone(),
+                omega: lobatto_omega_matrix(s, prec)?,
+                d: lobatto_null_vector(s, prec)?,
+                pair,
+                order: 2 * s - 2,
+                internal: kind,
+            }
+        })
+    }
+
+    /// The internal stages' coupling to the projective ones,
+    /// `a_ij = b^{lq}_j (b^g_i − h_ji) / b^g_i` (s×σ).
+    pub(super) fn coupling(&self) -> Result<Matrix, TableauError> {
+        let lq = &self.pair.q;
+        self.bg
+            .iter()
+            .enumerate()
+            .map(|(i, bg)| {
+                (0..lq.s)
+                    .map(|j| {
+                        lq.b[j]
+                            .mul(&bg.sub(&self.h[j][i]))
+                            .div(bg)
+                            .ok_or(TableauError::ZeroWeight { index: i })
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The family name `{method}{Glrk}{pair}`, e.g. `VsparkSecondaryGlrkLobattoIIIAB`.
+    pub(super) fn family(method: &str, kind: PairKind, gauss: bool) -> String {
+        let prefix = if gauss { "Glrk" } else { "" };
+        format!("{method}{prefix}{}", slrk_name(kind))
+    }
+
+    /// The doc line of `method` with `s` internal stages, ending with `what` it imposes.
+    pub(super) fn describe(&self, method: &str, s: usize, what: &str) -> String {
+        format!(
+            "{method} over ({}, {}) with {s} internal and σ = {} projective stages: order {}, {what}.",
+            self.pair.q.name(),
+            self.pair.p.name(),
+            self.pair.q.s,
+            self.order,
+        )
+    }
+
+    /// `dᵢ / b^{lp}_i`, the weight of μ in projective momentum row i.
+    pub(super) fn mu_weight(&self, i: usize) -> Result<Num, TableauError> {
+        self.d[i]
+            .div(&self.pair.p.b[i])
+            .ok_or(TableauError::ZeroWeight { index: i })
+    }
 }
 
 /// VSPARKsecondary over the Lobatto pair `kind` with `s` stages (`gauss = false`, σ = s, order
@@ -53,45 +142,20 @@ pub fn vspark_secondary(
     gauss: bool,
     prec: Precision,
 ) -> Result<Method, TableauError> {
-    let sigma = if gauss { s + 1 } else { s };
-    let pair = PartitionedTableau::build(kind, sigma, prec)?;
-    let c = if gauss {
-        let g = build(Family::Gauss, s, prec)?;
-        Coefficients {
-            bg: g.b,
-            h: lobatto_gauss_coefficients(s, sigma, prec)?.a,
-            pair,
-            omega: gauss_omega_matrix(sigma, prec)?,
-            d: lobatto_null_vector(sigma, prec)?,
-        }
-    } else {
-        Coefficients {
-            bg: pair.q.b.clone(),
-            h: pair.p.a.clone(),
-            omega: lobatto_omega_matrix(s, prec)?,
-            d: lobatto_null_vector(s, prec)?,
-            pair,
-        }
-    };
-    let prefix = if gauss { "Glrk" } else { "" };
-    let family = format!("VsparkSecondary{prefix}{}", slrk_name(kind));
-    let order = if gauss { 2 * s } else { 2 * s - 2 };
-    let doc = format!(
-        "VSPARKsecondary over ({}, {}) with {s} internal and σ = {sigma} projective stages: order {order}, the primary constraint at every projective stage.",
-        c.pair.q.name(),
-        c.pair.p.name(),
+    let c = Coefficients::new(kind, s, gauss, prec)?;
+    let family = Coefficients::family("VsparkSecondary", kind, gauss);
+    let doc = c.describe(
+        "VSPARKsecondary",
+        s,
+        "the primary constraint at every projective stage",
     );
-    // The pair of the internal stages: Gauss(s) for the coupling, the Lobatto pair otherwise.
-    let internal = if gauss { PairKind::Gauss } else { kind };
-    build_method(family, doc, internal, s, order, &c)
+    build_method(family, doc, s, &c)
 }
 
 fn build_method(
     family: String,
     doc: String,
-    kind: PairKind,
     s: usize,
-    order: usize,
     c: &Coefficients,
 ) -> Result<Method, TableauError> {
     let sigma = c.pair.q.s;
@@ -101,9 +165,9 @@ fn build_method(
         family,
         doc,
         problem: ProblemKind::DegenerateLagrangian,
-        pair: kind,
+        pair: c.internal,
         s,
-        order,
+        order: c.order,
         nodes: lq.c.clone(),
         blocks: vec![
             block("V", sigma, Role::Velocity, Width::Coordinates),
@@ -135,17 +199,10 @@ fn build_method(
         m.intern_index(name, combination(Some(q0), &terms))
     };
     // Internal stages: a_ij = b^{lq}_j (b^g_i − h_ji) / b^g_i.
+    let coupling = c.coupling()?;
     let mut forces = Vec::with_capacity(s);
-    for i in 0..s {
-        let row = (0..sigma)
-            .map(|j| {
-                lq.b[j]
-                    .mul(&c.bg[i].sub(&c.h[j][i]))
-                    .div(&c.bg[i])
-                    .ok_or(TableauError::ZeroWeight { index: i })
-            })
-            .collect::<Result<Vec<Num>, _>>()?;
-        let q = Term::Value(position(&mut m, format!("q_{}", i + 1), &row));
+    for (i, row) in coupling.iter().enumerate() {
+        let q = Term::Value(position(&mut m, format!("q_{}", i + 1), row));
         let grad = m.intern(
             format!("grad_h_{}", i + 1),
             Expr::Kernel(Kernel::Gradient, vec![q]),
@@ -190,9 +247,7 @@ fn build_method(
             &c.h[i],
             &lp.a[i],
         ));
-        let weight = c.d[i]
-            .div(&lp.b[i])
-            .ok_or(TableauError::ZeroWeight { index: i })?;
+        let weight = c.mu_weight(i)?;
         let theta = m.intern(
             format!("theta_tilde_{}", i + 1),
             Expr::Kernel(Kernel::Map, vec![points[i]]),

@@ -352,6 +352,23 @@ pub fn projected(
     Ok(t)
 }
 
+/// The HSPARKprimary tableau (`TableauHSPARKSymmetricProjection`, `spark_methods.md` §1.4): the
+/// symmetric projection of `base` with `R∞ = 1` for every base and s, `φ(q_n, p_n) +
+/// φ(q_{n+1}, p_{n+1}) = 0`, `Λ̃_1 = Λ̃_2` (`δ = [−1 1]`) and `d^λ = (½, ½)`. Over the Lobatto
+/// bases the pair is upstream's (IIIA, IIIĀ) and (IIIB, IIIB̄): the symplectic conjugate of IIIA
+/// is IIIB exactly, and that of IIIB is IIIA.
+pub fn hspark_symmetric(
+    base: Base,
+    s: usize,
+    prec: Precision,
+) -> Result<SparkTableau, TableauError> {
+    let mut t = projected(base, Projection::Symmetric, s, Convention::Documented, prec)?;
+    let half = Num::ratio(1, 2);
+    t.delta = vec![vec![Num::int(-1), Num::one()]];
+    t.d_lambda = vec![half.clone(), half];
+    Ok(t)
+}
+
 /// The VPARK tableau (`TableauSymplecticProjection`, `spark_methods.md` §1.2) over `base`: r = 2
 /// projective stages at `t_n` and `t_{n+1}`, `α = [½ 0]`, `ã = [0; bᵀ]`,
 /// `α̃ = [0 0; ½ R∞/2]`, `β = (½, R∞/2)`, `c^λ = (0, 1)`, `d^λ = (0, 1)`. VPARK imposes φ at

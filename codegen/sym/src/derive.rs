@@ -1,5 +1,6 @@
 //! Derive-macro front end: the library behind `#[derive(DegenerateLagrangian)]`,
-//! `#[derive(Lagrangian)]`, `#[derive(HolonomicSystem)]` and `#[derive(ImplicitDae)]` of
+//! `#[derive(Lagrangian)]`, `#[derive(HolonomicSystem)]`, `#[derive(ImplicitDae)]` and
+//! `#[derive(HamiltonianDae)]` of
 //! `sparkgen-macros`.
 //!
 //! Works on `proc_macro2` only, so expansions can be tested in-process. The pipeline is
@@ -13,8 +14,8 @@
 //! # Expression language
 //!
 //! Numbers (`2`, `0.5`, `1e-3`, read as exact decimals), the coordinate names of `q = [...]`
-//! (and `v = [...]` for `Lagrangian`; `v`, `p` and `lambda` for `ImplicitDae`, where each
-//! function sees only the state vectors it depends on), the struct's `f64` fields
+//! (and `v = [...]` for `Lagrangian`; `v`, `p` and `lambda` for `ImplicitDae`, `p` and `lambda`
+//! for `HamiltonianDae`, where each function sees only the state vectors it depends on), the struct's `f64` fields
 //! (parameters), unary `-`, `+ - * /`, parentheses, and the functions `powi powf sqrt exp ln
 //! log sin cos tan asin acos atan atan2 sinh cosh tanh abs hypot` called as `f(x, …)` or
 //! `x.f(…)` (`ln(x)`, `x.ln()`, `powi(x, 2)`, `x.powi(2)`, `y.atan2(x)` = atan2(y, x)). `abs`
@@ -44,12 +45,14 @@ mod attr;
 mod ctxt;
 mod degenerate_lagrangian;
 mod expand;
+mod hamiltonian_dae;
 mod holonomic_system;
 mod implicit_dae;
 mod lagrangian;
 mod lower;
 mod mass;
 mod method;
+mod partials;
 mod shape;
 pub mod text;
 
@@ -96,4 +99,19 @@ pub fn expand_holonomic_system(input: TokenStream) -> TokenStream {
 /// depends on (ϑ and f: `q`, `v`; u and g: `q`, `p`, `lambda`; φ, v̄ and E: `q`, `p`).
 pub fn expand_implicit_dae(input: TokenStream) -> TokenStream {
     expand::expand(input, &implicit_dae::DERIVE)
+}
+
+/// Expands `#[derive(HamiltonianDae)]` on `input`.
+///
+/// `#[hamiltonian_dae(q = [x, y], p = [px, py], lambda = [μ₁, …], hamiltonian = H,
+/// phi = [φ₁, …], velocity = [v₁, v₂], force = [f₁, f₂], u = [u₁, u₂], g = [g₁, g₂])]`
+/// implements `HamiltonianDae<D, M>` and `DaeConstraint<D, M>` for
+/// `q̇ = v(q, p) + u(q, p, λ)`, `ṗ = f(q, p) + g(q, p, λ)`, `0 = φ(q, p)`. Without `velocity`,
+/// `force`, `u`, `g`, Dirac's total Hamiltonian `H + λ·φ` gives `v = ∂H/∂p`, `f = −∂H/∂q`,
+/// `u = (∂φ/∂p)ᵀλ`, `g = −(∂φ/∂q)ᵀλ`; each may be given instead (`velocity` and `force` both, when
+/// there is no `hamiltonian`). Emits v, f, u, g, φ with all their Jacobians, the partials
+/// `∂ψ/∂q`, `∂ψ/∂p` of the secondary constraint `ψ = ∂φ/∂q · q̇ + ∂φ/∂p · ṗ`, and H (as `Some`)
+/// when given. H, φ, v and f are functions of `q`, `p`; u and g of `q`, `p`, `lambda`.
+pub fn expand_hamiltonian_dae(input: TokenStream) -> TokenStream {
+    expand::expand(input, &hamiltonian_dae::DERIVE)
 }

@@ -1,11 +1,16 @@
 //! The built-in degenerate Lagrangian problems and those of problem files as one type, so that
 //! each generated stepper is instantiated once for all of them (a match per kernel call,
 //! against four instantiations of every stepper); [`OrFile`] does the same for each shape of
-//! holonomic system.
+//! holonomic system, and [`HamiltonianBuiltin`] for the Hamiltonian DAEs of shape (2, 2).
 
-use crate::problem::{DegenerateLagrangian, HolonomicSystem, Matrix, Vector};
+use crate::problem::{
+    DaeConstraint, DegenerateLagrangian, DiracHamiltonian, HamiltonianDae, HolonomicSystem, Matrix,
+    Vector,
+};
 use crate::problem_file::{DegenerateLagrangianView, HolonomicView};
-use crate::problems::{DegeneratePendulum, LotkaVolterra2d, LotkaVolterra2dSingular};
+use crate::problems::{
+    DegeneratePendulum, LotkaVolterra2d, LotkaVolterra2dSingular, LotkaVolterraDirac,
+};
 
 /// One of the shipped degenerate Lagrangian problems, or a problem file's.
 #[derive(Clone, Copy, Debug)]
@@ -110,5 +115,103 @@ impl<B: HolonomicSystem<D, M>, const D: usize, const M: usize> HolonomicSystem<D
     }
     fn hamiltonian(&self, q: &Vector<D>, p: &Vector<D>) -> f64 {
         forward_holonomic!(self.hamiltonian(q, p))
+    }
+}
+
+/// A Hamiltonian DAE of shape (2, 2) on the command line: the view of a degenerate Lagrangian
+/// (`P` is [`Builtin`]), or a built-in Hamiltonian DAE.
+#[derive(Clone, Copy, Debug)]
+pub enum HamiltonianBuiltin<'a, P> {
+    /// The view [`DiracHamiltonian`] of a degenerate Lagrangian.
+    Dirac(DiracHamiltonian<&'a P>),
+    /// Lotka–Volterra from its Hamiltonian and Dirac constraint.
+    LotkaVolterra(LotkaVolterraDirac),
+}
+
+/// Forwards a kernel to the Hamiltonian DAE inside.
+macro_rules! forward_hamiltonian {
+    ($self:ident . $kernel:ident($($arg:ident),*)) => {
+        match $self {
+            HamiltonianBuiltin::Dirac(p) => p.$kernel($($arg),*),
+            HamiltonianBuiltin::LotkaVolterra(p) => p.$kernel($($arg),*),
+        }
+    };
+}
+
+impl<P: DegenerateLagrangian<2>> DaeConstraint<2, 2> for HamiltonianBuiltin<'_, P> {
+    fn u(&self, q: &Vector<2>, p: &Vector<2>, lambda: &Vector<2>) -> Vector<2> {
+        forward_hamiltonian!(self.u(q, p, lambda))
+    }
+    fn u_dq(&self, q: &Vector<2>, p: &Vector<2>, lambda: &Vector<2>) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.u_dq(q, p, lambda))
+    }
+    fn u_dp(&self, q: &Vector<2>, p: &Vector<2>, lambda: &Vector<2>) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.u_dp(q, p, lambda))
+    }
+    fn u_dlambda(&self, q: &Vector<2>, p: &Vector<2>, lambda: &Vector<2>) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.u_dlambda(q, p, lambda))
+    }
+    fn g(&self, q: &Vector<2>, p: &Vector<2>, lambda: &Vector<2>) -> Vector<2> {
+        forward_hamiltonian!(self.g(q, p, lambda))
+    }
+    fn g_dq(&self, q: &Vector<2>, p: &Vector<2>, lambda: &Vector<2>) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.g_dq(q, p, lambda))
+    }
+    fn g_dp(&self, q: &Vector<2>, p: &Vector<2>, lambda: &Vector<2>) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.g_dp(q, p, lambda))
+    }
+    fn g_dlambda(&self, q: &Vector<2>, p: &Vector<2>, lambda: &Vector<2>) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.g_dlambda(q, p, lambda))
+    }
+    fn phi(&self, q: &Vector<2>, p: &Vector<2>) -> Vector<2> {
+        forward_hamiltonian!(self.phi(q, p))
+    }
+    fn phi_dq(&self, q: &Vector<2>, p: &Vector<2>) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.phi_dq(q, p))
+    }
+    fn phi_dp(&self, q: &Vector<2>, p: &Vector<2>) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.phi_dp(q, p))
+    }
+}
+
+impl<P: DegenerateLagrangian<2>> HamiltonianDae<2, 2> for HamiltonianBuiltin<'_, P> {
+    fn velocity(&self, q: &Vector<2>, p: &Vector<2>) -> Vector<2> {
+        forward_hamiltonian!(self.velocity(q, p))
+    }
+    fn velocity_dq(&self, q: &Vector<2>, p: &Vector<2>) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.velocity_dq(q, p))
+    }
+    fn velocity_dp(&self, q: &Vector<2>, p: &Vector<2>) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.velocity_dp(q, p))
+    }
+    fn force(&self, q: &Vector<2>, p: &Vector<2>) -> Vector<2> {
+        forward_hamiltonian!(self.force(q, p))
+    }
+    fn force_dq(&self, q: &Vector<2>, p: &Vector<2>) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.force_dq(q, p))
+    }
+    fn force_dp(&self, q: &Vector<2>, p: &Vector<2>) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.force_dp(q, p))
+    }
+    fn psi_dq(
+        &self,
+        q: &Vector<2>,
+        p: &Vector<2>,
+        qdot: &Vector<2>,
+        pdot: &Vector<2>,
+    ) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.psi_dq(q, p, qdot, pdot))
+    }
+    fn psi_dp(
+        &self,
+        q: &Vector<2>,
+        p: &Vector<2>,
+        qdot: &Vector<2>,
+        pdot: &Vector<2>,
+    ) -> Matrix<2, 2> {
+        forward_hamiltonian!(self.psi_dp(q, p, qdot, pdot))
+    }
+    fn hamiltonian(&self, q: &Vector<2>, p: &Vector<2>) -> Option<f64> {
+        forward_hamiltonian!(self.hamiltonian(q, p))
     }
 }

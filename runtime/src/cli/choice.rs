@@ -146,7 +146,7 @@ pub fn normalize(name: &str) -> String {
 /// The method `name` (a family, or a stepper type name such as `SlrkLobattoIIIE3`) with
 /// `stages` for problems of `kind`; `None` picks the kind's default (SLRKLobattoIIIE, RATTLE,
 /// IdaeVparkLobattoIIIBIIIApSymplectic: at its default s = 3, `R∞ = +1`, so it also carries a
-/// physical multiplier, see `runtime/tests/idae_pendulum.rs`).
+/// physical multiplier, see `tests/tests/idae_pendulum.rs`).
 pub fn resolve(kind: Kind, name: Option<&str>, stages: Option<usize>) -> Result<Choice, CliError> {
     match kind {
         Kind::Degenerate => {

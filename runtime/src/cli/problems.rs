@@ -1,10 +1,10 @@
 //! The built-in problems by name, with their parameters and initial data.
 
-use super::builtin::{Builtin, OrFile};
+use super::builtin::{Builtin, HamiltonianBuiltin, OrFile};
 use super::choice::Kind;
 use super::error::CliError;
 use super::params::Params;
-use super::run::{Run, RunSpec, Subject, degenerate, holonomic, implicit};
+use super::run::{Run, RunSpec, Subject, degenerate, hamiltonian, holonomic, implicit};
 use crate::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
 use crate::problem::{DegenerateLagrangian, Vector};
 use crate::problems::{
@@ -66,6 +66,12 @@ pub const PROBLEMS: &[ProblemInfo] = &[
         params: &["m1", "m2", "m3", "d12", "d13", "d23", "k", "a"],
     },
     ProblemInfo {
+        name: "lotka-volterra-hamiltonian",
+        kind: Kind::Hamiltonian,
+        summary: "Lotka–Volterra 2d as a Hamiltonian DAE with Dirac constraints, H = a₁q₁ + a₂q₂ + b₁ ln q₁ + b₂ ln q₂, φ = p − (q₂ + ln q₂/q₁, q₁), a = (−1, −1), b = (1, 2), q₀ = (2, 1), λ from H + λ·φ",
+        params: LV_PARAMS,
+    },
+    ProblemInfo {
         name: "index-two-pendulum",
         kind: Kind::Implicit,
         summary: "planar pendulum in Jay's index-2 form, p = m v, φ = q·p/m, m = g = ℓ = 1, θ₀ = 1, θ̇₀ = 0",
@@ -98,21 +104,13 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
     let subject = &Subject::builtin(info);
     match info.name {
         "lotka-volterra" | "lotka-volterra-singular" => {
-            let d = LotkaVolterra2d::UPSTREAM;
-            let lv = LotkaVolterra2d {
-                a1: get("a1", d.a1),
-                a2: get("a2", d.a2),
-                b1: get("b1", d.b1),
-                b2: get("b2", d.b2),
-            };
+            let (lv, q0) = lotka_volterra(params);
             let problem = if info.name == "lotka-volterra" {
                 Builtin::LotkaVolterra(lv)
             } else {
                 let LotkaVolterra2d { a1, a2, b1, b2 } = lv;
                 Builtin::LotkaVolterraSingular(LotkaVolterra2dSingular { a1, a2, b1, b2 })
             };
-            let [x, y] = LotkaVolterra2d::UPSTREAM_Q0;
-            let q0 = Vector::from([get("q1", x), get("q2", y)]);
             degenerate(&problem, subject, q0, problem.theta(&q0), spec)
         }
         "degenerate-pendulum" => {
@@ -156,6 +154,11 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
             let (q0, p0) = triatomic_state(&problem)?;
             holonomic(&OrFile::Builtin(problem), subject, q0, p0, spec)
         }
+        "lotka-volterra-hamiltonian" => {
+            let (lv, q0) = lotka_volterra(params);
+            let problem = HamiltonianBuiltin::<Builtin>::LotkaVolterra(lv.into());
+            hamiltonian(&problem, subject, q0, lv.theta(&q0), spec)
+        }
         "index-two-pendulum" => {
             let Pendulum { m, g, l } = pendulum(params);
             let problem = IndexTwoPendulum { m, g, l };
@@ -169,6 +172,20 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
             })
         }),
     }
+}
+
+/// Lotka–Volterra's parameters `a1, a2, b1, b2` and `q₀ = (q1, q2)` (upstream's defaults).
+fn lotka_volterra(params: &Params) -> (LotkaVolterra2d, Vector<2>) {
+    let get = |name, default| params.get(name, default);
+    let d = LotkaVolterra2d::UPSTREAM;
+    let lv = LotkaVolterra2d {
+        a1: get("a1", d.a1),
+        a2: get("a2", d.a2),
+        b1: get("b1", d.b1),
+        b2: get("b2", d.b2),
+    };
+    let [x, y] = LotkaVolterra2d::UPSTREAM_Q0;
+    (lv, Vector::from([get("q1", x), get("q2", y)]))
 }
 
 /// The mass, gravity and length of the pendulums (`m`, `g`, `l`, default 1).

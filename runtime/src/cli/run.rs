@@ -1,6 +1,7 @@
 //! Running a method on a problem: integration (with a progress bar where it helps), the
 //! diagnostics series, and the erased [`Run`].
 
+use super::builtin::HamiltonianBuiltin;
 use super::choice::{Choice, Holonomic, Kind};
 use super::error::CliError;
 use super::problems::ProblemInfo;
@@ -171,7 +172,7 @@ pub fn degenerate<P: DegenerateLagrangian<DIMENSION>>(
         }
         Choice::HamiltonianStepper(_) => {
             return hamiltonian::<_, DIMENSION, DIMENSION>(
-                &DiracHamiltonian(problem),
+                &HamiltonianBuiltin::Dirac(DiracHamiltonian(problem)),
                 subject,
                 q0,
                 p0,

@@ -5,7 +5,7 @@
 #![allow(non_camel_case_types, non_upper_case_globals, dead_code)]
 
 use sparkgen::problem::{
-    DaeConstraint, DegenerateLagrangian, HolonomicSystem, ImplicitDae, Lagrangian,
+    DaeConstraint, DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae, Lagrangian,
 };
 
 type f64 = f32;
@@ -24,6 +24,8 @@ const p: u8 = 0;
 const out: u8 = 0;
 const t0: u8 = 0;
 const t1: u8 = 0;
+const qdot: u8 = 0;
+const pdot: u8 = 0;
 
 #[derive(DegenerateLagrangian)]
 #[lagrangian(q = [x, y], theta = [y + ln(y) / x, x], hamiltonian = out * x + t0 * y + q * sin(x))]
@@ -45,6 +47,19 @@ struct General {
 struct Holonomic {
     w: core::primitive::f64,
     out: core::primitive::f64,
+}
+
+#[derive(HamiltonianDae)]
+#[hamiltonian_dae(
+    q = [a],
+    p = [c],
+    lambda = [d],
+    hamiltonian = c * c / (2.0 * out) + t0 * a,
+    phi = [c - out * a],
+)]
+struct Dirac {
+    out: core::primitive::f64,
+    t0: core::primitive::f64,
 }
 
 // `abs` is allowed where no derivative is taken (the initial velocity and the energy).
@@ -90,4 +105,9 @@ fn main() {
     assert_eq!(i.initial_velocity(&a, &c)[0], 2.0);
     assert_eq!(i.energy(&a, &c), Some(7.0));
     assert_eq!(i.phi_dq(&a, &c)[(0, 0)], -2.0);
+    let h = Dirac { out: 2.0, t0: 3.0 };
+    assert_eq!(h.velocity(&a, &c)[0], -2.0);
+    assert_eq!(HamiltonianDae::force(&h, &a, &c)[0], -3.0);
+    assert_eq!(h.g(&a, &c, &nalgebra::vector![5.0])[0], 10.0);
+    assert_eq!(h.psi(&a, &c, &nalgebra::vector![1.0], &nalgebra::vector![1.0])[0], -1.0);
 }

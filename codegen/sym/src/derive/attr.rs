@@ -95,6 +95,11 @@ impl Entries {
         }
         entry
     }
+
+    /// Records `message` (a missing key and what may replace it) at the attribute.
+    pub(crate) fn missing(&self, message: String, errors: &mut Errors) {
+        errors.at(self.span, message);
+    }
 }
 
 /// `` `a`, `b`, `c` `` for error messages.

@@ -9,8 +9,8 @@ use super::ctxt::Errors;
 use super::expand::{Derive, Problem};
 use super::lower::{Lowerer, Scope};
 use super::method::{Method, Output};
+use super::partials::value_and_partials;
 use super::shape;
-use syn::Ident;
 
 /// The derive of `sparkgen::problem::ImplicitDae<D, M>`.
 pub(crate) const DERIVE: Derive = Derive {
@@ -126,8 +126,8 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     if d == 0 || m == 0 {
         return None;
     }
-    let v_names = coordinate_names(v_entry, d, "velocity", errors);
-    let p_names = coordinate_names(p_entry, d, "momentum", errors);
+    let v_names = shape::coordinate_names(v_entry, d, "velocity", errors);
+    let p_names = shape::coordinate_names(p_entry, d, "momentum", errors);
     let mut lw = Lowerer::new(Scope::of_struct(input));
     lw.bind("q", &q_names, errors);
     lw.bind("v", &v_names, errors);
@@ -156,19 +156,15 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
         let args: Vec<(&'static str, usize)> =
             function.arguments.iter().map(|a| (*a, len(a))).collect();
         let context = entry.map(|e| &e.value);
-        methods.push(Method::new(
+        methods.extend(value_and_partials(
+            &mut lw,
             function.method,
             &args,
-            Output::Vector(values.clone()),
+            function.derivatives,
+            values,
+            &context,
+            errors,
         ));
-        for (wrt, method) in function.arguments.iter().zip(function.derivatives) {
-            let vars = lw.graph.vector(wrt, len(wrt));
-            let jacobian = lw.graph.jacobian(&values, &vars);
-            let jacobian = lw.checked(jacobian, &context, errors, |g| {
-                Lowerer::zeros(g, n, vars.len())
-            });
-            methods.push(Method::new(method, &args, Output::Matrix(jacobian)));
-        }
     }
     if let Some(entry) = entries.get("energy") {
         let energy = lw.lower_function("energy(q, p)", &ENERGY_ARGUMENTS, &[&entry.value], errors);
@@ -182,20 +178,4 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
         methods: own,
         constraint,
     })
-}
-
-/// The names of `v = [...]` or `p = [...]` (none when the key is missing), one per coordinate
-/// in `q` (`d` in all; `noun` names them in the error).
-fn coordinate_names(
-    entry: Option<&Entry>,
-    d: usize,
-    noun: &str,
-    errors: &mut Errors,
-) -> Vec<Ident> {
-    let Some(entry) = entry else {
-        return Vec::new();
-    };
-    let names = shape::names(entry, errors);
-    shape::one_per_coordinate(&entry.value, names.len(), d, noun, errors);
-    names
 }

@@ -85,3 +85,19 @@ pub(crate) fn vector<'a>(
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
+
+/// The names of `v = [...]` or `p = [...]` (none when the key is missing), one per coordinate
+/// in `q` (`d` in all; `noun` names them in the error).
+pub(crate) fn coordinate_names(
+    entry: Option<&Entry>,
+    d: usize,
+    noun: &str,
+    errors: &mut Errors,
+) -> Vec<Ident> {
+    let Some(entry) = entry else {
+        return Vec::new();
+    };
+    let names = names(entry, errors);
+    one_per_coordinate(&entry.value, names.len(), d, noun, errors);
+    names
+}

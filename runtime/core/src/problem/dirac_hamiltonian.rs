@@ -47,6 +47,28 @@ impl<P: DegenerateLagrangian<D>, const D: usize> HamiltonianDae<D, D> for DiracH
         Matrix::zeros()
     }
 
+    /// `ψ = ṗ − J(q) q̇`: `∂ψ/∂q = −∂(J q̇)/∂q`.
+    fn psi_dq(
+        &self,
+        q: &Vector<D>,
+        _p: &Vector<D>,
+        qdot: &Vector<D>,
+        _pdot: &Vector<D>,
+    ) -> Matrix<D, D> {
+        -self.0.jacobian_product_derivative(q, qdot)
+    }
+
+    /// `0`.
+    fn psi_dp(
+        &self,
+        _q: &Vector<D>,
+        _p: &Vector<D>,
+        _qdot: &Vector<D>,
+        _pdot: &Vector<D>,
+    ) -> Matrix<D, D> {
+        Matrix::zeros()
+    }
+
     /// `H(q)`.
     fn hamiltonian(&self, q: &Vector<D>, _p: &Vector<D>) -> Option<f64> {
         Some(self.0.hamiltonian(q))

@@ -13,6 +13,11 @@ use super::{DaeConstraint, Matrix, Vector};
 /// `L = ϑ(q)·v − H(q)` is the case `H = H(q)`, `φ = p − ϑ(q)`: its view
 /// [`DiracHamiltonian`](super::DiracHamiltonian).
 ///
+/// The secondary constraint is the derivative of φ along any motion,
+/// `ψ(q, p, q̇, ṗ) = ∂φ/∂q · q̇ + ∂φ/∂p · ṗ` (HSPARKsecondary imposes it on the projected vector
+/// field); its partials in `q̇` and `ṗ` are those of φ, and those in `q` and `p` need the second
+/// derivatives of φ.
+///
 /// Matrix convention: `(∂a/∂b)_ij = ∂a_i/∂b_j`.
 pub trait HamiltonianDae<const D: usize, const M: usize>: DaeConstraint<D, M> {
     /// The velocity `v(q, p)` (`∂H/∂p`).
@@ -28,6 +33,48 @@ pub trait HamiltonianDae<const D: usize, const M: usize>: DaeConstraint<D, M> {
     fn force_dq(&self, q: &Vector<D>, p: &Vector<D>) -> Matrix<D, D>;
     /// `∂f/∂p` (`D × D`).
     fn force_dp(&self, q: &Vector<D>, p: &Vector<D>) -> Matrix<D, D>;
+
+    /// `∂ψ/∂q = ∂/∂q (∂φ/∂q · q̇ + ∂φ/∂p · ṗ)` at fixed `q̇`, `ṗ` (`M × D`).
+    fn psi_dq(
+        &self,
+        q: &Vector<D>,
+        p: &Vector<D>,
+        qdot: &Vector<D>,
+        pdot: &Vector<D>,
+    ) -> Matrix<M, D>;
+    /// `∂ψ/∂p = ∂/∂p (∂φ/∂q · q̇ + ∂φ/∂p · ṗ)` at fixed `q̇`, `ṗ` (`M × D`).
+    fn psi_dp(
+        &self,
+        q: &Vector<D>,
+        p: &Vector<D>,
+        qdot: &Vector<D>,
+        pdot: &Vector<D>,
+    ) -> Matrix<M, D>;
+
+    /// The secondary constraint `ψ(q, p, q̇, ṗ) = ∂φ/∂q · q̇ + ∂φ/∂p · ṗ`, the rate of change of φ.
+    fn psi(&self, q: &Vector<D>, p: &Vector<D>, qdot: &Vector<D>, pdot: &Vector<D>) -> Vector<M> {
+        self.phi_dq(q, p) * qdot + self.phi_dp(q, p) * pdot
+    }
+    /// `∂ψ/∂q̇ = ∂φ/∂q` (`M × D`).
+    fn psi_dqdot(
+        &self,
+        q: &Vector<D>,
+        p: &Vector<D>,
+        _qdot: &Vector<D>,
+        _pdot: &Vector<D>,
+    ) -> Matrix<M, D> {
+        self.phi_dq(q, p)
+    }
+    /// `∂ψ/∂ṗ = ∂φ/∂p` (`M × D`).
+    fn psi_dpdot(
+        &self,
+        q: &Vector<D>,
+        p: &Vector<D>,
+        _qdot: &Vector<D>,
+        _pdot: &Vector<D>,
+    ) -> Matrix<M, D> {
+        self.phi_dp(q, p)
+    }
 
     /// The Hamiltonian `H(q, p)`, whose conservation the diagnostics measure, if the system has
     /// one.
