@@ -57,7 +57,8 @@ pub enum IntegrateError {
         step: usize,
         /// Time at the start of the step.
         time: f64,
-        /// `|λ_n − λ̂(q_n, p_n)|∞` after the step.
+        /// `|λ_n − λ̂(q_n, p_n)|∞` after the step (after the last accepted one when the step
+        /// itself failed).
         defect: f64,
         /// The defect's geometric mean growth per step.
         growth: f64,

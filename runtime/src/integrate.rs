@@ -176,8 +176,34 @@ where
         v
     }
 
-    /// One step from `(q, p)` at time `time` (step number `step`, for errors).
+    /// One step from `(q, p)` at time `time` (step number `step`, for errors). A step that
+    /// fails while the carried multiplier's defect grows as a parasitic mode
+    /// ([`MultiplierWatch::failing_mode`]) reports the mode.
     pub fn step(
+        &mut self,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+        step: usize,
+        time: f64,
+    ) -> Result<(SVector<f64, D>, SVector<f64, D>, StepStats), IntegrateError> {
+        self.advance(q, p, step, time).map_err(|error| {
+            let watched = M::MULTIPLIER.is_some_and(|update| update.read);
+            match self.watch.failing_mode().filter(|_| watched) {
+                Some(mode) if !matches!(error, IntegrateError::ParasiticMultiplier { .. }) => {
+                    IntegrateError::ParasiticMultiplier {
+                        step,
+                        time,
+                        defect: mode.defect,
+                        growth: mode.growth,
+                        steps: mode.steps,
+                    }
+                }
+                _ => error,
+            }
+        })
+    }
+
+    fn advance(
         &mut self,
         q: &SVector<f64, D>,
         p: &SVector<f64, D>,

@@ -60,6 +60,12 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
     if family.starts_with("Vprk") {
         out.push("does not hold p = ϑ(q): not constraint-preserving");
     }
+    if family.starts_with("HsparkSecondary") || family == "HsparkLobattoIIIBIIIA" {
+        out.push(
+            "singular stage Jacobian at the first step where u ≡ 0 (a projection acting on p \
+             only, e.g. the pendulum's index-2 form; tests/tests/hspark.rs)",
+        );
+    }
     if let Some(pinned) = expected(family, stages) {
         out.push(pinned.reason());
     }

@@ -14,6 +14,13 @@
 //! coarse step: the floor keeps bounded multipliers of low order silent (VPARK GLRK(1) at
 //! h = 0.1 on Lotka–Volterra reaches 0.36 of its scale, growing by 2.7 per step for a few steps
 //! after its defect crosses zero), at the price of reporting a mode only once it is large.
+//!
+//! A step that fails (Newton, a singular stage Jacobian, a non-finite state) while the defect is
+//! growing as above and has reached [`FAILURE_FLOOR`] of the scale fails because of the mode:
+//! [`MultiplierWatch::failing_mode`] names it, so the run stops with the mode rather than with
+//! its symptom (HPARK IIIB–IIIA(4) at h = 0.1 on Lotka–Volterra fails at step 25 with its defect
+//! at 0.48 of the scale and growing). A bounded multiplier's run does not fail, so the lower
+//! floor raises no false alarm there.
 
 /// The smallest factor per step that counts as growth.
 pub const GROWTH: f64 = 1.05;
@@ -21,11 +28,15 @@ pub const GROWTH: f64 = 1.05;
 pub const STEPS: usize = 3;
 /// The defect, relative to the multiplier's scale, from which a growing mode is reported.
 pub const FLOOR: f64 = 0.5;
+/// The defect, relative to the multiplier's scale, from which a growing mode is blamed for a
+/// failed step.
+pub const FAILURE_FLOOR: f64 = 0.1;
 
 /// The defect's recent history.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MultiplierWatch {
     last: Option<f64>,
+    relative: f64,
     growing: usize,
     log_growth: f64,
 }
@@ -53,7 +64,19 @@ impl MultiplierWatch {
             _ => (self.growing, self.log_growth) = (0, 0.0),
         }
         self.last = Some(defect);
-        (self.growing >= STEPS && defect >= FLOOR * scale).then(|| ParasiticMode {
+        self.relative = defect / scale;
+        self.mode(FLOOR)
+    }
+
+    /// The mode to blame for a step that failed after the last observed one: the defect grew in
+    /// each of the last [`STEPS`] steps and reached [`FAILURE_FLOOR`] of the scale.
+    pub fn failing_mode(&self) -> Option<ParasiticMode> {
+        self.mode(FAILURE_FLOOR)
+    }
+
+    fn mode(&self, floor: f64) -> Option<ParasiticMode> {
+        let defect = self.last?;
+        (self.growing >= STEPS && self.relative >= floor).then(|| ParasiticMode {
             defect,
             growth: (self.log_growth / self.growing as f64).exp(),
             steps: self.growing,
@@ -89,5 +112,18 @@ mod tests {
         let mut pausing = MultiplierWatch::default();
         let paused = [1.0, 2.0, 4.0, 4.0, 8.0, 16.0].map(|f| f * top);
         assert!(paused.iter().all(|&e| pausing.observe(e, scale).is_none()));
+        // Growing but below the floor: blamed for a failure from FAILURE_FLOOR on only.
+        let mut failing = MultiplierWatch::default();
+        let rising = [1.0, 2.0, 4.0, 8.0].map(|f| f * FAILURE_FLOOR * scale / 8.0);
+        for e in &rising[..3] {
+            assert!(failing.observe(*e, scale).is_none());
+        }
+        assert!(failing.failing_mode().is_none(), "two growing steps");
+        assert!(failing.observe(rising[3], scale).is_none());
+        let mode = failing
+            .failing_mode()
+            .expect("three growing steps at the floor");
+        assert_eq!((mode.steps, mode.defect), (3, rising[3]));
+        assert!(small.failing_mode().is_some() && slow.failing_mode().is_none());
     }
 }
