@@ -27,6 +27,11 @@
 //! method's exact Jacobian. Evaluating ψ on the projected field, as VSPARKsecondary does with its
 //! velocity unknowns, makes `Ũ` and `Λ̃` distinct; on the view of a degenerate Lagrangian
 //! (`v = 0`, `u = λ`) the method then coincides with VSPARKsecondary over the same coefficients.
+//!
+//! Where `u ≡ 0` (a projection acting on p only, e.g. the pendulum's index-2 form) the d-row
+//! reads `Σ_j d_j v(Q̃_j, P̃_j) = 0`, a condition on the momenta, and the stage Jacobian is
+//! singular (measured at the first step for every pair, `tests/tests/hspark.rs`; at s = 2 the
+//! two φ rows coincide): the method is for Dirac constraints, `u = (∂φ/∂p)ᵀλ`.
 
 use super::ir::{
     AtomKind, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width,
