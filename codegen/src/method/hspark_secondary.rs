@@ -89,7 +89,6 @@ pub fn upstream_rank_deficiency(
 /// Jacobian coincide in every row for every u, g linear in the multiplier.
 fn coinciding_multiplier_columns(m: &Method) -> usize {
     let jac = jacobian(m);
-    let (u_block, lam_block) = (4, 5);
     // A derivative with the multiplier argument of ∂u/∂λ and ∂g/∂λ erased (they do not
     // depend on it: u and g are linear in λ), like monomials collected.
     let canonical = |d: &Derivative| {
@@ -119,17 +118,31 @@ fn coinciding_multiplier_columns(m: &Method) -> usize {
         out.retain(|_, poly| !poly.is_empty());
         out
     };
-    let sigma = m.blocks[u_block].stages;
+    let sigma = m.blocks[U_TILDE].stages;
     (0..sigma)
         .filter(|&j| {
             jac.rows.iter().all(|row| {
-                let u = row.get(&Var::Unknown(u_block, j)).map(canonical);
-                let l = row.get(&Var::Unknown(lam_block, j)).map(canonical);
+                let u = row.get(&Var::Unknown(U_TILDE, j)).map(canonical);
+                let l = row.get(&Var::Unknown(LAMBDA, j)).map(canonical);
                 u == l
             })
         })
         .count()
 }
+
+/// The unknown blocks, in the order of [`Method::blocks`]: `Y`, `Z`, `Ỹ`, `Z̃`, `Ũ`, `Λ̃`, `μ`.
+const Y: usize = 0;
+const Z: usize = 1;
+const Y_TILDE: usize = 2;
+const Z_TILDE: usize = 3;
+const U_TILDE: usize = 4;
+const LAMBDA: usize = 5;
+const MU: usize = 6;
+/// The row blocks, in the order of [`Method::rows_layout`]: the four increments as their
+/// unknowns, then φ̃, the ω rows and the d-row.
+const PHI_ROWS: usize = 4;
+const OMEGA_ROWS: usize = 5;
+const NULL_ROWS: usize = 6;
 
 /// `x + y`.
 fn sum(x: Term, y: Term) -> Expr {
@@ -188,7 +201,7 @@ fn build_method(
         multiplier: None,
     };
     let unknown = |block: usize, stage: usize| Term::Unknown { block, stage };
-    let mu = unknown(6, 0);
+    let mu = unknown(MU, 0);
     let (q0, p0) = (Term::Input(Input::Q), Term::Input(Input::P));
     let kernel = |m: &mut Method, name: String, f: DaeFunction, args: Vec<Term>| {
         m.push(name, Expr::Kernel(Kernel::Dae(f), args))
@@ -212,25 +225,35 @@ fn build_method(
             })
             .collect::<Vec<_>>()
     };
-    let internal = points(&mut m, (0, 1), s, "");
-    let projective = points(&mut m, (2, 3), sigma, "_tilde");
+    let internal = points(&mut m, (Y, Z), s, "");
+    let projective = points(&mut m, (Y_TILDE, Z_TILDE), sigma, "_tilde");
     // U_j + Ū_j and G_j + Ḡ_j, and U_j, G_j for the projected field.
     let (mut us, mut gs, mut projection) = (Vec::new(), Vec::new(), Vec::new());
     for (j, &(q, p, _, _)) in projective.iter().enumerate() {
         let name = |x: &str| format!("{x}_{}", j + 1);
-        let u = kernel(&mut m, name("u"), DaeFunction::U, vec![q, p, unknown(4, j)]);
+        let u = kernel(
+            &mut m,
+            name("u"),
+            DaeFunction::U,
+            vec![q, p, unknown(U_TILDE, j)],
+        );
         let u_bar = kernel(
             &mut m,
             name("u_bar"),
             DaeFunction::U,
-            vec![q, p, unknown(5, j)],
+            vec![q, p, unknown(LAMBDA, j)],
         );
-        let g = kernel(&mut m, name("g"), DaeFunction::G, vec![q, p, unknown(4, j)]);
+        let g = kernel(
+            &mut m,
+            name("g"),
+            DaeFunction::G,
+            vec![q, p, unknown(U_TILDE, j)],
+        );
         let g_bar = kernel(
             &mut m,
             name("g_bar"),
             DaeFunction::G,
-            vec![q, p, unknown(5, j)],
+            vec![q, p, unknown(LAMBDA, j)],
         );
         us.push(m.push(name("u_sum"), sum(u, u_bar)));
         gs.push(m.push(name("g_sum"), sum(g, g_bar)));
@@ -240,11 +263,16 @@ fn build_method(
     let coupling = c.coupling()?;
     // Y_i − Σ g^q V − Σ a (U + Ū), Z_i − Σ g^p F − Σ a (G + Ḡ),
     // Ỹ_j − Σ h V − Σ lq (U + Ū), Z̃_j − Σ h F − Σ lp (G + Ḡ) (+ (d_j/b^{lp}_j) μ below).
-    increment_rows(&mut m, (0, 0, "y".into()), (&c.g[0], &vs), (&coupling, &us));
-    increment_rows(&mut m, (1, 1, "z".into()), (&c.g[1], &fs), (&coupling, &gs));
-    increment_rows(&mut m, (2, 2, "y_tilde".into()), (&c.h, &vs), (&lq.a, &us));
+    increment_rows(&mut m, (Y, Y, "y".into()), (&c.g[0], &vs), (&coupling, &us));
+    increment_rows(&mut m, (Z, Z, "z".into()), (&c.g[1], &fs), (&coupling, &gs));
+    increment_rows(
+        &mut m,
+        (Y_TILDE, Y_TILDE, "y_tilde".into()),
+        (&c.h, &vs),
+        (&lq.a, &us),
+    );
     for (j, (h, lp)) in c.h.iter().zip(&lp.a).enumerate() {
-        let mut terms = vec![(Coef::sign(true), unknown(3, j))];
+        let mut terms = vec![(Coef::sign(true), unknown(Z_TILDE, j))];
         terms.extend(
             weighted(h, &fs)
                 .into_iter()
@@ -253,7 +281,7 @@ fn build_method(
         );
         terms.push((Coef::new(c.mu_weight(j)?), mu));
         let value = m.push(format!("row_z_tilde_{}", j + 1), Expr::Linear(terms));
-        m.row(3, j, value);
+        m.row(Z_TILDE, j, value);
     }
     let mut psi = Vec::with_capacity(sigma);
     let mut null_terms = Vec::with_capacity(sigma);
@@ -264,7 +292,7 @@ fn build_method(
             DaeFunction::Phi,
             vec![q, p],
         );
-        m.row(4, j, phi);
+        m.row(PHI_ROWS, j, phi);
         let (qdot, pdot) = match form {
             Form::Projected => (
                 m.push(format!("qdot_tilde_{}", j + 1), sum(v, u)),
@@ -301,10 +329,10 @@ fn build_method(
         let mut terms = weighted(&row[..sigma], &psi);
         terms.extend(weighted(&row[sigma..], &[phi_next]));
         let value = m.push(format!("omega_{}", i + 1), Expr::Linear(terms));
-        m.row(5, i, value);
+        m.row(OMEGA_ROWS, i, value);
     }
     let null = m.push("null", Expr::Linear(weighted(&c.d, &null_terms)));
-    m.row(6, 0, null);
+    m.row(NULL_ROWS, 0, null);
     Ok(m)
 }
 
