@@ -50,7 +50,8 @@ pub enum IntegrateError {
     /// parasitic multiplier mode ([`crate::integrate::multiplier_watch`]), stopped before it
     /// blows up.
     #[error(
-        "step {step} (t = {time}): parasitic multiplier mode: the multiplier's defect |λ − λ̂(q, p)|∞ = {defect:e} grew by a factor {growth:.3} per step over the last {steps} steps"
+        "step {step} (t = {time}): parasitic multiplier mode: the multiplier's defect |λ − λ̂(q, p)|∞ = {defect:e} grew by a factor {growth:.3} per step over the last {steps} steps{}",
+        amplified(*amplification)
     )]
     ParasiticMultiplier {
         /// The step.
@@ -64,6 +65,9 @@ pub enum IntegrateError {
         growth: f64,
         /// The number of consecutive growing steps.
         steps: usize,
+        /// The spectral radius `ρ(R)` of the last step's linearised map of the scaled
+        /// constraint and multiplier errors (`sparkgen::amplification`), where it was computed.
+        amplification: Option<f64>,
     },
     /// The state stopped being finite (e.g. a step left the domain of ln).
     #[error("step {step} (t = {time}): non-finite state")]
@@ -126,4 +130,11 @@ impl IntegrateError {
             },
         }
     }
+}
+
+/// The clause of [`IntegrateError::ParasiticMultiplier`]'s message on `ρ(R)`.
+fn amplified(amplification: Option<f64>) -> String {
+    amplification.map_or_else(String::new, |rho| {
+        format!("; one step amplifies the (φ/h, λ) error by up to {rho:.3}")
+    })
 }

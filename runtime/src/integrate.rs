@@ -13,6 +13,7 @@
 //! Lagrangian), and record `λ_{n+1}` in the solution. No heap
 //! allocation inside the step loop: the solution is allocated for all steps before it starts.
 
+use crate::amplification::multiplier_amplification;
 use crate::error::IntegrateError;
 use crate::kind::Access;
 use crate::layout::Role;
@@ -196,6 +197,7 @@ where
                         defect: mode.defect,
                         growth: mode.growth,
                         steps: mode.steps,
+                        amplification: mode.amplification,
                     }
                 }
                 _ => error,
@@ -228,7 +230,7 @@ where
             self.lambda_read = self.lambda;
             self.lambda = lambda;
             if update.read {
-                self.watch_multiplier(&result.0, &result.1, step, time)?;
+                self.watch_multiplier((q, p), (&result.0, &result.1), step, time)?;
             }
         }
         self.previous = Some((*q, v));
@@ -236,11 +238,12 @@ where
     }
 
     /// Watches the defect `|λ_{n+1} − λ̂(q_{n+1}, p_{n+1})|∞` of the multiplier just carried
-    /// ([`multiplier_watch`]); an error once it grows as a parasitic mode.
+    /// by the step from `start` to `(q, p)` ([`multiplier_watch`]); an error once it grows as a
+    /// parasitic mode.
     fn watch_multiplier(
         &mut self,
-        q: &SVector<f64, D>,
-        p: &SVector<f64, D>,
+        start: (&SVector<f64, D>, &SVector<f64, D>),
+        (q, p): (&SVector<f64, D>, &SVector<f64, D>),
         step: usize,
         time: f64,
     ) -> Result<(), IntegrateError> {
@@ -257,13 +260,25 @@ where
         let velocity = M::Kind::velocity_with_multiplier(self.problem, q, p, &consistent[..m])
             .map_or(0.0, |v| v.amax());
         let scale = amax(&consistent[..m]).max(velocity);
-        match self.watch.observe(defect, scale) {
+        let amplification = || {
+            let lambda = &self.lambda_read[..m];
+            multiplier_amplification::<M, P, D, N>(
+                self.problem,
+                self.h,
+                start,
+                lambda,
+                &self.x,
+                (q, p),
+            )
+        };
+        match self.watch.observe(defect, scale, amplification) {
             Some(mode) => Err(IntegrateError::ParasiticMultiplier {
                 step,
                 time,
                 defect: mode.defect,
                 growth: mode.growth,
                 steps: mode.steps,
+                amplification: mode.amplification,
             }),
             None => Ok(()),
         }

@@ -30,7 +30,7 @@ pub mod problem;
 /// The core crate itself, the path that steppers emitted from a user's `build.rs` name
 /// (`sparkgen_codegen::emit::stepper_source(…, "::sparkgen::sparkgen_core")`).
 pub use sparkgen_core;
-pub use sparkgen_core::{kind, layout, solve, stage};
+pub use sparkgen_core::{amplification, kind, layout, solve, stage};
 
 // The library's unit tests do not exercise the command (its tests drive the binary and the
 // public `cli` API from `tests/`); leaving it out of their build spares compiling every generated

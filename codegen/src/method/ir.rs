@@ -375,6 +375,28 @@ pub enum MethodError {
         /// The method's problem kind.
         kind: ProblemKind,
     },
+    /// The stage equations read `λ_n` other than as `−λ_n` in the residual row `(b, 1)` of the
+    /// carried multiplier's block `b` (the continuity equation `Λ̃_1 − λ_n = 0`), where the
+    /// runtime's linearisation in `λ_n` expects it
+    /// (`sparkgen_core::stage::MultiplierUpdate::read`).
+    #[error("{method}: value `{value}` reads λ_n outside the continuity row Λ̃_1 − λ_n = 0")]
+    MultiplierRead {
+        /// The method's name.
+        method: String,
+        /// The offending value.
+        value: String,
+    },
+}
+
+impl Value {
+    /// Whether the value reads the previous step's multiplier `λ_n`.
+    fn reads_multiplier(&self) -> bool {
+        let lambda = Term::Input(Input::Lambda);
+        match &self.expr {
+            Expr::Linear(terms) => terms.iter().any(|(_, t)| *t == lambda),
+            Expr::Kernel(_, args) => args.contains(&lambda),
+        }
+    }
 }
 
 /// Builder helpers shared by the families.
@@ -431,15 +453,34 @@ impl Method {
 
     /// Whether the stage equations read the previous step's multiplier `λ_n`.
     pub fn reads_multiplier(&self) -> bool {
-        let lambda = Term::Input(Input::Lambda);
-        self.values.iter().any(|v| match &v.expr {
-            Expr::Linear(terms) => terms.iter().any(|(_, t)| *t == lambda),
-            Expr::Kernel(_, args) => args.contains(&lambda),
-        })
+        self.values.iter().any(Value::reads_multiplier)
     }
 
-    /// Checks that every kernel exists for the method's problem kind.
+    /// Checks that every kernel exists for the method's problem kind, and that `λ_n` is read
+    /// only as `−λ_n` in the continuity row ([`MethodError::MultiplierRead`]).
     pub fn check(&self) -> Result<(), MethodError> {
+        let continuity = self.multiplier.as_ref().and_then(|(block, _)| {
+            self.rows
+                .iter()
+                .find(|row| row.block == *block && row.stage == 0)
+                .map(|row| row.value)
+        });
+        for (index, value) in self.values.iter().enumerate() {
+            let lambda = Term::Input(Input::Lambda);
+            let as_continuity = match &value.expr {
+                Expr::Linear(terms) => terms
+                    .iter()
+                    .filter(|(_, t)| *t == lambda)
+                    .all(|(c, _)| *c == Coef::sign(false)),
+                Expr::Kernel(..) => false,
+            };
+            if value.reads_multiplier() && !(Some(index) == continuity && as_continuity) {
+                return Err(MethodError::MultiplierRead {
+                    method: self.name.clone(),
+                    value: value.name.clone(),
+                });
+            }
+        }
         for value in &self.values {
             if let Expr::Kernel(kernel, _) = value.expr
                 && !kernel.exists_for(self.problem)

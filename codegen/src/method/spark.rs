@@ -929,4 +929,38 @@ mod tests {
         }
         Ok(())
     }
+
+    /// VPARK reads `λ_n` only as `−λ_n` in the continuity row of its multiplier block, which
+    /// the runtime's linearisation in `λ_n` relies on; a read anywhere else, or with another
+    /// coefficient, is refused.
+    #[test]
+    fn lambda_n_is_read_only_in_the_continuity_row() -> Result<(), TableauError> {
+        let prec = Precision::DEFAULT;
+        let dl = ProblemKind::DegenerateLagrangian;
+        let method = vpark(Base::Glrk, dl, 2, Convention::Documented, prec)?;
+        assert!(method.reads_multiplier() && method.check().is_ok());
+        let continuity = method
+            .values
+            .iter()
+            .position(|v| v.name == "continuity")
+            .expect("VPARK over Gauss has the continuity row");
+        let mut doubled = method.clone();
+        if let Expr::Linear(terms) = &mut doubled.values[continuity].expr {
+            for (c, t) in terms.iter_mut() {
+                if *t == Term::Input(Input::Lambda) {
+                    *c = Coef::new(Num::int(-2));
+                }
+            }
+        }
+        let mut elsewhere = method.clone();
+        let lambda_read = elsewhere.values[continuity].clone();
+        elsewhere.values.push(lambda_read);
+        for bad in [doubled, elsewhere] {
+            assert!(matches!(
+                bad.check(),
+                Err(super::super::ir::MethodError::MultiplierRead { .. })
+            ));
+        }
+        Ok(())
+    }
 }

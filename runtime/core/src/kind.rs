@@ -8,7 +8,7 @@ use crate::problem::{
     DaeConstraint, DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae,
 };
 use crate::solve::Lu;
-use nalgebra::SVector;
+use nalgebra::{SMatrix, SVector};
 
 /// The state-level operations of problems `P` of one kind with `D` coordinates.
 pub trait Access<P, const D: usize> {
@@ -52,6 +52,67 @@ pub trait Access<P, const D: usize> {
         lambda.fill(0.0);
         Ok(())
     }
+
+    /// The differential of the algebraic constraint at the state `(q, p)`,
+    /// `dφ = ∂φ/∂q δq + ∂φ/∂p δp`, row by row into `normals[i]` for `i < M` (`normals` at least
+    /// `M` long): [`Normal`]. `false` where `dφ` has no full row rank or the kind carries no
+    /// multiplier (for the multiplier's amplification,
+    /// [`crate::amplification::multiplier_amplification`]).
+    fn constraint_differential(
+        _problem: &P,
+        _state: State<'_, D>,
+        _normals: &mut [Normal<D>],
+    ) -> bool {
+        false
+    }
+}
+
+/// A state `(q, p)`.
+pub type State<'a, const D: usize> = (&'a SVector<f64, D>, &'a SVector<f64, D>);
+
+/// Row i of a constraint's differential, `(∂φ_i/∂q, ∂φ_i/∂p)`, and the minimum-norm lift
+/// `(δq, δp) = dφᵀ (dφ dφᵀ)⁻¹ e_i`: the perturbation normal to the constraint manifold along
+/// which `φ` changes by the unit vector `e_i`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Normal<const D: usize> {
+    /// `(∂φ_i/∂q, ∂φ_i/∂p)`.
+    pub row: [SVector<f64, D>; 2],
+    /// `(δq, δp)`.
+    pub lift: [SVector<f64, D>; 2],
+}
+
+impl<const D: usize> Normal<D> {
+    /// All zeros.
+    pub fn zero() -> Self {
+        let zero = [SVector::zeros(); 2];
+        Normal {
+            row: zero,
+            lift: zero,
+        }
+    }
+}
+
+/// [`Access::constraint_differential`] from the blocks `∂φ/∂q`, `∂φ/∂p` (M×D).
+fn differential_with_lifts<const D: usize, const M: usize>(
+    phi_q: SMatrix<f64, M, D>,
+    phi_p: SMatrix<f64, M, D>,
+    normals: &mut [Normal<D>],
+) -> bool {
+    if normals.len() < M {
+        return false;
+    }
+    let gram = phi_q * phi_q.transpose() + phi_p * phi_p.transpose();
+    for (i, normal) in normals.iter_mut().take(M).enumerate() {
+        let unit = SVector::<f64, M>::from_fn(|k, _| f64::from(u8::from(k == i)));
+        let Some(a) = Lu::solve_matrix(&gram, &unit) else {
+            return false;
+        };
+        *normal = Normal {
+            row: [phi_q.row(i).transpose(), phi_p.row(i).transpose()],
+            lift: [phi_q.transpose() * a, phi_p.transpose() * a],
+        };
+    }
+    true
 }
 
 /// Degenerate Lagrangians `L = ϑ(q)·v − H(q)`: `v(q)` solves `Ω(q) v = −∇H(q)`, `φ = p − ϑ(q)`,
@@ -76,6 +137,15 @@ impl<P: DegenerateLagrangian<D>, const D: usize> Access<P, D> for Degenerate {
 
     fn energy(problem: &P, q: &SVector<f64, D>, _: &SVector<f64, D>) -> Option<f64> {
         Some(problem.hamiltonian(q))
+    }
+
+    /// `dφ = (−∂ϑ/∂q, I)`.
+    fn constraint_differential(
+        problem: &P,
+        (q, _): State<'_, D>,
+        normals: &mut [Normal<D>],
+    ) -> bool {
+        differential_with_lifts(-problem.theta_jacobian(q), SMatrix::identity(), normals)
     }
 }
 
@@ -118,6 +188,10 @@ impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> Access<P, D> for Impl
         let l = hidden_multiplier(problem, q, p, (v, force))?;
         lambda.copy_from_slice(l.as_slice());
         Ok(())
+    }
+
+    fn constraint_differential(problem: &P, (q, p): State<'_, D>, out: &mut [Normal<D>]) -> bool {
+        differential_with_lifts(problem.phi_dq(q, p), problem.phi_dp(q, p), out)
     }
 }
 
@@ -221,6 +295,10 @@ impl<P: HamiltonianDae<D, M>, const D: usize, const M: usize> Access<P, D> for H
         let l = Self::multiplier(problem, q, p)?;
         lambda.copy_from_slice(l.as_slice());
         Ok(())
+    }
+
+    fn constraint_differential(problem: &P, (q, p): State<'_, D>, out: &mut [Normal<D>]) -> bool {
+        differential_with_lifts(problem.phi_dq(q, p), problem.phi_dp(q, p), out)
     }
 }
 

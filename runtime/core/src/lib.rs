@@ -3,6 +3,7 @@
 //! [`stage`]-method interface, and fixed-size [`solve`]rs.
 //! Users depend on `sparkgen`, which re-exports all of it.
 
+pub mod amplification;
 pub mod kind;
 pub mod layout;
 pub mod problem;
