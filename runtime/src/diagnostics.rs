@@ -6,6 +6,7 @@
 mod invariants;
 mod loop_integral;
 mod order;
+#[cfg(feature = "catalogue")]
 mod reference;
 
 pub use invariants::{
@@ -16,6 +17,7 @@ pub use loop_integral::{
     LoopRun, ellipse_loop, integrate_loop, loop_integral, spectral_derivative,
 };
 pub use order::{OrderFit, empirical_order};
+#[cfg(feature = "catalogue")]
 pub use reference::gauss8;
 
 use crate::error::IntegrateError;

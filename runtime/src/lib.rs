@@ -24,6 +24,7 @@
 // The derive expansions name `::sparkgen`; let them resolve inside this crate too.
 extern crate self as sparkgen;
 
+#[cfg(feature = "catalogue")]
 pub use sparkgen_generated as generated;
 
 pub mod problem;
