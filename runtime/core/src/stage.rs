@@ -92,7 +92,10 @@ pub struct MultiplierUpdate {
     pub weights: &'static [f64],
     /// Whether the stage equations read `λ_n` (`Λ̃_1 = λ_n` at a projective stage with
     /// `c^λ_1 = 0`), so that an error in `λ_n` propagates to `λ_{n+1}` (and may grow: the
-    /// stepper watches the multiplier's defect).
+    /// stepper watches the multiplier's defect). The generator guarantees that they read it
+    /// nowhere else than as `−λ_n` in the continuity row `Λ̃_1 − λ_n`, the first row of the
+    /// residual block numbered `block` (so `∂r/∂λ_n = −I` there,
+    /// [`crate::amplification::multiplier_amplification`]).
     pub read: bool,
 }
 
