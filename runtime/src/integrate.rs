@@ -15,7 +15,7 @@
 
 use crate::amplification::multiplier_amplification;
 use crate::error::IntegrateError;
-use crate::kind::Access;
+use crate::kind::{Access, State};
 use crate::layout::Role;
 use crate::problem::DegenerateLagrangian;
 use crate::solution::{Failure, Solution, StepStats, accepted};
@@ -242,8 +242,8 @@ where
     /// parasitic mode.
     fn watch_multiplier(
         &mut self,
-        start: (&SVector<f64, D>, &SVector<f64, D>),
-        (q, p): (&SVector<f64, D>, &SVector<f64, D>),
+        start: State<'_, D>,
+        (q, p): State<'_, D>,
         step: usize,
         time: f64,
     ) -> Result<(), IntegrateError> {

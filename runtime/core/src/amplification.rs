@@ -95,11 +95,15 @@ where
         {
             r[i][column] = (row_q.dot(&dq1) + row_p.dot(&dp1)) / h;
         }
-        for (stage, &w) in update.weights.iter().enumerate() {
-            let offset = Meth::UNKNOWNS.offset(update.block, stage, Meth::DIMS);
-            for i in 0..m {
-                r[m + i][column] += w * dx[offset + i];
-            }
+        let mut dlambda = [0.0; N];
+        update.apply(
+            &Meth::UNKNOWNS,
+            Meth::DIMS,
+            dx.as_slice(),
+            &mut dlambda[..m],
+        );
+        for (row, dl) in r[m..2 * m].iter_mut().zip(&dlambda) {
+            row[column] = *dl;
         }
     }
     Some(spectral_radius(&mut r, 2 * m))
