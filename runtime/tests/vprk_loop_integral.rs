@@ -1,8 +1,8 @@
 //! VPRK Gauss(2) and Gauss(3) are symplectic: `∮p·dq` of a loop of initial data is conserved to
-//! ≤ 1e-12 relative over 3000 steps at h = 0.1 on Lotka–Volterra (upstream `a = (−1, −1)`,
-//! `b = (1, 2)`).
+//! ≤ 1e-12 relative over 3000 steps at h = 0.1 on Lotka–Volterra, with upstream's `a = (−1, −1)`,
+//! `b = (1, 2)` and in the seed's setup (the SPARK test configuration, see `slrk_loop_integral`).
 //!
-//! Loop: `f_loop` of the reference scaled by ½ about its centre,
+//! Upstream's loop: `f_loop` of the reference scaled by ½ about its centre,
 //! `q₀(σ) = (1 + 0.1 cos 2πσ, 1 + 0.15 sin 2πσ)`, N = 256 points, `p₀ = ϑ(q₀)`. Over T = 300 the
 //! points' different periods wind the loop into a long filament; the spectral quadrature must
 //! resolve it: with the full-size loop the quadrature error at T = 300 is 8e-2 (N = 128); with the
@@ -25,14 +25,12 @@ fn check(name: &str, drift: &[f64]) {
     assert!(worst <= 1e-12, "{name}: {worst:e}");
 }
 
-#[test]
-fn vprk_gauss_conserves_the_loop_integral() {
-    let lv = LotkaVolterra2d::UPSTREAM;
-    let loop_q0 = ellipse_loop([1.0, 1.0], [0.1, 0.15], 256);
+/// Both methods over 3000 steps at h = 0.1 from `loop_q0` on `lv`.
+fn conserve(lv: &LotkaVolterra2d, loop_q0: &[nalgebra::SVector<f64, 2>]) {
     let options = Options::new(0.1, 3000);
-    let gauss2 = integrate_loop::<VprkGauss2, _, 2, 4>(&lv, &loop_q0, &options, &CHECKPOINTS)
+    let gauss2 = integrate_loop::<VprkGauss2, _, 2, 4>(lv, loop_q0, &options, &CHECKPOINTS)
         .and_then(|r| r.relative_drift());
-    let gauss3 = integrate_loop::<VprkGauss3, _, 2, 6>(&lv, &loop_q0, &options, &CHECKPOINTS)
+    let gauss3 = integrate_loop::<VprkGauss3, _, 2, 6>(lv, loop_q0, &options, &CHECKPOINTS)
         .and_then(|r| r.relative_drift());
     check(
         "VprkGauss2",
@@ -42,4 +40,19 @@ fn vprk_gauss_conserves_the_loop_integral() {
         "VprkGauss3",
         &gauss3.expect("VprkGauss3 integrates the loop"),
     );
+}
+
+#[test]
+fn vprk_gauss_conserves_the_loop_integral() {
+    let loop_q0 = ellipse_loop([1.0, 1.0], [0.1, 0.15], 256);
+    conserve(&LotkaVolterra2d::UPSTREAM, &loop_q0);
+}
+
+/// The control of the seed's SLRK measurement (`slrk_loop_integral`), in its setup: the SPARK
+/// test configuration (`a = (1, 1)`, `b = (−1, −2)`), the circle of radius 0.1 around `(1, 1)`,
+/// N = 200 points.
+#[test]
+fn vprk_gauss_conserves_the_loop_integral_in_the_seed_setup() {
+    let loop_q0 = ellipse_loop(LotkaVolterra2d::SPARK_TEST_Q0, [0.1, 0.1], 200);
+    conserve(&LotkaVolterra2d::SPARK_TEST, &loop_q0);
 }

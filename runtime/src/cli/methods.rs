@@ -41,10 +41,10 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
     let mut out = Vec::new();
     match (family, stages) {
         ("SlrkLobattoIIIAB", 2) => {
-            out.push("stops (Newton failure) at step 267 on Lotka–Volterra at h = 0.1")
+            out.push("stops (non-finite state) at step 267 on Lotka–Volterra with upstream's defaults, q₀ = (2, 1), at h = 0.1; finishes 1000 steps in the SPARK test configuration")
         }
         ("SlrkLobattoIIICCBar", 2) => {
-            out.push("stops (Newton failure) at step 407 on Lotka–Volterra at h = 0.1")
+            out.push("stops (singular stage Jacobian) at step 407 on Lotka–Volterra with upstream's defaults, q₀ = (2, 1), at h = 0.1; finishes 1000 steps in the SPARK test configuration")
         }
         _ => {}
     }
