@@ -16,7 +16,7 @@ mod order_plot;
 mod output;
 mod params;
 pub mod pinned;
-mod plot;
+pub mod plot;
 pub mod problem_files;
 pub mod problems;
 mod progress;

@@ -171,8 +171,9 @@ fn draw<DB: DrawingBackend>(
     root.present().map_err(err)
 }
 
-/// Draws the series labels of `chart` in the upper right corner, on a translucent white box.
-pub(super) fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+/// Draws the series labels of `chart` in the upper right corner, on a translucent white box (the
+/// legend style of every plot of the command and of the benchmarks' diagrams).
+pub fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
     chart: &mut ChartContext<'a, DB, CT>,
 ) -> Result<(), String> {
     chart
