@@ -33,28 +33,35 @@ fn bench_expansion(
     bencher.with_inputs(input).bench_values(expand);
 }
 
+/// One benchmark of a fixed problem: `$name` times `sparkgen_sym::derive::$expand` on the
+/// problem's tokens.
+macro_rules! expansion_case {
+    ($(#[$doc:meta])* $name:ident, $expand:ident, $($problem:tt)*) => {
+        $(#[$doc])*
+        #[divan::bench]
+        fn $name(bencher: divan::Bencher) {
+            bench_expansion(
+                bencher,
+                || quote! { $($problem)* },
+                sparkgen_sym::derive::$expand,
+            );
+        }
+    };
+}
+
 /// `names("x", n)` = `[x1, …, xn]`.
 fn names(prefix: &str, n: usize) -> Vec<Ident> {
     (1..=n).map(|k| format_ident!("{prefix}{k}")).collect()
 }
 
-#[divan::bench]
-fn degenerate_lagrangian_lotka_volterra(bencher: divan::Bencher) {
-    let input = || {
-        quote! {
-            #[lagrangian(
-                q = [x, y],
-                theta = [y + ln(y) / x, x],
-                hamiltonian = a1 * x + a2 * y + b1 * ln(x) + b2 * ln(y),
-            )]
-            struct LotkaVolterra2d { a1: f64, a2: f64, b1: f64, b2: f64 }
-        }
-    };
-    bench_expansion(
-        bencher,
-        input,
-        sparkgen_sym::derive::expand_degenerate_lagrangian,
-    );
+expansion_case! {
+    degenerate_lagrangian_lotka_volterra, expand_degenerate_lagrangian,
+    #[lagrangian(
+        q = [x, y],
+        theta = [y + ln(y) / x, x],
+        hamiltonian = a1 * x + a2 * y + b1 * ln(x) + b2 * ln(y),
+    )]
+    struct LotkaVolterra2d { a1: f64, a2: f64, b1: f64, b2: f64 }
 }
 
 /// D/2 Lotka–Volterra pairs `(xₖ, yₖ)`, each with the one-form `(yₖ + ln yₖ/xₖ, xₖ)` and the
@@ -90,58 +97,35 @@ fn degenerate_lagrangian_lotka_volterra_pairs(bencher: divan::Bencher, dimension
     );
 }
 
-/// The double pendulum in its angles: a general (non-degenerate) Lagrangian with a
-/// configuration-dependent mass matrix.
-#[divan::bench]
-fn lagrangian_double_pendulum(bencher: divan::Bencher) {
-    let input = || {
-        quote! {
-            #[lagrangian(
-                q = [a, b],
-                v = [u, w],
-                lagrangian = (m1 + m2) * l1 * l1 * u * u / 2 + m2 * l2 * l2 * w * w / 2
-                    + m2 * l1 * l2 * u * w * cos(a - b)
-                    + (m1 + m2) * g * l1 * cos(a) + m2 * g * l2 * cos(b),
-            )]
-            struct DoublePendulum { m1: f64, m2: f64, l1: f64, l2: f64, g: f64 }
-        }
-    };
-    bench_expansion(bencher, input, sparkgen_sym::derive::expand_lagrangian);
+expansion_case! {
+    /// The double pendulum in its angles: a general (non-degenerate) Lagrangian with a
+    /// configuration-dependent mass matrix.
+    lagrangian_double_pendulum, expand_lagrangian,
+    #[lagrangian(
+        q = [a, b],
+        v = [u, w],
+        lagrangian = (m1 + m2) * l1 * l1 * u * u / 2 + m2 * l2 * l2 * w * w / 2
+            + m2 * l1 * l2 * u * w * cos(a - b)
+            + (m1 + m2) * g * l1 * cos(a) + m2 * g * l2 * cos(b),
+    )]
+    struct DoublePendulum { m1: f64, m2: f64, l1: f64, l2: f64, g: f64 }
 }
 
-#[divan::bench]
-fn holonomic_cartesian_pendulum(bencher: divan::Bencher) {
-    let input = || {
-        quote! {
-            #[holonomic(q = [x, y], mass = m, potential = m * g * y, constraints = [x * x + y * y - l * l])]
-            struct Pendulum { m: f64, g: f64, l: f64 }
-        }
-    };
-    bench_expansion(
-        bencher,
-        input,
-        sparkgen_sym::derive::expand_holonomic_system,
-    );
+expansion_case! {
+    holonomic_cartesian_pendulum, expand_holonomic_system,
+    #[holonomic(q = [x, y], mass = m, potential = m * g * y, constraints = [x * x + y * y - l * l])]
+    struct Pendulum { m: f64, g: f64, l: f64 }
 }
 
-#[divan::bench]
-fn holonomic_sphere_plane(bencher: divan::Bencher) {
-    let input = || {
-        quote! {
-            #[holonomic(
-                q = [x, y, z],
-                mass = [[2.0, 0.5, 0.0], [0.5, 2.0, 0.0], [0.0, 0.0, mz]],
-                potential = g * z,
-                constraints = [x * x + y * y + z * z - r * r, x + y + z - h],
-            )]
-            struct SpherePlane { mz: f64, g: f64, r: f64, h: f64 }
-        }
-    };
-    bench_expansion(
-        bencher,
-        input,
-        sparkgen_sym::derive::expand_holonomic_system,
-    );
+expansion_case! {
+    holonomic_sphere_plane, expand_holonomic_system,
+    #[holonomic(
+        q = [x, y, z],
+        mass = [[2.0, 0.5, 0.0], [0.5, 2.0, 0.0], [0.0, 0.0, mz]],
+        potential = g * z,
+        constraints = [x * x + y * y + z * z - r * r, x + y + z - h],
+    )]
+    struct SpherePlane { mz: f64, g: f64, r: f64, h: f64 }
 }
 
 /// A planar chain of D/2 links of length l from a fixed pivot, point masses m at the joints
@@ -175,45 +159,35 @@ fn holonomic_planar_chain(bencher: divan::Bencher, dimension: usize) {
     );
 }
 
-/// The index-two pendulum of `sparkgen::problems::IndexTwoPendulum`.
-#[divan::bench]
-fn implicit_dae_index_two_pendulum(bencher: divan::Bencher) {
-    let input = || {
-        quote! {
-            #[implicit_dae(
-                q = [x, y],
-                v = [vx, vy],
-                p = [px, py],
-                lambda = [lam],
-                theta = [m * vx, m * vy],
-                force = [0.0, -m * g],
-                u = [0.0, 0.0],
-                g = [-lam * x, -lam * y],
-                phi = [(x * px + y * py) / m],
-                velocity = [px / m, py / m],
-                energy = (px * px + py * py) / (2.0 * m) + m * g * y,
-            )]
-            struct IndexTwoPendulum { m: f64, g: f64, l: f64 }
-        }
-    };
-    bench_expansion(bencher, input, sparkgen_sym::derive::expand_implicit_dae);
+expansion_case! {
+    /// The index-two pendulum of `sparkgen::problems::IndexTwoPendulum`.
+    implicit_dae_index_two_pendulum, expand_implicit_dae,
+    #[implicit_dae(
+        q = [x, y],
+        v = [vx, vy],
+        p = [px, py],
+        lambda = [lam],
+        theta = [m * vx, m * vy],
+        force = [0.0, -m * g],
+        u = [0.0, 0.0],
+        g = [-lam * x, -lam * y],
+        phi = [(x * px + y * py) / m],
+        velocity = [px / m, py / m],
+        energy = (px * px + py * py) / (2.0 * m) + m * g * y,
+    )]
+    struct IndexTwoPendulum { m: f64, g: f64, l: f64 }
 }
 
-/// Lotka–Volterra 2d with Dirac constraints, `sparkgen::problems::LotkaVolterraDirac`: v, f, u
-/// and g all derived from H and φ.
-#[divan::bench]
-fn hamiltonian_dae_lotka_volterra_dirac(bencher: divan::Bencher) {
-    let input = || {
-        quote! {
-            #[hamiltonian_dae(
-                q = [q1, q2],
-                p = [p1, p2],
-                lambda = [l1, l2],
-                hamiltonian = a1 * q1 + a2 * q2 + b1 * ln(q1) + b2 * ln(q2),
-                phi = [p1 - (q2 + ln(q2) / q1), p2 - q1],
-            )]
-            struct LotkaVolterraDirac { a1: f64, a2: f64, b1: f64, b2: f64 }
-        }
-    };
-    bench_expansion(bencher, input, sparkgen_sym::derive::expand_hamiltonian_dae);
+expansion_case! {
+    /// Lotka–Volterra 2d with Dirac constraints, `sparkgen::problems::LotkaVolterraDirac`: v, f, u
+    /// and g all derived from H and φ.
+    hamiltonian_dae_lotka_volterra_dirac, expand_hamiltonian_dae,
+    #[hamiltonian_dae(
+        q = [q1, q2],
+        p = [p1, p2],
+        lambda = [l1, l2],
+        hamiltonian = a1 * q1 + a2 * q2 + b1 * ln(q1) + b2 * ln(q2),
+        phi = [p1 - (q2 + ln(q2) / q1), p2 - q1],
+    )]
+    struct LotkaVolterraDirac { a1: f64, a2: f64, b1: f64, b2: f64 }
 }

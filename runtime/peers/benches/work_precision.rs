@@ -821,6 +821,39 @@ fn smoke(methods: &[Method]) {
     }
 }
 
+/// Checks the closed-form field handed to diffsol (and to the reference) against the one
+/// sparkgen derives from the problem (`Ω(q) v = −∇H(q)`), and its Jacobian against central
+/// differences, at points of the orbit's region.
+fn check_field() {
+    for q in [[2.0, 1.0], [1.0, 2.5], [0.5, 1.5], [2.5, 1.5]] {
+        let derived = LV
+            .vector_field(&Vector::<2>::from(q))
+            .expect("Ω(q) is invertible for q > 0");
+        let closed = field(&q);
+        assert!(
+            distance(closed, [derived[0], derived[1]]) <= 1e-14 * derived.amax().max(1.0),
+            "the closed-form field must be the problem's: {closed:?} against {derived:?} at {q:?}"
+        );
+        for k in 0..2 {
+            let step = 1e-6;
+            let (mut plus, mut minus) = (q, q);
+            plus[k] += step;
+            minus[k] -= step;
+            let (fp, fm) = (field(&plus), field(&minus));
+            let difference = [
+                (fp[0] - fm[0]) / (2.0 * step),
+                (fp[1] - fm[1]) / (2.0 * step),
+            ];
+            let mut e = [0.0; 2];
+            e[k] = 1.0;
+            assert!(
+                distance(field_jacobian_times(&q, &e), difference) <= 1e-8,
+                "the field's Jacobian must match central differences at {q:?}, column {k}"
+            );
+        }
+    }
+}
+
 /// Checks the Gauss(8) reference at T = 10 against itself at half the steps and against
 /// upstream's DOP853 value; returns it.
 fn checked_reference() -> [f64; 2] {
@@ -839,6 +872,7 @@ fn checked_reference() -> [f64; 2] {
 }
 
 fn main() {
+    check_field();
     let methods = methods();
     let q_ref = checked_reference();
     if !std::env::args().any(|a| a == "--bench") {
