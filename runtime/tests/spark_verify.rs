@@ -13,7 +13,7 @@
 use sparkgen::cli::methods::preserves_constraint;
 use sparkgen::cli::pinned::{Expected, NO_CONVERGENCE};
 use sparkgen::cli::registry::{HAMILTONIAN_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
-use sparkgen::cli::verify::verify;
+use sparkgen::cli::verify::{MultiplierRecord, ROUND_OFF_MULTIPLIER, verify};
 
 /// SPARK, VPARK, VSPARK…, also as the implicit-DAE steppers `Idae…` (which verify runs on the view
 /// `LagrangianDae` of the same problem), and HSPARK, HPARK (on the view `DiracHamiltonian`).
@@ -92,4 +92,26 @@ fn every_spark_family_method_meets_its_declared_or_pinned_behaviour() {
         }
     }
     println!("{} SPARK-family methods, {pinned} pinned", v.total);
+}
+
+/// `|λ_n|` growing linearly from `start` over `n` steps of h = 0.1.
+fn linear_multiplier(start: f64, n: usize) -> (Vec<f64>, Vec<f64>) {
+    let t = (0..n).map(|k| 0.1 * k as f64).collect();
+    let l = (0..n).map(|k| start * (1 + k) as f64).collect();
+    (t, l)
+}
+
+#[test]
+fn linear_growth_above_round_off_is_a_mode_and_growth_at_round_off_is_not() {
+    let (t, l) = linear_multiplier(1e-6, 100);
+    let record = MultiplierRecord::of(&t, &l, None).expect("a multiplier");
+    assert!(record.grows && record.growth > 1.9, "{record:?}");
+    // The same doubling at 1e-28 (a multiplier that vanishes up to the rounding of its terms, as
+    // VSPARKprimary Lobatto IIIB–IIIA/IIIA–IIIB(2)'s does) is no mode; nor is an exact zero.
+    for start in [1e-30, 0.0] {
+        let (t, l) = linear_multiplier(start, 100);
+        assert!(l.iter().all(|x| *x <= ROUND_OFF_MULTIPLIER));
+        let record = MultiplierRecord::of(&t, &l, None).expect("a multiplier");
+        assert!(!record.grows && record.growth == 1.0, "{record:?}");
+    }
 }

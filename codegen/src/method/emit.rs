@@ -344,7 +344,7 @@ fn magnitude(c: &Num, k: u32) -> (bool, Option<TokenStream>) {
 }
 
 /// A signed sum `± t₁·s₁ ± t₂·s₂ …` of (term, |scalar|, negative) triples.
-fn signed_sum(parts: Vec<(TokenStream, Option<TokenStream>, bool)>) -> TokenStream {
+fn signed_sum(parts: Vec<SignedPart>) -> TokenStream {
     let mut out = TokenStream::new();
     for (i, (t, s, negative)) in parts.into_iter().enumerate() {
         let product = match s {
@@ -359,6 +359,55 @@ fn signed_sum(parts: Vec<(TokenStream, Option<TokenStream>, bool)>) -> TokenStre
         });
     }
     out
+}
+
+/// A signed part `± term · |scalar|` of a sum (`None`: the scalar 1).
+type SignedPart = (TokenStream, Option<TokenStream>, bool);
+
+/// The parts of a sum that share one scalar: its sign is that of the first part, each member
+/// carries its sign relative to it.
+struct ScalarGroup {
+    key: Option<String>,
+    scalar: Option<TokenStream>,
+    negative: bool,
+    members: Vec<(TokenStream, bool)>,
+}
+
+/// Collects the parts of a signed sum that share their scalar: `c·A − c·B + c·C` becomes
+/// `c·(A − B + C)`, one product by `c` instead of one per part (parts without a scalar stay
+/// apart); the groups keep the order of
+/// their first part. In a stage Jacobian block the kernel partials of one stage (e.g. the
+/// Hessian of H and the derivative of ϑ'ᵀV at `Q_j`) come with one coefficient and opposite
+/// signs, so this halves the block's matrix arithmetic.
+fn factor_common_scalars(parts: Vec<SignedPart>) -> Vec<SignedPart> {
+    let mut groups: Vec<ScalarGroup> = Vec::new();
+    for (term, scalar, negative) in parts {
+        // Parts without a scalar (±1) have no product to save.
+        let key = scalar.as_ref().map(ToString::to_string);
+        match groups.iter_mut().find(|g| key.is_some() && g.key == key) {
+            Some(group) => group.members.push((term, negative != group.negative)),
+            None => groups.push(ScalarGroup {
+                key,
+                scalar,
+                negative,
+                members: vec![(term, false)],
+            }),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|group| {
+            let term = match <[_; 1]>::try_from(group.members) {
+                Ok([(term, _)]) => term,
+                Err(members) => {
+                    let inner =
+                        signed_sum(members.into_iter().map(|(t, n)| (t, None, n)).collect());
+                    quote!((#inner))
+                }
+            };
+            (term, group.scalar, group.negative)
+        })
+        .collect()
 }
 
 /// `Σ_k c_k h^k` as a bare scalar expression (`0.5 * h - 0.25 * h2`).
@@ -721,7 +770,7 @@ fn blocks_body(
             }
         }
         if !matrix_terms.is_empty() {
-            let sum = signed_sum(matrix_terms);
+            let sum = signed_sum(factor_common_scalars(matrix_terms));
             adds.push(quote!(#core::layout::add_block(#target, #row, #col, &(#sum));));
         }
     }

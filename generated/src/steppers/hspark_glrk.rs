@@ -346,31 +346,31 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * a_0 * h2 + a_13 * a_2 * h2),
+            &((a_12 * a_0 + a_13 * a_2) * h2),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_12 * a_1 * h2 + a_13 * a_3 * h2),
+            &((a_12 * a_1 + a_13 * a_3) * h2),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_12 * a_4 * h2 + a_13 * a_7 * h2),
+            &((a_12 * a_4 + a_13 * a_7) * h2),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_12 * a_5 * h2 + a_13 * a_8 * h2),
+            &((a_12 * a_5 + a_13 * a_8) * h2),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_12 * a_6 * h + a_13 * a_9 * h),
+            &((a_12 * a_6 + a_13 * a_9) * h),
         );
     }
     #[allow(clippy::too_many_lines)]
@@ -423,61 +423,61 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_0 * 0.5 - a_4 * 0.5),
+            &(-(a_0 + a_4) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_1 * 0.5 - a_5 * 0.5),
+            &(-(a_1 + a_5) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.5 - a_7 * 0.5),
+            &(-(a_2 + a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.5 - a_8 * 0.5),
+            &(-(a_3 + a_8) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_0 * 0.5 - a_4 * 0.5),
+            &(-(a_0 + a_4) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_1 * 0.5 - a_5 * 0.5),
+            &(-(a_1 + a_5) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_2 * 0.5 - a_7 * 0.5),
+            &(-(a_2 + a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_3 * 0.5 - a_8 * 0.5),
+            &(-(a_3 + a_8) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_12 + a_12 * a_0 * h + a_12 * a_4 * h + a_13 * a_2 * h + a_13 * a_7 * h),
+            &(a_12 + (a_12 * a_0 + a_12 * a_4 + a_13 * a_2 + a_13 * a_7) * h),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_12 * a_1 * h + a_12 * a_5 * h + a_13 + a_13 * a_3 * h + a_13 * a_8 * h),
+            &((a_12 * a_1 + a_12 * a_5 + a_13 * a_3 + a_13 * a_8) * h + a_13),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -510,8 +510,8 @@ impl<
             &(a_6 * h),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block(&mut t.q_q, 0, 0, &(a_0 * h + a_4 * h));
-        ::sparkgen_core::layout::add_block(&mut t.q_p, 0, 0, &(a_1 * h + a_5 * h));
+        ::sparkgen_core::layout::add_block(&mut t.q_q, 0, 0, &((a_0 + a_4) * h));
+        ::sparkgen_core::layout::add_block(&mut t.q_p, 0, 0, &((a_1 + a_5) * h));
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
@@ -542,9 +542,9 @@ impl<
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
             &(a_9 * h),
         );
-        ::sparkgen_core::layout::add_block(&mut t.p_q, 0, 0, &(a_2 * h + a_7 * h));
+        ::sparkgen_core::layout::add_block(&mut t.p_q, 0, 0, &((a_2 + a_7) * h));
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block(&mut t.p_p, 0, 0, &(a_3 * h + a_8 * h));
+        ::sparkgen_core::layout::add_block(&mut t.p_p, 0, 0, &((a_3 + a_8) * h));
     }
     fn update(
         problem: &P,
@@ -1410,61 +1410,61 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_24 * a_0 * (0.5 * h2) + a_25 * a_2 * (0.5 * h2)),
+            &((a_24 * a_0 + a_25 * a_2) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_24 * a_4 * (0.5 * h2) + a_25 * a_6 * (0.5 * h2)),
+            &((a_24 * a_4 + a_25 * a_6) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_24 * a_1 * (0.5 * h2) + a_25 * a_3 * (0.5 * h2)),
+            &((a_24 * a_1 + a_25 * a_3) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_24 * a_5 * (0.5 * h2) + a_25 * a_7 * (0.5 * h2)),
+            &((a_24 * a_5 + a_25 * a_7) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_24 * a_8 * (0.5 * h2) + a_25 * a_11 * (0.5 * h2)),
+            &((a_24 * a_8 + a_25 * a_11) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_24 * a_14 * (0.5 * h2) + a_25 * a_17 * (0.5 * h2)),
+            &((a_24 * a_14 + a_25 * a_17) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_24 * a_9 * (0.5 * h2) + a_25 * a_12 * (0.5 * h2)),
+            &((a_24 * a_9 + a_25 * a_12) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_24 * a_15 * (0.5 * h2) + a_25 * a_18 * (0.5 * h2)),
+            &((a_24 * a_15 + a_25 * a_18) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_24 * a_10 * (0.5 * h) + a_25 * a_13 * (0.5 * h)),
+            &((a_24 * a_10 + a_25 * a_13) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_24 * a_16 * (0.5 * h) + a_25 * a_19 * (0.5 * h)),
+            &((a_24 * a_16 + a_25 * a_19) * (0.5 * h)),
         );
     }
     #[allow(clippy::too_many_lines)]
@@ -1546,143 +1546,124 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_0 * 0.25 + a_4 * 0.03867513459481288 - a_8 * 0.25
-                + a_14 * 0.03867513459481288),
+            &(-(a_0 + a_8) * 0.25 + (a_4 + a_14) * 0.03867513459481288),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_1 * 0.25 + a_5 * 0.03867513459481288 - a_9 * 0.25
-                + a_15 * 0.03867513459481288),
+            &(-(a_1 + a_9) * 0.25 + (a_5 + a_15) * 0.03867513459481288),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_0 * 0.5386751345948129 - a_4 * 0.25 - a_8 * 0.5386751345948129
-                - a_14 * 0.25),
+            &(-(a_0 + a_8) * 0.5386751345948129 - (a_4 + a_14) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_1 * 0.5386751345948129 - a_5 * 0.25 - a_9 * 0.5386751345948129
-                - a_15 * 0.25),
+            &(-(a_1 + a_9) * 0.5386751345948129 - (a_5 + a_15) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.25 + a_6 * 0.03867513459481288 - a_11 * 0.25
-                + a_17 * 0.03867513459481288),
+            &(-(a_2 + a_11) * 0.25 + (a_6 + a_17) * 0.03867513459481288),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.25 + a_7 * 0.03867513459481288 - a_12 * 0.25
-                + a_18 * 0.03867513459481288),
+            &(-(a_3 + a_12) * 0.25 + (a_7 + a_18) * 0.03867513459481288),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_2 * 0.5386751345948129 - a_6 * 0.25 - a_11 * 0.5386751345948129
-                - a_17 * 0.25),
+            &(-(a_2 + a_11) * 0.5386751345948129 - (a_6 + a_17) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_3 * 0.5386751345948129 - a_7 * 0.25 - a_12 * 0.5386751345948129
-                - a_18 * 0.25),
+            &(-(a_3 + a_12) * 0.5386751345948129 - (a_7 + a_18) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_0 * 0.25 + a_4 * 0.03867513459481288 - a_8 * 0.25
-                + a_14 * 0.03867513459481288),
+            &(-(a_0 + a_8) * 0.25 + (a_4 + a_14) * 0.03867513459481288),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_1 * 0.25 + a_5 * 0.03867513459481288 - a_9 * 0.25
-                + a_15 * 0.03867513459481288),
+            &(-(a_1 + a_9) * 0.25 + (a_5 + a_15) * 0.03867513459481288),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.5386751345948129 - a_4 * 0.25 - a_8 * 0.5386751345948129
-                - a_14 * 0.25),
+            &(-(a_0 + a_8) * 0.5386751345948129 - (a_4 + a_14) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.5386751345948129 - a_5 * 0.25 - a_9 * 0.5386751345948129
-                - a_15 * 0.25),
+            &(-(a_1 + a_9) * 0.5386751345948129 - (a_5 + a_15) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_2 * 0.25 + a_6 * 0.03867513459481288 - a_11 * 0.25
-                + a_17 * 0.03867513459481288),
+            &(-(a_2 + a_11) * 0.25 + (a_6 + a_17) * 0.03867513459481288),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_3 * 0.25 + a_7 * 0.03867513459481288 - a_12 * 0.25
-                + a_18 * 0.03867513459481288),
+            &(-(a_3 + a_12) * 0.25 + (a_7 + a_18) * 0.03867513459481288),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.5386751345948129 - a_6 * 0.25 - a_11 * 0.5386751345948129
-                - a_17 * 0.25),
+            &(-(a_2 + a_11) * 0.5386751345948129 - (a_6 + a_17) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.5386751345948129 - a_7 * 0.25 - a_12 * 0.5386751345948129
-                - a_18 * 0.25),
+            &(-(a_3 + a_12) * 0.5386751345948129 - (a_7 + a_18) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_20 * 0.5 + a_22 * 0.5),
+            &((a_20 + a_22) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_21 * 0.5 + a_23 * 0.5),
+            &((a_21 + a_23) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_24 + a_24 * a_0 * (0.5 * h) + a_24 * a_4 * (0.5 * h)
-                + a_24 * a_8 * (0.5 * h) + a_24 * a_14 * (0.5 * h)
-                + a_25 * a_2 * (0.5 * h) + a_25 * a_6 * (0.5 * h)
-                + a_25 * a_11 * (0.5 * h) + a_25 * a_17 * (0.5 * h)),
+            &(a_24
+                + (a_24 * a_0 + a_24 * a_4 + a_24 * a_8 + a_24 * a_14 + a_25 * a_2
+                    + a_25 * a_6 + a_25 * a_11 + a_25 * a_17) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_24 * a_1 * (0.5 * h) + a_24 * a_5 * (0.5 * h) + a_24 * a_9 * (0.5 * h)
-                + a_24 * a_15 * (0.5 * h) + a_25 + a_25 * a_3 * (0.5 * h)
-                + a_25 * a_7 * (0.5 * h) + a_25 * a_12 * (0.5 * h)
-                + a_25 * a_18 * (0.5 * h)),
+            &((a_24 * a_1 + a_24 * a_5 + a_24 * a_9 + a_24 * a_15 + a_25 * a_3
+                + a_25 * a_7 + a_25 * a_12 + a_25 * a_18) * (0.5 * h) + a_25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -1749,13 +1730,13 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.5 * h) + a_4 * (0.5 * h) + a_8 * (0.5 * h) + a_14 * (0.5 * h)),
+            &((a_0 + a_4 + a_8 + a_14) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.5 * h) + a_5 * (0.5 * h) + a_9 * (0.5 * h) + a_15 * (0.5 * h)),
+            &((a_1 + a_5 + a_9 + a_15) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1821,14 +1802,14 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.5 * h) + a_6 * (0.5 * h) + a_11 * (0.5 * h) + a_17 * (0.5 * h)),
+            &((a_2 + a_6 + a_11 + a_17) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.5 * h) + a_7 * (0.5 * h) + a_12 * (0.5 * h) + a_18 * (0.5 * h)),
+            &((a_3 + a_7 + a_12 + a_18) * (0.5 * h)),
         );
     }
     fn update(
@@ -3479,106 +3460,91 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_36 * a_0 * (0.2777777777777778 * h2)
-                + a_37 * a_2 * (0.2777777777777778 * h2)),
+            &((a_36 * a_0 + a_37 * a_2) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_36 * a_4 * (0.4444444444444444 * h2)
-                + a_37 * a_6 * (0.4444444444444444 * h2)),
+            &((a_36 * a_4 + a_37 * a_6) * (0.4444444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_36 * a_8 * (0.2777777777777778 * h2)
-                + a_37 * a_10 * (0.2777777777777778 * h2)),
+            &((a_36 * a_8 + a_37 * a_10) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_36 * a_1 * (0.2777777777777778 * h2)
-                + a_37 * a_3 * (0.2777777777777778 * h2)),
+            &((a_36 * a_1 + a_37 * a_3) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_36 * a_5 * (0.4444444444444444 * h2)
-                + a_37 * a_7 * (0.4444444444444444 * h2)),
+            &((a_36 * a_5 + a_37 * a_7) * (0.4444444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_36 * a_9 * (0.2777777777777778 * h2)
-                + a_37 * a_11 * (0.2777777777777778 * h2)),
+            &((a_36 * a_9 + a_37 * a_11) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_36 * a_12 * (0.2777777777777778 * h2)
-                + a_37 * a_15 * (0.2777777777777778 * h2)),
+            &((a_36 * a_12 + a_37 * a_15) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_36 * a_18 * (0.4444444444444444 * h2)
-                + a_37 * a_21 * (0.4444444444444444 * h2)),
+            &((a_36 * a_18 + a_37 * a_21) * (0.4444444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_36 * a_24 * (0.2777777777777778 * h2)
-                + a_37 * a_27 * (0.2777777777777778 * h2)),
+            &((a_36 * a_24 + a_37 * a_27) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_36 * a_13 * (0.2777777777777778 * h2)
-                + a_37 * a_16 * (0.2777777777777778 * h2)),
+            &((a_36 * a_13 + a_37 * a_16) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_36 * a_19 * (0.4444444444444444 * h2)
-                + a_37 * a_22 * (0.4444444444444444 * h2)),
+            &((a_36 * a_19 + a_37 * a_22) * (0.4444444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_36 * a_25 * (0.2777777777777778 * h2)
-                + a_37 * a_28 * (0.2777777777777778 * h2)),
+            &((a_36 * a_25 + a_37 * a_28) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_36 * a_14 * (0.2777777777777778 * h)
-                + a_37 * a_17 * (0.2777777777777778 * h)),
+            &((a_36 * a_14 + a_37 * a_17) * (0.2777777777777778 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_36 * a_20 * (0.4444444444444444 * h)
-                + a_37 * a_23 * (0.4444444444444444 * h)),
+            &((a_36 * a_20 + a_37 * a_23) * (0.4444444444444444 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_36 * a_26 * (0.2777777777777778 * h)
-                + a_37 * a_29 * (0.2777777777777778 * h)),
+            &((a_36 * a_26 + a_37 * a_29) * (0.2777777777777778 * h)),
         );
     }
     #[allow(clippy::too_many_lines)]
@@ -3689,207 +3655,181 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_0 * 0.1388888888888889 + a_4 * 0.0359766675249389
-                - a_8 * 0.009789444015308325 - a_12 * 0.1388888888888889
-                + a_18 * 0.0359766675249389 - a_24 * 0.009789444015308325),
+            &(-(a_0 + a_12) * 0.1388888888888889 + (a_4 + a_18) * 0.0359766675249389
+                - (a_8 + a_24) * 0.009789444015308325),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_1 * 0.1388888888888889 + a_5 * 0.0359766675249389
-                - a_9 * 0.009789444015308325 - a_13 * 0.1388888888888889
-                + a_19 * 0.0359766675249389 - a_25 * 0.009789444015308325),
+            &(-(a_1 + a_13) * 0.1388888888888889 + (a_5 + a_19) * 0.0359766675249389
+                - (a_9 + a_25) * 0.009789444015308325),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_0 * 0.30026319498086457 - a_4 * 0.2222222222222222
-                + a_8 * 0.022485417203086815 - a_12 * 0.30026319498086457
-                - a_18 * 0.2222222222222222 + a_24 * 0.022485417203086815),
+            &(-(a_0 + a_12) * 0.30026319498086457 - (a_4 + a_18) * 0.2222222222222222
+                + (a_8 + a_24) * 0.022485417203086815),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_1 * 0.30026319498086457 - a_5 * 0.2222222222222222
-                + a_9 * 0.022485417203086815 - a_13 * 0.30026319498086457
-                - a_19 * 0.2222222222222222 + a_25 * 0.022485417203086815),
+            &(-(a_1 + a_13) * 0.30026319498086457 - (a_5 + a_19) * 0.2222222222222222
+                + (a_9 + a_25) * 0.022485417203086815),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(-a_0 * 0.26798833376246944 - a_4 * 0.48042111196938336
-                - a_8 * 0.1388888888888889 - a_12 * 0.26798833376246944
-                - a_18 * 0.48042111196938336 - a_24 * 0.1388888888888889),
+            &(-(a_0 + a_12) * 0.26798833376246944 - (a_4 + a_18) * 0.48042111196938336
+                - (a_8 + a_24) * 0.1388888888888889),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(-a_1 * 0.26798833376246944 - a_5 * 0.48042111196938336
-                - a_9 * 0.1388888888888889 - a_13 * 0.26798833376246944
-                - a_19 * 0.48042111196938336 - a_25 * 0.1388888888888889),
+            &(-(a_1 + a_13) * 0.26798833376246944 - (a_5 + a_19) * 0.48042111196938336
+                - (a_9 + a_25) * 0.1388888888888889),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.1388888888888889 + a_6 * 0.0359766675249389
-                - a_10 * 0.009789444015308325 - a_15 * 0.1388888888888889
-                + a_21 * 0.0359766675249389 - a_27 * 0.009789444015308325),
+            &(-(a_2 + a_15) * 0.1388888888888889 + (a_6 + a_21) * 0.0359766675249389
+                - (a_10 + a_27) * 0.009789444015308325),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.1388888888888889 + a_7 * 0.0359766675249389
-                - a_11 * 0.009789444015308325 - a_16 * 0.1388888888888889
-                + a_22 * 0.0359766675249389 - a_28 * 0.009789444015308325),
+            &(-(a_3 + a_16) * 0.1388888888888889 + (a_7 + a_22) * 0.0359766675249389
+                - (a_11 + a_28) * 0.009789444015308325),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_2 * 0.30026319498086457 - a_6 * 0.2222222222222222
-                + a_10 * 0.022485417203086815 - a_15 * 0.30026319498086457
-                - a_21 * 0.2222222222222222 + a_27 * 0.022485417203086815),
+            &(-(a_2 + a_15) * 0.30026319498086457 - (a_6 + a_21) * 0.2222222222222222
+                + (a_10 + a_27) * 0.022485417203086815),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_3 * 0.30026319498086457 - a_7 * 0.2222222222222222
-                + a_11 * 0.022485417203086815 - a_16 * 0.30026319498086457
-                - a_22 * 0.2222222222222222 + a_28 * 0.022485417203086815),
+            &(-(a_3 + a_16) * 0.30026319498086457 - (a_7 + a_22) * 0.2222222222222222
+                + (a_11 + a_28) * 0.022485417203086815),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
-            &(-a_2 * 0.26798833376246944 - a_6 * 0.48042111196938336
-                - a_10 * 0.1388888888888889 - a_15 * 0.26798833376246944
-                - a_21 * 0.48042111196938336 - a_27 * 0.1388888888888889),
+            &(-(a_2 + a_15) * 0.26798833376246944 - (a_6 + a_21) * 0.48042111196938336
+                - (a_10 + a_27) * 0.1388888888888889),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
-            &(-a_3 * 0.26798833376246944 - a_7 * 0.48042111196938336
-                - a_11 * 0.1388888888888889 - a_16 * 0.26798833376246944
-                - a_22 * 0.48042111196938336 - a_28 * 0.1388888888888889),
+            &(-(a_3 + a_16) * 0.26798833376246944 - (a_7 + a_22) * 0.48042111196938336
+                - (a_11 + a_28) * 0.1388888888888889),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_0 * 0.1388888888888889 + a_4 * 0.0359766675249389
-                - a_8 * 0.009789444015308325 - a_12 * 0.1388888888888889
-                + a_18 * 0.0359766675249389 - a_24 * 0.009789444015308325),
+            &(-(a_0 + a_12) * 0.1388888888888889 + (a_4 + a_18) * 0.0359766675249389
+                - (a_8 + a_24) * 0.009789444015308325),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_1 * 0.1388888888888889 + a_5 * 0.0359766675249389
-                - a_9 * 0.009789444015308325 - a_13 * 0.1388888888888889
-                + a_19 * 0.0359766675249389 - a_25 * 0.009789444015308325),
+            &(-(a_1 + a_13) * 0.1388888888888889 + (a_5 + a_19) * 0.0359766675249389
+                - (a_9 + a_25) * 0.009789444015308325),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.30026319498086457 - a_4 * 0.2222222222222222
-                + a_8 * 0.022485417203086815 - a_12 * 0.30026319498086457
-                - a_18 * 0.2222222222222222 + a_24 * 0.022485417203086815),
+            &(-(a_0 + a_12) * 0.30026319498086457 - (a_4 + a_18) * 0.2222222222222222
+                + (a_8 + a_24) * 0.022485417203086815),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.30026319498086457 - a_5 * 0.2222222222222222
-                + a_9 * 0.022485417203086815 - a_13 * 0.30026319498086457
-                - a_19 * 0.2222222222222222 + a_25 * 0.022485417203086815),
+            &(-(a_1 + a_13) * 0.30026319498086457 - (a_5 + a_19) * 0.2222222222222222
+                + (a_9 + a_25) * 0.022485417203086815),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_0 * 0.26798833376246944 - a_4 * 0.48042111196938336
-                - a_8 * 0.1388888888888889 - a_12 * 0.26798833376246944
-                - a_18 * 0.48042111196938336 - a_24 * 0.1388888888888889),
+            &(-(a_0 + a_12) * 0.26798833376246944 - (a_4 + a_18) * 0.48042111196938336
+                - (a_8 + a_24) * 0.1388888888888889),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_1 * 0.26798833376246944 - a_5 * 0.48042111196938336
-                - a_9 * 0.1388888888888889 - a_13 * 0.26798833376246944
-                - a_19 * 0.48042111196938336 - a_25 * 0.1388888888888889),
+            &(-(a_1 + a_13) * 0.26798833376246944 - (a_5 + a_19) * 0.48042111196938336
+                - (a_9 + a_25) * 0.1388888888888889),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_2 * 0.1388888888888889 + a_6 * 0.0359766675249389
-                - a_10 * 0.009789444015308325 - a_15 * 0.1388888888888889
-                + a_21 * 0.0359766675249389 - a_27 * 0.009789444015308325),
+            &(-(a_2 + a_15) * 0.1388888888888889 + (a_6 + a_21) * 0.0359766675249389
+                - (a_10 + a_27) * 0.009789444015308325),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_3 * 0.1388888888888889 + a_7 * 0.0359766675249389
-                - a_11 * 0.009789444015308325 - a_16 * 0.1388888888888889
-                + a_22 * 0.0359766675249389 - a_28 * 0.009789444015308325),
+            &(-(a_3 + a_16) * 0.1388888888888889 + (a_7 + a_22) * 0.0359766675249389
+                - (a_11 + a_28) * 0.009789444015308325),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.30026319498086457 - a_6 * 0.2222222222222222
-                + a_10 * 0.022485417203086815 - a_15 * 0.30026319498086457
-                - a_21 * 0.2222222222222222 + a_27 * 0.022485417203086815),
+            &(-(a_2 + a_15) * 0.30026319498086457 - (a_6 + a_21) * 0.2222222222222222
+                + (a_10 + a_27) * 0.022485417203086815),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.30026319498086457 - a_7 * 0.2222222222222222
-                + a_11 * 0.022485417203086815 - a_16 * 0.30026319498086457
-                - a_22 * 0.2222222222222222 + a_28 * 0.022485417203086815),
+            &(-(a_3 + a_16) * 0.30026319498086457 - (a_7 + a_22) * 0.2222222222222222
+                + (a_11 + a_28) * 0.022485417203086815),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_2 * 0.26798833376246944 - a_6 * 0.48042111196938336
-                - a_10 * 0.1388888888888889 - a_15 * 0.26798833376246944
-                - a_21 * 0.48042111196938336 - a_27 * 0.1388888888888889),
+            &(-(a_2 + a_15) * 0.26798833376246944 - (a_6 + a_21) * 0.48042111196938336
+                - (a_10 + a_27) * 0.1388888888888889),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_3 * 0.26798833376246944 - a_7 * 0.48042111196938336
-                - a_11 * 0.1388888888888889 - a_16 * 0.26798833376246944
-                - a_22 * 0.48042111196938336 - a_28 * 0.1388888888888889),
+            &(-(a_3 + a_16) * 0.26798833376246944 - (a_7 + a_22) * 0.48042111196938336
+                - (a_11 + a_28) * 0.1388888888888889),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_30 * 0.2777777777777778 + a_32 * 0.4444444444444444
-                + a_34 * 0.2777777777777778),
+            &((a_30 + a_34) * 0.2777777777777778 + a_32 * 0.4444444444444444),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_31 * 0.2777777777777778 + a_33 * 0.4444444444444444
-                + a_35 * 0.2777777777777778),
+            &((a_31 + a_35) * 0.2777777777777778 + a_33 * 0.4444444444444444),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -3909,35 +3849,20 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             0,
-            &(a_36 + a_36 * a_0 * (0.2777777777777778 * h)
-                + a_36 * a_4 * (0.4444444444444444 * h)
-                + a_36 * a_8 * (0.2777777777777778 * h)
-                + a_36 * a_12 * (0.2777777777777778 * h)
-                + a_36 * a_18 * (0.4444444444444444 * h)
-                + a_36 * a_24 * (0.2777777777777778 * h)
-                + a_37 * a_2 * (0.2777777777777778 * h)
-                + a_37 * a_6 * (0.4444444444444444 * h)
-                + a_37 * a_10 * (0.2777777777777778 * h)
-                + a_37 * a_15 * (0.2777777777777778 * h)
-                + a_37 * a_21 * (0.4444444444444444 * h)
-                + a_37 * a_27 * (0.2777777777777778 * h)),
+            &(a_36
+                + (a_36 * a_0 + a_36 * a_8 + a_36 * a_12 + a_36 * a_24 + a_37 * a_2
+                    + a_37 * a_10 + a_37 * a_15 + a_37 * a_27) * (0.2777777777777778 * h)
+                + (a_36 * a_4 + a_36 * a_18 + a_37 * a_6 + a_37 * a_21)
+                    * (0.4444444444444444 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             0,
-            &(a_36 * a_1 * (0.2777777777777778 * h)
-                + a_36 * a_5 * (0.4444444444444444 * h)
-                + a_36 * a_9 * (0.2777777777777778 * h)
-                + a_36 * a_13 * (0.2777777777777778 * h)
-                + a_36 * a_19 * (0.4444444444444444 * h)
-                + a_36 * a_25 * (0.2777777777777778 * h) + a_37
-                + a_37 * a_3 * (0.2777777777777778 * h)
-                + a_37 * a_7 * (0.4444444444444444 * h)
-                + a_37 * a_11 * (0.2777777777777778 * h)
-                + a_37 * a_16 * (0.2777777777777778 * h)
-                + a_37 * a_22 * (0.4444444444444444 * h)
-                + a_37 * a_28 * (0.2777777777777778 * h)),
+            &((a_36 * a_1 + a_36 * a_9 + a_36 * a_13 + a_36 * a_25 + a_37 * a_3
+                + a_37 * a_11 + a_37 * a_16 + a_37 * a_28) * (0.2777777777777778 * h)
+                + (a_36 * a_5 + a_36 * a_19 + a_37 * a_7 + a_37 * a_22)
+                    * (0.4444444444444444 * h) + a_37),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -4034,17 +3959,15 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.2777777777777778 * h) + a_4 * (0.4444444444444444 * h)
-                + a_8 * (0.2777777777777778 * h) + a_12 * (0.2777777777777778 * h)
-                + a_18 * (0.4444444444444444 * h) + a_24 * (0.2777777777777778 * h)),
+            &((a_0 + a_8 + a_12 + a_24) * (0.2777777777777778 * h)
+                + (a_4 + a_18) * (0.4444444444444444 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.2777777777777778 * h) + a_5 * (0.4444444444444444 * h)
-                + a_9 * (0.2777777777777778 * h) + a_13 * (0.2777777777777778 * h)
-                + a_19 * (0.4444444444444444 * h) + a_25 * (0.2777777777777778 * h)),
+            &((a_1 + a_9 + a_13 + a_25) * (0.2777777777777778 * h)
+                + (a_5 + a_19) * (0.4444444444444444 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -4140,18 +4063,16 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.2777777777777778 * h) + a_6 * (0.4444444444444444 * h)
-                + a_10 * (0.2777777777777778 * h) + a_15 * (0.2777777777777778 * h)
-                + a_21 * (0.4444444444444444 * h) + a_27 * (0.2777777777777778 * h)),
+            &((a_2 + a_10 + a_15 + a_27) * (0.2777777777777778 * h)
+                + (a_6 + a_21) * (0.4444444444444444 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.2777777777777778 * h) + a_7 * (0.4444444444444444 * h)
-                + a_11 * (0.2777777777777778 * h) + a_16 * (0.2777777777777778 * h)
-                + a_22 * (0.4444444444444444 * h) + a_28 * (0.2777777777777778 * h)),
+            &((a_3 + a_11 + a_16 + a_28) * (0.2777777777777778 * h)
+                + (a_7 + a_22) * (0.4444444444444444 * h)),
         );
     }
     fn update(
@@ -6868,141 +6789,121 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_48 * a_0 * (0.17392742256872692 * h2)
-                + a_49 * a_2 * (0.17392742256872692 * h2)),
+            &((a_48 * a_0 + a_49 * a_2) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_48 * a_4 * (0.32607257743127305 * h2)
-                + a_49 * a_6 * (0.32607257743127305 * h2)),
+            &((a_48 * a_4 + a_49 * a_6) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_48 * a_8 * (0.32607257743127305 * h2)
-                + a_49 * a_10 * (0.32607257743127305 * h2)),
+            &((a_48 * a_8 + a_49 * a_10) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_48 * a_12 * (0.17392742256872692 * h2)
-                + a_49 * a_14 * (0.17392742256872692 * h2)),
+            &((a_48 * a_12 + a_49 * a_14) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_48 * a_1 * (0.17392742256872692 * h2)
-                + a_49 * a_3 * (0.17392742256872692 * h2)),
+            &((a_48 * a_1 + a_49 * a_3) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_48 * a_5 * (0.32607257743127305 * h2)
-                + a_49 * a_7 * (0.32607257743127305 * h2)),
+            &((a_48 * a_5 + a_49 * a_7) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_48 * a_9 * (0.32607257743127305 * h2)
-                + a_49 * a_11 * (0.32607257743127305 * h2)),
+            &((a_48 * a_9 + a_49 * a_11) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_48 * a_13 * (0.17392742256872692 * h2)
-                + a_49 * a_15 * (0.17392742256872692 * h2)),
+            &((a_48 * a_13 + a_49 * a_15) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_48 * a_16 * (0.17392742256872692 * h2)
-                + a_49 * a_19 * (0.17392742256872692 * h2)),
+            &((a_48 * a_16 + a_49 * a_19) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_48 * a_22 * (0.32607257743127305 * h2)
-                + a_49 * a_25 * (0.32607257743127305 * h2)),
+            &((a_48 * a_22 + a_49 * a_25) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_48 * a_28 * (0.32607257743127305 * h2)
-                + a_49 * a_31 * (0.32607257743127305 * h2)),
+            &((a_48 * a_28 + a_49 * a_31) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_48 * a_34 * (0.17392742256872692 * h2)
-                + a_49 * a_37 * (0.17392742256872692 * h2)),
+            &((a_48 * a_34 + a_49 * a_37) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_48 * a_17 * (0.17392742256872692 * h2)
-                + a_49 * a_20 * (0.17392742256872692 * h2)),
+            &((a_48 * a_17 + a_49 * a_20) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_48 * a_23 * (0.32607257743127305 * h2)
-                + a_49 * a_26 * (0.32607257743127305 * h2)),
+            &((a_48 * a_23 + a_49 * a_26) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_48 * a_29 * (0.32607257743127305 * h2)
-                + a_49 * a_32 * (0.32607257743127305 * h2)),
+            &((a_48 * a_29 + a_49 * a_32) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_48 * a_35 * (0.17392742256872692 * h2)
-                + a_49 * a_38 * (0.17392742256872692 * h2)),
+            &((a_48 * a_35 + a_49 * a_38) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_48 * a_18 * (0.17392742256872692 * h)
-                + a_49 * a_21 * (0.17392742256872692 * h)),
+            &((a_48 * a_18 + a_49 * a_21) * (0.17392742256872692 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_48 * a_24 * (0.32607257743127305 * h)
-                + a_49 * a_27 * (0.32607257743127305 * h)),
+            &((a_48 * a_24 + a_49 * a_27) * (0.32607257743127305 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_48 * a_30 * (0.32607257743127305 * h)
-                + a_49 * a_33 * (0.32607257743127305 * h)),
+            &((a_48 * a_30 + a_49 * a_33) * (0.32607257743127305 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_48 * a_36 * (0.17392742256872692 * h)
-                + a_49 * a_39 * (0.17392742256872692 * h)),
+            &((a_48 * a_36 + a_49 * a_39) * (0.17392742256872692 * h)),
         );
     }
     #[allow(clippy::too_many_lines)]
@@ -7142,303 +7043,269 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_0 * 0.08696371128436346 + a_4 * 0.026604180084998794
-                - a_8 * 0.012627462689404725 + a_12 * 0.0035551496857956833
-                - a_16 * 0.08696371128436346 + a_22 * 0.026604180084998794
-                - a_28 * 0.012627462689404725 + a_34 * 0.0035551496857956833),
+            &(-(a_0 + a_16) * 0.08696371128436346 + (a_4 + a_22) * 0.026604180084998794
+                - (a_8 + a_28) * 0.012627462689404725
+                + (a_12 + a_34) * 0.0035551496857956833),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_1 * 0.08696371128436346 + a_5 * 0.026604180084998794
-                - a_9 * 0.012627462689404725 + a_13 * 0.0035551496857956833
-                - a_17 * 0.08696371128436346 + a_23 * 0.026604180084998794
-                - a_29 * 0.012627462689404725 + a_35 * 0.0035551496857956833),
+            &(-(a_1 + a_17) * 0.08696371128436346 + (a_5 + a_23) * 0.026604180084998794
+                - (a_9 + a_29) * 0.012627462689404725
+                + (a_13 + a_35) * 0.0035551496857956833),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_0 * 0.18811811749986806 - a_4 * 0.16303628871563652
-                + a_8 * 0.027880428602470895 - a_12 * 0.006735500594538156
-                - a_16 * 0.18811811749986806 - a_22 * 0.16303628871563652
-                + a_28 * 0.027880428602470895 - a_34 * 0.006735500594538156),
+            &(-(a_0 + a_16) * 0.18811811749986806 - (a_4 + a_22) * 0.16303628871563652
+                + (a_8 + a_28) * 0.027880428602470895
+                - (a_12 + a_34) * 0.006735500594538156),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_1 * 0.18811811749986806 - a_5 * 0.16303628871563652
-                + a_9 * 0.027880428602470895 - a_13 * 0.006735500594538156
-                - a_17 * 0.18811811749986806 - a_23 * 0.16303628871563652
-                + a_29 * 0.027880428602470895 - a_35 * 0.006735500594538156),
+            &(-(a_1 + a_17) * 0.18811811749986806 - (a_5 + a_23) * 0.16303628871563652
+                + (a_9 + a_29) * 0.027880428602470895
+                - (a_13 + a_35) * 0.006735500594538156),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(-a_0 * 0.16719192197418878 - a_4 * 0.35395300603374397
-                - a_8 * 0.16303628871563652 + a_12 * 0.014190694931141144
-                - a_16 * 0.16719192197418878 - a_22 * 0.35395300603374397
-                - a_28 * 0.16303628871563652 + a_34 * 0.014190694931141144),
+            &(-(a_0 + a_16) * 0.16719192197418878 - (a_4 + a_22) * 0.35395300603374397
+                - (a_8 + a_28) * 0.16303628871563652
+                + (a_12 + a_34) * 0.014190694931141144),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(-a_1 * 0.16719192197418878 - a_5 * 0.35395300603374397
-                - a_9 * 0.16303628871563652 + a_13 * 0.014190694931141144
-                - a_17 * 0.16719192197418878 - a_23 * 0.35395300603374397
-                - a_29 * 0.16303628871563652 + a_35 * 0.014190694931141144),
+            &(-(a_1 + a_17) * 0.16719192197418878 - (a_5 + a_23) * 0.35395300603374397
+                - (a_9 + a_29) * 0.16303628871563652
+                + (a_13 + a_35) * 0.014190694931141144),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(-a_0 * 0.1774825722545226 - a_4 * 0.31344511474186837
-                - a_8 * 0.35267675751627187 - a_12 * 0.08696371128436346
-                - a_16 * 0.1774825722545226 - a_22 * 0.31344511474186837
-                - a_28 * 0.35267675751627187 - a_34 * 0.08696371128436346),
+            &(-(a_0 + a_16) * 0.1774825722545226 - (a_4 + a_22) * 0.31344511474186837
+                - (a_8 + a_28) * 0.35267675751627187
+                - (a_12 + a_34) * 0.08696371128436346),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(-a_1 * 0.1774825722545226 - a_5 * 0.31344511474186837
-                - a_9 * 0.35267675751627187 - a_13 * 0.08696371128436346
-                - a_17 * 0.1774825722545226 - a_23 * 0.31344511474186837
-                - a_29 * 0.35267675751627187 - a_35 * 0.08696371128436346),
+            &(-(a_1 + a_17) * 0.1774825722545226 - (a_5 + a_23) * 0.31344511474186837
+                - (a_9 + a_29) * 0.35267675751627187
+                - (a_13 + a_35) * 0.08696371128436346),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.08696371128436346 + a_6 * 0.026604180084998794
-                - a_10 * 0.012627462689404725 + a_14 * 0.0035551496857956833
-                - a_19 * 0.08696371128436346 + a_25 * 0.026604180084998794
-                - a_31 * 0.012627462689404725 + a_37 * 0.0035551496857956833),
+            &(-(a_2 + a_19) * 0.08696371128436346 + (a_6 + a_25) * 0.026604180084998794
+                - (a_10 + a_31) * 0.012627462689404725
+                + (a_14 + a_37) * 0.0035551496857956833),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.08696371128436346 + a_7 * 0.026604180084998794
-                - a_11 * 0.012627462689404725 + a_15 * 0.0035551496857956833
-                - a_20 * 0.08696371128436346 + a_26 * 0.026604180084998794
-                - a_32 * 0.012627462689404725 + a_38 * 0.0035551496857956833),
+            &(-(a_3 + a_20) * 0.08696371128436346 + (a_7 + a_26) * 0.026604180084998794
+                - (a_11 + a_32) * 0.012627462689404725
+                + (a_15 + a_38) * 0.0035551496857956833),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_2 * 0.18811811749986806 - a_6 * 0.16303628871563652
-                + a_10 * 0.027880428602470895 - a_14 * 0.006735500594538156
-                - a_19 * 0.18811811749986806 - a_25 * 0.16303628871563652
-                + a_31 * 0.027880428602470895 - a_37 * 0.006735500594538156),
+            &(-(a_2 + a_19) * 0.18811811749986806 - (a_6 + a_25) * 0.16303628871563652
+                + (a_10 + a_31) * 0.027880428602470895
+                - (a_14 + a_37) * 0.006735500594538156),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_3 * 0.18811811749986806 - a_7 * 0.16303628871563652
-                + a_11 * 0.027880428602470895 - a_15 * 0.006735500594538156
-                - a_20 * 0.18811811749986806 - a_26 * 0.16303628871563652
-                + a_32 * 0.027880428602470895 - a_38 * 0.006735500594538156),
+            &(-(a_3 + a_20) * 0.18811811749986806 - (a_7 + a_26) * 0.16303628871563652
+                + (a_11 + a_32) * 0.027880428602470895
+                - (a_15 + a_38) * 0.006735500594538156),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
-            &(-a_2 * 0.16719192197418878 - a_6 * 0.35395300603374397
-                - a_10 * 0.16303628871563652 + a_14 * 0.014190694931141144
-                - a_19 * 0.16719192197418878 - a_25 * 0.35395300603374397
-                - a_31 * 0.16303628871563652 + a_37 * 0.014190694931141144),
+            &(-(a_2 + a_19) * 0.16719192197418878 - (a_6 + a_25) * 0.35395300603374397
+                - (a_10 + a_31) * 0.16303628871563652
+                + (a_14 + a_37) * 0.014190694931141144),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
-            &(-a_3 * 0.16719192197418878 - a_7 * 0.35395300603374397
-                - a_11 * 0.16303628871563652 + a_15 * 0.014190694931141144
-                - a_20 * 0.16719192197418878 - a_26 * 0.35395300603374397
-                - a_32 * 0.16303628871563652 + a_38 * 0.014190694931141144),
+            &(-(a_3 + a_20) * 0.16719192197418878 - (a_7 + a_26) * 0.35395300603374397
+                - (a_11 + a_32) * 0.16303628871563652
+                + (a_15 + a_38) * 0.014190694931141144),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
-            &(-a_2 * 0.1774825722545226 - a_6 * 0.31344511474186837
-                - a_10 * 0.35267675751627187 - a_14 * 0.08696371128436346
-                - a_19 * 0.1774825722545226 - a_25 * 0.31344511474186837
-                - a_31 * 0.35267675751627187 - a_37 * 0.08696371128436346),
+            &(-(a_2 + a_19) * 0.1774825722545226 - (a_6 + a_25) * 0.31344511474186837
+                - (a_10 + a_31) * 0.35267675751627187
+                - (a_14 + a_37) * 0.08696371128436346),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
-            &(-a_3 * 0.1774825722545226 - a_7 * 0.31344511474186837
-                - a_11 * 0.35267675751627187 - a_15 * 0.08696371128436346
-                - a_20 * 0.1774825722545226 - a_26 * 0.31344511474186837
-                - a_32 * 0.35267675751627187 - a_38 * 0.08696371128436346),
+            &(-(a_3 + a_20) * 0.1774825722545226 - (a_7 + a_26) * 0.31344511474186837
+                - (a_11 + a_32) * 0.35267675751627187
+                - (a_15 + a_38) * 0.08696371128436346),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_0 * 0.08696371128436346 + a_4 * 0.026604180084998794
-                - a_8 * 0.012627462689404725 + a_12 * 0.0035551496857956833
-                - a_16 * 0.08696371128436346 + a_22 * 0.026604180084998794
-                - a_28 * 0.012627462689404725 + a_34 * 0.0035551496857956833),
+            &(-(a_0 + a_16) * 0.08696371128436346 + (a_4 + a_22) * 0.026604180084998794
+                - (a_8 + a_28) * 0.012627462689404725
+                + (a_12 + a_34) * 0.0035551496857956833),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_1 * 0.08696371128436346 + a_5 * 0.026604180084998794
-                - a_9 * 0.012627462689404725 + a_13 * 0.0035551496857956833
-                - a_17 * 0.08696371128436346 + a_23 * 0.026604180084998794
-                - a_29 * 0.012627462689404725 + a_35 * 0.0035551496857956833),
+            &(-(a_1 + a_17) * 0.08696371128436346 + (a_5 + a_23) * 0.026604180084998794
+                - (a_9 + a_29) * 0.012627462689404725
+                + (a_13 + a_35) * 0.0035551496857956833),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.18811811749986806 - a_4 * 0.16303628871563652
-                + a_8 * 0.027880428602470895 - a_12 * 0.006735500594538156
-                - a_16 * 0.18811811749986806 - a_22 * 0.16303628871563652
-                + a_28 * 0.027880428602470895 - a_34 * 0.006735500594538156),
+            &(-(a_0 + a_16) * 0.18811811749986806 - (a_4 + a_22) * 0.16303628871563652
+                + (a_8 + a_28) * 0.027880428602470895
+                - (a_12 + a_34) * 0.006735500594538156),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.18811811749986806 - a_5 * 0.16303628871563652
-                + a_9 * 0.027880428602470895 - a_13 * 0.006735500594538156
-                - a_17 * 0.18811811749986806 - a_23 * 0.16303628871563652
-                + a_29 * 0.027880428602470895 - a_35 * 0.006735500594538156),
+            &(-(a_1 + a_17) * 0.18811811749986806 - (a_5 + a_23) * 0.16303628871563652
+                + (a_9 + a_29) * 0.027880428602470895
+                - (a_13 + a_35) * 0.006735500594538156),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_0 * 0.16719192197418878 - a_4 * 0.35395300603374397
-                - a_8 * 0.16303628871563652 + a_12 * 0.014190694931141144
-                - a_16 * 0.16719192197418878 - a_22 * 0.35395300603374397
-                - a_28 * 0.16303628871563652 + a_34 * 0.014190694931141144),
+            &(-(a_0 + a_16) * 0.16719192197418878 - (a_4 + a_22) * 0.35395300603374397
+                - (a_8 + a_28) * 0.16303628871563652
+                + (a_12 + a_34) * 0.014190694931141144),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_1 * 0.16719192197418878 - a_5 * 0.35395300603374397
-                - a_9 * 0.16303628871563652 + a_13 * 0.014190694931141144
-                - a_17 * 0.16719192197418878 - a_23 * 0.35395300603374397
-                - a_29 * 0.16303628871563652 + a_35 * 0.014190694931141144),
+            &(-(a_1 + a_17) * 0.16719192197418878 - (a_5 + a_23) * 0.35395300603374397
+                - (a_9 + a_29) * 0.16303628871563652
+                + (a_13 + a_35) * 0.014190694931141144),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             0,
-            &(-a_0 * 0.1774825722545226 - a_4 * 0.31344511474186837
-                - a_8 * 0.35267675751627187 - a_12 * 0.08696371128436346
-                - a_16 * 0.1774825722545226 - a_22 * 0.31344511474186837
-                - a_28 * 0.35267675751627187 - a_34 * 0.08696371128436346),
+            &(-(a_0 + a_16) * 0.1774825722545226 - (a_4 + a_22) * 0.31344511474186837
+                - (a_8 + a_28) * 0.35267675751627187
+                - (a_12 + a_34) * 0.08696371128436346),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             0,
-            &(-a_1 * 0.1774825722545226 - a_5 * 0.31344511474186837
-                - a_9 * 0.35267675751627187 - a_13 * 0.08696371128436346
-                - a_17 * 0.1774825722545226 - a_23 * 0.31344511474186837
-                - a_29 * 0.35267675751627187 - a_35 * 0.08696371128436346),
+            &(-(a_1 + a_17) * 0.1774825722545226 - (a_5 + a_23) * 0.31344511474186837
+                - (a_9 + a_29) * 0.35267675751627187
+                - (a_13 + a_35) * 0.08696371128436346),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_2 * 0.08696371128436346 + a_6 * 0.026604180084998794
-                - a_10 * 0.012627462689404725 + a_14 * 0.0035551496857956833
-                - a_19 * 0.08696371128436346 + a_25 * 0.026604180084998794
-                - a_31 * 0.012627462689404725 + a_37 * 0.0035551496857956833),
+            &(-(a_2 + a_19) * 0.08696371128436346 + (a_6 + a_25) * 0.026604180084998794
+                - (a_10 + a_31) * 0.012627462689404725
+                + (a_14 + a_37) * 0.0035551496857956833),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_3 * 0.08696371128436346 + a_7 * 0.026604180084998794
-                - a_11 * 0.012627462689404725 + a_15 * 0.0035551496857956833
-                - a_20 * 0.08696371128436346 + a_26 * 0.026604180084998794
-                - a_32 * 0.012627462689404725 + a_38 * 0.0035551496857956833),
+            &(-(a_3 + a_20) * 0.08696371128436346 + (a_7 + a_26) * 0.026604180084998794
+                - (a_11 + a_32) * 0.012627462689404725
+                + (a_15 + a_38) * 0.0035551496857956833),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.18811811749986806 - a_6 * 0.16303628871563652
-                + a_10 * 0.027880428602470895 - a_14 * 0.006735500594538156
-                - a_19 * 0.18811811749986806 - a_25 * 0.16303628871563652
-                + a_31 * 0.027880428602470895 - a_37 * 0.006735500594538156),
+            &(-(a_2 + a_19) * 0.18811811749986806 - (a_6 + a_25) * 0.16303628871563652
+                + (a_10 + a_31) * 0.027880428602470895
+                - (a_14 + a_37) * 0.006735500594538156),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.18811811749986806 - a_7 * 0.16303628871563652
-                + a_11 * 0.027880428602470895 - a_15 * 0.006735500594538156
-                - a_20 * 0.18811811749986806 - a_26 * 0.16303628871563652
-                + a_32 * 0.027880428602470895 - a_38 * 0.006735500594538156),
+            &(-(a_3 + a_20) * 0.18811811749986806 - (a_7 + a_26) * 0.16303628871563652
+                + (a_11 + a_32) * 0.027880428602470895
+                - (a_15 + a_38) * 0.006735500594538156),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_2 * 0.16719192197418878 - a_6 * 0.35395300603374397
-                - a_10 * 0.16303628871563652 + a_14 * 0.014190694931141144
-                - a_19 * 0.16719192197418878 - a_25 * 0.35395300603374397
-                - a_31 * 0.16303628871563652 + a_37 * 0.014190694931141144),
+            &(-(a_2 + a_19) * 0.16719192197418878 - (a_6 + a_25) * 0.35395300603374397
+                - (a_10 + a_31) * 0.16303628871563652
+                + (a_14 + a_37) * 0.014190694931141144),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_3 * 0.16719192197418878 - a_7 * 0.35395300603374397
-                - a_11 * 0.16303628871563652 + a_15 * 0.014190694931141144
-                - a_20 * 0.16719192197418878 - a_26 * 0.35395300603374397
-                - a_32 * 0.16303628871563652 + a_38 * 0.014190694931141144),
+            &(-(a_3 + a_20) * 0.16719192197418878 - (a_7 + a_26) * 0.35395300603374397
+                - (a_11 + a_32) * 0.16303628871563652
+                + (a_15 + a_38) * 0.014190694931141144),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             0,
-            &(-a_2 * 0.1774825722545226 - a_6 * 0.31344511474186837
-                - a_10 * 0.35267675751627187 - a_14 * 0.08696371128436346
-                - a_19 * 0.1774825722545226 - a_25 * 0.31344511474186837
-                - a_31 * 0.35267675751627187 - a_37 * 0.08696371128436346),
+            &(-(a_2 + a_19) * 0.1774825722545226 - (a_6 + a_25) * 0.31344511474186837
+                - (a_10 + a_31) * 0.35267675751627187
+                - (a_14 + a_37) * 0.08696371128436346),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             0,
-            &(-a_3 * 0.1774825722545226 - a_7 * 0.31344511474186837
-                - a_11 * 0.35267675751627187 - a_15 * 0.08696371128436346
-                - a_20 * 0.1774825722545226 - a_26 * 0.31344511474186837
-                - a_32 * 0.35267675751627187 - a_38 * 0.08696371128436346),
+            &(-(a_3 + a_20) * 0.1774825722545226 - (a_7 + a_26) * 0.31344511474186837
+                - (a_11 + a_32) * 0.35267675751627187
+                - (a_15 + a_38) * 0.08696371128436346),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_40 * 0.17392742256872692 + a_42 * 0.32607257743127305
-                + a_44 * 0.32607257743127305 + a_46 * 0.17392742256872692),
+            &((a_40 + a_46) * 0.17392742256872692 + (a_42 + a_44) * 0.32607257743127305),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_41 * 0.17392742256872692 + a_43 * 0.32607257743127305
-                + a_45 * 0.32607257743127305 + a_47 * 0.17392742256872692),
+            &((a_41 + a_47) * 0.17392742256872692 + (a_43 + a_45) * 0.32607257743127305),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -7472,43 +7339,23 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             0,
-            &(a_48 + a_48 * a_0 * (0.17392742256872692 * h)
-                + a_48 * a_4 * (0.32607257743127305 * h)
-                + a_48 * a_8 * (0.32607257743127305 * h)
-                + a_48 * a_12 * (0.17392742256872692 * h)
-                + a_48 * a_16 * (0.17392742256872692 * h)
-                + a_48 * a_22 * (0.32607257743127305 * h)
-                + a_48 * a_28 * (0.32607257743127305 * h)
-                + a_48 * a_34 * (0.17392742256872692 * h)
-                + a_49 * a_2 * (0.17392742256872692 * h)
-                + a_49 * a_6 * (0.32607257743127305 * h)
-                + a_49 * a_10 * (0.32607257743127305 * h)
-                + a_49 * a_14 * (0.17392742256872692 * h)
-                + a_49 * a_19 * (0.17392742256872692 * h)
-                + a_49 * a_25 * (0.32607257743127305 * h)
-                + a_49 * a_31 * (0.32607257743127305 * h)
-                + a_49 * a_37 * (0.17392742256872692 * h)),
+            &(a_48
+                + (a_48 * a_0 + a_48 * a_12 + a_48 * a_16 + a_48 * a_34 + a_49 * a_2
+                    + a_49 * a_14 + a_49 * a_19 + a_49 * a_37)
+                    * (0.17392742256872692 * h)
+                + (a_48 * a_4 + a_48 * a_8 + a_48 * a_22 + a_48 * a_28 + a_49 * a_6
+                    + a_49 * a_10 + a_49 * a_25 + a_49 * a_31)
+                    * (0.32607257743127305 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             0,
-            &(a_48 * a_1 * (0.17392742256872692 * h)
-                + a_48 * a_5 * (0.32607257743127305 * h)
-                + a_48 * a_9 * (0.32607257743127305 * h)
-                + a_48 * a_13 * (0.17392742256872692 * h)
-                + a_48 * a_17 * (0.17392742256872692 * h)
-                + a_48 * a_23 * (0.32607257743127305 * h)
-                + a_48 * a_29 * (0.32607257743127305 * h)
-                + a_48 * a_35 * (0.17392742256872692 * h) + a_49
-                + a_49 * a_3 * (0.17392742256872692 * h)
-                + a_49 * a_7 * (0.32607257743127305 * h)
-                + a_49 * a_11 * (0.32607257743127305 * h)
-                + a_49 * a_15 * (0.17392742256872692 * h)
-                + a_49 * a_20 * (0.17392742256872692 * h)
-                + a_49 * a_26 * (0.32607257743127305 * h)
-                + a_49 * a_32 * (0.32607257743127305 * h)
-                + a_49 * a_38 * (0.17392742256872692 * h)),
+            &((a_48 * a_1 + a_48 * a_13 + a_48 * a_17 + a_48 * a_35 + a_49 * a_3
+                + a_49 * a_15 + a_49 * a_20 + a_49 * a_38) * (0.17392742256872692 * h)
+                + (a_48 * a_5 + a_48 * a_9 + a_48 * a_23 + a_48 * a_29 + a_49 * a_7
+                    + a_49 * a_11 + a_49 * a_26 + a_49 * a_32)
+                    * (0.32607257743127305 * h) + a_49),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -7635,19 +7482,15 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.17392742256872692 * h) + a_4 * (0.32607257743127305 * h)
-                + a_8 * (0.32607257743127305 * h) + a_12 * (0.17392742256872692 * h)
-                + a_16 * (0.17392742256872692 * h) + a_22 * (0.32607257743127305 * h)
-                + a_28 * (0.32607257743127305 * h) + a_34 * (0.17392742256872692 * h)),
+            &((a_0 + a_12 + a_16 + a_34) * (0.17392742256872692 * h)
+                + (a_4 + a_8 + a_22 + a_28) * (0.32607257743127305 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.17392742256872692 * h) + a_5 * (0.32607257743127305 * h)
-                + a_9 * (0.32607257743127305 * h) + a_13 * (0.17392742256872692 * h)
-                + a_17 * (0.17392742256872692 * h) + a_23 * (0.32607257743127305 * h)
-                + a_29 * (0.32607257743127305 * h) + a_35 * (0.17392742256872692 * h)),
+            &((a_1 + a_13 + a_17 + a_35) * (0.17392742256872692 * h)
+                + (a_5 + a_9 + a_23 + a_29) * (0.32607257743127305 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -7773,20 +7616,16 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.17392742256872692 * h) + a_6 * (0.32607257743127305 * h)
-                + a_10 * (0.32607257743127305 * h) + a_14 * (0.17392742256872692 * h)
-                + a_19 * (0.17392742256872692 * h) + a_25 * (0.32607257743127305 * h)
-                + a_31 * (0.32607257743127305 * h) + a_37 * (0.17392742256872692 * h)),
+            &((a_2 + a_14 + a_19 + a_37) * (0.17392742256872692 * h)
+                + (a_6 + a_10 + a_25 + a_31) * (0.32607257743127305 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.17392742256872692 * h) + a_7 * (0.32607257743127305 * h)
-                + a_11 * (0.32607257743127305 * h) + a_15 * (0.17392742256872692 * h)
-                + a_20 * (0.17392742256872692 * h) + a_26 * (0.32607257743127305 * h)
-                + a_32 * (0.32607257743127305 * h) + a_38 * (0.17392742256872692 * h)),
+            &((a_3 + a_15 + a_20 + a_38) * (0.17392742256872692 * h)
+                + (a_7 + a_11 + a_26 + a_32) * (0.32607257743127305 * h)),
         );
     }
     fn update(

@@ -434,97 +434,97 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_20 * a_0 * h2 - a_21 * a_2 * h2),
+            &(-(a_20 * a_0 + a_21 * a_2) * h2),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_20 * a_1 * h2 - a_21 * a_3 * h2),
+            &(-(a_20 * a_1 + a_21 * a_3) * h2),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_16 * h - a_20 * a_4 * (0.5 * h2) - a_21 * a_7 * (0.5 * h2)),
+            &(a_16 * h - (a_20 * a_4 + a_21 * a_7) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_18 * h - a_20 * a_10 * (0.5 * h2) - a_21 * a_13 * (0.5 * h2)),
+            &(a_18 * h - (a_20 * a_10 + a_21 * a_13) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_17 * h - a_20 * a_5 * (0.5 * h2) - a_21 * a_8 * (0.5 * h2)),
+            &(a_17 * h - (a_20 * a_5 + a_21 * a_8) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_19 * h - a_20 * a_11 * (0.5 * h2) - a_21 * a_14 * (0.5 * h2)),
+            &(a_19 * h - (a_20 * a_11 + a_21 * a_14) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(-a_20 * a_6 * (0.5 * h) - a_21 * a_9 * (0.5 * h)),
+            &(-(a_20 * a_6 + a_21 * a_9) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(-a_20 * a_12 * (0.5 * h) - a_21 * a_15 * (0.5 * h)),
+            &(-(a_20 * a_12 + a_21 * a_15) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_20 * a_0 * h2 + a_21 * a_2 * h2),
+            &((a_20 * a_0 + a_21 * a_2) * h2),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_20 * a_1 * h2 + a_21 * a_3 * h2),
+            &((a_20 * a_1 + a_21 * a_3) * h2),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_20 * a_4 * (0.5 * h2) + a_21 * a_7 * (0.5 * h2)),
+            &((a_20 * a_4 + a_21 * a_7) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_20 * a_10 * (0.5 * h2) + a_21 * a_13 * (0.5 * h2)),
+            &((a_20 * a_10 + a_21 * a_13) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_20 * a_5 * (0.5 * h2) + a_21 * a_8 * (0.5 * h2)),
+            &((a_20 * a_5 + a_21 * a_8) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_20 * a_11 * (0.5 * h2) + a_21 * a_14 * (0.5 * h2)),
+            &((a_20 * a_11 + a_21 * a_14) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_20 * a_6 * (0.5 * h) + a_21 * a_9 * (0.5 * h)),
+            &((a_20 * a_6 + a_21 * a_9) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_20 * a_12 * (0.5 * h) + a_21 * a_15 * (0.5 * h)),
+            &((a_20 * a_12 + a_21 * a_15) * (0.5 * h)),
         );
     }
     #[allow(clippy::too_many_lines)]
@@ -594,25 +594,25 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_0 * 0.5 - a_4 * 0.5),
+            &(-(a_0 + a_4) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_1 * 0.5 - a_5 * 0.5),
+            &(-(a_1 + a_5) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.5 - a_7 * 0.5),
+            &(-(a_2 + a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.5 - a_8 * 0.5),
+            &(-(a_3 + a_8) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -630,55 +630,55 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.5 - a_4 * 0.5),
+            &(-(a_0 + a_4) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.5 - a_5 * 0.5),
+            &(-(a_1 + a_5) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.5 - a_7 * 0.5 - a_13 * 0.5),
+            &(-(a_2 + a_7 + a_13) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.5 - a_8 * 0.5 - a_14 * 0.5),
+            &(-(a_3 + a_8 + a_14) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_16 + a_18 - a_20 - a_20 * a_0 * h - a_20 * a_4 * (0.5 * h)
-                - a_20 * a_10 * (0.5 * h) - a_21 * a_2 * h - a_21 * a_7 * (0.5 * h)
-                - a_21 * a_13 * (0.5 * h)),
+            &(a_16 + a_18 - a_20 - (a_20 * a_0 + a_21 * a_2) * h
+                - (a_20 * a_4 + a_20 * a_10 + a_21 * a_7 + a_21 * a_13) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_17 + a_19 - a_20 * a_1 * h - a_20 * a_5 * (0.5 * h)
-                - a_20 * a_11 * (0.5 * h) - a_21 - a_21 * a_3 * h
-                - a_21 * a_8 * (0.5 * h) - a_21 * a_14 * (0.5 * h)),
+            &(a_17 + a_19 - (a_20 * a_1 + a_21 * a_3) * h
+                - (a_20 * a_5 + a_20 * a_11 + a_21 * a_8 + a_21 * a_14) * (0.5 * h)
+                - a_21),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_20 + a_20 * a_0 * h + a_20 * a_4 * (0.5 * h) + a_20 * a_10 * (0.5 * h)
-                + a_21 * a_2 * h + a_21 * a_7 * (0.5 * h) + a_21 * a_13 * (0.5 * h)),
+            &(a_20 + (a_20 * a_0 + a_21 * a_2) * h
+                + (a_20 * a_4 + a_20 * a_10 + a_21 * a_7 + a_21 * a_13) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_20 * a_1 * h + a_20 * a_5 * (0.5 * h) + a_20 * a_11 * (0.5 * h) + a_21
-                + a_21 * a_3 * h + a_21 * a_8 * (0.5 * h) + a_21 * a_14 * (0.5 * h)),
+            &((a_20 * a_1 + a_21 * a_3) * h
+                + (a_20 * a_5 + a_20 * a_11 + a_21 * a_8 + a_21 * a_14) * (0.5 * h)
+                + a_21),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -733,13 +733,13 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * h + a_4 * (0.5 * h) + a_10 * (0.5 * h)),
+            &(a_0 * h + (a_4 + a_10) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * h + a_5 * (0.5 * h) + a_11 * (0.5 * h)),
+            &(a_1 * h + (a_5 + a_11) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -793,14 +793,14 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * h + a_7 * (0.5 * h) + a_13 * (0.5 * h)),
+            &(a_2 * h + (a_7 + a_13) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * h + a_8 * (0.5 * h) + a_14 * (0.5 * h)),
+            &(a_3 * h + (a_8 + a_14) * (0.5 * h)),
         );
     }
     fn update(
@@ -1784,262 +1784,237 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_32 * a_0 * (0.5 * h2) + a_33 * a_2 * (0.5 * h2)),
+            &((a_32 * a_0 + a_33 * a_2) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_32 * a_4 * (0.5 * h2) + a_33 * a_6 * (0.5 * h2)),
+            &((a_32 * a_4 + a_33 * a_6) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_32 * a_1 * (0.5 * h2) + a_33 * a_3 * (0.5 * h2)),
+            &((a_32 * a_1 + a_33 * a_3) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_32 * a_5 * (0.5 * h2) + a_33 * a_7 * (0.5 * h2)),
+            &((a_32 * a_5 + a_33 * a_7) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_26 * h + a_32 * a_8 * (0.16666666666666666 * h2)
-                + a_33 * a_11 * (0.16666666666666666 * h2)),
+            &(a_26 * h + (a_32 * a_8 + a_33 * a_11) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_32 * a_14 * (0.6666666666666666 * h2)
-                + a_33 * a_17 * (0.6666666666666666 * h2)),
+            &((a_32 * a_14 + a_33 * a_17) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_30 * h + a_32 * a_20 * (0.16666666666666666 * h2)
-                + a_33 * a_23 * (0.16666666666666666 * h2)),
+            &(-a_30 * h + (a_32 * a_20 + a_33 * a_23) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_27 * h + a_32 * a_9 * (0.16666666666666666 * h2)
-                + a_33 * a_12 * (0.16666666666666666 * h2)),
+            &(a_27 * h + (a_32 * a_9 + a_33 * a_12) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_32 * a_15 * (0.6666666666666666 * h2)
-                + a_33 * a_18 * (0.6666666666666666 * h2)),
+            &((a_32 * a_15 + a_33 * a_18) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_31 * h + a_32 * a_21 * (0.16666666666666666 * h2)
-                + a_33 * a_24 * (0.16666666666666666 * h2)),
+            &(-a_31 * h + (a_32 * a_21 + a_33 * a_24) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_32 * a_10 * (0.16666666666666666 * h)
-                + a_33 * a_13 * (0.16666666666666666 * h)),
+            &((a_32 * a_10 + a_33 * a_13) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_32 * a_16 * (0.6666666666666666 * h)
-                + a_33 * a_19 * (0.6666666666666666 * h)),
+            &((a_32 * a_16 + a_33 * a_19) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_32 * a_22 * (0.16666666666666666 * h)
-                + a_33 * a_25 * (0.16666666666666666 * h)),
+            &((a_32 * a_22 + a_33 * a_25) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_32 * a_0 * (0.25 * h2) - a_33 * a_2 * (0.25 * h2)),
+            &(-(a_32 * a_0 + a_33 * a_2) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_32 * a_4 * (0.25 * h2) - a_33 * a_6 * (0.25 * h2)),
+            &(-(a_32 * a_4 + a_33 * a_6) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_32 * a_1 * (0.25 * h2) - a_33 * a_3 * (0.25 * h2)),
+            &(-(a_32 * a_1 + a_33 * a_3) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_32 * a_5 * (0.25 * h2) - a_33 * a_7 * (0.25 * h2)),
+            &(-(a_32 * a_5 + a_33 * a_7) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_32 * a_8 * (0.08333333333333333 * h2)
-                - a_33 * a_11 * (0.08333333333333333 * h2)),
+            &(-(a_32 * a_8 + a_33 * a_11) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_28 * h - a_32 * a_14 * (0.3333333333333333 * h2)
-                - a_33 * a_17 * (0.3333333333333333 * h2)),
+            &(a_28 * h - (a_32 * a_14 + a_33 * a_17) * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_30 * (0.5 * h) - a_32 * a_20 * (0.08333333333333333 * h2)
-                - a_33 * a_23 * (0.08333333333333333 * h2)),
+            &(a_30 * (0.5 * h)
+                - (a_32 * a_20 + a_33 * a_23) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_32 * a_9 * (0.08333333333333333 * h2)
-                - a_33 * a_12 * (0.08333333333333333 * h2)),
+            &(-(a_32 * a_9 + a_33 * a_12) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_29 * h - a_32 * a_15 * (0.3333333333333333 * h2)
-                - a_33 * a_18 * (0.3333333333333333 * h2)),
+            &(a_29 * h - (a_32 * a_15 + a_33 * a_18) * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_31 * (0.5 * h) - a_32 * a_21 * (0.08333333333333333 * h2)
-                - a_33 * a_24 * (0.08333333333333333 * h2)),
+            &(a_31 * (0.5 * h)
+                - (a_32 * a_21 + a_33 * a_24) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(-a_32 * a_10 * (0.08333333333333333 * h)
-                - a_33 * a_13 * (0.08333333333333333 * h)),
+            &(-(a_32 * a_10 + a_33 * a_13) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(-a_32 * a_16 * (0.3333333333333333 * h)
-                - a_33 * a_19 * (0.3333333333333333 * h)),
+            &(-(a_32 * a_16 + a_33 * a_19) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(-a_32 * a_22 * (0.08333333333333333 * h)
-                - a_33 * a_25 * (0.08333333333333333 * h)),
+            &(-(a_32 * a_22 + a_33 * a_25) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_32 * a_0 * (0.5 * h2) + a_33 * a_2 * (0.5 * h2)),
+            &((a_32 * a_0 + a_33 * a_2) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_32 * a_4 * (0.5 * h2) + a_33 * a_6 * (0.5 * h2)),
+            &((a_32 * a_4 + a_33 * a_6) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_32 * a_1 * (0.5 * h2) + a_33 * a_3 * (0.5 * h2)),
+            &((a_32 * a_1 + a_33 * a_3) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_32 * a_5 * (0.5 * h2) + a_33 * a_7 * (0.5 * h2)),
+            &((a_32 * a_5 + a_33 * a_7) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_32 * a_8 * (0.16666666666666666 * h2)
-                + a_33 * a_11 * (0.16666666666666666 * h2)),
+            &((a_32 * a_8 + a_33 * a_11) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_32 * a_14 * (0.6666666666666666 * h2)
-                + a_33 * a_17 * (0.6666666666666666 * h2)),
+            &((a_32 * a_14 + a_33 * a_17) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_32 * a_20 * (0.16666666666666666 * h2)
-                + a_33 * a_23 * (0.16666666666666666 * h2)),
+            &((a_32 * a_20 + a_33 * a_23) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_32 * a_9 * (0.16666666666666666 * h2)
-                + a_33 * a_12 * (0.16666666666666666 * h2)),
+            &((a_32 * a_9 + a_33 * a_12) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_32 * a_15 * (0.6666666666666666 * h2)
-                + a_33 * a_18 * (0.6666666666666666 * h2)),
+            &((a_32 * a_15 + a_33 * a_18) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_32 * a_21 * (0.16666666666666666 * h2)
-                + a_33 * a_24 * (0.16666666666666666 * h2)),
+            &((a_32 * a_21 + a_33 * a_24) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_32 * a_10 * (0.16666666666666666 * h)
-                + a_33 * a_13 * (0.16666666666666666 * h)),
+            &((a_32 * a_10 + a_33 * a_13) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_32 * a_16 * (0.6666666666666666 * h)
-                + a_33 * a_19 * (0.6666666666666666 * h)),
+            &((a_32 * a_16 + a_33 * a_19) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_32 * a_22 * (0.16666666666666666 * h)
-                + a_33 * a_25 * (0.16666666666666666 * h)),
+            &((a_32 * a_22 + a_33 * a_25) * (0.16666666666666666 * h)),
         );
     }
     #[allow(clippy::too_many_lines)]
@@ -2196,146 +2171,127 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_8 * 0.16666666666666666 + a_14 * 0.16666666666666666),
+            &(-(a_8 - a_14) * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_9 * 0.16666666666666666 + a_15 * 0.16666666666666666),
+            &(-(a_9 - a_15) * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.20833333333333334 - a_4 * 0.3333333333333333
-                - a_8 * 0.16666666666666666 - a_14 * 0.3333333333333333),
+            &(-a_0 * 0.20833333333333334 - (a_4 + a_14) * 0.3333333333333333
+                - a_8 * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.20833333333333334 - a_5 * 0.3333333333333333
-                - a_9 * 0.16666666666666666 - a_15 * 0.3333333333333333),
+            &(-a_1 * 0.20833333333333334 - (a_5 + a_15) * 0.3333333333333333
+                - a_9 * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_0 * 0.16666666666666666 - a_4 * 0.6666666666666666
-                - a_8 * 0.16666666666666666 - a_14 * 0.8333333333333334),
+            &(-(a_0 + a_8) * 0.16666666666666666 - a_4 * 0.6666666666666666
+                - a_14 * 0.8333333333333334),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_1 * 0.16666666666666666 - a_5 * 0.6666666666666666
-                - a_9 * 0.16666666666666666 - a_15 * 0.8333333333333334),
+            &(-(a_1 + a_9) * 0.16666666666666666 - a_5 * 0.6666666666666666
+                - a_15 * 0.8333333333333334),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.20833333333333334 - a_6 * 0.3333333333333333
-                - a_11 * 0.20833333333333334 - a_17 * 0.3333333333333333
+            &(-(a_2 + a_11) * 0.20833333333333334 - (a_6 + a_17) * 0.3333333333333333
                 + a_23 * 0.041666666666666664),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.20833333333333334 - a_7 * 0.3333333333333333
-                - a_12 * 0.20833333333333334 - a_18 * 0.3333333333333333
+            &(-(a_3 + a_12) * 0.20833333333333334 - (a_7 + a_18) * 0.3333333333333333
                 + a_24 * 0.041666666666666664),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_2 * 0.16666666666666666 - a_6 * 0.6666666666666666
-                - a_11 * 0.16666666666666666 - a_17 * 0.6666666666666666
-                - a_23 * 0.16666666666666666),
+            &(-(a_2 + a_11 + a_23) * 0.16666666666666666
+                - (a_6 + a_17) * 0.6666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_3 * 0.16666666666666666 - a_7 * 0.6666666666666666
-                - a_12 * 0.16666666666666666 - a_18 * 0.6666666666666666
-                - a_24 * 0.16666666666666666),
+            &(-(a_3 + a_12 + a_24) * 0.16666666666666666
+                - (a_7 + a_18) * 0.6666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_26 - a_30 + a_32 + a_32 * a_0 * (0.5 * h) + a_32 * a_4 * (0.5 * h)
-                + a_32 * a_8 * (0.16666666666666666 * h)
-                + a_32 * a_14 * (0.6666666666666666 * h)
-                + a_32 * a_20 * (0.16666666666666666 * h) + a_33 * a_2 * (0.5 * h)
-                + a_33 * a_6 * (0.5 * h) + a_33 * a_11 * (0.16666666666666666 * h)
-                + a_33 * a_17 * (0.6666666666666666 * h)
-                + a_33 * a_23 * (0.16666666666666666 * h)),
+            &(a_26 - a_30 + a_32
+                + (a_32 * a_0 + a_32 * a_4 + a_33 * a_2 + a_33 * a_6) * (0.5 * h)
+                + (a_32 * a_8 + a_32 * a_20 + a_33 * a_11 + a_33 * a_23)
+                    * (0.16666666666666666 * h)
+                + (a_32 * a_14 + a_33 * a_17) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_27 - a_31 + a_32 * a_1 * (0.5 * h) + a_32 * a_5 * (0.5 * h)
-                + a_32 * a_9 * (0.16666666666666666 * h)
-                + a_32 * a_15 * (0.6666666666666666 * h)
-                + a_32 * a_21 * (0.16666666666666666 * h) + a_33 + a_33 * a_3 * (0.5 * h)
-                + a_33 * a_7 * (0.5 * h) + a_33 * a_12 * (0.16666666666666666 * h)
-                + a_33 * a_18 * (0.6666666666666666 * h)
-                + a_33 * a_24 * (0.16666666666666666 * h)),
+            &(a_27 - a_31
+                + (a_32 * a_1 + a_32 * a_5 + a_33 * a_3 + a_33 * a_7) * (0.5 * h)
+                + (a_32 * a_9 + a_32 * a_21 + a_33 * a_12 + a_33 * a_24)
+                    * (0.16666666666666666 * h)
+                + (a_32 * a_15 + a_33 * a_18) * (0.6666666666666666 * h) + a_33),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_28 + a_30 * 0.5 - a_32 * 0.5 - a_32 * a_0 * (0.25 * h)
-                - a_32 * a_4 * (0.25 * h) - a_32 * a_8 * (0.08333333333333333 * h)
-                - a_32 * a_14 * (0.3333333333333333 * h)
-                - a_32 * a_20 * (0.08333333333333333 * h) - a_33 * a_2 * (0.25 * h)
-                - a_33 * a_6 * (0.25 * h) - a_33 * a_11 * (0.08333333333333333 * h)
-                - a_33 * a_17 * (0.3333333333333333 * h)
-                - a_33 * a_23 * (0.08333333333333333 * h)),
+            &(a_28 + (a_30 - a_32) * 0.5
+                - (a_32 * a_0 + a_32 * a_4 + a_33 * a_2 + a_33 * a_6) * (0.25 * h)
+                - (a_32 * a_8 + a_32 * a_20 + a_33 * a_11 + a_33 * a_23)
+                    * (0.08333333333333333 * h)
+                - (a_32 * a_14 + a_33 * a_17) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_29 + a_31 * 0.5 - a_32 * a_1 * (0.25 * h) - a_32 * a_5 * (0.25 * h)
-                - a_32 * a_9 * (0.08333333333333333 * h)
-                - a_32 * a_15 * (0.3333333333333333 * h)
-                - a_32 * a_21 * (0.08333333333333333 * h) - a_33 * 0.5
-                - a_33 * a_3 * (0.25 * h) - a_33 * a_7 * (0.25 * h)
-                - a_33 * a_12 * (0.08333333333333333 * h)
-                - a_33 * a_18 * (0.3333333333333333 * h)
-                - a_33 * a_24 * (0.08333333333333333 * h)),
+            &(a_29 + (a_31 - a_33) * 0.5
+                - (a_32 * a_1 + a_32 * a_5 + a_33 * a_3 + a_33 * a_7) * (0.25 * h)
+                - (a_32 * a_9 + a_32 * a_21 + a_33 * a_12 + a_33 * a_24)
+                    * (0.08333333333333333 * h)
+                - (a_32 * a_15 + a_33 * a_18) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             0,
-            &(a_32 + a_32 * a_0 * (0.5 * h) + a_32 * a_4 * (0.5 * h)
-                + a_32 * a_8 * (0.16666666666666666 * h)
-                + a_32 * a_14 * (0.6666666666666666 * h)
-                + a_32 * a_20 * (0.16666666666666666 * h) + a_33 * a_2 * (0.5 * h)
-                + a_33 * a_6 * (0.5 * h) + a_33 * a_11 * (0.16666666666666666 * h)
-                + a_33 * a_17 * (0.6666666666666666 * h)
-                + a_33 * a_23 * (0.16666666666666666 * h)),
+            &(a_32 + (a_32 * a_0 + a_32 * a_4 + a_33 * a_2 + a_33 * a_6) * (0.5 * h)
+                + (a_32 * a_8 + a_32 * a_20 + a_33 * a_11 + a_33 * a_23)
+                    * (0.16666666666666666 * h)
+                + (a_32 * a_14 + a_33 * a_17) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             0,
-            &(a_32 * a_1 * (0.5 * h) + a_32 * a_5 * (0.5 * h)
-                + a_32 * a_9 * (0.16666666666666666 * h)
-                + a_32 * a_15 * (0.6666666666666666 * h)
-                + a_32 * a_21 * (0.16666666666666666 * h) + a_33 + a_33 * a_3 * (0.5 * h)
-                + a_33 * a_7 * (0.5 * h) + a_33 * a_12 * (0.16666666666666666 * h)
-                + a_33 * a_18 * (0.6666666666666666 * h)
-                + a_33 * a_24 * (0.16666666666666666 * h)),
+            &((a_32 * a_1 + a_32 * a_5 + a_33 * a_3 + a_33 * a_7) * (0.5 * h)
+                + (a_32 * a_9 + a_32 * a_21 + a_33 * a_12 + a_33 * a_24)
+                    * (0.16666666666666666 * h)
+                + (a_32 * a_15 + a_33 * a_18) * (0.6666666666666666 * h) + a_33),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -2420,15 +2376,15 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.5 * h) + a_4 * (0.5 * h) + a_8 * (0.16666666666666666 * h)
-                + a_14 * (0.6666666666666666 * h) + a_20 * (0.16666666666666666 * h)),
+            &((a_0 + a_4) * (0.5 * h) + (a_8 + a_20) * (0.16666666666666666 * h)
+                + a_14 * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.5 * h) + a_5 * (0.5 * h) + a_9 * (0.16666666666666666 * h)
-                + a_15 * (0.6666666666666666 * h) + a_21 * (0.16666666666666666 * h)),
+            &((a_1 + a_5) * (0.5 * h) + (a_9 + a_21) * (0.16666666666666666 * h)
+                + a_15 * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2512,16 +2468,16 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.5 * h) + a_6 * (0.5 * h) + a_11 * (0.16666666666666666 * h)
-                + a_17 * (0.6666666666666666 * h) + a_23 * (0.16666666666666666 * h)),
+            &((a_2 + a_6) * (0.5 * h) + (a_11 + a_23) * (0.16666666666666666 * h)
+                + a_17 * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.5 * h) + a_7 * (0.5 * h) + a_12 * (0.16666666666666666 * h)
-                + a_18 * (0.6666666666666666 * h) + a_24 * (0.16666666666666666 * h)),
+            &((a_3 + a_7) * (0.5 * h) + (a_12 + a_24) * (0.16666666666666666 * h)
+                + a_18 * (0.6666666666666666 * h)),
         );
     }
     fn update(
@@ -4274,507 +4230,437 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_44 * a_0 * (0.2777777777777778 * h2)
-                - a_45 * a_2 * (0.2777777777777778 * h2)),
+            &(-(a_44 * a_0 + a_45 * a_2) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_44 * a_4 * (0.4444444444444444 * h2)
-                - a_45 * a_6 * (0.4444444444444444 * h2)),
+            &(-(a_44 * a_4 + a_45 * a_6) * (0.4444444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_44 * a_8 * (0.2777777777777778 * h2)
-                - a_45 * a_10 * (0.2777777777777778 * h2)),
+            &(-(a_44 * a_8 + a_45 * a_10) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_44 * a_1 * (0.2777777777777778 * h2)
-                - a_45 * a_3 * (0.2777777777777778 * h2)),
+            &(-(a_44 * a_1 + a_45 * a_3) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_44 * a_5 * (0.4444444444444444 * h2)
-                - a_45 * a_7 * (0.4444444444444444 * h2)),
+            &(-(a_44 * a_5 + a_45 * a_7) * (0.4444444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_44 * a_9 * (0.2777777777777778 * h2)
-                - a_45 * a_11 * (0.2777777777777778 * h2)),
+            &(-(a_44 * a_9 + a_45 * a_11) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_36 * h - a_44 * a_12 * (0.08333333333333333 * h2)
-                - a_45 * a_15 * (0.08333333333333333 * h2)),
+            &(a_36 * h - (a_44 * a_12 + a_45 * a_15) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_44 * a_18 * (0.4166666666666667 * h2)
-                - a_45 * a_21 * (0.4166666666666667 * h2)),
+            &(-(a_44 * a_18 + a_45 * a_21) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_44 * a_24 * (0.4166666666666667 * h2)
-                - a_45 * a_27 * (0.4166666666666667 * h2)),
+            &(-(a_44 * a_24 + a_45 * a_27) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_42 * h - a_44 * a_30 * (0.08333333333333333 * h2)
-                - a_45 * a_33 * (0.08333333333333333 * h2)),
+            &(a_42 * h - (a_44 * a_30 + a_45 * a_33) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_37 * h - a_44 * a_13 * (0.08333333333333333 * h2)
-                - a_45 * a_16 * (0.08333333333333333 * h2)),
+            &(a_37 * h - (a_44 * a_13 + a_45 * a_16) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_44 * a_19 * (0.4166666666666667 * h2)
-                - a_45 * a_22 * (0.4166666666666667 * h2)),
+            &(-(a_44 * a_19 + a_45 * a_22) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_44 * a_25 * (0.4166666666666667 * h2)
-                - a_45 * a_28 * (0.4166666666666667 * h2)),
+            &(-(a_44 * a_25 + a_45 * a_28) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_43 * h - a_44 * a_31 * (0.08333333333333333 * h2)
-                - a_45 * a_34 * (0.08333333333333333 * h2)),
+            &(a_43 * h - (a_44 * a_31 + a_45 * a_34) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(-a_44 * a_14 * (0.08333333333333333 * h)
-                - a_45 * a_17 * (0.08333333333333333 * h)),
+            &(-(a_44 * a_14 + a_45 * a_17) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(-a_44 * a_20 * (0.4166666666666667 * h)
-                - a_45 * a_23 * (0.4166666666666667 * h)),
+            &(-(a_44 * a_20 + a_45 * a_23) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(-a_44 * a_26 * (0.4166666666666667 * h)
-                - a_45 * a_29 * (0.4166666666666667 * h)),
+            &(-(a_44 * a_26 + a_45 * a_29) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(-a_44 * a_32 * (0.08333333333333333 * h)
-                - a_45 * a_35 * (0.08333333333333333 * h)),
+            &(-(a_44 * a_32 + a_45 * a_35) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_44 * a_0 * (0.12422599874998831 * h2)
-                + a_45 * a_2 * (0.12422599874998831 * h2)),
+            &((a_44 * a_0 + a_45 * a_2) * (0.12422599874998831 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_44 * a_4 * (0.1987615979999813 * h2)
-                + a_45 * a_6 * (0.1987615979999813 * h2)),
+            &((a_44 * a_4 + a_45 * a_6) * (0.1987615979999813 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_44 * a_8 * (0.12422599874998831 * h2)
-                + a_45 * a_10 * (0.12422599874998831 * h2)),
+            &((a_44 * a_8 + a_45 * a_10) * (0.12422599874998831 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_44 * a_1 * (0.12422599874998831 * h2)
-                + a_45 * a_3 * (0.12422599874998831 * h2)),
+            &((a_44 * a_1 + a_45 * a_3) * (0.12422599874998831 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_44 * a_5 * (0.1987615979999813 * h2)
-                + a_45 * a_7 * (0.1987615979999813 * h2)),
+            &((a_44 * a_5 + a_45 * a_7) * (0.1987615979999813 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_44 * a_9 * (0.12422599874998831 * h2)
-                + a_45 * a_11 * (0.12422599874998831 * h2)),
+            &((a_44 * a_9 + a_45 * a_11) * (0.12422599874998831 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_44 * a_12 * (0.037267799624996496 * h2)
-                + a_45 * a_15 * (0.037267799624996496 * h2)),
+            &((a_44 * a_12 + a_45 * a_15) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_38 * h + a_44 * a_18 * (0.18633899812498247 * h2)
-                + a_45 * a_21 * (0.18633899812498247 * h2)),
+            &(a_38 * h + (a_44 * a_18 + a_45 * a_21) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_44 * a_24 * (0.18633899812498247 * h2)
-                + a_45 * a_27 * (0.18633899812498247 * h2)),
+            &((a_44 * a_24 + a_45 * a_27) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
             &(-a_42 * (0.4472135954999579 * h)
-                + a_44 * a_30 * (0.037267799624996496 * h2)
-                + a_45 * a_33 * (0.037267799624996496 * h2)),
+                + (a_44 * a_30 + a_45 * a_33) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_44 * a_13 * (0.037267799624996496 * h2)
-                + a_45 * a_16 * (0.037267799624996496 * h2)),
+            &((a_44 * a_13 + a_45 * a_16) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_39 * h + a_44 * a_19 * (0.18633899812498247 * h2)
-                + a_45 * a_22 * (0.18633899812498247 * h2)),
+            &(a_39 * h + (a_44 * a_19 + a_45 * a_22) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_44 * a_25 * (0.18633899812498247 * h2)
-                + a_45 * a_28 * (0.18633899812498247 * h2)),
+            &((a_44 * a_25 + a_45 * a_28) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
             &(-a_43 * (0.4472135954999579 * h)
-                + a_44 * a_31 * (0.037267799624996496 * h2)
-                + a_45 * a_34 * (0.037267799624996496 * h2)),
+                + (a_44 * a_31 + a_45 * a_34) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_44 * a_14 * (0.037267799624996496 * h)
-                + a_45 * a_17 * (0.037267799624996496 * h)),
+            &((a_44 * a_14 + a_45 * a_17) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_44 * a_20 * (0.18633899812498247 * h)
-                + a_45 * a_23 * (0.18633899812498247 * h)),
+            &((a_44 * a_20 + a_45 * a_23) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_44 * a_26 * (0.18633899812498247 * h)
-                + a_45 * a_29 * (0.18633899812498247 * h)),
+            &((a_44 * a_26 + a_45 * a_29) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_44 * a_32 * (0.037267799624996496 * h)
-                + a_45 * a_35 * (0.037267799624996496 * h)),
+            &((a_44 * a_32 + a_45 * a_35) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_44 * a_0 * (0.12422599874998831 * h2)
-                - a_45 * a_2 * (0.12422599874998831 * h2)),
+            &(-(a_44 * a_0 + a_45 * a_2) * (0.12422599874998831 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_44 * a_4 * (0.1987615979999813 * h2)
-                - a_45 * a_6 * (0.1987615979999813 * h2)),
+            &(-(a_44 * a_4 + a_45 * a_6) * (0.1987615979999813 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_44 * a_8 * (0.12422599874998831 * h2)
-                - a_45 * a_10 * (0.12422599874998831 * h2)),
+            &(-(a_44 * a_8 + a_45 * a_10) * (0.12422599874998831 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_44 * a_1 * (0.12422599874998831 * h2)
-                - a_45 * a_3 * (0.12422599874998831 * h2)),
+            &(-(a_44 * a_1 + a_45 * a_3) * (0.12422599874998831 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_44 * a_5 * (0.1987615979999813 * h2)
-                - a_45 * a_7 * (0.1987615979999813 * h2)),
+            &(-(a_44 * a_5 + a_45 * a_7) * (0.1987615979999813 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_44 * a_9 * (0.12422599874998831 * h2)
-                - a_45 * a_11 * (0.12422599874998831 * h2)),
+            &(-(a_44 * a_9 + a_45 * a_11) * (0.12422599874998831 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_44 * a_12 * (0.037267799624996496 * h2)
-                - a_45 * a_15 * (0.037267799624996496 * h2)),
+            &(-(a_44 * a_12 + a_45 * a_15) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_44 * a_18 * (0.18633899812498247 * h2)
-                - a_45 * a_21 * (0.18633899812498247 * h2)),
+            &(-(a_44 * a_18 + a_45 * a_21) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_40 * h - a_44 * a_24 * (0.18633899812498247 * h2)
-                - a_45 * a_27 * (0.18633899812498247 * h2)),
+            &(a_40 * h - (a_44 * a_24 + a_45 * a_27) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_42 * (0.4472135954999579 * h) - a_44 * a_30 * (0.037267799624996496 * h2)
-                - a_45 * a_33 * (0.037267799624996496 * h2)),
+            &(a_42 * (0.4472135954999579 * h)
+                - (a_44 * a_30 + a_45 * a_33) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_44 * a_13 * (0.037267799624996496 * h2)
-                - a_45 * a_16 * (0.037267799624996496 * h2)),
+            &(-(a_44 * a_13 + a_45 * a_16) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_44 * a_19 * (0.18633899812498247 * h2)
-                - a_45 * a_22 * (0.18633899812498247 * h2)),
+            &(-(a_44 * a_19 + a_45 * a_22) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_41 * h - a_44 * a_25 * (0.18633899812498247 * h2)
-                - a_45 * a_28 * (0.18633899812498247 * h2)),
+            &(a_41 * h - (a_44 * a_25 + a_45 * a_28) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_43 * (0.4472135954999579 * h) - a_44 * a_31 * (0.037267799624996496 * h2)
-                - a_45 * a_34 * (0.037267799624996496 * h2)),
+            &(a_43 * (0.4472135954999579 * h)
+                - (a_44 * a_31 + a_45 * a_34) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(-a_44 * a_14 * (0.037267799624996496 * h)
-                - a_45 * a_17 * (0.037267799624996496 * h)),
+            &(-(a_44 * a_14 + a_45 * a_17) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(-a_44 * a_20 * (0.18633899812498247 * h)
-                - a_45 * a_23 * (0.18633899812498247 * h)),
+            &(-(a_44 * a_20 + a_45 * a_23) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(-a_44 * a_26 * (0.18633899812498247 * h)
-                - a_45 * a_29 * (0.18633899812498247 * h)),
+            &(-(a_44 * a_26 + a_45 * a_29) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(-a_44 * a_32 * (0.037267799624996496 * h)
-                - a_45 * a_35 * (0.037267799624996496 * h)),
+            &(-(a_44 * a_32 + a_45 * a_35) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_44 * a_0 * (0.2777777777777778 * h2)
-                + a_45 * a_2 * (0.2777777777777778 * h2)),
+            &((a_44 * a_0 + a_45 * a_2) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_44 * a_4 * (0.4444444444444444 * h2)
-                + a_45 * a_6 * (0.4444444444444444 * h2)),
+            &((a_44 * a_4 + a_45 * a_6) * (0.4444444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_44 * a_8 * (0.2777777777777778 * h2)
-                + a_45 * a_10 * (0.2777777777777778 * h2)),
+            &((a_44 * a_8 + a_45 * a_10) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_44 * a_1 * (0.2777777777777778 * h2)
-                + a_45 * a_3 * (0.2777777777777778 * h2)),
+            &((a_44 * a_1 + a_45 * a_3) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_44 * a_5 * (0.4444444444444444 * h2)
-                + a_45 * a_7 * (0.4444444444444444 * h2)),
+            &((a_44 * a_5 + a_45 * a_7) * (0.4444444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_44 * a_9 * (0.2777777777777778 * h2)
-                + a_45 * a_11 * (0.2777777777777778 * h2)),
+            &((a_44 * a_9 + a_45 * a_11) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_44 * a_12 * (0.08333333333333333 * h2)
-                + a_45 * a_15 * (0.08333333333333333 * h2)),
+            &((a_44 * a_12 + a_45 * a_15) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_44 * a_18 * (0.4166666666666667 * h2)
-                + a_45 * a_21 * (0.4166666666666667 * h2)),
+            &((a_44 * a_18 + a_45 * a_21) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_44 * a_24 * (0.4166666666666667 * h2)
-                + a_45 * a_27 * (0.4166666666666667 * h2)),
+            &((a_44 * a_24 + a_45 * a_27) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_44 * a_30 * (0.08333333333333333 * h2)
-                + a_45 * a_33 * (0.08333333333333333 * h2)),
+            &((a_44 * a_30 + a_45 * a_33) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_44 * a_13 * (0.08333333333333333 * h2)
-                + a_45 * a_16 * (0.08333333333333333 * h2)),
+            &((a_44 * a_13 + a_45 * a_16) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_44 * a_19 * (0.4166666666666667 * h2)
-                + a_45 * a_22 * (0.4166666666666667 * h2)),
+            &((a_44 * a_19 + a_45 * a_22) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_44 * a_25 * (0.4166666666666667 * h2)
-                + a_45 * a_28 * (0.4166666666666667 * h2)),
+            &((a_44 * a_25 + a_45 * a_28) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_44 * a_31 * (0.08333333333333333 * h2)
-                + a_45 * a_34 * (0.08333333333333333 * h2)),
+            &((a_44 * a_31 + a_45 * a_34) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_44 * a_14 * (0.08333333333333333 * h)
-                + a_45 * a_17 * (0.08333333333333333 * h)),
+            &((a_44 * a_14 + a_45 * a_17) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_44 * a_20 * (0.4166666666666667 * h)
-                + a_45 * a_23 * (0.4166666666666667 * h)),
+            &((a_44 * a_20 + a_45 * a_23) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_44 * a_26 * (0.4166666666666667 * h)
-                + a_45 * a_29 * (0.4166666666666667 * h)),
+            &((a_44 * a_26 + a_45 * a_29) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_44 * a_32 * (0.08333333333333333 * h)
-                + a_45 * a_35 * (0.08333333333333333 * h)),
+            &((a_44 * a_32 + a_45 * a_35) * (0.08333333333333333 * h)),
         );
     }
     #[allow(clippy::too_many_lines)]
@@ -5011,256 +4897,191 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
             &(-a_0 * 0.11030056647916492 - a_4 * 0.1896994335208351
-                + a_8 * 0.03390736422914389 - a_12 * 0.08333333333333333
-                - a_18 * 0.2269672331458316 + a_24 * 0.03390736422914389),
+                + (a_8 + a_24) * 0.03390736422914389 - a_12 * 0.08333333333333333
+                - a_18 * 0.2269672331458316),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
             &(-a_1 * 0.11030056647916492 - a_5 * 0.1896994335208351
-                + a_9 * 0.03390736422914389 - a_13 * 0.08333333333333333
-                - a_19 * 0.2269672331458316 + a_25 * 0.03390736422914389),
+                + (a_9 + a_25) * 0.03390736422914389 - a_13 * 0.08333333333333333
+                - a_19 * 0.2269672331458316),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_0 * 0.07303276685416842 - a_4 * 0.45057403089581055
+            &(-a_0 * 0.07303276685416842 - (a_4 + a_18) * 0.45057403089581055
                 - a_8 * 0.2269672331458316 - a_12 * 0.08333333333333333
-                - a_18 * 0.45057403089581055 - a_24 * 0.1896994335208351),
+                - a_24 * 0.1896994335208351),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_1 * 0.07303276685416842 - a_5 * 0.45057403089581055
+            &(-a_1 * 0.07303276685416842 - (a_5 + a_19) * 0.45057403089581055
                 - a_9 * 0.2269672331458316 - a_13 * 0.08333333333333333
-                - a_19 * 0.45057403089581055 - a_25 * 0.1896994335208351),
+                - a_25 * 0.1896994335208351),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             0,
-            &(-a_0 * 0.08333333333333333 - a_4 * 0.4166666666666667
-                - a_8 * 0.4166666666666667 - a_12 * 0.08333333333333333
+            &(-(a_0 + a_12) * 0.08333333333333333 - (a_4 + a_8) * 0.4166666666666667
                 - a_18 * 0.3651638342708421 - a_24 * 0.5515028323958245),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             0,
-            &(-a_1 * 0.08333333333333333 - a_5 * 0.4166666666666667
-                - a_9 * 0.4166666666666667 - a_13 * 0.08333333333333333
+            &(-(a_1 + a_13) * 0.08333333333333333 - (a_5 + a_9) * 0.4166666666666667
                 - a_19 * 0.3651638342708421 - a_25 * 0.5515028323958245),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.11030056647916492 - a_6 * 0.1896994335208351
-                + a_10 * 0.03390736422914389 - a_15 * 0.11030056647916492
-                - a_21 * 0.1896994335208351 + a_27 * 0.03390736422914389
-                - a_33 * 0.010300566479164915),
+            &(-(a_2 + a_15) * 0.11030056647916492 - (a_6 + a_21) * 0.1896994335208351
+                + (a_10 + a_27) * 0.03390736422914389 - a_33 * 0.010300566479164915),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.11030056647916492 - a_7 * 0.1896994335208351
-                + a_11 * 0.03390736422914389 - a_16 * 0.11030056647916492
-                - a_22 * 0.1896994335208351 + a_28 * 0.03390736422914389
-                - a_34 * 0.010300566479164915),
+            &(-(a_3 + a_16) * 0.11030056647916492 - (a_7 + a_22) * 0.1896994335208351
+                + (a_11 + a_28) * 0.03390736422914389 - a_34 * 0.010300566479164915),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_2 * 0.07303276685416842 - a_6 * 0.45057403089581055
-                - a_10 * 0.2269672331458316 - a_15 * 0.07303276685416842
-                - a_21 * 0.45057403089581055 - a_27 * 0.2269672331458316
-                + a_33 * 0.02696723314583158),
+            &(-(a_2 + a_15) * 0.07303276685416842 - (a_6 + a_21) * 0.45057403089581055
+                - (a_10 + a_27) * 0.2269672331458316 + a_33 * 0.02696723314583158),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_3 * 0.07303276685416842 - a_7 * 0.45057403089581055
-                - a_11 * 0.2269672331458316 - a_16 * 0.07303276685416842
-                - a_22 * 0.45057403089581055 - a_28 * 0.2269672331458316
-                + a_34 * 0.02696723314583158),
+            &(-(a_3 + a_16) * 0.07303276685416842 - (a_7 + a_22) * 0.45057403089581055
+                - (a_11 + a_28) * 0.2269672331458316 + a_34 * 0.02696723314583158),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             0,
-            &(-a_2 * 0.08333333333333333 - a_6 * 0.4166666666666667
-                - a_10 * 0.4166666666666667 - a_15 * 0.08333333333333333
-                - a_21 * 0.4166666666666667 - a_27 * 0.4166666666666667
-                - a_33 * 0.08333333333333333),
+            &(-(a_2 + a_15 + a_33) * 0.08333333333333333
+                - (a_6 + a_10 + a_21 + a_27) * 0.4166666666666667),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             0,
-            &(-a_3 * 0.08333333333333333 - a_7 * 0.4166666666666667
-                - a_11 * 0.4166666666666667 - a_16 * 0.08333333333333333
-                - a_22 * 0.4166666666666667 - a_28 * 0.4166666666666667
-                - a_34 * 0.08333333333333333),
+            &(-(a_3 + a_16 + a_34) * 0.08333333333333333
+                - (a_7 + a_11 + a_22 + a_28) * 0.4166666666666667),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_36 + a_42 - a_44 - a_44 * a_0 * (0.2777777777777778 * h)
-                - a_44 * a_4 * (0.4444444444444444 * h)
-                - a_44 * a_8 * (0.2777777777777778 * h)
-                - a_44 * a_12 * (0.08333333333333333 * h)
-                - a_44 * a_18 * (0.4166666666666667 * h)
-                - a_44 * a_24 * (0.4166666666666667 * h)
-                - a_44 * a_30 * (0.08333333333333333 * h)
-                - a_45 * a_2 * (0.2777777777777778 * h)
-                - a_45 * a_6 * (0.4444444444444444 * h)
-                - a_45 * a_10 * (0.2777777777777778 * h)
-                - a_45 * a_15 * (0.08333333333333333 * h)
-                - a_45 * a_21 * (0.4166666666666667 * h)
-                - a_45 * a_27 * (0.4166666666666667 * h)
-                - a_45 * a_33 * (0.08333333333333333 * h)),
+            &(a_36 + a_42 - a_44
+                - (a_44 * a_0 + a_44 * a_8 + a_45 * a_2 + a_45 * a_10)
+                    * (0.2777777777777778 * h)
+                - (a_44 * a_4 + a_45 * a_6) * (0.4444444444444444 * h)
+                - (a_44 * a_12 + a_44 * a_30 + a_45 * a_15 + a_45 * a_33)
+                    * (0.08333333333333333 * h)
+                - (a_44 * a_18 + a_44 * a_24 + a_45 * a_21 + a_45 * a_27)
+                    * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_37 + a_43 - a_44 * a_1 * (0.2777777777777778 * h)
-                - a_44 * a_5 * (0.4444444444444444 * h)
-                - a_44 * a_9 * (0.2777777777777778 * h)
-                - a_44 * a_13 * (0.08333333333333333 * h)
-                - a_44 * a_19 * (0.4166666666666667 * h)
-                - a_44 * a_25 * (0.4166666666666667 * h)
-                - a_44 * a_31 * (0.08333333333333333 * h) - a_45
-                - a_45 * a_3 * (0.2777777777777778 * h)
-                - a_45 * a_7 * (0.4444444444444444 * h)
-                - a_45 * a_11 * (0.2777777777777778 * h)
-                - a_45 * a_16 * (0.08333333333333333 * h)
-                - a_45 * a_22 * (0.4166666666666667 * h)
-                - a_45 * a_28 * (0.4166666666666667 * h)
-                - a_45 * a_34 * (0.08333333333333333 * h)),
+            &(a_37 + a_43
+                - (a_44 * a_1 + a_44 * a_9 + a_45 * a_3 + a_45 * a_11)
+                    * (0.2777777777777778 * h)
+                - (a_44 * a_5 + a_45 * a_7) * (0.4444444444444444 * h)
+                - (a_44 * a_13 + a_44 * a_31 + a_45 * a_16 + a_45 * a_34)
+                    * (0.08333333333333333 * h)
+                - (a_44 * a_19 + a_44 * a_25 + a_45 * a_22 + a_45 * a_28)
+                    * (0.4166666666666667 * h) - a_45),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_38 - a_42 * 0.4472135954999579 + a_44 * 0.4472135954999579
-                + a_44 * a_0 * (0.12422599874998831 * h)
-                + a_44 * a_4 * (0.1987615979999813 * h)
-                + a_44 * a_8 * (0.12422599874998831 * h)
-                + a_44 * a_12 * (0.037267799624996496 * h)
-                + a_44 * a_18 * (0.18633899812498247 * h)
-                + a_44 * a_24 * (0.18633899812498247 * h)
-                + a_44 * a_30 * (0.037267799624996496 * h)
-                + a_45 * a_2 * (0.12422599874998831 * h)
-                + a_45 * a_6 * (0.1987615979999813 * h)
-                + a_45 * a_10 * (0.12422599874998831 * h)
-                + a_45 * a_15 * (0.037267799624996496 * h)
-                + a_45 * a_21 * (0.18633899812498247 * h)
-                + a_45 * a_27 * (0.18633899812498247 * h)
-                + a_45 * a_33 * (0.037267799624996496 * h)),
+            &(a_38 - (a_42 - a_44) * 0.4472135954999579
+                + (a_44 * a_0 + a_44 * a_8 + a_45 * a_2 + a_45 * a_10)
+                    * (0.12422599874998831 * h)
+                + (a_44 * a_4 + a_45 * a_6) * (0.1987615979999813 * h)
+                + (a_44 * a_12 + a_44 * a_30 + a_45 * a_15 + a_45 * a_33)
+                    * (0.037267799624996496 * h)
+                + (a_44 * a_18 + a_44 * a_24 + a_45 * a_21 + a_45 * a_27)
+                    * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_39 - a_43 * 0.4472135954999579 + a_44 * a_1 * (0.12422599874998831 * h)
-                + a_44 * a_5 * (0.1987615979999813 * h)
-                + a_44 * a_9 * (0.12422599874998831 * h)
-                + a_44 * a_13 * (0.037267799624996496 * h)
-                + a_44 * a_19 * (0.18633899812498247 * h)
-                + a_44 * a_25 * (0.18633899812498247 * h)
-                + a_44 * a_31 * (0.037267799624996496 * h) + a_45 * 0.4472135954999579
-                + a_45 * a_3 * (0.12422599874998831 * h)
-                + a_45 * a_7 * (0.1987615979999813 * h)
-                + a_45 * a_11 * (0.12422599874998831 * h)
-                + a_45 * a_16 * (0.037267799624996496 * h)
-                + a_45 * a_22 * (0.18633899812498247 * h)
-                + a_45 * a_28 * (0.18633899812498247 * h)
-                + a_45 * a_34 * (0.037267799624996496 * h)),
+            &(a_39 - (a_43 - a_45) * 0.4472135954999579
+                + (a_44 * a_1 + a_44 * a_9 + a_45 * a_3 + a_45 * a_11)
+                    * (0.12422599874998831 * h)
+                + (a_44 * a_5 + a_45 * a_7) * (0.1987615979999813 * h)
+                + (a_44 * a_13 + a_44 * a_31 + a_45 * a_16 + a_45 * a_34)
+                    * (0.037267799624996496 * h)
+                + (a_44 * a_19 + a_44 * a_25 + a_45 * a_22 + a_45 * a_28)
+                    * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             0,
-            &(a_40 + a_42 * 0.4472135954999579 - a_44 * 0.4472135954999579
-                - a_44 * a_0 * (0.12422599874998831 * h)
-                - a_44 * a_4 * (0.1987615979999813 * h)
-                - a_44 * a_8 * (0.12422599874998831 * h)
-                - a_44 * a_12 * (0.037267799624996496 * h)
-                - a_44 * a_18 * (0.18633899812498247 * h)
-                - a_44 * a_24 * (0.18633899812498247 * h)
-                - a_44 * a_30 * (0.037267799624996496 * h)
-                - a_45 * a_2 * (0.12422599874998831 * h)
-                - a_45 * a_6 * (0.1987615979999813 * h)
-                - a_45 * a_10 * (0.12422599874998831 * h)
-                - a_45 * a_15 * (0.037267799624996496 * h)
-                - a_45 * a_21 * (0.18633899812498247 * h)
-                - a_45 * a_27 * (0.18633899812498247 * h)
-                - a_45 * a_33 * (0.037267799624996496 * h)),
+            &(a_40 + (a_42 - a_44) * 0.4472135954999579
+                - (a_44 * a_0 + a_44 * a_8 + a_45 * a_2 + a_45 * a_10)
+                    * (0.12422599874998831 * h)
+                - (a_44 * a_4 + a_45 * a_6) * (0.1987615979999813 * h)
+                - (a_44 * a_12 + a_44 * a_30 + a_45 * a_15 + a_45 * a_33)
+                    * (0.037267799624996496 * h)
+                - (a_44 * a_18 + a_44 * a_24 + a_45 * a_21 + a_45 * a_27)
+                    * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             0,
-            &(a_41 + a_43 * 0.4472135954999579 - a_44 * a_1 * (0.12422599874998831 * h)
-                - a_44 * a_5 * (0.1987615979999813 * h)
-                - a_44 * a_9 * (0.12422599874998831 * h)
-                - a_44 * a_13 * (0.037267799624996496 * h)
-                - a_44 * a_19 * (0.18633899812498247 * h)
-                - a_44 * a_25 * (0.18633899812498247 * h)
-                - a_44 * a_31 * (0.037267799624996496 * h) - a_45 * 0.4472135954999579
-                - a_45 * a_3 * (0.12422599874998831 * h)
-                - a_45 * a_7 * (0.1987615979999813 * h)
-                - a_45 * a_11 * (0.12422599874998831 * h)
-                - a_45 * a_16 * (0.037267799624996496 * h)
-                - a_45 * a_22 * (0.18633899812498247 * h)
-                - a_45 * a_28 * (0.18633899812498247 * h)
-                - a_45 * a_34 * (0.037267799624996496 * h)),
+            &(a_41 + (a_43 - a_45) * 0.4472135954999579
+                - (a_44 * a_1 + a_44 * a_9 + a_45 * a_3 + a_45 * a_11)
+                    * (0.12422599874998831 * h)
+                - (a_44 * a_5 + a_45 * a_7) * (0.1987615979999813 * h)
+                - (a_44 * a_13 + a_44 * a_31 + a_45 * a_16 + a_45 * a_34)
+                    * (0.037267799624996496 * h)
+                - (a_44 * a_19 + a_44 * a_25 + a_45 * a_22 + a_45 * a_28)
+                    * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             0,
-            &(a_44 + a_44 * a_0 * (0.2777777777777778 * h)
-                + a_44 * a_4 * (0.4444444444444444 * h)
-                + a_44 * a_8 * (0.2777777777777778 * h)
-                + a_44 * a_12 * (0.08333333333333333 * h)
-                + a_44 * a_18 * (0.4166666666666667 * h)
-                + a_44 * a_24 * (0.4166666666666667 * h)
-                + a_44 * a_30 * (0.08333333333333333 * h)
-                + a_45 * a_2 * (0.2777777777777778 * h)
-                + a_45 * a_6 * (0.4444444444444444 * h)
-                + a_45 * a_10 * (0.2777777777777778 * h)
-                + a_45 * a_15 * (0.08333333333333333 * h)
-                + a_45 * a_21 * (0.4166666666666667 * h)
-                + a_45 * a_27 * (0.4166666666666667 * h)
-                + a_45 * a_33 * (0.08333333333333333 * h)),
+            &(a_44
+                + (a_44 * a_0 + a_44 * a_8 + a_45 * a_2 + a_45 * a_10)
+                    * (0.2777777777777778 * h)
+                + (a_44 * a_4 + a_45 * a_6) * (0.4444444444444444 * h)
+                + (a_44 * a_12 + a_44 * a_30 + a_45 * a_15 + a_45 * a_33)
+                    * (0.08333333333333333 * h)
+                + (a_44 * a_18 + a_44 * a_24 + a_45 * a_21 + a_45 * a_27)
+                    * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             0,
-            &(a_44 * a_1 * (0.2777777777777778 * h)
-                + a_44 * a_5 * (0.4444444444444444 * h)
-                + a_44 * a_9 * (0.2777777777777778 * h)
-                + a_44 * a_13 * (0.08333333333333333 * h)
-                + a_44 * a_19 * (0.4166666666666667 * h)
-                + a_44 * a_25 * (0.4166666666666667 * h)
-                + a_44 * a_31 * (0.08333333333333333 * h) + a_45
-                + a_45 * a_3 * (0.2777777777777778 * h)
-                + a_45 * a_7 * (0.4444444444444444 * h)
-                + a_45 * a_11 * (0.2777777777777778 * h)
-                + a_45 * a_16 * (0.08333333333333333 * h)
-                + a_45 * a_22 * (0.4166666666666667 * h)
-                + a_45 * a_28 * (0.4166666666666667 * h)
-                + a_45 * a_34 * (0.08333333333333333 * h)),
+            &((a_44 * a_1 + a_44 * a_9 + a_45 * a_3 + a_45 * a_11)
+                * (0.2777777777777778 * h)
+                + (a_44 * a_5 + a_45 * a_7) * (0.4444444444444444 * h)
+                + (a_44 * a_13 + a_44 * a_31 + a_45 * a_16 + a_45 * a_34)
+                    * (0.08333333333333333 * h)
+                + (a_44 * a_19 + a_44 * a_25 + a_45 * a_22 + a_45 * a_28)
+                    * (0.4166666666666667 * h) + a_45),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -5375,19 +5196,17 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.2777777777777778 * h) + a_4 * (0.4444444444444444 * h)
-                + a_8 * (0.2777777777777778 * h) + a_12 * (0.08333333333333333 * h)
-                + a_18 * (0.4166666666666667 * h) + a_24 * (0.4166666666666667 * h)
-                + a_30 * (0.08333333333333333 * h)),
+            &((a_0 + a_8) * (0.2777777777777778 * h) + a_4 * (0.4444444444444444 * h)
+                + (a_12 + a_30) * (0.08333333333333333 * h)
+                + (a_18 + a_24) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.2777777777777778 * h) + a_5 * (0.4444444444444444 * h)
-                + a_9 * (0.2777777777777778 * h) + a_13 * (0.08333333333333333 * h)
-                + a_19 * (0.4166666666666667 * h) + a_25 * (0.4166666666666667 * h)
-                + a_31 * (0.08333333333333333 * h)),
+            &((a_1 + a_9) * (0.2777777777777778 * h) + a_5 * (0.4444444444444444 * h)
+                + (a_13 + a_31) * (0.08333333333333333 * h)
+                + (a_19 + a_25) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -5501,20 +5320,18 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.2777777777777778 * h) + a_6 * (0.4444444444444444 * h)
-                + a_10 * (0.2777777777777778 * h) + a_15 * (0.08333333333333333 * h)
-                + a_21 * (0.4166666666666667 * h) + a_27 * (0.4166666666666667 * h)
-                + a_33 * (0.08333333333333333 * h)),
+            &((a_2 + a_10) * (0.2777777777777778 * h) + a_6 * (0.4444444444444444 * h)
+                + (a_15 + a_33) * (0.08333333333333333 * h)
+                + (a_21 + a_27) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.2777777777777778 * h) + a_7 * (0.4444444444444444 * h)
-                + a_11 * (0.2777777777777778 * h) + a_16 * (0.08333333333333333 * h)
-                + a_22 * (0.4166666666666667 * h) + a_28 * (0.4166666666666667 * h)
-                + a_34 * (0.08333333333333333 * h)),
+            &((a_3 + a_11) * (0.2777777777777778 * h) + a_7 * (0.4444444444444444 * h)
+                + (a_16 + a_34) * (0.08333333333333333 * h)
+                + (a_22 + a_28) * (0.4166666666666667 * h)),
         );
     }
     fn update(
@@ -8282,790 +8099,695 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_56 * a_0 * (0.17392742256872692 * h2)
-                + a_57 * a_2 * (0.17392742256872692 * h2)),
+            &((a_56 * a_0 + a_57 * a_2) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_56 * a_4 * (0.32607257743127305 * h2)
-                + a_57 * a_6 * (0.32607257743127305 * h2)),
+            &((a_56 * a_4 + a_57 * a_6) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_56 * a_8 * (0.32607257743127305 * h2)
-                + a_57 * a_10 * (0.32607257743127305 * h2)),
+            &((a_56 * a_8 + a_57 * a_10) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_56 * a_12 * (0.17392742256872692 * h2)
-                + a_57 * a_14 * (0.17392742256872692 * h2)),
+            &((a_56 * a_12 + a_57 * a_14) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_56 * a_1 * (0.17392742256872692 * h2)
-                + a_57 * a_3 * (0.17392742256872692 * h2)),
+            &((a_56 * a_1 + a_57 * a_3) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_56 * a_5 * (0.32607257743127305 * h2)
-                + a_57 * a_7 * (0.32607257743127305 * h2)),
+            &((a_56 * a_5 + a_57 * a_7) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_56 * a_9 * (0.32607257743127305 * h2)
-                + a_57 * a_11 * (0.32607257743127305 * h2)),
+            &((a_56 * a_9 + a_57 * a_11) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_56 * a_13 * (0.17392742256872692 * h2)
-                + a_57 * a_15 * (0.17392742256872692 * h2)),
+            &((a_56 * a_13 + a_57 * a_15) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_46 * h + a_56 * a_16 * (0.05 * h2) + a_57 * a_19 * (0.05 * h2)),
+            &(a_46 * h + (a_56 * a_16 + a_57 * a_19) * (0.05 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_56 * a_22 * (0.2722222222222222 * h2)
-                + a_57 * a_25 * (0.2722222222222222 * h2)),
+            &((a_56 * a_22 + a_57 * a_25) * (0.2722222222222222 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_56 * a_28 * (0.35555555555555557 * h2)
-                + a_57 * a_31 * (0.35555555555555557 * h2)),
+            &((a_56 * a_28 + a_57 * a_31) * (0.35555555555555557 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_56 * a_34 * (0.2722222222222222 * h2)
-                + a_57 * a_37 * (0.2722222222222222 * h2)),
+            &((a_56 * a_34 + a_57 * a_37) * (0.2722222222222222 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
-            &(-a_54 * h + a_56 * a_40 * (0.05 * h2) + a_57 * a_43 * (0.05 * h2)),
+            &(-a_54 * h + (a_56 * a_40 + a_57 * a_43) * (0.05 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_47 * h + a_56 * a_17 * (0.05 * h2) + a_57 * a_20 * (0.05 * h2)),
+            &(a_47 * h + (a_56 * a_17 + a_57 * a_20) * (0.05 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_56 * a_23 * (0.2722222222222222 * h2)
-                + a_57 * a_26 * (0.2722222222222222 * h2)),
+            &((a_56 * a_23 + a_57 * a_26) * (0.2722222222222222 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_56 * a_29 * (0.35555555555555557 * h2)
-                + a_57 * a_32 * (0.35555555555555557 * h2)),
+            &((a_56 * a_29 + a_57 * a_32) * (0.35555555555555557 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_56 * a_35 * (0.2722222222222222 * h2)
-                + a_57 * a_38 * (0.2722222222222222 * h2)),
+            &((a_56 * a_35 + a_57 * a_38) * (0.2722222222222222 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 4, dims),
-            &(-a_55 * h + a_56 * a_41 * (0.05 * h2) + a_57 * a_44 * (0.05 * h2)),
+            &(-a_55 * h + (a_56 * a_41 + a_57 * a_44) * (0.05 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_56 * a_18 * (0.05 * h) + a_57 * a_21 * (0.05 * h)),
+            &((a_56 * a_18 + a_57 * a_21) * (0.05 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_56 * a_24 * (0.2722222222222222 * h)
-                + a_57 * a_27 * (0.2722222222222222 * h)),
+            &((a_56 * a_24 + a_57 * a_27) * (0.2722222222222222 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_56 * a_30 * (0.35555555555555557 * h)
-                + a_57 * a_33 * (0.35555555555555557 * h)),
+            &((a_56 * a_30 + a_57 * a_33) * (0.35555555555555557 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_56 * a_36 * (0.2722222222222222 * h)
-                + a_57 * a_39 * (0.2722222222222222 * h)),
+            &((a_56 * a_36 + a_57 * a_39) * (0.2722222222222222 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 4, dims),
-            &(a_56 * a_42 * (0.05 * h) + a_57 * a_45 * (0.05 * h)),
+            &((a_56 * a_42 + a_57 * a_45) * (0.05 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_56 * a_0 * (0.07454032395802583 * h2)
-                - a_57 * a_2 * (0.07454032395802583 * h2)),
+            &(-(a_56 * a_0 + a_57 * a_2) * (0.07454032395802583 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_56 * a_4 * (0.13974539032768846 * h2)
-                - a_57 * a_6 * (0.13974539032768846 * h2)),
+            &(-(a_56 * a_4 + a_57 * a_6) * (0.13974539032768846 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_56 * a_8 * (0.13974539032768846 * h2)
-                - a_57 * a_10 * (0.13974539032768846 * h2)),
+            &(-(a_56 * a_8 + a_57 * a_10) * (0.13974539032768846 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_56 * a_12 * (0.07454032395802583 * h2)
-                - a_57 * a_14 * (0.07454032395802583 * h2)),
+            &(-(a_56 * a_12 + a_57 * a_14) * (0.07454032395802583 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_56 * a_1 * (0.07454032395802583 * h2)
-                - a_57 * a_3 * (0.07454032395802583 * h2)),
+            &(-(a_56 * a_1 + a_57 * a_3) * (0.07454032395802583 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_56 * a_5 * (0.13974539032768846 * h2)
-                - a_57 * a_7 * (0.13974539032768846 * h2)),
+            &(-(a_56 * a_5 + a_57 * a_7) * (0.13974539032768846 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_56 * a_9 * (0.13974539032768846 * h2)
-                - a_57 * a_11 * (0.13974539032768846 * h2)),
+            &(-(a_56 * a_9 + a_57 * a_11) * (0.13974539032768846 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_56 * a_13 * (0.07454032395802583 * h2)
-                - a_57 * a_15 * (0.07454032395802583 * h2)),
+            &(-(a_56 * a_13 + a_57 * a_15) * (0.07454032395802583 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_56 * a_16 * (0.02142857142857143 * h2)
-                - a_57 * a_19 * (0.02142857142857143 * h2)),
+            &(-(a_56 * a_16 + a_57 * a_19) * (0.02142857142857143 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_48 * h - a_56 * a_22 * (0.11666666666666667 * h2)
-                - a_57 * a_25 * (0.11666666666666667 * h2)),
+            &(a_48 * h - (a_56 * a_22 + a_57 * a_25) * (0.11666666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_56 * a_28 * (0.1523809523809524 * h2)
-                - a_57 * a_31 * (0.1523809523809524 * h2)),
+            &(-(a_56 * a_28 + a_57 * a_31) * (0.1523809523809524 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_56 * a_34 * (0.11666666666666667 * h2)
-                - a_57 * a_37 * (0.11666666666666667 * h2)),
+            &(-(a_56 * a_34 + a_57 * a_37) * (0.11666666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
-            &(a_54 * (0.42857142857142855 * h) - a_56 * a_40 * (0.02142857142857143 * h2)
-                - a_57 * a_43 * (0.02142857142857143 * h2)),
+            &(a_54 * (0.42857142857142855 * h)
+                - (a_56 * a_40 + a_57 * a_43) * (0.02142857142857143 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_56 * a_17 * (0.02142857142857143 * h2)
-                - a_57 * a_20 * (0.02142857142857143 * h2)),
+            &(-(a_56 * a_17 + a_57 * a_20) * (0.02142857142857143 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_49 * h - a_56 * a_23 * (0.11666666666666667 * h2)
-                - a_57 * a_26 * (0.11666666666666667 * h2)),
+            &(a_49 * h - (a_56 * a_23 + a_57 * a_26) * (0.11666666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_56 * a_29 * (0.1523809523809524 * h2)
-                - a_57 * a_32 * (0.1523809523809524 * h2)),
+            &(-(a_56 * a_29 + a_57 * a_32) * (0.1523809523809524 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(-a_56 * a_35 * (0.11666666666666667 * h2)
-                - a_57 * a_38 * (0.11666666666666667 * h2)),
+            &(-(a_56 * a_35 + a_57 * a_38) * (0.11666666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 4, dims),
-            &(a_55 * (0.42857142857142855 * h) - a_56 * a_41 * (0.02142857142857143 * h2)
-                - a_57 * a_44 * (0.02142857142857143 * h2)),
+            &(a_55 * (0.42857142857142855 * h)
+                - (a_56 * a_41 + a_57 * a_44) * (0.02142857142857143 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(-a_56 * a_18 * (0.02142857142857143 * h)
-                - a_57 * a_21 * (0.02142857142857143 * h)),
+            &(-(a_56 * a_18 + a_57 * a_21) * (0.02142857142857143 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(-a_56 * a_24 * (0.11666666666666667 * h)
-                - a_57 * a_27 * (0.11666666666666667 * h)),
+            &(-(a_56 * a_24 + a_57 * a_27) * (0.11666666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(-a_56 * a_30 * (0.1523809523809524 * h)
-                - a_57 * a_33 * (0.1523809523809524 * h)),
+            &(-(a_56 * a_30 + a_57 * a_33) * (0.1523809523809524 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(-a_56 * a_36 * (0.11666666666666667 * h)
-                - a_57 * a_39 * (0.11666666666666667 * h)),
+            &(-(a_56 * a_36 + a_57 * a_39) * (0.11666666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 4, dims),
-            &(-a_56 * a_42 * (0.02142857142857143 * h)
-                - a_57 * a_45 * (0.02142857142857143 * h)),
+            &(-(a_56 * a_42 + a_57 * a_45) * (0.02142857142857143 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_56 * a_0 * (0.0652227834632726 * h2)
-                + a_57 * a_2 * (0.0652227834632726 * h2)),
+            &((a_56 * a_0 + a_57 * a_2) * (0.0652227834632726 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_56 * a_4 * (0.1222772165367274 * h2)
-                + a_57 * a_6 * (0.1222772165367274 * h2)),
+            &((a_56 * a_4 + a_57 * a_6) * (0.1222772165367274 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_56 * a_8 * (0.1222772165367274 * h2)
-                + a_57 * a_10 * (0.1222772165367274 * h2)),
+            &((a_56 * a_8 + a_57 * a_10) * (0.1222772165367274 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_56 * a_12 * (0.0652227834632726 * h2)
-                + a_57 * a_14 * (0.0652227834632726 * h2)),
+            &((a_56 * a_12 + a_57 * a_14) * (0.0652227834632726 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_56 * a_1 * (0.0652227834632726 * h2)
-                + a_57 * a_3 * (0.0652227834632726 * h2)),
+            &((a_56 * a_1 + a_57 * a_3) * (0.0652227834632726 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_56 * a_5 * (0.1222772165367274 * h2)
-                + a_57 * a_7 * (0.1222772165367274 * h2)),
+            &((a_56 * a_5 + a_57 * a_7) * (0.1222772165367274 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_56 * a_9 * (0.1222772165367274 * h2)
-                + a_57 * a_11 * (0.1222772165367274 * h2)),
+            &((a_56 * a_9 + a_57 * a_11) * (0.1222772165367274 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_56 * a_13 * (0.0652227834632726 * h2)
-                + a_57 * a_15 * (0.0652227834632726 * h2)),
+            &((a_56 * a_13 + a_57 * a_15) * (0.0652227834632726 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_56 * a_16 * (0.01875 * h2) + a_57 * a_19 * (0.01875 * h2)),
+            &((a_56 * a_16 + a_57 * a_19) * (0.01875 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_56 * a_22 * (0.10208333333333333 * h2)
-                + a_57 * a_25 * (0.10208333333333333 * h2)),
+            &((a_56 * a_22 + a_57 * a_25) * (0.10208333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_50 * h + a_56 * a_28 * (0.13333333333333333 * h2)
-                + a_57 * a_31 * (0.13333333333333333 * h2)),
+            &(a_50 * h + (a_56 * a_28 + a_57 * a_31) * (0.13333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_56 * a_34 * (0.10208333333333333 * h2)
-                + a_57 * a_37 * (0.10208333333333333 * h2)),
+            &((a_56 * a_34 + a_57 * a_37) * (0.10208333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
-            &(-a_54 * (0.375 * h) + a_56 * a_40 * (0.01875 * h2)
-                + a_57 * a_43 * (0.01875 * h2)),
+            &(-a_54 * (0.375 * h) + (a_56 * a_40 + a_57 * a_43) * (0.01875 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_56 * a_17 * (0.01875 * h2) + a_57 * a_20 * (0.01875 * h2)),
+            &((a_56 * a_17 + a_57 * a_20) * (0.01875 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_56 * a_23 * (0.10208333333333333 * h2)
-                + a_57 * a_26 * (0.10208333333333333 * h2)),
+            &((a_56 * a_23 + a_57 * a_26) * (0.10208333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_51 * h + a_56 * a_29 * (0.13333333333333333 * h2)
-                + a_57 * a_32 * (0.13333333333333333 * h2)),
+            &(a_51 * h + (a_56 * a_29 + a_57 * a_32) * (0.13333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_56 * a_35 * (0.10208333333333333 * h2)
-                + a_57 * a_38 * (0.10208333333333333 * h2)),
+            &((a_56 * a_35 + a_57 * a_38) * (0.10208333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 4, dims),
-            &(-a_55 * (0.375 * h) + a_56 * a_41 * (0.01875 * h2)
-                + a_57 * a_44 * (0.01875 * h2)),
+            &(-a_55 * (0.375 * h) + (a_56 * a_41 + a_57 * a_44) * (0.01875 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_56 * a_18 * (0.01875 * h) + a_57 * a_21 * (0.01875 * h)),
+            &((a_56 * a_18 + a_57 * a_21) * (0.01875 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_56 * a_24 * (0.10208333333333333 * h)
-                + a_57 * a_27 * (0.10208333333333333 * h)),
+            &((a_56 * a_24 + a_57 * a_27) * (0.10208333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_56 * a_30 * (0.13333333333333333 * h)
-                + a_57 * a_33 * (0.13333333333333333 * h)),
+            &((a_56 * a_30 + a_57 * a_33) * (0.13333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_56 * a_36 * (0.10208333333333333 * h)
-                + a_57 * a_39 * (0.10208333333333333 * h)),
+            &((a_56 * a_36 + a_57 * a_39) * (0.10208333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 4, dims),
-            &(a_56 * a_42 * (0.01875 * h) + a_57 * a_45 * (0.01875 * h)),
+            &((a_56 * a_42 + a_57 * a_45) * (0.01875 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_56 * a_0 * (0.07454032395802583 * h2)
-                - a_57 * a_2 * (0.07454032395802583 * h2)),
+            &(-(a_56 * a_0 + a_57 * a_2) * (0.07454032395802583 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_56 * a_4 * (0.13974539032768846 * h2)
-                - a_57 * a_6 * (0.13974539032768846 * h2)),
+            &(-(a_56 * a_4 + a_57 * a_6) * (0.13974539032768846 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_56 * a_8 * (0.13974539032768846 * h2)
-                - a_57 * a_10 * (0.13974539032768846 * h2)),
+            &(-(a_56 * a_8 + a_57 * a_10) * (0.13974539032768846 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_56 * a_12 * (0.07454032395802583 * h2)
-                - a_57 * a_14 * (0.07454032395802583 * h2)),
+            &(-(a_56 * a_12 + a_57 * a_14) * (0.07454032395802583 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_56 * a_1 * (0.07454032395802583 * h2)
-                - a_57 * a_3 * (0.07454032395802583 * h2)),
+            &(-(a_56 * a_1 + a_57 * a_3) * (0.07454032395802583 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_56 * a_5 * (0.13974539032768846 * h2)
-                - a_57 * a_7 * (0.13974539032768846 * h2)),
+            &(-(a_56 * a_5 + a_57 * a_7) * (0.13974539032768846 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_56 * a_9 * (0.13974539032768846 * h2)
-                - a_57 * a_11 * (0.13974539032768846 * h2)),
+            &(-(a_56 * a_9 + a_57 * a_11) * (0.13974539032768846 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_56 * a_13 * (0.07454032395802583 * h2)
-                - a_57 * a_15 * (0.07454032395802583 * h2)),
+            &(-(a_56 * a_13 + a_57 * a_15) * (0.07454032395802583 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_56 * a_16 * (0.02142857142857143 * h2)
-                - a_57 * a_19 * (0.02142857142857143 * h2)),
+            &(-(a_56 * a_16 + a_57 * a_19) * (0.02142857142857143 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_56 * a_22 * (0.11666666666666667 * h2)
-                - a_57 * a_25 * (0.11666666666666667 * h2)),
+            &(-(a_56 * a_22 + a_57 * a_25) * (0.11666666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_56 * a_28 * (0.1523809523809524 * h2)
-                - a_57 * a_31 * (0.1523809523809524 * h2)),
+            &(-(a_56 * a_28 + a_57 * a_31) * (0.1523809523809524 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_52 * h - a_56 * a_34 * (0.11666666666666667 * h2)
-                - a_57 * a_37 * (0.11666666666666667 * h2)),
+            &(a_52 * h - (a_56 * a_34 + a_57 * a_37) * (0.11666666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
-            &(a_54 * (0.42857142857142855 * h) - a_56 * a_40 * (0.02142857142857143 * h2)
-                - a_57 * a_43 * (0.02142857142857143 * h2)),
+            &(a_54 * (0.42857142857142855 * h)
+                - (a_56 * a_40 + a_57 * a_43) * (0.02142857142857143 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_56 * a_17 * (0.02142857142857143 * h2)
-                - a_57 * a_20 * (0.02142857142857143 * h2)),
+            &(-(a_56 * a_17 + a_57 * a_20) * (0.02142857142857143 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_56 * a_23 * (0.11666666666666667 * h2)
-                - a_57 * a_26 * (0.11666666666666667 * h2)),
+            &(-(a_56 * a_23 + a_57 * a_26) * (0.11666666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_56 * a_29 * (0.1523809523809524 * h2)
-                - a_57 * a_32 * (0.1523809523809524 * h2)),
+            &(-(a_56 * a_29 + a_57 * a_32) * (0.1523809523809524 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_53 * h - a_56 * a_35 * (0.11666666666666667 * h2)
-                - a_57 * a_38 * (0.11666666666666667 * h2)),
+            &(a_53 * h - (a_56 * a_35 + a_57 * a_38) * (0.11666666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 4, dims),
-            &(a_55 * (0.42857142857142855 * h) - a_56 * a_41 * (0.02142857142857143 * h2)
-                - a_57 * a_44 * (0.02142857142857143 * h2)),
+            &(a_55 * (0.42857142857142855 * h)
+                - (a_56 * a_41 + a_57 * a_44) * (0.02142857142857143 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(-a_56 * a_18 * (0.02142857142857143 * h)
-                - a_57 * a_21 * (0.02142857142857143 * h)),
+            &(-(a_56 * a_18 + a_57 * a_21) * (0.02142857142857143 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(-a_56 * a_24 * (0.11666666666666667 * h)
-                - a_57 * a_27 * (0.11666666666666667 * h)),
+            &(-(a_56 * a_24 + a_57 * a_27) * (0.11666666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(-a_56 * a_30 * (0.1523809523809524 * h)
-                - a_57 * a_33 * (0.1523809523809524 * h)),
+            &(-(a_56 * a_30 + a_57 * a_33) * (0.1523809523809524 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(-a_56 * a_36 * (0.11666666666666667 * h)
-                - a_57 * a_39 * (0.11666666666666667 * h)),
+            &(-(a_56 * a_36 + a_57 * a_39) * (0.11666666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 4, dims),
-            &(-a_56 * a_42 * (0.02142857142857143 * h)
-                - a_57 * a_45 * (0.02142857142857143 * h)),
+            &(-(a_56 * a_42 + a_57 * a_45) * (0.02142857142857143 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_56 * a_0 * (0.17392742256872692 * h2)
-                + a_57 * a_2 * (0.17392742256872692 * h2)),
+            &((a_56 * a_0 + a_57 * a_2) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_56 * a_4 * (0.32607257743127305 * h2)
-                + a_57 * a_6 * (0.32607257743127305 * h2)),
+            &((a_56 * a_4 + a_57 * a_6) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_56 * a_8 * (0.32607257743127305 * h2)
-                + a_57 * a_10 * (0.32607257743127305 * h2)),
+            &((a_56 * a_8 + a_57 * a_10) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_56 * a_12 * (0.17392742256872692 * h2)
-                + a_57 * a_14 * (0.17392742256872692 * h2)),
+            &((a_56 * a_12 + a_57 * a_14) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_56 * a_1 * (0.17392742256872692 * h2)
-                + a_57 * a_3 * (0.17392742256872692 * h2)),
+            &((a_56 * a_1 + a_57 * a_3) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_56 * a_5 * (0.32607257743127305 * h2)
-                + a_57 * a_7 * (0.32607257743127305 * h2)),
+            &((a_56 * a_5 + a_57 * a_7) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_56 * a_9 * (0.32607257743127305 * h2)
-                + a_57 * a_11 * (0.32607257743127305 * h2)),
+            &((a_56 * a_9 + a_57 * a_11) * (0.32607257743127305 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_56 * a_13 * (0.17392742256872692 * h2)
-                + a_57 * a_15 * (0.17392742256872692 * h2)),
+            &((a_56 * a_13 + a_57 * a_15) * (0.17392742256872692 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_56 * a_16 * (0.05 * h2) + a_57 * a_19 * (0.05 * h2)),
+            &((a_56 * a_16 + a_57 * a_19) * (0.05 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_56 * a_22 * (0.2722222222222222 * h2)
-                + a_57 * a_25 * (0.2722222222222222 * h2)),
+            &((a_56 * a_22 + a_57 * a_25) * (0.2722222222222222 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_56 * a_28 * (0.35555555555555557 * h2)
-                + a_57 * a_31 * (0.35555555555555557 * h2)),
+            &((a_56 * a_28 + a_57 * a_31) * (0.35555555555555557 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_56 * a_34 * (0.2722222222222222 * h2)
-                + a_57 * a_37 * (0.2722222222222222 * h2)),
+            &((a_56 * a_34 + a_57 * a_37) * (0.2722222222222222 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 4, dims),
-            &(a_56 * a_40 * (0.05 * h2) + a_57 * a_43 * (0.05 * h2)),
+            &((a_56 * a_40 + a_57 * a_43) * (0.05 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_56 * a_17 * (0.05 * h2) + a_57 * a_20 * (0.05 * h2)),
+            &((a_56 * a_17 + a_57 * a_20) * (0.05 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_56 * a_23 * (0.2722222222222222 * h2)
-                + a_57 * a_26 * (0.2722222222222222 * h2)),
+            &((a_56 * a_23 + a_57 * a_26) * (0.2722222222222222 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_56 * a_29 * (0.35555555555555557 * h2)
-                + a_57 * a_32 * (0.35555555555555557 * h2)),
+            &((a_56 * a_29 + a_57 * a_32) * (0.35555555555555557 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_56 * a_35 * (0.2722222222222222 * h2)
-                + a_57 * a_38 * (0.2722222222222222 * h2)),
+            &((a_56 * a_35 + a_57 * a_38) * (0.2722222222222222 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 4, dims),
-            &(a_56 * a_41 * (0.05 * h2) + a_57 * a_44 * (0.05 * h2)),
+            &((a_56 * a_41 + a_57 * a_44) * (0.05 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_56 * a_18 * (0.05 * h) + a_57 * a_21 * (0.05 * h)),
+            &((a_56 * a_18 + a_57 * a_21) * (0.05 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_56 * a_24 * (0.2722222222222222 * h)
-                + a_57 * a_27 * (0.2722222222222222 * h)),
+            &((a_56 * a_24 + a_57 * a_27) * (0.2722222222222222 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_56 * a_30 * (0.35555555555555557 * h)
-                + a_57 * a_33 * (0.35555555555555557 * h)),
+            &((a_56 * a_30 + a_57 * a_33) * (0.35555555555555557 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_56 * a_36 * (0.2722222222222222 * h)
-                + a_57 * a_39 * (0.2722222222222222 * h)),
+            &((a_56 * a_36 + a_57 * a_39) * (0.2722222222222222 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 4, dims),
-            &(a_56 * a_42 * (0.05 * h) + a_57 * a_45 * (0.05 * h)),
+            &((a_56 * a_42 + a_57 * a_45) * (0.05 * h)),
         );
     }
     #[allow(clippy::too_many_lines)]
@@ -9379,350 +9101,271 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
             &(-a_0 * 0.0677284321861569 - a_4 * 0.11974476934341169
-                + a_8 * 0.021735721866558113 - a_12 * 0.010635824225415492 - a_16 * 0.05
-                - a_22 * 0.15247745287881054 + a_28 * 0.040440112458214605
-                - a_34 * 0.010635824225415492),
+                + a_8 * 0.021735721866558113 - (a_12 + a_34) * 0.010635824225415492
+                - a_16 * 0.05 - a_22 * 0.15247745287881054 + a_28 * 0.040440112458214605),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
             &(-a_1 * 0.0677284321861569 - a_5 * 0.11974476934341169
-                + a_9 * 0.021735721866558113 - a_13 * 0.010635824225415492 - a_17 * 0.05
-                - a_23 * 0.15247745287881054 + a_29 * 0.040440112458214605
-                - a_35 * 0.010635824225415492),
+                + a_9 * 0.021735721866558113 - (a_13 + a_35) * 0.010635824225415492
+                - a_17 * 0.05 - a_23 * 0.15247745287881054 + a_29 * 0.040440112458214605),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_0 * 0.040625 - a_4 * 0.30318418332304276 - a_8 * 0.17777777777777778
-                + a_12 * 0.030961961100820556 - a_16 * 0.05 - a_22 * 0.2888636342763058
-                - a_28 * 0.17777777777777778 + a_34 * 0.016641412054083555),
+            &(-a_0 * 0.040625 - a_4 * 0.30318418332304276
+                - (a_8 + a_28) * 0.17777777777777778 + a_12 * 0.030961961100820556
+                - a_16 * 0.05 - a_22 * 0.2888636342763058 + a_34 * 0.016641412054083555),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_1 * 0.040625 - a_5 * 0.30318418332304276 - a_9 * 0.17777777777777778
-                + a_13 * 0.030961961100820556 - a_17 * 0.05 - a_23 * 0.2888636342763058
-                - a_29 * 0.17777777777777778 + a_35 * 0.016641412054083555),
+            &(-a_1 * 0.040625 - a_5 * 0.30318418332304276
+                - (a_9 + a_29) * 0.17777777777777778 + a_13 * 0.030961961100820556
+                - a_17 * 0.05 - a_23 * 0.2888636342763058 + a_35 * 0.016641412054083555),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             0,
-            &(-a_0 * 0.053700139242414534 - a_4 * 0.2615863979968067
+            &(-a_0 * 0.053700139242414534 - (a_4 + a_22) * 0.2615863979968067
                 - a_8 * 0.37729127742211366 - a_12 * 0.15247745287881054 - a_16 * 0.05
-                - a_22 * 0.2615863979968067 - a_28 * 0.3959956680137702
-                - a_34 * 0.11974476934341169),
+                - a_28 * 0.3959956680137702 - a_34 * 0.11974476934341169),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             0,
-            &(-a_1 * 0.053700139242414534 - a_5 * 0.2615863979968067
+            &(-a_1 * 0.053700139242414534 - (a_5 + a_23) * 0.2615863979968067
                 - a_9 * 0.37729127742211366 - a_13 * 0.15247745287881054 - a_17 * 0.05
-                - a_23 * 0.2615863979968067 - a_29 * 0.3959956680137702
-                - a_35 * 0.11974476934341169),
+                - a_29 * 0.3959956680137702 - a_35 * 0.11974476934341169),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 4, dims),
             0,
-            &(-a_0 * 0.05 - a_4 * 0.2722222222222222 - a_8 * 0.35555555555555557
-                - a_12 * 0.2722222222222222 - a_16 * 0.05 - a_22 * 0.29236742476425687
+            &(-(a_0 + a_16) * 0.05 - (a_4 + a_12) * 0.2722222222222222
+                - a_8 * 0.35555555555555557 - a_22 * 0.29236742476425687
                 - a_28 * 0.28888888888888886 - a_34 * 0.3687436863468542),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 4, dims),
             0,
-            &(-a_1 * 0.05 - a_5 * 0.2722222222222222 - a_9 * 0.35555555555555557
-                - a_13 * 0.2722222222222222 - a_17 * 0.05 - a_23 * 0.29236742476425687
+            &(-(a_1 + a_17) * 0.05 - (a_5 + a_13) * 0.2722222222222222
+                - a_9 * 0.35555555555555557 - a_23 * 0.29236742476425687
                 - a_29 * 0.28888888888888886 - a_35 * 0.3687436863468542),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.0677284321861569 - a_6 * 0.11974476934341169
-                + a_10 * 0.021735721866558113 - a_14 * 0.010635824225415492
-                - a_19 * 0.0677284321861569 - a_25 * 0.11974476934341169
-                + a_31 * 0.021735721866558113 - a_37 * 0.010635824225415492
-                + a_43 * 0.0037001392424145306),
+            &(-(a_2 + a_19) * 0.0677284321861569 - (a_6 + a_25) * 0.11974476934341169
+                + (a_10 + a_31) * 0.021735721866558113
+                - (a_14 + a_37) * 0.010635824225415492 + a_43 * 0.0037001392424145306),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.0677284321861569 - a_7 * 0.11974476934341169
-                + a_11 * 0.021735721866558113 - a_15 * 0.010635824225415492
-                - a_20 * 0.0677284321861569 - a_26 * 0.11974476934341169
-                + a_32 * 0.021735721866558113 - a_38 * 0.010635824225415492
-                + a_44 * 0.0037001392424145306),
+            &(-(a_3 + a_20) * 0.0677284321861569 - (a_7 + a_26) * 0.11974476934341169
+                + (a_11 + a_32) * 0.021735721866558113
+                - (a_15 + a_38) * 0.010635824225415492 + a_44 * 0.0037001392424145306),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_2 * 0.040625 - a_6 * 0.30318418332304276 - a_10 * 0.17777777777777778
-                + a_14 * 0.030961961100820556 - a_19 * 0.040625
-                - a_25 * 0.30318418332304276 - a_31 * 0.17777777777777778
-                + a_37 * 0.030961961100820556 - a_43 * 0.009375),
+            &(-(a_2 + a_19) * 0.040625 - (a_6 + a_25) * 0.30318418332304276
+                - (a_10 + a_31) * 0.17777777777777778
+                + (a_14 + a_37) * 0.030961961100820556 - a_43 * 0.009375),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_3 * 0.040625 - a_7 * 0.30318418332304276 - a_11 * 0.17777777777777778
-                + a_15 * 0.030961961100820556 - a_20 * 0.040625
-                - a_26 * 0.30318418332304276 - a_32 * 0.17777777777777778
-                + a_38 * 0.030961961100820556 - a_44 * 0.009375),
+            &(-(a_3 + a_20) * 0.040625 - (a_7 + a_26) * 0.30318418332304276
+                - (a_11 + a_32) * 0.17777777777777778
+                + (a_15 + a_38) * 0.030961961100820556 - a_44 * 0.009375),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             0,
-            &(-a_2 * 0.053700139242414534 - a_6 * 0.2615863979968067
-                - a_10 * 0.37729127742211366 - a_14 * 0.15247745287881054
-                - a_19 * 0.053700139242414534 - a_25 * 0.2615863979968067
-                - a_31 * 0.37729127742211366 - a_37 * 0.15247745287881054
-                + a_43 * 0.017728432186156898),
+            &(-(a_2 + a_19) * 0.053700139242414534 - (a_6 + a_25) * 0.2615863979968067
+                - (a_10 + a_31) * 0.37729127742211366
+                - (a_14 + a_37) * 0.15247745287881054 + a_43 * 0.017728432186156898),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             0,
-            &(-a_3 * 0.053700139242414534 - a_7 * 0.2615863979968067
-                - a_11 * 0.37729127742211366 - a_15 * 0.15247745287881054
-                - a_20 * 0.053700139242414534 - a_26 * 0.2615863979968067
-                - a_32 * 0.37729127742211366 - a_38 * 0.15247745287881054
-                + a_44 * 0.017728432186156898),
+            &(-(a_3 + a_20) * 0.053700139242414534 - (a_7 + a_26) * 0.2615863979968067
+                - (a_11 + a_32) * 0.37729127742211366
+                - (a_15 + a_38) * 0.15247745287881054 + a_44 * 0.017728432186156898),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 4, dims),
             0,
-            &(-a_2 * 0.05 - a_6 * 0.2722222222222222 - a_10 * 0.35555555555555557
-                - a_14 * 0.2722222222222222 - a_19 * 0.05 - a_25 * 0.2722222222222222
-                - a_31 * 0.35555555555555557 - a_37 * 0.2722222222222222 - a_43 * 0.05),
+            &(-(a_2 + a_19 + a_43) * 0.05
+                - (a_6 + a_14 + a_25 + a_37) * 0.2722222222222222
+                - (a_10 + a_31) * 0.35555555555555557),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 4, dims),
             0,
-            &(-a_3 * 0.05 - a_7 * 0.2722222222222222 - a_11 * 0.35555555555555557
-                - a_15 * 0.2722222222222222 - a_20 * 0.05 - a_26 * 0.2722222222222222
-                - a_32 * 0.35555555555555557 - a_38 * 0.2722222222222222 - a_44 * 0.05),
+            &(-(a_3 + a_20 + a_44) * 0.05
+                - (a_7 + a_15 + a_26 + a_38) * 0.2722222222222222
+                - (a_11 + a_32) * 0.35555555555555557),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_46 - a_54 + a_56 + a_56 * a_0 * (0.17392742256872692 * h)
-                + a_56 * a_4 * (0.32607257743127305 * h)
-                + a_56 * a_8 * (0.32607257743127305 * h)
-                + a_56 * a_12 * (0.17392742256872692 * h) + a_56 * a_16 * (0.05 * h)
-                + a_56 * a_22 * (0.2722222222222222 * h)
-                + a_56 * a_28 * (0.35555555555555557 * h)
-                + a_56 * a_34 * (0.2722222222222222 * h) + a_56 * a_40 * (0.05 * h)
-                + a_57 * a_2 * (0.17392742256872692 * h)
-                + a_57 * a_6 * (0.32607257743127305 * h)
-                + a_57 * a_10 * (0.32607257743127305 * h)
-                + a_57 * a_14 * (0.17392742256872692 * h) + a_57 * a_19 * (0.05 * h)
-                + a_57 * a_25 * (0.2722222222222222 * h)
-                + a_57 * a_31 * (0.35555555555555557 * h)
-                + a_57 * a_37 * (0.2722222222222222 * h) + a_57 * a_43 * (0.05 * h)),
+            &(a_46 - a_54 + a_56
+                + (a_56 * a_0 + a_56 * a_12 + a_57 * a_2 + a_57 * a_14)
+                    * (0.17392742256872692 * h)
+                + (a_56 * a_4 + a_56 * a_8 + a_57 * a_6 + a_57 * a_10)
+                    * (0.32607257743127305 * h)
+                + (a_56 * a_16 + a_56 * a_40 + a_57 * a_19 + a_57 * a_43) * (0.05 * h)
+                + (a_56 * a_22 + a_56 * a_34 + a_57 * a_25 + a_57 * a_37)
+                    * (0.2722222222222222 * h)
+                + (a_56 * a_28 + a_57 * a_31) * (0.35555555555555557 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_47 - a_55 + a_56 * a_1 * (0.17392742256872692 * h)
-                + a_56 * a_5 * (0.32607257743127305 * h)
-                + a_56 * a_9 * (0.32607257743127305 * h)
-                + a_56 * a_13 * (0.17392742256872692 * h) + a_56 * a_17 * (0.05 * h)
-                + a_56 * a_23 * (0.2722222222222222 * h)
-                + a_56 * a_29 * (0.35555555555555557 * h)
-                + a_56 * a_35 * (0.2722222222222222 * h) + a_56 * a_41 * (0.05 * h)
-                + a_57 + a_57 * a_3 * (0.17392742256872692 * h)
-                + a_57 * a_7 * (0.32607257743127305 * h)
-                + a_57 * a_11 * (0.32607257743127305 * h)
-                + a_57 * a_15 * (0.17392742256872692 * h) + a_57 * a_20 * (0.05 * h)
-                + a_57 * a_26 * (0.2722222222222222 * h)
-                + a_57 * a_32 * (0.35555555555555557 * h)
-                + a_57 * a_38 * (0.2722222222222222 * h) + a_57 * a_44 * (0.05 * h)),
+            &(a_47 - a_55
+                + (a_56 * a_1 + a_56 * a_13 + a_57 * a_3 + a_57 * a_15)
+                    * (0.17392742256872692 * h)
+                + (a_56 * a_5 + a_56 * a_9 + a_57 * a_7 + a_57 * a_11)
+                    * (0.32607257743127305 * h)
+                + (a_56 * a_17 + a_56 * a_41 + a_57 * a_20 + a_57 * a_44) * (0.05 * h)
+                + (a_56 * a_23 + a_56 * a_35 + a_57 * a_26 + a_57 * a_38)
+                    * (0.2722222222222222 * h)
+                + (a_56 * a_29 + a_57 * a_32) * (0.35555555555555557 * h) + a_57),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_48 + a_54 * 0.42857142857142855 - a_56 * 0.42857142857142855
-                - a_56 * a_0 * (0.07454032395802583 * h)
-                - a_56 * a_4 * (0.13974539032768846 * h)
-                - a_56 * a_8 * (0.13974539032768846 * h)
-                - a_56 * a_12 * (0.07454032395802583 * h)
-                - a_56 * a_16 * (0.02142857142857143 * h)
-                - a_56 * a_22 * (0.11666666666666667 * h)
-                - a_56 * a_28 * (0.1523809523809524 * h)
-                - a_56 * a_34 * (0.11666666666666667 * h)
-                - a_56 * a_40 * (0.02142857142857143 * h)
-                - a_57 * a_2 * (0.07454032395802583 * h)
-                - a_57 * a_6 * (0.13974539032768846 * h)
-                - a_57 * a_10 * (0.13974539032768846 * h)
-                - a_57 * a_14 * (0.07454032395802583 * h)
-                - a_57 * a_19 * (0.02142857142857143 * h)
-                - a_57 * a_25 * (0.11666666666666667 * h)
-                - a_57 * a_31 * (0.1523809523809524 * h)
-                - a_57 * a_37 * (0.11666666666666667 * h)
-                - a_57 * a_43 * (0.02142857142857143 * h)),
+            &(a_48 + (a_54 - a_56) * 0.42857142857142855
+                - (a_56 * a_0 + a_56 * a_12 + a_57 * a_2 + a_57 * a_14)
+                    * (0.07454032395802583 * h)
+                - (a_56 * a_4 + a_56 * a_8 + a_57 * a_6 + a_57 * a_10)
+                    * (0.13974539032768846 * h)
+                - (a_56 * a_16 + a_56 * a_40 + a_57 * a_19 + a_57 * a_43)
+                    * (0.02142857142857143 * h)
+                - (a_56 * a_22 + a_56 * a_34 + a_57 * a_25 + a_57 * a_37)
+                    * (0.11666666666666667 * h)
+                - (a_56 * a_28 + a_57 * a_31) * (0.1523809523809524 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_49 + a_55 * 0.42857142857142855 - a_56 * a_1 * (0.07454032395802583 * h)
-                - a_56 * a_5 * (0.13974539032768846 * h)
-                - a_56 * a_9 * (0.13974539032768846 * h)
-                - a_56 * a_13 * (0.07454032395802583 * h)
-                - a_56 * a_17 * (0.02142857142857143 * h)
-                - a_56 * a_23 * (0.11666666666666667 * h)
-                - a_56 * a_29 * (0.1523809523809524 * h)
-                - a_56 * a_35 * (0.11666666666666667 * h)
-                - a_56 * a_41 * (0.02142857142857143 * h) - a_57 * 0.42857142857142855
-                - a_57 * a_3 * (0.07454032395802583 * h)
-                - a_57 * a_7 * (0.13974539032768846 * h)
-                - a_57 * a_11 * (0.13974539032768846 * h)
-                - a_57 * a_15 * (0.07454032395802583 * h)
-                - a_57 * a_20 * (0.02142857142857143 * h)
-                - a_57 * a_26 * (0.11666666666666667 * h)
-                - a_57 * a_32 * (0.1523809523809524 * h)
-                - a_57 * a_38 * (0.11666666666666667 * h)
-                - a_57 * a_44 * (0.02142857142857143 * h)),
+            &(a_49 + (a_55 - a_57) * 0.42857142857142855
+                - (a_56 * a_1 + a_56 * a_13 + a_57 * a_3 + a_57 * a_15)
+                    * (0.07454032395802583 * h)
+                - (a_56 * a_5 + a_56 * a_9 + a_57 * a_7 + a_57 * a_11)
+                    * (0.13974539032768846 * h)
+                - (a_56 * a_17 + a_56 * a_41 + a_57 * a_20 + a_57 * a_44)
+                    * (0.02142857142857143 * h)
+                - (a_56 * a_23 + a_56 * a_35 + a_57 * a_26 + a_57 * a_38)
+                    * (0.11666666666666667 * h)
+                - (a_56 * a_29 + a_57 * a_32) * (0.1523809523809524 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             0,
-            &(a_50 - a_54 * 0.375 + a_56 * 0.375 + a_56 * a_0 * (0.0652227834632726 * h)
-                + a_56 * a_4 * (0.1222772165367274 * h)
-                + a_56 * a_8 * (0.1222772165367274 * h)
-                + a_56 * a_12 * (0.0652227834632726 * h) + a_56 * a_16 * (0.01875 * h)
-                + a_56 * a_22 * (0.10208333333333333 * h)
-                + a_56 * a_28 * (0.13333333333333333 * h)
-                + a_56 * a_34 * (0.10208333333333333 * h) + a_56 * a_40 * (0.01875 * h)
-                + a_57 * a_2 * (0.0652227834632726 * h)
-                + a_57 * a_6 * (0.1222772165367274 * h)
-                + a_57 * a_10 * (0.1222772165367274 * h)
-                + a_57 * a_14 * (0.0652227834632726 * h) + a_57 * a_19 * (0.01875 * h)
-                + a_57 * a_25 * (0.10208333333333333 * h)
-                + a_57 * a_31 * (0.13333333333333333 * h)
-                + a_57 * a_37 * (0.10208333333333333 * h) + a_57 * a_43 * (0.01875 * h)),
+            &(a_50 - (a_54 - a_56) * 0.375
+                + (a_56 * a_0 + a_56 * a_12 + a_57 * a_2 + a_57 * a_14)
+                    * (0.0652227834632726 * h)
+                + (a_56 * a_4 + a_56 * a_8 + a_57 * a_6 + a_57 * a_10)
+                    * (0.1222772165367274 * h)
+                + (a_56 * a_16 + a_56 * a_40 + a_57 * a_19 + a_57 * a_43) * (0.01875 * h)
+                + (a_56 * a_22 + a_56 * a_34 + a_57 * a_25 + a_57 * a_37)
+                    * (0.10208333333333333 * h)
+                + (a_56 * a_28 + a_57 * a_31) * (0.13333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             0,
-            &(a_51 - a_55 * 0.375 + a_56 * a_1 * (0.0652227834632726 * h)
-                + a_56 * a_5 * (0.1222772165367274 * h)
-                + a_56 * a_9 * (0.1222772165367274 * h)
-                + a_56 * a_13 * (0.0652227834632726 * h) + a_56 * a_17 * (0.01875 * h)
-                + a_56 * a_23 * (0.10208333333333333 * h)
-                + a_56 * a_29 * (0.13333333333333333 * h)
-                + a_56 * a_35 * (0.10208333333333333 * h) + a_56 * a_41 * (0.01875 * h)
-                + a_57 * 0.375 + a_57 * a_3 * (0.0652227834632726 * h)
-                + a_57 * a_7 * (0.1222772165367274 * h)
-                + a_57 * a_11 * (0.1222772165367274 * h)
-                + a_57 * a_15 * (0.0652227834632726 * h) + a_57 * a_20 * (0.01875 * h)
-                + a_57 * a_26 * (0.10208333333333333 * h)
-                + a_57 * a_32 * (0.13333333333333333 * h)
-                + a_57 * a_38 * (0.10208333333333333 * h) + a_57 * a_44 * (0.01875 * h)),
+            &(a_51 - (a_55 - a_57) * 0.375
+                + (a_56 * a_1 + a_56 * a_13 + a_57 * a_3 + a_57 * a_15)
+                    * (0.0652227834632726 * h)
+                + (a_56 * a_5 + a_56 * a_9 + a_57 * a_7 + a_57 * a_11)
+                    * (0.1222772165367274 * h)
+                + (a_56 * a_17 + a_56 * a_41 + a_57 * a_20 + a_57 * a_44) * (0.01875 * h)
+                + (a_56 * a_23 + a_56 * a_35 + a_57 * a_26 + a_57 * a_38)
+                    * (0.10208333333333333 * h)
+                + (a_56 * a_29 + a_57 * a_32) * (0.13333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             0,
-            &(a_52 + a_54 * 0.42857142857142855 - a_56 * 0.42857142857142855
-                - a_56 * a_0 * (0.07454032395802583 * h)
-                - a_56 * a_4 * (0.13974539032768846 * h)
-                - a_56 * a_8 * (0.13974539032768846 * h)
-                - a_56 * a_12 * (0.07454032395802583 * h)
-                - a_56 * a_16 * (0.02142857142857143 * h)
-                - a_56 * a_22 * (0.11666666666666667 * h)
-                - a_56 * a_28 * (0.1523809523809524 * h)
-                - a_56 * a_34 * (0.11666666666666667 * h)
-                - a_56 * a_40 * (0.02142857142857143 * h)
-                - a_57 * a_2 * (0.07454032395802583 * h)
-                - a_57 * a_6 * (0.13974539032768846 * h)
-                - a_57 * a_10 * (0.13974539032768846 * h)
-                - a_57 * a_14 * (0.07454032395802583 * h)
-                - a_57 * a_19 * (0.02142857142857143 * h)
-                - a_57 * a_25 * (0.11666666666666667 * h)
-                - a_57 * a_31 * (0.1523809523809524 * h)
-                - a_57 * a_37 * (0.11666666666666667 * h)
-                - a_57 * a_43 * (0.02142857142857143 * h)),
+            &(a_52 + (a_54 - a_56) * 0.42857142857142855
+                - (a_56 * a_0 + a_56 * a_12 + a_57 * a_2 + a_57 * a_14)
+                    * (0.07454032395802583 * h)
+                - (a_56 * a_4 + a_56 * a_8 + a_57 * a_6 + a_57 * a_10)
+                    * (0.13974539032768846 * h)
+                - (a_56 * a_16 + a_56 * a_40 + a_57 * a_19 + a_57 * a_43)
+                    * (0.02142857142857143 * h)
+                - (a_56 * a_22 + a_56 * a_34 + a_57 * a_25 + a_57 * a_37)
+                    * (0.11666666666666667 * h)
+                - (a_56 * a_28 + a_57 * a_31) * (0.1523809523809524 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             0,
-            &(a_53 + a_55 * 0.42857142857142855 - a_56 * a_1 * (0.07454032395802583 * h)
-                - a_56 * a_5 * (0.13974539032768846 * h)
-                - a_56 * a_9 * (0.13974539032768846 * h)
-                - a_56 * a_13 * (0.07454032395802583 * h)
-                - a_56 * a_17 * (0.02142857142857143 * h)
-                - a_56 * a_23 * (0.11666666666666667 * h)
-                - a_56 * a_29 * (0.1523809523809524 * h)
-                - a_56 * a_35 * (0.11666666666666667 * h)
-                - a_56 * a_41 * (0.02142857142857143 * h) - a_57 * 0.42857142857142855
-                - a_57 * a_3 * (0.07454032395802583 * h)
-                - a_57 * a_7 * (0.13974539032768846 * h)
-                - a_57 * a_11 * (0.13974539032768846 * h)
-                - a_57 * a_15 * (0.07454032395802583 * h)
-                - a_57 * a_20 * (0.02142857142857143 * h)
-                - a_57 * a_26 * (0.11666666666666667 * h)
-                - a_57 * a_32 * (0.1523809523809524 * h)
-                - a_57 * a_38 * (0.11666666666666667 * h)
-                - a_57 * a_44 * (0.02142857142857143 * h)),
+            &(a_53 + (a_55 - a_57) * 0.42857142857142855
+                - (a_56 * a_1 + a_56 * a_13 + a_57 * a_3 + a_57 * a_15)
+                    * (0.07454032395802583 * h)
+                - (a_56 * a_5 + a_56 * a_9 + a_57 * a_7 + a_57 * a_11)
+                    * (0.13974539032768846 * h)
+                - (a_56 * a_17 + a_56 * a_41 + a_57 * a_20 + a_57 * a_44)
+                    * (0.02142857142857143 * h)
+                - (a_56 * a_23 + a_56 * a_35 + a_57 * a_26 + a_57 * a_38)
+                    * (0.11666666666666667 * h)
+                - (a_56 * a_29 + a_57 * a_32) * (0.1523809523809524 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             0,
-            &(a_56 + a_56 * a_0 * (0.17392742256872692 * h)
-                + a_56 * a_4 * (0.32607257743127305 * h)
-                + a_56 * a_8 * (0.32607257743127305 * h)
-                + a_56 * a_12 * (0.17392742256872692 * h) + a_56 * a_16 * (0.05 * h)
-                + a_56 * a_22 * (0.2722222222222222 * h)
-                + a_56 * a_28 * (0.35555555555555557 * h)
-                + a_56 * a_34 * (0.2722222222222222 * h) + a_56 * a_40 * (0.05 * h)
-                + a_57 * a_2 * (0.17392742256872692 * h)
-                + a_57 * a_6 * (0.32607257743127305 * h)
-                + a_57 * a_10 * (0.32607257743127305 * h)
-                + a_57 * a_14 * (0.17392742256872692 * h) + a_57 * a_19 * (0.05 * h)
-                + a_57 * a_25 * (0.2722222222222222 * h)
-                + a_57 * a_31 * (0.35555555555555557 * h)
-                + a_57 * a_37 * (0.2722222222222222 * h) + a_57 * a_43 * (0.05 * h)),
+            &(a_56
+                + (a_56 * a_0 + a_56 * a_12 + a_57 * a_2 + a_57 * a_14)
+                    * (0.17392742256872692 * h)
+                + (a_56 * a_4 + a_56 * a_8 + a_57 * a_6 + a_57 * a_10)
+                    * (0.32607257743127305 * h)
+                + (a_56 * a_16 + a_56 * a_40 + a_57 * a_19 + a_57 * a_43) * (0.05 * h)
+                + (a_56 * a_22 + a_56 * a_34 + a_57 * a_25 + a_57 * a_37)
+                    * (0.2722222222222222 * h)
+                + (a_56 * a_28 + a_57 * a_31) * (0.35555555555555557 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 4, dims),
             0,
-            &(a_56 * a_1 * (0.17392742256872692 * h)
-                + a_56 * a_5 * (0.32607257743127305 * h)
-                + a_56 * a_9 * (0.32607257743127305 * h)
-                + a_56 * a_13 * (0.17392742256872692 * h) + a_56 * a_17 * (0.05 * h)
-                + a_56 * a_23 * (0.2722222222222222 * h)
-                + a_56 * a_29 * (0.35555555555555557 * h)
-                + a_56 * a_35 * (0.2722222222222222 * h) + a_56 * a_41 * (0.05 * h)
-                + a_57 + a_57 * a_3 * (0.17392742256872692 * h)
-                + a_57 * a_7 * (0.32607257743127305 * h)
-                + a_57 * a_11 * (0.32607257743127305 * h)
-                + a_57 * a_15 * (0.17392742256872692 * h) + a_57 * a_20 * (0.05 * h)
-                + a_57 * a_26 * (0.2722222222222222 * h)
-                + a_57 * a_32 * (0.35555555555555557 * h)
-                + a_57 * a_38 * (0.2722222222222222 * h) + a_57 * a_44 * (0.05 * h)),
+            &((a_56 * a_1 + a_56 * a_13 + a_57 * a_3 + a_57 * a_15)
+                * (0.17392742256872692 * h)
+                + (a_56 * a_5 + a_56 * a_9 + a_57 * a_7 + a_57 * a_11)
+                    * (0.32607257743127305 * h)
+                + (a_56 * a_17 + a_56 * a_41 + a_57 * a_20 + a_57 * a_44) * (0.05 * h)
+                + (a_56 * a_23 + a_56 * a_35 + a_57 * a_26 + a_57 * a_38)
+                    * (0.2722222222222222 * h)
+                + (a_56 * a_29 + a_57 * a_32) * (0.35555555555555557 * h) + a_57),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -9867,21 +9510,19 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.17392742256872692 * h) + a_4 * (0.32607257743127305 * h)
-                + a_8 * (0.32607257743127305 * h) + a_12 * (0.17392742256872692 * h)
-                + a_16 * (0.05 * h) + a_22 * (0.2722222222222222 * h)
-                + a_28 * (0.35555555555555557 * h) + a_34 * (0.2722222222222222 * h)
-                + a_40 * (0.05 * h)),
+            &((a_0 + a_12) * (0.17392742256872692 * h)
+                + (a_4 + a_8) * (0.32607257743127305 * h) + (a_16 + a_40) * (0.05 * h)
+                + (a_22 + a_34) * (0.2722222222222222 * h)
+                + a_28 * (0.35555555555555557 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.17392742256872692 * h) + a_5 * (0.32607257743127305 * h)
-                + a_9 * (0.32607257743127305 * h) + a_13 * (0.17392742256872692 * h)
-                + a_17 * (0.05 * h) + a_23 * (0.2722222222222222 * h)
-                + a_29 * (0.35555555555555557 * h) + a_35 * (0.2722222222222222 * h)
-                + a_41 * (0.05 * h)),
+            &((a_1 + a_13) * (0.17392742256872692 * h)
+                + (a_5 + a_9) * (0.32607257743127305 * h) + (a_17 + a_41) * (0.05 * h)
+                + (a_23 + a_35) * (0.2722222222222222 * h)
+                + a_29 * (0.35555555555555557 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -10025,22 +9666,20 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.17392742256872692 * h) + a_6 * (0.32607257743127305 * h)
-                + a_10 * (0.32607257743127305 * h) + a_14 * (0.17392742256872692 * h)
-                + a_19 * (0.05 * h) + a_25 * (0.2722222222222222 * h)
-                + a_31 * (0.35555555555555557 * h) + a_37 * (0.2722222222222222 * h)
-                + a_43 * (0.05 * h)),
+            &((a_2 + a_14) * (0.17392742256872692 * h)
+                + (a_6 + a_10) * (0.32607257743127305 * h) + (a_19 + a_43) * (0.05 * h)
+                + (a_25 + a_37) * (0.2722222222222222 * h)
+                + a_31 * (0.35555555555555557 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.17392742256872692 * h) + a_7 * (0.32607257743127305 * h)
-                + a_11 * (0.32607257743127305 * h) + a_15 * (0.17392742256872692 * h)
-                + a_20 * (0.05 * h) + a_26 * (0.2722222222222222 * h)
-                + a_32 * (0.35555555555555557 * h) + a_38 * (0.2722222222222222 * h)
-                + a_44 * (0.05 * h)),
+            &((a_3 + a_15) * (0.17392742256872692 * h)
+                + (a_7 + a_11) * (0.32607257743127305 * h) + (a_20 + a_44) * (0.05 * h)
+                + (a_26 + a_38) * (0.2722222222222222 * h)
+                + a_32 * (0.35555555555555557 * h)),
         );
     }
     fn update(

@@ -563,121 +563,121 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_24 * a_0 * (0.5 * h2) - a_25 * a_2 * (0.5 * h2)),
+            &(-(a_24 * a_0 + a_25 * a_2) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_24 * a_4 * (0.5 * h2) - a_25 * a_6 * (0.5 * h2)),
+            &(-(a_24 * a_4 + a_25 * a_6) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_24 * a_1 * (0.5 * h2) - a_25 * a_3 * (0.5 * h2)),
+            &(-(a_24 * a_1 + a_25 * a_3) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_24 * a_5 * (0.5 * h2) - a_25 * a_7 * (0.5 * h2)),
+            &(-(a_24 * a_5 + a_25 * a_7) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_20 * h - a_24 * a_8 * (0.5 * h2) - a_25 * a_11 * (0.5 * h2)),
+            &(a_20 * h - (a_24 * a_8 + a_25 * a_11) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_22 * h - a_24 * a_14 * (0.5 * h2) - a_25 * a_17 * (0.5 * h2)),
+            &(a_22 * h - (a_24 * a_14 + a_25 * a_17) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_21 * h - a_24 * a_9 * (0.5 * h2) - a_25 * a_12 * (0.5 * h2)),
+            &(a_21 * h - (a_24 * a_9 + a_25 * a_12) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_23 * h - a_24 * a_15 * (0.5 * h2) - a_25 * a_18 * (0.5 * h2)),
+            &(a_23 * h - (a_24 * a_15 + a_25 * a_18) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(-a_24 * a_10 * (0.5 * h) - a_25 * a_13 * (0.5 * h)),
+            &(-(a_24 * a_10 + a_25 * a_13) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(-a_24 * a_16 * (0.5 * h) - a_25 * a_19 * (0.5 * h)),
+            &(-(a_24 * a_16 + a_25 * a_19) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_24 * a_0 * (0.5 * h2) + a_25 * a_2 * (0.5 * h2)),
+            &((a_24 * a_0 + a_25 * a_2) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_24 * a_4 * (0.5 * h2) + a_25 * a_6 * (0.5 * h2)),
+            &((a_24 * a_4 + a_25 * a_6) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_24 * a_1 * (0.5 * h2) + a_25 * a_3 * (0.5 * h2)),
+            &((a_24 * a_1 + a_25 * a_3) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_24 * a_5 * (0.5 * h2) + a_25 * a_7 * (0.5 * h2)),
+            &((a_24 * a_5 + a_25 * a_7) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_24 * a_8 * (0.5 * h2) + a_25 * a_11 * (0.5 * h2)),
+            &((a_24 * a_8 + a_25 * a_11) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_24 * a_14 * (0.5 * h2) + a_25 * a_17 * (0.5 * h2)),
+            &((a_24 * a_14 + a_25 * a_17) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_24 * a_9 * (0.5 * h2) + a_25 * a_12 * (0.5 * h2)),
+            &((a_24 * a_9 + a_25 * a_12) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_24 * a_15 * (0.5 * h2) + a_25 * a_18 * (0.5 * h2)),
+            &((a_24 * a_15 + a_25 * a_18) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_24 * a_10 * (0.5 * h) + a_25 * a_13 * (0.5 * h)),
+            &((a_24 * a_10 + a_25 * a_13) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_24 * a_16 * (0.5 * h) + a_25 * a_19 * (0.5 * h)),
+            &((a_24 * a_16 + a_25 * a_19) * (0.5 * h)),
         );
     }
     #[allow(clippy::too_many_lines)]
@@ -759,109 +759,104 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_0 * 0.5 - a_4 * 0.5 - a_8 * 0.5 - a_14 * 0.5),
+            &(-(a_0 + a_4 + a_8 + a_14) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_1 * 0.5 - a_5 * 0.5 - a_9 * 0.5 - a_15 * 0.5),
+            &(-(a_1 + a_5 + a_9 + a_15) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.5 - a_11 * 0.5),
+            &(-(a_2 + a_11) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.5 - a_12 * 0.5),
+            &(-(a_3 + a_12) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_2 * 0.5 - a_11 * 0.5),
+            &(-(a_2 + a_11) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_3 * 0.5 - a_12 * 0.5),
+            &(-(a_3 + a_12) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.5 - a_4 * 0.5 - a_8 * 0.5 - a_14 * 0.5),
+            &(-(a_0 + a_4 + a_8 + a_14) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.5 - a_5 * 0.5 - a_9 * 0.5 - a_15 * 0.5),
+            &(-(a_1 + a_5 + a_9 + a_15) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_2 * 0.5 - a_11 * 0.5),
+            &(-(a_2 + a_11) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_3 * 0.5 - a_12 * 0.5),
+            &(-(a_3 + a_12) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.5 - a_11 * 0.5),
+            &(-(a_2 + a_11) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.5 - a_12 * 0.5),
+            &(-(a_3 + a_12) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_20 + a_22 - a_24 - a_24 * a_0 * (0.5 * h) - a_24 * a_4 * (0.5 * h)
-                - a_24 * a_8 * (0.5 * h) - a_24 * a_14 * (0.5 * h)
-                - a_25 * a_2 * (0.5 * h) - a_25 * a_6 * (0.5 * h)
-                - a_25 * a_11 * (0.5 * h) - a_25 * a_17 * (0.5 * h)),
+            &(a_20 + a_22 - a_24
+                - (a_24 * a_0 + a_24 * a_4 + a_24 * a_8 + a_24 * a_14 + a_25 * a_2
+                    + a_25 * a_6 + a_25 * a_11 + a_25 * a_17) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_21 + a_23 - a_24 * a_1 * (0.5 * h) - a_24 * a_5 * (0.5 * h)
-                - a_24 * a_9 * (0.5 * h) - a_24 * a_15 * (0.5 * h) - a_25
-                - a_25 * a_3 * (0.5 * h) - a_25 * a_7 * (0.5 * h)
-                - a_25 * a_12 * (0.5 * h) - a_25 * a_18 * (0.5 * h)),
+            &(a_21 + a_23
+                - (a_24 * a_1 + a_24 * a_5 + a_24 * a_9 + a_24 * a_15 + a_25 * a_3
+                    + a_25 * a_7 + a_25 * a_12 + a_25 * a_18) * (0.5 * h) - a_25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_24 + a_24 * a_0 * (0.5 * h) + a_24 * a_4 * (0.5 * h)
-                + a_24 * a_8 * (0.5 * h) + a_24 * a_14 * (0.5 * h)
-                + a_25 * a_2 * (0.5 * h) + a_25 * a_6 * (0.5 * h)
-                + a_25 * a_11 * (0.5 * h) + a_25 * a_17 * (0.5 * h)),
+            &(a_24
+                + (a_24 * a_0 + a_24 * a_4 + a_24 * a_8 + a_24 * a_14 + a_25 * a_2
+                    + a_25 * a_6 + a_25 * a_11 + a_25 * a_17) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_24 * a_1 * (0.5 * h) + a_24 * a_5 * (0.5 * h) + a_24 * a_9 * (0.5 * h)
-                + a_24 * a_15 * (0.5 * h) + a_25 + a_25 * a_3 * (0.5 * h)
-                + a_25 * a_7 * (0.5 * h) + a_25 * a_12 * (0.5 * h)
-                + a_25 * a_18 * (0.5 * h)),
+            &((a_24 * a_1 + a_24 * a_5 + a_24 * a_9 + a_24 * a_15 + a_25 * a_3
+                + a_25 * a_7 + a_25 * a_12 + a_25 * a_18) * (0.5 * h) + a_25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -928,13 +923,13 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.5 * h) + a_4 * (0.5 * h) + a_8 * (0.5 * h) + a_14 * (0.5 * h)),
+            &((a_0 + a_4 + a_8 + a_14) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.5 * h) + a_5 * (0.5 * h) + a_9 * (0.5 * h) + a_15 * (0.5 * h)),
+            &((a_1 + a_5 + a_9 + a_15) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1000,14 +995,14 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.5 * h) + a_6 * (0.5 * h) + a_11 * (0.5 * h) + a_17 * (0.5 * h)),
+            &((a_2 + a_6 + a_11 + a_17) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.5 * h) + a_7 * (0.5 * h) + a_12 * (0.5 * h) + a_18 * (0.5 * h)),
+            &((a_3 + a_7 + a_12 + a_18) * (0.5 * h)),
         );
     }
     fn update(
@@ -2217,316 +2212,273 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_36 * a_0 * (0.16666666666666666 * h2)
-                + a_37 * a_2 * (0.16666666666666666 * h2)),
+            &((a_36 * a_0 + a_37 * a_2) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_36 * a_4 * (0.6666666666666666 * h2)
-                + a_37 * a_6 * (0.6666666666666666 * h2)),
+            &((a_36 * a_4 + a_37 * a_6) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_36 * a_8 * (0.16666666666666666 * h2)
-                + a_37 * a_10 * (0.16666666666666666 * h2)),
+            &((a_36 * a_8 + a_37 * a_10) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_36 * a_1 * (0.16666666666666666 * h2)
-                + a_37 * a_3 * (0.16666666666666666 * h2)),
+            &((a_36 * a_1 + a_37 * a_3) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_36 * a_5 * (0.6666666666666666 * h2)
-                + a_37 * a_7 * (0.6666666666666666 * h2)),
+            &((a_36 * a_5 + a_37 * a_7) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_36 * a_9 * (0.16666666666666666 * h2)
-                + a_37 * a_11 * (0.16666666666666666 * h2)),
+            &((a_36 * a_9 + a_37 * a_11) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_30 * h + a_36 * a_12 * (0.16666666666666666 * h2)
-                + a_37 * a_15 * (0.16666666666666666 * h2)),
+            &(a_30 * h + (a_36 * a_12 + a_37 * a_15) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_36 * a_18 * (0.6666666666666666 * h2)
-                + a_37 * a_21 * (0.6666666666666666 * h2)),
+            &((a_36 * a_18 + a_37 * a_21) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_34 * h + a_36 * a_24 * (0.16666666666666666 * h2)
-                + a_37 * a_27 * (0.16666666666666666 * h2)),
+            &(-a_34 * h + (a_36 * a_24 + a_37 * a_27) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_31 * h + a_36 * a_13 * (0.16666666666666666 * h2)
-                + a_37 * a_16 * (0.16666666666666666 * h2)),
+            &(a_31 * h + (a_36 * a_13 + a_37 * a_16) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_36 * a_19 * (0.6666666666666666 * h2)
-                + a_37 * a_22 * (0.6666666666666666 * h2)),
+            &((a_36 * a_19 + a_37 * a_22) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_35 * h + a_36 * a_25 * (0.16666666666666666 * h2)
-                + a_37 * a_28 * (0.16666666666666666 * h2)),
+            &(-a_35 * h + (a_36 * a_25 + a_37 * a_28) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_36 * a_14 * (0.16666666666666666 * h)
-                + a_37 * a_17 * (0.16666666666666666 * h)),
+            &((a_36 * a_14 + a_37 * a_17) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_36 * a_20 * (0.6666666666666666 * h)
-                + a_37 * a_23 * (0.6666666666666666 * h)),
+            &((a_36 * a_20 + a_37 * a_23) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_36 * a_26 * (0.16666666666666666 * h)
-                + a_37 * a_29 * (0.16666666666666666 * h)),
+            &((a_36 * a_26 + a_37 * a_29) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_36 * a_0 * (0.08333333333333333 * h2)
-                - a_37 * a_2 * (0.08333333333333333 * h2)),
+            &(-(a_36 * a_0 + a_37 * a_2) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_36 * a_4 * (0.3333333333333333 * h2)
-                - a_37 * a_6 * (0.3333333333333333 * h2)),
+            &(-(a_36 * a_4 + a_37 * a_6) * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_36 * a_8 * (0.08333333333333333 * h2)
-                - a_37 * a_10 * (0.08333333333333333 * h2)),
+            &(-(a_36 * a_8 + a_37 * a_10) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_36 * a_1 * (0.08333333333333333 * h2)
-                - a_37 * a_3 * (0.08333333333333333 * h2)),
+            &(-(a_36 * a_1 + a_37 * a_3) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_36 * a_5 * (0.3333333333333333 * h2)
-                - a_37 * a_7 * (0.3333333333333333 * h2)),
+            &(-(a_36 * a_5 + a_37 * a_7) * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_36 * a_9 * (0.08333333333333333 * h2)
-                - a_37 * a_11 * (0.08333333333333333 * h2)),
+            &(-(a_36 * a_9 + a_37 * a_11) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_36 * a_12 * (0.08333333333333333 * h2)
-                - a_37 * a_15 * (0.08333333333333333 * h2)),
+            &(-(a_36 * a_12 + a_37 * a_15) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_32 * h - a_36 * a_18 * (0.3333333333333333 * h2)
-                - a_37 * a_21 * (0.3333333333333333 * h2)),
+            &(a_32 * h - (a_36 * a_18 + a_37 * a_21) * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_34 * (0.5 * h) - a_36 * a_24 * (0.08333333333333333 * h2)
-                - a_37 * a_27 * (0.08333333333333333 * h2)),
+            &(a_34 * (0.5 * h)
+                - (a_36 * a_24 + a_37 * a_27) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_36 * a_13 * (0.08333333333333333 * h2)
-                - a_37 * a_16 * (0.08333333333333333 * h2)),
+            &(-(a_36 * a_13 + a_37 * a_16) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_33 * h - a_36 * a_19 * (0.3333333333333333 * h2)
-                - a_37 * a_22 * (0.3333333333333333 * h2)),
+            &(a_33 * h - (a_36 * a_19 + a_37 * a_22) * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_35 * (0.5 * h) - a_36 * a_25 * (0.08333333333333333 * h2)
-                - a_37 * a_28 * (0.08333333333333333 * h2)),
+            &(a_35 * (0.5 * h)
+                - (a_36 * a_25 + a_37 * a_28) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(-a_36 * a_14 * (0.08333333333333333 * h)
-                - a_37 * a_17 * (0.08333333333333333 * h)),
+            &(-(a_36 * a_14 + a_37 * a_17) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(-a_36 * a_20 * (0.3333333333333333 * h)
-                - a_37 * a_23 * (0.3333333333333333 * h)),
+            &(-(a_36 * a_20 + a_37 * a_23) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(-a_36 * a_26 * (0.08333333333333333 * h)
-                - a_37 * a_29 * (0.08333333333333333 * h)),
+            &(-(a_36 * a_26 + a_37 * a_29) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_36 * a_0 * (0.16666666666666666 * h2)
-                + a_37 * a_2 * (0.16666666666666666 * h2)),
+            &((a_36 * a_0 + a_37 * a_2) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_36 * a_4 * (0.6666666666666666 * h2)
-                + a_37 * a_6 * (0.6666666666666666 * h2)),
+            &((a_36 * a_4 + a_37 * a_6) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_36 * a_8 * (0.16666666666666666 * h2)
-                + a_37 * a_10 * (0.16666666666666666 * h2)),
+            &((a_36 * a_8 + a_37 * a_10) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_36 * a_1 * (0.16666666666666666 * h2)
-                + a_37 * a_3 * (0.16666666666666666 * h2)),
+            &((a_36 * a_1 + a_37 * a_3) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_36 * a_5 * (0.6666666666666666 * h2)
-                + a_37 * a_7 * (0.6666666666666666 * h2)),
+            &((a_36 * a_5 + a_37 * a_7) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_36 * a_9 * (0.16666666666666666 * h2)
-                + a_37 * a_11 * (0.16666666666666666 * h2)),
+            &((a_36 * a_9 + a_37 * a_11) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_36 * a_12 * (0.16666666666666666 * h2)
-                + a_37 * a_15 * (0.16666666666666666 * h2)),
+            &((a_36 * a_12 + a_37 * a_15) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_36 * a_18 * (0.6666666666666666 * h2)
-                + a_37 * a_21 * (0.6666666666666666 * h2)),
+            &((a_36 * a_18 + a_37 * a_21) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_36 * a_24 * (0.16666666666666666 * h2)
-                + a_37 * a_27 * (0.16666666666666666 * h2)),
+            &((a_36 * a_24 + a_37 * a_27) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_36 * a_13 * (0.16666666666666666 * h2)
-                + a_37 * a_16 * (0.16666666666666666 * h2)),
+            &((a_36 * a_13 + a_37 * a_16) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_36 * a_19 * (0.6666666666666666 * h2)
-                + a_37 * a_22 * (0.6666666666666666 * h2)),
+            &((a_36 * a_19 + a_37 * a_22) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_36 * a_25 * (0.16666666666666666 * h2)
-                + a_37 * a_28 * (0.16666666666666666 * h2)),
+            &((a_36 * a_25 + a_37 * a_28) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_36 * a_14 * (0.16666666666666666 * h)
-                + a_37 * a_17 * (0.16666666666666666 * h)),
+            &((a_36 * a_14 + a_37 * a_17) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_36 * a_20 * (0.6666666666666666 * h)
-                + a_37 * a_23 * (0.6666666666666666 * h)),
+            &((a_36 * a_20 + a_37 * a_23) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_36 * a_26 * (0.16666666666666666 * h)
-                + a_37 * a_29 * (0.16666666666666666 * h)),
+            &((a_36 * a_26 + a_37 * a_29) * (0.16666666666666666 * h)),
         );
     }
     #[allow(clippy::too_many_lines)]
@@ -2639,251 +2591,193 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_0 * 0.20833333333333334 - a_4 * 0.3333333333333333
-                + a_8 * 0.041666666666666664 - a_12 * 0.20833333333333334
-                - a_18 * 0.3333333333333333 + a_24 * 0.041666666666666664),
+            &(-(a_0 + a_12) * 0.20833333333333334 - (a_4 + a_18) * 0.3333333333333333
+                + (a_8 + a_24) * 0.041666666666666664),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_1 * 0.20833333333333334 - a_5 * 0.3333333333333333
-                + a_9 * 0.041666666666666664 - a_13 * 0.20833333333333334
-                - a_19 * 0.3333333333333333 + a_25 * 0.041666666666666664),
+            &(-(a_1 + a_13) * 0.20833333333333334 - (a_5 + a_19) * 0.3333333333333333
+                + (a_9 + a_25) * 0.041666666666666664),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(-a_0 * 0.16666666666666666 - a_4 * 0.6666666666666666
-                - a_8 * 0.16666666666666666 - a_12 * 0.16666666666666666
-                - a_18 * 0.6666666666666666 - a_24 * 0.16666666666666666),
+            &(-(a_0 + a_8 + a_12 + a_24) * 0.16666666666666666
+                - (a_4 + a_18) * 0.6666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(-a_1 * 0.16666666666666666 - a_5 * 0.6666666666666666
-                - a_9 * 0.16666666666666666 - a_13 * 0.16666666666666666
-                - a_19 * 0.6666666666666666 - a_25 * 0.16666666666666666),
+            &(-(a_1 + a_9 + a_13 + a_25) * 0.16666666666666666
+                - (a_5 + a_19) * 0.6666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.16666666666666666 + a_6 * 0.16666666666666666
-                - a_15 * 0.16666666666666666 + a_21 * 0.16666666666666666),
+            &(-(a_2 - a_6 + a_15 - a_21) * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.16666666666666666 + a_7 * 0.16666666666666666
-                - a_16 * 0.16666666666666666 + a_22 * 0.16666666666666666),
+            &(-(a_3 - a_7 + a_16 - a_22) * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_2 * 0.16666666666666666 - a_6 * 0.3333333333333333
-                - a_15 * 0.16666666666666666 - a_21 * 0.3333333333333333),
+            &(-(a_2 + a_15) * 0.16666666666666666 - (a_6 + a_21) * 0.3333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_3 * 0.16666666666666666 - a_7 * 0.3333333333333333
-                - a_16 * 0.16666666666666666 - a_22 * 0.3333333333333333),
+            &(-(a_3 + a_16) * 0.16666666666666666 - (a_7 + a_22) * 0.3333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
-            &(-a_2 * 0.16666666666666666 - a_6 * 0.8333333333333334
-                - a_15 * 0.16666666666666666 - a_21 * 0.8333333333333334),
+            &(-(a_2 + a_15) * 0.16666666666666666 - (a_6 + a_21) * 0.8333333333333334),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
-            &(-a_3 * 0.16666666666666666 - a_7 * 0.8333333333333334
-                - a_16 * 0.16666666666666666 - a_22 * 0.8333333333333334),
+            &(-(a_3 + a_16) * 0.16666666666666666 - (a_7 + a_22) * 0.8333333333333334),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.20833333333333334 - a_4 * 0.3333333333333333
-                + a_8 * 0.041666666666666664 - a_12 * 0.20833333333333334
-                - a_18 * 0.3333333333333333 + a_24 * 0.041666666666666664),
+            &(-(a_0 + a_12) * 0.20833333333333334 - (a_4 + a_18) * 0.3333333333333333
+                + (a_8 + a_24) * 0.041666666666666664),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.20833333333333334 - a_5 * 0.3333333333333333
-                + a_9 * 0.041666666666666664 - a_13 * 0.20833333333333334
-                - a_19 * 0.3333333333333333 + a_25 * 0.041666666666666664),
+            &(-(a_1 + a_13) * 0.20833333333333334 - (a_5 + a_19) * 0.3333333333333333
+                + (a_9 + a_25) * 0.041666666666666664),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_0 * 0.16666666666666666 - a_4 * 0.6666666666666666
-                - a_8 * 0.16666666666666666 - a_12 * 0.16666666666666666
-                - a_18 * 0.6666666666666666 - a_24 * 0.16666666666666666),
+            &(-(a_0 + a_8 + a_12 + a_24) * 0.16666666666666666
+                - (a_4 + a_18) * 0.6666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_1 * 0.16666666666666666 - a_5 * 0.6666666666666666
-                - a_9 * 0.16666666666666666 - a_13 * 0.16666666666666666
-                - a_19 * 0.6666666666666666 - a_25 * 0.16666666666666666),
+            &(-(a_1 + a_9 + a_13 + a_25) * 0.16666666666666666
+                - (a_5 + a_19) * 0.6666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_2 * 0.16666666666666666 + a_6 * 0.16666666666666666
-                - a_15 * 0.16666666666666666 + a_21 * 0.16666666666666666),
+            &(-(a_2 - a_6 + a_15 - a_21) * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_3 * 0.16666666666666666 + a_7 * 0.16666666666666666
-                - a_16 * 0.16666666666666666 + a_22 * 0.16666666666666666),
+            &(-(a_3 - a_7 + a_16 - a_22) * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.16666666666666666 - a_6 * 0.3333333333333333
-                - a_15 * 0.16666666666666666 - a_21 * 0.3333333333333333),
+            &(-(a_2 + a_15) * 0.16666666666666666 - (a_6 + a_21) * 0.3333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.16666666666666666 - a_7 * 0.3333333333333333
-                - a_16 * 0.16666666666666666 - a_22 * 0.3333333333333333),
+            &(-(a_3 + a_16) * 0.16666666666666666 - (a_7 + a_22) * 0.3333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_2 * 0.16666666666666666 - a_6 * 0.8333333333333334
-                - a_15 * 0.16666666666666666 - a_21 * 0.8333333333333334),
+            &(-(a_2 + a_15) * 0.16666666666666666 - (a_6 + a_21) * 0.8333333333333334),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_3 * 0.16666666666666666 - a_7 * 0.8333333333333334
-                - a_16 * 0.16666666666666666 - a_22 * 0.8333333333333334),
+            &(-(a_3 + a_16) * 0.16666666666666666 - (a_7 + a_22) * 0.8333333333333334),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_30 - a_34 + a_36 + a_36 * a_0 * (0.16666666666666666 * h)
-                + a_36 * a_4 * (0.6666666666666666 * h)
-                + a_36 * a_8 * (0.16666666666666666 * h)
-                + a_36 * a_12 * (0.16666666666666666 * h)
-                + a_36 * a_18 * (0.6666666666666666 * h)
-                + a_36 * a_24 * (0.16666666666666666 * h)
-                + a_37 * a_2 * (0.16666666666666666 * h)
-                + a_37 * a_6 * (0.6666666666666666 * h)
-                + a_37 * a_10 * (0.16666666666666666 * h)
-                + a_37 * a_15 * (0.16666666666666666 * h)
-                + a_37 * a_21 * (0.6666666666666666 * h)
-                + a_37 * a_27 * (0.16666666666666666 * h)),
+            &(a_30 - a_34 + a_36
+                + (a_36 * a_0 + a_36 * a_8 + a_36 * a_12 + a_36 * a_24 + a_37 * a_2
+                    + a_37 * a_10 + a_37 * a_15 + a_37 * a_27)
+                    * (0.16666666666666666 * h)
+                + (a_36 * a_4 + a_36 * a_18 + a_37 * a_6 + a_37 * a_21)
+                    * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_31 - a_35 + a_36 * a_1 * (0.16666666666666666 * h)
-                + a_36 * a_5 * (0.6666666666666666 * h)
-                + a_36 * a_9 * (0.16666666666666666 * h)
-                + a_36 * a_13 * (0.16666666666666666 * h)
-                + a_36 * a_19 * (0.6666666666666666 * h)
-                + a_36 * a_25 * (0.16666666666666666 * h) + a_37
-                + a_37 * a_3 * (0.16666666666666666 * h)
-                + a_37 * a_7 * (0.6666666666666666 * h)
-                + a_37 * a_11 * (0.16666666666666666 * h)
-                + a_37 * a_16 * (0.16666666666666666 * h)
-                + a_37 * a_22 * (0.6666666666666666 * h)
-                + a_37 * a_28 * (0.16666666666666666 * h)),
+            &(a_31 - a_35
+                + (a_36 * a_1 + a_36 * a_9 + a_36 * a_13 + a_36 * a_25 + a_37 * a_3
+                    + a_37 * a_11 + a_37 * a_16 + a_37 * a_28)
+                    * (0.16666666666666666 * h)
+                + (a_36 * a_5 + a_36 * a_19 + a_37 * a_7 + a_37 * a_22)
+                    * (0.6666666666666666 * h) + a_37),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_32 + a_34 * 0.5 - a_36 * 0.5 - a_36 * a_0 * (0.08333333333333333 * h)
-                - a_36 * a_4 * (0.3333333333333333 * h)
-                - a_36 * a_8 * (0.08333333333333333 * h)
-                - a_36 * a_12 * (0.08333333333333333 * h)
-                - a_36 * a_18 * (0.3333333333333333 * h)
-                - a_36 * a_24 * (0.08333333333333333 * h)
-                - a_37 * a_2 * (0.08333333333333333 * h)
-                - a_37 * a_6 * (0.3333333333333333 * h)
-                - a_37 * a_10 * (0.08333333333333333 * h)
-                - a_37 * a_15 * (0.08333333333333333 * h)
-                - a_37 * a_21 * (0.3333333333333333 * h)
-                - a_37 * a_27 * (0.08333333333333333 * h)),
+            &(a_32 + (a_34 - a_36) * 0.5
+                - (a_36 * a_0 + a_36 * a_8 + a_36 * a_12 + a_36 * a_24 + a_37 * a_2
+                    + a_37 * a_10 + a_37 * a_15 + a_37 * a_27)
+                    * (0.08333333333333333 * h)
+                - (a_36 * a_4 + a_36 * a_18 + a_37 * a_6 + a_37 * a_21)
+                    * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_33 + a_35 * 0.5 - a_36 * a_1 * (0.08333333333333333 * h)
-                - a_36 * a_5 * (0.3333333333333333 * h)
-                - a_36 * a_9 * (0.08333333333333333 * h)
-                - a_36 * a_13 * (0.08333333333333333 * h)
-                - a_36 * a_19 * (0.3333333333333333 * h)
-                - a_36 * a_25 * (0.08333333333333333 * h) - a_37 * 0.5
-                - a_37 * a_3 * (0.08333333333333333 * h)
-                - a_37 * a_7 * (0.3333333333333333 * h)
-                - a_37 * a_11 * (0.08333333333333333 * h)
-                - a_37 * a_16 * (0.08333333333333333 * h)
-                - a_37 * a_22 * (0.3333333333333333 * h)
-                - a_37 * a_28 * (0.08333333333333333 * h)),
+            &(a_33 + (a_35 - a_37) * 0.5
+                - (a_36 * a_1 + a_36 * a_9 + a_36 * a_13 + a_36 * a_25 + a_37 * a_3
+                    + a_37 * a_11 + a_37 * a_16 + a_37 * a_28)
+                    * (0.08333333333333333 * h)
+                - (a_36 * a_5 + a_36 * a_19 + a_37 * a_7 + a_37 * a_22)
+                    * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             0,
-            &(a_36 + a_36 * a_0 * (0.16666666666666666 * h)
-                + a_36 * a_4 * (0.6666666666666666 * h)
-                + a_36 * a_8 * (0.16666666666666666 * h)
-                + a_36 * a_12 * (0.16666666666666666 * h)
-                + a_36 * a_18 * (0.6666666666666666 * h)
-                + a_36 * a_24 * (0.16666666666666666 * h)
-                + a_37 * a_2 * (0.16666666666666666 * h)
-                + a_37 * a_6 * (0.6666666666666666 * h)
-                + a_37 * a_10 * (0.16666666666666666 * h)
-                + a_37 * a_15 * (0.16666666666666666 * h)
-                + a_37 * a_21 * (0.6666666666666666 * h)
-                + a_37 * a_27 * (0.16666666666666666 * h)),
+            &(a_36
+                + (a_36 * a_0 + a_36 * a_8 + a_36 * a_12 + a_36 * a_24 + a_37 * a_2
+                    + a_37 * a_10 + a_37 * a_15 + a_37 * a_27)
+                    * (0.16666666666666666 * h)
+                + (a_36 * a_4 + a_36 * a_18 + a_37 * a_6 + a_37 * a_21)
+                    * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             0,
-            &(a_36 * a_1 * (0.16666666666666666 * h)
-                + a_36 * a_5 * (0.6666666666666666 * h)
-                + a_36 * a_9 * (0.16666666666666666 * h)
-                + a_36 * a_13 * (0.16666666666666666 * h)
-                + a_36 * a_19 * (0.6666666666666666 * h)
-                + a_36 * a_25 * (0.16666666666666666 * h) + a_37
-                + a_37 * a_3 * (0.16666666666666666 * h)
-                + a_37 * a_7 * (0.6666666666666666 * h)
-                + a_37 * a_11 * (0.16666666666666666 * h)
-                + a_37 * a_16 * (0.16666666666666666 * h)
-                + a_37 * a_22 * (0.6666666666666666 * h)
-                + a_37 * a_28 * (0.16666666666666666 * h)),
+            &((a_36 * a_1 + a_36 * a_9 + a_36 * a_13 + a_36 * a_25 + a_37 * a_3
+                + a_37 * a_11 + a_37 * a_16 + a_37 * a_28) * (0.16666666666666666 * h)
+                + (a_36 * a_5 + a_36 * a_19 + a_37 * a_7 + a_37 * a_22)
+                    * (0.6666666666666666 * h) + a_37),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -2980,17 +2874,15 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.16666666666666666 * h) + a_4 * (0.6666666666666666 * h)
-                + a_8 * (0.16666666666666666 * h) + a_12 * (0.16666666666666666 * h)
-                + a_18 * (0.6666666666666666 * h) + a_24 * (0.16666666666666666 * h)),
+            &((a_0 + a_8 + a_12 + a_24) * (0.16666666666666666 * h)
+                + (a_4 + a_18) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.16666666666666666 * h) + a_5 * (0.6666666666666666 * h)
-                + a_9 * (0.16666666666666666 * h) + a_13 * (0.16666666666666666 * h)
-                + a_19 * (0.6666666666666666 * h) + a_25 * (0.16666666666666666 * h)),
+            &((a_1 + a_9 + a_13 + a_25) * (0.16666666666666666 * h)
+                + (a_5 + a_19) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -3086,18 +2978,16 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
-                + a_10 * (0.16666666666666666 * h) + a_15 * (0.16666666666666666 * h)
-                + a_21 * (0.6666666666666666 * h) + a_27 * (0.16666666666666666 * h)),
+            &((a_2 + a_10 + a_15 + a_27) * (0.16666666666666666 * h)
+                + (a_6 + a_21) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.16666666666666666 * h) + a_7 * (0.6666666666666666 * h)
-                + a_11 * (0.16666666666666666 * h) + a_16 * (0.16666666666666666 * h)
-                + a_22 * (0.6666666666666666 * h) + a_28 * (0.16666666666666666 * h)),
+            &((a_3 + a_11 + a_16 + a_28) * (0.16666666666666666 * h)
+                + (a_7 + a_22) * (0.6666666666666666 * h)),
         );
     }
     fn update(
@@ -5164,563 +5054,485 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_48 * a_0 * (0.08333333333333333 * h2)
-                - a_49 * a_2 * (0.08333333333333333 * h2)),
+            &(-(a_48 * a_0 + a_49 * a_2) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_48 * a_4 * (0.4166666666666667 * h2)
-                - a_49 * a_6 * (0.4166666666666667 * h2)),
+            &(-(a_48 * a_4 + a_49 * a_6) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_48 * a_8 * (0.4166666666666667 * h2)
-                - a_49 * a_10 * (0.4166666666666667 * h2)),
+            &(-(a_48 * a_8 + a_49 * a_10) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_48 * a_12 * (0.08333333333333333 * h2)
-                - a_49 * a_14 * (0.08333333333333333 * h2)),
+            &(-(a_48 * a_12 + a_49 * a_14) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_48 * a_1 * (0.08333333333333333 * h2)
-                - a_49 * a_3 * (0.08333333333333333 * h2)),
+            &(-(a_48 * a_1 + a_49 * a_3) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_48 * a_5 * (0.4166666666666667 * h2)
-                - a_49 * a_7 * (0.4166666666666667 * h2)),
+            &(-(a_48 * a_5 + a_49 * a_7) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_48 * a_9 * (0.4166666666666667 * h2)
-                - a_49 * a_11 * (0.4166666666666667 * h2)),
+            &(-(a_48 * a_9 + a_49 * a_11) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_48 * a_13 * (0.08333333333333333 * h2)
-                - a_49 * a_15 * (0.08333333333333333 * h2)),
+            &(-(a_48 * a_13 + a_49 * a_15) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_40 * h - a_48 * a_16 * (0.08333333333333333 * h2)
-                - a_49 * a_19 * (0.08333333333333333 * h2)),
+            &(a_40 * h - (a_48 * a_16 + a_49 * a_19) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_48 * a_22 * (0.4166666666666667 * h2)
-                - a_49 * a_25 * (0.4166666666666667 * h2)),
+            &(-(a_48 * a_22 + a_49 * a_25) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_48 * a_28 * (0.4166666666666667 * h2)
-                - a_49 * a_31 * (0.4166666666666667 * h2)),
+            &(-(a_48 * a_28 + a_49 * a_31) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_46 * h - a_48 * a_34 * (0.08333333333333333 * h2)
-                - a_49 * a_37 * (0.08333333333333333 * h2)),
+            &(a_46 * h - (a_48 * a_34 + a_49 * a_37) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_41 * h - a_48 * a_17 * (0.08333333333333333 * h2)
-                - a_49 * a_20 * (0.08333333333333333 * h2)),
+            &(a_41 * h - (a_48 * a_17 + a_49 * a_20) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_48 * a_23 * (0.4166666666666667 * h2)
-                - a_49 * a_26 * (0.4166666666666667 * h2)),
+            &(-(a_48 * a_23 + a_49 * a_26) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_48 * a_29 * (0.4166666666666667 * h2)
-                - a_49 * a_32 * (0.4166666666666667 * h2)),
+            &(-(a_48 * a_29 + a_49 * a_32) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_47 * h - a_48 * a_35 * (0.08333333333333333 * h2)
-                - a_49 * a_38 * (0.08333333333333333 * h2)),
+            &(a_47 * h - (a_48 * a_35 + a_49 * a_38) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(-a_48 * a_18 * (0.08333333333333333 * h)
-                - a_49 * a_21 * (0.08333333333333333 * h)),
+            &(-(a_48 * a_18 + a_49 * a_21) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(-a_48 * a_24 * (0.4166666666666667 * h)
-                - a_49 * a_27 * (0.4166666666666667 * h)),
+            &(-(a_48 * a_24 + a_49 * a_27) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(-a_48 * a_30 * (0.4166666666666667 * h)
-                - a_49 * a_33 * (0.4166666666666667 * h)),
+            &(-(a_48 * a_30 + a_49 * a_33) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(-a_48 * a_36 * (0.08333333333333333 * h)
-                - a_49 * a_39 * (0.08333333333333333 * h)),
+            &(-(a_48 * a_36 + a_49 * a_39) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_48 * a_0 * (0.037267799624996496 * h2)
-                + a_49 * a_2 * (0.037267799624996496 * h2)),
+            &((a_48 * a_0 + a_49 * a_2) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_48 * a_4 * (0.18633899812498247 * h2)
-                + a_49 * a_6 * (0.18633899812498247 * h2)),
+            &((a_48 * a_4 + a_49 * a_6) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_48 * a_8 * (0.18633899812498247 * h2)
-                + a_49 * a_10 * (0.18633899812498247 * h2)),
+            &((a_48 * a_8 + a_49 * a_10) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_48 * a_12 * (0.037267799624996496 * h2)
-                + a_49 * a_14 * (0.037267799624996496 * h2)),
+            &((a_48 * a_12 + a_49 * a_14) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_48 * a_1 * (0.037267799624996496 * h2)
-                + a_49 * a_3 * (0.037267799624996496 * h2)),
+            &((a_48 * a_1 + a_49 * a_3) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_48 * a_5 * (0.18633899812498247 * h2)
-                + a_49 * a_7 * (0.18633899812498247 * h2)),
+            &((a_48 * a_5 + a_49 * a_7) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_48 * a_9 * (0.18633899812498247 * h2)
-                + a_49 * a_11 * (0.18633899812498247 * h2)),
+            &((a_48 * a_9 + a_49 * a_11) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_48 * a_13 * (0.037267799624996496 * h2)
-                + a_49 * a_15 * (0.037267799624996496 * h2)),
+            &((a_48 * a_13 + a_49 * a_15) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_48 * a_16 * (0.037267799624996496 * h2)
-                + a_49 * a_19 * (0.037267799624996496 * h2)),
+            &((a_48 * a_16 + a_49 * a_19) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_42 * h + a_48 * a_22 * (0.18633899812498247 * h2)
-                + a_49 * a_25 * (0.18633899812498247 * h2)),
+            &(a_42 * h + (a_48 * a_22 + a_49 * a_25) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_48 * a_28 * (0.18633899812498247 * h2)
-                + a_49 * a_31 * (0.18633899812498247 * h2)),
+            &((a_48 * a_28 + a_49 * a_31) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
             &(-a_46 * (0.4472135954999579 * h)
-                + a_48 * a_34 * (0.037267799624996496 * h2)
-                + a_49 * a_37 * (0.037267799624996496 * h2)),
+                + (a_48 * a_34 + a_49 * a_37) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_48 * a_17 * (0.037267799624996496 * h2)
-                + a_49 * a_20 * (0.037267799624996496 * h2)),
+            &((a_48 * a_17 + a_49 * a_20) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_43 * h + a_48 * a_23 * (0.18633899812498247 * h2)
-                + a_49 * a_26 * (0.18633899812498247 * h2)),
+            &(a_43 * h + (a_48 * a_23 + a_49 * a_26) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_48 * a_29 * (0.18633899812498247 * h2)
-                + a_49 * a_32 * (0.18633899812498247 * h2)),
+            &((a_48 * a_29 + a_49 * a_32) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
             &(-a_47 * (0.4472135954999579 * h)
-                + a_48 * a_35 * (0.037267799624996496 * h2)
-                + a_49 * a_38 * (0.037267799624996496 * h2)),
+                + (a_48 * a_35 + a_49 * a_38) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_48 * a_18 * (0.037267799624996496 * h)
-                + a_49 * a_21 * (0.037267799624996496 * h)),
+            &((a_48 * a_18 + a_49 * a_21) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_48 * a_24 * (0.18633899812498247 * h)
-                + a_49 * a_27 * (0.18633899812498247 * h)),
+            &((a_48 * a_24 + a_49 * a_27) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_48 * a_30 * (0.18633899812498247 * h)
-                + a_49 * a_33 * (0.18633899812498247 * h)),
+            &((a_48 * a_30 + a_49 * a_33) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_48 * a_36 * (0.037267799624996496 * h)
-                + a_49 * a_39 * (0.037267799624996496 * h)),
+            &((a_48 * a_36 + a_49 * a_39) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_48 * a_0 * (0.037267799624996496 * h2)
-                - a_49 * a_2 * (0.037267799624996496 * h2)),
+            &(-(a_48 * a_0 + a_49 * a_2) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_48 * a_4 * (0.18633899812498247 * h2)
-                - a_49 * a_6 * (0.18633899812498247 * h2)),
+            &(-(a_48 * a_4 + a_49 * a_6) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_48 * a_8 * (0.18633899812498247 * h2)
-                - a_49 * a_10 * (0.18633899812498247 * h2)),
+            &(-(a_48 * a_8 + a_49 * a_10) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_48 * a_12 * (0.037267799624996496 * h2)
-                - a_49 * a_14 * (0.037267799624996496 * h2)),
+            &(-(a_48 * a_12 + a_49 * a_14) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_48 * a_1 * (0.037267799624996496 * h2)
-                - a_49 * a_3 * (0.037267799624996496 * h2)),
+            &(-(a_48 * a_1 + a_49 * a_3) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_48 * a_5 * (0.18633899812498247 * h2)
-                - a_49 * a_7 * (0.18633899812498247 * h2)),
+            &(-(a_48 * a_5 + a_49 * a_7) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_48 * a_9 * (0.18633899812498247 * h2)
-                - a_49 * a_11 * (0.18633899812498247 * h2)),
+            &(-(a_48 * a_9 + a_49 * a_11) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_48 * a_13 * (0.037267799624996496 * h2)
-                - a_49 * a_15 * (0.037267799624996496 * h2)),
+            &(-(a_48 * a_13 + a_49 * a_15) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_48 * a_16 * (0.037267799624996496 * h2)
-                - a_49 * a_19 * (0.037267799624996496 * h2)),
+            &(-(a_48 * a_16 + a_49 * a_19) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_48 * a_22 * (0.18633899812498247 * h2)
-                - a_49 * a_25 * (0.18633899812498247 * h2)),
+            &(-(a_48 * a_22 + a_49 * a_25) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_44 * h - a_48 * a_28 * (0.18633899812498247 * h2)
-                - a_49 * a_31 * (0.18633899812498247 * h2)),
+            &(a_44 * h - (a_48 * a_28 + a_49 * a_31) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_46 * (0.4472135954999579 * h) - a_48 * a_34 * (0.037267799624996496 * h2)
-                - a_49 * a_37 * (0.037267799624996496 * h2)),
+            &(a_46 * (0.4472135954999579 * h)
+                - (a_48 * a_34 + a_49 * a_37) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_48 * a_17 * (0.037267799624996496 * h2)
-                - a_49 * a_20 * (0.037267799624996496 * h2)),
+            &(-(a_48 * a_17 + a_49 * a_20) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_48 * a_23 * (0.18633899812498247 * h2)
-                - a_49 * a_26 * (0.18633899812498247 * h2)),
+            &(-(a_48 * a_23 + a_49 * a_26) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_45 * h - a_48 * a_29 * (0.18633899812498247 * h2)
-                - a_49 * a_32 * (0.18633899812498247 * h2)),
+            &(a_45 * h - (a_48 * a_29 + a_49 * a_32) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_47 * (0.4472135954999579 * h) - a_48 * a_35 * (0.037267799624996496 * h2)
-                - a_49 * a_38 * (0.037267799624996496 * h2)),
+            &(a_47 * (0.4472135954999579 * h)
+                - (a_48 * a_35 + a_49 * a_38) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(-a_48 * a_18 * (0.037267799624996496 * h)
-                - a_49 * a_21 * (0.037267799624996496 * h)),
+            &(-(a_48 * a_18 + a_49 * a_21) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(-a_48 * a_24 * (0.18633899812498247 * h)
-                - a_49 * a_27 * (0.18633899812498247 * h)),
+            &(-(a_48 * a_24 + a_49 * a_27) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(-a_48 * a_30 * (0.18633899812498247 * h)
-                - a_49 * a_33 * (0.18633899812498247 * h)),
+            &(-(a_48 * a_30 + a_49 * a_33) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(-a_48 * a_36 * (0.037267799624996496 * h)
-                - a_49 * a_39 * (0.037267799624996496 * h)),
+            &(-(a_48 * a_36 + a_49 * a_39) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_48 * a_0 * (0.08333333333333333 * h2)
-                + a_49 * a_2 * (0.08333333333333333 * h2)),
+            &((a_48 * a_0 + a_49 * a_2) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_48 * a_4 * (0.4166666666666667 * h2)
-                + a_49 * a_6 * (0.4166666666666667 * h2)),
+            &((a_48 * a_4 + a_49 * a_6) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_48 * a_8 * (0.4166666666666667 * h2)
-                + a_49 * a_10 * (0.4166666666666667 * h2)),
+            &((a_48 * a_8 + a_49 * a_10) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_48 * a_12 * (0.08333333333333333 * h2)
-                + a_49 * a_14 * (0.08333333333333333 * h2)),
+            &((a_48 * a_12 + a_49 * a_14) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_48 * a_1 * (0.08333333333333333 * h2)
-                + a_49 * a_3 * (0.08333333333333333 * h2)),
+            &((a_48 * a_1 + a_49 * a_3) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_48 * a_5 * (0.4166666666666667 * h2)
-                + a_49 * a_7 * (0.4166666666666667 * h2)),
+            &((a_48 * a_5 + a_49 * a_7) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_48 * a_9 * (0.4166666666666667 * h2)
-                + a_49 * a_11 * (0.4166666666666667 * h2)),
+            &((a_48 * a_9 + a_49 * a_11) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_48 * a_13 * (0.08333333333333333 * h2)
-                + a_49 * a_15 * (0.08333333333333333 * h2)),
+            &((a_48 * a_13 + a_49 * a_15) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_48 * a_16 * (0.08333333333333333 * h2)
-                + a_49 * a_19 * (0.08333333333333333 * h2)),
+            &((a_48 * a_16 + a_49 * a_19) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_48 * a_22 * (0.4166666666666667 * h2)
-                + a_49 * a_25 * (0.4166666666666667 * h2)),
+            &((a_48 * a_22 + a_49 * a_25) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_48 * a_28 * (0.4166666666666667 * h2)
-                + a_49 * a_31 * (0.4166666666666667 * h2)),
+            &((a_48 * a_28 + a_49 * a_31) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_48 * a_34 * (0.08333333333333333 * h2)
-                + a_49 * a_37 * (0.08333333333333333 * h2)),
+            &((a_48 * a_34 + a_49 * a_37) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_48 * a_17 * (0.08333333333333333 * h2)
-                + a_49 * a_20 * (0.08333333333333333 * h2)),
+            &((a_48 * a_17 + a_49 * a_20) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_48 * a_23 * (0.4166666666666667 * h2)
-                + a_49 * a_26 * (0.4166666666666667 * h2)),
+            &((a_48 * a_23 + a_49 * a_26) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_48 * a_29 * (0.4166666666666667 * h2)
-                + a_49 * a_32 * (0.4166666666666667 * h2)),
+            &((a_48 * a_29 + a_49 * a_32) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_48 * a_35 * (0.08333333333333333 * h2)
-                + a_49 * a_38 * (0.08333333333333333 * h2)),
+            &((a_48 * a_35 + a_49 * a_38) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_48 * a_18 * (0.08333333333333333 * h)
-                + a_49 * a_21 * (0.08333333333333333 * h)),
+            &((a_48 * a_18 + a_49 * a_21) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_48 * a_24 * (0.4166666666666667 * h)
-                + a_49 * a_27 * (0.4166666666666667 * h)),
+            &((a_48 * a_24 + a_49 * a_27) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_48 * a_30 * (0.4166666666666667 * h)
-                + a_49 * a_33 * (0.4166666666666667 * h)),
+            &((a_48 * a_30 + a_49 * a_33) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_48 * a_36 * (0.08333333333333333 * h)
-                + a_49 * a_39 * (0.08333333333333333 * h)),
+            &((a_48 * a_36 + a_49 * a_39) * (0.08333333333333333 * h)),
         );
     }
     #[allow(clippy::too_many_lines)]
@@ -5858,407 +5670,299 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_0 * 0.11030056647916492 - a_4 * 0.1896994335208351
-                + a_8 * 0.03390736422914389 - a_12 * 0.010300566479164915
-                - a_16 * 0.11030056647916492 - a_22 * 0.1896994335208351
-                + a_28 * 0.03390736422914389 - a_34 * 0.010300566479164915),
+            &(-(a_0 + a_16) * 0.11030056647916492 - (a_4 + a_22) * 0.1896994335208351
+                + (a_8 + a_28) * 0.03390736422914389
+                - (a_12 + a_34) * 0.010300566479164915),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_1 * 0.11030056647916492 - a_5 * 0.1896994335208351
-                + a_9 * 0.03390736422914389 - a_13 * 0.010300566479164915
-                - a_17 * 0.11030056647916492 - a_23 * 0.1896994335208351
-                + a_29 * 0.03390736422914389 - a_35 * 0.010300566479164915),
+            &(-(a_1 + a_17) * 0.11030056647916492 - (a_5 + a_23) * 0.1896994335208351
+                + (a_9 + a_29) * 0.03390736422914389
+                - (a_13 + a_35) * 0.010300566479164915),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(-a_0 * 0.07303276685416842 - a_4 * 0.45057403089581055
-                - a_8 * 0.2269672331458316 + a_12 * 0.02696723314583158
-                - a_16 * 0.07303276685416842 - a_22 * 0.45057403089581055
-                - a_28 * 0.2269672331458316 + a_34 * 0.02696723314583158),
+            &(-(a_0 + a_16) * 0.07303276685416842 - (a_4 + a_22) * 0.45057403089581055
+                - (a_8 + a_28) * 0.2269672331458316
+                + (a_12 + a_34) * 0.02696723314583158),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(-a_1 * 0.07303276685416842 - a_5 * 0.45057403089581055
-                - a_9 * 0.2269672331458316 + a_13 * 0.02696723314583158
-                - a_17 * 0.07303276685416842 - a_23 * 0.45057403089581055
-                - a_29 * 0.2269672331458316 + a_35 * 0.02696723314583158),
+            &(-(a_1 + a_17) * 0.07303276685416842 - (a_5 + a_23) * 0.45057403089581055
+                - (a_9 + a_29) * 0.2269672331458316
+                + (a_13 + a_35) * 0.02696723314583158),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(-a_0 * 0.08333333333333333 - a_4 * 0.4166666666666667
-                - a_8 * 0.4166666666666667 - a_12 * 0.08333333333333333
-                - a_16 * 0.08333333333333333 - a_22 * 0.4166666666666667
-                - a_28 * 0.4166666666666667 - a_34 * 0.08333333333333333),
+            &(-(a_0 + a_12 + a_16 + a_34) * 0.08333333333333333
+                - (a_4 + a_8 + a_22 + a_28) * 0.4166666666666667),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(-a_1 * 0.08333333333333333 - a_5 * 0.4166666666666667
-                - a_9 * 0.4166666666666667 - a_13 * 0.08333333333333333
-                - a_17 * 0.08333333333333333 - a_23 * 0.4166666666666667
-                - a_29 * 0.4166666666666667 - a_35 * 0.08333333333333333),
+            &(-(a_1 + a_13 + a_17 + a_35) * 0.08333333333333333
+                - (a_5 + a_9 + a_23 + a_29) * 0.4166666666666667),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.08333333333333333 + a_6 * 0.1348361657291579
-                - a_10 * 0.05150283239582457 - a_19 * 0.08333333333333333
-                + a_25 * 0.1348361657291579 - a_31 * 0.05150283239582457),
+            &(-(a_2 + a_19) * 0.08333333333333333 + (a_6 + a_25) * 0.1348361657291579
+                - (a_10 + a_31) * 0.05150283239582457),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.08333333333333333 + a_7 * 0.1348361657291579
-                - a_11 * 0.05150283239582457 - a_20 * 0.08333333333333333
-                + a_26 * 0.1348361657291579 - a_32 * 0.05150283239582457),
+            &(-(a_3 + a_20) * 0.08333333333333333 + (a_7 + a_26) * 0.1348361657291579
+                - (a_11 + a_32) * 0.05150283239582457),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_2 * 0.08333333333333333 - a_6 * 0.2269672331458316
-                + a_10 * 0.03390736422914389 - a_19 * 0.08333333333333333
-                - a_25 * 0.2269672331458316 + a_31 * 0.03390736422914389),
+            &(-(a_2 + a_19) * 0.08333333333333333 - (a_6 + a_25) * 0.2269672331458316
+                + (a_10 + a_31) * 0.03390736422914389),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_3 * 0.08333333333333333 - a_7 * 0.2269672331458316
-                + a_11 * 0.03390736422914389 - a_20 * 0.08333333333333333
-                - a_26 * 0.2269672331458316 + a_32 * 0.03390736422914389),
+            &(-(a_3 + a_20) * 0.08333333333333333 - (a_7 + a_26) * 0.2269672331458316
+                + (a_11 + a_32) * 0.03390736422914389),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
-            &(-a_2 * 0.08333333333333333 - a_6 * 0.45057403089581055
-                - a_10 * 0.1896994335208351 - a_19 * 0.08333333333333333
-                - a_25 * 0.45057403089581055 - a_31 * 0.1896994335208351),
+            &(-(a_2 + a_19) * 0.08333333333333333 - (a_6 + a_25) * 0.45057403089581055
+                - (a_10 + a_31) * 0.1896994335208351),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
-            &(-a_3 * 0.08333333333333333 - a_7 * 0.45057403089581055
-                - a_11 * 0.1896994335208351 - a_20 * 0.08333333333333333
-                - a_26 * 0.45057403089581055 - a_32 * 0.1896994335208351),
+            &(-(a_3 + a_20) * 0.08333333333333333 - (a_7 + a_26) * 0.45057403089581055
+                - (a_11 + a_32) * 0.1896994335208351),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
-            &(-a_2 * 0.08333333333333333 - a_6 * 0.3651638342708421
-                - a_10 * 0.5515028323958245 - a_19 * 0.08333333333333333
-                - a_25 * 0.3651638342708421 - a_31 * 0.5515028323958245),
+            &(-(a_2 + a_19) * 0.08333333333333333 - (a_6 + a_25) * 0.3651638342708421
+                - (a_10 + a_31) * 0.5515028323958245),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
-            &(-a_3 * 0.08333333333333333 - a_7 * 0.3651638342708421
-                - a_11 * 0.5515028323958245 - a_20 * 0.08333333333333333
-                - a_26 * 0.3651638342708421 - a_32 * 0.5515028323958245),
+            &(-(a_3 + a_20) * 0.08333333333333333 - (a_7 + a_26) * 0.3651638342708421
+                - (a_11 + a_32) * 0.5515028323958245),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.11030056647916492 - a_4 * 0.1896994335208351
-                + a_8 * 0.03390736422914389 - a_12 * 0.010300566479164915
-                - a_16 * 0.11030056647916492 - a_22 * 0.1896994335208351
-                + a_28 * 0.03390736422914389 - a_34 * 0.010300566479164915),
+            &(-(a_0 + a_16) * 0.11030056647916492 - (a_4 + a_22) * 0.1896994335208351
+                + (a_8 + a_28) * 0.03390736422914389
+                - (a_12 + a_34) * 0.010300566479164915),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.11030056647916492 - a_5 * 0.1896994335208351
-                + a_9 * 0.03390736422914389 - a_13 * 0.010300566479164915
-                - a_17 * 0.11030056647916492 - a_23 * 0.1896994335208351
-                + a_29 * 0.03390736422914389 - a_35 * 0.010300566479164915),
+            &(-(a_1 + a_17) * 0.11030056647916492 - (a_5 + a_23) * 0.1896994335208351
+                + (a_9 + a_29) * 0.03390736422914389
+                - (a_13 + a_35) * 0.010300566479164915),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_0 * 0.07303276685416842 - a_4 * 0.45057403089581055
-                - a_8 * 0.2269672331458316 + a_12 * 0.02696723314583158
-                - a_16 * 0.07303276685416842 - a_22 * 0.45057403089581055
-                - a_28 * 0.2269672331458316 + a_34 * 0.02696723314583158),
+            &(-(a_0 + a_16) * 0.07303276685416842 - (a_4 + a_22) * 0.45057403089581055
+                - (a_8 + a_28) * 0.2269672331458316
+                + (a_12 + a_34) * 0.02696723314583158),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_1 * 0.07303276685416842 - a_5 * 0.45057403089581055
-                - a_9 * 0.2269672331458316 + a_13 * 0.02696723314583158
-                - a_17 * 0.07303276685416842 - a_23 * 0.45057403089581055
-                - a_29 * 0.2269672331458316 + a_35 * 0.02696723314583158),
+            &(-(a_1 + a_17) * 0.07303276685416842 - (a_5 + a_23) * 0.45057403089581055
+                - (a_9 + a_29) * 0.2269672331458316
+                + (a_13 + a_35) * 0.02696723314583158),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             0,
-            &(-a_0 * 0.08333333333333333 - a_4 * 0.4166666666666667
-                - a_8 * 0.4166666666666667 - a_12 * 0.08333333333333333
-                - a_16 * 0.08333333333333333 - a_22 * 0.4166666666666667
-                - a_28 * 0.4166666666666667 - a_34 * 0.08333333333333333),
+            &(-(a_0 + a_12 + a_16 + a_34) * 0.08333333333333333
+                - (a_4 + a_8 + a_22 + a_28) * 0.4166666666666667),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             0,
-            &(-a_1 * 0.08333333333333333 - a_5 * 0.4166666666666667
-                - a_9 * 0.4166666666666667 - a_13 * 0.08333333333333333
-                - a_17 * 0.08333333333333333 - a_23 * 0.4166666666666667
-                - a_29 * 0.4166666666666667 - a_35 * 0.08333333333333333),
+            &(-(a_1 + a_13 + a_17 + a_35) * 0.08333333333333333
+                - (a_5 + a_9 + a_23 + a_29) * 0.4166666666666667),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_2 * 0.08333333333333333 + a_6 * 0.1348361657291579
-                - a_10 * 0.05150283239582457 - a_19 * 0.08333333333333333
-                + a_25 * 0.1348361657291579 - a_31 * 0.05150283239582457),
+            &(-(a_2 + a_19) * 0.08333333333333333 + (a_6 + a_25) * 0.1348361657291579
+                - (a_10 + a_31) * 0.05150283239582457),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_3 * 0.08333333333333333 + a_7 * 0.1348361657291579
-                - a_11 * 0.05150283239582457 - a_20 * 0.08333333333333333
-                + a_26 * 0.1348361657291579 - a_32 * 0.05150283239582457),
+            &(-(a_3 + a_20) * 0.08333333333333333 + (a_7 + a_26) * 0.1348361657291579
+                - (a_11 + a_32) * 0.05150283239582457),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.08333333333333333 - a_6 * 0.2269672331458316
-                + a_10 * 0.03390736422914389 - a_19 * 0.08333333333333333
-                - a_25 * 0.2269672331458316 + a_31 * 0.03390736422914389),
+            &(-(a_2 + a_19) * 0.08333333333333333 - (a_6 + a_25) * 0.2269672331458316
+                + (a_10 + a_31) * 0.03390736422914389),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.08333333333333333 - a_7 * 0.2269672331458316
-                + a_11 * 0.03390736422914389 - a_20 * 0.08333333333333333
-                - a_26 * 0.2269672331458316 + a_32 * 0.03390736422914389),
+            &(-(a_3 + a_20) * 0.08333333333333333 - (a_7 + a_26) * 0.2269672331458316
+                + (a_11 + a_32) * 0.03390736422914389),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_2 * 0.08333333333333333 - a_6 * 0.45057403089581055
-                - a_10 * 0.1896994335208351 - a_19 * 0.08333333333333333
-                - a_25 * 0.45057403089581055 - a_31 * 0.1896994335208351),
+            &(-(a_2 + a_19) * 0.08333333333333333 - (a_6 + a_25) * 0.45057403089581055
+                - (a_10 + a_31) * 0.1896994335208351),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_3 * 0.08333333333333333 - a_7 * 0.45057403089581055
-                - a_11 * 0.1896994335208351 - a_20 * 0.08333333333333333
-                - a_26 * 0.45057403089581055 - a_32 * 0.1896994335208351),
+            &(-(a_3 + a_20) * 0.08333333333333333 - (a_7 + a_26) * 0.45057403089581055
+                - (a_11 + a_32) * 0.1896994335208351),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             0,
-            &(-a_2 * 0.08333333333333333 - a_6 * 0.3651638342708421
-                - a_10 * 0.5515028323958245 - a_19 * 0.08333333333333333
-                - a_25 * 0.3651638342708421 - a_31 * 0.5515028323958245),
+            &(-(a_2 + a_19) * 0.08333333333333333 - (a_6 + a_25) * 0.3651638342708421
+                - (a_10 + a_31) * 0.5515028323958245),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             0,
-            &(-a_3 * 0.08333333333333333 - a_7 * 0.3651638342708421
-                - a_11 * 0.5515028323958245 - a_20 * 0.08333333333333333
-                - a_26 * 0.3651638342708421 - a_32 * 0.5515028323958245),
+            &(-(a_3 + a_20) * 0.08333333333333333 - (a_7 + a_26) * 0.3651638342708421
+                - (a_11 + a_32) * 0.5515028323958245),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_40 + a_46 - a_48 - a_48 * a_0 * (0.08333333333333333 * h)
-                - a_48 * a_4 * (0.4166666666666667 * h)
-                - a_48 * a_8 * (0.4166666666666667 * h)
-                - a_48 * a_12 * (0.08333333333333333 * h)
-                - a_48 * a_16 * (0.08333333333333333 * h)
-                - a_48 * a_22 * (0.4166666666666667 * h)
-                - a_48 * a_28 * (0.4166666666666667 * h)
-                - a_48 * a_34 * (0.08333333333333333 * h)
-                - a_49 * a_2 * (0.08333333333333333 * h)
-                - a_49 * a_6 * (0.4166666666666667 * h)
-                - a_49 * a_10 * (0.4166666666666667 * h)
-                - a_49 * a_14 * (0.08333333333333333 * h)
-                - a_49 * a_19 * (0.08333333333333333 * h)
-                - a_49 * a_25 * (0.4166666666666667 * h)
-                - a_49 * a_31 * (0.4166666666666667 * h)
-                - a_49 * a_37 * (0.08333333333333333 * h)),
+            &(a_40 + a_46 - a_48
+                - (a_48 * a_0 + a_48 * a_12 + a_48 * a_16 + a_48 * a_34 + a_49 * a_2
+                    + a_49 * a_14 + a_49 * a_19 + a_49 * a_37)
+                    * (0.08333333333333333 * h)
+                - (a_48 * a_4 + a_48 * a_8 + a_48 * a_22 + a_48 * a_28 + a_49 * a_6
+                    + a_49 * a_10 + a_49 * a_25 + a_49 * a_31)
+                    * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 0, dims),
             0,
-            &(a_41 + a_47 - a_48 * a_1 * (0.08333333333333333 * h)
-                - a_48 * a_5 * (0.4166666666666667 * h)
-                - a_48 * a_9 * (0.4166666666666667 * h)
-                - a_48 * a_13 * (0.08333333333333333 * h)
-                - a_48 * a_17 * (0.08333333333333333 * h)
-                - a_48 * a_23 * (0.4166666666666667 * h)
-                - a_48 * a_29 * (0.4166666666666667 * h)
-                - a_48 * a_35 * (0.08333333333333333 * h) - a_49
-                - a_49 * a_3 * (0.08333333333333333 * h)
-                - a_49 * a_7 * (0.4166666666666667 * h)
-                - a_49 * a_11 * (0.4166666666666667 * h)
-                - a_49 * a_15 * (0.08333333333333333 * h)
-                - a_49 * a_20 * (0.08333333333333333 * h)
-                - a_49 * a_26 * (0.4166666666666667 * h)
-                - a_49 * a_32 * (0.4166666666666667 * h)
-                - a_49 * a_38 * (0.08333333333333333 * h)),
+            &(a_41 + a_47
+                - (a_48 * a_1 + a_48 * a_13 + a_48 * a_17 + a_48 * a_35 + a_49 * a_3
+                    + a_49 * a_15 + a_49 * a_20 + a_49 * a_38)
+                    * (0.08333333333333333 * h)
+                - (a_48 * a_5 + a_48 * a_9 + a_48 * a_23 + a_48 * a_29 + a_49 * a_7
+                    + a_49 * a_11 + a_49 * a_26 + a_49 * a_32) * (0.4166666666666667 * h)
+                - a_49),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_42 - a_46 * 0.4472135954999579 + a_48 * 0.4472135954999579
-                + a_48 * a_0 * (0.037267799624996496 * h)
-                + a_48 * a_4 * (0.18633899812498247 * h)
-                + a_48 * a_8 * (0.18633899812498247 * h)
-                + a_48 * a_12 * (0.037267799624996496 * h)
-                + a_48 * a_16 * (0.037267799624996496 * h)
-                + a_48 * a_22 * (0.18633899812498247 * h)
-                + a_48 * a_28 * (0.18633899812498247 * h)
-                + a_48 * a_34 * (0.037267799624996496 * h)
-                + a_49 * a_2 * (0.037267799624996496 * h)
-                + a_49 * a_6 * (0.18633899812498247 * h)
-                + a_49 * a_10 * (0.18633899812498247 * h)
-                + a_49 * a_14 * (0.037267799624996496 * h)
-                + a_49 * a_19 * (0.037267799624996496 * h)
-                + a_49 * a_25 * (0.18633899812498247 * h)
-                + a_49 * a_31 * (0.18633899812498247 * h)
-                + a_49 * a_37 * (0.037267799624996496 * h)),
+            &(a_42 - (a_46 - a_48) * 0.4472135954999579
+                + (a_48 * a_0 + a_48 * a_12 + a_48 * a_16 + a_48 * a_34 + a_49 * a_2
+                    + a_49 * a_14 + a_49 * a_19 + a_49 * a_37)
+                    * (0.037267799624996496 * h)
+                + (a_48 * a_4 + a_48 * a_8 + a_48 * a_22 + a_48 * a_28 + a_49 * a_6
+                    + a_49 * a_10 + a_49 * a_25 + a_49 * a_31)
+                    * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 1, dims),
             0,
-            &(a_43 - a_47 * 0.4472135954999579 + a_48 * a_1 * (0.037267799624996496 * h)
-                + a_48 * a_5 * (0.18633899812498247 * h)
-                + a_48 * a_9 * (0.18633899812498247 * h)
-                + a_48 * a_13 * (0.037267799624996496 * h)
-                + a_48 * a_17 * (0.037267799624996496 * h)
-                + a_48 * a_23 * (0.18633899812498247 * h)
-                + a_48 * a_29 * (0.18633899812498247 * h)
-                + a_48 * a_35 * (0.037267799624996496 * h) + a_49 * 0.4472135954999579
-                + a_49 * a_3 * (0.037267799624996496 * h)
-                + a_49 * a_7 * (0.18633899812498247 * h)
-                + a_49 * a_11 * (0.18633899812498247 * h)
-                + a_49 * a_15 * (0.037267799624996496 * h)
-                + a_49 * a_20 * (0.037267799624996496 * h)
-                + a_49 * a_26 * (0.18633899812498247 * h)
-                + a_49 * a_32 * (0.18633899812498247 * h)
-                + a_49 * a_38 * (0.037267799624996496 * h)),
+            &(a_43 - (a_47 - a_49) * 0.4472135954999579
+                + (a_48 * a_1 + a_48 * a_13 + a_48 * a_17 + a_48 * a_35 + a_49 * a_3
+                    + a_49 * a_15 + a_49 * a_20 + a_49 * a_38)
+                    * (0.037267799624996496 * h)
+                + (a_48 * a_5 + a_48 * a_9 + a_48 * a_23 + a_48 * a_29 + a_49 * a_7
+                    + a_49 * a_11 + a_49 * a_26 + a_49 * a_32)
+                    * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             0,
-            &(a_44 + a_46 * 0.4472135954999579 - a_48 * 0.4472135954999579
-                - a_48 * a_0 * (0.037267799624996496 * h)
-                - a_48 * a_4 * (0.18633899812498247 * h)
-                - a_48 * a_8 * (0.18633899812498247 * h)
-                - a_48 * a_12 * (0.037267799624996496 * h)
-                - a_48 * a_16 * (0.037267799624996496 * h)
-                - a_48 * a_22 * (0.18633899812498247 * h)
-                - a_48 * a_28 * (0.18633899812498247 * h)
-                - a_48 * a_34 * (0.037267799624996496 * h)
-                - a_49 * a_2 * (0.037267799624996496 * h)
-                - a_49 * a_6 * (0.18633899812498247 * h)
-                - a_49 * a_10 * (0.18633899812498247 * h)
-                - a_49 * a_14 * (0.037267799624996496 * h)
-                - a_49 * a_19 * (0.037267799624996496 * h)
-                - a_49 * a_25 * (0.18633899812498247 * h)
-                - a_49 * a_31 * (0.18633899812498247 * h)
-                - a_49 * a_37 * (0.037267799624996496 * h)),
+            &(a_44 + (a_46 - a_48) * 0.4472135954999579
+                - (a_48 * a_0 + a_48 * a_12 + a_48 * a_16 + a_48 * a_34 + a_49 * a_2
+                    + a_49 * a_14 + a_49 * a_19 + a_49 * a_37)
+                    * (0.037267799624996496 * h)
+                - (a_48 * a_4 + a_48 * a_8 + a_48 * a_22 + a_48 * a_28 + a_49 * a_6
+                    + a_49 * a_10 + a_49 * a_25 + a_49 * a_31)
+                    * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 2, dims),
             0,
-            &(a_45 + a_47 * 0.4472135954999579 - a_48 * a_1 * (0.037267799624996496 * h)
-                - a_48 * a_5 * (0.18633899812498247 * h)
-                - a_48 * a_9 * (0.18633899812498247 * h)
-                - a_48 * a_13 * (0.037267799624996496 * h)
-                - a_48 * a_17 * (0.037267799624996496 * h)
-                - a_48 * a_23 * (0.18633899812498247 * h)
-                - a_48 * a_29 * (0.18633899812498247 * h)
-                - a_48 * a_35 * (0.037267799624996496 * h) - a_49 * 0.4472135954999579
-                - a_49 * a_3 * (0.037267799624996496 * h)
-                - a_49 * a_7 * (0.18633899812498247 * h)
-                - a_49 * a_11 * (0.18633899812498247 * h)
-                - a_49 * a_15 * (0.037267799624996496 * h)
-                - a_49 * a_20 * (0.037267799624996496 * h)
-                - a_49 * a_26 * (0.18633899812498247 * h)
-                - a_49 * a_32 * (0.18633899812498247 * h)
-                - a_49 * a_38 * (0.037267799624996496 * h)),
+            &(a_45 + (a_47 - a_49) * 0.4472135954999579
+                - (a_48 * a_1 + a_48 * a_13 + a_48 * a_17 + a_48 * a_35 + a_49 * a_3
+                    + a_49 * a_15 + a_49 * a_20 + a_49 * a_38)
+                    * (0.037267799624996496 * h)
+                - (a_48 * a_5 + a_48 * a_9 + a_48 * a_23 + a_48 * a_29 + a_49 * a_7
+                    + a_49 * a_11 + a_49 * a_26 + a_49 * a_32)
+                    * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             0,
-            &(a_48 + a_48 * a_0 * (0.08333333333333333 * h)
-                + a_48 * a_4 * (0.4166666666666667 * h)
-                + a_48 * a_8 * (0.4166666666666667 * h)
-                + a_48 * a_12 * (0.08333333333333333 * h)
-                + a_48 * a_16 * (0.08333333333333333 * h)
-                + a_48 * a_22 * (0.4166666666666667 * h)
-                + a_48 * a_28 * (0.4166666666666667 * h)
-                + a_48 * a_34 * (0.08333333333333333 * h)
-                + a_49 * a_2 * (0.08333333333333333 * h)
-                + a_49 * a_6 * (0.4166666666666667 * h)
-                + a_49 * a_10 * (0.4166666666666667 * h)
-                + a_49 * a_14 * (0.08333333333333333 * h)
-                + a_49 * a_19 * (0.08333333333333333 * h)
-                + a_49 * a_25 * (0.4166666666666667 * h)
-                + a_49 * a_31 * (0.4166666666666667 * h)
-                + a_49 * a_37 * (0.08333333333333333 * h)),
+            &(a_48
+                + (a_48 * a_0 + a_48 * a_12 + a_48 * a_16 + a_48 * a_34 + a_49 * a_2
+                    + a_49 * a_14 + a_49 * a_19 + a_49 * a_37)
+                    * (0.08333333333333333 * h)
+                + (a_48 * a_4 + a_48 * a_8 + a_48 * a_22 + a_48 * a_28 + a_49 * a_6
+                    + a_49 * a_10 + a_49 * a_25 + a_49 * a_31)
+                    * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(4, 3, dims),
             0,
-            &(a_48 * a_1 * (0.08333333333333333 * h)
-                + a_48 * a_5 * (0.4166666666666667 * h)
-                + a_48 * a_9 * (0.4166666666666667 * h)
-                + a_48 * a_13 * (0.08333333333333333 * h)
-                + a_48 * a_17 * (0.08333333333333333 * h)
-                + a_48 * a_23 * (0.4166666666666667 * h)
-                + a_48 * a_29 * (0.4166666666666667 * h)
-                + a_48 * a_35 * (0.08333333333333333 * h) + a_49
-                + a_49 * a_3 * (0.08333333333333333 * h)
-                + a_49 * a_7 * (0.4166666666666667 * h)
-                + a_49 * a_11 * (0.4166666666666667 * h)
-                + a_49 * a_15 * (0.08333333333333333 * h)
-                + a_49 * a_20 * (0.08333333333333333 * h)
-                + a_49 * a_26 * (0.4166666666666667 * h)
-                + a_49 * a_32 * (0.4166666666666667 * h)
-                + a_49 * a_38 * (0.08333333333333333 * h)),
+            &((a_48 * a_1 + a_48 * a_13 + a_48 * a_17 + a_48 * a_35 + a_49 * a_3
+                + a_49 * a_15 + a_49 * a_20 + a_49 * a_38) * (0.08333333333333333 * h)
+                + (a_48 * a_5 + a_48 * a_9 + a_48 * a_23 + a_48 * a_29 + a_49 * a_7
+                    + a_49 * a_11 + a_49 * a_26 + a_49 * a_32) * (0.4166666666666667 * h)
+                + a_49),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -6385,19 +6089,15 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.08333333333333333 * h) + a_4 * (0.4166666666666667 * h)
-                + a_8 * (0.4166666666666667 * h) + a_12 * (0.08333333333333333 * h)
-                + a_16 * (0.08333333333333333 * h) + a_22 * (0.4166666666666667 * h)
-                + a_28 * (0.4166666666666667 * h) + a_34 * (0.08333333333333333 * h)),
+            &((a_0 + a_12 + a_16 + a_34) * (0.08333333333333333 * h)
+                + (a_4 + a_8 + a_22 + a_28) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.08333333333333333 * h) + a_5 * (0.4166666666666667 * h)
-                + a_9 * (0.4166666666666667 * h) + a_13 * (0.08333333333333333 * h)
-                + a_17 * (0.08333333333333333 * h) + a_23 * (0.4166666666666667 * h)
-                + a_29 * (0.4166666666666667 * h) + a_35 * (0.08333333333333333 * h)),
+            &((a_1 + a_13 + a_17 + a_35) * (0.08333333333333333 * h)
+                + (a_5 + a_9 + a_23 + a_29) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -6523,20 +6223,16 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
-                + a_10 * (0.4166666666666667 * h) + a_14 * (0.08333333333333333 * h)
-                + a_19 * (0.08333333333333333 * h) + a_25 * (0.4166666666666667 * h)
-                + a_31 * (0.4166666666666667 * h) + a_37 * (0.08333333333333333 * h)),
+            &((a_2 + a_14 + a_19 + a_37) * (0.08333333333333333 * h)
+                + (a_6 + a_10 + a_25 + a_31) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.08333333333333333 * h) + a_7 * (0.4166666666666667 * h)
-                + a_11 * (0.4166666666666667 * h) + a_15 * (0.08333333333333333 * h)
-                + a_20 * (0.08333333333333333 * h) + a_26 * (0.4166666666666667 * h)
-                + a_32 * (0.4166666666666667 * h) + a_38 * (0.08333333333333333 * h)),
+            &((a_3 + a_15 + a_20 + a_38) * (0.08333333333333333 * h)
+                + (a_7 + a_11 + a_26 + a_32) * (0.4166666666666667 * h)),
         );
     }
     fn update(

@@ -524,49 +524,49 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_0 * 0.5 - a_4 * 0.5),
+            &(-(a_0 + a_4) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_1 * 0.5 - a_5 * 0.5),
+            &(-(a_1 + a_5) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.5 - a_7 * 0.5),
+            &(-(a_2 + a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.5 - a_8 * 0.5),
+            &(-(a_3 + a_8) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 - a_4 * 0.5 - a_10 * 0.5),
+            &(-a_0 - (a_4 + a_10) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 - a_5 * 0.5 - a_11 * 0.5),
+            &(-a_1 - (a_5 + a_11) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 - a_7 * 0.5 - a_13 * 0.5),
+            &(-a_2 - (a_7 + a_13) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 - a_8 * 0.5 - a_14 * 0.5),
+            &(-a_3 - (a_8 + a_14) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -633,13 +633,13 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * h + a_4 * (0.5 * h) + a_10 * (0.5 * h)),
+            &(a_0 * h + (a_4 + a_10) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * h + a_5 * (0.5 * h) + a_11 * (0.5 * h)),
+            &(a_1 * h + (a_5 + a_11) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -693,14 +693,14 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * h + a_7 * (0.5 * h) + a_13 * (0.5 * h)),
+            &(a_2 * h + (a_7 + a_13) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * h + a_8 * (0.5 * h) + a_14 * (0.5 * h)),
+            &(a_3 * h + (a_8 + a_14) * (0.5 * h)),
         );
     }
     fn update(
@@ -1492,25 +1492,25 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.5 - a_4 * 0.5 - a_8 * 0.5 - a_14 * 0.5),
+            &(-(a_0 + a_4 + a_8 + a_14) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.5 - a_5 * 0.5 - a_9 * 0.5 - a_15 * 0.5),
+            &(-(a_1 + a_5 + a_9 + a_15) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.5 - a_6 * 0.5 - a_11 * 0.5 - a_17 * 0.5),
+            &(-(a_2 + a_6 + a_11 + a_17) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.5 - a_7 * 0.5 - a_12 * 0.5 - a_18 * 0.5),
+            &(-(a_3 + a_7 + a_12 + a_18) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -1589,13 +1589,13 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.5 * h) + a_4 * (0.5 * h) + a_8 * (0.5 * h) + a_14 * (0.5 * h)),
+            &((a_0 + a_4 + a_8 + a_14) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.5 * h) + a_5 * (0.5 * h) + a_9 * (0.5 * h) + a_15 * (0.5 * h)),
+            &((a_1 + a_5 + a_9 + a_15) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1661,14 +1661,14 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.5 * h) + a_6 * (0.5 * h) + a_11 * (0.5 * h) + a_17 * (0.5 * h)),
+            &((a_2 + a_6 + a_11 + a_17) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.5 * h) + a_7 * (0.5 * h) + a_12 * (0.5 * h) + a_18 * (0.5 * h)),
+            &((a_3 + a_7 + a_12 + a_18) * (0.5 * h)),
         );
     }
     fn update(
@@ -2738,29 +2738,29 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.2777777777777778 - a_4 * 0.4444444444444444
-                - a_8 * 0.2777777777777778 - a_12 * 0.5 - a_18 * 0.5),
+            &(-(a_0 + a_8) * 0.2777777777777778 - a_4 * 0.4444444444444444
+                - (a_12 + a_18) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.2777777777777778 - a_5 * 0.4444444444444444
-                - a_9 * 0.2777777777777778 - a_13 * 0.5 - a_19 * 0.5),
+            &(-(a_1 + a_9) * 0.2777777777777778 - a_5 * 0.4444444444444444
+                - (a_13 + a_19) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.2777777777777778 - a_6 * 0.4444444444444444
-                - a_10 * 0.2777777777777778 - a_15 * 0.5 - a_21 * 0.5),
+            &(-(a_2 + a_10) * 0.2777777777777778 - a_6 * 0.4444444444444444
+                - (a_15 + a_21) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.2777777777777778 - a_7 * 0.4444444444444444
-                - a_11 * 0.2777777777777778 - a_16 * 0.5 - a_22 * 0.5),
+            &(-(a_3 + a_11) * 0.2777777777777778 - a_7 * 0.4444444444444444
+                - (a_16 + a_22) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -2851,15 +2851,15 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.2777777777777778 * h) + a_4 * (0.4444444444444444 * h)
-                + a_8 * (0.2777777777777778 * h) + a_12 * (0.5 * h) + a_18 * (0.5 * h)),
+            &((a_0 + a_8) * (0.2777777777777778 * h) + a_4 * (0.4444444444444444 * h)
+                + (a_12 + a_18) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.2777777777777778 * h) + a_5 * (0.4444444444444444 * h)
-                + a_9 * (0.2777777777777778 * h) + a_13 * (0.5 * h) + a_19 * (0.5 * h)),
+            &((a_1 + a_9) * (0.2777777777777778 * h) + a_5 * (0.4444444444444444 * h)
+                + (a_13 + a_19) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2937,16 +2937,16 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.2777777777777778 * h) + a_6 * (0.4444444444444444 * h)
-                + a_10 * (0.2777777777777778 * h) + a_15 * (0.5 * h) + a_21 * (0.5 * h)),
+            &((a_2 + a_10) * (0.2777777777777778 * h) + a_6 * (0.4444444444444444 * h)
+                + (a_15 + a_21) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.2777777777777778 * h) + a_7 * (0.4444444444444444 * h)
-                + a_11 * (0.2777777777777778 * h) + a_16 * (0.5 * h) + a_22 * (0.5 * h)),
+            &((a_3 + a_11) * (0.2777777777777778 * h) + a_7 * (0.4444444444444444 * h)
+                + (a_16 + a_22) * (0.5 * h)),
         );
     }
     fn update(
@@ -4335,33 +4335,29 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.17392742256872692 - a_4 * 0.32607257743127305
-                - a_8 * 0.32607257743127305 - a_12 * 0.17392742256872692 - a_16 * 0.5
-                - a_22 * 0.5),
+            &(-(a_0 + a_12) * 0.17392742256872692 - (a_4 + a_8) * 0.32607257743127305
+                - (a_16 + a_22) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.17392742256872692 - a_5 * 0.32607257743127305
-                - a_9 * 0.32607257743127305 - a_13 * 0.17392742256872692 - a_17 * 0.5
-                - a_23 * 0.5),
+            &(-(a_1 + a_13) * 0.17392742256872692 - (a_5 + a_9) * 0.32607257743127305
+                - (a_17 + a_23) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.17392742256872692 - a_6 * 0.32607257743127305
-                - a_10 * 0.32607257743127305 - a_14 * 0.17392742256872692 - a_19 * 0.5
-                - a_25 * 0.5),
+            &(-(a_2 + a_14) * 0.17392742256872692 - (a_6 + a_10) * 0.32607257743127305
+                - (a_19 + a_25) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.17392742256872692 - a_7 * 0.32607257743127305
-                - a_11 * 0.32607257743127305 - a_15 * 0.17392742256872692 - a_20 * 0.5
-                - a_26 * 0.5),
+            &(-(a_3 + a_15) * 0.17392742256872692 - (a_7 + a_11) * 0.32607257743127305
+                - (a_20 + a_26) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -4464,17 +4460,15 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.17392742256872692 * h) + a_4 * (0.32607257743127305 * h)
-                + a_8 * (0.32607257743127305 * h) + a_12 * (0.17392742256872692 * h)
-                + a_16 * (0.5 * h) + a_22 * (0.5 * h)),
+            &((a_0 + a_12) * (0.17392742256872692 * h)
+                + (a_4 + a_8) * (0.32607257743127305 * h) + (a_16 + a_22) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.17392742256872692 * h) + a_5 * (0.32607257743127305 * h)
-                + a_9 * (0.32607257743127305 * h) + a_13 * (0.17392742256872692 * h)
-                + a_17 * (0.5 * h) + a_23 * (0.5 * h)),
+            &((a_1 + a_13) * (0.17392742256872692 * h)
+                + (a_5 + a_9) * (0.32607257743127305 * h) + (a_17 + a_23) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -4564,18 +4558,16 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.17392742256872692 * h) + a_6 * (0.32607257743127305 * h)
-                + a_10 * (0.32607257743127305 * h) + a_14 * (0.17392742256872692 * h)
-                + a_19 * (0.5 * h) + a_25 * (0.5 * h)),
+            &((a_2 + a_14) * (0.17392742256872692 * h)
+                + (a_6 + a_10) * (0.32607257743127305 * h) + (a_19 + a_25) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.17392742256872692 * h) + a_7 * (0.32607257743127305 * h)
-                + a_11 * (0.32607257743127305 * h) + a_15 * (0.17392742256872692 * h)
-                + a_20 * (0.5 * h) + a_26 * (0.5 * h)),
+            &((a_3 + a_15) * (0.17392742256872692 * h)
+                + (a_7 + a_11) * (0.32607257743127305 * h) + (a_20 + a_26) * (0.5 * h)),
         );
     }
     fn update(

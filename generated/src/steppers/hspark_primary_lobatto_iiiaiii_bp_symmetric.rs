@@ -669,61 +669,61 @@ for HsparkPrimaryLobattoIIIAIIIBpSymmetric2<M> {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_0 * 0.5 - a_4 * 0.5 - a_8 * 0.5),
+            &(-(a_0 + a_4 + a_8) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_1 * 0.5 - a_5 * 0.5 - a_9 * 0.5),
+            &(-(a_1 + a_5 + a_9) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.5 - a_11 * 0.5),
+            &(-(a_2 + a_11) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.5 - a_12 * 0.5),
+            &(-(a_3 + a_12) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_2 * 0.5 - a_11 * 0.5),
+            &(-(a_2 + a_11) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_3 * 0.5 - a_12 * 0.5),
+            &(-(a_3 + a_12) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.5 - a_4 * 0.5 - a_8 * 0.5 - a_14 * 0.5),
+            &(-(a_0 + a_4 + a_8 + a_14) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.5 - a_5 * 0.5 - a_9 * 0.5 - a_15 * 0.5),
+            &(-(a_1 + a_5 + a_9 + a_15) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.5 - a_6 * 0.5 - a_11 * 0.5 - a_17 * 0.5),
+            &(-(a_2 + a_6 + a_11 + a_17) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.5 - a_7 * 0.5 - a_12 * 0.5 - a_18 * 0.5),
+            &(-(a_3 + a_7 + a_12 + a_18) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -802,13 +802,13 @@ for HsparkPrimaryLobattoIIIAIIIBpSymmetric2<M> {
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.5 * h) + a_4 * (0.5 * h) + a_8 * (0.5 * h) + a_14 * (0.5 * h)),
+            &((a_0 + a_4 + a_8 + a_14) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.5 * h) + a_5 * (0.5 * h) + a_9 * (0.5 * h) + a_15 * (0.5 * h)),
+            &((a_1 + a_5 + a_9 + a_15) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -874,14 +874,14 @@ for HsparkPrimaryLobattoIIIAIIIBpSymmetric2<M> {
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.5 * h) + a_6 * (0.5 * h) + a_11 * (0.5 * h) + a_17 * (0.5 * h)),
+            &((a_2 + a_6 + a_11 + a_17) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.5 * h) + a_7 * (0.5 * h) + a_12 * (0.5 * h) + a_18 * (0.5 * h)),
+            &((a_3 + a_7 + a_12 + a_18) * (0.5 * h)),
         );
     }
     fn update(
@@ -1821,27 +1821,25 @@ for HsparkPrimaryLobattoIIIAIIIBpSymmetric3<M> {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(-a_0 * 0.16666666666666666 - a_4 * 0.6666666666666666
-                - a_8 * 0.16666666666666666 - a_12 * 0.5),
+            &(-(a_0 + a_8) * 0.16666666666666666 - a_4 * 0.6666666666666666 - a_12 * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(-a_1 * 0.16666666666666666 - a_5 * 0.6666666666666666
-                - a_9 * 0.16666666666666666 - a_13 * 0.5),
+            &(-(a_1 + a_9) * 0.16666666666666666 - a_5 * 0.6666666666666666 - a_13 * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.16666666666666666 + a_6 * 0.16666666666666666 - a_15 * 0.5),
+            &(-(a_2 - a_6) * 0.16666666666666666 - a_15 * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.16666666666666666 + a_7 * 0.16666666666666666 - a_16 * 0.5),
+            &(-(a_3 - a_7) * 0.16666666666666666 - a_16 * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -1871,29 +1869,29 @@ for HsparkPrimaryLobattoIIIAIIIBpSymmetric3<M> {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.16666666666666666 - a_4 * 0.6666666666666666
-                - a_8 * 0.16666666666666666 - a_12 * 0.5 - a_18 * 0.5),
+            &(-(a_0 + a_8) * 0.16666666666666666 - a_4 * 0.6666666666666666
+                - (a_12 + a_18) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.16666666666666666 - a_5 * 0.6666666666666666
-                - a_9 * 0.16666666666666666 - a_13 * 0.5 - a_19 * 0.5),
+            &(-(a_1 + a_9) * 0.16666666666666666 - a_5 * 0.6666666666666666
+                - (a_13 + a_19) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.16666666666666666 - a_6 * 0.6666666666666666
-                - a_10 * 0.16666666666666666 - a_15 * 0.5 - a_21 * 0.5),
+            &(-(a_2 + a_10) * 0.16666666666666666 - a_6 * 0.6666666666666666
+                - (a_15 + a_21) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.16666666666666666 - a_7 * 0.6666666666666666
-                - a_11 * 0.16666666666666666 - a_16 * 0.5 - a_22 * 0.5),
+            &(-(a_3 + a_11) * 0.16666666666666666 - a_7 * 0.6666666666666666
+                - (a_16 + a_22) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -1984,15 +1982,15 @@ for HsparkPrimaryLobattoIIIAIIIBpSymmetric3<M> {
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.16666666666666666 * h) + a_4 * (0.6666666666666666 * h)
-                + a_8 * (0.16666666666666666 * h) + a_12 * (0.5 * h) + a_18 * (0.5 * h)),
+            &((a_0 + a_8) * (0.16666666666666666 * h) + a_4 * (0.6666666666666666 * h)
+                + (a_12 + a_18) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.16666666666666666 * h) + a_5 * (0.6666666666666666 * h)
-                + a_9 * (0.16666666666666666 * h) + a_13 * (0.5 * h) + a_19 * (0.5 * h)),
+            &((a_1 + a_9) * (0.16666666666666666 * h) + a_5 * (0.6666666666666666 * h)
+                + (a_13 + a_19) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2070,16 +2068,16 @@ for HsparkPrimaryLobattoIIIAIIIBpSymmetric3<M> {
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
-                + a_10 * (0.16666666666666666 * h) + a_15 * (0.5 * h) + a_21 * (0.5 * h)),
+            &((a_2 + a_10) * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
+                + (a_15 + a_21) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.16666666666666666 * h) + a_7 * (0.6666666666666666 * h)
-                + a_11 * (0.16666666666666666 * h) + a_16 * (0.5 * h) + a_22 * (0.5 * h)),
+            &((a_3 + a_11) * (0.16666666666666666 * h) + a_7 * (0.6666666666666666 * h)
+                + (a_16 + a_22) * (0.5 * h)),
         );
     }
     fn update(
@@ -3293,15 +3291,15 @@ for HsparkPrimaryLobattoIIIAIIIBpSymmetric4<M> {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(-a_0 * 0.08333333333333333 - a_4 * 0.4166666666666667
-                - a_8 * 0.4166666666666667 - a_12 * 0.08333333333333333 - a_16 * 0.5),
+            &(-(a_0 + a_12) * 0.08333333333333333 - (a_4 + a_8) * 0.4166666666666667
+                - a_16 * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(-a_1 * 0.08333333333333333 - a_5 * 0.4166666666666667
-                - a_9 * 0.4166666666666667 - a_13 * 0.08333333333333333 - a_17 * 0.5),
+            &(-(a_1 + a_13) * 0.08333333333333333 - (a_5 + a_9) * 0.4166666666666667
+                - a_17 * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -3363,33 +3361,29 @@ for HsparkPrimaryLobattoIIIAIIIBpSymmetric4<M> {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.08333333333333333 - a_4 * 0.4166666666666667
-                - a_8 * 0.4166666666666667 - a_12 * 0.08333333333333333 - a_16 * 0.5
-                - a_22 * 0.5),
+            &(-(a_0 + a_12) * 0.08333333333333333 - (a_4 + a_8) * 0.4166666666666667
+                - (a_16 + a_22) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.08333333333333333 - a_5 * 0.4166666666666667
-                - a_9 * 0.4166666666666667 - a_13 * 0.08333333333333333 - a_17 * 0.5
-                - a_23 * 0.5),
+            &(-(a_1 + a_13) * 0.08333333333333333 - (a_5 + a_9) * 0.4166666666666667
+                - (a_17 + a_23) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.08333333333333333 - a_6 * 0.4166666666666667
-                - a_10 * 0.4166666666666667 - a_14 * 0.08333333333333333 - a_19 * 0.5
-                - a_25 * 0.5),
+            &(-(a_2 + a_14) * 0.08333333333333333 - (a_6 + a_10) * 0.4166666666666667
+                - (a_19 + a_25) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.08333333333333333 - a_7 * 0.4166666666666667
-                - a_11 * 0.4166666666666667 - a_15 * 0.08333333333333333 - a_20 * 0.5
-                - a_26 * 0.5),
+            &(-(a_3 + a_15) * 0.08333333333333333 - (a_7 + a_11) * 0.4166666666666667
+                - (a_20 + a_26) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -3492,17 +3486,15 @@ for HsparkPrimaryLobattoIIIAIIIBpSymmetric4<M> {
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.08333333333333333 * h) + a_4 * (0.4166666666666667 * h)
-                + a_8 * (0.4166666666666667 * h) + a_12 * (0.08333333333333333 * h)
-                + a_16 * (0.5 * h) + a_22 * (0.5 * h)),
+            &((a_0 + a_12) * (0.08333333333333333 * h)
+                + (a_4 + a_8) * (0.4166666666666667 * h) + (a_16 + a_22) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.08333333333333333 * h) + a_5 * (0.4166666666666667 * h)
-                + a_9 * (0.4166666666666667 * h) + a_13 * (0.08333333333333333 * h)
-                + a_17 * (0.5 * h) + a_23 * (0.5 * h)),
+            &((a_1 + a_13) * (0.08333333333333333 * h)
+                + (a_5 + a_9) * (0.4166666666666667 * h) + (a_17 + a_23) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -3592,18 +3584,16 @@ for HsparkPrimaryLobattoIIIAIIIBpSymmetric4<M> {
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
-                + a_10 * (0.4166666666666667 * h) + a_14 * (0.08333333333333333 * h)
-                + a_19 * (0.5 * h) + a_25 * (0.5 * h)),
+            &((a_2 + a_14) * (0.08333333333333333 * h)
+                + (a_6 + a_10) * (0.4166666666666667 * h) + (a_19 + a_25) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.08333333333333333 * h) + a_7 * (0.4166666666666667 * h)
-                + a_11 * (0.4166666666666667 * h) + a_15 * (0.08333333333333333 * h)
-                + a_20 * (0.5 * h) + a_26 * (0.5 * h)),
+            &((a_3 + a_15) * (0.08333333333333333 * h)
+                + (a_7 + a_11) * (0.4166666666666667 * h) + (a_20 + a_26) * (0.5 * h)),
         );
     }
     fn update(

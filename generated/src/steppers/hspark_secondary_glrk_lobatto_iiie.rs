@@ -337,13 +337,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_12 * (0.5 * h) - a_15 * (0.5 * h)),
+            &(-(a_12 + a_15) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_13 * (0.5 * h) - a_16 * (0.5 * h)),
+            &(-(a_13 + a_16) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -383,13 +383,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_18 * (0.5 * h) - a_21 * (0.5 * h)),
+            &(-(a_18 + a_21) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_19 * (0.5 * h) - a_22 * (0.5 * h)),
+            &(-(a_19 + a_22) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -417,13 +417,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_12 * (0.25 * h) - a_15 * (0.25 * h)),
+            &(-(a_12 + a_15) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_13 * (0.25 * h) - a_16 * (0.25 * h)),
+            &(-(a_13 + a_16) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -453,7 +453,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_12 * (0.5 * h) - a_15 * (0.5 * h)),
+            &(-(a_12 + a_15) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -469,19 +469,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_24 * (0.25 * h) - a_27 * (0.25 * h)),
+            &(-(a_24 + a_27) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_13 * (0.5 * h) - a_16 * (0.5 * h)),
+            &(-(a_13 + a_16) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_25 * (0.25 * h) - a_28 * (0.25 * h)),
+            &(-(a_25 + a_28) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -511,7 +511,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_18 * (0.25 * h) - a_21 * (0.25 * h)),
+            &(-(a_18 + a_21) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -527,7 +527,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_19 * (0.25 * h) - a_22 * (0.25 * h)),
+            &(-(a_19 + a_22) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -567,19 +567,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_18 * (0.5 * h) - a_21 * (0.5 * h)),
+            &(-(a_18 + a_21) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_30 * (0.25 * h) - a_33 * (0.25 * h)),
+            &(-(a_30 + a_33) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_19 * (0.5 * h) - a_22 * (0.5 * h)),
+            &(-(a_19 + a_22) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -595,7 +595,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_31 * (0.25 * h) - a_34 * (0.25 * h)),
+            &(-(a_31 + a_34) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -659,129 +659,121 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_38 * (0.5 * h) + a_40 * a_4 * (0.5 * h) + a_40 * a_12 * (0.5 * h)
-                + a_41 * a_6 * (0.5 * h) + a_41 * a_18 * (0.5 * h)),
+            &((a_38 + a_40 * a_4 + a_40 * a_12 + a_41 * a_6 + a_41 * a_18) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_44 * (0.5 * h) + a_46 * a_8 * (0.5 * h) + a_46 * a_24 * (0.5 * h)
-                + a_47 * a_10 * (0.5 * h) + a_47 * a_30 * (0.5 * h)),
+            &((a_44 + a_46 * a_8 + a_46 * a_24 + a_47 * a_10 + a_47 * a_30) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_39 * (0.5 * h) + a_40 * a_5 * (0.5 * h) + a_40 * a_13 * (0.5 * h)
-                + a_41 * a_7 * (0.5 * h) + a_41 * a_19 * (0.5 * h)),
+            &((a_39 + a_40 * a_5 + a_40 * a_13 + a_41 * a_7 + a_41 * a_19) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_45 * (0.5 * h) + a_46 * a_9 * (0.5 * h) + a_46 * a_25 * (0.5 * h)
-                + a_47 * a_11 * (0.5 * h) + a_47 * a_31 * (0.5 * h)),
+            &((a_45 + a_46 * a_9 + a_46 * a_25 + a_47 * a_11 + a_47 * a_31) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_40 * a_14 * 0.5 + a_41 * a_20 * 0.5),
+            &((a_40 * a_14 + a_41 * a_20) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_46 * a_26 * 0.5 + a_47 * a_32 * 0.5),
+            &((a_46 * a_26 + a_47 * a_32) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_48 * a_0 * h2 + a_49 * a_2 * h2),
+            &((a_48 * a_0 + a_49 * a_2) * h2),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_48 * a_1 * h2 + a_49 * a_3 * h2),
+            &((a_48 * a_1 + a_49 * a_3) * h2),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_48 * a_12 * (0.5 * h2) + a_48 * a_15 * (0.5 * h2)
-                + a_49 * a_18 * (0.5 * h2) + a_49 * a_21 * (0.5 * h2)),
+            &((a_48 * a_12 + a_48 * a_15 + a_49 * a_18 + a_49 * a_21) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_48 * a_24 * (0.5 * h2) + a_48 * a_27 * (0.5 * h2)
-                + a_49 * a_30 * (0.5 * h2) + a_49 * a_33 * (0.5 * h2)),
+            &((a_48 * a_24 + a_48 * a_27 + a_49 * a_30 + a_49 * a_33) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_48 * a_13 * (0.5 * h2) + a_48 * a_16 * (0.5 * h2)
-                + a_49 * a_19 * (0.5 * h2) + a_49 * a_22 * (0.5 * h2)),
+            &((a_48 * a_13 + a_48 * a_16 + a_49 * a_19 + a_49 * a_22) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_48 * a_25 * (0.5 * h2) + a_48 * a_28 * (0.5 * h2)
-                + a_49 * a_31 * (0.5 * h2) + a_49 * a_34 * (0.5 * h2)),
+            &((a_48 * a_25 + a_48 * a_28 + a_49 * a_31 + a_49 * a_34) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_48 * a_14 * (0.5 * h) + a_49 * a_20 * (0.5 * h)),
+            &((a_48 * a_14 + a_49 * a_20) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_48 * a_26 * (0.5 * h) + a_49 * a_32 * (0.5 * h)),
+            &((a_48 * a_26 + a_49 * a_32) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 0, dims),
-            &(a_48 * a_17 * (0.5 * h) + a_49 * a_23 * (0.5 * h)),
+            &((a_48 * a_17 + a_49 * a_23) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 1, dims),
-            &(a_48 * a_29 * (0.5 * h) + a_49 * a_35 * (0.5 * h)),
+            &((a_48 * a_29 + a_49 * a_35) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.7071067811865476 * h) + a_12 * (0.7071067811865476 * h)),
+            &((a_4 + a_12) * (0.7071067811865476 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_8 * (0.7071067811865476 * h) - a_24 * (0.7071067811865476 * h)),
+            &(-(a_8 + a_24) * (0.7071067811865476 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.7071067811865476 * h) + a_13 * (0.7071067811865476 * h)),
+            &((a_5 + a_13) * (0.7071067811865476 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_9 * (0.7071067811865476 * h) - a_25 * (0.7071067811865476 * h)),
+            &(-(a_9 + a_25) * (0.7071067811865476 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -913,73 +905,73 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_0 * 0.5 - a_12 * 0.5 - a_15 * 0.5),
+            &(-(a_0 + a_12 + a_15) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_1 * 0.5 - a_13 * 0.5 - a_16 * 0.5),
+            &(-(a_1 + a_13 + a_16) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.5 - a_18 * 0.5 - a_21 * 0.5),
+            &(-(a_2 + a_18 + a_21) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.5 - a_19 * 0.5 - a_22 * 0.5),
+            &(-(a_3 + a_19 + a_22) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_12 * 0.25 - a_15 * 0.25),
+            &(-(a_12 + a_15) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_13 * 0.25 - a_16 * 0.25),
+            &(-(a_13 + a_16) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 - a_12 * 0.5 - a_15 * 0.5 - a_24 * 0.25 - a_27 * 0.25),
+            &(-a_0 - (a_12 + a_15) * 0.5 - (a_24 + a_27) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 - a_13 * 0.5 - a_16 * 0.5 - a_25 * 0.25 - a_28 * 0.25),
+            &(-a_1 - (a_13 + a_16) * 0.5 - (a_25 + a_28) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_18 * 0.25 - a_21 * 0.25),
+            &(-(a_18 + a_21) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_19 * 0.25 - a_22 * 0.25),
+            &(-(a_19 + a_22) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 - a_18 * 0.5 - a_21 * 0.5 - a_30 * 0.25 - a_33 * 0.25),
+            &(-a_2 - (a_18 + a_21) * 0.5 - (a_30 + a_33) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 - a_19 * 0.5 - a_22 * 0.5 - a_31 * 0.25 - a_34 * 0.25),
+            &(-a_3 - (a_19 + a_22) * 0.5 - (a_31 + a_34) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -1009,49 +1001,43 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             0,
-            &(a_38 * 0.5 + a_40 * a_4 * 0.5 + a_40 * a_12 * 0.5 + a_41 * a_6 * 0.5
-                + a_41 * a_18 * 0.5 + a_44 * 0.5 + a_46 * a_8 * 0.5 + a_46 * a_24 * 0.5
-                + a_47 * a_10 * 0.5 + a_47 * a_30 * 0.5),
+            &((a_38 + a_40 * a_4 + a_40 * a_12 + a_41 * a_6 + a_41 * a_18 + a_44
+                + a_46 * a_8 + a_46 * a_24 + a_47 * a_10 + a_47 * a_30) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             0,
-            &(a_39 * 0.5 + a_40 * a_5 * 0.5 + a_40 * a_13 * 0.5 + a_41 * a_7 * 0.5
-                + a_41 * a_19 * 0.5 + a_45 * 0.5 + a_46 * a_9 * 0.5 + a_46 * a_25 * 0.5
-                + a_47 * a_11 * 0.5 + a_47 * a_31 * 0.5),
+            &((a_39 + a_40 * a_5 + a_40 * a_13 + a_41 * a_7 + a_41 * a_19 + a_45
+                + a_46 * a_9 + a_46 * a_25 + a_47 * a_11 + a_47 * a_31) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             0,
-            &(a_48 + a_48 * a_0 * h + a_48 * a_12 * (0.5 * h) + a_48 * a_15 * (0.5 * h)
-                + a_48 * a_24 * (0.5 * h) + a_48 * a_27 * (0.5 * h) + a_49 * a_2 * h
-                + a_49 * a_18 * (0.5 * h) + a_49 * a_21 * (0.5 * h)
-                + a_49 * a_30 * (0.5 * h) + a_49 * a_33 * (0.5 * h)),
+            &(a_48 + (a_48 * a_0 + a_49 * a_2) * h
+                + (a_48 * a_12 + a_48 * a_15 + a_48 * a_24 + a_48 * a_27 + a_49 * a_18
+                    + a_49 * a_21 + a_49 * a_30 + a_49 * a_33) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             0,
-            &(a_48 * a_1 * h + a_48 * a_13 * (0.5 * h) + a_48 * a_16 * (0.5 * h)
-                + a_48 * a_25 * (0.5 * h) + a_48 * a_28 * (0.5 * h) + a_49
-                + a_49 * a_3 * h + a_49 * a_19 * (0.5 * h) + a_49 * a_22 * (0.5 * h)
-                + a_49 * a_31 * (0.5 * h) + a_49 * a_34 * (0.5 * h)),
+            &((a_48 * a_1 + a_49 * a_3) * h
+                + (a_48 * a_13 + a_48 * a_16 + a_48 * a_25 + a_48 * a_28 + a_49 * a_19
+                    + a_49 * a_22 + a_49 * a_31 + a_49 * a_34) * (0.5 * h) + a_49),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             0,
-            &(a_4 * 0.7071067811865476 - a_8 * 0.7071067811865476
-                + a_12 * 0.7071067811865476 - a_24 * 0.7071067811865476),
+            &((a_4 - a_8 + a_12 - a_24) * 0.7071067811865476),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             0,
-            &(a_5 * 0.7071067811865476 - a_9 * 0.7071067811865476
-                + a_13 * 0.7071067811865476 - a_25 * 0.7071067811865476),
+            &((a_5 - a_9 + a_13 - a_25) * 0.7071067811865476),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -1069,25 +1055,25 @@ impl<
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_12 * (0.5 * h2) + a_15 * (0.5 * h2)),
+            &((a_12 + a_15) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_24 * (0.5 * h2) + a_27 * (0.5 * h2)),
+            &((a_24 + a_27) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_13 * (0.5 * h2) + a_16 * (0.5 * h2)),
+            &((a_13 + a_16) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_25 * (0.5 * h2) + a_28 * (0.5 * h2)),
+            &((a_25 + a_28) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -1118,15 +1104,13 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * h + a_12 * (0.5 * h) + a_15 * (0.5 * h) + a_24 * (0.5 * h)
-                + a_27 * (0.5 * h)),
+            &(a_0 * h + (a_12 + a_15 + a_24 + a_27) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * h + a_13 * (0.5 * h) + a_16 * (0.5 * h) + a_25 * (0.5 * h)
-                + a_28 * (0.5 * h)),
+            &(a_1 * h + (a_13 + a_16 + a_25 + a_28) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1144,25 +1128,25 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_18 * (0.5 * h2) + a_21 * (0.5 * h2)),
+            &((a_18 + a_21) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_30 * (0.5 * h2) + a_33 * (0.5 * h2)),
+            &((a_30 + a_33) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_19 * (0.5 * h2) + a_22 * (0.5 * h2)),
+            &((a_19 + a_22) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_31 * (0.5 * h2) + a_34 * (0.5 * h2)),
+            &((a_31 + a_34) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1192,16 +1176,14 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * h + a_18 * (0.5 * h) + a_21 * (0.5 * h) + a_30 * (0.5 * h)
-                + a_33 * (0.5 * h)),
+            &(a_2 * h + (a_18 + a_21 + a_30 + a_33) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * h + a_19 * (0.5 * h) + a_22 * (0.5 * h) + a_31 * (0.5 * h)
-                + a_34 * (0.5 * h)),
+            &(a_3 * h + (a_19 + a_22 + a_31 + a_34) * (0.5 * h)),
         );
     }
     fn update(
@@ -1710,25 +1692,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_20 * (0.16666666666666666 * h) - a_23 * (0.16666666666666666 * h)),
+            &(-(a_20 + a_23) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_32 * (0.04465819873852045 * h) - a_35 * (0.04465819873852045 * h)),
+            &(-(a_32 + a_35) * (0.04465819873852045 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_21 * (0.16666666666666666 * h) - a_24 * (0.16666666666666666 * h)),
+            &(-(a_21 + a_24) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_33 * (0.04465819873852045 * h) - a_36 * (0.04465819873852045 * h)),
+            &(-(a_33 + a_36) * (0.04465819873852045 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1792,25 +1774,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_20 * (0.16666666666666666 * h) - a_23 * (0.16666666666666666 * h)),
+            &(-(a_20 + a_23) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_32 * (0.6220084679281462 * h) - a_35 * (0.6220084679281462 * h)),
+            &(-(a_32 + a_35) * (0.6220084679281462 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_21 * (0.16666666666666666 * h) - a_24 * (0.16666666666666666 * h)),
+            &(-(a_21 + a_24) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_33 * (0.6220084679281462 * h) - a_36 * (0.6220084679281462 * h)),
+            &(-(a_33 + a_36) * (0.6220084679281462 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1874,25 +1856,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_26 * (0.16666666666666666 * h) - a_29 * (0.16666666666666666 * h)),
+            &(-(a_26 + a_29) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_38 * (0.04465819873852045 * h) - a_41 * (0.04465819873852045 * h)),
+            &(-(a_38 + a_41) * (0.04465819873852045 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_27 * (0.16666666666666666 * h) - a_30 * (0.16666666666666666 * h)),
+            &(-(a_27 + a_30) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_39 * (0.04465819873852045 * h) - a_42 * (0.04465819873852045 * h)),
+            &(-(a_39 + a_42) * (0.04465819873852045 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1956,25 +1938,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_26 * (0.16666666666666666 * h) - a_29 * (0.16666666666666666 * h)),
+            &(-(a_26 + a_29) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_38 * (0.6220084679281462 * h) - a_41 * (0.6220084679281462 * h)),
+            &(-(a_38 + a_41) * (0.6220084679281462 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_27 * (0.16666666666666666 * h) - a_30 * (0.16666666666666666 * h)),
+            &(-(a_27 + a_30) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_39 * (0.6220084679281462 * h) - a_42 * (0.6220084679281462 * h)),
+            &(-(a_39 + a_42) * (0.6220084679281462 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2014,25 +1996,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_20 * (0.08333333333333333 * h) - a_23 * (0.08333333333333333 * h)),
+            &(-(a_20 + a_23) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_32 * (0.08333333333333333 * h) + a_35 * (0.08333333333333333 * h)),
+            &((a_32 + a_35) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_21 * (0.08333333333333333 * h) - a_24 * (0.08333333333333333 * h)),
+            &(-(a_21 + a_24) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_33 * (0.08333333333333333 * h) + a_36 * (0.08333333333333333 * h)),
+            &((a_33 + a_36) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2086,7 +2068,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_20 * (0.1875 * h) - a_23 * (0.1875 * h)),
+            &(-(a_20 + a_23) * (0.1875 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2102,31 +2084,31 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_32 * (0.3333333333333333 * h) - a_35 * (0.3333333333333333 * h)),
+            &(-(a_32 + a_35) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_44 * (0.020833333333333332 * h) + a_47 * (0.020833333333333332 * h)),
+            &((a_44 + a_47) * (0.020833333333333332 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_21 * (0.1875 * h) - a_24 * (0.1875 * h)),
+            &(-(a_21 + a_24) * (0.1875 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_33 * (0.3333333333333333 * h) - a_36 * (0.3333333333333333 * h)),
+            &(-(a_33 + a_36) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_45 * (0.020833333333333332 * h) + a_48 * (0.020833333333333332 * h)),
+            &((a_45 + a_48) * (0.020833333333333332 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2192,13 +2174,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_20 * (0.16666666666666666 * h) - a_23 * (0.16666666666666666 * h)),
+            &(-(a_20 + a_23) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_32 * (0.75 * h) - a_35 * (0.75 * h)),
+            &(-(a_32 + a_35) * (0.75 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2214,25 +2196,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_44 * (0.08333333333333333 * h) - a_47 * (0.08333333333333333 * h)),
+            &(-(a_44 + a_47) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_21 * (0.16666666666666666 * h) - a_24 * (0.16666666666666666 * h)),
+            &(-(a_21 + a_24) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_33 * (0.75 * h) - a_36 * (0.75 * h)),
+            &(-(a_33 + a_36) * (0.75 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_45 * (0.08333333333333333 * h) - a_48 * (0.08333333333333333 * h)),
+            &(-(a_45 + a_48) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2274,13 +2256,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_26 * (0.08333333333333333 * h) - a_29 * (0.08333333333333333 * h)),
+            &(-(a_26 + a_29) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_38 * (0.08333333333333333 * h) + a_41 * (0.08333333333333333 * h)),
+            &((a_38 + a_41) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2296,13 +2278,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_27 * (0.08333333333333333 * h) - a_30 * (0.08333333333333333 * h)),
+            &(-(a_27 + a_30) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_39 * (0.08333333333333333 * h) + a_42 * (0.08333333333333333 * h)),
+            &((a_39 + a_42) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2366,25 +2348,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_26 * (0.1875 * h) - a_29 * (0.1875 * h)),
+            &(-(a_26 + a_29) * (0.1875 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_38 * (0.3333333333333333 * h) - a_41 * (0.3333333333333333 * h)),
+            &(-(a_38 + a_41) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_50 * (0.020833333333333332 * h) + a_53 * (0.020833333333333332 * h)),
+            &((a_50 + a_53) * (0.020833333333333332 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_27 * (0.1875 * h) - a_30 * (0.1875 * h)),
+            &(-(a_27 + a_30) * (0.1875 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2400,13 +2382,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_39 * (0.3333333333333333 * h) - a_42 * (0.3333333333333333 * h)),
+            &(-(a_39 + a_42) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_51 * (0.020833333333333332 * h) + a_54 * (0.020833333333333332 * h)),
+            &((a_51 + a_54) * (0.020833333333333332 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2482,31 +2464,31 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_26 * (0.16666666666666666 * h) - a_29 * (0.16666666666666666 * h)),
+            &(-(a_26 + a_29) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_38 * (0.75 * h) - a_41 * (0.75 * h)),
+            &(-(a_38 + a_41) * (0.75 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_50 * (0.08333333333333333 * h) - a_53 * (0.08333333333333333 * h)),
+            &(-(a_50 + a_53) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_27 * (0.16666666666666666 * h) - a_30 * (0.16666666666666666 * h)),
+            &(-(a_27 + a_30) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_39 * (0.75 * h) - a_42 * (0.75 * h)),
+            &(-(a_39 + a_42) * (0.75 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2522,7 +2504,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_51 * (0.08333333333333333 * h) - a_54 * (0.08333333333333333 * h)),
+            &(-(a_51 + a_54) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2610,301 +2592,259 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_58 * (0.2777777777777778 * h) + a_60 * a_8 * (0.2777777777777778 * h)
-                + a_60 * a_20 * (0.2777777777777778 * h)
-                + a_61 * a_10 * (0.2777777777777778 * h)
-                + a_61 * a_26 * (0.2777777777777778 * h)),
+            &((a_58 + a_60 * a_8 + a_60 * a_20 + a_61 * a_10 + a_61 * a_26)
+                * (0.2777777777777778 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_64 * (0.4444444444444444 * h) + a_66 * a_12 * (0.4444444444444444 * h)
-                + a_66 * a_32 * (0.4444444444444444 * h)
-                + a_67 * a_14 * (0.4444444444444444 * h)
-                + a_67 * a_38 * (0.4444444444444444 * h)),
+            &((a_64 + a_66 * a_12 + a_66 * a_32 + a_67 * a_14 + a_67 * a_38)
+                * (0.4444444444444444 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_70 * (0.2777777777777778 * h) + a_72 * a_16 * (0.2777777777777778 * h)
-                + a_72 * a_44 * (0.2777777777777778 * h)
-                + a_73 * a_18 * (0.2777777777777778 * h)
-                + a_73 * a_50 * (0.2777777777777778 * h)),
+            &((a_70 + a_72 * a_16 + a_72 * a_44 + a_73 * a_18 + a_73 * a_50)
+                * (0.2777777777777778 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_59 * (0.2777777777777778 * h) + a_60 * a_9 * (0.2777777777777778 * h)
-                + a_60 * a_21 * (0.2777777777777778 * h)
-                + a_61 * a_11 * (0.2777777777777778 * h)
-                + a_61 * a_27 * (0.2777777777777778 * h)),
+            &((a_59 + a_60 * a_9 + a_60 * a_21 + a_61 * a_11 + a_61 * a_27)
+                * (0.2777777777777778 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_65 * (0.4444444444444444 * h) + a_66 * a_13 * (0.4444444444444444 * h)
-                + a_66 * a_33 * (0.4444444444444444 * h)
-                + a_67 * a_15 * (0.4444444444444444 * h)
-                + a_67 * a_39 * (0.4444444444444444 * h)),
+            &((a_65 + a_66 * a_13 + a_66 * a_33 + a_67 * a_15 + a_67 * a_39)
+                * (0.4444444444444444 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_71 * (0.2777777777777778 * h) + a_72 * a_17 * (0.2777777777777778 * h)
-                + a_72 * a_45 * (0.2777777777777778 * h)
-                + a_73 * a_19 * (0.2777777777777778 * h)
-                + a_73 * a_51 * (0.2777777777777778 * h)),
+            &((a_71 + a_72 * a_17 + a_72 * a_45 + a_73 * a_19 + a_73 * a_51)
+                * (0.2777777777777778 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_60 * a_22 * 0.2777777777777778 + a_61 * a_28 * 0.2777777777777778),
+            &((a_60 * a_22 + a_61 * a_28) * 0.2777777777777778),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_66 * a_34 * 0.4444444444444444 + a_67 * a_40 * 0.4444444444444444),
+            &((a_66 * a_34 + a_67 * a_40) * 0.4444444444444444),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_72 * a_46 * 0.2777777777777778 + a_73 * a_52 * 0.2777777777777778),
+            &((a_72 * a_46 + a_73 * a_52) * 0.2777777777777778),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_58 * (0.031306018160905086 * h) + a_60 * a_8 * (0.031306018160905086 * h)
-                + a_60 * a_20 * (0.031306018160905086 * h)
-                + a_61 * a_10 * (0.031306018160905086 * h)
-                + a_61 * a_26 * (0.031306018160905086 * h)),
+            &((a_58 + a_60 * a_8 + a_60 * a_20 + a_61 * a_10 + a_61 * a_26)
+                * (0.031306018160905086 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_64 * (0.2222222222222222 * h) + a_66 * a_12 * (0.2222222222222222 * h)
-                + a_66 * a_32 * (0.2222222222222222 * h)
-                + a_67 * a_14 * (0.2222222222222222 * h)
-                + a_67 * a_38 * (0.2222222222222222 * h)),
+            &((a_64 + a_66 * a_12 + a_66 * a_32 + a_67 * a_14 + a_67 * a_38)
+                * (0.2222222222222222 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_70 * (0.2464717596168727 * h) + a_72 * a_16 * (0.2464717596168727 * h)
-                + a_72 * a_44 * (0.2464717596168727 * h)
-                + a_73 * a_18 * (0.2464717596168727 * h)
-                + a_73 * a_50 * (0.2464717596168727 * h)),
+            &((a_70 + a_72 * a_16 + a_72 * a_44 + a_73 * a_18 + a_73 * a_50)
+                * (0.2464717596168727 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_59 * (0.031306018160905086 * h) + a_60 * a_9 * (0.031306018160905086 * h)
-                + a_60 * a_21 * (0.031306018160905086 * h)
-                + a_61 * a_11 * (0.031306018160905086 * h)
-                + a_61 * a_27 * (0.031306018160905086 * h)),
+            &((a_59 + a_60 * a_9 + a_60 * a_21 + a_61 * a_11 + a_61 * a_27)
+                * (0.031306018160905086 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_65 * (0.2222222222222222 * h) + a_66 * a_13 * (0.2222222222222222 * h)
-                + a_66 * a_33 * (0.2222222222222222 * h)
-                + a_67 * a_15 * (0.2222222222222222 * h)
-                + a_67 * a_39 * (0.2222222222222222 * h)),
+            &((a_65 + a_66 * a_13 + a_66 * a_33 + a_67 * a_15 + a_67 * a_39)
+                * (0.2222222222222222 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_71 * (0.2464717596168727 * h) + a_72 * a_17 * (0.2464717596168727 * h)
-                + a_72 * a_45 * (0.2464717596168727 * h)
-                + a_73 * a_19 * (0.2464717596168727 * h)
-                + a_73 * a_51 * (0.2464717596168727 * h)),
+            &((a_71 + a_72 * a_17 + a_72 * a_45 + a_73 * a_19 + a_73 * a_51)
+                * (0.2464717596168727 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_60 * a_22 * 0.031306018160905086 + a_61 * a_28 * 0.031306018160905086),
+            &((a_60 * a_22 + a_61 * a_28) * 0.031306018160905086),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_66 * a_34 * 0.2222222222222222 + a_67 * a_40 * 0.2222222222222222),
+            &((a_66 * a_34 + a_67 * a_40) * 0.2222222222222222),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_72 * a_46 * 0.2464717596168727 + a_73 * a_52 * 0.2464717596168727),
+            &((a_72 * a_46 + a_73 * a_52) * 0.2464717596168727),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_74 * a_0 * (0.5 * h2) + a_75 * a_2 * (0.5 * h2)),
+            &((a_74 * a_0 + a_75 * a_2) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_74 * a_4 * (0.5 * h2) + a_75 * a_6 * (0.5 * h2)),
+            &((a_74 * a_4 + a_75 * a_6) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_74 * a_1 * (0.5 * h2) + a_75 * a_3 * (0.5 * h2)),
+            &((a_74 * a_1 + a_75 * a_3) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_74 * a_5 * (0.5 * h2) + a_75 * a_7 * (0.5 * h2)),
+            &((a_74 * a_5 + a_75 * a_7) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_74 * a_20 * (0.16666666666666666 * h2)
-                + a_74 * a_23 * (0.16666666666666666 * h2)
-                + a_75 * a_26 * (0.16666666666666666 * h2)
-                + a_75 * a_29 * (0.16666666666666666 * h2)),
+            &((a_74 * a_20 + a_74 * a_23 + a_75 * a_26 + a_75 * a_29)
+                * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_74 * a_32 * (0.6666666666666666 * h2)
-                + a_74 * a_35 * (0.6666666666666666 * h2)
-                + a_75 * a_38 * (0.6666666666666666 * h2)
-                + a_75 * a_41 * (0.6666666666666666 * h2)),
+            &((a_74 * a_32 + a_74 * a_35 + a_75 * a_38 + a_75 * a_41)
+                * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_74 * a_44 * (0.16666666666666666 * h2)
-                + a_74 * a_47 * (0.16666666666666666 * h2)
-                + a_75 * a_50 * (0.16666666666666666 * h2)
-                + a_75 * a_53 * (0.16666666666666666 * h2)),
+            &((a_74 * a_44 + a_74 * a_47 + a_75 * a_50 + a_75 * a_53)
+                * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_74 * a_21 * (0.16666666666666666 * h2)
-                + a_74 * a_24 * (0.16666666666666666 * h2)
-                + a_75 * a_27 * (0.16666666666666666 * h2)
-                + a_75 * a_30 * (0.16666666666666666 * h2)),
+            &((a_74 * a_21 + a_74 * a_24 + a_75 * a_27 + a_75 * a_30)
+                * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_74 * a_33 * (0.6666666666666666 * h2)
-                + a_74 * a_36 * (0.6666666666666666 * h2)
-                + a_75 * a_39 * (0.6666666666666666 * h2)
-                + a_75 * a_42 * (0.6666666666666666 * h2)),
+            &((a_74 * a_33 + a_74 * a_36 + a_75 * a_39 + a_75 * a_42)
+                * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_74 * a_45 * (0.16666666666666666 * h2)
-                + a_74 * a_48 * (0.16666666666666666 * h2)
-                + a_75 * a_51 * (0.16666666666666666 * h2)
-                + a_75 * a_54 * (0.16666666666666666 * h2)),
+            &((a_74 * a_45 + a_74 * a_48 + a_75 * a_51 + a_75 * a_54)
+                * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_74 * a_22 * (0.16666666666666666 * h)
-                + a_75 * a_28 * (0.16666666666666666 * h)),
+            &((a_74 * a_22 + a_75 * a_28) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_74 * a_34 * (0.6666666666666666 * h)
-                + a_75 * a_40 * (0.6666666666666666 * h)),
+            &((a_74 * a_34 + a_75 * a_40) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_74 * a_46 * (0.16666666666666666 * h)
-                + a_75 * a_52 * (0.16666666666666666 * h)),
+            &((a_74 * a_46 + a_75 * a_52) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 0, dims),
-            &(a_74 * a_25 * (0.16666666666666666 * h)
-                + a_75 * a_31 * (0.16666666666666666 * h)),
+            &((a_74 * a_25 + a_75 * a_31) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 1, dims),
-            &(a_74 * a_37 * (0.6666666666666666 * h)
-                + a_75 * a_43 * (0.6666666666666666 * h)),
+            &((a_74 * a_37 + a_75 * a_43) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 2, dims),
-            &(a_74 * a_49 * (0.16666666666666666 * h)
-                + a_75 * a_55 * (0.16666666666666666 * h)),
+            &((a_74 * a_49 + a_75 * a_55) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_8 * (0.408248290463863 * h) + a_20 * (0.408248290463863 * h)),
+            &((a_8 + a_20) * (0.408248290463863 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_12 * (0.816496580927726 * h) - a_32 * (0.816496580927726 * h)),
+            &(-(a_12 + a_32) * (0.816496580927726 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_16 * (0.408248290463863 * h) + a_44 * (0.408248290463863 * h)),
+            &((a_16 + a_44) * (0.408248290463863 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_9 * (0.408248290463863 * h) + a_21 * (0.408248290463863 * h)),
+            &((a_9 + a_21) * (0.408248290463863 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_13 * (0.816496580927726 * h) - a_33 * (0.816496580927726 * h)),
+            &(-(a_13 + a_33) * (0.816496580927726 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_17 * (0.408248290463863 * h) + a_45 * (0.408248290463863 * h)),
+            &((a_17 + a_45) * (0.408248290463863 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -3096,157 +3036,149 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_0 * 0.25 + a_4 * 0.03867513459481288 - a_20 * 0.16666666666666666
-                - a_23 * 0.16666666666666666 - a_32 * 0.04465819873852045
-                - a_35 * 0.04465819873852045),
+            &(-a_0 * 0.25 + a_4 * 0.03867513459481288
+                - (a_20 + a_23) * 0.16666666666666666
+                - (a_32 + a_35) * 0.04465819873852045),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(-a_1 * 0.25 + a_5 * 0.03867513459481288 - a_21 * 0.16666666666666666
-                - a_24 * 0.16666666666666666 - a_33 * 0.04465819873852045
-                - a_36 * 0.04465819873852045),
+            &(-a_1 * 0.25 + a_5 * 0.03867513459481288
+                - (a_21 + a_24) * 0.16666666666666666
+                - (a_33 + a_36) * 0.04465819873852045),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_0 * 0.5386751345948129 - a_4 * 0.25 - a_20 * 0.16666666666666666
-                - a_23 * 0.16666666666666666 - a_32 * 0.6220084679281462
-                - a_35 * 0.6220084679281462),
+            &(-a_0 * 0.5386751345948129 - a_4 * 0.25
+                - (a_20 + a_23) * 0.16666666666666666
+                - (a_32 + a_35) * 0.6220084679281462),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_1 * 0.5386751345948129 - a_5 * 0.25 - a_21 * 0.16666666666666666
-                - a_24 * 0.16666666666666666 - a_33 * 0.6220084679281462
-                - a_36 * 0.6220084679281462),
+            &(-a_1 * 0.5386751345948129 - a_5 * 0.25
+                - (a_21 + a_24) * 0.16666666666666666
+                - (a_33 + a_36) * 0.6220084679281462),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.25 + a_6 * 0.03867513459481288 - a_26 * 0.16666666666666666
-                - a_29 * 0.16666666666666666 - a_38 * 0.04465819873852045
-                - a_41 * 0.04465819873852045),
+            &(-a_2 * 0.25 + a_6 * 0.03867513459481288
+                - (a_26 + a_29) * 0.16666666666666666
+                - (a_38 + a_41) * 0.04465819873852045),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.25 + a_7 * 0.03867513459481288 - a_27 * 0.16666666666666666
-                - a_30 * 0.16666666666666666 - a_39 * 0.04465819873852045
-                - a_42 * 0.04465819873852045),
+            &(-a_3 * 0.25 + a_7 * 0.03867513459481288
+                - (a_27 + a_30) * 0.16666666666666666
+                - (a_39 + a_42) * 0.04465819873852045),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_2 * 0.5386751345948129 - a_6 * 0.25 - a_26 * 0.16666666666666666
-                - a_29 * 0.16666666666666666 - a_38 * 0.6220084679281462
-                - a_41 * 0.6220084679281462),
+            &(-a_2 * 0.5386751345948129 - a_6 * 0.25
+                - (a_26 + a_29) * 0.16666666666666666
+                - (a_38 + a_41) * 0.6220084679281462),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_3 * 0.5386751345948129 - a_7 * 0.25 - a_27 * 0.16666666666666666
-                - a_30 * 0.16666666666666666 - a_39 * 0.6220084679281462
-                - a_42 * 0.6220084679281462),
+            &(-a_3 * 0.5386751345948129 - a_7 * 0.25
+                - (a_27 + a_30) * 0.16666666666666666
+                - (a_39 + a_42) * 0.6220084679281462),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_20 * 0.08333333333333333 - a_23 * 0.08333333333333333
-                + a_32 * 0.08333333333333333 + a_35 * 0.08333333333333333),
+            &(-(a_20 + a_23 - a_32 - a_35) * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_21 * 0.08333333333333333 - a_24 * 0.08333333333333333
-                + a_33 * 0.08333333333333333 + a_36 * 0.08333333333333333),
+            &(-(a_21 + a_24 - a_33 - a_36) * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.46650635094610965 - a_4 * 0.03349364905389034 - a_20 * 0.1875
-                - a_23 * 0.1875 - a_32 * 0.3333333333333333 - a_35 * 0.3333333333333333
-                + a_44 * 0.020833333333333332 + a_47 * 0.020833333333333332),
+            &(-a_0 * 0.46650635094610965 - a_4 * 0.03349364905389034
+                - (a_20 + a_23) * 0.1875 - (a_32 + a_35) * 0.3333333333333333
+                + (a_44 + a_47) * 0.020833333333333332),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.46650635094610965 - a_5 * 0.03349364905389034 - a_21 * 0.1875
-                - a_24 * 0.1875 - a_33 * 0.3333333333333333 - a_36 * 0.3333333333333333
-                + a_45 * 0.020833333333333332 + a_48 * 0.020833333333333332),
+            &(-a_1 * 0.46650635094610965 - a_5 * 0.03349364905389034
+                - (a_21 + a_24) * 0.1875 - (a_33 + a_36) * 0.3333333333333333
+                + (a_45 + a_48) * 0.020833333333333332),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_0 * 0.5 - a_4 * 0.5 - a_20 * 0.16666666666666666
-                - a_23 * 0.16666666666666666 - a_32 * 0.75 - a_35 * 0.75
-                - a_44 * 0.08333333333333333 - a_47 * 0.08333333333333333),
+            &(-(a_0 + a_4) * 0.5 - (a_20 + a_23) * 0.16666666666666666
+                - (a_32 + a_35) * 0.75 - (a_44 + a_47) * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_1 * 0.5 - a_5 * 0.5 - a_21 * 0.16666666666666666
-                - a_24 * 0.16666666666666666 - a_33 * 0.75 - a_36 * 0.75
-                - a_45 * 0.08333333333333333 - a_48 * 0.08333333333333333),
+            &(-(a_1 + a_5) * 0.5 - (a_21 + a_24) * 0.16666666666666666
+                - (a_33 + a_36) * 0.75 - (a_45 + a_48) * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_26 * 0.08333333333333333 - a_29 * 0.08333333333333333
-                + a_38 * 0.08333333333333333 + a_41 * 0.08333333333333333),
+            &(-(a_26 + a_29 - a_38 - a_41) * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_27 * 0.08333333333333333 - a_30 * 0.08333333333333333
-                + a_39 * 0.08333333333333333 + a_42 * 0.08333333333333333),
+            &(-(a_27 + a_30 - a_39 - a_42) * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.46650635094610965 - a_6 * 0.03349364905389034 - a_26 * 0.1875
-                - a_29 * 0.1875 - a_38 * 0.3333333333333333 - a_41 * 0.3333333333333333
-                + a_50 * 0.020833333333333332 + a_53 * 0.020833333333333332),
+            &(-a_2 * 0.46650635094610965 - a_6 * 0.03349364905389034
+                - (a_26 + a_29) * 0.1875 - (a_38 + a_41) * 0.3333333333333333
+                + (a_50 + a_53) * 0.020833333333333332),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.46650635094610965 - a_7 * 0.03349364905389034 - a_27 * 0.1875
-                - a_30 * 0.1875 - a_39 * 0.3333333333333333 - a_42 * 0.3333333333333333
-                + a_51 * 0.020833333333333332 + a_54 * 0.020833333333333332),
+            &(-a_3 * 0.46650635094610965 - a_7 * 0.03349364905389034
+                - (a_27 + a_30) * 0.1875 - (a_39 + a_42) * 0.3333333333333333
+                + (a_51 + a_54) * 0.020833333333333332),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_2 * 0.5 - a_6 * 0.5 - a_26 * 0.16666666666666666
-                - a_29 * 0.16666666666666666 - a_38 * 0.75 - a_41 * 0.75
-                - a_50 * 0.08333333333333333 - a_53 * 0.08333333333333333),
+            &(-(a_2 + a_6) * 0.5 - (a_26 + a_29) * 0.16666666666666666
+                - (a_38 + a_41) * 0.75 - (a_50 + a_53) * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_3 * 0.5 - a_7 * 0.5 - a_27 * 0.16666666666666666
-                - a_30 * 0.16666666666666666 - a_39 * 0.75 - a_42 * 0.75
-                - a_51 * 0.08333333333333333 - a_54 * 0.08333333333333333),
+            &(-(a_3 + a_7) * 0.5 - (a_27 + a_30) * 0.16666666666666666
+                - (a_39 + a_42) * 0.75 - (a_51 + a_54) * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -3288,105 +3220,79 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             0,
-            &(a_58 * 0.2777777777777778 + a_60 * a_8 * 0.2777777777777778
-                + a_60 * a_20 * 0.2777777777777778 + a_61 * a_10 * 0.2777777777777778
-                + a_61 * a_26 * 0.2777777777777778 + a_64 * 0.4444444444444444
-                + a_66 * a_12 * 0.4444444444444444 + a_66 * a_32 * 0.4444444444444444
-                + a_67 * a_14 * 0.4444444444444444 + a_67 * a_38 * 0.4444444444444444
-                + a_70 * 0.2777777777777778 + a_72 * a_16 * 0.2777777777777778
-                + a_72 * a_44 * 0.2777777777777778 + a_73 * a_18 * 0.2777777777777778
-                + a_73 * a_50 * 0.2777777777777778),
+            &((a_58 + a_60 * a_8 + a_60 * a_20 + a_61 * a_10 + a_61 * a_26 + a_70
+                + a_72 * a_16 + a_72 * a_44 + a_73 * a_18 + a_73 * a_50)
+                * 0.2777777777777778
+                + (a_64 + a_66 * a_12 + a_66 * a_32 + a_67 * a_14 + a_67 * a_38)
+                    * 0.4444444444444444),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             0,
-            &(a_59 * 0.2777777777777778 + a_60 * a_9 * 0.2777777777777778
-                + a_60 * a_21 * 0.2777777777777778 + a_61 * a_11 * 0.2777777777777778
-                + a_61 * a_27 * 0.2777777777777778 + a_65 * 0.4444444444444444
-                + a_66 * a_13 * 0.4444444444444444 + a_66 * a_33 * 0.4444444444444444
-                + a_67 * a_15 * 0.4444444444444444 + a_67 * a_39 * 0.4444444444444444
-                + a_71 * 0.2777777777777778 + a_72 * a_17 * 0.2777777777777778
-                + a_72 * a_45 * 0.2777777777777778 + a_73 * a_19 * 0.2777777777777778
-                + a_73 * a_51 * 0.2777777777777778),
+            &((a_59 + a_60 * a_9 + a_60 * a_21 + a_61 * a_11 + a_61 * a_27 + a_71
+                + a_72 * a_17 + a_72 * a_45 + a_73 * a_19 + a_73 * a_51)
+                * 0.2777777777777778
+                + (a_65 + a_66 * a_13 + a_66 * a_33 + a_67 * a_15 + a_67 * a_39)
+                    * 0.4444444444444444),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             0,
-            &(a_58 * 0.031306018160905086 + a_60 * a_8 * 0.031306018160905086
-                + a_60 * a_20 * 0.031306018160905086 + a_61 * a_10 * 0.031306018160905086
-                + a_61 * a_26 * 0.031306018160905086 + a_64 * 0.2222222222222222
-                + a_66 * a_12 * 0.2222222222222222 + a_66 * a_32 * 0.2222222222222222
-                + a_67 * a_14 * 0.2222222222222222 + a_67 * a_38 * 0.2222222222222222
-                + a_70 * 0.2464717596168727 + a_72 * a_16 * 0.2464717596168727
-                + a_72 * a_44 * 0.2464717596168727 + a_73 * a_18 * 0.2464717596168727
-                + a_73 * a_50 * 0.2464717596168727),
+            &((a_58 + a_60 * a_8 + a_60 * a_20 + a_61 * a_10 + a_61 * a_26)
+                * 0.031306018160905086
+                + (a_64 + a_66 * a_12 + a_66 * a_32 + a_67 * a_14 + a_67 * a_38)
+                    * 0.2222222222222222
+                + (a_70 + a_72 * a_16 + a_72 * a_44 + a_73 * a_18 + a_73 * a_50)
+                    * 0.2464717596168727),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             0,
-            &(a_59 * 0.031306018160905086 + a_60 * a_9 * 0.031306018160905086
-                + a_60 * a_21 * 0.031306018160905086 + a_61 * a_11 * 0.031306018160905086
-                + a_61 * a_27 * 0.031306018160905086 + a_65 * 0.2222222222222222
-                + a_66 * a_13 * 0.2222222222222222 + a_66 * a_33 * 0.2222222222222222
-                + a_67 * a_15 * 0.2222222222222222 + a_67 * a_39 * 0.2222222222222222
-                + a_71 * 0.2464717596168727 + a_72 * a_17 * 0.2464717596168727
-                + a_72 * a_45 * 0.2464717596168727 + a_73 * a_19 * 0.2464717596168727
-                + a_73 * a_51 * 0.2464717596168727),
+            &((a_59 + a_60 * a_9 + a_60 * a_21 + a_61 * a_11 + a_61 * a_27)
+                * 0.031306018160905086
+                + (a_65 + a_66 * a_13 + a_66 * a_33 + a_67 * a_15 + a_67 * a_39)
+                    * 0.2222222222222222
+                + (a_71 + a_72 * a_17 + a_72 * a_45 + a_73 * a_19 + a_73 * a_51)
+                    * 0.2464717596168727),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             0,
-            &(a_74 + a_74 * a_0 * (0.5 * h) + a_74 * a_4 * (0.5 * h)
-                + a_74 * a_20 * (0.16666666666666666 * h)
-                + a_74 * a_23 * (0.16666666666666666 * h)
-                + a_74 * a_32 * (0.6666666666666666 * h)
-                + a_74 * a_35 * (0.6666666666666666 * h)
-                + a_74 * a_44 * (0.16666666666666666 * h)
-                + a_74 * a_47 * (0.16666666666666666 * h) + a_75 * a_2 * (0.5 * h)
-                + a_75 * a_6 * (0.5 * h) + a_75 * a_26 * (0.16666666666666666 * h)
-                + a_75 * a_29 * (0.16666666666666666 * h)
-                + a_75 * a_38 * (0.6666666666666666 * h)
-                + a_75 * a_41 * (0.6666666666666666 * h)
-                + a_75 * a_50 * (0.16666666666666666 * h)
-                + a_75 * a_53 * (0.16666666666666666 * h)),
+            &(a_74 + (a_74 * a_0 + a_74 * a_4 + a_75 * a_2 + a_75 * a_6) * (0.5 * h)
+                + (a_74 * a_20 + a_74 * a_23 + a_74 * a_44 + a_74 * a_47 + a_75 * a_26
+                    + a_75 * a_29 + a_75 * a_50 + a_75 * a_53)
+                    * (0.16666666666666666 * h)
+                + (a_74 * a_32 + a_74 * a_35 + a_75 * a_38 + a_75 * a_41)
+                    * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             0,
-            &(a_74 * a_1 * (0.5 * h) + a_74 * a_5 * (0.5 * h)
-                + a_74 * a_21 * (0.16666666666666666 * h)
-                + a_74 * a_24 * (0.16666666666666666 * h)
-                + a_74 * a_33 * (0.6666666666666666 * h)
-                + a_74 * a_36 * (0.6666666666666666 * h)
-                + a_74 * a_45 * (0.16666666666666666 * h)
-                + a_74 * a_48 * (0.16666666666666666 * h) + a_75 + a_75 * a_3 * (0.5 * h)
-                + a_75 * a_7 * (0.5 * h) + a_75 * a_27 * (0.16666666666666666 * h)
-                + a_75 * a_30 * (0.16666666666666666 * h)
-                + a_75 * a_39 * (0.6666666666666666 * h)
-                + a_75 * a_42 * (0.6666666666666666 * h)
-                + a_75 * a_51 * (0.16666666666666666 * h)
-                + a_75 * a_54 * (0.16666666666666666 * h)),
+            &((a_74 * a_1 + a_74 * a_5 + a_75 * a_3 + a_75 * a_7) * (0.5 * h)
+                + (a_74 * a_21 + a_74 * a_24 + a_74 * a_45 + a_74 * a_48 + a_75 * a_27
+                    + a_75 * a_30 + a_75 * a_51 + a_75 * a_54)
+                    * (0.16666666666666666 * h)
+                + (a_74 * a_33 + a_74 * a_36 + a_75 * a_39 + a_75 * a_42)
+                    * (0.6666666666666666 * h) + a_75),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             0,
-            &(a_8 * 0.408248290463863 - a_12 * 0.816496580927726
-                + a_16 * 0.408248290463863 + a_20 * 0.408248290463863
-                - a_32 * 0.816496580927726 + a_44 * 0.408248290463863),
+            &((a_8 + a_16 + a_20 + a_44) * 0.408248290463863
+                - (a_12 + a_32) * 0.816496580927726),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             0,
-            &(a_9 * 0.408248290463863 - a_13 * 0.816496580927726
-                + a_17 * 0.408248290463863 + a_21 * 0.408248290463863
-                - a_33 * 0.816496580927726 + a_45 * 0.408248290463863),
+            &((a_9 + a_17 + a_21 + a_45) * 0.408248290463863
+                - (a_13 + a_33) * 0.816496580927726),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -3416,37 +3322,37 @@ impl<
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_20 * (0.16666666666666666 * h2) + a_23 * (0.16666666666666666 * h2)),
+            &((a_20 + a_23) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_32 * (0.6666666666666666 * h2) + a_35 * (0.6666666666666666 * h2)),
+            &((a_32 + a_35) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_44 * (0.16666666666666666 * h2) + a_47 * (0.16666666666666666 * h2)),
+            &((a_44 + a_47) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_21 * (0.16666666666666666 * h2) + a_24 * (0.16666666666666666 * h2)),
+            &((a_21 + a_24) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_33 * (0.6666666666666666 * h2) + a_36 * (0.6666666666666666 * h2)),
+            &((a_33 + a_36) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_45 * (0.16666666666666666 * h2) + a_48 * (0.16666666666666666 * h2)),
+            &((a_45 + a_48) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -3489,19 +3395,17 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.5 * h) + a_4 * (0.5 * h) + a_20 * (0.16666666666666666 * h)
-                + a_23 * (0.16666666666666666 * h) + a_32 * (0.6666666666666666 * h)
-                + a_35 * (0.6666666666666666 * h) + a_44 * (0.16666666666666666 * h)
-                + a_47 * (0.16666666666666666 * h)),
+            &((a_0 + a_4) * (0.5 * h)
+                + (a_20 + a_23 + a_44 + a_47) * (0.16666666666666666 * h)
+                + (a_32 + a_35) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.5 * h) + a_5 * (0.5 * h) + a_21 * (0.16666666666666666 * h)
-                + a_24 * (0.16666666666666666 * h) + a_33 * (0.6666666666666666 * h)
-                + a_36 * (0.6666666666666666 * h) + a_45 * (0.16666666666666666 * h)
-                + a_48 * (0.16666666666666666 * h)),
+            &((a_1 + a_5) * (0.5 * h)
+                + (a_21 + a_24 + a_45 + a_48) * (0.16666666666666666 * h)
+                + (a_33 + a_36) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -3531,37 +3435,37 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_26 * (0.16666666666666666 * h2) + a_29 * (0.16666666666666666 * h2)),
+            &((a_26 + a_29) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_38 * (0.6666666666666666 * h2) + a_41 * (0.6666666666666666 * h2)),
+            &((a_38 + a_41) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_50 * (0.16666666666666666 * h2) + a_53 * (0.16666666666666666 * h2)),
+            &((a_50 + a_53) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_27 * (0.16666666666666666 * h2) + a_30 * (0.16666666666666666 * h2)),
+            &((a_27 + a_30) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_39 * (0.6666666666666666 * h2) + a_42 * (0.6666666666666666 * h2)),
+            &((a_39 + a_42) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_51 * (0.16666666666666666 * h2) + a_54 * (0.16666666666666666 * h2)),
+            &((a_51 + a_54) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -3603,20 +3507,18 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.5 * h) + a_6 * (0.5 * h) + a_26 * (0.16666666666666666 * h)
-                + a_29 * (0.16666666666666666 * h) + a_38 * (0.6666666666666666 * h)
-                + a_41 * (0.6666666666666666 * h) + a_50 * (0.16666666666666666 * h)
-                + a_53 * (0.16666666666666666 * h)),
+            &((a_2 + a_6) * (0.5 * h)
+                + (a_26 + a_29 + a_50 + a_53) * (0.16666666666666666 * h)
+                + (a_38 + a_41) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.5 * h) + a_7 * (0.5 * h) + a_27 * (0.16666666666666666 * h)
-                + a_30 * (0.16666666666666666 * h) + a_39 * (0.6666666666666666 * h)
-                + a_42 * (0.6666666666666666 * h) + a_51 * (0.16666666666666666 * h)
-                + a_54 * (0.16666666666666666 * h)),
+            &((a_3 + a_7) * (0.5 * h)
+                + (a_27 + a_30 + a_51 + a_54) * (0.16666666666666666 * h)
+                + (a_39 + a_42) * (0.6666666666666666 * h)),
         );
     }
     fn update(
@@ -4275,37 +4177,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_28 * (0.08333333333333333 * h) - a_31 * (0.08333333333333333 * h)),
+            &(-(a_28 + a_31) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_40 * (0.033318065835460736 * h) - a_43 * (0.033318065835460736 * h)),
+            &(-(a_40 + a_43) * (0.033318065835460736 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_52 * (0.003949733789535758 * h) + a_55 * (0.003949733789535758 * h)),
+            &((a_52 + a_55) * (0.003949733789535758 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_29 * (0.08333333333333333 * h) - a_32 * (0.08333333333333333 * h)),
+            &(-(a_29 + a_32) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_41 * (0.033318065835460736 * h) - a_44 * (0.033318065835460736 * h)),
+            &(-(a_41 + a_44) * (0.033318065835460736 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_53 * (0.003949733789535758 * h) + a_56 * (0.003949733789535758 * h)),
+            &((a_53 + a_56) * (0.003949733789535758 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -4393,37 +4295,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_28 * (0.08333333333333333 * h) - a_31 * (0.08333333333333333 * h)),
+            &(-(a_28 + a_31) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_40 * (0.3946723314583158 * h) - a_43 * (0.3946723314583158 * h)),
+            &(-(a_40 + a_43) * (0.3946723314583158 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_52 * (0.021994335208350858 * h) - a_55 * (0.021994335208350858 * h)),
+            &(-(a_52 + a_55) * (0.021994335208350858 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_29 * (0.08333333333333333 * h) - a_32 * (0.08333333333333333 * h)),
+            &(-(a_29 + a_32) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_41 * (0.3946723314583158 * h) - a_44 * (0.3946723314583158 * h)),
+            &(-(a_41 + a_44) * (0.3946723314583158 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_53 * (0.021994335208350858 * h) - a_56 * (0.021994335208350858 * h)),
+            &(-(a_53 + a_56) * (0.021994335208350858 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -4511,37 +4413,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_28 * (0.08333333333333333 * h) - a_31 * (0.08333333333333333 * h)),
+            &(-(a_28 + a_31) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_40 * (0.4206164004562024 * h) - a_43 * (0.4206164004562024 * h)),
+            &(-(a_40 + a_43) * (0.4206164004562024 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_52 * (0.3833486008312059 * h) - a_55 * (0.3833486008312059 * h)),
+            &(-(a_52 + a_55) * (0.3833486008312059 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_29 * (0.08333333333333333 * h) - a_32 * (0.08333333333333333 * h)),
+            &(-(a_29 + a_32) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_41 * (0.4206164004562024 * h) - a_44 * (0.4206164004562024 * h)),
+            &(-(a_41 + a_44) * (0.4206164004562024 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_53 * (0.3833486008312059 * h) - a_56 * (0.3833486008312059 * h)),
+            &(-(a_53 + a_56) * (0.3833486008312059 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -4629,37 +4531,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_34 * (0.08333333333333333 * h) - a_37 * (0.08333333333333333 * h)),
+            &(-(a_34 + a_37) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_46 * (0.033318065835460736 * h) - a_49 * (0.033318065835460736 * h)),
+            &(-(a_46 + a_49) * (0.033318065835460736 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_58 * (0.003949733789535758 * h) + a_61 * (0.003949733789535758 * h)),
+            &((a_58 + a_61) * (0.003949733789535758 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_35 * (0.08333333333333333 * h) - a_38 * (0.08333333333333333 * h)),
+            &(-(a_35 + a_38) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_47 * (0.033318065835460736 * h) - a_50 * (0.033318065835460736 * h)),
+            &(-(a_47 + a_50) * (0.033318065835460736 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_59 * (0.003949733789535758 * h) + a_62 * (0.003949733789535758 * h)),
+            &((a_59 + a_62) * (0.003949733789535758 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -4747,37 +4649,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_34 * (0.08333333333333333 * h) - a_37 * (0.08333333333333333 * h)),
+            &(-(a_34 + a_37) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_46 * (0.3946723314583158 * h) - a_49 * (0.3946723314583158 * h)),
+            &(-(a_46 + a_49) * (0.3946723314583158 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_58 * (0.021994335208350858 * h) - a_61 * (0.021994335208350858 * h)),
+            &(-(a_58 + a_61) * (0.021994335208350858 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_35 * (0.08333333333333333 * h) - a_38 * (0.08333333333333333 * h)),
+            &(-(a_35 + a_38) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_47 * (0.3946723314583158 * h) - a_50 * (0.3946723314583158 * h)),
+            &(-(a_47 + a_50) * (0.3946723314583158 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_59 * (0.021994335208350858 * h) - a_62 * (0.021994335208350858 * h)),
+            &(-(a_59 + a_62) * (0.021994335208350858 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -4865,37 +4767,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_34 * (0.08333333333333333 * h) - a_37 * (0.08333333333333333 * h)),
+            &(-(a_34 + a_37) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_46 * (0.4206164004562024 * h) - a_49 * (0.4206164004562024 * h)),
+            &(-(a_46 + a_49) * (0.4206164004562024 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_58 * (0.3833486008312059 * h) - a_61 * (0.3833486008312059 * h)),
+            &(-(a_58 + a_61) * (0.3833486008312059 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_35 * (0.08333333333333333 * h) - a_38 * (0.08333333333333333 * h)),
+            &(-(a_35 + a_38) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_47 * (0.4206164004562024 * h) - a_50 * (0.4206164004562024 * h)),
+            &(-(a_47 + a_50) * (0.4206164004562024 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_59 * (0.3833486008312059 * h) - a_62 * (0.3833486008312059 * h)),
+            &(-(a_59 + a_62) * (0.3833486008312059 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -4947,37 +4849,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_28 * (0.041666666666666664 * h) - a_31 * (0.041666666666666664 * h)),
+            &(-(a_28 + a_31) * (0.041666666666666664 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_40 * (0.06741808286457895 * h) + a_43 * (0.06741808286457895 * h)),
+            &((a_40 + a_43) * (0.06741808286457895 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_52 * (0.025751416197912286 * h) - a_55 * (0.025751416197912286 * h)),
+            &(-(a_52 + a_55) * (0.025751416197912286 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_29 * (0.041666666666666664 * h) - a_32 * (0.041666666666666664 * h)),
+            &(-(a_29 + a_32) * (0.041666666666666664 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_41 * (0.06741808286457895 * h) + a_44 * (0.06741808286457895 * h)),
+            &((a_41 + a_44) * (0.06741808286457895 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_53 * (0.025751416197912286 * h) - a_56 * (0.025751416197912286 * h)),
+            &(-(a_53 + a_56) * (0.025751416197912286 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5055,7 +4957,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_28 * (0.09681694990624913 * h) - a_31 * (0.09681694990624913 * h)),
+            &(-(a_28 + a_31) * (0.09681694990624913 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -5071,43 +4973,43 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_40 * (0.20833333333333334 * h) - a_43 * (0.20833333333333334 * h)),
+            &(-(a_40 + a_43) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_52 * (0.03390736422914389 * h) + a_55 * (0.03390736422914389 * h)),
+            &((a_52 + a_55) * (0.03390736422914389 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_64 * (0.0051502832395824575 * h) - a_67 * (0.0051502832395824575 * h)),
+            &(-(a_64 + a_67) * (0.0051502832395824575 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_29 * (0.09681694990624913 * h) - a_32 * (0.09681694990624913 * h)),
+            &(-(a_29 + a_32) * (0.09681694990624913 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_41 * (0.20833333333333334 * h) - a_44 * (0.20833333333333334 * h)),
+            &(-(a_41 + a_44) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_53 * (0.03390736422914389 * h) + a_56 * (0.03390736422914389 * h)),
+            &((a_53 + a_56) * (0.03390736422914389 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(-a_65 * (0.0051502832395824575 * h) - a_68 * (0.0051502832395824575 * h)),
+            &(-(a_65 + a_68) * (0.0051502832395824575 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5197,13 +5099,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_28 * (0.07818305009375087 * h) - a_31 * (0.07818305009375087 * h)),
+            &(-(a_28 + a_31) * (0.07818305009375087 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_40 * (0.45057403089581055 * h) - a_43 * (0.45057403089581055 * h)),
+            &(-(a_40 + a_43) * (0.45057403089581055 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -5219,37 +5121,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_52 * (0.20833333333333334 * h) - a_55 * (0.20833333333333334 * h)),
+            &(-(a_52 + a_55) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_64 * (0.01348361657291579 * h) + a_67 * (0.01348361657291579 * h)),
+            &((a_64 + a_67) * (0.01348361657291579 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_29 * (0.07818305009375087 * h) - a_32 * (0.07818305009375087 * h)),
+            &(-(a_29 + a_32) * (0.07818305009375087 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_41 * (0.45057403089581055 * h) - a_44 * (0.45057403089581055 * h)),
+            &(-(a_41 + a_44) * (0.45057403089581055 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_53 * (0.20833333333333334 * h) - a_56 * (0.20833333333333334 * h)),
+            &(-(a_53 + a_56) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_65 * (0.01348361657291579 * h) + a_68 * (0.01348361657291579 * h)),
+            &((a_65 + a_68) * (0.01348361657291579 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5339,19 +5241,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_28 * (0.08333333333333333 * h) - a_31 * (0.08333333333333333 * h)),
+            &(-(a_28 + a_31) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_40 * (0.39091525046875436 * h) - a_43 * (0.39091525046875436 * h)),
+            &(-(a_40 + a_43) * (0.39091525046875436 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_52 * (0.48408474953124564 * h) - a_55 * (0.48408474953124564 * h)),
+            &(-(a_52 + a_55) * (0.48408474953124564 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -5367,31 +5269,31 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_64 * (0.041666666666666664 * h) - a_67 * (0.041666666666666664 * h)),
+            &(-(a_64 + a_67) * (0.041666666666666664 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_29 * (0.08333333333333333 * h) - a_32 * (0.08333333333333333 * h)),
+            &(-(a_29 + a_32) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_41 * (0.39091525046875436 * h) - a_44 * (0.39091525046875436 * h)),
+            &(-(a_41 + a_44) * (0.39091525046875436 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_53 * (0.48408474953124564 * h) - a_56 * (0.48408474953124564 * h)),
+            &(-(a_53 + a_56) * (0.48408474953124564 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(-a_65 * (0.041666666666666664 * h) - a_68 * (0.041666666666666664 * h)),
+            &(-(a_65 + a_68) * (0.041666666666666664 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5445,19 +5347,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_34 * (0.041666666666666664 * h) - a_37 * (0.041666666666666664 * h)),
+            &(-(a_34 + a_37) * (0.041666666666666664 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_46 * (0.06741808286457895 * h) + a_49 * (0.06741808286457895 * h)),
+            &((a_46 + a_49) * (0.06741808286457895 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_58 * (0.025751416197912286 * h) - a_61 * (0.025751416197912286 * h)),
+            &(-(a_58 + a_61) * (0.025751416197912286 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -5473,19 +5375,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_35 * (0.041666666666666664 * h) - a_38 * (0.041666666666666664 * h)),
+            &(-(a_35 + a_38) * (0.041666666666666664 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_47 * (0.06741808286457895 * h) + a_50 * (0.06741808286457895 * h)),
+            &((a_47 + a_50) * (0.06741808286457895 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_59 * (0.025751416197912286 * h) - a_62 * (0.025751416197912286 * h)),
+            &(-(a_59 + a_62) * (0.025751416197912286 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5573,31 +5475,31 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_34 * (0.09681694990624913 * h) - a_37 * (0.09681694990624913 * h)),
+            &(-(a_34 + a_37) * (0.09681694990624913 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_46 * (0.20833333333333334 * h) - a_49 * (0.20833333333333334 * h)),
+            &(-(a_46 + a_49) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_58 * (0.03390736422914389 * h) + a_61 * (0.03390736422914389 * h)),
+            &((a_58 + a_61) * (0.03390736422914389 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_70 * (0.0051502832395824575 * h) - a_73 * (0.0051502832395824575 * h)),
+            &(-(a_70 + a_73) * (0.0051502832395824575 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_35 * (0.09681694990624913 * h) - a_38 * (0.09681694990624913 * h)),
+            &(-(a_35 + a_38) * (0.09681694990624913 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -5613,19 +5515,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_47 * (0.20833333333333334 * h) - a_50 * (0.20833333333333334 * h)),
+            &(-(a_47 + a_50) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_59 * (0.03390736422914389 * h) + a_62 * (0.03390736422914389 * h)),
+            &((a_59 + a_62) * (0.03390736422914389 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(-a_71 * (0.0051502832395824575 * h) - a_74 * (0.0051502832395824575 * h)),
+            &(-(a_71 + a_74) * (0.0051502832395824575 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5725,37 +5627,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_34 * (0.07818305009375087 * h) - a_37 * (0.07818305009375087 * h)),
+            &(-(a_34 + a_37) * (0.07818305009375087 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_46 * (0.45057403089581055 * h) - a_49 * (0.45057403089581055 * h)),
+            &(-(a_46 + a_49) * (0.45057403089581055 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_58 * (0.20833333333333334 * h) - a_61 * (0.20833333333333334 * h)),
+            &(-(a_58 + a_61) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_70 * (0.01348361657291579 * h) + a_73 * (0.01348361657291579 * h)),
+            &((a_70 + a_73) * (0.01348361657291579 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_35 * (0.07818305009375087 * h) - a_38 * (0.07818305009375087 * h)),
+            &(-(a_35 + a_38) * (0.07818305009375087 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_47 * (0.45057403089581055 * h) - a_50 * (0.45057403089581055 * h)),
+            &(-(a_47 + a_50) * (0.45057403089581055 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -5771,13 +5673,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_59 * (0.20833333333333334 * h) - a_62 * (0.20833333333333334 * h)),
+            &(-(a_59 + a_62) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_71 * (0.01348361657291579 * h) + a_74 * (0.01348361657291579 * h)),
+            &((a_71 + a_74) * (0.01348361657291579 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5877,43 +5779,43 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_34 * (0.08333333333333333 * h) - a_37 * (0.08333333333333333 * h)),
+            &(-(a_34 + a_37) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_46 * (0.39091525046875436 * h) - a_49 * (0.39091525046875436 * h)),
+            &(-(a_46 + a_49) * (0.39091525046875436 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_58 * (0.48408474953124564 * h) - a_61 * (0.48408474953124564 * h)),
+            &(-(a_58 + a_61) * (0.48408474953124564 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_70 * (0.041666666666666664 * h) - a_73 * (0.041666666666666664 * h)),
+            &(-(a_70 + a_73) * (0.041666666666666664 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_35 * (0.08333333333333333 * h) - a_38 * (0.08333333333333333 * h)),
+            &(-(a_35 + a_38) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_47 * (0.39091525046875436 * h) - a_50 * (0.39091525046875436 * h)),
+            &(-(a_47 + a_50) * (0.39091525046875436 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_59 * (0.48408474953124564 * h) - a_62 * (0.48408474953124564 * h)),
+            &(-(a_59 + a_62) * (0.48408474953124564 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -5929,7 +5831,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(-a_71 * (0.041666666666666664 * h) - a_74 * (0.041666666666666664 * h)),
+            &(-(a_71 + a_74) * (0.041666666666666664 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -6041,513 +5943,429 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_78 * (0.17392742256872692 * h) + a_80 * a_12 * (0.17392742256872692 * h)
-                + a_80 * a_28 * (0.17392742256872692 * h)
-                + a_81 * a_14 * (0.17392742256872692 * h)
-                + a_81 * a_34 * (0.17392742256872692 * h)),
+            &((a_78 + a_80 * a_12 + a_80 * a_28 + a_81 * a_14 + a_81 * a_34)
+                * (0.17392742256872692 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_84 * (0.32607257743127305 * h) + a_86 * a_16 * (0.32607257743127305 * h)
-                + a_86 * a_40 * (0.32607257743127305 * h)
-                + a_87 * a_18 * (0.32607257743127305 * h)
-                + a_87 * a_46 * (0.32607257743127305 * h)),
+            &((a_84 + a_86 * a_16 + a_86 * a_40 + a_87 * a_18 + a_87 * a_46)
+                * (0.32607257743127305 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_90 * (0.32607257743127305 * h) + a_92 * a_20 * (0.32607257743127305 * h)
-                + a_92 * a_52 * (0.32607257743127305 * h)
-                + a_93 * a_22 * (0.32607257743127305 * h)
-                + a_93 * a_58 * (0.32607257743127305 * h)),
+            &((a_90 + a_92 * a_20 + a_92 * a_52 + a_93 * a_22 + a_93 * a_58)
+                * (0.32607257743127305 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_96 * (0.17392742256872692 * h) + a_98 * a_24 * (0.17392742256872692 * h)
-                + a_98 * a_64 * (0.17392742256872692 * h)
-                + a_99 * a_26 * (0.17392742256872692 * h)
-                + a_99 * a_70 * (0.17392742256872692 * h)),
+            &((a_96 + a_98 * a_24 + a_98 * a_64 + a_99 * a_26 + a_99 * a_70)
+                * (0.17392742256872692 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_79 * (0.17392742256872692 * h) + a_80 * a_13 * (0.17392742256872692 * h)
-                + a_80 * a_29 * (0.17392742256872692 * h)
-                + a_81 * a_15 * (0.17392742256872692 * h)
-                + a_81 * a_35 * (0.17392742256872692 * h)),
+            &((a_79 + a_80 * a_13 + a_80 * a_29 + a_81 * a_15 + a_81 * a_35)
+                * (0.17392742256872692 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_85 * (0.32607257743127305 * h) + a_86 * a_17 * (0.32607257743127305 * h)
-                + a_86 * a_41 * (0.32607257743127305 * h)
-                + a_87 * a_19 * (0.32607257743127305 * h)
-                + a_87 * a_47 * (0.32607257743127305 * h)),
+            &((a_85 + a_86 * a_17 + a_86 * a_41 + a_87 * a_19 + a_87 * a_47)
+                * (0.32607257743127305 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_91 * (0.32607257743127305 * h) + a_92 * a_21 * (0.32607257743127305 * h)
-                + a_92 * a_53 * (0.32607257743127305 * h)
-                + a_93 * a_23 * (0.32607257743127305 * h)
-                + a_93 * a_59 * (0.32607257743127305 * h)),
+            &((a_91 + a_92 * a_21 + a_92 * a_53 + a_93 * a_23 + a_93 * a_59)
+                * (0.32607257743127305 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_97 * (0.17392742256872692 * h) + a_98 * a_25 * (0.17392742256872692 * h)
-                + a_98 * a_65 * (0.17392742256872692 * h)
-                + a_99 * a_27 * (0.17392742256872692 * h)
-                + a_99 * a_71 * (0.17392742256872692 * h)),
+            &((a_97 + a_98 * a_25 + a_98 * a_65 + a_99 * a_27 + a_99 * a_71)
+                * (0.17392742256872692 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_80 * a_30 * 0.17392742256872692 + a_81 * a_36 * 0.17392742256872692),
+            &((a_80 * a_30 + a_81 * a_36) * 0.17392742256872692),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_86 * a_42 * 0.32607257743127305 + a_87 * a_48 * 0.32607257743127305),
+            &((a_86 * a_42 + a_87 * a_48) * 0.32607257743127305),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_92 * a_54 * 0.32607257743127305 + a_93 * a_60 * 0.32607257743127305),
+            &((a_92 * a_54 + a_93 * a_60) * 0.32607257743127305),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_98 * a_66 * 0.17392742256872692 + a_99 * a_72 * 0.17392742256872692),
+            &((a_98 * a_66 + a_99 * a_72) * 0.17392742256872692),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_78 * (0.012076101706416622 * h)
-                + a_80 * a_12 * (0.012076101706416622 * h)
-                + a_80 * a_28 * (0.012076101706416622 * h)
-                + a_81 * a_14 * (0.012076101706416622 * h)
-                + a_81 * a_34 * (0.012076101706416622 * h)),
+            &((a_78 + a_80 * a_12 + a_80 * a_28 + a_81 * a_14 + a_81 * a_34)
+                * (0.012076101706416622 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_84 * (0.1076070411358925 * h) + a_86 * a_16 * (0.1076070411358925 * h)
-                + a_86 * a_40 * (0.1076070411358925 * h)
-                + a_87 * a_18 * (0.1076070411358925 * h)
-                + a_87 * a_46 * (0.1076070411358925 * h)),
+            &((a_84 + a_86 * a_16 + a_86 * a_40 + a_87 * a_18 + a_87 * a_46)
+                * (0.1076070411358925 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_90 * (0.21846553629538057 * h) + a_92 * a_20 * (0.21846553629538057 * h)
-                + a_92 * a_52 * (0.21846553629538057 * h)
-                + a_93 * a_22 * (0.21846553629538057 * h)
-                + a_93 * a_58 * (0.21846553629538057 * h)),
+            &((a_90 + a_92 * a_20 + a_92 * a_52 + a_93 * a_22 + a_93 * a_58)
+                * (0.21846553629538057 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_96 * (0.1618513208623103 * h) + a_98 * a_24 * (0.1618513208623103 * h)
-                + a_98 * a_64 * (0.1618513208623103 * h)
-                + a_99 * a_26 * (0.1618513208623103 * h)
-                + a_99 * a_70 * (0.1618513208623103 * h)),
+            &((a_96 + a_98 * a_24 + a_98 * a_64 + a_99 * a_26 + a_99 * a_70)
+                * (0.1618513208623103 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_79 * (0.012076101706416622 * h)
-                + a_80 * a_13 * (0.012076101706416622 * h)
-                + a_80 * a_29 * (0.012076101706416622 * h)
-                + a_81 * a_15 * (0.012076101706416622 * h)
-                + a_81 * a_35 * (0.012076101706416622 * h)),
+            &((a_79 + a_80 * a_13 + a_80 * a_29 + a_81 * a_15 + a_81 * a_35)
+                * (0.012076101706416622 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_85 * (0.1076070411358925 * h) + a_86 * a_17 * (0.1076070411358925 * h)
-                + a_86 * a_41 * (0.1076070411358925 * h)
-                + a_87 * a_19 * (0.1076070411358925 * h)
-                + a_87 * a_47 * (0.1076070411358925 * h)),
+            &((a_85 + a_86 * a_17 + a_86 * a_41 + a_87 * a_19 + a_87 * a_47)
+                * (0.1076070411358925 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_91 * (0.21846553629538057 * h) + a_92 * a_21 * (0.21846553629538057 * h)
-                + a_92 * a_53 * (0.21846553629538057 * h)
-                + a_93 * a_23 * (0.21846553629538057 * h)
-                + a_93 * a_59 * (0.21846553629538057 * h)),
+            &((a_91 + a_92 * a_21 + a_92 * a_53 + a_93 * a_23 + a_93 * a_59)
+                * (0.21846553629538057 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_97 * (0.1618513208623103 * h) + a_98 * a_25 * (0.1618513208623103 * h)
-                + a_98 * a_65 * (0.1618513208623103 * h)
-                + a_99 * a_27 * (0.1618513208623103 * h)
-                + a_99 * a_71 * (0.1618513208623103 * h)),
+            &((a_97 + a_98 * a_25 + a_98 * a_65 + a_99 * a_27 + a_99 * a_71)
+                * (0.1618513208623103 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_80 * a_30 * 0.012076101706416622 + a_81 * a_36 * 0.012076101706416622),
+            &((a_80 * a_30 + a_81 * a_36) * 0.012076101706416622),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_86 * a_42 * 0.1076070411358925 + a_87 * a_48 * 0.1076070411358925),
+            &((a_86 * a_42 + a_87 * a_48) * 0.1076070411358925),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_92 * a_54 * 0.21846553629538057 + a_93 * a_60 * 0.21846553629538057),
+            &((a_92 * a_54 + a_93 * a_60) * 0.21846553629538057),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_98 * a_66 * 0.1618513208623103 + a_99 * a_72 * 0.1618513208623103),
+            &((a_98 * a_66 + a_99 * a_72) * 0.1618513208623103),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_78 * (0.0008384660122591839 * h)
-                + a_80 * a_12 * (0.0008384660122591839 * h)
-                + a_80 * a_28 * (0.0008384660122591839 * h)
-                + a_81 * a_14 * (0.0008384660122591839 * h)
-                + a_81 * a_34 * (0.0008384660122591839 * h)),
+            &((a_78 + a_80 * a_12 + a_80 * a_28 + a_81 * a_14 + a_81 * a_34)
+                * (0.0008384660122591839 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_84 * (0.035511343496716606 * h)
-                + a_86 * a_16 * (0.035511343496716606 * h)
-                + a_86 * a_40 * (0.035511343496716606 * h)
-                + a_87 * a_18 * (0.035511343496716606 * h)
-                + a_87 * a_46 * (0.035511343496716606 * h)),
+            &((a_84 + a_86 * a_16 + a_86 * a_40 + a_87 * a_18 + a_87 * a_46)
+                * (0.035511343496716606 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_90 * (0.14636983865620468 * h) + a_92 * a_20 * (0.14636983865620468 * h)
-                + a_92 * a_52 * (0.14636983865620468 * h)
-                + a_93 * a_22 * (0.14636983865620468 * h)
-                + a_93 * a_58 * (0.14636983865620468 * h)),
+            &((a_90 + a_92 * a_20 + a_92 * a_52 + a_93 * a_22 + a_93 * a_58)
+                * (0.14636983865620468 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_96 * (0.15061368516815288 * h) + a_98 * a_24 * (0.15061368516815288 * h)
-                + a_98 * a_64 * (0.15061368516815288 * h)
-                + a_99 * a_26 * (0.15061368516815288 * h)
-                + a_99 * a_70 * (0.15061368516815288 * h)),
+            &((a_96 + a_98 * a_24 + a_98 * a_64 + a_99 * a_26 + a_99 * a_70)
+                * (0.15061368516815288 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_79 * (0.0008384660122591839 * h)
-                + a_80 * a_13 * (0.0008384660122591839 * h)
-                + a_80 * a_29 * (0.0008384660122591839 * h)
-                + a_81 * a_15 * (0.0008384660122591839 * h)
-                + a_81 * a_35 * (0.0008384660122591839 * h)),
+            &((a_79 + a_80 * a_13 + a_80 * a_29 + a_81 * a_15 + a_81 * a_35)
+                * (0.0008384660122591839 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_85 * (0.035511343496716606 * h)
-                + a_86 * a_17 * (0.035511343496716606 * h)
-                + a_86 * a_41 * (0.035511343496716606 * h)
-                + a_87 * a_19 * (0.035511343496716606 * h)
-                + a_87 * a_47 * (0.035511343496716606 * h)),
+            &((a_85 + a_86 * a_17 + a_86 * a_41 + a_87 * a_19 + a_87 * a_47)
+                * (0.035511343496716606 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_91 * (0.14636983865620468 * h) + a_92 * a_21 * (0.14636983865620468 * h)
-                + a_92 * a_53 * (0.14636983865620468 * h)
-                + a_93 * a_23 * (0.14636983865620468 * h)
-                + a_93 * a_59 * (0.14636983865620468 * h)),
+            &((a_91 + a_92 * a_21 + a_92 * a_53 + a_93 * a_23 + a_93 * a_59)
+                * (0.14636983865620468 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_97 * (0.15061368516815288 * h) + a_98 * a_25 * (0.15061368516815288 * h)
-                + a_98 * a_65 * (0.15061368516815288 * h)
-                + a_99 * a_27 * (0.15061368516815288 * h)
-                + a_99 * a_71 * (0.15061368516815288 * h)),
+            &((a_97 + a_98 * a_25 + a_98 * a_65 + a_99 * a_27 + a_99 * a_71)
+                * (0.15061368516815288 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_80 * a_30 * 0.0008384660122591839 + a_81 * a_36 * 0.0008384660122591839),
+            &((a_80 * a_30 + a_81 * a_36) * 0.0008384660122591839),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_86 * a_42 * 0.035511343496716606 + a_87 * a_48 * 0.035511343496716606),
+            &((a_86 * a_42 + a_87 * a_48) * 0.035511343496716606),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_92 * a_54 * 0.14636983865620468 + a_93 * a_60 * 0.14636983865620468),
+            &((a_92 * a_54 + a_93 * a_60) * 0.14636983865620468),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_98 * a_66 * 0.15061368516815288 + a_99 * a_72 * 0.15061368516815288),
+            &((a_98 * a_66 + a_99 * a_72) * 0.15061368516815288),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_100 * a_0 * (0.2777777777777778 * h2)
-                + a_101 * a_2 * (0.2777777777777778 * h2)),
+            &((a_100 * a_0 + a_101 * a_2) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_100 * a_4 * (0.4444444444444444 * h2)
-                + a_101 * a_6 * (0.4444444444444444 * h2)),
+            &((a_100 * a_4 + a_101 * a_6) * (0.4444444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_100 * a_8 * (0.2777777777777778 * h2)
-                + a_101 * a_10 * (0.2777777777777778 * h2)),
+            &((a_100 * a_8 + a_101 * a_10) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_100 * a_1 * (0.2777777777777778 * h2)
-                + a_101 * a_3 * (0.2777777777777778 * h2)),
+            &((a_100 * a_1 + a_101 * a_3) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_100 * a_5 * (0.4444444444444444 * h2)
-                + a_101 * a_7 * (0.4444444444444444 * h2)),
+            &((a_100 * a_5 + a_101 * a_7) * (0.4444444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_100 * a_9 * (0.2777777777777778 * h2)
-                + a_101 * a_11 * (0.2777777777777778 * h2)),
+            &((a_100 * a_9 + a_101 * a_11) * (0.2777777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_100 * a_28 * (0.08333333333333333 * h2)
-                + a_100 * a_31 * (0.08333333333333333 * h2)
-                + a_101 * a_34 * (0.08333333333333333 * h2)
-                + a_101 * a_37 * (0.08333333333333333 * h2)),
+            &((a_100 * a_28 + a_100 * a_31 + a_101 * a_34 + a_101 * a_37)
+                * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_100 * a_40 * (0.4166666666666667 * h2)
-                + a_100 * a_43 * (0.4166666666666667 * h2)
-                + a_101 * a_46 * (0.4166666666666667 * h2)
-                + a_101 * a_49 * (0.4166666666666667 * h2)),
+            &((a_100 * a_40 + a_100 * a_43 + a_101 * a_46 + a_101 * a_49)
+                * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_100 * a_52 * (0.4166666666666667 * h2)
-                + a_100 * a_55 * (0.4166666666666667 * h2)
-                + a_101 * a_58 * (0.4166666666666667 * h2)
-                + a_101 * a_61 * (0.4166666666666667 * h2)),
+            &((a_100 * a_52 + a_100 * a_55 + a_101 * a_58 + a_101 * a_61)
+                * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_100 * a_64 * (0.08333333333333333 * h2)
-                + a_100 * a_67 * (0.08333333333333333 * h2)
-                + a_101 * a_70 * (0.08333333333333333 * h2)
-                + a_101 * a_73 * (0.08333333333333333 * h2)),
+            &((a_100 * a_64 + a_100 * a_67 + a_101 * a_70 + a_101 * a_73)
+                * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_100 * a_29 * (0.08333333333333333 * h2)
-                + a_100 * a_32 * (0.08333333333333333 * h2)
-                + a_101 * a_35 * (0.08333333333333333 * h2)
-                + a_101 * a_38 * (0.08333333333333333 * h2)),
+            &((a_100 * a_29 + a_100 * a_32 + a_101 * a_35 + a_101 * a_38)
+                * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_100 * a_41 * (0.4166666666666667 * h2)
-                + a_100 * a_44 * (0.4166666666666667 * h2)
-                + a_101 * a_47 * (0.4166666666666667 * h2)
-                + a_101 * a_50 * (0.4166666666666667 * h2)),
+            &((a_100 * a_41 + a_100 * a_44 + a_101 * a_47 + a_101 * a_50)
+                * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_100 * a_53 * (0.4166666666666667 * h2)
-                + a_100 * a_56 * (0.4166666666666667 * h2)
-                + a_101 * a_59 * (0.4166666666666667 * h2)
-                + a_101 * a_62 * (0.4166666666666667 * h2)),
+            &((a_100 * a_53 + a_100 * a_56 + a_101 * a_59 + a_101 * a_62)
+                * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_100 * a_65 * (0.08333333333333333 * h2)
-                + a_100 * a_68 * (0.08333333333333333 * h2)
-                + a_101 * a_71 * (0.08333333333333333 * h2)
-                + a_101 * a_74 * (0.08333333333333333 * h2)),
+            &((a_100 * a_65 + a_100 * a_68 + a_101 * a_71 + a_101 * a_74)
+                * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_100 * a_30 * (0.08333333333333333 * h)
-                + a_101 * a_36 * (0.08333333333333333 * h)),
+            &((a_100 * a_30 + a_101 * a_36) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_100 * a_42 * (0.4166666666666667 * h)
-                + a_101 * a_48 * (0.4166666666666667 * h)),
+            &((a_100 * a_42 + a_101 * a_48) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_100 * a_54 * (0.4166666666666667 * h)
-                + a_101 * a_60 * (0.4166666666666667 * h)),
+            &((a_100 * a_54 + a_101 * a_60) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_100 * a_66 * (0.08333333333333333 * h)
-                + a_101 * a_72 * (0.08333333333333333 * h)),
+            &((a_100 * a_66 + a_101 * a_72) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 0, dims),
-            &(a_100 * a_33 * (0.08333333333333333 * h)
-                + a_101 * a_39 * (0.08333333333333333 * h)),
+            &((a_100 * a_33 + a_101 * a_39) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 1, dims),
-            &(a_100 * a_45 * (0.4166666666666667 * h)
-                + a_101 * a_51 * (0.4166666666666667 * h)),
+            &((a_100 * a_45 + a_101 * a_51) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 2, dims),
-            &(a_100 * a_57 * (0.4166666666666667 * h)
-                + a_101 * a_63 * (0.4166666666666667 * h)),
+            &((a_100 * a_57 + a_101 * a_63) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 3, dims),
-            &(a_100 * a_69 * (0.08333333333333333 * h)
-                + a_101 * a_75 * (0.08333333333333333 * h)),
+            &((a_100 * a_69 + a_101 * a_75) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_12 * (0.28867513459481287 * h) + a_28 * (0.28867513459481287 * h)),
+            &((a_12 + a_28) * (0.28867513459481287 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_16 * (0.6454972243679028 * h) - a_40 * (0.6454972243679028 * h)),
+            &(-(a_16 + a_40) * (0.6454972243679028 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_20 * (0.6454972243679028 * h) + a_52 * (0.6454972243679028 * h)),
+            &((a_20 + a_52) * (0.6454972243679028 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_24 * (0.28867513459481287 * h) - a_64 * (0.28867513459481287 * h)),
+            &(-(a_24 + a_64) * (0.28867513459481287 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_13 * (0.28867513459481287 * h) + a_29 * (0.28867513459481287 * h)),
+            &((a_13 + a_29) * (0.28867513459481287 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_17 * (0.6454972243679028 * h) - a_41 * (0.6454972243679028 * h)),
+            &(-(a_17 + a_41) * (0.6454972243679028 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_21 * (0.6454972243679028 * h) + a_53 * (0.6454972243679028 * h)),
+            &((a_21 + a_53) * (0.6454972243679028 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(-a_25 * (0.28867513459481287 * h) - a_65 * (0.28867513459481287 * h)),
+            &(-(a_25 + a_65) * (0.28867513459481287 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -6798,284 +6616,256 @@ impl<
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(-a_0 * 0.1388888888888889 + a_4 * 0.0359766675249389
-                - a_8 * 0.009789444015308325 - a_28 * 0.08333333333333333
-                - a_31 * 0.08333333333333333 - a_40 * 0.033318065835460736
-                - a_43 * 0.033318065835460736 + a_52 * 0.003949733789535758
-                + a_55 * 0.003949733789535758),
+                - a_8 * 0.009789444015308325 - (a_28 + a_31) * 0.08333333333333333
+                - (a_40 + a_43) * 0.033318065835460736
+                + (a_52 + a_55) * 0.003949733789535758),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
             &(-a_1 * 0.1388888888888889 + a_5 * 0.0359766675249389
-                - a_9 * 0.009789444015308325 - a_29 * 0.08333333333333333
-                - a_32 * 0.08333333333333333 - a_41 * 0.033318065835460736
-                - a_44 * 0.033318065835460736 + a_53 * 0.003949733789535758
-                + a_56 * 0.003949733789535758),
+                - a_9 * 0.009789444015308325 - (a_29 + a_32) * 0.08333333333333333
+                - (a_41 + a_44) * 0.033318065835460736
+                + (a_53 + a_56) * 0.003949733789535758),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_0 * 0.30026319498086457 - a_4 * 0.2222222222222222
-                + a_8 * 0.022485417203086815 - a_28 * 0.08333333333333333
-                - a_31 * 0.08333333333333333 - a_40 * 0.3946723314583158
-                - a_43 * 0.3946723314583158 - a_52 * 0.021994335208350858
-                - a_55 * 0.021994335208350858),
+                + a_8 * 0.022485417203086815 - (a_28 + a_31) * 0.08333333333333333
+                - (a_40 + a_43) * 0.3946723314583158
+                - (a_52 + a_55) * 0.021994335208350858),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
             &(-a_1 * 0.30026319498086457 - a_5 * 0.2222222222222222
-                + a_9 * 0.022485417203086815 - a_29 * 0.08333333333333333
-                - a_32 * 0.08333333333333333 - a_41 * 0.3946723314583158
-                - a_44 * 0.3946723314583158 - a_53 * 0.021994335208350858
-                - a_56 * 0.021994335208350858),
+                + a_9 * 0.022485417203086815 - (a_29 + a_32) * 0.08333333333333333
+                - (a_41 + a_44) * 0.3946723314583158
+                - (a_53 + a_56) * 0.021994335208350858),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(-a_0 * 0.26798833376246944 - a_4 * 0.48042111196938336
-                - a_8 * 0.1388888888888889 - a_28 * 0.08333333333333333
-                - a_31 * 0.08333333333333333 - a_40 * 0.4206164004562024
-                - a_43 * 0.4206164004562024 - a_52 * 0.3833486008312059
-                - a_55 * 0.3833486008312059),
+                - a_8 * 0.1388888888888889 - (a_28 + a_31) * 0.08333333333333333
+                - (a_40 + a_43) * 0.4206164004562024
+                - (a_52 + a_55) * 0.3833486008312059),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
             &(-a_1 * 0.26798833376246944 - a_5 * 0.48042111196938336
-                - a_9 * 0.1388888888888889 - a_29 * 0.08333333333333333
-                - a_32 * 0.08333333333333333 - a_41 * 0.4206164004562024
-                - a_44 * 0.4206164004562024 - a_53 * 0.3833486008312059
-                - a_56 * 0.3833486008312059),
+                - a_9 * 0.1388888888888889 - (a_29 + a_32) * 0.08333333333333333
+                - (a_41 + a_44) * 0.4206164004562024
+                - (a_53 + a_56) * 0.3833486008312059),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_2 * 0.1388888888888889 + a_6 * 0.0359766675249389
-                - a_10 * 0.009789444015308325 - a_34 * 0.08333333333333333
-                - a_37 * 0.08333333333333333 - a_46 * 0.033318065835460736
-                - a_49 * 0.033318065835460736 + a_58 * 0.003949733789535758
-                + a_61 * 0.003949733789535758),
+                - a_10 * 0.009789444015308325 - (a_34 + a_37) * 0.08333333333333333
+                - (a_46 + a_49) * 0.033318065835460736
+                + (a_58 + a_61) * 0.003949733789535758),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
             &(-a_3 * 0.1388888888888889 + a_7 * 0.0359766675249389
-                - a_11 * 0.009789444015308325 - a_35 * 0.08333333333333333
-                - a_38 * 0.08333333333333333 - a_47 * 0.033318065835460736
-                - a_50 * 0.033318065835460736 + a_59 * 0.003949733789535758
-                + a_62 * 0.003949733789535758),
+                - a_11 * 0.009789444015308325 - (a_35 + a_38) * 0.08333333333333333
+                - (a_47 + a_50) * 0.033318065835460736
+                + (a_59 + a_62) * 0.003949733789535758),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_2 * 0.30026319498086457 - a_6 * 0.2222222222222222
-                + a_10 * 0.022485417203086815 - a_34 * 0.08333333333333333
-                - a_37 * 0.08333333333333333 - a_46 * 0.3946723314583158
-                - a_49 * 0.3946723314583158 - a_58 * 0.021994335208350858
-                - a_61 * 0.021994335208350858),
+                + a_10 * 0.022485417203086815 - (a_34 + a_37) * 0.08333333333333333
+                - (a_46 + a_49) * 0.3946723314583158
+                - (a_58 + a_61) * 0.021994335208350858),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_3 * 0.30026319498086457 - a_7 * 0.2222222222222222
-                + a_11 * 0.022485417203086815 - a_35 * 0.08333333333333333
-                - a_38 * 0.08333333333333333 - a_47 * 0.3946723314583158
-                - a_50 * 0.3946723314583158 - a_59 * 0.021994335208350858
-                - a_62 * 0.021994335208350858),
+                + a_11 * 0.022485417203086815 - (a_35 + a_38) * 0.08333333333333333
+                - (a_47 + a_50) * 0.3946723314583158
+                - (a_59 + a_62) * 0.021994335208350858),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_2 * 0.26798833376246944 - a_6 * 0.48042111196938336
-                - a_10 * 0.1388888888888889 - a_34 * 0.08333333333333333
-                - a_37 * 0.08333333333333333 - a_46 * 0.4206164004562024
-                - a_49 * 0.4206164004562024 - a_58 * 0.3833486008312059
-                - a_61 * 0.3833486008312059),
+                - a_10 * 0.1388888888888889 - (a_34 + a_37) * 0.08333333333333333
+                - (a_46 + a_49) * 0.4206164004562024
+                - (a_58 + a_61) * 0.3833486008312059),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_3 * 0.26798833376246944 - a_7 * 0.48042111196938336
-                - a_11 * 0.1388888888888889 - a_35 * 0.08333333333333333
-                - a_38 * 0.08333333333333333 - a_47 * 0.4206164004562024
-                - a_50 * 0.4206164004562024 - a_59 * 0.3833486008312059
-                - a_62 * 0.3833486008312059),
+                - a_11 * 0.1388888888888889 - (a_35 + a_38) * 0.08333333333333333
+                - (a_47 + a_50) * 0.4206164004562024
+                - (a_59 + a_62) * 0.3833486008312059),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_28 * 0.041666666666666664 - a_31 * 0.041666666666666664
-                + a_40 * 0.06741808286457895 + a_43 * 0.06741808286457895
-                - a_52 * 0.025751416197912286 - a_55 * 0.025751416197912286),
+            &(-(a_28 + a_31) * 0.041666666666666664 + (a_40 + a_43) * 0.06741808286457895
+                - (a_52 + a_55) * 0.025751416197912286),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_29 * 0.041666666666666664 - a_32 * 0.041666666666666664
-                + a_41 * 0.06741808286457895 + a_44 * 0.06741808286457895
-                - a_53 * 0.025751416197912286 - a_56 * 0.025751416197912286),
+            &(-(a_29 + a_32) * 0.041666666666666664 + (a_41 + a_44) * 0.06741808286457895
+                - (a_53 + a_56) * 0.025751416197912286),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
             &(-a_0 * 0.2555657338874706 - a_4 * 0.023460624222240916
-                + a_8 * 0.0026331558596905057 - a_28 * 0.09681694990624913
-                - a_31 * 0.09681694990624913 - a_40 * 0.20833333333333334
-                - a_43 * 0.20833333333333334 + a_52 * 0.03390736422914389
-                + a_55 * 0.03390736422914389 - a_64 * 0.0051502832395824575
-                - a_67 * 0.0051502832395824575),
+                + a_8 * 0.0026331558596905057 - (a_28 + a_31) * 0.09681694990624913
+                - (a_40 + a_43) * 0.20833333333333334
+                + (a_52 + a_55) * 0.03390736422914389
+                - (a_64 + a_67) * 0.0051502832395824575),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
             &(-a_1 * 0.2555657338874706 - a_5 * 0.023460624222240916
-                + a_9 * 0.0026331558596905057 - a_29 * 0.09681694990624913
-                - a_32 * 0.09681694990624913 - a_41 * 0.20833333333333334
-                - a_44 * 0.20833333333333334 + a_53 * 0.03390736422914389
-                + a_56 * 0.03390736422914389 - a_65 * 0.0051502832395824575
-                - a_68 * 0.0051502832395824575),
+                + a_9 * 0.0026331558596905057 - (a_29 + a_32) * 0.09681694990624913
+                - (a_41 + a_44) * 0.20833333333333334
+                + (a_53 + a_56) * 0.03390736422914389
+                - (a_65 + a_68) * 0.0051502832395824575),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
             &(-a_0 * 0.2804109336374683 - a_4 * 0.42098382022220354
-                - a_8 * 0.02221204389030716 - a_28 * 0.07818305009375087
-                - a_31 * 0.07818305009375087 - a_40 * 0.45057403089581055
-                - a_43 * 0.45057403089581055 - a_52 * 0.20833333333333334
-                - a_55 * 0.20833333333333334 + a_64 * 0.01348361657291579
-                + a_67 * 0.01348361657291579),
+                - a_8 * 0.02221204389030716 - (a_28 + a_31) * 0.07818305009375087
+                - (a_40 + a_43) * 0.45057403089581055
+                - (a_52 + a_55) * 0.20833333333333334
+                + (a_64 + a_67) * 0.01348361657291579),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
             &(-a_1 * 0.2804109336374683 - a_5 * 0.42098382022220354
-                - a_9 * 0.02221204389030716 - a_29 * 0.07818305009375087
-                - a_32 * 0.07818305009375087 - a_41 * 0.45057403089581055
-                - a_44 * 0.45057403089581055 - a_53 * 0.20833333333333334
-                - a_56 * 0.20833333333333334 + a_65 * 0.01348361657291579
-                + a_68 * 0.01348361657291579),
+                - a_9 * 0.02221204389030716 - (a_29 + a_32) * 0.07818305009375087
+                - (a_41 + a_44) * 0.45057403089581055
+                - (a_53 + a_56) * 0.20833333333333334
+                + (a_65 + a_68) * 0.01348361657291579),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             0,
-            &(-a_0 * 0.2777777777777778 - a_4 * 0.4444444444444444
-                - a_8 * 0.2777777777777778 - a_28 * 0.08333333333333333
-                - a_31 * 0.08333333333333333 - a_40 * 0.39091525046875436
-                - a_43 * 0.39091525046875436 - a_52 * 0.48408474953124564
-                - a_55 * 0.48408474953124564 - a_64 * 0.041666666666666664
-                - a_67 * 0.041666666666666664),
+            &(-(a_0 + a_8) * 0.2777777777777778 - a_4 * 0.4444444444444444
+                - (a_28 + a_31) * 0.08333333333333333
+                - (a_40 + a_43) * 0.39091525046875436
+                - (a_52 + a_55) * 0.48408474953124564
+                - (a_64 + a_67) * 0.041666666666666664),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             0,
-            &(-a_1 * 0.2777777777777778 - a_5 * 0.4444444444444444
-                - a_9 * 0.2777777777777778 - a_29 * 0.08333333333333333
-                - a_32 * 0.08333333333333333 - a_41 * 0.39091525046875436
-                - a_44 * 0.39091525046875436 - a_53 * 0.48408474953124564
-                - a_56 * 0.48408474953124564 - a_65 * 0.041666666666666664
-                - a_68 * 0.041666666666666664),
+            &(-(a_1 + a_9) * 0.2777777777777778 - a_5 * 0.4444444444444444
+                - (a_29 + a_32) * 0.08333333333333333
+                - (a_41 + a_44) * 0.39091525046875436
+                - (a_53 + a_56) * 0.48408474953124564
+                - (a_65 + a_68) * 0.041666666666666664),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_34 * 0.041666666666666664 - a_37 * 0.041666666666666664
-                + a_46 * 0.06741808286457895 + a_49 * 0.06741808286457895
-                - a_58 * 0.025751416197912286 - a_61 * 0.025751416197912286),
+            &(-(a_34 + a_37) * 0.041666666666666664 + (a_46 + a_49) * 0.06741808286457895
+                - (a_58 + a_61) * 0.025751416197912286),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_35 * 0.041666666666666664 - a_38 * 0.041666666666666664
-                + a_47 * 0.06741808286457895 + a_50 * 0.06741808286457895
-                - a_59 * 0.025751416197912286 - a_62 * 0.025751416197912286),
+            &(-(a_35 + a_38) * 0.041666666666666664 + (a_47 + a_50) * 0.06741808286457895
+                - (a_59 + a_62) * 0.025751416197912286),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
             &(-a_2 * 0.2555657338874706 - a_6 * 0.023460624222240916
-                + a_10 * 0.0026331558596905057 - a_34 * 0.09681694990624913
-                - a_37 * 0.09681694990624913 - a_46 * 0.20833333333333334
-                - a_49 * 0.20833333333333334 + a_58 * 0.03390736422914389
-                + a_61 * 0.03390736422914389 - a_70 * 0.0051502832395824575
-                - a_73 * 0.0051502832395824575),
+                + a_10 * 0.0026331558596905057 - (a_34 + a_37) * 0.09681694990624913
+                - (a_46 + a_49) * 0.20833333333333334
+                + (a_58 + a_61) * 0.03390736422914389
+                - (a_70 + a_73) * 0.0051502832395824575),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
             &(-a_3 * 0.2555657338874706 - a_7 * 0.023460624222240916
-                + a_11 * 0.0026331558596905057 - a_35 * 0.09681694990624913
-                - a_38 * 0.09681694990624913 - a_47 * 0.20833333333333334
-                - a_50 * 0.20833333333333334 + a_59 * 0.03390736422914389
-                + a_62 * 0.03390736422914389 - a_71 * 0.0051502832395824575
-                - a_74 * 0.0051502832395824575),
+                + a_11 * 0.0026331558596905057 - (a_35 + a_38) * 0.09681694990624913
+                - (a_47 + a_50) * 0.20833333333333334
+                + (a_59 + a_62) * 0.03390736422914389
+                - (a_71 + a_74) * 0.0051502832395824575),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
             &(-a_2 * 0.2804109336374683 - a_6 * 0.42098382022220354
-                - a_10 * 0.02221204389030716 - a_34 * 0.07818305009375087
-                - a_37 * 0.07818305009375087 - a_46 * 0.45057403089581055
-                - a_49 * 0.45057403089581055 - a_58 * 0.20833333333333334
-                - a_61 * 0.20833333333333334 + a_70 * 0.01348361657291579
-                + a_73 * 0.01348361657291579),
+                - a_10 * 0.02221204389030716 - (a_34 + a_37) * 0.07818305009375087
+                - (a_46 + a_49) * 0.45057403089581055
+                - (a_58 + a_61) * 0.20833333333333334
+                + (a_70 + a_73) * 0.01348361657291579),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
             &(-a_3 * 0.2804109336374683 - a_7 * 0.42098382022220354
-                - a_11 * 0.02221204389030716 - a_35 * 0.07818305009375087
-                - a_38 * 0.07818305009375087 - a_47 * 0.45057403089581055
-                - a_50 * 0.45057403089581055 - a_59 * 0.20833333333333334
-                - a_62 * 0.20833333333333334 + a_71 * 0.01348361657291579
-                + a_74 * 0.01348361657291579),
+                - a_11 * 0.02221204389030716 - (a_35 + a_38) * 0.07818305009375087
+                - (a_47 + a_50) * 0.45057403089581055
+                - (a_59 + a_62) * 0.20833333333333334
+                + (a_71 + a_74) * 0.01348361657291579),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             0,
-            &(-a_2 * 0.2777777777777778 - a_6 * 0.4444444444444444
-                - a_10 * 0.2777777777777778 - a_34 * 0.08333333333333333
-                - a_37 * 0.08333333333333333 - a_46 * 0.39091525046875436
-                - a_49 * 0.39091525046875436 - a_58 * 0.48408474953124564
-                - a_61 * 0.48408474953124564 - a_70 * 0.041666666666666664
-                - a_73 * 0.041666666666666664),
+            &(-(a_2 + a_10) * 0.2777777777777778 - a_6 * 0.4444444444444444
+                - (a_34 + a_37) * 0.08333333333333333
+                - (a_46 + a_49) * 0.39091525046875436
+                - (a_58 + a_61) * 0.48408474953124564
+                - (a_70 + a_73) * 0.041666666666666664),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             0,
-            &(-a_3 * 0.2777777777777778 - a_7 * 0.4444444444444444
-                - a_11 * 0.2777777777777778 - a_35 * 0.08333333333333333
-                - a_38 * 0.08333333333333333 - a_47 * 0.39091525046875436
-                - a_50 * 0.39091525046875436 - a_59 * 0.48408474953124564
-                - a_62 * 0.48408474953124564 - a_71 * 0.041666666666666664
-                - a_74 * 0.041666666666666664),
+            &(-(a_3 + a_11) * 0.2777777777777778 - a_7 * 0.4444444444444444
+                - (a_35 + a_38) * 0.08333333333333333
+                - (a_47 + a_50) * 0.39091525046875436
+                - (a_59 + a_62) * 0.48408474953124564
+                - (a_71 + a_74) * 0.041666666666666664),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -7129,165 +6919,118 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             0,
-            &(a_78 * 0.17392742256872692 + a_80 * a_12 * 0.17392742256872692
-                + a_80 * a_28 * 0.17392742256872692 + a_81 * a_14 * 0.17392742256872692
-                + a_81 * a_34 * 0.17392742256872692 + a_84 * 0.32607257743127305
-                + a_86 * a_16 * 0.32607257743127305 + a_86 * a_40 * 0.32607257743127305
-                + a_87 * a_18 * 0.32607257743127305 + a_87 * a_46 * 0.32607257743127305
-                + a_90 * 0.32607257743127305 + a_92 * a_20 * 0.32607257743127305
-                + a_92 * a_52 * 0.32607257743127305 + a_93 * a_22 * 0.32607257743127305
-                + a_93 * a_58 * 0.32607257743127305 + a_96 * 0.17392742256872692
-                + a_98 * a_24 * 0.17392742256872692 + a_98 * a_64 * 0.17392742256872692
-                + a_99 * a_26 * 0.17392742256872692 + a_99 * a_70 * 0.17392742256872692),
+            &((a_78 + a_80 * a_12 + a_80 * a_28 + a_81 * a_14 + a_81 * a_34 + a_96
+                + a_98 * a_24 + a_98 * a_64 + a_99 * a_26 + a_99 * a_70)
+                * 0.17392742256872692
+                + (a_84 + a_86 * a_16 + a_86 * a_40 + a_87 * a_18 + a_87 * a_46 + a_90
+                    + a_92 * a_20 + a_92 * a_52 + a_93 * a_22 + a_93 * a_58)
+                    * 0.32607257743127305),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             0,
-            &(a_79 * 0.17392742256872692 + a_80 * a_13 * 0.17392742256872692
-                + a_80 * a_29 * 0.17392742256872692 + a_81 * a_15 * 0.17392742256872692
-                + a_81 * a_35 * 0.17392742256872692 + a_85 * 0.32607257743127305
-                + a_86 * a_17 * 0.32607257743127305 + a_86 * a_41 * 0.32607257743127305
-                + a_87 * a_19 * 0.32607257743127305 + a_87 * a_47 * 0.32607257743127305
-                + a_91 * 0.32607257743127305 + a_92 * a_21 * 0.32607257743127305
-                + a_92 * a_53 * 0.32607257743127305 + a_93 * a_23 * 0.32607257743127305
-                + a_93 * a_59 * 0.32607257743127305 + a_97 * 0.17392742256872692
-                + a_98 * a_25 * 0.17392742256872692 + a_98 * a_65 * 0.17392742256872692
-                + a_99 * a_27 * 0.17392742256872692 + a_99 * a_71 * 0.17392742256872692),
+            &((a_79 + a_80 * a_13 + a_80 * a_29 + a_81 * a_15 + a_81 * a_35 + a_97
+                + a_98 * a_25 + a_98 * a_65 + a_99 * a_27 + a_99 * a_71)
+                * 0.17392742256872692
+                + (a_85 + a_86 * a_17 + a_86 * a_41 + a_87 * a_19 + a_87 * a_47 + a_91
+                    + a_92 * a_21 + a_92 * a_53 + a_93 * a_23 + a_93 * a_59)
+                    * 0.32607257743127305),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             0,
-            &(a_78 * 0.012076101706416622 + a_80 * a_12 * 0.012076101706416622
-                + a_80 * a_28 * 0.012076101706416622 + a_81 * a_14 * 0.012076101706416622
-                + a_81 * a_34 * 0.012076101706416622 + a_84 * 0.1076070411358925
-                + a_86 * a_16 * 0.1076070411358925 + a_86 * a_40 * 0.1076070411358925
-                + a_87 * a_18 * 0.1076070411358925 + a_87 * a_46 * 0.1076070411358925
-                + a_90 * 0.21846553629538057 + a_92 * a_20 * 0.21846553629538057
-                + a_92 * a_52 * 0.21846553629538057 + a_93 * a_22 * 0.21846553629538057
-                + a_93 * a_58 * 0.21846553629538057 + a_96 * 0.1618513208623103
-                + a_98 * a_24 * 0.1618513208623103 + a_98 * a_64 * 0.1618513208623103
-                + a_99 * a_26 * 0.1618513208623103 + a_99 * a_70 * 0.1618513208623103),
+            &((a_78 + a_80 * a_12 + a_80 * a_28 + a_81 * a_14 + a_81 * a_34)
+                * 0.012076101706416622
+                + (a_84 + a_86 * a_16 + a_86 * a_40 + a_87 * a_18 + a_87 * a_46)
+                    * 0.1076070411358925
+                + (a_90 + a_92 * a_20 + a_92 * a_52 + a_93 * a_22 + a_93 * a_58)
+                    * 0.21846553629538057
+                + (a_96 + a_98 * a_24 + a_98 * a_64 + a_99 * a_26 + a_99 * a_70)
+                    * 0.1618513208623103),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             0,
-            &(a_79 * 0.012076101706416622 + a_80 * a_13 * 0.012076101706416622
-                + a_80 * a_29 * 0.012076101706416622 + a_81 * a_15 * 0.012076101706416622
-                + a_81 * a_35 * 0.012076101706416622 + a_85 * 0.1076070411358925
-                + a_86 * a_17 * 0.1076070411358925 + a_86 * a_41 * 0.1076070411358925
-                + a_87 * a_19 * 0.1076070411358925 + a_87 * a_47 * 0.1076070411358925
-                + a_91 * 0.21846553629538057 + a_92 * a_21 * 0.21846553629538057
-                + a_92 * a_53 * 0.21846553629538057 + a_93 * a_23 * 0.21846553629538057
-                + a_93 * a_59 * 0.21846553629538057 + a_97 * 0.1618513208623103
-                + a_98 * a_25 * 0.1618513208623103 + a_98 * a_65 * 0.1618513208623103
-                + a_99 * a_27 * 0.1618513208623103 + a_99 * a_71 * 0.1618513208623103),
+            &((a_79 + a_80 * a_13 + a_80 * a_29 + a_81 * a_15 + a_81 * a_35)
+                * 0.012076101706416622
+                + (a_85 + a_86 * a_17 + a_86 * a_41 + a_87 * a_19 + a_87 * a_47)
+                    * 0.1076070411358925
+                + (a_91 + a_92 * a_21 + a_92 * a_53 + a_93 * a_23 + a_93 * a_59)
+                    * 0.21846553629538057
+                + (a_97 + a_98 * a_25 + a_98 * a_65 + a_99 * a_27 + a_99 * a_71)
+                    * 0.1618513208623103),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             0,
-            &(a_78 * 0.0008384660122591839 + a_80 * a_12 * 0.0008384660122591839
-                + a_80 * a_28 * 0.0008384660122591839
-                + a_81 * a_14 * 0.0008384660122591839
-                + a_81 * a_34 * 0.0008384660122591839 + a_84 * 0.035511343496716606
-                + a_86 * a_16 * 0.035511343496716606 + a_86 * a_40 * 0.035511343496716606
-                + a_87 * a_18 * 0.035511343496716606 + a_87 * a_46 * 0.035511343496716606
-                + a_90 * 0.14636983865620468 + a_92 * a_20 * 0.14636983865620468
-                + a_92 * a_52 * 0.14636983865620468 + a_93 * a_22 * 0.14636983865620468
-                + a_93 * a_58 * 0.14636983865620468 + a_96 * 0.15061368516815288
-                + a_98 * a_24 * 0.15061368516815288 + a_98 * a_64 * 0.15061368516815288
-                + a_99 * a_26 * 0.15061368516815288 + a_99 * a_70 * 0.15061368516815288),
+            &((a_78 + a_80 * a_12 + a_80 * a_28 + a_81 * a_14 + a_81 * a_34)
+                * 0.0008384660122591839
+                + (a_84 + a_86 * a_16 + a_86 * a_40 + a_87 * a_18 + a_87 * a_46)
+                    * 0.035511343496716606
+                + (a_90 + a_92 * a_20 + a_92 * a_52 + a_93 * a_22 + a_93 * a_58)
+                    * 0.14636983865620468
+                + (a_96 + a_98 * a_24 + a_98 * a_64 + a_99 * a_26 + a_99 * a_70)
+                    * 0.15061368516815288),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             0,
-            &(a_79 * 0.0008384660122591839 + a_80 * a_13 * 0.0008384660122591839
-                + a_80 * a_29 * 0.0008384660122591839
-                + a_81 * a_15 * 0.0008384660122591839
-                + a_81 * a_35 * 0.0008384660122591839 + a_85 * 0.035511343496716606
-                + a_86 * a_17 * 0.035511343496716606 + a_86 * a_41 * 0.035511343496716606
-                + a_87 * a_19 * 0.035511343496716606 + a_87 * a_47 * 0.035511343496716606
-                + a_91 * 0.14636983865620468 + a_92 * a_21 * 0.14636983865620468
-                + a_92 * a_53 * 0.14636983865620468 + a_93 * a_23 * 0.14636983865620468
-                + a_93 * a_59 * 0.14636983865620468 + a_97 * 0.15061368516815288
-                + a_98 * a_25 * 0.15061368516815288 + a_98 * a_65 * 0.15061368516815288
-                + a_99 * a_27 * 0.15061368516815288 + a_99 * a_71 * 0.15061368516815288),
+            &((a_79 + a_80 * a_13 + a_80 * a_29 + a_81 * a_15 + a_81 * a_35)
+                * 0.0008384660122591839
+                + (a_85 + a_86 * a_17 + a_86 * a_41 + a_87 * a_19 + a_87 * a_47)
+                    * 0.035511343496716606
+                + (a_91 + a_92 * a_21 + a_92 * a_53 + a_93 * a_23 + a_93 * a_59)
+                    * 0.14636983865620468
+                + (a_97 + a_98 * a_25 + a_98 * a_65 + a_99 * a_27 + a_99 * a_71)
+                    * 0.15061368516815288),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             0,
-            &(a_100 + a_100 * a_0 * (0.2777777777777778 * h)
-                + a_100 * a_4 * (0.4444444444444444 * h)
-                + a_100 * a_8 * (0.2777777777777778 * h)
-                + a_100 * a_28 * (0.08333333333333333 * h)
-                + a_100 * a_31 * (0.08333333333333333 * h)
-                + a_100 * a_40 * (0.4166666666666667 * h)
-                + a_100 * a_43 * (0.4166666666666667 * h)
-                + a_100 * a_52 * (0.4166666666666667 * h)
-                + a_100 * a_55 * (0.4166666666666667 * h)
-                + a_100 * a_64 * (0.08333333333333333 * h)
-                + a_100 * a_67 * (0.08333333333333333 * h)
-                + a_101 * a_2 * (0.2777777777777778 * h)
-                + a_101 * a_6 * (0.4444444444444444 * h)
-                + a_101 * a_10 * (0.2777777777777778 * h)
-                + a_101 * a_34 * (0.08333333333333333 * h)
-                + a_101 * a_37 * (0.08333333333333333 * h)
-                + a_101 * a_46 * (0.4166666666666667 * h)
-                + a_101 * a_49 * (0.4166666666666667 * h)
-                + a_101 * a_58 * (0.4166666666666667 * h)
-                + a_101 * a_61 * (0.4166666666666667 * h)
-                + a_101 * a_70 * (0.08333333333333333 * h)
-                + a_101 * a_73 * (0.08333333333333333 * h)),
+            &(a_100
+                + (a_100 * a_0 + a_100 * a_8 + a_101 * a_2 + a_101 * a_10)
+                    * (0.2777777777777778 * h)
+                + (a_100 * a_4 + a_101 * a_6) * (0.4444444444444444 * h)
+                + (a_100 * a_28 + a_100 * a_31 + a_100 * a_64 + a_100 * a_67
+                    + a_101 * a_34 + a_101 * a_37 + a_101 * a_70 + a_101 * a_73)
+                    * (0.08333333333333333 * h)
+                + (a_100 * a_40 + a_100 * a_43 + a_100 * a_52 + a_100 * a_55
+                    + a_101 * a_46 + a_101 * a_49 + a_101 * a_58 + a_101 * a_61)
+                    * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             0,
-            &(a_100 * a_1 * (0.2777777777777778 * h)
-                + a_100 * a_5 * (0.4444444444444444 * h)
-                + a_100 * a_9 * (0.2777777777777778 * h)
-                + a_100 * a_29 * (0.08333333333333333 * h)
-                + a_100 * a_32 * (0.08333333333333333 * h)
-                + a_100 * a_41 * (0.4166666666666667 * h)
-                + a_100 * a_44 * (0.4166666666666667 * h)
-                + a_100 * a_53 * (0.4166666666666667 * h)
-                + a_100 * a_56 * (0.4166666666666667 * h)
-                + a_100 * a_65 * (0.08333333333333333 * h)
-                + a_100 * a_68 * (0.08333333333333333 * h) + a_101
-                + a_101 * a_3 * (0.2777777777777778 * h)
-                + a_101 * a_7 * (0.4444444444444444 * h)
-                + a_101 * a_11 * (0.2777777777777778 * h)
-                + a_101 * a_35 * (0.08333333333333333 * h)
-                + a_101 * a_38 * (0.08333333333333333 * h)
-                + a_101 * a_47 * (0.4166666666666667 * h)
-                + a_101 * a_50 * (0.4166666666666667 * h)
-                + a_101 * a_59 * (0.4166666666666667 * h)
-                + a_101 * a_62 * (0.4166666666666667 * h)
-                + a_101 * a_71 * (0.08333333333333333 * h)
-                + a_101 * a_74 * (0.08333333333333333 * h)),
+            &((a_100 * a_1 + a_100 * a_9 + a_101 * a_3 + a_101 * a_11)
+                * (0.2777777777777778 * h)
+                + (a_100 * a_5 + a_101 * a_7) * (0.4444444444444444 * h)
+                + (a_100 * a_29 + a_100 * a_32 + a_100 * a_65 + a_100 * a_68
+                    + a_101 * a_35 + a_101 * a_38 + a_101 * a_71 + a_101 * a_74)
+                    * (0.08333333333333333 * h)
+                + (a_100 * a_41 + a_100 * a_44 + a_100 * a_53 + a_100 * a_56
+                    + a_101 * a_47 + a_101 * a_50 + a_101 * a_59 + a_101 * a_62)
+                    * (0.4166666666666667 * h) + a_101),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             0,
-            &(a_12 * 0.28867513459481287 - a_16 * 0.6454972243679028
-                + a_20 * 0.6454972243679028 - a_24 * 0.28867513459481287
-                + a_28 * 0.28867513459481287 - a_40 * 0.6454972243679028
-                + a_52 * 0.6454972243679028 - a_64 * 0.28867513459481287),
+            &((a_12 - a_24 + a_28 - a_64) * 0.28867513459481287
+                - (a_16 - a_20 + a_40 - a_52) * 0.6454972243679028),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             0,
-            &(a_13 * 0.28867513459481287 - a_17 * 0.6454972243679028
-                + a_21 * 0.6454972243679028 - a_25 * 0.28867513459481287
-                + a_29 * 0.28867513459481287 - a_41 * 0.6454972243679028
-                + a_53 * 0.6454972243679028 - a_65 * 0.28867513459481287),
+            &((a_13 - a_25 + a_29 - a_65) * 0.28867513459481287
+                - (a_17 - a_21 + a_41 - a_53) * 0.6454972243679028),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -7329,49 +7072,49 @@ impl<
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_28 * (0.08333333333333333 * h2) + a_31 * (0.08333333333333333 * h2)),
+            &((a_28 + a_31) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_40 * (0.4166666666666667 * h2) + a_43 * (0.4166666666666667 * h2)),
+            &((a_40 + a_43) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_52 * (0.4166666666666667 * h2) + a_55 * (0.4166666666666667 * h2)),
+            &((a_52 + a_55) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_64 * (0.08333333333333333 * h2) + a_67 * (0.08333333333333333 * h2)),
+            &((a_64 + a_67) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_29 * (0.08333333333333333 * h2) + a_32 * (0.08333333333333333 * h2)),
+            &((a_29 + a_32) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_41 * (0.4166666666666667 * h2) + a_44 * (0.4166666666666667 * h2)),
+            &((a_41 + a_44) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_53 * (0.4166666666666667 * h2) + a_56 * (0.4166666666666667 * h2)),
+            &((a_53 + a_56) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_65 * (0.08333333333333333 * h2) + a_68 * (0.08333333333333333 * h2)),
+            &((a_65 + a_68) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -7426,23 +7169,17 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.2777777777777778 * h) + a_4 * (0.4444444444444444 * h)
-                + a_8 * (0.2777777777777778 * h) + a_28 * (0.08333333333333333 * h)
-                + a_31 * (0.08333333333333333 * h) + a_40 * (0.4166666666666667 * h)
-                + a_43 * (0.4166666666666667 * h) + a_52 * (0.4166666666666667 * h)
-                + a_55 * (0.4166666666666667 * h) + a_64 * (0.08333333333333333 * h)
-                + a_67 * (0.08333333333333333 * h)),
+            &((a_0 + a_8) * (0.2777777777777778 * h) + a_4 * (0.4444444444444444 * h)
+                + (a_28 + a_31 + a_64 + a_67) * (0.08333333333333333 * h)
+                + (a_40 + a_43 + a_52 + a_55) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.2777777777777778 * h) + a_5 * (0.4444444444444444 * h)
-                + a_9 * (0.2777777777777778 * h) + a_29 * (0.08333333333333333 * h)
-                + a_32 * (0.08333333333333333 * h) + a_41 * (0.4166666666666667 * h)
-                + a_44 * (0.4166666666666667 * h) + a_53 * (0.4166666666666667 * h)
-                + a_56 * (0.4166666666666667 * h) + a_65 * (0.08333333333333333 * h)
-                + a_68 * (0.08333333333333333 * h)),
+            &((a_1 + a_9) * (0.2777777777777778 * h) + a_5 * (0.4444444444444444 * h)
+                + (a_29 + a_32 + a_65 + a_68) * (0.08333333333333333 * h)
+                + (a_41 + a_44 + a_53 + a_56) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -7484,49 +7221,49 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_34 * (0.08333333333333333 * h2) + a_37 * (0.08333333333333333 * h2)),
+            &((a_34 + a_37) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_46 * (0.4166666666666667 * h2) + a_49 * (0.4166666666666667 * h2)),
+            &((a_46 + a_49) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_58 * (0.4166666666666667 * h2) + a_61 * (0.4166666666666667 * h2)),
+            &((a_58 + a_61) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_70 * (0.08333333333333333 * h2) + a_73 * (0.08333333333333333 * h2)),
+            &((a_70 + a_73) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_35 * (0.08333333333333333 * h2) + a_38 * (0.08333333333333333 * h2)),
+            &((a_35 + a_38) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_47 * (0.4166666666666667 * h2) + a_50 * (0.4166666666666667 * h2)),
+            &((a_47 + a_50) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_59 * (0.4166666666666667 * h2) + a_62 * (0.4166666666666667 * h2)),
+            &((a_59 + a_62) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_71 * (0.08333333333333333 * h2) + a_74 * (0.08333333333333333 * h2)),
+            &((a_71 + a_74) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -7580,24 +7317,18 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.2777777777777778 * h) + a_6 * (0.4444444444444444 * h)
-                + a_10 * (0.2777777777777778 * h) + a_34 * (0.08333333333333333 * h)
-                + a_37 * (0.08333333333333333 * h) + a_46 * (0.4166666666666667 * h)
-                + a_49 * (0.4166666666666667 * h) + a_58 * (0.4166666666666667 * h)
-                + a_61 * (0.4166666666666667 * h) + a_70 * (0.08333333333333333 * h)
-                + a_73 * (0.08333333333333333 * h)),
+            &((a_2 + a_10) * (0.2777777777777778 * h) + a_6 * (0.4444444444444444 * h)
+                + (a_34 + a_37 + a_70 + a_73) * (0.08333333333333333 * h)
+                + (a_46 + a_49 + a_58 + a_61) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.2777777777777778 * h) + a_7 * (0.4444444444444444 * h)
-                + a_11 * (0.2777777777777778 * h) + a_35 * (0.08333333333333333 * h)
-                + a_38 * (0.08333333333333333 * h) + a_47 * (0.4166666666666667 * h)
-                + a_50 * (0.4166666666666667 * h) + a_59 * (0.4166666666666667 * h)
-                + a_62 * (0.4166666666666667 * h) + a_71 * (0.08333333333333333 * h)
-                + a_74 * (0.08333333333333333 * h)),
+            &((a_3 + a_11) * (0.2777777777777778 * h) + a_7 * (0.4444444444444444 * h)
+                + (a_35 + a_38 + a_71 + a_74) * (0.08333333333333333 * h)
+                + (a_47 + a_50 + a_59 + a_62) * (0.4166666666666667 * h)),
         );
     }
     fn update(

@@ -372,13 +372,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_16 * h - a_19 * h),
+            &(-(a_16 + a_19) * h),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_17 * h - a_20 * h),
+            &(-(a_17 + a_20) * h),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -464,13 +464,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_22 * h - a_25 * h),
+            &(-(a_22 + a_25) * h),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_23 * h - a_26 * h),
+            &(-(a_23 + a_26) * h),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -546,7 +546,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_16 * h - a_19 * h),
+            &(-(a_16 + a_19) * h),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -562,7 +562,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_17 * h - a_20 * h),
+            &(-(a_17 + a_20) * h),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -604,13 +604,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_22 * (0.5 * h) - a_25 * (0.5 * h)),
+            &(-(a_22 + a_25) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_34 * (0.5 * h) + a_37 * (0.5 * h)),
+            &((a_34 + a_37) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -626,13 +626,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_23 * (0.5 * h) - a_26 * (0.5 * h)),
+            &(-(a_23 + a_26) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_35 * (0.5 * h) + a_38 * (0.5 * h)),
+            &((a_35 + a_38) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -696,19 +696,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_22 * (0.5 * h) - a_25 * (0.5 * h)),
+            &(-(a_22 + a_25) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_34 * (0.5 * h) - a_37 * (0.5 * h)),
+            &(-(a_34 + a_37) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_23 * (0.5 * h) - a_26 * (0.5 * h)),
+            &(-(a_23 + a_26) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -724,7 +724,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_35 * (0.5 * h) - a_38 * (0.5 * h)),
+            &(-(a_35 + a_38) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -788,183 +788,173 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_52 * a_0 * (0.5 * h2) - a_53 * a_2 * (0.5 * h2)),
+            &(-(a_52 * a_0 + a_53 * a_2) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_52 * a_4 * (0.5 * h2) - a_53 * a_6 * (0.5 * h2)),
+            &(-(a_52 * a_4 + a_53 * a_6) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_52 * a_1 * (0.5 * h2) - a_53 * a_3 * (0.5 * h2)),
+            &(-(a_52 * a_1 + a_53 * a_3) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_52 * a_5 * (0.5 * h2) - a_53 * a_7 * (0.5 * h2)),
+            &(-(a_52 * a_5 + a_53 * a_7) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_42 * h + a_44 * a_8 * h + a_44 * a_16 * h + a_45 * a_10 * h
-                + a_45 * a_22 * h - a_52 * a_16 * (0.5 * h2) - a_52 * a_19 * (0.5 * h2)
-                - a_53 * a_22 * (0.5 * h2) - a_53 * a_25 * (0.5 * h2)),
+            &((a_42 + a_44 * a_8 + a_44 * a_16 + a_45 * a_10 + a_45 * a_22) * h
+                - (a_52 * a_16 + a_52 * a_19 + a_53 * a_22 + a_53 * a_25) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_48 * h + a_50 * a_12 * h + a_50 * a_28 * h + a_51 * a_14 * h
-                + a_51 * a_34 * h - a_52 * a_28 * (0.5 * h2) - a_52 * a_31 * (0.5 * h2)
-                - a_53 * a_34 * (0.5 * h2) - a_53 * a_37 * (0.5 * h2)),
+            &((a_48 + a_50 * a_12 + a_50 * a_28 + a_51 * a_14 + a_51 * a_34) * h
+                - (a_52 * a_28 + a_52 * a_31 + a_53 * a_34 + a_53 * a_37) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_43 * h + a_44 * a_9 * h + a_44 * a_17 * h + a_45 * a_11 * h
-                + a_45 * a_23 * h - a_52 * a_17 * (0.5 * h2) - a_52 * a_20 * (0.5 * h2)
-                - a_53 * a_23 * (0.5 * h2) - a_53 * a_26 * (0.5 * h2)),
+            &((a_43 + a_44 * a_9 + a_44 * a_17 + a_45 * a_11 + a_45 * a_23) * h
+                - (a_52 * a_17 + a_52 * a_20 + a_53 * a_23 + a_53 * a_26) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_49 * h + a_50 * a_13 * h + a_50 * a_29 * h + a_51 * a_15 * h
-                + a_51 * a_35 * h - a_52 * a_29 * (0.5 * h2) - a_52 * a_32 * (0.5 * h2)
-                - a_53 * a_35 * (0.5 * h2) - a_53 * a_38 * (0.5 * h2)),
+            &((a_49 + a_50 * a_13 + a_50 * a_29 + a_51 * a_15 + a_51 * a_35) * h
+                - (a_52 * a_29 + a_52 * a_32 + a_53 * a_35 + a_53 * a_38) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_44 * a_18 + a_45 * a_24 - a_52 * a_18 * (0.5 * h)
-                - a_53 * a_24 * (0.5 * h)),
+            &(a_44 * a_18 + a_45 * a_24 - (a_52 * a_18 + a_53 * a_24) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_50 * a_30 + a_51 * a_36 - a_52 * a_30 * (0.5 * h)
-                - a_53 * a_36 * (0.5 * h)),
+            &(a_50 * a_30 + a_51 * a_36 - (a_52 * a_30 + a_53 * a_36) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 0, dims),
-            &(-a_52 * a_21 * (0.5 * h) - a_53 * a_27 * (0.5 * h)),
+            &(-(a_52 * a_21 + a_53 * a_27) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 1, dims),
-            &(-a_52 * a_33 * (0.5 * h) - a_53 * a_39 * (0.5 * h)),
+            &(-(a_52 * a_33 + a_53 * a_39) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_52 * a_0 * (0.5 * h2) + a_53 * a_2 * (0.5 * h2)),
+            &((a_52 * a_0 + a_53 * a_2) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_52 * a_4 * (0.5 * h2) + a_53 * a_6 * (0.5 * h2)),
+            &((a_52 * a_4 + a_53 * a_6) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_52 * a_1 * (0.5 * h2) + a_53 * a_3 * (0.5 * h2)),
+            &((a_52 * a_1 + a_53 * a_3) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_52 * a_5 * (0.5 * h2) + a_53 * a_7 * (0.5 * h2)),
+            &((a_52 * a_5 + a_53 * a_7) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_52 * a_16 * (0.5 * h2) + a_52 * a_19 * (0.5 * h2)
-                + a_53 * a_22 * (0.5 * h2) + a_53 * a_25 * (0.5 * h2)),
+            &((a_52 * a_16 + a_52 * a_19 + a_53 * a_22 + a_53 * a_25) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_52 * a_28 * (0.5 * h2) + a_52 * a_31 * (0.5 * h2)
-                + a_53 * a_34 * (0.5 * h2) + a_53 * a_37 * (0.5 * h2)),
+            &((a_52 * a_28 + a_52 * a_31 + a_53 * a_34 + a_53 * a_37) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_52 * a_17 * (0.5 * h2) + a_52 * a_20 * (0.5 * h2)
-                + a_53 * a_23 * (0.5 * h2) + a_53 * a_26 * (0.5 * h2)),
+            &((a_52 * a_17 + a_52 * a_20 + a_53 * a_23 + a_53 * a_26) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_52 * a_29 * (0.5 * h2) + a_52 * a_32 * (0.5 * h2)
-                + a_53 * a_35 * (0.5 * h2) + a_53 * a_38 * (0.5 * h2)),
+            &((a_52 * a_29 + a_52 * a_32 + a_53 * a_35 + a_53 * a_38) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_52 * a_18 * (0.5 * h) + a_53 * a_24 * (0.5 * h)),
+            &((a_52 * a_18 + a_53 * a_24) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_52 * a_30 * (0.5 * h) + a_53 * a_36 * (0.5 * h)),
+            &((a_52 * a_30 + a_53 * a_36) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 0, dims),
-            &(a_52 * a_21 * (0.5 * h) + a_53 * a_27 * (0.5 * h)),
+            &((a_52 * a_21 + a_53 * a_27) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 1, dims),
-            &(a_52 * a_33 * (0.5 * h) + a_53 * a_39 * (0.5 * h)),
+            &((a_52 * a_33 + a_53 * a_39) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_8 * (0.7071067811865476 * h) + a_16 * (0.7071067811865476 * h)),
+            &((a_8 + a_16) * (0.7071067811865476 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_12 * (0.7071067811865476 * h) - a_28 * (0.7071067811865476 * h)),
+            &(-(a_12 + a_28) * (0.7071067811865476 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_9 * (0.7071067811865476 * h) + a_17 * (0.7071067811865476 * h)),
+            &((a_9 + a_17) * (0.7071067811865476 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_13 * (0.7071067811865476 * h) - a_29 * (0.7071067811865476 * h)),
+            &(-(a_13 + a_29) * (0.7071067811865476 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1120,73 +1110,73 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.5 + a_6 * 0.5),
+            &(-(a_2 - a_6) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.5 + a_7 * 0.5),
+            &(-(a_3 - a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_2 * 0.5 - a_6 * 0.5 - a_22 - a_25),
+            &(-(a_2 + a_6) * 0.5 - a_22 - a_25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_3 * 0.5 - a_7 * 0.5 - a_23 - a_26),
+            &(-(a_3 + a_7) * 0.5 - a_23 - a_26),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_0 * 0.5 + a_4 * 0.5),
+            &(-(a_0 - a_4) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_1 * 0.5 + a_5 * 0.5),
+            &(-(a_1 - a_5) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_0 * 0.5 - a_4 * 0.5 - a_16 - a_19),
+            &(-(a_0 + a_4) * 0.5 - a_16 - a_19),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_1 * 0.5 - a_5 * 0.5 - a_17 - a_20),
+            &(-(a_1 + a_5) * 0.5 - a_17 - a_20),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_2 * 0.5 + a_6 * 0.5 - a_22 * 0.5 - a_25 * 0.5 + a_34 * 0.5 + a_37 * 0.5),
+            &(-(a_2 - a_6 + a_22 + a_25 - a_34 - a_37) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_3 * 0.5 + a_7 * 0.5 - a_23 * 0.5 - a_26 * 0.5 + a_35 * 0.5 + a_38 * 0.5),
+            &(-(a_3 - a_7 + a_23 + a_26 - a_35 - a_38) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.5 - a_6 * 0.5 - a_22 * 0.5 - a_25 * 0.5 - a_34 * 0.5 - a_37 * 0.5),
+            &(-(a_2 + a_6 + a_22 + a_25 + a_34 + a_37) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.5 - a_7 * 0.5 - a_23 * 0.5 - a_26 * 0.5 - a_35 * 0.5 - a_38 * 0.5),
+            &(-(a_3 + a_7 + a_23 + a_26 + a_35 + a_38) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -1218,12 +1208,9 @@ impl<
             0,
             &(a_42 + a_44 * a_8 + a_44 * a_16 + a_45 * a_10 + a_45 * a_22 + a_48
                 + a_50 * a_12 + a_50 * a_28 + a_51 * a_14 + a_51 * a_34 - a_52
-                - a_52 * a_0 * (0.5 * h) - a_52 * a_4 * (0.5 * h)
-                - a_52 * a_16 * (0.5 * h) - a_52 * a_19 * (0.5 * h)
-                - a_52 * a_28 * (0.5 * h) - a_52 * a_31 * (0.5 * h)
-                - a_53 * a_2 * (0.5 * h) - a_53 * a_6 * (0.5 * h)
-                - a_53 * a_22 * (0.5 * h) - a_53 * a_25 * (0.5 * h)
-                - a_53 * a_34 * (0.5 * h) - a_53 * a_37 * (0.5 * h)),
+                - (a_52 * a_0 + a_52 * a_4 + a_52 * a_16 + a_52 * a_19 + a_52 * a_28
+                    + a_52 * a_31 + a_53 * a_2 + a_53 * a_6 + a_53 * a_22 + a_53 * a_25
+                    + a_53 * a_34 + a_53 * a_37) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
@@ -1231,48 +1218,38 @@ impl<
             0,
             &(a_43 + a_44 * a_9 + a_44 * a_17 + a_45 * a_11 + a_45 * a_23 + a_49
                 + a_50 * a_13 + a_50 * a_29 + a_51 * a_15 + a_51 * a_35
-                - a_52 * a_1 * (0.5 * h) - a_52 * a_5 * (0.5 * h)
-                - a_52 * a_17 * (0.5 * h) - a_52 * a_20 * (0.5 * h)
-                - a_52 * a_29 * (0.5 * h) - a_52 * a_32 * (0.5 * h) - a_53
-                - a_53 * a_3 * (0.5 * h) - a_53 * a_7 * (0.5 * h)
-                - a_53 * a_23 * (0.5 * h) - a_53 * a_26 * (0.5 * h)
-                - a_53 * a_35 * (0.5 * h) - a_53 * a_38 * (0.5 * h)),
+                - (a_52 * a_1 + a_52 * a_5 + a_52 * a_17 + a_52 * a_20 + a_52 * a_29
+                    + a_52 * a_32 + a_53 * a_3 + a_53 * a_7 + a_53 * a_23 + a_53 * a_26
+                    + a_53 * a_35 + a_53 * a_38) * (0.5 * h) - a_53),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             0,
-            &(a_52 + a_52 * a_0 * (0.5 * h) + a_52 * a_4 * (0.5 * h)
-                + a_52 * a_16 * (0.5 * h) + a_52 * a_19 * (0.5 * h)
-                + a_52 * a_28 * (0.5 * h) + a_52 * a_31 * (0.5 * h)
-                + a_53 * a_2 * (0.5 * h) + a_53 * a_6 * (0.5 * h)
-                + a_53 * a_22 * (0.5 * h) + a_53 * a_25 * (0.5 * h)
-                + a_53 * a_34 * (0.5 * h) + a_53 * a_37 * (0.5 * h)),
+            &(a_52
+                + (a_52 * a_0 + a_52 * a_4 + a_52 * a_16 + a_52 * a_19 + a_52 * a_28
+                    + a_52 * a_31 + a_53 * a_2 + a_53 * a_6 + a_53 * a_22 + a_53 * a_25
+                    + a_53 * a_34 + a_53 * a_37) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             0,
-            &(a_52 * a_1 * (0.5 * h) + a_52 * a_5 * (0.5 * h) + a_52 * a_17 * (0.5 * h)
-                + a_52 * a_20 * (0.5 * h) + a_52 * a_29 * (0.5 * h)
-                + a_52 * a_32 * (0.5 * h) + a_53 + a_53 * a_3 * (0.5 * h)
-                + a_53 * a_7 * (0.5 * h) + a_53 * a_23 * (0.5 * h)
-                + a_53 * a_26 * (0.5 * h) + a_53 * a_35 * (0.5 * h)
-                + a_53 * a_38 * (0.5 * h)),
+            &((a_52 * a_1 + a_52 * a_5 + a_52 * a_17 + a_52 * a_20 + a_52 * a_29
+                + a_52 * a_32 + a_53 * a_3 + a_53 * a_7 + a_53 * a_23 + a_53 * a_26
+                + a_53 * a_35 + a_53 * a_38) * (0.5 * h) + a_53),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             0,
-            &(a_8 * 0.7071067811865476 - a_12 * 0.7071067811865476
-                + a_16 * 0.7071067811865476 - a_28 * 0.7071067811865476),
+            &((a_8 - a_12 + a_16 - a_28) * 0.7071067811865476),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             0,
-            &(a_9 * 0.7071067811865476 - a_13 * 0.7071067811865476
-                + a_17 * 0.7071067811865476 - a_29 * 0.7071067811865476),
+            &((a_9 - a_13 + a_17 - a_29) * 0.7071067811865476),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -1302,25 +1279,25 @@ impl<
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_16 * (0.5 * h2) + a_19 * (0.5 * h2)),
+            &((a_16 + a_19) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_28 * (0.5 * h2) + a_31 * (0.5 * h2)),
+            &((a_28 + a_31) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_17 * (0.5 * h2) + a_20 * (0.5 * h2)),
+            &((a_17 + a_20) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_29 * (0.5 * h2) + a_32 * (0.5 * h2)),
+            &((a_29 + a_32) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -1351,15 +1328,13 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.5 * h) + a_4 * (0.5 * h) + a_16 * (0.5 * h) + a_19 * (0.5 * h)
-                + a_28 * (0.5 * h) + a_31 * (0.5 * h)),
+            &((a_0 + a_4 + a_16 + a_19 + a_28 + a_31) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.5 * h) + a_5 * (0.5 * h) + a_17 * (0.5 * h) + a_20 * (0.5 * h)
-                + a_29 * (0.5 * h) + a_32 * (0.5 * h)),
+            &((a_1 + a_5 + a_17 + a_20 + a_29 + a_32) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1389,25 +1364,25 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_22 * (0.5 * h2) + a_25 * (0.5 * h2)),
+            &((a_22 + a_25) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_34 * (0.5 * h2) + a_37 * (0.5 * h2)),
+            &((a_34 + a_37) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_23 * (0.5 * h2) + a_26 * (0.5 * h2)),
+            &((a_23 + a_26) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_35 * (0.5 * h2) + a_38 * (0.5 * h2)),
+            &((a_35 + a_38) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1437,16 +1412,14 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.5 * h) + a_6 * (0.5 * h) + a_22 * (0.5 * h) + a_25 * (0.5 * h)
-                + a_34 * (0.5 * h) + a_37 * (0.5 * h)),
+            &((a_2 + a_6 + a_22 + a_25 + a_34 + a_37) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.5 * h) + a_7 * (0.5 * h) + a_23 * (0.5 * h) + a_26 * (0.5 * h)
-                + a_35 * (0.5 * h) + a_38 * (0.5 * h)),
+            &((a_3 + a_7 + a_23 + a_26 + a_35 + a_38) * (0.5 * h)),
         );
     }
     fn update(
@@ -1997,25 +1970,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_24 * (0.25 * h) - a_27 * (0.25 * h)),
+            &(-(a_24 + a_27) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_36 * (0.25 * h) - a_39 * (0.25 * h)),
+            &(-(a_36 + a_39) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_25 * (0.25 * h) - a_28 * (0.25 * h)),
+            &(-(a_25 + a_28) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_37 * (0.25 * h) - a_40 * (0.25 * h)),
+            &(-(a_37 + a_40) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2067,13 +2040,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_36 * h - a_39 * h),
+            &(-(a_36 + a_39) * h),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_37 * h - a_40 * h),
+            &(-(a_37 + a_40) * h),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2183,25 +2156,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_30 * (0.25 * h) - a_33 * (0.25 * h)),
+            &(-(a_30 + a_33) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_42 * (0.25 * h) - a_45 * (0.25 * h)),
+            &(-(a_42 + a_45) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_31 * (0.25 * h) - a_34 * (0.25 * h)),
+            &(-(a_31 + a_34) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_43 * (0.25 * h) - a_46 * (0.25 * h)),
+            &(-(a_43 + a_46) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2277,13 +2250,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_42 * h - a_45 * h),
+            &(-(a_42 + a_45) * h),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_43 * h - a_46 * h),
+            &(-(a_43 + a_46) * h),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2383,7 +2356,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_24 * (0.25 * h) - a_27 * (0.25 * h)),
+            &(-(a_24 + a_27) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2399,19 +2372,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_36 * (0.25 * h) - a_39 * (0.25 * h)),
+            &(-(a_36 + a_39) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_25 * (0.25 * h) - a_28 * (0.25 * h)),
+            &(-(a_25 + a_28) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_37 * (0.25 * h) - a_40 * (0.25 * h)),
+            &(-(a_37 + a_40) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2477,7 +2450,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_36 * h - a_39 * h),
+            &(-(a_36 + a_39) * h),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2493,7 +2466,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_37 * h - a_40 * h),
+            &(-(a_37 + a_40) * h),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2547,19 +2520,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_30 * (0.16666666666666666 * h) - a_33 * (0.16666666666666666 * h)),
+            &(-(a_30 + a_33) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_42 * (0.3333333333333333 * h) + a_45 * (0.3333333333333333 * h)),
+            &((a_42 + a_45) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_54 * (0.16666666666666666 * h) - a_57 * (0.16666666666666666 * h)),
+            &(-(a_54 + a_57) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2575,19 +2548,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_31 * (0.16666666666666666 * h) - a_34 * (0.16666666666666666 * h)),
+            &(-(a_31 + a_34) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_43 * (0.3333333333333333 * h) + a_46 * (0.3333333333333333 * h)),
+            &((a_43 + a_46) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_55 * (0.16666666666666666 * h) - a_58 * (0.16666666666666666 * h)),
+            &(-(a_55 + a_58) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2675,25 +2648,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_30 * (0.16666666666666666 * h) - a_33 * (0.16666666666666666 * h)),
+            &(-(a_30 + a_33) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_42 * (0.4166666666666667 * h) - a_45 * (0.4166666666666667 * h)),
+            &(-(a_42 + a_45) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_54 * (0.08333333333333333 * h) + a_57 * (0.08333333333333333 * h)),
+            &((a_54 + a_57) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_31 * (0.16666666666666666 * h) - a_34 * (0.16666666666666666 * h)),
+            &(-(a_31 + a_34) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2709,13 +2682,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_43 * (0.4166666666666667 * h) - a_46 * (0.4166666666666667 * h)),
+            &(-(a_43 + a_46) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_55 * (0.08333333333333333 * h) + a_58 * (0.08333333333333333 * h)),
+            &((a_55 + a_58) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2803,31 +2776,31 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_30 * (0.16666666666666666 * h) - a_33 * (0.16666666666666666 * h)),
+            &(-(a_30 + a_33) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_42 * (0.6666666666666666 * h) - a_45 * (0.6666666666666666 * h)),
+            &(-(a_42 + a_45) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_54 * (0.16666666666666666 * h) - a_57 * (0.16666666666666666 * h)),
+            &(-(a_54 + a_57) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_31 * (0.16666666666666666 * h) - a_34 * (0.16666666666666666 * h)),
+            &(-(a_31 + a_34) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_43 * (0.6666666666666666 * h) - a_46 * (0.6666666666666666 * h)),
+            &(-(a_43 + a_46) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2843,7 +2816,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_55 * (0.16666666666666666 * h) - a_58 * (0.16666666666666666 * h)),
+            &(-(a_55 + a_58) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2931,462 +2904,391 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_78 * a_0 * (0.16666666666666666 * h2)
-                + a_79 * a_2 * (0.16666666666666666 * h2)),
+            &((a_78 * a_0 + a_79 * a_2) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_78 * a_4 * (0.6666666666666666 * h2)
-                + a_79 * a_6 * (0.6666666666666666 * h2)),
+            &((a_78 * a_4 + a_79 * a_6) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_78 * a_8 * (0.16666666666666666 * h2)
-                + a_79 * a_10 * (0.16666666666666666 * h2)),
+            &((a_78 * a_8 + a_79 * a_10) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_78 * a_1 * (0.16666666666666666 * h2)
-                + a_79 * a_3 * (0.16666666666666666 * h2)),
+            &((a_78 * a_1 + a_79 * a_3) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_78 * a_5 * (0.6666666666666666 * h2)
-                + a_79 * a_7 * (0.6666666666666666 * h2)),
+            &((a_78 * a_5 + a_79 * a_7) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_78 * a_9 * (0.16666666666666666 * h2)
-                + a_79 * a_11 * (0.16666666666666666 * h2)),
+            &((a_78 * a_9 + a_79 * a_11) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_62 * h + a_64 * a_12 * h + a_64 * a_24 * h + a_65 * a_14 * h
-                + a_65 * a_30 * h + a_78 * a_24 * (0.16666666666666666 * h2)
-                + a_78 * a_27 * (0.16666666666666666 * h2)
-                + a_79 * a_30 * (0.16666666666666666 * h2)
-                + a_79 * a_33 * (0.16666666666666666 * h2)),
+            &((a_62 + a_64 * a_12 + a_64 * a_24 + a_65 * a_14 + a_65 * a_30) * h
+                + (a_78 * a_24 + a_78 * a_27 + a_79 * a_30 + a_79 * a_33)
+                    * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_78 * a_36 * (0.6666666666666666 * h2)
-                + a_78 * a_39 * (0.6666666666666666 * h2)
-                + a_79 * a_42 * (0.6666666666666666 * h2)
-                + a_79 * a_45 * (0.6666666666666666 * h2)),
+            &((a_78 * a_36 + a_78 * a_39 + a_79 * a_42 + a_79 * a_45)
+                * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_74 * h - a_76 * a_20 * h - a_76 * a_48 * h - a_77 * a_22 * h
-                - a_77 * a_54 * h + a_78 * a_48 * (0.16666666666666666 * h2)
-                + a_78 * a_51 * (0.16666666666666666 * h2)
-                + a_79 * a_54 * (0.16666666666666666 * h2)
-                + a_79 * a_57 * (0.16666666666666666 * h2)),
+            &(-(a_74 + a_76 * a_20 + a_76 * a_48 + a_77 * a_22 + a_77 * a_54) * h
+                + (a_78 * a_48 + a_78 * a_51 + a_79 * a_54 + a_79 * a_57)
+                    * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_63 * h + a_64 * a_13 * h + a_64 * a_25 * h + a_65 * a_15 * h
-                + a_65 * a_31 * h + a_78 * a_25 * (0.16666666666666666 * h2)
-                + a_78 * a_28 * (0.16666666666666666 * h2)
-                + a_79 * a_31 * (0.16666666666666666 * h2)
-                + a_79 * a_34 * (0.16666666666666666 * h2)),
+            &((a_63 + a_64 * a_13 + a_64 * a_25 + a_65 * a_15 + a_65 * a_31) * h
+                + (a_78 * a_25 + a_78 * a_28 + a_79 * a_31 + a_79 * a_34)
+                    * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_78 * a_37 * (0.6666666666666666 * h2)
-                + a_78 * a_40 * (0.6666666666666666 * h2)
-                + a_79 * a_43 * (0.6666666666666666 * h2)
-                + a_79 * a_46 * (0.6666666666666666 * h2)),
+            &((a_78 * a_37 + a_78 * a_40 + a_79 * a_43 + a_79 * a_46)
+                * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_75 * h - a_76 * a_21 * h - a_76 * a_49 * h - a_77 * a_23 * h
-                - a_77 * a_55 * h + a_78 * a_49 * (0.16666666666666666 * h2)
-                + a_78 * a_52 * (0.16666666666666666 * h2)
-                + a_79 * a_55 * (0.16666666666666666 * h2)
-                + a_79 * a_58 * (0.16666666666666666 * h2)),
+            &(-(a_75 + a_76 * a_21 + a_76 * a_49 + a_77 * a_23 + a_77 * a_55) * h
+                + (a_78 * a_49 + a_78 * a_52 + a_79 * a_55 + a_79 * a_58)
+                    * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_64 * a_26 + a_65 * a_32 + a_78 * a_26 * (0.16666666666666666 * h)
-                + a_79 * a_32 * (0.16666666666666666 * h)),
+            &(a_64 * a_26 + a_65 * a_32
+                + (a_78 * a_26 + a_79 * a_32) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_78 * a_38 * (0.6666666666666666 * h)
-                + a_79 * a_44 * (0.6666666666666666 * h)),
+            &((a_78 * a_38 + a_79 * a_44) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(-a_76 * a_50 - a_77 * a_56 + a_78 * a_50 * (0.16666666666666666 * h)
-                + a_79 * a_56 * (0.16666666666666666 * h)),
+            &(-a_76 * a_50 - a_77 * a_56
+                + (a_78 * a_50 + a_79 * a_56) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 0, dims),
-            &(a_78 * a_29 * (0.16666666666666666 * h)
-                + a_79 * a_35 * (0.16666666666666666 * h)),
+            &((a_78 * a_29 + a_79 * a_35) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 1, dims),
-            &(a_78 * a_41 * (0.6666666666666666 * h)
-                + a_79 * a_47 * (0.6666666666666666 * h)),
+            &((a_78 * a_41 + a_79 * a_47) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 2, dims),
-            &(a_78 * a_53 * (0.16666666666666666 * h)
-                + a_79 * a_59 * (0.16666666666666666 * h)),
+            &((a_78 * a_53 + a_79 * a_59) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_78 * a_0 * (0.08333333333333333 * h2)
-                - a_79 * a_2 * (0.08333333333333333 * h2)),
+            &(-(a_78 * a_0 + a_79 * a_2) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_78 * a_4 * (0.3333333333333333 * h2)
-                - a_79 * a_6 * (0.3333333333333333 * h2)),
+            &(-(a_78 * a_4 + a_79 * a_6) * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_78 * a_8 * (0.08333333333333333 * h2)
-                - a_79 * a_10 * (0.08333333333333333 * h2)),
+            &(-(a_78 * a_8 + a_79 * a_10) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_78 * a_1 * (0.08333333333333333 * h2)
-                - a_79 * a_3 * (0.08333333333333333 * h2)),
+            &(-(a_78 * a_1 + a_79 * a_3) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_78 * a_5 * (0.3333333333333333 * h2)
-                - a_79 * a_7 * (0.3333333333333333 * h2)),
+            &(-(a_78 * a_5 + a_79 * a_7) * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_78 * a_9 * (0.08333333333333333 * h2)
-                - a_79 * a_11 * (0.08333333333333333 * h2)),
+            &(-(a_78 * a_9 + a_79 * a_11) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_78 * a_24 * (0.08333333333333333 * h2)
-                - a_78 * a_27 * (0.08333333333333333 * h2)
-                - a_79 * a_30 * (0.08333333333333333 * h2)
-                - a_79 * a_33 * (0.08333333333333333 * h2)),
+            &(-(a_78 * a_24 + a_78 * a_27 + a_79 * a_30 + a_79 * a_33)
+                * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_68 * h + a_70 * a_16 * h + a_70 * a_36 * h + a_71 * a_18 * h
-                + a_71 * a_42 * h - a_78 * a_36 * (0.3333333333333333 * h2)
-                - a_78 * a_39 * (0.3333333333333333 * h2)
-                - a_79 * a_42 * (0.3333333333333333 * h2)
-                - a_79 * a_45 * (0.3333333333333333 * h2)),
+            &((a_68 + a_70 * a_16 + a_70 * a_36 + a_71 * a_18 + a_71 * a_42) * h
+                - (a_78 * a_36 + a_78 * a_39 + a_79 * a_42 + a_79 * a_45)
+                    * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_74 * (0.5 * h) + a_76 * a_20 * (0.5 * h) + a_76 * a_48 * (0.5 * h)
-                + a_77 * a_22 * (0.5 * h) + a_77 * a_54 * (0.5 * h)
-                - a_78 * a_48 * (0.08333333333333333 * h2)
-                - a_78 * a_51 * (0.08333333333333333 * h2)
-                - a_79 * a_54 * (0.08333333333333333 * h2)
-                - a_79 * a_57 * (0.08333333333333333 * h2)),
+            &((a_74 + a_76 * a_20 + a_76 * a_48 + a_77 * a_22 + a_77 * a_54) * (0.5 * h)
+                - (a_78 * a_48 + a_78 * a_51 + a_79 * a_54 + a_79 * a_57)
+                    * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_78 * a_25 * (0.08333333333333333 * h2)
-                - a_78 * a_28 * (0.08333333333333333 * h2)
-                - a_79 * a_31 * (0.08333333333333333 * h2)
-                - a_79 * a_34 * (0.08333333333333333 * h2)),
+            &(-(a_78 * a_25 + a_78 * a_28 + a_79 * a_31 + a_79 * a_34)
+                * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_69 * h + a_70 * a_17 * h + a_70 * a_37 * h + a_71 * a_19 * h
-                + a_71 * a_43 * h - a_78 * a_37 * (0.3333333333333333 * h2)
-                - a_78 * a_40 * (0.3333333333333333 * h2)
-                - a_79 * a_43 * (0.3333333333333333 * h2)
-                - a_79 * a_46 * (0.3333333333333333 * h2)),
+            &((a_69 + a_70 * a_17 + a_70 * a_37 + a_71 * a_19 + a_71 * a_43) * h
+                - (a_78 * a_37 + a_78 * a_40 + a_79 * a_43 + a_79 * a_46)
+                    * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_75 * (0.5 * h) + a_76 * a_21 * (0.5 * h) + a_76 * a_49 * (0.5 * h)
-                + a_77 * a_23 * (0.5 * h) + a_77 * a_55 * (0.5 * h)
-                - a_78 * a_49 * (0.08333333333333333 * h2)
-                - a_78 * a_52 * (0.08333333333333333 * h2)
-                - a_79 * a_55 * (0.08333333333333333 * h2)
-                - a_79 * a_58 * (0.08333333333333333 * h2)),
+            &((a_75 + a_76 * a_21 + a_76 * a_49 + a_77 * a_23 + a_77 * a_55) * (0.5 * h)
+                - (a_78 * a_49 + a_78 * a_52 + a_79 * a_55 + a_79 * a_58)
+                    * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(-a_78 * a_26 * (0.08333333333333333 * h)
-                - a_79 * a_32 * (0.08333333333333333 * h)),
+            &(-(a_78 * a_26 + a_79 * a_32) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_70 * a_38 + a_71 * a_44 - a_78 * a_38 * (0.3333333333333333 * h)
-                - a_79 * a_44 * (0.3333333333333333 * h)),
+            &(a_70 * a_38 + a_71 * a_44
+                - (a_78 * a_38 + a_79 * a_44) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_76 * a_50 * 0.5 + a_77 * a_56 * 0.5
-                - a_78 * a_50 * (0.08333333333333333 * h)
-                - a_79 * a_56 * (0.08333333333333333 * h)),
+            &((a_76 * a_50 + a_77 * a_56) * 0.5
+                - (a_78 * a_50 + a_79 * a_56) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 0, dims),
-            &(-a_78 * a_29 * (0.08333333333333333 * h)
-                - a_79 * a_35 * (0.08333333333333333 * h)),
+            &(-(a_78 * a_29 + a_79 * a_35) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 1, dims),
-            &(-a_78 * a_41 * (0.3333333333333333 * h)
-                - a_79 * a_47 * (0.3333333333333333 * h)),
+            &(-(a_78 * a_41 + a_79 * a_47) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 2, dims),
-            &(-a_78 * a_53 * (0.08333333333333333 * h)
-                - a_79 * a_59 * (0.08333333333333333 * h)),
+            &(-(a_78 * a_53 + a_79 * a_59) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_78 * a_0 * (0.16666666666666666 * h2)
-                + a_79 * a_2 * (0.16666666666666666 * h2)),
+            &((a_78 * a_0 + a_79 * a_2) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_78 * a_4 * (0.6666666666666666 * h2)
-                + a_79 * a_6 * (0.6666666666666666 * h2)),
+            &((a_78 * a_4 + a_79 * a_6) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_78 * a_8 * (0.16666666666666666 * h2)
-                + a_79 * a_10 * (0.16666666666666666 * h2)),
+            &((a_78 * a_8 + a_79 * a_10) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_78 * a_1 * (0.16666666666666666 * h2)
-                + a_79 * a_3 * (0.16666666666666666 * h2)),
+            &((a_78 * a_1 + a_79 * a_3) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_78 * a_5 * (0.6666666666666666 * h2)
-                + a_79 * a_7 * (0.6666666666666666 * h2)),
+            &((a_78 * a_5 + a_79 * a_7) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_78 * a_9 * (0.16666666666666666 * h2)
-                + a_79 * a_11 * (0.16666666666666666 * h2)),
+            &((a_78 * a_9 + a_79 * a_11) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_78 * a_24 * (0.16666666666666666 * h2)
-                + a_78 * a_27 * (0.16666666666666666 * h2)
-                + a_79 * a_30 * (0.16666666666666666 * h2)
-                + a_79 * a_33 * (0.16666666666666666 * h2)),
+            &((a_78 * a_24 + a_78 * a_27 + a_79 * a_30 + a_79 * a_33)
+                * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_78 * a_36 * (0.6666666666666666 * h2)
-                + a_78 * a_39 * (0.6666666666666666 * h2)
-                + a_79 * a_42 * (0.6666666666666666 * h2)
-                + a_79 * a_45 * (0.6666666666666666 * h2)),
+            &((a_78 * a_36 + a_78 * a_39 + a_79 * a_42 + a_79 * a_45)
+                * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_78 * a_48 * (0.16666666666666666 * h2)
-                + a_78 * a_51 * (0.16666666666666666 * h2)
-                + a_79 * a_54 * (0.16666666666666666 * h2)
-                + a_79 * a_57 * (0.16666666666666666 * h2)),
+            &((a_78 * a_48 + a_78 * a_51 + a_79 * a_54 + a_79 * a_57)
+                * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_78 * a_25 * (0.16666666666666666 * h2)
-                + a_78 * a_28 * (0.16666666666666666 * h2)
-                + a_79 * a_31 * (0.16666666666666666 * h2)
-                + a_79 * a_34 * (0.16666666666666666 * h2)),
+            &((a_78 * a_25 + a_78 * a_28 + a_79 * a_31 + a_79 * a_34)
+                * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_78 * a_37 * (0.6666666666666666 * h2)
-                + a_78 * a_40 * (0.6666666666666666 * h2)
-                + a_79 * a_43 * (0.6666666666666666 * h2)
-                + a_79 * a_46 * (0.6666666666666666 * h2)),
+            &((a_78 * a_37 + a_78 * a_40 + a_79 * a_43 + a_79 * a_46)
+                * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_78 * a_49 * (0.16666666666666666 * h2)
-                + a_78 * a_52 * (0.16666666666666666 * h2)
-                + a_79 * a_55 * (0.16666666666666666 * h2)
-                + a_79 * a_58 * (0.16666666666666666 * h2)),
+            &((a_78 * a_49 + a_78 * a_52 + a_79 * a_55 + a_79 * a_58)
+                * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_78 * a_26 * (0.16666666666666666 * h)
-                + a_79 * a_32 * (0.16666666666666666 * h)),
+            &((a_78 * a_26 + a_79 * a_32) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_78 * a_38 * (0.6666666666666666 * h)
-                + a_79 * a_44 * (0.6666666666666666 * h)),
+            &((a_78 * a_38 + a_79 * a_44) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_78 * a_50 * (0.16666666666666666 * h)
-                + a_79 * a_56 * (0.16666666666666666 * h)),
+            &((a_78 * a_50 + a_79 * a_56) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 0, dims),
-            &(a_78 * a_29 * (0.16666666666666666 * h)
-                + a_79 * a_35 * (0.16666666666666666 * h)),
+            &((a_78 * a_29 + a_79 * a_35) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 1, dims),
-            &(a_78 * a_41 * (0.6666666666666666 * h)
-                + a_79 * a_47 * (0.6666666666666666 * h)),
+            &((a_78 * a_41 + a_79 * a_47) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 2, dims),
-            &(a_78 * a_53 * (0.16666666666666666 * h)
-                + a_79 * a_59 * (0.16666666666666666 * h)),
+            &((a_78 * a_53 + a_79 * a_59) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_12 * (0.408248290463863 * h) + a_24 * (0.408248290463863 * h)),
+            &((a_12 + a_24) * (0.408248290463863 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_16 * (0.816496580927726 * h) - a_36 * (0.816496580927726 * h)),
+            &(-(a_16 + a_36) * (0.816496580927726 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_20 * (0.408248290463863 * h) + a_48 * (0.408248290463863 * h)),
+            &((a_20 + a_48) * (0.408248290463863 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_13 * (0.408248290463863 * h) + a_25 * (0.408248290463863 * h)),
+            &((a_13 + a_25) * (0.408248290463863 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_17 * (0.816496580927726 * h) - a_37 * (0.816496580927726 * h)),
+            &(-(a_17 + a_37) * (0.816496580927726 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_21 * (0.408248290463863 * h) + a_49 * (0.408248290463863 * h)),
+            &((a_21 + a_49) * (0.408248290463863 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -3590,15 +3492,13 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_0 * 0.25 - a_4 * 0.25 - a_24 * 0.25 - a_27 * 0.25 - a_36 * 0.25
-                - a_39 * 0.25),
+            &(-(a_0 + a_4 + a_24 + a_27 + a_36 + a_39) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_1 * 0.25 - a_5 * 0.25 - a_25 * 0.25 - a_28 * 0.25 - a_37 * 0.25
-                - a_40 * 0.25),
+            &(-(a_1 + a_5 + a_25 + a_28 + a_37 + a_40) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -3616,149 +3516,125 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.16666666666666666 + a_6 * 0.3333333333333333
-                - a_10 * 0.16666666666666666),
+            &(-(a_2 + a_10) * 0.16666666666666666 + a_6 * 0.3333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.16666666666666666 + a_7 * 0.3333333333333333
-                - a_11 * 0.16666666666666666),
+            &(-(a_3 + a_11) * 0.16666666666666666 + a_7 * 0.3333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_2 * 0.16666666666666666 - a_6 * 0.4166666666666667
-                + a_10 * 0.08333333333333333 - a_30 * 0.25 - a_33 * 0.25 - a_42 * 0.25
-                - a_45 * 0.25),
+                + a_10 * 0.08333333333333333 - (a_30 + a_33 + a_42 + a_45) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_3 * 0.16666666666666666 - a_7 * 0.4166666666666667
-                + a_11 * 0.08333333333333333 - a_31 * 0.25 - a_34 * 0.25 - a_43 * 0.25
-                - a_46 * 0.25),
+                + a_11 * 0.08333333333333333 - (a_31 + a_34 + a_43 + a_46) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
-            &(-a_2 * 0.16666666666666666 - a_6 * 0.6666666666666666
-                - a_10 * 0.16666666666666666 - a_42 - a_45),
+            &(-(a_2 + a_10) * 0.16666666666666666 - a_6 * 0.6666666666666666 - a_42
+                - a_45),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
-            &(-a_3 * 0.16666666666666666 - a_7 * 0.6666666666666666
-                - a_11 * 0.16666666666666666 - a_43 - a_46),
+            &(-(a_3 + a_11) * 0.16666666666666666 - a_7 * 0.6666666666666666 - a_43
+                - a_46),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_0 * 0.16666666666666666 + a_4 * 0.3333333333333333
-                - a_8 * 0.16666666666666666),
+            &(-(a_0 + a_8) * 0.16666666666666666 + a_4 * 0.3333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_1 * 0.16666666666666666 + a_5 * 0.3333333333333333
-                - a_9 * 0.16666666666666666),
+            &(-(a_1 + a_9) * 0.16666666666666666 + a_5 * 0.3333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
             &(-a_0 * 0.16666666666666666 - a_4 * 0.4166666666666667
-                + a_8 * 0.08333333333333333 - a_24 * 0.25 - a_27 * 0.25 - a_36 * 0.25
-                - a_39 * 0.25),
+                + a_8 * 0.08333333333333333 - (a_24 + a_27 + a_36 + a_39) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
             &(-a_1 * 0.16666666666666666 - a_5 * 0.4166666666666667
-                + a_9 * 0.08333333333333333 - a_25 * 0.25 - a_28 * 0.25 - a_37 * 0.25
-                - a_40 * 0.25),
+                + a_9 * 0.08333333333333333 - (a_25 + a_28 + a_37 + a_40) * 0.25),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_0 * 0.16666666666666666 - a_4 * 0.6666666666666666
-                - a_8 * 0.16666666666666666 - a_36 - a_39),
+            &(-(a_0 + a_8) * 0.16666666666666666 - a_4 * 0.6666666666666666 - a_36
+                - a_39),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
-            &(-a_1 * 0.16666666666666666 - a_5 * 0.6666666666666666
-                - a_9 * 0.16666666666666666 - a_37 - a_40),
+            &(-(a_1 + a_9) * 0.16666666666666666 - a_5 * 0.6666666666666666 - a_37
+                - a_40),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_2 * 0.16666666666666666 + a_6 * 0.3333333333333333
-                - a_10 * 0.16666666666666666 - a_30 * 0.16666666666666666
-                - a_33 * 0.16666666666666666 + a_42 * 0.3333333333333333
-                + a_45 * 0.3333333333333333 - a_54 * 0.16666666666666666
-                - a_57 * 0.16666666666666666),
+            &(-(a_2 + a_10 + a_30 + a_33 + a_54 + a_57) * 0.16666666666666666
+                + (a_6 + a_42 + a_45) * 0.3333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_3 * 0.16666666666666666 + a_7 * 0.3333333333333333
-                - a_11 * 0.16666666666666666 - a_31 * 0.16666666666666666
-                - a_34 * 0.16666666666666666 + a_43 * 0.3333333333333333
-                + a_46 * 0.3333333333333333 - a_55 * 0.16666666666666666
-                - a_58 * 0.16666666666666666),
+            &(-(a_3 + a_11 + a_31 + a_34 + a_55 + a_58) * 0.16666666666666666
+                + (a_7 + a_43 + a_46) * 0.3333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.16666666666666666 - a_6 * 0.4166666666666667
-                + a_10 * 0.08333333333333333 - a_30 * 0.16666666666666666
-                - a_33 * 0.16666666666666666 - a_42 * 0.4166666666666667
-                - a_45 * 0.4166666666666667 + a_54 * 0.08333333333333333
-                + a_57 * 0.08333333333333333),
+            &(-(a_2 + a_30 + a_33) * 0.16666666666666666
+                - (a_6 + a_42 + a_45) * 0.4166666666666667
+                + (a_10 + a_54 + a_57) * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.16666666666666666 - a_7 * 0.4166666666666667
-                + a_11 * 0.08333333333333333 - a_31 * 0.16666666666666666
-                - a_34 * 0.16666666666666666 - a_43 * 0.4166666666666667
-                - a_46 * 0.4166666666666667 + a_55 * 0.08333333333333333
-                + a_58 * 0.08333333333333333),
+            &(-(a_3 + a_31 + a_34) * 0.16666666666666666
+                - (a_7 + a_43 + a_46) * 0.4166666666666667
+                + (a_11 + a_55 + a_58) * 0.08333333333333333),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_2 * 0.16666666666666666 - a_6 * 0.6666666666666666
-                - a_10 * 0.16666666666666666 - a_30 * 0.16666666666666666
-                - a_33 * 0.16666666666666666 - a_42 * 0.6666666666666666
-                - a_45 * 0.6666666666666666 - a_54 * 0.16666666666666666
-                - a_57 * 0.16666666666666666),
+            &(-(a_2 + a_10 + a_30 + a_33 + a_54 + a_57) * 0.16666666666666666
+                - (a_6 + a_42 + a_45) * 0.6666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_3 * 0.16666666666666666 - a_7 * 0.6666666666666666
-                - a_11 * 0.16666666666666666 - a_31 * 0.16666666666666666
-                - a_34 * 0.16666666666666666 - a_43 * 0.6666666666666666
-                - a_46 * 0.6666666666666666 - a_55 * 0.16666666666666666
-                - a_58 * 0.16666666666666666),
+            &(-(a_3 + a_11 + a_31 + a_34 + a_55 + a_58) * 0.16666666666666666
+                - (a_7 + a_43 + a_46) * 0.6666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -3802,24 +3678,11 @@ impl<
             0,
             &(a_62 + a_64 * a_12 + a_64 * a_24 + a_65 * a_14 + a_65 * a_30 - a_74
                 - a_76 * a_20 - a_76 * a_48 - a_77 * a_22 - a_77 * a_54 + a_78
-                + a_78 * a_0 * (0.16666666666666666 * h)
-                + a_78 * a_4 * (0.6666666666666666 * h)
-                + a_78 * a_8 * (0.16666666666666666 * h)
-                + a_78 * a_24 * (0.16666666666666666 * h)
-                + a_78 * a_27 * (0.16666666666666666 * h)
-                + a_78 * a_36 * (0.6666666666666666 * h)
-                + a_78 * a_39 * (0.6666666666666666 * h)
-                + a_78 * a_48 * (0.16666666666666666 * h)
-                + a_78 * a_51 * (0.16666666666666666 * h)
-                + a_79 * a_2 * (0.16666666666666666 * h)
-                + a_79 * a_6 * (0.6666666666666666 * h)
-                + a_79 * a_10 * (0.16666666666666666 * h)
-                + a_79 * a_30 * (0.16666666666666666 * h)
-                + a_79 * a_33 * (0.16666666666666666 * h)
-                + a_79 * a_42 * (0.6666666666666666 * h)
-                + a_79 * a_45 * (0.6666666666666666 * h)
-                + a_79 * a_54 * (0.16666666666666666 * h)
-                + a_79 * a_57 * (0.16666666666666666 * h)),
+                + (a_78 * a_0 + a_78 * a_8 + a_78 * a_24 + a_78 * a_27 + a_78 * a_48
+                    + a_78 * a_51 + a_79 * a_2 + a_79 * a_10 + a_79 * a_30 + a_79 * a_33
+                    + a_79 * a_54 + a_79 * a_57) * (0.16666666666666666 * h)
+                + (a_78 * a_4 + a_78 * a_36 + a_78 * a_39 + a_79 * a_6 + a_79 * a_42
+                    + a_79 * a_45) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
@@ -3827,136 +3690,72 @@ impl<
             0,
             &(a_63 + a_64 * a_13 + a_64 * a_25 + a_65 * a_15 + a_65 * a_31 - a_75
                 - a_76 * a_21 - a_76 * a_49 - a_77 * a_23 - a_77 * a_55
-                + a_78 * a_1 * (0.16666666666666666 * h)
-                + a_78 * a_5 * (0.6666666666666666 * h)
-                + a_78 * a_9 * (0.16666666666666666 * h)
-                + a_78 * a_25 * (0.16666666666666666 * h)
-                + a_78 * a_28 * (0.16666666666666666 * h)
-                + a_78 * a_37 * (0.6666666666666666 * h)
-                + a_78 * a_40 * (0.6666666666666666 * h)
-                + a_78 * a_49 * (0.16666666666666666 * h)
-                + a_78 * a_52 * (0.16666666666666666 * h) + a_79
-                + a_79 * a_3 * (0.16666666666666666 * h)
-                + a_79 * a_7 * (0.6666666666666666 * h)
-                + a_79 * a_11 * (0.16666666666666666 * h)
-                + a_79 * a_31 * (0.16666666666666666 * h)
-                + a_79 * a_34 * (0.16666666666666666 * h)
-                + a_79 * a_43 * (0.6666666666666666 * h)
-                + a_79 * a_46 * (0.6666666666666666 * h)
-                + a_79 * a_55 * (0.16666666666666666 * h)
-                + a_79 * a_58 * (0.16666666666666666 * h)),
+                + (a_78 * a_1 + a_78 * a_9 + a_78 * a_25 + a_78 * a_28 + a_78 * a_49
+                    + a_78 * a_52 + a_79 * a_3 + a_79 * a_11 + a_79 * a_31 + a_79 * a_34
+                    + a_79 * a_55 + a_79 * a_58) * (0.16666666666666666 * h)
+                + (a_78 * a_5 + a_78 * a_37 + a_78 * a_40 + a_79 * a_7 + a_79 * a_43
+                    + a_79 * a_46) * (0.6666666666666666 * h) + a_79),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             0,
-            &(a_68 + a_70 * a_16 + a_70 * a_36 + a_71 * a_18 + a_71 * a_42 + a_74 * 0.5
-                + a_76 * a_20 * 0.5 + a_76 * a_48 * 0.5 + a_77 * a_22 * 0.5
-                + a_77 * a_54 * 0.5 - a_78 * 0.5 - a_78 * a_0 * (0.08333333333333333 * h)
-                - a_78 * a_4 * (0.3333333333333333 * h)
-                - a_78 * a_8 * (0.08333333333333333 * h)
-                - a_78 * a_24 * (0.08333333333333333 * h)
-                - a_78 * a_27 * (0.08333333333333333 * h)
-                - a_78 * a_36 * (0.3333333333333333 * h)
-                - a_78 * a_39 * (0.3333333333333333 * h)
-                - a_78 * a_48 * (0.08333333333333333 * h)
-                - a_78 * a_51 * (0.08333333333333333 * h)
-                - a_79 * a_2 * (0.08333333333333333 * h)
-                - a_79 * a_6 * (0.3333333333333333 * h)
-                - a_79 * a_10 * (0.08333333333333333 * h)
-                - a_79 * a_30 * (0.08333333333333333 * h)
-                - a_79 * a_33 * (0.08333333333333333 * h)
-                - a_79 * a_42 * (0.3333333333333333 * h)
-                - a_79 * a_45 * (0.3333333333333333 * h)
-                - a_79 * a_54 * (0.08333333333333333 * h)
-                - a_79 * a_57 * (0.08333333333333333 * h)),
+            &(a_68 + a_70 * a_16 + a_70 * a_36 + a_71 * a_18 + a_71 * a_42
+                + (a_74 + a_76 * a_20 + a_76 * a_48 + a_77 * a_22 + a_77 * a_54 - a_78)
+                    * 0.5
+                - (a_78 * a_0 + a_78 * a_8 + a_78 * a_24 + a_78 * a_27 + a_78 * a_48
+                    + a_78 * a_51 + a_79 * a_2 + a_79 * a_10 + a_79 * a_30 + a_79 * a_33
+                    + a_79 * a_54 + a_79 * a_57) * (0.08333333333333333 * h)
+                - (a_78 * a_4 + a_78 * a_36 + a_78 * a_39 + a_79 * a_6 + a_79 * a_42
+                    + a_79 * a_45) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             0,
-            &(a_69 + a_70 * a_17 + a_70 * a_37 + a_71 * a_19 + a_71 * a_43 + a_75 * 0.5
-                + a_76 * a_21 * 0.5 + a_76 * a_49 * 0.5 + a_77 * a_23 * 0.5
-                + a_77 * a_55 * 0.5 - a_78 * a_1 * (0.08333333333333333 * h)
-                - a_78 * a_5 * (0.3333333333333333 * h)
-                - a_78 * a_9 * (0.08333333333333333 * h)
-                - a_78 * a_25 * (0.08333333333333333 * h)
-                - a_78 * a_28 * (0.08333333333333333 * h)
-                - a_78 * a_37 * (0.3333333333333333 * h)
-                - a_78 * a_40 * (0.3333333333333333 * h)
-                - a_78 * a_49 * (0.08333333333333333 * h)
-                - a_78 * a_52 * (0.08333333333333333 * h) - a_79 * 0.5
-                - a_79 * a_3 * (0.08333333333333333 * h)
-                - a_79 * a_7 * (0.3333333333333333 * h)
-                - a_79 * a_11 * (0.08333333333333333 * h)
-                - a_79 * a_31 * (0.08333333333333333 * h)
-                - a_79 * a_34 * (0.08333333333333333 * h)
-                - a_79 * a_43 * (0.3333333333333333 * h)
-                - a_79 * a_46 * (0.3333333333333333 * h)
-                - a_79 * a_55 * (0.08333333333333333 * h)
-                - a_79 * a_58 * (0.08333333333333333 * h)),
+            &(a_69 + a_70 * a_17 + a_70 * a_37 + a_71 * a_19 + a_71 * a_43
+                + (a_75 + a_76 * a_21 + a_76 * a_49 + a_77 * a_23 + a_77 * a_55 - a_79)
+                    * 0.5
+                - (a_78 * a_1 + a_78 * a_9 + a_78 * a_25 + a_78 * a_28 + a_78 * a_49
+                    + a_78 * a_52 + a_79 * a_3 + a_79 * a_11 + a_79 * a_31 + a_79 * a_34
+                    + a_79 * a_55 + a_79 * a_58) * (0.08333333333333333 * h)
+                - (a_78 * a_5 + a_78 * a_37 + a_78 * a_40 + a_79 * a_7 + a_79 * a_43
+                    + a_79 * a_46) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             0,
-            &(a_78 + a_78 * a_0 * (0.16666666666666666 * h)
-                + a_78 * a_4 * (0.6666666666666666 * h)
-                + a_78 * a_8 * (0.16666666666666666 * h)
-                + a_78 * a_24 * (0.16666666666666666 * h)
-                + a_78 * a_27 * (0.16666666666666666 * h)
-                + a_78 * a_36 * (0.6666666666666666 * h)
-                + a_78 * a_39 * (0.6666666666666666 * h)
-                + a_78 * a_48 * (0.16666666666666666 * h)
-                + a_78 * a_51 * (0.16666666666666666 * h)
-                + a_79 * a_2 * (0.16666666666666666 * h)
-                + a_79 * a_6 * (0.6666666666666666 * h)
-                + a_79 * a_10 * (0.16666666666666666 * h)
-                + a_79 * a_30 * (0.16666666666666666 * h)
-                + a_79 * a_33 * (0.16666666666666666 * h)
-                + a_79 * a_42 * (0.6666666666666666 * h)
-                + a_79 * a_45 * (0.6666666666666666 * h)
-                + a_79 * a_54 * (0.16666666666666666 * h)
-                + a_79 * a_57 * (0.16666666666666666 * h)),
+            &(a_78
+                + (a_78 * a_0 + a_78 * a_8 + a_78 * a_24 + a_78 * a_27 + a_78 * a_48
+                    + a_78 * a_51 + a_79 * a_2 + a_79 * a_10 + a_79 * a_30 + a_79 * a_33
+                    + a_79 * a_54 + a_79 * a_57) * (0.16666666666666666 * h)
+                + (a_78 * a_4 + a_78 * a_36 + a_78 * a_39 + a_79 * a_6 + a_79 * a_42
+                    + a_79 * a_45) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             0,
-            &(a_78 * a_1 * (0.16666666666666666 * h)
-                + a_78 * a_5 * (0.6666666666666666 * h)
-                + a_78 * a_9 * (0.16666666666666666 * h)
-                + a_78 * a_25 * (0.16666666666666666 * h)
-                + a_78 * a_28 * (0.16666666666666666 * h)
-                + a_78 * a_37 * (0.6666666666666666 * h)
-                + a_78 * a_40 * (0.6666666666666666 * h)
-                + a_78 * a_49 * (0.16666666666666666 * h)
-                + a_78 * a_52 * (0.16666666666666666 * h) + a_79
-                + a_79 * a_3 * (0.16666666666666666 * h)
-                + a_79 * a_7 * (0.6666666666666666 * h)
-                + a_79 * a_11 * (0.16666666666666666 * h)
-                + a_79 * a_31 * (0.16666666666666666 * h)
-                + a_79 * a_34 * (0.16666666666666666 * h)
-                + a_79 * a_43 * (0.6666666666666666 * h)
-                + a_79 * a_46 * (0.6666666666666666 * h)
-                + a_79 * a_55 * (0.16666666666666666 * h)
-                + a_79 * a_58 * (0.16666666666666666 * h)),
+            &((a_78 * a_1 + a_78 * a_9 + a_78 * a_25 + a_78 * a_28 + a_78 * a_49
+                + a_78 * a_52 + a_79 * a_3 + a_79 * a_11 + a_79 * a_31 + a_79 * a_34
+                + a_79 * a_55 + a_79 * a_58) * (0.16666666666666666 * h)
+                + (a_78 * a_5 + a_78 * a_37 + a_78 * a_40 + a_79 * a_7 + a_79 * a_43
+                    + a_79 * a_46) * (0.6666666666666666 * h) + a_79),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             0,
-            &(a_12 * 0.408248290463863 - a_16 * 0.816496580927726
-                + a_20 * 0.408248290463863 + a_24 * 0.408248290463863
-                - a_36 * 0.816496580927726 + a_48 * 0.408248290463863),
+            &((a_12 + a_20 + a_24 + a_48) * 0.408248290463863
+                - (a_16 + a_36) * 0.816496580927726),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             0,
-            &(a_13 * 0.408248290463863 - a_17 * 0.816496580927726
-                + a_21 * 0.408248290463863 + a_25 * 0.408248290463863
-                - a_37 * 0.816496580927726 + a_49 * 0.408248290463863),
+            &((a_13 + a_21 + a_25 + a_49) * 0.408248290463863
+                - (a_17 + a_37) * 0.816496580927726),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -3998,37 +3797,37 @@ impl<
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_24 * (0.16666666666666666 * h2) + a_27 * (0.16666666666666666 * h2)),
+            &((a_24 + a_27) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_36 * (0.6666666666666666 * h2) + a_39 * (0.6666666666666666 * h2)),
+            &((a_36 + a_39) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_48 * (0.16666666666666666 * h2) + a_51 * (0.16666666666666666 * h2)),
+            &((a_48 + a_51) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_25 * (0.16666666666666666 * h2) + a_28 * (0.16666666666666666 * h2)),
+            &((a_25 + a_28) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_37 * (0.6666666666666666 * h2) + a_40 * (0.6666666666666666 * h2)),
+            &((a_37 + a_40) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_49 * (0.16666666666666666 * h2) + a_52 * (0.16666666666666666 * h2)),
+            &((a_49 + a_52) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -4071,21 +3870,15 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.16666666666666666 * h) + a_4 * (0.6666666666666666 * h)
-                + a_8 * (0.16666666666666666 * h) + a_24 * (0.16666666666666666 * h)
-                + a_27 * (0.16666666666666666 * h) + a_36 * (0.6666666666666666 * h)
-                + a_39 * (0.6666666666666666 * h) + a_48 * (0.16666666666666666 * h)
-                + a_51 * (0.16666666666666666 * h)),
+            &((a_0 + a_8 + a_24 + a_27 + a_48 + a_51) * (0.16666666666666666 * h)
+                + (a_4 + a_36 + a_39) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.16666666666666666 * h) + a_5 * (0.6666666666666666 * h)
-                + a_9 * (0.16666666666666666 * h) + a_25 * (0.16666666666666666 * h)
-                + a_28 * (0.16666666666666666 * h) + a_37 * (0.6666666666666666 * h)
-                + a_40 * (0.6666666666666666 * h) + a_49 * (0.16666666666666666 * h)
-                + a_52 * (0.16666666666666666 * h)),
+            &((a_1 + a_9 + a_25 + a_28 + a_49 + a_52) * (0.16666666666666666 * h)
+                + (a_5 + a_37 + a_40) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -4127,37 +3920,37 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_30 * (0.16666666666666666 * h2) + a_33 * (0.16666666666666666 * h2)),
+            &((a_30 + a_33) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_42 * (0.6666666666666666 * h2) + a_45 * (0.6666666666666666 * h2)),
+            &((a_42 + a_45) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_54 * (0.16666666666666666 * h2) + a_57 * (0.16666666666666666 * h2)),
+            &((a_54 + a_57) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_31 * (0.16666666666666666 * h2) + a_34 * (0.16666666666666666 * h2)),
+            &((a_31 + a_34) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_43 * (0.6666666666666666 * h2) + a_46 * (0.6666666666666666 * h2)),
+            &((a_43 + a_46) * (0.6666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_55 * (0.16666666666666666 * h2) + a_58 * (0.16666666666666666 * h2)),
+            &((a_55 + a_58) * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -4199,22 +3992,16 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.16666666666666666 * h) + a_6 * (0.6666666666666666 * h)
-                + a_10 * (0.16666666666666666 * h) + a_30 * (0.16666666666666666 * h)
-                + a_33 * (0.16666666666666666 * h) + a_42 * (0.6666666666666666 * h)
-                + a_45 * (0.6666666666666666 * h) + a_54 * (0.16666666666666666 * h)
-                + a_57 * (0.16666666666666666 * h)),
+            &((a_2 + a_10 + a_30 + a_33 + a_54 + a_57) * (0.16666666666666666 * h)
+                + (a_6 + a_42 + a_45) * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.16666666666666666 * h) + a_7 * (0.6666666666666666 * h)
-                + a_11 * (0.16666666666666666 * h) + a_31 * (0.16666666666666666 * h)
-                + a_34 * (0.16666666666666666 * h) + a_43 * (0.6666666666666666 * h)
-                + a_46 * (0.6666666666666666 * h) + a_55 * (0.16666666666666666 * h)
-                + a_58 * (0.16666666666666666 * h)),
+            &((a_3 + a_11 + a_31 + a_34 + a_55 + a_58) * (0.16666666666666666 * h)
+                + (a_7 + a_43 + a_46) * (0.6666666666666666 * h)),
         );
     }
     fn update(
@@ -4920,37 +4707,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_32 * (0.12060113295832983 * h) - a_35 * (0.12060113295832983 * h)),
+            &(-(a_32 + a_35) * (0.12060113295832983 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_44 * (0.16666666666666666 * h) - a_47 * (0.16666666666666666 * h)),
+            &(-(a_44 + a_47) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_56 * (0.010874597374975465 * h) + a_59 * (0.010874597374975465 * h)),
+            &((a_56 + a_59) * (0.010874597374975465 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_33 * (0.12060113295832983 * h) - a_36 * (0.12060113295832983 * h)),
+            &(-(a_33 + a_36) * (0.12060113295832983 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_45 * (0.16666666666666666 * h) - a_48 * (0.16666666666666666 * h)),
+            &(-(a_45 + a_48) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_57 * (0.010874597374975465 * h) + a_60 * (0.010874597374975465 * h)),
+            &((a_57 + a_60) * (0.010874597374975465 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5038,37 +4825,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_32 * (0.04606553370833684 * h) - a_35 * (0.04606553370833684 * h)),
+            &(-(a_32 + a_35) * (0.04606553370833684 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_44 * (0.5108745973749754 * h) - a_47 * (0.5108745973749754 * h)),
+            &(-(a_44 + a_47) * (0.5108745973749754 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_56 * (0.16666666666666666 * h) - a_59 * (0.16666666666666666 * h)),
+            &(-(a_56 + a_59) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_33 * (0.04606553370833684 * h) - a_36 * (0.04606553370833684 * h)),
+            &(-(a_33 + a_36) * (0.04606553370833684 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_45 * (0.5108745973749754 * h) - a_48 * (0.5108745973749754 * h)),
+            &(-(a_45 + a_48) * (0.5108745973749754 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_57 * (0.16666666666666666 * h) - a_60 * (0.16666666666666666 * h)),
+            &(-(a_57 + a_60) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5156,37 +4943,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_32 * (0.16666666666666666 * h) - a_35 * (0.16666666666666666 * h)),
+            &(-(a_32 + a_35) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_44 * (0.23032766854168418 * h) - a_47 * (0.23032766854168418 * h)),
+            &(-(a_44 + a_47) * (0.23032766854168418 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_56 * (0.6030056647916492 * h) - a_59 * (0.6030056647916492 * h)),
+            &(-(a_56 + a_59) * (0.6030056647916492 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_33 * (0.16666666666666666 * h) - a_36 * (0.16666666666666666 * h)),
+            &(-(a_33 + a_36) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_45 * (0.23032766854168418 * h) - a_48 * (0.23032766854168418 * h)),
+            &(-(a_45 + a_48) * (0.23032766854168418 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_57 * (0.6030056647916492 * h) - a_60 * (0.6030056647916492 * h)),
+            &(-(a_57 + a_60) * (0.6030056647916492 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5344,37 +5131,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_38 * (0.12060113295832983 * h) - a_41 * (0.12060113295832983 * h)),
+            &(-(a_38 + a_41) * (0.12060113295832983 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_50 * (0.16666666666666666 * h) - a_53 * (0.16666666666666666 * h)),
+            &(-(a_50 + a_53) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_62 * (0.010874597374975465 * h) + a_65 * (0.010874597374975465 * h)),
+            &((a_62 + a_65) * (0.010874597374975465 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_39 * (0.12060113295832983 * h) - a_42 * (0.12060113295832983 * h)),
+            &(-(a_39 + a_42) * (0.12060113295832983 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_51 * (0.16666666666666666 * h) - a_54 * (0.16666666666666666 * h)),
+            &(-(a_51 + a_54) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_63 * (0.010874597374975465 * h) + a_66 * (0.010874597374975465 * h)),
+            &((a_63 + a_66) * (0.010874597374975465 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5474,37 +5261,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_38 * (0.04606553370833684 * h) - a_41 * (0.04606553370833684 * h)),
+            &(-(a_38 + a_41) * (0.04606553370833684 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_50 * (0.5108745973749754 * h) - a_53 * (0.5108745973749754 * h)),
+            &(-(a_50 + a_53) * (0.5108745973749754 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_62 * (0.16666666666666666 * h) - a_65 * (0.16666666666666666 * h)),
+            &(-(a_62 + a_65) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_39 * (0.04606553370833684 * h) - a_42 * (0.04606553370833684 * h)),
+            &(-(a_39 + a_42) * (0.04606553370833684 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_51 * (0.5108745973749754 * h) - a_54 * (0.5108745973749754 * h)),
+            &(-(a_51 + a_54) * (0.5108745973749754 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_63 * (0.16666666666666666 * h) - a_66 * (0.16666666666666666 * h)),
+            &(-(a_63 + a_66) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5604,37 +5391,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_38 * (0.16666666666666666 * h) - a_41 * (0.16666666666666666 * h)),
+            &(-(a_38 + a_41) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_50 * (0.23032766854168418 * h) - a_53 * (0.23032766854168418 * h)),
+            &(-(a_50 + a_53) * (0.23032766854168418 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_62 * (0.6030056647916492 * h) - a_65 * (0.6030056647916492 * h)),
+            &(-(a_62 + a_65) * (0.6030056647916492 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_39 * (0.16666666666666666 * h) - a_42 * (0.16666666666666666 * h)),
+            &(-(a_39 + a_42) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_51 * (0.23032766854168418 * h) - a_54 * (0.23032766854168418 * h)),
+            &(-(a_51 + a_54) * (0.23032766854168418 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_63 * (0.6030056647916492 * h) - a_66 * (0.6030056647916492 * h)),
+            &(-(a_63 + a_66) * (0.6030056647916492 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5782,7 +5569,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_32 * (0.12060113295832983 * h) - a_35 * (0.12060113295832983 * h)),
+            &(-(a_32 + a_35) * (0.12060113295832983 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -5798,31 +5585,31 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_44 * (0.16666666666666666 * h) - a_47 * (0.16666666666666666 * h)),
+            &(-(a_44 + a_47) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_56 * (0.010874597374975465 * h) + a_59 * (0.010874597374975465 * h)),
+            &((a_56 + a_59) * (0.010874597374975465 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_33 * (0.12060113295832983 * h) - a_36 * (0.12060113295832983 * h)),
+            &(-(a_33 + a_36) * (0.12060113295832983 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_45 * (0.16666666666666666 * h) - a_48 * (0.16666666666666666 * h)),
+            &(-(a_45 + a_48) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_57 * (0.010874597374975465 * h) + a_60 * (0.010874597374975465 * h)),
+            &((a_57 + a_60) * (0.010874597374975465 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -5912,13 +5699,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_32 * (0.04606553370833684 * h) - a_35 * (0.04606553370833684 * h)),
+            &(-(a_32 + a_35) * (0.04606553370833684 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_44 * (0.5108745973749754 * h) - a_47 * (0.5108745973749754 * h)),
+            &(-(a_44 + a_47) * (0.5108745973749754 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -5934,25 +5721,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_56 * (0.16666666666666666 * h) - a_59 * (0.16666666666666666 * h)),
+            &(-(a_56 + a_59) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_33 * (0.04606553370833684 * h) - a_36 * (0.04606553370833684 * h)),
+            &(-(a_33 + a_36) * (0.04606553370833684 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_45 * (0.5108745973749754 * h) - a_48 * (0.5108745973749754 * h)),
+            &(-(a_45 + a_48) * (0.5108745973749754 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_57 * (0.16666666666666666 * h) - a_60 * (0.16666666666666666 * h)),
+            &(-(a_57 + a_60) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -6042,19 +5829,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_32 * (0.16666666666666666 * h) - a_35 * (0.16666666666666666 * h)),
+            &(-(a_32 + a_35) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_44 * (0.23032766854168418 * h) - a_47 * (0.23032766854168418 * h)),
+            &(-(a_44 + a_47) * (0.23032766854168418 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_56 * (0.6030056647916492 * h) - a_59 * (0.6030056647916492 * h)),
+            &(-(a_56 + a_59) * (0.6030056647916492 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -6070,19 +5857,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_33 * (0.16666666666666666 * h) - a_36 * (0.16666666666666666 * h)),
+            &(-(a_33 + a_36) * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_45 * (0.23032766854168418 * h) - a_48 * (0.23032766854168418 * h)),
+            &(-(a_45 + a_48) * (0.23032766854168418 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_57 * (0.6030056647916492 * h) - a_60 * (0.6030056647916492 * h)),
+            &(-(a_57 + a_60) * (0.6030056647916492 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -6172,25 +5959,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_38 * (0.08333333333333333 * h) - a_41 * (0.08333333333333333 * h)),
+            &(-(a_38 + a_41) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_50 * (0.18633899812498247 * h) + a_53 * (0.18633899812498247 * h)),
+            &((a_50 + a_53) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_62 * (0.18633899812498247 * h) - a_65 * (0.18633899812498247 * h)),
+            &(-(a_62 + a_65) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_74 * (0.08333333333333333 * h) + a_77 * (0.08333333333333333 * h)),
+            &((a_74 + a_77) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -6206,25 +5993,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_39 * (0.08333333333333333 * h) - a_42 * (0.08333333333333333 * h)),
+            &(-(a_39 + a_42) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_51 * (0.18633899812498247 * h) + a_54 * (0.18633899812498247 * h)),
+            &((a_51 + a_54) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_63 * (0.18633899812498247 * h) - a_66 * (0.18633899812498247 * h)),
+            &(-(a_63 + a_66) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_75 * (0.08333333333333333 * h) + a_78 * (0.08333333333333333 * h)),
+            &((a_75 + a_78) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -6336,31 +6123,31 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_38 * (0.08333333333333333 * h) - a_41 * (0.08333333333333333 * h)),
+            &(-(a_38 + a_41) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_50 * (0.25 * h) - a_53 * (0.25 * h)),
+            &(-(a_50 + a_53) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_62 * (0.0942079307083088 * h) + a_65 * (0.0942079307083088 * h)),
+            &((a_62 + a_65) * (0.0942079307083088 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_74 * (0.037267799624996496 * h) - a_77 * (0.037267799624996496 * h)),
+            &(-(a_74 + a_77) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_39 * (0.08333333333333333 * h) - a_42 * (0.08333333333333333 * h)),
+            &(-(a_39 + a_42) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -6376,19 +6163,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_51 * (0.25 * h) - a_54 * (0.25 * h)),
+            &(-(a_51 + a_54) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_63 * (0.0942079307083088 * h) + a_66 * (0.0942079307083088 * h)),
+            &((a_63 + a_66) * (0.0942079307083088 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(-a_75 * (0.037267799624996496 * h) - a_78 * (0.037267799624996496 * h)),
+            &(-(a_75 + a_78) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -6500,37 +6287,37 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_38 * (0.08333333333333333 * h) - a_41 * (0.08333333333333333 * h)),
+            &(-(a_38 + a_41) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_50 * (0.4275412640416421 * h) - a_53 * (0.4275412640416421 * h)),
+            &(-(a_50 + a_53) * (0.4275412640416421 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_62 * (0.25 * h) - a_65 * (0.25 * h)),
+            &(-(a_62 + a_65) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_74 * (0.037267799624996496 * h) + a_77 * (0.037267799624996496 * h)),
+            &((a_74 + a_77) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_39 * (0.08333333333333333 * h) - a_42 * (0.08333333333333333 * h)),
+            &(-(a_39 + a_42) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_51 * (0.4275412640416421 * h) - a_54 * (0.4275412640416421 * h)),
+            &(-(a_51 + a_54) * (0.4275412640416421 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -6546,13 +6333,13 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_63 * (0.25 * h) - a_66 * (0.25 * h)),
+            &(-(a_63 + a_66) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_75 * (0.037267799624996496 * h) + a_78 * (0.037267799624996496 * h)),
+            &((a_75 + a_78) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -6664,43 +6451,43 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_38 * (0.08333333333333333 * h) - a_41 * (0.08333333333333333 * h)),
+            &(-(a_38 + a_41) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_50 * (0.4166666666666667 * h) - a_53 * (0.4166666666666667 * h)),
+            &(-(a_50 + a_53) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_62 * (0.4166666666666667 * h) - a_65 * (0.4166666666666667 * h)),
+            &(-(a_62 + a_65) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_74 * (0.08333333333333333 * h) - a_77 * (0.08333333333333333 * h)),
+            &(-(a_74 + a_77) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_39 * (0.08333333333333333 * h) - a_42 * (0.08333333333333333 * h)),
+            &(-(a_39 + a_42) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_51 * (0.4166666666666667 * h) - a_54 * (0.4166666666666667 * h)),
+            &(-(a_51 + a_54) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_63 * (0.4166666666666667 * h) - a_66 * (0.4166666666666667 * h)),
+            &(-(a_63 + a_66) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -6716,7 +6503,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(-a_75 * (0.08333333333333333 * h) - a_78 * (0.08333333333333333 * h)),
+            &(-(a_75 + a_78) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -6828,811 +6615,679 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_104 * a_0 * (0.08333333333333333 * h2)
-                - a_105 * a_2 * (0.08333333333333333 * h2)),
+            &(-(a_104 * a_0 + a_105 * a_2) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_104 * a_4 * (0.4166666666666667 * h2)
-                - a_105 * a_6 * (0.4166666666666667 * h2)),
+            &(-(a_104 * a_4 + a_105 * a_6) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_104 * a_8 * (0.4166666666666667 * h2)
-                - a_105 * a_10 * (0.4166666666666667 * h2)),
+            &(-(a_104 * a_8 + a_105 * a_10) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_104 * a_12 * (0.08333333333333333 * h2)
-                - a_105 * a_14 * (0.08333333333333333 * h2)),
+            &(-(a_104 * a_12 + a_105 * a_14) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_104 * a_1 * (0.08333333333333333 * h2)
-                - a_105 * a_3 * (0.08333333333333333 * h2)),
+            &(-(a_104 * a_1 + a_105 * a_3) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_104 * a_5 * (0.4166666666666667 * h2)
-                - a_105 * a_7 * (0.4166666666666667 * h2)),
+            &(-(a_104 * a_5 + a_105 * a_7) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_104 * a_9 * (0.4166666666666667 * h2)
-                - a_105 * a_11 * (0.4166666666666667 * h2)),
+            &(-(a_104 * a_9 + a_105 * a_11) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_104 * a_13 * (0.08333333333333333 * h2)
-                - a_105 * a_15 * (0.08333333333333333 * h2)),
+            &(-(a_104 * a_13 + a_105 * a_15) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_82 * h + a_84 * a_16 * h + a_84 * a_32 * h + a_85 * a_18 * h
-                + a_85 * a_38 * h - a_104 * a_32 * (0.08333333333333333 * h2)
-                - a_104 * a_35 * (0.08333333333333333 * h2)
-                - a_105 * a_38 * (0.08333333333333333 * h2)
-                - a_105 * a_41 * (0.08333333333333333 * h2)),
+            &((a_82 + a_84 * a_16 + a_84 * a_32 + a_85 * a_18 + a_85 * a_38) * h
+                - (a_104 * a_32 + a_104 * a_35 + a_105 * a_38 + a_105 * a_41)
+                    * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_104 * a_44 * (0.4166666666666667 * h2)
-                - a_104 * a_47 * (0.4166666666666667 * h2)
-                - a_105 * a_50 * (0.4166666666666667 * h2)
-                - a_105 * a_53 * (0.4166666666666667 * h2)),
+            &(-(a_104 * a_44 + a_104 * a_47 + a_105 * a_50 + a_105 * a_53)
+                * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(-a_104 * a_56 * (0.4166666666666667 * h2)
-                - a_104 * a_59 * (0.4166666666666667 * h2)
-                - a_105 * a_62 * (0.4166666666666667 * h2)
-                - a_105 * a_65 * (0.4166666666666667 * h2)),
+            &(-(a_104 * a_56 + a_104 * a_59 + a_105 * a_62 + a_105 * a_65)
+                * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_100 * h + a_102 * a_28 * h + a_102 * a_68 * h + a_103 * a_30 * h
-                + a_103 * a_74 * h - a_104 * a_68 * (0.08333333333333333 * h2)
-                - a_104 * a_71 * (0.08333333333333333 * h2)
-                - a_105 * a_74 * (0.08333333333333333 * h2)
-                - a_105 * a_77 * (0.08333333333333333 * h2)),
+            &((a_100 + a_102 * a_28 + a_102 * a_68 + a_103 * a_30 + a_103 * a_74) * h
+                - (a_104 * a_68 + a_104 * a_71 + a_105 * a_74 + a_105 * a_77)
+                    * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_83 * h + a_84 * a_17 * h + a_84 * a_33 * h + a_85 * a_19 * h
-                + a_85 * a_39 * h - a_104 * a_33 * (0.08333333333333333 * h2)
-                - a_104 * a_36 * (0.08333333333333333 * h2)
-                - a_105 * a_39 * (0.08333333333333333 * h2)
-                - a_105 * a_42 * (0.08333333333333333 * h2)),
+            &((a_83 + a_84 * a_17 + a_84 * a_33 + a_85 * a_19 + a_85 * a_39) * h
+                - (a_104 * a_33 + a_104 * a_36 + a_105 * a_39 + a_105 * a_42)
+                    * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_104 * a_45 * (0.4166666666666667 * h2)
-                - a_104 * a_48 * (0.4166666666666667 * h2)
-                - a_105 * a_51 * (0.4166666666666667 * h2)
-                - a_105 * a_54 * (0.4166666666666667 * h2)),
+            &(-(a_104 * a_45 + a_104 * a_48 + a_105 * a_51 + a_105 * a_54)
+                * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(-a_104 * a_57 * (0.4166666666666667 * h2)
-                - a_104 * a_60 * (0.4166666666666667 * h2)
-                - a_105 * a_63 * (0.4166666666666667 * h2)
-                - a_105 * a_66 * (0.4166666666666667 * h2)),
+            &(-(a_104 * a_57 + a_104 * a_60 + a_105 * a_63 + a_105 * a_66)
+                * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_101 * h + a_102 * a_29 * h + a_102 * a_69 * h + a_103 * a_31 * h
-                + a_103 * a_75 * h - a_104 * a_69 * (0.08333333333333333 * h2)
-                - a_104 * a_72 * (0.08333333333333333 * h2)
-                - a_105 * a_75 * (0.08333333333333333 * h2)
-                - a_105 * a_78 * (0.08333333333333333 * h2)),
+            &((a_101 + a_102 * a_29 + a_102 * a_69 + a_103 * a_31 + a_103 * a_75) * h
+                - (a_104 * a_69 + a_104 * a_72 + a_105 * a_75 + a_105 * a_78)
+                    * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_84 * a_34 + a_85 * a_40 - a_104 * a_34 * (0.08333333333333333 * h)
-                - a_105 * a_40 * (0.08333333333333333 * h)),
+            &(a_84 * a_34 + a_85 * a_40
+                - (a_104 * a_34 + a_105 * a_40) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(-a_104 * a_46 * (0.4166666666666667 * h)
-                - a_105 * a_52 * (0.4166666666666667 * h)),
+            &(-(a_104 * a_46 + a_105 * a_52) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(-a_104 * a_58 * (0.4166666666666667 * h)
-                - a_105 * a_64 * (0.4166666666666667 * h)),
+            &(-(a_104 * a_58 + a_105 * a_64) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_102 * a_70 + a_103 * a_76 - a_104 * a_70 * (0.08333333333333333 * h)
-                - a_105 * a_76 * (0.08333333333333333 * h)),
+            &(a_102 * a_70 + a_103 * a_76
+                - (a_104 * a_70 + a_105 * a_76) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 0, dims),
-            &(-a_104 * a_37 * (0.08333333333333333 * h)
-                - a_105 * a_43 * (0.08333333333333333 * h)),
+            &(-(a_104 * a_37 + a_105 * a_43) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 1, dims),
-            &(-a_104 * a_49 * (0.4166666666666667 * h)
-                - a_105 * a_55 * (0.4166666666666667 * h)),
+            &(-(a_104 * a_49 + a_105 * a_55) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 2, dims),
-            &(-a_104 * a_61 * (0.4166666666666667 * h)
-                - a_105 * a_67 * (0.4166666666666667 * h)),
+            &(-(a_104 * a_61 + a_105 * a_67) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 3, dims),
-            &(-a_104 * a_73 * (0.08333333333333333 * h)
-                - a_105 * a_79 * (0.08333333333333333 * h)),
+            &(-(a_104 * a_73 + a_105 * a_79) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_104 * a_0 * (0.037267799624996496 * h2)
-                + a_105 * a_2 * (0.037267799624996496 * h2)),
+            &((a_104 * a_0 + a_105 * a_2) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_104 * a_4 * (0.18633899812498247 * h2)
-                + a_105 * a_6 * (0.18633899812498247 * h2)),
+            &((a_104 * a_4 + a_105 * a_6) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_104 * a_8 * (0.18633899812498247 * h2)
-                + a_105 * a_10 * (0.18633899812498247 * h2)),
+            &((a_104 * a_8 + a_105 * a_10) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_104 * a_12 * (0.037267799624996496 * h2)
-                + a_105 * a_14 * (0.037267799624996496 * h2)),
+            &((a_104 * a_12 + a_105 * a_14) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_104 * a_1 * (0.037267799624996496 * h2)
-                + a_105 * a_3 * (0.037267799624996496 * h2)),
+            &((a_104 * a_1 + a_105 * a_3) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_104 * a_5 * (0.18633899812498247 * h2)
-                + a_105 * a_7 * (0.18633899812498247 * h2)),
+            &((a_104 * a_5 + a_105 * a_7) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_104 * a_9 * (0.18633899812498247 * h2)
-                + a_105 * a_11 * (0.18633899812498247 * h2)),
+            &((a_104 * a_9 + a_105 * a_11) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_104 * a_13 * (0.037267799624996496 * h2)
-                + a_105 * a_15 * (0.037267799624996496 * h2)),
+            &((a_104 * a_13 + a_105 * a_15) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_104 * a_32 * (0.037267799624996496 * h2)
-                + a_104 * a_35 * (0.037267799624996496 * h2)
-                + a_105 * a_38 * (0.037267799624996496 * h2)
-                + a_105 * a_41 * (0.037267799624996496 * h2)),
+            &((a_104 * a_32 + a_104 * a_35 + a_105 * a_38 + a_105 * a_41)
+                * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_88 * h + a_90 * a_20 * h + a_90 * a_44 * h + a_91 * a_22 * h
-                + a_91 * a_50 * h + a_104 * a_44 * (0.18633899812498247 * h2)
-                + a_104 * a_47 * (0.18633899812498247 * h2)
-                + a_105 * a_50 * (0.18633899812498247 * h2)
-                + a_105 * a_53 * (0.18633899812498247 * h2)),
+            &((a_88 + a_90 * a_20 + a_90 * a_44 + a_91 * a_22 + a_91 * a_50) * h
+                + (a_104 * a_44 + a_104 * a_47 + a_105 * a_50 + a_105 * a_53)
+                    * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_104 * a_56 * (0.18633899812498247 * h2)
-                + a_104 * a_59 * (0.18633899812498247 * h2)
-                + a_105 * a_62 * (0.18633899812498247 * h2)
-                + a_105 * a_65 * (0.18633899812498247 * h2)),
+            &((a_104 * a_56 + a_104 * a_59 + a_105 * a_62 + a_105 * a_65)
+                * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_100 * (0.4472135954999579 * h) - a_102 * a_28 * (0.4472135954999579 * h)
-                - a_102 * a_68 * (0.4472135954999579 * h)
-                - a_103 * a_30 * (0.4472135954999579 * h)
-                - a_103 * a_74 * (0.4472135954999579 * h)
-                + a_104 * a_68 * (0.037267799624996496 * h2)
-                + a_104 * a_71 * (0.037267799624996496 * h2)
-                + a_105 * a_74 * (0.037267799624996496 * h2)
-                + a_105 * a_77 * (0.037267799624996496 * h2)),
+            &(-(a_100 + a_102 * a_28 + a_102 * a_68 + a_103 * a_30 + a_103 * a_74)
+                * (0.4472135954999579 * h)
+                + (a_104 * a_68 + a_104 * a_71 + a_105 * a_74 + a_105 * a_77)
+                    * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_104 * a_33 * (0.037267799624996496 * h2)
-                + a_104 * a_36 * (0.037267799624996496 * h2)
-                + a_105 * a_39 * (0.037267799624996496 * h2)
-                + a_105 * a_42 * (0.037267799624996496 * h2)),
+            &((a_104 * a_33 + a_104 * a_36 + a_105 * a_39 + a_105 * a_42)
+                * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_89 * h + a_90 * a_21 * h + a_90 * a_45 * h + a_91 * a_23 * h
-                + a_91 * a_51 * h + a_104 * a_45 * (0.18633899812498247 * h2)
-                + a_104 * a_48 * (0.18633899812498247 * h2)
-                + a_105 * a_51 * (0.18633899812498247 * h2)
-                + a_105 * a_54 * (0.18633899812498247 * h2)),
+            &((a_89 + a_90 * a_21 + a_90 * a_45 + a_91 * a_23 + a_91 * a_51) * h
+                + (a_104 * a_45 + a_104 * a_48 + a_105 * a_51 + a_105 * a_54)
+                    * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_104 * a_57 * (0.18633899812498247 * h2)
-                + a_104 * a_60 * (0.18633899812498247 * h2)
-                + a_105 * a_63 * (0.18633899812498247 * h2)
-                + a_105 * a_66 * (0.18633899812498247 * h2)),
+            &((a_104 * a_57 + a_104 * a_60 + a_105 * a_63 + a_105 * a_66)
+                * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(-a_101 * (0.4472135954999579 * h) - a_102 * a_29 * (0.4472135954999579 * h)
-                - a_102 * a_69 * (0.4472135954999579 * h)
-                - a_103 * a_31 * (0.4472135954999579 * h)
-                - a_103 * a_75 * (0.4472135954999579 * h)
-                + a_104 * a_69 * (0.037267799624996496 * h2)
-                + a_104 * a_72 * (0.037267799624996496 * h2)
-                + a_105 * a_75 * (0.037267799624996496 * h2)
-                + a_105 * a_78 * (0.037267799624996496 * h2)),
+            &(-(a_101 + a_102 * a_29 + a_102 * a_69 + a_103 * a_31 + a_103 * a_75)
+                * (0.4472135954999579 * h)
+                + (a_104 * a_69 + a_104 * a_72 + a_105 * a_75 + a_105 * a_78)
+                    * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_104 * a_34 * (0.037267799624996496 * h)
-                + a_105 * a_40 * (0.037267799624996496 * h)),
+            &((a_104 * a_34 + a_105 * a_40) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_90 * a_46 + a_91 * a_52 + a_104 * a_46 * (0.18633899812498247 * h)
-                + a_105 * a_52 * (0.18633899812498247 * h)),
+            &(a_90 * a_46 + a_91 * a_52
+                + (a_104 * a_46 + a_105 * a_52) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_104 * a_58 * (0.18633899812498247 * h)
-                + a_105 * a_64 * (0.18633899812498247 * h)),
+            &((a_104 * a_58 + a_105 * a_64) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(-a_102 * a_70 * 0.4472135954999579 - a_103 * a_76 * 0.4472135954999579
-                + a_104 * a_70 * (0.037267799624996496 * h)
-                + a_105 * a_76 * (0.037267799624996496 * h)),
+            &(-(a_102 * a_70 + a_103 * a_76) * 0.4472135954999579
+                + (a_104 * a_70 + a_105 * a_76) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 0, dims),
-            &(a_104 * a_37 * (0.037267799624996496 * h)
-                + a_105 * a_43 * (0.037267799624996496 * h)),
+            &((a_104 * a_37 + a_105 * a_43) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 1, dims),
-            &(a_104 * a_49 * (0.18633899812498247 * h)
-                + a_105 * a_55 * (0.18633899812498247 * h)),
+            &((a_104 * a_49 + a_105 * a_55) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 2, dims),
-            &(a_104 * a_61 * (0.18633899812498247 * h)
-                + a_105 * a_67 * (0.18633899812498247 * h)),
+            &((a_104 * a_61 + a_105 * a_67) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 3, dims),
-            &(a_104 * a_73 * (0.037267799624996496 * h)
-                + a_105 * a_79 * (0.037267799624996496 * h)),
+            &((a_104 * a_73 + a_105 * a_79) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_104 * a_0 * (0.037267799624996496 * h2)
-                - a_105 * a_2 * (0.037267799624996496 * h2)),
+            &(-(a_104 * a_0 + a_105 * a_2) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_104 * a_4 * (0.18633899812498247 * h2)
-                - a_105 * a_6 * (0.18633899812498247 * h2)),
+            &(-(a_104 * a_4 + a_105 * a_6) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_104 * a_8 * (0.18633899812498247 * h2)
-                - a_105 * a_10 * (0.18633899812498247 * h2)),
+            &(-(a_104 * a_8 + a_105 * a_10) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_104 * a_12 * (0.037267799624996496 * h2)
-                - a_105 * a_14 * (0.037267799624996496 * h2)),
+            &(-(a_104 * a_12 + a_105 * a_14) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_104 * a_1 * (0.037267799624996496 * h2)
-                - a_105 * a_3 * (0.037267799624996496 * h2)),
+            &(-(a_104 * a_1 + a_105 * a_3) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(-a_104 * a_5 * (0.18633899812498247 * h2)
-                - a_105 * a_7 * (0.18633899812498247 * h2)),
+            &(-(a_104 * a_5 + a_105 * a_7) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(-a_104 * a_9 * (0.18633899812498247 * h2)
-                - a_105 * a_11 * (0.18633899812498247 * h2)),
+            &(-(a_104 * a_9 + a_105 * a_11) * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(-a_104 * a_13 * (0.037267799624996496 * h2)
-                - a_105 * a_15 * (0.037267799624996496 * h2)),
+            &(-(a_104 * a_13 + a_105 * a_15) * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_104 * a_32 * (0.037267799624996496 * h2)
-                - a_104 * a_35 * (0.037267799624996496 * h2)
-                - a_105 * a_38 * (0.037267799624996496 * h2)
-                - a_105 * a_41 * (0.037267799624996496 * h2)),
+            &(-(a_104 * a_32 + a_104 * a_35 + a_105 * a_38 + a_105 * a_41)
+                * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_104 * a_44 * (0.18633899812498247 * h2)
-                - a_104 * a_47 * (0.18633899812498247 * h2)
-                - a_105 * a_50 * (0.18633899812498247 * h2)
-                - a_105 * a_53 * (0.18633899812498247 * h2)),
+            &(-(a_104 * a_44 + a_104 * a_47 + a_105 * a_50 + a_105 * a_53)
+                * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_94 * h + a_96 * a_24 * h + a_96 * a_56 * h + a_97 * a_26 * h
-                + a_97 * a_62 * h - a_104 * a_56 * (0.18633899812498247 * h2)
-                - a_104 * a_59 * (0.18633899812498247 * h2)
-                - a_105 * a_62 * (0.18633899812498247 * h2)
-                - a_105 * a_65 * (0.18633899812498247 * h2)),
+            &((a_94 + a_96 * a_24 + a_96 * a_56 + a_97 * a_26 + a_97 * a_62) * h
+                - (a_104 * a_56 + a_104 * a_59 + a_105 * a_62 + a_105 * a_65)
+                    * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_100 * (0.4472135954999579 * h) + a_102 * a_28 * (0.4472135954999579 * h)
-                + a_102 * a_68 * (0.4472135954999579 * h)
-                + a_103 * a_30 * (0.4472135954999579 * h)
-                + a_103 * a_74 * (0.4472135954999579 * h)
-                - a_104 * a_68 * (0.037267799624996496 * h2)
-                - a_104 * a_71 * (0.037267799624996496 * h2)
-                - a_105 * a_74 * (0.037267799624996496 * h2)
-                - a_105 * a_77 * (0.037267799624996496 * h2)),
+            &((a_100 + a_102 * a_28 + a_102 * a_68 + a_103 * a_30 + a_103 * a_74)
+                * (0.4472135954999579 * h)
+                - (a_104 * a_68 + a_104 * a_71 + a_105 * a_74 + a_105 * a_77)
+                    * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_104 * a_33 * (0.037267799624996496 * h2)
-                - a_104 * a_36 * (0.037267799624996496 * h2)
-                - a_105 * a_39 * (0.037267799624996496 * h2)
-                - a_105 * a_42 * (0.037267799624996496 * h2)),
+            &(-(a_104 * a_33 + a_104 * a_36 + a_105 * a_39 + a_105 * a_42)
+                * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_104 * a_45 * (0.18633899812498247 * h2)
-                - a_104 * a_48 * (0.18633899812498247 * h2)
-                - a_105 * a_51 * (0.18633899812498247 * h2)
-                - a_105 * a_54 * (0.18633899812498247 * h2)),
+            &(-(a_104 * a_45 + a_104 * a_48 + a_105 * a_51 + a_105 * a_54)
+                * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_95 * h + a_96 * a_25 * h + a_96 * a_57 * h + a_97 * a_27 * h
-                + a_97 * a_63 * h - a_104 * a_57 * (0.18633899812498247 * h2)
-                - a_104 * a_60 * (0.18633899812498247 * h2)
-                - a_105 * a_63 * (0.18633899812498247 * h2)
-                - a_105 * a_66 * (0.18633899812498247 * h2)),
+            &((a_95 + a_96 * a_25 + a_96 * a_57 + a_97 * a_27 + a_97 * a_63) * h
+                - (a_104 * a_57 + a_104 * a_60 + a_105 * a_63 + a_105 * a_66)
+                    * (0.18633899812498247 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_101 * (0.4472135954999579 * h) + a_102 * a_29 * (0.4472135954999579 * h)
-                + a_102 * a_69 * (0.4472135954999579 * h)
-                + a_103 * a_31 * (0.4472135954999579 * h)
-                + a_103 * a_75 * (0.4472135954999579 * h)
-                - a_104 * a_69 * (0.037267799624996496 * h2)
-                - a_104 * a_72 * (0.037267799624996496 * h2)
-                - a_105 * a_75 * (0.037267799624996496 * h2)
-                - a_105 * a_78 * (0.037267799624996496 * h2)),
+            &((a_101 + a_102 * a_29 + a_102 * a_69 + a_103 * a_31 + a_103 * a_75)
+                * (0.4472135954999579 * h)
+                - (a_104 * a_69 + a_104 * a_72 + a_105 * a_75 + a_105 * a_78)
+                    * (0.037267799624996496 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(-a_104 * a_34 * (0.037267799624996496 * h)
-                - a_105 * a_40 * (0.037267799624996496 * h)),
+            &(-(a_104 * a_34 + a_105 * a_40) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(-a_104 * a_46 * (0.18633899812498247 * h)
-                - a_105 * a_52 * (0.18633899812498247 * h)),
+            &(-(a_104 * a_46 + a_105 * a_52) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_96 * a_58 + a_97 * a_64 - a_104 * a_58 * (0.18633899812498247 * h)
-                - a_105 * a_64 * (0.18633899812498247 * h)),
+            &(a_96 * a_58 + a_97 * a_64
+                - (a_104 * a_58 + a_105 * a_64) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_102 * a_70 * 0.4472135954999579 + a_103 * a_76 * 0.4472135954999579
-                - a_104 * a_70 * (0.037267799624996496 * h)
-                - a_105 * a_76 * (0.037267799624996496 * h)),
+            &((a_102 * a_70 + a_103 * a_76) * 0.4472135954999579
+                - (a_104 * a_70 + a_105 * a_76) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 0, dims),
-            &(-a_104 * a_37 * (0.037267799624996496 * h)
-                - a_105 * a_43 * (0.037267799624996496 * h)),
+            &(-(a_104 * a_37 + a_105 * a_43) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 1, dims),
-            &(-a_104 * a_49 * (0.18633899812498247 * h)
-                - a_105 * a_55 * (0.18633899812498247 * h)),
+            &(-(a_104 * a_49 + a_105 * a_55) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 2, dims),
-            &(-a_104 * a_61 * (0.18633899812498247 * h)
-                - a_105 * a_67 * (0.18633899812498247 * h)),
+            &(-(a_104 * a_61 + a_105 * a_67) * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 3, dims),
-            &(-a_104 * a_73 * (0.037267799624996496 * h)
-                - a_105 * a_79 * (0.037267799624996496 * h)),
+            &(-(a_104 * a_73 + a_105 * a_79) * (0.037267799624996496 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_104 * a_0 * (0.08333333333333333 * h2)
-                + a_105 * a_2 * (0.08333333333333333 * h2)),
+            &((a_104 * a_0 + a_105 * a_2) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_104 * a_4 * (0.4166666666666667 * h2)
-                + a_105 * a_6 * (0.4166666666666667 * h2)),
+            &((a_104 * a_4 + a_105 * a_6) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_104 * a_8 * (0.4166666666666667 * h2)
-                + a_105 * a_10 * (0.4166666666666667 * h2)),
+            &((a_104 * a_8 + a_105 * a_10) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_104 * a_12 * (0.08333333333333333 * h2)
-                + a_105 * a_14 * (0.08333333333333333 * h2)),
+            &((a_104 * a_12 + a_105 * a_14) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_104 * a_1 * (0.08333333333333333 * h2)
-                + a_105 * a_3 * (0.08333333333333333 * h2)),
+            &((a_104 * a_1 + a_105 * a_3) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_104 * a_5 * (0.4166666666666667 * h2)
-                + a_105 * a_7 * (0.4166666666666667 * h2)),
+            &((a_104 * a_5 + a_105 * a_7) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 2, dims),
-            &(a_104 * a_9 * (0.4166666666666667 * h2)
-                + a_105 * a_11 * (0.4166666666666667 * h2)),
+            &((a_104 * a_9 + a_105 * a_11) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 3, dims),
-            &(a_104 * a_13 * (0.08333333333333333 * h2)
-                + a_105 * a_15 * (0.08333333333333333 * h2)),
+            &((a_104 * a_13 + a_105 * a_15) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_104 * a_32 * (0.08333333333333333 * h2)
-                + a_104 * a_35 * (0.08333333333333333 * h2)
-                + a_105 * a_38 * (0.08333333333333333 * h2)
-                + a_105 * a_41 * (0.08333333333333333 * h2)),
+            &((a_104 * a_32 + a_104 * a_35 + a_105 * a_38 + a_105 * a_41)
+                * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_104 * a_44 * (0.4166666666666667 * h2)
-                + a_104 * a_47 * (0.4166666666666667 * h2)
-                + a_105 * a_50 * (0.4166666666666667 * h2)
-                + a_105 * a_53 * (0.4166666666666667 * h2)),
+            &((a_104 * a_44 + a_104 * a_47 + a_105 * a_50 + a_105 * a_53)
+                * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_104 * a_56 * (0.4166666666666667 * h2)
-                + a_104 * a_59 * (0.4166666666666667 * h2)
-                + a_105 * a_62 * (0.4166666666666667 * h2)
-                + a_105 * a_65 * (0.4166666666666667 * h2)),
+            &((a_104 * a_56 + a_104 * a_59 + a_105 * a_62 + a_105 * a_65)
+                * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_104 * a_68 * (0.08333333333333333 * h2)
-                + a_104 * a_71 * (0.08333333333333333 * h2)
-                + a_105 * a_74 * (0.08333333333333333 * h2)
-                + a_105 * a_77 * (0.08333333333333333 * h2)),
+            &((a_104 * a_68 + a_104 * a_71 + a_105 * a_74 + a_105 * a_77)
+                * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_104 * a_33 * (0.08333333333333333 * h2)
-                + a_104 * a_36 * (0.08333333333333333 * h2)
-                + a_105 * a_39 * (0.08333333333333333 * h2)
-                + a_105 * a_42 * (0.08333333333333333 * h2)),
+            &((a_104 * a_33 + a_104 * a_36 + a_105 * a_39 + a_105 * a_42)
+                * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_104 * a_45 * (0.4166666666666667 * h2)
-                + a_104 * a_48 * (0.4166666666666667 * h2)
-                + a_105 * a_51 * (0.4166666666666667 * h2)
-                + a_105 * a_54 * (0.4166666666666667 * h2)),
+            &((a_104 * a_45 + a_104 * a_48 + a_105 * a_51 + a_105 * a_54)
+                * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_104 * a_57 * (0.4166666666666667 * h2)
-                + a_104 * a_60 * (0.4166666666666667 * h2)
-                + a_105 * a_63 * (0.4166666666666667 * h2)
-                + a_105 * a_66 * (0.4166666666666667 * h2)),
+            &((a_104 * a_57 + a_104 * a_60 + a_105 * a_63 + a_105 * a_66)
+                * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_104 * a_69 * (0.08333333333333333 * h2)
-                + a_104 * a_72 * (0.08333333333333333 * h2)
-                + a_105 * a_75 * (0.08333333333333333 * h2)
-                + a_105 * a_78 * (0.08333333333333333 * h2)),
+            &((a_104 * a_69 + a_104 * a_72 + a_105 * a_75 + a_105 * a_78)
+                * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 0, dims),
-            &(a_104 * a_34 * (0.08333333333333333 * h)
-                + a_105 * a_40 * (0.08333333333333333 * h)),
+            &((a_104 * a_34 + a_105 * a_40) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 1, dims),
-            &(a_104 * a_46 * (0.4166666666666667 * h)
-                + a_105 * a_52 * (0.4166666666666667 * h)),
+            &((a_104 * a_46 + a_105 * a_52) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 2, dims),
-            &(a_104 * a_58 * (0.4166666666666667 * h)
-                + a_105 * a_64 * (0.4166666666666667 * h)),
+            &((a_104 * a_58 + a_105 * a_64) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(4, 3, dims),
-            &(a_104 * a_70 * (0.08333333333333333 * h)
-                + a_105 * a_76 * (0.08333333333333333 * h)),
+            &((a_104 * a_70 + a_105 * a_76) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 0, dims),
-            &(a_104 * a_37 * (0.08333333333333333 * h)
-                + a_105 * a_43 * (0.08333333333333333 * h)),
+            &((a_104 * a_37 + a_105 * a_43) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 1, dims),
-            &(a_104 * a_49 * (0.4166666666666667 * h)
-                + a_105 * a_55 * (0.4166666666666667 * h)),
+            &((a_104 * a_49 + a_105 * a_55) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 2, dims),
-            &(a_104 * a_61 * (0.4166666666666667 * h)
-                + a_105 * a_67 * (0.4166666666666667 * h)),
+            &((a_104 * a_61 + a_105 * a_67) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(5, 3, dims),
-            &(a_104 * a_73 * (0.08333333333333333 * h)
-                + a_105 * a_79 * (0.08333333333333333 * h)),
+            &((a_104 * a_73 + a_105 * a_79) * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_16 * (0.28867513459481287 * h) + a_32 * (0.28867513459481287 * h)),
+            &((a_16 + a_32) * (0.28867513459481287 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(-a_20 * (0.6454972243679028 * h) - a_44 * (0.6454972243679028 * h)),
+            &(-(a_20 + a_44) * (0.6454972243679028 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_24 * (0.6454972243679028 * h) + a_56 * (0.6454972243679028 * h)),
+            &((a_24 + a_56) * (0.6454972243679028 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(-a_28 * (0.28867513459481287 * h) - a_68 * (0.28867513459481287 * h)),
+            &(-(a_28 + a_68) * (0.28867513459481287 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_17 * (0.28867513459481287 * h) + a_33 * (0.28867513459481287 * h)),
+            &((a_17 + a_33) * (0.28867513459481287 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(-a_21 * (0.6454972243679028 * h) - a_45 * (0.6454972243679028 * h)),
+            &(-(a_21 + a_45) * (0.6454972243679028 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_25 * (0.6454972243679028 * h) + a_57 * (0.6454972243679028 * h)),
+            &((a_25 + a_57) * (0.6454972243679028 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(-a_29 * (0.28867513459481287 * h) - a_69 * (0.28867513459481287 * h)),
+            &(-(a_29 + a_69) * (0.28867513459481287 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -7894,293 +7549,241 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_0 * 0.12060113295832983 - a_4 * 0.16666666666666666
-                + a_8 * 0.010874597374975465 - a_32 * 0.12060113295832983
-                - a_35 * 0.12060113295832983 - a_44 * 0.16666666666666666
-                - a_47 * 0.16666666666666666 + a_56 * 0.010874597374975465
-                + a_59 * 0.010874597374975465),
+            &(-(a_0 + a_32 + a_35) * 0.12060113295832983
+                - (a_4 + a_44 + a_47) * 0.16666666666666666
+                + (a_8 + a_56 + a_59) * 0.010874597374975465),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(-a_1 * 0.12060113295832983 - a_5 * 0.16666666666666666
-                + a_9 * 0.010874597374975465 - a_33 * 0.12060113295832983
-                - a_36 * 0.12060113295832983 - a_45 * 0.16666666666666666
-                - a_48 * 0.16666666666666666 + a_57 * 0.010874597374975465
-                + a_60 * 0.010874597374975465),
+            &(-(a_1 + a_33 + a_36) * 0.12060113295832983
+                - (a_5 + a_45 + a_48) * 0.16666666666666666
+                + (a_9 + a_57 + a_60) * 0.010874597374975465),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(-a_0 * 0.04606553370833684 - a_4 * 0.5108745973749754
-                - a_8 * 0.16666666666666666 - a_32 * 0.04606553370833684
-                - a_35 * 0.04606553370833684 - a_44 * 0.5108745973749754
-                - a_47 * 0.5108745973749754 - a_56 * 0.16666666666666666
-                - a_59 * 0.16666666666666666),
+            &(-(a_0 + a_32 + a_35) * 0.04606553370833684
+                - (a_4 + a_44 + a_47) * 0.5108745973749754
+                - (a_8 + a_56 + a_59) * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(-a_1 * 0.04606553370833684 - a_5 * 0.5108745973749754
-                - a_9 * 0.16666666666666666 - a_33 * 0.04606553370833684
-                - a_36 * 0.04606553370833684 - a_45 * 0.5108745973749754
-                - a_48 * 0.5108745973749754 - a_57 * 0.16666666666666666
-                - a_60 * 0.16666666666666666),
+            &(-(a_1 + a_33 + a_36) * 0.04606553370833684
+                - (a_5 + a_45 + a_48) * 0.5108745973749754
+                - (a_9 + a_57 + a_60) * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(-a_0 * 0.16666666666666666 - a_4 * 0.23032766854168418
-                - a_8 * 0.6030056647916492 - a_32 * 0.16666666666666666
-                - a_35 * 0.16666666666666666 - a_44 * 0.23032766854168418
-                - a_47 * 0.23032766854168418 - a_56 * 0.6030056647916492
-                - a_59 * 0.6030056647916492),
+            &(-(a_0 + a_32 + a_35) * 0.16666666666666666
+                - (a_4 + a_44 + a_47) * 0.23032766854168418
+                - (a_8 + a_56 + a_59) * 0.6030056647916492),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(-a_1 * 0.16666666666666666 - a_5 * 0.23032766854168418
-                - a_9 * 0.6030056647916492 - a_33 * 0.16666666666666666
-                - a_36 * 0.16666666666666666 - a_45 * 0.23032766854168418
-                - a_48 * 0.23032766854168418 - a_57 * 0.6030056647916492
-                - a_60 * 0.6030056647916492),
+            &(-(a_1 + a_33 + a_36) * 0.16666666666666666
+                - (a_5 + a_45 + a_48) * 0.23032766854168418
+                - (a_9 + a_57 + a_60) * 0.6030056647916492),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_2 * 0.08333333333333333 + a_6 * 0.18633899812498247
-                - a_10 * 0.18633899812498247 + a_14 * 0.08333333333333333),
+            &(-(a_2 - a_14) * 0.08333333333333333 + (a_6 - a_10) * 0.18633899812498247),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(-a_3 * 0.08333333333333333 + a_7 * 0.18633899812498247
-                - a_11 * 0.18633899812498247 + a_15 * 0.08333333333333333),
+            &(-(a_3 - a_15) * 0.08333333333333333 + (a_7 - a_11) * 0.18633899812498247),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_2 * 0.08333333333333333 - a_6 * 0.25 + a_10 * 0.0942079307083088
-                - a_14 * 0.037267799624996496 - a_38 * 0.12060113295832983
-                - a_41 * 0.12060113295832983 - a_50 * 0.16666666666666666
-                - a_53 * 0.16666666666666666 + a_62 * 0.010874597374975465
-                + a_65 * 0.010874597374975465),
+                - a_14 * 0.037267799624996496 - (a_38 + a_41) * 0.12060113295832983
+                - (a_50 + a_53) * 0.16666666666666666
+                + (a_62 + a_65) * 0.010874597374975465),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
             &(-a_3 * 0.08333333333333333 - a_7 * 0.25 + a_11 * 0.0942079307083088
-                - a_15 * 0.037267799624996496 - a_39 * 0.12060113295832983
-                - a_42 * 0.12060113295832983 - a_51 * 0.16666666666666666
-                - a_54 * 0.16666666666666666 + a_63 * 0.010874597374975465
-                + a_66 * 0.010874597374975465),
+                - a_15 * 0.037267799624996496 - (a_39 + a_42) * 0.12060113295832983
+                - (a_51 + a_54) * 0.16666666666666666
+                + (a_63 + a_66) * 0.010874597374975465),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_2 * 0.08333333333333333 - a_6 * 0.4275412640416421 - a_10 * 0.25
-                + a_14 * 0.037267799624996496 - a_38 * 0.04606553370833684
-                - a_41 * 0.04606553370833684 - a_50 * 0.5108745973749754
-                - a_53 * 0.5108745973749754 - a_62 * 0.16666666666666666
-                - a_65 * 0.16666666666666666),
+                + a_14 * 0.037267799624996496 - (a_38 + a_41) * 0.04606553370833684
+                - (a_50 + a_53) * 0.5108745973749754
+                - (a_62 + a_65) * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 2, dims),
             0,
             &(-a_3 * 0.08333333333333333 - a_7 * 0.4275412640416421 - a_11 * 0.25
-                + a_15 * 0.037267799624996496 - a_39 * 0.04606553370833684
-                - a_42 * 0.04606553370833684 - a_51 * 0.5108745973749754
-                - a_54 * 0.5108745973749754 - a_63 * 0.16666666666666666
-                - a_66 * 0.16666666666666666),
+                + a_15 * 0.037267799624996496 - (a_39 + a_42) * 0.04606553370833684
+                - (a_51 + a_54) * 0.5108745973749754
+                - (a_63 + a_66) * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
-            &(-a_2 * 0.08333333333333333 - a_6 * 0.4166666666666667
-                - a_10 * 0.4166666666666667 - a_14 * 0.08333333333333333
-                - a_38 * 0.16666666666666666 - a_41 * 0.16666666666666666
-                - a_50 * 0.23032766854168418 - a_53 * 0.23032766854168418
-                - a_62 * 0.6030056647916492 - a_65 * 0.6030056647916492),
+            &(-(a_2 + a_14) * 0.08333333333333333 - (a_6 + a_10) * 0.4166666666666667
+                - (a_38 + a_41) * 0.16666666666666666
+                - (a_50 + a_53) * 0.23032766854168418
+                - (a_62 + a_65) * 0.6030056647916492),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 3, dims),
             0,
-            &(-a_3 * 0.08333333333333333 - a_7 * 0.4166666666666667
-                - a_11 * 0.4166666666666667 - a_15 * 0.08333333333333333
-                - a_39 * 0.16666666666666666 - a_42 * 0.16666666666666666
-                - a_51 * 0.23032766854168418 - a_54 * 0.23032766854168418
-                - a_63 * 0.6030056647916492 - a_66 * 0.6030056647916492),
+            &(-(a_3 + a_15) * 0.08333333333333333 - (a_7 + a_11) * 0.4166666666666667
+                - (a_39 + a_42) * 0.16666666666666666
+                - (a_51 + a_54) * 0.23032766854168418
+                - (a_63 + a_66) * 0.6030056647916492),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_0 * 0.08333333333333333 + a_4 * 0.18633899812498247
-                - a_8 * 0.18633899812498247 + a_12 * 0.08333333333333333),
+            &(-(a_0 - a_12) * 0.08333333333333333 + (a_4 - a_8) * 0.18633899812498247),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 0, dims),
             0,
-            &(-a_1 * 0.08333333333333333 + a_5 * 0.18633899812498247
-                - a_9 * 0.18633899812498247 + a_13 * 0.08333333333333333),
+            &(-(a_1 - a_13) * 0.08333333333333333 + (a_5 - a_9) * 0.18633899812498247),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
             &(-a_0 * 0.08333333333333333 - a_4 * 0.25 + a_8 * 0.0942079307083088
-                - a_12 * 0.037267799624996496 - a_32 * 0.12060113295832983
-                - a_35 * 0.12060113295832983 - a_44 * 0.16666666666666666
-                - a_47 * 0.16666666666666666 + a_56 * 0.010874597374975465
-                + a_59 * 0.010874597374975465),
+                - a_12 * 0.037267799624996496 - (a_32 + a_35) * 0.12060113295832983
+                - (a_44 + a_47) * 0.16666666666666666
+                + (a_56 + a_59) * 0.010874597374975465),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
             &(-a_1 * 0.08333333333333333 - a_5 * 0.25 + a_9 * 0.0942079307083088
-                - a_13 * 0.037267799624996496 - a_33 * 0.12060113295832983
-                - a_36 * 0.12060113295832983 - a_45 * 0.16666666666666666
-                - a_48 * 0.16666666666666666 + a_57 * 0.010874597374975465
-                + a_60 * 0.010874597374975465),
+                - a_13 * 0.037267799624996496 - (a_33 + a_36) * 0.12060113295832983
+                - (a_45 + a_48) * 0.16666666666666666
+                + (a_57 + a_60) * 0.010874597374975465),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
             &(-a_0 * 0.08333333333333333 - a_4 * 0.4275412640416421 - a_8 * 0.25
-                + a_12 * 0.037267799624996496 - a_32 * 0.04606553370833684
-                - a_35 * 0.04606553370833684 - a_44 * 0.5108745973749754
-                - a_47 * 0.5108745973749754 - a_56 * 0.16666666666666666
-                - a_59 * 0.16666666666666666),
+                + a_12 * 0.037267799624996496 - (a_32 + a_35) * 0.04606553370833684
+                - (a_44 + a_47) * 0.5108745973749754
+                - (a_56 + a_59) * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 2, dims),
             0,
             &(-a_1 * 0.08333333333333333 - a_5 * 0.4275412640416421 - a_9 * 0.25
-                + a_13 * 0.037267799624996496 - a_33 * 0.04606553370833684
-                - a_36 * 0.04606553370833684 - a_45 * 0.5108745973749754
-                - a_48 * 0.5108745973749754 - a_57 * 0.16666666666666666
-                - a_60 * 0.16666666666666666),
+                + a_13 * 0.037267799624996496 - (a_33 + a_36) * 0.04606553370833684
+                - (a_45 + a_48) * 0.5108745973749754
+                - (a_57 + a_60) * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             0,
-            &(-a_0 * 0.08333333333333333 - a_4 * 0.4166666666666667
-                - a_8 * 0.4166666666666667 - a_12 * 0.08333333333333333
-                - a_32 * 0.16666666666666666 - a_35 * 0.16666666666666666
-                - a_44 * 0.23032766854168418 - a_47 * 0.23032766854168418
-                - a_56 * 0.6030056647916492 - a_59 * 0.6030056647916492),
+            &(-(a_0 + a_12) * 0.08333333333333333 - (a_4 + a_8) * 0.4166666666666667
+                - (a_32 + a_35) * 0.16666666666666666
+                - (a_44 + a_47) * 0.23032766854168418
+                - (a_56 + a_59) * 0.6030056647916492),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 3, dims),
             0,
-            &(-a_1 * 0.08333333333333333 - a_5 * 0.4166666666666667
-                - a_9 * 0.4166666666666667 - a_13 * 0.08333333333333333
-                - a_33 * 0.16666666666666666 - a_36 * 0.16666666666666666
-                - a_45 * 0.23032766854168418 - a_48 * 0.23032766854168418
-                - a_57 * 0.6030056647916492 - a_60 * 0.6030056647916492),
+            &(-(a_1 + a_13) * 0.08333333333333333 - (a_5 + a_9) * 0.4166666666666667
+                - (a_33 + a_36) * 0.16666666666666666
+                - (a_45 + a_48) * 0.23032766854168418
+                - (a_57 + a_60) * 0.6030056647916492),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_2 * 0.08333333333333333 + a_6 * 0.18633899812498247
-                - a_10 * 0.18633899812498247 + a_14 * 0.08333333333333333
-                - a_38 * 0.08333333333333333 - a_41 * 0.08333333333333333
-                + a_50 * 0.18633899812498247 + a_53 * 0.18633899812498247
-                - a_62 * 0.18633899812498247 - a_65 * 0.18633899812498247
-                + a_74 * 0.08333333333333333 + a_77 * 0.08333333333333333),
+            &(-(a_2 - a_14 + a_38 + a_41 - a_74 - a_77) * 0.08333333333333333
+                + (a_6 - a_10 + a_50 + a_53 - a_62 - a_65) * 0.18633899812498247),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 0, dims),
             0,
-            &(-a_3 * 0.08333333333333333 + a_7 * 0.18633899812498247
-                - a_11 * 0.18633899812498247 + a_15 * 0.08333333333333333
-                - a_39 * 0.08333333333333333 - a_42 * 0.08333333333333333
-                + a_51 * 0.18633899812498247 + a_54 * 0.18633899812498247
-                - a_63 * 0.18633899812498247 - a_66 * 0.18633899812498247
-                + a_75 * 0.08333333333333333 + a_78 * 0.08333333333333333),
+            &(-(a_3 - a_15 + a_39 + a_42 - a_75 - a_78) * 0.08333333333333333
+                + (a_7 - a_11 + a_51 + a_54 - a_63 - a_66) * 0.18633899812498247),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_2 * 0.08333333333333333 - a_6 * 0.25 + a_10 * 0.0942079307083088
-                - a_14 * 0.037267799624996496 - a_38 * 0.08333333333333333
-                - a_41 * 0.08333333333333333 - a_50 * 0.25 - a_53 * 0.25
-                + a_62 * 0.0942079307083088 + a_65 * 0.0942079307083088
-                - a_74 * 0.037267799624996496 - a_77 * 0.037267799624996496),
+            &(-(a_2 + a_38 + a_41) * 0.08333333333333333 - (a_6 + a_50 + a_53) * 0.25
+                + (a_10 + a_62 + a_65) * 0.0942079307083088
+                - (a_14 + a_74 + a_77) * 0.037267799624996496),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 1, dims),
             0,
-            &(-a_3 * 0.08333333333333333 - a_7 * 0.25 + a_11 * 0.0942079307083088
-                - a_15 * 0.037267799624996496 - a_39 * 0.08333333333333333
-                - a_42 * 0.08333333333333333 - a_51 * 0.25 - a_54 * 0.25
-                + a_63 * 0.0942079307083088 + a_66 * 0.0942079307083088
-                - a_75 * 0.037267799624996496 - a_78 * 0.037267799624996496),
+            &(-(a_3 + a_39 + a_42) * 0.08333333333333333 - (a_7 + a_51 + a_54) * 0.25
+                + (a_11 + a_63 + a_66) * 0.0942079307083088
+                - (a_15 + a_75 + a_78) * 0.037267799624996496),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_2 * 0.08333333333333333 - a_6 * 0.4275412640416421 - a_10 * 0.25
-                + a_14 * 0.037267799624996496 - a_38 * 0.08333333333333333
-                - a_41 * 0.08333333333333333 - a_50 * 0.4275412640416421
-                - a_53 * 0.4275412640416421 - a_62 * 0.25 - a_65 * 0.25
-                + a_74 * 0.037267799624996496 + a_77 * 0.037267799624996496),
+            &(-(a_2 + a_38 + a_41) * 0.08333333333333333
+                - (a_6 + a_50 + a_53) * 0.4275412640416421 - (a_10 + a_62 + a_65) * 0.25
+                + (a_14 + a_74 + a_77) * 0.037267799624996496),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 2, dims),
             0,
-            &(-a_3 * 0.08333333333333333 - a_7 * 0.4275412640416421 - a_11 * 0.25
-                + a_15 * 0.037267799624996496 - a_39 * 0.08333333333333333
-                - a_42 * 0.08333333333333333 - a_51 * 0.4275412640416421
-                - a_54 * 0.4275412640416421 - a_63 * 0.25 - a_66 * 0.25
-                + a_75 * 0.037267799624996496 + a_78 * 0.037267799624996496),
+            &(-(a_3 + a_39 + a_42) * 0.08333333333333333
+                - (a_7 + a_51 + a_54) * 0.4275412640416421 - (a_11 + a_63 + a_66) * 0.25
+                + (a_15 + a_75 + a_78) * 0.037267799624996496),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             0,
-            &(-a_2 * 0.08333333333333333 - a_6 * 0.4166666666666667
-                - a_10 * 0.4166666666666667 - a_14 * 0.08333333333333333
-                - a_38 * 0.08333333333333333 - a_41 * 0.08333333333333333
-                - a_50 * 0.4166666666666667 - a_53 * 0.4166666666666667
-                - a_62 * 0.4166666666666667 - a_65 * 0.4166666666666667
-                - a_74 * 0.08333333333333333 - a_77 * 0.08333333333333333),
+            &(-(a_2 + a_14 + a_38 + a_41 + a_74 + a_77) * 0.08333333333333333
+                - (a_6 + a_10 + a_50 + a_53 + a_62 + a_65) * 0.4166666666666667),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(3, 3, dims),
             0,
-            &(-a_3 * 0.08333333333333333 - a_7 * 0.4166666666666667
-                - a_11 * 0.4166666666666667 - a_15 * 0.08333333333333333
-                - a_39 * 0.08333333333333333 - a_42 * 0.08333333333333333
-                - a_51 * 0.4166666666666667 - a_54 * 0.4166666666666667
-                - a_63 * 0.4166666666666667 - a_66 * 0.4166666666666667
-                - a_75 * 0.08333333333333333 - a_78 * 0.08333333333333333),
+            &(-(a_3 + a_15 + a_39 + a_42 + a_75 + a_78) * 0.08333333333333333
+                - (a_7 + a_11 + a_51 + a_54 + a_63 + a_66) * 0.4166666666666667),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -8236,30 +7839,14 @@ impl<
             0,
             &(a_82 + a_84 * a_16 + a_84 * a_32 + a_85 * a_18 + a_85 * a_38 + a_100
                 + a_102 * a_28 + a_102 * a_68 + a_103 * a_30 + a_103 * a_74 - a_104
-                - a_104 * a_0 * (0.08333333333333333 * h)
-                - a_104 * a_4 * (0.4166666666666667 * h)
-                - a_104 * a_8 * (0.4166666666666667 * h)
-                - a_104 * a_12 * (0.08333333333333333 * h)
-                - a_104 * a_32 * (0.08333333333333333 * h)
-                - a_104 * a_35 * (0.08333333333333333 * h)
-                - a_104 * a_44 * (0.4166666666666667 * h)
-                - a_104 * a_47 * (0.4166666666666667 * h)
-                - a_104 * a_56 * (0.4166666666666667 * h)
-                - a_104 * a_59 * (0.4166666666666667 * h)
-                - a_104 * a_68 * (0.08333333333333333 * h)
-                - a_104 * a_71 * (0.08333333333333333 * h)
-                - a_105 * a_2 * (0.08333333333333333 * h)
-                - a_105 * a_6 * (0.4166666666666667 * h)
-                - a_105 * a_10 * (0.4166666666666667 * h)
-                - a_105 * a_14 * (0.08333333333333333 * h)
-                - a_105 * a_38 * (0.08333333333333333 * h)
-                - a_105 * a_41 * (0.08333333333333333 * h)
-                - a_105 * a_50 * (0.4166666666666667 * h)
-                - a_105 * a_53 * (0.4166666666666667 * h)
-                - a_105 * a_62 * (0.4166666666666667 * h)
-                - a_105 * a_65 * (0.4166666666666667 * h)
-                - a_105 * a_74 * (0.08333333333333333 * h)
-                - a_105 * a_77 * (0.08333333333333333 * h)),
+                - (a_104 * a_0 + a_104 * a_12 + a_104 * a_32 + a_104 * a_35
+                    + a_104 * a_68 + a_104 * a_71 + a_105 * a_2 + a_105 * a_14
+                    + a_105 * a_38 + a_105 * a_41 + a_105 * a_74 + a_105 * a_77)
+                    * (0.08333333333333333 * h)
+                - (a_104 * a_4 + a_104 * a_8 + a_104 * a_44 + a_104 * a_47 + a_104 * a_56
+                    + a_104 * a_59 + a_105 * a_6 + a_105 * a_10 + a_105 * a_50
+                    + a_105 * a_53 + a_105 * a_62 + a_105 * a_65)
+                    * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
@@ -8267,238 +7854,118 @@ impl<
             0,
             &(a_83 + a_84 * a_17 + a_84 * a_33 + a_85 * a_19 + a_85 * a_39 + a_101
                 + a_102 * a_29 + a_102 * a_69 + a_103 * a_31 + a_103 * a_75
-                - a_104 * a_1 * (0.08333333333333333 * h)
-                - a_104 * a_5 * (0.4166666666666667 * h)
-                - a_104 * a_9 * (0.4166666666666667 * h)
-                - a_104 * a_13 * (0.08333333333333333 * h)
-                - a_104 * a_33 * (0.08333333333333333 * h)
-                - a_104 * a_36 * (0.08333333333333333 * h)
-                - a_104 * a_45 * (0.4166666666666667 * h)
-                - a_104 * a_48 * (0.4166666666666667 * h)
-                - a_104 * a_57 * (0.4166666666666667 * h)
-                - a_104 * a_60 * (0.4166666666666667 * h)
-                - a_104 * a_69 * (0.08333333333333333 * h)
-                - a_104 * a_72 * (0.08333333333333333 * h) - a_105
-                - a_105 * a_3 * (0.08333333333333333 * h)
-                - a_105 * a_7 * (0.4166666666666667 * h)
-                - a_105 * a_11 * (0.4166666666666667 * h)
-                - a_105 * a_15 * (0.08333333333333333 * h)
-                - a_105 * a_39 * (0.08333333333333333 * h)
-                - a_105 * a_42 * (0.08333333333333333 * h)
-                - a_105 * a_51 * (0.4166666666666667 * h)
-                - a_105 * a_54 * (0.4166666666666667 * h)
-                - a_105 * a_63 * (0.4166666666666667 * h)
-                - a_105 * a_66 * (0.4166666666666667 * h)
-                - a_105 * a_75 * (0.08333333333333333 * h)
-                - a_105 * a_78 * (0.08333333333333333 * h)),
+                - (a_104 * a_1 + a_104 * a_13 + a_104 * a_33 + a_104 * a_36
+                    + a_104 * a_69 + a_104 * a_72 + a_105 * a_3 + a_105 * a_15
+                    + a_105 * a_39 + a_105 * a_42 + a_105 * a_75 + a_105 * a_78)
+                    * (0.08333333333333333 * h)
+                - (a_104 * a_5 + a_104 * a_9 + a_104 * a_45 + a_104 * a_48 + a_104 * a_57
+                    + a_104 * a_60 + a_105 * a_7 + a_105 * a_11 + a_105 * a_51
+                    + a_105 * a_54 + a_105 * a_63 + a_105 * a_66)
+                    * (0.4166666666666667 * h) - a_105),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             0,
             &(a_88 + a_90 * a_20 + a_90 * a_44 + a_91 * a_22 + a_91 * a_50
-                - a_100 * 0.4472135954999579 - a_102 * a_28 * 0.4472135954999579
-                - a_102 * a_68 * 0.4472135954999579 - a_103 * a_30 * 0.4472135954999579
-                - a_103 * a_74 * 0.4472135954999579 + a_104 * 0.4472135954999579
-                + a_104 * a_0 * (0.037267799624996496 * h)
-                + a_104 * a_4 * (0.18633899812498247 * h)
-                + a_104 * a_8 * (0.18633899812498247 * h)
-                + a_104 * a_12 * (0.037267799624996496 * h)
-                + a_104 * a_32 * (0.037267799624996496 * h)
-                + a_104 * a_35 * (0.037267799624996496 * h)
-                + a_104 * a_44 * (0.18633899812498247 * h)
-                + a_104 * a_47 * (0.18633899812498247 * h)
-                + a_104 * a_56 * (0.18633899812498247 * h)
-                + a_104 * a_59 * (0.18633899812498247 * h)
-                + a_104 * a_68 * (0.037267799624996496 * h)
-                + a_104 * a_71 * (0.037267799624996496 * h)
-                + a_105 * a_2 * (0.037267799624996496 * h)
-                + a_105 * a_6 * (0.18633899812498247 * h)
-                + a_105 * a_10 * (0.18633899812498247 * h)
-                + a_105 * a_14 * (0.037267799624996496 * h)
-                + a_105 * a_38 * (0.037267799624996496 * h)
-                + a_105 * a_41 * (0.037267799624996496 * h)
-                + a_105 * a_50 * (0.18633899812498247 * h)
-                + a_105 * a_53 * (0.18633899812498247 * h)
-                + a_105 * a_62 * (0.18633899812498247 * h)
-                + a_105 * a_65 * (0.18633899812498247 * h)
-                + a_105 * a_74 * (0.037267799624996496 * h)
-                + a_105 * a_77 * (0.037267799624996496 * h)),
+                - (a_100 + a_102 * a_28 + a_102 * a_68 + a_103 * a_30 + a_103 * a_74
+                    - a_104) * 0.4472135954999579
+                + (a_104 * a_0 + a_104 * a_12 + a_104 * a_32 + a_104 * a_35
+                    + a_104 * a_68 + a_104 * a_71 + a_105 * a_2 + a_105 * a_14
+                    + a_105 * a_38 + a_105 * a_41 + a_105 * a_74 + a_105 * a_77)
+                    * (0.037267799624996496 * h)
+                + (a_104 * a_4 + a_104 * a_8 + a_104 * a_44 + a_104 * a_47 + a_104 * a_56
+                    + a_104 * a_59 + a_105 * a_6 + a_105 * a_10 + a_105 * a_50
+                    + a_105 * a_53 + a_105 * a_62 + a_105 * a_65)
+                    * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 1, dims),
             0,
             &(a_89 + a_90 * a_21 + a_90 * a_45 + a_91 * a_23 + a_91 * a_51
-                - a_101 * 0.4472135954999579 - a_102 * a_29 * 0.4472135954999579
-                - a_102 * a_69 * 0.4472135954999579 - a_103 * a_31 * 0.4472135954999579
-                - a_103 * a_75 * 0.4472135954999579
-                + a_104 * a_1 * (0.037267799624996496 * h)
-                + a_104 * a_5 * (0.18633899812498247 * h)
-                + a_104 * a_9 * (0.18633899812498247 * h)
-                + a_104 * a_13 * (0.037267799624996496 * h)
-                + a_104 * a_33 * (0.037267799624996496 * h)
-                + a_104 * a_36 * (0.037267799624996496 * h)
-                + a_104 * a_45 * (0.18633899812498247 * h)
-                + a_104 * a_48 * (0.18633899812498247 * h)
-                + a_104 * a_57 * (0.18633899812498247 * h)
-                + a_104 * a_60 * (0.18633899812498247 * h)
-                + a_104 * a_69 * (0.037267799624996496 * h)
-                + a_104 * a_72 * (0.037267799624996496 * h) + a_105 * 0.4472135954999579
-                + a_105 * a_3 * (0.037267799624996496 * h)
-                + a_105 * a_7 * (0.18633899812498247 * h)
-                + a_105 * a_11 * (0.18633899812498247 * h)
-                + a_105 * a_15 * (0.037267799624996496 * h)
-                + a_105 * a_39 * (0.037267799624996496 * h)
-                + a_105 * a_42 * (0.037267799624996496 * h)
-                + a_105 * a_51 * (0.18633899812498247 * h)
-                + a_105 * a_54 * (0.18633899812498247 * h)
-                + a_105 * a_63 * (0.18633899812498247 * h)
-                + a_105 * a_66 * (0.18633899812498247 * h)
-                + a_105 * a_75 * (0.037267799624996496 * h)
-                + a_105 * a_78 * (0.037267799624996496 * h)),
+                - (a_101 + a_102 * a_29 + a_102 * a_69 + a_103 * a_31 + a_103 * a_75
+                    - a_105) * 0.4472135954999579
+                + (a_104 * a_1 + a_104 * a_13 + a_104 * a_33 + a_104 * a_36
+                    + a_104 * a_69 + a_104 * a_72 + a_105 * a_3 + a_105 * a_15
+                    + a_105 * a_39 + a_105 * a_42 + a_105 * a_75 + a_105 * a_78)
+                    * (0.037267799624996496 * h)
+                + (a_104 * a_5 + a_104 * a_9 + a_104 * a_45 + a_104 * a_48 + a_104 * a_57
+                    + a_104 * a_60 + a_105 * a_7 + a_105 * a_11 + a_105 * a_51
+                    + a_105 * a_54 + a_105 * a_63 + a_105 * a_66)
+                    * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             0,
             &(a_94 + a_96 * a_24 + a_96 * a_56 + a_97 * a_26 + a_97 * a_62
-                + a_100 * 0.4472135954999579 + a_102 * a_28 * 0.4472135954999579
-                + a_102 * a_68 * 0.4472135954999579 + a_103 * a_30 * 0.4472135954999579
-                + a_103 * a_74 * 0.4472135954999579 - a_104 * 0.4472135954999579
-                - a_104 * a_0 * (0.037267799624996496 * h)
-                - a_104 * a_4 * (0.18633899812498247 * h)
-                - a_104 * a_8 * (0.18633899812498247 * h)
-                - a_104 * a_12 * (0.037267799624996496 * h)
-                - a_104 * a_32 * (0.037267799624996496 * h)
-                - a_104 * a_35 * (0.037267799624996496 * h)
-                - a_104 * a_44 * (0.18633899812498247 * h)
-                - a_104 * a_47 * (0.18633899812498247 * h)
-                - a_104 * a_56 * (0.18633899812498247 * h)
-                - a_104 * a_59 * (0.18633899812498247 * h)
-                - a_104 * a_68 * (0.037267799624996496 * h)
-                - a_104 * a_71 * (0.037267799624996496 * h)
-                - a_105 * a_2 * (0.037267799624996496 * h)
-                - a_105 * a_6 * (0.18633899812498247 * h)
-                - a_105 * a_10 * (0.18633899812498247 * h)
-                - a_105 * a_14 * (0.037267799624996496 * h)
-                - a_105 * a_38 * (0.037267799624996496 * h)
-                - a_105 * a_41 * (0.037267799624996496 * h)
-                - a_105 * a_50 * (0.18633899812498247 * h)
-                - a_105 * a_53 * (0.18633899812498247 * h)
-                - a_105 * a_62 * (0.18633899812498247 * h)
-                - a_105 * a_65 * (0.18633899812498247 * h)
-                - a_105 * a_74 * (0.037267799624996496 * h)
-                - a_105 * a_77 * (0.037267799624996496 * h)),
+                + (a_100 + a_102 * a_28 + a_102 * a_68 + a_103 * a_30 + a_103 * a_74
+                    - a_104) * 0.4472135954999579
+                - (a_104 * a_0 + a_104 * a_12 + a_104 * a_32 + a_104 * a_35
+                    + a_104 * a_68 + a_104 * a_71 + a_105 * a_2 + a_105 * a_14
+                    + a_105 * a_38 + a_105 * a_41 + a_105 * a_74 + a_105 * a_77)
+                    * (0.037267799624996496 * h)
+                - (a_104 * a_4 + a_104 * a_8 + a_104 * a_44 + a_104 * a_47 + a_104 * a_56
+                    + a_104 * a_59 + a_105 * a_6 + a_105 * a_10 + a_105 * a_50
+                    + a_105 * a_53 + a_105 * a_62 + a_105 * a_65)
+                    * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 2, dims),
             0,
             &(a_95 + a_96 * a_25 + a_96 * a_57 + a_97 * a_27 + a_97 * a_63
-                + a_101 * 0.4472135954999579 + a_102 * a_29 * 0.4472135954999579
-                + a_102 * a_69 * 0.4472135954999579 + a_103 * a_31 * 0.4472135954999579
-                + a_103 * a_75 * 0.4472135954999579
-                - a_104 * a_1 * (0.037267799624996496 * h)
-                - a_104 * a_5 * (0.18633899812498247 * h)
-                - a_104 * a_9 * (0.18633899812498247 * h)
-                - a_104 * a_13 * (0.037267799624996496 * h)
-                - a_104 * a_33 * (0.037267799624996496 * h)
-                - a_104 * a_36 * (0.037267799624996496 * h)
-                - a_104 * a_45 * (0.18633899812498247 * h)
-                - a_104 * a_48 * (0.18633899812498247 * h)
-                - a_104 * a_57 * (0.18633899812498247 * h)
-                - a_104 * a_60 * (0.18633899812498247 * h)
-                - a_104 * a_69 * (0.037267799624996496 * h)
-                - a_104 * a_72 * (0.037267799624996496 * h) - a_105 * 0.4472135954999579
-                - a_105 * a_3 * (0.037267799624996496 * h)
-                - a_105 * a_7 * (0.18633899812498247 * h)
-                - a_105 * a_11 * (0.18633899812498247 * h)
-                - a_105 * a_15 * (0.037267799624996496 * h)
-                - a_105 * a_39 * (0.037267799624996496 * h)
-                - a_105 * a_42 * (0.037267799624996496 * h)
-                - a_105 * a_51 * (0.18633899812498247 * h)
-                - a_105 * a_54 * (0.18633899812498247 * h)
-                - a_105 * a_63 * (0.18633899812498247 * h)
-                - a_105 * a_66 * (0.18633899812498247 * h)
-                - a_105 * a_75 * (0.037267799624996496 * h)
-                - a_105 * a_78 * (0.037267799624996496 * h)),
+                + (a_101 + a_102 * a_29 + a_102 * a_69 + a_103 * a_31 + a_103 * a_75
+                    - a_105) * 0.4472135954999579
+                - (a_104 * a_1 + a_104 * a_13 + a_104 * a_33 + a_104 * a_36
+                    + a_104 * a_69 + a_104 * a_72 + a_105 * a_3 + a_105 * a_15
+                    + a_105 * a_39 + a_105 * a_42 + a_105 * a_75 + a_105 * a_78)
+                    * (0.037267799624996496 * h)
+                - (a_104 * a_5 + a_104 * a_9 + a_104 * a_45 + a_104 * a_48 + a_104 * a_57
+                    + a_104 * a_60 + a_105 * a_7 + a_105 * a_11 + a_105 * a_51
+                    + a_105 * a_54 + a_105 * a_63 + a_105 * a_66)
+                    * (0.18633899812498247 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             0,
-            &(a_104 + a_104 * a_0 * (0.08333333333333333 * h)
-                + a_104 * a_4 * (0.4166666666666667 * h)
-                + a_104 * a_8 * (0.4166666666666667 * h)
-                + a_104 * a_12 * (0.08333333333333333 * h)
-                + a_104 * a_32 * (0.08333333333333333 * h)
-                + a_104 * a_35 * (0.08333333333333333 * h)
-                + a_104 * a_44 * (0.4166666666666667 * h)
-                + a_104 * a_47 * (0.4166666666666667 * h)
-                + a_104 * a_56 * (0.4166666666666667 * h)
-                + a_104 * a_59 * (0.4166666666666667 * h)
-                + a_104 * a_68 * (0.08333333333333333 * h)
-                + a_104 * a_71 * (0.08333333333333333 * h)
-                + a_105 * a_2 * (0.08333333333333333 * h)
-                + a_105 * a_6 * (0.4166666666666667 * h)
-                + a_105 * a_10 * (0.4166666666666667 * h)
-                + a_105 * a_14 * (0.08333333333333333 * h)
-                + a_105 * a_38 * (0.08333333333333333 * h)
-                + a_105 * a_41 * (0.08333333333333333 * h)
-                + a_105 * a_50 * (0.4166666666666667 * h)
-                + a_105 * a_53 * (0.4166666666666667 * h)
-                + a_105 * a_62 * (0.4166666666666667 * h)
-                + a_105 * a_65 * (0.4166666666666667 * h)
-                + a_105 * a_74 * (0.08333333333333333 * h)
-                + a_105 * a_77 * (0.08333333333333333 * h)),
+            &(a_104
+                + (a_104 * a_0 + a_104 * a_12 + a_104 * a_32 + a_104 * a_35
+                    + a_104 * a_68 + a_104 * a_71 + a_105 * a_2 + a_105 * a_14
+                    + a_105 * a_38 + a_105 * a_41 + a_105 * a_74 + a_105 * a_77)
+                    * (0.08333333333333333 * h)
+                + (a_104 * a_4 + a_104 * a_8 + a_104 * a_44 + a_104 * a_47 + a_104 * a_56
+                    + a_104 * a_59 + a_105 * a_6 + a_105 * a_10 + a_105 * a_50
+                    + a_105 * a_53 + a_105 * a_62 + a_105 * a_65)
+                    * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(5, 3, dims),
             0,
-            &(a_104 * a_1 * (0.08333333333333333 * h)
-                + a_104 * a_5 * (0.4166666666666667 * h)
-                + a_104 * a_9 * (0.4166666666666667 * h)
-                + a_104 * a_13 * (0.08333333333333333 * h)
-                + a_104 * a_33 * (0.08333333333333333 * h)
-                + a_104 * a_36 * (0.08333333333333333 * h)
-                + a_104 * a_45 * (0.4166666666666667 * h)
-                + a_104 * a_48 * (0.4166666666666667 * h)
-                + a_104 * a_57 * (0.4166666666666667 * h)
-                + a_104 * a_60 * (0.4166666666666667 * h)
-                + a_104 * a_69 * (0.08333333333333333 * h)
-                + a_104 * a_72 * (0.08333333333333333 * h) + a_105
-                + a_105 * a_3 * (0.08333333333333333 * h)
-                + a_105 * a_7 * (0.4166666666666667 * h)
-                + a_105 * a_11 * (0.4166666666666667 * h)
-                + a_105 * a_15 * (0.08333333333333333 * h)
-                + a_105 * a_39 * (0.08333333333333333 * h)
-                + a_105 * a_42 * (0.08333333333333333 * h)
-                + a_105 * a_51 * (0.4166666666666667 * h)
-                + a_105 * a_54 * (0.4166666666666667 * h)
-                + a_105 * a_63 * (0.4166666666666667 * h)
-                + a_105 * a_66 * (0.4166666666666667 * h)
-                + a_105 * a_75 * (0.08333333333333333 * h)
-                + a_105 * a_78 * (0.08333333333333333 * h)),
+            &((a_104 * a_1 + a_104 * a_13 + a_104 * a_33 + a_104 * a_36 + a_104 * a_69
+                + a_104 * a_72 + a_105 * a_3 + a_105 * a_15 + a_105 * a_39 + a_105 * a_42
+                + a_105 * a_75 + a_105 * a_78) * (0.08333333333333333 * h)
+                + (a_104 * a_5 + a_104 * a_9 + a_104 * a_45 + a_104 * a_48 + a_104 * a_57
+                    + a_104 * a_60 + a_105 * a_7 + a_105 * a_11 + a_105 * a_51
+                    + a_105 * a_54 + a_105 * a_63 + a_105 * a_66)
+                    * (0.4166666666666667 * h) + a_105),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             0,
-            &(a_16 * 0.28867513459481287 - a_20 * 0.6454972243679028
-                + a_24 * 0.6454972243679028 - a_28 * 0.28867513459481287
-                + a_32 * 0.28867513459481287 - a_44 * 0.6454972243679028
-                + a_56 * 0.6454972243679028 - a_68 * 0.28867513459481287),
+            &((a_16 - a_28 + a_32 - a_68) * 0.28867513459481287
+                - (a_20 - a_24 + a_44 - a_56) * 0.6454972243679028),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(6, 0, dims),
             0,
-            &(a_17 * 0.28867513459481287 - a_21 * 0.6454972243679028
-                + a_25 * 0.6454972243679028 - a_29 * 0.28867513459481287
-                + a_33 * 0.28867513459481287 - a_45 * 0.6454972243679028
-                + a_57 * 0.6454972243679028 - a_69 * 0.28867513459481287),
+            &((a_17 - a_29 + a_33 - a_69) * 0.28867513459481287
+                - (a_21 - a_25 + a_45 - a_57) * 0.6454972243679028),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -8552,49 +8019,49 @@ impl<
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_32 * (0.08333333333333333 * h2) + a_35 * (0.08333333333333333 * h2)),
+            &((a_32 + a_35) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_44 * (0.4166666666666667 * h2) + a_47 * (0.4166666666666667 * h2)),
+            &((a_44 + a_47) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_56 * (0.4166666666666667 * h2) + a_59 * (0.4166666666666667 * h2)),
+            &((a_56 + a_59) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_68 * (0.08333333333333333 * h2) + a_71 * (0.08333333333333333 * h2)),
+            &((a_68 + a_71) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_33 * (0.08333333333333333 * h2) + a_36 * (0.08333333333333333 * h2)),
+            &((a_33 + a_36) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_45 * (0.4166666666666667 * h2) + a_48 * (0.4166666666666667 * h2)),
+            &((a_45 + a_48) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_57 * (0.4166666666666667 * h2) + a_60 * (0.4166666666666667 * h2)),
+            &((a_57 + a_60) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_69 * (0.08333333333333333 * h2) + a_72 * (0.08333333333333333 * h2)),
+            &((a_69 + a_72) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_x,
@@ -8649,23 +8116,15 @@ impl<
             &mut t.q_q,
             0,
             0,
-            &(a_0 * (0.08333333333333333 * h) + a_4 * (0.4166666666666667 * h)
-                + a_8 * (0.4166666666666667 * h) + a_12 * (0.08333333333333333 * h)
-                + a_32 * (0.08333333333333333 * h) + a_35 * (0.08333333333333333 * h)
-                + a_44 * (0.4166666666666667 * h) + a_47 * (0.4166666666666667 * h)
-                + a_56 * (0.4166666666666667 * h) + a_59 * (0.4166666666666667 * h)
-                + a_68 * (0.08333333333333333 * h) + a_71 * (0.08333333333333333 * h)),
+            &((a_0 + a_12 + a_32 + a_35 + a_68 + a_71) * (0.08333333333333333 * h)
+                + (a_4 + a_8 + a_44 + a_47 + a_56 + a_59) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.q_p,
             0,
             0,
-            &(a_1 * (0.08333333333333333 * h) + a_5 * (0.4166666666666667 * h)
-                + a_9 * (0.4166666666666667 * h) + a_13 * (0.08333333333333333 * h)
-                + a_33 * (0.08333333333333333 * h) + a_36 * (0.08333333333333333 * h)
-                + a_45 * (0.4166666666666667 * h) + a_48 * (0.4166666666666667 * h)
-                + a_57 * (0.4166666666666667 * h) + a_60 * (0.4166666666666667 * h)
-                + a_69 * (0.08333333333333333 * h) + a_72 * (0.08333333333333333 * h)),
+            &((a_1 + a_13 + a_33 + a_36 + a_69 + a_72) * (0.08333333333333333 * h)
+                + (a_5 + a_9 + a_45 + a_48 + a_57 + a_60) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -8719,49 +8178,49 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_38 * (0.08333333333333333 * h2) + a_41 * (0.08333333333333333 * h2)),
+            &((a_38 + a_41) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 1, dims),
-            &(a_50 * (0.4166666666666667 * h2) + a_53 * (0.4166666666666667 * h2)),
+            &((a_50 + a_53) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 2, dims),
-            &(a_62 * (0.4166666666666667 * h2) + a_65 * (0.4166666666666667 * h2)),
+            &((a_62 + a_65) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 3, dims),
-            &(a_74 * (0.08333333333333333 * h2) + a_77 * (0.08333333333333333 * h2)),
+            &((a_74 + a_77) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_39 * (0.08333333333333333 * h2) + a_42 * (0.08333333333333333 * h2)),
+            &((a_39 + a_42) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 1, dims),
-            &(a_51 * (0.4166666666666667 * h2) + a_54 * (0.4166666666666667 * h2)),
+            &((a_51 + a_54) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 2, dims),
-            &(a_63 * (0.4166666666666667 * h2) + a_66 * (0.4166666666666667 * h2)),
+            &((a_63 + a_66) * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 3, dims),
-            &(a_75 * (0.08333333333333333 * h2) + a_78 * (0.08333333333333333 * h2)),
+            &((a_75 + a_78) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -8815,24 +8274,16 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_2 * (0.08333333333333333 * h) + a_6 * (0.4166666666666667 * h)
-                + a_10 * (0.4166666666666667 * h) + a_14 * (0.08333333333333333 * h)
-                + a_38 * (0.08333333333333333 * h) + a_41 * (0.08333333333333333 * h)
-                + a_50 * (0.4166666666666667 * h) + a_53 * (0.4166666666666667 * h)
-                + a_62 * (0.4166666666666667 * h) + a_65 * (0.4166666666666667 * h)
-                + a_74 * (0.08333333333333333 * h) + a_77 * (0.08333333333333333 * h)),
+            &((a_2 + a_14 + a_38 + a_41 + a_74 + a_77) * (0.08333333333333333 * h)
+                + (a_6 + a_10 + a_50 + a_53 + a_62 + a_65) * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_3 * (0.08333333333333333 * h) + a_7 * (0.4166666666666667 * h)
-                + a_11 * (0.4166666666666667 * h) + a_15 * (0.08333333333333333 * h)
-                + a_39 * (0.08333333333333333 * h) + a_42 * (0.08333333333333333 * h)
-                + a_51 * (0.4166666666666667 * h) + a_54 * (0.4166666666666667 * h)
-                + a_63 * (0.4166666666666667 * h) + a_66 * (0.4166666666666667 * h)
-                + a_75 * (0.08333333333333333 * h) + a_78 * (0.08333333333333333 * h)),
+            &((a_3 + a_15 + a_39 + a_42 + a_75 + a_78) * (0.08333333333333333 * h)
+                + (a_7 + a_11 + a_51 + a_54 + a_63 + a_66) * (0.4166666666666667 * h)),
         );
     }
     fn update(

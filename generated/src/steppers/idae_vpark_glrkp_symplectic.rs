@@ -191,25 +191,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.25 * h2) + a_13 * (0.5 * h) - a_14 * (0.5 * h) - a_15),
+            &(a_12 * (0.25 * h2) + (a_13 - a_14) * (0.5 * h) - a_15),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.25 * h3) - a_14 * a_0 * (0.5 * h2)),
+            &((a_3 - a_14 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.25 * h3) - a_14 * a_1 * (0.5 * h2)),
+            &((a_4 - a_14 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.25 * h2) - a_14 * a_2 * (0.5 * h)),
+            &((a_5 - a_14 * a_2) * (0.5 * h) + a_12 * a_2 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -417,8 +417,7 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.5 * h) + a_12 * a_0 * (0.25 * h2) - a_14
-                - a_14 * a_0 * (0.5 * h)),
+            &((a_3 + a_12 - a_14 * a_0) * (0.5 * h) + a_12 * a_0 * (0.25 * h2) - a_14),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -429,31 +428,31 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.25 * h2) - a_14 * a_1 * (0.5 * h)),
+            &((a_4 - a_14 * a_1) * (0.5 * h) + a_12 * a_1 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_0 * 0.5 + a_6 * 0.5),
+            &(-(a_0 - a_6) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_1 * 0.5 + a_7 * 0.5),
+            &(-(a_1 - a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_3 * 0.5 + a_9 * 0.5 - a_12 - a_12 * a_0 * (0.5 * h)),
+            &(-(a_3 - a_9) * 0.5 - a_12 - a_12 * a_0 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_4 * 0.5 + a_10 * 0.5 - a_12 * a_1 * (0.5 * h)),
+            &(-(a_4 - a_10) * 0.5 - a_12 * a_1 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -509,18 +508,8 @@ impl<
             &(-a_8 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_q,
-            0,
-            0,
-            &(a_0 * (0.5 * h) - a_6 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_p,
-            0,
-            0,
-            &(a_1 * (0.5 * h) - a_7 * (0.5 * h)),
-        );
+        ::sparkgen_core::layout::add_block(&mut t.q_q, 0, 0, &((a_0 - a_6) * (0.5 * h)));
+        ::sparkgen_core::layout::add_block(&mut t.q_p, 0, 0, &((a_1 - a_7) * (0.5 * h)));
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
@@ -567,14 +556,14 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_3 * (0.5 * h) - a_9 * (0.5 * h) + a_12 * h + a_12 * a_0 * (0.5 * h2)),
+            &((a_3 - a_9) * (0.5 * h) + a_12 * h + a_12 * a_0 * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_4 * (0.5 * h) - a_10 * (0.5 * h) + a_12 * a_1 * (0.5 * h2)),
+            &((a_4 - a_10) * (0.5 * h) + a_12 * a_1 * (0.5 * h2)),
         );
     }
     fn update(
@@ -824,71 +813,71 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.0625 * h2) + a_13 * (0.25 * h)
-                - a_14 * (0.020833333333333332 * h2) - a_16 * (0.25 * h) - a_17),
+            &(a_12 * (0.0625 * h2) + (a_13 - a_16) * (0.25 * h)
+                - a_14 * (0.020833333333333332 * h2) - a_17),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_12 * (0.00966878364870322 * h2) - a_14 * (0.00966878364870322 * h2)
-                - a_15 * (0.03867513459481288 * h) + a_16 * (0.03867513459481288 * h)),
+            &(-(a_12 + a_14) * (0.00966878364870322 * h2)
+                - (a_15 - a_16) * (0.03867513459481288 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.125 * h3)
-                - a_14 * a_0 * (0.01933756729740644 * h3) - a_16 * a_0 * (0.5 * h2)),
+            &((a_3 - a_16 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.125 * h3)
+                - a_14 * a_0 * (0.01933756729740644 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.125 * h3)
-                - a_14 * a_1 * (0.01933756729740644 * h3) - a_16 * a_1 * (0.5 * h2)),
+            &((a_4 - a_16 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.125 * h3)
+                - a_14 * a_1 * (0.01933756729740644 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.125 * h2)
-                - a_14 * a_2 * (0.01933756729740644 * h2) - a_16 * a_2 * (0.5 * h)),
+            &((a_5 - a_16 * a_2) * (0.5 * h) + a_12 * a_2 * (0.125 * h2)
+                - a_14 * a_2 * (0.01933756729740644 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.13466878364870322 * h2) + a_13 * (0.5386751345948129 * h)
-                + a_14 * (0.13466878364870322 * h2) - a_18 * (0.5386751345948129 * h)),
+            &((a_12 + a_14) * (0.13466878364870322 * h2)
+                + (a_13 - a_18) * (0.5386751345948129 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_12 * (0.020833333333333332 * h2) + a_14 * (0.0625 * h2)
-                + a_15 * (0.25 * h) - a_18 * (0.25 * h) - a_19),
+                + (a_15 - a_18) * (0.25 * h) - a_19),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.26933756729740643 * h3)
-                + a_14 * a_0 * (0.125 * h3) - a_18 * a_0 * (0.5 * h2)),
+            &((a_3 - a_18 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.26933756729740643 * h3)
+                + a_14 * a_0 * (0.125 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.26933756729740643 * h3)
-                + a_14 * a_1 * (0.125 * h3) - a_18 * a_1 * (0.5 * h2)),
+            &((a_4 - a_18 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.26933756729740643 * h3)
+                + a_14 * a_1 * (0.125 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.26933756729740643 * h2)
-                + a_14 * a_2 * (0.125 * h2) - a_18 * a_2 * (0.5 * h)),
+            &((a_5 - a_18 * a_2) * (0.5 * h) + a_12 * a_2 * (0.26933756729740643 * h2)
+                + a_14 * a_2 * (0.125 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -992,7 +981,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_3 * (0.5 * h) - a_12 * a_0 * (0.25 * h2) - a_14 * a_0 * (0.25 * h2)),
+            &(-a_3 * (0.5 * h) - (a_12 * a_0 + a_14 * a_0) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1004,7 +993,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_4 * (0.5 * h) - a_12 * a_1 * (0.25 * h2) - a_14 * a_1 * (0.25 * h2)),
+            &(-a_4 * (0.5 * h) - (a_12 * a_1 + a_14 * a_1) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1026,7 +1015,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_5 * 0.5 - a_12 * a_2 * (0.25 * h) - a_14 * a_2 * (0.25 * h)),
+            &(-a_5 * 0.5 - (a_12 * a_2 + a_14 * a_2) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1119,10 +1108,9 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.25 * h) + a_12 * a_0 * (0.125 * h2)
-                - a_14 * (0.03867513459481288 * h)
-                - a_14 * a_0 * (0.01933756729740644 * h2) - a_16
-                - a_16 * a_0 * (0.5 * h)),
+            &((a_3 - a_16 * a_0) * (0.5 * h) + a_12 * (0.25 * h)
+                + a_12 * a_0 * (0.125 * h2) - a_14 * (0.03867513459481288 * h)
+                - a_14 * a_0 * (0.01933756729740644 * h2) - a_16),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1133,16 +1121,16 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.125 * h2)
-                - a_14 * a_1 * (0.01933756729740644 * h2) - a_16 * a_1 * (0.5 * h)),
+            &((a_4 - a_16 * a_1) * (0.5 * h) + a_12 * a_1 * (0.125 * h2)
+                - a_14 * a_1 * (0.01933756729740644 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.5386751345948129 * h)
+            &((a_3 - a_18 * a_0) * (0.5 * h) + a_12 * (0.5386751345948129 * h)
                 + a_12 * a_0 * (0.26933756729740643 * h2) + a_14 * (0.25 * h)
-                + a_14 * a_0 * (0.125 * h2) - a_18 - a_18 * a_0 * (0.5 * h)),
+                + a_14 * a_0 * (0.125 * h2) - a_18),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1153,34 +1141,32 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.26933756729740643 * h2)
-                + a_14 * a_1 * (0.125 * h2) - a_18 * a_1 * (0.5 * h)),
+            &((a_4 - a_18 * a_1) * (0.5 * h) + a_12 * a_1 * (0.26933756729740643 * h2)
+                + a_14 * a_1 * (0.125 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_0 * 0.5 - a_6 * 0.5),
+            &(-(a_0 + a_6) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_1 * 0.5 - a_7 * 0.5),
+            &(-(a_1 + a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_3 * 0.5 - a_9 * 0.5 - a_12 * 0.5 - a_12 * a_0 * (0.25 * h) - a_14 * 0.5
-                - a_14 * a_0 * (0.25 * h)),
+            &(-(a_3 + a_9 + a_12 + a_14) * 0.5 - (a_12 * a_0 + a_14 * a_0) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_4 * 0.5 - a_10 * 0.5 - a_12 * a_1 * (0.25 * h)
-                - a_14 * a_1 * (0.25 * h)),
+            &(-(a_4 + a_10) * 0.5 - (a_12 * a_1 + a_14 * a_1) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -1241,18 +1227,8 @@ impl<
             &(a_8 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_q,
-            0,
-            0,
-            &(a_0 * (0.5 * h) + a_6 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_p,
-            0,
-            0,
-            &(a_1 * (0.5 * h) + a_7 * (0.5 * h)),
-        );
+        ::sparkgen_core::layout::add_block(&mut t.q_q, 0, 0, &((a_0 + a_6) * (0.5 * h)));
+        ::sparkgen_core::layout::add_block(&mut t.q_p, 0, 0, &((a_1 + a_7) * (0.5 * h)));
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
@@ -1270,7 +1246,7 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.25 * h3) + a_14 * a_0 * (0.25 * h3)),
+            &(a_3 * (0.5 * h2) + (a_12 * a_0 + a_14 * a_0) * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1282,7 +1258,7 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.25 * h3) + a_14 * a_1 * (0.25 * h3)),
+            &(a_4 * (0.5 * h2) + (a_12 * a_1 + a_14 * a_1) * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1294,7 +1270,7 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.25 * h2) + a_14 * a_2 * (0.25 * h2)),
+            &(a_5 * (0.5 * h) + (a_12 * a_2 + a_14 * a_2) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1306,16 +1282,15 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_3 * (0.5 * h) + a_9 * (0.5 * h) + a_12 * (0.5 * h)
-                + a_12 * a_0 * (0.25 * h2) + a_14 * (0.5 * h) + a_14 * a_0 * (0.25 * h2)),
+            &((a_3 + a_9 + a_12 + a_14) * (0.5 * h)
+                + (a_12 * a_0 + a_14 * a_0) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_4 * (0.5 * h) + a_10 * (0.5 * h) + a_12 * a_1 * (0.25 * h2)
-                + a_14 * a_1 * (0.25 * h2)),
+            &((a_4 + a_10) * (0.5 * h) + (a_12 * a_1 + a_14 * a_1) * (0.25 * h2)),
         );
     }
     fn update(
@@ -1590,145 +1565,146 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.019290123456790122 * h2) + a_13 * (0.1388888888888889 * h)
+            &(a_12 * (0.019290123456790122 * h2)
+                + (a_13 - a_18) * (0.1388888888888889 * h)
                 - a_14 * (0.010802469135802469 * h2) + a_16 * (0.002623456790123457 * h2)
-                - a_18 * (0.1388888888888889 * h) - a_19),
+                - a_19),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_12 * (0.004996759378463737 * h2) - a_14 * (0.007994815005541979 * h2)
-                - a_15 * (0.0359766675249389 * h) + a_16 * (0.004703055579396451 * h2)
-                + a_18 * (0.0359766675249389 * h)),
+                - (a_15 - a_18) * (0.0359766675249389 * h)
+                + a_16 * (0.004703055579396451 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_12 * (0.0013596450021261565 * h2) + a_14 * (0.000808950378874996 * h2)
-                + a_16 * (0.0013596450021261565 * h2) + a_17 * (0.009789444015308325 * h)
-                - a_18 * (0.009789444015308325 * h)),
+            &((a_12 + a_16) * (0.0013596450021261565 * h2)
+                + a_14 * (0.000808950378874996 * h2)
+                + (a_17 - a_18) * (0.009789444015308325 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.06944444444444445 * h3)
+            &((a_3 - a_18 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.06944444444444445 * h3)
                 - a_14 * a_0 * (0.01798833376246945 * h3)
-                + a_16 * a_0 * (0.004894722007654163 * h3) - a_18 * a_0 * (0.5 * h2)),
+                + a_16 * a_0 * (0.004894722007654163 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.06944444444444445 * h3)
+            &((a_4 - a_18 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.06944444444444445 * h3)
                 - a_14 * a_1 * (0.01798833376246945 * h3)
-                + a_16 * a_1 * (0.004894722007654163 * h3) - a_18 * a_1 * (0.5 * h2)),
+                + a_16 * a_1 * (0.004894722007654163 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.06944444444444445 * h2)
+            &((a_5 - a_18 * a_2) * (0.5 * h) + a_12 * a_2 * (0.06944444444444445 * h2)
                 - a_14 * a_2 * (0.01798833376246945 * h2)
-                + a_16 * a_2 * (0.004894722007654163 * h2) - a_18 * a_2 * (0.5 * h)),
+                + a_16 * a_2 * (0.004894722007654163 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.041703221525120085 * h2) + a_13 * (0.30026319498086457 * h)
-                + a_14 * (0.06672515444019213 * h2) - a_16 * (0.006025829490209201 * h2)
-                - a_20 * (0.30026319498086457 * h)),
+            &(a_12 * (0.041703221525120085 * h2)
+                + (a_13 - a_20) * (0.30026319498086457 * h)
+                + a_14 * (0.06672515444019213 * h2) - a_16 * (0.006025829490209201 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_12 * (0.010802469135802469 * h2) + a_14 * (0.04938271604938271 * h2)
-                + a_15 * (0.2222222222222222 * h) - a_16 * (0.010802469135802469 * h2)
-                - a_20 * (0.2222222222222222 * h) - a_21),
+            &(-(a_12 + a_16) * (0.010802469135802469 * h2)
+                + a_14 * (0.04938271604938271 * h2)
+                + (a_15 - a_20) * (0.2222222222222222 * h) - a_21),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_12 * (0.0029394097371227817 * h2) - a_14 * (0.004996759378463737 * h2)
-                - a_16 * (0.0031229746115398354 * h2) - a_17 * (0.022485417203086815 * h)
-                + a_20 * (0.022485417203086815 * h)),
+                - a_16 * (0.0031229746115398354 * h2)
+                - (a_17 - a_20) * (0.022485417203086815 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.15013159749043228 * h3)
+            &((a_3 - a_20 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.15013159749043228 * h3)
                 + a_14 * a_0 * (0.1111111111111111 * h3)
-                - a_16 * a_0 * (0.011242708601543408 * h3) - a_20 * a_0 * (0.5 * h2)),
+                - a_16 * a_0 * (0.011242708601543408 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.15013159749043228 * h3)
+            &((a_4 - a_20 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.15013159749043228 * h3)
                 + a_14 * a_1 * (0.1111111111111111 * h3)
-                - a_16 * a_1 * (0.011242708601543408 * h3) - a_20 * a_1 * (0.5 * h2)),
+                - a_16 * a_1 * (0.011242708601543408 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.15013159749043228 * h2)
+            &((a_5 - a_20 * a_2) * (0.5 * h) + a_12 * a_2 * (0.15013159749043228 * h2)
                 + a_14 * a_2 * (0.1111111111111111 * h2)
-                - a_16 * a_2 * (0.011242708601543408 * h2) - a_20 * a_2 * (0.5 * h)),
+                - a_16 * a_2 * (0.011242708601543408 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.03722060191145409 * h2) + a_13 * (0.26798833376246944 * h)
-                + a_14 * (0.14425277801618674 * h2) + a_16 * (0.03722060191145409 * h2)
-                - a_22 * (0.26798833376246944 * h)),
+            &((a_12 + a_16) * (0.03722060191145409 * h2)
+                + (a_13 - a_22) * (0.26798833376246944 * h)
+                + a_14 * (0.14425277801618674 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_12 * (0.009641327184334723 * h2) + a_14 * (0.10676024710430741 * h2)
-                + a_15 * (0.48042111196938336 * h) + a_16 * (0.06672515444019213 * h2)
-                - a_22 * (0.48042111196938336 * h)),
+                + (a_15 - a_22) * (0.48042111196938336 * h)
+                + a_16 * (0.06672515444019213 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_12 * (0.002623456790123457 * h2) - a_14 * (0.010802469135802469 * h2)
-                + a_16 * (0.019290123456790122 * h2) + a_17 * (0.1388888888888889 * h)
-                - a_22 * (0.1388888888888889 * h) - a_23),
+                + a_16 * (0.019290123456790122 * h2)
+                + (a_17 - a_22) * (0.1388888888888889 * h) - a_23),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.13399416688123472 * h3)
+            &((a_3 - a_22 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.13399416688123472 * h3)
                 + a_14 * a_0 * (0.24021055598469168 * h3)
-                + a_16 * a_0 * (0.06944444444444445 * h3) - a_22 * a_0 * (0.5 * h2)),
+                + a_16 * a_0 * (0.06944444444444445 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.13399416688123472 * h3)
+            &((a_4 - a_22 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.13399416688123472 * h3)
                 + a_14 * a_1 * (0.24021055598469168 * h3)
-                + a_16 * a_1 * (0.06944444444444445 * h3) - a_22 * a_1 * (0.5 * h2)),
+                + a_16 * a_1 * (0.06944444444444445 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.13399416688123472 * h2)
+            &((a_5 - a_22 * a_2) * (0.5 * h) + a_12 * a_2 * (0.13399416688123472 * h2)
                 + a_14 * a_2 * (0.24021055598469168 * h2)
-                + a_16 * a_2 * (0.06944444444444445 * h2) - a_22 * a_2 * (0.5 * h)),
+                + a_16 * a_2 * (0.06944444444444445 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1851,9 +1827,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_3 * (0.5 * h) - a_12 * a_0 * (0.1388888888888889 * h2)
-                - a_14 * a_0 * (0.2222222222222222 * h2)
-                - a_16 * a_0 * (0.1388888888888889 * h2)),
+            &(-a_3 * (0.5 * h) - (a_12 * a_0 + a_16 * a_0) * (0.1388888888888889 * h2)
+                - a_14 * a_0 * (0.2222222222222222 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1865,9 +1840,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_4 * (0.5 * h) - a_12 * a_1 * (0.1388888888888889 * h2)
-                - a_14 * a_1 * (0.2222222222222222 * h2)
-                - a_16 * a_1 * (0.1388888888888889 * h2)),
+            &(-a_4 * (0.5 * h) - (a_12 * a_1 + a_16 * a_1) * (0.1388888888888889 * h2)
+                - a_14 * a_1 * (0.2222222222222222 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1889,9 +1863,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_5 * 0.5 - a_12 * a_2 * (0.1388888888888889 * h)
-                - a_14 * a_2 * (0.2222222222222222 * h)
-                - a_16 * a_2 * (0.1388888888888889 * h)),
+            &(-a_5 * 0.5 - (a_12 * a_2 + a_16 * a_2) * (0.1388888888888889 * h)
+                - a_14 * a_2 * (0.2222222222222222 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1990,13 +1963,12 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.1388888888888889 * h)
+            &((a_3 - a_18 * a_0) * (0.5 * h) + a_12 * (0.1388888888888889 * h)
                 + a_12 * a_0 * (0.06944444444444445 * h2)
                 - a_14 * (0.0359766675249389 * h)
                 - a_14 * a_0 * (0.01798833376246945 * h2)
                 + a_16 * (0.009789444015308325 * h)
-                + a_16 * a_0 * (0.004894722007654163 * h2) - a_18
-                - a_18 * a_0 * (0.5 * h)),
+                + a_16 * a_0 * (0.004894722007654163 * h2) - a_18),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2007,21 +1979,20 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.06944444444444445 * h2)
+            &((a_4 - a_18 * a_1) * (0.5 * h) + a_12 * a_1 * (0.06944444444444445 * h2)
                 - a_14 * a_1 * (0.01798833376246945 * h2)
-                + a_16 * a_1 * (0.004894722007654163 * h2) - a_18 * a_1 * (0.5 * h)),
+                + a_16 * a_1 * (0.004894722007654163 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.30026319498086457 * h)
+            &((a_3 - a_20 * a_0) * (0.5 * h) + a_12 * (0.30026319498086457 * h)
                 + a_12 * a_0 * (0.15013159749043228 * h2)
                 + a_14 * (0.2222222222222222 * h)
                 + a_14 * a_0 * (0.1111111111111111 * h2)
                 - a_16 * (0.022485417203086815 * h)
-                - a_16 * a_0 * (0.011242708601543408 * h2) - a_20
-                - a_20 * a_0 * (0.5 * h)),
+                - a_16 * a_0 * (0.011242708601543408 * h2) - a_20),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2032,21 +2003,20 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.15013159749043228 * h2)
+            &((a_4 - a_20 * a_1) * (0.5 * h) + a_12 * a_1 * (0.15013159749043228 * h2)
                 + a_14 * a_1 * (0.1111111111111111 * h2)
-                - a_16 * a_1 * (0.011242708601543408 * h2) - a_20 * a_1 * (0.5 * h)),
+                - a_16 * a_1 * (0.011242708601543408 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.26798833376246944 * h)
+            &((a_3 - a_22 * a_0) * (0.5 * h) + a_12 * (0.26798833376246944 * h)
                 + a_12 * a_0 * (0.13399416688123472 * h2)
                 + a_14 * (0.48042111196938336 * h)
                 + a_14 * a_0 * (0.24021055598469168 * h2)
                 + a_16 * (0.1388888888888889 * h)
-                + a_16 * a_0 * (0.06944444444444445 * h2) - a_22
-                - a_22 * a_0 * (0.5 * h)),
+                + a_16 * a_0 * (0.06944444444444445 * h2) - a_22),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2057,38 +2027,36 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.13399416688123472 * h2)
+            &((a_4 - a_22 * a_1) * (0.5 * h) + a_12 * a_1 * (0.13399416688123472 * h2)
                 + a_14 * a_1 * (0.24021055598469168 * h2)
-                + a_16 * a_1 * (0.06944444444444445 * h2) - a_22 * a_1 * (0.5 * h)),
+                + a_16 * a_1 * (0.06944444444444445 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_0 * 0.5 + a_6 * 0.5),
+            &(-(a_0 - a_6) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_1 * 0.5 + a_7 * 0.5),
+            &(-(a_1 - a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_3 * 0.5 + a_9 * 0.5 - a_12 * 0.2777777777777778
-                - a_12 * a_0 * (0.1388888888888889 * h) - a_14 * 0.4444444444444444
-                - a_14 * a_0 * (0.2222222222222222 * h) - a_16 * 0.2777777777777778
-                - a_16 * a_0 * (0.1388888888888889 * h)),
+            &(-(a_3 - a_9) * 0.5 - (a_12 + a_16) * 0.2777777777777778
+                - (a_12 * a_0 + a_16 * a_0) * (0.1388888888888889 * h)
+                - a_14 * 0.4444444444444444 - a_14 * a_0 * (0.2222222222222222 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_4 * 0.5 + a_10 * 0.5 - a_12 * a_1 * (0.1388888888888889 * h)
-                - a_14 * a_1 * (0.2222222222222222 * h)
-                - a_16 * a_1 * (0.1388888888888889 * h)),
+            &(-(a_4 - a_10) * 0.5 - (a_12 * a_1 + a_16 * a_1) * (0.1388888888888889 * h)
+                - a_14 * a_1 * (0.2222222222222222 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -2169,18 +2137,8 @@ impl<
             &(-a_8 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_q,
-            0,
-            0,
-            &(a_0 * (0.5 * h) - a_6 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_p,
-            0,
-            0,
-            &(a_1 * (0.5 * h) - a_7 * (0.5 * h)),
-        );
+        ::sparkgen_core::layout::add_block(&mut t.q_q, 0, 0, &((a_0 - a_6) * (0.5 * h)));
+        ::sparkgen_core::layout::add_block(&mut t.q_p, 0, 0, &((a_1 - a_7) * (0.5 * h)));
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
@@ -2206,9 +2164,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.1388888888888889 * h3)
-                + a_14 * a_0 * (0.2222222222222222 * h3)
-                + a_16 * a_0 * (0.1388888888888889 * h3)),
+            &(a_3 * (0.5 * h2) + (a_12 * a_0 + a_16 * a_0) * (0.1388888888888889 * h3)
+                + a_14 * a_0 * (0.2222222222222222 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2220,9 +2177,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.1388888888888889 * h3)
-                + a_14 * a_1 * (0.2222222222222222 * h3)
-                + a_16 * a_1 * (0.1388888888888889 * h3)),
+            &(a_4 * (0.5 * h2) + (a_12 * a_1 + a_16 * a_1) * (0.1388888888888889 * h3)
+                + a_14 * a_1 * (0.2222222222222222 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2234,9 +2190,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.1388888888888889 * h2)
-                + a_14 * a_2 * (0.2222222222222222 * h2)
-                + a_16 * a_2 * (0.1388888888888889 * h2)),
+            &(a_5 * (0.5 * h) + (a_12 * a_2 + a_16 * a_2) * (0.1388888888888889 * h2)
+                + a_14 * a_2 * (0.2222222222222222 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2248,21 +2203,19 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_3 * (0.5 * h) - a_9 * (0.5 * h) + a_12 * (0.2777777777777778 * h)
-                + a_12 * a_0 * (0.1388888888888889 * h2)
+            &((a_3 - a_9) * (0.5 * h) + (a_12 + a_16) * (0.2777777777777778 * h)
+                + (a_12 * a_0 + a_16 * a_0) * (0.1388888888888889 * h2)
                 + a_14 * (0.4444444444444444 * h)
-                + a_14 * a_0 * (0.2222222222222222 * h2)
-                + a_16 * (0.2777777777777778 * h)
-                + a_16 * a_0 * (0.1388888888888889 * h2)),
+                + a_14 * a_0 * (0.2222222222222222 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_4 * (0.5 * h) - a_10 * (0.5 * h) + a_12 * a_1 * (0.1388888888888889 * h2)
-                + a_14 * a_1 * (0.2222222222222222 * h2)
-                + a_16 * a_1 * (0.1388888888888889 * h2)),
+            &((a_4 - a_10) * (0.5 * h)
+                + (a_12 * a_1 + a_16 * a_1) * (0.1388888888888889 * h2)
+                + a_14 * a_1 * (0.2222222222222222 * h2)),
         );
     }
     fn update(
@@ -2576,92 +2529,90 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.007562687080350125 * h2) + a_13 * (0.08696371128436346 * h)
+            &(a_12 * (0.007562687080350125 * h2)
+                + (a_13 - a_20) * (0.08696371128436346 * h)
                 - a_14 * (0.005004728275217453 * h2)
                 + a_16 * (0.0021112097566989346 * h2)
-                - a_18 * (0.0006309771109848757 * h2) - a_20 * (0.08696371128436346 * h)
-                - a_21),
+                - a_18 * (0.0006309771109848757 * h2) - a_21),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_12 * (0.0023135982358690474 * h2) - a_14 * (0.004337446785380651 * h2)
-                - a_15 * (0.026604180084998794 * h) + a_16 * (0.004469528377493748 * h2)
-                - a_18 * (0.0011143443011887451 * h2)
-                + a_20 * (0.026604180084998794 * h)),
+                - (a_15 - a_20) * (0.026604180084998794 * h)
+                + a_16 * (0.004469528377493748 * h2)
+                - a_18 * (0.0011143443011887451 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_12 * (0.0010981310195754643 * h2) + a_14 * (0.000741735943387087 * h2)
-                + a_16 * (0.0020587346527757167 * h2) + a_17 * (0.012627462689404725 * h)
-                - a_18 * (0.0012538186636714143 * h2)
-                - a_20 * (0.012627462689404725 * h)),
+                + a_16 * (0.0020587346527757167 * h2)
+                + (a_17 - a_20) * (0.012627462689404725 * h)
+                - a_18 * (0.0012538186636714143 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_12 * (0.00030916901084823126 * h2)
-                - a_14 * (0.00017919247077970954 * h2)
-                - a_16 * (0.00017919247077970954 * h2)
-                - a_18 * (0.00030916901084823126 * h2)
-                - a_19 * (0.0035551496857956833 * h)
-                + a_20 * (0.0035551496857956833 * h)),
+            &(-(a_12 + a_18) * (0.00030916901084823126 * h2)
+                - (a_14 + a_16) * (0.00017919247077970954 * h2)
+                - (a_19 - a_20) * (0.0035551496857956833 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.04348185564218173 * h3)
+            &((a_3 - a_20 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.04348185564218173 * h3)
                 - a_14 * a_0 * (0.013302090042499397 * h3)
                 + a_16 * a_0 * (0.0063137313447023625 * h3)
-                - a_18 * a_0 * (0.0017775748428978417 * h3) - a_20 * a_0 * (0.5 * h2)),
+                - a_18 * a_0 * (0.0017775748428978417 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.04348185564218173 * h3)
+            &((a_4 - a_20 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.04348185564218173 * h3)
                 - a_14 * a_1 * (0.013302090042499397 * h3)
                 + a_16 * a_1 * (0.0063137313447023625 * h3)
-                - a_18 * a_1 * (0.0017775748428978417 * h3) - a_20 * a_1 * (0.5 * h2)),
+                - a_18 * a_1 * (0.0017775748428978417 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.04348185564218173 * h2)
+            &((a_5 - a_20 * a_2) * (0.5 * h) + a_12 * a_2 * (0.04348185564218173 * h2)
                 - a_14 * a_2 * (0.013302090042499397 * h2)
                 + a_16 * a_2 * (0.0063137313447023625 * h2)
-                - a_18 * a_2 * (0.0017775748428978417 * h2) - a_20 * a_2 * (0.5 * h)),
+                - a_18 * a_2 * (0.0017775748428978417 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.01635944965761649 * h2) + a_13 * (0.18811811749986806 * h)
+            &(a_12 * (0.01635944965761649 * h2)
+                + (a_13 - a_22) * (0.18811811749986806 * h)
                 + a_14 * (0.03067007971735053 * h2) - a_16 * (0.004661382443511255 * h2)
-                + a_18 * (0.0011954339709404982 * h2) - a_22 * (0.18811811749986806 * h)),
+                + a_18 * (0.0011954339709404982 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_12 * (0.005004728275217453 * h2) + a_14 * (0.026580831438168393 * h2)
-                + a_15 * (0.16303628871563652 * h) - a_16 * (0.00986836151335375 * h2)
-                + a_18 * (0.0021112097566989346 * h2) - a_22 * (0.16303628871563652 * h)
+                + (a_15 - a_22) * (0.16303628871563652 * h)
+                - a_16 * (0.00986836151335375 * h2) + a_18 * (0.0021112097566989346 * h2)
                 - a_23),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_12 * (0.002375454509930638 * h2) - a_14 * (0.004545521607148136 * h2)
-                - a_16 * (0.004545521607148136 * h2) - a_17 * (0.027880428602470895 * h)
-                + a_18 * (0.002375454509930638 * h2) + a_22 * (0.027880428602470895 * h)),
+            &((a_12 + a_18) * (0.002375454509930638 * h2)
+                - (a_14 + a_16) * (0.004545521607148136 * h2)
+                - (a_17 - a_22) * (0.027880428602470895 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2669,60 +2620,61 @@ impl<
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_12 * (0.0006687880663221314 * h2) + a_14 * (0.0010981310195754643 * h2)
                 + a_16 * (0.00039564265684712626 * h2)
-                + a_18 * (0.0005857441290590746 * h2) + a_19 * (0.006735500594538156 * h)
-                - a_22 * (0.006735500594538156 * h)),
+                + a_18 * (0.0005857441290590746 * h2)
+                + (a_19 - a_22) * (0.006735500594538156 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.09405905874993403 * h3)
+            &((a_3 - a_22 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.09405905874993403 * h3)
                 + a_14 * a_0 * (0.08151814435781826 * h3)
                 - a_16 * a_0 * (0.013940214301235447 * h3)
-                + a_18 * a_0 * (0.003367750297269078 * h3) - a_22 * a_0 * (0.5 * h2)),
+                + a_18 * a_0 * (0.003367750297269078 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.09405905874993403 * h3)
+            &((a_4 - a_22 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.09405905874993403 * h3)
                 + a_14 * a_1 * (0.08151814435781826 * h3)
                 - a_16 * a_1 * (0.013940214301235447 * h3)
-                + a_18 * a_1 * (0.003367750297269078 * h3) - a_22 * a_1 * (0.5 * h2)),
+                + a_18 * a_1 * (0.003367750297269078 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.09405905874993403 * h2)
+            &((a_5 - a_22 * a_2) * (0.5 * h) + a_12 * a_2 * (0.09405905874993403 * h2)
                 + a_14 * a_2 * (0.08151814435781826 * h2)
                 - a_16 * a_2 * (0.013940214301235447 * h2)
-                + a_18 * a_2 * (0.003367750297269078 * h2) - a_22 * a_2 * (0.5 * h)),
+                + a_18 * a_2 * (0.003367750297269078 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.014539630031641175 * h2) + a_13 * (0.16719192197418878 * h)
+            &(a_12 * (0.014539630031641175 * h2)
+                + (a_13 - a_24) * (0.16719192197418878 * h)
                 + a_14 * (0.06658497317848736 * h2) + a_16 * (0.027258350461906018 * h2)
-                - a_18 * (0.0025186010384581456 * h2) - a_24 * (0.16719192197418878 * h)),
+                - a_18 * (0.0025186010384581456 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_12 * (0.0044480040009583855 * h2) + a_14 * (0.05770718448348492 * h2)
-                + a_15 * (0.35395300603374397 * h) + a_16 * (0.05770718448348492 * h2)
-                - a_18 * (0.0044480040009583855 * h2) - a_24 * (0.35395300603374397 * h)),
+            &(-(a_12 + a_18) * (0.0044480040009583855 * h2)
+                + (a_14 + a_16) * (0.05770718448348492 * h2)
+                + (a_15 - a_24) * (0.35395300603374397 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_12 * (0.0021112097566989346 * h2) - a_14 * (0.00986836151335375 * h2)
-                + a_16 * (0.026580831438168393 * h2) + a_17 * (0.16303628871563652 * h)
-                - a_18 * (0.005004728275217453 * h2) - a_24 * (0.16303628871563652 * h)
-                - a_25),
+                + a_16 * (0.026580831438168393 * h2)
+                + (a_17 - a_24) * (0.16303628871563652 * h)
+                - a_18 * (0.005004728275217453 * h2) - a_25),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2730,59 +2682,60 @@ impl<
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_12 * (0.0005943923088741136 * h2) + a_14 * (0.0023840506825788498 * h2)
                 - a_16 * (0.0023135982358690474 * h2)
-                - a_18 * (0.0012340754969162385 * h2) - a_19 * (0.014190694931141144 * h)
-                + a_24 * (0.014190694931141144 * h)),
+                - a_18 * (0.0012340754969162385 * h2)
+                - (a_19 - a_24) * (0.014190694931141144 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.08359596098709439 * h3)
+            &((a_3 - a_24 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.08359596098709439 * h3)
                 + a_14 * a_0 * (0.17697650301687198 * h3)
                 + a_16 * a_0 * (0.08151814435781826 * h3)
-                - a_18 * a_0 * (0.007095347465570572 * h3) - a_24 * a_0 * (0.5 * h2)),
+                - a_18 * a_0 * (0.007095347465570572 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.08359596098709439 * h3)
+            &((a_4 - a_24 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.08359596098709439 * h3)
                 + a_14 * a_1 * (0.17697650301687198 * h3)
                 + a_16 * a_1 * (0.08151814435781826 * h3)
-                - a_18 * a_1 * (0.007095347465570572 * h3) - a_24 * a_1 * (0.5 * h2)),
+                - a_18 * a_1 * (0.007095347465570572 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.08359596098709439 * h2)
+            &((a_5 - a_24 * a_2) * (0.5 * h) + a_12 * a_2 * (0.08359596098709439 * h2)
                 + a_14 * a_2 * (0.17697650301687198 * h2)
                 + a_16 * a_2 * (0.08151814435781826 * h2)
-                - a_18 * a_2 * (0.007095347465570572 * h2) - a_24 * a_2 * (0.5 * h)),
+                - a_18 * a_2 * (0.007095347465570572 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.015434543171548482 * h2) + a_13 * (0.1774825722545226 * h)
-                + a_14 * (0.05896470492477042 * h2) + a_16 * (0.05896470492477042 * h2)
-                + a_18 * (0.015434543171548482 * h2) - a_26 * (0.1774825722545226 * h)),
+            &((a_12 + a_18) * (0.015434543171548482 * h2)
+                + (a_13 - a_26) * (0.1774825722545226 * h)
+                + (a_14 + a_16) * (0.05896470492477042 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
             &(-a_12 * (0.00472177831420813 * h2) + a_14 * (0.05110292822356107 * h2)
-                + a_15 * (0.31344511474186837 * h) + a_16 * (0.12483099848111823 * h2)
-                + a_18 * (0.027258350461906018 * h2) - a_26 * (0.31344511474186837 * h)),
+                + (a_15 - a_26) * (0.31344511474186837 * h)
+                + a_16 * (0.12483099848111823 * h2) + a_18 * (0.027258350461906018 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
             &(a_12 * (0.0022411545591635627 * h2) - a_14 * (0.008738984142353958 * h2)
-                + a_16 * (0.05749910966171744 * h2) + a_17 * (0.35267675751627187 * h)
-                + a_18 * (0.03067007971735053 * h2) - a_26 * (0.35267675751627187 * h)),
+                + a_16 * (0.05749910966171744 * h2)
+                + (a_17 - a_26) * (0.35267675751627187 * h)
+                + a_18 * (0.03067007971735053 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2790,35 +2743,34 @@ impl<
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
             &(-a_12 * (0.0006309771109848757 * h2) + a_14 * (0.0021112097566989346 * h2)
                 - a_16 * (0.005004728275217453 * h2) + a_18 * (0.007562687080350125 * h2)
-                + a_19 * (0.08696371128436346 * h) - a_26 * (0.08696371128436346 * h)
-                - a_27),
+                + (a_19 - a_26) * (0.08696371128436346 * h) - a_27),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.0887412861272613 * h3)
+            &((a_3 - a_26 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.0887412861272613 * h3)
                 + a_14 * a_0 * (0.15672255737093418 * h3)
                 + a_16 * a_0 * (0.17633837875813593 * h3)
-                + a_18 * a_0 * (0.04348185564218173 * h3) - a_26 * a_0 * (0.5 * h2)),
+                + a_18 * a_0 * (0.04348185564218173 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.0887412861272613 * h3)
+            &((a_4 - a_26 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.0887412861272613 * h3)
                 + a_14 * a_1 * (0.15672255737093418 * h3)
                 + a_16 * a_1 * (0.17633837875813593 * h3)
-                + a_18 * a_1 * (0.04348185564218173 * h3) - a_26 * a_1 * (0.5 * h2)),
+                + a_18 * a_1 * (0.04348185564218173 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.0887412861272613 * h2)
+            &((a_5 - a_26 * a_2) * (0.5 * h) + a_12 * a_2 * (0.0887412861272613 * h2)
                 + a_14 * a_2 * (0.15672255737093418 * h2)
                 + a_16 * a_2 * (0.17633837875813593 * h2)
-                + a_18 * a_2 * (0.04348185564218173 * h2) - a_26 * a_2 * (0.5 * h)),
+                + a_18 * a_2 * (0.04348185564218173 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2962,10 +2914,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_3 * (0.5 * h) - a_12 * a_0 * (0.08696371128436346 * h2)
-                - a_14 * a_0 * (0.16303628871563652 * h2)
-                - a_16 * a_0 * (0.16303628871563652 * h2)
-                - a_18 * a_0 * (0.08696371128436346 * h2)),
+            &(-a_3 * (0.5 * h) - (a_12 * a_0 + a_18 * a_0) * (0.08696371128436346 * h2)
+                - (a_14 * a_0 + a_16 * a_0) * (0.16303628871563652 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2977,10 +2927,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_4 * (0.5 * h) - a_12 * a_1 * (0.08696371128436346 * h2)
-                - a_14 * a_1 * (0.16303628871563652 * h2)
-                - a_16 * a_1 * (0.16303628871563652 * h2)
-                - a_18 * a_1 * (0.08696371128436346 * h2)),
+            &(-a_4 * (0.5 * h) - (a_12 * a_1 + a_18 * a_1) * (0.08696371128436346 * h2)
+                - (a_14 * a_1 + a_16 * a_1) * (0.16303628871563652 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -3002,10 +2950,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_5 * 0.5 - a_12 * a_2 * (0.08696371128436346 * h)
-                - a_14 * a_2 * (0.16303628871563652 * h)
-                - a_16 * a_2 * (0.16303628871563652 * h)
-                - a_18 * a_2 * (0.08696371128436346 * h)),
+            &(-a_5 * 0.5 - (a_12 * a_2 + a_18 * a_2) * (0.08696371128436346 * h)
+                - (a_14 * a_2 + a_16 * a_2) * (0.16303628871563652 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -3114,15 +3060,14 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.08696371128436346 * h)
+            &((a_3 - a_20 * a_0) * (0.5 * h) + a_12 * (0.08696371128436346 * h)
                 + a_12 * a_0 * (0.04348185564218173 * h2)
                 - a_14 * (0.026604180084998794 * h)
                 - a_14 * a_0 * (0.013302090042499397 * h2)
                 + a_16 * (0.012627462689404725 * h)
                 + a_16 * a_0 * (0.0063137313447023625 * h2)
                 - a_18 * (0.0035551496857956833 * h)
-                - a_18 * a_0 * (0.0017775748428978417 * h2) - a_20
-                - a_20 * a_0 * (0.5 * h)),
+                - a_18 * a_0 * (0.0017775748428978417 * h2) - a_20),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -3133,24 +3078,23 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.04348185564218173 * h2)
+            &((a_4 - a_20 * a_1) * (0.5 * h) + a_12 * a_1 * (0.04348185564218173 * h2)
                 - a_14 * a_1 * (0.013302090042499397 * h2)
                 + a_16 * a_1 * (0.0063137313447023625 * h2)
-                - a_18 * a_1 * (0.0017775748428978417 * h2) - a_20 * a_1 * (0.5 * h)),
+                - a_18 * a_1 * (0.0017775748428978417 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.18811811749986806 * h)
+            &((a_3 - a_22 * a_0) * (0.5 * h) + a_12 * (0.18811811749986806 * h)
                 + a_12 * a_0 * (0.09405905874993403 * h2)
                 + a_14 * (0.16303628871563652 * h)
                 + a_14 * a_0 * (0.08151814435781826 * h2)
                 - a_16 * (0.027880428602470895 * h)
                 - a_16 * a_0 * (0.013940214301235447 * h2)
                 + a_18 * (0.006735500594538156 * h)
-                + a_18 * a_0 * (0.003367750297269078 * h2) - a_22
-                - a_22 * a_0 * (0.5 * h)),
+                + a_18 * a_0 * (0.003367750297269078 * h2) - a_22),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -3161,24 +3105,23 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.09405905874993403 * h2)
+            &((a_4 - a_22 * a_1) * (0.5 * h) + a_12 * a_1 * (0.09405905874993403 * h2)
                 + a_14 * a_1 * (0.08151814435781826 * h2)
                 - a_16 * a_1 * (0.013940214301235447 * h2)
-                + a_18 * a_1 * (0.003367750297269078 * h2) - a_22 * a_1 * (0.5 * h)),
+                + a_18 * a_1 * (0.003367750297269078 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.16719192197418878 * h)
+            &((a_3 - a_24 * a_0) * (0.5 * h) + a_12 * (0.16719192197418878 * h)
                 + a_12 * a_0 * (0.08359596098709439 * h2)
                 + a_14 * (0.35395300603374397 * h)
                 + a_14 * a_0 * (0.17697650301687198 * h2)
                 + a_16 * (0.16303628871563652 * h)
                 + a_16 * a_0 * (0.08151814435781826 * h2)
                 - a_18 * (0.014190694931141144 * h)
-                - a_18 * a_0 * (0.007095347465570572 * h2) - a_24
-                - a_24 * a_0 * (0.5 * h)),
+                - a_18 * a_0 * (0.007095347465570572 * h2) - a_24),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -3189,24 +3132,23 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.08359596098709439 * h2)
+            &((a_4 - a_24 * a_1) * (0.5 * h) + a_12 * a_1 * (0.08359596098709439 * h2)
                 + a_14 * a_1 * (0.17697650301687198 * h2)
                 + a_16 * a_1 * (0.08151814435781826 * h2)
-                - a_18 * a_1 * (0.007095347465570572 * h2) - a_24 * a_1 * (0.5 * h)),
+                - a_18 * a_1 * (0.007095347465570572 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.1774825722545226 * h)
+            &((a_3 - a_26 * a_0) * (0.5 * h) + a_12 * (0.1774825722545226 * h)
                 + a_12 * a_0 * (0.0887412861272613 * h2)
                 + a_14 * (0.31344511474186837 * h)
                 + a_14 * a_0 * (0.15672255737093418 * h2)
                 + a_16 * (0.35267675751627187 * h)
                 + a_16 * a_0 * (0.17633837875813593 * h2)
                 + a_18 * (0.08696371128436346 * h)
-                + a_18 * a_0 * (0.04348185564218173 * h2) - a_26
-                - a_26 * a_0 * (0.5 * h)),
+                + a_18 * a_0 * (0.04348185564218173 * h2) - a_26),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -3217,41 +3159,38 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.0887412861272613 * h2)
+            &((a_4 - a_26 * a_1) * (0.5 * h) + a_12 * a_1 * (0.0887412861272613 * h2)
                 + a_14 * a_1 * (0.15672255737093418 * h2)
                 + a_16 * a_1 * (0.17633837875813593 * h2)
-                + a_18 * a_1 * (0.04348185564218173 * h2) - a_26 * a_1 * (0.5 * h)),
+                + a_18 * a_1 * (0.04348185564218173 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_0 * 0.5 - a_6 * 0.5),
+            &(-(a_0 + a_6) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_1 * 0.5 - a_7 * 0.5),
+            &(-(a_1 + a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_3 * 0.5 - a_9 * 0.5 - a_12 * 0.17392742256872692
-                - a_12 * a_0 * (0.08696371128436346 * h) - a_14 * 0.32607257743127305
-                - a_14 * a_0 * (0.16303628871563652 * h) - a_16 * 0.32607257743127305
-                - a_16 * a_0 * (0.16303628871563652 * h) - a_18 * 0.17392742256872692
-                - a_18 * a_0 * (0.08696371128436346 * h)),
+            &(-(a_3 + a_9) * 0.5 - (a_12 + a_18) * 0.17392742256872692
+                - (a_12 * a_0 + a_18 * a_0) * (0.08696371128436346 * h)
+                - (a_14 + a_16) * 0.32607257743127305
+                - (a_14 * a_0 + a_16 * a_0) * (0.16303628871563652 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_4 * 0.5 - a_10 * 0.5 - a_12 * a_1 * (0.08696371128436346 * h)
-                - a_14 * a_1 * (0.16303628871563652 * h)
-                - a_16 * a_1 * (0.16303628871563652 * h)
-                - a_18 * a_1 * (0.08696371128436346 * h)),
+            &(-(a_4 + a_10) * 0.5 - (a_12 * a_1 + a_18 * a_1) * (0.08696371128436346 * h)
+                - (a_14 * a_1 + a_16 * a_1) * (0.16303628871563652 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -3342,18 +3281,8 @@ impl<
             &(a_8 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_q,
-            0,
-            0,
-            &(a_0 * (0.5 * h) + a_6 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_p,
-            0,
-            0,
-            &(a_1 * (0.5 * h) + a_7 * (0.5 * h)),
-        );
+        ::sparkgen_core::layout::add_block(&mut t.q_q, 0, 0, &((a_0 + a_6) * (0.5 * h)));
+        ::sparkgen_core::layout::add_block(&mut t.q_p, 0, 0, &((a_1 + a_7) * (0.5 * h)));
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
@@ -3390,10 +3319,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.08696371128436346 * h3)
-                + a_14 * a_0 * (0.16303628871563652 * h3)
-                + a_16 * a_0 * (0.16303628871563652 * h3)
-                + a_18 * a_0 * (0.08696371128436346 * h3)),
+            &(a_3 * (0.5 * h2) + (a_12 * a_0 + a_18 * a_0) * (0.08696371128436346 * h3)
+                + (a_14 * a_0 + a_16 * a_0) * (0.16303628871563652 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -3405,10 +3332,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.08696371128436346 * h3)
-                + a_14 * a_1 * (0.16303628871563652 * h3)
-                + a_16 * a_1 * (0.16303628871563652 * h3)
-                + a_18 * a_1 * (0.08696371128436346 * h3)),
+            &(a_4 * (0.5 * h2) + (a_12 * a_1 + a_18 * a_1) * (0.08696371128436346 * h3)
+                + (a_14 * a_1 + a_16 * a_1) * (0.16303628871563652 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -3420,10 +3345,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.08696371128436346 * h2)
-                + a_14 * a_2 * (0.16303628871563652 * h2)
-                + a_16 * a_2 * (0.16303628871563652 * h2)
-                + a_18 * a_2 * (0.08696371128436346 * h2)),
+            &(a_5 * (0.5 * h) + (a_12 * a_2 + a_18 * a_2) * (0.08696371128436346 * h2)
+                + (a_14 * a_2 + a_16 * a_2) * (0.16303628871563652 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -3435,25 +3358,19 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_3 * (0.5 * h) + a_9 * (0.5 * h) + a_12 * (0.17392742256872692 * h)
-                + a_12 * a_0 * (0.08696371128436346 * h2)
-                + a_14 * (0.32607257743127305 * h)
-                + a_14 * a_0 * (0.16303628871563652 * h2)
-                + a_16 * (0.32607257743127305 * h)
-                + a_16 * a_0 * (0.16303628871563652 * h2)
-                + a_18 * (0.17392742256872692 * h)
-                + a_18 * a_0 * (0.08696371128436346 * h2)),
+            &((a_3 + a_9) * (0.5 * h) + (a_12 + a_18) * (0.17392742256872692 * h)
+                + (a_12 * a_0 + a_18 * a_0) * (0.08696371128436346 * h2)
+                + (a_14 + a_16) * (0.32607257743127305 * h)
+                + (a_14 * a_0 + a_16 * a_0) * (0.16303628871563652 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_4 * (0.5 * h) + a_10 * (0.5 * h)
-                + a_12 * a_1 * (0.08696371128436346 * h2)
-                + a_14 * a_1 * (0.16303628871563652 * h2)
-                + a_16 * a_1 * (0.16303628871563652 * h2)
-                + a_18 * a_1 * (0.08696371128436346 * h2)),
+            &((a_4 + a_10) * (0.5 * h)
+                + (a_12 * a_1 + a_18 * a_1) * (0.08696371128436346 * h2)
+                + (a_14 * a_1 + a_16 * a_1) * (0.16303628871563652 * h2)),
         );
     }
     fn update(

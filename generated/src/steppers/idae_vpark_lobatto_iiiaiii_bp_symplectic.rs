@@ -228,19 +228,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.25 * h3) - a_16 * a_0 * (0.5 * h2)),
+            &((a_3 - a_16 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.25 * h3) - a_16 * a_1 * (0.5 * h2)),
+            &((a_4 - a_16 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.25 * h2) - a_16 * a_2 * (0.5 * h)),
+            &((a_5 - a_16 * a_2) * (0.5 * h) + a_12 * a_2 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -256,7 +256,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_13 * (0.5 * h) - a_18 * (0.5 * h)),
+            &((a_13 - a_18) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -268,19 +268,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.25 * h3) - a_18 * a_0 * (0.5 * h2)),
+            &((a_3 - a_18 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.25 * h3) - a_18 * a_1 * (0.5 * h2)),
+            &((a_4 - a_18 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.25 * h2) - a_18 * a_2 * (0.5 * h)),
+            &((a_5 - a_18 * a_2) * (0.5 * h) + a_12 * a_2 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -394,7 +394,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_3 * (0.5 * h) - a_12 * a_0 * (0.25 * h2) - a_14 * a_0 * (0.25 * h2)),
+            &(-a_3 * (0.5 * h) - (a_12 * a_0 + a_14 * a_0) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -406,7 +406,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_4 * (0.5 * h) - a_12 * a_1 * (0.25 * h2) - a_14 * a_1 * (0.25 * h2)),
+            &(-a_4 * (0.5 * h) - (a_12 * a_1 + a_14 * a_1) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -428,7 +428,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_5 * 0.5 - a_12 * a_2 * (0.25 * h) - a_14 * a_2 * (0.25 * h)),
+            &(-a_5 * 0.5 - (a_12 * a_2 + a_14 * a_2) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -539,8 +539,7 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.5 * h) + a_12 * a_0 * (0.25 * h2) - a_16
-                - a_16 * a_0 * (0.5 * h)),
+            &((a_3 + a_12 - a_16 * a_0) * (0.5 * h) + a_12 * a_0 * (0.25 * h2) - a_16),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -551,14 +550,13 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.25 * h2) - a_16 * a_1 * (0.5 * h)),
+            &((a_4 - a_16 * a_1) * (0.5 * h) + a_12 * a_1 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.5 * h) + a_12 * a_0 * (0.25 * h2) - a_18
-                - a_18 * a_0 * (0.5 * h)),
+            &((a_3 + a_12 - a_18 * a_0) * (0.5 * h) + a_12 * a_0 * (0.25 * h2) - a_18),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -569,33 +567,31 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.25 * h2) - a_18 * a_1 * (0.5 * h)),
+            &((a_4 - a_18 * a_1) * (0.5 * h) + a_12 * a_1 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_0 * 0.5 + a_6 * 0.5),
+            &(-(a_0 - a_6) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_1 * 0.5 + a_7 * 0.5),
+            &(-(a_1 - a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_3 * 0.5 + a_9 * 0.5 - a_12 * 0.5 - a_12 * a_0 * (0.25 * h) - a_14 * 0.5
-                - a_14 * a_0 * (0.25 * h)),
+            &(-(a_3 - a_9 + a_12 + a_14) * 0.5 - (a_12 * a_0 + a_14 * a_0) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_4 * 0.5 + a_10 * 0.5 - a_12 * a_1 * (0.25 * h)
-                - a_14 * a_1 * (0.25 * h)),
+            &(-(a_4 - a_10) * 0.5 - (a_12 * a_1 + a_14 * a_1) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -656,18 +652,8 @@ impl<
             &(-a_8 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_q,
-            0,
-            0,
-            &(a_0 * (0.5 * h) - a_6 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_p,
-            0,
-            0,
-            &(a_1 * (0.5 * h) - a_7 * (0.5 * h)),
-        );
+        ::sparkgen_core::layout::add_block(&mut t.q_q, 0, 0, &((a_0 - a_6) * (0.5 * h)));
+        ::sparkgen_core::layout::add_block(&mut t.q_p, 0, 0, &((a_1 - a_7) * (0.5 * h)));
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
@@ -684,7 +670,7 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.25 * h3) + a_14 * a_0 * (0.25 * h3)),
+            &(a_3 * (0.5 * h2) + (a_12 * a_0 + a_14 * a_0) * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -696,7 +682,7 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.25 * h3) + a_14 * a_1 * (0.25 * h3)),
+            &(a_4 * (0.5 * h2) + (a_12 * a_1 + a_14 * a_1) * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -708,7 +694,7 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.25 * h2) + a_14 * a_2 * (0.25 * h2)),
+            &(a_5 * (0.5 * h) + (a_12 * a_2 + a_14 * a_2) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -720,16 +706,15 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_3 * (0.5 * h) - a_9 * (0.5 * h) + a_12 * (0.5 * h)
-                + a_12 * a_0 * (0.25 * h2) + a_14 * (0.5 * h) + a_14 * a_0 * (0.25 * h2)),
+            &((a_3 - a_9 + a_12 + a_14) * (0.5 * h)
+                + (a_12 * a_0 + a_14 * a_0) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_4 * (0.5 * h) - a_10 * (0.5 * h) + a_12 * a_1 * (0.25 * h2)
-                + a_14 * a_1 * (0.25 * h2)),
+            &((a_4 - a_10) * (0.5 * h) + (a_12 * a_1 + a_14 * a_1) * (0.25 * h2)),
         );
     }
     fn update(
@@ -1038,22 +1023,22 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.08333333333333333 * h3)
-                - a_14 * a_0 * (0.08333333333333333 * h3) - a_18 * a_0 * (0.5 * h2)),
+            &((a_3 - a_18 * a_0) * (0.5 * h2)
+                + (a_12 * a_0 - a_14 * a_0) * (0.08333333333333333 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.08333333333333333 * h3)
-                - a_14 * a_1 * (0.08333333333333333 * h3) - a_18 * a_1 * (0.5 * h2)),
+            &((a_4 - a_18 * a_1) * (0.5 * h2)
+                + (a_12 * a_1 - a_14 * a_1) * (0.08333333333333333 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.08333333333333333 * h2)
-                - a_14 * a_2 * (0.08333333333333333 * h2) - a_18 * a_2 * (0.5 * h)),
+            &((a_5 - a_18 * a_2) * (0.5 * h)
+                + (a_12 * a_2 - a_14 * a_2) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1076,8 +1061,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_14 * (0.1111111111111111 * h2) + a_15 * (0.3333333333333333 * h)
-                - a_20 * (0.3333333333333333 * h) - a_21),
+            &(a_14 * (0.1111111111111111 * h2) + (a_15 - a_20) * (0.3333333333333333 * h)
+                - a_21),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1089,22 +1074,22 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.08333333333333333 * h3)
-                + a_14 * a_0 * (0.16666666666666666 * h3) - a_20 * a_0 * (0.5 * h2)),
+            &((a_3 - a_20 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.08333333333333333 * h3)
+                + a_14 * a_0 * (0.16666666666666666 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.08333333333333333 * h3)
-                + a_14 * a_1 * (0.16666666666666666 * h3) - a_20 * a_1 * (0.5 * h2)),
+            &((a_4 - a_20 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.08333333333333333 * h3)
+                + a_14 * a_1 * (0.16666666666666666 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.08333333333333333 * h2)
-                + a_14 * a_2 * (0.16666666666666666 * h2) - a_20 * a_2 * (0.5 * h)),
+            &((a_5 - a_20 * a_2) * (0.5 * h) + a_12 * a_2 * (0.08333333333333333 * h2)
+                + a_14 * a_2 * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1120,8 +1105,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_13 * (0.16666666666666666 * h) + a_14 * (0.1736111111111111 * h2)
-                - a_22 * (0.16666666666666666 * h)),
+            &((a_13 - a_22) * (0.16666666666666666 * h)
+                + a_14 * (0.1736111111111111 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1141,22 +1126,22 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.08333333333333333 * h3)
-                + a_14 * a_0 * (0.4166666666666667 * h3) - a_22 * a_0 * (0.5 * h2)),
+            &((a_3 - a_22 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.08333333333333333 * h3)
+                + a_14 * a_0 * (0.4166666666666667 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.08333333333333333 * h3)
-                + a_14 * a_1 * (0.4166666666666667 * h3) - a_22 * a_1 * (0.5 * h2)),
+            &((a_4 - a_22 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.08333333333333333 * h3)
+                + a_14 * a_1 * (0.4166666666666667 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.08333333333333333 * h2)
-                + a_14 * a_2 * (0.4166666666666667 * h2) - a_22 * a_2 * (0.5 * h)),
+            &((a_5 - a_22 * a_2) * (0.5 * h) + a_12 * a_2 * (0.08333333333333333 * h2)
+                + a_14 * a_2 * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1282,16 +1267,14 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_14 * (0.027777777777777776 * h) - a_16 * (0.027777777777777776 * h)
-                - a_17 * 0.16666666666666666),
+            &((a_14 - a_16) * (0.027777777777777776 * h) - a_17 * 0.16666666666666666),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_3 * (0.5 * h) - a_12 * a_0 * (0.08333333333333333 * h2)
-                - a_14 * a_0 * (0.3333333333333333 * h2)
-                - a_16 * a_0 * (0.08333333333333333 * h2)),
+            &(-a_3 * (0.5 * h) - (a_12 * a_0 + a_16 * a_0) * (0.08333333333333333 * h2)
+                - a_14 * a_0 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1303,9 +1286,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_4 * (0.5 * h) - a_12 * a_1 * (0.08333333333333333 * h2)
-                - a_14 * a_1 * (0.3333333333333333 * h2)
-                - a_16 * a_1 * (0.08333333333333333 * h2)),
+            &(-a_4 * (0.5 * h) - (a_12 * a_1 + a_16 * a_1) * (0.08333333333333333 * h2)
+                - a_14 * a_1 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1327,9 +1309,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_5 * 0.5 - a_12 * a_2 * (0.08333333333333333 * h)
-                - a_14 * a_2 * (0.3333333333333333 * h)
-                - a_16 * a_2 * (0.08333333333333333 * h)),
+            &(-a_5 * 0.5 - (a_12 * a_2 + a_16 * a_2) * (0.08333333333333333 * h)
+                - a_14 * a_2 * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1457,11 +1438,8 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.16666666666666666 * h)
-                + a_12 * a_0 * (0.08333333333333333 * h2)
-                - a_14 * (0.16666666666666666 * h)
-                - a_14 * a_0 * (0.08333333333333333 * h2) - a_18
-                - a_18 * a_0 * (0.5 * h)),
+            &((a_3 - a_18 * a_0) * (0.5 * h) + (a_12 - a_14) * (0.16666666666666666 * h)
+                + (a_12 * a_0 - a_14 * a_0) * (0.08333333333333333 * h2) - a_18),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1472,18 +1450,17 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.08333333333333333 * h2)
-                - a_14 * a_1 * (0.08333333333333333 * h2) - a_18 * a_1 * (0.5 * h)),
+            &((a_4 - a_18 * a_1) * (0.5 * h)
+                + (a_12 * a_1 - a_14 * a_1) * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.16666666666666666 * h)
+            &((a_3 - a_20 * a_0) * (0.5 * h) + a_12 * (0.16666666666666666 * h)
                 + a_12 * a_0 * (0.08333333333333333 * h2)
                 + a_14 * (0.3333333333333333 * h)
-                + a_14 * a_0 * (0.16666666666666666 * h2) - a_20
-                - a_20 * a_0 * (0.5 * h)),
+                + a_14 * a_0 * (0.16666666666666666 * h2) - a_20),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1494,17 +1471,17 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.08333333333333333 * h2)
-                + a_14 * a_1 * (0.16666666666666666 * h2) - a_20 * a_1 * (0.5 * h)),
+            &((a_4 - a_20 * a_1) * (0.5 * h) + a_12 * a_1 * (0.08333333333333333 * h2)
+                + a_14 * a_1 * (0.16666666666666666 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.16666666666666666 * h)
+            &((a_3 - a_22 * a_0) * (0.5 * h) + a_12 * (0.16666666666666666 * h)
                 + a_12 * a_0 * (0.08333333333333333 * h2)
                 + a_14 * (0.8333333333333334 * h)
-                + a_14 * a_0 * (0.4166666666666667 * h2) - a_22 - a_22 * a_0 * (0.5 * h)),
+                + a_14 * a_0 * (0.4166666666666667 * h2) - a_22),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1515,37 +1492,35 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.08333333333333333 * h2)
-                + a_14 * a_1 * (0.4166666666666667 * h2) - a_22 * a_1 * (0.5 * h)),
+            &((a_4 - a_22 * a_1) * (0.5 * h) + a_12 * a_1 * (0.08333333333333333 * h2)
+                + a_14 * a_1 * (0.4166666666666667 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_0 * 0.5 - a_6 * 0.5),
+            &(-(a_0 + a_6) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_1 * 0.5 - a_7 * 0.5),
+            &(-(a_1 + a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_3 * 0.5 - a_9 * 0.5 - a_12 * 0.16666666666666666
-                - a_12 * a_0 * (0.08333333333333333 * h) - a_14 * 0.6666666666666666
-                - a_14 * a_0 * (0.3333333333333333 * h) - a_16 * 0.16666666666666666
-                - a_16 * a_0 * (0.08333333333333333 * h)),
+            &(-(a_3 + a_9) * 0.5 - (a_12 + a_16) * 0.16666666666666666
+                - (a_12 * a_0 + a_16 * a_0) * (0.08333333333333333 * h)
+                - a_14 * 0.6666666666666666 - a_14 * a_0 * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_4 * 0.5 - a_10 * 0.5 - a_12 * a_1 * (0.08333333333333333 * h)
-                - a_14 * a_1 * (0.3333333333333333 * h)
-                - a_16 * a_1 * (0.08333333333333333 * h)),
+            &(-(a_4 + a_10) * 0.5 - (a_12 * a_1 + a_16 * a_1) * (0.08333333333333333 * h)
+                - a_14 * a_1 * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -1626,18 +1601,8 @@ impl<
             &(a_8 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_q,
-            0,
-            0,
-            &(a_0 * (0.5 * h) + a_6 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_p,
-            0,
-            0,
-            &(a_1 * (0.5 * h) + a_7 * (0.5 * h)),
-        );
+        ::sparkgen_core::layout::add_block(&mut t.q_q, 0, 0, &((a_0 + a_6) * (0.5 * h)));
+        ::sparkgen_core::layout::add_block(&mut t.q_p, 0, 0, &((a_1 + a_7) * (0.5 * h)));
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
@@ -1656,16 +1621,15 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_14 * (0.027777777777777776 * h2) + a_16 * (0.027777777777777776 * h2)
+            &(-(a_14 - a_16) * (0.027777777777777776 * h2)
                 + a_17 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.08333333333333333 * h3)
-                + a_14 * a_0 * (0.3333333333333333 * h3)
-                + a_16 * a_0 * (0.08333333333333333 * h3)),
+            &(a_3 * (0.5 * h2) + (a_12 * a_0 + a_16 * a_0) * (0.08333333333333333 * h3)
+                + a_14 * a_0 * (0.3333333333333333 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1677,9 +1641,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.08333333333333333 * h3)
-                + a_14 * a_1 * (0.3333333333333333 * h3)
-                + a_16 * a_1 * (0.08333333333333333 * h3)),
+            &(a_4 * (0.5 * h2) + (a_12 * a_1 + a_16 * a_1) * (0.08333333333333333 * h3)
+                + a_14 * a_1 * (0.3333333333333333 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1691,9 +1654,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.08333333333333333 * h2)
-                + a_14 * a_2 * (0.3333333333333333 * h2)
-                + a_16 * a_2 * (0.08333333333333333 * h2)),
+            &(a_5 * (0.5 * h) + (a_12 * a_2 + a_16 * a_2) * (0.08333333333333333 * h2)
+                + a_14 * a_2 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1705,22 +1667,19 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_3 * (0.5 * h) + a_9 * (0.5 * h) + a_12 * (0.16666666666666666 * h)
-                + a_12 * a_0 * (0.08333333333333333 * h2)
+            &((a_3 + a_9) * (0.5 * h) + (a_12 + a_16) * (0.16666666666666666 * h)
+                + (a_12 * a_0 + a_16 * a_0) * (0.08333333333333333 * h2)
                 + a_14 * (0.6666666666666666 * h)
-                + a_14 * a_0 * (0.3333333333333333 * h2)
-                + a_16 * (0.16666666666666666 * h)
-                + a_16 * a_0 * (0.08333333333333333 * h2)),
+                + a_14 * a_0 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_4 * (0.5 * h) + a_10 * (0.5 * h)
-                + a_12 * a_1 * (0.08333333333333333 * h2)
-                + a_14 * a_1 * (0.3333333333333333 * h2)
-                + a_16 * a_1 * (0.08333333333333333 * h2)),
+            &((a_4 + a_10) * (0.5 * h)
+                + (a_12 * a_1 + a_16 * a_1) * (0.08333333333333333 * h2)
+                + a_14 * a_1 * (0.3333333333333333 * h2)),
         );
     }
     fn update(
@@ -2061,31 +2020,31 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_14 * (0.001388888888888889 * h2) - a_16 * (0.001388888888888889 * h2)),
+            &(-(a_14 + a_16) * (0.001388888888888889 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.041666666666666664 * h3)
+            &((a_3 - a_20 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.041666666666666664 * h3)
                 - a_14 * a_0 * (0.06741808286457895 * h3)
-                + a_16 * a_0 * (0.025751416197912286 * h3) - a_20 * a_0 * (0.5 * h2)),
+                + a_16 * a_0 * (0.025751416197912286 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.041666666666666664 * h3)
+            &((a_4 - a_20 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.041666666666666664 * h3)
                 - a_14 * a_1 * (0.06741808286457895 * h3)
-                + a_16 * a_1 * (0.025751416197912286 * h3) - a_20 * a_1 * (0.5 * h2)),
+                + a_16 * a_1 * (0.025751416197912286 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.041666666666666664 * h2)
+            &((a_5 - a_20 * a_2) * (0.5 * h) + a_12 * a_2 * (0.041666666666666664 * h2)
                 - a_14 * a_2 * (0.06741808286457895 * h2)
-                + a_16 * a_2 * (0.025751416197912286 * h2) - a_20 * a_2 * (0.5 * h)),
+                + a_16 * a_2 * (0.025751416197912286 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2116,8 +2075,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_14 * (0.00769586064235673 * h2) - a_16 * (0.00769586064235673 * h2)
-                - a_17 * (0.03390736422914389 * h) + a_22 * (0.03390736422914389 * h)),
+            &(-(a_14 + a_16) * (0.00769586064235673 * h2)
+                - (a_17 - a_22) * (0.03390736422914389 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2130,25 +2089,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.041666666666666664 * h3)
+            &((a_3 - a_22 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.041666666666666664 * h3)
                 + a_14 * a_0 * (0.1134836165729158 * h3)
-                - a_16 * a_0 * (0.016953682114571943 * h3) - a_22 * a_0 * (0.5 * h2)),
+                - a_16 * a_0 * (0.016953682114571943 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.041666666666666664 * h3)
+            &((a_4 - a_22 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.041666666666666664 * h3)
                 + a_14 * a_1 * (0.1134836165729158 * h3)
-                - a_16 * a_1 * (0.016953682114571943 * h3) - a_22 * a_1 * (0.5 * h2)),
+                - a_16 * a_1 * (0.016953682114571943 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.041666666666666664 * h2)
+            &((a_5 - a_22 * a_2) * (0.5 * h) + a_12 * a_2 * (0.041666666666666664 * h2)
                 + a_14 * a_2 * (0.1134836165729158 * h2)
-                - a_16 * a_2 * (0.016953682114571943 * h2) - a_22 * a_2 * (0.5 * h)),
+                - a_16 * a_2 * (0.016953682114571943 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2171,8 +2130,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_14 * (0.0854736384201345 * h2) + a_15 * (0.45057403089581055 * h)
-                + a_16 * (0.0854736384201345 * h2) - a_24 * (0.45057403089581055 * h)),
+            &((a_14 + a_16) * (0.0854736384201345 * h2)
+                + (a_15 - a_24) * (0.45057403089581055 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2193,25 +2152,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.041666666666666664 * h3)
+            &((a_3 - a_24 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.041666666666666664 * h3)
                 + a_14 * a_0 * (0.22528701544790528 * h3)
-                + a_16 * a_0 * (0.09484971676041755 * h3) - a_24 * a_0 * (0.5 * h2)),
+                + a_16 * a_0 * (0.09484971676041755 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.041666666666666664 * h3)
+            &((a_4 - a_24 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.041666666666666664 * h3)
                 + a_14 * a_1 * (0.22528701544790528 * h3)
-                + a_16 * a_1 * (0.09484971676041755 * h3) - a_24 * a_1 * (0.5 * h2)),
+                + a_16 * a_1 * (0.09484971676041755 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.041666666666666664 * h2)
+            &((a_5 - a_24 * a_2) * (0.5 * h) + a_12 * a_2 * (0.041666666666666664 * h2)
                 + a_14 * a_2 * (0.22528701544790528 * h2)
-                + a_16 * a_2 * (0.09484971676041755 * h2) - a_24 * a_2 * (0.5 * h)),
+                + a_16 * a_2 * (0.09484971676041755 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2227,8 +2186,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_13 * (0.08333333333333333 * h) + a_14 * (0.04027777777777778 * h2)
-                + a_16 * (0.04027777777777778 * h2) - a_26 * (0.08333333333333333 * h)),
+            &((a_13 - a_26) * (0.08333333333333333 * h)
+                + (a_14 + a_16) * (0.04027777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2255,25 +2214,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.041666666666666664 * h3)
+            &((a_3 - a_26 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.041666666666666664 * h3)
                 + a_14 * a_0 * (0.18258191713542105 * h3)
-                + a_16 * a_0 * (0.27575141619791227 * h3) - a_26 * a_0 * (0.5 * h2)),
+                + a_16 * a_0 * (0.27575141619791227 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.041666666666666664 * h3)
+            &((a_4 - a_26 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.041666666666666664 * h3)
                 + a_14 * a_1 * (0.18258191713542105 * h3)
-                + a_16 * a_1 * (0.27575141619791227 * h3) - a_26 * a_1 * (0.5 * h2)),
+                + a_16 * a_1 * (0.27575141619791227 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.041666666666666664 * h2)
+            &((a_5 - a_26 * a_2) * (0.5 * h) + a_12 * a_2 * (0.041666666666666664 * h2)
                 + a_14 * a_2 * (0.18258191713542105 * h2)
-                + a_16 * a_2 * (0.27575141619791227 * h2) - a_26 * a_2 * (0.5 * h)),
+                + a_16 * a_2 * (0.27575141619791227 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2423,10 +2382,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_3 * (0.5 * h) - a_12 * a_0 * (0.041666666666666664 * h2)
-                - a_14 * a_0 * (0.20833333333333334 * h2)
-                - a_16 * a_0 * (0.20833333333333334 * h2)
-                - a_18 * a_0 * (0.041666666666666664 * h2)),
+            &(-a_3 * (0.5 * h) - (a_12 * a_0 + a_18 * a_0) * (0.041666666666666664 * h2)
+                - (a_14 * a_0 + a_16 * a_0) * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2438,10 +2395,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_4 * (0.5 * h) - a_12 * a_1 * (0.041666666666666664 * h2)
-                - a_14 * a_1 * (0.20833333333333334 * h2)
-                - a_16 * a_1 * (0.20833333333333334 * h2)
-                - a_18 * a_1 * (0.041666666666666664 * h2)),
+            &(-a_4 * (0.5 * h) - (a_12 * a_1 + a_18 * a_1) * (0.041666666666666664 * h2)
+                - (a_14 * a_1 + a_16 * a_1) * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2463,10 +2418,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_5 * 0.5 - a_12 * a_2 * (0.041666666666666664 * h)
-                - a_14 * a_2 * (0.20833333333333334 * h)
-                - a_16 * a_2 * (0.20833333333333334 * h)
-                - a_18 * a_2 * (0.041666666666666664 * h)),
+            &(-a_5 * 0.5 - (a_12 * a_2 + a_18 * a_2) * (0.041666666666666664 * h)
+                - (a_14 * a_2 + a_16 * a_2) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2613,13 +2566,12 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.08333333333333333 * h)
+            &((a_3 - a_20 * a_0) * (0.5 * h) + a_12 * (0.08333333333333333 * h)
                 + a_12 * a_0 * (0.041666666666666664 * h2)
                 - a_14 * (0.1348361657291579 * h)
                 - a_14 * a_0 * (0.06741808286457895 * h2)
                 + a_16 * (0.05150283239582457 * h)
-                + a_16 * a_0 * (0.025751416197912286 * h2) - a_20
-                - a_20 * a_0 * (0.5 * h)),
+                + a_16 * a_0 * (0.025751416197912286 * h2) - a_20),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2630,21 +2582,20 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.041666666666666664 * h2)
+            &((a_4 - a_20 * a_1) * (0.5 * h) + a_12 * a_1 * (0.041666666666666664 * h2)
                 - a_14 * a_1 * (0.06741808286457895 * h2)
-                + a_16 * a_1 * (0.025751416197912286 * h2) - a_20 * a_1 * (0.5 * h)),
+                + a_16 * a_1 * (0.025751416197912286 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.08333333333333333 * h)
+            &((a_3 - a_22 * a_0) * (0.5 * h) + a_12 * (0.08333333333333333 * h)
                 + a_12 * a_0 * (0.041666666666666664 * h2)
                 + a_14 * (0.2269672331458316 * h)
                 + a_14 * a_0 * (0.1134836165729158 * h2)
                 - a_16 * (0.03390736422914389 * h)
-                - a_16 * a_0 * (0.016953682114571943 * h2) - a_22
-                - a_22 * a_0 * (0.5 * h)),
+                - a_16 * a_0 * (0.016953682114571943 * h2) - a_22),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2655,21 +2606,20 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.041666666666666664 * h2)
+            &((a_4 - a_22 * a_1) * (0.5 * h) + a_12 * a_1 * (0.041666666666666664 * h2)
                 + a_14 * a_1 * (0.1134836165729158 * h2)
-                - a_16 * a_1 * (0.016953682114571943 * h2) - a_22 * a_1 * (0.5 * h)),
+                - a_16 * a_1 * (0.016953682114571943 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.08333333333333333 * h)
+            &((a_3 - a_24 * a_0) * (0.5 * h) + a_12 * (0.08333333333333333 * h)
                 + a_12 * a_0 * (0.041666666666666664 * h2)
                 + a_14 * (0.45057403089581055 * h)
                 + a_14 * a_0 * (0.22528701544790528 * h2)
                 + a_16 * (0.1896994335208351 * h)
-                + a_16 * a_0 * (0.09484971676041755 * h2) - a_24
-                - a_24 * a_0 * (0.5 * h)),
+                + a_16 * a_0 * (0.09484971676041755 * h2) - a_24),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2680,21 +2630,20 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.041666666666666664 * h2)
+            &((a_4 - a_24 * a_1) * (0.5 * h) + a_12 * a_1 * (0.041666666666666664 * h2)
                 + a_14 * a_1 * (0.22528701544790528 * h2)
-                + a_16 * a_1 * (0.09484971676041755 * h2) - a_24 * a_1 * (0.5 * h)),
+                + a_16 * a_1 * (0.09484971676041755 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.08333333333333333 * h)
+            &((a_3 - a_26 * a_0) * (0.5 * h) + a_12 * (0.08333333333333333 * h)
                 + a_12 * a_0 * (0.041666666666666664 * h2)
                 + a_14 * (0.3651638342708421 * h)
                 + a_14 * a_0 * (0.18258191713542105 * h2)
                 + a_16 * (0.5515028323958245 * h)
-                + a_16 * a_0 * (0.27575141619791227 * h2) - a_26
-                - a_26 * a_0 * (0.5 * h)),
+                + a_16 * a_0 * (0.27575141619791227 * h2) - a_26),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2705,40 +2654,38 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.041666666666666664 * h2)
+            &((a_4 - a_26 * a_1) * (0.5 * h) + a_12 * a_1 * (0.041666666666666664 * h2)
                 + a_14 * a_1 * (0.18258191713542105 * h2)
-                + a_16 * a_1 * (0.27575141619791227 * h2) - a_26 * a_1 * (0.5 * h)),
+                + a_16 * a_1 * (0.27575141619791227 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_0 * 0.5 + a_6 * 0.5),
+            &(-(a_0 - a_6) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_1 * 0.5 + a_7 * 0.5),
+            &(-(a_1 - a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_3 * 0.5 + a_9 * 0.5 - a_12 * 0.08333333333333333
-                - a_12 * a_0 * (0.041666666666666664 * h) - a_14 * 0.4166666666666667
-                - a_14 * a_0 * (0.20833333333333334 * h) - a_16 * 0.4166666666666667
-                - a_16 * a_0 * (0.20833333333333334 * h) - a_18 * 0.08333333333333333
-                - a_18 * a_0 * (0.041666666666666664 * h)),
+            &(-(a_3 - a_9) * 0.5 - (a_12 + a_18) * 0.08333333333333333
+                - (a_12 * a_0 + a_18 * a_0) * (0.041666666666666664 * h)
+                - (a_14 + a_16) * 0.4166666666666667
+                - (a_14 * a_0 + a_16 * a_0) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_4 * 0.5 + a_10 * 0.5 - a_12 * a_1 * (0.041666666666666664 * h)
-                - a_14 * a_1 * (0.20833333333333334 * h)
-                - a_16 * a_1 * (0.20833333333333334 * h)
-                - a_18 * a_1 * (0.041666666666666664 * h)),
+            &(-(a_4 - a_10) * 0.5
+                - (a_12 * a_1 + a_18 * a_1) * (0.041666666666666664 * h)
+                - (a_14 * a_1 + a_16 * a_1) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -2829,18 +2776,8 @@ impl<
             &(-a_8 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_q,
-            0,
-            0,
-            &(a_0 * (0.5 * h) - a_6 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_p,
-            0,
-            0,
-            &(a_1 * (0.5 * h) - a_7 * (0.5 * h)),
-        );
+        ::sparkgen_core::layout::add_block(&mut t.q_q, 0, 0, &((a_0 - a_6) * (0.5 * h)));
+        ::sparkgen_core::layout::add_block(&mut t.q_p, 0, 0, &((a_1 - a_7) * (0.5 * h)));
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
@@ -2874,10 +2811,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.041666666666666664 * h3)
-                + a_14 * a_0 * (0.20833333333333334 * h3)
-                + a_16 * a_0 * (0.20833333333333334 * h3)
-                + a_18 * a_0 * (0.041666666666666664 * h3)),
+            &(a_3 * (0.5 * h2) + (a_12 * a_0 + a_18 * a_0) * (0.041666666666666664 * h3)
+                + (a_14 * a_0 + a_16 * a_0) * (0.20833333333333334 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2889,10 +2824,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.041666666666666664 * h3)
-                + a_14 * a_1 * (0.20833333333333334 * h3)
-                + a_16 * a_1 * (0.20833333333333334 * h3)
-                + a_18 * a_1 * (0.041666666666666664 * h3)),
+            &(a_4 * (0.5 * h2) + (a_12 * a_1 + a_18 * a_1) * (0.041666666666666664 * h3)
+                + (a_14 * a_1 + a_16 * a_1) * (0.20833333333333334 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2904,10 +2837,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.041666666666666664 * h2)
-                + a_14 * a_2 * (0.20833333333333334 * h2)
-                + a_16 * a_2 * (0.20833333333333334 * h2)
-                + a_18 * a_2 * (0.041666666666666664 * h2)),
+            &(a_5 * (0.5 * h) + (a_12 * a_2 + a_18 * a_2) * (0.041666666666666664 * h2)
+                + (a_14 * a_2 + a_16 * a_2) * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2919,25 +2850,19 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_3 * (0.5 * h) - a_9 * (0.5 * h) + a_12 * (0.08333333333333333 * h)
-                + a_12 * a_0 * (0.041666666666666664 * h2)
-                + a_14 * (0.4166666666666667 * h)
-                + a_14 * a_0 * (0.20833333333333334 * h2)
-                + a_16 * (0.4166666666666667 * h)
-                + a_16 * a_0 * (0.20833333333333334 * h2)
-                + a_18 * (0.08333333333333333 * h)
-                + a_18 * a_0 * (0.041666666666666664 * h2)),
+            &((a_3 - a_9) * (0.5 * h) + (a_12 + a_18) * (0.08333333333333333 * h)
+                + (a_12 * a_0 + a_18 * a_0) * (0.041666666666666664 * h2)
+                + (a_14 + a_16) * (0.4166666666666667 * h)
+                + (a_14 * a_0 + a_16 * a_0) * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_4 * (0.5 * h) - a_10 * (0.5 * h)
-                + a_12 * a_1 * (0.041666666666666664 * h2)
-                + a_14 * a_1 * (0.20833333333333334 * h2)
-                + a_16 * a_1 * (0.20833333333333334 * h2)
-                + a_18 * a_1 * (0.041666666666666664 * h2)),
+            &((a_4 - a_10) * (0.5 * h)
+                + (a_12 * a_1 + a_18 * a_1) * (0.041666666666666664 * h2)
+                + (a_14 * a_1 + a_16 * a_1) * (0.20833333333333334 * h2)),
         );
     }
     fn update(

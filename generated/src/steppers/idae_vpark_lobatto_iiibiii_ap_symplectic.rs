@@ -227,19 +227,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) - a_16 * a_0 * (0.5 * h2)),
+            &((a_3 - a_16 * a_0) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) - a_16 * a_1 * (0.5 * h2)),
+            &((a_4 - a_16 * a_1) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) - a_16 * a_2 * (0.5 * h)),
+            &((a_5 - a_16 * a_2) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -255,8 +255,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.25 * h2) + a_13 * (0.5 * h) + a_14 * (0.25 * h2)
-                - a_18 * (0.5 * h)),
+            &((a_12 + a_14) * (0.25 * h2) + (a_13 - a_18) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -268,22 +267,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.25 * h3) + a_14 * a_0 * (0.25 * h3)
-                - a_18 * a_0 * (0.5 * h2)),
+            &((a_3 - a_18 * a_0) * (0.5 * h2) + (a_12 * a_0 + a_14 * a_0) * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.25 * h3) + a_14 * a_1 * (0.25 * h3)
-                - a_18 * a_1 * (0.5 * h2)),
+            &((a_4 - a_18 * a_1) * (0.5 * h2) + (a_12 * a_1 + a_14 * a_1) * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.25 * h2) + a_14 * a_2 * (0.25 * h2)
-                - a_18 * a_2 * (0.5 * h)),
+            &((a_5 - a_18 * a_2) * (0.5 * h) + (a_12 * a_2 + a_14 * a_2) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -385,7 +381,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_12 * (0.25 * h) - a_13 * 0.5 - a_14 * (0.25 * h)),
+            &(-(a_12 + a_14) * (0.25 * h) - a_13 * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -397,7 +393,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_3 * (0.5 * h) - a_12 * a_0 * (0.25 * h2) - a_14 * a_0 * (0.25 * h2)),
+            &(-a_3 * (0.5 * h) - (a_12 * a_0 + a_14 * a_0) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -409,7 +405,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_4 * (0.5 * h) - a_12 * a_1 * (0.25 * h2) - a_14 * a_1 * (0.25 * h2)),
+            &(-a_4 * (0.5 * h) - (a_12 * a_1 + a_14 * a_1) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -431,7 +427,7 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_5 * 0.5 - a_12 * a_2 * (0.25 * h) - a_14 * a_2 * (0.25 * h)),
+            &(-a_5 * 0.5 - (a_12 * a_2 + a_14 * a_2) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -541,7 +537,7 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_3 * (0.5 * h) - a_16 - a_16 * a_0 * (0.5 * h)),
+            &((a_3 - a_16 * a_0) * (0.5 * h) - a_16),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -552,15 +548,14 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_4 * (0.5 * h) - a_16 * a_1 * (0.5 * h)),
+            &((a_4 - a_16 * a_1) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.5 * h) + a_12 * a_0 * (0.25 * h2)
-                + a_14 * (0.5 * h) + a_14 * a_0 * (0.25 * h2) - a_18
-                - a_18 * a_0 * (0.5 * h)),
+            &((a_3 + a_12 + a_14 - a_18 * a_0) * (0.5 * h)
+                + (a_12 * a_0 + a_14 * a_0) * (0.25 * h2) - a_18),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -571,34 +566,31 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.25 * h2) + a_14 * a_1 * (0.25 * h2)
-                - a_18 * a_1 * (0.5 * h)),
+            &((a_4 - a_18 * a_1) * (0.5 * h) + (a_12 * a_1 + a_14 * a_1) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_0 * 0.5 + a_6 * 0.5),
+            &(-(a_0 - a_6) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_1 * 0.5 + a_7 * 0.5),
+            &(-(a_1 - a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_3 * 0.5 + a_9 * 0.5 - a_12 * 0.5 - a_12 * a_0 * (0.25 * h) - a_14 * 0.5
-                - a_14 * a_0 * (0.25 * h)),
+            &(-(a_3 - a_9 + a_12 + a_14) * 0.5 - (a_12 * a_0 + a_14 * a_0) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_4 * 0.5 + a_10 * 0.5 - a_12 * a_1 * (0.25 * h)
-                - a_14 * a_1 * (0.25 * h)),
+            &(-(a_4 - a_10) * 0.5 - (a_12 * a_1 + a_14 * a_1) * (0.25 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -659,23 +651,13 @@ impl<
             &(-a_8 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_q,
-            0,
-            0,
-            &(a_0 * (0.5 * h) - a_6 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_p,
-            0,
-            0,
-            &(a_1 * (0.5 * h) - a_7 * (0.5 * h)),
-        );
+        ::sparkgen_core::layout::add_block(&mut t.q_q, 0, 0, &((a_0 - a_6) * (0.5 * h)));
+        ::sparkgen_core::layout::add_block(&mut t.q_p, 0, 0, &((a_1 - a_7) * (0.5 * h)));
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.25 * h2) + a_13 * (0.5 * h) + a_14 * (0.25 * h2)),
+            &((a_12 + a_14) * (0.25 * h2) + a_13 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -687,7 +669,7 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.25 * h3) + a_14 * a_0 * (0.25 * h3)),
+            &(a_3 * (0.5 * h2) + (a_12 * a_0 + a_14 * a_0) * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -699,7 +681,7 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.25 * h3) + a_14 * a_1 * (0.25 * h3)),
+            &(a_4 * (0.5 * h2) + (a_12 * a_1 + a_14 * a_1) * (0.25 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -711,7 +693,7 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.25 * h2) + a_14 * a_2 * (0.25 * h2)),
+            &(a_5 * (0.5 * h) + (a_12 * a_2 + a_14 * a_2) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -723,16 +705,15 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_3 * (0.5 * h) - a_9 * (0.5 * h) + a_12 * (0.5 * h)
-                + a_12 * a_0 * (0.25 * h2) + a_14 * (0.5 * h) + a_14 * a_0 * (0.25 * h2)),
+            &((a_3 - a_9 + a_12 + a_14) * (0.5 * h)
+                + (a_12 * a_0 + a_14 * a_0) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_4 * (0.5 * h) - a_10 * (0.5 * h) + a_12 * a_1 * (0.25 * h2)
-                + a_14 * a_1 * (0.25 * h2)),
+            &((a_4 - a_10) * (0.5 * h) + (a_12 * a_1 + a_14 * a_1) * (0.25 * h2)),
         );
     }
     fn update(
@@ -1034,19 +1015,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) - a_18 * a_0 * (0.5 * h2)),
+            &((a_3 - a_18 * a_0) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) - a_18 * a_1 * (0.5 * h2)),
+            &((a_4 - a_18 * a_1) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) - a_18 * a_2 * (0.5 * h)),
+            &((a_5 - a_18 * a_2) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1070,9 +1051,9 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_12 * (0.034722222222222224 * h2) + a_14 * (0.1111111111111111 * h2)
-                + a_15 * (0.3333333333333333 * h) - a_16 * (0.034722222222222224 * h2)
-                - a_20 * (0.3333333333333333 * h) - a_21),
+            &(-(a_12 + a_16) * (0.034722222222222224 * h2)
+                + a_14 * (0.1111111111111111 * h2)
+                + (a_15 - a_20) * (0.3333333333333333 * h) - a_21),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1084,25 +1065,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.10416666666666667 * h3)
+            &((a_3 - a_20 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.10416666666666667 * h3)
                 + a_14 * a_0 * (0.16666666666666666 * h3)
-                - a_16 * a_0 * (0.020833333333333332 * h3) - a_20 * a_0 * (0.5 * h2)),
+                - a_16 * a_0 * (0.020833333333333332 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.10416666666666667 * h3)
+            &((a_4 - a_20 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.10416666666666667 * h3)
                 + a_14 * a_1 * (0.16666666666666666 * h3)
-                - a_16 * a_1 * (0.020833333333333332 * h3) - a_20 * a_1 * (0.5 * h2)),
+                - a_16 * a_1 * (0.020833333333333332 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.10416666666666667 * h2)
+            &((a_5 - a_20 * a_2) * (0.5 * h) + a_12 * a_2 * (0.10416666666666667 * h2)
                 + a_14 * a_2 * (0.16666666666666666 * h2)
-                - a_16 * a_2 * (0.020833333333333332 * h2) - a_20 * a_2 * (0.5 * h)),
+                - a_16 * a_2 * (0.020833333333333332 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1118,9 +1099,9 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.027777777777777776 * h2) + a_13 * (0.16666666666666666 * h)
-                + a_14 * (0.1111111111111111 * h2) + a_16 * (0.027777777777777776 * h2)
-                - a_22 * (0.16666666666666666 * h)),
+            &((a_12 + a_16) * (0.027777777777777776 * h2)
+                + (a_13 - a_22) * (0.16666666666666666 * h)
+                + a_14 * (0.1111111111111111 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1140,25 +1121,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.08333333333333333 * h3)
-                + a_14 * a_0 * (0.3333333333333333 * h3)
-                + a_16 * a_0 * (0.08333333333333333 * h3) - a_22 * a_0 * (0.5 * h2)),
+            &((a_3 - a_22 * a_0) * (0.5 * h2)
+                + (a_12 * a_0 + a_16 * a_0) * (0.08333333333333333 * h3)
+                + a_14 * a_0 * (0.3333333333333333 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.08333333333333333 * h3)
-                + a_14 * a_1 * (0.3333333333333333 * h3)
-                + a_16 * a_1 * (0.08333333333333333 * h3) - a_22 * a_1 * (0.5 * h2)),
+            &((a_4 - a_22 * a_1) * (0.5 * h2)
+                + (a_12 * a_1 + a_16 * a_1) * (0.08333333333333333 * h3)
+                + a_14 * a_1 * (0.3333333333333333 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.08333333333333333 * h2)
-                + a_14 * a_2 * (0.3333333333333333 * h2)
-                + a_16 * a_2 * (0.08333333333333333 * h2) - a_22 * a_2 * (0.5 * h)),
+            &((a_5 - a_22 * a_2) * (0.5 * h)
+                + (a_12 * a_2 + a_16 * a_2) * (0.08333333333333333 * h2)
+                + a_14 * a_2 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1270,8 +1251,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_12 * (0.027777777777777776 * h) - a_13 * 0.16666666666666666
-                - a_14 * (0.1111111111111111 * h) - a_16 * (0.027777777777777776 * h)),
+            &(-(a_12 + a_16) * (0.027777777777777776 * h) - a_13 * 0.16666666666666666
+                - a_14 * (0.1111111111111111 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1290,9 +1271,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_3 * (0.5 * h) - a_12 * a_0 * (0.08333333333333333 * h2)
-                - a_14 * a_0 * (0.3333333333333333 * h2)
-                - a_16 * a_0 * (0.08333333333333333 * h2)),
+            &(-a_3 * (0.5 * h) - (a_12 * a_0 + a_16 * a_0) * (0.08333333333333333 * h2)
+                - a_14 * a_0 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1304,9 +1284,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_4 * (0.5 * h) - a_12 * a_1 * (0.08333333333333333 * h2)
-                - a_14 * a_1 * (0.3333333333333333 * h2)
-                - a_16 * a_1 * (0.08333333333333333 * h2)),
+            &(-a_4 * (0.5 * h) - (a_12 * a_1 + a_16 * a_1) * (0.08333333333333333 * h2)
+                - a_14 * a_1 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1328,9 +1307,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_5 * 0.5 - a_12 * a_2 * (0.08333333333333333 * h)
-                - a_14 * a_2 * (0.3333333333333333 * h)
-                - a_16 * a_2 * (0.08333333333333333 * h)),
+            &(-a_5 * 0.5 - (a_12 * a_2 + a_16 * a_2) * (0.08333333333333333 * h)
+                - a_14 * a_2 * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -1459,7 +1437,7 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_3 * (0.5 * h) - a_18 - a_18 * a_0 * (0.5 * h)),
+            &((a_3 - a_18 * a_0) * (0.5 * h) - a_18),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1470,19 +1448,18 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_4 * (0.5 * h) - a_18 * a_1 * (0.5 * h)),
+            &((a_4 - a_18 * a_1) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.20833333333333334 * h)
+            &((a_3 - a_20 * a_0) * (0.5 * h) + a_12 * (0.20833333333333334 * h)
                 + a_12 * a_0 * (0.10416666666666667 * h2)
                 + a_14 * (0.3333333333333333 * h)
                 + a_14 * a_0 * (0.16666666666666666 * h2)
                 - a_16 * (0.041666666666666664 * h)
-                - a_16 * a_0 * (0.020833333333333332 * h2) - a_20
-                - a_20 * a_0 * (0.5 * h)),
+                - a_16 * a_0 * (0.020833333333333332 * h2) - a_20),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1493,21 +1470,18 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.10416666666666667 * h2)
+            &((a_4 - a_20 * a_1) * (0.5 * h) + a_12 * a_1 * (0.10416666666666667 * h2)
                 + a_14 * a_1 * (0.16666666666666666 * h2)
-                - a_16 * a_1 * (0.020833333333333332 * h2) - a_20 * a_1 * (0.5 * h)),
+                - a_16 * a_1 * (0.020833333333333332 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.16666666666666666 * h)
-                + a_12 * a_0 * (0.08333333333333333 * h2)
+            &((a_3 - a_22 * a_0) * (0.5 * h) + (a_12 + a_16) * (0.16666666666666666 * h)
+                + (a_12 * a_0 + a_16 * a_0) * (0.08333333333333333 * h2)
                 + a_14 * (0.6666666666666666 * h)
-                + a_14 * a_0 * (0.3333333333333333 * h2)
-                + a_16 * (0.16666666666666666 * h)
-                + a_16 * a_0 * (0.08333333333333333 * h2) - a_22
-                - a_22 * a_0 * (0.5 * h)),
+                + a_14 * a_0 * (0.3333333333333333 * h2) - a_22),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1518,38 +1492,36 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.08333333333333333 * h2)
-                + a_14 * a_1 * (0.3333333333333333 * h2)
-                + a_16 * a_1 * (0.08333333333333333 * h2) - a_22 * a_1 * (0.5 * h)),
+            &((a_4 - a_22 * a_1) * (0.5 * h)
+                + (a_12 * a_1 + a_16 * a_1) * (0.08333333333333333 * h2)
+                + a_14 * a_1 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_0 * 0.5 - a_6 * 0.5),
+            &(-(a_0 + a_6) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_1 * 0.5 - a_7 * 0.5),
+            &(-(a_1 + a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_3 * 0.5 - a_9 * 0.5 - a_12 * 0.16666666666666666
-                - a_12 * a_0 * (0.08333333333333333 * h) - a_14 * 0.6666666666666666
-                - a_14 * a_0 * (0.3333333333333333 * h) - a_16 * 0.16666666666666666
-                - a_16 * a_0 * (0.08333333333333333 * h)),
+            &(-(a_3 + a_9) * 0.5 - (a_12 + a_16) * 0.16666666666666666
+                - (a_12 * a_0 + a_16 * a_0) * (0.08333333333333333 * h)
+                - a_14 * 0.6666666666666666 - a_14 * a_0 * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_4 * 0.5 - a_10 * 0.5 - a_12 * a_1 * (0.08333333333333333 * h)
-                - a_14 * a_1 * (0.3333333333333333 * h)
-                - a_16 * a_1 * (0.08333333333333333 * h)),
+            &(-(a_4 + a_10) * 0.5 - (a_12 * a_1 + a_16 * a_1) * (0.08333333333333333 * h)
+                - a_14 * a_1 * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -1630,24 +1602,14 @@ impl<
             &(a_8 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_q,
-            0,
-            0,
-            &(a_0 * (0.5 * h) + a_6 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_p,
-            0,
-            0,
-            &(a_1 * (0.5 * h) + a_7 * (0.5 * h)),
-        );
+        ::sparkgen_core::layout::add_block(&mut t.q_q, 0, 0, &((a_0 + a_6) * (0.5 * h)));
+        ::sparkgen_core::layout::add_block(&mut t.q_p, 0, 0, &((a_1 + a_7) * (0.5 * h)));
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.027777777777777776 * h2) + a_13 * (0.16666666666666666 * h)
-                + a_14 * (0.1111111111111111 * h2) + a_16 * (0.027777777777777776 * h2)),
+            &((a_12 + a_16) * (0.027777777777777776 * h2)
+                + a_13 * (0.16666666666666666 * h) + a_14 * (0.1111111111111111 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1666,9 +1628,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.08333333333333333 * h3)
-                + a_14 * a_0 * (0.3333333333333333 * h3)
-                + a_16 * a_0 * (0.08333333333333333 * h3)),
+            &(a_3 * (0.5 * h2) + (a_12 * a_0 + a_16 * a_0) * (0.08333333333333333 * h3)
+                + a_14 * a_0 * (0.3333333333333333 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1680,9 +1641,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.08333333333333333 * h3)
-                + a_14 * a_1 * (0.3333333333333333 * h3)
-                + a_16 * a_1 * (0.08333333333333333 * h3)),
+            &(a_4 * (0.5 * h2) + (a_12 * a_1 + a_16 * a_1) * (0.08333333333333333 * h3)
+                + a_14 * a_1 * (0.3333333333333333 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1694,9 +1654,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.08333333333333333 * h2)
-                + a_14 * a_2 * (0.3333333333333333 * h2)
-                + a_16 * a_2 * (0.08333333333333333 * h2)),
+            &(a_5 * (0.5 * h) + (a_12 * a_2 + a_16 * a_2) * (0.08333333333333333 * h2)
+                + a_14 * a_2 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1708,22 +1667,19 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_3 * (0.5 * h) + a_9 * (0.5 * h) + a_12 * (0.16666666666666666 * h)
-                + a_12 * a_0 * (0.08333333333333333 * h2)
+            &((a_3 + a_9) * (0.5 * h) + (a_12 + a_16) * (0.16666666666666666 * h)
+                + (a_12 * a_0 + a_16 * a_0) * (0.08333333333333333 * h2)
                 + a_14 * (0.6666666666666666 * h)
-                + a_14 * a_0 * (0.3333333333333333 * h2)
-                + a_16 * (0.16666666666666666 * h)
-                + a_16 * a_0 * (0.08333333333333333 * h2)),
+                + a_14 * a_0 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_4 * (0.5 * h) + a_10 * (0.5 * h)
-                + a_12 * a_1 * (0.08333333333333333 * h2)
-                + a_14 * a_1 * (0.3333333333333333 * h2)
-                + a_16 * a_1 * (0.08333333333333333 * h2)),
+            &((a_4 + a_10) * (0.5 * h)
+                + (a_12 * a_1 + a_16 * a_1) * (0.08333333333333333 * h2)
+                + a_14 * a_1 * (0.3333333333333333 * h2)),
         );
     }
     fn update(
@@ -2060,19 +2016,19 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) - a_20 * a_0 * (0.5 * h2)),
+            &((a_3 - a_20 * a_0) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) - a_20 * a_1 * (0.5 * h2)),
+            &((a_4 - a_20 * a_1) * (0.5 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) - a_20 * a_2 * (0.5 * h)),
+            &((a_5 - a_20 * a_2) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2106,9 +2062,9 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_12 * (0.005680791588540937 * h2) - a_14 * (0.006432207786453222 * h2)
-                - a_16 * (0.006432207786453222 * h2) - a_17 * (0.03390736422914389 * h)
-                + a_18 * (0.005680791588540937 * h2) + a_22 * (0.03390736422914389 * h)),
+            &((a_12 + a_18) * (0.005680791588540937 * h2)
+                - (a_14 + a_16) * (0.006432207786453222 * h2)
+                - (a_17 - a_22) * (0.03390736422914389 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2120,28 +2076,28 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.05515028323958246 * h3)
+            &((a_3 - a_22 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.05515028323958246 * h3)
                 + a_14 * a_0 * (0.09484971676041755 * h3)
                 - a_16 * a_0 * (0.016953682114571943 * h3)
-                + a_18 * a_0 * (0.0051502832395824575 * h3) - a_22 * a_0 * (0.5 * h2)),
+                + a_18 * a_0 * (0.0051502832395824575 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.05515028323958246 * h3)
+            &((a_4 - a_22 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.05515028323958246 * h3)
                 + a_14 * a_1 * (0.09484971676041755 * h3)
                 - a_16 * a_1 * (0.016953682114571943 * h3)
-                + a_18 * a_1 * (0.0051502832395824575 * h3) - a_22 * a_1 * (0.5 * h2)),
+                + a_18 * a_1 * (0.0051502832395824575 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.05515028323958246 * h2)
+            &((a_5 - a_22 * a_2) * (0.5 * h) + a_12 * a_2 * (0.05515028323958246 * h2)
                 + a_14 * a_2 * (0.09484971676041755 * h2)
                 - a_16 * a_2 * (0.016953682114571943 * h2)
-                + a_18 * a_2 * (0.0051502832395824575 * h2) - a_22 * a_2 * (0.5 * h)),
+                + a_18 * a_2 * (0.0051502832395824575 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2165,9 +2121,9 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_12 * (0.009847458255207603 * h2) + a_14 * (0.10226554111978656 * h2)
-                + a_15 * (0.45057403089581055 * h) + a_16 * (0.10226554111978656 * h2)
-                - a_18 * (0.009847458255207603 * h2) - a_24 * (0.45057403089581055 * h)),
+            &(-(a_12 + a_18) * (0.009847458255207603 * h2)
+                + (a_14 + a_16) * (0.10226554111978656 * h2)
+                + (a_15 - a_24) * (0.45057403089581055 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2188,28 +2144,28 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.03651638342708421 * h3)
+            &((a_3 - a_24 * a_0) * (0.5 * h2) + a_12 * a_0 * (0.03651638342708421 * h3)
                 + a_14 * a_0 * (0.22528701544790528 * h3)
                 + a_16 * a_0 * (0.1134836165729158 * h3)
-                - a_18 * a_0 * (0.01348361657291579 * h3) - a_24 * a_0 * (0.5 * h2)),
+                - a_18 * a_0 * (0.01348361657291579 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.03651638342708421 * h3)
+            &((a_4 - a_24 * a_1) * (0.5 * h2) + a_12 * a_1 * (0.03651638342708421 * h3)
                 + a_14 * a_1 * (0.22528701544790528 * h3)
                 + a_16 * a_1 * (0.1134836165729158 * h3)
-                - a_18 * a_1 * (0.01348361657291579 * h3) - a_24 * a_1 * (0.5 * h2)),
+                - a_18 * a_1 * (0.01348361657291579 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.03651638342708421 * h2)
+            &((a_5 - a_24 * a_2) * (0.5 * h) + a_12 * a_2 * (0.03651638342708421 * h2)
                 + a_14 * a_2 * (0.22528701544790528 * h2)
                 + a_16 * a_2 * (0.1134836165729158 * h2)
-                - a_18 * a_2 * (0.01348361657291579 * h2) - a_24 * a_2 * (0.5 * h)),
+                - a_18 * a_2 * (0.01348361657291579 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2225,9 +2181,9 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.006944444444444444 * h2) + a_13 * (0.08333333333333333 * h)
-                + a_14 * (0.034722222222222224 * h2) + a_16 * (0.034722222222222224 * h2)
-                + a_18 * (0.006944444444444444 * h2) - a_26 * (0.08333333333333333 * h)),
+            &((a_12 + a_18) * (0.006944444444444444 * h2)
+                + (a_13 - a_26) * (0.08333333333333333 * h)
+                + (a_14 + a_16) * (0.034722222222222224 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2255,28 +2211,25 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.041666666666666664 * h3)
-                + a_14 * a_0 * (0.20833333333333334 * h3)
-                + a_16 * a_0 * (0.20833333333333334 * h3)
-                + a_18 * a_0 * (0.041666666666666664 * h3) - a_26 * a_0 * (0.5 * h2)),
+            &((a_3 - a_26 * a_0) * (0.5 * h2)
+                + (a_12 * a_0 + a_18 * a_0) * (0.041666666666666664 * h3)
+                + (a_14 * a_0 + a_16 * a_0) * (0.20833333333333334 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.041666666666666664 * h3)
-                + a_14 * a_1 * (0.20833333333333334 * h3)
-                + a_16 * a_1 * (0.20833333333333334 * h3)
-                + a_18 * a_1 * (0.041666666666666664 * h3) - a_26 * a_1 * (0.5 * h2)),
+            &((a_4 - a_26 * a_1) * (0.5 * h2)
+                + (a_12 * a_1 + a_18 * a_1) * (0.041666666666666664 * h3)
+                + (a_14 * a_1 + a_16 * a_1) * (0.20833333333333334 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.041666666666666664 * h2)
-                + a_14 * a_2 * (0.20833333333333334 * h2)
-                + a_16 * a_2 * (0.20833333333333334 * h2)
-                + a_18 * a_2 * (0.041666666666666664 * h2) - a_26 * a_2 * (0.5 * h)),
+            &((a_5 - a_26 * a_2) * (0.5 * h)
+                + (a_12 * a_2 + a_18 * a_2) * (0.041666666666666664 * h2)
+                + (a_14 * a_2 + a_16 * a_2) * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2398,9 +2351,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(-a_12 * (0.006944444444444444 * h) - a_13 * 0.08333333333333333
-                - a_14 * (0.034722222222222224 * h) - a_16 * (0.034722222222222224 * h)
-                - a_18 * (0.006944444444444444 * h)),
+            &(-(a_12 + a_18) * (0.006944444444444444 * h) - a_13 * 0.08333333333333333
+                - (a_14 + a_16) * (0.034722222222222224 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2428,10 +2380,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(-a_3 * (0.5 * h) - a_12 * a_0 * (0.041666666666666664 * h2)
-                - a_14 * a_0 * (0.20833333333333334 * h2)
-                - a_16 * a_0 * (0.20833333333333334 * h2)
-                - a_18 * a_0 * (0.041666666666666664 * h2)),
+            &(-a_3 * (0.5 * h) - (a_12 * a_0 + a_18 * a_0) * (0.041666666666666664 * h2)
+                - (a_14 * a_0 + a_16 * a_0) * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2443,10 +2393,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(-a_4 * (0.5 * h) - a_12 * a_1 * (0.041666666666666664 * h2)
-                - a_14 * a_1 * (0.20833333333333334 * h2)
-                - a_16 * a_1 * (0.20833333333333334 * h2)
-                - a_18 * a_1 * (0.041666666666666664 * h2)),
+            &(-a_4 * (0.5 * h) - (a_12 * a_1 + a_18 * a_1) * (0.041666666666666664 * h2)
+                - (a_14 * a_1 + a_16 * a_1) * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2468,10 +2416,8 @@ impl<
             j,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(-a_5 * 0.5 - a_12 * a_2 * (0.041666666666666664 * h)
-                - a_14 * a_2 * (0.20833333333333334 * h)
-                - a_16 * a_2 * (0.20833333333333334 * h)
-                - a_18 * a_2 * (0.041666666666666664 * h)),
+            &(-a_5 * 0.5 - (a_12 * a_2 + a_18 * a_2) * (0.041666666666666664 * h)
+                - (a_14 * a_2 + a_16 * a_2) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -2616,7 +2562,7 @@ impl<
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_3 * (0.5 * h) - a_20 - a_20 * a_0 * (0.5 * h)),
+            &((a_3 - a_20 * a_0) * (0.5 * h) - a_20),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2627,21 +2573,20 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_4 * (0.5 * h) - a_20 * a_1 * (0.5 * h)),
+            &((a_4 - a_20 * a_1) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.11030056647916492 * h)
+            &((a_3 - a_22 * a_0) * (0.5 * h) + a_12 * (0.11030056647916492 * h)
                 + a_12 * a_0 * (0.05515028323958246 * h2)
                 + a_14 * (0.1896994335208351 * h)
                 + a_14 * a_0 * (0.09484971676041755 * h2)
                 - a_16 * (0.03390736422914389 * h)
                 - a_16 * a_0 * (0.016953682114571943 * h2)
                 + a_18 * (0.010300566479164915 * h)
-                + a_18 * a_0 * (0.0051502832395824575 * h2) - a_22
-                - a_22 * a_0 * (0.5 * h)),
+                + a_18 * a_0 * (0.0051502832395824575 * h2) - a_22),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2652,24 +2597,23 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.05515028323958246 * h2)
+            &((a_4 - a_22 * a_1) * (0.5 * h) + a_12 * a_1 * (0.05515028323958246 * h2)
                 + a_14 * a_1 * (0.09484971676041755 * h2)
                 - a_16 * a_1 * (0.016953682114571943 * h2)
-                + a_18 * a_1 * (0.0051502832395824575 * h2) - a_22 * a_1 * (0.5 * h)),
+                + a_18 * a_1 * (0.0051502832395824575 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.07303276685416842 * h)
+            &((a_3 - a_24 * a_0) * (0.5 * h) + a_12 * (0.07303276685416842 * h)
                 + a_12 * a_0 * (0.03651638342708421 * h2)
                 + a_14 * (0.45057403089581055 * h)
                 + a_14 * a_0 * (0.22528701544790528 * h2)
                 + a_16 * (0.2269672331458316 * h)
                 + a_16 * a_0 * (0.1134836165729158 * h2)
                 - a_18 * (0.02696723314583158 * h)
-                - a_18 * a_0 * (0.01348361657291579 * h2) - a_24
-                - a_24 * a_0 * (0.5 * h)),
+                - a_18 * a_0 * (0.01348361657291579 * h2) - a_24),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2680,24 +2624,19 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.03651638342708421 * h2)
+            &((a_4 - a_24 * a_1) * (0.5 * h) + a_12 * a_1 * (0.03651638342708421 * h2)
                 + a_14 * a_1 * (0.22528701544790528 * h2)
                 + a_16 * a_1 * (0.1134836165729158 * h2)
-                - a_18 * a_1 * (0.01348361657291579 * h2) - a_24 * a_1 * (0.5 * h)),
+                - a_18 * a_1 * (0.01348361657291579 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(a_3 * (0.5 * h) + a_12 * (0.08333333333333333 * h)
-                + a_12 * a_0 * (0.041666666666666664 * h2)
-                + a_14 * (0.4166666666666667 * h)
-                + a_14 * a_0 * (0.20833333333333334 * h2)
-                + a_16 * (0.4166666666666667 * h)
-                + a_16 * a_0 * (0.20833333333333334 * h2)
-                + a_18 * (0.08333333333333333 * h)
-                + a_18 * a_0 * (0.041666666666666664 * h2) - a_26
-                - a_26 * a_0 * (0.5 * h)),
+            &((a_3 - a_26 * a_0) * (0.5 * h) + (a_12 + a_18) * (0.08333333333333333 * h)
+                + (a_12 * a_0 + a_18 * a_0) * (0.041666666666666664 * h2)
+                + (a_14 + a_16) * (0.4166666666666667 * h)
+                + (a_14 * a_0 + a_16 * a_0) * (0.20833333333333334 * h2) - a_26),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -2708,41 +2647,38 @@ impl<
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(a_4 * (0.5 * h) + a_12 * a_1 * (0.041666666666666664 * h2)
-                + a_14 * a_1 * (0.20833333333333334 * h2)
-                + a_16 * a_1 * (0.20833333333333334 * h2)
-                + a_18 * a_1 * (0.041666666666666664 * h2) - a_26 * a_1 * (0.5 * h)),
+            &((a_4 - a_26 * a_1) * (0.5 * h)
+                + (a_12 * a_1 + a_18 * a_1) * (0.041666666666666664 * h2)
+                + (a_14 * a_1 + a_16 * a_1) * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_0 * 0.5 + a_6 * 0.5),
+            &(-(a_0 - a_6) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(1, 1, dims),
             0,
-            &(-a_1 * 0.5 + a_7 * 0.5),
+            &(-(a_1 - a_7) * 0.5),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_3 * 0.5 + a_9 * 0.5 - a_12 * 0.08333333333333333
-                - a_12 * a_0 * (0.041666666666666664 * h) - a_14 * 0.4166666666666667
-                - a_14 * a_0 * (0.20833333333333334 * h) - a_16 * 0.4166666666666667
-                - a_16 * a_0 * (0.20833333333333334 * h) - a_18 * 0.08333333333333333
-                - a_18 * a_0 * (0.041666666666666664 * h)),
+            &(-(a_3 - a_9) * 0.5 - (a_12 + a_18) * 0.08333333333333333
+                - (a_12 * a_0 + a_18 * a_0) * (0.041666666666666664 * h)
+                - (a_14 + a_16) * 0.4166666666666667
+                - (a_14 * a_0 + a_16 * a_0) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_p,
             Self::RESIDUAL_LAYOUT.offset(2, 1, dims),
             0,
-            &(-a_4 * 0.5 + a_10 * 0.5 - a_12 * a_1 * (0.041666666666666664 * h)
-                - a_14 * a_1 * (0.20833333333333334 * h)
-                - a_16 * a_1 * (0.20833333333333334 * h)
-                - a_18 * a_1 * (0.041666666666666664 * h)),
+            &(-(a_4 - a_10) * 0.5
+                - (a_12 * a_1 + a_18 * a_1) * (0.041666666666666664 * h)
+                - (a_14 * a_1 + a_16 * a_1) * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.r_q,
@@ -2833,25 +2769,15 @@ impl<
             &(-a_8 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.q_q, 0, 0, 1.0);
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_q,
-            0,
-            0,
-            &(a_0 * (0.5 * h) - a_6 * (0.5 * h)),
-        );
-        ::sparkgen_core::layout::add_block(
-            &mut t.q_p,
-            0,
-            0,
-            &(a_1 * (0.5 * h) - a_7 * (0.5 * h)),
-        );
+        ::sparkgen_core::layout::add_block(&mut t.q_q, 0, 0, &((a_0 - a_6) * (0.5 * h)));
+        ::sparkgen_core::layout::add_block(&mut t.q_p, 0, 0, &((a_1 - a_7) * (0.5 * h)));
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_12 * (0.006944444444444444 * h2) + a_13 * (0.08333333333333333 * h)
-                + a_14 * (0.034722222222222224 * h2) + a_16 * (0.034722222222222224 * h2)
-                + a_18 * (0.006944444444444444 * h2)),
+            &((a_12 + a_18) * (0.006944444444444444 * h2)
+                + a_13 * (0.08333333333333333 * h)
+                + (a_14 + a_16) * (0.034722222222222224 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2879,10 +2805,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_3 * (0.5 * h2) + a_12 * a_0 * (0.041666666666666664 * h3)
-                + a_14 * a_0 * (0.20833333333333334 * h3)
-                + a_16 * a_0 * (0.20833333333333334 * h3)
-                + a_18 * a_0 * (0.041666666666666664 * h3)),
+            &(a_3 * (0.5 * h2) + (a_12 * a_0 + a_18 * a_0) * (0.041666666666666664 * h3)
+                + (a_14 * a_0 + a_16 * a_0) * (0.20833333333333334 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2894,10 +2818,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(2, 0, dims),
-            &(a_4 * (0.5 * h2) + a_12 * a_1 * (0.041666666666666664 * h3)
-                + a_14 * a_1 * (0.20833333333333334 * h3)
-                + a_16 * a_1 * (0.20833333333333334 * h3)
-                + a_18 * a_1 * (0.041666666666666664 * h3)),
+            &(a_4 * (0.5 * h2) + (a_12 * a_1 + a_18 * a_1) * (0.041666666666666664 * h3)
+                + (a_14 * a_1 + a_16 * a_1) * (0.20833333333333334 * h3)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2909,10 +2831,8 @@ impl<
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(3, 0, dims),
-            &(a_5 * (0.5 * h) + a_12 * a_2 * (0.041666666666666664 * h2)
-                + a_14 * a_2 * (0.20833333333333334 * h2)
-                + a_16 * a_2 * (0.20833333333333334 * h2)
-                + a_18 * a_2 * (0.041666666666666664 * h2)),
+            &(a_5 * (0.5 * h) + (a_12 * a_2 + a_18 * a_2) * (0.041666666666666664 * h2)
+                + (a_14 * a_2 + a_16 * a_2) * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -2924,25 +2844,19 @@ impl<
             &mut t.p_q,
             0,
             0,
-            &(a_3 * (0.5 * h) - a_9 * (0.5 * h) + a_12 * (0.08333333333333333 * h)
-                + a_12 * a_0 * (0.041666666666666664 * h2)
-                + a_14 * (0.4166666666666667 * h)
-                + a_14 * a_0 * (0.20833333333333334 * h2)
-                + a_16 * (0.4166666666666667 * h)
-                + a_16 * a_0 * (0.20833333333333334 * h2)
-                + a_18 * (0.08333333333333333 * h)
-                + a_18 * a_0 * (0.041666666666666664 * h2)),
+            &((a_3 - a_9) * (0.5 * h) + (a_12 + a_18) * (0.08333333333333333 * h)
+                + (a_12 * a_0 + a_18 * a_0) * (0.041666666666666664 * h2)
+                + (a_14 + a_16) * (0.4166666666666667 * h)
+                + (a_14 * a_0 + a_16 * a_0) * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
         ::sparkgen_core::layout::add_block(
             &mut t.p_p,
             0,
             0,
-            &(a_4 * (0.5 * h) - a_10 * (0.5 * h)
-                + a_12 * a_1 * (0.041666666666666664 * h2)
-                + a_14 * a_1 * (0.20833333333333334 * h2)
-                + a_16 * a_1 * (0.20833333333333334 * h2)
-                + a_18 * a_1 * (0.041666666666666664 * h2)),
+            &((a_4 - a_10) * (0.5 * h)
+                + (a_12 * a_1 + a_18 * a_1) * (0.041666666666666664 * h2)
+                + (a_14 * a_1 + a_16 * a_1) * (0.20833333333333334 * h2)),
         );
     }
     fn update(

@@ -190,7 +190,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.25 * h2) - a_2 * (0.25 * h2) + a_7 * (0.5 * h) - a_10 * (0.5 * h)),
+            &((a_0 - a_2) * (0.25 * h2) + (a_7 - a_10) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -206,7 +206,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.5 * h) - a_11 * (0.5 * h)),
+            &((a_1 - a_11) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -218,7 +218,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.25 * h2) - a_2 * (0.25 * h2) + a_7 * (0.5 * h) - a_11 * (0.5 * h)),
+            &((a_0 - a_2) * (0.25 * h2) + (a_7 - a_11) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -234,29 +234,25 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2 {
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.5 * h) + a_3 * (0.25 * h2) - a_5 * (0.25 * h2) + a_8 * (0.25 * h2)
-                - a_13 * (0.5 * h)),
+            &((a_1 - a_13) * (0.5 * h) + (a_3 - a_5 + a_8) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.25 * h2) + a_4 * (0.5 * h) - a_5 * (0.25 * h2) + a_8 * (0.25 * h2)
-                - a_13 * (0.5 * h)),
+            &((a_3 - a_5 + a_8) * (0.25 * h2) + (a_4 - a_13) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.25 * h2) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
-                - a_5 * (0.25 * h2) + a_7 * (0.5 * h) + a_8 * (0.25 * h2)
-                - a_13 * (0.5 * h)),
+            &((a_0 - a_2 + a_3 - a_5 + a_8) * (0.25 * h2) + (a_7 - a_13) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_8 * (0.25 * h2) + a_9 * (0.5 * h) - a_13 * (0.5 * h)),
+            &(a_8 * (0.25 * h2) + (a_9 - a_13) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -349,7 +345,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_6 * (0.5 * h) - a_10),
+            &((a_0 - a_2 + a_6) * (0.5 * h) - a_10),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -360,7 +356,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_6 * (0.5 * h) - a_11),
+            &((a_0 - a_2 + a_6) * (0.5 * h) - a_11),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -371,8 +367,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) - a_5 * (0.5 * h)
-                + a_6 * (0.5 * h) + a_8 * (0.5 * h) - a_13),
+            &((a_0 - a_2 + a_3 - a_5 + a_6 + a_8) * (0.5 * h) - a_13),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -404,22 +399,19 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2 {
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.5 * h) + a_3 * (0.25 * h2) - a_5 * (0.25 * h2)
-                + a_8 * (0.25 * h2)),
+            &(a_1 * (0.5 * h) + (a_3 - a_5 + a_8) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.25 * h2) + a_4 * (0.5 * h) - a_5 * (0.25 * h2)
-                + a_8 * (0.25 * h2)),
+            &((a_3 - a_5 + a_8) * (0.25 * h2) + a_4 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.25 * h2) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
-                - a_5 * (0.25 * h2) + a_7 * (0.5 * h) + a_8 * (0.25 * h2)),
+            &((a_0 - a_2 + a_3 - a_5 + a_8) * (0.25 * h2) + a_7 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -431,8 +423,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2 {
             &mut t.p_q,
             0,
             0,
-            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) - a_5 * (0.5 * h)
-                + a_6 * (0.5 * h) + a_8 * (0.5 * h)),
+            &((a_0 - a_2 + a_3 - a_5 + a_6 + a_8) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
@@ -688,29 +679,28 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) - a_3 * (0.034722222222222224 * h2)
-                + a_5 * (0.034722222222222224 * h2)),
+            &(a_1 * (0.16666666666666666 * h)
+                - (a_3 - a_5) * (0.034722222222222224 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_3 * (0.05555555555555555 * h2) - a_4 * (0.16666666666666666 * h)
-                + a_5 * (0.05555555555555555 * h2)),
+            &(-(a_3 - a_5) * (0.05555555555555555 * h2)
+                - a_4 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_3 * (0.006944444444444444 * h2) - a_5 * (0.006944444444444444 * h2)),
+            &((a_3 - a_5) * (0.006944444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) - a_2 * (0.08333333333333333 * h2)
-                - a_3 * (0.08333333333333333 * h2) + a_5 * (0.08333333333333333 * h2)
-                + a_10 * (0.5 * h) - a_13 * (0.5 * h)),
+            &((a_0 - a_2 - a_3 + a_5) * (0.08333333333333333 * h2)
+                + (a_10 - a_13) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -726,30 +716,29 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.06944444444444445 * h2)
-                - a_5 * (0.06944444444444445 * h2) - a_14 * (0.20833333333333334 * h)),
+            &(a_1 * (0.16666666666666666 * h) + (a_3 - a_5) * (0.06944444444444445 * h2)
+                - a_14 * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.1111111111111111 * h2) + a_4 * (0.3333333333333333 * h)
-                - a_5 * (0.1111111111111111 * h2) - a_14 * (0.3333333333333333 * h)),
+            &((a_3 - a_5) * (0.1111111111111111 * h2)
+                + (a_4 - a_14) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.013888888888888888 * h2) + a_5 * (0.013888888888888888 * h2)
+            &(-(a_3 - a_5) * (0.013888888888888888 * h2)
                 + a_14 * (0.041666666666666664 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) - a_2 * (0.08333333333333333 * h2)
-                + a_3 * (0.16666666666666666 * h2) - a_5 * (0.16666666666666666 * h2)
-                + a_10 * (0.5 * h) - a_14 * (0.5 * h)),
+            &((a_0 - a_2) * (0.08333333333333333 * h2)
+                + (a_3 - a_5) * (0.16666666666666666 * h2) + (a_10 - a_14) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -765,30 +754,29 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.1736111111111111 * h2)
-                - a_5 * (0.1736111111111111 * h2) - a_15 * (0.16666666666666666 * h)),
+            &((a_1 - a_15) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.1736111111111111 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.2777777777777778 * h2) + a_4 * (0.8333333333333334 * h)
-                - a_5 * (0.2777777777777778 * h2) - a_15 * (0.6666666666666666 * h)),
+            &((a_3 - a_5) * (0.2777777777777778 * h2) + a_4 * (0.8333333333333334 * h)
+                - a_15 * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.034722222222222224 * h2) + a_5 * (0.034722222222222224 * h2)
+            &(-(a_3 - a_5) * (0.034722222222222224 * h2)
                 - a_15 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) - a_2 * (0.08333333333333333 * h2)
-                + a_3 * (0.4166666666666667 * h2) - a_5 * (0.4166666666666667 * h2)
-                + a_10 * (0.5 * h) - a_15 * (0.5 * h)),
+            &((a_0 - a_2) * (0.08333333333333333 * h2)
+                + (a_3 - a_5) * (0.4166666666666667 * h2) + (a_10 - a_15) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -804,43 +792,41 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3 {
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.1388888888888889 * h2)
-                - a_5 * (0.1388888888888889 * h2) + a_6 * (0.027777777777777776 * h2)
-                - a_8 * (0.027777777777777776 * h2) + a_11 * (0.08333333333333333 * h2)
-                - a_17 * (0.16666666666666666 * h)),
+            &((a_1 - a_17) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.1388888888888889 * h2)
+                + (a_6 - a_8) * (0.027777777777777776 * h2)
+                + a_11 * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.2222222222222222 * h2) + a_4 * (0.6666666666666666 * h)
-                - a_5 * (0.2222222222222222 * h2) + a_6 * (0.1111111111111111 * h2)
-                - a_8 * (0.1111111111111111 * h2) + a_11 * (0.3333333333333333 * h2)
-                - a_17 * (0.6666666666666666 * h)),
+            &((a_3 - a_5) * (0.2222222222222222 * h2)
+                + (a_4 - a_17) * (0.6666666666666666 * h)
+                + (a_6 - a_8) * (0.1111111111111111 * h2)
+                + a_11 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.027777777777777776 * h2) + a_5 * (0.027777777777777776 * h2)
-                + a_6 * (0.027777777777777776 * h2) + a_7 * (0.16666666666666666 * h)
-                - a_8 * (0.027777777777777776 * h2) + a_11 * (0.08333333333333333 * h2)
-                - a_17 * (0.16666666666666666 * h)),
+            &(-(a_3 - a_5 - a_6 + a_8) * (0.027777777777777776 * h2)
+                + (a_7 - a_17) * (0.16666666666666666 * h)
+                + a_11 * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) - a_2 * (0.08333333333333333 * h2)
-                + a_3 * (0.3333333333333333 * h2) - a_5 * (0.3333333333333333 * h2)
-                + a_6 * (0.08333333333333333 * h2) - a_8 * (0.08333333333333333 * h2)
-                + a_10 * (0.5 * h) + a_11 * (0.25 * h2) - a_17 * (0.5 * h)),
+            &((a_0 - a_2 + a_6 - a_8) * (0.08333333333333333 * h2)
+                + (a_3 - a_5) * (0.3333333333333333 * h2) + (a_10 - a_17) * (0.5 * h)
+                + a_11 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_11 * (0.25 * h2) + a_12 * (0.5 * h) - a_17 * (0.5 * h)),
+            &(a_11 * (0.25 * h2) + (a_12 - a_17) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -953,9 +939,8 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                - a_3 * (0.16666666666666666 * h) + a_5 * (0.16666666666666666 * h)
-                + a_9 * (0.5 * h) - a_13),
+            &((a_0 - a_2 - a_3 + a_5) * (0.16666666666666666 * h) + a_9 * (0.5 * h)
+                - a_13),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -966,9 +951,8 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                + a_3 * (0.3333333333333333 * h) - a_5 * (0.3333333333333333 * h)
-                + a_9 * (0.5 * h) - a_14),
+            &((a_0 - a_2) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.3333333333333333 * h) + a_9 * (0.5 * h) - a_14),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -979,9 +963,8 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                + a_3 * (0.8333333333333334 * h) - a_5 * (0.8333333333333334 * h)
-                + a_9 * (0.5 * h) - a_15),
+            &((a_0 - a_2) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.8333333333333334 * h) + a_9 * (0.5 * h) - a_15),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -992,10 +975,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                + a_3 * (0.6666666666666666 * h) - a_5 * (0.6666666666666666 * h)
-                + a_6 * (0.16666666666666666 * h) - a_8 * (0.16666666666666666 * h)
-                + a_9 * (0.5 * h) + a_11 * (0.5 * h) - a_17),
+            &((a_0 - a_2 + a_6 - a_8) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.6666666666666666 * h) + (a_9 + a_11) * (0.5 * h)
+                - a_17),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1047,34 +1029,32 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3 {
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.1388888888888889 * h2)
-                - a_5 * (0.1388888888888889 * h2) + a_6 * (0.027777777777777776 * h2)
-                - a_8 * (0.027777777777777776 * h2) + a_11 * (0.08333333333333333 * h2)),
+            &(a_1 * (0.16666666666666666 * h) + (a_3 - a_5) * (0.1388888888888889 * h2)
+                + (a_6 - a_8) * (0.027777777777777776 * h2)
+                + a_11 * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.2222222222222222 * h2) + a_4 * (0.6666666666666666 * h)
-                - a_5 * (0.2222222222222222 * h2) + a_6 * (0.1111111111111111 * h2)
-                - a_8 * (0.1111111111111111 * h2) + a_11 * (0.3333333333333333 * h2)),
+            &((a_3 - a_5) * (0.2222222222222222 * h2) + a_4 * (0.6666666666666666 * h)
+                + (a_6 - a_8) * (0.1111111111111111 * h2)
+                + a_11 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.027777777777777776 * h2) + a_5 * (0.027777777777777776 * h2)
-                + a_6 * (0.027777777777777776 * h2) + a_7 * (0.16666666666666666 * h)
-                - a_8 * (0.027777777777777776 * h2) + a_11 * (0.08333333333333333 * h2)),
+            &(-(a_3 - a_5 - a_6 + a_8) * (0.027777777777777776 * h2)
+                + a_7 * (0.16666666666666666 * h) + a_11 * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) - a_2 * (0.08333333333333333 * h2)
-                + a_3 * (0.3333333333333333 * h2) - a_5 * (0.3333333333333333 * h2)
-                + a_6 * (0.08333333333333333 * h2) - a_8 * (0.08333333333333333 * h2)
-                + a_10 * (0.5 * h) + a_11 * (0.25 * h2)),
+            &((a_0 - a_2 + a_6 - a_8) * (0.08333333333333333 * h2)
+                + (a_3 - a_5) * (0.3333333333333333 * h2) + a_10 * (0.5 * h)
+                + a_11 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1086,10 +1066,8 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3 {
             &mut t.p_q,
             0,
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                + a_3 * (0.6666666666666666 * h) - a_5 * (0.6666666666666666 * h)
-                + a_6 * (0.16666666666666666 * h) - a_8 * (0.16666666666666666 * h)
-                + a_9 * (0.5 * h) + a_11 * (0.5 * h)),
+            &((a_0 - a_2 + a_6 - a_8) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.6666666666666666 * h) + (a_9 + a_11) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
@@ -1384,41 +1362,37 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.08333333333333333 * h) - a_3 * (0.014872505461804679 * h2)
-                + a_5 * (0.014872505461804679 * h2) + a_6 * (0.0037613943506935683 * h2)
-                - a_8 * (0.0037613943506935683 * h2)),
+            &(a_1 * (0.08333333333333333 * h) - (a_3 - a_5) * (0.014872505461804679 * h2)
+                + (a_6 - a_8) * (0.0037613943506935683 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_3 * (0.025578344256942692 * h2) - a_4 * (0.1348361657291579 * h)
-                + a_5 * (0.025578344256942692 * h2) + a_6 * (0.023205838795138014 * h2)
-                - a_8 * (0.023205838795138014 * h2)),
+            &(-(a_3 - a_5) * (0.025578344256942692 * h2) - a_4 * (0.1348361657291579 * h)
+                + (a_6 - a_8) * (0.023205838795138014 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_3 * (0.004571938982639765 * h2) - a_5 * (0.004571938982639765 * h2)
-                + a_6 * (0.011689455368053802 * h2) + a_7 * (0.05150283239582457 * h)
-                - a_8 * (0.011689455368053802 * h2)),
+            &((a_3 - a_5) * (0.004571938982639765 * h2)
+                + (a_6 - a_8) * (0.011689455368053802 * h2)
+                + a_7 * (0.05150283239582457 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_3 * (0.001388888888888889 * h2) + a_5 * (0.001388888888888889 * h2)
-                - a_6 * (0.001388888888888889 * h2) + a_8 * (0.001388888888888889 * h2)),
+            &(-(a_3 - a_5 + a_6 - a_8) * (0.001388888888888889 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.041666666666666664 * h2) - a_2 * (0.041666666666666664 * h2)
-                - a_3 * (0.06741808286457895 * h2) + a_5 * (0.06741808286457895 * h2)
-                + a_6 * (0.025751416197912286 * h2) - a_8 * (0.025751416197912286 * h2)
-                + a_13 * (0.5 * h) - a_16 * (0.5 * h)),
+            &((a_0 - a_2) * (0.041666666666666664 * h2)
+                - (a_3 - a_5) * (0.06741808286457895 * h2)
+                + (a_6 - a_8) * (0.025751416197912286 * h2) + (a_13 - a_16) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1434,42 +1408,40 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.08333333333333333 * h) + a_3 * (0.025034614388193918 * h2)
-                - a_5 * (0.025034614388193918 * h2) - a_6 * (0.0024763486263864355 * h2)
-                + a_8 * (0.0024763486263864355 * h2) - a_17 * (0.11030056647916492 * h)),
+            &(a_1 * (0.08333333333333333 * h) + (a_3 - a_5) * (0.025034614388193918 * h2)
+                - (a_6 - a_8) * (0.0024763486263864355 * h2)
+                - a_17 * (0.11030056647916492 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.043055555555555555 * h2) + a_4 * (0.2269672331458316 * h)
-                - a_5 * (0.043055555555555555 * h2) - a_6 * (0.015277777777777777 * h2)
-                + a_8 * (0.015277777777777777 * h2) - a_17 * (0.1896994335208351 * h)),
+            &((a_3 - a_5) * (0.043055555555555555 * h2) + a_4 * (0.2269672331458316 * h)
+                - (a_6 - a_8) * (0.015277777777777777 * h2)
+                - a_17 * (0.1896994335208351 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.00769586064235673 * h2) + a_5 * (0.00769586064235673 * h2)
-                - a_6 * (0.00769586064235673 * h2) - a_7 * (0.03390736422914389 * h)
-                + a_8 * (0.00769586064235673 * h2) + a_17 * (0.03390736422914389 * h)),
+            &(-(a_3 - a_5 + a_6 - a_8) * (0.00769586064235673 * h2)
+                - (a_7 - a_17) * (0.03390736422914389 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_3 * (0.0023378910736107606 * h2) - a_5 * (0.0023378910736107606 * h2)
-                + a_6 * (0.000914387796527953 * h2) - a_8 * (0.000914387796527953 * h2)
+            &((a_3 - a_5) * (0.0023378910736107606 * h2)
+                + (a_6 - a_8) * (0.000914387796527953 * h2)
                 - a_17 * (0.010300566479164915 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.041666666666666664 * h2) - a_2 * (0.041666666666666664 * h2)
-                + a_3 * (0.1134836165729158 * h2) - a_5 * (0.1134836165729158 * h2)
-                - a_6 * (0.016953682114571943 * h2) + a_8 * (0.016953682114571943 * h2)
-                + a_13 * (0.5 * h) - a_17 * (0.5 * h)),
+            &((a_0 - a_2) * (0.041666666666666664 * h2)
+                + (a_3 - a_5) * (0.1134836165729158 * h2)
+                - (a_6 - a_8) * (0.016953682114571943 * h2) + (a_13 - a_17) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1485,42 +1457,40 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.08333333333333333 * h) + a_3 * (0.04969857084860866 * h2)
-                - a_5 * (0.04969857084860866 * h2) + a_6 * (0.01385427450069497 * h2)
-                - a_8 * (0.01385427450069497 * h2) - a_18 * (0.07303276685416842 * h)),
+            &(a_1 * (0.08333333333333333 * h) + (a_3 - a_5) * (0.04969857084860866 * h2)
+                + (a_6 - a_8) * (0.01385427450069497 * h2)
+                - a_18 * (0.07303276685416842 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.0854736384201345 * h2) + a_4 * (0.45057403089581055 * h)
-                - a_5 * (0.0854736384201345 * h2) + a_6 * (0.0854736384201345 * h2)
-                - a_8 * (0.0854736384201345 * h2) - a_18 * (0.45057403089581055 * h)),
+            &((a_3 - a_5 + a_6 - a_8) * (0.0854736384201345 * h2)
+                + (a_4 - a_18) * (0.45057403089581055 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.015277777777777777 * h2) + a_5 * (0.015277777777777777 * h2)
-                + a_6 * (0.043055555555555555 * h2) + a_7 * (0.1896994335208351 * h)
-                - a_8 * (0.043055555555555555 * h2) - a_18 * (0.2269672331458316 * h)),
+            &(-(a_3 - a_5) * (0.015277777777777777 * h2)
+                + (a_6 - a_8) * (0.043055555555555555 * h2)
+                + a_7 * (0.1896994335208351 * h) - a_18 * (0.2269672331458316 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_3 * (0.004641167759027603 * h2) - a_5 * (0.004641167759027603 * h2)
-                - a_6 * (0.005115668851388538 * h2) + a_8 * (0.005115668851388538 * h2)
+            &((a_3 - a_5) * (0.004641167759027603 * h2)
+                - (a_6 - a_8) * (0.005115668851388538 * h2)
                 + a_18 * (0.02696723314583158 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.041666666666666664 * h2) - a_2 * (0.041666666666666664 * h2)
-                + a_3 * (0.22528701544790528 * h2) - a_5 * (0.22528701544790528 * h2)
-                + a_6 * (0.09484971676041755 * h2) - a_8 * (0.09484971676041755 * h2)
-                + a_13 * (0.5 * h) - a_18 * (0.5 * h)),
+            &((a_0 - a_2) * (0.041666666666666664 * h2)
+                + (a_3 - a_5) * (0.22528701544790528 * h2)
+                + (a_6 - a_8) * (0.09484971676041755 * h2) + (a_13 - a_18) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1536,42 +1506,40 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.08333333333333333 * h) + a_3 * (0.04027777777777778 * h2)
-                - a_5 * (0.04027777777777778 * h2) + a_6 * (0.04027777777777778 * h2)
-                - a_8 * (0.04027777777777778 * h2) - a_19 * (0.08333333333333333 * h)),
+            &((a_1 - a_19) * (0.08333333333333333 * h)
+                + (a_3 - a_5 + a_6 - a_8) * (0.04027777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.06927137250347486 * h2) + a_4 * (0.3651638342708421 * h)
-                - a_5 * (0.06927137250347486 * h2) + a_6 * (0.2484928542430433 * h2)
-                - a_8 * (0.2484928542430433 * h2) - a_19 * (0.4166666666666667 * h)),
+            &((a_3 - a_5) * (0.06927137250347486 * h2) + a_4 * (0.3651638342708421 * h)
+                + (a_6 - a_8) * (0.2484928542430433 * h2)
+                - a_19 * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.012381743131932178 * h2) + a_5 * (0.012381743131932178 * h2)
-                + a_6 * (0.1251730719409696 * h2) + a_7 * (0.5515028323958245 * h)
-                - a_8 * (0.1251730719409696 * h2) - a_19 * (0.4166666666666667 * h)),
+            &(-(a_3 - a_5) * (0.012381743131932178 * h2)
+                + (a_6 - a_8) * (0.1251730719409696 * h2)
+                + a_7 * (0.5515028323958245 * h) - a_19 * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_3 * (0.0037613943506935683 * h2) - a_5 * (0.0037613943506935683 * h2)
-                - a_6 * (0.014872505461804679 * h2) + a_8 * (0.014872505461804679 * h2)
+            &((a_3 - a_5) * (0.0037613943506935683 * h2)
+                - (a_6 - a_8) * (0.014872505461804679 * h2)
                 - a_19 * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.041666666666666664 * h2) - a_2 * (0.041666666666666664 * h2)
-                + a_3 * (0.18258191713542105 * h2) - a_5 * (0.18258191713542105 * h2)
-                + a_6 * (0.27575141619791227 * h2) - a_8 * (0.27575141619791227 * h2)
-                + a_13 * (0.5 * h) - a_19 * (0.5 * h)),
+            &((a_0 - a_2) * (0.041666666666666664 * h2)
+                + (a_3 - a_5) * (0.18258191713542105 * h2)
+                + (a_6 - a_8) * (0.27575141619791227 * h2) + (a_13 - a_19) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1587,57 +1555,55 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4 {
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.08333333333333333 * h) + a_3 * (0.045958569366318716 * h2)
-                - a_5 * (0.045958569366318716 * h2) + a_6 * (0.030430319522570175 * h2)
-                - a_8 * (0.030430319522570175 * h2) + a_9 * (0.006944444444444444 * h2)
-                - a_11 * (0.006944444444444444 * h2) + a_14 * (0.041666666666666664 * h2)
-                - a_21 * (0.08333333333333333 * h)),
+            &((a_1 - a_21) * (0.08333333333333333 * h)
+                + (a_3 - a_5) * (0.045958569366318716 * h2)
+                + (a_6 - a_8) * (0.030430319522570175 * h2)
+                + (a_9 - a_11) * (0.006944444444444444 * h2)
+                + a_14 * (0.041666666666666664 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.07904143063368128 * h2) + a_4 * (0.4166666666666667 * h)
-                - a_5 * (0.07904143063368128 * h2) + a_6 * (0.18773917953992106 * h2)
-                - a_8 * (0.18773917953992106 * h2) + a_9 * (0.034722222222222224 * h2)
-                - a_11 * (0.034722222222222224 * h2) + a_14 * (0.20833333333333334 * h2)
-                - a_21 * (0.4166666666666667 * h)),
+            &((a_3 - a_5) * (0.07904143063368128 * h2)
+                + (a_4 - a_21) * (0.4166666666666667 * h)
+                + (a_6 - a_8) * (0.18773917953992106 * h2)
+                + (a_9 - a_11) * (0.034722222222222224 * h2)
+                + a_14 * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.014128068428809952 * h2) + a_5 * (0.014128068428809952 * h2)
-                + a_6 * (0.09456968047742982 * h2) + a_7 * (0.4166666666666667 * h)
-                - a_8 * (0.09456968047742982 * h2) + a_9 * (0.034722222222222224 * h2)
-                - a_11 * (0.034722222222222224 * h2) + a_14 * (0.20833333333333334 * h2)
-                - a_21 * (0.4166666666666667 * h)),
+            &(-(a_3 - a_5) * (0.014128068428809952 * h2)
+                + (a_6 - a_8) * (0.09456968047742982 * h2)
+                + (a_7 - a_21) * (0.4166666666666667 * h)
+                + (a_9 - a_11) * (0.034722222222222224 * h2)
+                + a_14 * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_3 * (0.0042919026996520475 * h2) - a_5 * (0.0042919026996520475 * h2)
-                - a_6 * (0.011236347144096492 * h2) + a_8 * (0.011236347144096492 * h2)
-                + a_9 * (0.006944444444444444 * h2) + a_10 * (0.08333333333333333 * h)
-                - a_11 * (0.006944444444444444 * h2) + a_14 * (0.041666666666666664 * h2)
-                - a_21 * (0.08333333333333333 * h)),
+            &((a_3 - a_5) * (0.0042919026996520475 * h2)
+                - (a_6 - a_8) * (0.011236347144096492 * h2)
+                + (a_9 - a_11) * (0.006944444444444444 * h2)
+                + (a_10 - a_21) * (0.08333333333333333 * h)
+                + a_14 * (0.041666666666666664 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.041666666666666664 * h2) - a_2 * (0.041666666666666664 * h2)
-                + a_3 * (0.20833333333333334 * h2) - a_5 * (0.20833333333333334 * h2)
-                + a_6 * (0.20833333333333334 * h2) - a_8 * (0.20833333333333334 * h2)
-                + a_9 * (0.041666666666666664 * h2) - a_11 * (0.041666666666666664 * h2)
-                + a_13 * (0.5 * h) + a_14 * (0.25 * h2) - a_21 * (0.5 * h)),
+            &((a_0 - a_2 + a_9 - a_11) * (0.041666666666666664 * h2)
+                + (a_3 - a_5 + a_6 - a_8) * (0.20833333333333334 * h2)
+                + (a_13 - a_21) * (0.5 * h) + a_14 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_14 * (0.25 * h2) + a_15 * (0.5 * h) - a_21 * (0.5 * h)),
+            &(a_14 * (0.25 * h2) + (a_15 - a_21) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1772,10 +1738,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
-                - a_3 * (0.1348361657291579 * h) + a_5 * (0.1348361657291579 * h)
-                + a_6 * (0.05150283239582457 * h) - a_8 * (0.05150283239582457 * h)
-                + a_12 * (0.5 * h) - a_16),
+            &((a_0 - a_2) * (0.08333333333333333 * h)
+                - (a_3 - a_5) * (0.1348361657291579 * h)
+                + (a_6 - a_8) * (0.05150283239582457 * h) + a_12 * (0.5 * h) - a_16),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1786,10 +1751,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
-                + a_3 * (0.2269672331458316 * h) - a_5 * (0.2269672331458316 * h)
-                - a_6 * (0.03390736422914389 * h) + a_8 * (0.03390736422914389 * h)
-                + a_12 * (0.5 * h) - a_17),
+            &((a_0 - a_2) * (0.08333333333333333 * h)
+                + (a_3 - a_5) * (0.2269672331458316 * h)
+                - (a_6 - a_8) * (0.03390736422914389 * h) + a_12 * (0.5 * h) - a_17),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1800,10 +1764,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
-                + a_3 * (0.45057403089581055 * h) - a_5 * (0.45057403089581055 * h)
-                + a_6 * (0.1896994335208351 * h) - a_8 * (0.1896994335208351 * h)
-                + a_12 * (0.5 * h) - a_18),
+            &((a_0 - a_2) * (0.08333333333333333 * h)
+                + (a_3 - a_5) * (0.45057403089581055 * h)
+                + (a_6 - a_8) * (0.1896994335208351 * h) + a_12 * (0.5 * h) - a_18),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1814,10 +1777,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
-                + a_3 * (0.3651638342708421 * h) - a_5 * (0.3651638342708421 * h)
-                + a_6 * (0.5515028323958245 * h) - a_8 * (0.5515028323958245 * h)
-                + a_12 * (0.5 * h) - a_19),
+            &((a_0 - a_2) * (0.08333333333333333 * h)
+                + (a_3 - a_5) * (0.3651638342708421 * h)
+                + (a_6 - a_8) * (0.5515028323958245 * h) + a_12 * (0.5 * h) - a_19),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1828,11 +1790,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
-                + a_3 * (0.4166666666666667 * h) - a_5 * (0.4166666666666667 * h)
-                + a_6 * (0.4166666666666667 * h) - a_8 * (0.4166666666666667 * h)
-                + a_9 * (0.08333333333333333 * h) - a_11 * (0.08333333333333333 * h)
-                + a_12 * (0.5 * h) + a_14 * (0.5 * h) - a_21),
+            &((a_0 - a_2 + a_9 - a_11) * (0.08333333333333333 * h)
+                + (a_3 - a_5 + a_6 - a_8) * (0.4166666666666667 * h)
+                + (a_12 + a_14) * (0.5 * h) - a_21),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1894,49 +1854,46 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4 {
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.08333333333333333 * h) + a_3 * (0.045958569366318716 * h2)
-                - a_5 * (0.045958569366318716 * h2) + a_6 * (0.030430319522570175 * h2)
-                - a_8 * (0.030430319522570175 * h2) + a_9 * (0.006944444444444444 * h2)
-                - a_11 * (0.006944444444444444 * h2)
+            &(a_1 * (0.08333333333333333 * h) + (a_3 - a_5) * (0.045958569366318716 * h2)
+                + (a_6 - a_8) * (0.030430319522570175 * h2)
+                + (a_9 - a_11) * (0.006944444444444444 * h2)
                 + a_14 * (0.041666666666666664 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.07904143063368128 * h2) + a_4 * (0.4166666666666667 * h)
-                - a_5 * (0.07904143063368128 * h2) + a_6 * (0.18773917953992106 * h2)
-                - a_8 * (0.18773917953992106 * h2) + a_9 * (0.034722222222222224 * h2)
-                - a_11 * (0.034722222222222224 * h2) + a_14 * (0.20833333333333334 * h2)),
+            &((a_3 - a_5) * (0.07904143063368128 * h2) + a_4 * (0.4166666666666667 * h)
+                + (a_6 - a_8) * (0.18773917953992106 * h2)
+                + (a_9 - a_11) * (0.034722222222222224 * h2)
+                + a_14 * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.014128068428809952 * h2) + a_5 * (0.014128068428809952 * h2)
-                + a_6 * (0.09456968047742982 * h2) + a_7 * (0.4166666666666667 * h)
-                - a_8 * (0.09456968047742982 * h2) + a_9 * (0.034722222222222224 * h2)
-                - a_11 * (0.034722222222222224 * h2) + a_14 * (0.20833333333333334 * h2)),
+            &(-(a_3 - a_5) * (0.014128068428809952 * h2)
+                + (a_6 - a_8) * (0.09456968047742982 * h2)
+                + a_7 * (0.4166666666666667 * h)
+                + (a_9 - a_11) * (0.034722222222222224 * h2)
+                + a_14 * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_3 * (0.0042919026996520475 * h2) - a_5 * (0.0042919026996520475 * h2)
-                - a_6 * (0.011236347144096492 * h2) + a_8 * (0.011236347144096492 * h2)
-                + a_9 * (0.006944444444444444 * h2) + a_10 * (0.08333333333333333 * h)
-                - a_11 * (0.006944444444444444 * h2)
-                + a_14 * (0.041666666666666664 * h2)),
+            &((a_3 - a_5) * (0.0042919026996520475 * h2)
+                - (a_6 - a_8) * (0.011236347144096492 * h2)
+                + (a_9 - a_11) * (0.006944444444444444 * h2)
+                + a_10 * (0.08333333333333333 * h) + a_14 * (0.041666666666666664 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.041666666666666664 * h2) - a_2 * (0.041666666666666664 * h2)
-                + a_3 * (0.20833333333333334 * h2) - a_5 * (0.20833333333333334 * h2)
-                + a_6 * (0.20833333333333334 * h2) - a_8 * (0.20833333333333334 * h2)
-                + a_9 * (0.041666666666666664 * h2) - a_11 * (0.041666666666666664 * h2)
-                + a_13 * (0.5 * h) + a_14 * (0.25 * h2)),
+            &((a_0 - a_2 + a_9 - a_11) * (0.041666666666666664 * h2)
+                + (a_3 - a_5 + a_6 - a_8) * (0.20833333333333334 * h2) + a_13 * (0.5 * h)
+                + a_14 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1948,11 +1905,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4 {
             &mut t.p_q,
             0,
             0,
-            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
-                + a_3 * (0.4166666666666667 * h) - a_5 * (0.4166666666666667 * h)
-                + a_6 * (0.4166666666666667 * h) - a_8 * (0.4166666666666667 * h)
-                + a_9 * (0.08333333333333333 * h) - a_11 * (0.08333333333333333 * h)
-                + a_12 * (0.5 * h) + a_14 * (0.5 * h)),
+            &((a_0 - a_2 + a_9 - a_11) * (0.08333333333333333 * h)
+                + (a_3 - a_5 + a_6 - a_8) * (0.4166666666666667 * h)
+                + (a_12 + a_14) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }

@@ -184,8 +184,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_6 * (0.25 * h2)
-                - a_8 * (0.5 * h)),
+            &((a_0 - a_2 + a_6) * (0.25 * h2) + (a_1 - a_8) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -201,7 +200,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.5 * h) - a_9 * (0.5 * h)),
+            &((a_1 - a_9) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
@@ -213,8 +212,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_6 * (0.25 * h2)
-                - a_9 * (0.5 * h)),
+            &((a_0 - a_2 + a_6) * (0.25 * h2) + (a_1 - a_9) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -230,29 +228,26 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2 {
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.5 * h) + a_3 * (0.25 * h2) - a_5 * (0.25 * h2) + a_7 * (0.25 * h2)
-                - a_10 * (0.5 * h)),
+            &((a_1 - a_10) * (0.5 * h) + (a_3 - a_5 + a_7) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.25 * h2) + a_4 * (0.5 * h) - a_5 * (0.25 * h2) + a_7 * (0.25 * h2)
-                - a_10 * (0.5 * h)),
+            &((a_3 - a_5 + a_7) * (0.25 * h2) + (a_4 - a_10) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
-                - a_5 * (0.25 * h2) + a_6 * (0.25 * h2) + a_7 * (0.25 * h2)
-                - a_10 * (0.5 * h)),
+            &((a_0 - a_2 + a_3 - a_5 + a_6 + a_7) * (0.25 * h2)
+                + (a_1 - a_10) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_4 * (0.5 * h) - a_10 * (0.5 * h)),
+            &((a_4 - a_10) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -341,7 +336,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_6 * (0.5 * h) - a_8),
+            &((a_0 - a_2 + a_6) * (0.5 * h) - a_8),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -352,7 +347,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_6 * (0.5 * h) - a_9),
+            &((a_0 - a_2 + a_6) * (0.5 * h) - a_9),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -363,8 +358,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) - a_5 * (0.5 * h)
-                + a_6 * (0.5 * h) + a_7 * (0.5 * h) - a_10),
+            &((a_0 - a_2 + a_3 - a_5 + a_6 + a_7) * (0.5 * h) - a_10),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -396,22 +390,19 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2 {
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.5 * h) + a_3 * (0.25 * h2) - a_5 * (0.25 * h2)
-                + a_7 * (0.25 * h2)),
+            &(a_1 * (0.5 * h) + (a_3 - a_5 + a_7) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.25 * h2) + a_4 * (0.5 * h) - a_5 * (0.25 * h2)
-                + a_7 * (0.25 * h2)),
+            &((a_3 - a_5 + a_7) * (0.25 * h2) + a_4 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.25 * h2) + a_1 * (0.5 * h) - a_2 * (0.25 * h2) + a_3 * (0.25 * h2)
-                - a_5 * (0.25 * h2) + a_6 * (0.25 * h2) + a_7 * (0.25 * h2)),
+            &((a_0 - a_2 + a_3 - a_5 + a_6 + a_7) * (0.25 * h2) + a_1 * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -423,8 +414,7 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2 {
             &mut t.p_q,
             0,
             0,
-            &(a_0 * (0.5 * h) - a_2 * (0.5 * h) + a_3 * (0.5 * h) - a_5 * (0.5 * h)
-                + a_6 * (0.5 * h) + a_7 * (0.5 * h)),
+            &((a_0 - a_2 + a_3 - a_5 + a_6 + a_7) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
@@ -671,30 +661,28 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) - a_3 * (0.034722222222222224 * h2)
-                + a_5 * (0.034722222222222224 * h2)),
+            &(a_1 * (0.16666666666666666 * h)
+                - (a_3 - a_5) * (0.034722222222222224 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_3 * (0.05555555555555555 * h2) - a_4 * (0.16666666666666666 * h)
-                + a_5 * (0.05555555555555555 * h2)),
+            &(-(a_3 - a_5) * (0.05555555555555555 * h2)
+                - a_4 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_3 * (0.006944444444444444 * h2) - a_5 * (0.006944444444444444 * h2)),
+            &((a_3 - a_5) * (0.006944444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.08333333333333333 * h2) - a_3 * (0.08333333333333333 * h2)
-                + a_5 * (0.08333333333333333 * h2) + a_9 * (0.25 * h2)
-                - a_11 * (0.5 * h)),
+            &((a_0 - a_2 - a_3 + a_5) * (0.08333333333333333 * h2)
+                + (a_1 - a_11) * (0.5 * h) + a_9 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -710,31 +698,29 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.06944444444444445 * h2)
-                - a_5 * (0.06944444444444445 * h2) - a_12 * (0.20833333333333334 * h)),
+            &(a_1 * (0.16666666666666666 * h) + (a_3 - a_5) * (0.06944444444444445 * h2)
+                - a_12 * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.1111111111111111 * h2) + a_4 * (0.3333333333333333 * h)
-                - a_5 * (0.1111111111111111 * h2) - a_12 * (0.3333333333333333 * h)),
+            &((a_3 - a_5) * (0.1111111111111111 * h2)
+                + (a_4 - a_12) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.013888888888888888 * h2) + a_5 * (0.013888888888888888 * h2)
+            &(-(a_3 - a_5) * (0.013888888888888888 * h2)
                 + a_12 * (0.041666666666666664 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.08333333333333333 * h2) + a_3 * (0.16666666666666666 * h2)
-                - a_5 * (0.16666666666666666 * h2) + a_9 * (0.25 * h2)
-                - a_12 * (0.5 * h)),
+            &((a_0 - a_2) * (0.08333333333333333 * h2) + (a_1 - a_12) * (0.5 * h)
+                + (a_3 - a_5) * (0.16666666666666666 * h2) + a_9 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -750,30 +736,29 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.1736111111111111 * h2)
-                - a_5 * (0.1736111111111111 * h2) - a_13 * (0.16666666666666666 * h)),
+            &((a_1 - a_13) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.1736111111111111 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.2777777777777778 * h2) + a_4 * (0.8333333333333334 * h)
-                - a_5 * (0.2777777777777778 * h2) - a_13 * (0.6666666666666666 * h)),
+            &((a_3 - a_5) * (0.2777777777777778 * h2) + a_4 * (0.8333333333333334 * h)
+                - a_13 * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.034722222222222224 * h2) + a_5 * (0.034722222222222224 * h2)
+            &(-(a_3 - a_5) * (0.034722222222222224 * h2)
                 - a_13 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.08333333333333333 * h2) + a_3 * (0.4166666666666667 * h2)
-                - a_5 * (0.4166666666666667 * h2) + a_9 * (0.25 * h2) - a_13 * (0.5 * h)),
+            &((a_0 - a_2) * (0.08333333333333333 * h2) + (a_1 - a_13) * (0.5 * h)
+                + (a_3 - a_5) * (0.4166666666666667 * h2) + a_9 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -789,44 +774,41 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3 {
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.1388888888888889 * h2)
-                - a_5 * (0.1388888888888889 * h2) + a_6 * (0.027777777777777776 * h2)
-                - a_8 * (0.027777777777777776 * h2) + a_10 * (0.08333333333333333 * h2)
-                - a_14 * (0.16666666666666666 * h)),
+            &((a_1 - a_14) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.1388888888888889 * h2)
+                + (a_6 - a_8) * (0.027777777777777776 * h2)
+                + a_10 * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.2222222222222222 * h2) + a_4 * (0.6666666666666666 * h)
-                - a_5 * (0.2222222222222222 * h2) + a_6 * (0.1111111111111111 * h2)
-                - a_8 * (0.1111111111111111 * h2) + a_10 * (0.3333333333333333 * h2)
-                - a_14 * (0.6666666666666666 * h)),
+            &((a_3 - a_5) * (0.2222222222222222 * h2)
+                + (a_4 - a_14) * (0.6666666666666666 * h)
+                + (a_6 - a_8) * (0.1111111111111111 * h2)
+                + a_10 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.027777777777777776 * h2) + a_5 * (0.027777777777777776 * h2)
-                + a_6 * (0.027777777777777776 * h2) + a_7 * (0.16666666666666666 * h)
-                - a_8 * (0.027777777777777776 * h2) + a_10 * (0.08333333333333333 * h2)
-                - a_14 * (0.16666666666666666 * h)),
+            &(-(a_3 - a_5 - a_6 + a_8) * (0.027777777777777776 * h2)
+                + (a_7 - a_14) * (0.16666666666666666 * h)
+                + a_10 * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.08333333333333333 * h2) + a_3 * (0.3333333333333333 * h2)
-                - a_5 * (0.3333333333333333 * h2) + a_6 * (0.08333333333333333 * h2)
-                - a_8 * (0.08333333333333333 * h2) + a_9 * (0.25 * h2)
-                + a_10 * (0.25 * h2) - a_14 * (0.5 * h)),
+            &((a_0 - a_2 + a_6 - a_8) * (0.08333333333333333 * h2)
+                + (a_1 - a_14) * (0.5 * h) + (a_3 - a_5) * (0.3333333333333333 * h2)
+                + (a_9 + a_10) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_7 * (0.5 * h) - a_14 * (0.5 * h)),
+            &((a_7 - a_14) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -935,9 +917,8 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                - a_3 * (0.16666666666666666 * h) + a_5 * (0.16666666666666666 * h)
-                + a_9 * (0.5 * h) - a_11),
+            &((a_0 - a_2 - a_3 + a_5) * (0.16666666666666666 * h) + a_9 * (0.5 * h)
+                - a_11),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -948,9 +929,8 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                + a_3 * (0.3333333333333333 * h) - a_5 * (0.3333333333333333 * h)
-                + a_9 * (0.5 * h) - a_12),
+            &((a_0 - a_2) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.3333333333333333 * h) + a_9 * (0.5 * h) - a_12),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -961,9 +941,8 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                + a_3 * (0.8333333333333334 * h) - a_5 * (0.8333333333333334 * h)
-                + a_9 * (0.5 * h) - a_13),
+            &((a_0 - a_2) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.8333333333333334 * h) + a_9 * (0.5 * h) - a_13),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -974,10 +953,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                + a_3 * (0.6666666666666666 * h) - a_5 * (0.6666666666666666 * h)
-                + a_6 * (0.16666666666666666 * h) - a_8 * (0.16666666666666666 * h)
-                + a_9 * (0.5 * h) + a_10 * (0.5 * h) - a_14),
+            &((a_0 - a_2 + a_6 - a_8) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.6666666666666666 * h) + (a_9 + a_10) * (0.5 * h)
+                - a_14),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1029,35 +1007,31 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3 {
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.1388888888888889 * h2)
-                - a_5 * (0.1388888888888889 * h2) + a_6 * (0.027777777777777776 * h2)
-                - a_8 * (0.027777777777777776 * h2) + a_10 * (0.08333333333333333 * h2)),
+            &(a_1 * (0.16666666666666666 * h) + (a_3 - a_5) * (0.1388888888888889 * h2)
+                + (a_6 - a_8) * (0.027777777777777776 * h2)
+                + a_10 * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.2222222222222222 * h2) + a_4 * (0.6666666666666666 * h)
-                - a_5 * (0.2222222222222222 * h2) + a_6 * (0.1111111111111111 * h2)
-                - a_8 * (0.1111111111111111 * h2) + a_10 * (0.3333333333333333 * h2)),
+            &((a_3 - a_5) * (0.2222222222222222 * h2) + a_4 * (0.6666666666666666 * h)
+                + (a_6 - a_8) * (0.1111111111111111 * h2)
+                + a_10 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.027777777777777776 * h2) + a_5 * (0.027777777777777776 * h2)
-                + a_6 * (0.027777777777777776 * h2) + a_7 * (0.16666666666666666 * h)
-                - a_8 * (0.027777777777777776 * h2) + a_10 * (0.08333333333333333 * h2)),
+            &(-(a_3 - a_5 - a_6 + a_8) * (0.027777777777777776 * h2)
+                + a_7 * (0.16666666666666666 * h) + a_10 * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.08333333333333333 * h2) + a_3 * (0.3333333333333333 * h2)
-                - a_5 * (0.3333333333333333 * h2) + a_6 * (0.08333333333333333 * h2)
-                - a_8 * (0.08333333333333333 * h2) + a_9 * (0.25 * h2)
-                + a_10 * (0.25 * h2)),
+            &((a_0 - a_2 + a_6 - a_8) * (0.08333333333333333 * h2) + a_1 * (0.5 * h)
+                + (a_3 - a_5) * (0.3333333333333333 * h2) + (a_9 + a_10) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1069,10 +1043,8 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3 {
             &mut t.p_q,
             0,
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                + a_3 * (0.6666666666666666 * h) - a_5 * (0.6666666666666666 * h)
-                + a_6 * (0.16666666666666666 * h) - a_8 * (0.16666666666666666 * h)
-                + a_9 * (0.5 * h) + a_10 * (0.5 * h)),
+            &((a_0 - a_2 + a_6 - a_8) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.6666666666666666 * h) + (a_9 + a_10) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }
@@ -1358,42 +1330,37 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.08333333333333333 * h) - a_3 * (0.014872505461804679 * h2)
-                + a_5 * (0.014872505461804679 * h2) + a_6 * (0.0037613943506935683 * h2)
-                - a_8 * (0.0037613943506935683 * h2)),
+            &(a_1 * (0.08333333333333333 * h) - (a_3 - a_5) * (0.014872505461804679 * h2)
+                + (a_6 - a_8) * (0.0037613943506935683 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_3 * (0.025578344256942692 * h2) - a_4 * (0.1348361657291579 * h)
-                + a_5 * (0.025578344256942692 * h2) + a_6 * (0.023205838795138014 * h2)
-                - a_8 * (0.023205838795138014 * h2)),
+            &(-(a_3 - a_5) * (0.025578344256942692 * h2) - a_4 * (0.1348361657291579 * h)
+                + (a_6 - a_8) * (0.023205838795138014 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_3 * (0.004571938982639765 * h2) - a_5 * (0.004571938982639765 * h2)
-                + a_6 * (0.011689455368053802 * h2) + a_7 * (0.05150283239582457 * h)
-                - a_8 * (0.011689455368053802 * h2)),
+            &((a_3 - a_5) * (0.004571938982639765 * h2)
+                + (a_6 - a_8) * (0.011689455368053802 * h2)
+                + a_7 * (0.05150283239582457 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(-a_3 * (0.001388888888888889 * h2) + a_5 * (0.001388888888888889 * h2)
-                - a_6 * (0.001388888888888889 * h2) + a_8 * (0.001388888888888889 * h2)),
+            &(-(a_3 - a_5 + a_6 - a_8) * (0.001388888888888889 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.041666666666666664 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.041666666666666664 * h2) - a_3 * (0.06741808286457895 * h2)
-                + a_5 * (0.06741808286457895 * h2) + a_6 * (0.025751416197912286 * h2)
-                - a_8 * (0.025751416197912286 * h2) + a_12 * (0.25 * h2)
-                - a_14 * (0.5 * h)),
+            &((a_0 - a_2) * (0.041666666666666664 * h2) + (a_1 - a_14) * (0.5 * h)
+                - (a_3 - a_5) * (0.06741808286457895 * h2)
+                + (a_6 - a_8) * (0.025751416197912286 * h2) + a_12 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1409,43 +1376,40 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.08333333333333333 * h) + a_3 * (0.025034614388193918 * h2)
-                - a_5 * (0.025034614388193918 * h2) - a_6 * (0.0024763486263864355 * h2)
-                + a_8 * (0.0024763486263864355 * h2) - a_15 * (0.11030056647916492 * h)),
+            &(a_1 * (0.08333333333333333 * h) + (a_3 - a_5) * (0.025034614388193918 * h2)
+                - (a_6 - a_8) * (0.0024763486263864355 * h2)
+                - a_15 * (0.11030056647916492 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.043055555555555555 * h2) + a_4 * (0.2269672331458316 * h)
-                - a_5 * (0.043055555555555555 * h2) - a_6 * (0.015277777777777777 * h2)
-                + a_8 * (0.015277777777777777 * h2) - a_15 * (0.1896994335208351 * h)),
+            &((a_3 - a_5) * (0.043055555555555555 * h2) + a_4 * (0.2269672331458316 * h)
+                - (a_6 - a_8) * (0.015277777777777777 * h2)
+                - a_15 * (0.1896994335208351 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.00769586064235673 * h2) + a_5 * (0.00769586064235673 * h2)
-                - a_6 * (0.00769586064235673 * h2) - a_7 * (0.03390736422914389 * h)
-                + a_8 * (0.00769586064235673 * h2) + a_15 * (0.03390736422914389 * h)),
+            &(-(a_3 - a_5 + a_6 - a_8) * (0.00769586064235673 * h2)
+                - (a_7 - a_15) * (0.03390736422914389 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_3 * (0.0023378910736107606 * h2) - a_5 * (0.0023378910736107606 * h2)
-                + a_6 * (0.000914387796527953 * h2) - a_8 * (0.000914387796527953 * h2)
+            &((a_3 - a_5) * (0.0023378910736107606 * h2)
+                + (a_6 - a_8) * (0.000914387796527953 * h2)
                 - a_15 * (0.010300566479164915 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.041666666666666664 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.041666666666666664 * h2) + a_3 * (0.1134836165729158 * h2)
-                - a_5 * (0.1134836165729158 * h2) - a_6 * (0.016953682114571943 * h2)
-                + a_8 * (0.016953682114571943 * h2) + a_12 * (0.25 * h2)
-                - a_15 * (0.5 * h)),
+            &((a_0 - a_2) * (0.041666666666666664 * h2) + (a_1 - a_15) * (0.5 * h)
+                + (a_3 - a_5) * (0.1134836165729158 * h2)
+                - (a_6 - a_8) * (0.016953682114571943 * h2) + a_12 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1461,43 +1425,40 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.08333333333333333 * h) + a_3 * (0.04969857084860866 * h2)
-                - a_5 * (0.04969857084860866 * h2) + a_6 * (0.01385427450069497 * h2)
-                - a_8 * (0.01385427450069497 * h2) - a_16 * (0.07303276685416842 * h)),
+            &(a_1 * (0.08333333333333333 * h) + (a_3 - a_5) * (0.04969857084860866 * h2)
+                + (a_6 - a_8) * (0.01385427450069497 * h2)
+                - a_16 * (0.07303276685416842 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.0854736384201345 * h2) + a_4 * (0.45057403089581055 * h)
-                - a_5 * (0.0854736384201345 * h2) + a_6 * (0.0854736384201345 * h2)
-                - a_8 * (0.0854736384201345 * h2) - a_16 * (0.45057403089581055 * h)),
+            &((a_3 - a_5 + a_6 - a_8) * (0.0854736384201345 * h2)
+                + (a_4 - a_16) * (0.45057403089581055 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.015277777777777777 * h2) + a_5 * (0.015277777777777777 * h2)
-                + a_6 * (0.043055555555555555 * h2) + a_7 * (0.1896994335208351 * h)
-                - a_8 * (0.043055555555555555 * h2) - a_16 * (0.2269672331458316 * h)),
+            &(-(a_3 - a_5) * (0.015277777777777777 * h2)
+                + (a_6 - a_8) * (0.043055555555555555 * h2)
+                + a_7 * (0.1896994335208351 * h) - a_16 * (0.2269672331458316 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_3 * (0.004641167759027603 * h2) - a_5 * (0.004641167759027603 * h2)
-                - a_6 * (0.005115668851388538 * h2) + a_8 * (0.005115668851388538 * h2)
+            &((a_3 - a_5) * (0.004641167759027603 * h2)
+                - (a_6 - a_8) * (0.005115668851388538 * h2)
                 + a_16 * (0.02696723314583158 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.041666666666666664 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.041666666666666664 * h2) + a_3 * (0.22528701544790528 * h2)
-                - a_5 * (0.22528701544790528 * h2) + a_6 * (0.09484971676041755 * h2)
-                - a_8 * (0.09484971676041755 * h2) + a_12 * (0.25 * h2)
-                - a_16 * (0.5 * h)),
+            &((a_0 - a_2) * (0.041666666666666664 * h2) + (a_1 - a_16) * (0.5 * h)
+                + (a_3 - a_5) * (0.22528701544790528 * h2)
+                + (a_6 - a_8) * (0.09484971676041755 * h2) + a_12 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1513,43 +1474,40 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.08333333333333333 * h) + a_3 * (0.04027777777777778 * h2)
-                - a_5 * (0.04027777777777778 * h2) + a_6 * (0.04027777777777778 * h2)
-                - a_8 * (0.04027777777777778 * h2) - a_17 * (0.08333333333333333 * h)),
+            &((a_1 - a_17) * (0.08333333333333333 * h)
+                + (a_3 - a_5 + a_6 - a_8) * (0.04027777777777778 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.06927137250347486 * h2) + a_4 * (0.3651638342708421 * h)
-                - a_5 * (0.06927137250347486 * h2) + a_6 * (0.2484928542430433 * h2)
-                - a_8 * (0.2484928542430433 * h2) - a_17 * (0.4166666666666667 * h)),
+            &((a_3 - a_5) * (0.06927137250347486 * h2) + a_4 * (0.3651638342708421 * h)
+                + (a_6 - a_8) * (0.2484928542430433 * h2)
+                - a_17 * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.012381743131932178 * h2) + a_5 * (0.012381743131932178 * h2)
-                + a_6 * (0.1251730719409696 * h2) + a_7 * (0.5515028323958245 * h)
-                - a_8 * (0.1251730719409696 * h2) - a_17 * (0.4166666666666667 * h)),
+            &(-(a_3 - a_5) * (0.012381743131932178 * h2)
+                + (a_6 - a_8) * (0.1251730719409696 * h2)
+                + a_7 * (0.5515028323958245 * h) - a_17 * (0.4166666666666667 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_3 * (0.0037613943506935683 * h2) - a_5 * (0.0037613943506935683 * h2)
-                - a_6 * (0.014872505461804679 * h2) + a_8 * (0.014872505461804679 * h2)
+            &((a_3 - a_5) * (0.0037613943506935683 * h2)
+                - (a_6 - a_8) * (0.014872505461804679 * h2)
                 - a_17 * (0.08333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.041666666666666664 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.041666666666666664 * h2) + a_3 * (0.18258191713542105 * h2)
-                - a_5 * (0.18258191713542105 * h2) + a_6 * (0.27575141619791227 * h2)
-                - a_8 * (0.27575141619791227 * h2) + a_12 * (0.25 * h2)
-                - a_17 * (0.5 * h)),
+            &((a_0 - a_2) * (0.041666666666666664 * h2) + (a_1 - a_17) * (0.5 * h)
+                + (a_3 - a_5) * (0.18258191713542105 * h2)
+                + (a_6 - a_8) * (0.27575141619791227 * h2) + a_12 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1565,58 +1523,56 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.08333333333333333 * h) + a_3 * (0.045958569366318716 * h2)
-                - a_5 * (0.045958569366318716 * h2) + a_6 * (0.030430319522570175 * h2)
-                - a_8 * (0.030430319522570175 * h2) + a_9 * (0.006944444444444444 * h2)
-                - a_11 * (0.006944444444444444 * h2) + a_13 * (0.041666666666666664 * h2)
-                - a_18 * (0.08333333333333333 * h)),
+            &((a_1 - a_18) * (0.08333333333333333 * h)
+                + (a_3 - a_5) * (0.045958569366318716 * h2)
+                + (a_6 - a_8) * (0.030430319522570175 * h2)
+                + (a_9 - a_11) * (0.006944444444444444 * h2)
+                + a_13 * (0.041666666666666664 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.07904143063368128 * h2) + a_4 * (0.4166666666666667 * h)
-                - a_5 * (0.07904143063368128 * h2) + a_6 * (0.18773917953992106 * h2)
-                - a_8 * (0.18773917953992106 * h2) + a_9 * (0.034722222222222224 * h2)
-                - a_11 * (0.034722222222222224 * h2) + a_13 * (0.20833333333333334 * h2)
-                - a_18 * (0.4166666666666667 * h)),
+            &((a_3 - a_5) * (0.07904143063368128 * h2)
+                + (a_4 - a_18) * (0.4166666666666667 * h)
+                + (a_6 - a_8) * (0.18773917953992106 * h2)
+                + (a_9 - a_11) * (0.034722222222222224 * h2)
+                + a_13 * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.014128068428809952 * h2) + a_5 * (0.014128068428809952 * h2)
-                + a_6 * (0.09456968047742982 * h2) + a_7 * (0.4166666666666667 * h)
-                - a_8 * (0.09456968047742982 * h2) + a_9 * (0.034722222222222224 * h2)
-                - a_11 * (0.034722222222222224 * h2) + a_13 * (0.20833333333333334 * h2)
-                - a_18 * (0.4166666666666667 * h)),
+            &(-(a_3 - a_5) * (0.014128068428809952 * h2)
+                + (a_6 - a_8) * (0.09456968047742982 * h2)
+                + (a_7 - a_18) * (0.4166666666666667 * h)
+                + (a_9 - a_11) * (0.034722222222222224 * h2)
+                + a_13 * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_3 * (0.0042919026996520475 * h2) - a_5 * (0.0042919026996520475 * h2)
-                - a_6 * (0.011236347144096492 * h2) + a_8 * (0.011236347144096492 * h2)
-                + a_9 * (0.006944444444444444 * h2) + a_10 * (0.08333333333333333 * h)
-                - a_11 * (0.006944444444444444 * h2) + a_13 * (0.041666666666666664 * h2)
-                - a_18 * (0.08333333333333333 * h)),
+            &((a_3 - a_5) * (0.0042919026996520475 * h2)
+                - (a_6 - a_8) * (0.011236347144096492 * h2)
+                + (a_9 - a_11) * (0.006944444444444444 * h2)
+                + (a_10 - a_18) * (0.08333333333333333 * h)
+                + a_13 * (0.041666666666666664 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.041666666666666664 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.041666666666666664 * h2) + a_3 * (0.20833333333333334 * h2)
-                - a_5 * (0.20833333333333334 * h2) + a_6 * (0.20833333333333334 * h2)
-                - a_8 * (0.20833333333333334 * h2) + a_9 * (0.041666666666666664 * h2)
-                - a_11 * (0.041666666666666664 * h2) + a_12 * (0.25 * h2)
-                + a_13 * (0.25 * h2) - a_18 * (0.5 * h)),
+            &((a_0 - a_2 + a_9 - a_11) * (0.041666666666666664 * h2)
+                + (a_1 - a_18) * (0.5 * h)
+                + (a_3 - a_5 + a_6 - a_8) * (0.20833333333333334 * h2)
+                + (a_12 + a_13) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_10 * (0.5 * h) - a_18 * (0.5 * h)),
+            &((a_10 - a_18) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1747,10 +1703,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
-                - a_3 * (0.1348361657291579 * h) + a_5 * (0.1348361657291579 * h)
-                + a_6 * (0.05150283239582457 * h) - a_8 * (0.05150283239582457 * h)
-                + a_12 * (0.5 * h) - a_14),
+            &((a_0 - a_2) * (0.08333333333333333 * h)
+                - (a_3 - a_5) * (0.1348361657291579 * h)
+                + (a_6 - a_8) * (0.05150283239582457 * h) + a_12 * (0.5 * h) - a_14),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1761,10 +1716,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
-                + a_3 * (0.2269672331458316 * h) - a_5 * (0.2269672331458316 * h)
-                - a_6 * (0.03390736422914389 * h) + a_8 * (0.03390736422914389 * h)
-                + a_12 * (0.5 * h) - a_15),
+            &((a_0 - a_2) * (0.08333333333333333 * h)
+                + (a_3 - a_5) * (0.2269672331458316 * h)
+                - (a_6 - a_8) * (0.03390736422914389 * h) + a_12 * (0.5 * h) - a_15),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1775,10 +1729,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
-                + a_3 * (0.45057403089581055 * h) - a_5 * (0.45057403089581055 * h)
-                + a_6 * (0.1896994335208351 * h) - a_8 * (0.1896994335208351 * h)
-                + a_12 * (0.5 * h) - a_16),
+            &((a_0 - a_2) * (0.08333333333333333 * h)
+                + (a_3 - a_5) * (0.45057403089581055 * h)
+                + (a_6 - a_8) * (0.1896994335208351 * h) + a_12 * (0.5 * h) - a_16),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1789,10 +1742,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 3, dims),
             0,
-            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
-                + a_3 * (0.3651638342708421 * h) - a_5 * (0.3651638342708421 * h)
-                + a_6 * (0.5515028323958245 * h) - a_8 * (0.5515028323958245 * h)
-                + a_12 * (0.5 * h) - a_17),
+            &((a_0 - a_2) * (0.08333333333333333 * h)
+                + (a_3 - a_5) * (0.3651638342708421 * h)
+                + (a_6 - a_8) * (0.5515028323958245 * h) + a_12 * (0.5 * h) - a_17),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1803,11 +1755,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
-                + a_3 * (0.4166666666666667 * h) - a_5 * (0.4166666666666667 * h)
-                + a_6 * (0.4166666666666667 * h) - a_8 * (0.4166666666666667 * h)
-                + a_9 * (0.08333333333333333 * h) - a_11 * (0.08333333333333333 * h)
-                + a_12 * (0.5 * h) + a_13 * (0.5 * h) - a_18),
+            &((a_0 - a_2 + a_9 - a_11) * (0.08333333333333333 * h)
+                + (a_3 - a_5 + a_6 - a_8) * (0.4166666666666667 * h)
+                + (a_12 + a_13) * (0.5 * h) - a_18),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -1869,50 +1819,46 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.08333333333333333 * h) + a_3 * (0.045958569366318716 * h2)
-                - a_5 * (0.045958569366318716 * h2) + a_6 * (0.030430319522570175 * h2)
-                - a_8 * (0.030430319522570175 * h2) + a_9 * (0.006944444444444444 * h2)
-                - a_11 * (0.006944444444444444 * h2)
+            &(a_1 * (0.08333333333333333 * h) + (a_3 - a_5) * (0.045958569366318716 * h2)
+                + (a_6 - a_8) * (0.030430319522570175 * h2)
+                + (a_9 - a_11) * (0.006944444444444444 * h2)
                 + a_13 * (0.041666666666666664 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.07904143063368128 * h2) + a_4 * (0.4166666666666667 * h)
-                - a_5 * (0.07904143063368128 * h2) + a_6 * (0.18773917953992106 * h2)
-                - a_8 * (0.18773917953992106 * h2) + a_9 * (0.034722222222222224 * h2)
-                - a_11 * (0.034722222222222224 * h2) + a_13 * (0.20833333333333334 * h2)),
+            &((a_3 - a_5) * (0.07904143063368128 * h2) + a_4 * (0.4166666666666667 * h)
+                + (a_6 - a_8) * (0.18773917953992106 * h2)
+                + (a_9 - a_11) * (0.034722222222222224 * h2)
+                + a_13 * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.014128068428809952 * h2) + a_5 * (0.014128068428809952 * h2)
-                + a_6 * (0.09456968047742982 * h2) + a_7 * (0.4166666666666667 * h)
-                - a_8 * (0.09456968047742982 * h2) + a_9 * (0.034722222222222224 * h2)
-                - a_11 * (0.034722222222222224 * h2) + a_13 * (0.20833333333333334 * h2)),
+            &(-(a_3 - a_5) * (0.014128068428809952 * h2)
+                + (a_6 - a_8) * (0.09456968047742982 * h2)
+                + a_7 * (0.4166666666666667 * h)
+                + (a_9 - a_11) * (0.034722222222222224 * h2)
+                + a_13 * (0.20833333333333334 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 3, dims),
-            &(a_3 * (0.0042919026996520475 * h2) - a_5 * (0.0042919026996520475 * h2)
-                - a_6 * (0.011236347144096492 * h2) + a_8 * (0.011236347144096492 * h2)
-                + a_9 * (0.006944444444444444 * h2) + a_10 * (0.08333333333333333 * h)
-                - a_11 * (0.006944444444444444 * h2)
-                + a_13 * (0.041666666666666664 * h2)),
+            &((a_3 - a_5) * (0.0042919026996520475 * h2)
+                - (a_6 - a_8) * (0.011236347144096492 * h2)
+                + (a_9 - a_11) * (0.006944444444444444 * h2)
+                + a_10 * (0.08333333333333333 * h) + a_13 * (0.041666666666666664 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.041666666666666664 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.041666666666666664 * h2) + a_3 * (0.20833333333333334 * h2)
-                - a_5 * (0.20833333333333334 * h2) + a_6 * (0.20833333333333334 * h2)
-                - a_8 * (0.20833333333333334 * h2) + a_9 * (0.041666666666666664 * h2)
-                - a_11 * (0.041666666666666664 * h2) + a_12 * (0.25 * h2)
-                + a_13 * (0.25 * h2)),
+            &((a_0 - a_2 + a_9 - a_11) * (0.041666666666666664 * h2) + a_1 * (0.5 * h)
+                + (a_3 - a_5 + a_6 - a_8) * (0.20833333333333334 * h2)
+                + (a_12 + a_13) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -1924,11 +1870,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4 {
             &mut t.p_q,
             0,
             0,
-            &(a_0 * (0.08333333333333333 * h) - a_2 * (0.08333333333333333 * h)
-                + a_3 * (0.4166666666666667 * h) - a_5 * (0.4166666666666667 * h)
-                + a_6 * (0.4166666666666667 * h) - a_8 * (0.4166666666666667 * h)
-                + a_9 * (0.08333333333333333 * h) - a_11 * (0.08333333333333333 * h)
-                + a_12 * (0.5 * h) + a_13 * (0.5 * h)),
+            &((a_0 - a_2 + a_9 - a_11) * (0.08333333333333333 * h)
+                + (a_3 - a_5 + a_6 - a_8) * (0.4166666666666667 * h)
+                + (a_12 + a_13) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }

@@ -208,30 +208,28 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) - a_3 * (0.034722222222222224 * h2)
-                + a_5 * (0.034722222222222224 * h2)),
+            &(a_1 * (0.16666666666666666 * h)
+                - (a_3 - a_5) * (0.034722222222222224 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(-a_3 * (0.05555555555555555 * h2) - a_4 * (0.16666666666666666 * h)
-                + a_5 * (0.05555555555555555 * h2)),
+            &(-(a_3 - a_5) * (0.05555555555555555 * h2)
+                - a_4 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(a_3 * (0.006944444444444444 * h2) - a_5 * (0.006944444444444444 * h2)),
+            &((a_3 - a_5) * (0.006944444444444444 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.08333333333333333 * h2) - a_3 * (0.08333333333333333 * h2)
-                + a_5 * (0.08333333333333333 * h2) + a_9 * (0.25 * h2)
-                - a_11 * (0.5 * h)),
+            &((a_0 - a_2 - a_3 + a_5) * (0.08333333333333333 * h2)
+                + (a_1 - a_11) * (0.5 * h) + a_9 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -247,31 +245,29 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.06944444444444445 * h2)
-                - a_5 * (0.06944444444444445 * h2) - a_12 * (0.20833333333333334 * h)),
+            &(a_1 * (0.16666666666666666 * h) + (a_3 - a_5) * (0.06944444444444445 * h2)
+                - a_12 * (0.20833333333333334 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.1111111111111111 * h2) + a_4 * (0.3333333333333333 * h)
-                - a_5 * (0.1111111111111111 * h2) - a_12 * (0.3333333333333333 * h)),
+            &((a_3 - a_5) * (0.1111111111111111 * h2)
+                + (a_4 - a_12) * (0.3333333333333333 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.013888888888888888 * h2) + a_5 * (0.013888888888888888 * h2)
+            &(-(a_3 - a_5) * (0.013888888888888888 * h2)
                 + a_12 * (0.041666666666666664 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.08333333333333333 * h2) + a_3 * (0.16666666666666666 * h2)
-                - a_5 * (0.16666666666666666 * h2) + a_9 * (0.25 * h2)
-                - a_12 * (0.5 * h)),
+            &((a_0 - a_2) * (0.08333333333333333 * h2) + (a_1 - a_12) * (0.5 * h)
+                + (a_3 - a_5) * (0.16666666666666666 * h2) + a_9 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -287,30 +283,29 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3 {
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.1736111111111111 * h2)
-                - a_5 * (0.1736111111111111 * h2) - a_13 * (0.16666666666666666 * h)),
+            &((a_1 - a_13) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.1736111111111111 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.2777777777777778 * h2) + a_4 * (0.8333333333333334 * h)
-                - a_5 * (0.2777777777777778 * h2) - a_13 * (0.6666666666666666 * h)),
+            &((a_3 - a_5) * (0.2777777777777778 * h2) + a_4 * (0.8333333333333334 * h)
+                - a_13 * (0.6666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.034722222222222224 * h2) + a_5 * (0.034722222222222224 * h2)
+            &(-(a_3 - a_5) * (0.034722222222222224 * h2)
                 - a_13 * (0.16666666666666666 * h)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.08333333333333333 * h2) + a_3 * (0.4166666666666667 * h2)
-                - a_5 * (0.4166666666666667 * h2) + a_9 * (0.25 * h2) - a_13 * (0.5 * h)),
+            &((a_0 - a_2) * (0.08333333333333333 * h2) + (a_1 - a_13) * (0.5 * h)
+                + (a_3 - a_5) * (0.4166666666666667 * h2) + a_9 * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -326,44 +321,41 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3 {
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.1388888888888889 * h2)
-                - a_5 * (0.1388888888888889 * h2) + a_6 * (0.027777777777777776 * h2)
-                - a_8 * (0.027777777777777776 * h2) + a_10 * (0.08333333333333333 * h2)
-                - a_14 * (0.16666666666666666 * h)),
+            &((a_1 - a_14) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.1388888888888889 * h2)
+                + (a_6 - a_8) * (0.027777777777777776 * h2)
+                + a_10 * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.2222222222222222 * h2) + a_4 * (0.6666666666666666 * h)
-                - a_5 * (0.2222222222222222 * h2) + a_6 * (0.1111111111111111 * h2)
-                - a_8 * (0.1111111111111111 * h2) + a_10 * (0.3333333333333333 * h2)
-                - a_14 * (0.6666666666666666 * h)),
+            &((a_3 - a_5) * (0.2222222222222222 * h2)
+                + (a_4 - a_14) * (0.6666666666666666 * h)
+                + (a_6 - a_8) * (0.1111111111111111 * h2)
+                + a_10 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.027777777777777776 * h2) + a_5 * (0.027777777777777776 * h2)
-                + a_6 * (0.027777777777777776 * h2) + a_7 * (0.16666666666666666 * h)
-                - a_8 * (0.027777777777777776 * h2) + a_10 * (0.08333333333333333 * h2)
-                - a_14 * (0.16666666666666666 * h)),
+            &(-(a_3 - a_5 - a_6 + a_8) * (0.027777777777777776 * h2)
+                + (a_7 - a_14) * (0.16666666666666666 * h)
+                + a_10 * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.08333333333333333 * h2) + a_3 * (0.3333333333333333 * h2)
-                - a_5 * (0.3333333333333333 * h2) + a_6 * (0.08333333333333333 * h2)
-                - a_8 * (0.08333333333333333 * h2) + a_9 * (0.25 * h2)
-                + a_10 * (0.25 * h2) - a_14 * (0.5 * h)),
+            &((a_0 - a_2 + a_6 - a_8) * (0.08333333333333333 * h2)
+                + (a_1 - a_14) * (0.5 * h) + (a_3 - a_5) * (0.3333333333333333 * h2)
+                + (a_9 + a_10) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             j,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             Self::UNKNOWN_LAYOUT.offset(1, 1, dims),
-            &(a_7 * (0.5 * h) - a_14 * (0.5 * h)),
+            &((a_7 - a_14) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -472,9 +464,8 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 0, dims),
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                - a_3 * (0.16666666666666666 * h) + a_5 * (0.16666666666666666 * h)
-                + a_9 * (0.5 * h) - a_11),
+            &((a_0 - a_2 - a_3 + a_5) * (0.16666666666666666 * h) + a_9 * (0.5 * h)
+                - a_11),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -485,9 +476,8 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 1, dims),
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                + a_3 * (0.3333333333333333 * h) - a_5 * (0.3333333333333333 * h)
-                + a_9 * (0.5 * h) - a_12),
+            &((a_0 - a_2) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.3333333333333333 * h) + a_9 * (0.5 * h) - a_12),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -498,9 +488,8 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(0, 2, dims),
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                + a_3 * (0.8333333333333334 * h) - a_5 * (0.8333333333333334 * h)
-                + a_9 * (0.5 * h) - a_13),
+            &((a_0 - a_2) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.8333333333333334 * h) + a_9 * (0.5 * h) - a_13),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -511,10 +500,9 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3 {
             &mut t.r_q,
             Self::RESIDUAL_LAYOUT.offset(1, 0, dims),
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                + a_3 * (0.6666666666666666 * h) - a_5 * (0.6666666666666666 * h)
-                + a_6 * (0.16666666666666666 * h) - a_8 * (0.16666666666666666 * h)
-                + a_9 * (0.5 * h) + a_10 * (0.5 * h) - a_14),
+            &((a_0 - a_2 + a_6 - a_8) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.6666666666666666 * h) + (a_9 + a_10) * (0.5 * h)
+                - a_14),
         );
         ::sparkgen_core::layout::add_diagonal::<
             D,
@@ -566,35 +554,31 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3 {
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 0, dims),
-            &(a_1 * (0.16666666666666666 * h) + a_3 * (0.1388888888888889 * h2)
-                - a_5 * (0.1388888888888889 * h2) + a_6 * (0.027777777777777776 * h2)
-                - a_8 * (0.027777777777777776 * h2) + a_10 * (0.08333333333333333 * h2)),
+            &(a_1 * (0.16666666666666666 * h) + (a_3 - a_5) * (0.1388888888888889 * h2)
+                + (a_6 - a_8) * (0.027777777777777776 * h2)
+                + a_10 * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 1, dims),
-            &(a_3 * (0.2222222222222222 * h2) + a_4 * (0.6666666666666666 * h)
-                - a_5 * (0.2222222222222222 * h2) + a_6 * (0.1111111111111111 * h2)
-                - a_8 * (0.1111111111111111 * h2) + a_10 * (0.3333333333333333 * h2)),
+            &((a_3 - a_5) * (0.2222222222222222 * h2) + a_4 * (0.6666666666666666 * h)
+                + (a_6 - a_8) * (0.1111111111111111 * h2)
+                + a_10 * (0.3333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(0, 2, dims),
-            &(-a_3 * (0.027777777777777776 * h2) + a_5 * (0.027777777777777776 * h2)
-                + a_6 * (0.027777777777777776 * h2) + a_7 * (0.16666666666666666 * h)
-                - a_8 * (0.027777777777777776 * h2) + a_10 * (0.08333333333333333 * h2)),
+            &(-(a_3 - a_5 - a_6 + a_8) * (0.027777777777777776 * h2)
+                + a_7 * (0.16666666666666666 * h) + a_10 * (0.08333333333333333 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
             0,
             Self::UNKNOWN_LAYOUT.offset(1, 0, dims),
-            &(a_0 * (0.08333333333333333 * h2) + a_1 * (0.5 * h)
-                - a_2 * (0.08333333333333333 * h2) + a_3 * (0.3333333333333333 * h2)
-                - a_5 * (0.3333333333333333 * h2) + a_6 * (0.08333333333333333 * h2)
-                - a_8 * (0.08333333333333333 * h2) + a_9 * (0.25 * h2)
-                + a_10 * (0.25 * h2)),
+            &((a_0 - a_2 + a_6 - a_8) * (0.08333333333333333 * h2) + a_1 * (0.5 * h)
+                + (a_3 - a_5) * (0.3333333333333333 * h2) + (a_9 + a_10) * (0.25 * h2)),
         );
         ::sparkgen_core::layout::add_block(
             &mut t.p_x,
@@ -606,10 +590,8 @@ for VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3 {
             &mut t.p_q,
             0,
             0,
-            &(a_0 * (0.16666666666666666 * h) - a_2 * (0.16666666666666666 * h)
-                + a_3 * (0.6666666666666666 * h) - a_5 * (0.6666666666666666 * h)
-                + a_6 * (0.16666666666666666 * h) - a_8 * (0.16666666666666666 * h)
-                + a_9 * (0.5 * h) + a_10 * (0.5 * h)),
+            &((a_0 - a_2 + a_6 - a_8) * (0.16666666666666666 * h)
+                + (a_3 - a_5) * (0.6666666666666666 * h) + (a_9 + a_10) * (0.5 * h)),
         );
         ::sparkgen_core::layout::add_diagonal::<D, _, _>(&mut t.p_p, 0, 0, 1.0);
     }

@@ -22,12 +22,13 @@
 //! - T = 10⁴ and T = 10⁵: the maximum relative energy error, one run each. A run whose time,
 //!   predicted from the same method and parameter at the previous T (times the ratio of the
 //!   T's), exceeds [`RUN_CAP`] seconds is skipped and listed as skipped;
-//! - T = 10⁶, only if diffsol still reaches the energy target faster at T = 10⁵: the fastest
-//!   method of each code at T = 10⁵, around the target only (see [`crossover_sweep`]).
+//! - T = 10⁶, only if diffsol still reaches the energy target faster at T = 10⁵, and T = 10⁷, only
+//!   if it still does at T = 10⁶: the fastest method of each code at the T before, around the
+//!   target only (see [`crossover_sweep`]).
 //!
 //! The bench prints one table per T, writes the three diagrams (log–log PNG) to
 //! `docs/benchmarks/`, and reports the CPU time each method needs for a maximum relative energy
-//! error of [`ENERGY_TARGET`] at T = 10, 10⁴, 10⁵ (and 10⁶) (log–log interpolation between sweep
+//! error of [`ENERGY_TARGET`] at T = 10, 10⁴, 10⁵ (and 10⁶, 10⁷) (log–log interpolation between sweep
 //! points), who wins, and where the fastest sparkgen method overtakes the fastest diffsol method.
 //!
 //! Smoke mode (`cargo test -p sparkgen-peers --benches`, no `--bench` argument): every method
@@ -64,10 +65,9 @@ const TOLERANCES: [f64; 9] = [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 
 const REPEATS: usize = 5;
 /// A run predicted to take longer than this (seconds) is skipped.
 const RUN_CAP: f64 = 10.0;
-/// Final time of the crossover runs, made where diffsol is still faster at T = 10⁵.
-const T_CROSSOVER: f64 = 1e6;
-/// The cap of a crossover run (seconds, predicted from T = 10⁵).
-const CROSSOVER_CAP: f64 = 60.0;
+/// Final times of the crossover runs, each made only where diffsol is still faster at the T
+/// before it, with the cap of one run there (seconds, predicted from the T before).
+const CROSSOVER: [(f64, f64); 2] = [(1e6, 60.0), (1e7, 600.0)];
 /// The maximum relative energy error of the acceptance question.
 const ENERGY_TARGET: f64 = 1e-6;
 /// Steps of the Gauss(8) reference over [0, 10], and of its check.
@@ -517,15 +517,15 @@ fn reach(curve: &Curve, target: f64, error: impl Fn(&Outcome) -> f64) -> Reach {
     Reach::At((s0.ln() + w * (s1.ln() - s0.ln())).exp())
 }
 
-/// The crossover runs to [`T_CROSSOVER`]: for the methods `chosen` (indices) only, from the
-/// parameter before the first that reached [`ENERGY_TARGET`] at the previous T (`t_previous`,
+/// The crossover runs to `t_end`: for the methods `chosen` (indices) only, from the parameter
+/// before the first that reached [`ENERGY_TARGET`] at the previous T (`t_previous`,
 /// `previous`), to finer ones until a run reaches it (or its time, predicted from the previous
-/// T, would exceed [`CROSSOVER_CAP`]).
+/// T, would exceed `cap` seconds).
 fn crossover_sweep(
     methods: &[Method],
     chosen: &[usize],
-    t_previous: f64,
-    previous: &[Curve],
+    (t_previous, previous): (f64, &[Curve]),
+    (t_end, cap): (f64, f64),
 ) -> Vec<Curve> {
     methods
         .iter()
@@ -547,12 +547,12 @@ fn crossover_sweep(
                     *point = Point::Skipped(None);
                     continue;
                 };
-                let predicted = seconds * T_CROSSOVER / t_previous;
-                if predicted > CROSSOVER_CAP {
+                let predicted = seconds * t_end / t_previous;
+                if predicted > cap {
                     *point = Point::Skipped(Some(predicted));
                     break;
                 }
-                *point = measure(method, method.parameters()[k], T_CROSSOVER, 1);
+                *point = measure(method, method.parameters()[k], t_end, 1);
                 if point.done().is_some_and(|(_, o)| o.energy <= ENERGY_TARGET) {
                     break;
                 }
@@ -892,31 +892,33 @@ fn main() {
     print_table(&methods, &medium, T_LONG[0], None);
     let long = sweep(&methods, T_LONG[1], 1, Some((T_LONG[0], &medium)));
     print_table(&methods, &long, T_LONG[1], None);
-    // Where diffsol is still faster at T = 10⁵, measure further out: the fastest method of each
-    // code at T = 10⁵, around the target only.
-    let chosen = [Code::Sparkgen, Code::Diffsol].map(|code| fastest_method(&methods, &long, code));
-    let time_at = |m: usize| reach(&long[m], ENERGY_TARGET, |o| o.energy).seconds();
-    let crossover = (time_at(chosen[1]) <= time_at(chosen[0])).then(|| {
+    // While diffsol is still faster, measure further out: the fastest method of each code at the
+    // last T, around the target only.
+    let mut sweeps = vec![(T_SHORT, short), (T_LONG[0], medium), (T_LONG[1], long)];
+    for (t_end, cap) in CROSSOVER {
+        let (t_last, last) = sweeps.last().expect("three sweeps");
+        let chosen =
+            [Code::Sparkgen, Code::Diffsol].map(|code| fastest_method(&methods, last, code));
+        let time_at = |m: usize| reach(&last[m], ENERGY_TARGET, |o| o.energy).seconds();
+        if time_at(chosen[0]) < time_at(chosen[1]) {
+            break;
+        }
         println!(
-            "\ndiffsol is faster at T = {:e}: crossover runs to T = {T_CROSSOVER:e} of {} and {} only",
-            T_LONG[1], methods[chosen[0]].name, methods[chosen[1]].name
+            "\ndiffsol is faster at T = {t_last:e}: crossover runs to T = {t_end:e} of {} and {} only",
+            methods[chosen[0]].name, methods[chosen[1]].name
         );
-        let curves = crossover_sweep(&methods, &chosen, T_LONG[1], &long);
-        print_table(&methods, &curves, T_CROSSOVER, None);
-        curves
-    });
-
+        let curves = crossover_sweep(&methods, &chosen, (*t_last, last), (t_end, cap));
+        print_table(&methods, &curves, t_end, None);
+        sweeps.push((t_end, curves));
+    }
     let fastest = report_target(
         &methods,
-        &[
-            (T_SHORT, &short[..]),
-            (T_LONG[0], &medium),
-            (T_LONG[1], &long),
-        ]
-        .into_iter()
-        .chain(crossover.as_deref().map(|c| (T_CROSSOVER, c)))
-        .collect::<Vec<_>>(),
+        &sweeps
+            .iter()
+            .map(|(t, curves)| (*t, &curves[..]))
+            .collect::<Vec<_>>(),
     );
+    let (short, medium, long) = (&sweeps[0].1, &sweeps[1].1, &sweeps[2].1);
     report_crossover(&fastest);
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(OUT_DIR);
@@ -926,21 +928,21 @@ fn main() {
             "work_precision_q_T10.png",
             "Lotka–Volterra, T = 10: CPU time against the error in q(T)".to_owned(),
             "|q(10) − q_ref(10)|∞",
-            lines(&methods, &short, |o| distance(o.q, q_ref)),
+            lines(&methods, short, |o| distance(o.q, q_ref)),
             None,
         ),
         (
             "work_precision_energy_T1e4.png",
             "Lotka–Volterra, T = 10⁴: CPU time against the energy error".to_owned(),
             "max_n |H(q_n) − H(q₀)| / |H(q₀)|",
-            lines(&methods, &medium, |o| o.energy),
+            lines(&methods, medium, |o| o.energy),
             Some(ENERGY_TARGET),
         ),
         (
             "work_precision_energy_T1e5.png",
             "Lotka–Volterra, T = 10⁵: CPU time against the energy error".to_owned(),
             "max_n |H(q_n) − H(q₀)| / |H(q₀)|",
-            lines(&methods, &long, |o| o.energy),
+            lines(&methods, long, |o| o.energy),
             Some(ENERGY_TARGET),
         ),
     ];

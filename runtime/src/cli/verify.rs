@@ -98,6 +98,10 @@ pub struct MultiplierRecord {
     pub breakdown: Option<f64>,
 }
 
+/// A carried multiplier that never exceeds this is round-off: `10³·ε` of the test problems'
+/// velocities, which are of size 1 (the scale [`MultiplierRecord::breakdown`] is judged at).
+pub const ROUND_OFF_MULTIPLIER: f64 = 1e3 * f64::EPSILON;
+
 impl MultiplierRecord {
     /// The record of `multiplier` (`|λ_n|∞` at the times `t`); `failed_at`, the time at which
     /// the run stopped early, if it did.
@@ -105,9 +109,10 @@ impl MultiplierRecord {
         let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
         let half = multiplier.len() / 2;
         let (first, second) = multiplier.split_at(half);
-        // No multiplier at all (e.g. d^λ·Λ̃ ≡ 0) is no growth.
+        // No multiplier beyond round-off (e.g. d^λ·Λ̃ ≡ 0 up to the rounding of its terms) is no
+        // growth: the ratio of two round-off values says nothing about a mode.
         let growth = match (max(first), max(second)) {
-            (a, b) if a == 0.0 && b == 0.0 => 1.0,
+            (a, b) if a <= ROUND_OFF_MULTIPLIER && b <= ROUND_OFF_MULTIPLIER => 1.0,
             (a, b) => b / a,
         };
         let finite = multiplier.iter().all(|l| l.is_finite());
