@@ -471,11 +471,12 @@ enum Reach {
 }
 
 impl Reach {
-    /// The time, for comparisons (a bound where that is all there is).
+    /// The time, for comparisons: ∞ where the sweep never reached the target (the time of its
+    /// most accurate point is only a lower bound, no time to compare with).
     fn seconds(self) -> f64 {
         match self {
-            Reach::At(s) | Reach::AtMost(s) | Reach::Beyond(s) => s,
-            Reach::Unknown => f64::INFINITY,
+            Reach::At(s) | Reach::AtMost(s) => s,
+            Reach::Beyond(_) | Reach::Unknown => f64::INFINITY,
         }
     }
 }
@@ -518,13 +519,13 @@ fn reach(curve: &Curve, target: f64, error: impl Fn(&Outcome) -> f64) -> Reach {
 }
 
 /// The crossover runs to `t_end`: for the methods `chosen` (indices) only, from the parameter
-/// before the first that reached [`ENERGY_TARGET`] at the previous T (`t_previous`,
-/// `previous`), to finer ones until a run reaches it (or its time, predicted from the previous
-/// T, would exceed `cap` seconds).
+/// before the first that reached [`ENERGY_TARGET`] in the last of the sweeps `before` (T and
+/// curves, shortest T first), to finer ones until a run reaches it (or its time, predicted from
+/// the longest T at which the same parameter was measured, would exceed `cap` seconds).
 fn crossover_sweep(
     methods: &[Method],
     chosen: &[usize],
-    (t_previous, previous): (f64, &[Curve]),
+    before: &[(f64, Vec<Curve>)],
     (t_end, cap): (f64, f64),
 ) -> Vec<Curve> {
     methods
@@ -533,21 +534,27 @@ fn crossover_sweep(
         .map(|(m, method)| {
             let mut points: Vec<Point> =
                 method.parameters().iter().map(|_| Point::NotRun).collect();
-            if !chosen.contains(&m) {
+            let Some((_, last)) = before.last().filter(|_| chosen.contains(&m)) else {
                 return Curve { points };
-            }
-            let first = previous[m]
+            };
+            let first = last[m]
                 .points
                 .iter()
                 .position(|p| p.done().is_some_and(|(_, o)| o.energy <= ENERGY_TARGET))
                 .unwrap_or(0);
             let start = first.saturating_sub(1);
             for (k, point) in points.iter_mut().enumerate().skip(start) {
-                let Some((seconds, _)) = previous[m].points[k].done() else {
+                // The longest T this parameter ran to, unless it failed there.
+                let latest = before
+                    .iter()
+                    .rev()
+                    .map(|(t, curves)| (*t, &curves[m].points[k]))
+                    .find(|(_, p)| !matches!(p, Point::NotRun));
+                let Some((t_measured, Point::Done { seconds, .. })) = latest else {
                     *point = Point::Skipped(None);
                     continue;
                 };
-                let predicted = seconds * t_end / t_previous;
+                let predicted = seconds * t_end / t_measured;
                 if predicted > cap {
                     *point = Point::Skipped(Some(predicted));
                     break;
@@ -616,15 +623,16 @@ fn report_target(methods: &[Method], sweeps: &[(f64, &[Curve])]) -> Vec<(f64, Re
         .map(|(k, (t, _))| {
             let (ours_name, ours) = fastest(Code::Sparkgen, k);
             let (peer_name, peer) = fastest(Code::Diffsol, k);
-            let winner = if ours.seconds() < peer.seconds() {
-                "sparkgen"
-            } else {
-                "diffsol"
+            let verdict = match (ours.seconds(), peer.seconds()) {
+                (a, b) if a.is_infinite() && b.is_infinite() => {
+                    "neither reaches the target".to_owned()
+                }
+                (a, b) if a < b => format!("diffsol / sparkgen = {:.2}: sparkgen wins", b / a),
+                (a, b) => format!("diffsol / sparkgen = {:.2}: diffsol wins", b / a),
             };
             println!(
                 "T = {t:e}: fastest sparkgen {ours_name} {ours}, fastest diffsol {peer_name} \
-                 {peer}; diffsol / sparkgen = {:.2}: {winner} wins",
-                peer.seconds() / ours.seconds()
+                 {peer}; {verdict}"
             );
             (*t, ours, peer)
         })
@@ -639,6 +647,13 @@ fn report_crossover(fastest: &[(f64, Reach, Reach)]) {
         let (r0, r1) = (ratio(&pair[0]), ratio(&pair[1]));
         if r0 < 1.0 && r1 >= 1.0 {
             let (t0, t1) = (pair[0].0, pair[1].0);
+            if !(r0 > 0.0 && r1.is_finite()) {
+                println!(
+                    "crossover between T = {t0:e} and T = {t1:e} (one code does not reach the \
+                     target at one of them: no interpolation)"
+                );
+                return;
+            }
             let w = -r0.ln() / (r1.ln() - r0.ln());
             let t = (t0.ln() + w * (t1.ln() - t0.ln())).exp();
             println!(
@@ -907,7 +922,7 @@ fn main() {
             "\ndiffsol is faster at T = {t_last:e}: crossover runs to T = {t_end:e} of {} and {} only",
             methods[chosen[0]].name, methods[chosen[1]].name
         );
-        let curves = crossover_sweep(&methods, &chosen, (*t_last, last), (t_end, cap));
+        let curves = crossover_sweep(&methods, &chosen, &sweeps, (t_end, cap));
         print_table(&methods, &curves, t_end, None);
         sweeps.push((t_end, curves));
     }
