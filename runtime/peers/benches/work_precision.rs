@@ -448,7 +448,7 @@ fn print_table(methods: &[Method], curves: &[Curve], t_end: f64, q_ref: Option<[
                 }
                 Point::Failed(message) => println!("{head} failed: {message} |"),
                 Point::Skipped(Some(predicted)) => {
-                    println!("{head} skipped: predicted {predicted:.0} s > {RUN_CAP} s |")
+                    println!("{head} skipped: predicted {predicted:.0} s, over the cap of its T |")
                 }
                 Point::Skipped(None) => println!("{head} skipped: failed at a shorter T |"),
                 Point::NotRun => {}
