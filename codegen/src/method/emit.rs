@@ -367,7 +367,6 @@ type SignedPart = (TokenStream, Option<TokenStream>, bool);
 /// The parts of a sum that share one scalar: its sign is that of the first part, each member
 /// carries its sign relative to it.
 struct ScalarGroup {
-    key: Option<String>,
     scalar: Option<TokenStream>,
     negative: bool,
     members: Vec<(TokenStream, bool)>,
@@ -375,19 +374,21 @@ struct ScalarGroup {
 
 /// Collects the parts of a signed sum that share their scalar: `c·A − c·B + c·C` becomes
 /// `c·(A − B + C)`, one product by `c` instead of one per part (parts without a scalar stay
-/// apart); the groups keep the order of
-/// their first part. In a stage Jacobian block the kernel partials of one stage (e.g. the
+/// apart); the groups keep the order of their first part. In a stage Jacobian block the kernel partials of one stage (e.g. the
 /// Hessian of H and the derivative of ϑ'ᵀV at `Q_j`) come with one coefficient and opposite
 /// signs, so this halves the block's matrix arithmetic.
 fn factor_common_scalars(parts: Vec<SignedPart>) -> Vec<SignedPart> {
     let mut groups: Vec<ScalarGroup> = Vec::new();
     for (term, scalar, negative) in parts {
-        // Parts without a scalar (±1) have no product to save.
+        // Parts without a scalar (±1) have no product to save. Scalars are equal when their
+        // tokens are (the same literal times the same power of h).
         let key = scalar.as_ref().map(ToString::to_string);
-        match groups.iter_mut().find(|g| key.is_some() && g.key == key) {
+        let same = |g: &&mut ScalarGroup| {
+            key.is_some() && g.scalar.as_ref().map(ToString::to_string) == key
+        };
+        match groups.iter_mut().find(same) {
             Some(group) => group.members.push((term, negative != group.negative)),
             None => groups.push(ScalarGroup {
-                key,
                 scalar,
                 negative,
                 members: vec![(term, false)],

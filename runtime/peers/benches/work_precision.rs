@@ -627,8 +627,10 @@ fn report_target(methods: &[Method], sweeps: &[(f64, &[Curve])]) -> Vec<(f64, Re
                 (a, b) if a.is_infinite() && b.is_infinite() => {
                     "neither reaches the target".to_owned()
                 }
-                (a, b) if a < b => format!("diffsol / sparkgen = {:.2}: sparkgen wins", b / a),
-                (a, b) => format!("diffsol / sparkgen = {:.2}: diffsol wins", b / a),
+                (a, b) => {
+                    let winner = if a < b { "sparkgen" } else { "diffsol" };
+                    format!("diffsol / sparkgen = {:.2}: {winner} wins", b / a)
+                }
             };
             println!(
                 "T = {t:e}: fastest sparkgen {ours_name} {ours}, fastest diffsol {peer_name} \
