@@ -4,9 +4,11 @@
 //! a = (−1, −1), b = (1, 2)), q₀ = (2, 1), p₀ = ϑ(q₀); the vector field
 //! q̇₁ = q₁(a₂q₂ + b₂), q̇₂ = −q₂(a₁q₁ + b₁) and the energy H(q) = a₁q₁ + a₂q₂ + b₁ ln q₁ + b₂ ln q₂.
 //!
-//! - sparkgen: SLRK Lobatto IIIE(3) and IIID(3), VPRK Gauss(2) and Gauss(3), stepped one step at
-//!   a time through `sparkgen::integrate::Stepper` (default Newton options: simplified Newton
-//!   with the exact Jacobian), over a sweep of step sizes h;
+//! - sparkgen: SLRK Lobatto IIIE(3) and IIID(3), VPRK Gauss(2) and Gauss(3), and VPRKpMidpoint
+//!   Gauss(3) (`VsparkPrimaryGlrkpMidpoint3`: the Gauss stages of VPRK Gauss(3) and one
+//!   projective stage that enforces p_{n+1} = ϑ(q_{n+1}), upstream's midpoint projection),
+//!   stepped one step at a time through `sparkgen::integrate::Stepper` (default Newton options:
+//!   simplified Newton with the exact Jacobian), over a sweep of step sizes h;
 //! - diffsol: `tsit45`, `esdirk34` and `bdf` (nalgebra matrices, `NalgebraLU`), with the exact
 //!   Jacobian of the vector field given as a closure, over a sweep of `rtol = atol`, stepped
 //!   with `OdeSolverMethod::step` to a stop time T.
@@ -42,7 +44,9 @@ use diffsol::{
 use plotters::prelude::*;
 use sparkgen::cli::plot::{legend, register_font};
 use sparkgen::diagnostics::gauss8;
-use sparkgen::generated::steppers::{SlrkLobattoIIID3, SlrkLobattoIIIE3, VprkGauss2, VprkGauss3};
+use sparkgen::generated::steppers::{
+    SlrkLobattoIIID3, SlrkLobattoIIIE3, VprkGauss2, VprkGauss3, VsparkPrimaryGlrkpMidpoint3,
+};
 use sparkgen::integrate::Stepper;
 use sparkgen::problem::{DegenerateLagrangian, Vector};
 use sparkgen::problems::LotkaVolterra2d;
@@ -156,7 +160,7 @@ impl Method {
 }
 
 /// Every method of the comparison.
-fn methods() -> [Method; 7] {
+fn methods() -> [Method; 8] {
     [
         Method {
             name: "SLRK Lobatto IIIE(3)",
@@ -177,6 +181,11 @@ fn methods() -> [Method; 7] {
             name: "VPRK Gauss(3)",
             code: Code::Sparkgen,
             run: sparkgen_run::<VprkGauss3, 6>,
+        },
+        Method {
+            name: "VPRKpMidpoint Gauss(3)",
+            code: Code::Sparkgen,
+            run: sparkgen_run::<VsparkPrimaryGlrkpMidpoint3, 8>,
         },
         Method {
             name: "diffsol tsit45",
