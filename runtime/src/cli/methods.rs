@@ -60,6 +60,14 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
     if family.starts_with("Vprk") {
         out.push("does not hold p = ϑ(q): not constraint-preserving");
     }
+    if family == "VprkGauss" && stages == 3 {
+        out.push(
+            "nothing damps p − ϑ(q), which wanders over long runs and carries the energy error \
+             (Lotka–Volterra, h = 0.05, T = 10⁴: |p − ϑ(q)| 1.4e-6, energy 1.6e-6); \
+             VsparkPrimaryGlrkpMidpoint3 holds it at 7e-15 with 1.2e-10 \
+             (runtime/tests/vprk_projection.rs)",
+        );
+    }
     if family.starts_with("HsparkSecondary") || family == "HsparkLobattoIIIBIIIA" {
         out.push(
             "singular stage Jacobian at the first step where u ≡ 0 (a projection acting on p \
