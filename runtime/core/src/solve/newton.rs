@@ -29,7 +29,12 @@ pub trait NonlinearSystem<const N: usize> {
 pub struct NewtonOptions {
     /// Iteration cap.
     pub max_iterations: usize,
-    /// The factor `c` of both round-off tolerances (in units of ε).
+    /// The factor `c` of both round-off tolerances (in units of ε). For long runs at step sizes
+    /// whose truncation error is below about 1e-11, a smaller `c` (0.25) iterates each step to
+    /// the round-off floor: the default's residual test stops with a biased stage error that
+    /// adds up to a linear energy drift (VPRKpMidpoint Gauss(3) on Lotka–Volterra, h = 0.0125:
+    /// 9.0e-11 at T = 10⁵ against 8.3e-13, at 2.95 instead of 1.22 iterations per step;
+    /// `runtime/tests/vprk_projection.rs`).
     pub tolerance_factor: f64,
     /// Contraction `ρ` below which an iteration counts as progress.
     pub contraction: f64,
