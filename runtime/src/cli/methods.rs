@@ -60,6 +60,13 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
     if family.starts_with("Vprk") {
         out.push("does not hold p = ϑ(q): not constraint-preserving");
     }
+    if family == "VprkGauss" && stages == 2 {
+        out.push(
+            "no long-time method on Lotka–Volterra: p − ϑ(q) undamped and the energy error \
+             unbounded (h = 0.05: 4.8e-2 by T = 10³, 1.28 by T = 10⁴; h = 0.1: non-finite state \
+             at t = 2818.7; runtime/tests/vprk_projection.rs)",
+        );
+    }
     if family == "VprkGauss" && stages == 3 {
         out.push(
             "nothing damps p − ϑ(q), which wanders over long runs and carries the energy error \
