@@ -3,8 +3,8 @@
 //! tests and other front ends can use it.
 //!
 //! Output goes to stdout in one write (text, or one JSON object with `--json`); errors are one
-//! line on stderr and a non-zero exit code (2 for unusable arguments, 1 otherwise), never a
-//! panic.
+//! line on stderr and a non-zero exit code ([`CliError::exit_code`]: 2 for arguments that cannot
+//! be used, 1 for failures of the work), never a panic.
 
 mod args;
 pub mod builtin;
@@ -65,7 +65,7 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(e.exit_code())
         }
     }
 }

@@ -121,6 +121,31 @@ pub enum CliError {
     },
 }
 
+impl CliError {
+    /// The process exit code: 2 for arguments that cannot be used, whatever the reason (an
+    /// unknown name, an invalid number, a problem file that cannot be read or has errors, an
+    /// unwritable output extension), 1 for failures of the work itself (a failed step, a
+    /// diagnostic, a failed verification, a file that could not be written).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::UnknownProblem { .. }
+            | CliError::UnknownMethod { .. }
+            | CliError::UnknownStages { .. }
+            | CliError::UnknownFamily { .. }
+            | CliError::UnknownParameter { .. }
+            | CliError::ProblemFile { .. }
+            | CliError::UnsupportedProblemFile { .. }
+            | CliError::InvalidValue { .. }
+            | CliError::UnknownExtension { .. } => 2,
+            CliError::Write { .. }
+            | CliError::Stdout(_)
+            | CliError::StepFailed { .. }
+            | CliError::Diagnostics(_)
+            | CliError::VerificationFailed { .. } => 1,
+        }
+    }
+}
+
 /// `FILE:LINE:COLUMN: message` for errors in the file, `FILE: message` for I/O errors.
 fn problem_file_note(
     path: &std::path::Path,
