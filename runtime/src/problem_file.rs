@@ -45,7 +45,7 @@ mod model;
 mod reader;
 
 pub use degenerate::{DegenerateLagrangianFile, DegenerateLagrangianView};
-pub use error::{DimensionError, ErrorKind, Located, ProblemFileError};
+pub use error::{DimensionError, ErrorKind, Located, MassError, ProblemFileError, ValueError};
 pub use holonomic::{HolonomicFile, HolonomicView};
 pub use lagrangian::{LagrangianFile, LagrangianView};
 pub use model::UnknownParameter;
@@ -53,8 +53,19 @@ pub use model::UnknownParameter;
 use document::{Diagnostics, Table};
 use model::Model;
 use reader::Reader;
+use std::io::Read;
 use std::path::Path;
 use toml::de::DeTable;
+
+/// The largest problem file, in bytes. Reading, parsing, differentiating and compiling a file
+/// take time and memory linear in its size (for a bounded number of coordinates), so this
+/// bounds both.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+
+/// The most entries a list of a problem file may have: coordinates, constraints (and so
+/// `theta`, `velocities`). The derivative objects have up to D² entries (D³ operations for
+/// the inverse mass matrix), so this bounds the work independently of the expressions' size.
+pub const MAX_DIMENSION: usize = 64;
 
 /// The keys every problem kind has.
 const COMMON_KEYS: &[&str] = &["kind", "coordinates", "parameters", "initial"];
@@ -71,14 +82,23 @@ pub enum ProblemFile {
 }
 
 impl ProblemFile {
-    /// Reads and parses the file at `path`.
+    /// Reads and parses the file at `path`; at most [`MAX_FILE_BYTES`] (and one more, to tell
+    /// a larger file) are read.
     pub fn read(path: impl AsRef<Path>) -> Result<ProblemFile, ProblemFileError> {
-        let source = std::fs::read_to_string(path)?;
+        let mut source = String::new();
+        std::fs::File::open(path)?
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_string(&mut source)?;
         ProblemFile::parse(&source)
     }
 
-    /// Parses the problem file `source`.
+    /// Parses the problem file `source` (of at most [`MAX_FILE_BYTES`]).
     pub fn parse(source: &str) -> Result<ProblemFile, ProblemFileError> {
+        if source.len() as u64 > MAX_FILE_BYTES {
+            return Err(ProblemFileError::TooLarge {
+                limit: MAX_FILE_BYTES,
+            });
+        }
         let root = DeTable::parse(source).map_err(|error| {
             let mut diagnostics = Diagnostics::new(source);
             let offset = error.span().map_or(0, |span| span.start);
@@ -116,6 +136,22 @@ impl ProblemFile {
             ProblemFile::Lagrangian(p) => &mut p.model,
         };
         model.set_parameter(name, value)
+    }
+
+    /// Checks the values the parameters have now (after [`ProblemFile::set_parameter`]): every
+    /// parameter finite and, for a holonomic system, the mass matrix positive definite (both
+    /// are checked when the file is read, at their place in the file).
+    pub fn validate(&self) -> Result<(), ValueError> {
+        if let Some((name, value)) = self.parameters().find(|(_, value)| !value.is_finite()) {
+            return Err(ValueError::NotFinite {
+                name: name.to_owned(),
+                value,
+            });
+        }
+        if let ProblemFile::Holonomic(file) = self {
+            file.check_mass()?;
+        }
+        Ok(())
     }
 
     fn model(&self) -> &Model {

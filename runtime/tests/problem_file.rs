@@ -7,7 +7,9 @@ use sparkgen::generated::steppers::SlrkLobattoIIIE3;
 use sparkgen::holonomic::problems::{Pendulum, Triatomic};
 use sparkgen::integrate::{Options, integrate};
 use sparkgen::problem::{DegenerateLagrangian, HolonomicSystem, Lagrangian};
-use sparkgen::problem_file::{DimensionError, ErrorKind, ProblemFile, ProblemFileError};
+use sparkgen::problem_file::{
+    DimensionError, ErrorKind, MassError, ProblemFile, ProblemFileError, ValueError,
+};
 use sparkgen::problems::LotkaVolterra2d;
 
 /// The example file shipped with the runtime.
@@ -442,4 +444,186 @@ fn expression_syntax_errors_are_located() {
             .iter()
             .all(|e| matches!(e.kind, ErrorKind::InvalidExpression(_)))
     );
+}
+
+/// A Lotka–Volterra file whose Hamiltonian is `hamiltonian` (a TOML literal string).
+fn with_hamiltonian(hamiltonian: &str) -> String {
+    lotka_volterra_with(4, &format!("hamiltonian = '{hamiltonian}'"))
+}
+
+/// Nesting beyond the parser's limit is a located error, however deep (the parser recursed,
+/// and overflowed the stack at 5000 parentheses or 2400 calls).
+#[test]
+fn deep_nesting_is_a_located_error() {
+    let parentheses = format!("{}q1{}", "(".repeat(100_000), ")".repeat(100_000));
+    let (line, column, kind) = error_of(&with_hamiltonian(&parentheses));
+    assert!(
+        matches!(&kind, ErrorKind::InvalidExpression(m) if m.contains("nested too deeply")),
+        "{kind:?}"
+    );
+    // `hamiltonian = '` is 15 characters; the 129th parenthesis is the first too deep.
+    assert_eq!((line, column), (4, 15 + 129));
+    let calls = format!("{}q1{}", "sin(".repeat(2400), ")".repeat(2400));
+    let (line, column, _) = error_of(&with_hamiltonian(&calls));
+    assert_eq!((line, column), (4, 15 + 4 * 128 + 4));
+}
+
+/// A run of 10⁴ signs (which overflowed the stack) is read: an even number of signs is none.
+#[test]
+fn long_runs_of_signs_work() {
+    let signs = format!("{}q1 * a1", "-".repeat(10_000));
+    let ProblemFile::DegenerateLagrangian(file) =
+        ProblemFile::parse(&with_hamiltonian(&signs)).expect("a valid file")
+    else {
+        panic!("a degenerate Lagrangian");
+    };
+    let view = file.view::<2>().expect("two coordinates");
+    let q = SVector::from([1.5, 0.5]);
+    assert_eq!(view.hamiltonian(&q), -1.5);
+    assert_eq!(view.hamiltonian_gradient(&q), SVector::from([-1.0, 0.0]));
+}
+
+/// `terms` terms `c_k * q1^k`-like (distinct: `sin(k * q1)`) and `q1 + q1 + …` to about 1 MB
+/// parse, differentiate and compile (they took quadratic time and memory, and the flat sum
+/// overflowed the stack); the tapes compute the sums.
+#[test]
+fn long_sums_are_read() {
+    let terms = 16_000;
+    let distinct: Vec<String> = (1..=terms).map(|k| format!("sin({k} * q1)")).collect();
+    let ProblemFile::DegenerateLagrangian(file) =
+        ProblemFile::parse(&with_hamiltonian(&distinct.join(" + "))).expect("a valid file")
+    else {
+        panic!("a degenerate Lagrangian");
+    };
+    let view = file.view::<2>().expect("two coordinates");
+    let q = SVector::from([0.3, 0.5]);
+    let sum = (1..=terms).fold(0.0, |s, k| s + (f64::from(k) * 0.3).sin());
+    assert!(
+        (view.hamiltonian(&q) - sum).abs() <= 1e-9,
+        "{}",
+        view.hamiltonian(&q)
+    );
+    let derivative = (1..=terms).fold(0.0, |s, k| s + f64::from(k) * (f64::from(k) * 0.3).cos());
+    let gradient = view.hamiltonian_gradient(&q);
+    assert!((gradient[0] - derivative).abs() <= 1e-6 * derivative.abs().max(1.0));
+
+    let flat = format!("q1{}", " + q1".repeat(200_000));
+    assert!(flat.len() > 1_000_000);
+    let ProblemFile::DegenerateLagrangian(file) =
+        ProblemFile::parse(&with_hamiltonian(&flat)).expect("a valid file")
+    else {
+        panic!("a degenerate Lagrangian");
+    };
+    let view = file.view::<2>().expect("two coordinates");
+    let h = view.hamiltonian(&q);
+    assert!((h / (200_001.0 * 0.3) - 1.0).abs() <= 1e-9, "{h}");
+    assert_eq!(
+        view.hamiltonian_gradient(&q),
+        SVector::from([200_001.0, 0.0])
+    );
+}
+
+/// A file larger than the limit is refused after reading at most the limit (`/dev/zero` was
+/// read for 2 GB before failing).
+#[cfg(unix)]
+#[test]
+fn endless_files_are_refused_after_the_limit() {
+    match ProblemFile::read("/dev/zero") {
+        Err(ProblemFileError::TooLarge { limit }) => {
+            assert_eq!(limit, sparkgen::problem_file::MAX_FILE_BYTES);
+        }
+        other => panic!("expected a too-large file, got {other:?}"),
+    }
+}
+
+/// Too many coordinates are refused at the list, before any expression is compiled (3000 took
+/// 28 s and 1.8 GB before the command refused them).
+#[test]
+fn too_many_coordinates_are_refused_first() {
+    let names: Vec<String> = (0..3000).map(|i| format!("\"x{i}\"")).collect();
+    let source = lotka_volterra_with(2, &format!("coordinates = [{}]", names.join(", ")));
+    let errors = match ProblemFile::parse(&source) {
+        Err(ProblemFileError::Invalid(errors)) => errors,
+        other => panic!("expected errors, got {other:?}"),
+    };
+    assert_eq!(
+        errors[0].kind,
+        ErrorKind::TooMany {
+            key: "coordinates".into(),
+            found: 3000,
+            limit: sparkgen::problem_file::MAX_DIMENSION
+        }
+    );
+    assert_eq!((errors[0].line, errors[0].column), (2, 15));
+}
+
+/// NaN and infinite initial values and parameters are located errors (they surfaced later as
+/// "|φ(q₀,p₀)|∞ = NaN > inf").
+#[test]
+fn non_finite_values_are_located() {
+    let (line, column, kind) = error_of(&lotka_volterra_with(11, "q = [2.0, nan]"));
+    assert_eq!(
+        kind,
+        ErrorKind::NotFinite {
+            key: "q".into(),
+            value: "NaN".into()
+        }
+    );
+    assert_eq!((line, column), (11, 11));
+    let (line, column, kind) = error_of(&lotka_volterra_with(7, "a2 = -inf"));
+    assert!(matches!(kind, ErrorKind::NotFinite { .. }), "{kind:?}");
+    assert_eq!((line, column), (7, 6));
+}
+
+/// A holonomic pendulum file with `mass` (a TOML line) and the parameter `m`.
+fn pendulum_with_mass(mass: &str, m: f64) -> String {
+    format!(
+        "kind = \"holonomic\"\ncoordinates = [\"x\", \"y\"]\n{mass}\npotential = \"g * y\"\n\
+         constraints = [\"x * x + y * y - 1\"]\n[parameters]\nm = {m:?}\ng = 9.81\n\
+         [initial]\nq = [0.0, -1.0]\np = [0.5, 0.0]\n"
+    )
+}
+
+/// A mass that depends on a coordinate is an error at the mass, in the file's terms (it was
+/// "the input `q[0]` has no place in the tape's layout" at 1:1).
+#[test]
+fn masses_depending_on_coordinates_are_located() {
+    let (line, column, kind) = error_of(&pendulum_with_mass("mass = \"[m, m * x]\"", 1.0));
+    assert_eq!((line, column), (3, 13));
+    assert!(
+        matches!(&kind, ErrorKind::InvalidExpression(m) if m.contains("coordinate `x`") && !m.contains("tape")),
+        "{kind:?}"
+    );
+}
+
+/// Masses that are not positive definite at the parameter values are located errors (a
+/// negative mass was accepted), and so are detected after a parameter changes.
+#[test]
+fn masses_must_be_positive_definite() {
+    for mass in [
+        "mass = \"m\"",
+        "mass = \"[1, m]\"",
+        "mass = \"[[1, 2], [2, m]]\"",
+    ] {
+        let (line, column, kind) = error_of(&pendulum_with_mass(mass, -1.0));
+        assert_eq!((line, column), (3, 8), "{mass}");
+        assert!(
+            matches!(kind, ErrorKind::NotPositiveDefinite(_)),
+            "{kind:?}"
+        );
+    }
+    // [[1, 2], [2, 5]] is positive definite (pivots 1 and 1); [[1, 2], [2, 4]] is singular.
+    let mut file = ProblemFile::parse(&pendulum_with_mass("mass = \"[[1, 2], [2, m]]\"", 5.0))
+        .expect("a positive definite mass");
+    assert_eq!(file.validate(), Ok(()));
+    file.set_parameter("m", 4.0).expect("a parameter");
+    assert_eq!(
+        file.validate(),
+        Err(ValueError::Mass(MassError {
+            pivot: 1,
+            value: 0.0
+        }))
+    );
+    file.set_parameter("m", f64::NAN).expect("a parameter");
+    assert!(matches!(file.validate(), Err(ValueError::NotFinite { .. })));
 }

@@ -8,6 +8,7 @@
 use crate::error::DiffError;
 use crate::graph::{Graph, Node, NodeId};
 use crate::matrix::Matrix;
+use std::collections::HashSet;
 
 impl Graph {
     /// ∂f/∂var, where `var` is an input node.
@@ -25,22 +26,25 @@ impl Graph {
         if let Some(&d) = self.diff_memo.get(&(f, var)) {
             return Ok(d);
         }
-        // Mark the cone: nodes ≤ f reachable from f that depend on var and lack a memo entry.
-        let mut marked = vec![false; f.index() + 1];
-        marked[f.index()] = true;
-        for i in (0..=f.index()).rev() {
-            if !marked[i] {
-                continue;
-            }
-            let id = NodeId(i as u32);
+        // The cone: nodes reachable from f that depend on var and lack a memo entry, found by
+        // a search with an explicit stack (its cost is the cone's size, not f's index), then
+        // differentiated in topological (id) order.
+        let mut cone = vec![f];
+        let mut seen = HashSet::from([f]);
+        let mut stack = vec![f];
+        while let Some(id) = stack.pop() {
             for &c in self.node(id).operands() {
-                if self.depends_on(c, var) && !self.diff_memo.contains_key(&(c, var)) {
-                    marked[c.index()] = true;
+                if self.depends_on(c, var)
+                    && !self.diff_memo.contains_key(&(c, var))
+                    && seen.insert(c)
+                {
+                    cone.push(c);
+                    stack.push(c);
                 }
             }
         }
-        for (i, _) in marked.iter().enumerate().filter(|(_, m)| **m) {
-            let id = NodeId(i as u32);
+        cone.sort_unstable();
+        for id in cone {
             let d = self.diff_step(id, var)?;
             self.diff_memo.insert((id, var), d);
         }

@@ -161,7 +161,19 @@ impl KernelBuilder {
             }
         }
 
+        // With CSE, an operation used once is moved into its consumer (no copy: the kernel is
+        // linear in the graph's size), and one whose inlined tree would exceed
+        // `MAX_INLINE_DEPTH` is bound like a shared one.
         let mut exprs: Vec<Option<KExpr>> = vec![None; top];
+        let mut depths = vec![0usize; top];
+        let value = |exprs: &mut [Option<KExpr>], c: NodeId| {
+            let slot = &mut exprs[c.index()];
+            if cse == Cse::On && uses[c.index()] == 1 {
+                slot.take()
+            } else {
+                slot.clone()
+            }
+        };
         let mut lets = Vec::new();
         for i in (0..top).filter(|&i| needed[i]) {
             let node = graph.node(NodeId(i as u32));
@@ -172,13 +184,22 @@ impl KernelBuilder {
                     let args: Vec<KExpr> = node
                         .operands()
                         .iter()
-                        .filter_map(|c| exprs[c.index()].clone())
+                        .filter_map(|&c| value(&mut exprs, c))
                         .collect();
+                    depths[i] = 1 + node
+                        .operands()
+                        .iter()
+                        .map(|c| depths[c.index()])
+                        .max()
+                        .unwrap_or(0);
                     lower(*op, args)
                 }
             };
-            let bind = cse == Cse::On && node.op().is_some() && uses[i] >= 2;
+            let bind = cse == Cse::On
+                && node.op().is_some()
+                && (uses[i] >= 2 || depths[i] > MAX_INLINE_DEPTH);
             exprs[i] = Some(if bind {
+                depths[i] = 0;
                 let temp = lets.len();
                 lets.push(Let { temp, value: expr });
                 KExpr::Temp(temp)
@@ -188,7 +209,7 @@ impl KernelBuilder {
         }
         let stores = stored
             .into_iter()
-            .filter_map(|(slot, id)| exprs[id.index()].clone().map(|value| Store { slot, value }))
+            .filter_map(|(slot, id)| value(&mut exprs, id).map(|value| Store { slot, value }))
             .collect();
         Kernel {
             lets,
@@ -197,6 +218,11 @@ impl KernelBuilder {
         }
     }
 }
+
+/// The deepest operation tree a kernel inlines (a lowered x² or x³ adds one more level); a
+/// deeper one is bound to a temporary, so that evaluating, rendering or dropping a kernel never
+/// recurses deeper than this, however long the chain of single-use operations in the graph.
+const MAX_INLINE_DEPTH: usize = 64;
 
 fn slot(name: &str, index: SlotIndex) -> OutputSlot {
     OutputSlot {

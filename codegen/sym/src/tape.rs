@@ -10,6 +10,7 @@
 use crate::input::Input;
 use crate::kernel::{KExpr, Kernel, OutputSlot};
 use crate::op::Op;
+use std::collections::HashMap;
 
 /// One operation: `registers[result] = op(registers[a], registers[b])` (`b` unused when unary).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -166,7 +167,11 @@ enum Register {
 #[derive(Default)]
 struct Builder {
     inputs: Vec<(usize, usize)>,
+    /// The register of every placed input.
+    input_registers: HashMap<(usize, usize), usize>,
     constants: Vec<f64>,
+    /// The register of every constant, by its bits.
+    constant_registers: HashMap<u64, usize>,
     instructions: Vec<(Op, Register, Register)>,
 }
 
@@ -182,27 +187,22 @@ impl Builder {
             KExpr::Temp(i) => temps[*i],
             KExpr::Input(symbol) => {
                 let place = input(symbol).ok_or_else(|| UnboundInput(symbol.clone()))?;
-                let index = match self.inputs.iter().position(|&p| p == place) {
-                    Some(index) => index,
-                    None => {
-                        self.inputs.push(place);
-                        self.inputs.len() - 1
-                    }
-                };
+                let inputs = &mut self.inputs;
+                let index = *self.input_registers.entry(place).or_insert_with(|| {
+                    inputs.push(place);
+                    inputs.len() - 1
+                });
                 Register::Input(index)
             }
             KExpr::Const(x) => {
-                let index = match self
-                    .constants
-                    .iter()
-                    .position(|c| c.to_bits() == x.to_bits())
-                {
-                    Some(index) => index,
-                    None => {
-                        self.constants.push(*x);
-                        self.constants.len() - 1
-                    }
-                };
+                let constants = &mut self.constants;
+                let index = *self
+                    .constant_registers
+                    .entry(x.to_bits())
+                    .or_insert_with(|| {
+                        constants.push(*x);
+                        constants.len() - 1
+                    });
                 Register::Constant(index)
             }
             KExpr::Apply(op, args) => {

@@ -202,7 +202,7 @@ pub(crate) fn strings<'a, 'i>(
     (strings.len() == list.len()).then_some(strings)
 }
 
-/// The number (float or integer) `value` of `key`.
+/// The number (float or integer) `value` of `key`, which must be finite.
 pub(crate) fn number(key: &str, value: &Value, diagnostics: &mut Diagnostics) -> Option<f64> {
     let x = match value.get_ref() {
         DeValue::Float(x) => x.as_str().parse::<f64>().ok(),
@@ -212,8 +212,17 @@ pub(crate) fn number(key: &str, value: &Value, diagnostics: &mut Diagnostics) ->
             .map(|n| n as f64),
         _ => None,
     };
-    if x.is_none() {
-        wrong_type(key, value, "a number", diagnostics);
+    match x {
+        None => wrong_type(key, value, "a number", diagnostics),
+        Some(x) if !x.is_finite() => {
+            let value_kind = ErrorKind::NotFinite {
+                key: key.to_owned(),
+                value: x.to_string(),
+            };
+            diagnostics.at_value(value, value_kind);
+            return None;
+        }
+        Some(_) => {}
     }
     x
 }

@@ -44,6 +44,28 @@ pub enum ErrorKind {
         /// What fixes the length, e.g. "one per coordinate".
         per: &'static str,
     },
+    /// A list longer than problem files support (coordinates, constraints, …).
+    #[error("`{key}` has {found} entries; a problem file may have at most {limit}")]
+    TooMany {
+        /// The key.
+        key: String,
+        /// Length found.
+        found: usize,
+        /// The largest supported length.
+        limit: usize,
+    },
+    /// A parameter or initial value that is NaN or infinite.
+    #[error("`{key}` must be finite, found {value}")]
+    NotFinite {
+        /// The key.
+        key: String,
+        /// The value found, as written by Rust (`NaN`, `inf`, `-inf`).
+        value: String,
+    },
+    /// A mass matrix that is not positive definite at the file's parameter values (the
+    /// [`MassError`]'s message).
+    #[error("{0}")]
+    NotPositiveDefinite(String),
     /// A name in an expression that is neither a coordinate nor a parameter.
     #[error("{0}")]
     UnknownName(String),
@@ -80,6 +102,12 @@ pub enum ProblemFileError {
     /// The file could not be read.
     #[error("cannot read the problem file: {0}")]
     Io(#[from] std::io::Error),
+    /// The file is larger than problem files may be (checked before it is parsed).
+    #[error("the problem file is larger than {limit} bytes")]
+    TooLarge {
+        /// The largest size read, in bytes.
+        limit: u64,
+    },
     /// The file has errors: all of them, in file order (never empty).
     #[error("{}", Summary(.0))]
     Invalid(Vec<Located>),
@@ -89,7 +117,7 @@ impl ProblemFileError {
     /// The located errors (empty for an I/O error).
     pub fn errors(&self) -> &[Located] {
         match self {
-            ProblemFileError::Io(_) => &[],
+            ProblemFileError::Io(_) | ProblemFileError::TooLarge { .. } => &[],
             ProblemFileError::Invalid(errors) => errors,
         }
     }
@@ -123,4 +151,34 @@ pub struct DimensionError {
     pub expected: usize,
     /// The problem's.
     pub found: usize,
+}
+
+/// A mass matrix that is not positive definite at the parameter values: its Cholesky
+/// factorisation M = LLᵀ meets a pivot M_kk − Σⱼ₍ⱼ₍ₖ₎ L_kj² that is not positive (or not finite).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "the mass matrix is not positive definite at the parameter values: pivot {pivot} of its \
+     Cholesky factorisation is {value} (every pivot must be positive)"
+)]
+pub struct MassError {
+    /// The pivot's index (from 0).
+    pub pivot: usize,
+    /// Its value.
+    pub value: f64,
+}
+
+/// A parameter value that the problem cannot take (set after the file was read).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ValueError {
+    /// A parameter that is NaN or infinite.
+    #[error("the parameter `{name}` must be finite, found {value}")]
+    NotFinite {
+        /// The parameter.
+        name: String,
+        /// Its value.
+        value: f64,
+    },
+    /// The mass matrix is not positive definite.
+    #[error("{0}")]
+    Mass(#[from] MassError),
 }

@@ -2,7 +2,7 @@
 //! `constraints`.
 
 use super::document::Table;
-use super::error::DimensionError;
+use super::error::{DimensionError, ErrorKind, MassError};
 use super::model::Model;
 use super::reader::Reader;
 use crate::problem::{HolonomicSystem, Matrix, Vector};
@@ -57,12 +57,30 @@ impl HolonomicFile {
         let model = reader.model(compiled, &METHODS, coordinates, &parameters)?;
         let p0 = initial.pop().flatten()?;
         let q0 = initial.pop().flatten()?;
-        Some(HolonomicFile {
+        let file = HolonomicFile {
             model,
             constraints: constraints.len(),
             q0,
             p0,
-        })
+        };
+        // The mass at the file's parameter values (when they were all read).
+        if reader.diagnostics.is_empty()
+            && let Err(error) = file.check_mass()
+        {
+            let offset = root.get("mass").map_or(0, |value| value.span().start);
+            let kind = ErrorKind::NotPositiveDefinite(error.to_string());
+            reader.diagnostics.at(offset, kind);
+            return None;
+        }
+        Some(file)
+    }
+
+    /// Checks that the mass matrix is positive definite at the current parameter values.
+    pub fn check_mass(&self) -> Result<(), MassError> {
+        let d = self.model.coordinates().len();
+        let mut mass = vec![0.0; d * d];
+        self.model.eval("mass_matrix", &[], &mut mass);
+        cholesky(&mut mass, d)
     }
 
     /// The number of constraints M.
@@ -140,4 +158,27 @@ impl<const D: usize, const M: usize> HolonomicSystem<D, M> for HolonomicView<'_,
             &[q.as_slice(), v.as_slice()],
         )
     }
+}
+
+/// Overwrites the lower triangle of the symmetric `d × d` matrix `m` (row-major) with its
+/// Cholesky factor L, M = LLᵀ: for k = 0, 1, …, the pivot M_kk − Σ_{j<k} L_kj² must be positive
+/// (and finite), which holds for every k exactly when M is positive definite; the first that is
+/// not is the error.
+fn cholesky(m: &mut [f64], d: usize) -> Result<(), MassError> {
+    for k in 0..d {
+        let pivot = m[k * d + k] - (0..k).map(|j| m[k * d + j] * m[k * d + j]).sum::<f64>();
+        if !pivot.is_finite() || pivot <= 0.0 {
+            return Err(MassError {
+                pivot: k,
+                value: pivot,
+            });
+        }
+        let l = pivot.sqrt();
+        m[k * d + k] = l;
+        for i in k + 1..d {
+            let dot: f64 = (0..k).map(|j| m[i * d + j] * m[k * d + j]).sum();
+            m[i * d + k] = (m[i * d + k] - dot) / l;
+        }
+    }
+    Ok(())
 }

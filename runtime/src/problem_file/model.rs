@@ -96,7 +96,7 @@ impl Model {
 
     /// Evaluates the trait method `method` on the arguments `args` into `out` (row-major).
     /// (`Model::new` checked that every method of the trait has a tape.)
-    fn eval(&self, method: &str, args: &[&[f64]], out: &mut [f64]) {
+    pub(crate) fn eval(&self, method: &str, args: &[&[f64]], out: &mut [f64]) {
         let Some((_, tape)) = self.tapes.iter().find(|(name, _)| *name == method) else {
             out.fill(f64::NAN);
             return;

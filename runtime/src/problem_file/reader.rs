@@ -1,6 +1,7 @@
 //! The parts every problem kind shares: coordinates, parameters, expression lists, initial
 //! data, and the mapping of the symbolic engine's errors back into the file.
 
+use super::MAX_DIMENSION;
 use super::document::{self, Diagnostics, Table, Value};
 use super::error::ErrorKind;
 use super::model::Model;
@@ -44,7 +45,7 @@ impl<'i> Reader<'i> {
     }
 
     /// The list of strings at `key` of `table` (required), with `len` entries when given
-    /// (`per` says why) and at least one otherwise.
+    /// (`per` says why) and at least one otherwise, and at most [`MAX_DIMENSION`].
     pub(crate) fn expressions<'a>(
         &mut self,
         table: &Table<'a, '_>,
@@ -53,6 +54,17 @@ impl<'i> Reader<'i> {
     ) -> Option<Vec<Text<'a>>> {
         let value = table.require(key, &mut self.diagnostics)?;
         let strings = document::strings(key, value, &mut self.diagnostics)?;
+        if strings.len() > MAX_DIMENSION {
+            self.diagnostics.at_value(
+                value,
+                ErrorKind::TooMany {
+                    key: key.to_owned(),
+                    found: strings.len(),
+                    limit: MAX_DIMENSION,
+                },
+            );
+            return None;
+        }
         let (expected, per) = len.unwrap_or((strings.len().max(1), "at least one"));
         if strings.len() != expected {
             self.diagnostics.at_value(

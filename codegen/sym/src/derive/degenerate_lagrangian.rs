@@ -5,6 +5,7 @@ use super::ast::Input;
 use super::attr::Entries;
 use super::ctxt::Errors;
 use super::expand::{Derive, Problem};
+use super::extent::Extent;
 use super::lower::{Lowerer, Scope};
 use super::method::{Method, Output};
 use super::shape;
@@ -60,6 +61,7 @@ pub(crate) fn problem(
         Some(e) => lw.lower(e, errors),
         None => lw.graph.int(0),
     };
+    let hamiltonian_context = hamiltonian_expr.map(Extent::of);
 
     let q = lw.graph.vector("q", d);
     let w = lw.graph.vector("w", d);
@@ -67,9 +69,11 @@ pub(crate) fn problem(
     let jacobian = lw.graph.jacobian(&theta, &q);
     let jacobian = lw.checked(jacobian, theta_context, errors, |g| Lowerer::zeros(g, d, d));
     let gradient = lw.graph.gradient(hamiltonian, &q);
-    let gradient = lw.checked(gradient, &hamiltonian_expr, errors, |g| vec![g.int(0); d]);
+    let gradient = lw.checked(gradient, &hamiltonian_context, errors, |g| {
+        vec![g.int(0); d]
+    });
     let hessian = lw.graph.hessian(hamiltonian, &q);
-    let hessian = lw.checked(hessian, &hamiltonian_expr, errors, |g| {
+    let hessian = lw.checked(hessian, &hamiltonian_context, errors, |g| {
         Lowerer::zeros(g, d, d)
     });
     let jtw = lw

@@ -5,6 +5,7 @@ use super::ast::Input;
 use super::attr::Entries;
 use super::ctxt::Errors;
 use super::expand::{Derive, Problem};
+use super::extent::Extent;
 use super::lower::{Lowerer, Scope};
 use super::mass;
 use super::method::{Method, Output};
@@ -70,7 +71,7 @@ pub(crate) fn problem(
     let inverse = match mass::inverse(&mut lw.graph, &mass) {
         Ok(inverse) => inverse,
         Err(singular) => {
-            errors.spanned(mass_expr, singular);
+            errors.spanned(mass_expr.map(Extent::of), singular);
             Lowerer::zeros(&mut lw.graph, d, d)
         }
     };
@@ -79,13 +80,14 @@ pub(crate) fn problem(
         None => lw.graph.int(0),
     };
     let constraints = lw.lower_all(constraint_exprs, errors);
+    let potential_context = potential_expr.map(Extent::of);
 
     let q = lw.graph.vector("q", d);
     let lambda = lw.graph.vector("lambda", m);
     let gradient = lw.graph.gradient(potential, &q);
-    let gradient = lw.checked(gradient, &potential_expr, errors, |g| vec![g.int(0); d]);
+    let gradient = lw.checked(gradient, &potential_context, errors, |g| vec![g.int(0); d]);
     let hessian = lw.graph.hessian(potential, &q);
-    let hessian = lw.checked(hessian, &potential_expr, errors, |g| {
+    let hessian = lw.checked(hessian, &potential_context, errors, |g| {
         Lowerer::zeros(g, d, d)
     });
     let jacobian = lw.graph.jacobian(&constraints, &q);

@@ -5,6 +5,7 @@ use super::ast::Input;
 use super::attr::Entries;
 use super::ctxt::Errors;
 use super::expand::{Derive, Problem};
+use super::extent::Extent;
 use super::lower::{Lowerer, Scope};
 use super::method::{Method, Output};
 use super::shape;
@@ -48,7 +49,7 @@ pub(crate) fn problem(
         Some(e) => lw.lower(e, errors),
         None => lw.graph.int(0),
     };
-    let context = lagrangian_expr;
+    let context = lagrangian_expr.map(Extent::of);
 
     let q = lw.graph.vector("q", d);
     let v = lw.graph.vector("v", d);

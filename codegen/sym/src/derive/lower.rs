@@ -7,8 +7,9 @@
 
 use super::ast::Input;
 use super::ctxt::{ErrorKind, Errors};
+use super::extent::Extent;
+use super::parse::MAX_NESTING;
 use crate::{DiffError, Func, Graph, Matrix, NodeId, Rational};
-use proc_macro2::TokenStream;
 use quote::ToTokens;
 use std::collections::{BTreeMap, BTreeSet};
 use syn::{BinOp, Expr, Ident, Lit, UnOp};
@@ -176,11 +177,22 @@ pub(crate) struct Lowerer {
     pub(crate) graph: Graph,
     /// Names in scope.
     pub(crate) scope: Scope,
-    /// The tokens of the first call that created each call node (errors span all of them).
-    calls: BTreeMap<NodeId, TokenStream>,
+    /// The extent of the first call that created each call node (errors span all of it).
+    calls: BTreeMap<NodeId, Extent>,
     /// Nodes already reported as not differentiable (each is reported once).
     reported: BTreeSet<NodeId>,
+    /// How many calls of [`Lowerer::lower`] are under way (see [`MAX_DEPTH`]).
+    depth: usize,
+    /// Whether the expression being lowered was reported as nested too deeply.
+    too_deep: bool,
 }
+
+/// The deepest recursion of the lowering: one level per nested operand that is neither the
+/// left operand of a chain of binary operators nor under a run of signs nor inside
+/// parentheses (those are walked by loops). An expression nested deeper is an error at the
+/// operand that exceeds it (text reaches at most four levels per group nesting the parser
+/// allows; a derive's attribute is held to the same bound).
+const MAX_DEPTH: usize = 4 * MAX_NESTING;
 
 impl Lowerer {
     /// A lowerer over an empty graph with the names of `scope`.
@@ -190,6 +202,8 @@ impl Lowerer {
             scope,
             calls: BTreeMap::new(),
             reported: BTreeSet::new(),
+            depth: 0,
+            too_deep: false,
         }
     }
 
@@ -198,9 +212,35 @@ impl Lowerer {
         self.scope.bind(vector, names, &mut self.graph, errors);
     }
 
-    /// The tokens of the call that created `node`, if it came from a call.
-    pub(crate) fn call_tokens(&self, node: NodeId) -> Option<&TokenStream> {
-        self.calls.get(&node)
+    /// Lowers `expr`, which must not depend on any coordinate (`what` names it in the error,
+    /// e.g. "the mass matrix"); one that does is reported at `expr` and gives `None`.
+    pub(crate) fn lower_constant(
+        &mut self,
+        expr: &Expr,
+        what: &str,
+        errors: &mut Errors,
+    ) -> Option<NodeId> {
+        let node = self.lower(expr, errors);
+        let deps = self.graph.deps(node);
+        let Some(coordinate) = self
+            .scope
+            .coordinates
+            .iter()
+            .find(|c| deps.binary_search(&c.node).is_ok())
+        else {
+            return Some(node);
+        };
+        let message = format!(
+            "{what} must be constant: it may depend on the {} only, not on the coordinate `{}`",
+            self.scope.vocabulary.plural, coordinate.name
+        );
+        errors.spanned(Extent::of(expr), message);
+        None
+    }
+
+    /// The extent of the call that created `node`, if it came from a call.
+    fn call_extent(&self, node: NodeId) -> Option<Extent> {
+        self.calls.get(&node).copied()
     }
 
     /// The value of a derivative computation; on failure the error is recorded at the offending
@@ -222,7 +262,7 @@ impl Lowerer {
                 }
             };
             if node.is_none_or(|n| self.reported.insert(n)) {
-                match node.and_then(|n| self.call_tokens(n)) {
+                match node.and_then(|n| self.call_extent(n)) {
                     Some(call) => errors.spanned_as(kind, call, &error),
                     None => errors.spanned_as(kind, context, &error),
                 }
@@ -270,32 +310,85 @@ impl Lowerer {
     }
 
     /// Lowers one expression; errors are recorded and replaced by `0`.
+    ///
+    /// Chains of binary operators are lowered left operand first, then each right operand
+    /// followed by its operation (the order of a recursive walk, without its depth); runs of
+    /// signs and of parentheses likewise.
     pub(crate) fn lower(&mut self, expr: &Expr, errors: &mut Errors) -> NodeId {
+        if self.depth >= MAX_DEPTH {
+            if !self.too_deep {
+                self.too_deep = true;
+                errors.spanned(
+                    Extent::of(expr),
+                    format!(
+                        "the expression is nested too deeply: more than {MAX_DEPTH} levels of \
+                         operands, parentheses and calls"
+                    ),
+                );
+            }
+            return self.graph.int(0);
+        }
+        self.depth += 1;
+        let node = self.lower_nested(expr, errors);
+        self.depth -= 1;
+        if self.depth == 0 {
+            self.too_deep = false;
+        }
+        node
+    }
+
+    fn lower_nested(&mut self, mut expr: &Expr, errors: &mut Errors) -> NodeId {
+        while let Expr::Paren(syn::ExprParen { expr: inner, .. })
+        | Expr::Group(syn::ExprGroup { expr: inner, .. }) = expr
+        {
+            expr = inner;
+        }
         match expr {
             Expr::Lit(lit) => self.literal(&lit.lit, errors),
             Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some() => {
                 self.name(&path.path.segments[0].ident, errors)
             }
-            Expr::Paren(inner) => self.lower(&inner.expr, errors),
-            Expr::Group(inner) => self.lower(&inner.expr, errors),
-            Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
-                let x = self.lower(&unary.expr, errors);
-                self.graph.neg(x)
-            }
-            Expr::Binary(binary) => {
-                let a = self.lower(&binary.left, errors);
-                let b = self.lower(&binary.right, errors);
-                match binary.op {
-                    BinOp::Add(_) => self.graph.add(a, b),
-                    BinOp::Sub(_) => self.graph.sub(a, b),
-                    BinOp::Mul(_) => self.graph.mul(a, b),
-                    BinOp::Div(_) => self.graph.div(a, b),
-                    op => self.unsupported(
-                        op,
-                        "unsupported operator; use `+`, `-`, `*`, `/` or `powi`/`powf`",
-                        errors,
-                    ),
+            Expr::Unary(syn::ExprUnary {
+                op: UnOp::Neg(_), ..
+            }) => {
+                let mut signs = 0;
+                while let Expr::Unary(syn::ExprUnary {
+                    op: UnOp::Neg(_),
+                    expr: inner,
+                    ..
+                }) = expr
+                {
+                    signs += 1;
+                    expr = inner;
                 }
+                let mut x = self.lower(expr, errors);
+                for _ in 0..signs {
+                    x = self.graph.neg(x);
+                }
+                x
+            }
+            Expr::Binary(_) => {
+                let mut chain = Vec::new();
+                while let Expr::Binary(binary) = expr {
+                    chain.push(binary);
+                    expr = &binary.left;
+                }
+                let mut a = self.lower(expr, errors);
+                for binary in chain.into_iter().rev() {
+                    let b = self.lower(&binary.right, errors);
+                    a = match binary.op {
+                        BinOp::Add(_) => self.graph.add(a, b),
+                        BinOp::Sub(_) => self.graph.sub(a, b),
+                        BinOp::Mul(_) => self.graph.mul(a, b),
+                        BinOp::Div(_) => self.graph.div(a, b),
+                        op => self.unsupported(
+                            op,
+                            "unsupported operator; use `+`, `-`, `*`, `/` or `powi`/`powf`",
+                            errors,
+                        ),
+                    };
+                }
+                a
             }
             Expr::Call(call) => {
                 let Expr::Path(path) = &*call.func else {
@@ -403,9 +496,7 @@ impl Lowerer {
         };
         match self.graph.call(func, &lowered) {
             Ok(node) => {
-                self.calls
-                    .entry(node)
-                    .or_insert_with(|| expr.to_token_stream());
+                self.calls.entry(node).or_insert_with(|| Extent::of(expr));
                 node
             }
             Err(error) => self.unsupported(name, &error.to_string(), errors),

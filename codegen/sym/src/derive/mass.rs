@@ -8,15 +8,26 @@
 //! responsibility). Constant pivots that are zero or negative are rejected at expansion.
 
 use super::ctxt::Errors;
+use super::extent::Extent;
 use super::lower::Lowerer;
 use super::shape;
 use crate::{Graph, Matrix, NodeId, Number};
 use syn::Expr;
 
-/// Lowers the `mass` value into a `d × d` matrix, checking shape and symmetry.
+/// How messages name the mass matrix.
+const MASS: &str = "the mass matrix";
+
+/// Lowers the `mass` value into a `d × d` matrix, checking shape, symmetry and that no entry
+/// depends on the coordinates (after such an error, the identity stands for it).
 pub(crate) fn lower(value: &Expr, d: usize, lw: &mut Lowerer, errors: &mut Errors) -> Matrix {
     let zero = lw.graph.int(0);
     let mut entries = vec![zero; d * d];
+    let mut constant = true;
+    let mut lower_entry = |lw: &mut Lowerer, entry: &Expr, errors: &mut Errors| {
+        let node = lw.lower_constant(entry, MASS, errors);
+        constant &= node.is_some();
+        node.unwrap_or(zero)
+    };
     match value {
         Expr::Array(rows)
             if rows.elems.iter().all(|e| matches!(e, Expr::Array(_))) && !rows.elems.is_empty() =>
@@ -28,14 +39,14 @@ pub(crate) fn lower(value: &Expr, d: usize, lw: &mut Lowerer, errors: &mut Error
                 .collect();
             for (i, row) in rows.iter().enumerate().take(d) {
                 for (j, entry) in row.iter().enumerate().take(d) {
-                    entries[i * d + j] = lw.lower(entry, errors);
+                    entries[i * d + j] = lower_entry(lw, entry, errors);
                 }
             }
             for i in 0..rows.len().min(d) {
                 for j in 0..i.min(rows[i].len()) {
                     if entries[i * d + j] != entries[j * d + i] {
                         errors.spanned(
-                            rows[i][j],
+                            Extent::of(rows[i][j]),
                             format!("the mass matrix must be symmetric: entry ({i}, {j}) differs from entry ({j}, {i})"),
                         );
                     }
@@ -50,15 +61,18 @@ pub(crate) fn lower(value: &Expr, d: usize, lw: &mut Lowerer, errors: &mut Error
                 errors,
             );
             for (i, entry) in diagonal.iter().enumerate().take(d) {
-                entries[i * d + i] = lw.lower(entry, errors);
+                entries[i * d + i] = lower_entry(lw, entry, errors);
             }
         }
         scalar => {
-            let m = lw.lower(scalar, errors);
+            let m = lower_entry(lw, scalar, errors);
             for i in 0..d {
                 entries[i * d + i] = m;
             }
         }
+    }
+    if !constant {
+        return identity(&mut lw.graph, d);
     }
     Matrix::from_row_major(d, d, entries).expect("d · d entries were supplied")
 }

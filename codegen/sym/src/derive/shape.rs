@@ -3,6 +3,7 @@
 
 use super::attr::Entry;
 use super::ctxt::Errors;
+use super::extent::Extent;
 use syn::{Expr, Ident};
 
 /// The names of a list like `q = [x, y]`; records an error for anything else.
@@ -62,21 +63,22 @@ pub(crate) fn vector<'a>(
     errors: &mut Errors,
 ) -> Vec<&'a Expr> {
     let Expr::Array(array) = value else {
-        errors.spanned(value, format!("expected a list `[…]` ({what})"));
+        errors.spanned(Extent::of(value), format!("expected a list `[…]` ({what})"));
         return Vec::new();
     };
     let found = array.elems.len();
     match len {
         Some(n) if n != found => errors.spanned(
-            value,
+            Extent::of(value),
             format!(
                 "expected {n} component{} ({what}), found {found}",
                 plural(n)
             ),
         ),
-        None if found == 0 => {
-            errors.spanned(value, format!("expected at least one component ({what})"))
-        }
+        None if found == 0 => errors.spanned(
+            Extent::of(value),
+            format!("expected at least one component ({what})"),
+        ),
         _ => {}
     }
     array.elems.iter().collect()

@@ -13,11 +13,12 @@
 
 use super::ctxt::{ErrorKind, Errors};
 use super::expand::Problem;
+use super::extent::Extent;
 use super::lower::{Lowerer, PARAMETERS, Parameter, Scope};
+use super::parse::{self, Parsed};
 use super::{degenerate_lagrangian, holonomic_system, lagrangian};
 use crate::{Input, OutputSlot, SlotIndex, Tape};
 use proc_macro2::Span;
-use quote::ToTokens;
 use std::ops::Range;
 use syn::{Expr, Ident};
 
@@ -84,13 +85,13 @@ pub fn degenerate_lagrangian(
     let hamiltonian = front.expr(hamiltonian);
     let mut lw = Lowerer::new(scope(parameters));
     lw.bind("q", &names, &mut front.errors);
-    let theta: Vec<&Expr> = theta.iter().collect();
+    let theta: Vec<&Expr> = theta.iter().map(|e| &e.0).collect();
     let problem = degenerate_lagrangian::problem(
         lw,
         names.len(),
         &theta,
-        Some(&hamiltonian),
-        &joined(&theta),
+        Some(&hamiltonian.0),
+        &Extent::of_all(&theta),
         &mut front.errors,
     );
     front.finish(problem, parameters)
@@ -117,7 +118,7 @@ pub fn lagrangian(
     let mut lw = Lowerer::new(scope(parameters));
     lw.bind("q", &q_names, &mut front.errors);
     lw.bind("v", &v_names, &mut front.errors);
-    let problem = lagrangian::problem(lw, q_names.len(), Some(&lagrangian), &mut front.errors);
+    let problem = lagrangian::problem(lw, q_names.len(), Some(&lagrangian.0), &mut front.errors);
     front.finish(problem, parameters)
 }
 
@@ -141,22 +142,17 @@ pub fn holonomic_system(
     let constraints = front.exprs(constraints);
     let mut lw = Lowerer::new(scope(parameters));
     lw.bind("q", &names, &mut front.errors);
-    let constraint_refs: Vec<&Expr> = constraints.iter().collect();
+    let constraint_refs: Vec<&Expr> = constraints.iter().map(|e| &e.0).collect();
     let problem = holonomic_system::problem(
         lw,
         names.len(),
-        mass.as_ref(),
-        Some(&potential),
+        mass.as_ref().map(|m| &m.0),
+        Some(&potential.0),
         &constraint_refs,
-        &joined(&constraint_refs),
+        &Extent::of_all(&constraint_refs),
         &mut front.errors,
     );
     front.finish(problem, parameters)
-}
-
-/// The tokens of all of `exprs` (the context of an error about all of them).
-fn joined(exprs: &[&Expr]) -> proc_macro2::TokenStream {
-    exprs.iter().map(|e| e.to_token_stream()).collect()
 }
 
 /// The scope of a problem given as text: its parameters, all usable.
@@ -188,31 +184,41 @@ impl Front {
     fn names(&mut self, texts: &[Text]) -> Vec<Ident> {
         texts
             .iter()
-            .filter_map(|text| self.parse::<Ident>(*text))
+            .filter_map(|text| {
+                let name = syn::parse_str::<Ident>(text.source);
+                self.parsed(*text, name, Ident::span)
+            })
             .collect()
     }
 
     /// Parses each expression; an unparsable one is reported and replaced by `0`.
-    fn exprs(&mut self, texts: &[Text]) -> Vec<Expr> {
+    fn exprs(&mut self, texts: &[Text]) -> Vec<Parsed> {
         texts.iter().map(|text| self.expr(*text)).collect()
     }
 
     /// Parses one expression; an unparsable one is reported and replaced by `0`.
-    fn expr(&mut self, text: Text) -> Expr {
-        self.parse(text).unwrap_or_else(|| {
-            Expr::Lit(syn::ExprLit {
-                attrs: Vec::new(),
-                lit: syn::Lit::Int(syn::LitInt::new("0", Span::call_site())),
+    fn expr(&mut self, text: Text) -> Parsed {
+        let parsed = parse::expression(text.source);
+        self.parsed(text, parsed, |e| Extent::of(&e.0).start())
+            .unwrap_or_else(|| {
+                Parsed(Expr::Lit(syn::ExprLit {
+                    attrs: Vec::new(),
+                    lit: syn::Lit::Int(syn::LitInt::new("0", Span::call_site())),
+                }))
             })
-        })
     }
 
-    fn parse<T: syn::parse::Parse + ToTokens>(&mut self, text: Text) -> Option<T> {
-        match syn::parse_str::<T>(text.source) {
+    /// The value of a parsed `text` (its source file, found from the span `start` gives, is
+    /// remembered for locating later errors), or `None` after recording the parse error.
+    fn parsed<T>(
+        &mut self,
+        text: Text,
+        parsed: syn::Result<T>,
+        start: impl Fn(&T) -> Span,
+    ) -> Option<T> {
+        match parsed {
             Ok(parsed) => {
-                if let Some(first) = parsed.to_token_stream().into_iter().next() {
-                    self.files.push((first.span().file(), text.id));
-                }
+                self.files.push((start(&parsed).file(), text.id));
                 Some(parsed)
             }
             Err(error) => {
