@@ -35,6 +35,14 @@
 //! Every error — TOML syntax, unknown or missing key, wrong type, wrong dimension, unknown name,
 //! unsupported function, non-differentiable construct — is reported at its line and column in
 //! the file (from 1; columns count characters); all errors of a file are reported at once.
+//!
+//! Limits, checked before the work they bound: a file has at most [`MAX_FILE_BYTES`] (reading
+//! stops there), every list at most [`MAX_DIMENSION`] entries, and an expression nests at most
+//! 128 levels of parentheses, brackets and calls (chains of `+ - * /` and runs of signs may be
+//! of any length; reading, differentiating and compiling take time and memory linear in the
+//! file's size). Parameters and initial values must be finite; the mass matrix may depend on
+//! parameters only and must be positive definite at their values ([`ProblemFile::validate`]
+//! checks again after [`ProblemFile::set_parameter`]).
 
 mod degenerate;
 mod document;

@@ -81,11 +81,11 @@ pub fn degenerate_lagrangian(
     let mut front = Front::default();
     let names = front.names(coordinates);
     front.require_lengths("theta", theta.len(), "coordinate", coordinates.len());
-    let theta = front.exprs(theta);
+    let parsed_theta = front.exprs(theta);
     let hamiltonian = front.expr(hamiltonian);
     let mut lw = Lowerer::new(scope(parameters));
     lw.bind("q", &names, &mut front.errors);
-    let theta: Vec<&Expr> = theta.iter().map(|e| &e.0).collect();
+    let theta: Vec<&Expr> = parsed_theta.iter().map(|e| &e.0).collect();
     let problem = degenerate_lagrangian::problem(
         lw,
         names.len(),
@@ -94,6 +94,10 @@ pub fn degenerate_lagrangian(
         &Extent::of_all(&theta),
         &mut front.errors,
     );
+    // The trees are no longer needed (errors hold their spans): free them before the
+    // kernels and tapes are built.
+    drop(theta);
+    drop((parsed_theta, hamiltonian));
     front.finish(problem, parameters)
 }
 
@@ -119,6 +123,7 @@ pub fn lagrangian(
     lw.bind("q", &q_names, &mut front.errors);
     lw.bind("v", &v_names, &mut front.errors);
     let problem = lagrangian::problem(lw, q_names.len(), Some(&lagrangian.0), &mut front.errors);
+    drop(lagrangian);
     front.finish(problem, parameters)
 }
 
@@ -152,6 +157,8 @@ pub fn holonomic_system(
         &Extent::of_all(&constraint_refs),
         &mut front.errors,
     );
+    drop(constraint_refs);
+    drop((constraints, mass, potential));
     front.finish(problem, parameters)
 }
 
