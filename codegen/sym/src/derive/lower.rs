@@ -503,3 +503,39 @@ impl Lowerer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An expression nested beyond `MAX_DEPTH` (a derive's, which syn parsed) is one error.
+    #[test]
+    fn nesting_beyond_the_depth_limit_is_one_error() {
+        // syn's own parser needs a larger stack than a test thread's for this depth.
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(nested_beyond_the_limit)
+            .expect("a thread")
+            .join()
+            .expect("no panic");
+    }
+
+    fn nested_beyond_the_limit() {
+        let source = format!(
+            "{}x{}",
+            "sin(".repeat(MAX_DEPTH + 1),
+            ")".repeat(MAX_DEPTH + 1)
+        );
+        let expr: Expr = syn::parse_str(&source).expect("syn parses it");
+        let mut lw = Lowerer::new(Scope::new(Vec::new(), PARAMETERS));
+        let mut errors = Errors::default();
+        let x = syn::Ident::new("x", proc_macro2::Span::call_site());
+        lw.bind("q", &[x], &mut errors);
+        lw.lower(&expr, &mut errors);
+        let errors = errors.into_vec();
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].1.to_string().contains("nested too deeply"));
+        let start = 4 * MAX_DEPTH;
+        assert_eq!(errors[0].1.span().byte_range().start, start);
+    }
+}
