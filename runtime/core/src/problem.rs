@@ -32,7 +32,7 @@ pub use dae_constraint::DaeConstraint;
 pub use degenerate_lagrangian::DegenerateLagrangian;
 pub use dirac_hamiltonian::DiracHamiltonian;
 pub use hamiltonian_dae::HamiltonianDae;
-pub use holonomic_system::HolonomicSystem;
+pub use holonomic_system::{HolonomicSystem, MassMatrixError, check_mass_matrix};
 pub use implicit_dae::ImplicitDae;
 pub use lagrangian::Lagrangian;
 pub use lagrangian_dae::LagrangianDae;

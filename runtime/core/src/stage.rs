@@ -194,6 +194,26 @@ impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem
     fn scale(&self) -> f64 {
         self.q.amax().max(self.p.amax())
     }
+    /// `d_i = Σ_k |∂r_i/∂q_k|·|q_k| + |∂r_i/∂p_k|·|p_k|` from [`StageMethod::tangent`]: the
+    /// size of the terms that the step's data `(q_n, p_n)` carry into row `i`.
+    fn data_scales(&self, x: &[f64; N], d: &mut [f64; N]) {
+        let mut t = TangentBlocks::<D, N>::zero();
+        Meth::tangent(
+            self.problem,
+            self.h,
+            &self.q,
+            &self.p,
+            self.lambda,
+            x,
+            &mut t,
+        );
+        let weighted = |row: &[f64; D], y: &SVector<f64, D>| -> f64 {
+            row.iter().zip(y.iter()).map(|(a, b)| (a * b).abs()).sum()
+        };
+        for ((di, r_q), r_p) in d.iter_mut().zip(&t.r_q).zip(&t.r_p) {
+            *di = weighted(r_q, &self.q) + weighted(r_p, &self.p);
+        }
+    }
 }
 
 /// The tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the step from `(q, p)` with converged unknowns

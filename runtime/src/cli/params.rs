@@ -47,6 +47,20 @@ impl Params {
             .find(|(n, _)| n == name)
             .map_or(default, |(_, v)| *v)
     }
+
+    /// The mass `name` (as [`Params::get`]), which must be positive.
+    pub fn mass(&self, name: &str, default: f64) -> Result<f64, CliError> {
+        let m = self.get(name, default);
+        if m > 0.0 {
+            Ok(m)
+        } else {
+            Err(CliError::InvalidValue {
+                what: "--param",
+                value: format!("{name}={m}"),
+                reason: "a mass must be positive",
+            })
+        }
+    }
 }
 
 /// A finite number.

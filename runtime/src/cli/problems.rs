@@ -126,12 +126,12 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
             )
         }
         "pendulum" => {
-            let problem = pendulum(params);
+            let problem = pendulum(params)?;
             let (q0, p0) = problem.state(get("theta", 1.0), get("theta_dot", 0.0));
             holonomic(&OrFile::Builtin(problem), subject, q0, p0, spec)
         }
         "spherical-pendulum" => {
-            let Pendulum { m, g, l } = pendulum(params);
+            let Pendulum { m, g, l } = pendulum(params)?;
             let problem = SphericalPendulum { m, g, l };
             let (theta, rate) = (get("theta", 1.0), get("phi_dot", 1.0));
             let (s, c) = theta.sin_cos();
@@ -142,9 +142,9 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
         "triatomic" => {
             let d = Triatomic::WATER_LIKE;
             let problem = Triatomic {
-                m1: get("m1", d.m1),
-                m2: get("m2", d.m2),
-                m3: get("m3", d.m3),
+                m1: params.mass("m1", d.m1)?,
+                m2: params.mass("m2", d.m2)?,
+                m3: params.mass("m3", d.m3)?,
                 d12: get("d12", d.d12),
                 d13: get("d13", d.d13),
                 d23: get("d23", d.d23),
@@ -160,7 +160,7 @@ pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Resul
             hamiltonian(&problem, subject, q0, lv.theta(&q0), spec)
         }
         "index-two-pendulum" => {
-            let Pendulum { m, g, l } = pendulum(params);
+            let Pendulum { m, g, l } = pendulum(params)?;
             let problem = IndexTwoPendulum { m, g, l };
             let (q0, p0) = problem.initial_state(get("theta", 1.0), get("theta_dot", 0.0));
             implicit(&problem, subject, q0, p0, spec)
@@ -188,13 +188,14 @@ fn lotka_volterra(params: &Params) -> (LotkaVolterra2d, Vector<2>) {
     (lv, Vector::from([get("q1", x), get("q2", y)]))
 }
 
-/// The mass, gravity and length of the pendulums (`m`, `g`, `l`, default 1).
-fn pendulum(params: &Params) -> Pendulum {
-    Pendulum {
-        m: params.get("m", 1.0),
+/// The mass, gravity and length of the pendulums (`m`, `g`, `l`, default 1); the mass must be
+/// positive.
+fn pendulum(params: &Params) -> Result<Pendulum, CliError> {
+    Ok(Pendulum {
+        m: params.mass("m", 1.0)?,
         g: params.get("g", 1.0),
         l: params.get("l", 1.0),
-    }
+    })
 }
 
 /// The molecule as a triangle with `r₁ = 0`, `r₂ = (d₁₂, 0, 0)`, `r₃` in the x–y plane, moving

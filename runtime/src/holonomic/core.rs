@@ -29,13 +29,15 @@ impl<P, const D: usize, const M: usize> StepperCore<'_, P, D, M> {
 }
 
 impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> StepperCore<'a, P, D, M> {
-    /// Validates `h` (finite, positive) and the tolerances.
+    /// Validates `h` (finite, positive), the tolerances and the mass matrix
+    /// ([`HolonomicSystem::validate_mass_matrix`]).
     pub(super) fn new(
         problem: &'a P,
         h: f64,
         tolerances: Tolerances,
     ) -> Result<Self, HolonomicError> {
         validate(h, &tolerances)?;
+        problem.validate_mass_matrix()?;
         Ok(StepperCore {
             problem,
             h,
@@ -77,12 +79,12 @@ where
 {
     let mut solution = Solution::with_capacity(options.steps);
     let fail = |solution, error| Box::new(HolonomicFailure { solution, error });
-    let (mut q, mut p) = match initial_state(problem, q0, p0, options) {
-        Ok(state) => state,
-        Err(e) => return Err(fail(solution, e)),
-    };
     let mut stepper = match make() {
         Ok(s) => s,
+        Err(e) => return Err(fail(solution, e)),
+    };
+    let (mut q, mut p) = match initial_state(problem, q0, p0, options) {
+        Ok(state) => state,
         Err(e) => return Err(fail(solution, e)),
     };
     let restoration = restoration_tolerances(&options.tolerances);

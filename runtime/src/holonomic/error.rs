@@ -102,6 +102,9 @@ pub enum HolonomicError {
     /// The options are unusable.
     #[error("invalid options: {0}")]
     InvalidOptions(&'static str),
+    /// The problem's mass matrix is not symmetric positive definite.
+    #[error("{0}")]
+    MassMatrix(#[from] crate::problem::MassMatrixError),
 }
 
 /// A run that stopped early: the trajectory up to the last accepted step, and why.

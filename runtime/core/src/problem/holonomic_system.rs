@@ -51,4 +51,155 @@ pub trait HolonomicSystem<const D: usize, const M: usize> {
     fn hamiltonian(&self, q: &Vector<D>, p: &Vector<D>) -> f64 {
         0.5 * p.dot(&self.velocity(p)) + self.potential(q)
     }
+
+    /// Checks that the mass matrix is symmetric positive definite ([`check_mass_matrix`]);
+    /// the integrators call it before the first step.
+    fn validate_mass_matrix(&self) -> Result<(), MassMatrixError> {
+        check_mass_matrix(&self.mass_matrix())
+    }
+}
+
+/// Why a mass matrix is not symmetric positive definite. Coordinates are numbered from 1 in
+/// the order the problem declares them.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum MassMatrixError {
+    /// An entry is NaN or infinite.
+    #[error("the mass matrix entry M[{row}, {column}] = {value} is not finite")]
+    NonFinite {
+        /// Its row (coordinate, from 1).
+        row: usize,
+        /// Its column (coordinate, from 1).
+        column: usize,
+        /// The entry.
+        value: f64,
+    },
+    /// `M[i, j] ≠ M[j, i]` beyond round-off.
+    #[error(
+        "the mass matrix is not symmetric: M[{row}, {column}] = {upper:e} but M[{column}, {row}] = {lower:e}"
+    )]
+    NotSymmetric {
+        /// The row of the upper entry (coordinate, from 1).
+        row: usize,
+        /// Its column (coordinate, from 1).
+        column: usize,
+        /// `M[row, column]`.
+        upper: f64,
+        /// `M[column, row]`.
+        lower: f64,
+    },
+    /// A diagonal entry, the mass of one coordinate, is not positive.
+    #[error("the mass of coordinate {coordinate} is {mass:e}: a mass must be positive")]
+    NonPositiveMass {
+        /// The coordinate (from 1).
+        coordinate: usize,
+        /// `M[coordinate, coordinate]`.
+        mass: f64,
+    },
+    /// Positive masses, but coupled so that the kinetic energy of some velocity is not
+    /// positive: the Cholesky factorisation `M = L Lᵀ` meets a non-positive pivot.
+    #[error("the mass matrix is not positive definite: eliminating coordinates 1 to {} leaves coordinate {coordinate} with the mass {pivot:e}", coordinate - 1)]
+    NotPositiveDefinite {
+        /// The coordinate of the pivot (from 2).
+        coordinate: usize,
+        /// The Cholesky pivot `M[k, k] − Σ_{j<k} L[k, j]²`.
+        pivot: f64,
+    },
+}
+
+/// Checks that `m` can be a mass matrix: finite, symmetric to round-off
+/// (`|M_ij − M_ji| ≤ 4ε(|M_ij| + |M_ji|)`), positive diagonal, and positive definite by the
+/// Cholesky factorisation `M = L Lᵀ` (every pivot `M_kk − Σ_{j<k} L_kj²` positive), in that
+/// order; the first failure names its coordinates.
+pub fn check_mass_matrix<const D: usize>(m: &Matrix<D, D>) -> Result<(), MassMatrixError> {
+    for (row, column) in (0..D).flat_map(|i| (0..D).map(move |j| (i, j))) {
+        let value = m[(row, column)];
+        if !value.is_finite() {
+            return Err(MassMatrixError::NonFinite {
+                row: row + 1,
+                column: column + 1,
+                value,
+            });
+        }
+    }
+    for (row, column) in (0..D).flat_map(|i| (i + 1..D).map(move |j| (i, j))) {
+        let (upper, lower) = (m[(row, column)], m[(column, row)]);
+        if (upper - lower).abs() > 4.0 * f64::EPSILON * (upper.abs() + lower.abs()) {
+            return Err(MassMatrixError::NotSymmetric {
+                row: row + 1,
+                column: column + 1,
+                upper,
+                lower,
+            });
+        }
+    }
+    if let Some(k) = (0..D).find(|&k| m[(k, k)] <= 0.0) {
+        return Err(MassMatrixError::NonPositiveMass {
+            coordinate: k + 1,
+            mass: m[(k, k)],
+        });
+    }
+    let mut l = Matrix::<D, D>::zeros();
+    for k in 0..D {
+        let pivot = m[(k, k)] - (0..k).map(|j| l[(k, j)] * l[(k, j)]).sum::<f64>();
+        if pivot <= 0.0 {
+            return Err(MassMatrixError::NotPositiveDefinite {
+                coordinate: k + 1,
+                pivot,
+            });
+        }
+        l[(k, k)] = pivot.sqrt();
+        for i in k + 1..D {
+            let dot: f64 = (0..k).map(|j| l[(i, j)] * l[(k, j)]).sum();
+            l[(i, k)] = (m[(i, k)] - dot) / l[(k, k)];
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mass_matrix_must_be_symmetric_positive_definite() {
+        let check =
+            |rows: [[f64; 3]; 3]| check_mass_matrix(&Matrix::<3, 3>::from(rows).transpose());
+        assert_eq!(
+            check([[2.0, 0.5, 0.0], [0.5, 1.0, 0.2], [0.0, 0.2, 3.0]]),
+            Ok(())
+        );
+        assert_eq!(
+            check([[1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0]]),
+            Err(MassMatrixError::NonPositiveMass {
+                coordinate: 2,
+                mass: -1.0
+            })
+        );
+        // Positive masses coupled into an indefinite matrix (eigenvalues 3 and −1).
+        assert_eq!(
+            check([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
+            Err(MassMatrixError::NotPositiveDefinite {
+                coordinate: 2,
+                pivot: -3.0
+            })
+        );
+        assert_eq!(
+            check([[1.0, 0.5, 0.0], [0.4, 1.0, 0.0], [0.0, 0.0, 1.0]]),
+            Err(MassMatrixError::NotSymmetric {
+                row: 1,
+                column: 2,
+                upper: 0.5,
+                lower: 0.4
+            })
+        );
+        let err = check([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, f64::NAN]]).unwrap_err();
+        assert!(
+            matches!(err, MassMatrixError::NonFinite { row: 3, column: 3, value } if value.is_nan()),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "the mass matrix entry M[3, 3] = NaN is not finite"
+        );
+    }
 }

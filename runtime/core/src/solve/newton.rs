@@ -9,6 +9,17 @@
 //! (`‖r_k‖ > ρ·‖r_{k−1}‖` with `‖r_k‖ ≤ 10³·τ_r`) is accepted as converged; far from it the
 //! iteration is stopped as stagnating or diverging, or, with the minimum-norm solve, as
 //! inconsistent (see [`NewtonError::Inconsistent`]).
+//!
+//! `σ` is one number for all rows, so a system whose data are large in some rows (a state
+//! component of 10²⁰) would let the other rows pass with residuals far above their own
+//! round-off, even at the initial guess. Every acceptance therefore also requires each row to be
+//! at the round-off floor of its own terms: `|r_i| ≤ 10³·c·ε·√N·max(1, s_i)` with the row scale
+//! `s_i = Σ_j |∂r_i/∂x_j|·|x_j| + d_i`, the first-order size of the terms carried by the unknowns
+//! plus that of the terms carried by the data ([`NonlinearSystem::data_scales`]): the
+//! componentwise backward error of Oettli and Prager, `|r| ≤ κ·(|J||x| + |b|)` for `J x = b`,
+//! with the data's sensitivities in place of `|b|`. An iterate that meets `τ_r` but not its rows'
+//! floors is iterated on; if the residual then stops decreasing, the solve fails with
+//! [`NewtonError::AboveRoundOff`], naming the row.
 
 use super::lu::{Lu, SingularMatrix};
 use super::qr::Qr;
@@ -22,6 +33,15 @@ pub trait NonlinearSystem<const N: usize> {
     /// The magnitude `σ` of the quantities in the residual (e.g. `max(|q_n|, |p_n|)`), which sets
     /// the absolute residual tolerance.
     fn scale(&self) -> f64;
+    /// Writes `d_i`, the size of the terms of row `i` at `x` that the unknowns do not carry:
+    /// `Σ_k |∂r_i/∂y_k|·|y_k|` over the data `y` the residual is formed from (for the stage
+    /// equations, `q_n` and `p_n`). With `Σ_j |∂r_i/∂x_j|·|x_j|` it makes the row scale that
+    /// the stopping rule holds `|r_i|` to (see the module documentation). The default, `σ` in
+    /// every row, is no stricter than `τ_r`; a system whose rows have scales of their own
+    /// should say so.
+    fn data_scales(&self, _x: &[f64; N], d: &mut [f64; N]) {
+        d.fill(self.scale());
+    }
 }
 
 /// Tolerances and limits of Newton's method.
@@ -176,6 +196,25 @@ pub enum NewtonError {
         /// `‖r_k‖₂` for k = 0, 1, ….
         history: Vec<f64>,
     },
+    /// The residual passed `τ_r` (or the update its tolerance) but one row stayed above the
+    /// round-off floor of its own terms, `10³·c·ε·√N·max(1, s_i)`, and the residual stopped
+    /// decreasing: the unknowns cannot be made to satisfy that row to the precision its terms
+    /// carry (e.g. a Jacobian that lost the row's information to round-off in larger terms).
+    #[error(
+        "Newton stopped after {iterations} iterations with equation {row} at residual {residual:e}, above the round-off {tolerance:e} of its terms (of size {scale:e}); the residual no longer decreases"
+    )]
+    AboveRoundOff {
+        /// Iterations done.
+        iterations: usize,
+        /// The row (from 1).
+        row: usize,
+        /// `|r_i|`.
+        residual: f64,
+        /// The row scale `s_i`.
+        scale: f64,
+        /// The row's floor `10³·c·ε·√N·max(1, s_i)`.
+        tolerance: f64,
+    },
     /// The minimum-norm solve found the residual unreachable: at a Jacobian evaluated at the
     /// current iterate, the part `r_⊥` of `r` outside `range(J_k)` exceeds both the round-off
     /// floor `10³·τ_r` and `ρ·‖r‖₂`. Since `min_δ ‖r − J_k δ‖₂ = ‖r_⊥‖₂`, no update reduces the
@@ -279,6 +318,37 @@ impl<const N: usize> Newton<N> {
         self.history[..k.min(self.history.len())].to_vec()
     }
 
+    /// The first row of the current residual above the round-off floor of its own scale
+    /// `s_i = Σ_j |J_ij|·|x_j| + d_i` (see the module documentation), with `J` the Jacobian
+    /// last evaluated in this solve: `(row, |r_i|, s_i, floor)`. The data scales `d` are asked
+    /// of the system only when the unknowns' terms alone leave a row above its floor.
+    fn row_above_round_off<S: NonlinearSystem<N>>(
+        &self,
+        system: &S,
+        x: &[f64; N],
+    ) -> Option<(usize, f64, f64, f64)> {
+        let carried: [f64; N] = std::array::from_fn(|i| {
+            self.jacobian[i]
+                .iter()
+                .zip(x)
+                .map(|(j, xj)| (j * xj).abs())
+                .sum()
+        });
+        let floor = |scale: f64| ROUND_OFF_FLOOR * self.residual_tolerance(scale);
+        let within = |i: usize, scale: f64| self.residual[i].abs() <= floor(scale);
+        // Not `>`: a NaN scale is no evidence of round-off.
+        let above = |i: usize, scale: f64| !within(i, scale);
+        if (0..N).all(|i| within(i, carried[i])) {
+            return None;
+        }
+        let mut data = [0.0; N];
+        system.data_scales(x, &mut data);
+        (0..N)
+            .map(|i| (i, carried[i] + data[i]))
+            .find(|&(i, scale)| above(i, scale))
+            .map(|(i, scale)| (i, self.residual[i].abs(), scale, floor(scale)))
+    }
+
     /// Solves `r(x) = 0` starting from `x`, which holds the solution on success.
     pub fn solve<S: NonlinearSystem<N>>(
         &mut self,
@@ -319,8 +389,17 @@ impl<const N: usize> Newton<N> {
         if !res.is_finite() {
             return Err(NewtonError::NonFinite { iteration: 0 });
         }
-        if res <= tol {
+        // `self.jacobian` holds `J(x)` at the current iterate.
+        let mut evaluated = false;
+        if res == 0.0 {
             return Ok(report);
+        }
+        if res <= tol {
+            system.jacobian(x, &mut self.jacobian);
+            evaluated = true;
+            if self.row_above_round_off(system, x).is_none() {
+                return Ok(report);
+            }
         }
         let mut factored: Option<F> = None;
         let mut refresh = true;
@@ -336,7 +415,9 @@ impl<const N: usize> Newton<N> {
             let f = match factored {
                 Some(ref f) if !stale => f,
                 _ => {
-                    system.jacobian(x, &mut self.jacobian);
+                    if !evaluated {
+                        system.jacobian(x, &mut self.jacobian);
+                    }
                     let f = factored.insert(factor(&self.jacobian, it)?);
                     dx = self.residual;
                     let unreachable = f.update(&mut dx);
@@ -354,6 +435,7 @@ impl<const N: usize> Newton<N> {
             for (xi, d) in x.iter_mut().zip(&dx) {
                 *xi -= d;
             }
+            evaluated = false;
             let update = norm_inf(&dx);
             system.residual(x, &mut self.residual);
             let previous = res;
@@ -376,7 +458,19 @@ impl<const N: usize> Newton<N> {
             refresh = opts.jacobian == JacobianUpdate::EveryIteration
                 || res > SIMPLIFIED_REFRESH * previous;
             if res <= tol || update <= update_tol || (stalled && res <= ROUND_OFF_FLOOR * tol) {
-                return Ok(report);
+                match self.row_above_round_off(system, x) {
+                    None => return Ok(report),
+                    Some((row, residual, scale, tolerance)) if stalled => {
+                        return Err(NewtonError::AboveRoundOff {
+                            iterations: it + 1,
+                            row: row + 1,
+                            residual,
+                            scale,
+                            tolerance,
+                        });
+                    }
+                    Some(_) => {}
+                }
             }
             if res > opts.divergence_factor * initial.max(tol) {
                 return Err(NewtonError::Diverged {
@@ -492,6 +586,76 @@ mod tests {
         );
         assert!(system.0.get() > 1, "{report:?}");
         assert!(report.iterations < 30, "{report:?}");
+    }
+
+    /// `r = (x₁ − a, g(x₂))` with `a = 10²⁰`: the system's scale `σ = a` is the first row's,
+    /// the second row's terms are of order 1 (`d = (a, 2)`).
+    struct Huge<G>(G);
+
+    const HUGE: f64 = 1e20;
+
+    impl<G: Fn(f64) -> (f64, f64)> NonlinearSystem<2> for Huge<G> {
+        fn residual(&self, x: &[f64; 2], r: &mut [f64; 2]) {
+            *r = [x[0] - HUGE, self.0(x[1]).0];
+        }
+        fn jacobian(&self, x: &[f64; 2], j: &mut [[f64; 2]; 2]) {
+            *j = [[1.0, 0.0], [0.0, self.0(x[1]).1]];
+        }
+        fn scale(&self) -> f64 {
+            HUGE
+        }
+        fn data_scales(&self, _: &[f64; 2], d: &mut [f64; 2]) {
+            *d = [HUGE, 2.0];
+        }
+    }
+
+    /// `x₂³ + x₂ − 2` (root 1) at `x₂ = 0.999`: a residual of 4e−3 is far below `τ_r ≈ 6e4`,
+    /// and `τ_r` alone accepted the initial guess; row 2 is held to the round-off floor of its
+    /// own scale `s₂ = |∂r₂/∂x₂|·|x₂| + d₂ ≈ 4 + 2`.
+    #[test]
+    fn a_large_state_does_not_excuse_a_small_row() {
+        let cubic = Huge(|y: f64| (y * y * y + y - 2.0, 3.0 * y * y + 1.0));
+        for jacobian in [JacobianUpdate::EveryIteration, JacobianUpdate::Simplified] {
+            let mut x = [HUGE, 0.999];
+            let mut newton = Newton::<2>::new(NewtonOptions {
+                jacobian,
+                ..NewtonOptions::default()
+            });
+            let report = newton.solve(&cubic, &mut x).unwrap();
+            assert!(report.iterations >= 1, "{report:?}");
+            // |x₂ − 1| ≈ |r₂| / (∂r₂/∂x₂ = 4) within the row's floor.
+            let floor = ROUND_OFF_FLOOR * newton.residual_tolerance(6.0);
+            assert!(4.0 * (x[1] - 1.0).abs() <= floor, "{x:?} {report:?}");
+            assert_eq!(x[0], HUGE);
+        }
+    }
+
+    /// `x₂ − 1 ± 10⁻⁸` (the sign of `x₂ − 1`) has no root: Newton jumps across 1 with
+    /// `|r₂| = 2e−8`, which `τ_r` accepts but row 2's round-off (its terms are of order 1)
+    /// does not.
+    #[test]
+    fn a_row_stalled_above_its_round_off_is_an_error() {
+        let jump = Huge(|y: f64| (y - 1.0 + 1e-8f64.copysign(y - 1.0), 1.0));
+        let mut x = [HUGE, 1.0 + 0.5e-8];
+        let err = Newton::<2>::new(NewtonOptions::default())
+            .solve(&jump, &mut x)
+            .unwrap_err();
+        let NewtonError::AboveRoundOff {
+            row,
+            residual,
+            scale,
+            tolerance,
+            ..
+        } = err
+        else {
+            panic!("expected AboveRoundOff, got {err:?}");
+        };
+        assert_eq!(row, 2, "{err}");
+        assert!((residual - 2e-8).abs() <= 1e-15, "{err}");
+        // |∂r₂/∂x₂|·|x₂| + d₂ = |x₂| + 2.
+        assert!((scale - 3.0).abs() <= 1e-7, "{err}");
+        assert!(tolerance < 1e-11, "{err}");
+        assert!(err.to_string().contains("equation 2"), "{err}");
     }
 
     /// x² + 1 = 0 has no real root: Newton cycles without converging.
