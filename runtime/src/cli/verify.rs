@@ -436,7 +436,7 @@ pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError>
             |spec| implicit(&index_two, &i_info, q0, p0, spec),
         ));
     }
-    Ok(verification(quick, Path::Compiled, methods))
+    verification(quick, Path::Compiled, only, methods)
 }
 
 /// Every method of the file's kind on the problem of `file` (see the module documentation).
@@ -506,7 +506,7 @@ pub fn verify_file(
             )
         })
         .collect();
-    Ok(verification(quick, Path::Interpreted, methods))
+    verification(quick, Path::Interpreted, only, methods)
 }
 
 /// Whether `name` contains `only` (case-insensitive); every name without a filter.
@@ -514,11 +514,24 @@ fn selected(name: &str, only: Option<&str>) -> bool {
     only.is_none_or(|text| name.to_lowercase().contains(&text.to_lowercase()))
 }
 
-/// The verification of `methods`, with the pass count.
-fn verification(quick: bool, path: Path, methods: Vec<Study>) -> Verification {
+/// The verification of `methods`, with the pass count; an error if the filter `only` left no
+/// method to study.
+fn verification(
+    quick: bool,
+    path: Path,
+    only: Option<&str>,
+    methods: Vec<Study>,
+) -> Result<Verification, CliError> {
+    if let (Some(text), true) = (only, methods.is_empty()) {
+        return Err(CliError::InvalidValue {
+            what: "--only",
+            value: text.to_owned(),
+            reason: "no method's name contains it; `sparkgen methods` lists the methods",
+        });
+    }
     let (long_run_h, long_run_steps) = long_run(quick);
     let passed = methods.iter().filter(|m| m.pass).count();
-    Verification {
+    Ok(Verification {
         quick,
         path: path.name(),
         floor: FLOOR,
@@ -528,5 +541,5 @@ fn verification(quick: bool, path: Path, methods: Vec<Study>) -> Verification {
         total: methods.len(),
         passed,
         methods,
-    }
+    })
 }
