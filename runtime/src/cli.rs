@@ -96,8 +96,12 @@ pub fn execute(cli: Cli) -> Result<(), CliError> {
     }
 }
 
+/// The largest step count a run takes: `2⁵³`, below which every step number `n` and hence
+/// every time `t_n = n·h` is computed from an exactly represented `f64`.
+const MAX_STEPS: usize = 1 << 53;
+
 /// The run's step size and step count from `--h`, `--steps`, `--t-end` (defaults h = 0.1,
-/// 10⁴ steps).
+/// 10⁴ steps); the count must lie in `1..=2⁵³` ([`MAX_STEPS`]).
 fn steps(args: &RunArgs) -> Result<(f64, usize), CliError> {
     let h = args.h.unwrap_or(0.1);
     if !(h.is_finite() && h > 0.0) {
@@ -107,33 +111,41 @@ fn steps(args: &RunArgs) -> Result<(f64, usize), CliError> {
             reason: "the step size must be finite and positive",
         });
     }
+    let range = "the step count must lie between 1 and 2⁵³";
     let steps = match (args.steps, args.t_end) {
         (Some(n), _) => n,
         (None, Some(t)) => {
             let t = finite(&t.to_string(), "--t-end")?;
             let n = (t / h).round();
-            if !(n >= 1.0 && n <= u32::MAX as f64) {
+            if !(n >= 1.0 && n <= MAX_STEPS as f64) {
                 return Err(CliError::InvalidValue {
                     what: "--t-end",
                     value: t.to_string(),
-                    reason: "T/h must be a step count between 1 and 2³²",
+                    reason: "T/h rounds to a step count outside 1..=2⁵³",
                 });
             }
+            // An integer-valued f64 in 1..=2⁵³ converts exactly.
             n as usize
         }
         (None, None) => 10_000,
     };
-    if steps == 0 {
+    if !(1..=MAX_STEPS).contains(&steps) {
         return Err(CliError::InvalidValue {
             what: "--steps",
-            value: "0".to_owned(),
-            reason: "at least one step is needed",
+            value: steps.to_string(),
+            reason: range,
         });
     }
     Ok((h, steps))
 }
 
 fn run_command(args: &RunArgs) -> Result<(), CliError> {
+    if let Some(path) = &args.out {
+        output::Format::of(path)?;
+    }
+    if let Some(path) = &args.plot {
+        plot::is_png(path)?;
+    }
     let spec = |kind| -> Result<run::RunSpec, CliError> {
         let method = choice::resolve(kind, args.method.as_deref(), args.stages)?;
         let (h, steps) = steps(args)?;
@@ -141,7 +153,12 @@ fn run_command(args: &RunArgs) -> Result<(), CliError> {
             method,
             h,
             steps,
-            progress: true,
+            keep: trajectory::Keep {
+                memory: trajectory::Memory::Sample,
+                out: args.out.clone(),
+                every: args.every,
+                progress: true,
+            },
         })
     };
     let (run, description) = match &args.problem_file {
@@ -166,20 +183,14 @@ fn run_command(args: &RunArgs) -> Result<(), CliError> {
             )
         }
     };
-    let mut written = Vec::new();
-    let mut write_errors = Vec::new();
-    if let Some(path) = &args.out {
-        match output::write(path, &run.trajectory) {
-            Ok(()) => written.push(path.clone()),
-            Err(e) => write_errors.push(e),
-        }
-    }
+    let mut written: Vec<std::path::PathBuf> = run.out.iter().cloned().collect();
+    let mut plot_error = None;
     if let Some(path) = &args.plot {
         let (family, s) = run.method.family_and_stages();
         let title = format!("{}, {family}({s}), h = {}", run.subject.name, run.h);
         match plot::plot(path, &run.trajectory, &title) {
             Ok(()) => written.push(path.clone()),
-            Err(e) => write_errors.push(e),
+            Err(e) => plot_error = Some(e),
         }
     }
     let shown = |p: &Option<std::path::PathBuf>| {
@@ -193,7 +204,7 @@ fn run_command(args: &RunArgs) -> Result<(), CliError> {
     } else {
         write_stdout(&summary.text(&description))?;
     }
-    if let Some(e) = write_errors.into_iter().next() {
+    if let Some(e) = plot_error {
         return Err(e);
     }
     match run.failure {

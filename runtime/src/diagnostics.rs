@@ -10,7 +10,7 @@ mod order;
 mod reference;
 
 pub use invariants::{
-    constraint_residuals, max_constraint_residual, max_relative_energy_error,
+    EnergyError, constraint_residuals, max_constraint_residual, max_relative_energy_error,
     relative_energy_errors,
 };
 pub use loop_integral::{
@@ -21,6 +21,18 @@ pub use order::{OrderFit, empirical_order};
 pub use reference::gauss8;
 
 use crate::error::IntegrateError;
+
+/// The maximum of non-negative values (0 for none) that never skips a NaN: any NaN makes the
+/// maximum NaN (`f64::max` would drop it and hide a failure).
+pub fn maximum(values: impl IntoIterator<Item = f64>) -> f64 {
+    values.into_iter().fold(0.0, |m, x| {
+        if m.is_nan() || x.is_nan() {
+            f64::NAN
+        } else {
+            m.max(x)
+        }
+    })
+}
 
 /// Why a diagnostic could not be evaluated.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -57,6 +69,18 @@ pub enum DiagnosticsError {
         checkpoint: usize,
         /// Steps of the run.
         steps: usize,
+    },
+    /// A diagnostic quantity along a run stopped being finite.
+    #[error("step {step} (t = {time}): the {quantity} is {value} (not finite)")]
+    NonFinite {
+        /// What is not finite, e.g. `energy H`.
+        quantity: &'static str,
+        /// Its value (NaN or ±inf).
+        value: f64,
+        /// The step (0 for the initial state).
+        step: usize,
+        /// The time of the state.
+        time: f64,
     },
     /// Integrating a point of the loop failed.
     #[error("loop point {point}: {error}")]

@@ -10,15 +10,16 @@
 //! Other unknowns start from the previous step's values (zero at the first step). Methods that
 //! carry a multiplier ([`StageMethod::MULTIPLIER`]) read `λ_n`, starting from the `λ_0`
 //! consistent with the initial data ([`Access::initial_multiplier`]: 0 for a degenerate
-//! Lagrangian), and record `λ_{n+1}` in the solution. No heap
-//! allocation inside the step loop: the solution is allocated for all steps before it starts.
+//! Lagrangian), and hand `λ_{n+1}` to the observer with the state. The loop itself allocates
+//! nothing; an in-memory [`Record`] preallocates up to [`crate::solution::PREALLOCATED_POINTS`]
+//! points before it starts and grows geometrically beyond them.
 
 use crate::amplification::multiplier_amplification;
 use crate::error::IntegrateError;
 use crate::kind::{Access, State};
 use crate::layout::Role;
 use crate::problem::DegenerateLagrangian;
-use crate::solution::{Failure, Solution, StepStats, accepted};
+use crate::solution::{Failure, Observer, Point, Record, Solution, StepStats, Stopped, accepted};
 use crate::solve::{LinearSolve, Newton, NewtonOptions, SingularMatrix};
 use crate::stage::{StageMethod, StageSystem, tangent_map};
 use nalgebra::{SMatrix, SVector};
@@ -296,7 +297,8 @@ where
     }
 }
 
-/// Integrates `steps` steps of size `h` from `(q₀, p₀)` with method `M` (`N` unknowns).
+/// Integrates `steps` steps of size `h` from `(q₀, p₀)` with method `M` (`N` unknowns), keeping
+/// every point in memory ([`Record`]).
 ///
 /// On failure the error carries the solution up to the last accepted step.
 pub fn integrate<M, P, const D: usize, const N: usize>(
@@ -308,27 +310,30 @@ pub fn integrate<M, P, const D: usize, const N: usize>(
 where
     M: StageMethod<P, D>,
 {
-    integrate_observed::<M, P, D, N>(problem, q0, p0, options, |_| {})
+    Record::every_point(
+        options.steps,
+        |record| integrate_into::<M, P, _, D, N>(problem, q0, p0, options, record),
+        |solution, error| Box::new(Failure { solution, error }),
+    )
 }
 
-/// [`integrate`], calling `observe(n)` after every accepted step n (from 1), e.g. to drive a
-/// progress bar.
-pub fn integrate_observed<M, P, const D: usize, const N: usize>(
+/// Integrates `steps` steps of size `h` from `(q₀, p₀)` with method `M` (`N` unknowns), handing
+/// every accepted state, the initial one first, to `observer` as it is computed; nothing is
+/// kept here. The run stops at the first failed step ([`Stopped::Step`], after the observer has
+/// seen every accepted state) or when the observer returns an error ([`Stopped::Observer`]).
+pub fn integrate_into<M, P, O, const D: usize, const N: usize>(
     problem: &P,
     q0: SVector<f64, D>,
     p0: SVector<f64, D>,
     options: &Options,
-    mut observe: impl FnMut(usize),
-) -> Result<Solution<D>, Box<Failure<D>>>
+    observer: &mut O,
+) -> Result<(), Stopped<IntegrateError, O::Error>>
 where
     M: StageMethod<P, D>,
+    O: Observer<D> + ?Sized,
 {
-    let fail = |solution: Solution<D>, error| Box::new(Failure { solution, error });
-    let mut solution = Solution::with_capacity(options.steps);
-    let mut stepper = match Stepper::<M, P, D, N>::new(problem, options.h, options.newton) {
-        Ok(s) => s,
-        Err(e) => return Err(fail(solution, e)),
-    };
+    let mut stepper =
+        Stepper::<M, P, D, N>::new(problem, options.h, options.newton).map_err(Stopped::Step)?;
     let residual = M::Kind::constraint(problem, &q0, &p0);
     let tolerance = options.initial_tolerance * p0.amax().max(1.0);
     let projected = M::Kind::consistent_momentum(problem, &q0).filter(|_| options.project_initial);
@@ -336,49 +341,37 @@ where
         Some(p) => p,
         None if residual <= tolerance => p0,
         None => {
-            return Err(fail(
-                solution,
-                IntegrateError::InconsistentInitialData {
-                    residual,
-                    tolerance,
-                },
-            ));
+            return Err(Stopped::Step(IntegrateError::InconsistentInitialData {
+                residual,
+                tolerance,
+            }));
         }
     };
     if M::MULTIPLIER.is_some()
         && let Err(residual) = stepper.start_multiplier(&q0, &p0)
     {
-        return Err(fail(
-            solution,
-            IntegrateError::InitialMultiplier { residual },
-        ));
+        return Err(Stopped::Step(IntegrateError::InitialMultiplier {
+            residual,
+        }));
     }
     let (mut q, mut p) = (q0, p0);
-    solution.t.push(0.0);
-    solution.q.push(q);
-    solution.p.push(p);
-    if let Some(lambda) = stepper.multiplier() {
-        solution.lambda_width = lambda.len();
-        solution
-            .lambda
-            .reserve_exact((options.steps + 1) * lambda.len());
-        solution.lambda.extend_from_slice(lambda);
-    }
-    for n in 0..options.steps {
-        let (q1, p1, stats) = match stepper.step(&q, &p, n + 1, n as f64 * options.h) {
-            Ok(r) => r,
-            Err(e) => return Err(fail(solution, e)),
+    let mut stats = None;
+    for n in 0..=options.steps {
+        let t = n as f64 * options.h;
+        let point = Point {
+            step: n,
+            t,
+            q: &q,
+            p: &p,
+            lambda: stepper.multiplier().unwrap_or_default(),
+            stats,
         };
-        q = q1;
-        p = p1;
-        solution.t.push((n + 1) as f64 * options.h);
-        solution.q.push(q);
-        solution.p.push(p);
-        solution.stats.push(stats);
-        if let Some(lambda) = stepper.multiplier() {
-            solution.lambda.extend_from_slice(lambda);
+        observer.observe(&point).map_err(Stopped::Observer)?;
+        if n == options.steps {
+            break;
         }
-        observe(n + 1);
+        let step = stepper.step(&q, &p, n + 1, t).map_err(Stopped::Step)?;
+        (q, p, stats) = (step.0, step.1, Some(step.2));
     }
-    Ok(solution)
+    Ok(())
 }

@@ -1,6 +1,7 @@
 //! Zero heap allocation per step: a counting global allocator shows that the number of
-//! allocations of a run does not depend on its number of steps (the solution is allocated once,
-//! before the step loop).
+//! allocations of a run does not depend on its number of steps (the in-memory solution is
+//! allocated once, before the step loop, for up to `PREALLOCATED_POINTS` points; only a longer
+//! run grows it).
 //!
 //! A test without the libtest harness (`harness = false`): the counting allocator sees every
 //! thread, and the harness's own threads allocate at times of their choosing.

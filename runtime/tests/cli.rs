@@ -198,16 +198,14 @@ fn out_files_parse_back_to_the_trajectory() {
             }
             "json" => {
                 let v: Value = serde_json::from_slice(&bytes).expect("JSON");
-                let t = floats(&v["t"]);
-                (0..t.len())
-                    .map(|n| {
-                        let mut row = vec![t[n]];
-                        row.extend(floats(&v["q"][n]));
-                        row.extend(floats(&v["p"][n]));
-                        row.push(v["relative_energy_error"][n].as_f64().unwrap_or(f64::NAN));
-                        row.push(v["constraint_residual"][n].as_f64().unwrap_or(f64::NAN));
-                        row
-                    })
+                assert_eq!(v["energy_error_kind"], "relative");
+                assert_eq!(v["columns"].as_array().map(Vec::len), Some(8));
+                // The last column holds the Newton iterations of the step.
+                v["rows"]
+                    .as_array()
+                    .expect("rows")
+                    .iter()
+                    .map(|row| floats(row)[..7].to_vec())
                     .collect()
             }
             _ => {

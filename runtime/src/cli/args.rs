@@ -1,6 +1,7 @@
 //! The command-line grammar (clap derive).
 
 use clap::{Args, Parser, Subcommand};
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 /// `sparkgen`: structure-preserving integrators from the command line. Without a subcommand it
@@ -42,7 +43,7 @@ pub enum Command {
 }
 
 /// `sparkgen run`.
-#[derive(Debug, Default, Args)]
+#[derive(Debug, Args)]
 pub struct RunArgs {
     /// Built-in problem (see the error message of an unknown name for the list).
     pub problem: Option<String>,
@@ -55,7 +56,7 @@ pub struct RunArgs {
     /// Time step h (default 0.1).
     #[arg(long, allow_negative_numbers = true)]
     pub h: Option<f64>,
-    /// Number of steps (default 10⁴).
+    /// Number of steps (default 10⁴, at most 2⁵³).
     #[arg(long, conflicts_with = "t_end")]
     pub steps: Option<usize>,
     /// Final time T (steps = T/h, rounded to the nearest integer).
@@ -64,9 +65,12 @@ pub struct RunArgs {
     /// Problem parameter or initial value, `name=value` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
-    /// Write the trajectory: `.csv`, `.json` or `.npy` by extension.
+    /// Write the trajectory as it is computed: `.csv`, `.json` or `.npy` by extension.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Write every K-th point to `--out` (and the last one).
+    #[arg(long, value_name = "K", default_value = "1")]
+    pub every: NonZeroUsize,
     /// Plot trajectory, energy error and constraint residual against time: `.png` or `.svg`.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,

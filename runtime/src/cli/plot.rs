@@ -1,10 +1,12 @@
 //! Plots of a run (plotters): one panel per quantity against time t — the positions `q_i(t)`,
-//! the relative energy error and the constraint residual — as PNG or SVG by extension. Text
+//! the energy error (relative, or absolute where `H₀ = 0`) and the constraint residual — as PNG
+//! or SVG by extension, from the points the run kept in memory (a bounded sample). Text
 //! is drawn with the bundled DejaVu Sans (no system fonts needed).
 
 use super::error::CliError;
 use super::output::extension;
 use super::trajectory::Trajectory;
+use crate::diagnostics::EnergyError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -29,27 +31,34 @@ pub fn register_font() {
     });
 }
 
+/// Whether the image is a PNG (else an SVG), by `path`'s extension.
+pub fn is_png(path: &Path) -> Result<bool, CliError> {
+    match extension(path).as_deref() {
+        Some("png") => Ok(true),
+        Some("svg") => Ok(false),
+        _ => Err(CliError::UnknownExtension {
+            path: path.to_owned(),
+            valid: EXTENSIONS,
+        }),
+    }
+}
+
 /// Plots `trajectory` to `path` with `title`.
 pub fn plot(path: &Path, trajectory: &Trajectory, title: &str) -> Result<(), CliError> {
     register_font();
     let size = (1000, 1200);
-    let drawn = match extension(path).as_deref() {
-        Some("png") => draw(
+    let drawn = if is_png(path)? {
+        draw(
             BitMapBackend::new(path, size).into_drawing_area(),
             trajectory,
             title,
-        ),
-        Some("svg") => draw(
+        )
+    } else {
+        draw(
             SVGBackend::new(path, size).into_drawing_area(),
             trajectory,
             title,
-        ),
-        _ => {
-            return Err(CliError::UnknownExtension {
-                path: path.to_owned(),
-                valid: EXTENSIONS,
-            });
-        }
+        )
     };
     drawn.map_err(|reason| CliError::Write {
         path: path.to_owned(),
@@ -115,15 +124,17 @@ fn draw<DB: DrawingBackend>(
     let positions: Vec<Line> = (0..tr.dimension())
         .map(|i| line(format!("q{}", i + 1), t, |n| tr.q[n][i]))
         .collect();
-    let energy = [line("|H − H₀|/|H₀|".to_owned(), t, |n| {
-        tr.energy_error[n]
-    })];
+    let (energy_caption, energy_label) = match tr.energy {
+        Some(EnergyError::Absolute) => ("absolute energy error", "|H − H₀|"),
+        _ => ("relative energy error", "|H − H₀|/|H₀|"),
+    };
+    let energy = [line(energy_label.to_owned(), t, |n| tr.energy_error[n])];
     let residual = [line(tr.constraint.to_owned(), t, |n| {
         tr.constraint_residual[n]
     })];
     let specs: [(&str, &str, &[Line]); 3] = [
         ("positions q(t)", "q", &positions),
-        ("relative energy error", "|H − H₀|/|H₀|", &energy),
+        (energy_caption, energy_label, &energy),
         ("constraint residual", tr.constraint, &residual),
     ];
     let x_range = range(t.iter().copied());

@@ -52,8 +52,8 @@ impl Progress {
     }
 
     /// Removes the bar.
-    pub fn finish(self) {
-        if let Some(bar) = self.bar {
+    pub fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
     }

@@ -1,32 +1,34 @@
-//! Running a method on a problem: integration (with a progress bar where it helps), the
-//! diagnostics series, and the erased [`Run`].
+//! Running a method on a problem: integration observed by a [`Monitor`] (diagnostics at every
+//! point, the trajectory file streamed as the run goes, a progress bar where it helps), and the
+//! erased [`Run`].
 
 use super::builtin::HamiltonianBuiltin;
 use super::choice::{Choice, Holonomic, Kind};
 use super::error::CliError;
 use super::problems::ProblemInfo;
-use super::progress::Progress;
 use super::registry::{
     self, DIMENSION, HamiltonianDispatch, HolonomicDispatch, ImplicitDispatch, Shape, ShapeVisitor,
     StepperInfo, StepperVisitor,
 };
-use super::trajectory::Trajectory;
-use crate::diagnostics::{DiagnosticsError, constraint_residuals, relative_energy_errors};
+use super::trajectory::{Keep, Memory, Monitor, Totals, Trajectory};
 use crate::holonomic::{
-    HolonomicFailure, HolonomicOptions, consistency_residuals, integrate_holonomic,
-    integrate_rattle, integrate_shake,
+    HolonomicError, HolonomicOptions, consistency_residuals, integrate_holonomic_into,
+    integrate_rattle_into, integrate_shake_into,
 };
-use crate::integrate::{Options, integrate_observed};
+use crate::integrate::{Options, integrate_into};
 use crate::problem::{
     DegenerateLagrangian, DiracHamiltonian, HamiltonianDae, HolonomicSystem, ImplicitDae,
     LagrangianDae, Vector,
 };
-use crate::solution::{Failure, Solution};
+use crate::solution::{Observer, Stopped};
 use crate::stage::StageMethod;
+use std::fmt::Display;
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// What to run.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunSpec {
     /// The method.
     pub method: Choice,
@@ -34,8 +36,25 @@ pub struct RunSpec {
     pub h: f64,
     /// Steps.
     pub steps: usize,
-    /// Show a progress bar on stderr if the run lasts over a second (and stderr is a terminal).
-    pub progress: bool,
+    /// What is kept in memory, written and shown as the run goes.
+    pub keep: Keep,
+}
+
+impl RunSpec {
+    /// `steps` steps of size `h` with every point kept in memory, no file and no progress bar.
+    pub fn new(method: Choice, h: f64, steps: usize) -> RunSpec {
+        RunSpec {
+            method,
+            h,
+            steps,
+            keep: Keep {
+                memory: Memory::All,
+                out: None,
+                every: NonZeroUsize::MIN,
+                progress: false,
+            },
+        }
+    }
 }
 
 /// Which code evaluates a problem.
@@ -90,8 +109,12 @@ pub struct Run {
     pub h: f64,
     /// Steps requested.
     pub steps_requested: usize,
-    /// The trajectory up to the last accepted step.
+    /// The points kept in memory ([`Memory`]), up to the last accepted step.
     pub trajectory: Trajectory,
+    /// What the whole run measured.
+    pub totals: Totals,
+    /// The trajectory file, if one was written.
+    pub out: Option<PathBuf>,
     /// Wall-clock seconds of the integration alone.
     pub wall_seconds: f64,
     /// Why the run stopped early (names the step and the time).
@@ -99,53 +122,88 @@ pub struct Run {
 }
 
 /// Integrates with the visited stepper (a degenerate Lagrangian's, an implicit or a Hamiltonian
-/// DAE's).
-struct Integrate<'a, P, const D: usize> {
+/// DAE's) into a monitor.
+struct Integrate<'a, P, O: ?Sized, const D: usize> {
     problem: &'a P,
     q0: Vector<D>,
     p0: Vector<D>,
     options: Options,
-    progress: bool,
+    observer: &'a mut O,
 }
 
-type Outcome<const D: usize> = (Result<Solution<D>, Box<Failure<D>>>, f64);
+type Outcome<S> = Result<(), Stopped<S, CliError>>;
 
-impl<'a, P, const D: usize> Integrate<'a, P, D> {
-    /// The run of `spec` (step size, steps, progress bar) from `(q₀, p₀)`.
-    fn new(problem: &'a P, q0: Vector<D>, p0: Vector<D>, spec: &RunSpec) -> Self {
-        Integrate {
-            problem,
-            q0,
-            p0,
-            options: Options::new(spec.h, spec.steps),
-            progress: spec.progress,
-        }
-    }
-
-    fn run<M: StageMethod<P, D>, const N: usize>(self) -> Outcome<D> {
-        let mut progress = Progress::new(self.options.steps, self.progress);
-        let start = Instant::now();
-        let result =
-            integrate_observed::<M, P, D, N>(self.problem, self.q0, self.p0, &self.options, |n| {
-                progress.tick(n)
-            });
-        let wall = start.elapsed().as_secs_f64();
-        progress.finish();
-        (result, wall)
+impl<P, O: Observer<D, Error = CliError> + ?Sized, const D: usize> Integrate<'_, P, O, D> {
+    fn run<M: StageMethod<P, D>, const N: usize>(self) -> Outcome<crate::error::IntegrateError> {
+        integrate_into::<M, P, O, D, N>(
+            self.problem,
+            self.q0,
+            self.p0,
+            &self.options,
+            self.observer,
+        )
     }
 }
 
-impl<P: DegenerateLagrangian<DIMENSION>> StepperVisitor<P> for Integrate<'_, P, DIMENSION> {
-    type Output = Outcome<DIMENSION>;
+impl<P, O> StepperVisitor<P> for Integrate<'_, P, O, DIMENSION>
+where
+    P: DegenerateLagrangian<DIMENSION>,
+    O: Observer<DIMENSION, Error = CliError> + ?Sized,
+{
+    type Output = Outcome<crate::error::IntegrateError>;
     fn visit<M: StageMethod<P, DIMENSION>, const N: usize>(self, _: &StepperInfo) -> Self::Output {
         self.run::<M, N>()
     }
 }
 
-impl<P, const D: usize, const M: usize> ShapeVisitor<P, D, M> for Integrate<'_, P, D> {
-    type Output = Outcome<D>;
+impl<P, O, const D: usize, const M: usize> ShapeVisitor<P, D, M> for Integrate<'_, P, O, D>
+where
+    O: Observer<D, Error = CliError> + ?Sized,
+{
+    type Output = Outcome<crate::error::IntegrateError>;
     fn visit<Meth: StageMethod<P, D>, const N: usize>(self, _: &StepperInfo) -> Self::Output {
         self.run::<Meth, N>()
+    }
+}
+
+/// Runs `integrate` into a [`Monitor`] of `energy(q, p)` (`None` where the problem has none) and
+/// of the constraint residual `residual(q, p)`, which measures `constraint`: the [`Run`], with
+/// the failure's message if a step failed or a value stopped being finite, or the error itself
+/// if not even the initial state was accepted, or if the trajectory file could not be written.
+fn observed<S: Display, const D: usize>(
+    subject: &Subject,
+    spec: &RunSpec,
+    constraint: &'static str,
+    energy: impl Fn(&Vector<D>, &Vector<D>) -> Option<f64>,
+    residual: impl Fn(&Vector<D>, &Vector<D>) -> f64,
+    integrate: impl FnOnce(&mut dyn Observer<D, Error = CliError>) -> Option<Outcome<S>>,
+) -> Result<Run, CliError> {
+    let mut monitor = Monitor::new(spec.steps, energy, residual, constraint, spec.keep.clone())?;
+    let start = Instant::now();
+    let result = integrate(&mut monitor).ok_or_else(|| wrong_kind(spec, subject.kind))?;
+    let wall_seconds = start.elapsed().as_secs_f64();
+    let failure = match result {
+        Ok(()) => None,
+        Err(Stopped::Step(e)) => Some(e.to_string()),
+        Err(Stopped::Observer(CliError::Diagnostics(e))) => Some(e.to_string()),
+        Err(Stopped::Observer(e)) => return Err(e),
+    };
+    match monitor.finish()? {
+        Some((trajectory, totals, out)) => Ok(Run {
+            subject: subject.clone(),
+            method: spec.method,
+            h: spec.h,
+            steps_requested: spec.steps,
+            trajectory,
+            totals,
+            out,
+            wall_seconds,
+            failure,
+        }),
+        None => Err(CliError::StepFailed {
+            message: failure.unwrap_or_default(),
+            written: Vec::new(),
+        }),
     }
 }
 
@@ -181,14 +239,23 @@ pub fn degenerate<P: DegenerateLagrangian<DIMENSION>>(
         }
         _ => return Err(wrong_kind(spec, subject.kind)),
     };
-    let visitor = Integrate::new(problem, q0, p0, spec);
-    let (result, wall) =
-        registry::visit(stepper, visitor).ok_or_else(|| wrong_kind(spec, subject.kind))?;
-    let (solution, failure) = outcome(result.map_err(|f| (f.solution, f.error.to_string())))?;
-    let energy = relative_energy_errors(problem, &solution)?;
-    let residual = constraint_residuals(problem, &solution)?;
-    let trajectory = Trajectory::new(solution, energy, residual, "|p − ϑ(q)|∞");
-    Ok(finish(subject, spec, trajectory, wall, failure))
+    observed(
+        subject,
+        spec,
+        "|p − ϑ(q)|∞",
+        |q, _| Some(problem.hamiltonian(q)),
+        |q, p| (p - problem.theta(q)).amax(),
+        |observer| {
+            let visitor = Integrate {
+                problem,
+                q0,
+                p0,
+                options: Options::new(spec.h, spec.steps),
+                observer,
+            };
+            registry::visit(stepper, visitor)
+        },
+    )
 }
 
 /// Runs a generated implicit-DAE stepper on an implicit DAE from `(q₀, p₀)` (for the shapes
@@ -207,15 +274,22 @@ where
     let Choice::ImplicitStepper(info) = spec.method else {
         return Err(wrong_kind(spec, subject.kind));
     };
-    let visitor = Integrate::new(problem, q0, p0, spec);
-    let (result, wall) = <Shape<D, M> as ImplicitDispatch<D, M>>::visit(info, visitor)
-        .ok_or_else(|| wrong_kind(spec, subject.kind))?;
-    dae_run(
+    observed(
         subject,
         spec,
-        (result, wall),
+        "|φ(q, p)|∞",
         |q, p| problem.energy(q, p),
         |q, p| problem.phi(q, p).amax(),
+        |observer| {
+            let visitor = Integrate {
+                problem,
+                q0,
+                p0,
+                options: Options::new(spec.h, spec.steps),
+                observer,
+            };
+            <Shape<D, M> as ImplicitDispatch<D, M>>::visit(info, visitor)
+        },
     )
 }
 
@@ -235,60 +309,48 @@ where
     let Choice::HamiltonianStepper(info) = spec.method else {
         return Err(wrong_kind(spec, subject.kind));
     };
-    let visitor = Integrate::new(problem, q0, p0, spec);
-    let outcome = <Shape<D, M> as HamiltonianDispatch<D, M>>::visit(info, visitor)
-        .ok_or_else(|| wrong_kind(spec, subject.kind))?;
-    dae_run(
+    observed(
         subject,
         spec,
-        outcome,
+        "|φ(q, p)|∞",
         |q, p| problem.hamiltonian(q, p),
         |q, p| problem.phi(q, p).amax(),
+        |observer| {
+            let visitor = Integrate {
+                problem,
+                q0,
+                p0,
+                options: Options::new(spec.h, spec.steps),
+                observer,
+            };
+            <Shape<D, M> as HamiltonianDispatch<D, M>>::visit(info, visitor)
+        },
     )
 }
 
-/// The [`Run`] of a DAE stepper's outcome, with the relative error of `energy` (NaN where it
-/// is `None`) and the constraint residual `|φ(q, p)|∞` along the trajectory.
-fn dae_run<const D: usize>(
-    subject: &Subject,
-    spec: &RunSpec,
-    (result, wall): Outcome<D>,
-    energy: impl Fn(&Vector<D>, &Vector<D>) -> Option<f64>,
-    residual: impl Fn(&Vector<D>, &Vector<D>) -> f64,
-) -> Result<Run, CliError> {
-    let (solution, failure) = outcome(result.map_err(|f| (f.solution, f.error.to_string())))?;
-    let pairs = || solution.q.iter().zip(&solution.p);
-    let h0 = energy(&solution.q[0], &solution.p[0]);
-    if let Some(h0) = h0.filter(|h0| *h0 == 0.0 || !h0.is_finite()) {
-        return Err(DiagnosticsError::DegenerateReference(h0).into());
-    }
-    let energy = pairs()
-        .map(|(q, p)| match (energy(q, p), h0) {
-            (Some(h), Some(h0)) => ((h - h0) / h0).abs(),
-            _ => f64::NAN,
-        })
-        .collect();
-    let residual = pairs().map(|(q, p)| residual(q, p)).collect();
-    let trajectory = Trajectory::new(solution, energy, residual, "|φ(q, p)|∞");
-    Ok(finish(subject, spec, trajectory, wall, failure))
-}
-
-/// Integrates with the visited generated holonomic stepper.
-struct IntegrateHolonomic<'a, P, const D: usize> {
+/// Integrates with the visited generated holonomic stepper into an observer.
+struct IntegrateHolonomic<'a, P, O: ?Sized, const D: usize> {
     problem: &'a P,
     q0: &'a Vector<D>,
     p0: &'a Vector<D>,
     options: &'a HolonomicOptions,
+    observer: &'a mut O,
 }
 
-type HolonomicOutcome<const D: usize> = Result<Solution<D>, Box<HolonomicFailure<D>>>;
-
-impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> ShapeVisitor<P, D, M>
-    for IntegrateHolonomic<'_, P, D>
+impl<P, O, const D: usize, const M: usize> ShapeVisitor<P, D, M> for IntegrateHolonomic<'_, P, O, D>
+where
+    P: HolonomicSystem<D, M>,
+    O: Observer<D, Error = CliError> + ?Sized,
 {
-    type Output = HolonomicOutcome<D>;
+    type Output = Outcome<HolonomicError>;
     fn visit<Meth: StageMethod<P, D>, const N: usize>(self, _: &StepperInfo) -> Self::Output {
-        integrate_holonomic::<Meth, P, D, M, N>(self.problem, self.q0, self.p0, self.options)
+        integrate_holonomic_into::<Meth, P, O, D, M, N>(
+            self.problem,
+            self.q0,
+            self.p0,
+            self.options,
+            self.observer,
+        )
     }
 }
 
@@ -305,72 +367,32 @@ where
     Shape<D, M>: HolonomicDispatch<D, M>,
 {
     let options = HolonomicOptions::new(spec.h, spec.steps);
-    let start = Instant::now();
-    let result = match spec.method {
-        Choice::Holonomic(Holonomic::Rattle) => integrate_rattle(problem, &q0, &p0, &options),
-        Choice::Holonomic(Holonomic::Shake) => integrate_shake(problem, &q0, &p0, &options),
-        Choice::HolonomicStepper(info) => {
-            let visitor = IntegrateHolonomic {
-                problem,
-                q0: &q0,
-                p0: &p0,
-                options: &options,
-            };
-            <Shape<D, M> as HolonomicDispatch<D, M>>::visit(info, visitor)
-                .ok_or_else(|| wrong_kind(spec, subject.kind))?
-        }
-        Choice::Stepper(_) | Choice::ImplicitStepper(_) | Choice::HamiltonianStepper(_) => {
-            return Err(wrong_kind(spec, subject.kind));
-        }
-    };
-    let wall = start.elapsed().as_secs_f64();
-    let (solution, failure) = outcome(result.map_err(|f| (f.solution, f.error.to_string())))?;
-    let h0 = problem.hamiltonian(&solution.q[0], &solution.p[0]);
-    if h0 == 0.0 || !h0.is_finite() {
-        return Err(DiagnosticsError::DegenerateReference(h0).into());
-    }
-    let pairs = || solution.q.iter().zip(&solution.p);
-    let energy = pairs()
-        .map(|(q, p)| ((problem.hamiltonian(q, p) - h0) / h0).abs())
-        .collect();
-    let residual = pairs()
-        .map(|(q, p)| consistency_residuals(problem, q, p).position)
-        .collect();
-    let trajectory = Trajectory::new(solution, energy, residual, "relative |c(q)|");
-    Ok(finish(subject, spec, trajectory, wall, failure))
-}
-
-/// The solution (with the failure's message if a step failed), or the error itself if not even
-/// the initial state was accepted.
-fn outcome<const D: usize>(
-    result: Result<Solution<D>, (Solution<D>, String)>,
-) -> Result<(Solution<D>, Option<String>), CliError> {
-    match result {
-        Ok(s) => Ok((s, None)),
-        Err((s, message)) if s.q.is_empty() || s.p.is_empty() => Err(CliError::StepFailed {
-            message,
-            written: Vec::new(),
-        }),
-        Err((s, message)) => Ok((s, Some(message))),
-    }
-}
-
-fn finish(
-    subject: &Subject,
-    spec: &RunSpec,
-    trajectory: Trajectory,
-    wall_seconds: f64,
-    failure: Option<String>,
-) -> Run {
-    Run {
-        subject: subject.clone(),
-        method: spec.method,
-        h: spec.h,
-        steps_requested: spec.steps,
-        trajectory,
-        wall_seconds,
-        failure,
-    }
+    observed(
+        subject,
+        spec,
+        "relative |c(q)|",
+        |q, p| Some(problem.hamiltonian(q, p)),
+        |q, p| consistency_residuals(problem, q, p).position,
+        |observer| match spec.method {
+            Choice::Holonomic(Holonomic::Rattle) => {
+                Some(integrate_rattle_into(problem, &q0, &p0, &options, observer))
+            }
+            Choice::Holonomic(Holonomic::Shake) => {
+                Some(integrate_shake_into(problem, &q0, &p0, &options, observer))
+            }
+            Choice::HolonomicStepper(info) => {
+                let visitor = IntegrateHolonomic {
+                    problem,
+                    q0: &q0,
+                    p0: &p0,
+                    options: &options,
+                    observer,
+                };
+                <Shape<D, M> as HolonomicDispatch<D, M>>::visit(info, visitor)
+            }
+            Choice::Stepper(_) | Choice::ImplicitStepper(_) | Choice::HamiltonianStepper(_) => None,
+        },
+    )
 }
 
 fn wrong_kind(spec: &RunSpec, kind: Kind) -> CliError {

@@ -2,6 +2,7 @@
 //! README).
 
 use super::run::Run;
+use crate::diagnostics::EnergyError;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -31,8 +32,13 @@ pub struct Summary {
     pub constraint: &'static str,
     /// Maximum of the constraint residual over the run.
     pub max_constraint_residual: f64,
-    /// `max_n |H_n − H_0| / |H_0|`.
-    pub max_relative_energy_error: f64,
+    /// How the energy error is measured: `relative` (`|H_n − H₀| / |H₀|`), `absolute`
+    /// (`|H_n − H₀|`, when `H₀ = 0`), or `None` where the problem has no energy.
+    pub energy_error_kind: Option<&'static str>,
+    /// `max_n` of the energy error, measured as `energy_error_kind` says.
+    pub max_energy_error: Option<f64>,
+    /// `max_n |H_n − H₀| / |H₀|`: `max_energy_error` when it is relative, else `None`.
+    pub max_relative_energy_error: Option<f64>,
     /// Mean Newton iterations per step.
     pub newton_iterations_mean: f64,
     /// Wall-clock seconds of the integration.
@@ -54,9 +60,10 @@ pub struct Summary {
 impl Summary {
     /// The summary of `run`.
     pub fn new(run: &Run, out: Option<String>, plot: Option<String>) -> Summary {
-        let tr = &run.trajectory;
+        let totals = &run.totals;
         let (family, stages) = run.method.family_and_stages();
-        let steps = tr.steps();
+        let steps = totals.steps;
+        let kind = totals.energy.map(EnergyError::kind);
         Summary {
             problem: run.subject.name.clone(),
             kind: run.subject.kind.name(),
@@ -65,20 +72,24 @@ impl Summary {
             h: run.h,
             steps,
             steps_requested: run.steps_requested,
-            t_final: tr.t.last().copied().unwrap_or(0.0),
+            t_final: totals.t_final,
             path: run.subject.path.name(),
-            constraint: tr.constraint,
-            max_constraint_residual: tr.max_constraint_residual(),
-            max_relative_energy_error: tr.max_relative_energy_error(),
-            newton_iterations_mean: tr.newton_iterations_mean(),
+            constraint: run.trajectory.constraint,
+            max_constraint_residual: totals.max_constraint_residual,
+            energy_error_kind: kind,
+            max_energy_error: totals.max_energy_error,
+            max_relative_energy_error: totals
+                .max_energy_error
+                .filter(|_| matches!(totals.energy, Some(EnergyError::Relative { .. }))),
+            newton_iterations_mean: totals.newton_iterations_mean(),
             wall_seconds: run.wall_seconds,
             steps_per_second: if run.wall_seconds > 0.0 {
                 steps as f64 / run.wall_seconds
             } else {
                 0.0
             },
-            q_final: tr.q.last().cloned().unwrap_or_default(),
-            p_final: tr.p.last().cloned().unwrap_or_default(),
+            q_final: totals.q_final.clone(),
+            p_final: totals.p_final.clone(),
             out,
             plot,
             error: run.failure.clone(),
@@ -113,11 +124,9 @@ impl Summary {
             "max {:<23}{:.3e}",
             self.constraint, self.max_constraint_residual
         );
-        let _ = writeln!(
-            s,
-            "max relative energy error  {:.3e}",
-            self.max_relative_energy_error
-        );
+        if let (Some(kind), Some(error)) = (self.energy_error_kind, self.max_energy_error) {
+            let _ = writeln!(s, "max {:<23}{error:.3e}", format!("{kind} energy error"));
+        }
         let _ = writeln!(
             s,
             "final state t = {}: q = {}, p = {}",

@@ -209,12 +209,7 @@ fn study(
 ) -> Study {
     let (family, stages) = choice.family_and_stages();
     let name = choice.name().to_owned();
-    let spec = |h: f64, steps: usize| RunSpec {
-        method: choice,
-        h,
-        steps,
-        progress: false,
-    };
+    let spec = |h: f64, steps: usize| RunSpec::new(choice, h, steps);
     // From coarse to fine until the error reaches the floor; the fit takes the finest `points`
     // points above it (the coarsest ones may be pre-asymptotic).
     let points = if quick { 4 } else { 6 };
@@ -469,12 +464,11 @@ pub fn verify_file(
                     value: subject.name.clone(),
                     reason: "no generated holonomic stepper for the reference",
                 })?;
-            let spec = RunSpec {
-                method: s,
-                h: 1.0 / HOLONOMIC_REFERENCE_STEPS as f64,
-                steps: HOLONOMIC_REFERENCE_STEPS,
-                progress: false,
-            };
+            let spec = RunSpec::new(
+                s,
+                1.0 / HOLONOMIC_REFERENCE_STEPS as f64,
+                HOLONOMIC_REFERENCE_STEPS,
+            );
             let run = problem_files::run(file, subject, &spec)?;
             match (run.failure, run.trajectory.q.last()) {
                 (None, Some(q)) => q.clone(),

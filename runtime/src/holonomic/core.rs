@@ -1,13 +1,14 @@
 //! The state the holonomic steppers share (the problem, h, tolerances, M⁻¹, the constraint frame
 //! of the last position, the last multipliers and the step count) and the run loop of the
-//! one-step methods.
+//! one-step methods, which hands every accepted state to an [`Observer`].
 
 use super::consistency::{initial_state, project_at, restoration_tolerances};
 use super::error::{HolonomicError, HolonomicFailure};
 use super::multipliers::ConstraintFrame;
 use super::options::{HolonomicOptions, Tolerances, validate};
 use crate::problem::{HolonomicSystem, Matrix, Vector};
-use crate::solution::{Solution, StepStats};
+use crate::solution::{Observer, Point, Record, Solution, StepStats, Stopped};
+use std::convert::Infallible;
 
 /// Shared stepper state.
 #[derive(Clone, Debug)]
@@ -63,62 +64,69 @@ pub(super) trait OneStep<'a, P, const D: usize, const M: usize> {
     ) -> Result<(Vector<D>, Vector<D>, StepStats), HolonomicError>;
 }
 
-/// Runs `options.steps` steps of the stepper `make` builds from `(q₀, p₀)`: the initial data are
-/// checked (or projected); with `restore_consistency` every step is followed by a projection at
-/// round-off tolerance. On failure the error carries the solution up to the last accepted step.
-pub(super) fn run<'a, S, P, const D: usize, const M: usize>(
+/// Runs `options.steps` steps of the stepper `make` builds from `(q₀, p₀)`, handing every
+/// accepted state (the initial one first) to `observer`: the initial data are checked (or
+/// projected); with `restore_consistency` every step is followed by a projection at round-off
+/// tolerance. Stops at the first failed step or observer error.
+pub(super) fn run<'a, S, P, O, const D: usize, const M: usize>(
     problem: &'a P,
     q0: &Vector<D>,
     p0: &Vector<D>,
     options: &HolonomicOptions,
     make: impl FnOnce() -> Result<S, HolonomicError>,
-) -> Result<Solution<D>, Box<HolonomicFailure<D>>>
+    observer: &mut O,
+) -> Result<(), Stopped<HolonomicError, O::Error>>
 where
     S: OneStep<'a, P, D, M>,
     P: HolonomicSystem<D, M>,
+    O: Observer<D> + ?Sized,
 {
-    let mut solution = Solution::with_capacity(options.steps);
-    let fail = |solution, error| Box::new(HolonomicFailure { solution, error });
-    let mut stepper = match make() {
-        Ok(s) => s,
-        Err(e) => return Err(fail(solution, e)),
-    };
-    let (mut q, mut p) = match initial_state(problem, q0, p0, options) {
-        Ok(state) => state,
-        Err(e) => return Err(fail(solution, e)),
-    };
+    let mut stepper = make().map_err(Stopped::Step)?;
+    let (mut q, mut p) = initial_state(problem, q0, p0, options).map_err(Stopped::Step)?;
     let restoration = restoration_tolerances(&options.tolerances);
-    solution.t.push(0.0);
-    solution.q.push(q);
-    solution.p.push(p);
-    for _ in 0..options.steps {
-        let time = stepper.core().time();
-        let next = stepper.advance(&q, &p).and_then(|(q1, p1, stats)| {
-            let core = stepper.core();
-            let state = if options.restore_consistency {
-                project_at(
-                    problem,
-                    &core.minv,
-                    &q1,
-                    &p1,
-                    &restoration,
-                    core.steps,
-                    time,
-                )?
-            } else {
-                (q1, p1)
-            };
-            Ok((state, stats))
-        });
-        let (state, stats) = match next {
-            Ok(n) => n,
-            Err(e) => return Err(fail(solution, e)),
+    let mut stats = None;
+    for n in 0..=options.steps {
+        let point = Point {
+            step: n,
+            t: stepper.core().time(),
+            q: &q,
+            p: &p,
+            lambda: &[],
+            stats,
         };
-        (q, p) = state;
-        solution.t.push(stepper.core().time());
-        solution.q.push(q);
-        solution.p.push(p);
-        solution.stats.push(stats);
+        observer.observe(&point).map_err(Stopped::Observer)?;
+        if n == options.steps {
+            break;
+        }
+        let time = stepper.core().time();
+        let (q1, p1, step_stats) = stepper.advance(&q, &p).map_err(Stopped::Step)?;
+        (q, p) = if options.restore_consistency {
+            let core = stepper.core();
+            project_at(
+                problem,
+                &core.minv,
+                &q1,
+                &p1,
+                &restoration,
+                core.steps,
+                time,
+            )
+            .map_err(Stopped::Step)?
+        } else {
+            (q1, p1)
+        };
+        stats = Some(step_stats);
     }
-    Ok(solution)
+    Ok(())
+}
+
+/// The solution of a run of `options.steps` steps into `run`'s observer, every point kept, or
+/// the solution up to the last accepted step with the error of the step that failed.
+pub(super) fn record<const D: usize>(
+    options: &HolonomicOptions,
+    run: impl FnOnce(&mut Record<D>) -> Result<(), Stopped<HolonomicError, Infallible>>,
+) -> Result<Solution<D>, Box<HolonomicFailure<D>>> {
+    Record::every_point(options.steps, run, |solution, error| {
+        Box::new(HolonomicFailure { solution, error })
+    })
 }

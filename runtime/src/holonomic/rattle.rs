@@ -1,11 +1,11 @@
 //! The RATTLE stepper and its driver.
 
-use super::core::{OneStep, StepperCore, run};
+use super::core::{OneStep, StepperCore, record, run};
 use super::error::{HolonomicError, HolonomicFailure};
 use super::multipliers::{ConstraintFrame, solve_positions, solve_velocities};
 use super::options::{HolonomicOptions, Tolerances};
 use crate::problem::{HolonomicSystem, Vector};
-use crate::solution::{Solution, StepStats};
+use crate::solution::{Observer, Solution, StepStats, Stopped};
 
 /// One accepted RATTLE step from `(q, p)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -144,7 +144,30 @@ pub fn integrate_rattle<P: HolonomicSystem<D, M>, const D: usize, const M: usize
     p0: &Vector<D>,
     options: &HolonomicOptions,
 ) -> Result<Solution<D>, Box<HolonomicFailure<D>>> {
-    run(problem, q0, p0, options, || {
-        Rattle::new(problem, options.h, options.tolerances)
+    record(options, |r| {
+        integrate_rattle_into(problem, q0, p0, options, r)
     })
+}
+
+/// [`integrate_rattle`], handing every accepted state (the initial one first) to `observer` as
+/// it is computed instead of keeping it; stops at the first failed step or observer error.
+pub fn integrate_rattle_into<P, O, const D: usize, const M: usize>(
+    problem: &P,
+    q0: &Vector<D>,
+    p0: &Vector<D>,
+    options: &HolonomicOptions,
+    observer: &mut O,
+) -> Result<(), Stopped<HolonomicError, O::Error>>
+where
+    P: HolonomicSystem<D, M>,
+    O: Observer<D> + ?Sized,
+{
+    run(
+        problem,
+        q0,
+        p0,
+        options,
+        || Rattle::new(problem, options.h, options.tolerances),
+        observer,
+    )
 }

@@ -11,12 +11,12 @@
 //! `O(h²)`.
 
 use super::consistency::initial_state;
-use super::core::StepperCore;
+use super::core::{StepperCore, record};
 use super::error::{HolonomicError, HolonomicFailure};
 use super::multipliers::{ConstraintFrame, solve_positions};
 use super::options::{HolonomicOptions, Tolerances};
 use crate::problem::{HolonomicSystem, Vector};
-use crate::solution::{Solution, StepStats};
+use crate::solution::{Observer, Point, Solution, StepStats, Stopped};
 
 /// One SHAKE position update.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -115,45 +115,59 @@ pub fn integrate_shake<P: HolonomicSystem<D, M>, const D: usize, const M: usize>
     p0: &Vector<D>,
     options: &HolonomicOptions,
 ) -> Result<Solution<D>, Box<HolonomicFailure<D>>> {
-    let mut solution = Solution::with_capacity(options.steps);
-    let fail = |solution, error| Box::new(HolonomicFailure { solution, error });
+    record(options, |r| {
+        integrate_shake_into(problem, q0, p0, options, r)
+    })
+}
+
+/// [`integrate_shake`], handing every state `(q_n, p_n)` (the initial one first) to `observer`
+/// once its momentum is known instead of keeping it; stops at the first failed step or
+/// observer error.
+pub fn integrate_shake_into<P, O, const D: usize, const M: usize>(
+    problem: &P,
+    q0: &Vector<D>,
+    p0: &Vector<D>,
+    options: &HolonomicOptions,
+    observer: &mut O,
+) -> Result<(), Stopped<HolonomicError, O::Error>>
+where
+    P: HolonomicSystem<D, M>,
+    O: Observer<D> + ?Sized,
+{
     if options.restore_consistency {
         let e = HolonomicError::InvalidOptions("SHAKE has no consistency restoration");
-        return Err(fail(solution, e));
+        return Err(Stopped::Step(e));
     }
-    let (q0, p0) = match initial_state(problem, q0, p0, options) {
-        Ok(state) => state,
-        Err(e) => return Err(fail(solution, e)),
-    };
+    let (q0, p0) = initial_state(problem, q0, p0, options).map_err(Stopped::Step)?;
     let mass = problem.mass_matrix();
-    let mut shake = match Shake::new(problem, options.h, options.tolerances) {
-        Ok(s) => s,
-        Err(e) => return Err(fail(solution, e)),
+    let mut shake = Shake::new(problem, options.h, options.tolerances).map_err(Stopped::Step)?;
+    let initial = Point {
+        step: 0,
+        t: 0.0,
+        q: &q0,
+        p: &p0,
+        lambda: &[],
+        stats: None,
     };
-    solution.t.push(0.0);
-    solution.q.push(q0);
-    solution.p.push(p0);
-    let mut current = match shake.start(&q0, &p0) {
-        Ok(s) => s,
-        Err(e) => return Err(fail(solution, e)),
-    };
+    observer.observe(&initial).map_err(Stopped::Observer)?;
+    let mut current = shake.start(&q0, &p0).map_err(Stopped::Step)?;
     let mut q_prev = q0;
     for n in 1..=options.steps {
-        let next = match shake.step(&q_prev, &current.q) {
-            Ok(s) => s,
-            Err(e) => return Err(fail(solution, e)),
+        let next = shake.step(&q_prev, &current.q).map_err(Stopped::Step)?;
+        let point = Point {
+            step: n,
+            t: n as f64 * options.h,
+            q: &current.q,
+            p: &(mass * (next.q - q_prev) / (2.0 * options.h)),
+            lambda: &[],
+            stats: Some(StepStats {
+                iterations: current.iterations,
+                residual: current.residual,
+            }),
         };
-        solution.t.push(n as f64 * options.h);
-        solution.q.push(current.q);
-        solution
-            .p
-            .push(mass * (next.q - q_prev) / (2.0 * options.h));
-        solution.stats.push(StepStats {
-            iterations: current.iterations,
-            residual: current.residual,
-        });
+        observer.observe(&point).map_err(Stopped::Observer)?;
         q_prev = current.q;
         current = next;
     }
-    Ok(solution)
+    Ok(())
 }

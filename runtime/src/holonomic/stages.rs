@@ -9,13 +9,13 @@
 //! linear extrapolation `Λ_i = λ_n + c_i (λ_n − λ_{n−1})`; start-up rule: `P_i = p_0 + c_i h ṗ_0`,
 //! `Λ_i = λ_0`. The Gram matrix `A(q_n)` is checked at every step ([`super::gram`]).
 
-use super::core::{OneStep, StepperCore, run};
+use super::core::{OneStep, StepperCore, record, run};
 use super::error::{HolonomicError, HolonomicFailure};
 use super::multipliers::ConstraintFrame;
 use super::options::{HolonomicOptions, Tolerances};
 use crate::layout::Role;
 use crate::problem::{HolonomicSystem, Matrix, Vector};
-use crate::solution::{Solution, StepStats, accepted};
+use crate::solution::{Observer, Solution, StepStats, Stopped, accepted};
 use crate::solve::{Newton, NewtonOptions, SingularMatrix};
 use crate::stage::{StageMethod, StageSystem, tangent_map};
 use std::marker::PhantomData;
@@ -223,7 +223,31 @@ where
     Meth: StageMethod<P, D>,
     P: HolonomicSystem<D, M>,
 {
-    run(problem, q0, p0, options, || {
-        StageStepper::<Meth, P, D, M, N>::new(problem, options.h, options.tolerances)
+    record(options, |r| {
+        integrate_holonomic_into::<Meth, P, _, D, M, N>(problem, q0, p0, options, r)
     })
+}
+
+/// [`integrate_holonomic`], handing every accepted state (the initial one first) to `observer`
+/// as it is computed instead of keeping it; stops at the first failed step or observer error.
+pub fn integrate_holonomic_into<Meth, P, O, const D: usize, const M: usize, const N: usize>(
+    problem: &P,
+    q0: &Vector<D>,
+    p0: &Vector<D>,
+    options: &HolonomicOptions,
+    observer: &mut O,
+) -> Result<(), Stopped<HolonomicError, O::Error>>
+where
+    Meth: StageMethod<P, D>,
+    P: HolonomicSystem<D, M>,
+    O: Observer<D> + ?Sized,
+{
+    run(
+        problem,
+        q0,
+        p0,
+        options,
+        || StageStepper::<Meth, P, D, M, N>::new(problem, options.h, options.tolerances),
+        observer,
+    )
 }
