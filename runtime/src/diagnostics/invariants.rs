@@ -110,7 +110,7 @@ mod tests {
         assert_eq!(EnergyError::against(0.0), Ok(EnergyError::Absolute));
         assert_eq!(EnergyError::Absolute.of(-2e-3), 2e-3);
         let relative = EnergyError::against(-4.0);
-        assert_eq!(relative.map(|e| e.of(-3.0)), Ok(0.25));
+        assert_eq!(relative.clone().map(|e| e.of(-3.0)), Ok(0.25));
         assert_eq!(relative.map(EnergyError::kind), Ok("relative"));
         assert!(EnergyError::against(f64::NAN).is_err());
     }
