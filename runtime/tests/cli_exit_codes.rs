@@ -68,6 +68,14 @@ fn unusable_arguments_exit_2_whatever_the_reason() {
     )
     .expect("scratch file");
     expect_code(&["run", "--problem-file", bad.to_str().expect("utf-8")], 2);
+    // A file's own values are checked when it is read, `--param` values after they are set.
+    let pendulum = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/pendulum.toml");
+    let (code, stderr) = sparkgen(&["run", "--problem-file", pendulum, "--param", "m=-1"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("pendulum.toml") && stderr.contains("mass"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -79,6 +79,15 @@ pub enum CliError {
         /// Why it is unusable.
         reason: &'static str,
     },
+    /// `--param` values that make a problem file's problem unusable (a mass that is not
+    /// positive definite).
+    #[error("{}: {reason}", path.display())]
+    InvalidParameters {
+        /// The problem file.
+        path: PathBuf,
+        /// What is wrong with the values, naming the parameter or the mass entry.
+        reason: String,
+    },
     /// A file with an extension the command cannot write.
     #[error("cannot write `{path}`: unknown extension, use one of {valid}")]
     UnknownExtension {
@@ -136,6 +145,7 @@ impl CliError {
             | CliError::ProblemFile { .. }
             | CliError::UnsupportedProblemFile { .. }
             | CliError::InvalidValue { .. }
+            | CliError::InvalidParameters { .. }
             | CliError::UnknownExtension { .. } => 2,
             CliError::Write { .. }
             | CliError::Stdout(_)

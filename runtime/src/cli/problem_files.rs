@@ -37,6 +37,10 @@ pub fn load(path: &std::path::Path, params: &[String]) -> Result<(ProblemFile, S
                 valid: valid.join(", "),
             })?;
     }
+    file.validate().map_err(|e| CliError::InvalidParameters {
+        path: path.to_owned(),
+        reason: format!("with the --param values given, {e}"),
+    })?;
     let kind = match &file {
         ProblemFile::DegenerateLagrangian(_) => Kind::Degenerate,
         ProblemFile::Holonomic(_) => Kind::Holonomic,
