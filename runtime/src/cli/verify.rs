@@ -26,7 +26,7 @@ use super::problem_files;
 use super::problems::find;
 use super::registry::{HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
 use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, implicit};
-use crate::diagnostics::{empirical_order, gauss8};
+use crate::diagnostics::{empirical_order, gauss8, maximum};
 use crate::holonomic::problems::Pendulum;
 use crate::integrate::vector_field;
 use crate::problem::{DegenerateLagrangian, Vector};
@@ -106,7 +106,7 @@ impl MultiplierRecord {
     /// The record of `multiplier` (`|λ_n|∞` at the times `t`); `failed_at`, the time at which
     /// the run stopped early, if it did.
     pub fn of(t: &[f64], multiplier: &[f64], failed_at: Option<f64>) -> Option<MultiplierRecord> {
-        let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+        let max = |v: &[f64]| maximum(v.iter().copied());
         let half = multiplier.len() / 2;
         let (first, second) = multiplier.split_at(half);
         // No multiplier beyond round-off (e.g. d^λ·Λ̃ ≡ 0 up to the rounding of its terms) is no
@@ -221,13 +221,13 @@ fn study(
             .ok()
             .filter(|r| r.failure.is_none())
             .and_then(|r| {
-                r.trajectory.q.last().map(|q| {
-                    q.iter()
-                        .zip(q_ref)
-                        .map(|(a, b)| (a - b).abs())
-                        .fold(0.0, f64::max)
-                })
-            });
+                r.trajectory
+                    .q
+                    .last()
+                    .map(|q| maximum(q.iter().zip(q_ref).map(|(a, b)| (a - b).abs())))
+            })
+            // A non-finite error is a failed point of the sweep, like a failed run.
+            .filter(|e| e.is_finite());
         match error {
             Some(e) if e <= FLOOR => break,
             Some(e) => sweep.push((h, e)),
