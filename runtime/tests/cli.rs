@@ -24,6 +24,17 @@ use sparkgen::solution::Solution;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+// The command's cases that are not about one subcommand's output, in files of their own; one
+// test binary for all of them.
+#[path = "cli/exit_codes.rs"]
+mod exit_codes;
+#[path = "cli/scale.rs"]
+mod scale;
+#[path = "cli/streaming.rs"]
+mod streaming;
+#[path = "cli/verify_filter.rs"]
+mod verify_filter;
+
 fn sparkgen(args: &[&str]) -> Output {
     let output = Command::new(env!("CARGO_BIN_EXE_sparkgen"))
         .args(args)
@@ -696,6 +707,17 @@ fn verify_problem_file_studies_every_method_of_its_kind() {
         assert_eq!(m["pass"], true, "{m}");
     }
     assert!(out.status.success());
+}
+
+/// Runs `args`, expects exit code `code` and exactly one line on stderr, starting with `error`
+/// (the command's and clap's prefix alike); returns it.
+fn fails_with_code(args: &[&str], code: i32) -> String {
+    let out = sparkgen(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.starts_with("error"), "{args:?}: {stderr}");
+    stderr
 }
 
 /// Runs `args`, expects failure with exactly one line on stderr containing every `needle`.

@@ -8,7 +8,7 @@
 //! line on stderr, never by a panic or a signal, within a time budget and under an address-space
 //! limit (an allocation beyond it aborts the process, which the test reports). A finding is
 //! reproduced by proptest's printed minimal case and kept as a named regression test in
-//! `tests/cli_exit_codes.rs`, `tests/problem_file.rs` or this file.
+//! `tests/cli/*.rs`, `tests/problem_file.rs` or this file.
 #![cfg(feature = "cli")]
 
 use proptest::prelude::*;

@@ -3,34 +3,10 @@
 //! masses that are not positive. Each ends in a one-line error with the documented exit code
 //! (1 for a failed run, 2 for an argument that cannot be used), not in exit 0 with a wrong
 //! trajectory.
-#![cfg(feature = "cli")]
-
+use super::fails_with_code;
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicError, HolonomicOptions, integrate_rattle};
 use sparkgen::problem::MassMatrixError;
-use std::process::{Command, Output};
-
-fn sparkgen(args: &[&str]) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_sparkgen"))
-        .args(args)
-        .output()
-        .expect("the binary starts");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
-        "{args:?} panicked: {stderr}"
-    );
-    output
-}
-
-/// Runs `args`, expects exit code `code` and one line on stderr; returns it.
-fn fails_with_code(args: &[&str], code: i32) -> String {
-    let out = sparkgen(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
-    stderr
-}
 
 /// At `q = (10²⁰, 1)` the two-form `Ω = J − Jᵀ` has the entry `1/(q₁q₂) = 10⁻²⁰`, below the
 /// round-off of `∂ϑ₁/∂q₂ = 1 + 1/(q₁q₂)`: the stage Jacobian has lost the first row's

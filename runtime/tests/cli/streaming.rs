@@ -1,7 +1,6 @@
 //! Drives the `sparkgen` binary on runs whose output streams: step counts beyond any memory,
 //! `--every` thinning, a Hamiltonian that stops being finite mid-run, and a zero energy.
-#![cfg(feature = "cli")]
-
+use super::{scratch, sparkgen};
 use nalgebra::SVector;
 use serde_json::Value;
 use sparkgen::generated::steppers::SlrkLobattoIIIE3;
@@ -10,31 +9,9 @@ use sparkgen::holonomic::{HolonomicOptions, integrate_rattle};
 use sparkgen::integrate::{Options, integrate};
 use sparkgen::problem::{DegenerateLagrangian, HolonomicSystem};
 use sparkgen::problems::LotkaVolterra2d;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn sparkgen(args: &[&str]) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_sparkgen"))
-        .args(args)
-        .output()
-        .expect("the binary starts");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
-        "{args:?} panicked: {stderr}"
-    );
-    output
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("sparkgen-streaming-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
-}
 
 fn text(path: &Path) -> String {
     path.to_string_lossy().to_string()

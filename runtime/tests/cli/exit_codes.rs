@@ -1,0 +1,61 @@
+//! The command's exit-code rule, documented on `CliError::exit_code` and in the README:
+//! 0 for success, 2 for arguments that cannot be used whatever the reason (clap's parse errors
+//! and the command's own checks alike), 1 for failures of the work itself. Every failure is
+//! one line on stderr and never a panic.
+
+use super::{fails_with_code, scratch, sparkgen};
+
+#[test]
+fn unusable_arguments_exit_2_whatever_the_reason() {
+    // The same option rejected by clap (not a number) and by the command (not positive).
+    fails_with_code(&["run", "--h", "abc"], 2);
+    fails_with_code(&["run", "--h", "0"], 2);
+    fails_with_code(&["run", "--h", "-1"], 2);
+    fails_with_code(&["run", "--h", "inf"], 2);
+    fails_with_code(&["run", "--steps", "-3"], 2);
+    fails_with_code(&["run", "--steps", "0"], 2);
+    fails_with_code(&["run", "--t-end", "nan"], 2);
+    fails_with_code(&["run", "nosuch"], 2);
+    fails_with_code(&["run", "--method", "rk4"], 2);
+    fails_with_code(&["run", "--stages", "9"], 2);
+    fails_with_code(&["run", "--param", "zz=1"], 2);
+    fails_with_code(&["run", "--param", "a1=x"], 2);
+    fails_with_code(&["run", "--steps", "5", "--out", "x.txt"], 2);
+    fails_with_code(&["tableau", "NoSuch", "2"], 2);
+    fails_with_code(&["tableau", "Gauss", "99"], 2);
+    fails_with_code(&["frobnicate"], 2);
+    fails_with_code(&["run", "--problem-file", "/nonexistent/problem.toml"], 2);
+    let dir = scratch("file");
+    let bad = dir.join("bad.toml");
+    std::fs::write(
+        &bad,
+        "kind = \"degenerate_lagrangian\"\ncoordinates = [\"q1\", \"q2\"]\n\
+         theta = [\"q2\", \"q1\"]\nhamiltonian = \"q1 + zz\"\n[initial]\nq = [1.0, 1.0]\n",
+    )
+    .expect("scratch file");
+    fails_with_code(&["run", "--problem-file", bad.to_str().expect("utf-8")], 2);
+    // A file's own values are checked when it is read, `--param` values after they are set.
+    let pendulum = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/pendulum.toml");
+    let stderr = fails_with_code(&["run", "--problem-file", pendulum, "--param", "m=-1"], 2);
+    assert!(
+        stderr.contains("pendulum.toml") && stderr.contains("mass"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn failures_of_the_run_exit_1() {
+    // Writing into a directory that does not exist fails when the file is written.
+    fails_with_code(
+        &["run", "--steps", "5", "--out", "/nonexistent/dir/x.csv"],
+        1,
+    );
+    // A step far too large for Lotka–Volterra: Newton leaves the domain of ln at step 1.
+    fails_with_code(&["run", "--h", "5", "--steps", "10"], 1);
+}
+
+#[test]
+fn successful_runs_exit_0() {
+    assert!(sparkgen(&["run", "--steps", "3"]).status.success());
+    assert!(sparkgen(&["tableau", "Gauss", "2"]).status.success());
+}
