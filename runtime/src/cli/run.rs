@@ -131,6 +131,25 @@ struct Integrate<'a, P, O: ?Sized, const D: usize> {
     observer: &'a mut O,
 }
 
+impl<'a, P, O: ?Sized, const D: usize> Integrate<'a, P, O, D> {
+    /// The run of `spec` (step size and step count) from `(q₀, p₀)` into `observer`.
+    fn new(
+        problem: &'a P,
+        q0: Vector<D>,
+        p0: Vector<D>,
+        spec: &RunSpec,
+        observer: &'a mut O,
+    ) -> Self {
+        Integrate {
+            problem,
+            q0,
+            p0,
+            options: Options::new(spec.h, spec.steps),
+            observer,
+        }
+    }
+}
+
 type Outcome<S> = Result<(), Stopped<S, CliError>>;
 
 impl<P, O: Observer<D, Error = CliError> + ?Sized, const D: usize> Integrate<'_, P, O, D> {
@@ -246,13 +265,7 @@ pub fn degenerate<P: DegenerateLagrangian<DIMENSION>>(
         |q, _| Some(problem.hamiltonian(q)),
         |q, p| (p - problem.theta(q)).amax(),
         |observer| {
-            let visitor = Integrate {
-                problem,
-                q0,
-                p0,
-                options: Options::new(spec.h, spec.steps),
-                observer,
-            };
+            let visitor = Integrate::new(problem, q0, p0, spec, observer);
             registry::visit(stepper, visitor)
         },
     )
@@ -281,13 +294,7 @@ where
         |q, p| problem.energy(q, p),
         |q, p| problem.phi(q, p).amax(),
         |observer| {
-            let visitor = Integrate {
-                problem,
-                q0,
-                p0,
-                options: Options::new(spec.h, spec.steps),
-                observer,
-            };
+            let visitor = Integrate::new(problem, q0, p0, spec, observer);
             <Shape<D, M> as ImplicitDispatch<D, M>>::visit(info, visitor)
         },
     )
@@ -316,13 +323,7 @@ where
         |q, p| problem.hamiltonian(q, p),
         |q, p| problem.phi(q, p).amax(),
         |observer| {
-            let visitor = Integrate {
-                problem,
-                q0,
-                p0,
-                options: Options::new(spec.h, spec.steps),
-                observer,
-            };
+            let visitor = Integrate::new(problem, q0, p0, spec, observer);
             <Shape<D, M> as HamiltonianDispatch<D, M>>::visit(info, visitor)
         },
     )
