@@ -9,7 +9,7 @@ use super::extent::Extent;
 use super::lower::{Lowerer, Scope};
 use super::method::{Method, Output};
 use super::shape;
-use quote::ToTokens;
+use crate::NodeId;
 use syn::Expr;
 
 /// The derive of `sparkgen::problem::DegenerateLagrangian<D>`.
@@ -35,39 +35,71 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     let theta_exprs = theta_entry
         .map(|e| shape::vector(&e.value, Some(d), "one per coordinate in `q`", errors))
         .unwrap_or_default();
-    Some(problem(
+    let lowered = lower(
         lw,
         d,
         &theta_exprs,
         hamiltonian_entry.map(|e| &e.value),
-        &theta_entry.map(|e| &e.value),
+        theta_entry.map(|e| Extent::of(&e.value)),
         errors,
-    ))
+    );
+    Some(problem(lowered, errors))
+}
+
+/// ϑ and H in the graph, not yet differentiated. It holds no syntax tree (only the extents
+/// that errors are spanned over), so a caller can free the trees before the derivatives.
+pub(crate) struct Lowered {
+    lw: Lowerer,
+    d: usize,
+    theta: Vec<NodeId>,
+    hamiltonian: NodeId,
+    theta_context: Option<Extent>,
+    hamiltonian_context: Option<Extent>,
 }
 
 /// Lowers ϑ (`theta_exprs`, `d` components; `theta_context` spans them all) and H (0 when
-/// absent) in `lw`, whose scope binds the coordinates to `q`, and forms the trait's methods.
-pub(crate) fn problem(
+/// absent) in `lw`, whose scope binds the coordinates to `q`.
+pub(crate) fn lower(
     mut lw: Lowerer,
     d: usize,
     theta_exprs: &[&Expr],
     hamiltonian_expr: Option<&Expr>,
-    theta_context: &dyn ToTokens,
+    theta_context: Option<Extent>,
     errors: &mut Errors,
-) -> Problem {
+) -> Lowered {
     let theta = lw.lower_all(theta_exprs, errors);
     let theta = lw.fit(theta, d);
     let hamiltonian = match hamiltonian_expr {
         Some(e) => lw.lower(e, errors),
         None => lw.graph.int(0),
     };
-    let hamiltonian_context = hamiltonian_expr.map(Extent::of);
+    Lowered {
+        lw,
+        d,
+        theta,
+        hamiltonian,
+        theta_context,
+        hamiltonian_context: hamiltonian_expr.map(Extent::of),
+    }
+}
 
+/// Forms the trait's methods from the lowered ϑ and H.
+pub(crate) fn problem(lowered: Lowered, errors: &mut Errors) -> Problem {
+    let Lowered {
+        mut lw,
+        d,
+        theta,
+        hamiltonian,
+        theta_context,
+        hamiltonian_context,
+    } = lowered;
     let q = lw.graph.vector("q", d);
     let w = lw.graph.vector("w", d);
     let v = lw.graph.vector("v", d);
     let jacobian = lw.graph.jacobian(&theta, &q);
-    let jacobian = lw.checked(jacobian, theta_context, errors, |g| Lowerer::zeros(g, d, d));
+    let jacobian = lw.checked(jacobian, &theta_context, errors, |g| {
+        Lowerer::zeros(g, d, d)
+    });
     let gradient = lw.graph.gradient(hamiltonian, &q);
     let gradient = lw.checked(gradient, &hamiltonian_context, errors, |g| {
         vec![g.int(0); d]
@@ -79,9 +111,9 @@ pub(crate) fn problem(
     let jtw = lw
         .graph
         .jacobian_transpose_vector_derivative(&theta, &q, &w);
-    let jtw = lw.checked(jtw, theta_context, errors, |g| Lowerer::zeros(g, d, d));
+    let jtw = lw.checked(jtw, &theta_context, errors, |g| Lowerer::zeros(g, d, d));
     let jv = lw.graph.jacobian_vector_derivative(&theta, &q, &v);
-    let jv = lw.checked(jv, theta_context, errors, |g| Lowerer::zeros(g, d, d));
+    let jv = lw.checked(jv, &theta_context, errors, |g| Lowerer::zeros(g, d, d));
 
     let methods = vec![
         Method::new("theta", &[("q", d)], Output::Vector(theta)),

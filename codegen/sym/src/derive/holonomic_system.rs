@@ -10,7 +10,7 @@ use super::lower::{Lowerer, Scope};
 use super::mass;
 use super::method::{Method, Output};
 use super::shape;
-use quote::ToTokens;
+use crate::{Matrix, NodeId};
 use syn::Expr;
 
 /// The derive of `sparkgen::problem::HolonomicSystem<D, M>`.
@@ -40,30 +40,44 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     }
     let mut lw = Lowerer::new(Scope::of_struct(input));
     lw.bind("q", &names, errors);
-    Some(problem(
+    let lowered = lower(
         lw,
         d,
         mass_entry.map(|e| &e.value),
         potential_entry.map(|e| &e.value),
         &constraint_exprs,
-        &constraints_entry?.value,
+        Some(Extent::of(&constraints_entry?.value)),
         errors,
-    ))
+    );
+    Some(problem(lowered, errors))
 }
 
-/// Lowers M (`mass_expr`: scalar, diagonal list or matrix; the identity when absent), V (0 when
-/// absent) and the `m ≥ 1` constraints c (`constraints_context` spans them all) in `lw`, whose
-/// scope binds the `d` coordinates to `q`, and forms the trait's methods.
-pub(crate) fn problem(
+/// M, M⁻¹, V and c in the graph, not yet differentiated. It holds no syntax tree (only the
+/// extents that errors are spanned over), so a caller can free the trees before the
+/// derivatives.
+pub(crate) struct Lowered {
+    lw: Lowerer,
+    d: usize,
+    mass: Matrix,
+    inverse: Matrix,
+    potential: NodeId,
+    constraints: Vec<NodeId>,
+    potential_context: Option<Extent>,
+    constraints_context: Option<Extent>,
+}
+
+/// Lowers M (`mass_expr`: scalar, diagonal list or matrix; the identity when absent) and
+/// inverts it, V (0 when absent) and the `m ≥ 1` constraints c (`constraints_context` spans
+/// them all) in `lw`, whose scope binds the `d` coordinates to `q`.
+pub(crate) fn lower(
     mut lw: Lowerer,
     d: usize,
     mass_expr: Option<&Expr>,
     potential_expr: Option<&Expr>,
     constraint_exprs: &[&Expr],
-    constraints_context: &dyn ToTokens,
+    constraints_context: Option<Extent>,
     errors: &mut Errors,
-) -> Problem {
-    let m = constraint_exprs.len();
+) -> Lowered {
     let mass = match mass_expr {
         Some(e) => mass::lower(e, d, &mut lw, errors),
         None => mass::identity(&mut lw.graph, d),
@@ -80,8 +94,31 @@ pub(crate) fn problem(
         None => lw.graph.int(0),
     };
     let constraints = lw.lower_all(constraint_exprs, errors);
-    let potential_context = potential_expr.map(Extent::of);
+    Lowered {
+        lw,
+        d,
+        mass,
+        inverse,
+        potential,
+        constraints,
+        potential_context: potential_expr.map(Extent::of),
+        constraints_context,
+    }
+}
 
+/// Forms the trait's methods from the lowered M, M⁻¹, V and c.
+pub(crate) fn problem(lowered: Lowered, errors: &mut Errors) -> Problem {
+    let Lowered {
+        mut lw,
+        d,
+        mass,
+        inverse,
+        potential,
+        constraints,
+        potential_context,
+        constraints_context,
+    } = lowered;
+    let m = constraints.len();
     let q = lw.graph.vector("q", d);
     let lambda = lw.graph.vector("lambda", m);
     let gradient = lw.graph.gradient(potential, &q);
@@ -91,18 +128,18 @@ pub(crate) fn problem(
         Lowerer::zeros(g, d, d)
     });
     let jacobian = lw.graph.jacobian(&constraints, &q);
-    let jacobian = lw.checked(jacobian, constraints_context, errors, |g| {
+    let jacobian = lw.checked(jacobian, &constraints_context, errors, |g| {
         Lowerer::zeros(g, m, d)
     });
     let force_derivative = lw
         .graph
         .jacobian_transpose_vector_derivative(&constraints, &q, &lambda);
-    let force_derivative = lw.checked(force_derivative, constraints_context, errors, |g| {
+    let force_derivative = lw.checked(force_derivative, &constraints_context, errors, |g| {
         Lowerer::zeros(g, d, d)
     });
     let v = lw.graph.vector("v", d);
     let velocity_derivative = lw.graph.jacobian_vector_derivative(&constraints, &q, &v);
-    let velocity_derivative = lw.checked(velocity_derivative, constraints_context, errors, |g| {
+    let velocity_derivative = lw.checked(velocity_derivative, &constraints_context, errors, |g| {
         Lowerer::zeros(g, m, d)
     });
 

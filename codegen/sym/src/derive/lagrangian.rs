@@ -9,6 +9,7 @@ use super::extent::Extent;
 use super::lower::{Lowerer, Scope};
 use super::method::{Method, Output};
 use super::shape;
+use crate::NodeId;
 use syn::Expr;
 
 /// The derive of `sparkgen::problem::Lagrangian<D>`.
@@ -34,23 +35,47 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     let mut lw = Lowerer::new(Scope::of_struct(input));
     lw.bind("q", &q_names, errors);
     lw.bind("v", &v_names, errors);
-    Some(problem(lw, d, lagrangian_entry.map(|e| &e.value), errors))
+    let lowered = lower(lw, d, lagrangian_entry.map(|e| &e.value), errors);
+    Some(problem(lowered, errors))
+}
+
+/// L in the graph, not yet differentiated. It holds no syntax tree (only the extent that errors
+/// are spanned over), so a caller can free the tree before the derivatives.
+pub(crate) struct Lowered {
+    lw: Lowerer,
+    d: usize,
+    lagrangian: NodeId,
+    context: Option<Extent>,
 }
 
 /// Lowers L (`lagrangian_expr`, 0 when absent) in `lw`, whose scope binds the `d` coordinates
-/// to `q` and the velocities to `v`, and forms the trait's methods.
-pub(crate) fn problem(
+/// to `q` and the velocities to `v`.
+pub(crate) fn lower(
     mut lw: Lowerer,
     d: usize,
     lagrangian_expr: Option<&Expr>,
     errors: &mut Errors,
-) -> Problem {
+) -> Lowered {
     let lagrangian = match lagrangian_expr {
         Some(e) => lw.lower(e, errors),
         None => lw.graph.int(0),
     };
-    let context = lagrangian_expr.map(Extent::of);
+    Lowered {
+        lw,
+        d,
+        lagrangian,
+        context: lagrangian_expr.map(Extent::of),
+    }
+}
 
+/// Forms the trait's methods from the lowered L.
+pub(crate) fn problem(lowered: Lowered, errors: &mut Errors) -> Problem {
+    let Lowered {
+        mut lw,
+        d,
+        lagrangian,
+        context,
+    } = lowered;
     let q = lw.graph.vector("q", d);
     let v = lw.graph.vector("v", d);
     let force = lw.graph.gradient(lagrangian, &q);

@@ -86,18 +86,19 @@ pub fn degenerate_lagrangian(
     let mut lw = Lowerer::new(scope(parameters));
     lw.bind("q", &names, &mut front.errors);
     let theta: Vec<&Expr> = parsed_theta.iter().map(|e| &e.0).collect();
-    let problem = degenerate_lagrangian::problem(
+    let lowered = degenerate_lagrangian::lower(
         lw,
         names.len(),
         &theta,
         Some(&hamiltonian.0),
-        &Extent::of_all(&theta),
+        Extent::of_all(&theta),
         &mut front.errors,
     );
     // The trees are no longer needed (errors hold their spans): free them before the
-    // kernels and tapes are built.
+    // derivatives, kernels and tapes are built.
     drop(theta);
     drop((parsed_theta, hamiltonian));
+    let problem = degenerate_lagrangian::problem(lowered, &mut front.errors);
     front.finish(problem, parameters)
 }
 
@@ -122,8 +123,9 @@ pub fn lagrangian(
     let mut lw = Lowerer::new(scope(parameters));
     lw.bind("q", &q_names, &mut front.errors);
     lw.bind("v", &v_names, &mut front.errors);
-    let problem = lagrangian::problem(lw, q_names.len(), Some(&lagrangian.0), &mut front.errors);
+    let lowered = lagrangian::lower(lw, q_names.len(), Some(&lagrangian.0), &mut front.errors);
     drop(lagrangian);
+    let problem = lagrangian::problem(lowered, &mut front.errors);
     front.finish(problem, parameters)
 }
 
@@ -148,17 +150,18 @@ pub fn holonomic_system(
     let mut lw = Lowerer::new(scope(parameters));
     lw.bind("q", &names, &mut front.errors);
     let constraint_refs: Vec<&Expr> = constraints.iter().map(|e| &e.0).collect();
-    let problem = holonomic_system::problem(
+    let lowered = holonomic_system::lower(
         lw,
         names.len(),
         mass.as_ref().map(|m| &m.0),
         Some(&potential.0),
         &constraint_refs,
-        &Extent::of_all(&constraint_refs),
+        Extent::of_all(&constraint_refs),
         &mut front.errors,
     );
     drop(constraint_refs);
     drop((constraints, mass, potential));
+    let problem = holonomic_system::problem(lowered, &mut front.errors);
     front.finish(problem, parameters)
 }
 
