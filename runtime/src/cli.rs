@@ -159,6 +159,7 @@ fn run_command(args: &RunArgs) -> Result<(), CliError> {
                 every: args.every,
                 progress: true,
             },
+            project_initial: args.project_initial,
         })
     };
     let (run, description) = match &args.problem_file {

@@ -80,7 +80,7 @@ pub enum IntegrateError {
     /// `|φ(q₀, p₀)|` (`|p₀ − ϑ(q₀)|` for a degenerate Lagrangian) exceeds the tolerance and no
     /// projection was requested or available.
     #[error(
-        "inconsistent initial data: |φ(q₀, p₀)|∞ = {residual:e} > {tolerance:e} (φ = p − ϑ(q) for a degenerate Lagrangian; set `project_initial` to project where the kind can)"
+        "inconsistent initial data: |φ(q₀, p₀)|∞ = {residual:e} > {tolerance:e} (φ = p − ϑ(q) for a degenerate Lagrangian; project p₀ = ϑ(q₀) with `--project-initial`, or `project_initial` in the options, where the kind allows it)"
     )]
     InconsistentInitialData {
         /// `|φ(q₀, p₀)|∞`.

@@ -81,6 +81,11 @@ pub struct RunArgs {
     /// the interpreter; `--param` sets its parameters.
     #[arg(long, value_name = "FILE.toml", conflicts_with = "problem")]
     pub problem_file: Option<PathBuf>,
+    /// Project inconsistent initial data onto the constraints instead of refusing them: p₀ =
+    /// ϑ(q₀) for a degenerate Lagrangian; for a holonomic system q₀ onto c(q) = 0 and p₀ onto
+    /// G(q₀) M⁻¹ p = 0.
+    #[arg(long)]
+    pub project_initial: bool,
 }
 
 /// `sparkgen tableau`.

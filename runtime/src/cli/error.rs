@@ -107,6 +107,13 @@ pub enum CliError {
     /// Writing to standard output failed (e.g. a closed pipe).
     #[error("cannot write to standard output: {0}")]
     Stdout(#[from] std::io::Error),
+    /// The initial state or the step size was refused before the first step (inconsistent
+    /// initial data without `--project-initial`, a non-finite initial energy or multiplier).
+    #[error("{message}")]
+    InitialState {
+        /// The integrator's message, with the numbers.
+        message: String,
+    },
     /// A step failed; the trajectory up to it was written to the requested files.
     #[error("{message}{}", written_note(written))]
     StepFailed {
@@ -132,8 +139,8 @@ pub enum CliError {
 
 impl CliError {
     /// The process exit code: 2 for arguments that cannot be used, whatever the reason (an
-    /// unknown name, an invalid number, a problem file that cannot be read or has errors, an
-    /// unwritable output extension), 1 for failures of the work itself (a failed step, a
+    /// unknown name, an invalid number, a problem file that cannot be read or has errors, initial
+    /// data refused before the first step, an unwritable output extension), 1 for failures of the work itself (a failed step, a
     /// diagnostic, a failed verification, a file that could not be written).
     pub fn exit_code(&self) -> u8 {
         match self {
@@ -146,6 +153,7 @@ impl CliError {
             | CliError::UnsupportedProblemFile { .. }
             | CliError::InvalidValue { .. }
             | CliError::InvalidParameters { .. }
+            | CliError::InitialState { .. }
             | CliError::UnknownExtension { .. } => 2,
             CliError::Write { .. }
             | CliError::Stdout(_)

@@ -38,6 +38,9 @@ pub struct RunSpec {
     pub steps: usize,
     /// What is kept in memory, written and shown as the run goes.
     pub keep: Keep,
+    /// Project inconsistent initial data where the problem's kind can, instead of refusing
+    /// them (`--project-initial`).
+    pub project_initial: bool,
 }
 
 impl RunSpec {
@@ -53,6 +56,7 @@ impl RunSpec {
                 every: NonZeroUsize::MIN,
                 progress: false,
             },
+            project_initial: false,
         }
     }
 }
@@ -144,7 +148,10 @@ impl<'a, P, O: ?Sized, const D: usize> Integrate<'a, P, O, D> {
             problem,
             q0,
             p0,
-            options: Options::new(spec.h, spec.steps),
+            options: Options {
+                project_initial: spec.project_initial,
+                ..Options::new(spec.h, spec.steps)
+            },
             observer,
         }
     }
@@ -219,9 +226,8 @@ fn observed<S: Display, const D: usize>(
             wall_seconds,
             failure,
         }),
-        None => Err(CliError::StepFailed {
+        None => Err(CliError::InitialState {
             message: failure.unwrap_or_default(),
-            written: Vec::new(),
         }),
     }
 }
@@ -367,7 +373,10 @@ pub fn holonomic<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
 where
     Shape<D, M>: HolonomicDispatch<D, M>,
 {
-    let options = HolonomicOptions::new(spec.h, spec.steps);
+    let options = HolonomicOptions {
+        project_initial: spec.project_initial,
+        ..HolonomicOptions::new(spec.h, spec.steps)
+    };
     observed(
         subject,
         spec,

@@ -8,7 +8,7 @@ use crate::solution::Solution;
 pub enum HolonomicError {
     /// The initial data violate the constraints and projection was not requested.
     #[error(
-        "inconsistent initial data: relative |c(q₀)| = {position:e}, relative |G M⁻¹ p₀| = {velocity:e} (tolerance {tolerance:e}; set `project_initial` to project)"
+        "inconsistent initial data: relative |c(q₀)| = {position:e}, relative |G M⁻¹ p₀| = {velocity:e} (tolerance {tolerance:e}; project them onto the constraints with `--project-initial`, or `project_initial` in the options)"
     )]
     InconsistentInitialData {
         /// `max_a |c_a(q₀)| / (‖∇c_a(q₀)‖₂ ‖q₀‖_∞)`.

@@ -59,3 +59,50 @@ fn successful_runs_exit_0() {
     assert!(sparkgen(&["run", "--steps", "3"]).status.success());
     assert!(sparkgen(&["tableau", "Gauss", "2"]).status.success());
 }
+
+#[test]
+fn inconsistent_initial_data_exit_2_unless_projected_on_request() {
+    let dir = scratch("inconsistent");
+    // The pendulum of `problems/pendulum.toml` off its constraint (|q₀| ≠ ℓ) and with a velocity
+    // across it; and Lotka–Volterra with p₀ ≠ ϑ(q₀).
+    let pendulum = dir.join("pendulum.toml");
+    std::fs::write(
+        &pendulum,
+        "kind = \"holonomic\"\ncoordinates = [\"x\", \"y\"]\nmass = \"1\"\npotential = \"y\"\n\
+         constraints = [\"x * x + y * y - 1\"]\n[initial]\nq = [0.9, -0.5]\np = [0.3, 0.3]\n",
+    )
+    .expect("scratch file");
+    let lotka = dir.join("lotka.toml");
+    let file = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/problems/lotka_volterra.toml"
+    ))
+    .expect("example file");
+    std::fs::write(&lotka, format!("{file}p = [3.0, -1.0]\n")).expect("scratch file");
+    for (path, method) in [(&pendulum, "Rattle"), (&lotka, "SlrkLobattoIIIE")] {
+        let path = path.to_str().expect("utf-8");
+        let args = [
+            "run",
+            "--problem-file",
+            path,
+            "--method",
+            method,
+            "--steps",
+            "20",
+        ];
+        let stderr = fails_with_code(&args, 2);
+        assert!(
+            stderr.contains("inconsistent initial data") && stderr.contains("--project-initial"),
+            "{stderr}"
+        );
+        let projected =
+            super::success_json(&[&args[..], &["--project-initial", "--json"]].concat());
+        let residual = projected["max_constraint_residual"]
+            .as_f64()
+            .expect("residual");
+        assert!(
+            residual <= 1e-12,
+            "{path}: residual {residual:e} after projection"
+        );
+    }
+}
