@@ -4,6 +4,7 @@
 //! `StageMethod` implementation.
 
 pub mod emit;
+pub mod facts;
 pub mod hspark_secondary;
 pub mod ir;
 pub mod jacobian;

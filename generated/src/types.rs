@@ -179,3 +179,26 @@ pub struct PairEntry {
     /// Both tableaus symmetric.
     pub symmetric: bool,
 }
+/// What a generated stepper's stage structure implies, decided by the generator's
+/// family builder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MethodFacts {
+    /// The stage equations impose the constraint at the step's end,
+    /// `φ(q_{n+1}, p_{n+1}) = 0` (`p = ϑ(q)`; for a holonomic system `c(q) = 0` and
+    /// `G M⁻¹ p = 0`), so it holds to round-off at every step.
+    pub preserves_constraint: bool,
+    /// What the carried multiplier `λ_n` is (`None`: the stepper carries none).
+    pub multiplier: Option<CarriedMultiplier>,
+    /// The declared order holds where the one-form ϑ is linear; on a nonlinear one
+    /// (an index-2 DAE) it drops.
+    pub needs_linear_one_form: bool,
+}
+/// The carried multiplier `λ_n` on the view of a degenerate Lagrangian.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CarriedMultiplier {
+    /// A projection multiplier: the internal velocities carry the motion and `λ`
+    /// vanishes on the exact flow, so its size measures the method's defect.
+    Projection,
+    /// The velocity `q̇` (`u = λ` on the views), whose size says nothing of a defect.
+    Velocity,
+}

@@ -4,7 +4,6 @@
 
 use nalgebra::SVector;
 use serde_json::Value;
-use sparkgen::cli::methods::preserves_constraint;
 use sparkgen::cli::registry::{
     HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, unknowns,
 };
@@ -333,8 +332,7 @@ fn methods_lists_every_stepper_with_the_catalogue_orders() {
             .unwrap_or_else(|| panic!("{}: no pair", s.name));
         assert_eq!(row["computed_order"], pair.computed_order, "{}", s.name);
         assert_eq!(
-            row["constraint_preserving"],
-            preserves_constraint(s.family),
+            row["constraint_preserving"], s.facts.preserves_constraint,
             "{}",
             s.name
         );
@@ -422,7 +420,7 @@ fn verify_quick_reports_orders_and_residuals() {
             assert_eq!(m["pass"], pass, "{m}");
         }
         let family = m["family"].as_str().unwrap_or_default();
-        if preserves_constraint(family) && pinned.is_null() {
+        if m["constraint_preserving"] == true && pinned.is_null() {
             let bound = if family.starts_with("Slrk") {
                 1e-13
             } else {

@@ -10,7 +10,6 @@
 //! breakdown. The implicit-DAE steppers also run on the index-2 pendulum, whose multiplier is
 //! the physical tension; there every one is pinned (`expected_on_index_two_pendulum`), and those
 //! pinned not to converge stay 0.01 or more from the solution at every step size.
-use sparkgen::cli::methods::preserves_constraint;
 use sparkgen::cli::pinned::{Expected, NO_CONVERGENCE};
 use sparkgen::cli::registry::{HAMILTONIAN_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
 use sparkgen::cli::verify::{MultiplierRecord, ROUND_OFF_MULTIPLIER, verify};
@@ -62,7 +61,7 @@ fn every_spark_family_method_meets_its_declared_or_pinned_behaviour() {
                 if let Some(l) = &m.multiplier {
                     assert!(!l.grows, "{}: multiplier {l:?}", m.name);
                 }
-                if preserves_constraint(m.family) {
+                if m.constraint_preserving {
                     let r = m.max_constraint_residual;
                     assert!(r <= 1e-12, "{}: max |p − ϑ(q)| = {r:e}", m.name);
                 } else {

@@ -16,7 +16,6 @@
 //! SPARKLobABC and SPARKLobABD, and the Newton status of the rank-deficient VSPARK cases that
 //! stall or throw upstream.
 use nalgebra::{DMatrix, SVector};
-use sparkgen::cli::methods::preserves_constraint;
 use sparkgen::cli::pinned::Expected;
 use sparkgen::cli::registry::unknowns;
 use sparkgen::cli::verify::{Study, TOLERANCE, verify};
@@ -507,7 +506,7 @@ fn upstream_cases_meet_their_outcomes() {
                     "{what}: Newton fails"
                 );
                 let r = m.max_constraint_residual;
-                if preserves_constraint(m.family) {
+                if m.constraint_preserving {
                     assert!(r <= 1e-12, "{what}: max |p − ϑ(q)| = {r:e}");
                 } else {
                     // SPARKGLVPRK holds the constraint at the projective stages only.
@@ -519,10 +518,7 @@ fn upstream_cases_meet_their_outcomes() {
             }
             Outcome::OrderWithoutConstraint(order) => {
                 assert!(fits(&m, order), "{what}: expected order {order}");
-                assert!(
-                    !preserves_constraint(m.family),
-                    "{what}: listed as preserving"
-                );
+                assert!(!m.constraint_preserving, "{what}: listed as preserving");
                 let r = m.max_constraint_residual;
                 assert!(r > 1e-6, "{what}: max |p − ϑ(q)| = {r:e}");
                 assert!(

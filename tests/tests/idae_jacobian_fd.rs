@@ -17,8 +17,8 @@ macro_rules! implicit_steppers {
     (
         degenerate: [$($d:tt),* $(,)?],
         holonomic: [$($h:tt),* $(,)?],
-        implicit: [$(($ty:ident, $family:literal, $s:literal, $order:literal, $pair:literal)),* $(,)?],
-        hamiltonian: [$(($hty:ident, $hfamily:literal, $hs:literal, $horder:literal, $hpair:literal)),* $(,)?] $(,)?
+        implicit: [$(($ty:ident, $family:literal, $s:literal, $order:literal, $pair:literal, $facts:expr)),* $(,)?],
+        hamiltonian: [$(($hty:ident, $hfamily:literal, $hs:literal, $horder:literal, $hpair:literal, $hfacts:expr)),* $(,)?] $(,)?
     ) => {
         /// States `q ∈ [1, 2]²`, `p = ϑ(q) + [−0.1, 0.1]²` of Lotka–Volterra (upstream's gauge).
         fn lv_state(rng: &mut Rng) -> (SVector<f64, 2>, SVector<f64, 2>) {

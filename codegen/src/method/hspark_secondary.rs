@@ -33,6 +33,7 @@
 //! singular (measured at the first step for every pair, `tests/tests/hspark.rs`; at s = 2 the
 //! two φ rows coincide): the method is for Dirac constraints, `u = (∂φ/∂p)ᵀλ`.
 
+use super::facts::{Facts, omega_imposes_end};
 use super::ir::{
     AtomKind, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width,
     block, combination,
@@ -199,6 +200,7 @@ fn build_method(
         p_next: 0,
         rank_deficient: false,
         multiplier: None,
+        facts: Facts::new(omega_imposes_end(&c.omega, sigma)),
     };
     let unknown = |block: usize, stage: usize| Term::Unknown { block, stage };
     let mu = unknown(MU, 0);

@@ -356,6 +356,8 @@ pub struct Method {
     /// the `Λ̃_j` and the weights `d^λ` (emitted as `StageMethod::MULTIPLIER`); `None` for
     /// methods that carry none.
     pub multiplier: Option<(usize, Vec<Num>)>,
+    /// What the structure implies for its users ([`super::facts`]).
+    pub facts: super::facts::Facts,
 }
 
 /// A method that cannot be emitted.
@@ -422,6 +424,7 @@ impl Method {
             p_next,
             rank_deficient,
             multiplier,
+            facts: _,
         } = self;
         (multiplier, rank_deficient) == (&other.multiplier, &other.rank_deficient)
             && (

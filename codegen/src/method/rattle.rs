@@ -17,6 +17,7 @@
 //! stage momenta because the last column of IIIB is zero, enters through `p_{n+1}` alone). At
 //! `s = 2` this is RATTLE with `hΛ₁/2 = hλ` and `hΛ₂/2 = hμ`.
 
+use super::facts::Facts;
 use super::ir::{
     Coef, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width, block, combination,
 };
@@ -64,6 +65,8 @@ pub fn rattle_lobatto(s: usize, prec: Precision) -> Result<Method, TableauError>
         p_next: 0,
         rank_deficient: false,
         multiplier: None,
+        // c(q_{n+1}) = 0 and G(q_{n+1}) M⁻¹ p_{n+1} = 0 are rows of the stage equations.
+        facts: Facts::new(true),
     };
     let p_stage = |i| Term::Unknown { block: 0, stage: i };
     let lam = |i| Term::Unknown { block: 1, stage: i };

@@ -13,6 +13,7 @@
 //!
 //! Here `a² = a¹`, `ā² = ā¹` (the tableaus q̃ = q, p̃ = p of the SLRK constructors).
 
+use super::facts::{Facts, omega_imposes_end};
 use super::ir::{
     Coef, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width, block, combination, minus,
 };
@@ -57,6 +58,7 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         p_next: 0,
         rank_deficient: false,
         multiplier: None,
+        facts: Facts::new(omega_imposes_end(&omega, s)),
     };
     let v = |i| Term::Unknown { block: 0, stage: i };
     let lam = |i| Term::Unknown { block: 1, stage: i };

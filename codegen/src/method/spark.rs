@@ -37,6 +37,7 @@
 //! Update: `q_{n+1} = q_n + h Σ b^q_i V_i + h Σ β^q_j Λ̃_j`,
 //! `p_{n+1} = p_n + h Σ b^p_i F_i + h Σ β^p_j G_j`.
 
+use super::facts::{Facts, Multiplier, StageAt, forces_end};
 use super::ir::{
     Block, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Shift, Term, Width,
     block, combination, minus,
@@ -47,7 +48,7 @@ use crate::spark::primary_lobatto::PrimaryLobatto;
 use crate::spark::projection::{
     Base, Convention, Projection, hspark_symmetric, projected, vpark_symplectic,
 };
-use crate::spark::{SparkKind, SparkTableau};
+use crate::spark::{SparkKind, SparkTableau, identity_omega};
 use crate::tableau::{Family, PairKind, TableauError, build};
 
 /// Where SPARK puts a multiplier μ along the tableau's null vector d (of the shipped SPARK
@@ -100,6 +101,7 @@ pub fn spark_method(
     tableau: &SparkTableau,
     pair: PairKind,
     doc: String,
+    prec: Precision,
 ) -> Result<Method, TableauError> {
     let (s, r) = (tableau.s, tableau.r);
     let spark_mu = match structure {
@@ -228,6 +230,11 @@ pub fn spark_method(
     // u = λ; on an implicit DAE wherever u is affine in λ along the solution).
     let rank_deficient =
         vspark && tableau.a[0] == tableau.alpha[0] && tableau.a_tilde[0] == tableau.alpha_tilde[0];
+    // Upstream's documented μ on the ω rows, with weights dᵢ/b^p_i.
+    let relaxation = match (spark_mu, null) {
+        (NullMultiplier::OmegaRow, Some(d)) => Some(mu_weights(d, &tableau.b[1])?),
+        _ => None,
+    };
     let mut m = Method {
         family: family.to_owned(),
         name: format!("{family}{s}"),
@@ -250,6 +257,14 @@ pub fn spark_method(
         rank_deficient,
         // SPARK's Λ̃ on the view of a degenerate Lagrangian are velocities: no multiplier.
         multiplier: (vspark || dae).then(|| (lam_block, tableau.d_lambda.clone())),
+        facts: Facts {
+            multiplier: (vspark || dae).then_some(if vspark {
+                Multiplier::Projection
+            } else {
+                Multiplier::Velocity
+            }),
+            ..Facts::new(imposes_end(structure, tableau, relaxation.as_deref(), prec))
+        },
     };
     let unknown = |block: usize, stage: usize| Term::Unknown { block, stage };
     let lam = |j| unknown(lam_block, j);
@@ -490,6 +505,37 @@ pub fn spark_method(
     Ok(m)
 }
 
+/// Whether the stage equations of `structure` over `tableau` impose `φ(q_{n+1}, p_{n+1}) = 0`
+/// ([`forces_end`]): through the ω rows (SPARK, VSPARK; upstream's documented μ relaxes them),
+/// or, in VPARK's structure, through φ at every projective stage, one of which must be the
+/// update itself (HPARK's stages never are).
+fn imposes_end(
+    structure: Structure,
+    tableau: &SparkTableau,
+    relaxation: Option<&[Num]>,
+    prec: Precision,
+) -> bool {
+    let r = tableau.r;
+    let zero = |row: &[Num]| row.iter().all(Num::is_zero);
+    let stages: Vec<StageAt> = (0..r)
+        .map(|j| {
+            let (a, alpha) = (&tableau.a_tilde, &tableau.alpha_tilde);
+            if (0..2).all(|k| zero(&a[k][j]) && zero(&alpha[k][j])) {
+                StageAt::Start
+            } else if (0..2).all(|k| a[k][j] == tableau.b[k] && alpha[k][j] == tableau.beta[k]) {
+                StageAt::End
+            } else {
+                StageAt::Inner
+            }
+        })
+        .collect();
+    let omega = match structure {
+        Structure::Vpark => identity_omega(r),
+        Structure::Spark(_) | Structure::Vspark => tableau.omega.clone(),
+    };
+    forces_end(&omega, &stages, relaxation, prec)
+}
+
 /// The rows `X_j − Σ_k a_jk x_k − Σ_k α_jk y_k = 0` of the unknown stage block `X` (one per row
 /// of `a`) into a row block, e.g. `Ỹ_j − Σ ã^q V − Σ α̃^q U`; `(block, rows, name)` names the
 /// unknown block, the row block and the values (`row_{name}_{j}`).
@@ -694,6 +740,7 @@ pub fn spark(
         &tableau,
         internal_pair(tableau_kind),
         doc,
+        prec,
     )
 }
 
@@ -714,6 +761,7 @@ pub fn hspark(tableau_kind: SparkKind, s: usize, prec: Precision) -> Result<Meth
         &tableau,
         internal_pair(tableau_kind),
         doc,
+        prec,
     )
 }
 
@@ -737,6 +785,7 @@ pub fn hspark_primary(base: Base, s: usize, prec: Precision) -> Result<Method, T
         &tableau,
         base.catalogue_pair(),
         doc,
+        prec,
     )
 }
 
@@ -757,6 +806,7 @@ pub fn hpark(base: Base, s: usize, prec: Precision) -> Result<Method, TableauErr
         &tableau,
         base.catalogue_pair(),
         doc,
+        prec,
     )
 }
 
@@ -780,6 +830,7 @@ pub fn vspark(
         &tableau,
         internal_pair(tableau_kind),
         doc,
+        prec,
     )
 }
 
@@ -813,6 +864,7 @@ pub fn vspark_primary(
         &tableau,
         base.catalogue_pair(),
         doc,
+        prec,
     )
 }
 
@@ -845,6 +897,7 @@ pub fn vpark(
         &tableau,
         base.catalogue_pair(),
         doc,
+        prec,
     )
 }
 
@@ -872,6 +925,7 @@ pub fn vspark_primary_lobatto(
         &tableau,
         pair,
         doc,
+        prec,
     )
 }
 

@@ -7,6 +7,7 @@
 //! `q_{n+1} = q_n + h Σ_i b_i V_i`, `p_{n+1} = p_n + h Σ_i b̄_i F_i`. The constraint
 //! `p_{n+1} = ϑ(q_{n+1})` is not imposed: VPRK leaves it when ϑ is nonlinear.
 
+use super::facts::Facts;
 use super::ir::{
     Coef, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width, block, combination,
 };
@@ -56,6 +57,11 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         p_next: 0,
         rank_deficient: false,
         multiplier: None,
+        // No row imposes p = ϑ(q); on a nonlinear one-form the problem is an index-2 DAE.
+        facts: Facts {
+            needs_linear_one_form: true,
+            ..Facts::new(false)
+        },
     };
     let v = |i| Term::Unknown { block: 0, stage: i };
     let mu = Term::Unknown { block: 1, stage: 0 };

@@ -20,6 +20,7 @@
 //! Gauss–Lobatto coupling (σ = s + 1, `g` = Gauss(s), `h` = `lobatto_gauss_coefficients(s, σ)`,
 //! ω = `gauss_ω_matrix(σ)`), order 2s.
 
+use super::facts::{Facts, omega_imposes_end};
 use super::ir::{
     Coef, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width, block, combination, minus,
 };
@@ -185,6 +186,7 @@ fn build_method(
         p_next: 0,
         rank_deficient: false,
         multiplier: None,
+        facts: Facts::new(omega_imposes_end(&c.omega, sigma)),
     };
     let v = |j| Term::Unknown { block: 0, stage: j };
     let lam = |j| Term::Unknown { block: 1, stage: j };

@@ -7,6 +7,7 @@ use super::error::CliError;
 use super::registry::{
     HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo, families,
 };
+use crate::generated::types::MethodFacts;
 
 /// The kinds of problems, each with its methods.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +84,27 @@ impl Choice {
             | Choice::ImplicitStepper(info)
             | Choice::HamiltonianStepper(info) => (info.family, info.stages),
             Choice::Holonomic(h) => (h.name(), 1),
+        }
+    }
+
+    /// What a generated stepper's structure implies (`None` for RATTLE and SHAKE).
+    pub fn facts(&self) -> Option<MethodFacts> {
+        match self {
+            Choice::Stepper(info)
+            | Choice::HolonomicStepper(info)
+            | Choice::ImplicitStepper(info)
+            | Choice::HamiltonianStepper(info) => Some(info.facts),
+            Choice::Holonomic(_) => None,
+        }
+    }
+
+    /// Whether the method holds its constraint to round-off at every step (`p = ϑ(q)`; for a
+    /// holonomic system `c(q) = 0` and `G M⁻¹ p = 0`, which RATTLE imposes and SHAKE's
+    /// central-difference momenta do not).
+    pub fn preserves_constraint(&self) -> bool {
+        match self {
+            Choice::Holonomic(h) => *h == Holonomic::Rattle,
+            _ => self.facts().is_some_and(|f| f.preserves_constraint),
         }
     }
 

@@ -1,7 +1,7 @@
 //! `sparkgen methods`: every method with the problem kinds it applies to, declared and
 //! computed order, structure, and known limitations (measured).
 
-use super::choice::{Holonomic, Kind};
+use super::choice::{Choice, Holonomic, Kind};
 use super::pinned::{expected, expected_on_index_two_pendulum};
 use super::registry::{
     HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo,
@@ -36,8 +36,10 @@ pub struct MethodRow {
     pub limitations: Vec<&'static str>,
 }
 
-/// Measured limitations of a generated stepper (by family and stages).
-fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
+/// Limitations of the generated stepper `s` run on problems of `kind`: what its structure
+/// implies, and what was measured (by family and stages).
+fn limitations(s: &StepperInfo, kind: Kind) -> Vec<&'static str> {
+    let (family, stages) = (s.family, s.stages);
     let mut out = Vec::new();
     match (family, stages) {
         ("SlrkLobattoIIIAB", 2) => {
@@ -57,8 +59,8 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
     if family == "VprkGauss" && stages >= 2 {
         out.push("order 2⌈s/2⌉ on Lotka–Volterra (index-2 DAE); 2s on a linear one-form");
     }
-    if family.starts_with("Vprk") {
-        out.push("does not hold p = ϑ(q): not constraint-preserving");
+    if !s.facts.preserves_constraint {
+        out.push("does not impose φ(q_{n+1}, p_{n+1}) = 0 (p = ϑ(q)): not constraint-preserving");
     }
     if family == "VprkGauss" && stages == 2 {
         out.push(
@@ -85,7 +87,7 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
         out.push(pinned.reason());
     }
     // On an implicit DAE whose multiplier is physical (the index-2 pendulum).
-    if family.starts_with("Idae")
+    if kind == Kind::Implicit
         && let Some(pinned) = expected_on_index_two_pendulum(family, stages)
     {
         out.push(pinned.reason());
@@ -93,42 +95,8 @@ fn limitations(family: &str, stages: usize) -> Vec<&'static str> {
     out
 }
 
-/// Whether the generated steppers of `family` hold `p = ϑ(q)` at every step to round-off: SLRK,
-/// VPARK (its last projective stage is `(q_{n+1}, p_{n+1})`), and the SPARK-family methods whose ω
-/// imposes `φ(q_{n+1}, p_{n+1}) = 0` (every one but GLVPRK's
-/// `ω = [I | 0]`, which imposes it at the projective stages only, upstream's documented μ on
-/// the ω rows, which relaxes it to `(d_s/b_s)μ`, and VPRK, which never imposes it). HSPARK
-/// shares SPARK's ω; HPARK imposes φ at its projective stages, none of which is
-/// `(q_{n+1}, p_{n+1})`.
-pub fn preserves_constraint(family: &str) -> bool {
-    let family = family.strip_prefix("Idae").unwrap_or(family);
-    ["Slrk", "Spark", "Vspark", "Vpark", "Hspark"]
-        .iter()
-        .any(|f| family.starts_with(f))
-        && !family.ends_with("Glvprk")
-        && !family.ends_with("OmegaMu")
-}
-
-/// Whether the carried multiplier `λ_n` of `family`'s steppers vanishes on the exact flow of a
-/// degenerate Lagrangian, so that its size measures the method's defect: VPARK and VSPARK…,
-/// whose internal velocities `V_i` carry the motion and leave `λ` the projection multiplier. In
-/// SPARK (upstream's form, no internal velocity) `u(Q̃, P̃, Λ̃)` carries the velocity, so on the
-/// view `LagrangianDae` (`u = λ`) `λ_n` is the velocity `q̇`, whose size says nothing of a defect;
-/// so it is for HSPARK and HPARK on the view `DiracHamiltonian` (`v = 0`, `u = λ`).
-pub fn multiplier_measures_defect(family: &str) -> bool {
-    let family = family.strip_prefix("Idae").unwrap_or(family);
-    !["Spark", "Hspark", "Hpark"]
-        .iter()
-        .any(|f| family.starts_with(f))
-}
-
 /// The row of a generated stepper, with the properties of the pair it is built on.
-fn stepper_row(
-    s: &StepperInfo,
-    kind: Kind,
-    constraint_preserving: bool,
-    limitations: Vec<&'static str>,
-) -> MethodRow {
+fn stepper_row(s: &StepperInfo, kind: Kind, limitations: Vec<&'static str>) -> MethodRow {
     let pair = PAIRS.iter().find(|p| p.name == s.pair);
     MethodRow {
         name: s.name.to_owned(),
@@ -139,7 +107,7 @@ fn stepper_row(
         computed_order: pair.map(|p| p.computed_order),
         symplectic: pair.is_some_and(|p| p.symplectic),
         symmetric: pair.is_some_and(|p| p.symmetric),
-        constraint_preserving,
+        constraint_preserving: s.facts.preserves_constraint,
         limitations,
     }
 }
@@ -148,44 +116,28 @@ fn stepper_row(
 pub fn rows() -> Vec<MethodRow> {
     let mut out: Vec<MethodRow> = STEPPERS
         .iter()
-        .map(|s| {
-            stepper_row(
-                s,
-                Kind::Degenerate,
-                preserves_constraint(s.family),
-                limitations(s.family, s.stages),
-            )
-        })
+        .map(|s| stepper_row(s, Kind::Degenerate, limitations(s, Kind::Degenerate)))
         .collect();
     // The implicit-DAE steppers apply to degenerate Lagrangians too, through their view.
     out.extend(IMPLICIT_STEPPERS.iter().map(|s| {
-        let mut row = stepper_row(
-            s,
-            Kind::Implicit,
-            preserves_constraint(s.family),
-            limitations(s.family, s.stages),
-        );
+        let mut row = stepper_row(s, Kind::Implicit, limitations(s, Kind::Implicit));
         row.kinds.push(Kind::Degenerate.name());
         row
     }));
     // So do the Hamiltonian-DAE steppers, through the view `DiracHamiltonian`.
     out.extend(HAMILTONIAN_STEPPERS.iter().map(|s| {
-        let mut row = stepper_row(
-            s,
-            Kind::Hamiltonian,
-            preserves_constraint(s.family),
-            limitations(s.family, s.stages),
-        );
+        let mut row = stepper_row(s, Kind::Hamiltonian, limitations(s, Kind::Hamiltonian));
         row.kinds.push(Kind::Degenerate.name());
         row
     }));
     out.extend(
         HOLONOMIC_STEPPERS
             .iter()
-            .map(|s| stepper_row(s, Kind::Holonomic, true, Vec::new())),
+            .map(|s| stepper_row(s, Kind::Holonomic, Vec::new())),
     );
     for h in Holonomic::ALL {
         let rattle = h == Holonomic::Rattle;
+        let choice = Choice::Holonomic(h);
         out.push(MethodRow {
             name: h.name().to_owned(),
             family: h.name(),
@@ -195,7 +147,7 @@ pub fn rows() -> Vec<MethodRow> {
             computed_order: None,
             symplectic: rattle,
             symmetric: true,
-            constraint_preserving: rattle,
+            constraint_preserving: choice.preserves_constraint(),
             limitations: if rattle {
                 Vec::new()
             } else {

@@ -46,6 +46,8 @@ pub struct StepperInfo {
     pub order: usize,
     /// The catalogue pair it is built on (a name in `generated::catalogue::PAIRS`).
     pub pair: &'static str,
+    /// What its stage structure implies (decided by the generator's family builder).
+    pub facts: crate::generated::types::MethodFacts,
 }
 
 /// Something to do with a stepper type `M` (with `N` unknowns) on problems of type `P`.
@@ -126,10 +128,10 @@ macro_rules! shape_dispatch {
 
 macro_rules! stepper_table {
     (
-        degenerate: [$(($ty:ident, $family:literal, $s:literal, $order:literal, $pair:literal)),* $(,)?],
-        holonomic: [$(($hty:ident, $hfamily:literal, $hs:literal, $horder:literal, $hpair:literal)),* $(,)?],
-        implicit: [$(($ity:ident, $ifamily:literal, $is:literal, $iorder:literal, $ipair:literal)),* $(,)?],
-        hamiltonian: [$(($aty:ident, $afamily:literal, $as:literal, $aorder:literal, $apair:literal)),* $(,)?] $(,)?
+        degenerate: [$(($ty:ident, $family:literal, $s:literal, $order:literal, $pair:literal, $facts:expr)),* $(,)?],
+        holonomic: [$(($hty:ident, $hfamily:literal, $hs:literal, $horder:literal, $hpair:literal, $hfacts:expr)),* $(,)?],
+        implicit: [$(($ity:ident, $ifamily:literal, $is:literal, $iorder:literal, $ipair:literal, $ifacts:expr)),* $(,)?],
+        hamiltonian: [$(($aty:ident, $afamily:literal, $as:literal, $aorder:literal, $apair:literal, $afacts:expr)),* $(,)?] $(,)?
     ) => {
         /// Every generated stepper for degenerate Lagrangians, in emission order.
         pub const STEPPERS: &[StepperInfo] = &[$(StepperInfo {
@@ -138,6 +140,7 @@ macro_rules! stepper_table {
             stages: $s,
             order: $order,
             pair: $pair,
+            facts: $facts,
         }),*];
 
         /// Every generated stepper for holonomic systems (`RattleLobattoIIIAIIIB{s}<M>`), run
@@ -148,6 +151,7 @@ macro_rules! stepper_table {
             stages: $hs,
             order: $horder,
             pair: $hpair,
+            facts: $hfacts,
         }),*];
 
         /// Every generated stepper for implicit DAEs (`IdaeSpark…<M>`, `IdaeVspark…<M>`,
@@ -158,6 +162,7 @@ macro_rules! stepper_table {
             stages: $is,
             order: $iorder,
             pair: $ipair,
+            facts: $ifacts,
         }),*];
 
         /// Every generated stepper for Hamiltonian DAEs (`Hspark…<M>`, `Hpark…<M>`).
@@ -167,6 +172,7 @@ macro_rules! stepper_table {
             stages: $as,
             order: $aorder,
             pair: $apair,
+            facts: $afacts,
         }),*];
 
         /// Calls `visitor.visit::<M, N>` with the stepper type named by `info`; `None` if no

@@ -4,8 +4,9 @@
 //! and the relative energy error over a long run.
 //!
 //! Problems: SLRK on Lotka–Volterra in the SPARK test configuration (`a = (1, 1)`,
-//! `b = (−1, −2)`, `q₀ = (1, 1)`); VPRK on the degenerate pendulum (a linear one-form, where VPRK
-//! is collocation on the ODE; on Lotka–Volterra VPRK Gauss(s) drops to order `2⌈s/2⌉`); RATTLE,
+//! `b = (−1, −2)`, `q₀ = (1, 1)`); the methods whose declared order needs a linear one-form
+//! (`MethodFacts::needs_linear_one_form`: VPRK, collocation on the ODE there; on Lotka–Volterra
+//! VPRK Gauss(s) drops to order `2⌈s/2⌉`) on the degenerate pendulum; RATTLE,
 //! SHAKE and the generated Lobatto IIIA–IIIB RATTLE steppers on the Cartesian pendulum
 //! (θ₀ = 1); the implicit-DAE steppers also on the same pendulum in Jay's index-2 form, whose
 //! multiplier is the tension (pinned in [`expected_on_index_two_pendulum`]). References:
@@ -20,13 +21,13 @@
 use super::builtin::{Builtin, OrFile};
 use super::choice::{self, Choice, Kind};
 use super::error::CliError;
-use super::methods::multiplier_measures_defect;
 use super::pinned::{Expected, NO_CONVERGENCE, expected, expected_on_index_two_pendulum};
 use super::problem_files;
 use super::problems::find;
 use super::registry::{HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
 use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, implicit};
 use crate::diagnostics::{empirical_order, gauss8, maximum};
+use crate::generated::types::CarriedMultiplier;
 use crate::holonomic::problems::Pendulum;
 use crate::integrate::vector_field;
 use crate::problem::{DegenerateLagrangian, Vector};
@@ -53,6 +54,9 @@ pub struct Study {
     pub problem: String,
     /// Declared order.
     pub declared_order: usize,
+    /// The method holds its constraint to round-off at every step (from the generator's facts;
+    /// RATTLE, not SHAKE).
+    pub constraint_preserving: bool,
     /// Measured behaviour pinned with its cause where it departs from the declared order
     /// ([`super::pinned`]).
     pub pinned: Option<Expected>,
@@ -77,7 +81,7 @@ pub struct Study {
     /// Maximum relative energy error over the long run (up to a failure).
     pub max_relative_energy_error: f64,
     /// The carried multiplier over the long run, for methods that carry one that vanishes on the
-    /// exact flow ([`multiplier_measures_defect`]).
+    /// exact flow (a projection multiplier, `MethodFacts::multiplier`).
     pub multiplier: Option<MultiplierRecord>,
 }
 
@@ -209,6 +213,8 @@ fn study(
 ) -> Study {
     let (family, stages) = choice.family_and_stages();
     let name = choice.name().to_owned();
+    let measures_defect =
+        choice.facts().and_then(|f| f.multiplier) == Some(CarriedMultiplier::Projection);
     let spec = |h: f64, steps: usize| RunSpec::new(choice, h, steps);
     // From coarse to fine until the error reaches the floor; the fit takes the finest `points`
     // points above it (the coarsest ones may be pre-asymptotic).
@@ -250,7 +256,7 @@ fn study(
                 r.trajectory.max_constraint_residual(),
                 r.trajectory.max_relative_energy_error(),
                 MultiplierRecord::of(t, &r.trajectory.multiplier, failed_at)
-                    .filter(|_| on.multiplier_vanishes && multiplier_measures_defect(family)),
+                    .filter(|_| on.multiplier_vanishes && measures_defect),
             )
         }
         Err(e) => {
@@ -292,6 +298,7 @@ fn study(
         stages,
         problem: on.problem.to_owned(),
         declared_order,
+        constraint_preserving: choice.preserves_constraint(),
         pinned,
         measured_order: fit.as_ref().map(|f| f.order),
         points: fit.as_ref().map_or(0, |f| f.points),
@@ -336,7 +343,7 @@ pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError>
     let mut methods = Vec::new();
     for s in STEPPERS.iter().filter(|s| selected(s.name, only)) {
         let choice = Choice::Stepper(s);
-        let study = if s.family.starts_with("Vprk") {
+        let study = if s.facts.needs_linear_one_form {
             let problem = Builtin::DegeneratePendulum(pendulum);
             study(
                 choice,
