@@ -95,6 +95,10 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
         Path::new("src/registry.rs"),
         registry::registry_module(catalogue),
     )?);
+    files.push(render(
+        Path::new("src/measured.rs"),
+        registry::measured_module(),
+    )?);
     let core = quote!(::sparkgen_core);
     let mut families: Vec<&str> = Vec::new();
     for m in &catalogue.methods {
@@ -188,6 +192,8 @@ fn lib_module() -> TokenStream {
         pub mod catalogue;
         #[rustfmt::skip]
         pub mod exact;
+        #[rustfmt::skip]
+        pub mod measured;
         #[rustfmt::skip]
         pub mod pairs;
         #[rustfmt::skip]

@@ -8,6 +8,7 @@ pub mod catalogue;
 pub mod check;
 pub mod emit;
 pub mod exact;
+pub mod measured;
 pub mod method;
 pub mod spark;
 pub mod tableau;

@@ -7,6 +7,8 @@ pub mod catalogue;
 #[rustfmt::skip]
 pub mod exact;
 #[rustfmt::skip]
+pub mod measured;
+#[rustfmt::skip]
 pub mod pairs;
 #[rustfmt::skip]
 pub mod registry;

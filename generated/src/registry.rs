@@ -14,1309 +14,2036 @@ macro_rules! for_each_stepper {
     ($callback:ident) => {
         $callback ! { degenerate : [(SlrkLobattoIIIAB2, "SlrkLobattoIIIAB", 2, 2,
         "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }), (SlrkLobattoIIIAB3,
-        "SlrkLobattoIIIAB", 3, 4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (SlrkLobattoIIIAB4, "SlrkLobattoIIIAB", 4, 6, "LobattoIIIAIIIB(4)",
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::IIIAB2_UPSTREAM_DEFAULTS, $crate::measured::SINGULAR_GAUGE],
+        }), (SlrkLobattoIIIAB3, "SlrkLobattoIIIAB", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SlrkLobattoIIIAB5, "SlrkLobattoIIIAB", 5, 8,
-        "LobattoIIIAIIIB(5)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }), (SlrkLobattoIIIBA2,
-        "SlrkLobattoIIIBA", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIIAB4,
+        "SlrkLobattoIIIAB", 4, 6, "LobattoIIIAIIIB(4)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (SlrkLobattoIIIBA3, "SlrkLobattoIIIBA", 3, 4, "LobattoIIIBIIIA(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SlrkLobattoIIIBA4, "SlrkLobattoIIIBA", 4, 6,
-        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }), (SlrkLobattoIIIBA5,
-        "SlrkLobattoIIIBA", 5, 8, "LobattoIIIBIIIA(5)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (SlrkLobattoIIICCBar2, "SlrkLobattoIIICCBar", 2, 2, "LobattoIIICIIICBar(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SlrkLobattoIIICCBar3, "SlrkLobattoIIICCBar",
-        3, 4, "LobattoIIICIIICBar(3)", $crate::types::MethodFacts { preserves_constraint
-        : true, multiplier : None, needs_linear_one_form : false, }),
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIIAB5, "SlrkLobattoIIIAB",
+        5, 8, "LobattoIIIAIIIB(5)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIIBA2, "SlrkLobattoIIIBA",
+        2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIIBA3, "SlrkLobattoIIIBA",
+        3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIIBA4, "SlrkLobattoIIIBA",
+        4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIIBA5, "SlrkLobattoIIIBA",
+        5, 8, "LobattoIIIBIIIA(5)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIICCBar2,
+        "SlrkLobattoIIICCBar", 2, 2, "LobattoIIICIIICBar(2)", $crate::types::MethodFacts
+        { preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::IIICCBAR2_UPSTREAM_DEFAULTS], }), (SlrkLobattoIIICCBar3,
+        "SlrkLobattoIIICCBar", 3, 4, "LobattoIIICIIICBar(3)", $crate::types::MethodFacts
+        { preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
         (SlrkLobattoIIICCBar4, "SlrkLobattoIIICCBar", 4, 6, "LobattoIIICIIICBar(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SlrkLobattoIIICCBar5, "SlrkLobattoIIICCBar",
-        5, 8, "LobattoIIICIIICBar(5)", $crate::types::MethodFacts { preserves_constraint
-        : true, multiplier : None, needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (SlrkLobattoIIICCBar5, "SlrkLobattoIIICCBar", 5, 8,
+        "LobattoIIICIIICBar(5)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
         (SlrkLobattoIIICBarC2, "SlrkLobattoIIICBarC", 2, 2, "LobattoIIICBarIIIC(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SlrkLobattoIIICBarC3, "SlrkLobattoIIICBarC",
-        3, 4, "LobattoIIICBarIIIC(3)", $crate::types::MethodFacts { preserves_constraint
-        : true, multiplier : None, needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (SlrkLobattoIIICBarC3, "SlrkLobattoIIICBarC", 3, 4,
+        "LobattoIIICBarIIIC(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
         (SlrkLobattoIIICBarC4, "SlrkLobattoIIICBarC", 4, 6, "LobattoIIICBarIIIC(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SlrkLobattoIIICBarC5, "SlrkLobattoIIICBarC",
-        5, 8, "LobattoIIICBarIIIC(5)", $crate::types::MethodFacts { preserves_constraint
-        : true, multiplier : None, needs_linear_one_form : false, }), (SlrkLobattoIIID2,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (SlrkLobattoIIICBarC5, "SlrkLobattoIIICBarC", 5, 8,
+        "LobattoIIICBarIIIC(5)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }), (SlrkLobattoIIID2,
         "SlrkLobattoIIID", 2, 2, "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (SlrkLobattoIIID3, "SlrkLobattoIIID", 3, 4, "LobattoIIIDIIIDBar(3)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (SlrkLobattoIIID3, "SlrkLobattoIIID", 3, 4, "LobattoIIIDIIIDBar(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SlrkLobattoIIID4, "SlrkLobattoIIID", 4, 6,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (SlrkLobattoIIID4, "SlrkLobattoIIID", 4, 6,
         "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }), (SlrkLobattoIIID5,
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }), (SlrkLobattoIIID5,
         "SlrkLobattoIIID", 5, 8, "LobattoIIIDIIIDBar(5)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (SlrkLobattoIIIE2, "SlrkLobattoIIIE", 2, 2, "LobattoIIIEIIIEBar(2)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (SlrkLobattoIIIE2, "SlrkLobattoIIIE", 2, 2, "LobattoIIIEIIIEBar(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SlrkLobattoIIIE3, "SlrkLobattoIIIE", 3, 4,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (SlrkLobattoIIIE3, "SlrkLobattoIIIE", 3, 4,
         "LobattoIIIEIIIEBar(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }), (SlrkLobattoIIIE4,
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }), (SlrkLobattoIIIE4,
         "SlrkLobattoIIIE", 4, 6, "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (SlrkLobattoIIIE5, "SlrkLobattoIIIE", 5, 8, "LobattoIIIEIIIEBar(5)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (SlrkLobattoIIIE5, "SlrkLobattoIIIE", 5, 8, "LobattoIIIEIIIEBar(5)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VprkGauss1, "VprkGauss", 1, 2,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VprkGauss1, "VprkGauss", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : false,
-        multiplier : None, needs_linear_one_form : true, }), (VprkGauss2, "VprkGauss", 2,
+        multiplier : None, needs_linear_one_form : true, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::NOT_CONSTRAINT_PRESERVING], }), (VprkGauss2, "VprkGauss", 2,
         4, "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint :
-        false, multiplier : None, needs_linear_one_form : true, }), (VprkGauss3,
-        "VprkGauss", 3, 6, "PartitionedGauss(3)", $crate::types::MethodFacts {
+        false, multiplier : None, needs_linear_one_form : true, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::VPRK_GAUSS_ORDER, $crate::measured::VPRK_GAUSS2_LONG_TIME,
+        $crate::measured::NOT_CONSTRAINT_PRESERVING], }), (VprkGauss3, "VprkGauss", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : None, needs_linear_one_form : true, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::VPRK_GAUSS_ORDER, $crate::measured::VPRK_GAUSS3_WANDERS,
+        $crate::measured::NOT_CONSTRAINT_PRESERVING], }), (VprkGauss4, "VprkGauss", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : None, needs_linear_one_form : true, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::VPRK_GAUSS_ORDER,
+        $crate::measured::NOT_CONSTRAINT_PRESERVING], }), (VprkLobattoIIIAIIIB2,
+        "VprkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)", $crate::types::MethodFacts {
         preserves_constraint : false, multiplier : None, needs_linear_one_form : true,
-        }), (VprkGauss4, "VprkGauss", 4, 8, "PartitionedGauss(4)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::VPRK_LOBATTO_PARASITIC,
+        $crate::measured::NOT_CONSTRAINT_PRESERVING], }), (VprkLobattoIIIAIIIB3,
+        "VprkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier : None, needs_linear_one_form : true,
+        pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::VPRK_LOBATTO_AB }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::VPRK_LOBATTO_PARASITIC,
+        $crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::VPRK_LOBATTO_AB],
+        }), (VprkLobattoIIIAIIIB4, "VprkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : true, }), (VprkLobattoIIIAIIIB2, "VprkLobattoIIIAIIIB",
-        2, 2, "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint :
-        false, multiplier : None, needs_linear_one_form : true, }),
-        (VprkLobattoIIIAIIIB3, "VprkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
+        needs_linear_one_form : true, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::VPRK_LOBATTO_AB }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::VPRK_LOBATTO_PARASITIC,
+        $crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::VPRK_LOBATTO_AB],
+        }), (VprkLobattoIIIBIIIA2, "VprkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : true, }), (VprkLobattoIIIAIIIB4, "VprkLobattoIIIAIIIB",
-        4, 6, "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint :
-        false, multiplier : None, needs_linear_one_form : true, }),
-        (VprkLobattoIIIBIIIA2, "VprkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
+        needs_linear_one_form : true, pinned : None, pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING], }),
+        (VprkLobattoIIIBIIIA3, "VprkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : true, }), (VprkLobattoIIIBIIIA3, "VprkLobattoIIIBIIIA",
-        3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
-        false, multiplier : None, needs_linear_one_form : true, }),
+        needs_linear_one_form : true, pinned : None, pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING], }),
         (VprkLobattoIIIBIIIA4, "VprkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : true, }), (SparkGlrk1, "SparkGlrk", 1, 2,
+        needs_linear_one_form : true, pinned : None, pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING], }), (SparkGlrk1,
+        "SparkGlrk", 1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (SparkGlrk2, "SparkGlrk", 2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts
+        { preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (SparkGlrk3, "SparkGlrk", 3, 6, "PartitionedGauss(3)", $crate::types::MethodFacts
+        { preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (SparkGlrk4, "SparkGlrk", 4, 8, "PartitionedGauss(4)", $crate::types::MethodFacts
+        { preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (SparkLobattoIIIAIIIB2, "SparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (SparkLobattoIIIAIIIB3, "SparkLobattoIIIAIIIB", 3,
+        4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (SparkLobattoIIIAIIIB4, "SparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (SparkLobattoIIIBIIIA2, "SparkLobattoIIIBIIIA", 2,
+        2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (SparkLobattoIIIBIIIA3, "SparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (SparkLobattoIIIBIIIA4, "SparkLobattoIIIBIIIA", 4,
+        6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (SparkGlrkLobattoIIIAIIIB1, "SparkGlrkLobattoIIIAIIIB", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }), (SparkGlrk2, "SparkGlrk",
-        2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }), (SparkGlrk3,
-        "SparkGlrk", 3, 6, "PartitionedGauss(3)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (SparkGlrk4, "SparkGlrk", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIAIIIB2,
-        "SparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (SparkLobattoIIIAIIIB3, "SparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIAIIIB4,
-        "SparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (SparkLobattoIIIBIIIA2, "SparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIBIIIA3,
-        "SparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (SparkLobattoIIIBIIIA4, "SparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkGlrkLobattoIIIAIIIB1,
-        "SparkGlrkLobattoIIIAIIIB", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkGlrkLobattoIIIAIIIB2,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::GLRK_LOBATTO], }), (SparkGlrkLobattoIIIAIIIB2,
         "SparkGlrkLobattoIIIAIIIB", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkGlrkLobattoIIIAIIIB3,
-        "SparkGlrkLobattoIIIAIIIB", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkGlrkLobattoIIIAIIIB4,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
+        (SparkGlrkLobattoIIIAIIIB3, "SparkGlrkLobattoIIIAIIIB", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::GLRK_LOBATTO], }), (SparkGlrkLobattoIIIAIIIB4,
         "SparkGlrkLobattoIIIAIIIB", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkGlrkLobattoIIIBIIIA1,
-        "SparkGlrkLobattoIIIBIIIA", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkGlrkLobattoIIIBIIIA2,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
+        (SparkGlrkLobattoIIIBIIIA1, "SparkGlrkLobattoIIIBIIIA", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::GLRK_LOBATTO], }), (SparkGlrkLobattoIIIBIIIA2,
         "SparkGlrkLobattoIIIBIIIA", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkGlrkLobattoIIIBIIIA3,
-        "SparkGlrkLobattoIIIBIIIA", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkGlrkLobattoIIIBIIIA4,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
+        (SparkGlrkLobattoIIIBIIIA3, "SparkGlrkLobattoIIIBIIIA", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::GLRK_LOBATTO], }), (SparkGlrkLobattoIIIBIIIA4,
         "SparkGlrkLobattoIIIBIIIA", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobABC2, "SparkLobABC", 2, 2,
-        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }), (SparkLobABC3,
-        "SparkLobABC", 3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts {
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }), (SparkLobABC2,
+        "SparkLobABC", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (SparkLobABC4, "SparkLobABC", 4, 6, "LobattoIIIBIIIA(4)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (SparkLobABC3, "SparkLobABC", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobABD2, "SparkLobABD", 2, 2,
-        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }), (SparkLobABD3,
-        "SparkLobABD", 3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts {
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (SparkLobABC4, "SparkLobABC", 4, 6,
+        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }), (SparkLobABD2,
+        "SparkLobABD", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (SparkLobABD4, "SparkLobABD", 4, 6, "LobattoIIIBIIIA(4)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (SparkLobABD3, "SparkLobABD", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkGlvprk1, "SparkGlvprk", 1, 2,
-        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : false,
-        multiplier : None, needs_linear_one_form : false, }), (SparkGlvprk2,
-        "SparkGlvprk", 2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts {
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (SparkLobABD4, "SparkLobABD", 4, 6,
+        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }), (SparkGlvprk1,
+        "SparkGlvprk", 1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts {
         preserves_constraint : false, multiplier : None, needs_linear_one_form : false,
-        }), (SparkGlvprk3, "SparkGlvprk", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : false, }), (SparkGlvprk4, "SparkGlvprk", 4, 8,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::NOT_CONSTRAINT_PRESERVING], }), (SparkGlvprk2, "SparkGlvprk",
+        2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint :
+        false, multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::GAUSS_INDEX_2], }), (SparkGlvprk3, "SparkGlvprk", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 4f64, reason :
+        $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::GAUSS_INDEX_2], }), (SparkGlvprk4, "SparkGlvprk", 4, 8,
         "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : false,
-        multiplier : None, needs_linear_one_form : false, }), (VsparkGlrk1, "VsparkGlrk",
-        1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkGlrk2, "VsparkGlrk", 2, 4,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 4f64, reason :
+        $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::GAUSS_INDEX_2], }), (VsparkGlrk1, "VsparkGlrk", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
+        : "inconsistent", reason : $crate::measured::INCONSISTENT }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::INCONSISTENT], }), (VsparkGlrk2, "VsparkGlrk", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkGlrk3, "VsparkGlrk", 3, 6,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
+        : "inconsistent", reason : $crate::measured::INCONSISTENT }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::INCONSISTENT], }), (VsparkGlrk3, "VsparkGlrk", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkGlrk4, "VsparkGlrk", 4, 8,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
+        : "inconsistent", reason : $crate::measured::INCONSISTENT }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::INCONSISTENT], }), (VsparkGlrk4, "VsparkGlrk", 4, 8,
         "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkLobattoIIIAIIIB2,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
+        : "inconsistent", reason : $crate::measured::INCONSISTENT }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::INCONSISTENT], }), (VsparkLobattoIIIAIIIB2,
         "VsparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkLobattoIIIAIIIB3, "VsparkLobattoIIIAIIIB", 3, 4,
-        "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkLobattoIIIAIIIB4,
-        "VsparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkLobattoIIIAIIIB3, "VsparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkLobattoIIIBIIIA2, "VsparkLobattoIIIBIIIA", 2, 2,
-        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkLobattoIIIBIIIA3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkLobattoIIIAIIIB4, "VsparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkLobattoIIIBIIIA2, "VsparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Parasitic { order : 2f64, reason :
+        $crate::measured::VSPARK_BA2 }), pinned_on_index_two_pendulum : None, limitations
+        : & [$crate::measured::VSPARK_BA2], }), (VsparkLobattoIIIBIIIA3,
         "VsparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkLobattoIIIBIIIA4, "VsparkLobattoIIIBIIIA", 4, 6,
-        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkGlrkLobattoIIIAIIIB1,
-        "VsparkGlrkLobattoIIIAIIIB", 1, 2, "PartitionedGauss(1)",
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkLobattoIIIBIIIA4, "VsparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkGlrkLobattoIIIAIIIB2, "VsparkGlrkLobattoIIIAIIIB", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkGlrkLobattoIIIAIIIB1, "VsparkGlrkLobattoIIIAIIIB", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkGlrkLobattoIIIAIIIB3,
-        "VsparkGlrkLobattoIIIAIIIB", 3, 6, "PartitionedGauss(3)",
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkGlrkLobattoIIIAIIIB2,
+        "VsparkGlrkLobattoIIIAIIIB", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkGlrkLobattoIIIAIIIB4, "VsparkGlrkLobattoIIIAIIIB", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkGlrkLobattoIIIAIIIB3, "VsparkGlrkLobattoIIIAIIIB", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkGlrkLobattoIIIBIIIA1,
-        "VsparkGlrkLobattoIIIBIIIA", 1, 2, "PartitionedGauss(1)",
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkGlrkLobattoIIIAIIIB4,
+        "VsparkGlrkLobattoIIIAIIIB", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkGlrkLobattoIIIBIIIA2, "VsparkGlrkLobattoIIIBIIIA", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkGlrkLobattoIIIBIIIA1, "VsparkGlrkLobattoIIIBIIIA", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkGlrkLobattoIIIBIIIA3,
-        "VsparkGlrkLobattoIIIBIIIA", 3, 6, "PartitionedGauss(3)",
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkGlrkLobattoIIIBIIIA2,
+        "VsparkGlrkLobattoIIIBIIIA", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkGlrkLobattoIIIBIIIA4, "VsparkGlrkLobattoIIIBIIIA", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkGlrkLobattoIIIBIIIA3, "VsparkGlrkLobattoIIIBIIIA", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkLobABC2, "VsparkLobABC", 2, 2,
-        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkLobABC3, "VsparkLobABC", 3, 4,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkGlrkLobattoIIIBIIIA4,
+        "VsparkGlrkLobattoIIIBIIIA", 4, 8, "PartitionedGauss(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkLobABC2, "VsparkLobABC", 2, 2, "LobattoIIIBIIIA(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::LOB_ABC }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::LOB_ABC], }), (VsparkLobABC3, "VsparkLobABC", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkLobABC4, "VsparkLobABC", 4, 6,
-        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkLobABD2, "VsparkLobABD", 2, 2,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 3f64, reason : $crate::measured::LOB_ABC }), pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::LOB_ABC], }), (VsparkLobABC4,
+        "VsparkLobABC", 4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Order { order : 5f64, reason :
+        $crate::measured::LOB_ABC }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::LOB_ABC], }), (VsparkLobABD2, "VsparkLobABD", 2, 2,
         "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkLobABD3, "VsparkLobABD", 3, 4,
-        "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkLobABD4, "VsparkLobABD", 4, 6,
-        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkGlvprk1, "VsparkGlvprk", 1, 2,
-        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : false,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkGlvprk2, "VsparkGlvprk", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : false,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkGlvprk3, "VsparkGlvprk", 3, 6,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
+        reason : $crate::measured::LOB_ABD }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::LOB_ABD], }), (VsparkLobABD3, "VsparkLobABD",
+        3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
+        reason : $crate::measured::LOB_ABD }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::LOB_ABD], }), (VsparkLobABD4, "VsparkLobABD",
+        4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
+        reason : $crate::measured::LOB_ABD }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::LOB_ABD], }), (VsparkGlvprk1, "VsparkGlvprk",
+        1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
+        false, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING], }),
+        (VsparkGlvprk2, "VsparkGlvprk", 2, 4, "PartitionedGauss(2)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::GAUSS_INDEX_2], }), (VsparkGlvprk3, "VsparkGlvprk", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkGlvprk4, "VsparkGlvprk", 4, 8,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::GAUSS_INDEX_2], }), (VsparkGlvprk4, "VsparkGlvprk", 4, 8,
         "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VparkGlrkpSymplectic1,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::GAUSS_INDEX_2], }), (VparkGlrkpSymplectic1,
         "VparkGlrkpSymplectic", 1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VparkGlrkpSymplectic2, "VparkGlrkpSymplectic", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VparkGlrkpSymplectic3,
-        "VparkGlrkpSymplectic", 3, 6, "PartitionedGauss(3)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VparkGlrkpSymplectic4, "VparkGlrkpSymplectic", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VparkLobattoIIIAIIIBpSymplectic2,
-        "VparkLobattoIIIAIIIBpSymplectic", 2, 2, "LobattoIIIAIIIB(2)",
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VparkGlrkpSymplectic2, "VparkGlrkpSymplectic", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VparkLobattoIIIAIIIBpSymplectic3, "VparkLobattoIIIAIIIBpSymplectic",
-        3, 4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VparkLobattoIIIAIIIBpSymplectic4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VparkGlrkpSymplectic3, "VparkGlrkpSymplectic", 3, 6, "PartitionedGauss(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VparkGlrkpSymplectic4, "VparkGlrkpSymplectic", 4, 8, "PartitionedGauss(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VparkLobattoIIIAIIIBpSymplectic2, "VparkLobattoIIIAIIIBpSymplectic", 2, 2,
+        "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Parasitic {
+        order : 2f64, reason : $crate::measured::VPARK_AB }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::VPARK_AB], }), (VparkLobattoIIIAIIIBpSymplectic3,
+        "VparkLobattoIIIAIIIBpSymplectic", 3, 4, "LobattoIIIAIIIB(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Parasitic { order : 4f64, reason :
+        $crate::measured::VPARK_AB }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::VPARK_AB], }), (VparkLobattoIIIAIIIBpSymplectic4,
         "VparkLobattoIIIAIIIBpSymplectic", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VparkLobattoIIIBIIIApSymplectic2, "VparkLobattoIIIBIIIApSymplectic",
-        2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VparkLobattoIIIBIIIApSymplectic3,
-        "VparkLobattoIIIBIIIApSymplectic", 3, 4, "LobattoIIIBIIIA(3)",
+        false, pinned : Some($crate::types::Pinned::Parasitic { order : 6f64, reason :
+        $crate::measured::VPARK_AB }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::VPARK_AB], }), (VparkLobattoIIIBIIIApSymplectic2,
+        "VparkLobattoIIIBIIIApSymplectic", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VparkLobattoIIIBIIIApSymplectic4, "VparkLobattoIIIBIIIApSymplectic",
-        4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryGlrkpInternal1,
-        "VsparkPrimaryGlrkpInternal", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpInternal2, "VsparkPrimaryGlrkpInternal", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VparkLobattoIIIBIIIApSymplectic3, "VparkLobattoIIIBIIIApSymplectic", 3, 4,
+        "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryGlrkpInternal3,
-        "VsparkPrimaryGlrkpInternal", 3, 6, "PartitionedGauss(3)",
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VparkLobattoIIIBIIIApSymplectic4,
+        "VparkLobattoIIIBIIIApSymplectic", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpInternal4, "VsparkPrimaryGlrkpInternal", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpInternal1, "VsparkPrimaryGlrkpInternal", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryGlrkpModifiedInternal1,
-        "VsparkPrimaryGlrkpModifiedInternal", 1, 2, "PartitionedGauss(1)",
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpInternal2,
+        "VsparkPrimaryGlrkpInternal", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedInternal2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpInternal3, "VsparkPrimaryGlrkpInternal", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpInternal4,
+        "VsparkPrimaryGlrkpInternal", 4, 8, "PartitionedGauss(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpModifiedInternal1, "VsparkPrimaryGlrkpModifiedInternal",
+        1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpModifiedInternal2,
         "VsparkPrimaryGlrkpModifiedInternal", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedInternal3,
-        "VsparkPrimaryGlrkpModifiedInternal", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedInternal4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpModifiedInternal3, "VsparkPrimaryGlrkpModifiedInternal",
+        3, 6, "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpModifiedInternal4,
         "VsparkPrimaryGlrkpModifiedInternal", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpMidpoint1, "VsparkPrimaryGlrkpMidpoint", 1, 2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpMidpoint1, "VsparkPrimaryGlrkpMidpoint", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryGlrkpMidpoint2,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpMidpoint2,
         "VsparkPrimaryGlrkpMidpoint", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpMidpoint3, "VsparkPrimaryGlrkpMidpoint", 3, 6,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpMidpoint3, "VsparkPrimaryGlrkpMidpoint", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryGlrkpMidpoint4,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpMidpoint4,
         "VsparkPrimaryGlrkpMidpoint", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedMidpoint1,
-        "VsparkPrimaryGlrkpModifiedMidpoint", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedMidpoint2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpModifiedMidpoint1, "VsparkPrimaryGlrkpModifiedMidpoint",
+        1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpModifiedMidpoint2,
         "VsparkPrimaryGlrkpModifiedMidpoint", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedMidpoint3,
-        "VsparkPrimaryGlrkpModifiedMidpoint", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedMidpoint4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpModifiedMidpoint3, "VsparkPrimaryGlrkpModifiedMidpoint",
+        3, 6, "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpModifiedMidpoint4,
         "VsparkPrimaryGlrkpModifiedMidpoint", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpSymmetric1, "VsparkPrimaryGlrkpSymmetric", 1, 2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpSymmetric1, "VsparkPrimaryGlrkpSymmetric", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryGlrkpSymmetric2,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpSymmetric2,
         "VsparkPrimaryGlrkpSymmetric", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpSymmetric3, "VsparkPrimaryGlrkpSymmetric", 3, 6,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpSymmetric3, "VsparkPrimaryGlrkpSymmetric", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryGlrkpSymmetric4,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpSymmetric4,
         "VsparkPrimaryGlrkpSymmetric", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpLobattoIIIAIIIB1,
-        "VsparkPrimaryGlrkpLobattoIIIAIIIB", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpLobattoIIIAIIIB2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpLobattoIIIAIIIB1, "VsparkPrimaryGlrkpLobattoIIIAIIIB", 1,
+        2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpLobattoIIIAIIIB2,
         "VsparkPrimaryGlrkpLobattoIIIAIIIB", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpLobattoIIIAIIIB3,
-        "VsparkPrimaryGlrkpLobattoIIIAIIIB", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpLobattoIIIAIIIB4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpLobattoIIIAIIIB3, "VsparkPrimaryGlrkpLobattoIIIAIIIB", 3,
+        6, "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpLobattoIIIAIIIB4,
         "VsparkPrimaryGlrkpLobattoIIIAIIIB", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpLobattoIIIBIIIA1,
-        "VsparkPrimaryGlrkpLobattoIIIBIIIA", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpLobattoIIIBIIIA2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpLobattoIIIBIIIA1, "VsparkPrimaryGlrkpLobattoIIIBIIIA", 1,
+        2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpLobattoIIIBIIIA2,
         "VsparkPrimaryGlrkpLobattoIIIBIIIA", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpLobattoIIIBIIIA3,
-        "VsparkPrimaryGlrkpLobattoIIIBIIIA", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpLobattoIIIBIIIA4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpLobattoIIIBIIIA3, "VsparkPrimaryGlrkpLobattoIIIBIIIA", 3,
+        6, "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpLobattoIIIBIIIA4,
         "VsparkPrimaryGlrkpLobattoIIIBIIIA", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB1,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB1,
         "VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB", 1, 2, "PartitionedGauss(1)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB2,
         "VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB3,
         "VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB", 3, 6, "PartitionedGauss(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB4,
         "VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA1,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA1,
         "VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA", 1, 2, "PartitionedGauss(1)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA2,
         "VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA3,
         "VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA", 3, 6, "PartitionedGauss(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA4,
         "VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpSymplectic1, "VsparkPrimaryGlrkpSymplectic", 1, 2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpSymplectic1, "VsparkPrimaryGlrkpSymplectic", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryGlrkpSymplectic2,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpSymplectic2,
         "VsparkPrimaryGlrkpSymplectic", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryGlrkpSymplectic3, "VsparkPrimaryGlrkpSymplectic", 3, 6,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryGlrkpSymplectic3, "VsparkPrimaryGlrkpSymplectic", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryGlrkpSymplectic4,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryGlrkpSymplectic4,
         "VsparkPrimaryGlrkpSymplectic", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpMidpoint2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpMidpoint2,
         "VsparkPrimaryLobattoIIIAIIIBpMidpoint", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpMidpoint3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpMidpoint3,
         "VsparkPrimaryLobattoIIIAIIIBpMidpoint", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpMidpoint4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpMidpoint4,
         "VsparkPrimaryLobattoIIIAIIIBpMidpoint", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint2,
+        false, pinned : Some($crate::types::Pinned::Order { order : 4f64, reason :
+        $crate::measured::MIDPOINT_AB4 }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::MIDPOINT_AB4], }),
+        (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint2,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint3,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint4,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpSymmetric2,
+        false, pinned : Some($crate::types::Pinned::Order { order : 4f64, reason :
+        $crate::measured::MIDPOINT_AB4 }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::MIDPOINT_AB4], }),
+        (VsparkPrimaryLobattoIIIAIIIBpSymmetric2,
         "VsparkPrimaryLobattoIIIAIIIBpSymmetric", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpSymmetric3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpSymmetric3,
         "VsparkPrimaryLobattoIIIAIIIBpSymmetric", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpSymmetric4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpSymmetric4,
         "VsparkPrimaryLobattoIIIAIIIBpSymmetric", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB2,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB", 2, 2,
         "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB3,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB4,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB", 4, 6,
         "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA2,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA", 2, 2,
         "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA3,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA4,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA", 4, 6,
         "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobattoIIIBIIIApMidpoint2,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VsparkPrimaryLobattoIIIBIIIApMidpoint2,
         "VsparkPrimaryLobattoIIIBIIIApMidpoint", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApMidpoint3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApMidpoint3,
         "VsparkPrimaryLobattoIIIBIIIApMidpoint", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApMidpoint4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApMidpoint4,
         "VsparkPrimaryLobattoIIIBIIIApMidpoint", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint2,
         "VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint3,
         "VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint4,
         "VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApSymmetric2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApSymmetric2,
         "VsparkPrimaryLobattoIIIBIIIApSymmetric", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApSymmetric3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApSymmetric3,
         "VsparkPrimaryLobattoIIIBIIIApSymmetric", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApSymmetric4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApSymmetric4,
         "VsparkPrimaryLobattoIIIBIIIApSymmetric", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB2,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB3,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB4,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA2,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA3,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA3,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA4,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB2,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB2,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB", 2, 2,
         "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB3,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB4,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB", 4, 6,
         "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA2,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA", 2, 2,
         "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA3,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA4,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA", 4, 6,
         "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VparkLobattoIIIAIIIBpSymplecticUpstream3,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (VparkLobattoIIIAIIIBpSymplecticUpstream3,
         "VparkLobattoIIIAIIIBpSymplecticUpstream", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpMidpointUpstream3,
+        false, pinned : Some($crate::types::Pinned::Parasitic { order : 4f64, reason :
+        $crate::measured::VPARK_AB }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::VPARK_AB], }),
+        (VsparkPrimaryLobattoIIIAIIIBpMidpointUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpMidpointUpstream", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpointUpstream3,
+        false, pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::R_INF_UPSTREAM_ORDER_2 }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::R_INF_UPSTREAM_ORDER_2], }),
+        (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpointUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedMidpointUpstream", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 2f64, reason : $crate::measured::R_INF_UPSTREAM_ORDER_2 }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::R_INF_UPSTREAM_ORDER_2], }),
         (VsparkPrimaryLobattoIIIAIIIBpSymmetricUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpSymmetricUpstream", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIBUpstream3,
+        false, pinned : Some($crate::types::Pinned::Order { order : 4f64, reason :
+        $crate::measured::R_INF_UPSTREAM_MARGINAL }), pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::R_INF_UPSTREAM_MARGINAL], }),
+        (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIBUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIBUpstream", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::R_INF_UPSTREAM_MARGINAL }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::R_INF_UPSTREAM_MARGINAL], }),
         (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
+        reason : $crate::measured::R_INF_UPSTREAM_ERRATIC }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::R_INF_UPSTREAM_ERRATIC], }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIBUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIBUpstream", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
+        reason : $crate::measured::R_INF_UPSTREAM_ERRATIC }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::R_INF_UPSTREAM_ERRATIC], }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIAUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIAUpstream", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VparkLobattoIIIBIIIApSymplecticUpstream3,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
+        reason : $crate::measured::R_INF_UPSTREAM_ERRATIC }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::R_INF_UPSTREAM_ERRATIC], }),
+        (VparkLobattoIIIBIIIApSymplecticUpstream3,
         "VparkLobattoIIIBIIIApSymplecticUpstream", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApMidpointUpstream3,
+        false, pinned : Some($crate::types::Pinned::Parasitic { order : 4f64, reason :
+        $crate::measured::R_INF_UPSTREAM }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::R_INF_UPSTREAM], }),
+        (VsparkPrimaryLobattoIIIBIIIApMidpointUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApMidpointUpstream", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApModifiedMidpointUpstream3,
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::R_INF_UPSTREAM_SINGULAR }), pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::R_INF_UPSTREAM_SINGULAR], }),
+        (VsparkPrimaryLobattoIIIBIIIApModifiedMidpointUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApModifiedMidpointUpstream", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
+        : "singular", reason : $crate::measured::R_INF_UPSTREAM_SINGULAR }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::R_INF_UPSTREAM_SINGULAR], }),
         (VsparkPrimaryLobattoIIIBIIIApSymmetricUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApSymmetricUpstream", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIBUpstream3,
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::R_INF_UPSTREAM_SINGULAR }), pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::R_INF_UPSTREAM_SINGULAR], }),
+        (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIBUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIBUpstream", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
+        : "singular", reason : $crate::measured::R_INF_UPSTREAM_SINGULAR }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::R_INF_UPSTREAM_SINGULAR], }),
         (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIAUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIAUpstream", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
+        : "singular", reason : $crate::measured::R_INF_UPSTREAM_SINGULAR }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::R_INF_UPSTREAM_SINGULAR], }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIBUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIBUpstream", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::R_INF_UPSTREAM_STALLS }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::R_INF_UPSTREAM_STALLS], }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIAUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIAUpstream", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (SparkLobattoIIIAIIIBUpstreamMu2,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::R_INF_UPSTREAM_STALLS }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::R_INF_UPSTREAM_STALLS], }), (SparkLobattoIIIAIIIBUpstreamMu2,
         "SparkLobattoIIIAIIIBUpstreamMu", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIAIIIBUpstreamMu3,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
+        : "singular", reason : $crate::measured::UPSTREAM_MU_AB2 }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::UPSTREAM_MU_AB2], }), (SparkLobattoIIIAIIIBUpstreamMu3,
         "SparkLobattoIIIAIIIBUpstreamMu", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIAIIIBUpstreamMu4,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 2.5f64, reason : $crate::measured::UPSTREAM_MU_AB3 }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::UPSTREAM_MU_AB3], }), (SparkLobattoIIIAIIIBUpstreamMu4,
         "SparkLobattoIIIAIIIBUpstreamMu", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIBIIIAUpstreamMu2,
-        "SparkLobattoIIIBIIIAUpstreamMu", 2, 2, "LobattoIIIBIIIA(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIBIIIAUpstreamMu3,
-        "SparkLobattoIIIBIIIAUpstreamMu", 3, 4, "LobattoIIIBIIIA(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIBIIIAUpstreamMu4,
-        "SparkLobattoIIIBIIIAUpstreamMu", 4, 6, "LobattoIIIBIIIA(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIAIIIBOmegaMu2,
-        "SparkLobattoIIIAIIIBOmegaMu", 2, 2, "LobattoIIIAIIIB(2)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIAIIIBOmegaMu3,
-        "SparkLobattoIIIAIIIBOmegaMu", 3, 4, "LobattoIIIAIIIB(3)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIAIIIBOmegaMu4,
-        "SparkLobattoIIIAIIIBOmegaMu", 4, 6, "LobattoIIIAIIIB(4)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIBIIIAOmegaMu2,
-        "SparkLobattoIIIBIIIAOmegaMu", 2, 2, "LobattoIIIBIIIA(2)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIBIIIAOmegaMu3,
-        "SparkLobattoIIIBIIIAOmegaMu", 3, 4, "LobattoIIIBIIIA(3)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : false, }), (SparkLobattoIIIBIIIAOmegaMu4,
-        "SparkLobattoIIIBIIIAOmegaMu", 4, 6, "LobattoIIIBIIIA(4)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkPrimaryLobABCCD2,
-        "VsparkPrimaryLobABCCD", 2, 2, "LobattoIIIDIIIDBar(2)",
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
+        reason : $crate::measured::UPSTREAM_MU_AB4 }), pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::UPSTREAM_MU_AB4], }),
+        (SparkLobattoIIIBIIIAUpstreamMu2, "SparkLobattoIIIBIIIAUpstreamMu", 2, 2,
+        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::UPSTREAM_MU_SINGULAR }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::UPSTREAM_MU_SINGULAR], }),
+        (SparkLobattoIIIBIIIAUpstreamMu3, "SparkLobattoIIIBIIIAUpstreamMu", 3, 4,
+        "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::UPSTREAM_MU_SINGULAR }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::UPSTREAM_MU_SINGULAR], }),
+        (SparkLobattoIIIBIIIAUpstreamMu4, "SparkLobattoIIIBIIIAUpstreamMu", 4, 6,
+        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::UPSTREAM_MU_SINGULAR }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::UPSTREAM_MU_SINGULAR], }),
+        (SparkLobattoIIIAIIIBOmegaMu2, "SparkLobattoIIIAIIIBOmegaMu", 2, 2,
+        "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU], }),
+        (SparkLobattoIIIAIIIBOmegaMu3, "SparkLobattoIIIAIIIBOmegaMu", 3, 4,
+        "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU], }),
+        (SparkLobattoIIIAIIIBOmegaMu4, "SparkLobattoIIIAIIIBOmegaMu", 4, 6,
+        "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 4f64, reason :
+        $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU], }),
+        (SparkLobattoIIIBIIIAOmegaMu2, "SparkLobattoIIIBIIIAOmegaMu", 2, 2,
+        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU], }),
+        (SparkLobattoIIIBIIIAOmegaMu3, "SparkLobattoIIIBIIIAOmegaMu", 3, 4,
+        "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU], }),
+        (SparkLobattoIIIBIIIAOmegaMu4, "SparkLobattoIIIBIIIAOmegaMu", 4, 6,
+        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Order { order : 4f64, reason :
+        $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU], }),
+        (VsparkPrimaryLobABCCD2, "VsparkPrimaryLobABCCD", 2, 2, "LobattoIIIDIIIDBar(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobABCCD3, "VsparkPrimaryLobABCCD", 3, 4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobABCCD3, "VsparkPrimaryLobABCCD", 3, 4,
         "LobattoIIIDIIIDBar(3)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobABCCD4,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
+        : "singular", reason : $crate::measured::FIXED_LOBATTO }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABCCD4,
         "VsparkPrimaryLobABCCD", 4, 6, "LobattoIIIDIIIDBar(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobABCCE2, "VsparkPrimaryLobABCCE", 2, 2,
-        "LobattoIIIEIIIEBar(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobABCCE3,
-        "VsparkPrimaryLobABCCE", 3, 4, "LobattoIIIEIIIEBar(3)",
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABCCE2,
+        "VsparkPrimaryLobABCCE", 2, 2, "LobattoIIIEIIIEBar(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobABCCE4, "VsparkPrimaryLobABCCE", 4, 6,
-        "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts { preserves_constraint :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobABCCE3, "VsparkPrimaryLobABCCE", 3, 4,
+        "LobattoIIIEIIIEBar(3)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobABED2,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
+        : "singular", reason : $crate::measured::FIXED_LOBATTO }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABCCE4,
+        "VsparkPrimaryLobABCCE", 4, 6, "LobattoIIIEIIIEBar(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABED2,
         "VsparkPrimaryLobABED", 2, 2, "LobattoIIIEIIIEBar(2)", $crate::types::MethodFacts
         { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobABED3, "VsparkPrimaryLobABED", 3, 4,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobABED3, "VsparkPrimaryLobABED", 3, 4,
         "LobattoIIIEIIIEBar(3)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobABED4,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
+        : "singular", reason : $crate::measured::FIXED_LOBATTO }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABED4,
         "VsparkPrimaryLobABED", 4, 6, "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts
         { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobABDE2, "VsparkPrimaryLobABDE", 2, 2,
-        "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobABDE3,
-        "VsparkPrimaryLobABDE", 3, 4, "LobattoIIIDIIIDBar(3)", $crate::types::MethodFacts
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABDE2,
+        "VsparkPrimaryLobABDE", 2, 2, "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts
         { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (VsparkPrimaryLobABDE4, "VsparkPrimaryLobABDE", 4, 6,
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobABDE3, "VsparkPrimaryLobABDE", 3, 4,
+        "LobattoIIIDIIIDBar(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
+        : "singular", reason : $crate::measured::FIXED_LOBATTO }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABDE4,
+        "VsparkPrimaryLobABDE", 4, 6, "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts
+        { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABD2,
+        "VsparkPrimaryLobABD", 2, 2, "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts
+        { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobABD3, "VsparkPrimaryLobABD", 3, 4, "LobattoIIIDIIIDBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABD4,
+        "VsparkPrimaryLobABD", 4, 6, "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts
+        { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABE2,
+        "VsparkPrimaryLobABE", 2, 2, "LobattoIIIEIIIEBar(2)", $crate::types::MethodFacts
+        { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobABE3, "VsparkPrimaryLobABE", 3, 4, "LobattoIIIEIIIEBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABE4,
+        "VsparkPrimaryLobABE", 4, 6, "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts
+        { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobDE2,
+        "VsparkPrimaryLobDE", 2, 2, "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobDE3, "VsparkPrimaryLobDE", 3, 4, "LobattoIIIDIIIDBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobDE4,
+        "VsparkPrimaryLobDE", 4, 6, "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobED2,
+        "VsparkPrimaryLobED", 2, 2, "LobattoIIIEIIIEBar(2)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        }), (VsparkPrimaryLobED3, "VsparkPrimaryLobED", 3, 4, "LobattoIIIEIIIEBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobED4,
+        "VsparkPrimaryLobED", 4, 6, "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], }),
+        (VsparkSecondaryLobattoIIIAB2, "VsparkSecondaryLobattoIIIAB", 2, 2,
+        "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIIAB3, "VsparkSecondaryLobattoIIIAB", 3, 4,
+        "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIIAB4, "VsparkSecondaryLobattoIIIAB", 4, 6,
+        "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIIBA2, "VsparkSecondaryLobattoIIIBA", 2, 2,
+        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIIBA3, "VsparkSecondaryLobattoIIIBA", 3, 4,
+        "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIIBA4, "VsparkSecondaryLobattoIIIBA", 4, 6,
+        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIICCBar2, "VsparkSecondaryLobattoIIICCBar", 2, 2,
+        "LobattoIIICIIICBar(2)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIICCBar3, "VsparkSecondaryLobattoIIICCBar", 3, 4,
+        "LobattoIIICIIICBar(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIICCBar4, "VsparkSecondaryLobattoIIICCBar", 4, 6,
+        "LobattoIIICIIICBar(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIICBarC2, "VsparkSecondaryLobattoIIICBarC", 2, 2,
+        "LobattoIIICBarIIIC(2)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIICBarC3, "VsparkSecondaryLobattoIIICBarC", 3, 4,
+        "LobattoIIICBarIIIC(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIICBarC4, "VsparkSecondaryLobattoIIICBarC", 4, 6,
+        "LobattoIIICBarIIIC(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIID2, "VsparkSecondaryLobattoIIID", 2, 2,
+        "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIID3, "VsparkSecondaryLobattoIIID", 3, 4,
+        "LobattoIIIDIIIDBar(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIID4, "VsparkSecondaryLobattoIIID", 4, 6,
         "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobABD2, "VsparkPrimaryLobABD",
-        2, 2, "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts { preserves_constraint
-        : true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobABD3, "VsparkPrimaryLobABD",
-        3, 4, "LobattoIIIDIIIDBar(3)", $crate::types::MethodFacts { preserves_constraint
-        : true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobABD4, "VsparkPrimaryLobABD",
-        4, 6, "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts { preserves_constraint
-        : true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobABE2, "VsparkPrimaryLobABE",
-        2, 2, "LobattoIIIEIIIEBar(2)", $crate::types::MethodFacts { preserves_constraint
-        : true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobABE3, "VsparkPrimaryLobABE",
-        3, 4, "LobattoIIIEIIIEBar(3)", $crate::types::MethodFacts { preserves_constraint
-        : true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobABE4, "VsparkPrimaryLobABE",
-        4, 6, "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts { preserves_constraint
-        : true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobDE2, "VsparkPrimaryLobDE", 2,
-        2, "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobDE3, "VsparkPrimaryLobDE", 3,
-        4, "LobattoIIIDIIIDBar(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobDE4, "VsparkPrimaryLobDE", 4,
-        6, "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobED2, "VsparkPrimaryLobED", 2,
-        2, "LobattoIIIEIIIEBar(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobED3, "VsparkPrimaryLobED", 3,
-        4, "LobattoIIIEIIIEBar(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkPrimaryLobED4, "VsparkPrimaryLobED", 4,
-        6, "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIIAB2,
-        "VsparkSecondaryLobattoIIIAB", 2, 2, "LobattoIIIAIIIB(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIIAB3,
-        "VsparkSecondaryLobattoIIIAB", 3, 4, "LobattoIIIAIIIB(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIIAB4,
-        "VsparkSecondaryLobattoIIIAB", 4, 6, "LobattoIIIAIIIB(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIIBA2,
-        "VsparkSecondaryLobattoIIIBA", 2, 2, "LobattoIIIBIIIA(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIIBA3,
-        "VsparkSecondaryLobattoIIIBA", 3, 4, "LobattoIIIBIIIA(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIIBA4,
-        "VsparkSecondaryLobattoIIIBA", 4, 6, "LobattoIIIBIIIA(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIICCBar2,
-        "VsparkSecondaryLobattoIIICCBar", 2, 2, "LobattoIIICIIICBar(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIICCBar3,
-        "VsparkSecondaryLobattoIIICCBar", 3, 4, "LobattoIIICIIICBar(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIICCBar4,
-        "VsparkSecondaryLobattoIIICCBar", 4, 6, "LobattoIIICIIICBar(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIICBarC2,
-        "VsparkSecondaryLobattoIIICBarC", 2, 2, "LobattoIIICBarIIIC(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIICBarC3,
-        "VsparkSecondaryLobattoIIICBarC", 3, 4, "LobattoIIICBarIIIC(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIICBarC4,
-        "VsparkSecondaryLobattoIIICBarC", 4, 6, "LobattoIIICBarIIIC(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIID2,
-        "VsparkSecondaryLobattoIIID", 2, 2, "LobattoIIIDIIIDBar(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIID3,
-        "VsparkSecondaryLobattoIIID", 3, 4, "LobattoIIIDIIIDBar(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIID4,
-        "VsparkSecondaryLobattoIIID", 4, 6, "LobattoIIIDIIIDBar(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIIE2,
-        "VsparkSecondaryLobattoIIIE", 2, 2, "LobattoIIIEIIIEBar(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIIE3,
-        "VsparkSecondaryLobattoIIIE", 3, 4, "LobattoIIIEIIIEBar(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryLobattoIIIE4,
-        "VsparkSecondaryLobattoIIIE", 4, 6, "LobattoIIIEIIIEBar(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIIAB1,
-        "VsparkSecondaryGlrkLobattoIIIAB", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIIAB2,
-        "VsparkSecondaryGlrkLobattoIIIAB", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIIAB3,
-        "VsparkSecondaryGlrkLobattoIIIAB", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIIBA1,
-        "VsparkSecondaryGlrkLobattoIIIBA", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIIBA2,
-        "VsparkSecondaryGlrkLobattoIIIBA", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIIBA3,
-        "VsparkSecondaryGlrkLobattoIIIBA", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIICCBar1,
-        "VsparkSecondaryGlrkLobattoIIICCBar", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIICCBar2,
-        "VsparkSecondaryGlrkLobattoIIICCBar", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIICCBar3,
-        "VsparkSecondaryGlrkLobattoIIICCBar", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIICBarC1,
-        "VsparkSecondaryGlrkLobattoIIICBarC", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIICBarC2,
-        "VsparkSecondaryGlrkLobattoIIICBarC", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIICBarC3,
-        "VsparkSecondaryGlrkLobattoIIICBarC", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIID1,
-        "VsparkSecondaryGlrkLobattoIIID", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIID2,
-        "VsparkSecondaryGlrkLobattoIIID", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIID3,
-        "VsparkSecondaryGlrkLobattoIIID", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIIE1,
-        "VsparkSecondaryGlrkLobattoIIIE", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIIE2,
-        "VsparkSecondaryGlrkLobattoIIIE", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (VsparkSecondaryGlrkLobattoIIIE3,
-        "VsparkSecondaryGlrkLobattoIIIE", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, })], holonomic : [(RattleLobattoIIIAIIIB2,
-        "RattleLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (RattleLobattoIIIAIIIB3, "RattleLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, }), (RattleLobattoIIIAIIIB4,
-        "RattleLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        }), (RattleLobattoIIIAIIIB5, "RattleLobattoIIIAIIIB", 5, 8, "LobattoIIIAIIIB(5)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, })], implicit : [(IdaeSparkGlrk1, "IdaeSparkGlrk",
-        1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkGlrk2, "IdaeSparkGlrk", 2, 4,
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIIE2, "VsparkSecondaryLobattoIIIE", 2, 2,
+        "LobattoIIIEIIIEBar(2)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIIE3, "VsparkSecondaryLobattoIIIE", 3, 4,
+        "LobattoIIIEIIIEBar(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryLobattoIIIE4, "VsparkSecondaryLobattoIIIE", 4, 6,
+        "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIIAB1, "VsparkSecondaryGlrkLobattoIIIAB", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIIAB2, "VsparkSecondaryGlrkLobattoIIIAB", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkGlrk3, "IdaeSparkGlrk", 3, 6,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIIAB3, "VsparkSecondaryGlrkLobattoIIIAB", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkGlrk4, "IdaeSparkGlrk", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkLobattoIIIAIIIB2,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIIBA1, "VsparkSecondaryGlrkLobattoIIIBA", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIIBA2, "VsparkSecondaryGlrkLobattoIIIBA", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIIBA3, "VsparkSecondaryGlrkLobattoIIIBA", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIICCBar1, "VsparkSecondaryGlrkLobattoIIICCBar", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIICCBar2, "VsparkSecondaryGlrkLobattoIIICCBar", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIICCBar3, "VsparkSecondaryGlrkLobattoIIICCBar", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIICBarC1, "VsparkSecondaryGlrkLobattoIIICBarC", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIICBarC2, "VsparkSecondaryGlrkLobattoIIICBarC", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIICBarC3, "VsparkSecondaryGlrkLobattoIIICBarC", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIID1, "VsparkSecondaryGlrkLobattoIIID", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIID2, "VsparkSecondaryGlrkLobattoIIID", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIID3, "VsparkSecondaryGlrkLobattoIIID", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIIE1, "VsparkSecondaryGlrkLobattoIIIE", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIIE2, "VsparkSecondaryGlrkLobattoIIIE", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (VsparkSecondaryGlrkLobattoIIIE3, "VsparkSecondaryGlrkLobattoIIIE", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], })], holonomic :
+        [(RattleLobattoIIIAIIIB2, "RattleLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (RattleLobattoIIIAIIIB3, "RattleLobattoIIIAIIIB",
+        3, 4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (RattleLobattoIIIAIIIB4, "RattleLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], }), (RattleLobattoIIIAIIIB5, "RattleLobattoIIIAIIIB",
+        5, 8, "LobattoIIIAIIIB(5)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], })], implicit :
+        [(IdaeSparkGlrk1, "IdaeSparkGlrk", 1, 2, "PartitionedGauss(1)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlrk2, "IdaeSparkGlrk", 2,
+        4, "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlrk3, "IdaeSparkGlrk", 3,
+        6, "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlrk4, "IdaeSparkGlrk", 4,
+        8, "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobattoIIIAIIIB2,
         "IdaeSparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (IdaeSparkLobattoIIIAIIIB3, "IdaeSparkLobattoIIIAIIIB", 3, 4,
-        "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkLobattoIIIAIIIB4,
+        pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobattoIIIAIIIB3,
+        "IdaeSparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobattoIIIAIIIB4,
         "IdaeSparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (IdaeSparkLobattoIIIBIIIA2, "IdaeSparkLobattoIIIBIIIA", 2, 2,
-        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkLobattoIIIBIIIA3,
-        "IdaeSparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)",
+        pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobattoIIIBIIIA2,
+        "IdaeSparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (IdaeSparkLobattoIIIBIIIA4, "IdaeSparkLobattoIIIBIIIA", 4, 6,
-        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkGlrkLobattoIIIAIIIB1,
-        "IdaeSparkGlrkLobattoIIIAIIIB", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (IdaeSparkGlrkLobattoIIIAIIIB2, "IdaeSparkGlrkLobattoIIIAIIIB", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkGlrkLobattoIIIAIIIB3,
-        "IdaeSparkGlrkLobattoIIIAIIIB", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (IdaeSparkGlrkLobattoIIIAIIIB4, "IdaeSparkGlrkLobattoIIIAIIIB", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkGlrkLobattoIIIBIIIA1,
-        "IdaeSparkGlrkLobattoIIIBIIIA", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (IdaeSparkGlrkLobattoIIIBIIIA2, "IdaeSparkGlrkLobattoIIIBIIIA", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkGlrkLobattoIIIBIIIA3,
-        "IdaeSparkGlrkLobattoIIIBIIIA", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (IdaeSparkGlrkLobattoIIIBIIIA4, "IdaeSparkGlrkLobattoIIIBIIIA", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkLobABC2, "IdaeSparkLobABC", 2, 2,
-        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkLobABC3, "IdaeSparkLobABC", 3, 4,
+        pinned : None, pinned_on_index_two_pendulum : Some($crate::types::Pinned::Fails {
+        error : "singular", reason : $crate::measured::SPARK_FIRST_STAGE_FIXED }),
+        limitations : & [$crate::measured::SPARK_FIRST_STAGE_FIXED], }),
+        (IdaeSparkLobattoIIIBIIIA3, "IdaeSparkLobattoIIIBIIIA", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkLobABC4, "IdaeSparkLobABC", 4, 6,
-        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::SPARK_FIRST_STAGE_FIXED }), limitations : &
+        [$crate::measured::SPARK_FIRST_STAGE_FIXED], }), (IdaeSparkLobattoIIIBIIIA4,
+        "IdaeSparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : Some($crate::types::Pinned::Fails {
+        error : "singular", reason : $crate::measured::SPARK_FIRST_STAGE_FIXED }),
+        limitations : & [$crate::measured::SPARK_FIRST_STAGE_FIXED], }),
+        (IdaeSparkGlrkLobattoIIIAIIIB1, "IdaeSparkGlrkLobattoIIIAIIIB", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkLobABD2, "IdaeSparkLobABD", 2, 2,
-        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_STANDS_STILL], }),
+        (IdaeSparkGlrkLobattoIIIAIIIB2, "IdaeSparkGlrkLobattoIIIAIIIB", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkLobABD3, "IdaeSparkLobABD", 3, 4,
-        "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_STANDS_STILL], }),
+        (IdaeSparkGlrkLobattoIIIAIIIB3, "IdaeSparkGlrkLobattoIIIAIIIB", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkLobABD4, "IdaeSparkLobABD", 4, 6,
-        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_STANDS_STILL], }),
+        (IdaeSparkGlrkLobattoIIIAIIIB4, "IdaeSparkGlrkLobattoIIIAIIIB", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkGlvprk1, "IdaeSparkGlvprk", 1, 2,
-        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : false,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_STANDS_STILL], }),
+        (IdaeSparkGlrkLobattoIIIBIIIA1, "IdaeSparkGlrkLobattoIIIBIIIA", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkGlvprk2, "IdaeSparkGlvprk", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : false,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::SPARK_FIRST_STAGE_FIXED }), limitations : &
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_FIRST_STAGE_FIXED], }),
+        (IdaeSparkGlrkLobattoIIIBIIIA2, "IdaeSparkGlrkLobattoIIIBIIIA", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkGlvprk3, "IdaeSparkGlvprk", 3, 6,
-        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : false,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::SPARK_FIRST_STAGE_FIXED }), limitations : &
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_FIRST_STAGE_FIXED], }),
+        (IdaeSparkGlrkLobattoIIIBIIIA3, "IdaeSparkGlrkLobattoIIIBIIIA", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeSparkGlvprk4, "IdaeSparkGlvprk", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : false,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::SPARK_FIRST_STAGE_FIXED }), limitations : &
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_FIRST_STAGE_FIXED], }),
+        (IdaeSparkGlrkLobattoIIIBIIIA4, "IdaeSparkGlrkLobattoIIIBIIIA", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (IdaeVparkGlrkpSymplectic1,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::SPARK_FIRST_STAGE_FIXED }), limitations : &
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_FIRST_STAGE_FIXED], }),
+        (IdaeSparkLobABC2, "IdaeSparkLobABC", 2, 2, "LobattoIIIBIIIA(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobABC3, "IdaeSparkLobABC",
+        3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobABC4, "IdaeSparkLobABC",
+        4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobABD2, "IdaeSparkLobABD",
+        2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobABD3, "IdaeSparkLobABD",
+        3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobABD4, "IdaeSparkLobABD",
+        4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlvprk1, "IdaeSparkGlvprk",
+        1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
+        false, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlvprk2, "IdaeSparkGlvprk",
+        2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint :
+        false, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 2f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
+        : Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::GAUSS_INDEX_2,
+        $crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlvprk3, "IdaeSparkGlvprk",
+        3, 6, "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint :
+        false, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
+        : Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::GAUSS_INDEX_2,
+        $crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlvprk4, "IdaeSparkGlvprk",
+        4, 8, "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint :
+        false, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
+        : Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::GAUSS_INDEX_2,
+        $crate::measured::SPARK_STANDS_STILL], }), (IdaeVparkGlrkpSymplectic1,
         "IdaeVparkGlrkpSymplectic", 1, 2, "PartitionedGauss(1)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (IdaeVparkGlrkpSymplectic2, "IdaeVparkGlrkpSymplectic", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (IdaeVparkGlrkpSymplectic3,
+        false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode", reason :
+        $crate::measured::VPARK_INCONSISTENT }), limitations : &
+        [$crate::measured::VPARK_INCONSISTENT], }), (IdaeVparkGlrkpSymplectic2,
+        "IdaeVparkGlrkpSymplectic", 2, 4, "PartitionedGauss(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::VPARK_TRAPEZOID }), limitations : &
+        [$crate::measured::VPARK_TRAPEZOID], }), (IdaeVparkGlrkpSymplectic3,
         "IdaeVparkGlrkpSymplectic", 3, 6, "PartitionedGauss(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (IdaeVparkGlrkpSymplectic4, "IdaeVparkGlrkpSymplectic", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, }), (IdaeVparkLobattoIIIAIIIBpSymplectic2,
+        false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode", reason :
+        $crate::measured::VPARK_INCONSISTENT }), limitations : &
+        [$crate::measured::VPARK_INCONSISTENT], }), (IdaeVparkGlrkpSymplectic4,
+        "IdaeVparkGlrkpSymplectic", 4, 8, "PartitionedGauss(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::VPARK_TRAPEZOID }), limitations : &
+        [$crate::measured::VPARK_TRAPEZOID], }), (IdaeVparkLobattoIIIAIIIBpSymplectic2,
         "IdaeVparkLobattoIIIAIIIBpSymplectic", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (IdaeVparkLobattoIIIAIIIBpSymplectic3,
-        "IdaeVparkLobattoIIIAIIIBpSymplectic", 3, 4, "LobattoIIIAIIIB(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (IdaeVparkLobattoIIIAIIIBpSymplectic4,
-        "IdaeVparkLobattoIIIAIIIBpSymplectic", 4, 6, "LobattoIIIAIIIB(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (IdaeVparkLobattoIIIBIIIApSymplectic2,
+        false, pinned : Some($crate::types::Pinned::Parasitic { order : 2f64, reason :
+        $crate::measured::VPARK_AB }), pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode", reason :
+        $crate::measured::VPARK_INCONSISTENT }), limitations : &
+        [$crate::measured::VPARK_AB, $crate::measured::VPARK_INCONSISTENT], }),
+        (IdaeVparkLobattoIIIAIIIBpSymplectic3, "IdaeVparkLobattoIIIAIIIBpSymplectic", 3,
+        4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Parasitic {
+        order : 4f64, reason : $crate::measured::VPARK_AB }),
+        pinned_on_index_two_pendulum : Some($crate::types::Pinned::Order { order : 2f64,
+        reason : $crate::measured::VPARK_TRAPEZOID }), limitations : &
+        [$crate::measured::VPARK_AB, $crate::measured::VPARK_TRAPEZOID], }),
+        (IdaeVparkLobattoIIIAIIIBpSymplectic4, "IdaeVparkLobattoIIIAIIIBpSymplectic", 4,
+        6, "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Parasitic {
+        order : 6f64, reason : $crate::measured::VPARK_AB }),
+        pinned_on_index_two_pendulum : Some($crate::types::Pinned::Fails { error :
+        "parasitic multiplier mode", reason : $crate::measured::VPARK_INCONSISTENT }),
+        limitations : & [$crate::measured::VPARK_AB,
+        $crate::measured::VPARK_INCONSISTENT], }), (IdaeVparkLobattoIIIBIIIApSymplectic2,
         "IdaeVparkLobattoIIIBIIIApSymplectic", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (IdaeVparkLobattoIIIBIIIApSymplectic3,
-        "IdaeVparkLobattoIIIBIIIApSymplectic", 3, 4, "LobattoIIIBIIIA(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, }), (IdaeVparkLobattoIIIBIIIApSymplectic4,
+        false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode", reason :
+        $crate::measured::VPARK_INCONSISTENT }), limitations : &
+        [$crate::measured::VPARK_INCONSISTENT], }),
+        (IdaeVparkLobattoIIIBIIIApSymplectic3, "IdaeVparkLobattoIIIBIIIApSymplectic", 3,
+        4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::VPARK_TRAPEZOID }), limitations : &
+        [$crate::measured::VPARK_TRAPEZOID], }), (IdaeVparkLobattoIIIBIIIApSymplectic4,
         "IdaeVparkLobattoIIIBIIIApSymplectic", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, })], hamiltonian : [(HsparkGlrk1, "HsparkGlrk", 1, 2,
-        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (HsparkGlrk2, "HsparkGlrk", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (HsparkGlrk3, "HsparkGlrk", 3, 6,
-        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (HsparkGlrk4, "HsparkGlrk", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (HsparkLobattoIIIAIIIB2,
-        "HsparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)", $crate::types::MethodFacts {
+        false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode", reason :
+        $crate::measured::VPARK_INCONSISTENT }), limitations : &
+        [$crate::measured::VPARK_INCONSISTENT], })], hamiltonian : [(HsparkGlrk1,
+        "HsparkGlrk", 1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkLobattoIIIAIIIB3, "HsparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkGlrk2, "HsparkGlrk", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkLobattoIIIAIIIB4, "HsparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkGlrk3, "HsparkGlrk", 3, 6, "PartitionedGauss(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkLobattoIIIBIIIA2, "HsparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkGlrk4, "HsparkGlrk", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkLobattoIIIBIIIA3, "HsparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkLobattoIIIAIIIB2, "HsparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkLobattoIIIBIIIA4, "HsparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkLobattoIIIAIIIB3, "HsparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkGlrkLobattoIIIAIIIB1, "HsparkGlrkLobattoIIIAIIIB", 1, 2,
-        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkLobattoIIIAIIIB4, "HsparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkLobattoIIIBIIIA2, "HsparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkLobattoIIIBIIIA3,
+        "HsparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkLobattoIIIBIIIA4,
+        "HsparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkGlrkLobattoIIIAIIIB1,
+        "HsparkGlrkLobattoIIIAIIIB", 1, 2, "PartitionedGauss(1)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::GLRK_LOBATTO], }),
+        (HsparkGlrkLobattoIIIAIIIB2, "HsparkGlrkLobattoIIIAIIIB", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (HsparkGlrkLobattoIIIAIIIB2,
-        "HsparkGlrkLobattoIIIAIIIB", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkGlrkLobattoIIIAIIIB3, "HsparkGlrkLobattoIIIAIIIB", 3, 6,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
+        (HsparkGlrkLobattoIIIAIIIB3, "HsparkGlrkLobattoIIIAIIIB", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (HsparkGlrkLobattoIIIAIIIB4,
-        "HsparkGlrkLobattoIIIAIIIB", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkGlrkLobattoIIIBIIIA1, "HsparkGlrkLobattoIIIBIIIA", 1, 2,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
+        (HsparkGlrkLobattoIIIAIIIB4, "HsparkGlrkLobattoIIIAIIIB", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
+        (HsparkGlrkLobattoIIIBIIIA1, "HsparkGlrkLobattoIIIBIIIA", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (HsparkGlrkLobattoIIIBIIIA2,
-        "HsparkGlrkLobattoIIIBIIIA", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkGlrkLobattoIIIBIIIA3, "HsparkGlrkLobattoIIIBIIIA", 3, 6,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
+        (HsparkGlrkLobattoIIIBIIIA2, "HsparkGlrkLobattoIIIBIIIA", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
+        (HsparkGlrkLobattoIIIBIIIA3, "HsparkGlrkLobattoIIIBIIIA", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (HsparkGlrkLobattoIIIBIIIA4,
-        "HsparkGlrkLobattoIIIBIIIA", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkLobABC2, "HsparkLobABC", 2, 2, "LobattoIIIBIIIA(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkLobABC3, "HsparkLobABC", 3, 4, "LobattoIIIBIIIA(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkLobABC4, "HsparkLobABC", 4, 6, "LobattoIIIBIIIA(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkLobABD2, "HsparkLobABD", 2, 2, "LobattoIIIBIIIA(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkLobABD3, "HsparkLobABD", 3, 4, "LobattoIIIBIIIA(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkLobABD4, "HsparkLobABD", 4, 6, "LobattoIIIBIIIA(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkGlvprk1, "HsparkGlvprk", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkGlvprk2, "HsparkGlvprk", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkGlvprk3, "HsparkGlvprk", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkGlvprk4, "HsparkGlvprk", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HparkGlrk1, "HparkGlrk", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HparkGlrk2, "HparkGlrk", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HparkGlrk3, "HparkGlrk", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HparkGlrk4, "HparkGlrk", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkPrimaryGlrkpSymmetric1, "HsparkPrimaryGlrkpSymmetric", 1, 2,
-        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
+        (HsparkGlrkLobattoIIIBIIIA4, "HsparkGlrkLobattoIIIBIIIA", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (HsparkPrimaryGlrkpSymmetric2,
-        "HsparkPrimaryGlrkpSymmetric", 2, 4, "PartitionedGauss(2)",
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }), (HsparkLobABC2,
+        "HsparkLobABC", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkLobABC3, "HsparkLobABC", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkPrimaryGlrkpSymmetric3, "HsparkPrimaryGlrkpSymmetric", 3, 6,
-        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkLobABC4, "HsparkLobABC", 4, 6, "LobattoIIIBIIIA(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkLobABD2, "HsparkLobABD", 2, 2, "LobattoIIIBIIIA(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkLobABD3, "HsparkLobABD", 3, 4, "LobattoIIIBIIIA(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkLobABD4, "HsparkLobABD", 4, 6, "LobattoIIIBIIIA(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkGlvprk1, "HsparkGlvprk", 1, 2, "PartitionedGauss(1)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::NOT_CONSTRAINT_PRESERVING], }), (HsparkGlvprk2,
+        "HsparkGlvprk", 2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::GAUSS_INDEX_2], }), (HsparkGlvprk3, "HsparkGlvprk", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, }), (HsparkPrimaryGlrkpSymmetric4,
-        "HsparkPrimaryGlrkpSymmetric", 4, 8, "PartitionedGauss(4)",
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::GAUSS_INDEX_2], }), (HsparkGlvprk4, "HsparkGlvprk", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::GAUSS_INDEX_2], }), (HparkGlrk1, "HparkGlrk", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING], }),
+        (HparkGlrk2, "HparkGlrk", 2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts
+        { preserves_constraint : false, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::GAUSS_INDEX_2], }), (HparkGlrk3, "HparkGlrk", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::GAUSS_INDEX_2], }), (HparkGlrk4, "HparkGlrk", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : false,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::GAUSS_INDEX_2], }), (HsparkPrimaryGlrkpSymmetric1,
+        "HsparkPrimaryGlrkpSymmetric", 1, 2, "PartitionedGauss(1)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HparkLobattoIIIAIIIB2, "HparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkPrimaryGlrkpSymmetric2, "HsparkPrimaryGlrkpSymmetric", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 2f64, reason : $crate::measured::HSPARK_PRIMARY }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::HSPARK_PRIMARY], }), (HsparkPrimaryGlrkpSymmetric3,
+        "HsparkPrimaryGlrkpSymmetric", 3, 6, "PartitionedGauss(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HparkLobattoIIIAIIIB3, "HparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::HSPARK_PRIMARY }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::HSPARK_PRIMARY], }),
+        (HsparkPrimaryGlrkpSymmetric4, "HsparkPrimaryGlrkpSymmetric", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 2f64, reason : $crate::measured::HSPARK_PRIMARY }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::HSPARK_PRIMARY], }), (HparkLobattoIIIAIIIB2,
+        "HparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HparkLobattoIIIAIIIB4, "HparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        pinned : Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode",
+        reason : $crate::measured::HPARK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::HPARK_LOBATTO], }), (HparkLobattoIIIAIIIB3,
+        "HparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkPrimaryLobattoIIIAIIIBpSymmetric2,
+        pinned : Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode",
+        reason : $crate::measured::HPARK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::HPARK_LOBATTO], }), (HparkLobattoIIIAIIIB4,
+        "HparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode",
+        reason : $crate::measured::HPARK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::HPARK_LOBATTO], }), (HsparkPrimaryLobattoIIIAIIIBpSymmetric2,
         "HsparkPrimaryLobattoIIIAIIIBpSymmetric", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkPrimaryLobattoIIIAIIIBpSymmetric3,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkPrimaryLobattoIIIAIIIBpSymmetric3,
         "HsparkPrimaryLobattoIIIAIIIBpSymmetric", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkPrimaryLobattoIIIAIIIBpSymmetric4,
+        pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::HSPARK_PRIMARY }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::HSPARK_PRIMARY], }),
+        (HsparkPrimaryLobattoIIIAIIIBpSymmetric4,
         "HsparkPrimaryLobattoIIIAIIIBpSymmetric", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HparkLobattoIIIBIIIA2, "HparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::HSPARK_PRIMARY }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::HSPARK_PRIMARY], }), (HparkLobattoIIIBIIIA2,
+        "HparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HparkLobattoIIIBIIIA3, "HparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        pinned : Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode",
+        reason : $crate::measured::HPARK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::HPARK_LOBATTO], }), (HparkLobattoIIIBIIIA3,
+        "HparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HparkLobattoIIIBIIIA4, "HparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        pinned : Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode",
+        reason : $crate::measured::HPARK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::HPARK_LOBATTO], }), (HparkLobattoIIIBIIIA4,
+        "HparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkPrimaryLobattoIIIBIIIApSymmetric2,
+        pinned : Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode",
+        reason : $crate::measured::HPARK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::HPARK_LOBATTO], }), (HsparkPrimaryLobattoIIIBIIIApSymmetric2,
         "HsparkPrimaryLobattoIIIBIIIApSymmetric", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkPrimaryLobattoIIIBIIIApSymmetric3,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        (HsparkPrimaryLobattoIIIBIIIApSymmetric3,
         "HsparkPrimaryLobattoIIIBIIIApSymmetric", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkPrimaryLobattoIIIBIIIApSymmetric4,
+        pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::HSPARK_PRIMARY }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::HSPARK_PRIMARY], }),
+        (HsparkPrimaryLobattoIIIBIIIApSymmetric4,
         "HsparkPrimaryLobattoIIIBIIIApSymmetric", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        }), (HsparkSecondaryLobattoIIIAB2, "HsparkSecondaryLobattoIIIAB", 2, 2,
+        pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::HSPARK_PRIMARY }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::HSPARK_PRIMARY], }),
+        (HsparkSecondaryLobattoIIIAB2, "HsparkSecondaryLobattoIIIAB", 2, 2,
         "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryLobattoIIIAB3, "HsparkSecondaryLobattoIIIAB", 3, 4,
-        "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIIAB3,
+        "HsparkSecondaryLobattoIIIAB", 3, 4, "LobattoIIIAIIIB(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryLobattoIIIAB4, "HsparkSecondaryLobattoIIIAB", 4, 6,
         "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryLobattoIIIBA2, "HsparkSecondaryLobattoIIIBA", 2, 2,
-        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIIBA2,
+        "HsparkSecondaryLobattoIIIBA", 2, 2, "LobattoIIIBIIIA(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryLobattoIIIBA3, "HsparkSecondaryLobattoIIIBA", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryLobattoIIIBA4, "HsparkSecondaryLobattoIIIBA", 4, 6,
-        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIIBA4,
+        "HsparkSecondaryLobattoIIIBA", 4, 6, "LobattoIIIBIIIA(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryLobattoIIICCBar2, "HsparkSecondaryLobattoIIICCBar", 2, 2,
         "LobattoIIICIIICBar(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryLobattoIIICCBar3, "HsparkSecondaryLobattoIIICCBar", 3, 4,
-        "LobattoIIICIIICBar(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }),
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIICCBar3,
+        "HsparkSecondaryLobattoIIICCBar", 3, 4, "LobattoIIICIIICBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryLobattoIIICCBar4, "HsparkSecondaryLobattoIIICCBar", 4, 6,
         "LobattoIIICIIICBar(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryLobattoIIICBarC2, "HsparkSecondaryLobattoIIICBarC", 2, 2,
-        "LobattoIIICBarIIIC(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }),
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIICBarC2,
+        "HsparkSecondaryLobattoIIICBarC", 2, 2, "LobattoIIICBarIIIC(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryLobattoIIICBarC3, "HsparkSecondaryLobattoIIICBarC", 3, 4,
         "LobattoIIICBarIIIC(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryLobattoIIICBarC4, "HsparkSecondaryLobattoIIICBarC", 4, 6,
-        "LobattoIIICBarIIIC(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }),
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIICBarC4,
+        "HsparkSecondaryLobattoIIICBarC", 4, 6, "LobattoIIICBarIIIC(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryLobattoIIID2, "HsparkSecondaryLobattoIIID", 2, 2,
         "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryLobattoIIID3, "HsparkSecondaryLobattoIIID", 3, 4,
-        "LobattoIIIDIIIDBar(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }),
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIID3,
+        "HsparkSecondaryLobattoIIID", 3, 4, "LobattoIIIDIIIDBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryLobattoIIID4, "HsparkSecondaryLobattoIIID", 4, 6,
         "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryLobattoIIIE2, "HsparkSecondaryLobattoIIIE", 2, 2,
-        "LobattoIIIEIIIEBar(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }),
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIIE2,
+        "HsparkSecondaryLobattoIIIE", 2, 2, "LobattoIIIEIIIEBar(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryLobattoIIIE3, "HsparkSecondaryLobattoIIIE", 3, 4,
         "LobattoIIIEIIIEBar(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryLobattoIIIE4, "HsparkSecondaryLobattoIIIE", 4, 6,
-        "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, }),
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIIE4,
+        "HsparkSecondaryLobattoIIIE", 4, 6, "LobattoIIIEIIIEBar(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryGlrkLobattoIIIAB1, "HsparkSecondaryGlrkLobattoIIIAB", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryGlrkLobattoIIIAB2, "HsparkSecondaryGlrkLobattoIIIAB", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIIAB2,
+        "HsparkSecondaryGlrkLobattoIIIAB", 2, 4, "PartitionedGauss(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryGlrkLobattoIIIAB3, "HsparkSecondaryGlrkLobattoIIIAB", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryGlrkLobattoIIIBA1, "HsparkSecondaryGlrkLobattoIIIBA", 1, 2,
-        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIIBA1,
+        "HsparkSecondaryGlrkLobattoIIIBA", 1, 2, "PartitionedGauss(1)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryGlrkLobattoIIIBA2, "HsparkSecondaryGlrkLobattoIIIBA", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryGlrkLobattoIIIBA3, "HsparkSecondaryGlrkLobattoIIIBA", 3, 6,
-        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIIBA3,
+        "HsparkSecondaryGlrkLobattoIIIBA", 3, 6, "PartitionedGauss(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryGlrkLobattoIIICCBar1, "HsparkSecondaryGlrkLobattoIIICCBar", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryGlrkLobattoIIICCBar2, "HsparkSecondaryGlrkLobattoIIICCBar", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIICCBar2,
+        "HsparkSecondaryGlrkLobattoIIICCBar", 2, 4, "PartitionedGauss(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryGlrkLobattoIIICCBar3, "HsparkSecondaryGlrkLobattoIIICCBar", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryGlrkLobattoIIICBarC1, "HsparkSecondaryGlrkLobattoIIICBarC", 1, 2,
-        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIICBarC1,
+        "HsparkSecondaryGlrkLobattoIIICBarC", 1, 2, "PartitionedGauss(1)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryGlrkLobattoIIICBarC2, "HsparkSecondaryGlrkLobattoIIICBarC", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryGlrkLobattoIIICBarC3, "HsparkSecondaryGlrkLobattoIIICBarC", 3, 6,
-        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIICBarC3,
+        "HsparkSecondaryGlrkLobattoIIICBarC", 3, 6, "PartitionedGauss(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryGlrkLobattoIIID1, "HsparkSecondaryGlrkLobattoIIID", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryGlrkLobattoIIID2, "HsparkSecondaryGlrkLobattoIIID", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIID2,
+        "HsparkSecondaryGlrkLobattoIIID", 2, 4, "PartitionedGauss(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryGlrkLobattoIIID3, "HsparkSecondaryGlrkLobattoIIID", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryGlrkLobattoIIIE1, "HsparkSecondaryGlrkLobattoIIIE", 1, 2,
-        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIIE1,
+        "HsparkSecondaryGlrkLobattoIIIE", 1, 2, "PartitionedGauss(1)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
         (HsparkSecondaryGlrkLobattoIIIE2, "HsparkSecondaryGlrkLobattoIIIE", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, }),
-        (HsparkSecondaryGlrkLobattoIIIE3, "HsparkSecondaryGlrkLobattoIIIE", 3, 6,
-        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, })] }
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIIE3,
+        "HsparkSecondaryGlrkLobattoIIIE", 3, 6, "PartitionedGauss(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], })] }
     };
 }

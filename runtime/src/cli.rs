@@ -15,7 +15,6 @@ pub mod methods;
 mod order_plot;
 mod output;
 mod params;
-pub mod pinned;
 pub mod plot;
 pub mod problem_files;
 pub mod problems;

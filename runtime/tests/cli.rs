@@ -403,7 +403,7 @@ fn verify_quick_reports_orders_and_residuals() {
     );
     assert_eq!(v["path"], "compiled");
     for m in methods {
-        // The expected order: the declared one, or the pinned one (`sparkgen::cli::pinned`);
+        // The expected order: the declared one, or the pinned one (`sparkgen_codegen::measured`);
         // methods pinned to fail, to behave erratically, to converge to something else or to
         // have a growing multiplier are checked in `spark_verify.rs`.
         let pinned = &m["pinned"];

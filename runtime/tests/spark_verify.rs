@@ -1,7 +1,7 @@
 //! The order table of the SPARK family (SPARK, VPARK, VSPARK, VSPARKprimary, VSPARKsecondary) from
 //! `sparkgen verify --quick` on Lotka–Volterra in the SPARK test configuration (T = 1,
 //! h = 0.05·2^-k up to order 4, ratio √2 above): every method reaches its declared order within
-//! ±0.3 on at least 3 points, or the behaviour pinned with its cause in `sparkgen::cli::pinned`.
+//! ±0.3 on at least 3 points, or the behaviour pinned with its cause in the generator (`MethodFacts::pinned`).
 //! Where nothing is pinned, the Newton status is asserted too (no sweep run and no step of the
 //! long run of 1000 steps of h = 0.1 fails), and so is the constraint of the methods that hold
 //! it: `max |p_n − ϑ(q_n)|∞ ≤ 1e-12` over the long run, and the carried multiplier `λ_n` of the
@@ -10,9 +10,10 @@
 //! breakdown. The implicit-DAE steppers also run on the index-2 pendulum, whose multiplier is
 //! the physical tension; there every one is pinned (`expected_on_index_two_pendulum`), and those
 //! pinned not to converge stay 0.01 or more from the solution at every step size.
-use sparkgen::cli::pinned::{Expected, NO_CONVERGENCE};
 use sparkgen::cli::registry::{HAMILTONIAN_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
+use sparkgen::cli::verify::NO_CONVERGENCE;
 use sparkgen::cli::verify::{MultiplierRecord, ROUND_OFF_MULTIPLIER, verify};
+use sparkgen::generated::types::Pinned;
 
 /// SPARK, VPARK, VSPARK…, also as the implicit-DAE steppers `Idae…` (which verify runs on the view
 /// `LagrangianDae` of the same problem), and HSPARK, HPARK (on the view `DiracHamiltonian`).
@@ -69,11 +70,11 @@ fn every_spark_family_method_meets_its_declared_or_pinned_behaviour() {
                     assert!(m.max_constraint_residual > 1e-6, "{}", m.name);
                 }
             }
-            Some(Expected::Fails { error, .. }) => {
+            Some(Pinned::Fails { error, .. }) => {
                 pinned += 1;
                 assert!(m.failures.iter().any(|f| f.contains(error)), "{}", m.name);
             }
-            Some(Expected::NoConvergence { .. }) => {
+            Some(Pinned::NoConvergence { .. }) => {
                 pinned += 1;
                 assert!(
                     m.errors.len() >= 3 && m.errors.iter().all(|e| *e >= NO_CONVERGENCE),
@@ -82,7 +83,7 @@ fn every_spark_family_method_meets_its_declared_or_pinned_behaviour() {
                     m.errors
                 );
             }
-            Some(Expected::Parasitic { .. }) => {
+            Some(Pinned::Parasitic { .. }) => {
                 pinned += 1;
                 let l = m.multiplier.as_ref().expect("VPARK carries λ");
                 assert!(l.grows, "{}: {l:?}", m.name);

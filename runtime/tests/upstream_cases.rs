@@ -16,11 +16,11 @@
 //! SPARKLobABC and SPARKLobABD, and the Newton status of the rank-deficient VSPARK cases that
 //! stall or throw upstream.
 use nalgebra::{DMatrix, SVector};
-use sparkgen::cli::pinned::Expected;
 use sparkgen::cli::registry::unknowns;
 use sparkgen::cli::verify::{Study, TOLERANCE, verify};
 use sparkgen::error::IntegrateError;
 use sparkgen::generated::steppers::*;
+use sparkgen::generated::types::Pinned;
 use sparkgen::integrate::{Options, Stepper, integrate, vector_field};
 use sparkgen::layout::Role;
 use sparkgen::problem::DegenerateLagrangian;
@@ -494,8 +494,8 @@ fn upstream_cases_meet_their_outcomes() {
             Outcome::Order(order) | Outcome::OrderGrowingMultiplier(order) => {
                 assert!(fits(&m, order), "{what}: expected order {order}");
                 match m.pinned {
-                    Some(Expected::Order { order: pinned, .. })
-                    | Some(Expected::Parasitic { order: pinned, .. }) => {
+                    Some(Pinned::Order { order: pinned, .. })
+                    | Some(Pinned::Parasitic { order: pinned, .. }) => {
                         assert_eq!(pinned, order, "{what}: pinned differently")
                     }
                     None => assert_eq!(m.declared_order as f64, order, "{what}: not pinned"),
@@ -537,7 +537,7 @@ fn upstream_cases_meet_their_outcomes() {
                 assert!(
                     matches!(
                         m.pinned,
-                        Some(Expected::Fails { .. } | Expected::Erratic { .. })
+                        Some(Pinned::Fails { .. } | Pinned::Erratic { .. })
                     ),
                     "{what}"
                 );
@@ -547,7 +547,7 @@ fn upstream_cases_meet_their_outcomes() {
                     !fits(&m, m.declared_order as f64),
                     "{what}: the order was fitted"
                 );
-                assert!(matches!(m.pinned, Some(Expected::Erratic { .. })), "{what}");
+                assert!(matches!(m.pinned, Some(Pinned::Erratic { .. })), "{what}");
             }
         }
     }

@@ -282,7 +282,7 @@ fn multiplier_amplification_does_not_shrink_with_h_for_hpark_lobatto_s_2_3() {
 /// The watch stays silent where the carried multiplier is bounded: the VPARK steppers over
 /// Gauss and Lobatto IIIB–IIIA, on Lotka–Volterra and on its implicit-DAE view, run 1000 steps
 /// of h = 0.1 (their defect reaches at most 0.36 of the multiplier's scale, VPARK GLRK(1)).
-/// Over Lobatto IIIA–IIIB VPARK's multiplier has a parasitic mode (`sparkgen::cli::pinned`):
+/// Over Lobatto IIIA–IIIB VPARK's multiplier has a parasitic mode (`sparkgen_codegen::measured`):
 /// the watch stops those runs, before any state stops being finite.
 #[test]
 fn the_watch_separates_bounded_from_parasitic_vpark_multipliers() {

@@ -3,8 +3,9 @@
 
 use super::literal::int;
 use crate::catalogue::Catalogue;
-use crate::method::facts::{Facts, Multiplier};
-use crate::method::ir::ProblemKind;
+use crate::measured::{Pinned, REASONS, Reason, measured};
+use crate::method::facts::Multiplier;
+use crate::method::ir::{Method, ProblemKind};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -22,7 +23,7 @@ pub fn registry_module(catalogue: &Catalogue) -> TokenStream {
                 let family = &m.family;
                 let (s, order) = (int(m.s), int(m.order));
                 let pair = format!("{}({})", m.pair.name(), m.s);
-                let facts = facts_tokens(&m.facts);
+                let facts = facts_tokens(m);
                 quote!((#ty, #family, #s, #order, #pair, #facts))
             })
     };
@@ -58,8 +59,10 @@ pub fn registry_module(catalogue: &Catalogue) -> TokenStream {
     }
 }
 
-/// `$crate::types::MethodFacts { … }` of `facts`.
-fn facts_tokens(facts: &Facts) -> TokenStream {
+/// `$crate::types::MethodFacts { … }` of `method`: its structural facts and what was measured
+/// of it ([`measured`]).
+fn facts_tokens(method: &Method) -> TokenStream {
+    let facts = &method.facts;
     let preserves = facts.preserves_constraint;
     let linear = facts.needs_linear_one_form;
     let multiplier = match facts.multiplier {
@@ -69,9 +72,57 @@ fn facts_tokens(facts: &Facts) -> TokenStream {
         }
         Some(Multiplier::Velocity) => quote!(Some($crate::types::CarriedMultiplier::Velocity)),
     };
+    let m = measured(&method.family, method.s, method.problem, preserves);
+    let (pinned, on_index_two) = (
+        pinned_tokens(m.pinned),
+        pinned_tokens(m.pinned_on_index_two_pendulum),
+    );
+    let limitations = m.limitations.iter().map(|r| reason_path(*r));
     quote!($crate::types::MethodFacts {
         preserves_constraint: #preserves,
         multiplier: #multiplier,
         needs_linear_one_form: #linear,
+        pinned: #pinned,
+        pinned_on_index_two_pendulum: #on_index_two,
+        limitations: &[#(#limitations),*],
     })
+}
+
+/// `$crate::measured::NAME` of `reason`.
+fn reason_path(reason: Reason) -> TokenStream {
+    let name = format_ident!("{}", reason.name);
+    quote!($crate::measured::#name)
+}
+
+/// `Some($crate::types::Pinned::…)` or `None`.
+fn pinned_tokens(pinned: Option<Pinned>) -> TokenStream {
+    let Some(pinned) = pinned else {
+        return quote!(None);
+    };
+    let reason = reason_path(pinned.reason());
+    let variant = match pinned {
+        Pinned::Order { order, .. } => quote!(Order { order: #order, reason: #reason }),
+        Pinned::Fails { error, .. } => quote!(Fails { error: #error, reason: #reason }),
+        Pinned::Parasitic { order, .. } => quote!(Parasitic { order: #order, reason: #reason }),
+        Pinned::Erratic { .. } => quote!(Erratic { reason: #reason }),
+        Pinned::NoConvergence { .. } => quote!(NoConvergence { reason: #reason }),
+    };
+    quote!(Some($crate::types::Pinned::#variant))
+}
+
+/// The source of `measured.rs`: every reason and limitation text as a named constant.
+pub fn measured_module() -> TokenStream {
+    let consts = REASONS.iter().map(|r| {
+        let name = format_ident!("{}", r.name);
+        let text = r.text;
+        quote! {
+            #[doc = " A cause or limitation, measured, of the steppers whose `types::MethodFacts` name it."]
+            pub const #name: &str = #text;
+        }
+    });
+    quote! {
+        //! The causes of the pinned behaviours and the measured limitations of the generated
+        //! steppers (`types::MethodFacts`), as data kept beside the generator's builders.
+        #(#consts)*
+    }
 }

@@ -199,8 +199,8 @@ pub fn types_module() -> TokenStream {
         }
 
         /// What a generated stepper's stage structure implies, decided by the generator's
-        /// family builder.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        /// family builder, and what was measured of it (`measured`).
+        #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct MethodFacts {
             /// The stage equations impose the constraint at the step's end,
             /// `φ(q_{n+1}, p_{n+1}) = 0` (`p = ϑ(q)`; for a holonomic system `c(q) = 0` and
@@ -211,6 +211,69 @@ pub fn types_module() -> TokenStream {
             /// The declared order holds where the one-form ϑ is linear; on a nonlinear one
             /// (an index-2 DAE) it drops.
             pub needs_linear_one_form: bool,
+            /// Its measured behaviour on the verification problems where it departs from the
+            /// declared order, with its cause.
+            pub pinned: Option<Pinned>,
+            /// The same on the pendulum's index-2 form (implicit-DAE steppers).
+            pub pinned_on_index_two_pendulum: Option<Pinned>,
+            /// Known limitations, measured (the causes of its pins among them).
+            pub limitations: &'static [&'static str],
+        }
+
+        /// What `sparkgen verify` expects of a method that does not reach its declared order.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "snake_case"))]
+        pub enum Pinned {
+            /// A measured order other than the declared one.
+            Order {
+                /// The order.
+                order: f64,
+                /// Why.
+                reason: &'static str,
+            },
+            /// The long run stops at once with an error whose message contains `error`, and no
+            /// order can be fitted (a sweep run may get through at step sizes where the defect
+            /// falls below Newton's tolerance).
+            Fails {
+                /// Text of the expected error.
+                error: &'static str,
+                /// Why.
+                reason: &'static str,
+            },
+            /// The order holds on the sweep, but the carried multiplier `λ_n` grows without
+            /// bound over the long run (a parasitic mode): verify reports the time of
+            /// breakdown.
+            Parasitic {
+                /// The order.
+                order: f64,
+                /// Why.
+                reason: &'static str,
+            },
+            /// Runs stop or end non-finite at some step sizes and the errors follow no order: no
+            /// fit of 3 points within the tolerance of the declared order.
+            Erratic {
+                /// What was seen.
+                reason: &'static str,
+            },
+            /// Every run of the sweep converges, but to something else: the error stays large
+            /// at every step size (order 0, the method is inconsistent with the problem).
+            NoConvergence {
+                /// Why.
+                reason: &'static str,
+            },
+        }
+
+        impl Pinned {
+            /// The cause.
+            pub fn reason(&self) -> &'static str {
+                match self {
+                    Pinned::Order { reason, .. }
+                    | Pinned::Parasitic { reason, .. }
+                    | Pinned::Fails { reason, .. }
+                    | Pinned::Erratic { reason }
+                    | Pinned::NoConvergence { reason } => reason,
+                }
+            }
         }
 
         /// The carried multiplier `λ_n` on the view of a degenerate Lagrangian.

@@ -60,7 +60,7 @@ impl Holonomic {
 }
 
 /// A chosen method.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Choice {
     /// A generated stepper for degenerate Lagrangians.
     Stepper(&'static StepperInfo),

@@ -2,7 +2,6 @@
 //! computed order, structure, and known limitations (measured).
 
 use super::choice::{Choice, Holonomic, Kind};
-use super::pinned::{expected, expected_on_index_two_pendulum};
 use super::registry::{
     HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo,
 };
@@ -36,67 +35,8 @@ pub struct MethodRow {
     pub limitations: Vec<&'static str>,
 }
 
-/// Limitations of the generated stepper `s` run on problems of `kind`: what its structure
-/// implies, and what was measured (by family and stages).
-fn limitations(s: &StepperInfo, kind: Kind) -> Vec<&'static str> {
-    let (family, stages) = (s.family, s.stages);
-    let mut out = Vec::new();
-    match (family, stages) {
-        ("SlrkLobattoIIIAB", 2) => {
-            out.push("stops (non-finite state) at step 267 on Lotka–Volterra with upstream's defaults, q₀ = (2, 1), at h = 0.1; finishes 1000 steps in the SPARK test configuration")
-        }
-        ("SlrkLobattoIIICCBar", 2) => {
-            out.push("stops (singular stage Jacobian) at step 407 on Lotka–Volterra with upstream's defaults, q₀ = (2, 1), at h = 0.1; finishes 1000 steps in the SPARK test configuration")
-        }
-        _ => {}
-    }
-    if matches!(family, "SlrkLobattoIIIAB" | "SlrkLobattoIIIBA") {
-        out.push("singular stage system in the singular gauge ϑ = (ln q₂/q₁, 0)");
-    }
-    if family == "VprkLobattoIIIAIIIB" {
-        out.push("parasitic mode |λ| ≈ 1 + 3.2h on Lotka–Volterra");
-    }
-    if family == "VprkGauss" && stages >= 2 {
-        out.push("order 2⌈s/2⌉ on Lotka–Volterra (index-2 DAE); 2s on a linear one-form");
-    }
-    if !s.facts.preserves_constraint {
-        out.push("does not impose φ(q_{n+1}, p_{n+1}) = 0 (p = ϑ(q)): not constraint-preserving");
-    }
-    if family == "VprkGauss" && stages == 2 {
-        out.push(
-            "no long-time method on Lotka–Volterra: p − ϑ(q) undamped and the energy error \
-             unbounded (h = 0.05: 4.8e-2 by T = 10³, 1.28 by T = 10⁴; h = 0.1: non-finite state \
-             at t = 2818.7; runtime/tests/vprk_projection.rs)",
-        );
-    }
-    if family == "VprkGauss" && stages == 3 {
-        out.push(
-            "nothing damps p − ϑ(q), which wanders over long runs and carries the energy error \
-             (Lotka–Volterra, h = 0.05, T = 10⁴: |p − ϑ(q)| 1.4e-6, energy 1.6e-6); \
-             VsparkPrimaryGlrkpMidpoint3 holds it at 7e-15 with 1.2e-10 \
-             (runtime/tests/vprk_projection.rs)",
-        );
-    }
-    if family.starts_with("HsparkSecondary") || family == "HsparkLobattoIIIBIIIA" {
-        out.push(
-            "singular stage Jacobian at the first step where u ≡ 0 (a projection acting on p \
-             only, e.g. the pendulum's index-2 form; tests/tests/hspark.rs)",
-        );
-    }
-    if let Some(pinned) = expected(family, stages) {
-        out.push(pinned.reason());
-    }
-    // On an implicit DAE whose multiplier is physical (the index-2 pendulum).
-    if kind == Kind::Implicit
-        && let Some(pinned) = expected_on_index_two_pendulum(family, stages)
-    {
-        out.push(pinned.reason());
-    }
-    out
-}
-
 /// The row of a generated stepper, with the properties of the pair it is built on.
-fn stepper_row(s: &StepperInfo, kind: Kind, limitations: Vec<&'static str>) -> MethodRow {
+fn stepper_row(s: &StepperInfo, kind: Kind) -> MethodRow {
     let pair = PAIRS.iter().find(|p| p.name == s.pair);
     MethodRow {
         name: s.name.to_owned(),
@@ -108,7 +48,7 @@ fn stepper_row(s: &StepperInfo, kind: Kind, limitations: Vec<&'static str>) -> M
         symplectic: pair.is_some_and(|p| p.symplectic),
         symmetric: pair.is_some_and(|p| p.symmetric),
         constraint_preserving: s.facts.preserves_constraint,
-        limitations,
+        limitations: s.facts.limitations.to_vec(),
     }
 }
 
@@ -116,24 +56,24 @@ fn stepper_row(s: &StepperInfo, kind: Kind, limitations: Vec<&'static str>) -> M
 pub fn rows() -> Vec<MethodRow> {
     let mut out: Vec<MethodRow> = STEPPERS
         .iter()
-        .map(|s| stepper_row(s, Kind::Degenerate, limitations(s, Kind::Degenerate)))
+        .map(|s| stepper_row(s, Kind::Degenerate))
         .collect();
     // The implicit-DAE steppers apply to degenerate Lagrangians too, through their view.
     out.extend(IMPLICIT_STEPPERS.iter().map(|s| {
-        let mut row = stepper_row(s, Kind::Implicit, limitations(s, Kind::Implicit));
+        let mut row = stepper_row(s, Kind::Implicit);
         row.kinds.push(Kind::Degenerate.name());
         row
     }));
     // So do the Hamiltonian-DAE steppers, through the view `DiracHamiltonian`.
     out.extend(HAMILTONIAN_STEPPERS.iter().map(|s| {
-        let mut row = stepper_row(s, Kind::Hamiltonian, limitations(s, Kind::Hamiltonian));
+        let mut row = stepper_row(s, Kind::Hamiltonian);
         row.kinds.push(Kind::Degenerate.name());
         row
     }));
     out.extend(
         HOLONOMIC_STEPPERS
             .iter()
-            .map(|s| stepper_row(s, Kind::Holonomic, Vec::new())),
+            .map(|s| stepper_row(s, Kind::Holonomic)),
     );
     for h in Holonomic::ALL {
         let rattle = h == Holonomic::Rattle;

@@ -34,7 +34,7 @@ pub const fn unknowns(layout: &Layout, dims: Dims) -> usize {
 }
 
 /// A generated stepper as data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepperInfo {
     /// Type name in `generated::steppers`, e.g. `SlrkLobattoIIIE3`.
     pub name: &'static str,

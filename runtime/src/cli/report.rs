@@ -2,8 +2,8 @@
 
 use super::error::CliError;
 use super::order_plot::order_plot;
-use super::pinned::Expected;
 use super::verify::{Study, Verification};
+use crate::generated::types::Pinned;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -59,13 +59,13 @@ pub fn text(v: &Verification) -> String {
         s.push('\n');
         if let Some(pinned) = &m.pinned {
             let what = match pinned {
-                Expected::Order { order, .. } => format!("order {order}"),
-                Expected::Parasitic { order, .. } => {
+                Pinned::Order { order, .. } => format!("order {order}"),
+                Pinned::Parasitic { order, .. } => {
                     format!("order {order}, growing multiplier")
                 }
-                Expected::Fails { error, .. } => format!("fails ({error})"),
-                Expected::Erratic { .. } => "erratic".to_owned(),
-                Expected::NoConvergence { .. } => "no convergence".to_owned(),
+                Pinned::Fails { error, .. } => format!("fails ({error})"),
+                Pinned::Erratic { .. } => "erratic".to_owned(),
+                Pinned::NoConvergence { .. } => "no convergence".to_owned(),
             };
             let _ = writeln!(s, "{:<22} * pinned: {what}: {}", "", pinned.reason());
         }

@@ -21,13 +21,12 @@
 use super::builtin::{Builtin, OrFile};
 use super::choice::{self, Choice, Kind};
 use super::error::CliError;
-use super::pinned::{Expected, NO_CONVERGENCE, expected, expected_on_index_two_pendulum};
 use super::problem_files;
 use super::problems::find;
 use super::registry::{HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
 use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, implicit};
 use crate::diagnostics::{empirical_order, gauss8, maximum};
-use crate::generated::types::CarriedMultiplier;
+use crate::generated::types::{CarriedMultiplier, MethodFacts, Pinned};
 use crate::holonomic::problems::Pendulum;
 use crate::integrate::vector_field;
 use crate::problem::{DegenerateLagrangian, Vector};
@@ -37,6 +36,10 @@ use serde::Serialize;
 
 /// Errors at or below this are at the round-off floor of `|q(1)|∞ ≈ 1`.
 pub const FLOOR: f64 = 1e-13;
+
+/// The error below which a sweep is said to approach the solution ([`Pinned::NoConvergence`]
+/// expects every point above it).
+pub const NO_CONVERGENCE: f64 = 1e-2;
 
 /// Largest allowed `|measured − declared|` order.
 pub const TOLERANCE: f64 = 0.3;
@@ -58,15 +61,15 @@ pub struct Study {
     /// RATTLE, not SHAKE).
     pub constraint_preserving: bool,
     /// Measured behaviour pinned with its cause where it departs from the declared order
-    /// ([`super::pinned`]).
-    pub pinned: Option<Expected>,
+    /// (`MethodFacts::pinned`, data of the generator).
+    pub pinned: Option<Pinned>,
     /// Measured order (`null` with fewer than 2 points above the floor).
     pub measured_order: Option<f64>,
     /// Sweep points in the fit.
     pub points: usize,
     /// At least 3 points and `|measured − expected| ≤ 0.3`, the expected order being the pinned
     /// one where there is one; for a method pinned to fail or to behave erratically, the
-    /// behaviour of [`Expected`].
+    /// behaviour of [`Pinned`].
     pub pass: bool,
     /// Step sizes of the fitted sweep points (h = 1/n).
     pub h: Vec<f64>,
@@ -187,7 +190,7 @@ struct On<'a> {
     /// a projection multiplier), so that the size of a carried `λ_n` measures a defect.
     multiplier_vanishes: bool,
     /// The pinned behaviour of a generated stepper (family, stages) there.
-    pinned: fn(&str, usize) -> Option<Expected>,
+    pinned: fn(&MethodFacts) -> Option<Pinned>,
 }
 
 impl<'a> On<'a> {
@@ -197,7 +200,7 @@ impl<'a> On<'a> {
         On {
             problem,
             multiplier_vanishes: true,
-            pinned: expected,
+            pinned: |facts| facts.pinned,
         }
     }
 }
@@ -266,7 +269,7 @@ fn study(
     };
     let pinned = match choice {
         Choice::Stepper(s) | Choice::ImplicitStepper(s) | Choice::HamiltonianStepper(s) => {
-            (on.pinned)(s.family, s.stages)
+            (on.pinned)(&s.facts)
         }
         _ => None,
     };
@@ -275,21 +278,19 @@ fn study(
             .is_some_and(|f| f.points >= 3 && (f.order - target).abs() <= TOLERANCE)
     };
     let pass = match pinned {
-        Some(Expected::Fails { error, .. }) => {
+        Some(Pinned::Fails { error, .. }) => {
             !fits(declared_order as f64)
                 && fit.as_ref().is_none_or(|f| f.points < 3)
                 && failures.iter().any(|f| f.to_lowercase().contains(error))
         }
-        Some(Expected::Erratic { .. }) => !fits(declared_order as f64),
-        Some(Expected::NoConvergence { .. }) => {
+        Some(Pinned::Erratic { .. }) => !fits(declared_order as f64),
+        Some(Pinned::NoConvergence { .. }) => {
             sweep_failed_h.is_empty()
                 && sweep.len() >= 3
                 && sweep.iter().all(|(_, e)| *e >= NO_CONVERGENCE)
         }
-        Some(Expected::Order { order, .. }) => fits(order),
-        Some(Expected::Parasitic { order, .. }) => {
-            fits(order) && multiplier.is_some_and(|l| l.grows)
-        }
+        Some(Pinned::Order { order, .. }) => fits(order),
+        Some(Pinned::Parasitic { order, .. }) => fits(order) && multiplier.is_some_and(|l| l.grows),
         None => fits(declared_order as f64),
     };
     Study {
@@ -426,7 +427,7 @@ pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError>
     let on = On {
         problem: "index-two-pendulum",
         multiplier_vanishes: false,
-        pinned: expected_on_index_two_pendulum,
+        pinned: |facts| facts.pinned_on_index_two_pendulum,
     };
     for s in IMPLICIT_STEPPERS.iter().filter(|s| selected(s.name, only)) {
         methods.push(study(
