@@ -14,6 +14,7 @@ use sparkgen::generated::steppers::{
     SlrkLobattoIIIAB2, SlrkLobattoIIIE3,
 };
 use sparkgen::generated::tableaus::gauss::{GAUSS_1, GAUSS_2};
+use sparkgen::generated::types::CarriedMultiplier;
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic, integrate_rattle};
 use sparkgen::integrate::{Options, integrate};
@@ -336,7 +337,34 @@ fn methods_lists_every_stepper_with_the_catalogue_orders() {
             "{}",
             s.name
         );
+        // The carried multiplier and the pin as the facts say.
+        let multiplier = match s.facts.multiplier {
+            None => Value::Null,
+            Some(CarriedMultiplier::Projection) => Value::from("projection"),
+            Some(CarriedMultiplier::Velocity) => Value::from("velocity"),
+        };
+        assert_eq!(row["carried_multiplier"], multiplier, "{}", s.name);
+        assert_eq!(
+            row["pinned"].is_null(),
+            s.facts.pinned.is_none(),
+            "{}",
+            s.name
+        );
     }
+    let carried = |name: &str| {
+        rows.iter()
+            .find(|r| r["name"] == name)
+            .map(|r| r["carried_multiplier"].clone())
+    };
+    // SPARK's Λ̃ on the view of a degenerate Lagrangian are velocities, so it carries none there;
+    // on an implicit DAE SPARK carries u's multiplier, the velocity.
+    assert_eq!(carried("SparkGlrk2"), Some(Value::Null));
+    assert_eq!(
+        carried("VparkGlrkpSymplectic2"),
+        Some(Value::from("projection"))
+    );
+    assert_eq!(carried("IdaeSparkGlrk2"), Some(Value::from("velocity")));
+    assert_eq!(carried("HparkGlrk2"), Some(Value::from("velocity")));
     let ab2 = rows.iter().find(|r| r["name"] == "SlrkLobattoIIIAB2");
     let limits = ab2
         .map(|r| r["limitations"].to_string())

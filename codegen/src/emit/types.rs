@@ -278,6 +278,7 @@ pub fn types_module() -> TokenStream {
 
         /// The carried multiplier `λ_n` on the view of a degenerate Lagrangian.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "snake_case"))]
         pub enum CarriedMultiplier {
             /// A projection multiplier: the internal velocities carry the motion and `λ`
             /// vanishes on the exact flow, so its size measures the method's defect.

@@ -6,6 +6,7 @@ use super::registry::{
     HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo,
 };
 use crate::generated::catalogue::PAIRS;
+use crate::generated::types::{CarriedMultiplier, Pinned};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -31,6 +32,12 @@ pub struct MethodRow {
     pub symmetric: bool,
     /// Holds the constraint (`p = ϑ(q)`; for RATTLE `c(q) = 0` and `G M⁻¹ p = 0`) to round-off.
     pub constraint_preserving: bool,
+    /// What the carried multiplier `λ_n` is (`projection`: it vanishes on the exact flow and
+    /// measures the defect; `velocity`), `null` for a method that carries none.
+    pub carried_multiplier: Option<CarriedMultiplier>,
+    /// The behaviour `sparkgen verify` expects where it departs from the declared order, with
+    /// its cause (`null` where the declared order holds).
+    pub pinned: Option<Pinned>,
     /// Known limitations, measured.
     pub limitations: Vec<&'static str>,
 }
@@ -48,6 +55,8 @@ fn stepper_row(s: &StepperInfo, kind: Kind) -> MethodRow {
         symplectic: pair.is_some_and(|p| p.symplectic),
         symmetric: pair.is_some_and(|p| p.symmetric),
         constraint_preserving: s.facts.preserves_constraint,
+        carried_multiplier: s.facts.multiplier,
+        pinned: s.facts.pinned,
         limitations: s.facts.limitations.to_vec(),
     }
 }
@@ -88,6 +97,8 @@ pub fn rows() -> Vec<MethodRow> {
             symplectic: rattle,
             symmetric: true,
             constraint_preserving: choice.preserves_constraint(),
+            carried_multiplier: None,
+            pinned: None,
             limitations: if rattle {
                 Vec::new()
             } else {
