@@ -160,60 +160,40 @@ reasons! {
     NOT_CONSTRAINT_PRESERVING = "does not impose φ(q_{n+1}, p_{n+1}) = 0 (p = ϑ(q)): not constraint-preserving";
 }
 
-/// What `sparkgen verify` expects of a method that does not reach its declared order.
+/// What `sparkgen verify` expects of a method that does not reach its declared order (emitted
+/// as `types::Pinned`, the order evaluated at the method's s).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Pinned {
     /// A measured order other than the declared one.
-    Order {
-        /// The order.
-        order: f64,
-        /// Why.
-        reason: Reason,
-    },
-    /// The long run stops at once with an error whose message contains `error`, and no order
+    Order(Order, Reason),
+    /// The long run stops at once with an error whose message contains this text, and no order
     /// can be fitted.
-    Fails {
-        /// Text of the expected error.
-        error: &'static str,
-        /// Why.
-        reason: Reason,
-    },
+    Fails(&'static str, Reason),
     /// The order holds on the sweep, but the carried multiplier grows without bound over the
     /// long run (a parasitic mode).
-    Parasitic {
-        /// The order.
-        order: f64,
-        /// Why.
-        reason: Reason,
-    },
+    Parasitic(Order, Reason),
     /// Runs stop or end non-finite at some step sizes and the errors follow no order.
-    Erratic {
-        /// What was seen.
-        reason: Reason,
-    },
+    Erratic(Reason),
     /// Every run of the sweep converges, but to something else (order 0).
-    NoConvergence {
-        /// Why.
-        reason: Reason,
-    },
+    NoConvergence(Reason),
 }
 
 impl Pinned {
     /// The cause.
     pub fn reason(&self) -> Reason {
         match self {
-            Pinned::Order { reason, .. }
-            | Pinned::Parasitic { reason, .. }
-            | Pinned::Fails { reason, .. }
-            | Pinned::Erratic { reason }
-            | Pinned::NoConvergence { reason } => *reason,
+            Pinned::Order(_, reason)
+            | Pinned::Parasitic(_, reason)
+            | Pinned::Fails(_, reason)
+            | Pinned::Erratic(reason)
+            | Pinned::NoConvergence(reason) => *reason,
         }
     }
 }
 
 /// An order as a function of the stage count s.
-#[derive(Clone, Copy, Debug)]
-enum Order {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Order {
     /// A fixed order.
     Fixed(f64),
     /// `a·s + b`.
@@ -225,7 +205,8 @@ enum Order {
 }
 
 impl Order {
-    fn at(self, s: usize) -> f64 {
+    /// The order at `s` stages.
+    pub fn at(self, s: usize) -> f64 {
         match self {
             Order::Fixed(p) => p,
             Order::Affine(a, b) => (a * s as i64 + b) as f64,
@@ -257,22 +238,19 @@ impl Stages {
     }
 }
 
-/// What an entry pins.
-#[derive(Clone, Copy, Debug)]
-enum Expect {
-    Order(Order, Reason),
-    Fails(&'static str, Reason),
-    Parasitic(Order, Reason),
-    Erratic(Reason),
-    NoConvergence(Reason),
-}
-
 /// One entry: the families and stage counts it applies to, and what it pins (or, for a
 /// limitation, its text).
 struct Entry<T> {
     families: &'static [&'static str],
     stages: Stages,
     what: T,
+}
+
+impl<T> Entry<T> {
+    /// Whether the entry applies to `family` with `s` stages.
+    fn applies(&self, family: &str, s: usize) -> bool {
+        self.families.contains(&family) && self.stages.contain(s)
+    }
 }
 
 /// An entry of `families` at `stages`.
@@ -285,11 +263,11 @@ const fn entry<T: Copy>(families: &'static [&'static str], stages: Stages, what:
 }
 
 /// Pins on the verification problems (first match wins).
-const ON_VERIFICATION_PROBLEMS: &[Entry<Expect>] = &[
+const ON_VERIFICATION_PROBLEMS: &[Entry<Pinned>] = &[
     entry(
         &["HsparkPrimaryGlrkpSymmetric"],
         Stages::From(2),
-        Expect::Order(Order::Fixed(2.0), HSPARK_PRIMARY),
+        Pinned::Order(Order::Fixed(2.0), HSPARK_PRIMARY),
     ),
     entry(
         &[
@@ -297,7 +275,7 @@ const ON_VERIFICATION_PROBLEMS: &[Entry<Expect>] = &[
             "HsparkPrimaryLobattoIIIBIIIApSymmetric",
         ],
         Stages::From(3),
-        Expect::Order(Order::Fixed(2.0), HSPARK_PRIMARY),
+        Pinned::Order(Order::Fixed(2.0), HSPARK_PRIMARY),
     ),
     entry(
         // HPARK over Gauss is SPARKGLVPRK (`tests/tests/hspark.rs`).
@@ -309,12 +287,12 @@ const ON_VERIFICATION_PROBLEMS: &[Entry<Expect>] = &[
             "VsparkGlvprk",
         ],
         Stages::From(2),
-        Expect::Order(Order::TwiceCeilHalf, GAUSS_INDEX_2),
+        Pinned::Order(Order::TwiceCeilHalf, GAUSS_INDEX_2),
     ),
     entry(
         &["HparkLobattoIIIAIIIB", "HparkLobattoIIIBIIIA"],
         Stages::All,
-        Expect::Fails("parasitic multiplier mode", HPARK_LOBATTO),
+        Pinned::Fails("parasitic multiplier mode", HPARK_LOBATTO),
     ),
     entry(
         &[
@@ -326,12 +304,12 @@ const ON_VERIFICATION_PROBLEMS: &[Entry<Expect>] = &[
             "HsparkGlrkLobattoIIIBIIIA",
         ],
         Stages::All,
-        Expect::Order(Order::Fixed(1.0), GLRK_LOBATTO),
+        Pinned::Order(Order::Fixed(1.0), GLRK_LOBATTO),
     ),
     entry(
         &["VprkLobattoIIIAIIIB"],
         Stages::From(3),
-        Expect::Order(Order::Affine(2, -4), VPRK_LOBATTO_AB),
+        Pinned::Order(Order::Affine(2, -4), VPRK_LOBATTO_AB),
     ),
     entry(
         &[
@@ -340,17 +318,17 @@ const ON_VERIFICATION_PROBLEMS: &[Entry<Expect>] = &[
             "VparkLobattoIIIAIIIBpSymplecticUpstream",
         ],
         Stages::All,
-        Expect::Parasitic(Order::Affine(2, -2), VPARK_AB),
+        Pinned::Parasitic(Order::Affine(2, -2), VPARK_AB),
     ),
     entry(
         &["VparkLobattoIIIBIIIApSymplecticUpstream"],
         Stages::All,
-        Expect::Parasitic(Order::Affine(2, -2), R_INF_UPSTREAM),
+        Pinned::Parasitic(Order::Affine(2, -2), R_INF_UPSTREAM),
     ),
     entry(
         &["VsparkLobattoIIIBIIIA"],
         Stages::Only(2),
-        Expect::Parasitic(Order::Fixed(2.0), VSPARK_BA2),
+        Pinned::Parasitic(Order::Fixed(2.0), VSPARK_BA2),
     ),
     entry(
         &[
@@ -358,7 +336,7 @@ const ON_VERIFICATION_PROBLEMS: &[Entry<Expect>] = &[
             "VsparkPrimaryLobattoIIIAIIIBpModifiedMidpointUpstream",
         ],
         Stages::All,
-        Expect::Order(Order::Fixed(2.0), R_INF_UPSTREAM_ORDER_2),
+        Pinned::Order(Order::Fixed(2.0), R_INF_UPSTREAM_ORDER_2),
     ),
     entry(
         &[
@@ -367,7 +345,7 @@ const ON_VERIFICATION_PROBLEMS: &[Entry<Expect>] = &[
             "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIAUpstream",
         ],
         Stages::All,
-        Expect::Erratic(R_INF_UPSTREAM_ERRATIC),
+        Pinned::Erratic(R_INF_UPSTREAM_ERRATIC),
     ),
     entry(
         &[
@@ -375,7 +353,7 @@ const ON_VERIFICATION_PROBLEMS: &[Entry<Expect>] = &[
             "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIBUpstream",
         ],
         Stages::All,
-        Expect::Order(Order::Fixed(4.0), R_INF_UPSTREAM_MARGINAL),
+        Pinned::Order(Order::Fixed(4.0), R_INF_UPSTREAM_MARGINAL),
     ),
     entry(
         &[
@@ -383,7 +361,7 @@ const ON_VERIFICATION_PROBLEMS: &[Entry<Expect>] = &[
             "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIAUpstream",
         ],
         Stages::All,
-        Expect::Order(Order::Fixed(4.0), R_INF_UPSTREAM_STALLS),
+        Pinned::Order(Order::Fixed(4.0), R_INF_UPSTREAM_STALLS),
     ),
     entry(
         &[
@@ -394,51 +372,51 @@ const ON_VERIFICATION_PROBLEMS: &[Entry<Expect>] = &[
             "VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIAUpstream",
         ],
         Stages::All,
-        Expect::Fails("singular", R_INF_UPSTREAM_SINGULAR),
+        Pinned::Fails("singular", R_INF_UPSTREAM_SINGULAR),
     ),
     entry(
         &["SparkLobattoIIIAIIIBUpstreamMu"],
         Stages::Only(2),
-        Expect::Fails("singular", UPSTREAM_MU_AB2),
+        Pinned::Fails("singular", UPSTREAM_MU_AB2),
     ),
     entry(
         &["SparkLobattoIIIAIIIBUpstreamMu"],
         Stages::Only(3),
-        Expect::Order(Order::Fixed(2.5), UPSTREAM_MU_AB3),
+        Pinned::Order(Order::Fixed(2.5), UPSTREAM_MU_AB3),
     ),
     entry(
         &["SparkLobattoIIIAIIIBUpstreamMu"],
         Stages::All,
-        Expect::Erratic(UPSTREAM_MU_AB4),
+        Pinned::Erratic(UPSTREAM_MU_AB4),
     ),
     entry(
         &["SparkLobattoIIIBIIIAUpstreamMu"],
         Stages::All,
-        Expect::Fails("singular", UPSTREAM_MU_SINGULAR),
+        Pinned::Fails("singular", UPSTREAM_MU_SINGULAR),
     ),
     entry(
         &["SparkLobattoIIIAIIIBOmegaMu", "SparkLobattoIIIBIIIAOmegaMu"],
         Stages::All,
-        Expect::Order(Order::TwiceFloorHalf, OMEGA_MU),
+        Pinned::Order(Order::TwiceFloorHalf, OMEGA_MU),
     ),
     entry(
         &["VsparkGlrk"],
         Stages::All,
-        Expect::Fails("inconsistent", INCONSISTENT),
+        Pinned::Fails("inconsistent", INCONSISTENT),
     ),
     entry(
         &["VsparkLobABC"],
         Stages::All,
-        Expect::Order(Order::Affine(2, -3), LOB_ABC),
+        Pinned::Order(Order::Affine(2, -3), LOB_ABC),
     ),
-    entry(&["VsparkLobABD"], Stages::All, Expect::Erratic(LOB_ABD)),
+    entry(&["VsparkLobABD"], Stages::All, Pinned::Erratic(LOB_ABD)),
     entry(
         &[
             "VsparkPrimaryLobattoIIIAIIIBpMidpoint",
             "VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint",
         ],
         Stages::Only(4),
-        Expect::Order(Order::Fixed(4.0), MIDPOINT_AB4),
+        Pinned::Order(Order::Fixed(4.0), MIDPOINT_AB4),
     ),
     entry(
         &[
@@ -452,18 +430,18 @@ const ON_VERIFICATION_PROBLEMS: &[Entry<Expect>] = &[
             "VsparkPrimaryLobED",
         ],
         Stages::From(3),
-        Expect::Fails("singular", FIXED_LOBATTO),
+        Pinned::Fails("singular", FIXED_LOBATTO),
     ),
 ];
 
 /// Pins of the implicit-DAE steppers on the pendulum in Jay's index-2 form (`u = 0`, a physical
 /// multiplier). `R∞` of VPARK's projection is `(−1)^s` over Gauss(s), `(−1)^(s+1)` over the
 /// Lobatto pairs.
-const ON_INDEX_TWO_PENDULUM: &[Entry<Expect>] = &[
+const ON_INDEX_TWO_PENDULUM: &[Entry<Pinned>] = &[
     entry(
         &["IdaeSparkLobattoIIIBIIIA", "IdaeSparkGlrkLobattoIIIBIIIA"],
         Stages::All,
-        Expect::Fails("singular", SPARK_FIRST_STAGE_FIXED),
+        Pinned::Fails("singular", SPARK_FIRST_STAGE_FIXED),
     ),
     entry(
         &[
@@ -475,17 +453,17 @@ const ON_INDEX_TWO_PENDULUM: &[Entry<Expect>] = &[
             "IdaeSparkGlvprk",
         ],
         Stages::All,
-        Expect::NoConvergence(SPARK_STANDS_STILL),
+        Pinned::NoConvergence(SPARK_STANDS_STILL),
     ),
     entry(
         &["IdaeVparkGlrkpSymplectic"],
         Stages::Even,
-        Expect::Order(Order::Fixed(2.0), VPARK_TRAPEZOID),
+        Pinned::Order(Order::Fixed(2.0), VPARK_TRAPEZOID),
     ),
     entry(
         &["IdaeVparkGlrkpSymplectic"],
         Stages::Odd,
-        Expect::Fails("parasitic multiplier mode", VPARK_INCONSISTENT),
+        Pinned::Fails("parasitic multiplier mode", VPARK_INCONSISTENT),
     ),
     entry(
         &[
@@ -493,7 +471,7 @@ const ON_INDEX_TWO_PENDULUM: &[Entry<Expect>] = &[
             "IdaeVparkLobattoIIIBIIIApSymplectic",
         ],
         Stages::Odd,
-        Expect::Order(Order::Fixed(2.0), VPARK_TRAPEZOID),
+        Pinned::Order(Order::Fixed(2.0), VPARK_TRAPEZOID),
     ),
     entry(
         &[
@@ -501,7 +479,7 @@ const ON_INDEX_TWO_PENDULUM: &[Entry<Expect>] = &[
             "IdaeVparkLobattoIIIBIIIApSymplectic",
         ],
         Stages::Even,
-        Expect::Fails("parasitic multiplier mode", VPARK_INCONSISTENT),
+        Pinned::Fails("parasitic multiplier mode", VPARK_INCONSISTENT),
     ),
 ];
 
@@ -554,7 +532,7 @@ const LIMITATIONS: &[Entry<Reason>] = &[
 /// What was measured of one method.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measured {
-    /// Its pin on the verification problems.
+    /// Its pin on the verification problems (orders as functions of s).
     pub pinned: Option<Pinned>,
     /// Its pin on the pendulum's index-2 form (implicit-DAE steppers).
     pub pinned_on_index_two_pendulum: Option<Pinned>,
@@ -563,24 +541,12 @@ pub struct Measured {
     pub limitations: Vec<Reason>,
 }
 
-/// The first entry of `entries` for `family` with `s` stages, as a pin.
-fn find(entries: &[Entry<Expect>], family: &str, s: usize) -> Option<Pinned> {
-    let entry = entries
+/// The pin of the first entry of `entries` for `family` with `s` stages.
+fn find(entries: &[Entry<Pinned>], family: &str, s: usize) -> Option<Pinned> {
+    entries
         .iter()
-        .find(|e| e.families.contains(&family) && e.stages.contain(s))?;
-    Some(match entry.what {
-        Expect::Order(order, reason) => Pinned::Order {
-            order: order.at(s),
-            reason,
-        },
-        Expect::Fails(error, reason) => Pinned::Fails { error, reason },
-        Expect::Parasitic(order, reason) => Pinned::Parasitic {
-            order: order.at(s),
-            reason,
-        },
-        Expect::Erratic(reason) => Pinned::Erratic { reason },
-        Expect::NoConvergence(reason) => Pinned::NoConvergence { reason },
-    })
+        .find(|e| e.applies(family, s))
+        .map(|e| e.what)
 }
 
 /// What was measured of the method of `family` with `s` stages for problems of `kind`, whose
@@ -592,7 +558,7 @@ pub fn measured(family: &str, s: usize, kind: ProblemKind, preserves_constraint:
         .flatten();
     let mut limitations: Vec<Reason> = LIMITATIONS
         .iter()
-        .filter(|e| e.families.contains(&family) && e.stages.contain(s))
+        .filter(|e| e.applies(family, s))
         .map(|e| e.what)
         .collect();
     if !preserves_constraint && kind != ProblemKind::Holonomic {
@@ -652,7 +618,7 @@ mod tests {
     fn pins_evaluate_per_stage_count() {
         let order =
             |family, s| match measured(family, s, ProblemKind::DegenerateLagrangian, true).pinned {
-                Some(Pinned::Order { order, .. }) => Some(order),
+                Some(Pinned::Order(order, _)) => Some(order.at(s)),
                 _ => None,
             };
         assert_eq!(order("SparkGlvprk", 1), None);
@@ -663,7 +629,7 @@ mod tests {
             |kind| measured("IdaeVparkGlrkpSymplectic", 2, kind, true).pinned_on_index_two_pendulum;
         assert!(matches!(
             two(ProblemKind::ImplicitDae),
-            Some(Pinned::Order { .. })
+            Some(Pinned::Order(..))
         ));
         assert_eq!(two(ProblemKind::DegenerateLagrangian), None);
         let limits = measured("VprkGauss", 2, ProblemKind::DegenerateLagrangian, false).limitations;

@@ -74,8 +74,8 @@ fn facts_tokens(method: &Method) -> TokenStream {
     };
     let m = measured(&method.family, method.s, method.problem, preserves);
     let (pinned, on_index_two) = (
-        pinned_tokens(m.pinned),
-        pinned_tokens(m.pinned_on_index_two_pendulum),
+        pinned_tokens(m.pinned, method.s),
+        pinned_tokens(m.pinned_on_index_two_pendulum, method.s),
     );
     let limitations = m.limitations.iter().map(|r| reason_path(*r));
     quote!($crate::types::MethodFacts {
@@ -94,18 +94,24 @@ fn reason_path(reason: Reason) -> TokenStream {
     quote!($crate::measured::#name)
 }
 
-/// `Some($crate::types::Pinned::…)` or `None`.
-fn pinned_tokens(pinned: Option<Pinned>) -> TokenStream {
+/// `Some($crate::types::Pinned::…)` (orders evaluated at `s` stages) or `None`.
+fn pinned_tokens(pinned: Option<Pinned>, s: usize) -> TokenStream {
     let Some(pinned) = pinned else {
         return quote!(None);
     };
     let reason = reason_path(pinned.reason());
     let variant = match pinned {
-        Pinned::Order { order, .. } => quote!(Order { order: #order, reason: #reason }),
-        Pinned::Fails { error, .. } => quote!(Fails { error: #error, reason: #reason }),
-        Pinned::Parasitic { order, .. } => quote!(Parasitic { order: #order, reason: #reason }),
-        Pinned::Erratic { .. } => quote!(Erratic { reason: #reason }),
-        Pinned::NoConvergence { .. } => quote!(NoConvergence { reason: #reason }),
+        Pinned::Order(order, _) => {
+            let order = order.at(s);
+            quote!(Order { order: #order, reason: #reason })
+        }
+        Pinned::Fails(error, _) => quote!(Fails { error: #error, reason: #reason }),
+        Pinned::Parasitic(order, _) => {
+            let order = order.at(s);
+            quote!(Parasitic { order: #order, reason: #reason })
+        }
+        Pinned::Erratic(_) => quote!(Erratic { reason: #reason }),
+        Pinned::NoConvergence(_) => quote!(NoConvergence { reason: #reason }),
     };
     quote!(Some($crate::types::Pinned::#variant))
 }

@@ -230,6 +230,8 @@ pub fn spark_method(
     // u = λ; on an implicit DAE wherever u is affine in λ along the solution).
     let rank_deficient =
         vspark && tableau.a[0] == tableau.alpha[0] && tableau.a_tilde[0] == tableau.alpha_tilde[0];
+    // SPARK's Λ̃ on the view of a degenerate Lagrangian are velocities: no multiplier.
+    let carries = vspark || dae;
     // Upstream's documented μ on the ω rows, with weights dᵢ/b^p_i.
     let relaxation = match (spark_mu, null) {
         (NullMultiplier::OmegaRow, Some(d)) => Some(mu_weights(d, &tableau.b[1])?),
@@ -255,10 +257,9 @@ pub fn spark_method(
         q_next: 0,
         p_next: 0,
         rank_deficient,
-        // SPARK's Λ̃ on the view of a degenerate Lagrangian are velocities: no multiplier.
-        multiplier: (vspark || dae).then(|| (lam_block, tableau.d_lambda.clone())),
+        multiplier: carries.then(|| (lam_block, tableau.d_lambda.clone())),
         facts: Facts {
-            multiplier: (vspark || dae).then_some(if vspark {
+            multiplier: carries.then_some(if vspark {
                 Multiplier::Projection
             } else {
                 Multiplier::Velocity
