@@ -14,17 +14,22 @@ mod spark;
 mod tableaus;
 mod types;
 
-pub use files::{Drift, EmitError, GeneratedFile, HEADER, check, render, write};
+pub use files::{
+    DESCRIPTION_HEADER, Drift, EmitError, GeneratedFile, HEADER, check, render, write,
+};
 pub use literal::{f64_text, int};
 pub use naming::{constant, snake};
 pub use tableaus::properties_tokens;
 
 use crate::catalogue::Catalogue;
 use crate::exact::Precision;
+use crate::method::describe::describe;
+use crate::method::ir::Method;
 use crate::tableau::{Family, build};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use std::path::Path;
+use sparkgen_description::text;
+use std::path::{Path, PathBuf};
 
 /// The path of the emitted types inside the generated crate.
 fn crate_types() -> TokenStream {
@@ -109,18 +114,39 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
     let mut modules = Vec::new();
     for family in &families {
         let module = format_ident!("{}", snake(family));
-        let members = catalogue.methods.iter().filter(|m| m.family == *family);
+        let members: Vec<&Method> = catalogue
+            .methods
+            .iter()
+            .filter(|m| m.family == *family)
+            .collect();
+        // The description text is the source of the steppers: they are emitted from what it
+        // reads back, so the committed steppers are those a reader of the text emits.
+        let described: Vec<_> = members.iter().map(|m| describe(m)).collect();
+        let text = format!("{DESCRIPTION_HEADER}{}", text::write(&described)?);
+        let read = text::read(&text).map_err(|e| EmitError::Check {
+            name: (*family).to_owned(),
+            message: format!("its description does not read back: {e}"),
+        })?;
+        files.push(GeneratedFile {
+            path: PathBuf::from(format!("descriptions/{module}.txt")),
+            contents: text,
+        });
         let steppers = members
-            .map(|m| match catalogue.canonical(m) {
+            .iter()
+            .zip(&read)
+            .map(|(m, d)| match catalogue.canonical(m) {
                 Some(target) => {
                     let module = format_ident!("{}", snake(&target.family));
-                    Ok(crate::method::emit::alias(
+                    Ok(sparkgen_description::emit::alias(
                         m,
                         target,
                         &quote!(super::#module),
                     ))
                 }
-                None => crate::method::emit::stepper(m, &core),
+                None => sparkgen_description::emit::stepper(
+                    &d.map(sparkgen_description::Coefficient::value),
+                    &core,
+                ),
             })
             .collect::<Result<Vec<_>, _>>()?;
         let doc = format!(" {family} steppers.");
@@ -254,6 +280,6 @@ pub fn stepper_source(method: &crate::method::ir::Method, core: &str) -> Result<
         name: method.name.clone(),
         message: format!("`{core}` is not a Rust path"),
     })?;
-    let tokens = crate::method::emit::stepper(method, &core)?;
+    let tokens = sparkgen_description::emit::stepper(method, &core)?;
     Ok(render(Path::new("OUT_DIR"), tokens)?.contents)
 }

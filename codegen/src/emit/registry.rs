@@ -22,7 +22,7 @@ pub fn registry_module(catalogue: &Catalogue) -> TokenStream {
                 let ty = format_ident!("{}", m.name);
                 let family = &m.family;
                 let (s, order) = (int(m.s), int(m.order));
-                let pair = format!("{}({})", m.pair.name(), m.s);
+                let pair = format!("{}({})", m.pair, m.s);
                 let facts = facts_tokens(m);
                 quote!((#ty, #family, #s, #order, #pair, #facts))
             })

@@ -332,6 +332,38 @@ fn format_float(f: &Float, digits: usize) -> String {
     format!("{sign}{body}")
 }
 
+/// The generator's chain rule runs on exact numbers: a sum of products is zero only when it
+/// is (to the working precision of its irrational parts).
+impl sparkgen_description::Scalar for Num {
+    fn zero() -> Num {
+        Num::zero()
+    }
+
+    fn one() -> Num {
+        Num::one()
+    }
+
+    fn neg(&self) -> Num {
+        Num::neg(self)
+    }
+
+    fn add(&self, y: &Num) -> Num {
+        Num::add(self, y)
+    }
+
+    fn mul(&self, y: &Num) -> Num {
+        Num::mul(self, y)
+    }
+
+    fn is_negligible(&self) -> bool {
+        self.clone().cleaned().is_zero()
+    }
+
+    fn to_f64(&self) -> f64 {
+        Num::to_f64(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

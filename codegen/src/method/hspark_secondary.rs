@@ -38,11 +38,11 @@ use super::ir::{
     AtomKind, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Term, Width,
     block, combination,
 };
-use super::jacobian::{Derivative, Var, jacobian};
 use super::spark::{increment_rows, weighted};
 use super::vspark_secondary::Coefficients;
 use crate::exact::{Num, Precision};
 use crate::tableau::{PairKind, TableauError};
+use sparkgen_description::jacobian::{Derivative, Var, jacobian};
 use std::collections::BTreeMap;
 
 /// Which of the two forms to build.
@@ -92,7 +92,7 @@ fn coinciding_multiplier_columns(m: &Method) -> usize {
     let jac = jacobian(m);
     // A derivative with the multiplier argument of ∂u/∂λ and ∂g/∂λ erased (they do not
     // depend on it: u and g are linear in λ), like monomials collected.
-    let canonical = |d: &Derivative| {
+    let canonical = |d: &Derivative<Num>| {
         let mut out: BTreeMap<Vec<String>, BTreeMap<u32, Num>> = BTreeMap::new();
         for (mono, poly) in d {
             let key = mono
@@ -172,7 +172,7 @@ fn build_method(
         family,
         doc,
         problem: ProblemKind::HamiltonianDae,
-        pair: c.internal,
+        pair: c.internal.name().to_owned(),
         s,
         order: c.order,
         nodes: lq.c.clone(),

@@ -41,7 +41,7 @@ pub fn rattle_lobatto(s: usize, prec: Precision) -> Result<Method, TableauError>
             2 * s - 2
         ),
         problem: ProblemKind::Holonomic,
-        pair: PairKind::LobattoIIIAIIIB,
+        pair: PairKind::LobattoIIIAIIIB.name().to_owned(),
         s,
         order: 2 * s - 2,
         nodes: pair.q.c.clone(),

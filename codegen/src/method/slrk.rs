@@ -38,7 +38,7 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
             2 * s - 2
         ),
         problem: ProblemKind::DegenerateLagrangian,
-        pair: kind,
+        pair: kind.name().to_owned(),
         s,
         order: 2 * s - 2,
         nodes: pair.q.c.clone(),

@@ -242,7 +242,7 @@ pub fn spark_method(
         name: format!("{family}{s}"),
         doc,
         problem: kind,
-        pair,
+        pair: pair.name().to_owned(),
         s,
         order: tableau.order,
         nodes: if vspark || hdae {

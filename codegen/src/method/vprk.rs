@@ -45,7 +45,7 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
             pair.p.name()
         ),
         problem: ProblemKind::DegenerateLagrangian,
-        pair: kind,
+        pair: kind.name().to_owned(),
         s,
         order: pair.kind.declared(s).order,
         nodes: pair.q.c.clone(),

@@ -166,7 +166,7 @@ fn build_method(
         family,
         doc,
         problem: ProblemKind::DegenerateLagrangian,
-        pair: c.internal,
+        pair: c.internal.name().to_owned(),
         s,
         order: c.order,
         nodes: lq.c.clone(),

@@ -1,13 +1,13 @@
-//! The exact stage Jacobian by the chain rule over a [`Method`], at generation time.
+//! The stage Jacobian by the chain rule over a [`Method`].
 //!
 //! The derivative of a value with respect to an unknown `(block, stage)` is a sum of terms
 //! `(Σ_k c_k h^k) · A₁A₂⋯` where the `A`s are kernel partials ([`Atom`]s) evaluated at stage
 //! values and the empty product is the identity. Like terms are collected with exact
-//! coefficients, so structural zeros (e.g. the zero first row of Lobatto IIIA) never reach the
-//! emitted code.
+//! coefficients (in the arithmetic of the coefficient type, exact in the generator), so structural
+//! zeros (e.g. the zero first row of Lobatto IIIA) never reach the emitted code.
 
-use super::ir::{AtomKind, Coef, Expr, Input, Method, Term};
-use crate::exact::Num;
+use crate::scalar::Scalar;
+use crate::structure::{AtomKind, Coef, Expr, Input, Method, Term};
 use std::collections::BTreeMap;
 
 /// A kernel partial evaluated at given arguments, e.g. `J(Q₂)` or `∂(Jᵀw)/∂q (Q₂, V₂)`.
@@ -23,10 +23,10 @@ pub struct Atom {
 pub type Monomial = Vec<usize>;
 
 /// `Σ_k c_k h^k` keyed by the power k.
-pub type HPoly = BTreeMap<u32, Num>;
+pub type HPoly<C> = BTreeMap<u32, C>;
 
 /// A derivative `∂value/∂unknown`: monomials with their scalar factors.
-pub type Derivative = BTreeMap<Monomial, HPoly>;
+pub type Derivative<C> = BTreeMap<Monomial, HPoly<C>>;
 
 /// A variable of differentiation: an unknown `(block, stage)` or a step input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -38,35 +38,40 @@ pub enum Var {
 }
 
 /// Derivatives of a value with respect to every variable it depends on.
-pub type Gradient = BTreeMap<Var, Derivative>;
+pub type Gradient<C> = BTreeMap<Var, Derivative<C>>;
 
 /// The derivatives of a method: atoms; for each residual row its nonzero blocks with respect
 /// to the unknowns (the stage Jacobian) and the inputs; the same for `q_{n+1}`, `p_{n+1}`.
-#[derive(Clone, Debug, Default)]
-pub struct Jacobian {
+#[derive(Clone, Debug)]
+pub struct Jacobian<C> {
     /// Distinct atoms, in first-use order.
     pub atoms: Vec<Atom>,
     /// For each row of [`Method::rows`]: `∂row/∂var`.
-    pub rows: Vec<Gradient>,
+    pub rows: Vec<Gradient<C>>,
     /// `∂q_{n+1}/∂var` and `∂p_{n+1}/∂var`.
-    pub update: [Gradient; 2],
+    pub update: [Gradient<C>; 2],
 }
 
-fn add_into(target: &mut Derivative, source: &Derivative, coef: &Coef, prefix: Option<usize>) {
+fn add_into<C: Scalar>(
+    target: &mut Derivative<C>,
+    source: &Derivative<C>,
+    coef: &Coef<C>,
+    prefix: Option<usize>,
+) {
     for (mono, poly) in source {
         let key: Monomial = prefix.into_iter().chain(mono.iter().copied()).collect();
         let slot = target.entry(key).or_default();
         for (k, c) in poly {
-            let entry = slot.entry(k + coef.h_power).or_insert_with(Num::zero);
+            let entry = slot.entry(k + coef.h_power).or_insert_with(C::zero);
             *entry = entry.add(&c.mul(&coef.value));
         }
     }
 }
 
-fn prune(d: &mut Gradient) {
+fn prune<C: Scalar>(d: &mut Gradient<C>) {
     for der in d.values_mut() {
         for poly in der.values_mut() {
-            poly.retain(|_, c| !c.clone().cleaned().is_zero());
+            poly.retain(|_, c| !c.is_negligible());
         }
         der.retain(|_, poly| !poly.is_empty());
     }
@@ -74,16 +79,16 @@ fn prune(d: &mut Gradient) {
 }
 
 /// Differentiates every value of `method` with respect to every unknown.
-pub fn jacobian(method: &Method) -> Jacobian {
+pub fn jacobian<C: Scalar>(method: &Method<C>) -> Jacobian<C> {
     let mut atoms: BTreeMap<Atom, usize> = BTreeMap::new();
     let mut order: Vec<Atom> = Vec::new();
-    let mut per_value: Vec<Gradient> = Vec::with_capacity(method.values.len());
-    let one = Coef::new(Num::one());
+    let mut per_value: Vec<Gradient<C>> = Vec::with_capacity(method.values.len());
+    let one = Coef::new(C::one());
     for value in &method.values {
-        let mut d: Gradient = BTreeMap::new();
-        let identity: Derivative =
-            BTreeMap::from([(Vec::new(), BTreeMap::from([(0, Num::one())]))]);
-        let add_term = |d: &mut Gradient, term: &Term, coef: &Coef, prefix: Option<usize>| {
+        let mut d: Gradient<C> = BTreeMap::new();
+        let identity: Derivative<C> =
+            BTreeMap::from([(Vec::new(), BTreeMap::from([(0, C::one())]))]);
+        let add_term = |d: &mut Gradient<C>, term: &Term, coef: &Coef<C>, prefix: Option<usize>| {
             let var = match *term {
                 Term::Input(input) => Var::Input(input),
                 Term::Unknown { block, stage } => Var::Unknown(block, stage),

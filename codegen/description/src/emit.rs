@@ -1,26 +1,29 @@
 //! Emission of a [`Method`] as a `StageMethod` implementation: fully unrolled residual, exact
 //! Jacobian and update, with the tableau coefficients as correctly rounded literals.
 
-use super::ir::{
-    AtomKind, Block, Expr, Input, Kernel, Method, MethodError, ProblemKind, Role, Shift, Term,
-    Width,
+use crate::jacobian::{Atom, Derivative, HPoly, Jacobian, Var, jacobian};
+use crate::literal::{f64_tokens, int};
+use crate::scalar::Scalar;
+use crate::structure::{
+    AtomKind, Block, Coef, Expr, Input, Kernel, Method, MethodError, ProblemKind, Role, Row, Shift,
+    Term, Width,
 };
-use super::jacobian::{Atom, Derivative, HPoly, Jacobian, Var, jacobian};
-use crate::emit::{f64_text, int};
-use crate::exact::Num;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::BTreeSet;
 
 /// Paths the emitted code uses: `core` is the path of `sparkgen_core` as seen from the
 /// including crate (`::sparkgen_core` in `generated/`, `::sparkgen::core` elsewhere).
-pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, MethodError> {
+pub fn stepper<C: Scalar>(
+    method: &Method<C>,
+    core: &TokenStream,
+) -> Result<TokenStream, MethodError> {
     method.check()?;
     let jac = jacobian(method);
     let ident = format_ident!("{}", method.name);
     let name = &method.name;
     let order = int(method.order);
-    let nodes = method.nodes.iter().map(|c| lit(&c.to_f64()));
+    let nodes = method.nodes.iter().map(|c| f64_tokens(c.to_f64()));
     let unknowns = layout(&method.blocks, core);
     let residuals = layout(&method.rows_layout, core);
     let dims = dims_expr(method.problem, core);
@@ -67,7 +70,7 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
     };
     let multiplier = method.multiplier.as_ref().map(|(block, weights)| {
         let b = int(*block);
-        let w = weights.iter().map(|c| lit(&c.to_f64()));
+        let w = weights.iter().map(|c| f64_tokens(c.to_f64()));
         let read = method.reads_multiplier();
         quote!(
             const MULTIPLIER: Option<#core::stage::MultiplierUpdate> =
@@ -163,7 +166,11 @@ pub fn stepper(method: &Method, core: &TokenStream) -> Result<TokenStream, Metho
 /// `method` as another name of `target` (reached by the path `module::Target`), whose stage
 /// equations and update are the same ([`Method::same_equations`]): a type alias, so the stepper
 /// is emitted and compiled once.
-pub fn alias(method: &Method, target: &Method, module: &TokenStream) -> TokenStream {
+pub fn alias<C: Scalar>(
+    method: &Method<C>,
+    target: &Method<C>,
+    module: &TokenStream,
+) -> TokenStream {
     let ident = format_ident!("{}", method.name);
     let name = format_ident!("{}", target.name);
     let target_ident = quote!(#module::#name);
@@ -198,7 +205,7 @@ fn dims_expr(kind: ProblemKind, core: &TokenStream) -> TokenStream {
 
 /// The const parameter of a width: `D`, or `M` for the constraints of a holonomic system or
 /// an implicit DAE.
-fn width_param(method: &Method, w: Width) -> TokenStream {
+fn width_param<C: Scalar>(method: &Method<C>, w: Width) -> TokenStream {
     match (method.problem, w) {
         (
             ProblemKind::Holonomic | ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae,
@@ -285,16 +292,7 @@ fn layout(blocks: &[Block], core: &TokenStream) -> TokenStream {
     quote!(#core::layout::Layout::new(&[#(#items),*]))
 }
 
-fn lit(x: &f64) -> TokenStream {
-    let l = syn::LitFloat::new(&f64_text(*x), Span::call_site());
-    if x.is_sign_negative() && *x != 0.0 {
-        quote!(-#l)
-    } else {
-        quote!(#l)
-    }
-}
-
-fn unknown_ident(method: &Method, block: usize, stage: usize) -> proc_macro2::Ident {
+fn unknown_ident<C: Scalar>(method: &Method<C>, block: usize, stage: usize) -> proc_macro2::Ident {
     let b = &method.blocks[block];
     let base = b.name.to_lowercase();
     if b.stages == 1 {
@@ -304,7 +302,7 @@ fn unknown_ident(method: &Method, block: usize, stage: usize) -> proc_macro2::Id
     }
 }
 
-fn term_tokens(method: &Method, t: &Term) -> TokenStream {
+fn term_tokens<C: Scalar>(method: &Method<C>, t: &Term) -> TokenStream {
     match *t {
         Term::Input(Input::Q) => quote!(*q),
         Term::Input(Input::P) => quote!(*p),
@@ -322,7 +320,7 @@ fn term_tokens(method: &Method, t: &Term) -> TokenStream {
 
 /// `|c|·h^k` as tokens (`h`, `h2`, … bound in the body), with the sign of `c` separately;
 /// `None` when the factor is exactly 1.
-fn magnitude(c: &Num, k: u32) -> (bool, Option<TokenStream>) {
+fn magnitude<C: Scalar>(c: &C, k: u32) -> (bool, Option<TokenStream>) {
     let v = c.to_f64();
     let negative = v < 0.0;
     let hp = match k {
@@ -333,7 +331,7 @@ fn magnitude(c: &Num, k: u32) -> (bool, Option<TokenStream>) {
             Some(quote!(#id))
         }
     };
-    let l = lit(&v.abs());
+    let l = f64_tokens(v.abs());
     let tokens = match (hp, v.abs() == 1.0) {
         (None, true) => None,
         (None, false) => Some(l),
@@ -412,7 +410,7 @@ fn factor_common_scalars(parts: Vec<SignedPart>) -> Vec<SignedPart> {
 }
 
 /// `Σ_k c_k h^k` as a bare scalar expression (`0.5 * h - 0.25 * h2`).
-fn poly_arg(poly: &HPoly) -> TokenStream {
+fn poly_arg<C: Scalar>(poly: &HPoly<C>) -> TokenStream {
     let parts = poly
         .iter()
         .map(|(k, c)| {
@@ -426,9 +424,9 @@ fn poly_arg(poly: &HPoly) -> TokenStream {
                 }
             };
             match hp {
-                None => (lit(&v.abs()), None, v < 0.0),
+                None => (f64_tokens(v.abs()), None, v < 0.0),
                 Some(h) if v.abs() == 1.0 => (h, None, v < 0.0),
-                Some(h) => (lit(&v.abs()), Some(h), v < 0.0),
+                Some(h) => (f64_tokens(v.abs()), Some(h), v < 0.0),
             }
         })
         .collect();
@@ -436,16 +434,16 @@ fn poly_arg(poly: &HPoly) -> TokenStream {
 }
 
 /// `Σ_k c_k h^k` as a factor, parenthesised when it has several terms.
-fn poly_tokens(poly: &HPoly) -> TokenStream {
+fn poly_tokens<C: Scalar>(poly: &HPoly<C>) -> TokenStream {
     let sum = poly_arg(poly);
     if poly.len() == 1 { sum } else { quote!((#sum)) }
 }
 
 /// The largest power of h among the needed values' coefficients and the given derivatives.
-fn max_h_power<'a>(
-    method: &Method,
+fn max_h_power<'a, C: Scalar + 'a>(
+    method: &Method<C>,
     values: &BTreeSet<usize>,
-    derivatives: impl IntoIterator<Item = &'a Derivative>,
+    derivatives: impl IntoIterator<Item = &'a Derivative<C>>,
 ) -> u32 {
     let from_values = values.iter().flat_map(|&v| match &method.values[v].expr {
         Expr::Linear(t) => t.iter().map(|(c, _)| c.h_power).collect(),
@@ -472,7 +470,7 @@ fn h_powers(max: u32) -> TokenStream {
 }
 
 /// The values (transitively) needed by `roots`.
-fn needed(method: &Method, roots: impl IntoIterator<Item = Term>) -> BTreeSet<usize> {
+fn needed<C: Scalar>(method: &Method<C>, roots: impl IntoIterator<Item = Term>) -> BTreeSet<usize> {
     let mut need = BTreeSet::new();
     let mut stack: Vec<Term> = roots.into_iter().collect();
     while let Some(t) = stack.pop() {
@@ -488,7 +486,7 @@ fn needed(method: &Method, roots: impl IntoIterator<Item = Term>) -> BTreeSet<us
     need
 }
 
-fn unknown_reads(method: &Method, used: &BTreeSet<(usize, usize)>) -> TokenStream {
+fn unknown_reads<C: Scalar>(method: &Method<C>, used: &BTreeSet<(usize, usize)>) -> TokenStream {
     let reads = used.iter().map(|&(block, stage)| {
         let id = unknown_ident(method, block, stage);
         let (b, s) = (int(block), int(stage));
@@ -500,8 +498,8 @@ fn unknown_reads(method: &Method, used: &BTreeSet<(usize, usize)>) -> TokenStrea
 
 /// `λ_n` as the vector `lambda_n` where the needed values (or extra terms) read it; where the
 /// method reads it elsewhere only, the parameter is marked used.
-fn lambda_read(
-    method: &Method,
+fn lambda_read<C: Scalar>(
+    method: &Method<C>,
     values: &BTreeSet<usize>,
     extra: &[Term],
     core: &TokenStream,
@@ -523,8 +521,8 @@ fn lambda_read(
 }
 
 /// Unknowns read by the needed values (and by extra terms).
-fn used_unknowns(
-    method: &Method,
+fn used_unknowns<C: Scalar>(
+    method: &Method<C>,
     values: &BTreeSet<usize>,
     extra: &[Term],
 ) -> BTreeSet<(usize, usize)> {
@@ -546,8 +544,8 @@ fn used_unknowns(
 
 /// `let` bindings of the needed values in order; `J(q)` is bound once per q argument and `M⁻¹`
 /// once. `bound` collects the `jac_*` (and `minv`) bindings emitted, so that atoms reuse them.
-fn value_lets(
-    method: &Method,
+fn value_lets<C: Scalar>(
+    method: &Method<C>,
     values: &BTreeSet<usize>,
     bound: &mut BTreeSet<String>,
     core: &TokenStream,
@@ -604,14 +602,14 @@ fn value_lets(
     quote!(#(#out)*)
 }
 
-fn jac_ident(method: &Method, q: &Term) -> proc_macro2::Ident {
+fn jac_ident<C: Scalar>(method: &Method<C>, q: &Term) -> proc_macro2::Ident {
     let base = term_tokens(method, q)
         .to_string()
         .replace(['(', ')', '*', ' '], "");
     format_ident!("jac_{base}")
 }
 
-fn linear(method: &Method, terms: &[(super::ir::Coef, Term)]) -> TokenStream {
+fn linear<C: Scalar>(method: &Method<C>, terms: &[(Coef<C>, Term)]) -> TokenStream {
     let parts = terms
         .iter()
         .map(|(c, t)| {
@@ -622,7 +620,7 @@ fn linear(method: &Method, terms: &[(super::ir::Coef, Term)]) -> TokenStream {
     signed_sum(parts)
 }
 
-fn residual_body(method: &Method, core: &TokenStream) -> TokenStream {
+fn residual_body<C: Scalar>(method: &Method<C>, core: &TokenStream) -> TokenStream {
     let roots = method.rows.iter().map(|r| Term::Value(r.value));
     let values = needed(method, roots);
     let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
@@ -640,8 +638,8 @@ fn residual_body(method: &Method, core: &TokenStream) -> TokenStream {
 
 /// The expression of an atom; `J(q)` and `J(q)ᵀ` read the one `jac_*` binding of their `q`,
 /// `M⁻¹` the `minv` binding if there is one.
-fn atom_expr(
-    method: &Method,
+fn atom_expr<C: Scalar>(
+    method: &Method<C>,
     atom: &Atom,
     bound: &BTreeSet<String>,
     core: &TokenStream,
@@ -686,20 +684,20 @@ fn shift_matrix(shift: Shift, core: &TokenStream) -> TokenStream {
 
 /// One derivative block to write: `target[ro..][co..] += ∂value/∂var`; `width` is the const
 /// parameter of the width of `var` (the size of an identity block).
-struct Item<'a> {
+struct Item<'a, C> {
     target: TokenStream,
     row: TokenStream,
     col: TokenStream,
     width: TokenStream,
-    derivative: &'a Derivative,
+    derivative: &'a Derivative<C>,
 }
 
 /// Emits the value and atom bindings the items need, then one `add_block`/`add_diagonal` per
 /// nonzero block. `zero` clears the targets first.
-fn blocks_body(
-    method: &Method,
-    jac: &Jacobian,
-    items: &[Item<'_>],
+fn blocks_body<C: Scalar>(
+    method: &Method<C>,
+    jac: &Jacobian<C>,
+    items: &[Item<'_, C>],
     core: &TokenStream,
     zero: TokenStream,
 ) -> TokenStream {
@@ -789,7 +787,7 @@ fn blocks_body(
     }
 }
 
-fn row_offset(row: &super::ir::Row) -> TokenStream {
+fn row_offset(row: &Row) -> TokenStream {
     let (b, s) = (int(row.block), int(row.stage));
     quote!(Self::RESIDUAL_LAYOUT.offset(#b, #s, dims))
 }
@@ -800,14 +798,18 @@ fn unknown_offset(block: usize, stage: usize) -> TokenStream {
 }
 
 /// The width parameter of a variable of differentiation.
-fn var_width(method: &Method, var: &Var) -> TokenStream {
+fn var_width<C: Scalar>(method: &Method<C>, var: &Var) -> TokenStream {
     match var {
         Var::Unknown(block, _) => width_param(method, method.blocks[*block].width),
         Var::Input(_) => quote!(D),
     }
 }
 
-fn jacobian_body(method: &Method, jac: &Jacobian, core: &TokenStream) -> TokenStream {
+fn jacobian_body<C: Scalar>(
+    method: &Method<C>,
+    jac: &Jacobian<C>,
+    core: &TokenStream,
+) -> TokenStream {
     let mut items = Vec::new();
     for (row, derivs) in method.rows.iter().zip(&jac.rows) {
         for (var, derivative) in derivs {
@@ -833,7 +835,11 @@ fn jacobian_body(method: &Method, jac: &Jacobian, core: &TokenStream) -> TokenSt
     )
 }
 
-fn tangent_body(method: &Method, jac: &Jacobian, core: &TokenStream) -> TokenStream {
+fn tangent_body<C: Scalar>(
+    method: &Method<C>,
+    jac: &Jacobian<C>,
+    core: &TokenStream,
+) -> TokenStream {
     let mut items = Vec::new();
     let zero = quote!(0);
     for (row, derivs) in method.rows.iter().zip(&jac.rows) {
@@ -881,14 +887,14 @@ fn tangent_body(method: &Method, jac: &Jacobian, core: &TokenStream) -> TokenStr
     )
 }
 
-fn mentions_input(method: &Method, v: usize, input: Input) -> bool {
+fn mentions_input<C: Scalar>(method: &Method<C>, v: usize, input: Input) -> bool {
     match &method.values[v].expr {
         Expr::Linear(terms) => terms.iter().any(|(_, t)| *t == Term::Input(input)),
         Expr::Kernel(_, args) => args.contains(&Term::Input(input)),
     }
 }
 
-fn update_body(method: &Method, core: &TokenStream) -> TokenStream {
+fn update_body<C: Scalar>(method: &Method<C>, core: &TokenStream) -> TokenStream {
     let roots = [Term::Value(method.q_next), Term::Value(method.p_next)];
     let values = needed(method, roots);
     let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));

@@ -1,0 +1,793 @@
+//! The text form of descriptions, as committed in `generated/descriptions/`: one line per fact,
+//! block, value and row, readable beside the stage equations of the references.
+//!
+//! ```text
+//! method SlrkLobattoIIIAB2
+//! family SlrkLobattoIIIAB
+//! pair LobattoIIIAIIIB
+//! s 2
+//! order 2
+//! problem DegenerateLagrangian
+//! doc Symplectic SLRK over the Lobatto IIIA–IIIB pair, s = 2.
+//! facts preserves_constraint=true multiplier=none needs_linear_one_form=false
+//! rank_deficient false
+//! unknown V 2 Velocity Coordinates
+//! residual Rq 2 Residual Coordinates
+//! nodes #0 #1
+//! value q_1 = q_n + #1 h V[1]
+//! value jtv_1 = JacT(q_1, V[1])
+//! row Rq[1] = f_1
+//! update q_next p_next
+//! multiplier Lambda #0 #1
+//! #1 1/2 0.5 0.0
+//! end
+//! ```
+//!
+//! A linear value is a sum of terms `± [#k] [h|h^n] t`: `#k` is entry k of the method's
+//! coefficient table (signed; a bare `+` or `−` is the coefficient ±1), `t` an input (`q_n`,
+//! `p_n`, `λ_n`), an unknown `Block[stage]` (stages from 1) or an earlier value by name. A
+//! kernel value is `Kernel(t, …)`. Table lines give each coefficient's exact text, then its
+//! double-double rounding `hi lo`. Lines starting with `//` are comments.
+
+use crate::facts::{Facts, Multiplier};
+use crate::scalar::Coefficient;
+use crate::structure::{
+    Block, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Row, Shift, Term,
+    Value, Width,
+};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// A description that cannot be written as text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WriteError {
+    /// Two values, two blocks, or a value and an input share a name, or a name is not an
+    /// identifier.
+    #[error("{method}: the name `{name}` is not a unique identifier")]
+    Name {
+        /// The method.
+        method: String,
+        /// The name.
+        name: String,
+    },
+    /// A text field holds a line break.
+    #[error("{method}: its description holds a line break")]
+    LineBreak {
+        /// The method.
+        method: String,
+    },
+}
+
+/// A description text that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct ReadError {
+    /// The line (from 1).
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+const INPUTS: [(&str, Input); 3] = [("q_n", Input::Q), ("p_n", Input::P), ("λ_n", Input::Lambda)];
+
+const DAE: [(&str, DaeFunction); 8] = [
+    ("Theta", DaeFunction::Theta),
+    ("Force", DaeFunction::Force),
+    ("U", DaeFunction::U),
+    ("G", DaeFunction::G),
+    ("Phi", DaeFunction::Phi),
+    ("Velocity", DaeFunction::Velocity),
+    ("HamiltonianForce", DaeFunction::HamiltonianForce),
+    ("Psi", DaeFunction::Psi),
+];
+
+fn kernel_name(kernel: Kernel) -> String {
+    match kernel {
+        Kernel::Map => "Map".to_owned(),
+        Kernel::Gradient => "Gradient".to_owned(),
+        Kernel::JacT => "JacT".to_owned(),
+        Kernel::Jac => "Jac".to_owned(),
+        Kernel::Velocity => "Velocity".to_owned(),
+        Kernel::Dae(f) => {
+            let name = DAE.iter().find(|(_, g)| *g == f).map_or("", |(n, _)| n);
+            format!("Dae.{name}")
+        }
+        Kernel::Shift(Shift::Next) => "Shift.Next".to_owned(),
+        Kernel::Shift(Shift::Wrap) => "Shift.Wrap".to_owned(),
+    }
+}
+
+fn parse_kernel(name: &str) -> Option<Kernel> {
+    Some(match name {
+        "Map" => Kernel::Map,
+        "Gradient" => Kernel::Gradient,
+        "JacT" => Kernel::JacT,
+        "Jac" => Kernel::Jac,
+        "Velocity" => Kernel::Velocity,
+        "Shift.Next" => Kernel::Shift(Shift::Next),
+        "Shift.Wrap" => Kernel::Shift(Shift::Wrap),
+        other => {
+            let f = other.strip_prefix("Dae.")?;
+            Kernel::Dae(DAE.iter().find(|(n, _)| *n == f)?.1)
+        }
+    })
+}
+
+const PROBLEMS: [(&str, ProblemKind); 4] = [
+    ("DegenerateLagrangian", ProblemKind::DegenerateLagrangian),
+    ("Holonomic", ProblemKind::Holonomic),
+    ("ImplicitDae", ProblemKind::ImplicitDae),
+    ("HamiltonianDae", ProblemKind::HamiltonianDae),
+];
+
+const ROLES: [(&str, Role); 4] = [
+    ("Velocity", Role::Velocity),
+    ("Momentum", Role::Momentum),
+    ("Multiplier", Role::Multiplier),
+    ("Residual", Role::Residual),
+];
+
+const WIDTHS: [(&str, Width); 2] = [
+    ("Coordinates", Width::Coordinates),
+    ("Constraints", Width::Constraints),
+];
+
+const MULTIPLIERS: [(&str, Option<Multiplier>); 3] = [
+    ("none", None),
+    ("Projection", Some(Multiplier::Projection)),
+    ("Velocity", Some(Multiplier::Velocity)),
+];
+
+fn name_of<T: PartialEq + Copy>(table: &[(&'static str, T)], x: T) -> &'static str {
+    table.iter().find(|(_, y)| *y == x).map_or("", |(n, _)| n)
+}
+
+fn lookup<T: Copy>(table: &[(&str, T)], name: &str) -> Option<T> {
+    table.iter().find(|(n, _)| *n == name).map(|(_, x)| *x)
+}
+
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The coefficient table of one method, in order of first use.
+struct Table<'a> {
+    entries: Vec<&'a Coefficient>,
+}
+
+impl<'a> Table<'a> {
+    fn index(&mut self, c: &'a Coefficient) -> usize {
+        match self.entries.iter().position(|e| *e == c) {
+            Some(i) => i,
+            None => {
+                self.entries.push(c);
+                self.entries.len() - 1
+            }
+        }
+    }
+}
+
+fn h_text(power: u32) -> Option<String> {
+    match power {
+        0 => None,
+        1 => Some("h".to_owned()),
+        k => Some(format!("h^{k}")),
+    }
+}
+
+/// Writes one method.
+fn write_method(m: &Method<Coefficient>, out: &mut String) -> Result<(), WriteError> {
+    let name_error = |name: &str| WriteError::Name {
+        method: m.name.clone(),
+        name: name.to_owned(),
+    };
+    if m.doc.contains('\n') {
+        return Err(WriteError::LineBreak {
+            method: m.name.clone(),
+        });
+    }
+    // The inputs and `h` are reserved: a term reads them before value names.
+    let mut names: Vec<&str> = INPUTS.iter().map(|(n, _)| *n).collect();
+    names.push("h");
+    for v in &m.values {
+        if !is_identifier(&v.name) || names.contains(&v.name.as_str()) {
+            return Err(name_error(&v.name));
+        }
+        names.push(&v.name);
+    }
+    for blocks in [&m.blocks, &m.rows_layout] {
+        for (i, b) in blocks.iter().enumerate() {
+            if !is_identifier(&b.name) || blocks[..i].iter().any(|c| c.name == b.name) {
+                return Err(name_error(&b.name));
+            }
+        }
+    }
+    let mut table = Table {
+        entries: Vec::new(),
+    };
+    let term = |t: &Term| match *t {
+        Term::Input(input) => name_of(&INPUTS, input).to_owned(),
+        Term::Unknown { block, stage } => format!("{}[{}]", m.blocks[block].name, stage + 1),
+        Term::Value(v) => m.values[v].name.clone(),
+    };
+    let facts = &m.facts;
+    let _ = writeln!(out, "method {}", m.name);
+    let _ = writeln!(out, "family {}", m.family);
+    let _ = writeln!(out, "pair {}", m.pair);
+    let _ = writeln!(out, "s {}", m.s);
+    let _ = writeln!(out, "order {}", m.order);
+    let _ = writeln!(out, "problem {}", name_of(&PROBLEMS, m.problem));
+    let _ = writeln!(out, "doc {}", m.doc);
+    let _ = writeln!(
+        out,
+        "facts preserves_constraint={} multiplier={} needs_linear_one_form={}",
+        facts.preserves_constraint,
+        name_of(&MULTIPLIERS, facts.multiplier),
+        facts.needs_linear_one_form
+    );
+    let _ = writeln!(out, "rank_deficient {}", m.rank_deficient);
+    for (keyword, blocks) in [("unknown", &m.blocks), ("residual", &m.rows_layout)] {
+        for b in blocks {
+            let _ = writeln!(
+                out,
+                "{keyword} {} {} {} {}",
+                b.name,
+                b.stages,
+                name_of(&ROLES, b.role),
+                name_of(&WIDTHS, b.width)
+            );
+        }
+    }
+    let nodes: Vec<String> = m
+        .nodes
+        .iter()
+        .map(|c| format!("#{}", table.index(c)))
+        .collect();
+    let _ = writeln!(out, "nodes {}", nodes.join(" "));
+    for v in &m.values {
+        let rhs = match &v.expr {
+            Expr::Kernel(kernel, args) => {
+                let args: Vec<String> = args.iter().map(term).collect();
+                format!("{}({})", kernel_name(*kernel), args.join(", "))
+            }
+            Expr::Linear(terms) => {
+                let mut pieces: Vec<String> = Vec::new();
+                for (i, (c, t)) in terms.iter().enumerate() {
+                    let (negative, coefficient) = match c.value.exact.as_str() {
+                        "1" => (false, None),
+                        "-1" => (true, None),
+                        _ => (false, Some(table.index(&c.value))),
+                    };
+                    if i > 0 || negative {
+                        pieces.push(if negative { "-" } else { "+" }.to_owned());
+                    }
+                    pieces.extend(coefficient.map(|k| format!("#{k}")));
+                    pieces.extend(h_text(c.h_power));
+                    pieces.push(term(t));
+                }
+                pieces.join(" ")
+            }
+        };
+        let _ = writeln!(out, "value {} = {rhs}", v.name);
+    }
+    for r in &m.rows {
+        let _ = writeln!(
+            out,
+            "row {}[{}] = {}",
+            m.rows_layout[r.block].name,
+            r.stage + 1,
+            m.values[r.value].name
+        );
+    }
+    let _ = writeln!(
+        out,
+        "update {} {}",
+        m.values[m.q_next].name, m.values[m.p_next].name
+    );
+    if let Some((block, weights)) = &m.multiplier {
+        let weights: Vec<String> = weights
+            .iter()
+            .map(|c| format!("#{}", table.index(c)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "multiplier {} {}",
+            m.blocks[*block].name,
+            weights.join(" ")
+        );
+    }
+    for (i, c) in table.entries.iter().enumerate() {
+        let _ = writeln!(out, "#{i} {} {:?} {:?}", c.exact, c.hi, c.lo);
+    }
+    out.push_str("end\n");
+    Ok(())
+}
+
+/// The text of `methods`, each followed by an empty line.
+pub fn write(methods: &[Method<Coefficient>]) -> Result<String, WriteError> {
+    let mut out = String::new();
+    for (i, m) in methods.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        write_method(m, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// The lines of one method: its number, keyword and the rest of each line.
+struct Lines<'a> {
+    lines: Vec<(usize, &'a str, &'a str)>,
+}
+
+fn error(line: usize, message: impl Into<String>) -> ReadError {
+    ReadError {
+        line,
+        message: message.into(),
+    }
+}
+
+impl<'a> Lines<'a> {
+    /// The rest of the only line with `keyword`.
+    fn one(&self, keyword: &str, start: usize) -> Result<(usize, &'a str), ReadError> {
+        let mut found = self.lines.iter().filter(|(_, k, _)| *k == keyword);
+        match (found.next(), found.next()) {
+            (Some((n, _, rest)), None) => Ok((*n, rest)),
+            (None, _) => Err(error(start, format!("the method has no `{keyword}` line"))),
+            (Some(_), Some((n, _, _))) => Err(error(*n, format!("a second `{keyword}` line"))),
+        }
+    }
+
+    fn all(&self, keyword: &'a str) -> impl Iterator<Item = (usize, &'a str)> + '_ {
+        self.lines
+            .iter()
+            .filter(move |(_, k, _)| *k == keyword)
+            .map(|(n, _, rest)| (*n, *rest))
+    }
+}
+
+fn number<T: std::str::FromStr>(line: usize, text: &str, what: &str) -> Result<T, ReadError> {
+    text.parse()
+        .map_err(|_| error(line, format!("`{text}` is not a valid {what}")))
+}
+
+fn choice<T: Copy>(line: usize, table: &[(&str, T)], name: &str) -> Result<T, ReadError> {
+    lookup(table, name).ok_or_else(|| {
+        let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+        error(line, format!("`{name}` is not one of {}", names.join(", ")))
+    })
+}
+
+fn boolean(line: usize, text: &str) -> Result<bool, ReadError> {
+    match text {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        other => Err(error(line, format!("`{other}` is neither true nor false"))),
+    }
+}
+
+/// What the body of a method refers to by name.
+struct Scope<'m> {
+    blocks: &'m [Block],
+    values: BTreeMap<String, usize>,
+    table: &'m [Coefficient],
+}
+
+impl Scope<'_> {
+    fn term(&self, line: usize, text: &str) -> Result<Term, ReadError> {
+        if let Some(input) = lookup(&INPUTS, text) {
+            return Ok(Term::Input(input));
+        }
+        if let Some((block, stage)) = text.strip_suffix(']').and_then(|t| t.split_once('[')) {
+            let index = self
+                .blocks
+                .iter()
+                .position(|b| b.name == block)
+                .ok_or_else(|| error(line, format!("no unknown block `{block}`")))?;
+            let stage: usize = number(line, stage, "stage")?;
+            if stage == 0 || stage > self.blocks[index].stages {
+                return Err(error(line, format!("`{text}`: stage out of range")));
+            }
+            return Ok(Term::Unknown {
+                block: index,
+                stage: stage - 1,
+            });
+        }
+        self.values
+            .get(text)
+            .map(|&v| Term::Value(v))
+            .ok_or_else(|| error(line, format!("`{text}` is not an earlier value")))
+    }
+
+    fn coefficient(&self, line: usize, text: &str) -> Result<Coefficient, ReadError> {
+        let k: usize = text
+            .strip_prefix('#')
+            .ok_or_else(|| error(line, format!("`{text}` is not a coefficient `#k`")))
+            .and_then(|k| number(line, k, "coefficient index"))?;
+        self.table
+            .get(k)
+            .cloned()
+            .ok_or_else(|| error(line, format!("no coefficient #{k} in the table")))
+    }
+
+    fn expr(&self, line: usize, rhs: &str) -> Result<Expr<Coefficient>, ReadError> {
+        if let Some((name, args)) = rhs.strip_suffix(')').and_then(|r| r.split_once('(')) {
+            let kernel = parse_kernel(name)
+                .ok_or_else(|| error(line, format!("`{name}` is not a kernel")))?;
+            let args = args
+                .split(',')
+                .map(|a| self.term(line, a.trim()))
+                .collect::<Result<Vec<_>, _>>()?;
+            if args.len() != kernel.arity() {
+                return Err(error(
+                    line,
+                    format!("{name} takes {} arguments", kernel.arity()),
+                ));
+            }
+            return Ok(Expr::Kernel(kernel, args));
+        }
+        let unit = |negative: bool| Coefficient {
+            exact: if negative { "-1" } else { "1" }.to_owned(),
+            hi: if negative { -1.0 } else { 1.0 },
+            lo: 0.0,
+        };
+        let tokens: Vec<&str> = rhs.split_whitespace().collect();
+        let token = |at: usize| {
+            tokens
+                .get(at)
+                .copied()
+                .ok_or_else(|| error(line, "a term ends without its vector"))
+        };
+        let mut terms = Vec::new();
+        let mut at = 0;
+        while at < tokens.len() {
+            let negative = match tokens[at] {
+                "-" => true,
+                "+" => false,
+                // The first term carries no `+`.
+                _ if terms.is_empty() => false,
+                other => {
+                    return Err(error(
+                        line,
+                        format!("`{other}`: terms are joined by + or -"),
+                    ));
+                }
+            };
+            if matches!(tokens[at], "-" | "+") {
+                at += 1;
+            }
+            let mut t = token(at)?;
+            let value = if t.starts_with('#') {
+                if negative {
+                    return Err(error(
+                        line,
+                        "a coefficient `#k` carries its sign: write `+ #k`",
+                    ));
+                }
+                let c = self.coefficient(line, t)?;
+                at += 1;
+                t = token(at)?;
+                c
+            } else {
+                unit(negative)
+            };
+            let h_power = match t.strip_prefix('h') {
+                Some("") => 1,
+                Some(power) => match power.strip_prefix('^') {
+                    Some(k) => number(line, k, "power of h")?,
+                    None => 0,
+                },
+                None => 0,
+            };
+            if h_power > 0 {
+                at += 1;
+                t = token(at)?;
+            }
+            terms.push((Coef { value, h_power }, self.term(line, t)?));
+            at += 1;
+        }
+        Ok(Expr::Linear(terms))
+    }
+}
+
+fn block_line(line: usize, rest: &str) -> Result<Block, ReadError> {
+    match rest.split_whitespace().collect::<Vec<_>>()[..] {
+        [name, stages, role, width] => Ok(Block {
+            name: name.to_owned(),
+            stages: number(line, stages, "number of stages")?,
+            role: choice(line, &ROLES, role)?,
+            width: choice(line, &WIDTHS, width)?,
+        }),
+        _ => Err(error(line, "a block is `name stages role width`")),
+    }
+}
+
+fn table_line(line: usize, rest: &str) -> Result<Coefficient, ReadError> {
+    match rest.split_whitespace().collect::<Vec<_>>()[..] {
+        [exact, hi, lo] => Ok(Coefficient {
+            exact: exact.to_owned(),
+            hi: number(line, hi, "f64")?,
+            lo: number(line, lo, "f64")?,
+        }),
+        _ => Err(error(line, "a coefficient is `#k exact hi lo`")),
+    }
+}
+
+fn facts_line(line: usize, rest: &str) -> Result<Facts, ReadError> {
+    let mut fields = BTreeMap::new();
+    for field in rest.split_whitespace() {
+        let (key, value) = field
+            .split_once('=')
+            .ok_or_else(|| error(line, format!("`{field}` is not `key=value`")))?;
+        fields.insert(key, value);
+    }
+    let get = |key: &str| {
+        fields
+            .get(key)
+            .copied()
+            .ok_or_else(|| error(line, format!("the facts lack `{key}`")))
+    };
+    if fields.len() != 3 {
+        return Err(error(
+            line,
+            "the facts are preserves_constraint, multiplier and needs_linear_one_form",
+        ));
+    }
+    Ok(Facts {
+        preserves_constraint: boolean(line, get("preserves_constraint")?)?,
+        multiplier: choice(line, &MULTIPLIERS, get("multiplier")?)?,
+        needs_linear_one_form: boolean(line, get("needs_linear_one_form")?)?,
+    })
+}
+
+/// Reads one method from its lines.
+fn read_method(start: usize, lines: &Lines<'_>) -> Result<Method<Coefficient>, ReadError> {
+    let mut table = Vec::new();
+    for (n, keyword, rest) in &lines.lines {
+        if let Some(k) = keyword.strip_prefix('#') {
+            if number::<usize>(*n, k, "coefficient index")? != table.len() {
+                return Err(error(*n, "coefficients are numbered #0, #1, … in order"));
+            }
+            table.push(table_line(*n, rest)?);
+        }
+    }
+    let blocks = lines
+        .all("unknown")
+        .map(|(n, rest)| block_line(n, rest))
+        .collect::<Result<Vec<_>, _>>()?;
+    let rows_layout = lines
+        .all("residual")
+        .map(|(n, rest)| block_line(n, rest))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut scope = Scope {
+        blocks: &blocks,
+        values: BTreeMap::new(),
+        table: &table,
+    };
+    let mut values = Vec::new();
+    for (n, rest) in lines.all("value") {
+        let (name, rhs) = rest
+            .split_once(" = ")
+            .ok_or_else(|| error(n, "a value is `name = expression`"))?;
+        let expr = scope.expr(n, rhs)?;
+        if scope.values.insert(name.to_owned(), values.len()).is_some() {
+            return Err(error(n, format!("a second value `{name}`")));
+        }
+        values.push(Value {
+            name: name.to_owned(),
+            expr,
+        });
+    }
+    let value = |n: usize, name: &str| {
+        scope
+            .values
+            .get(name)
+            .copied()
+            .ok_or_else(|| error(n, format!("`{name}` is not a value")))
+    };
+    let mut rows = Vec::new();
+    for (n, rest) in lines.all("row") {
+        let (position, name) = rest
+            .split_once(" = ")
+            .ok_or_else(|| error(n, "a row is `Block[stage] = value`"))?;
+        let (block, stage) = position
+            .strip_suffix(']')
+            .and_then(|t| t.split_once('['))
+            .ok_or_else(|| error(n, "a row is `Block[stage] = value`"))?;
+        let block = rows_layout
+            .iter()
+            .position(|b| b.name == block)
+            .ok_or_else(|| error(n, format!("no residual block `{block}`")))?;
+        let stage: usize = number(n, stage, "stage")?;
+        if stage == 0 || stage > rows_layout[block].stages {
+            return Err(error(n, format!("`{position}`: stage out of range")));
+        }
+        rows.push(Row {
+            block,
+            stage: stage - 1,
+            value: value(n, name)?,
+        });
+    }
+    let (n, update) = lines.one("update", start)?;
+    let (q_next, p_next) = match update.split_whitespace().collect::<Vec<_>>()[..] {
+        [q, p] => (value(n, q)?, value(n, p)?),
+        _ => return Err(error(n, "the update is `q_next p_next`")),
+    };
+    let (n, nodes) = lines.one("nodes", start)?;
+    let nodes = nodes
+        .split_whitespace()
+        .map(|c| scope.coefficient(n, c))
+        .collect::<Result<Vec<_>, _>>()?;
+    let multiplier = match lines.all("multiplier").next() {
+        None => None,
+        Some((n, rest)) => {
+            let mut words = rest.split_whitespace();
+            let name = words.next().unwrap_or_default();
+            let block = blocks
+                .iter()
+                .position(|b| b.name == name)
+                .ok_or_else(|| error(n, format!("no unknown block `{name}`")))?;
+            let weights = words
+                .map(|c| scope.coefficient(n, c))
+                .collect::<Result<Vec<_>, _>>()?;
+            Some((block, weights))
+        }
+    };
+    scope.values.clear();
+    let text = |keyword: &str| lines.one(keyword, start).map(|(_, rest)| rest.to_owned());
+    let count = |keyword: &str| {
+        let (n, rest) = lines.one(keyword, start)?;
+        number::<usize>(n, rest, keyword)
+    };
+    let (n, problem) = lines.one("problem", start)?;
+    let (f, facts) = lines.one("facts", start)?;
+    let (r, rank_deficient) = lines.one("rank_deficient", start)?;
+    Ok(Method {
+        name: text("method")?,
+        family: text("family")?,
+        doc: text("doc")?,
+        problem: choice(n, &PROBLEMS, problem)?,
+        pair: text("pair")?,
+        s: count("s")?,
+        order: count("order")?,
+        nodes,
+        blocks,
+        rows_layout,
+        values,
+        rows,
+        q_next,
+        p_next,
+        rank_deficient: boolean(r, rank_deficient)?,
+        multiplier,
+        facts: facts_line(f, facts)?,
+    })
+}
+
+/// Reads the methods of a description text.
+pub fn read(text: &str) -> Result<Vec<Method<Coefficient>>, ReadError> {
+    let mut methods = Vec::new();
+    let mut current: Option<(usize, Lines<'_>)> = None;
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        if line.trim().is_empty() || line.starts_with("//") {
+            continue;
+        }
+        let (keyword, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match (&mut current, keyword) {
+            (None, "method") => {
+                current = Some((
+                    n,
+                    Lines {
+                        lines: vec![(n, keyword, rest)],
+                    },
+                ))
+            }
+            (None, _) => return Err(error(n, "expected `method Name`")),
+            (Some(_), "method") => return Err(error(n, "the previous method has no `end`")),
+            (Some((start, lines)), "end") => {
+                methods.push(read_method(*start, lines)?);
+                current = None;
+            }
+            (Some((_, lines)), _) => lines.lines.push((n, keyword, rest)),
+        }
+    }
+    match current {
+        Some((start, _)) => Err(error(start, "the method has no `end`")),
+        None => Ok(methods),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "method Sample2
+family Sample
+pair LobattoIIIAIIIB
+s 2
+order 2
+problem Holonomic
+doc A sample.
+facts preserves_constraint=true multiplier=Projection needs_linear_one_form=false
+rank_deficient false
+unknown V 2 Velocity Coordinates
+unknown Lambda 1 Multiplier Constraints
+residual R 2 Residual Coordinates
+nodes #0 #1
+value q_1 = q_n + #1 h V[1] - h^2 V[2]
+value c_1 = Map(q_1)
+value r_1 = - V[1] + #1 c_1 + Lambda[1] - λ_n
+value r_2 = Dae.Phi(q_1, p_n)
+row R[1] = r_1
+row R[2] = r_2
+update q_1 q_1
+multiplier Lambda #1
+#0 0 0.0 0.0
+#1 1/3 0.3333333333333333 1.850371707708594e-17
+end
+";
+
+    #[test]
+    fn a_description_reads_back_as_written() {
+        let methods = read(SAMPLE).unwrap();
+        assert_eq!(methods.len(), 1);
+        let m = &methods[0];
+        assert_eq!((m.s, m.order, m.problem), (2, 2, ProblemKind::Holonomic));
+        assert_eq!(m.values.len(), 4);
+        let Expr::Linear(terms) = &m.values[0].expr else {
+            panic!("q_1 is linear")
+        };
+        assert_eq!(terms.len(), 3);
+        assert_eq!(
+            (terms[1].0.value.exact.as_str(), terms[1].0.h_power),
+            ("1/3", 1)
+        );
+        assert_eq!((terms[2].0.value.hi, terms[2].0.h_power), (-1.0, 2));
+        assert_eq!(terms[2].1, Term::Unknown { block: 0, stage: 1 });
+        assert_eq!(m.facts.multiplier, Some(Multiplier::Projection));
+        assert_eq!(write(&methods).unwrap(), SAMPLE);
+    }
+
+    fn broken(from: &str, to: &str) -> ReadError {
+        assert!(SAMPLE.contains(from), "{from}");
+        read(&SAMPLE.replacen(from, to, 1)).unwrap_err()
+    }
+
+    #[test]
+    fn malformed_descriptions_are_refused_at_their_line() {
+        let cases = [
+            ("Map(q_1)", "Chart(q_1)", 15, "not a kernel"),
+            ("#1 c_1", "#7 c_1", 16, "no coefficient #7"),
+            ("row R[2] = r_2", "row R[3] = r_2", 19, "out of range"),
+            ("V[2]\n", "W[2]\n", 14, "no unknown block `W`"),
+            ("- λ_n", "- μ_n", 16, "not an earlier value"),
+            ("Dae.Phi(q_1, p_n)", "Dae.Phi(q_1)", 17, "takes 2 arguments"),
+            ("problem Holonomic", "problem Rigid", 6, "not one of"),
+            ("end\n", "", 1, "no `end`"),
+            ("update q_1 q_1\n", "", 1, "no `update` line"),
+            ("#1 1/3", "#2 1/3", 23, "numbered"),
+            ("+ #1 h V[1]", "- #1 h V[1]", 14, "carries its sign"),
+        ];
+        for (from, to, line, message) in cases {
+            let e = broken(from, to);
+            assert_eq!(e.line, line, "{from} → {to}: {e}");
+            assert!(e.message.contains(message), "{from} → {to}: {e}");
+        }
+    }
+
+    #[test]
+    fn names_that_a_reader_would_misread_are_refused() {
+        let mut m = read(SAMPLE).unwrap().remove(0);
+        m.values[1].name = "q_1".to_owned();
+        assert!(matches!(write(&[m.clone()]), Err(WriteError::Name { .. })));
+        m.values[1].name = "h".to_owned();
+        assert!(matches!(write(&[m.clone()]), Err(WriteError::Name { .. })));
+        m.values[1].name = "c_1".to_owned();
+        m.doc = "two\nlines".to_owned();
+        assert!(matches!(write(&[m]), Err(WriteError::LineBreak { .. })));
+    }
+}
