@@ -1,7 +1,25 @@
-//! Derive macros of sparkgen. Each entry point forwards to the library front end in
-//! `sparkgen_sym::derive`, which works on `proc_macro2` and is unit-testable in-process.
+//! Procedural macros of sparkgen.
+//!
+//! The derive macros implement the problem traits from symbolic expressions: each forwards to
+//! the library front end in `sparkgen_sym::derive`, which works on `proc_macro2` and is
+//! unit-testable in-process.
+//!
+//! [`stepper!`] emits a catalogue method's fully unrolled stepper where it is invoked. The
+//! generator (`sparkgen-codegen`, exact arithmetic) writes each method as a description, its
+//! stage structure and coefficients as text (`generated/descriptions/`, one file per family,
+//! format in `sparkgen_description::text`); this crate embeds those files at its build, reads
+//! the requested family's and emits the stepper by the chain rule with
+//! `sparkgen_description::emit`, without the generator or arbitrary-precision arithmetic. The
+//! committed steppers of `sparkgen::generated` are emitted from the same text by the same
+//! function, so the expansion equals them token for token up to the name.
 
 use proc_macro::TokenStream;
+
+mod stepper;
+// Beside the module rather than in it: the expansion benchmark includes `stepper.rs` by path.
+#[cfg(test)]
+#[path = "stepper/tests.rs"]
+mod stepper_tests;
 
 /// Implements `sparkgen::problem::DegenerateLagrangian<D>` for `L(q, v) = ϑ(q)·v − H(q)`.
 ///
@@ -55,4 +73,31 @@ pub fn derive_implicit_dae(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(HamiltonianDae, attributes(hamiltonian_dae))]
 pub fn derive_hamiltonian_dae(input: TokenStream) -> TokenStream {
     sparkgen_sym::derive::expand_hamiltonian_dae(input.into()).into()
+}
+
+/// Declares the fully unrolled stepper of a catalogue method (family and stage count s) under
+/// a name of the caller's choosing: a unit struct (const-generic over the number of constraints
+/// `M` for holonomic and DAE methods) implementing `sparkgen::stage::StageMethod`, with the
+/// associated `UNKNOWN_LAYOUT` and `RESIDUAL_LAYOUT`.
+///
+/// ```text
+/// sparkgen::stepper! {
+///     /// Gauss–Legendre VPRK, s = 2.
+///     pub Gauss2 = VprkGauss(2);
+///     pub(crate) Midpoint3 = VsparkPrimaryGlrkpMidpoint(3): DegenerateLagrangian;
+///     Rattle2 = RattleLobattoIIIAIIIB(2): Holonomic;
+/// }
+/// ```
+///
+/// Each declaration is `#[attributes] visibility Name = Family(s)`, optionally followed by
+/// `: Kind`, which asserts the method's problem kind (`DegenerateLagrangian`, `Holonomic`,
+/// `ImplicitDae`, `HamiltonianDae`); declarations are separated by `;`. Attributes and doc
+/// comments go on the struct, before the method's own documentation. `StageMethod::NAME` stays
+/// the catalogue name (`VprkGauss2`), so errors and listings name the method. `sparkgen methods`
+/// lists the families and their stage counts; an unknown family, a stage count the family does
+/// not have, a different problem kind or a malformed declaration is a compile error at its
+/// tokens.
+#[proc_macro]
+pub fn stepper(input: TokenStream) -> TokenStream {
+    stepper::expand(input.into()).into()
 }

@@ -28,8 +28,9 @@ extern crate self as sparkgen;
 pub use sparkgen_generated as generated;
 
 pub mod problem;
-/// The core crate itself, the path that steppers emitted from a user's `build.rs` name
-/// (`sparkgen_codegen::emit::stepper_source(…, "::sparkgen::sparkgen_core")`).
+/// The core crate itself, the path that steppers emitted from a user's `build.rs`
+/// (`sparkgen_codegen::emit::stepper_source(…, "::sparkgen::sparkgen_core")`) and by
+/// [`stepper!`] name.
 pub use sparkgen_core;
 pub use sparkgen_core::{amplification, kind, layout, solve, stage};
 
@@ -47,7 +48,7 @@ pub mod problems;
 pub mod solution;
 
 pub use sparkgen_macros::{
-    DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae, Lagrangian,
+    DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae, Lagrangian, stepper,
 };
 
 /// Items the derive macros' expansions refer to by fully qualified path. Not a public API.

@@ -8,7 +8,7 @@ use crate::structure::{
     AtomKind, Block, Coef, Expr, Input, Kernel, Method, MethodError, ProblemKind, Role, Row, Shift,
     Term, Width,
 };
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::BTreeSet;
 
@@ -18,9 +18,23 @@ pub fn stepper<C: Scalar>(
     method: &Method<C>,
     core: &TokenStream,
 ) -> Result<TokenStream, MethodError> {
+    let ident = format_ident!("{}", method.name);
+    stepper_as(method, &ident, &quote!(pub), &quote!(), core)
+}
+
+/// The stepper of [`stepper`] declared as `vis ident` with the outer attributes `attrs` (doc
+/// comments included) before its own on the struct, as the procedural macro
+/// `sparkgen::stepper!` declares it at a user's site. `StageMethod::NAME` stays the method's
+/// catalogue name, so errors and listings name the method.
+pub fn stepper_as<C: Scalar>(
+    method: &Method<C>,
+    ident: &Ident,
+    vis: &TokenStream,
+    attrs: &TokenStream,
+    core: &TokenStream,
+) -> Result<TokenStream, MethodError> {
     method.check()?;
     let jac = jacobian(method);
-    let ident = format_ident!("{}", method.name);
     let name = &method.name;
     let order = int(method.order);
     let nodes = method.nodes.iter().map(|c| f64_tokens(c.to_f64()));
@@ -92,12 +106,13 @@ pub fn stepper<C: Scalar>(
         ProblemKind::HamiltonianDae => quote!(#core::kind::Hamiltonian<M>),
     };
     let struct_def = match method.problem {
-        ProblemKind::DegenerateLagrangian => quote!(pub struct #ident;),
+        ProblemKind::DegenerateLagrangian => quote!(#vis struct #ident;),
         ProblemKind::Holonomic | ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae => {
-            quote!(pub struct #ident<const M: usize>;)
+            quote!(#vis struct #ident<const M: usize>;)
         }
     };
     Ok(quote! {
+        #attrs
         #[doc = #doc]
         #[doc = ""]
         #[doc = #layout_doc]

@@ -1,0 +1,49 @@
+//! Expansion time of `sparkgen::stepper!`: every catalogue stepper declared under its catalogue
+//! name (the family's description read, the Jacobian formed by the chain rule, the tokens
+//! emitted), and the reading of the descriptions alone. Per stepper: the first divided by the
+//! number of steppers.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+#[path = "../src/stepper.rs"]
+mod stepper;
+
+fn main() {
+    divan::main();
+}
+
+/// `pub Name = Family(s)` for every method of every description.
+fn declarations() -> Vec<TokenStream> {
+    stepper::DESCRIPTIONS
+        .iter()
+        .flat_map(|(family, text)| {
+            let family = format_ident!("{family}");
+            let methods = sparkgen_description::text::read(text).unwrap_or_default();
+            methods.into_iter().map(move |m| {
+                let name = format_ident!("{}", m.name);
+                let s = Literal::usize_unsuffixed(m.s);
+                quote!(pub #name = #family(#s))
+            })
+        })
+        .collect()
+}
+
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn every_catalogue_stepper(bencher: divan::Bencher) {
+    let inputs = declarations();
+    bencher
+        .counter(divan::counter::ItemsCount::new(inputs.len()))
+        .bench_local(|| {
+            for input in &inputs {
+                divan::black_box(stepper::expand(input.clone()));
+            }
+        });
+}
+
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn read_every_description() {
+    for (_, text) in stepper::DESCRIPTIONS {
+        divan::black_box(sparkgen_description::text::read(divan::black_box(text)).ok());
+    }
+}

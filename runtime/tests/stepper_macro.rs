@@ -1,0 +1,142 @@
+//! Steppers declared with `sparkgen::stepper!` integrate exactly as the committed steppers of
+//! the same methods: 100 steps from the same initial state give the same `q`, `p` and carried
+//! multipliers bit for bit, for each problem kind (the macro and the generator emit the same
+//! tokens from the same description, `sparkgen_macros`' token test; this checks the expansion
+//! at a user's site, through `::sparkgen::sparkgen_core`).
+
+use nalgebra::SVector;
+use sparkgen::generated::steppers::{
+    HsparkLobattoIIIAIIIB3, IdaeVparkLobattoIIIBIIIApSymplectic3, RattleLobattoIIIAIIIB3,
+    SlrkLobattoIIIAB3, VprkGauss2, VsparkPrimaryGlrkpMidpoint3,
+};
+use sparkgen::holonomic::problems::Pendulum;
+use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic};
+use sparkgen::integrate::{Options, integrate};
+use sparkgen::layout::Dims;
+use sparkgen::problem::DegenerateLagrangian;
+use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d, LotkaVolterraDirac};
+use sparkgen::solution::{Failure, Solution};
+use sparkgen::stage::StageMethod;
+
+sparkgen::stepper! {
+    /// SLRK over Lobatto IIIA–IIIB, declared here.
+    Slrk3 = SlrkLobattoIIIAB(3);
+    Gauss2 = VprkGauss(2): DegenerateLagrangian;
+    pub(crate) Midpoint3 = VsparkPrimaryGlrkpMidpoint(3);
+    Rattle3 = RattleLobattoIIIAIIIB(3): Holonomic;
+    Idae3 = IdaeVparkLobattoIIIBIIIApSymplectic(3): ImplicitDae;
+    Hspark3 = HsparkLobattoIIIAIIIB(3): HamiltonianDae;
+}
+
+const STEPS: usize = 100;
+
+/// `declared` and `committed` are the same points, bit for bit, with the same multipliers.
+fn assert_bitwise_equal(declared: &Solution<2>, committed: &Solution<2>, name: &str) {
+    assert_eq!(declared.q.len(), STEPS + 1, "{name}: every point");
+    assert_eq!(declared.q.len(), committed.q.len(), "{name}");
+    let bits = |s: &Solution<2>| -> Vec<u64> {
+        let states = s.q.iter().zip(&s.p).flat_map(|(q, p)| q.iter().chain(p));
+        let multipliers = s.multipliers().flatten();
+        states.chain(multipliers).map(|x| x.to_bits()).collect()
+    };
+    assert_eq!(bits(declared), bits(committed), "{name}");
+}
+
+/// The solution of a run of `name` that converged.
+fn converged(run: Result<Solution<2>, Box<Failure<2>>>, name: &str) -> Solution<2> {
+    run.unwrap_or_else(|f| panic!("{name}: {}", f.error))
+}
+
+/// 100 steps of h = 0.1 of the upstream Lotka–Volterra from `q₀ = (2, 1)`, `p₀ = ϑ(q₀)`.
+fn lotka_volterra<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>() -> Solution<2> {
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let q0 = SVector::from(LotkaVolterra2d::UPSTREAM_Q0);
+    let run = integrate::<M, _, 2, N>(&lv, q0, lv.theta(&q0), &Options::new(0.1, STEPS));
+    converged(run, M::NAME)
+}
+
+const LV: Dims = Dims::uniform(2);
+
+#[test]
+fn degenerate_lagrangian_steppers_integrate_as_the_committed_ones() {
+    const N_SLRK: usize = Slrk3::UNKNOWN_LAYOUT.len(LV);
+    const N_GAUSS: usize = Gauss2::UNKNOWN_LAYOUT.len(LV);
+    const N_MID: usize = Midpoint3::UNKNOWN_LAYOUT.len(LV);
+    assert_eq!(
+        <Slrk3 as StageMethod<LotkaVolterra2d, 2>>::NAME,
+        "SlrkLobattoIIIAB3"
+    );
+    assert_bitwise_equal(
+        &lotka_volterra::<Slrk3, N_SLRK>(),
+        &lotka_volterra::<SlrkLobattoIIIAB3, N_SLRK>(),
+        "SlrkLobattoIIIAB3",
+    );
+    assert_bitwise_equal(
+        &lotka_volterra::<Gauss2, N_GAUSS>(),
+        &lotka_volterra::<VprkGauss2, N_GAUSS>(),
+        "VprkGauss2",
+    );
+    let carried = lotka_volterra::<Midpoint3, N_MID>();
+    assert!(carried.multipliers().len() > 0, "a carried multiplier");
+    assert_bitwise_equal(
+        &carried,
+        &lotka_volterra::<VsparkPrimaryGlrkpMidpoint3, N_MID>(),
+        "VsparkPrimaryGlrkpMidpoint3",
+    );
+}
+
+#[test]
+fn a_holonomic_stepper_integrates_as_the_committed_one() {
+    const N: usize = Rattle3::<1>::UNKNOWN_LAYOUT.len(Dims::new(2, 1));
+    let pendulum = Pendulum {
+        m: 1.0,
+        g: 1.0,
+        l: 1.0,
+    };
+    let (q0, p0) = pendulum.state(1.0, 0.0);
+    let options = HolonomicOptions::new(0.05, STEPS);
+    let run = |declared: bool| {
+        if declared {
+            integrate_holonomic::<Rattle3<1>, _, 2, 1, N>(&pendulum, &q0, &p0, &options)
+        } else {
+            integrate_holonomic::<RattleLobattoIIIAIIIB3<1>, _, 2, 1, N>(
+                &pendulum, &q0, &p0, &options,
+            )
+        }
+        .unwrap_or_else(|f| panic!("RattleLobattoIIIAIIIB3: {}", f.error))
+    };
+    assert_bitwise_equal(&run(true), &run(false), "RattleLobattoIIIAIIIB3");
+}
+
+#[test]
+fn dae_steppers_integrate_as_the_committed_ones() {
+    const N_IDAE: usize = Idae3::<1>::UNKNOWN_LAYOUT.len(Dims::new(2, 1));
+    let pendulum = IndexTwoPendulum::default();
+    let (q0, p0) = pendulum.initial_state(0.8, 0.0);
+    let options = Options::new(0.05, STEPS);
+    let declared = integrate::<Idae3<1>, _, 2, N_IDAE>(&pendulum, q0, p0, &options);
+    let committed = integrate::<IdaeVparkLobattoIIIBIIIApSymplectic3<1>, _, 2, N_IDAE>(
+        &pendulum, q0, p0, &options,
+    );
+    let name = "IdaeVparkLobattoIIIBIIIApSymplectic3";
+    assert_bitwise_equal(
+        &converged(declared, name),
+        &converged(committed, name),
+        name,
+    );
+
+    const N_HSPARK: usize = Hspark3::<2>::UNKNOWN_LAYOUT.len(Dims::new(2, 2));
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let dirac = LotkaVolterraDirac::from(lv);
+    let q0 = SVector::from(LotkaVolterra2d::UPSTREAM_Q0);
+    let options = Options::new(0.1, STEPS);
+    let declared = integrate::<Hspark3<2>, _, 2, N_HSPARK>(&dirac, q0, lv.theta(&q0), &options);
+    let committed =
+        integrate::<HsparkLobattoIIIAIIIB3<2>, _, 2, N_HSPARK>(&dirac, q0, lv.theta(&q0), &options);
+    let name = "HsparkLobattoIIIAIIIB3";
+    assert_bitwise_equal(
+        &converged(declared, name),
+        &converged(committed, name),
+        name,
+    );
+}
