@@ -30,6 +30,10 @@ const KINDS: [ProblemKind; 4] = [
 /// How many of the closest family names an unknown family's error suggests.
 const SUGGESTIONS: usize = 3;
 
+/// A family name is suggested for an unknown one when it is within this many edits, or a third
+/// of the unknown name's length if that is more.
+const CLOSE: usize = 2;
+
 /// The longest prefix of an unknown family name compared with the catalogue's (every family
 /// name is shorter), so that suggesting costs time linear in the input.
 const COMPARED: usize = 128;
@@ -106,6 +110,9 @@ impl Parse for Declaration {
             .parse::<Token![=]>()
             .map_err(expected("`=` after the stepper's name"))?;
         let family = input.parse().map_err(expected("a method family"))?;
+        if !input.peek(syn::token::Paren) {
+            return Err(input.error("expected the number of stages s in parentheses after the family, e.g. `VprkGauss(2)`"));
+        }
         let content;
         parenthesized!(content in input);
         let stages = content
@@ -143,11 +150,14 @@ impl Declaration {
     fn expand(&self, core: &TokenStream) -> syn::Result<TokenStream> {
         let family = self.family.to_string();
         let Some((_, description)) = DESCRIPTIONS.iter().find(|(name, _)| *name == family) else {
+            let suggestion = match closest(&family).as_slice() {
+                [] => String::new(),
+                names => format!("; did you mean {}?", names.join(", ")),
+            };
             return Err(syn::Error::new(
                 self.family.span(),
                 format!(
-                    "no method family `{family}`; the closest are {} (`sparkgen methods` lists every family)",
-                    closest(&family)
+                    "no method family `{family}`{suggestion} (`sparkgen methods` lists every family)"
                 ),
             ));
         };
@@ -207,28 +217,30 @@ impl Declaration {
     }
 }
 
-/// The [`SUGGESTIONS`] family names closest to `family` by edit distance (ignoring case),
-/// quoted and joined.
-fn closest(family: &str) -> String {
+/// The family names closest to `family` by edit distance (ignoring case), at most
+/// [`SUGGESTIONS`] of them and only those within [`CLOSE`] edits or a third of its length,
+/// quoted.
+fn closest(family: &str) -> Vec<String> {
     let typed: Vec<char> = family
         .chars()
         .take(COMPARED)
         .flat_map(char::to_lowercase)
         .collect();
+    let close = CLOSE.max(typed.len() / 3);
     let mut ranked: Vec<(usize, &str)> = DESCRIPTIONS
         .iter()
         .map(|(name, _)| {
             let known: Vec<char> = name.chars().flat_map(char::to_lowercase).collect();
             (edit_distance(&typed, &known), *name)
         })
+        .filter(|(distance, _)| *distance <= close)
         .collect();
     ranked.sort_unstable();
-    let names: Vec<String> = ranked
+    ranked
         .iter()
         .take(SUGGESTIONS)
         .map(|(_, name)| format!("`{name}`"))
-        .collect();
-    names.join(", ")
+        .collect()
 }
 
 /// Levenshtein's distance between `a` and `b`: the fewest insertions, deletions and
