@@ -17,868 +17,1355 @@ macro_rules! for_each_stepper {
         multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
         [$crate::measured::IIIAB2_UPSTREAM_DEFAULTS, $crate::measured::SINGULAR_GAUGE],
-        }), (SlrkLobattoIIIAB3, "SlrkLobattoIIIAB", 3, 4, "LobattoIIIAIIIB(3)",
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (IIIAB2_UPSTREAM_DEFAULTS, SINGULAR_GAUGE)", }, }),
+        (SlrkLobattoIIIAB3, "SlrkLobattoIIIAB", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIIAB4,
+        None, limitations : & [$crate::measured::SINGULAR_GAUGE], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_GAUGE)", }, }), (SlrkLobattoIIIAB4,
         "SlrkLobattoIIIAB", 4, 6, "LobattoIIIAIIIB(4)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
         pinned : None, pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIIAB5, "SlrkLobattoIIIAB",
-        5, 8, "LobattoIIIAIIIB(5)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIIBA2, "SlrkLobattoIIIBA",
-        2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIIBA3, "SlrkLobattoIIIBA",
-        3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIIBA4, "SlrkLobattoIIIBA",
-        4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIIBA5, "SlrkLobattoIIIBA",
-        5, 8, "LobattoIIIBIIIA(5)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_GAUGE], }), (SlrkLobattoIIICCBar2,
+        [$crate::measured::SINGULAR_GAUGE], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_GAUGE)", }, }), (SlrkLobattoIIIAB5,
+        "SlrkLobattoIIIAB", 5, 8, "LobattoIIIAIIIB(5)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_GAUGE], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_GAUGE)", }, }), (SlrkLobattoIIIBA2,
+        "SlrkLobattoIIIBA", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_GAUGE], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_GAUGE)", }, }), (SlrkLobattoIIIBA3,
+        "SlrkLobattoIIIBA", 3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_GAUGE], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_GAUGE)", }, }), (SlrkLobattoIIIBA4,
+        "SlrkLobattoIIIBA", 4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_GAUGE], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_GAUGE)", }, }), (SlrkLobattoIIIBA5,
+        "SlrkLobattoIIIBA", 5, 8, "LobattoIIIBIIIA(5)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_GAUGE], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_GAUGE)", }, }), (SlrkLobattoIIICCBar2,
         "SlrkLobattoIIICCBar", 2, 2, "LobattoIIICIIICBar(2)", $crate::types::MethodFacts
         { preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
         pinned : None, pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::IIICCBAR2_UPSTREAM_DEFAULTS], }), (SlrkLobattoIIICCBar3,
-        "SlrkLobattoIIICCBar", 3, 4, "LobattoIIICIIICBar(3)", $crate::types::MethodFacts
-        { preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        [$crate::measured::IIICCBAR2_UPSTREAM_DEFAULTS], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (IIICCBAR2_UPSTREAM_DEFAULTS)", }, }),
+        (SlrkLobattoIIICCBar3, "SlrkLobattoIIICCBar", 3, 4, "LobattoIIICIIICBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (SlrkLobattoIIICCBar4, "SlrkLobattoIIICCBar", 4, 6, "LobattoIIICIIICBar(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (SlrkLobattoIIICCBar5, "SlrkLobattoIIICCBar", 5, 8,
-        "LobattoIIICIIICBar(5)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (SlrkLobattoIIICBarC2, "SlrkLobattoIIICBarC", 2, 2, "LobattoIIICBarIIIC(2)",
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
+        (SlrkLobattoIIICCBar5, "SlrkLobattoIIICCBar", 5, 8, "LobattoIIICIIICBar(5)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (SlrkLobattoIIICBarC3, "SlrkLobattoIIICBarC", 3, 4,
-        "LobattoIIICBarIIIC(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 11)", },
+        }), (SlrkLobattoIIICBarC2, "SlrkLobattoIIICBarC", 2, 2, "LobattoIIICBarIIIC(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
+        (SlrkLobattoIIICBarC3, "SlrkLobattoIIICBarC", 3, 4, "LobattoIIICBarIIIC(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (SlrkLobattoIIICBarC4, "SlrkLobattoIIICBarC", 4, 6, "LobattoIIICBarIIIC(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (SlrkLobattoIIICBarC5, "SlrkLobattoIIICBarC", 5, 8,
-        "LobattoIIICBarIIIC(5)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }), (SlrkLobattoIIID2,
-        "SlrkLobattoIIID", 2, 2, "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
+        (SlrkLobattoIIICBarC5, "SlrkLobattoIIICBarC", 5, 8, "LobattoIIICBarIIIC(5)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 11)", },
+        }), (SlrkLobattoIIID2, "SlrkLobattoIIID", 2, 2, "LobattoIIIDIIIDBar(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (SlrkLobattoIIID3, "SlrkLobattoIIID", 3, 4, "LobattoIIIDIIIDBar(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (SlrkLobattoIIID4, "SlrkLobattoIIID", 4, 6,
-        "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }), (SlrkLobattoIIID5,
-        "SlrkLobattoIIID", 5, 8, "LobattoIIIDIIIDBar(5)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (SlrkLobattoIIIE2, "SlrkLobattoIIIE", 2, 2, "LobattoIIIEIIIEBar(2)",
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
+        (SlrkLobattoIIID4, "SlrkLobattoIIID", 4, 6, "LobattoIIIDIIIDBar(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (SlrkLobattoIIIE3, "SlrkLobattoIIIE", 3, 4,
-        "LobattoIIIEIIIEBar(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }), (SlrkLobattoIIIE4,
-        "SlrkLobattoIIIE", 4, 6, "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
+        (SlrkLobattoIIID5, "SlrkLobattoIIID", 5, 8, "LobattoIIIDIIIDBar(5)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 11)", },
+        }), (SlrkLobattoIIIE2, "SlrkLobattoIIIE", 2, 2, "LobattoIIIEIIIEBar(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
+        (SlrkLobattoIIIE3, "SlrkLobattoIIIE", 3, 4, "LobattoIIIEIIIEBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
+        (SlrkLobattoIIIE4, "SlrkLobattoIIIE", 4, 6, "LobattoIIIEIIIEBar(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
         (SlrkLobattoIIIE5, "SlrkLobattoIIIE", 5, 8, "LobattoIIIEIIIEBar(5)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VprkGauss1, "VprkGauss", 1, 2,
-        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : false,
-        multiplier : None, needs_linear_one_form : true, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::NOT_CONSTRAINT_PRESERVING], }), (VprkGauss2, "VprkGauss", 2,
-        4, "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint :
-        false, multiplier : None, needs_linear_one_form : true, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 11)", },
+        }), (VprkGauss1, "VprkGauss", 1, 2, "PartitionedGauss(1)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
+        needs_linear_one_form : true, pinned : None, pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "does not impose the constraint at the step's end", }, }), (VprkGauss2,
+        "VprkGauss", 2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier : None, needs_linear_one_form : true,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
         [$crate::measured::VPRK_GAUSS_ORDER, $crate::measured::VPRK_GAUSS2_LONG_TIME,
-        $crate::measured::NOT_CONSTRAINT_PRESERVING], }), (VprkGauss3, "VprkGauss", 3, 6,
-        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : false,
-        multiplier : None, needs_linear_one_form : true, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
+        $crate::measured::NOT_CONSTRAINT_PRESERVING], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "does not impose the constraint at the step's end", }, }), (VprkGauss3,
+        "VprkGauss", 3, 6, "PartitionedGauss(3)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier : None, needs_linear_one_form : true,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
         [$crate::measured::VPRK_GAUSS_ORDER, $crate::measured::VPRK_GAUSS3_WANDERS,
-        $crate::measured::NOT_CONSTRAINT_PRESERVING], }), (VprkGauss4, "VprkGauss", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : false,
-        multiplier : None, needs_linear_one_form : true, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
+        $crate::measured::NOT_CONSTRAINT_PRESERVING], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "does not impose the constraint at the step's end", }, }), (VprkGauss4,
+        "VprkGauss", 4, 8, "PartitionedGauss(4)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier : None, needs_linear_one_form : true,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
         [$crate::measured::VPRK_GAUSS_ORDER,
-        $crate::measured::NOT_CONSTRAINT_PRESERVING], }), (VprkLobattoIIIAIIIB2,
+        $crate::measured::NOT_CONSTRAINT_PRESERVING], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "does not impose the constraint at the step's end", }, }), (VprkLobattoIIIAIIIB2,
         "VprkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)", $crate::types::MethodFacts {
         preserves_constraint : false, multiplier : None, needs_linear_one_form : true,
         pinned : None, pinned_on_index_two_pendulum : None, limitations : &
         [$crate::measured::VPRK_LOBATTO_PARASITIC,
-        $crate::measured::NOT_CONSTRAINT_PRESERVING], }), (VprkLobattoIIIAIIIB3,
+        $crate::measured::NOT_CONSTRAINT_PRESERVING], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "does not impose the constraint at the step's end", }, }), (VprkLobattoIIIAIIIB3,
         "VprkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts {
         preserves_constraint : false, multiplier : None, needs_linear_one_form : true,
         pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::VPRK_LOBATTO_AB }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::VPRK_LOBATTO_PARASITIC,
         $crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::VPRK_LOBATTO_AB],
-        }), (VprkLobattoIIIAIIIB4, "VprkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : true, pinned : Some($crate::types::Pinned::Order { order
-        : 4f64, reason : $crate::measured::VPRK_LOBATTO_AB }),
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::VPRK_LOBATTO_PARASITIC,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 2, not 4 (VPRK_LOBATTO_AB)", }, }), (VprkLobattoIIIAIIIB4,
+        "VprkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier : None, needs_linear_one_form : true,
+        pinned : Some($crate::types::Pinned::Order { order : 4f64, reason :
+        $crate::measured::VPRK_LOBATTO_AB }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::VPRK_LOBATTO_PARASITIC,
         $crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::VPRK_LOBATTO_AB],
-        }), (VprkLobattoIIIBIIIA2, "VprkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : true, pinned : None, pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING], }),
-        (VprkLobattoIIIBIIIA3, "VprkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : true, pinned : None, pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING], }),
-        (VprkLobattoIIIBIIIA4, "VprkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
-        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
-        needs_linear_one_form : true, pinned : None, pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING], }), (SparkGlrk1,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 4, not 6 (VPRK_LOBATTO_AB)", }, }), (VprkLobattoIIIBIIIA2,
+        "VprkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier : None, needs_linear_one_form : true,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::NOT_CONSTRAINT_PRESERVING], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "does not impose the constraint at the step's end", }, }), (VprkLobattoIIIBIIIA3,
+        "VprkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier : None, needs_linear_one_form : true,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::NOT_CONSTRAINT_PRESERVING], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "does not impose the constraint at the step's end", }, }), (VprkLobattoIIIBIIIA4,
+        "VprkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier : None, needs_linear_one_form : true,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::NOT_CONSTRAINT_PRESERVING], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "does not impose the constraint at the step's end", }, }), (SparkGlrk1,
         "SparkGlrk", 1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (SparkGlrk2, "SparkGlrk", 2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts
-        { preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (SparkGlrk3, "SparkGlrk", 3, 6, "PartitionedGauss(3)", $crate::types::MethodFacts
-        { preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (SparkGlrk4, "SparkGlrk", 4, 8, "PartitionedGauss(4)", $crate::types::MethodFacts
-        { preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (SparkLobattoIIIAIIIB2, "SparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Recommended, reason :
+        "the pick for order 2: constraint imposed, no pin or limitation, the fewest unknowns (1 unknown vector)",
+        }, }), (SparkGlrk2, "SparkGlrk", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (SparkLobattoIIIAIIIB3, "SparkLobattoIIIAIIIB", 3,
-        4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Recommended, reason :
+        "the pick for order 4: constraint imposed, no pin or limitation, the fewest unknowns (2 unknown vectors)",
+        }, }), (SparkGlrk3, "SparkGlrk", 3, 6, "PartitionedGauss(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Recommended, reason :
+        "the pick for order 6: constraint imposed, no pin or limitation, the fewest unknowns (3 unknown vectors)",
+        }, }), (SparkGlrk4, "SparkGlrk", 4, 8, "PartitionedGauss(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Recommended, reason :
+        "the pick for order 8: constraint imposed, no pin or limitation, the fewest unknowns (4 unknown vectors)",
+        }, }), (SparkLobattoIIIAIIIB2, "SparkLobattoIIIAIIIB", 2, 2,
+        "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 2)", }, }),
+        (SparkLobattoIIIAIIIB3, "SparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 3)", }, }),
         (SparkLobattoIIIAIIIB4, "SparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (SparkLobattoIIIBIIIA2, "SparkLobattoIIIBIIIA", 2,
-        2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 4)", }, }),
+        (SparkLobattoIIIBIIIA2, "SparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 2)", }, }),
         (SparkLobattoIIIBIIIA3, "SparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (SparkLobattoIIIBIIIA4, "SparkLobattoIIIBIIIA", 4,
-        6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 3)", }, }),
+        (SparkLobattoIIIBIIIA4, "SparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 4)", }, }),
         (SparkGlrkLobattoIIIAIIIB1, "SparkGlrkLobattoIIIAIIIB", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned :
         Some($crate::types::Pinned::Order { order : 1f64, reason :
         $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::GLRK_LOBATTO], }), (SparkGlrkLobattoIIIAIIIB2,
+        limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 2 (GLRK_LOBATTO)", }, }), (SparkGlrkLobattoIIIAIIIB2,
         "SparkGlrkLobattoIIIAIIIB", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
-        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
-        (SparkGlrkLobattoIIIAIIIB3, "SparkGlrkLobattoIIIAIIIB", 3, 6,
-        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, pinned :
-        Some($crate::types::Pinned::Order { order : 1f64, reason :
-        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::GLRK_LOBATTO], }), (SparkGlrkLobattoIIIAIIIB4,
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 4 (GLRK_LOBATTO)", }, }), (SparkGlrkLobattoIIIAIIIB3,
+        "SparkGlrkLobattoIIIAIIIB", 3, 6, "PartitionedGauss(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 6 (GLRK_LOBATTO)", }, }), (SparkGlrkLobattoIIIAIIIB4,
         "SparkGlrkLobattoIIIAIIIB", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
-        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
-        (SparkGlrkLobattoIIIBIIIA1, "SparkGlrkLobattoIIIBIIIA", 1, 2,
-        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, pinned :
-        Some($crate::types::Pinned::Order { order : 1f64, reason :
-        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::GLRK_LOBATTO], }), (SparkGlrkLobattoIIIBIIIA2,
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 8 (GLRK_LOBATTO)", }, }), (SparkGlrkLobattoIIIBIIIA1,
+        "SparkGlrkLobattoIIIBIIIA", 1, 2, "PartitionedGauss(1)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 2 (GLRK_LOBATTO)", }, }), (SparkGlrkLobattoIIIBIIIA2,
         "SparkGlrkLobattoIIIBIIIA", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
-        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
-        (SparkGlrkLobattoIIIBIIIA3, "SparkGlrkLobattoIIIBIIIA", 3, 6,
-        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, pinned :
-        Some($crate::types::Pinned::Order { order : 1f64, reason :
-        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::GLRK_LOBATTO], }), (SparkGlrkLobattoIIIBIIIA4,
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 4 (GLRK_LOBATTO)", }, }), (SparkGlrkLobattoIIIBIIIA3,
+        "SparkGlrkLobattoIIIBIIIA", 3, 6, "PartitionedGauss(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 6 (GLRK_LOBATTO)", }, }), (SparkGlrkLobattoIIIBIIIA4,
         "SparkGlrkLobattoIIIBIIIA", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
-        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }), (SparkLobABC2,
+        : None, limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 8 (GLRK_LOBATTO)", }, }), (SparkLobABC2,
         "SparkLobABC", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 2)", }, }),
         (SparkLobABC3, "SparkLobABC", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (SparkLobABC4, "SparkLobABC", 4, 6,
-        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }), (SparkLobABD2,
-        "SparkLobABD", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier : None, needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 3)", }, }),
+        (SparkLobABC4, "SparkLobABC", 4, 6, "LobattoIIIBIIIA(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 4)", }, }),
+        (SparkLobABD2, "SparkLobABD", 2, 2, "LobattoIIIBIIIA(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 2)", }, }),
         (SparkLobABD3, "SparkLobABD", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (SparkLobABD4, "SparkLobABD", 4, 6,
-        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }), (SparkGlvprk1,
-        "SparkGlvprk", 1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts {
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 3)", }, }),
+        (SparkLobABD4, "SparkLobABD", 4, 6, "LobattoIIIBIIIA(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 4)", }, }),
+        (SparkGlvprk1, "SparkGlvprk", 1, 2, "PartitionedGauss(1)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "does not impose the constraint at the step's end", }, }), (SparkGlvprk2,
+        "SparkGlvprk", 2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts {
         preserves_constraint : false, multiplier : None, needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::NOT_CONSTRAINT_PRESERVING], }), (SparkGlvprk2, "SparkGlvprk",
-        2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint :
-        false, multiplier : None, needs_linear_one_form : false, pinned :
-        Some($crate::types::Pinned::Order { order : 2f64, reason :
+        pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::GAUSS_INDEX_2], }), (SparkGlvprk3, "SparkGlvprk", 3, 6,
+        $crate::measured::GAUSS_INDEX_2], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Suitable, reason :
+        "order 2, not 4 (GAUSS_INDEX_2)", }, }), (SparkGlvprk3, "SparkGlvprk", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : None, needs_linear_one_form : false, pinned :
         Some($crate::types::Pinned::Order { order : 4f64, reason :
         $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::GAUSS_INDEX_2], }), (SparkGlvprk4, "SparkGlvprk", 4, 8,
+        $crate::measured::GAUSS_INDEX_2], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Suitable, reason :
+        "order 4, not 6 (GAUSS_INDEX_2)", }, }), (SparkGlvprk4, "SparkGlvprk", 4, 8,
         "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : None, needs_linear_one_form : false, pinned :
         Some($crate::types::Pinned::Order { order : 4f64, reason :
         $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::GAUSS_INDEX_2], }), (VsparkGlrk1, "VsparkGlrk", 1, 2,
+        $crate::measured::GAUSS_INDEX_2], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Suitable, reason :
+        "order 4, not 8 (GAUSS_INDEX_2)", }, }), (VsparkGlrk1, "VsparkGlrk", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
         : "inconsistent", reason : $crate::measured::INCONSISTENT }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::INCONSISTENT], }), (VsparkGlrk2, "VsparkGlrk", 2, 4,
+        [$crate::measured::INCONSISTENT], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Avoid, reason :
+        "fails: inconsistent (INCONSISTENT)", }, }), (VsparkGlrk2, "VsparkGlrk", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
         : "inconsistent", reason : $crate::measured::INCONSISTENT }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::INCONSISTENT], }), (VsparkGlrk3, "VsparkGlrk", 3, 6,
+        [$crate::measured::INCONSISTENT], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Avoid, reason :
+        "fails: inconsistent (INCONSISTENT)", }, }), (VsparkGlrk3, "VsparkGlrk", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
         : "inconsistent", reason : $crate::measured::INCONSISTENT }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::INCONSISTENT], }), (VsparkGlrk4, "VsparkGlrk", 4, 8,
+        [$crate::measured::INCONSISTENT], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Avoid, reason :
+        "fails: inconsistent (INCONSISTENT)", }, }), (VsparkGlrk4, "VsparkGlrk", 4, 8,
         "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
         : "inconsistent", reason : $crate::measured::INCONSISTENT }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::INCONSISTENT], }), (VsparkLobattoIIIAIIIB2,
+        [$crate::measured::INCONSISTENT], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Avoid, reason :
+        "fails: inconsistent (INCONSISTENT)", }, }), (VsparkLobattoIIIAIIIB2,
         "VsparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkLobattoIIIAIIIB3, "VsparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
+        (VsparkLobattoIIIAIIIB3, "VsparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkLobattoIIIAIIIB4, "VsparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
+        (VsparkLobattoIIIAIIIB4, "VsparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkLobattoIIIBIIIA2, "VsparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
+        (VsparkLobattoIIIBIIIA2, "VsparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Parasitic { order : 2f64, reason :
         $crate::measured::VSPARK_BA2 }), pinned_on_index_two_pendulum : None, limitations
-        : & [$crate::measured::VSPARK_BA2], }), (VsparkLobattoIIIBIIIA3,
-        "VsparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkLobattoIIIBIIIA4, "VsparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
+        : & [$crate::measured::VSPARK_BA2], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "parasitic multiplier mode: λ grows over the long run (VSPARK_BA2)", }, }),
+        (VsparkLobattoIIIBIIIA3, "VsparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkGlrkLobattoIIIAIIIB1, "VsparkGlrkLobattoIIIAIIIB", 1, 2,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
+        (VsparkLobattoIIIBIIIA4, "VsparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
+        (VsparkGlrkLobattoIIIAIIIB1, "VsparkGlrkLobattoIIIAIIIB", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkGlrkLobattoIIIAIIIB2,
-        "VsparkGlrkLobattoIIIAIIIB", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkGlrkLobattoIIIAIIIB3, "VsparkGlrkLobattoIIIAIIIB", 3, 6,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 3)", }, }),
+        (VsparkGlrkLobattoIIIAIIIB2, "VsparkGlrkLobattoIIIAIIIB", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 5)", }, }),
+        (VsparkGlrkLobattoIIIAIIIB3, "VsparkGlrkLobattoIIIAIIIB", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkGlrkLobattoIIIAIIIB4,
-        "VsparkGlrkLobattoIIIAIIIB", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkGlrkLobattoIIIBIIIA1, "VsparkGlrkLobattoIIIBIIIA", 1, 2,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
+        (VsparkGlrkLobattoIIIAIIIB4, "VsparkGlrkLobattoIIIAIIIB", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 9)", }, }),
+        (VsparkGlrkLobattoIIIBIIIA1, "VsparkGlrkLobattoIIIBIIIA", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkGlrkLobattoIIIBIIIA2,
-        "VsparkGlrkLobattoIIIBIIIA", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkGlrkLobattoIIIBIIIA3, "VsparkGlrkLobattoIIIBIIIA", 3, 6,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 3)", }, }),
+        (VsparkGlrkLobattoIIIBIIIA2, "VsparkGlrkLobattoIIIBIIIA", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 5)", }, }),
+        (VsparkGlrkLobattoIIIBIIIA3, "VsparkGlrkLobattoIIIBIIIA", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkGlrkLobattoIIIBIIIA4,
-        "VsparkGlrkLobattoIIIBIIIA", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkLobABC2, "VsparkLobABC", 2, 2, "LobattoIIIBIIIA(2)",
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
+        (VsparkGlrkLobattoIIIBIIIA4, "VsparkGlrkLobattoIIIBIIIA", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 9)", }, }),
+        (VsparkLobABC2, "VsparkLobABC", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Order { order : 1f64, reason :
         $crate::measured::LOB_ABC }), pinned_on_index_two_pendulum : None, limitations :
-        & [$crate::measured::LOB_ABC], }), (VsparkLobABC3, "VsparkLobABC", 3, 4,
-        "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        & [$crate::measured::LOB_ABC], recommendation : $crate::types::Recommendation {
+        class : $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 2 (LOB_ABC)", }, }), (VsparkLobABC3, "VsparkLobABC",
+        3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 3f64, reason : $crate::measured::LOB_ABC }), pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::LOB_ABC], }), (VsparkLobABC4,
+        None, limitations : & [$crate::measured::LOB_ABC], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 3, not 4 (LOB_ABC)", }, }), (VsparkLobABC4,
         "VsparkLobABC", 4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Order { order : 5f64, reason :
         $crate::measured::LOB_ABC }), pinned_on_index_two_pendulum : None, limitations :
-        & [$crate::measured::LOB_ABC], }), (VsparkLobABD2, "VsparkLobABD", 2, 2,
-        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
-        reason : $crate::measured::LOB_ABD }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::LOB_ABD], }), (VsparkLobABD3, "VsparkLobABD",
-        3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
-        reason : $crate::measured::LOB_ABD }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::LOB_ABD], }), (VsparkLobABD4, "VsparkLobABD",
-        4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
-        reason : $crate::measured::LOB_ABD }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::LOB_ABD], }), (VsparkGlvprk1, "VsparkGlvprk",
-        1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
-        false, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING], }),
-        (VsparkGlvprk2, "VsparkGlvprk", 2, 4, "PartitionedGauss(2)",
+        & [$crate::measured::LOB_ABC], recommendation : $crate::types::Recommendation {
+        class : $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 5, not 6 (LOB_ABC)", }, }), (VsparkLobABD2,
+        "VsparkLobABD", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Erratic { reason :
+        $crate::measured::LOB_ABD }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::LOB_ABD], recommendation : $crate::types::Recommendation {
+        class : $crate::types::RecommendationClass::Avoid, reason :
+        "erratic: runs stop or end non-finite, no order (LOB_ABD)", }, }),
+        (VsparkLobABD3, "VsparkLobABD", 3, 4, "LobattoIIIBIIIA(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Erratic { reason :
+        $crate::measured::LOB_ABD }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::LOB_ABD], recommendation : $crate::types::Recommendation {
+        class : $crate::types::RecommendationClass::Avoid, reason :
+        "erratic: runs stop or end non-finite, no order (LOB_ABD)", }, }),
+        (VsparkLobABD4, "VsparkLobABD", 4, 6, "LobattoIIIBIIIA(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Erratic { reason :
+        $crate::measured::LOB_ABD }), pinned_on_index_two_pendulum : None, limitations :
+        & [$crate::measured::LOB_ABD], recommendation : $crate::types::Recommendation {
+        class : $crate::types::RecommendationClass::Avoid, reason :
+        "erratic: runs stop or end non-finite, no order (LOB_ABD)", }, }),
+        (VsparkGlvprk1, "VsparkGlvprk", 1, 2, "PartitionedGauss(1)",
         $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::NOT_CONSTRAINT_PRESERVING], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "does not impose the constraint at the step's end", }, }), (VsparkGlvprk2,
+        "VsparkGlvprk", 2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::GAUSS_INDEX_2], }), (VsparkGlvprk3, "VsparkGlvprk", 3, 6,
+        $crate::measured::GAUSS_INDEX_2], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Suitable, reason :
+        "order 2, not 4 (GAUSS_INDEX_2)", }, }), (VsparkGlvprk3, "VsparkGlvprk", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
         : None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::GAUSS_INDEX_2], }), (VsparkGlvprk4, "VsparkGlvprk", 4, 8,
+        $crate::measured::GAUSS_INDEX_2], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Suitable, reason :
+        "order 4, not 6 (GAUSS_INDEX_2)", }, }), (VsparkGlvprk4, "VsparkGlvprk", 4, 8,
         "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
         : None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::GAUSS_INDEX_2], }), (VparkGlrkpSymplectic1,
+        $crate::measured::GAUSS_INDEX_2], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Suitable, reason :
+        "order 4, not 8 (GAUSS_INDEX_2)", }, }), (VparkGlrkpSymplectic1,
         "VparkGlrkpSymplectic", 1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VparkGlrkpSymplectic2, "VparkGlrkpSymplectic", 2, 4, "PartitionedGauss(2)",
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 3)", }, }),
+        (VparkGlrkpSymplectic2, "VparkGlrkpSymplectic", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VparkGlrkpSymplectic3, "VparkGlrkpSymplectic", 3, 6, "PartitionedGauss(3)",
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 4)", }, }),
+        (VparkGlrkpSymplectic3, "VparkGlrkpSymplectic", 3, 6, "PartitionedGauss(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VparkGlrkpSymplectic4, "VparkGlrkpSymplectic", 4, 8, "PartitionedGauss(4)",
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 5)", }, }),
+        (VparkGlrkpSymplectic4, "VparkGlrkpSymplectic", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VparkLobattoIIIAIIIBpSymplectic2, "VparkLobattoIIIAIIIBpSymplectic", 2, 2,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 6)", }, }),
+        (VparkLobattoIIIAIIIBpSymplectic2, "VparkLobattoIIIAIIIBpSymplectic", 2, 2,
         "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Parasitic {
         order : 2f64, reason : $crate::measured::VPARK_AB }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::VPARK_AB], }), (VparkLobattoIIIAIIIBpSymplectic3,
-        "VparkLobattoIIIAIIIBpSymplectic", 3, 4, "LobattoIIIAIIIB(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : Some($crate::types::Pinned::Parasitic { order : 4f64, reason :
-        $crate::measured::VPARK_AB }), pinned_on_index_two_pendulum : None, limitations :
-        & [$crate::measured::VPARK_AB], }), (VparkLobattoIIIAIIIBpSymplectic4,
-        "VparkLobattoIIIAIIIBpSymplectic", 4, 6, "LobattoIIIAIIIB(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : Some($crate::types::Pinned::Parasitic { order : 6f64, reason :
-        $crate::measured::VPARK_AB }), pinned_on_index_two_pendulum : None, limitations :
-        & [$crate::measured::VPARK_AB], }), (VparkLobattoIIIBIIIApSymplectic2,
-        "VparkLobattoIIIBIIIApSymplectic", 2, 2, "LobattoIIIBIIIA(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VparkLobattoIIIBIIIApSymplectic3, "VparkLobattoIIIBIIIApSymplectic", 3, 4,
+        [$crate::measured::VPARK_AB], recommendation : $crate::types::Recommendation {
+        class : $crate::types::RecommendationClass::Avoid, reason :
+        "parasitic multiplier mode: λ grows over the long run (VPARK_AB)", }, }),
+        (VparkLobattoIIIAIIIBpSymplectic3, "VparkLobattoIIIAIIIBpSymplectic", 3, 4,
+        "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Parasitic {
+        order : 4f64, reason : $crate::measured::VPARK_AB }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::VPARK_AB], recommendation : $crate::types::Recommendation {
+        class : $crate::types::RecommendationClass::Avoid, reason :
+        "parasitic multiplier mode: λ grows over the long run (VPARK_AB)", }, }),
+        (VparkLobattoIIIAIIIBpSymplectic4, "VparkLobattoIIIAIIIBpSymplectic", 4, 6,
+        "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Parasitic {
+        order : 6f64, reason : $crate::measured::VPARK_AB }),
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::VPARK_AB], recommendation : $crate::types::Recommendation {
+        class : $crate::types::RecommendationClass::Avoid, reason :
+        "parasitic multiplier mode: λ grows over the long run (VPARK_AB)", }, }),
+        (VparkLobattoIIIBIIIApSymplectic2, "VparkLobattoIIIBIIIApSymplectic", 2, 2,
+        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
+        (VparkLobattoIIIBIIIApSymplectic3, "VparkLobattoIIIBIIIApSymplectic", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VparkLobattoIIIBIIIApSymplectic4,
-        "VparkLobattoIIIBIIIApSymplectic", 4, 6, "LobattoIIIBIIIA(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpInternal1, "VsparkPrimaryGlrkpInternal", 1, 2,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 6)", }, }),
+        (VparkLobattoIIIBIIIApSymplectic4, "VparkLobattoIIIBIIIApSymplectic", 4, 6,
+        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
+        (VsparkPrimaryGlrkpInternal1, "VsparkPrimaryGlrkpInternal", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpInternal2,
-        "VsparkPrimaryGlrkpInternal", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpInternal3, "VsparkPrimaryGlrkpInternal", 3, 6,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 2)", }, }),
+        (VsparkPrimaryGlrkpInternal2, "VsparkPrimaryGlrkpInternal", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 4)", }, }),
+        (VsparkPrimaryGlrkpInternal3, "VsparkPrimaryGlrkpInternal", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpInternal4,
-        "VsparkPrimaryGlrkpInternal", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpModifiedInternal1, "VsparkPrimaryGlrkpModifiedInternal",
-        1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryGlrkpInternal4, "VsparkPrimaryGlrkpInternal", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpModifiedInternal2,
-        "VsparkPrimaryGlrkpModifiedInternal", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpModifiedInternal3, "VsparkPrimaryGlrkpModifiedInternal",
-        3, 6, "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpModifiedInternal4,
-        "VsparkPrimaryGlrkpModifiedInternal", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpMidpoint1, "VsparkPrimaryGlrkpMidpoint", 1, 2,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 8)", }, }),
+        (VsparkPrimaryGlrkpModifiedInternal1, "VsparkPrimaryGlrkpModifiedInternal", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpMidpoint2,
-        "VsparkPrimaryGlrkpMidpoint", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpMidpoint3, "VsparkPrimaryGlrkpMidpoint", 3, 6,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 2)", }, }),
+        (VsparkPrimaryGlrkpModifiedInternal2, "VsparkPrimaryGlrkpModifiedInternal", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 4)", }, }),
+        (VsparkPrimaryGlrkpModifiedInternal3, "VsparkPrimaryGlrkpModifiedInternal", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpMidpoint4,
-        "VsparkPrimaryGlrkpMidpoint", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpModifiedMidpoint1, "VsparkPrimaryGlrkpModifiedMidpoint",
-        1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryGlrkpModifiedInternal4, "VsparkPrimaryGlrkpModifiedInternal", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpModifiedMidpoint2,
-        "VsparkPrimaryGlrkpModifiedMidpoint", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpModifiedMidpoint3, "VsparkPrimaryGlrkpModifiedMidpoint",
-        3, 6, "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpModifiedMidpoint4,
-        "VsparkPrimaryGlrkpModifiedMidpoint", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpSymmetric1, "VsparkPrimaryGlrkpSymmetric", 1, 2,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 8)", }, }),
+        (VsparkPrimaryGlrkpMidpoint1, "VsparkPrimaryGlrkpMidpoint", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpSymmetric2,
-        "VsparkPrimaryGlrkpSymmetric", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpSymmetric3, "VsparkPrimaryGlrkpSymmetric", 3, 6,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 2)", }, }),
+        (VsparkPrimaryGlrkpMidpoint2, "VsparkPrimaryGlrkpMidpoint", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 3)", }, }),
+        (VsparkPrimaryGlrkpMidpoint3, "VsparkPrimaryGlrkpMidpoint", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpSymmetric4,
-        "VsparkPrimaryGlrkpSymmetric", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpLobattoIIIAIIIB1, "VsparkPrimaryGlrkpLobattoIIIAIIIB", 1,
-        2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 4)", }, }),
+        (VsparkPrimaryGlrkpMidpoint4, "VsparkPrimaryGlrkpMidpoint", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpLobattoIIIAIIIB2,
-        "VsparkPrimaryGlrkpLobattoIIIAIIIB", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpLobattoIIIAIIIB3, "VsparkPrimaryGlrkpLobattoIIIAIIIB", 3,
-        6, "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 5)", }, }),
+        (VsparkPrimaryGlrkpModifiedMidpoint1, "VsparkPrimaryGlrkpModifiedMidpoint", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpLobattoIIIAIIIB4,
-        "VsparkPrimaryGlrkpLobattoIIIAIIIB", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpLobattoIIIBIIIA1, "VsparkPrimaryGlrkpLobattoIIIBIIIA", 1,
-        2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 2)", }, }),
+        (VsparkPrimaryGlrkpModifiedMidpoint2, "VsparkPrimaryGlrkpModifiedMidpoint", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpLobattoIIIBIIIA2,
-        "VsparkPrimaryGlrkpLobattoIIIBIIIA", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpLobattoIIIBIIIA3, "VsparkPrimaryGlrkpLobattoIIIBIIIA", 3,
-        6, "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 3)", }, }),
+        (VsparkPrimaryGlrkpModifiedMidpoint3, "VsparkPrimaryGlrkpModifiedMidpoint", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpLobattoIIIBIIIA4,
-        "VsparkPrimaryGlrkpLobattoIIIBIIIA", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB1,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 4)", }, }),
+        (VsparkPrimaryGlrkpModifiedMidpoint4, "VsparkPrimaryGlrkpModifiedMidpoint", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 5)", }, }),
+        (VsparkPrimaryGlrkpSymmetric1, "VsparkPrimaryGlrkpSymmetric", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 3)", }, }),
+        (VsparkPrimaryGlrkpSymmetric2, "VsparkPrimaryGlrkpSymmetric", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 4)", }, }),
+        (VsparkPrimaryGlrkpSymmetric3, "VsparkPrimaryGlrkpSymmetric", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 5)", }, }),
+        (VsparkPrimaryGlrkpSymmetric4, "VsparkPrimaryGlrkpSymmetric", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryGlrkpLobattoIIIAIIIB1, "VsparkPrimaryGlrkpLobattoIIIAIIIB", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 3)", }, }),
+        (VsparkPrimaryGlrkpLobattoIIIAIIIB2, "VsparkPrimaryGlrkpLobattoIIIAIIIB", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 4)", }, }),
+        (VsparkPrimaryGlrkpLobattoIIIAIIIB3, "VsparkPrimaryGlrkpLobattoIIIAIIIB", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 5)", }, }),
+        (VsparkPrimaryGlrkpLobattoIIIAIIIB4, "VsparkPrimaryGlrkpLobattoIIIAIIIB", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryGlrkpLobattoIIIBIIIA1, "VsparkPrimaryGlrkpLobattoIIIBIIIA", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 3)", }, }),
+        (VsparkPrimaryGlrkpLobattoIIIBIIIA2, "VsparkPrimaryGlrkpLobattoIIIBIIIA", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 4)", }, }),
+        (VsparkPrimaryGlrkpLobattoIIIBIIIA3, "VsparkPrimaryGlrkpLobattoIIIBIIIA", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 5)", }, }),
+        (VsparkPrimaryGlrkpLobattoIIIBIIIA4, "VsparkPrimaryGlrkpLobattoIIIBIIIA", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB1,
         "VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB", 1, 2, "PartitionedGauss(1)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB2,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 3)", }, }),
+        (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB2,
         "VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB3,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 4)", }, }),
+        (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB3,
         "VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB", 3, 6, "PartitionedGauss(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 5)", }, }),
+        (VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB4,
         "VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA1,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA1,
         "VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA", 1, 2, "PartitionedGauss(1)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA2,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 3)", }, }),
+        (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA2,
         "VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA3,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 4)", }, }),
+        (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA3,
         "VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA", 3, 6, "PartitionedGauss(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 5)", }, }),
+        (VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA4,
         "VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpSymplectic1, "VsparkPrimaryGlrkpSymplectic", 1, 2,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryGlrkpSymplectic1, "VsparkPrimaryGlrkpSymplectic", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpSymplectic2,
-        "VsparkPrimaryGlrkpSymplectic", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryGlrkpSymplectic3, "VsparkPrimaryGlrkpSymplectic", 3, 6,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 3)", }, }),
+        (VsparkPrimaryGlrkpSymplectic2, "VsparkPrimaryGlrkpSymplectic", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 4)", }, }),
+        (VsparkPrimaryGlrkpSymplectic3, "VsparkPrimaryGlrkpSymplectic", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryGlrkpSymplectic4,
-        "VsparkPrimaryGlrkpSymplectic", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpMidpoint2,
-        "VsparkPrimaryLobattoIIIAIIIBpMidpoint", 2, 2, "LobattoIIIAIIIB(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpMidpoint3,
-        "VsparkPrimaryLobattoIIIAIIIBpMidpoint", 3, 4, "LobattoIIIAIIIB(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpMidpoint4,
-        "VsparkPrimaryLobattoIIIAIIIBpMidpoint", 4, 6, "LobattoIIIAIIIB(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : Some($crate::types::Pinned::Order { order : 4f64, reason :
-        $crate::measured::MIDPOINT_AB4 }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::MIDPOINT_AB4], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 5)", }, }),
+        (VsparkPrimaryGlrkpSymplectic4, "VsparkPrimaryGlrkpSymplectic", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 8 is SparkGlrk(4) (4 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpMidpoint2, "VsparkPrimaryLobattoIIIAIIIBpMidpoint",
+        2, 2, "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 4)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpMidpoint3, "VsparkPrimaryLobattoIIIAIIIBpMidpoint",
+        3, 4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 5)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpMidpoint4, "VsparkPrimaryLobattoIIIAIIIBpMidpoint",
+        4, 6, "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 4f64, reason : $crate::measured::MIDPOINT_AB4 }), pinned_on_index_two_pendulum
+        : None, limitations : & [$crate::measured::MIDPOINT_AB4], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 4, not 6 (MIDPOINT_AB4)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint2,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint3,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 4)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint3,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 5)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint4,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Order { order : 4f64, reason :
         $crate::measured::MIDPOINT_AB4 }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::MIDPOINT_AB4], }),
-        (VsparkPrimaryLobattoIIIAIIIBpSymmetric2,
+        limitations : & [$crate::measured::MIDPOINT_AB4], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 4, not 6 (MIDPOINT_AB4)", }, }), (VsparkPrimaryLobattoIIIAIIIBpSymmetric2,
         "VsparkPrimaryLobattoIIIAIIIBpSymmetric", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpSymmetric3,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpSymmetric3,
         "VsparkPrimaryLobattoIIIAIIIBpSymmetric", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpSymmetric4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpSymmetric4,
         "VsparkPrimaryLobattoIIIAIIIBpSymmetric", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB2,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB3,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB4,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA2,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA3,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA4,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB2,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
+        (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB2,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB", 2, 2,
         "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB3,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 6)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB4,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB", 4, 6,
         "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA2,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA", 2, 2,
         "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA3,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 6)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA4,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA", 4, 6,
         "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VsparkPrimaryLobattoIIIBIIIApMidpoint2,
-        "VsparkPrimaryLobattoIIIBIIIApMidpoint", 2, 2, "LobattoIIIBIIIA(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApMidpoint3,
-        "VsparkPrimaryLobattoIIIBIIIApMidpoint", 3, 4, "LobattoIIIBIIIA(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApMidpoint4,
-        "VsparkPrimaryLobattoIIIBIIIApMidpoint", 4, 6, "LobattoIIIBIIIA(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint2,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApMidpoint2, "VsparkPrimaryLobattoIIIBIIIApMidpoint",
+        2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 4)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApMidpoint3, "VsparkPrimaryLobattoIIIBIIIApMidpoint",
+        3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 5)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApMidpoint4, "VsparkPrimaryLobattoIIIBIIIApMidpoint",
+        4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint2,
         "VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint3,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 4)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint3,
         "VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 5)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint4,
         "VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApSymmetric2,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApSymmetric2,
         "VsparkPrimaryLobattoIIIBIIIApSymmetric", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApSymmetric3,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApSymmetric3,
         "VsparkPrimaryLobattoIIIBIIIApSymmetric", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApSymmetric4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApSymmetric4,
         "VsparkPrimaryLobattoIIIBIIIApSymmetric", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB2,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB2,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB3,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB3,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB4,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA2,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA2,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA3,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA3,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 6)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA4,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB2,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
+        (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB2,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB", 2, 2,
         "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB3,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 6)", }, }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB4,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB", 4, 6,
         "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA2,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA", 2, 2,
         "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA3,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }),
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 6)", }, }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA4,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA", 4, 6,
         "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (VparkLobattoIIIAIIIBpSymplecticUpstream3,
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 7)", }, }),
+        (VparkLobattoIIIAIIIBpSymplecticUpstream3,
         "VparkLobattoIIIAIIIBpSymplecticUpstream", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Parasitic { order : 4f64, reason :
         $crate::measured::VPARK_AB }), pinned_on_index_two_pendulum : None, limitations :
-        & [$crate::measured::VPARK_AB], }),
+        & [$crate::measured::VPARK_AB], recommendation : $crate::types::Recommendation {
+        class : $crate::types::RecommendationClass::Avoid, reason :
+        "parasitic multiplier mode: λ grows over the long run (VPARK_AB)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpMidpointUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpMidpointUpstream", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::R_INF_UPSTREAM_ORDER_2 }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::R_INF_UPSTREAM_ORDER_2], }),
+        limitations : & [$crate::measured::R_INF_UPSTREAM_ORDER_2], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 2, not 4 (R_INF_UPSTREAM_ORDER_2)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedMidpointUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedMidpointUpstream", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
@@ -886,14 +1373,20 @@ macro_rules! for_each_stepper {
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 2f64, reason : $crate::measured::R_INF_UPSTREAM_ORDER_2 }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::R_INF_UPSTREAM_ORDER_2], }),
+        [$crate::measured::R_INF_UPSTREAM_ORDER_2], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 2, not 4 (R_INF_UPSTREAM_ORDER_2)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpSymmetricUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpSymmetricUpstream", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Order { order : 4f64, reason :
         $crate::measured::R_INF_UPSTREAM_MARGINAL }), pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::R_INF_UPSTREAM_MARGINAL], }),
+        None, limitations : & [$crate::measured::R_INF_UPSTREAM_MARGINAL], recommendation
+        : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 4 (R_INF_UPSTREAM_MARGINAL)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIBUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIBUpstream", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
@@ -901,7 +1394,10 @@ macro_rules! for_each_stepper {
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 4f64, reason : $crate::measured::R_INF_UPSTREAM_MARGINAL }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::R_INF_UPSTREAM_MARGINAL], }),
+        [$crate::measured::R_INF_UPSTREAM_MARGINAL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 4 (R_INF_UPSTREAM_MARGINAL)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
@@ -909,7 +1405,10 @@ macro_rules! for_each_stepper {
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
         reason : $crate::measured::R_INF_UPSTREAM_ERRATIC }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::R_INF_UPSTREAM_ERRATIC], }),
+        [$crate::measured::R_INF_UPSTREAM_ERRATIC], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "erratic: runs stop or end non-finite, no order (R_INF_UPSTREAM_ERRATIC)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIBUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIBUpstream", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
@@ -917,7 +1416,10 @@ macro_rules! for_each_stepper {
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
         reason : $crate::measured::R_INF_UPSTREAM_ERRATIC }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::R_INF_UPSTREAM_ERRATIC], }),
+        [$crate::measured::R_INF_UPSTREAM_ERRATIC], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "erratic: runs stop or end non-finite, no order (R_INF_UPSTREAM_ERRATIC)", }, }),
         (VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIAUpstream3,
         "VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIAUpstream", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
@@ -925,21 +1427,30 @@ macro_rules! for_each_stepper {
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
         reason : $crate::measured::R_INF_UPSTREAM_ERRATIC }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::R_INF_UPSTREAM_ERRATIC], }),
+        [$crate::measured::R_INF_UPSTREAM_ERRATIC], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "erratic: runs stop or end non-finite, no order (R_INF_UPSTREAM_ERRATIC)", }, }),
         (VparkLobattoIIIBIIIApSymplecticUpstream3,
         "VparkLobattoIIIBIIIApSymplecticUpstream", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Parasitic { order : 4f64, reason :
         $crate::measured::R_INF_UPSTREAM }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::R_INF_UPSTREAM], }),
+        limitations : & [$crate::measured::R_INF_UPSTREAM], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "parasitic multiplier mode: λ grows over the long run (R_INF_UPSTREAM)", }, }),
         (VsparkPrimaryLobattoIIIBIIIApMidpointUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApMidpointUpstream", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::R_INF_UPSTREAM_SINGULAR }), pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::R_INF_UPSTREAM_SINGULAR], }),
+        None, limitations : & [$crate::measured::R_INF_UPSTREAM_SINGULAR], recommendation
+        : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (R_INF_UPSTREAM_SINGULAR)", }, }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedMidpointUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApModifiedMidpointUpstream", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
@@ -947,14 +1458,20 @@ macro_rules! for_each_stepper {
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
         : "singular", reason : $crate::measured::R_INF_UPSTREAM_SINGULAR }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::R_INF_UPSTREAM_SINGULAR], }),
+        [$crate::measured::R_INF_UPSTREAM_SINGULAR], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (R_INF_UPSTREAM_SINGULAR)", }, }),
         (VsparkPrimaryLobattoIIIBIIIApSymmetricUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApSymmetricUpstream", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::R_INF_UPSTREAM_SINGULAR }), pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::R_INF_UPSTREAM_SINGULAR], }),
+        None, limitations : & [$crate::measured::R_INF_UPSTREAM_SINGULAR], recommendation
+        : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (R_INF_UPSTREAM_SINGULAR)", }, }),
         (VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIBUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIBUpstream", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
@@ -962,7 +1479,10 @@ macro_rules! for_each_stepper {
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
         : "singular", reason : $crate::measured::R_INF_UPSTREAM_SINGULAR }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::R_INF_UPSTREAM_SINGULAR], }),
+        [$crate::measured::R_INF_UPSTREAM_SINGULAR], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (R_INF_UPSTREAM_SINGULAR)", }, }),
         (VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIAUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIAUpstream", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
@@ -970,7 +1490,10 @@ macro_rules! for_each_stepper {
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
         : "singular", reason : $crate::measured::R_INF_UPSTREAM_SINGULAR }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::R_INF_UPSTREAM_SINGULAR], }),
+        [$crate::measured::R_INF_UPSTREAM_SINGULAR], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (R_INF_UPSTREAM_SINGULAR)", }, }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIBUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIBUpstream", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
@@ -978,7 +1501,10 @@ macro_rules! for_each_stepper {
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 4f64, reason : $crate::measured::R_INF_UPSTREAM_STALLS }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::R_INF_UPSTREAM_STALLS], }),
+        [$crate::measured::R_INF_UPSTREAM_STALLS], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 4 (R_INF_UPSTREAM_STALLS)", }, }),
         (VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIAUpstream3,
         "VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIAUpstream", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
@@ -986,433 +1512,696 @@ macro_rules! for_each_stepper {
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 4f64, reason : $crate::measured::R_INF_UPSTREAM_STALLS }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::R_INF_UPSTREAM_STALLS], }), (SparkLobattoIIIAIIIBUpstreamMu2,
-        "SparkLobattoIIIAIIIBUpstreamMu", 2, 2, "LobattoIIIAIIIB(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
-        : "singular", reason : $crate::measured::UPSTREAM_MU_AB2 }),
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::UPSTREAM_MU_AB2], }), (SparkLobattoIIIAIIIBUpstreamMu3,
+        [$crate::measured::R_INF_UPSTREAM_STALLS], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 4 (R_INF_UPSTREAM_STALLS)", }, }),
+        (SparkLobattoIIIAIIIBUpstreamMu2, "SparkLobattoIIIAIIIBUpstreamMu", 2, 2,
+        "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::UPSTREAM_MU_AB2 }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::UPSTREAM_MU_AB2], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (UPSTREAM_MU_AB2)", }, }), (SparkLobattoIIIAIIIBUpstreamMu3,
         "SparkLobattoIIIAIIIBUpstreamMu", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 2.5f64, reason : $crate::measured::UPSTREAM_MU_AB3 }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::UPSTREAM_MU_AB3], }), (SparkLobattoIIIAIIIBUpstreamMu4,
-        "SparkLobattoIIIAIIIBUpstreamMu", 4, 6, "LobattoIIIAIIIB(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Erratic {
-        reason : $crate::measured::UPSTREAM_MU_AB4 }), pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::UPSTREAM_MU_AB4], }),
+        [$crate::measured::UPSTREAM_MU_AB3], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 2.5, not 4 (UPSTREAM_MU_AB3)", }, }),
+        (SparkLobattoIIIAIIIBUpstreamMu4, "SparkLobattoIIIAIIIBUpstreamMu", 4, 6,
+        "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned :
+        Some($crate::types::Pinned::Erratic { reason : $crate::measured::UPSTREAM_MU_AB4
+        }), pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::UPSTREAM_MU_AB4], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "erratic: runs stop or end non-finite, no order (UPSTREAM_MU_AB4)", }, }),
         (SparkLobattoIIIBIIIAUpstreamMu2, "SparkLobattoIIIBIIIAUpstreamMu", 2, 2,
         "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned :
         Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::UPSTREAM_MU_SINGULAR }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::UPSTREAM_MU_SINGULAR], }),
+        limitations : & [$crate::measured::UPSTREAM_MU_SINGULAR], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (UPSTREAM_MU_SINGULAR)", }, }),
         (SparkLobattoIIIBIIIAUpstreamMu3, "SparkLobattoIIIBIIIAUpstreamMu", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned :
         Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::UPSTREAM_MU_SINGULAR }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::UPSTREAM_MU_SINGULAR], }),
+        limitations : & [$crate::measured::UPSTREAM_MU_SINGULAR], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (UPSTREAM_MU_SINGULAR)", }, }),
         (SparkLobattoIIIBIIIAUpstreamMu4, "SparkLobattoIIIBIIIAUpstreamMu", 4, 6,
         "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned :
         Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::UPSTREAM_MU_SINGULAR }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::UPSTREAM_MU_SINGULAR], }),
-        (SparkLobattoIIIAIIIBOmegaMu2, "SparkLobattoIIIAIIIBOmegaMu", 2, 2,
-        "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : false,
-        multiplier : None, needs_linear_one_form : false, pinned :
-        Some($crate::types::Pinned::Order { order : 2f64, reason :
-        $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum : None, limitations :
-        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU], }),
+        limitations : & [$crate::measured::UPSTREAM_MU_SINGULAR], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (UPSTREAM_MU_SINGULAR)", }, }), (SparkLobattoIIIAIIIBOmegaMu2,
+        "SparkLobattoIIIAIIIBOmegaMu", 2, 2, "LobattoIIIAIIIB(2)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier : None,
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
+        : 2f64, reason : $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
+        $crate::measured::OMEGA_MU], recommendation : $crate::types::Recommendation {
+        class : $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 2 (OMEGA_MU)", }, }),
         (SparkLobattoIIIAIIIBOmegaMu3, "SparkLobattoIIIAIIIBOmegaMu", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : None, needs_linear_one_form : false, pinned :
         Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum : None, limitations :
-        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU], }),
+        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 2, not 4 (OMEGA_MU)", }, }),
         (SparkLobattoIIIAIIIBOmegaMu4, "SparkLobattoIIIAIIIBOmegaMu", 4, 6,
         "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : None, needs_linear_one_form : false, pinned :
         Some($crate::types::Pinned::Order { order : 4f64, reason :
         $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum : None, limitations :
-        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU], }),
+        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 4, not 6 (OMEGA_MU)", }, }),
         (SparkLobattoIIIBIIIAOmegaMu2, "SparkLobattoIIIBIIIAOmegaMu", 2, 2,
         "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : None, needs_linear_one_form : false, pinned :
         Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum : None, limitations :
-        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU], }),
+        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 2 (OMEGA_MU)", }, }),
         (SparkLobattoIIIBIIIAOmegaMu3, "SparkLobattoIIIBIIIAOmegaMu", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : None, needs_linear_one_form : false, pinned :
         Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum : None, limitations :
-        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU], }),
+        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 2, not 4 (OMEGA_MU)", }, }),
         (SparkLobattoIIIBIIIAOmegaMu4, "SparkLobattoIIIBIIIAOmegaMu", 4, 6,
         "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : None, needs_linear_one_form : false, pinned :
         Some($crate::types::Pinned::Order { order : 4f64, reason :
         $crate::measured::OMEGA_MU }), pinned_on_index_two_pendulum : None, limitations :
-        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU], }),
+        & [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::OMEGA_MU],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Reference, reason :
+        "kept to reproduce upstream: order 4, not 6 (OMEGA_MU)", }, }),
         (VsparkPrimaryLobABCCD2, "VsparkPrimaryLobABCCD", 2, 2, "LobattoIIIDIIIDBar(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobABCCD3, "VsparkPrimaryLobABCCD", 3, 4,
-        "LobattoIIIDIIIDBar(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
-        : "singular", reason : $crate::measured::FIXED_LOBATTO }),
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABCCD4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 4)", }, }),
+        (VsparkPrimaryLobABCCD3, "VsparkPrimaryLobABCCD", 3, 4, "LobattoIIIDIIIDBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobABCCD4,
         "VsparkPrimaryLobABCCD", 4, 6, "LobattoIIIDIIIDBar(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABCCE2,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobABCCE2,
         "VsparkPrimaryLobABCCE", 2, 2, "LobattoIIIEIIIEBar(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobABCCE3, "VsparkPrimaryLobABCCE", 3, 4,
-        "LobattoIIIEIIIEBar(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
-        : "singular", reason : $crate::measured::FIXED_LOBATTO }),
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABCCE4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 4)", }, }),
+        (VsparkPrimaryLobABCCE3, "VsparkPrimaryLobABCCE", 3, 4, "LobattoIIIEIIIEBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobABCCE4,
         "VsparkPrimaryLobABCCE", 4, 6, "LobattoIIIEIIIEBar(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABED2,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobABED2,
         "VsparkPrimaryLobABED", 2, 2, "LobattoIIIEIIIEBar(2)", $crate::types::MethodFacts
         { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobABED3, "VsparkPrimaryLobABED", 3, 4,
-        "LobattoIIIEIIIEBar(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
-        : "singular", reason : $crate::measured::FIXED_LOBATTO }),
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABED4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 4)", }, }),
+        (VsparkPrimaryLobABED3, "VsparkPrimaryLobABED", 3, 4, "LobattoIIIEIIIEBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobABED4,
         "VsparkPrimaryLobABED", 4, 6, "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts
         { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABDE2,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobABDE2,
         "VsparkPrimaryLobABDE", 2, 2, "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts
         { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobABDE3, "VsparkPrimaryLobABDE", 3, 4,
-        "LobattoIIIDIIIDBar(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Fails { error
-        : "singular", reason : $crate::measured::FIXED_LOBATTO }),
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABDE4,
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 4)", }, }),
+        (VsparkPrimaryLobABDE3, "VsparkPrimaryLobABDE", 3, 4, "LobattoIIIDIIIDBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
+        false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobABDE4,
         "VsparkPrimaryLobABDE", 4, 6, "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts
         { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABD2,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobABD2,
         "VsparkPrimaryLobABD", 2, 2, "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts
         { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobABD3, "VsparkPrimaryLobABD", 3, 4, "LobattoIIIDIIIDBar(3)",
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 4)", }, }),
+        (VsparkPrimaryLobABD3, "VsparkPrimaryLobABD", 3, 4, "LobattoIIIDIIIDBar(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABD4,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobABD4,
         "VsparkPrimaryLobABD", 4, 6, "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts
         { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABE2,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobABE2,
         "VsparkPrimaryLobABE", 2, 2, "LobattoIIIEIIIEBar(2)", $crate::types::MethodFacts
         { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobABE3, "VsparkPrimaryLobABE", 3, 4, "LobattoIIIEIIIEBar(3)",
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 4)", }, }),
+        (VsparkPrimaryLobABE3, "VsparkPrimaryLobABE", 3, 4, "LobattoIIIEIIIEBar(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobABE4,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobABE4,
         "VsparkPrimaryLobABE", 4, 6, "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts
         { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobDE2,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobDE2,
         "VsparkPrimaryLobDE", 2, 2, "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobDE3, "VsparkPrimaryLobDE", 3, 4, "LobattoIIIDIIIDBar(3)",
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 4)", }, }),
+        (VsparkPrimaryLobDE3, "VsparkPrimaryLobDE", 3, 4, "LobattoIIIDIIIDBar(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobDE4,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobDE4,
         "VsparkPrimaryLobDE", 4, 6, "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobED2,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobED2,
         "VsparkPrimaryLobED", 2, 2, "LobattoIIIEIIIEBar(2)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
-        }), (VsparkPrimaryLobED3, "VsparkPrimaryLobED", 3, 4, "LobattoIIIEIIIEBar(3)",
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 4)", }, }),
+        (VsparkPrimaryLobED3, "VsparkPrimaryLobED", 3, 4, "LobattoIIIEIIIEBar(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::FIXED_LOBATTO], }), (VsparkPrimaryLobED4,
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkPrimaryLobED4,
         "VsparkPrimaryLobED", 4, 6, "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::FIXED_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::FIXED_LOBATTO], }),
-        (VsparkSecondaryLobattoIIIAB2, "VsparkSecondaryLobattoIIIAB", 2, 2,
-        "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        limitations : & [$crate::measured::FIXED_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails: singular (FIXED_LOBATTO)", }, }), (VsparkSecondaryLobattoIIIAB2,
+        "VsparkSecondaryLobattoIIIAB", 2, 2, "LobattoIIIAIIIB(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkSecondaryLobattoIIIAB3, "VsparkSecondaryLobattoIIIAB", 3, 4,
         "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (VsparkSecondaryLobattoIIIAB4, "VsparkSecondaryLobattoIIIAB", 4, 6,
         "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
         (VsparkSecondaryLobattoIIIBA2, "VsparkSecondaryLobattoIIIBA", 2, 2,
         "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkSecondaryLobattoIIIBA3, "VsparkSecondaryLobattoIIIBA", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (VsparkSecondaryLobattoIIIBA4, "VsparkSecondaryLobattoIIIBA", 4, 6,
         "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
         (VsparkSecondaryLobattoIIICCBar2, "VsparkSecondaryLobattoIIICCBar", 2, 2,
         "LobattoIIICIIICBar(2)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkSecondaryLobattoIIICCBar3, "VsparkSecondaryLobattoIIICCBar", 3, 4,
         "LobattoIIICIIICBar(3)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (VsparkSecondaryLobattoIIICCBar4, "VsparkSecondaryLobattoIIICCBar", 4, 6,
         "LobattoIIICIIICBar(4)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
         (VsparkSecondaryLobattoIIICBarC2, "VsparkSecondaryLobattoIIICBarC", 2, 2,
         "LobattoIIICBarIIIC(2)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkSecondaryLobattoIIICBarC3, "VsparkSecondaryLobattoIIICBarC", 3, 4,
         "LobattoIIICBarIIIC(3)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (VsparkSecondaryLobattoIIICBarC4, "VsparkSecondaryLobattoIIICBarC", 4, 6,
         "LobattoIIICBarIIIC(4)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
         (VsparkSecondaryLobattoIIID2, "VsparkSecondaryLobattoIIID", 2, 2,
         "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkSecondaryLobattoIIID3, "VsparkSecondaryLobattoIIID", 3, 4,
         "LobattoIIIDIIIDBar(3)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (VsparkSecondaryLobattoIIID4, "VsparkSecondaryLobattoIIID", 4, 6,
         "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
         (VsparkSecondaryLobattoIIIE2, "VsparkSecondaryLobattoIIIE", 2, 2,
         "LobattoIIIEIIIEBar(2)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkSecondaryLobattoIIIE3, "VsparkSecondaryLobattoIIIE", 3, 4,
         "LobattoIIIEIIIEBar(3)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (VsparkSecondaryLobattoIIIE4, "VsparkSecondaryLobattoIIIE", 4, 6,
         "LobattoIIIEIIIEBar(4)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
         (VsparkSecondaryGlrkLobattoIIIAB1, "VsparkSecondaryGlrkLobattoIIIAB", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkSecondaryGlrkLobattoIIIAB2, "VsparkSecondaryGlrkLobattoIIIAB", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (VsparkSecondaryGlrkLobattoIIIAB3, "VsparkSecondaryGlrkLobattoIIIAB", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
         (VsparkSecondaryGlrkLobattoIIIBA1, "VsparkSecondaryGlrkLobattoIIIBA", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkSecondaryGlrkLobattoIIIBA2, "VsparkSecondaryGlrkLobattoIIIBA", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (VsparkSecondaryGlrkLobattoIIIBA3, "VsparkSecondaryGlrkLobattoIIIBA", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
         (VsparkSecondaryGlrkLobattoIIICCBar1, "VsparkSecondaryGlrkLobattoIIICCBar", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkSecondaryGlrkLobattoIIICCBar2, "VsparkSecondaryGlrkLobattoIIICCBar", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (VsparkSecondaryGlrkLobattoIIICCBar3, "VsparkSecondaryGlrkLobattoIIICCBar", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
         (VsparkSecondaryGlrkLobattoIIICBarC1, "VsparkSecondaryGlrkLobattoIIICBarC", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkSecondaryGlrkLobattoIIICBarC2, "VsparkSecondaryGlrkLobattoIIICBarC", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (VsparkSecondaryGlrkLobattoIIICBarC3, "VsparkSecondaryGlrkLobattoIIICBarC", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
         (VsparkSecondaryGlrkLobattoIIID1, "VsparkSecondaryGlrkLobattoIIID", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkSecondaryGlrkLobattoIIID2, "VsparkSecondaryGlrkLobattoIIID", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (VsparkSecondaryGlrkLobattoIIID3, "VsparkSecondaryGlrkLobattoIIID", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", }, }),
         (VsparkSecondaryGlrkLobattoIIIE1, "VsparkSecondaryGlrkLobattoIIIE", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is SparkGlrk(1) (1 unknown vector, here 5)", }, }),
         (VsparkSecondaryGlrkLobattoIIIE2, "VsparkSecondaryGlrkLobattoIIIE", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is SparkGlrk(2) (2 unknown vectors, here 7)", }, }),
         (VsparkSecondaryGlrkLobattoIIIE3, "VsparkSecondaryGlrkLobattoIIIE", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], })], holonomic :
-        [(RattleLobattoIIIAIIIB2, "RattleLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is SparkGlrk(3) (3 unknown vectors, here 9)", },
+        })], holonomic : [(RattleLobattoIIIAIIIB2, "RattleLobattoIIIAIIIB", 2, 2,
+        "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Recommended, reason :
+        "the pick for order 2: constraint imposed, no pin or limitation, the fewest unknowns (4 unknown vectors)",
+        }, }), (RattleLobattoIIIAIIIB3, "RattleLobattoIIIAIIIB", 3, 4,
+        "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Recommended, reason :
+        "the pick for order 4: constraint imposed, no pin or limitation, the fewest unknowns (6 unknown vectors)",
+        }, }), (RattleLobattoIIIAIIIB4, "RattleLobattoIIIAIIIB", 4, 6,
+        "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Recommended, reason :
+        "the pick for order 6: constraint imposed, no pin or limitation, the fewest unknowns (8 unknown vectors)",
+        }, }), (RattleLobattoIIIAIIIB5, "RattleLobattoIIIAIIIB", 5, 8,
+        "LobattoIIIAIIIB(5)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : & [], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Recommended, reason :
+        "the pick for order 8: constraint imposed, no pin or limitation, the fewest unknowns (10 unknown vectors)",
+        }, })], implicit : [(IdaeSparkGlrk1, "IdaeSparkGlrk", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (RattleLobattoIIIAIIIB3, "RattleLobattoIIIAIIIB",
-        3, 4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (RattleLobattoIIIAIIIB4, "RattleLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [], }), (RattleLobattoIIIAIIIB5, "RattleLobattoIIIAIIIB",
-        5, 8, "LobattoIIIAIIIB(5)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : & [], })], implicit :
-        [(IdaeSparkGlrk1, "IdaeSparkGlrk", 1, 2, "PartitionedGauss(1)",
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkGlrk2, "IdaeSparkGlrk", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlrk2, "IdaeSparkGlrk", 2,
-        4, "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        Some($crate::types::Pinned::NoConvergence { reason :
-        $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlrk3, "IdaeSparkGlrk", 3,
-        6, "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        Some($crate::types::Pinned::NoConvergence { reason :
-        $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlrk4, "IdaeSparkGlrk", 4,
-        8, "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        Some($crate::types::Pinned::NoConvergence { reason :
-        $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobattoIIIAIIIB2,
-        "IdaeSparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)",
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkGlrk3, "IdaeSparkGlrk", 3, 6, "PartitionedGauss(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobattoIIIAIIIB3,
-        "IdaeSparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkGlrk4, "IdaeSparkGlrk", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobattoIIIAIIIB4,
-        "IdaeSparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum :
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkLobattoIIIAIIIB2, "IdaeSparkLobattoIIIAIIIB", 2, 2,
+        "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobattoIIIBIIIA2,
-        "IdaeSparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : Some($crate::types::Pinned::Fails {
-        error : "singular", reason : $crate::measured::SPARK_FIRST_STAGE_FIXED }),
-        limitations : & [$crate::measured::SPARK_FIRST_STAGE_FIXED], }),
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkLobattoIIIAIIIB3, "IdaeSparkLobattoIIIAIIIB", 3, 4,
+        "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkLobattoIIIAIIIB4, "IdaeSparkLobattoIIIAIIIB", 4, 6,
+        "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkLobattoIIIBIIIA2, "IdaeSparkLobattoIIIBIIIA", 2, 2,
+        "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::SPARK_FIRST_STAGE_FIXED }), limitations : &
+        [$crate::measured::SPARK_FIRST_STAGE_FIXED], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails on the index-2 pendulum: singular (SPARK_FIRST_STAGE_FIXED)", }, }),
         (IdaeSparkLobattoIIIBIIIA3, "IdaeSparkLobattoIIIBIIIA", 3, 4,
         "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::SPARK_FIRST_STAGE_FIXED }), limitations : &
-        [$crate::measured::SPARK_FIRST_STAGE_FIXED], }), (IdaeSparkLobattoIIIBIIIA4,
-        "IdaeSparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : Some($crate::types::Pinned::Fails {
-        error : "singular", reason : $crate::measured::SPARK_FIRST_STAGE_FIXED }),
-        limitations : & [$crate::measured::SPARK_FIRST_STAGE_FIXED], }),
+        [$crate::measured::SPARK_FIRST_STAGE_FIXED], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails on the index-2 pendulum: singular (SPARK_FIRST_STAGE_FIXED)", }, }),
+        (IdaeSparkLobattoIIIBIIIA4, "IdaeSparkLobattoIIIBIIIA", 4, 6,
+        "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::Fails { error : "singular", reason :
+        $crate::measured::SPARK_FIRST_STAGE_FIXED }), limitations : &
+        [$crate::measured::SPARK_FIRST_STAGE_FIXED], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails on the index-2 pendulum: singular (SPARK_FIRST_STAGE_FIXED)", }, }),
         (IdaeSparkGlrkLobattoIIIAIIIB1, "IdaeSparkGlrkLobattoIIIAIIIB", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
@@ -1420,7 +2209,10 @@ macro_rules! for_each_stepper {
         : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
         : Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_STANDS_STILL], }),
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_STANDS_STILL],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 2 (GLRK_LOBATTO)", }, }),
         (IdaeSparkGlrkLobattoIIIAIIIB2, "IdaeSparkGlrkLobattoIIIAIIIB", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
@@ -1428,7 +2220,10 @@ macro_rules! for_each_stepper {
         : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
         : Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_STANDS_STILL], }),
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_STANDS_STILL],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 4 (GLRK_LOBATTO)", }, }),
         (IdaeSparkGlrkLobattoIIIAIIIB3, "IdaeSparkGlrkLobattoIIIAIIIB", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
@@ -1436,7 +2231,10 @@ macro_rules! for_each_stepper {
         : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
         : Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_STANDS_STILL], }),
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_STANDS_STILL],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 6 (GLRK_LOBATTO)", }, }),
         (IdaeSparkGlrkLobattoIIIAIIIB4, "IdaeSparkGlrkLobattoIIIAIIIB", 4, 8,
         "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
@@ -1444,7 +2242,10 @@ macro_rules! for_each_stepper {
         : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
         : Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_STANDS_STILL], }),
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_STANDS_STILL],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 8 (GLRK_LOBATTO)", }, }),
         (IdaeSparkGlrkLobattoIIIBIIIA1, "IdaeSparkGlrkLobattoIIIBIIIA", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
@@ -1452,7 +2253,10 @@ macro_rules! for_each_stepper {
         : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
         : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::SPARK_FIRST_STAGE_FIXED }), limitations : &
-        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_FIRST_STAGE_FIXED], }),
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_FIRST_STAGE_FIXED],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 2 (GLRK_LOBATTO)", }, }),
         (IdaeSparkGlrkLobattoIIIBIIIA2, "IdaeSparkGlrkLobattoIIIBIIIA", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
@@ -1460,7 +2264,10 @@ macro_rules! for_each_stepper {
         : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
         : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::SPARK_FIRST_STAGE_FIXED }), limitations : &
-        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_FIRST_STAGE_FIXED], }),
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_FIRST_STAGE_FIXED],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 4 (GLRK_LOBATTO)", }, }),
         (IdaeSparkGlrkLobattoIIIBIIIA3, "IdaeSparkGlrkLobattoIIIBIIIA", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
@@ -1468,7 +2275,10 @@ macro_rules! for_each_stepper {
         : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
         : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::SPARK_FIRST_STAGE_FIXED }), limitations : &
-        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_FIRST_STAGE_FIXED], }),
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_FIRST_STAGE_FIXED],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 6 (GLRK_LOBATTO)", }, }),
         (IdaeSparkGlrkLobattoIIIBIIIA4, "IdaeSparkGlrkLobattoIIIBIIIA", 4, 8,
         "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
@@ -1476,111 +2286,169 @@ macro_rules! for_each_stepper {
         : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
         : Some($crate::types::Pinned::Fails { error : "singular", reason :
         $crate::measured::SPARK_FIRST_STAGE_FIXED }), limitations : &
-        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_FIRST_STAGE_FIXED], }),
-        (IdaeSparkLobABC2, "IdaeSparkLobABC", 2, 2, "LobattoIIIBIIIA(2)",
+        [$crate::measured::GLRK_LOBATTO, $crate::measured::SPARK_FIRST_STAGE_FIXED],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 8 (GLRK_LOBATTO)", }, }), (IdaeSparkLobABC2,
+        "IdaeSparkLobABC", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
+        preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL }), limitations : &
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkLobABC3, "IdaeSparkLobABC", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobABC3, "IdaeSparkLobABC",
-        3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkLobABC4, "IdaeSparkLobABC", 4, 6, "LobattoIIIBIIIA(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobABC4, "IdaeSparkLobABC",
-        4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkLobABD2, "IdaeSparkLobABD", 2, 2, "LobattoIIIBIIIA(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobABD2, "IdaeSparkLobABD",
-        2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkLobABD3, "IdaeSparkLobABD", 3, 4, "LobattoIIIBIIIA(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobABD3, "IdaeSparkLobABD",
-        3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkLobABD4, "IdaeSparkLobABD", 4, 6, "LobattoIIIBIIIA(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkLobABD4, "IdaeSparkLobABD",
-        4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        Some($crate::types::Pinned::NoConvergence { reason :
-        $crate::measured::SPARK_STANDS_STILL }), limitations : &
-        [$crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlvprk1, "IdaeSparkGlvprk",
-        1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint :
-        false, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        [$crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkGlvprk1, "IdaeSparkGlvprk", 1, 2, "PartitionedGauss(1)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
         [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlvprk2, "IdaeSparkGlvprk",
-        2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint :
-        false, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
-        : 2f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
-        : Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkGlvprk2, "IdaeSparkGlvprk", 2, 4, "PartitionedGauss(2)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
         [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::GAUSS_INDEX_2,
-        $crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlvprk3, "IdaeSparkGlvprk",
-        3, 6, "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint :
-        false, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
-        : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
-        : Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkGlvprk3, "IdaeSparkGlvprk", 3, 6, "PartitionedGauss(3)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 4f64, reason :
+        $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
         [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::GAUSS_INDEX_2,
-        $crate::measured::SPARK_STANDS_STILL], }), (IdaeSparkGlvprk4, "IdaeSparkGlvprk",
-        4, 8, "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint :
-        false, multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
-        : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
-        : Some($crate::types::Pinned::NoConvergence { reason :
+        $crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeSparkGlvprk4, "IdaeSparkGlvprk", 4, 8, "PartitionedGauss(4)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 4f64, reason :
+        $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::NoConvergence { reason :
         $crate::measured::SPARK_STANDS_STILL }), limitations : &
         [$crate::measured::NOT_CONSTRAINT_PRESERVING, $crate::measured::GAUSS_INDEX_2,
-        $crate::measured::SPARK_STANDS_STILL], }), (IdaeVparkGlrkpSymplectic1,
-        "IdaeVparkGlrkpSymplectic", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum :
+        $crate::measured::SPARK_STANDS_STILL], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "converges to something else on the index-2 pendulum, order 0 (SPARK_STANDS_STILL)",
+        }, }), (IdaeVparkGlrkpSymplectic1, "IdaeVparkGlrkpSymplectic", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode", reason :
         $crate::measured::VPARK_INCONSISTENT }), limitations : &
-        [$crate::measured::VPARK_INCONSISTENT], }), (IdaeVparkGlrkpSymplectic2,
-        "IdaeVparkGlrkpSymplectic", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum :
+        [$crate::measured::VPARK_INCONSISTENT], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails on the index-2 pendulum: parasitic multiplier mode (VPARK_INCONSISTENT)",
+        }, }), (IdaeVparkGlrkpSymplectic2, "IdaeVparkGlrkpSymplectic", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::VPARK_TRAPEZOID }), limitations : &
-        [$crate::measured::VPARK_TRAPEZOID], }), (IdaeVparkGlrkpSymplectic3,
-        "IdaeVparkGlrkpSymplectic", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum :
+        [$crate::measured::VPARK_TRAPEZOID], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 2 on the index-2 pendulum, not 4 (VPARK_TRAPEZOID)", }, }),
+        (IdaeVparkGlrkpSymplectic3, "IdaeVparkGlrkpSymplectic", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode", reason :
         $crate::measured::VPARK_INCONSISTENT }), limitations : &
-        [$crate::measured::VPARK_INCONSISTENT], }), (IdaeVparkGlrkpSymplectic4,
-        "IdaeVparkGlrkpSymplectic", 4, 8, "PartitionedGauss(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum :
+        [$crate::measured::VPARK_INCONSISTENT], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails on the index-2 pendulum: parasitic multiplier mode (VPARK_INCONSISTENT)",
+        }, }), (IdaeVparkGlrkpSymplectic4, "IdaeVparkGlrkpSymplectic", 4, 8,
+        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::VPARK_TRAPEZOID }), limitations : &
-        [$crate::measured::VPARK_TRAPEZOID], }), (IdaeVparkLobattoIIIAIIIBpSymplectic2,
-        "IdaeVparkLobattoIIIAIIIBpSymplectic", 2, 2, "LobattoIIIAIIIB(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : Some($crate::types::Pinned::Parasitic { order : 2f64, reason :
-        $crate::measured::VPARK_AB }), pinned_on_index_two_pendulum :
-        Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode", reason :
-        $crate::measured::VPARK_INCONSISTENT }), limitations : &
-        [$crate::measured::VPARK_AB, $crate::measured::VPARK_INCONSISTENT], }),
+        [$crate::measured::VPARK_TRAPEZOID], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 2 on the index-2 pendulum, not 8 (VPARK_TRAPEZOID)", }, }),
+        (IdaeVparkLobattoIIIAIIIBpSymplectic2, "IdaeVparkLobattoIIIAIIIBpSymplectic", 2,
+        2, "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Parasitic {
+        order : 2f64, reason : $crate::measured::VPARK_AB }),
+        pinned_on_index_two_pendulum : Some($crate::types::Pinned::Fails { error :
+        "parasitic multiplier mode", reason : $crate::measured::VPARK_INCONSISTENT }),
+        limitations : & [$crate::measured::VPARK_AB,
+        $crate::measured::VPARK_INCONSISTENT], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "parasitic multiplier mode: λ grows over the long run (VPARK_AB)", }, }),
         (IdaeVparkLobattoIIIAIIIBpSymplectic3, "IdaeVparkLobattoIIIAIIIBpSymplectic", 3,
         4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
@@ -1588,7 +2456,10 @@ macro_rules! for_each_stepper {
         order : 4f64, reason : $crate::measured::VPARK_AB }),
         pinned_on_index_two_pendulum : Some($crate::types::Pinned::Order { order : 2f64,
         reason : $crate::measured::VPARK_TRAPEZOID }), limitations : &
-        [$crate::measured::VPARK_AB, $crate::measured::VPARK_TRAPEZOID], }),
+        [$crate::measured::VPARK_AB, $crate::measured::VPARK_TRAPEZOID], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "parasitic multiplier mode: λ grows over the long run (VPARK_AB)", }, }),
         (IdaeVparkLobattoIIIAIIIBpSymplectic4, "IdaeVparkLobattoIIIAIIIBpSymplectic", 4,
         6, "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
@@ -1597,453 +2468,713 @@ macro_rules! for_each_stepper {
         pinned_on_index_two_pendulum : Some($crate::types::Pinned::Fails { error :
         "parasitic multiplier mode", reason : $crate::measured::VPARK_INCONSISTENT }),
         limitations : & [$crate::measured::VPARK_AB,
-        $crate::measured::VPARK_INCONSISTENT], }), (IdaeVparkLobattoIIIBIIIApSymplectic2,
-        "IdaeVparkLobattoIIIBIIIApSymplectic", 2, 2, "LobattoIIIBIIIA(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
-        false, pinned : None, pinned_on_index_two_pendulum :
-        Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode", reason :
-        $crate::measured::VPARK_INCONSISTENT }), limitations : &
-        [$crate::measured::VPARK_INCONSISTENT], }),
-        (IdaeVparkLobattoIIIBIIIApSymplectic3, "IdaeVparkLobattoIIIBIIIApSymplectic", 3,
-        4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint :
+        $crate::measured::VPARK_INCONSISTENT], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "parasitic multiplier mode: λ grows over the long run (VPARK_AB)", }, }),
+        (IdaeVparkLobattoIIIBIIIApSymplectic2, "IdaeVparkLobattoIIIBIIIApSymplectic", 2,
+        2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        Some($crate::types::Pinned::Order { order : 2f64, reason :
-        $crate::measured::VPARK_TRAPEZOID }), limitations : &
-        [$crate::measured::VPARK_TRAPEZOID], }), (IdaeVparkLobattoIIIBIIIApSymplectic4,
-        "IdaeVparkLobattoIIIBIIIApSymplectic", 4, 6, "LobattoIIIBIIIA(4)",
+        Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode", reason :
+        $crate::measured::VPARK_INCONSISTENT }), limitations : &
+        [$crate::measured::VPARK_INCONSISTENT], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails on the index-2 pendulum: parasitic multiplier mode (VPARK_INCONSISTENT)",
+        }, }), (IdaeVparkLobattoIIIBIIIApSymplectic3,
+        "IdaeVparkLobattoIIIBIIIApSymplectic", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Projection), needs_linear_one_form :
         false, pinned : None, pinned_on_index_two_pendulum :
+        Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::VPARK_TRAPEZOID }), limitations : &
+        [$crate::measured::VPARK_TRAPEZOID], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 2 on the index-2 pendulum, not 4 (VPARK_TRAPEZOID)", }, }),
+        (IdaeVparkLobattoIIIBIIIApSymplectic4, "IdaeVparkLobattoIIIBIIIApSymplectic", 4,
+        6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : Some($crate::types::CarriedMultiplier::Projection),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
         Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode", reason :
         $crate::measured::VPARK_INCONSISTENT }), limitations : &
-        [$crate::measured::VPARK_INCONSISTENT], })], hamiltonian : [(HsparkGlrk1,
-        "HsparkGlrk", 1, 2, "PartitionedGauss(1)", $crate::types::MethodFacts {
-        preserves_constraint : true, multiplier :
-        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkGlrk2, "HsparkGlrk", 2, 4, "PartitionedGauss(2)",
+        [$crate::measured::VPARK_INCONSISTENT], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "fails on the index-2 pendulum: parasitic multiplier mode (VPARK_INCONSISTENT)",
+        }, })], hamiltonian : [(HsparkGlrk1, "HsparkGlrk", 1, 2, "PartitionedGauss(1)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkGlrk3, "HsparkGlrk", 3, 6, "PartitionedGauss(3)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Recommended, reason :
+        "the pick for order 2: constraint imposed, no pin or limitation, the fewest unknowns (5 unknown vectors)",
+        }, }), (HsparkGlrk2, "HsparkGlrk", 2, 4, "PartitionedGauss(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkGlrk4, "HsparkGlrk", 4, 8, "PartitionedGauss(4)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Recommended, reason :
+        "the pick for order 4: constraint imposed, no pin or limitation, the fewest unknowns (10 unknown vectors)",
+        }, }), (HsparkGlrk3, "HsparkGlrk", 3, 6, "PartitionedGauss(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkLobattoIIIAIIIB2, "HsparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Recommended, reason :
+        "the pick for order 6: constraint imposed, no pin or limitation, the fewest unknowns (15 unknown vectors)",
+        }, }), (HsparkGlrk4, "HsparkGlrk", 4, 8, "PartitionedGauss(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkLobattoIIIAIIIB3, "HsparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Recommended, reason :
+        "the pick for order 8: constraint imposed, no pin or limitation, the fewest unknowns (20 unknown vectors)",
+        }, }), (HsparkLobattoIIIAIIIB2, "HsparkLobattoIIIAIIIB", 2, 2,
+        "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [], recommendation : $crate::types::Recommendation { class
+        : $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is HsparkGlrk(1) (5 unknown vectors, here 10)", },
+        }), (HsparkLobattoIIIAIIIB3, "HsparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkLobattoIIIAIIIB4, "HsparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is HsparkGlrk(2) (10 unknown vectors, here 15)", },
+        }), (HsparkLobattoIIIAIIIB4, "HsparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkLobattoIIIBIIIA2, "HsparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is HsparkGlrk(3) (15 unknown vectors, here 20)", },
+        }), (HsparkLobattoIIIBIIIA2, "HsparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : None, pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkLobattoIIIBIIIA3,
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkLobattoIIIBIIIA3,
         "HsparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : None, pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkLobattoIIIBIIIA4,
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkLobattoIIIBIIIA4,
         "HsparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : None, pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkGlrkLobattoIIIAIIIB1,
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkGlrkLobattoIIIAIIIB1,
         "HsparkGlrkLobattoIIIAIIIB", 1, 2, "PartitionedGauss(1)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Order { order : 1f64, reason :
         $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::GLRK_LOBATTO], }),
-        (HsparkGlrkLobattoIIIAIIIB2, "HsparkGlrkLobattoIIIAIIIB", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
-        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
-        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
-        (HsparkGlrkLobattoIIIAIIIB3, "HsparkGlrkLobattoIIIAIIIB", 3, 6,
-        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
-        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
-        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
-        (HsparkGlrkLobattoIIIAIIIB4, "HsparkGlrkLobattoIIIAIIIB", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
-        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
-        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
-        (HsparkGlrkLobattoIIIBIIIA1, "HsparkGlrkLobattoIIIBIIIA", 1, 2,
-        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
-        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
-        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
-        (HsparkGlrkLobattoIIIBIIIA2, "HsparkGlrkLobattoIIIBIIIA", 2, 4,
-        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
-        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
-        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
-        (HsparkGlrkLobattoIIIBIIIA3, "HsparkGlrkLobattoIIIBIIIA", 3, 6,
-        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
-        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
-        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }),
-        (HsparkGlrkLobattoIIIBIIIA4, "HsparkGlrkLobattoIIIBIIIA", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
-        : 1f64, reason : $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum
-        : None, limitations : & [$crate::measured::GLRK_LOBATTO], }), (HsparkLobABC2,
+        limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 2 (GLRK_LOBATTO)", }, }), (HsparkGlrkLobattoIIIAIIIB2,
+        "HsparkGlrkLobattoIIIAIIIB", 2, 4, "PartitionedGauss(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 4 (GLRK_LOBATTO)", }, }), (HsparkGlrkLobattoIIIAIIIB3,
+        "HsparkGlrkLobattoIIIAIIIB", 3, 6, "PartitionedGauss(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 6 (GLRK_LOBATTO)", }, }), (HsparkGlrkLobattoIIIAIIIB4,
+        "HsparkGlrkLobattoIIIAIIIB", 4, 8, "PartitionedGauss(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 8 (GLRK_LOBATTO)", }, }), (HsparkGlrkLobattoIIIBIIIA1,
+        "HsparkGlrkLobattoIIIBIIIA", 1, 2, "PartitionedGauss(1)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 2 (GLRK_LOBATTO)", }, }), (HsparkGlrkLobattoIIIBIIIA2,
+        "HsparkGlrkLobattoIIIBIIIA", 2, 4, "PartitionedGauss(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 4 (GLRK_LOBATTO)", }, }), (HsparkGlrkLobattoIIIBIIIA3,
+        "HsparkGlrkLobattoIIIBIIIA", 3, 6, "PartitionedGauss(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 6 (GLRK_LOBATTO)", }, }), (HsparkGlrkLobattoIIIBIIIA4,
+        "HsparkGlrkLobattoIIIBIIIA", 4, 8, "PartitionedGauss(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 1f64, reason :
+        $crate::measured::GLRK_LOBATTO }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::GLRK_LOBATTO], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Avoid, reason :
+        "reaches order 1 only, not 8 (GLRK_LOBATTO)", }, }), (HsparkLobABC2,
         "HsparkLobABC", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
         preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkLobABC3, "HsparkLobABC", 3, 4, "LobattoIIIBIIIA(3)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is HsparkGlrk(1) (5 unknown vectors, here 10)", },
+        }), (HsparkLobABC3, "HsparkLobABC", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkLobABC4, "HsparkLobABC", 4, 6, "LobattoIIIBIIIA(4)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is HsparkGlrk(2) (10 unknown vectors, here 15)", },
+        }), (HsparkLobABC4, "HsparkLobABC", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkLobABD2, "HsparkLobABD", 2, 2, "LobattoIIIBIIIA(2)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is HsparkGlrk(3) (15 unknown vectors, here 20)", },
+        }), (HsparkLobABD2, "HsparkLobABD", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkLobABD3, "HsparkLobABD", 3, 4, "LobattoIIIBIIIA(3)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is HsparkGlrk(1) (5 unknown vectors, here 10)", },
+        }), (HsparkLobABD3, "HsparkLobABD", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkLobABD4, "HsparkLobABD", 4, 6, "LobattoIIIBIIIA(4)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 4 is HsparkGlrk(2) (10 unknown vectors, here 15)", },
+        }), (HsparkLobABD4, "HsparkLobABD", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkGlvprk1, "HsparkGlvprk", 1, 2, "PartitionedGauss(1)",
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 6 is HsparkGlrk(3) (15 unknown vectors, here 20)", },
+        }), (HsparkGlvprk1, "HsparkGlvprk", 1, 2, "PartitionedGauss(1)",
         $crate::types::MethodFacts { preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : None, pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::NOT_CONSTRAINT_PRESERVING], }), (HsparkGlvprk2,
+        [$crate::measured::NOT_CONSTRAINT_PRESERVING], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "does not impose the constraint at the step's end", }, }), (HsparkGlvprk2,
         "HsparkGlvprk", 2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts {
         preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::GAUSS_INDEX_2], }), (HsparkGlvprk3, "HsparkGlvprk", 3, 6,
+        $crate::measured::GAUSS_INDEX_2], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Suitable, reason :
+        "order 2, not 4 (GAUSS_INDEX_2)", }, }), (HsparkGlvprk3, "HsparkGlvprk", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
         : None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::GAUSS_INDEX_2], }), (HsparkGlvprk4, "HsparkGlvprk", 4, 8,
+        $crate::measured::GAUSS_INDEX_2], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Suitable, reason :
+        "order 4, not 6 (GAUSS_INDEX_2)", }, }), (HsparkGlvprk4, "HsparkGlvprk", 4, 8,
         "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
         : None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::GAUSS_INDEX_2], }), (HparkGlrk1, "HparkGlrk", 1, 2,
+        $crate::measured::GAUSS_INDEX_2], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Suitable, reason :
+        "order 4, not 8 (GAUSS_INDEX_2)", }, }), (HparkGlrk1, "HparkGlrk", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING], }),
-        (HparkGlrk2, "HparkGlrk", 2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts
-        { preserves_constraint : false, multiplier :
+        None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "does not impose the constraint at the step's end", }, }), (HparkGlrk2,
+        "HparkGlrk", 2, 4, "PartitionedGauss(2)", $crate::types::MethodFacts {
+        preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::GAUSS_INDEX_2], }), (HparkGlrk3, "HparkGlrk", 3, 6,
+        $crate::measured::GAUSS_INDEX_2], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Suitable, reason :
+        "order 2, not 4 (GAUSS_INDEX_2)", }, }), (HparkGlrk3, "HparkGlrk", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
         : None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::GAUSS_INDEX_2], }), (HparkGlrk4, "HparkGlrk", 4, 8,
+        $crate::measured::GAUSS_INDEX_2], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Suitable, reason :
+        "order 4, not 6 (GAUSS_INDEX_2)", }, }), (HparkGlrk4, "HparkGlrk", 4, 8,
         "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : false,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 4f64, reason : $crate::measured::GAUSS_INDEX_2 }), pinned_on_index_two_pendulum
         : None, limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::GAUSS_INDEX_2], }), (HsparkPrimaryGlrkpSymmetric1,
+        $crate::measured::GAUSS_INDEX_2], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Suitable, reason :
+        "order 4, not 8 (GAUSS_INDEX_2)", }, }), (HsparkPrimaryGlrkpSymmetric1,
         "HsparkPrimaryGlrkpSymmetric", 1, 2, "PartitionedGauss(1)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkPrimaryGlrkpSymmetric2, "HsparkPrimaryGlrkpSymmetric", 2, 4,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is HsparkGlrk(1) (5 unknown vectors, here 8)", },
+        }), (HsparkPrimaryGlrkpSymmetric2, "HsparkPrimaryGlrkpSymmetric", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : Some($crate::types::CarriedMultiplier::Velocity),
         needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
         : 2f64, reason : $crate::measured::HSPARK_PRIMARY }),
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::HSPARK_PRIMARY], }), (HsparkPrimaryGlrkpSymmetric3,
+        [$crate::measured::HSPARK_PRIMARY], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 2, not 4 (HSPARK_PRIMARY)", }, }), (HsparkPrimaryGlrkpSymmetric3,
         "HsparkPrimaryGlrkpSymmetric", 3, 6, "PartitionedGauss(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::HSPARK_PRIMARY }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::HSPARK_PRIMARY], }),
-        (HsparkPrimaryGlrkpSymmetric4, "HsparkPrimaryGlrkpSymmetric", 4, 8,
-        "PartitionedGauss(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : Some($crate::types::CarriedMultiplier::Velocity),
-        needs_linear_one_form : false, pinned : Some($crate::types::Pinned::Order { order
-        : 2f64, reason : $crate::measured::HSPARK_PRIMARY }),
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::HSPARK_PRIMARY], }), (HparkLobattoIIIAIIIB2,
+        limitations : & [$crate::measured::HSPARK_PRIMARY], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 2, not 6 (HSPARK_PRIMARY)", }, }), (HsparkPrimaryGlrkpSymmetric4,
+        "HsparkPrimaryGlrkpSymmetric", 4, 8, "PartitionedGauss(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier :
+        Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
+        pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
+        $crate::measured::HSPARK_PRIMARY }), pinned_on_index_two_pendulum : None,
+        limitations : & [$crate::measured::HSPARK_PRIMARY], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 2, not 8 (HSPARK_PRIMARY)", }, }), (HparkLobattoIIIAIIIB2,
         "HparkLobattoIIIAIIIB", 2, 2, "LobattoIIIAIIIB(2)", $crate::types::MethodFacts {
         preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode",
         reason : $crate::measured::HPARK_LOBATTO }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::HPARK_LOBATTO], }), (HparkLobattoIIIAIIIB3,
-        "HparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)", $crate::types::MethodFacts {
-        preserves_constraint : false, multiplier :
+        $crate::measured::HPARK_LOBATTO], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Avoid, reason :
+        "fails: parasitic multiplier mode (HPARK_LOBATTO)", }, }),
+        (HparkLobattoIIIAIIIB3, "HparkLobattoIIIAIIIB", 3, 4, "LobattoIIIAIIIB(3)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode",
         reason : $crate::measured::HPARK_LOBATTO }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::HPARK_LOBATTO], }), (HparkLobattoIIIAIIIB4,
-        "HparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)", $crate::types::MethodFacts {
-        preserves_constraint : false, multiplier :
+        $crate::measured::HPARK_LOBATTO], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Avoid, reason :
+        "fails: parasitic multiplier mode (HPARK_LOBATTO)", }, }),
+        (HparkLobattoIIIAIIIB4, "HparkLobattoIIIAIIIB", 4, 6, "LobattoIIIAIIIB(4)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode",
         reason : $crate::measured::HPARK_LOBATTO }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::HPARK_LOBATTO], }), (HsparkPrimaryLobattoIIIAIIIBpSymmetric2,
+        $crate::measured::HPARK_LOBATTO], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Avoid, reason :
+        "fails: parasitic multiplier mode (HPARK_LOBATTO)", }, }),
+        (HsparkPrimaryLobattoIIIAIIIBpSymmetric2,
         "HsparkPrimaryLobattoIIIAIIIBpSymmetric", 2, 2, "LobattoIIIAIIIB(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkPrimaryLobattoIIIAIIIBpSymmetric3,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is HsparkGlrk(1) (5 unknown vectors, here 10)", },
+        }), (HsparkPrimaryLobattoIIIAIIIBpSymmetric3,
         "HsparkPrimaryLobattoIIIAIIIBpSymmetric", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::HSPARK_PRIMARY }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::HSPARK_PRIMARY], }),
+        limitations : & [$crate::measured::HSPARK_PRIMARY], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 2, not 4 (HSPARK_PRIMARY)", }, }),
         (HsparkPrimaryLobattoIIIAIIIBpSymmetric4,
         "HsparkPrimaryLobattoIIIAIIIBpSymmetric", 4, 6, "LobattoIIIAIIIB(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::HSPARK_PRIMARY }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::HSPARK_PRIMARY], }), (HparkLobattoIIIBIIIA2,
+        limitations : & [$crate::measured::HSPARK_PRIMARY], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 2, not 6 (HSPARK_PRIMARY)", }, }), (HparkLobattoIIIBIIIA2,
         "HparkLobattoIIIBIIIA", 2, 2, "LobattoIIIBIIIA(2)", $crate::types::MethodFacts {
         preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode",
         reason : $crate::measured::HPARK_LOBATTO }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::HPARK_LOBATTO], }), (HparkLobattoIIIBIIIA3,
-        "HparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)", $crate::types::MethodFacts {
-        preserves_constraint : false, multiplier :
+        $crate::measured::HPARK_LOBATTO], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Avoid, reason :
+        "fails: parasitic multiplier mode (HPARK_LOBATTO)", }, }),
+        (HparkLobattoIIIBIIIA3, "HparkLobattoIIIBIIIA", 3, 4, "LobattoIIIBIIIA(3)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode",
         reason : $crate::measured::HPARK_LOBATTO }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::HPARK_LOBATTO], }), (HparkLobattoIIIBIIIA4,
-        "HparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)", $crate::types::MethodFacts {
-        preserves_constraint : false, multiplier :
+        $crate::measured::HPARK_LOBATTO], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Avoid, reason :
+        "fails: parasitic multiplier mode (HPARK_LOBATTO)", }, }),
+        (HparkLobattoIIIBIIIA4, "HparkLobattoIIIBIIIA", 4, 6, "LobattoIIIBIIIA(4)",
+        $crate::types::MethodFacts { preserves_constraint : false, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Fails { error : "parasitic multiplier mode",
         reason : $crate::measured::HPARK_LOBATTO }), pinned_on_index_two_pendulum : None,
         limitations : & [$crate::measured::NOT_CONSTRAINT_PRESERVING,
-        $crate::measured::HPARK_LOBATTO], }), (HsparkPrimaryLobattoIIIBIIIApSymmetric2,
+        $crate::measured::HPARK_LOBATTO], recommendation : $crate::types::Recommendation
+        { class : $crate::types::RecommendationClass::Avoid, reason :
+        "fails: parasitic multiplier mode (HPARK_LOBATTO)", }, }),
+        (HsparkPrimaryLobattoIIIBIIIApSymmetric2,
         "HsparkPrimaryLobattoIIIBIIIApSymmetric", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
-        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [], }),
-        (HsparkPrimaryLobattoIIIBIIIApSymmetric3,
+        pinned : None, pinned_on_index_two_pendulum : None, limitations : & [],
+        recommendation : $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "clean; the pick for order 2 is HsparkGlrk(1) (5 unknown vectors, here 10)", },
+        }), (HsparkPrimaryLobattoIIIBIIIApSymmetric3,
         "HsparkPrimaryLobattoIIIBIIIApSymmetric", 3, 4, "LobattoIIIBIIIA(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::HSPARK_PRIMARY }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::HSPARK_PRIMARY], }),
+        limitations : & [$crate::measured::HSPARK_PRIMARY], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 2, not 4 (HSPARK_PRIMARY)", }, }),
         (HsparkPrimaryLobattoIIIBIIIApSymmetric4,
         "HsparkPrimaryLobattoIIIBIIIApSymmetric", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier :
         Some($crate::types::CarriedMultiplier::Velocity), needs_linear_one_form : false,
         pinned : Some($crate::types::Pinned::Order { order : 2f64, reason :
         $crate::measured::HSPARK_PRIMARY }), pinned_on_index_two_pendulum : None,
-        limitations : & [$crate::measured::HSPARK_PRIMARY], }),
-        (HsparkSecondaryLobattoIIIAB2, "HsparkSecondaryLobattoIIIAB", 2, 2,
-        "LobattoIIIAIIIB(2)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIIAB3,
+        limitations : & [$crate::measured::HSPARK_PRIMARY], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "order 2, not 6 (HSPARK_PRIMARY)", }, }), (HsparkSecondaryLobattoIIIAB2,
+        "HsparkSecondaryLobattoIIIAB", 2, 2, "LobattoIIIAIIIB(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkSecondaryLobattoIIIAB3,
         "HsparkSecondaryLobattoIIIAB", 3, 4, "LobattoIIIAIIIB(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
-        (HsparkSecondaryLobattoIIIAB4, "HsparkSecondaryLobattoIIIAB", 4, 6,
-        "LobattoIIIAIIIB(4)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIIBA2,
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkSecondaryLobattoIIIAB4,
+        "HsparkSecondaryLobattoIIIAB", 4, 6, "LobattoIIIAIIIB(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkSecondaryLobattoIIIBA2,
         "HsparkSecondaryLobattoIIIBA", 2, 2, "LobattoIIIBIIIA(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
-        (HsparkSecondaryLobattoIIIBA3, "HsparkSecondaryLobattoIIIBA", 3, 4,
-        "LobattoIIIBIIIA(3)", $crate::types::MethodFacts { preserves_constraint : true,
-        multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIIBA4,
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkSecondaryLobattoIIIBA3,
+        "HsparkSecondaryLobattoIIIBA", 3, 4, "LobattoIIIBIIIA(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkSecondaryLobattoIIIBA4,
         "HsparkSecondaryLobattoIIIBA", 4, 6, "LobattoIIIBIIIA(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
         (HsparkSecondaryLobattoIIICCBar2, "HsparkSecondaryLobattoIIICCBar", 2, 2,
         "LobattoIIICIIICBar(2)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIICCBar3,
-        "HsparkSecondaryLobattoIIICCBar", 3, 4, "LobattoIIICIIICBar(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
+        (HsparkSecondaryLobattoIIICCBar3, "HsparkSecondaryLobattoIIICCBar", 3, 4,
+        "LobattoIIICIIICBar(3)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
         (HsparkSecondaryLobattoIIICCBar4, "HsparkSecondaryLobattoIIICCBar", 4, 6,
         "LobattoIIICIIICBar(4)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIICBarC2,
-        "HsparkSecondaryLobattoIIICBarC", 2, 2, "LobattoIIICBarIIIC(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
+        (HsparkSecondaryLobattoIIICBarC2, "HsparkSecondaryLobattoIIICBarC", 2, 2,
+        "LobattoIIICBarIIIC(2)", $crate::types::MethodFacts { preserves_constraint :
+        true, multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
         (HsparkSecondaryLobattoIIICBarC3, "HsparkSecondaryLobattoIIICBarC", 3, 4,
         "LobattoIIICBarIIIC(3)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIICBarC4,
-        "HsparkSecondaryLobattoIIICBarC", 4, 6, "LobattoIIICBarIIIC(4)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
-        (HsparkSecondaryLobattoIIID2, "HsparkSecondaryLobattoIIID", 2, 2,
-        "LobattoIIIDIIIDBar(2)", $crate::types::MethodFacts { preserves_constraint :
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
+        (HsparkSecondaryLobattoIIICBarC4, "HsparkSecondaryLobattoIIICBarC", 4, 6,
+        "LobattoIIICBarIIIC(4)", $crate::types::MethodFacts { preserves_constraint :
         true, multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIID3,
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkSecondaryLobattoIIID2,
+        "HsparkSecondaryLobattoIIID", 2, 2, "LobattoIIIDIIIDBar(2)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkSecondaryLobattoIIID3,
         "HsparkSecondaryLobattoIIID", 3, 4, "LobattoIIIDIIIDBar(3)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
-        (HsparkSecondaryLobattoIIID4, "HsparkSecondaryLobattoIIID", 4, 6,
-        "LobattoIIIDIIIDBar(4)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIIE2,
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkSecondaryLobattoIIID4,
+        "HsparkSecondaryLobattoIIID", 4, 6, "LobattoIIIDIIIDBar(4)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkSecondaryLobattoIIIE2,
         "HsparkSecondaryLobattoIIIE", 2, 2, "LobattoIIIEIIIEBar(2)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
-        (HsparkSecondaryLobattoIIIE3, "HsparkSecondaryLobattoIIIE", 3, 4,
-        "LobattoIIIEIIIEBar(3)", $crate::types::MethodFacts { preserves_constraint :
-        true, multiplier : None, needs_linear_one_form : false, pinned : None,
-        pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryLobattoIIIE4,
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkSecondaryLobattoIIIE3,
+        "HsparkSecondaryLobattoIIIE", 3, 4, "LobattoIIIEIIIEBar(3)",
+        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
+        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }), (HsparkSecondaryLobattoIIIE4,
         "HsparkSecondaryLobattoIIIE", 4, 6, "LobattoIIIEIIIEBar(4)",
         $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
         needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
+        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
         (HsparkSecondaryGlrkLobattoIIIAB1, "HsparkSecondaryGlrkLobattoIIIAB", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIIAB2,
-        "HsparkSecondaryGlrkLobattoIIIAB", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
+        (HsparkSecondaryGlrkLobattoIIIAB2, "HsparkSecondaryGlrkLobattoIIIAB", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
         (HsparkSecondaryGlrkLobattoIIIAB3, "HsparkSecondaryGlrkLobattoIIIAB", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIIBA1,
-        "HsparkSecondaryGlrkLobattoIIIBA", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
+        (HsparkSecondaryGlrkLobattoIIIBA1, "HsparkSecondaryGlrkLobattoIIIBA", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
         (HsparkSecondaryGlrkLobattoIIIBA2, "HsparkSecondaryGlrkLobattoIIIBA", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIIBA3,
-        "HsparkSecondaryGlrkLobattoIIIBA", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
+        (HsparkSecondaryGlrkLobattoIIIBA3, "HsparkSecondaryGlrkLobattoIIIBA", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
         (HsparkSecondaryGlrkLobattoIIICCBar1, "HsparkSecondaryGlrkLobattoIIICCBar", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIICCBar2,
-        "HsparkSecondaryGlrkLobattoIIICCBar", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
+        (HsparkSecondaryGlrkLobattoIIICCBar2, "HsparkSecondaryGlrkLobattoIIICCBar", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
         (HsparkSecondaryGlrkLobattoIIICCBar3, "HsparkSecondaryGlrkLobattoIIICCBar", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIICBarC1,
-        "HsparkSecondaryGlrkLobattoIIICBarC", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
+        (HsparkSecondaryGlrkLobattoIIICBarC1, "HsparkSecondaryGlrkLobattoIIICBarC", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
         (HsparkSecondaryGlrkLobattoIIICBarC2, "HsparkSecondaryGlrkLobattoIIICBarC", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIICBarC3,
-        "HsparkSecondaryGlrkLobattoIIICBarC", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
+        (HsparkSecondaryGlrkLobattoIIICBarC3, "HsparkSecondaryGlrkLobattoIIICBarC", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
         (HsparkSecondaryGlrkLobattoIIID1, "HsparkSecondaryGlrkLobattoIIID", 1, 2,
         "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIID2,
-        "HsparkSecondaryGlrkLobattoIIID", 2, 4, "PartitionedGauss(2)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
+        (HsparkSecondaryGlrkLobattoIIID2, "HsparkSecondaryGlrkLobattoIIID", 2, 4,
+        "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
         (HsparkSecondaryGlrkLobattoIIID3, "HsparkSecondaryGlrkLobattoIIID", 3, 6,
         "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIIE1,
-        "HsparkSecondaryGlrkLobattoIIIE", 1, 2, "PartitionedGauss(1)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], }),
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
+        (HsparkSecondaryGlrkLobattoIIIE1, "HsparkSecondaryGlrkLobattoIIIE", 1, 2,
+        "PartitionedGauss(1)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
         (HsparkSecondaryGlrkLobattoIIIE2, "HsparkSecondaryGlrkLobattoIIIE", 2, 4,
         "PartitionedGauss(2)", $crate::types::MethodFacts { preserves_constraint : true,
         multiplier : None, needs_linear_one_form : false, pinned : None,
         pinned_on_index_two_pendulum : None, limitations : &
-        [$crate::measured::SINGULAR_WITHOUT_U], }), (HsparkSecondaryGlrkLobattoIIIE3,
-        "HsparkSecondaryGlrkLobattoIIIE", 3, 6, "PartitionedGauss(3)",
-        $crate::types::MethodFacts { preserves_constraint : true, multiplier : None,
-        needs_linear_one_form : false, pinned : None, pinned_on_index_two_pendulum :
-        None, limitations : & [$crate::measured::SINGULAR_WITHOUT_U], })] }
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, }),
+        (HsparkSecondaryGlrkLobattoIIIE3, "HsparkSecondaryGlrkLobattoIIIE", 3, 6,
+        "PartitionedGauss(3)", $crate::types::MethodFacts { preserves_constraint : true,
+        multiplier : None, needs_linear_one_form : false, pinned : None,
+        pinned_on_index_two_pendulum : None, limitations : &
+        [$crate::measured::SINGULAR_WITHOUT_U], recommendation :
+        $crate::types::Recommendation { class :
+        $crate::types::RecommendationClass::Suitable, reason :
+        "measured limitation (SINGULAR_WITHOUT_U)", }, })] }
     };
 }

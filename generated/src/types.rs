@@ -199,6 +199,46 @@ pub struct MethodFacts {
     pub pinned_on_index_two_pendulum: Option<Pinned>,
     /// Known limitations, measured (the causes of its pins among them).
     pub limitations: &'static [&'static str],
+    /// Its class in the method guide (`docs/methods.md`) and why, decided from the
+    /// facts above.
+    pub recommendation: Recommendation,
+}
+/// A method's class in the method guide and why, in one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Recommendation {
+    /// The class.
+    pub class: RecommendationClass,
+    /// Why; it names the measured cause (a constant of `measured`), if any.
+    pub reason: &'static str,
+}
+/// The classes of the method guide, best first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum RecommendationClass {
+    /// the method to pick for its problem kind and order: it imposes the constraint at every step, reaches its declared order, has no pinned behaviour and no measured limitation, and has the fewest unknowns of those that do.
+    Recommended,
+    /// it converges; the reason names what to weigh (a limitation, a measured order below the declared one, a constraint not imposed, or the recommended alternative).
+    Suitable,
+    /// kept to reproduce one of upstream's conventions side by side; use the documented form instead.
+    Reference,
+    /// pinned not to deliver an order (it fails, behaves erratically, converges to something else, has a parasitic multiplier mode or reaches order 1 only).
+    Avoid,
+}
+impl RecommendationClass {
+    /// The name in lower case, as `--json` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecommendationClass::Recommended => "recommended",
+            RecommendationClass::Suitable => "suitable",
+            RecommendationClass::Reference => "reference",
+            RecommendationClass::Avoid => "avoid",
+        }
+    }
 }
 /// What `sparkgen verify` expects of a method that does not reach its declared order.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -28,6 +28,8 @@ use std::process::{Command, Output};
 // test binary for all of them.
 #[path = "cli/exit_codes.rs"]
 mod exit_codes;
+#[path = "cli/recommendation.rs"]
+mod recommendation;
 #[path = "cli/scale.rs"]
 mod scale;
 #[path = "cli/streaming.rs"]

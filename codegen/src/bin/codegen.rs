@@ -1,8 +1,10 @@
-//! `cargo codegen` rewrites `generated/`; `cargo codegen --check` exits non-zero on drift.
+//! `cargo codegen` rewrites `generated/` and the method guide `docs/methods.md`;
+//! `cargo codegen --check` exits non-zero on drift of either.
 
 use sparkgen_codegen::catalogue::{Catalogue, Config};
-use sparkgen_codegen::emit;
-use std::path::PathBuf;
+use sparkgen_codegen::emit::{self, GeneratedFile};
+use sparkgen_codegen::guide;
+use std::path::Path;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -12,7 +14,8 @@ fn main() -> ExitCode {
             "--check" => check_only = true,
             "-h" | "--help" => {
                 println!(
-                    "usage: cargo codegen [--check]\n  rewrites generated/ (or, with --check, fails if it drifted)"
+                    "usage: cargo codegen [--check]\n  rewrites generated/ and docs/methods.md \
+                     (or, with --check, fails if they drifted)"
                 );
                 return ExitCode::SUCCESS;
             }
@@ -22,48 +25,61 @@ fn main() -> ExitCode {
             }
         }
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("generated");
-    let files = match Catalogue::build(Config::default()).and_then(|c| emit::generate(&c)) {
-        Ok(files) => files,
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let outputs = match Catalogue::build(Config::default()).and_then(|c| {
+        Ok([
+            ("generated/", emit::generate(&c)?),
+            ("docs/", vec![guide::guide(&c)]),
+        ])
+    }) {
+        Ok(outputs) => outputs,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let result = if check_only {
-        emit::check(&root, &files)
+    let mut drifted = false;
+    for (dir, files) in &outputs {
+        match sync(&workspace.join(dir), dir, files, check_only) {
+            Ok(clean) => drifted |= !clean,
+            Err(()) => return ExitCode::FAILURE,
+        }
+    }
+    if check_only && drifted {
+        eprintln!("error: the generated files drifted from the generator; run `cargo codegen`");
+        ExitCode::FAILURE
     } else {
-        emit::write(&root, &files)
+        ExitCode::SUCCESS
+    }
+}
+
+/// Checks (or rewrites) the `files` under `root`, printing what drifted; `Ok(true)` when
+/// nothing did, `Err(())` after printing an I/O error.
+fn sync(root: &Path, dir: &str, files: &[GeneratedFile], check_only: bool) -> Result<bool, ()> {
+    let result = if check_only {
+        emit::check(root, files)
+    } else {
+        emit::write(root, files)
     };
     match result {
         Ok(drift) if drift.is_empty() => {
-            println!("generated/: {} files up to date", files.len());
-            ExitCode::SUCCESS
+            println!("{dir}: {} files up to date", files.len());
+            Ok(true)
         }
         Ok(drift) => {
             for d in &drift {
-                println!("{d}");
+                println!("{dir}: {d}");
             }
             if check_only {
-                eprintln!(
-                    "error: generated/ drifted from the generator ({} files); run `cargo codegen`",
-                    drift.len()
-                );
-                ExitCode::FAILURE
+                println!("{dir}: {} of {} files drifted", drift.len(), files.len());
             } else {
-                println!(
-                    "generated/: rewrote {} of {} files",
-                    drift.len(),
-                    files.len()
-                );
-                ExitCode::SUCCESS
+                println!("{dir}: rewrote {} of {} files", drift.len(), files.len());
             }
+            Ok(false)
         }
         Err(e) => {
             eprintln!("error: {}: {e}", root.display());
-            ExitCode::FAILURE
+            Err(())
         }
     }
 }

@@ -6,6 +6,7 @@ use crate::catalogue::Catalogue;
 use crate::measured::{Pinned, REASONS, Reason, measured};
 use crate::method::facts::Multiplier;
 use crate::method::ir::{Method, ProblemKind};
+use crate::recommend::{Recommendation, recommendations};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -13,17 +14,19 @@ use quote::{format_ident, quote};
 /// `callback! { degenerate: [(Type, "Family", s, order, "Pair(s)", facts), …], holonomic: [ … ],
 /// implicit: [ … ], hamiltonian: [ … ] }`.
 pub fn registry_module(catalogue: &Catalogue) -> TokenStream {
+    let recommended = recommendations(catalogue);
     let rows = |kind: ProblemKind| {
         catalogue
             .methods
             .iter()
-            .filter(move |m| m.problem == kind)
-            .map(|m| {
+            .zip(&recommended)
+            .filter(move |(m, _)| m.problem == kind)
+            .map(|(m, recommendation)| {
                 let ty = format_ident!("{}", m.name);
                 let family = &m.family;
                 let (s, order) = (int(m.s), int(m.order));
                 let pair = format!("{}({})", m.pair, m.s);
-                let facts = facts_tokens(m);
+                let facts = facts_tokens(m, recommendation);
                 quote!((#ty, #family, #s, #order, #pair, #facts))
             })
     };
@@ -59,9 +62,9 @@ pub fn registry_module(catalogue: &Catalogue) -> TokenStream {
     }
 }
 
-/// `$crate::types::MethodFacts { … }` of `method`: its structural facts and what was measured
-/// of it ([`measured`]).
-fn facts_tokens(method: &Method) -> TokenStream {
+/// `$crate::types::MethodFacts { … }` of `method`: its structural facts, what was measured of
+/// it ([`measured`]) and its `recommendation` ([`crate::recommend`]).
+fn facts_tokens(method: &Method, recommendation: &Recommendation) -> TokenStream {
     let facts = &method.facts;
     let preserves = facts.preserves_constraint;
     let linear = facts.needs_linear_one_form;
@@ -78,6 +81,8 @@ fn facts_tokens(method: &Method) -> TokenStream {
         pinned_tokens(m.pinned_on_index_two_pendulum, method.s),
     );
     let limitations = m.limitations.iter().map(|r| reason_path(*r));
+    let class = format_ident!("{}", recommendation.class.name());
+    let reason = &recommendation.reason;
     quote!($crate::types::MethodFacts {
         preserves_constraint: #preserves,
         multiplier: #multiplier,
@@ -85,6 +90,10 @@ fn facts_tokens(method: &Method) -> TokenStream {
         pinned: #pinned,
         pinned_on_index_two_pendulum: #on_index_two,
         limitations: &[#(#limitations),*],
+        recommendation: $crate::types::Recommendation {
+            class: $crate::types::RecommendationClass::#class,
+            reason: #reason,
+        },
     })
 }
 

@@ -1,10 +1,19 @@
 //! The types of the emitted constants (`generated/src/types.rs`).
 
+use crate::recommend::Class;
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 /// The source of `types.rs`.
 pub fn types_module() -> TokenStream {
+    let classes = Class::ALL.iter().map(|c| {
+        let (name, doc) = (format_ident!("{}", c.name()), format!(" {}.", c.meaning()));
+        quote!(#[doc = #doc] #name)
+    });
+    let class_names = Class::ALL.iter().map(|c| {
+        let (name, text) = (format_ident!("{}", c.name()), c.name().to_lowercase());
+        quote!(RecommendationClass::#name => #text)
+    });
     quote! {
         //! Types of the emitted tableau constants and SPARK coefficients.
         //!
@@ -218,6 +227,35 @@ pub fn types_module() -> TokenStream {
             pub pinned_on_index_two_pendulum: Option<Pinned>,
             /// Known limitations, measured (the causes of its pins among them).
             pub limitations: &'static [&'static str],
+            /// Its class in the method guide (`docs/methods.md`) and why, decided from the
+            /// facts above.
+            pub recommendation: Recommendation,
+        }
+
+        /// A method's class in the method guide and why, in one line.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+        pub struct Recommendation {
+            /// The class.
+            pub class: RecommendationClass,
+            /// Why; it names the measured cause (a constant of `measured`), if any.
+            pub reason: &'static str,
+        }
+
+        /// The classes of the method guide, best first.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "snake_case"))]
+        pub enum RecommendationClass {
+            #(#classes),*
+        }
+
+        impl RecommendationClass {
+            /// The name in lower case, as `--json` spells it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    #(#class_names),*
+                }
+            }
         }
 
         /// What `sparkgen verify` expects of a method that does not reach its declared order.

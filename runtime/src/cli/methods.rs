@@ -1,12 +1,13 @@
 //! `sparkgen methods`: every method with the problem kinds it applies to, declared and
-//! computed order, structure, and known limitations (measured).
+//! computed order, structure, known limitations (measured) and its class in the method guide
+//! (`docs/methods.md`).
 
 use super::choice::{Choice, Holonomic, Kind};
 use super::registry::{
     HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo,
 };
 use crate::generated::catalogue::PAIRS;
-use crate::generated::types::{CarriedMultiplier, Pinned};
+use crate::generated::types::{CarriedMultiplier, Pinned, Recommendation};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -40,6 +41,10 @@ pub struct MethodRow {
     pub pinned: Option<Pinned>,
     /// Known limitations, measured.
     pub limitations: Vec<&'static str>,
+    /// Its class in the method guide (`recommended`, `suitable`, `reference`, `avoid`) and
+    /// why, decided by the generator from the facts above; `null` for RATTLE and SHAKE, which
+    /// the generator does not emit.
+    pub recommendation: Option<Recommendation>,
 }
 
 /// The row of a generated stepper, with the properties of the pair it is built on.
@@ -58,6 +63,7 @@ fn stepper_row(s: &StepperInfo, kind: Kind) -> MethodRow {
         carried_multiplier: s.facts.multiplier,
         pinned: s.facts.pinned,
         limitations: s.facts.limitations.to_vec(),
+        recommendation: Some(s.facts.recommendation),
     }
 }
 
@@ -104,6 +110,7 @@ pub fn rows() -> Vec<MethodRow> {
             } else {
                 vec!["central-difference momenta: G M⁻¹ p = 0 holds only to O(h²)"]
             },
+            recommendation: None,
         });
     }
     out
@@ -113,15 +120,18 @@ pub fn rows() -> Vec<MethodRow> {
 pub fn text(rows: &[MethodRow]) -> String {
     let yes = |b: bool| if b { "yes" } else { "no" };
     let mut s = format!(
-        "{:<24} {:<22} {:>2} {:>5} {:>5} {:^6} {:^5} {:^6}  limitations\n",
-        "method", "kinds", "s", "p", "p*", "sympl", "symm", "p=ϑ(q)"
+        "{:<24} {:<22} {:>2} {:>5} {:>5} {:^6} {:^5} {:^6}  {:<11}  reason | limitations\n",
+        "method", "kinds", "s", "p", "p*", "sympl", "symm", "p=ϑ(q)", "class"
     );
     for r in rows {
         let computed = r.computed_order.map_or("–".to_owned(), |p| p.to_string());
+        let (class, reason) = r
+            .recommendation
+            .map_or(("–", "–"), |c| (c.class.name(), c.reason));
         // Writing to a String cannot fail.
-        let _ = writeln!(
+        let _ = write!(
             s,
-            "{:<24} {:<22} {:>2} {:>5} {:>5} {:^6} {:^5} {:^6}  {}",
+            "{:<24} {:<22} {:>2} {:>5} {:>5} {:^6} {:^5} {:^6}  {class:<11}  {reason}",
             r.name,
             r.kinds.join(","),
             r.stages,
@@ -130,12 +140,16 @@ pub fn text(rows: &[MethodRow]) -> String {
             yes(r.symplectic),
             yes(r.symmetric),
             yes(r.constraint_preserving),
-            r.limitations.join("; ")
         );
+        if !r.limitations.is_empty() {
+            let _ = write!(s, " | {}", r.limitations.join("; "));
+        }
+        s.push('\n');
     }
     s.push_str(
         "\np: declared order; p*: order of the pair from bi-coloured trees (generator); \
-         p=ϑ(q): constraint held to round-off (RATTLE: c(q) = 0, G M⁻¹ p = 0)\n",
+         p=ϑ(q): constraint held to round-off (RATTLE: c(q) = 0, G M⁻¹ p = 0); class: the \
+         method guide's (docs/methods.md: recommended, suitable, reference, avoid)\n",
     );
     s
 }
