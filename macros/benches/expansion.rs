@@ -1,7 +1,7 @@
 //! Expansion time of `sparkgen::stepper!`: every catalogue stepper declared under its catalogue
 //! name (the family's description read, the Jacobian formed by the chain rule, the tokens
-//! emitted), and the reading of the descriptions alone. Per stepper: the first divided by the
-//! number of steppers.
+//! emitted), single declarations, and the reading of the descriptions alone. Per stepper: the
+//! first divided by the number of steppers.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -39,6 +39,16 @@ fn every_catalogue_stepper(bencher: divan::Bencher) {
                 divan::black_box(stepper::expand(input.clone()));
             }
         });
+}
+
+/// Single declarations: the smallest and the largest of the catalogue (by committed lines), and
+/// a mid-sized one.
+#[divan::bench(args = ["VprkGauss(1)", "VprkGauss(4)", "HsparkGlrkLobattoIIIAIIIB(4)"], sample_count = 20)]
+fn one_stepper(bencher: divan::Bencher, method: &str) {
+    let input: TokenStream = format!("pub Stepper = {method}")
+        .parse()
+        .unwrap_or_default();
+    bencher.bench_local(|| stepper::expand(input.clone()));
 }
 
 #[divan::bench(sample_count = 5, sample_size = 1)]
