@@ -12,8 +12,9 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::BTreeSet;
 
-/// Paths the emitted code uses: `core` is the path of `sparkgen_core` as seen from the
-/// including crate (`::sparkgen_core` in `generated/`, `::sparkgen::core` elsewhere).
+/// The stepper of `method`, declared as `pub` under its catalogue name. Paths the emitted code
+/// uses: `core` is the path of `sparkgen_core` as seen from the including crate
+/// (`::sparkgen_core` in `generated/`, `::sparkgen::sparkgen_core` elsewhere).
 pub fn stepper<C: Scalar>(
     method: &Method<C>,
     core: &TokenStream,
