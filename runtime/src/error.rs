@@ -1,5 +1,6 @@
 //! Typed errors of integration; each carries the step, time and numbers that explain it.
 
+use crate::layout::{Dims, Layout, Position};
 use crate::solve::NewtonError;
 
 /// Why a run stopped.
@@ -7,15 +8,18 @@ use crate::solve::NewtonError;
 pub enum IntegrateError {
     /// The stage Jacobian is singular (the method cannot be applied to this problem or step).
     #[error(
-        "step {step} (t = {time}): singular stage Jacobian, pivot {pivot:e} in column {column}"
+        "step {step} (t = {time}): singular stage Jacobian, pivot {pivot:e} in column {column}{}",
+        of_unknown(unknown)
     )]
     SingularJacobian {
         /// The step (from 1).
         step: usize,
         /// Time at the start of the step.
         time: f64,
-        /// The column without a usable pivot.
+        /// The column without a usable pivot (from 0).
         column: usize,
+        /// The unknown of that column: block, stage and component.
+        unknown: Option<Position>,
         /// The smallest pivot found there.
         pivot: f64,
     },
@@ -37,7 +41,7 @@ pub enum IntegrateError {
         unreachable: f64,
     },
     /// Newton's method did not converge.
-    #[error("step {step} (t = {time}): {source}")]
+    #[error("step {step} (t = {time}): {source}{}", of_equation(equation))]
     NewtonFailed {
         /// The step.
         step: usize,
@@ -45,6 +49,9 @@ pub enum IntegrateError {
         time: f64,
         /// Iterations, residual history.
         source: NewtonError,
+        /// The stage equation Newton names (the row left above its round-off): residual block,
+        /// stage and component.
+        equation: Option<Position>,
     },
     /// The carried multiplier's defect `|λ_n − λ̂(q_n, p_n)|∞` grows by a factor per step: a
     /// parasitic multiplier mode ([`crate::integrate::multiplier_watch`]), stopped before it
@@ -101,13 +108,22 @@ pub enum IntegrateError {
 }
 
 impl IntegrateError {
-    /// Classifies a Newton failure at a step.
-    pub fn from_newton(step: usize, time: f64, source: NewtonError) -> IntegrateError {
+    /// Classifies a Newton failure at a step of a method whose unknowns and residual rows are
+    /// laid out by `unknowns` and `residuals` for the widths `dims` (which name the column or
+    /// row at fault).
+    pub fn from_newton(
+        step: usize,
+        time: f64,
+        source: NewtonError,
+        [unknowns, residuals]: [&Layout; 2],
+        dims: Dims,
+    ) -> IntegrateError {
         match source {
             NewtonError::Singular { source, .. } => IntegrateError::SingularJacobian {
                 step,
                 time,
                 column: source.column,
+                unknown: unknowns.position(source.column, dims),
                 pivot: source.pivot,
             },
             NewtonError::NonFinite { .. } => IntegrateError::NonFinite { step, time },
@@ -126,10 +142,45 @@ impl IntegrateError {
             other => IntegrateError::NewtonFailed {
                 step,
                 time,
+                equation: position_of(&other, [unknowns, residuals], dims),
                 source: other,
             },
         }
     }
+}
+
+/// What a Newton failure names, as a position of the method's layouts: the unknown of a
+/// singular column, or the residual row left above its round-off.
+pub(crate) fn position_of(
+    source: &NewtonError,
+    [unknowns, residuals]: [&Layout; 2],
+    dims: Dims,
+) -> Option<Position> {
+    match source {
+        NewtonError::Singular { source, .. } => unknowns.position(source.column, dims),
+        NewtonError::AboveRoundOff { row, .. } => residuals.position(row.checked_sub(1)?, dims),
+        _ => None,
+    }
+}
+
+/// The clause naming what [`position_of`] found for `source`.
+pub(crate) fn located(source: &NewtonError, at: &Option<Position>) -> String {
+    match source {
+        NewtonError::Singular { .. } => of_unknown(at),
+        _ => of_equation(at),
+    }
+}
+
+/// The clause naming the unknown of a singular column.
+fn of_unknown(unknown: &Option<Position>) -> String {
+    unknown.map_or_else(String::new, |at| format!(" (the unknown {at})"))
+}
+
+/// The clause naming the stage equation of a Newton failure.
+fn of_equation(equation: &Option<Position>) -> String {
+    equation.map_or_else(String::new, |at| {
+        format!(" (the equation is the residual {at})")
+    })
 }
 
 /// The clause of [`IntegrateError::ParasiticMultiplier`]'s message on `ρ(R)`.

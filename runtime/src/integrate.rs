@@ -216,10 +216,9 @@ where
         let v = self.initial_guess(q, p);
         let m = M::DIMS.constraints;
         let system = StageSystem::<M, P, D>::new(self.problem, self.h, *q, *p, &self.lambda[..m]);
-        let report = self
-            .newton
-            .solve(&system, &mut self.x)
-            .map_err(|e| IntegrateError::from_newton(step, time, e))?;
+        let report = self.newton.solve(&system, &mut self.x).map_err(|e| {
+            IntegrateError::from_newton(step, time, e, [&M::UNKNOWNS, &M::RESIDUALS], M::DIMS)
+        })?;
         let (q1, p1) = M::update(self.problem, self.h, q, p, &self.lambda[..m], &self.x);
         let result = accepted(q1, p1, &report).ok_or(IntegrateError::NonFinite { step, time })?;
         if let Some(update) = M::MULTIPLIER {

@@ -883,14 +883,37 @@ fn typed_failures_of_the_throwing_cases() {
         <U as StageMethod<LotkaVolterra2d, 2>>::NAME,
         upstream.error
     );
-    assert!(
-        matches!(
-            upstream.error,
-            IntegrateError::SingularJacobian { step: 1, .. }
-        ),
-        "{}",
-        upstream.error
-    );
+    // The singular column is named in the method's terms: the unknown block, stage and
+    // coordinate it belongs to, consistent with the column number.
+    match upstream.error {
+        IntegrateError::SingularJacobian {
+            step: 1,
+            column,
+            unknown: Some(at),
+            ..
+        } => {
+            let dims = <U as StageMethod<LotkaVolterra2d, 2>>::DIMS;
+            let layout = <U as StageMethod<LotkaVolterra2d, 2>>::UNKNOWNS;
+            let b = layout
+                .blocks
+                .iter()
+                .position(|b| b.name == at.block)
+                .unwrap();
+            let width = dims.of(layout.blocks[b].width);
+            assert_eq!(
+                layout.offset(b, at.stage - 1, dims) + at.component - 1,
+                column
+            );
+            assert!(at.component <= width && at.stage <= at.stages);
+            assert!(
+                upstream
+                    .error
+                    .to_string()
+                    .contains(&format!("the unknown {at}"))
+            );
+        }
+        ref other => panic!("expected a singular Jacobian at step 1 naming its unknown: {other}"),
+    }
 }
 
 /// `max ‖r‖₂` of Newton over `steps` steps of `h`.

@@ -75,6 +75,34 @@ pub struct Block {
     pub width: Width,
 }
 
+/// Where an entry of a layout's vector sits, in the method's terms: component `component` of
+/// stage `stage` of block `block` (both from 1), e.g. the row of `Ψ₂` for coordinate 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The block's name, e.g. `V` or `Psi`.
+    pub block: &'static str,
+    /// The stage, from 1.
+    pub stage: usize,
+    /// The number of stages of the block.
+    pub stages: usize,
+    /// The component within the stage vector, from 1 (a coordinate or a constraint).
+    pub component: usize,
+}
+
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.stages == 1 {
+            write!(f, "{}, component {}", self.block, self.component)
+        } else {
+            write!(
+                f,
+                "{}, stage {}, component {}",
+                self.block, self.stage, self.component
+            )
+        }
+    }
+}
+
 /// The block structure of a vector of stage vectors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -123,6 +151,26 @@ impl Layout {
         } else {
             n + stage * dims.of(self.blocks[block].width)
         }
+    }
+
+    /// The position of entry `index` (from 0) for the widths `dims`; `None` past the end.
+    pub fn position(&self, index: usize, dims: Dims) -> Option<Position> {
+        let mut start = 0;
+        for b in self.blocks {
+            let width = dims.of(b.width);
+            let len = b.stages * width;
+            if index < start + len && width > 0 {
+                let within = index - start;
+                return Some(Position {
+                    block: b.name,
+                    stage: within / width + 1,
+                    stages: b.stages,
+                    component: within % width + 1,
+                });
+            }
+            start += len;
+        }
+        None
     }
 
     /// Reads the `W`-vector at `(block, stage)`; `W` is the block's width in `dims`.
@@ -224,6 +272,32 @@ mod tests {
         },
     ];
     const LAYOUT: Layout = Layout::new(&BLOCKS);
+
+    /// Every entry's position inverts `offset`: D = 3 coordinates, M = 2 constraints.
+    #[test]
+    fn positions_invert_offsets() {
+        let dims = Dims::new(3, 2);
+        let mut seen = 0;
+        for (b, block) in BLOCKS.iter().enumerate() {
+            for stage in 0..block.stages {
+                for k in 0..dims.of(block.width) {
+                    let index = LAYOUT.offset(b, stage, dims) + k;
+                    let at = LAYOUT.position(index, dims).unwrap();
+                    assert_eq!(
+                        (at.block, at.stage, at.component),
+                        (block.name, stage + 1, k + 1)
+                    );
+                    seen += 1;
+                }
+            }
+        }
+        assert_eq!(seen, LAYOUT.len(dims));
+        assert_eq!(LAYOUT.position(seen, dims), None);
+        let v2 = LAYOUT.position(4, dims).unwrap();
+        assert_eq!(v2.to_string(), "V, stage 2, component 2");
+        let mu = LAYOUT.position(seen - 1, dims).unwrap();
+        assert_eq!(mu.to_string(), "Mu, component 2");
+    }
 
     #[test]
     fn uniform_offsets_and_round_trip() {

@@ -82,7 +82,10 @@ pub enum HolonomicError {
         tolerance: f64,
     },
     /// Newton's method on the stage equations of a generated stage method failed.
-    #[error("step {step} (t = {time}): stage equations: {source}")]
+    #[error(
+        "step {step} (t = {time}): stage equations: {source}{}",
+        crate::error::located(source, at)
+    )]
     StageEquations {
         /// The step.
         step: usize,
@@ -90,6 +93,9 @@ pub enum HolonomicError {
         time: f64,
         /// Newton's failure (iteration cap, divergence, stagnation, singular Jacobian).
         source: crate::solve::NewtonError,
+        /// What the failure names, in the method's terms: the unknown of a singular column, or
+        /// the stage equation left above its round-off (block, stage and component).
+        at: Option<crate::layout::Position>,
     },
     /// The state stopped being finite.
     #[error("step {step} (t = {time}): non-finite state")]

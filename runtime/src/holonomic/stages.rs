@@ -167,10 +167,18 @@ where
         self.initial_guess(&now);
         // The holonomic steppers carry no multiplier from step to step (λ_n is not read).
         let system = StageSystem::<Meth, P, D>::new(self.core.problem, h, *q, *p, &[]);
-        let report = self
-            .newton
-            .solve(&system, &mut self.x)
-            .map_err(|source| HolonomicError::StageEquations { step, time, source })?;
+        let report = self.newton.solve(&system, &mut self.x).map_err(|source| {
+            HolonomicError::StageEquations {
+                step,
+                time,
+                at: crate::error::position_of(
+                    &source,
+                    [&Meth::UNKNOWNS, &Meth::RESIDUALS],
+                    Meth::DIMS,
+                ),
+                source,
+            }
+        })?;
         let (q1, p1) = Meth::update(self.core.problem, h, q, p, &[], &self.x);
         let result = accepted(q1, p1, &report).ok_or(HolonomicError::NonFinite { step, time })?;
         self.previous = Some(now);
