@@ -24,10 +24,10 @@ pub use tableaus::properties_tokens;
 use crate::catalogue::Catalogue;
 use crate::exact::Precision;
 use crate::method::describe::describe;
-use crate::method::ir::Method;
 use crate::tableau::{Family, build};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use sparkgen_description::structure::Method as Described;
 use sparkgen_description::text;
 use std::path::{Path, PathBuf};
 
@@ -104,7 +104,6 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
         Path::new("src/measured.rs"),
         registry::measured_module(),
     )?);
-    let core = quote!(::sparkgen_core);
     let mut families: Vec<&str> = Vec::new();
     for m in &catalogue.methods {
         if !families.contains(&m.family.as_str()) {
@@ -112,57 +111,52 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
         }
     }
     let mut modules = Vec::new();
+    let mut family_steppers = Vec::new();
     for family in &families {
         let module = format_ident!("{}", snake(family));
-        let members: Vec<&Method> = catalogue
+        let described: Vec<_> = catalogue
             .methods
             .iter()
             .filter(|m| m.family == *family)
+            .map(|m| Described {
+                same_equations_as: catalogue.canonical(m).map(|t| t.name.clone()),
+                ..describe(m)
+            })
             .collect();
-        // The description text is the source of the steppers: they are emitted from what it
-        // reads back, so the committed steppers are those a reader of the text emits.
-        let described: Vec<_> = members.iter().map(|m| describe(m)).collect();
         let text = format!("{DESCRIPTION_HEADER}{}", text::write(&described)?);
+        // The macro reads the text back: it must give back what was written.
         let read = text::read(&text).map_err(|e| EmitError::Check {
             name: (*family).to_owned(),
             message: format!("its description does not read back: {e}"),
         })?;
+        if read != described {
+            return Err(EmitError::Check {
+                name: (*family).to_owned(),
+                message: "its description reads back different from what was written".to_owned(),
+            });
+        }
         files.push(GeneratedFile {
             path: PathBuf::from(format!("descriptions/{module}.txt")),
             contents: text,
         });
-        let steppers = members
-            .iter()
-            .zip(&read)
-            .map(|(m, d)| match catalogue.canonical(m) {
-                Some(target) => {
-                    let module = format_ident!("{}", snake(&target.family));
-                    Ok(sparkgen_description::emit::alias(
-                        m,
-                        target,
-                        &quote!(super::#module),
-                    ))
-                }
-                None => sparkgen_description::emit::stepper(
-                    &d.map(sparkgen_description::Coefficient::value),
-                    &core,
-                ),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
         let doc = format!(" {family} steppers.");
-        let path = format!("src/steppers/{module}.rs");
-        files.push(render(
-            Path::new(&path),
-            quote!(#![doc = #doc] #(#steppers)*),
-        )?);
+        let family = format_ident!("{family}");
+        family_steppers.push(quote! {
+            #[doc = #doc]
+            mod #module {
+                ::sparkgen_macros::family_steppers!(::sparkgen_core, #family);
+            }
+        });
         modules.push(module);
     }
     files.push(render(
         Path::new("src/steppers.rs"),
         quote! {
-            //! Generated steppers: fully unrolled stage residual, exact Jacobian and update per
-            //! (family, s), implementing `sparkgen_core::stage::StageMethod`.
-            #(mod #modules;)*
+            //! The catalogue's steppers: fully unrolled stage residual, exact Jacobian and update
+            //! per (family, s), implementing `sparkgen_core::stage::StageMethod`, emitted where
+            //! this crate is built by `sparkgen_macros::family_steppers!` from the descriptions in
+            //! `descriptions/` (no stepper is committed).
+            #(#family_steppers)*
             #(pub use #modules::*;)*
         },
     )?);

@@ -10,11 +10,13 @@
 //! format in `sparkgen_description::text`); this crate embeds those files at its build, reads
 //! the requested family's and emits the stepper by the chain rule with
 //! `sparkgen_description::emit`, without the generator or arbitrary-precision arithmetic. The
-//! committed steppers of `sparkgen::generated` are emitted from the same text by the same
-//! function, so the expansion equals them token for token up to the name.
+//! catalogue's steppers (`sparkgen::generated::steppers`) are emitted from the same text by the
+//! same function through [`family_steppers!`], where the generated crate is built: no stepper is
+//! committed.
 
 use proc_macro::TokenStream;
 
+mod family;
 mod stepper;
 // Beside the module rather than in it: the expansion benchmark includes `stepper.rs` by path.
 #[cfg(test)]
@@ -100,4 +102,15 @@ pub fn derive_hamiltonian_dae(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn stepper(input: TokenStream) -> TokenStream {
     stepper::expand(input.into()).into()
+}
+
+/// Every stepper of a catalogue family under its catalogue name: `family_steppers!(core, Family)`
+/// with `core` the path of `sparkgen_core` where it is expanded. The generated crate's `steppers`
+/// module invokes it once per family (one module each, re-exported by the parent, through which
+/// a method with the equations of an earlier one is a type alias of it). Not a user API: users
+/// declare the steppers they need with [`stepper!`].
+#[doc(hidden)]
+#[proc_macro]
+pub fn family_steppers(input: TokenStream) -> TokenStream {
+    family::expand(input.into()).into()
 }

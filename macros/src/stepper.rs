@@ -1,7 +1,7 @@
 //! `sparkgen::stepper!`: the fully unrolled stepper of a catalogue method, emitted at the user's
 //! site from the method's description (`generated/descriptions/`, embedded at this crate's build
-//! by `build.rs`) by `sparkgen_description::emit::stepper_as`, the emission the committed
-//! steppers of `sparkgen::generated` come from.
+//! by `build.rs`) by `sparkgen_description::emit::stepper_as`, the emission the catalogue's
+//! steppers of `sparkgen::generated` come from (through `family_steppers!`).
 //!
 //! Input: declarations separated by `;`, each `#[attrs] vis Name = Family(s)` with an optional
 //! `: Kind` asserting the method's problem kind (`DegenerateLagrangian`, `Holonomic`,

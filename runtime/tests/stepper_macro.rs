@@ -1,8 +1,10 @@
-//! Steppers declared with `sparkgen::stepper!` integrate exactly as the committed steppers of
-//! the same methods: 100 steps from the same initial state give the same `q`, `p` and carried
-//! multipliers bit for bit, for each problem kind (the macro and the generator emit the same
-//! tokens from the same description, `sparkgen_macros`' token test; this checks the expansion
-//! at a user's site, through `::sparkgen::sparkgen_core`).
+//! Steppers declared with `sparkgen::stepper!` integrate exactly as the catalogue's steppers of
+//! the same methods (`sparkgen::generated::steppers`, emitted by `family_steppers!`): 100 steps
+//! from the same initial state give the same `q`, `p` and carried multipliers bit for bit, for
+//! each problem kind. The two macros emit the same tokens from the same description
+//! (`sparkgen_macros`' token test); this checks the expansion at a user's site, through
+//! `::sparkgen::sparkgen_core`. Before the steppers stopped being committed, it compared the
+//! declared steppers with the committed ones.
 
 use nalgebra::SVector;
 use sparkgen::generated::steppers::{

@@ -179,21 +179,16 @@ pub fn stepper_as<C: Scalar>(
     })
 }
 
-/// `method` as another name of `target` (reached by the path `module::Target`), whose stage
-/// equations and update are the same ([`Method::same_equations`]): a type alias, so the stepper
-/// is emitted and compiled once.
-pub fn alias<C: Scalar>(
-    method: &Method<C>,
-    target: &Method<C>,
-    module: &TokenStream,
-) -> TokenStream {
+/// `method` as another name of the stepper `target` (reached by the path `module::Target`), whose
+/// stage equations and update are the same ([`Method::same_equations`]): a type alias, so the
+/// stepper is emitted and compiled once.
+pub fn alias<C>(method: &Method<C>, target: &str, module: &TokenStream) -> TokenStream {
     let ident = format_ident!("{}", method.name);
-    let name = format_ident!("{}", target.name);
+    let name = format_ident!("{}", target);
     let target_ident = quote!(#module::#name);
     let doc = format!(" {}", method.doc);
     let same = format!(
-        " Its unknowns, stage equations and update coincide exactly with those of [`{}`], which it names.",
-        target.name
+        " Its unknowns, stage equations and update coincide exactly with those of [`{target}`], which it names."
     );
     let (generics, target_ty) = match method.problem {
         ProblemKind::DegenerateLagrangian => (quote!(), quote!(#target_ident)),

@@ -366,6 +366,9 @@ pub struct Method<C> {
     pub multiplier: Option<(usize, Vec<C>)>,
     /// What the structure implies for its users ([`crate::facts`]).
     pub facts: Facts,
+    /// The earlier catalogue method whose unknowns, stage equations and update these are
+    /// ([`Method::same_equations`]), if any: one stepper serves both, under both names.
+    pub same_equations_as: Option<String>,
 }
 
 /// A method that cannot be emitted.
@@ -450,6 +453,7 @@ impl<C> Method<C> {
                 .as_ref()
                 .map(|(block, weights)| (*block, weights.iter().map(&f).collect())),
             facts: self.facts,
+            same_equations_as: self.same_equations_as.clone(),
         }
     }
 }
@@ -477,6 +481,7 @@ impl<C: Scalar> Method<C> {
             rank_deficient,
             multiplier,
             facts: _,
+            same_equations_as: _,
         } = self;
         (multiplier, rank_deficient) == (&other.multiplier, &other.rank_deficient)
             && (

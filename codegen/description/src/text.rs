@@ -26,8 +26,10 @@
 //! A linear value is a sum of terms `± [#k] [h|h^n] t`: `#k` is entry k of the method's
 //! coefficient table (signed; a bare `+` or `−` is the coefficient ±1), `t` an input (`q_n`,
 //! `p_n`, `λ_n`), an unknown `Block[stage]` (stages from 1) or an earlier value by name. A
-//! kernel value is `Kernel(t, …)`. Table lines give each coefficient's exact text, then its
-//! double-double rounding `hi lo`. Lines starting with `//` are comments.
+//! kernel value is `Kernel(t, …)`. A method whose stage equations and update are those of an
+//! earlier catalogue method says so (`same_equations_as Name`); its body is written in full.
+//! Table lines give each coefficient's exact text, then its double-double rounding `hi lo`. Lines
+//! starting with `//` are comments.
 
 use crate::facts::{Facts, Multiplier};
 use crate::scalar::Coefficient;
@@ -229,6 +231,9 @@ fn write_method(m: &Method<Coefficient>, out: &mut String) -> Result<(), WriteEr
         name_of(&MULTIPLIERS, facts.multiplier),
         facts.needs_linear_one_form
     );
+    if let Some(target) = &m.same_equations_as {
+        let _ = writeln!(out, "same_equations_as {target}");
+    }
     let _ = writeln!(out, "rank_deficient {}", m.rank_deficient);
     for (keyword, blocks) in [("unknown", &m.blocks), ("residual", &m.rows_layout)] {
         for b in blocks {
@@ -664,6 +669,11 @@ fn read_method(start: usize, lines: &Lines<'_>) -> Result<Method<Coefficient>, R
         rank_deficient: boolean(r, rank_deficient)?,
         multiplier,
         facts: facts_line(f, facts)?,
+        same_equations_as: match lines.all("same_equations_as").collect::<Vec<_>>()[..] {
+            [] => None,
+            [(_, target)] => Some(target.to_owned()),
+            [_, (n, _), ..] => return Err(error(n, "a second `same_equations_as` line")),
+        },
     })
 }
 

@@ -266,6 +266,7 @@ pub fn spark_method(
             }),
             ..Facts::new(imposes_end(structure, tableau, relaxation.as_deref(), prec))
         },
+        same_equations_as: None,
     };
     let unknown = |block: usize, stage: usize| Term::Unknown { block, stage };
     let lam = |j| unknown(lam_block, j);

@@ -62,6 +62,7 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
             needs_linear_one_form: true,
             ..Facts::new(false)
         },
+        same_equations_as: None,
     };
     let v = |i| Term::Unknown { block: 0, stage: i };
     let mu = Term::Unknown { block: 1, stage: 0 };

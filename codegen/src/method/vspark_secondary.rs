@@ -187,6 +187,7 @@ fn build_method(
         rank_deficient: false,
         multiplier: None,
         facts: Facts::new(omega_imposes_end(&c.omega, sigma)),
+        same_equations_as: None,
     };
     let v = |j| Term::Unknown { block: 0, stage: j };
     let lam = |j| Term::Unknown { block: 1, stage: j };
