@@ -16,7 +16,10 @@
 //!   the baseline): their difference is the derive's expansion and the compilation of its impl;
 //! - Lotka–Volterra 2d with the six families at s = 2, 3, 4, 5 (N = (2s + 1)·D unknowns);
 //! - [`pairs`] of Lotka–Volterra systems, D = 4 and 8, with the six families at s = 3 (D = 2 is
-//!   Lotka–Volterra 2d, measured above).
+//!   Lotka–Volterra 2d, measured above);
+//! - Lotka–Volterra 2d with one and with all six families at s = 3 declared in the crate with
+//!   `sparkgen::stepper!` (the macro expands them in the user's build) instead of taken from the
+//!   catalogue.
 //!
 //! Every crate and sample has a name of its own, so each measurement compiles the user crate from
 //! scratch and no dependency (checked: cargo must report compiling that crate only). The inner cargo
@@ -66,6 +69,9 @@ enum Content {
     Problem(usize),
     /// The problem (dimension D) integrated by the six families with s stages.
     Steppers(usize, usize),
+    /// Lotka–Volterra 2d integrated by the first `count` families at s = [`STAGES_IN_D`], each
+    /// declared with `sparkgen::stepper!`.
+    Declared(usize),
 }
 
 impl Content {
@@ -76,15 +82,17 @@ impl Content {
             Content::Empty => format!("study-{profile}-empty-{sample}"),
             Content::Problem(d) => format!("study-{profile}-derive-d{d}-{sample}"),
             Content::Steppers(d, s) => format!("study-{profile}-slrk-d{d}-s{s}-{sample}"),
+            Content::Declared(count) => format!("study-{profile}-declared-{count}-{sample}"),
         }
     }
 
     /// A row label for the table.
-    fn label(self) -> &'static str {
+    fn label(self) -> String {
         match self {
-            Content::Empty => "empty main",
-            Content::Problem(_) => "derive only",
-            Content::Steppers(..) => "six SLRK families",
+            Content::Empty => "empty main".to_owned(),
+            Content::Problem(_) => "derive only".to_owned(),
+            Content::Steppers(..) => "six SLRK families".to_owned(),
+            Content::Declared(count) => format!("{count} declared with stepper!"),
         }
     }
 
@@ -95,6 +103,7 @@ impl Content {
             Content::Empty => return format!("{header}fn main() {{}}\n"),
             Content::Problem(d) => (d, None),
             Content::Steppers(d, s) => (d, Some(s)),
+            Content::Declared(_) => (2, Some(STAGES_IN_D)),
         };
         let problem = format!(
             "const D: usize = {d};\n\n#[derive(Clone, Copy, Debug, DegenerateLagrangian)]\n{}\n",
@@ -109,10 +118,30 @@ impl Content {
             );
         };
         let n = (2 * s + 1) * d;
-        let runs: String = FAMILIES
-            .map(|f| format!("    println!(\"{f}{s}: {{}}\", run::<{f}{s}, {n}>(&problem, q0));\n"))
-            .concat();
-        format!("{header}{RUN}\n{problem}\nfn main() {{\n    {example}\n{runs}}}\n")
+        let (declarations, steppers): (String, Vec<String>) = match self {
+            Content::Declared(count) => {
+                let declared = FAMILIES[..count]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| {
+                        (
+                            format!("    Declared{i} = {f}({s});\n"),
+                            format!("Declared{i}"),
+                        )
+                    })
+                    .unzip::<_, _, Vec<_>, Vec<_>>();
+                (
+                    format!("\nsparkgen::stepper! {{\n{}}}\n", declared.0.concat()),
+                    declared.1,
+                )
+            }
+            _ => (String::new(), FAMILIES.map(|f| format!("{f}{s}")).to_vec()),
+        };
+        let runs: String = steppers
+            .iter()
+            .map(|t| format!("    println!(\"{t}: {{}}\", run::<{t}, {n}>(&problem, q0));\n"))
+            .collect();
+        format!("{header}{RUN}{declarations}\n{problem}\nfn main() {{\n    {example}\n{runs}}}\n")
     }
 }
 
@@ -192,6 +221,7 @@ fn contents() -> Vec<Content> {
         .into_iter()
         .chain(in_s)
         .chain(in_d)
+        .chain([Content::Declared(1), Content::Declared(FAMILIES.len())])
         .collect()
 }
 
@@ -353,6 +383,11 @@ fn main() {
                 Content::Steppers(d, s) => {
                     (d.to_string(), s.to_string(), ((2 * s + 1) * d).to_string())
                 }
+                Content::Declared(_) => (
+                    2.to_string(),
+                    STAGES_IN_D.to_string(),
+                    ((2 * STAGES_IN_D + 1) * 2).to_string(),
+                ),
             };
             let fastest = times.iter().copied().fold(f64::INFINITY, f64::min);
             let slowest = times.iter().copied().fold(0.0, f64::max);
