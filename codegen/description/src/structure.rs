@@ -142,9 +142,9 @@ pub enum Kernel {
     Shift(Shift),
 }
 
-/// A constant component shift `Σ` of a D-vector, the index arithmetic of upstream's SPARK μ
-/// (`spark_methods.md` §2.1), which adds `μ_k` to component `k + 1` of the same stage and `μ_D`
-/// to component 1 of the next stage.
+/// A constant component shift `Σ` of a D-vector, the index arithmetic of the null multiplier μ
+/// in upstream's SPARK integrator (GeometricIntegrators.jl; `docs/upstream_cases.md`, μ), which adds
+/// `μ_k` to component `k + 1` of the same stage and `μ_D` to component 1 of the next stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Shift {
     /// `(Σw)_{k+1} = w_k` for `k < D`, `(Σw)_1 = 0`.
