@@ -80,7 +80,7 @@ pub fn properties_tokens(p: &Properties, types: &TokenStream) -> TokenStream {
     }
 }
 
-/// Emits `pub const FAMILY_S: Tableau<S> = …;` with the exact values in its doc comment.
+/// Emits `pub const FAMILY_S: Tableau<S> = …;`: the correctly rounded values and remainders.
 pub fn tableau_const(t: &Tableau, props: &Properties, types: &TokenStream) -> TokenStream {
     let ident = format_ident!("{}", constant(t.family.name(), &[t.s]));
     let s = int(t.s);
@@ -95,11 +95,12 @@ pub fn tableau_const(t: &Tableau, props: &Properties, types: &TokenStream) -> To
     } else {
         "irrational"
     };
-    let summary = format!("{name}: order {}, {kind}.", props.order);
-    let mut exact = vector_doc("c", &t.c);
-    exact.extend(vector_doc("b", &t.b));
-    exact.extend(matrix_doc("a", &t.a));
-    let docs = doc_attrs(&summary, &exact);
+    // The exact values live once, in `exact::EXACT_TABLEAUS`.
+    let summary = format!(
+        " {name}: order {}, {kind}; exact values in `exact::EXACT_TABLEAUS`.",
+        props.order
+    );
+    let docs = quote!(#[doc = #summary]);
     let props = properties_tokens(props, types);
     quote! {
         #docs
