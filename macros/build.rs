@@ -1,12 +1,16 @@
-//! Embeds the method descriptions (`generated/descriptions/*.txt`, one file per family) in the
-//! macro crate: writes `$OUT_DIR/descriptions.rs`, a table `&[(family, text)]` sorted by family
-//! name whose texts are `include_str!`s of the committed files, so `sparkgen::stepper!` reads
-//! them without the generator (and without arbitrary-precision arithmetic).
+//! Embeds the method descriptions (`generated/descriptions/*.txt`, one file per family, beside
+//! the table of roundings `roundings.txt`, which the macros embed themselves) in the macro crate:
+//! writes `$OUT_DIR/descriptions.rs`, a table `&[(family, text)]` sorted by family name whose
+//! texts are `include_str!`s of the committed files, so `sparkgen::stepper!` reads them without
+//! the generator (and without arbitrary-precision arithmetic).
 
 use std::error::Error;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::{env, fs};
+
+/// The table of roundings of every description's coefficients, no family's description.
+const ROUNDINGS: &str = "roundings.txt";
 
 fn main() -> Result<(), Box<dyn Error>> {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR")?);
@@ -17,7 +21,9 @@ fn main() -> Result<(), Box<dyn Error>> {
         let path = entry?.path();
         if path.extension().is_some_and(|e| e == "txt") {
             println!("cargo:rerun-if-changed={}", path.display());
-            families.push((family(&path)?, path));
+            if path.file_name().is_some_and(|n| n != ROUNDINGS) {
+                families.push((family(&path)?, path));
+            }
         }
     }
     families.sort();

@@ -10,6 +10,7 @@ mod files;
 mod literal;
 mod naming;
 mod registry;
+mod roundings;
 mod spark;
 mod tableaus;
 mod types;
@@ -104,6 +105,10 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
         Path::new("src/measured.rs"),
         registry::measured_module(),
     )?);
+    // Each description carries its method's facts with what was measured of it and its
+    // recommendation, and its coefficients' exact texts; their roundings go to one table.
+    let facts = crate::recommend::described_facts(catalogue);
+    let mut roundings = text::Roundings::default();
     let mut families: Vec<&str> = Vec::new();
     for m in &catalogue.methods {
         if !families.contains(&m.family.as_str()) {
@@ -117,15 +122,20 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
         let described: Vec<_> = catalogue
             .methods
             .iter()
-            .filter(|m| m.family == *family)
-            .map(|m| Described {
+            .zip(&facts)
+            .filter(|(m, _)| m.family == *family)
+            .map(|(m, facts)| Described {
                 same_equations_as: catalogue.canonical(m).map(|t| t.name.clone()),
+                facts: facts.clone(),
                 ..describe(m)
             })
             .collect();
-        let text = format!("{DESCRIPTION_HEADER}{}", text::write(&described)?);
+        let text = format!(
+            "{DESCRIPTION_HEADER}{}",
+            text::write(&described, &mut roundings)?
+        );
         // The macro reads the text back: it must give back what was written.
-        let read = text::read(&text).map_err(|e| EmitError::Check {
+        let read = text::read(&text, &roundings).map_err(|e| EmitError::Check {
             name: (*family).to_owned(),
             message: format!("its description does not read back: {e}"),
         })?;
@@ -149,6 +159,7 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
         });
         modules.push(module);
     }
+    files.push(roundings::roundings_file(&roundings, Precision::DEFAULT)?);
     files.push(render(
         Path::new("src/steppers.rs"),
         quote! {

@@ -12,6 +12,7 @@
 //! does HSPARK on the view `DiracHamiltonian` as SPARK, so each entry lists those spellings too.
 
 use crate::method::ir::ProblemKind;
+use sparkgen_description::facts::Pin;
 
 /// A cause or limitation, emitted as the named constant `generated::measured::{name}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,6 +188,30 @@ impl Pinned {
             | Pinned::Fails(_, reason)
             | Pinned::Erratic(reason)
             | Pinned::NoConvergence(reason) => *reason,
+        }
+    }
+}
+
+impl Pinned {
+    /// The pin as a description carries it: the order evaluated at `s` stages, the cause by
+    /// name.
+    pub fn at(self, s: usize) -> Pin {
+        let reason = self.reason().name.to_owned();
+        match self {
+            Pinned::Order(order, _) => Pin::Order {
+                order: order.at(s),
+                reason,
+            },
+            Pinned::Fails(error, _) => Pin::Fails {
+                error: error.to_owned(),
+                reason,
+            },
+            Pinned::Parasitic(order, _) => Pin::Parasitic {
+                order: order.at(s),
+                reason,
+            },
+            Pinned::Erratic(_) => Pin::Erratic { reason },
+            Pinned::NoConvergence(_) => Pin::NoConvergence { reason },
         }
     }
 }

@@ -19,75 +19,8 @@
 use crate::catalogue::Catalogue;
 use crate::measured::{Measured, Pinned, Reason, measured};
 use crate::method::ir::{Method, ProblemKind};
-
-/// The class of a method in the guide.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Class {
-    /// The method to pick for its problem kind and order: it preserves the constraint, reaches
-    /// its declared order, has no pin and no limitation, and has the fewest unknowns of those
-    /// that do.
-    Recommended,
-    /// It converges; its reason says what to weigh (a limitation, a measured order below the
-    /// declared one, a constraint not imposed, or the recommended alternative).
-    Suitable,
-    /// Kept to reproduce upstream's convention side by side.
-    Reference,
-    /// Pinned not to deliver an order: do not use it.
-    Avoid,
-}
-
-impl Class {
-    /// Every class, best first.
-    pub const ALL: [Class; 4] = [
-        Class::Recommended,
-        Class::Suitable,
-        Class::Reference,
-        Class::Avoid,
-    ];
-
-    /// The name, e.g. `Recommended`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::Recommended => "Recommended",
-            Class::Suitable => "Suitable",
-            Class::Reference => "Reference",
-            Class::Avoid => "Avoid",
-        }
-    }
-
-    /// What the class means, one sentence.
-    pub fn meaning(self) -> &'static str {
-        match self {
-            Class::Recommended => {
-                "the method to pick for its problem kind and order: it imposes the constraint at \
-                 every step, reaches its declared order, has no pinned behaviour and no measured \
-                 limitation, and has the fewest unknowns of those that do"
-            }
-            Class::Suitable => {
-                "it converges; the reason names what to weigh (a limitation, a measured order \
-                 below the declared one, a constraint not imposed, or the recommended \
-                 alternative)"
-            }
-            Class::Reference => {
-                "kept to reproduce one of upstream's conventions side by side; use the \
-                 documented form instead"
-            }
-            Class::Avoid => {
-                "pinned not to deliver an order (it fails, behaves erratically, converges to \
-                 something else, has a parasitic multiplier mode or reaches order 1 only)"
-            }
-        }
-    }
-}
-
-/// A method's class and why, in one line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Recommendation {
-    /// The class.
-    pub class: Class,
-    /// Why, one line; it names the measured cause (`generated::measured::{NAME}`) if any.
-    pub reason: String,
-}
+use sparkgen_description::facts::Facts;
+pub use sparkgen_description::facts::{Class, Recommendation};
 
 /// The names of the causes that mark a reproduction of one of upstream's conventions (its
 /// R∞ = −1, its forms of SPARK's μ, its VSPARKLob… and SPARKGLRK tableaus): a method pinned
@@ -319,6 +252,36 @@ pub fn profiles(catalogue: &Catalogue) -> Vec<Profile> {
         .methods
         .iter()
         .map(|m| Profile::of(m, catalogue))
+        .collect()
+}
+
+/// The facts of every method of the catalogue as its description carries them, in catalogue
+/// order: those its builder decided, what was measured of it ([`crate::measured`], orders
+/// evaluated at its s, causes by name) and its recommendation.
+pub fn described_facts(catalogue: &Catalogue) -> Vec<Facts> {
+    let profiles = profiles(catalogue);
+    let recommendations = recommend(&profiles);
+    catalogue
+        .methods
+        .iter()
+        .zip(profiles)
+        .zip(recommendations)
+        .map(|((m, p), recommendation)| {
+            let measured = p.measured;
+            Facts {
+                pinned: measured.pinned.map(|pin| pin.at(m.s)),
+                pinned_on_index_two_pendulum: measured
+                    .pinned_on_index_two_pendulum
+                    .map(|pin| pin.at(m.s)),
+                limitations: measured
+                    .limitations
+                    .iter()
+                    .map(|r| r.name.to_owned())
+                    .collect(),
+                recommendation: Some(recommendation),
+                ..m.facts.clone()
+            }
+        })
         .collect()
 }
 

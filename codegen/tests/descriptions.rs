@@ -16,8 +16,9 @@ fn catalogue() -> Catalogue {
 fn every_description_reads_back_equal() {
     let catalogue = catalogue();
     let described: Vec<_> = catalogue.methods.iter().map(describe).collect();
-    let written = text::write(&described).expect("every method can be written");
-    let read = text::read(&written).expect("the text reads back");
+    let mut roundings = text::Roundings::default();
+    let written = text::write(&described, &mut roundings).expect("every method can be written");
+    let read = text::read(&written, &roundings).expect("the text reads back");
     assert_eq!(read.len(), described.len());
     for (a, b) in described.iter().zip(&read) {
         assert_eq!(a, b, "{}", a.name);

@@ -19,7 +19,7 @@ fn declarations() -> Vec<TokenStream> {
         .iter()
         .flat_map(|(family, text)| {
             let family = format_ident!("{family}");
-            let methods = sparkgen_description::text::read(text).unwrap_or_default();
+            let methods = stepper::read_description(text).unwrap_or_default();
             methods.into_iter().map(move |m| {
                 let name = format_ident!("{}", m.name);
                 let s = Literal::usize_unsuffixed(m.s);
@@ -54,6 +54,6 @@ fn one_stepper(bencher: divan::Bencher, method: &str) {
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn read_every_description() {
     for (_, text) in stepper::DESCRIPTIONS {
-        divan::black_box(sparkgen_description::text::read(divan::black_box(text)).ok());
+        divan::black_box(stepper::read_description(divan::black_box(text)).ok());
     }
 }

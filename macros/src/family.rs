@@ -5,10 +5,10 @@
 //! (`same_equations_as`) is a type alias of it, reached through the parent module, which
 //! re-exports every family.
 
-use crate::stepper::DESCRIPTIONS;
+use crate::stepper::{DESCRIPTIONS, read_description};
 use proc_macro2::TokenStream;
 use quote::quote;
-use sparkgen_description::{Coefficient, emit, text};
+use sparkgen_description::{Coefficient, emit};
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, Path, Token};
 
@@ -40,7 +40,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
             "no method family `{name}` in generated/descriptions"
         ));
     };
-    let methods = match text::read(description) {
+    let methods = match read_description(description) {
         Ok(methods) => methods,
         Err(e) => return error(format!("the description of `{name}` does not read: {e}")),
     };

@@ -17,6 +17,7 @@
 use proc_macro::TokenStream;
 
 mod family;
+mod registry;
 mod stepper;
 // Beside the module rather than in it: the expansion benchmark includes `stepper.rs` by path.
 #[cfg(test)]
@@ -113,4 +114,15 @@ pub fn stepper(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn family_steppers(input: TokenStream) -> TokenStream {
     family::expand(input.into()).into()
+}
+
+/// The catalogue's steppers as data: `stepper_registry!(generated, callback, [Family, …])`
+/// expands to `callback! { degenerate: [(Type, "Family", s, order, "Pair(s)", facts), …],
+/// holonomic: […], implicit: […], hamiltonian: […] }` over every method of the listed families,
+/// its `MethodFacts` read from its description, with `generated` the path of the generated
+/// crate. The generated crate's `for_each_stepper!` invokes it. Not a user API.
+#[doc(hidden)]
+#[proc_macro]
+pub fn stepper_registry(input: TokenStream) -> TokenStream {
+    registry::expand(input.into()).into()
 }

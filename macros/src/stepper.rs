@@ -11,13 +11,33 @@
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use sparkgen_description::structure::ProblemKind;
-use sparkgen_description::{Coefficient, emit, text};
+use sparkgen_description::text::{ReadError, Roundings};
+use sparkgen_description::{Coefficient, Method, emit, text};
+use std::sync::LazyLock;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Ident, LitInt, Token, Visibility, parenthesized};
 
 /// Every family's description text, `(family, text)` sorted by family.
 pub const DESCRIPTIONS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/descriptions.rs"));
+
+/// The rounding of every coefficient of the descriptions (`generated/descriptions/roundings.txt`),
+/// read once per compiler process.
+static ROUNDINGS: LazyLock<Result<Roundings, ReadError>> = LazyLock::new(|| {
+    Roundings::read(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../generated/descriptions/roundings.txt"
+    )))
+});
+
+/// The methods of a family's description text, or why it does not read (at its line, or at a
+/// line of the table of roundings).
+pub fn read_description(description: &str) -> Result<Vec<Method<Coefficient>>, String> {
+    let roundings = ROUNDINGS
+        .as_ref()
+        .map_err(|e| format!("generated/descriptions/roundings.txt, {e}"))?;
+    text::read(description, roundings).map_err(|e| e.to_string())
+}
 
 /// The problem kinds a declaration may assert, named as in the descriptions.
 const KINDS: [ProblemKind; 4] = [
@@ -161,7 +181,7 @@ impl Declaration {
                 ),
             ));
         };
-        let methods = text::read(description).map_err(|e| {
+        let methods = read_description(description).map_err(|e| {
             syn::Error::new(
                 self.family.span(),
                 format!("the description of `{family}` does not read: {e}"),

@@ -452,7 +452,7 @@ impl<C> Method<C> {
                 .multiplier
                 .as_ref()
                 .map(|(block, weights)| (*block, weights.iter().map(&f).collect())),
-            facts: self.facts,
+            facts: self.facts.clone(),
             same_equations_as: self.same_equations_as.clone(),
         }
     }

@@ -10,6 +10,8 @@
 //! problem DegenerateLagrangian
 //! doc Symplectic SLRK over the Lobatto IIIA–IIIB pair, s = 2.
 //! facts preserves_constraint=true multiplier=none needs_linear_one_form=false
+//! limitations SINGULAR_GAUGE
+//! recommendation Suitable measured limitation (SINGULAR_GAUGE)
 //! rank_deficient false
 //! unknown V 2 Velocity Coordinates
 //! residual Rq 2 Residual Coordinates
@@ -19,7 +21,7 @@
 //! row Rq[1] = f_1
 //! update q_next p_next
 //! multiplier Lambda #0 #1
-//! #1 1/2 0.5 0.0
+//! #1 1/2
 //! end
 //! ```
 //!
@@ -28,10 +30,19 @@
 //! `p_n`, `λ_n`), an unknown `Block[stage]` (stages from 1) or an earlier value by name. A
 //! kernel value is `Kernel(t, …)`. A method whose stage equations and update are those of an
 //! earlier catalogue method says so (`same_equations_as Name`); its body is written in full.
-//! Table lines give each coefficient's exact text, then its double-double rounding `hi lo`. Lines
-//! starting with `//` are comments.
+//! Table lines give each coefficient's exact text; its double-double rounding `hi lo` is kept
+//! once for every description, in the table of roundings ([`Roundings`],
+//! `generated/descriptions/roundings.txt`, one `exact hi lo` per line), which [`read`] takes.
+//! Lines starting with `//` are comments.
+//!
+//! Besides the `facts` line, what was measured of a method and its class in the method guide
+//! have a line each, absent when there is nothing to say: `pinned` and
+//! `pinned_on_index_two_pendulum` (`Order p CAUSE`, `Parasitic p CAUSE`, `Fails CAUSE error
+//! text`, `Erratic CAUSE` or `NoConvergence CAUSE`), `limitations CAUSE …` and
+//! `recommendation Class reason text`. Causes and limitations are named as in
+//! `generated::measured`, which keeps their texts.
 
-use crate::facts::{Facts, Multiplier};
+use crate::facts::{Class, Facts, Multiplier, Pin, Recommendation};
 use crate::scalar::Coefficient;
 use crate::structure::{
     Block, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Row, Shift, Term,
@@ -57,6 +68,26 @@ pub enum WriteError {
     LineBreak {
         /// The method.
         method: String,
+    },
+    /// One exact coefficient value with two different roundings.
+    #[error("{method}: the coefficient {exact} is rounded to `{first}` and to `{second}`")]
+    Rounding {
+        /// The method.
+        method: String,
+        /// The exact value.
+        exact: String,
+        /// The rounding `hi lo` recorded first.
+        first: String,
+        /// The other rounding.
+        second: String,
+    },
+    /// A measured cause or limitation that is not a constant's name (`generated::measured`).
+    #[error("{method}: the cause `{name}` is not an upper-case identifier")]
+    Cause {
+        /// The method.
+        method: String,
+        /// The name.
+        name: String,
     },
 }
 
@@ -181,13 +212,22 @@ fn h_text(power: u32) -> Option<String> {
     }
 }
 
-/// Writes one method.
-fn write_method(m: &Method<Coefficient>, out: &mut String) -> Result<(), WriteError> {
+/// Writes one method, recording the rounding of each coefficient of its table in `roundings`.
+fn write_method(
+    m: &Method<Coefficient>,
+    out: &mut String,
+    roundings: &mut Roundings,
+) -> Result<(), WriteError> {
     let name_error = |name: &str| WriteError::Name {
         method: m.name.clone(),
         name: name.to_owned(),
     };
-    if m.doc.contains('\n') {
+    let reason_breaks = m
+        .facts
+        .recommendation
+        .as_ref()
+        .is_some_and(|r| r.reason.contains('\n'));
+    if m.doc.contains('\n') || reason_breaks {
         return Err(WriteError::LineBreak {
             method: m.name.clone(),
         });
@@ -231,6 +271,7 @@ fn write_method(m: &Method<Coefficient>, out: &mut String) -> Result<(), WriteEr
         name_of(&MULTIPLIERS, facts.multiplier),
         facts.needs_linear_one_form
     );
+    write_measured(m, out)?;
     if let Some(target) = &m.same_equations_as {
         let _ = writeln!(out, "same_equations_as {target}");
     }
@@ -306,22 +347,169 @@ fn write_method(m: &Method<Coefficient>, out: &mut String) -> Result<(), WriteEr
         );
     }
     for (i, c) in table.entries.iter().enumerate() {
-        let _ = writeln!(out, "#{i} {} {:?} {:?}", c.exact, c.hi, c.lo);
+        roundings.record(&m.name, c)?;
+        let _ = writeln!(out, "#{i} {}", c.exact);
     }
     out.push_str("end\n");
     Ok(())
 }
 
-/// The text of `methods`, each followed by an empty line.
-pub fn write(methods: &[Method<Coefficient>]) -> Result<String, WriteError> {
+/// The text of `methods`, each followed by an empty line; the rounding of every coefficient
+/// of their tables is recorded in `roundings` (refused if it differs from one recorded before).
+pub fn write(
+    methods: &[Method<Coefficient>],
+    roundings: &mut Roundings,
+) -> Result<String, WriteError> {
     let mut out = String::new();
     for (i, m) in methods.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        write_method(m, &mut out)?;
+        write_method(m, &mut out, roundings)?;
     }
     Ok(out)
+}
+
+/// Whether `name` can name a constant of `generated::measured`.
+fn is_cause(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// The text of a pin: `Order p CAUSE`, `Parasitic p CAUSE`, `Fails CAUSE error text`,
+/// `Erratic CAUSE` or `NoConvergence CAUSE`.
+fn pin_text(pin: &Pin) -> String {
+    match pin {
+        Pin::Order { order, reason } => format!("Order {order} {reason}"),
+        Pin::Parasitic { order, reason } => format!("Parasitic {order} {reason}"),
+        Pin::Fails { error, reason } => format!("Fails {reason} {error}"),
+        Pin::Erratic { reason } => format!("Erratic {reason}"),
+        Pin::NoConvergence { reason } => format!("NoConvergence {reason}"),
+    }
+}
+
+/// The lines of what was measured of `m` and of its recommendation, each only if there is
+/// something to say.
+fn write_measured(m: &Method<Coefficient>, out: &mut String) -> Result<(), WriteError> {
+    let facts = &m.facts;
+    let pins = [
+        ("pinned", &facts.pinned),
+        (
+            "pinned_on_index_two_pendulum",
+            &facts.pinned_on_index_two_pendulum,
+        ),
+    ];
+    let pinned = pins.iter().filter_map(|(_, p)| p.as_ref()).map(Pin::reason);
+    for name in pinned.chain(facts.limitations.iter().map(String::as_str)) {
+        if !is_cause(name) {
+            return Err(WriteError::Cause {
+                method: m.name.clone(),
+                name: name.to_owned(),
+            });
+        }
+    }
+    for (keyword, pin) in pins {
+        if let Some(pin) = pin {
+            if matches!(pin, Pin::Fails { error, .. } if error.contains('\n')) {
+                return Err(WriteError::LineBreak {
+                    method: m.name.clone(),
+                });
+            }
+            let _ = writeln!(out, "{keyword} {}", pin_text(pin));
+        }
+    }
+    if !facts.limitations.is_empty() {
+        let _ = writeln!(out, "limitations {}", facts.limitations.join(" "));
+    }
+    if let Some(r) = &facts.recommendation {
+        let _ = writeln!(out, "recommendation {} {}", r.class.name(), r.reason);
+    }
+    Ok(())
+}
+
+/// The double-double rounding `hi lo` of every exact coefficient value of the descriptions,
+/// kept once for all of them (`generated/descriptions/roundings.txt`): the generator records
+/// them as it writes ([`write`]) and checks each against its exact value; [`read`] looks every
+/// table entry up here.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Roundings {
+    values: BTreeMap<String, (f64, f64)>,
+}
+
+impl Roundings {
+    /// Records the rounding of `c`, refusing a second, different rounding of its exact value.
+    fn record(&mut self, method: &str, c: &Coefficient) -> Result<(), WriteError> {
+        let rounding = (c.hi, c.lo);
+        match self.values.get(&c.exact) {
+            None => {
+                self.values.insert(c.exact.clone(), rounding);
+                Ok(())
+            }
+            // Bitwise: `0.0` and `-0.0` are different texts.
+            Some(&first)
+                if first.0.to_bits() == c.hi.to_bits() && first.1.to_bits() == c.lo.to_bits() =>
+            {
+                Ok(())
+            }
+            Some(&first) => Err(WriteError::Rounding {
+                method: method.to_owned(),
+                exact: c.exact.clone(),
+                first: format!("{:?} {:?}", first.0, first.1),
+                second: format!("{:?} {:?}", rounding.0, rounding.1),
+            }),
+        }
+    }
+
+    /// The coefficient of exact value `exact`, if its rounding is in the table.
+    pub fn get(&self, exact: &str) -> Option<Coefficient> {
+        self.values.get(exact).map(|&(hi, lo)| Coefficient {
+            exact: exact.to_owned(),
+            hi,
+            lo,
+        })
+    }
+
+    /// Every coefficient of the table, in increasing order of value.
+    pub fn coefficients(&self) -> Vec<Coefficient> {
+        let mut all: Vec<Coefficient> = self.values.keys().filter_map(|e| self.get(e)).collect();
+        all.sort_by(|a, b| {
+            a.hi.total_cmp(&b.hi)
+                .then(a.lo.total_cmp(&b.lo))
+                .then_with(|| a.exact.cmp(&b.exact))
+        });
+        all
+    }
+
+    /// The text of the table: one `exact hi lo` line per value, in increasing order of value.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for c in self.coefficients() {
+            let _ = writeln!(out, "{} {:?} {:?}", c.exact, c.hi, c.lo);
+        }
+        out
+    }
+
+    /// Reads a table of roundings: one `exact hi lo` line per value, each value once; empty
+    /// lines and lines starting with `//` are skipped.
+    pub fn read(text: &str) -> Result<Roundings, ReadError> {
+        let mut values = BTreeMap::new();
+        for (i, line) in text.lines().enumerate() {
+            let n = i + 1;
+            if line.trim().is_empty() || line.starts_with("//") {
+                continue;
+            }
+            let (exact, hi, lo) = match line.split_whitespace().collect::<Vec<_>>()[..] {
+                [exact, hi, lo] => (exact, number(n, hi, "f64")?, number(n, lo, "f64")?),
+                _ => return Err(error(n, "a rounding is `exact hi lo`")),
+            };
+            if values.insert(exact.to_owned(), (hi, lo)).is_some() {
+                return Err(error(n, format!("a second rounding of {exact}")));
+            }
+        }
+        Ok(Roundings { values })
+    }
 }
 
 /// The lines of one method: its number, keyword and the rest of each line.
@@ -343,6 +531,16 @@ impl<'a> Lines<'a> {
         match (found.next(), found.next()) {
             (Some((n, _, rest)), None) => Ok((*n, rest)),
             (None, _) => Err(error(start, format!("the method has no `{keyword}` line"))),
+            (Some(_), Some((n, _, _))) => Err(error(*n, format!("a second `{keyword}` line"))),
+        }
+    }
+
+    /// The rest of the line with `keyword`, if there is one (and only one).
+    fn optional(&self, keyword: &str) -> Result<Option<(usize, &'a str)>, ReadError> {
+        let mut found = self.lines.iter().filter(|(_, k, _)| *k == keyword);
+        match (found.next(), found.next()) {
+            (None, _) => Ok(None),
+            (Some((n, _, rest)), None) => Ok(Some((*n, rest))),
             (Some(_), Some((n, _, _))) => Err(error(*n, format!("a second `{keyword}` line"))),
         }
     }
@@ -511,14 +709,12 @@ fn block_line(line: usize, rest: &str) -> Result<Block, ReadError> {
     }
 }
 
-fn table_line(line: usize, rest: &str) -> Result<Coefficient, ReadError> {
+fn table_line(line: usize, rest: &str, roundings: &Roundings) -> Result<Coefficient, ReadError> {
     match rest.split_whitespace().collect::<Vec<_>>()[..] {
-        [exact, hi, lo] => Ok(Coefficient {
-            exact: exact.to_owned(),
-            hi: number(line, hi, "f64")?,
-            lo: number(line, lo, "f64")?,
-        }),
-        _ => Err(error(line, "a coefficient is `#k exact hi lo`")),
+        [exact] => roundings
+            .get(exact)
+            .ok_or_else(|| error(line, format!("{exact} is not in the table of roundings"))),
+        _ => Err(error(line, "a coefficient is `#k exact`")),
     }
 }
 
@@ -546,18 +742,129 @@ fn facts_line(line: usize, rest: &str) -> Result<Facts, ReadError> {
         preserves_constraint: boolean(line, get("preserves_constraint")?)?,
         multiplier: choice(line, &MULTIPLIERS, get("multiplier")?)?,
         needs_linear_one_form: boolean(line, get("needs_linear_one_form")?)?,
+        ..Facts::new(false)
     })
 }
 
-/// Reads one method from its lines.
-fn read_method(start: usize, lines: &Lines<'_>) -> Result<Method<Coefficient>, ReadError> {
+const CLASSES: [(&str, Class); 4] = [
+    ("Recommended", Class::Recommended),
+    ("Suitable", Class::Suitable),
+    ("Reference", Class::Reference),
+    ("Avoid", Class::Avoid),
+];
+
+fn cause(line: usize, name: &str) -> Result<String, ReadError> {
+    if is_cause(name) {
+        Ok(name.to_owned())
+    } else {
+        Err(error(
+            line,
+            format!("`{name}` is not a cause (an upper-case name of `generated::measured`)"),
+        ))
+    }
+}
+
+fn pin_line(line: usize, rest: &str) -> Result<Pin, ReadError> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let order = |text: &str| -> Result<f64, ReadError> {
+        let order: f64 = number(line, text, "order")?;
+        if order.is_finite() && order >= 0.0 {
+            Ok(order)
+        } else {
+            Err(error(line, format!("`{text}` is not an order")))
+        }
+    };
+    Ok(match words[..] {
+        ["Order", p, reason] => Pin::Order {
+            order: order(p)?,
+            reason: cause(line, reason)?,
+        },
+        ["Parasitic", p, reason] => Pin::Parasitic {
+            order: order(p)?,
+            reason: cause(line, reason)?,
+        },
+        // The error text is kept as written, spaces and all.
+        ["Fails", reason, _, ..] => Pin::Fails {
+            reason: cause(line, reason)?,
+            error: rest
+                .split_once(reason)
+                .map_or("", |(_, error)| error)
+                .trim_start()
+                .to_owned(),
+        },
+        ["Erratic", reason] => Pin::Erratic {
+            reason: cause(line, reason)?,
+        },
+        ["NoConvergence", reason] => Pin::NoConvergence {
+            reason: cause(line, reason)?,
+        },
+        _ => {
+            return Err(error(
+                line,
+                "a pin is `Order p CAUSE`, `Parasitic p CAUSE`, `Fails CAUSE error`, \
+                 `Erratic CAUSE` or `NoConvergence CAUSE`",
+            ));
+        }
+    })
+}
+
+/// The facts of a method: its `facts` line, then what was measured of it and its
+/// recommendation, each from its line if it has one.
+fn read_facts(lines: &Lines<'_>, start: usize) -> Result<Facts, ReadError> {
+    let (n, facts) = lines.one("facts", start)?;
+    let pin = |keyword: &str| {
+        lines
+            .optional(keyword)?
+            .map(|(n, rest)| pin_line(n, rest))
+            .transpose()
+    };
+    let limitations = match lines.optional("limitations")? {
+        None => Vec::new(),
+        Some((n, rest)) => {
+            let names = rest
+                .split_whitespace()
+                .map(|name| cause(n, name))
+                .collect::<Result<Vec<_>, _>>()?;
+            if names.is_empty() {
+                return Err(error(n, "a `limitations` line names at least one"));
+            }
+            names
+        }
+    };
+    let recommendation = match lines.optional("recommendation")? {
+        None => None,
+        Some((n, rest)) => {
+            let (class, reason) = rest
+                .split_once(' ')
+                .ok_or_else(|| error(n, "a recommendation is `Class reason`"))?;
+            Some(Recommendation {
+                class: choice(n, &CLASSES, class)?,
+                reason: reason.to_owned(),
+            })
+        }
+    };
+    Ok(Facts {
+        pinned: pin("pinned")?,
+        pinned_on_index_two_pendulum: pin("pinned_on_index_two_pendulum")?,
+        limitations,
+        recommendation,
+        ..facts_line(n, facts)?
+    })
+}
+
+/// Reads one method from its lines, its coefficients rounded as `roundings` says.
+fn read_method(
+    start: usize,
+    lines: &Lines<'_>,
+    roundings: &Roundings,
+) -> Result<Method<Coefficient>, ReadError> {
     let mut table = Vec::new();
     for (n, keyword, rest) in &lines.lines {
         if let Some(k) = keyword.strip_prefix('#') {
             if number::<usize>(*n, k, "coefficient index")? != table.len() {
                 return Err(error(*n, "coefficients are numbered #0, #1, … in order"));
             }
-            table.push(table_line(*n, rest)?);
+            table.push(table_line(*n, rest, roundings)?);
         }
     }
     let blocks = lines
@@ -649,7 +956,6 @@ fn read_method(start: usize, lines: &Lines<'_>) -> Result<Method<Coefficient>, R
         number::<usize>(n, rest, keyword)
     };
     let (n, problem) = lines.one("problem", start)?;
-    let (f, facts) = lines.one("facts", start)?;
     let (r, rank_deficient) = lines.one("rank_deficient", start)?;
     Ok(Method {
         name: text("method")?,
@@ -668,7 +974,7 @@ fn read_method(start: usize, lines: &Lines<'_>) -> Result<Method<Coefficient>, R
         p_next,
         rank_deficient: boolean(r, rank_deficient)?,
         multiplier,
-        facts: facts_line(f, facts)?,
+        facts: read_facts(lines, start)?,
         same_equations_as: match lines.all("same_equations_as").collect::<Vec<_>>()[..] {
             [] => None,
             [(_, target)] => Some(target.to_owned()),
@@ -677,8 +983,8 @@ fn read_method(start: usize, lines: &Lines<'_>) -> Result<Method<Coefficient>, R
     })
 }
 
-/// Reads the methods of a description text.
-pub fn read(text: &str) -> Result<Vec<Method<Coefficient>>, ReadError> {
+/// Reads the methods of a description text, whose coefficients are rounded as `roundings` says.
+pub fn read(text: &str, roundings: &Roundings) -> Result<Vec<Method<Coefficient>>, ReadError> {
     let mut methods = Vec::new();
     let mut current: Option<(usize, Lines<'_>)> = None;
     for (i, line) in text.lines().enumerate() {
@@ -699,7 +1005,7 @@ pub fn read(text: &str) -> Result<Vec<Method<Coefficient>>, ReadError> {
             (None, _) => return Err(error(n, "expected `method Name`")),
             (Some(_), "method") => return Err(error(n, "the previous method has no `end`")),
             (Some((start, lines)), "end") => {
-                methods.push(read_method(*start, lines)?);
+                methods.push(read_method(*start, lines, roundings)?);
                 current = None;
             }
             (Some((_, lines)), _) => lines.lines.push((n, keyword, rest)),
@@ -723,6 +1029,10 @@ order 2
 problem Holonomic
 doc A sample.
 facts preserves_constraint=true multiplier=Projection needs_linear_one_form=false
+pinned Order 2.5 SAMPLE_CAUSE
+pinned_on_index_two_pendulum Fails OTHER_CAUSE parasitic multiplier mode
+limitations SINGULAR_GAUGE SAMPLE_CAUSE OTHER_CAUSE
+recommendation Suitable order 2.5, not 2 (SAMPLE_CAUSE)
 rank_deficient false
 unknown V 2 Velocity Coordinates
 unknown Lambda 1 Multiplier Constraints
@@ -736,14 +1046,24 @@ row R[1] = r_1
 row R[2] = r_2
 update q_1 q_1
 multiplier Lambda #1
-#0 0 0.0 0.0
-#1 1/3 0.3333333333333333 1.850371707708594e-17
+#0 0
+#1 1/3
 end
 ";
 
+    const ROUNDINGS: &str = "// comment
+0 0.0 0.0
+1/3 0.3333333333333333 1.850371707708594e-17
+1/2 0.5 0.0
+";
+
+    fn roundings() -> Roundings {
+        Roundings::read(ROUNDINGS).unwrap()
+    }
+
     #[test]
     fn a_description_reads_back_as_written() {
-        let methods = read(SAMPLE).unwrap();
+        let methods = read(SAMPLE, &roundings()).unwrap();
         assert_eq!(methods.len(), 1);
         let m = &methods[0];
         assert_eq!((m.s, m.order, m.problem), (2, 2, ProblemKind::Holonomic));
@@ -759,28 +1079,108 @@ end
         assert_eq!((terms[2].0.value.hi, terms[2].0.h_power), (-1.0, 2));
         assert_eq!(terms[2].1, Term::Unknown { block: 0, stage: 1 });
         assert_eq!(m.facts.multiplier, Some(Multiplier::Projection));
-        assert_eq!(write(&methods).unwrap(), SAMPLE);
+        assert_eq!(
+            m.facts.pinned,
+            Some(Pin::Order {
+                order: 2.5,
+                reason: "SAMPLE_CAUSE".to_owned()
+            })
+        );
+        assert_eq!(
+            m.facts.pinned_on_index_two_pendulum,
+            Some(Pin::Fails {
+                error: "parasitic multiplier mode".to_owned(),
+                reason: "OTHER_CAUSE".to_owned()
+            })
+        );
+        assert_eq!(m.facts.limitations.len(), 3);
+        let recommendation = m.facts.recommendation.as_ref().unwrap();
+        assert_eq!(recommendation.class, Class::Suitable);
+        assert_eq!(recommendation.reason, "order 2.5, not 2 (SAMPLE_CAUSE)");
+        let mut written = Roundings::default();
+        assert_eq!(write(&methods, &mut written).unwrap(), SAMPLE);
+        // The written table holds the roundings of the method's coefficients only, in
+        // increasing order of value.
+        assert_eq!(
+            written.text(),
+            "0 0.0 0.0\n1/3 0.3333333333333333 1.850371707708594e-17\n"
+        );
+        assert_eq!(
+            Roundings::read(&written.text()).unwrap().get("1/3"),
+            roundings().get("1/3")
+        );
+    }
+
+    /// A method without measurements writes none of their lines and reads back without them.
+    #[test]
+    fn a_method_without_measurements_has_no_lines_for_them() {
+        let mut m = read(SAMPLE, &roundings()).unwrap().remove(0);
+        m.facts = Facts::new(true);
+        let text = write(&[m.clone()], &mut Roundings::default()).unwrap();
+        for keyword in ["pinned", "limitations", "recommendation"] {
+            assert!(!text.contains(keyword), "{keyword}");
+        }
+        assert_eq!(read(&text, &roundings()).unwrap(), [m]);
     }
 
     fn broken(from: &str, to: &str) -> ReadError {
         assert!(SAMPLE.contains(from), "{from}");
-        read(&SAMPLE.replacen(from, to, 1)).unwrap_err()
+        read(&SAMPLE.replacen(from, to, 1), &roundings()).unwrap_err()
     }
 
     #[test]
     fn malformed_descriptions_are_refused_at_their_line() {
         let cases = [
-            ("Map(q_1)", "Chart(q_1)", 15, "not a kernel"),
-            ("#1 c_1", "#7 c_1", 16, "no coefficient #7"),
-            ("row R[2] = r_2", "row R[3] = r_2", 19, "out of range"),
-            ("V[2]\n", "W[2]\n", 14, "no unknown block `W`"),
-            ("- λ_n", "- μ_n", 16, "not an earlier value"),
-            ("Dae.Phi(q_1, p_n)", "Dae.Phi(q_1)", 17, "takes 2 arguments"),
+            ("Map(q_1)", "Chart(q_1)", 19, "not a kernel"),
+            ("#1 c_1", "#7 c_1", 20, "no coefficient #7"),
+            ("row R[2] = r_2", "row R[3] = r_2", 23, "out of range"),
+            ("V[2]\n", "W[2]\n", 18, "no unknown block `W`"),
+            ("- λ_n", "- μ_n", 20, "not an earlier value"),
+            ("Dae.Phi(q_1, p_n)", "Dae.Phi(q_1)", 21, "takes 2 arguments"),
             ("problem Holonomic", "problem Rigid", 6, "not one of"),
             ("end\n", "", 1, "no `end`"),
             ("update q_1 q_1\n", "", 1, "no `update` line"),
-            ("#1 1/3", "#2 1/3", 23, "numbered"),
-            ("+ #1 h V[1]", "- #1 h V[1]", 14, "carries its sign"),
+            ("#1 1/3", "#2 1/3", 27, "numbered"),
+            ("+ #1 h V[1]", "- #1 h V[1]", 18, "carries its sign"),
+            (
+                "#1 1/3",
+                "#1 2/7",
+                27,
+                "2/7 is not in the table of roundings",
+            ),
+            ("#1 1/3", "#1 1/3 0.3333333333333333 0.0", 27, "`#k exact`"),
+            ("Order 2.5", "Order two", 9, "not a valid order"),
+            ("Order 2.5", "Order -1", 9, "not an order"),
+            (
+                "Order 2.5 SAMPLE_CAUSE",
+                "Sideways SAMPLE_CAUSE",
+                9,
+                "a pin is",
+            ),
+            (
+                "Fails OTHER_CAUSE parasitic multiplier mode",
+                "Fails OTHER_CAUSE",
+                10,
+                "a pin is",
+            ),
+            (
+                "limitations SINGULAR_GAUGE",
+                "limitations singular gauge",
+                11,
+                "not a cause",
+            ),
+            (
+                "recommendation Suitable",
+                "recommendation Best",
+                12,
+                "not one of",
+            ),
+            (
+                "rank_deficient false",
+                "pinned Erratic SAMPLE_CAUSE\nrank_deficient false",
+                13,
+                "a second `pinned` line",
+            ),
         ];
         for (from, to, line, message) in cases {
             let e = broken(from, to);
@@ -789,15 +1189,53 @@ end
         }
     }
 
+    /// A malformed table of roundings is refused at its line.
+    #[test]
+    fn malformed_roundings_are_refused_at_their_line() {
+        let cases = [
+            ("1/2 0.5 0.0", "1/2 0.5", 4, "`exact hi lo`"),
+            ("1/2 0.5 0.0", "1/2 half 0.0", 4, "not a valid f64"),
+            ("1/2 0.5 0.0", "1/3 0.5 0.0", 4, "a second rounding of 1/3"),
+        ];
+        for (from, to, line, message) in cases {
+            let e = Roundings::read(&ROUNDINGS.replacen(from, to, 1)).unwrap_err();
+            assert_eq!(e.line, line, "{from} → {to}: {e}");
+            assert!(e.message.contains(message), "{from} → {to}: {e}");
+        }
+    }
+
     #[test]
     fn names_that_a_reader_would_misread_are_refused() {
-        let mut m = read(SAMPLE).unwrap().remove(0);
+        let written =
+            |m: &Method<Coefficient>| write(std::slice::from_ref(m), &mut Roundings::default());
+        let mut m = read(SAMPLE, &roundings()).unwrap().remove(0);
         m.values[1].name = "q_1".to_owned();
-        assert!(matches!(write(&[m.clone()]), Err(WriteError::Name { .. })));
+        assert!(matches!(written(&m), Err(WriteError::Name { .. })));
         m.values[1].name = "h".to_owned();
-        assert!(matches!(write(&[m.clone()]), Err(WriteError::Name { .. })));
+        assert!(matches!(written(&m), Err(WriteError::Name { .. })));
         m.values[1].name = "c_1".to_owned();
+        m.facts.limitations.push("lower_case".to_owned());
+        assert!(matches!(written(&m), Err(WriteError::Cause { .. })));
+        m.facts.limitations.pop();
+        if let Some(r) = &mut m.facts.recommendation {
+            r.reason.push_str("\nsecond line");
+        }
+        assert!(matches!(written(&m), Err(WriteError::LineBreak { .. })));
+        m.facts.recommendation = None;
         m.doc = "two\nlines".to_owned();
-        assert!(matches!(write(&[m]), Err(WriteError::LineBreak { .. })));
+        assert!(matches!(written(&m), Err(WriteError::LineBreak { .. })));
+    }
+
+    /// One exact value rounded two ways is refused when written.
+    #[test]
+    fn an_exact_value_has_one_rounding() {
+        let m = read(SAMPLE, &roundings()).unwrap().remove(0);
+        let mut other = m.clone();
+        other.nodes[1].lo = 0.0;
+        let e = write(&[m, other], &mut Roundings::default()).unwrap_err();
+        assert!(
+            matches!(e, WriteError::Rounding { ref exact, .. } if exact == "1/3"),
+            "{e}"
+        );
     }
 }
