@@ -14,8 +14,9 @@ pub mod facts;
 pub mod jacobian;
 pub mod literal;
 pub mod scalar;
+pub mod spark;
 pub mod structure;
 pub mod text;
 
-pub use scalar::{Coefficient, DoubleDouble, Scalar};
+pub use scalar::{Coefficient, DoubleDouble, Scalar, Slot};
 pub use structure::Method;

@@ -13,14 +13,26 @@
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
 
-/// The real arithmetic of the chain rule and the emitter.
-pub trait Scalar: Clone + PartialEq + Debug {
-    /// 0.
-    fn zero() -> Self;
+/// A coefficient as a stage structure holds it: a tableau entry, a weight or a node, possibly
+/// negated (`Y_j − h Σ_k a_jk V_k`), but never the result of other arithmetic, so that a
+/// structure built over the generator's exact numbers and one built over their descriptions
+/// ([`Coefficient`]) agree entry by entry.
+pub trait Slot: Clone + PartialEq + Debug {
     /// 1.
     fn one() -> Self;
     /// −x.
     fn neg(&self) -> Self;
+    /// Whether x is exactly zero (a slot entry that contributes no term).
+    fn is_zero(&self) -> bool;
+    /// The double-double rounding `(hi, lo)` of x, what an emitted stepper sees of it: equal
+    /// roundings make equal stage values.
+    fn rounding(&self) -> (f64, f64);
+}
+
+/// The real arithmetic of the chain rule and the emitter.
+pub trait Scalar: Slot {
+    /// 0.
+    fn zero() -> Self;
     /// x + y.
     fn add(&self, y: &Self) -> Self;
     /// x · y.
@@ -68,11 +80,7 @@ impl DoubleDouble {
     }
 }
 
-impl Scalar for DoubleDouble {
-    fn zero() -> Self {
-        DoubleDouble { hi: 0.0, lo: 0.0 }
-    }
-
+impl Slot for DoubleDouble {
     fn one() -> Self {
         DoubleDouble { hi: 1.0, lo: 0.0 }
     }
@@ -82,6 +90,20 @@ impl Scalar for DoubleDouble {
             hi: -self.hi,
             lo: -self.lo,
         }
+    }
+
+    fn is_zero(&self) -> bool {
+        self.hi == 0.0 && self.lo == 0.0
+    }
+
+    fn rounding(&self) -> (f64, f64) {
+        (self.hi, self.lo)
+    }
+}
+
+impl Scalar for DoubleDouble {
+    fn zero() -> Self {
+        DoubleDouble { hi: 0.0, lo: 0.0 }
     }
 
     fn add(&self, y: &Self) -> Self {
@@ -127,6 +149,41 @@ impl Coefficient {
     }
 }
 
+/// A description's coefficients as slot entries: `−x` is the coefficient the generator
+/// describes for its exact `−x` (the exact text with its sign flipped, the rounding negated:
+/// rounding to nearest and to a number of digits is symmetric), and zero is the exact `0`.
+impl Slot for Coefficient {
+    fn one() -> Self {
+        Coefficient {
+            exact: "1".to_owned(),
+            hi: 1.0,
+            lo: 0.0,
+        }
+    }
+
+    fn neg(&self) -> Self {
+        let exact = match self.exact.strip_prefix('-') {
+            Some(magnitude) => magnitude.to_owned(),
+            None if self.is_zero() => self.exact.clone(),
+            None => format!("-{}", self.exact),
+        };
+        // `0.0 − x` is `−x`, and +0 (not −0) for a zero, as the generator rounds an exact zero.
+        Coefficient {
+            exact,
+            hi: 0.0 - self.hi,
+            lo: 0.0 - self.lo,
+        }
+    }
+
+    fn is_zero(&self) -> bool {
+        self.exact == "0"
+    }
+
+    fn rounding(&self) -> (f64, f64) {
+        (self.hi, self.lo)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,5 +208,23 @@ mod tests {
         assert_eq!(square.lo, 2.0 * tiny);
         assert!(!square.is_negligible());
         assert!(third.add(&third.neg()).is_negligible());
+    }
+
+    /// A coefficient negates as the generator describes the negated exact value: the sign of
+    /// the text flips, the rounding is negated, and zero stays `0` with a positive rounding.
+    #[test]
+    fn coefficients_negate_as_described() {
+        let c = |exact: &str, hi: f64, lo: f64| Coefficient {
+            exact: exact.to_owned(),
+            hi,
+            lo,
+        };
+        let third = c("1/3", 1.0 / 3.0, 1.850371707708594e-17);
+        assert_eq!(third.neg(), c("-1/3", -1.0 / 3.0, -1.850371707708594e-17));
+        assert_eq!(third.neg().neg(), third);
+        let zero = c("0", 0.0, 0.0).neg();
+        assert!(zero.is_zero() && zero.hi.is_sign_positive() && zero.lo.is_sign_positive());
+        assert_eq!(Coefficient::one().neg().exact, "-1");
+        assert!(!third.is_zero());
     }
 }

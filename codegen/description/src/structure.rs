@@ -9,12 +9,13 @@
 //! `M⁻¹p`. Residual rows are values; the exact Jacobian follows by the chain rule
 //! ([`crate::jacobian`]).
 //!
-//! The structure is generic over its coefficient type `C`: the generator builds it with exact
-//! numbers, the description holds [`crate::Coefficient`]s, and the chain rule and emission run
-//! on any [`Scalar`].
+//! The structure is generic over its coefficient type `C` ([`Slot`]): the generator builds it
+//! with exact numbers, the description holds [`crate::Coefficient`]s, and the chain rule and
+//! emission run on any [`crate::Scalar`].
 
 use crate::facts::Facts;
-use crate::scalar::Scalar;
+use crate::scalar::Slot;
+use crate::spark::Declaration;
 use serde::{Deserialize, Serialize};
 
 /// A step input.
@@ -252,7 +253,7 @@ pub struct Coef<C> {
     pub h_power: u32,
 }
 
-impl<C: Scalar> Coef<C> {
+impl<C: Slot> Coef<C> {
     /// `value` with no power of h.
     pub fn new(value: C) -> Coef<C> {
         Coef { value, h_power: 0 }
@@ -369,6 +370,9 @@ pub struct Method<C> {
     /// The earlier catalogue method whose unknowns, stage equations and update these are
     /// ([`Method::same_equations`]), if any: one stepper serves both, under both names.
     pub same_equations_as: Option<String>,
+    /// The declaration the structure was built from ([`crate::spark::build`]), if any: its
+    /// description carries the declaration instead of the blocks, values and rows.
+    pub declared: Option<Declaration<C>>,
 }
 
 /// A method that cannot be emitted.
@@ -454,11 +458,12 @@ impl<C> Method<C> {
                 .map(|(block, weights)| (*block, weights.iter().map(&f).collect())),
             facts: self.facts.clone(),
             same_equations_as: self.same_equations_as.clone(),
+            declared: self.declared.as_ref().map(|d| d.map(&f)),
         }
     }
 }
 
-impl<C: Scalar> Method<C> {
+impl<C: Slot> Method<C> {
     /// Whether `other` has the same unknowns, stage equations and update as `self`: everything
     /// but the names and the description agree, so one emitted stepper serves both (e.g. the
     /// midpoint and modified-midpoint projections of Gauss coincide).
@@ -482,6 +487,7 @@ impl<C: Scalar> Method<C> {
             multiplier,
             facts: _,
             same_equations_as: _,
+            declared: _,
         } = self;
         (multiplier, rank_deficient) == (&other.multiplier, &other.rank_deficient)
             && (
@@ -658,6 +664,6 @@ pub fn block(name: &str, stages: usize, role: Role, width: Width) -> Block {
 }
 
 /// `x − y`.
-pub fn minus<C: Scalar>(x: Term, y: Term) -> Expr<C> {
+pub fn minus<C: Slot>(x: Term, y: Term) -> Expr<C> {
     Expr::Linear(vec![(Coef::sign(true), x), (Coef::sign(false), y)])
 }

@@ -30,6 +30,29 @@
 //! `p_n`, `λ_n`), an unknown `Block[stage]` (stages from 1) or an earlier value by name. A
 //! kernel value is `Kernel(t, …)`. A method whose stage equations and update are those of an
 //! earlier catalogue method says so (`same_equations_as Name`); its body is written in full.
+//!
+//! A method of the SPARK families ([`crate::spark`]: SPARK, VSPARK, VPARK and their primary,
+//! Hamiltonian and implicit-DAE forms) is written as its declaration instead of the blocks,
+//! nodes, values, rows, update and multiplier: a `structure` line (`Spark`, `Spark UpstreamMu`,
+//! `Spark OmegaMu`, `Vspark` or `Vpark`) and one `slot` line per named slot of its tableau
+//! (`a_q`, `a_p`, `alpha_q`, `alpha_p`, `a_tilde_q`, `a_tilde_p`, `alpha_tilde_q`,
+//! `alpha_tilde_p`, `b_q`, `b_p`, `beta_q`, `beta_p`, `c`, `c_lambda`, `d_lambda`, `omega`,
+//! `delta`, and `null_d` with the μ weights `null_weights` where the structure takes the null
+//! vector), its entries `#k` of the coefficient table, a matrix row by row with the rows
+//! separated by `;`:
+//!
+//! ```text
+//! rank_deficient false
+//! structure Vspark
+//! slot a_q #0 #0 ; #1 #1
+//! slot b_q #1 #1
+//! slot delta
+//! ```
+//!
+//! The reader builds the stage structure from the declaration ([`crate::spark::build`]), and
+//! refuses the written-out lines beside it, a slot of the wrong shape at its line, and a `slot`
+//! line without a `structure` line.
+//!
 //! Table lines give each coefficient's exact text; its double-double rounding `hi lo` is kept
 //! once for every description, in the table of roundings ([`Roundings`],
 //! `generated/descriptions/roundings.txt`, one `exact hi lo` per line), which [`read`] takes.
@@ -44,11 +67,12 @@
 
 use crate::facts::{Class, Facts, Multiplier, Pin, Recommendation};
 use crate::scalar::Coefficient;
+use crate::spark::{BuildError, Declaration, Header, NullMultiplier, Slots, Structure, build};
 use crate::structure::{
     Block, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Row, Shift, Term,
     Value, Width,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 /// A description that cannot be written as text.
@@ -171,6 +195,17 @@ const MULTIPLIERS: [(&str, Option<Multiplier>); 3] = [
     ("Velocity", Some(Multiplier::Velocity)),
 ];
 
+const STRUCTURES: [(&str, Structure); 5] = [
+    ("Spark", Structure::Spark(NullMultiplier::Absent)),
+    (
+        "Spark UpstreamMu",
+        Structure::Spark(NullMultiplier::UpstreamCode),
+    ),
+    ("Spark OmegaMu", Structure::Spark(NullMultiplier::OmegaRow)),
+    ("Vspark", Structure::Vspark),
+    ("Vpark", Structure::Vpark),
+];
+
 fn name_of<T: PartialEq + Copy>(table: &[(&'static str, T)], x: T) -> &'static str {
     table.iter().find(|(_, y)| *y == x).map_or("", |(n, _)| n)
 }
@@ -251,11 +286,6 @@ fn write_method(
     let mut table = Table {
         entries: Vec::new(),
     };
-    let term = |t: &Term| match *t {
-        Term::Input(input) => name_of(&INPUTS, input).to_owned(),
-        Term::Unknown { block, stage } => format!("{}[{}]", m.blocks[block].name, stage + 1),
-        Term::Value(v) => m.values[v].name.clone(),
-    };
     let facts = &m.facts;
     let _ = writeln!(out, "method {}", m.name);
     let _ = writeln!(out, "family {}", m.family);
@@ -276,6 +306,26 @@ fn write_method(
         let _ = writeln!(out, "same_equations_as {target}");
     }
     let _ = writeln!(out, "rank_deficient {}", m.rank_deficient);
+    match &m.declared {
+        Some(declared) => write_declaration(declared, &mut table, out),
+        None => write_expanded(m, &mut table, out),
+    }
+    for (i, c) in table.entries.iter().enumerate() {
+        roundings.record(&m.name, c)?;
+        let _ = writeln!(out, "#{i} {}", c.exact);
+    }
+    out.push_str("end\n");
+    Ok(())
+}
+
+/// Writes the blocks, nodes, values, rows, update and multiplier of a method written out in
+/// full.
+fn write_expanded<'a>(m: &'a Method<Coefficient>, table: &mut Table<'a>, out: &mut String) {
+    let term = |t: &Term| match *t {
+        Term::Input(input) => name_of(&INPUTS, input).to_owned(),
+        Term::Unknown { block, stage } => format!("{}[{}]", m.blocks[block].name, stage + 1),
+        Term::Value(v) => m.values[v].name.clone(),
+    };
     for (keyword, blocks) in [("unknown", &m.blocks), ("residual", &m.rows_layout)] {
         for b in blocks {
             let _ = writeln!(
@@ -346,12 +396,36 @@ fn write_method(
             weights.join(" ")
         );
     }
-    for (i, c) in table.entries.iter().enumerate() {
-        roundings.record(&m.name, c)?;
-        let _ = writeln!(out, "#{i} {}", c.exact);
+}
+
+/// Writes a declared structure: its `structure` line and one `slot` line per slot, matrices row
+/// by row (rows separated by `;`).
+fn write_declaration<'a>(
+    declared: &'a Declaration<Coefficient>,
+    table: &mut Table<'a>,
+    out: &mut String,
+) {
+    let _ = writeln!(
+        out,
+        "structure {}",
+        name_of(&STRUCTURES, declared.structure)
+    );
+    for (name, _, rows) in declared.slots.named() {
+        let rows: Vec<String> = rows
+            .iter()
+            .map(|row| {
+                let entries: Vec<String> =
+                    row.iter().map(|c| format!("#{}", table.index(c))).collect();
+                entries.join(" ")
+            })
+            .collect();
+        let entries = rows.join(" ; ");
+        if entries.is_empty() {
+            let _ = writeln!(out, "slot {name}");
+        } else {
+            let _ = writeln!(out, "slot {name} {entries}");
+        }
     }
-    out.push_str("end\n");
-    Ok(())
 }
 
 /// The text of `methods`, each followed by an empty line; the rounding of every coefficient
@@ -867,6 +941,61 @@ fn read_method(
             table.push(table_line(*n, rest, roundings)?);
         }
     }
+    let text = |keyword: &str| lines.one(keyword, start).map(|(_, rest)| rest.to_owned());
+    let count = |keyword: &str| {
+        let (n, rest) = lines.one(keyword, start)?;
+        number::<usize>(n, rest, keyword)
+    };
+    let (n, problem) = lines.one("problem", start)?;
+    let (r, rank_deficient) = lines.one("rank_deficient", start)?;
+    let header = Header {
+        name: text("method")?,
+        family: text("family")?,
+        doc: text("doc")?,
+        problem: choice(n, &PROBLEMS, problem)?,
+        pair: text("pair")?,
+        s: count("s")?,
+        order: count("order")?,
+        rank_deficient: boolean(r, rank_deficient)?,
+        facts: read_facts(lines, start)?,
+    };
+    let method = match lines.all("structure").collect::<Vec<_>>()[..] {
+        [] => read_expanded(start, lines, &table, header)?,
+        [(n, structure)] => read_declared(n, structure, lines, &table, header)?,
+        [_, (n, _), ..] => return Err(error(n, "a second `structure` line")),
+    };
+    Ok(Method {
+        same_equations_as: match lines.all("same_equations_as").collect::<Vec<_>>()[..] {
+            [] => None,
+            [(_, target)] => Some(target.to_owned()),
+            [_, (n, _), ..] => return Err(error(n, "a second `same_equations_as` line")),
+        },
+        ..method
+    })
+}
+
+/// The lines of a method written out in full, which a declared one has none of.
+const EXPANDED: [&str; 7] = [
+    "unknown",
+    "residual",
+    "nodes",
+    "value",
+    "row",
+    "update",
+    "multiplier",
+];
+
+/// Reads the blocks, nodes, values, rows, update and multiplier of a method written out in
+/// full.
+fn read_expanded(
+    start: usize,
+    lines: &Lines<'_>,
+    table: &[Coefficient],
+    header: Header,
+) -> Result<Method<Coefficient>, ReadError> {
+    if let Some((n, _)) = lines.all("slot").next() {
+        return Err(error(n, "a `slot` line without a `structure` line"));
+    }
     let blocks = lines
         .all("unknown")
         .map(|(n, rest)| block_line(n, rest))
@@ -878,7 +1007,7 @@ fn read_method(
     let mut scope = Scope {
         blocks: &blocks,
         values: BTreeMap::new(),
-        table: &table,
+        table,
     };
     let mut values = Vec::new();
     for (n, rest) in lines.all("value") {
@@ -949,22 +1078,14 @@ fn read_method(
             Some((block, weights))
         }
     };
-    scope.values.clear();
-    let text = |keyword: &str| lines.one(keyword, start).map(|(_, rest)| rest.to_owned());
-    let count = |keyword: &str| {
-        let (n, rest) = lines.one(keyword, start)?;
-        number::<usize>(n, rest, keyword)
-    };
-    let (n, problem) = lines.one("problem", start)?;
-    let (r, rank_deficient) = lines.one("rank_deficient", start)?;
     Ok(Method {
-        name: text("method")?,
-        family: text("family")?,
-        doc: text("doc")?,
-        problem: choice(n, &PROBLEMS, problem)?,
-        pair: text("pair")?,
-        s: count("s")?,
-        order: count("order")?,
+        name: header.name,
+        family: header.family,
+        doc: header.doc,
+        problem: header.problem,
+        pair: header.pair,
+        s: header.s,
+        order: header.order,
         nodes,
         blocks,
         rows_layout,
@@ -972,15 +1093,69 @@ fn read_method(
         rows,
         q_next,
         p_next,
-        rank_deficient: boolean(r, rank_deficient)?,
+        rank_deficient: header.rank_deficient,
         multiplier,
-        facts: read_facts(lines, start)?,
-        same_equations_as: match lines.all("same_equations_as").collect::<Vec<_>>()[..] {
-            [] => None,
-            [(_, target)] => Some(target.to_owned()),
-            [_, (n, _), ..] => return Err(error(n, "a second `same_equations_as` line")),
-        },
+        facts: header.facts,
+        same_equations_as: None,
+        declared: None,
     })
+}
+
+/// Reads a declared structure (the `structure` line `n` names it) and builds it
+/// ([`crate::spark::build`]); a malformed slot is refused at its line, a declaration that does
+/// not describe a method at the `structure` line.
+fn read_declared(
+    n: usize,
+    structure: &str,
+    lines: &Lines<'_>,
+    table: &[Coefficient],
+    header: Header,
+) -> Result<Method<Coefficient>, ReadError> {
+    let structure = choice(n, &STRUCTURES, structure)?;
+    for keyword in EXPANDED {
+        if let Some((k, _)) = lines.all(keyword).next() {
+            return Err(error(
+                k,
+                format!("a declared structure is not written out: no `{keyword}` line"),
+            ));
+        }
+    }
+    let scope = Scope {
+        blocks: &[],
+        values: BTreeMap::new(),
+        table,
+    };
+    let mut named = HashMap::new();
+    let mut at = HashMap::new();
+    for (k, rest) in lines.all("slot") {
+        let (name, entries) = rest.split_once(' ').unwrap_or((rest, ""));
+        let rows = if entries.trim().is_empty() {
+            Vec::new()
+        } else {
+            entries
+                .split(';')
+                .map(|row| {
+                    row.split_whitespace()
+                        .map(|c| scope.coefficient(k, c))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        if named.insert(name, rows).is_some() {
+            return Err(error(k, format!("a second slot `{name}`")));
+        }
+        at.insert(name, k);
+    }
+    let refused = |e: BuildError| {
+        let line = match &e {
+            BuildError::Shape { slot, .. } => at.get(slot).copied(),
+            BuildError::UnknownSlot { slot } => at.get(slot.as_str()).copied(),
+            _ => None,
+        };
+        error(line.unwrap_or(n), e.to_string())
+    };
+    let slots = Slots::from_named(named).map_err(refused)?;
+    build(header, Declaration { structure, slots }).map_err(refused)
 }
 
 /// Reads the methods of a description text, whose coefficients are rounded as `roundings` says.
@@ -1128,6 +1303,92 @@ end
         read(&SAMPLE.replacen(from, to, 1), &roundings()).unwrap_err()
     }
 
+    /// A VSPARK over a tableau with s = 2 internal stages, r = 1 projective stage and a null
+    /// vector, declared by its slots.
+    const DECLARED: &str = "method Declared2
+family Declared
+pair LobattoIIIAIIIB
+s 2
+order 2
+problem DegenerateLagrangian
+doc A declared sample.
+facts preserves_constraint=true multiplier=Projection needs_linear_one_form=false
+rank_deficient false
+structure Vspark
+slot a_q #0 #0 ; #1 #1
+slot a_p #1 #0 ; #1 #0
+slot alpha_q #1 ; #1
+slot alpha_p #1 ; #1
+slot a_tilde_q #1 #1
+slot a_tilde_p #1 #1
+slot alpha_tilde_q #1
+slot alpha_tilde_p #1
+slot b_q #1 #1
+slot b_p #1 #1
+slot beta_q #1
+slot beta_p #1
+slot c #0 #2
+slot c_lambda #2
+slot d_lambda #2
+slot omega #2 #3
+slot delta
+slot null_d #2 #3
+slot null_weights #4 #5
+#0 0
+#1 1/2
+#2 1
+#3 -1
+#4 2
+#5 -2
+end
+";
+
+    const DECLARED_ROUNDINGS: &str = "0 0.0 0.0
+1/2 0.5 0.0
+1 1.0 0.0
+-1 -1.0 0.0
+2 2.0 0.0
+-2 -2.0 0.0
+";
+
+    fn declared_roundings() -> Roundings {
+        Roundings::read(DECLARED_ROUNDINGS).unwrap()
+    }
+
+    fn broken_declaration(from: &str, to: &str) -> ReadError {
+        assert!(DECLARED.contains(from), "{from}");
+        read(&DECLARED.replacen(from, to, 1), &declared_roundings()).unwrap_err()
+    }
+
+    /// A declaration reads back as the structure it declares (the internal velocities with
+    /// their φ rows, the multipliers with the ω row, μ with the null vector's row, a stage value
+    /// shared by the update) and is written back as declared.
+    #[test]
+    fn a_declared_structure_reads_back_as_written() {
+        let methods = read(DECLARED, &declared_roundings()).unwrap();
+        let m = &methods[0];
+        let names = |blocks: &[Block]| blocks.iter().map(|b| b.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&m.blocks), ["V", "Lambda", "Mu"]);
+        assert_eq!(names(&m.rows_layout), ["Phi", "Omega", "Null"]);
+        assert_eq!(m.rows.len(), 4);
+        // b^q is the row a^q_2: the update is the second internal stage's position.
+        assert_eq!(m.values[m.q_next].name, "q_2");
+        let Some((block, weights)) = &m.multiplier else {
+            panic!("VSPARK carries its multiplier")
+        };
+        assert_eq!((*block, weights[0].exact.as_str()), (1, "1"));
+        // −(d₂/b^p_2) μ on the second φ row: the negated weight −(−2).
+        let phi_mu = m.values.iter().find(|v| v.name == "phi_mu_2").unwrap();
+        let Expr::Linear(terms) = &phi_mu.expr else {
+            panic!("phi_mu_2 is linear")
+        };
+        assert_eq!(terms[1].0.value.exact, "2");
+        assert_eq!(
+            write(&methods, &mut Roundings::default()).unwrap(),
+            DECLARED
+        );
+    }
+
     #[test]
     fn malformed_descriptions_are_refused_at_their_line() {
         let cases = [
@@ -1184,6 +1445,82 @@ end
         ];
         for (from, to, line, message) in cases {
             let e = broken(from, to);
+            assert_eq!(e.line, line, "{from} → {to}: {e}");
+            assert!(e.message.contains(message), "{from} → {to}: {e}");
+        }
+        let e = broken("row R[1] = r_1", "slot a_q #0");
+        assert_eq!(e.line, 22, "{e}");
+        assert!(e.message.contains("without a `structure` line"), "{e}");
+        let declared = [
+            (
+                "slot a_q #0 #0 ; #1 #1",
+                "slot a_q #0 #0 ; #1",
+                11,
+                "slot a_q: expected 2×2",
+            ),
+            ("slot b_q #1 #1", "slot b_q #1 ; #1", 19, "a vector"),
+            (
+                "slot omega #2 #3",
+                "slot omega #2 #9",
+                26,
+                "no coefficient #9",
+            ),
+            (
+                "slot omega #2 #3",
+                "slot omega #2",
+                26,
+                "slot omega: expected 1×2",
+            ),
+            (
+                "slot delta\n",
+                "slot delta\nslot delta\n",
+                28,
+                "a second slot `delta`",
+            ),
+            ("slot delta\n", "slot gamma\n", 27, "`gamma` is not a slot"),
+            ("slot c #0 #2\n", "", 10, "the slot c is missing"),
+            ("slot null_d #2 #3\n", "", 10, "the slot null_d is missing"),
+            ("structure Vspark", "structure Vsparkle", 10, "not one of"),
+            (
+                "structure Vspark",
+                "structure Spark",
+                10,
+                "takes no null vector",
+            ),
+            (
+                "structure Vspark",
+                "structure Spark UpstreamMu",
+                10,
+                "r = s",
+            ),
+            (
+                "problem DegenerateLagrangian",
+                "problem HamiltonianDae",
+                10,
+                "not defined",
+            ),
+            (
+                "problem DegenerateLagrangian",
+                "problem Holonomic",
+                10,
+                "not defined",
+            ),
+            (
+                "slot delta\n",
+                "slot delta\nvalue x = q_n\n",
+                28,
+                "no `value` line",
+            ),
+            (
+                "structure Vspark\n",
+                "structure Vspark\nstructure Vpark\n",
+                11,
+                "a second",
+            ),
+            ("s 2\n", "s 3\n", 11, "slot a_q: expected 3×3"),
+        ];
+        for (from, to, line, message) in declared {
+            let e = broken_declaration(from, to);
             assert_eq!(e.line, line, "{from} → {to}: {e}");
             assert!(e.message.contains(message), "{from} → {to}: {e}");
         }

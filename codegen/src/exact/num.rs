@@ -332,19 +332,30 @@ fn format_float(f: &Float, digits: usize) -> String {
     format!("{sign}{body}")
 }
 
-/// The generator's chain rule runs on exact numbers: a sum of products is zero only when it
-/// is (to the working precision of its irrational parts).
-impl sparkgen_description::Scalar for Num {
-    fn zero() -> Num {
-        Num::zero()
-    }
-
+/// The generator builds stage structures over exact numbers.
+impl sparkgen_description::scalar::Slot for Num {
     fn one() -> Num {
         Num::one()
     }
 
     fn neg(&self) -> Num {
         Num::neg(self)
+    }
+
+    fn is_zero(&self) -> bool {
+        Num::is_zero(self)
+    }
+
+    fn rounding(&self) -> (f64, f64) {
+        (Num::to_f64(self), self.f64_remainder())
+    }
+}
+
+/// The generator's chain rule runs on exact numbers: a sum of products is zero only when it
+/// is (to the working precision of its irrational parts).
+impl sparkgen_description::Scalar for Num {
+    fn zero() -> Num {
+        Num::zero()
     }
 
     fn add(&self, y: &Num) -> Num {

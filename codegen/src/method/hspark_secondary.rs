@@ -202,6 +202,7 @@ fn build_method(
         multiplier: None,
         facts: Facts::new(omega_imposes_end(&c.omega, sigma)),
         same_equations_as: None,
+        declared: None,
     };
     let unknown = |block: usize, stage: usize| Term::Unknown { block, stage };
     let mu = unknown(MU, 0);

@@ -1,6 +1,7 @@
 //! The stage-structure IR as the generator builds it: the description crate's structure
 //! ([`sparkgen_description::structure`]) over exact numbers.
 
+pub use sparkgen_description::spark::combination;
 pub use sparkgen_description::structure::{
     AtomKind, Block, DaeFunction, Input, Kernel, MethodError, ProblemKind, Role, Row, Shift, Term,
     Width, block, minus,
@@ -16,18 +17,3 @@ pub type Expr = sparkgen_description::structure::Expr<Num>;
 pub type Value = sparkgen_description::structure::Value<Num>;
 /// A method for a given s with exact coefficients.
 pub type Method = sparkgen_description::structure::Method<Num>;
-
-/// `base + h Σ_j coef_j · term_j`, dropping exact zeros.
-pub fn combination(base: Option<Term>, h_terms: &[(Num, Term)]) -> Expr {
-    let mut terms: Vec<(Coef, Term)> = base
-        .map(|t| (Coef::new(Num::one()), t))
-        .into_iter()
-        .collect();
-    terms.extend(
-        h_terms
-            .iter()
-            .filter(|(c, _)| !c.is_zero())
-            .map(|(c, t)| (Coef::h(c.clone()), *t)),
-    );
-    Expr::Linear(terms)
-}

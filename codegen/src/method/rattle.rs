@@ -68,6 +68,7 @@ pub fn rattle_lobatto(s: usize, prec: Precision) -> Result<Method, TableauError>
         // c(q_{n+1}) = 0 and G(q_{n+1}) M⁻¹ p_{n+1} = 0 are rows of the stage equations.
         facts: Facts::new(true),
         same_equations_as: None,
+        declared: None,
     };
     let p_stage = |i| Term::Unknown { block: 0, stage: i };
     let lam = |i| Term::Unknown { block: 1, stage: i };

@@ -60,6 +60,7 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         multiplier: None,
         facts: Facts::new(omega_imposes_end(&omega, s)),
         same_equations_as: None,
+        declared: None,
     };
     let v = |i| Term::Unknown { block: 0, stage: i };
     let lam = |i| Term::Unknown { block: 1, stage: i };

@@ -63,6 +63,7 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
             ..Facts::new(false)
         },
         same_equations_as: None,
+        declared: None,
     };
     let v = |i| Term::Unknown { block: 0, stage: i };
     let mu = Term::Unknown { block: 1, stage: 0 };

@@ -188,6 +188,7 @@ fn build_method(
         multiplier: None,
         facts: Facts::new(omega_imposes_end(&c.omega, sigma)),
         same_equations_as: None,
+        declared: None,
     };
     let v = |j| Term::Unknown { block: 0, stage: j };
     let lam = |j| Term::Unknown { block: 1, stage: j };
