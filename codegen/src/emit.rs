@@ -32,6 +32,9 @@ use sparkgen_description::structure::Method as Described;
 use sparkgen_description::text;
 use std::path::{Path, PathBuf};
 
+/// Where the catalogue's tableau constants keep their exact values (once, as text).
+const EXACT_TABLE: &str = "exact::EXACT_TABLEAUS";
+
 /// The path of the emitted types inside the generated crate.
 fn crate_types() -> TokenStream {
     quote!(crate::types)
@@ -52,7 +55,7 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
             .iter()
             .filter(|e| e.tableau.family == family);
         let consts: Vec<TokenStream> = entries
-            .map(|e| tableaus::tableau_const(&e.tableau, &e.computed, &types))
+            .map(|e| tableaus::tableau_const(&e.tableau, &e.computed, &types, Some(EXACT_TABLE)))
             .collect();
         let doc = format!(
             " {} tableaus, s = {}..={}.",
@@ -264,7 +267,7 @@ pub fn tableau_source(
     })?;
     let tableau = build(family, s, prec)?;
     let computed = crate::catalogue::checked_properties(&tableau, prec)?;
-    let tokens = tableaus::tableau_const(&tableau, &computed, &types);
+    let tokens = tableaus::tableau_const(&tableau, &computed, &types, None);
     Ok(render(Path::new("OUT_DIR"), tokens)?.contents)
 }
 

@@ -80,8 +80,15 @@ pub fn properties_tokens(p: &Properties, types: &TokenStream) -> TokenStream {
     }
 }
 
-/// Emits `pub const FAMILY_S: Tableau<S> = …;`: the correctly rounded values and remainders.
-pub fn tableau_const(t: &Tableau, props: &Properties, types: &TokenStream) -> TokenStream {
+/// Emits `pub const FAMILY_S: Tableau<S> = …;`: the correctly rounded values and remainders,
+/// with the exact values in its doc comment, or, where they are kept once for a whole catalogue,
+/// a pointer to that table (`exact_table`, the path of the table).
+pub fn tableau_const(
+    t: &Tableau,
+    props: &Properties,
+    types: &TokenStream,
+    exact_table: Option<&str>,
+) -> TokenStream {
     let ident = format_ident!("{}", constant(t.family.name(), &[t.s]));
     let s = int(t.s);
     let name = t.name();
@@ -95,12 +102,21 @@ pub fn tableau_const(t: &Tableau, props: &Properties, types: &TokenStream) -> To
     } else {
         "irrational"
     };
-    // The exact values live once, in `exact::EXACT_TABLEAUS`.
-    let summary = format!(
-        " {name}: order {}, {kind}; exact values in `exact::EXACT_TABLEAUS`.",
-        props.order
-    );
-    let docs = quote!(#[doc = #summary]);
+    let docs = match exact_table {
+        Some(table) => {
+            let summary = format!(
+                " {name}: order {}, {kind}; exact values in `{table}`.",
+                props.order
+            );
+            quote!(#[doc = #summary])
+        }
+        None => {
+            let mut exact = vector_doc("c", &t.c);
+            exact.extend(vector_doc("b", &t.b));
+            exact.extend(matrix_doc("a", &t.a));
+            doc_attrs(&format!("{name}: order {}, {kind}.", props.order), &exact)
+        }
+    };
     let props = properties_tokens(props, types);
     quote! {
         #docs
