@@ -8,8 +8,8 @@
 mod exact_values;
 mod files;
 mod literal;
+mod measured;
 mod naming;
-mod registry;
 mod roundings;
 mod spark;
 mod tableaus;
@@ -43,10 +43,7 @@ fn crate_types() -> TokenStream {
 /// Every file of `generated/` for the catalogue.
 pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> {
     let types = crate_types();
-    let mut files = vec![
-        render(Path::new("src/lib.rs"), lib_module())?,
-        render(Path::new("src/types.rs"), types::types_module())?,
-    ];
+    let mut files = vec![render(Path::new("src/types.rs"), types::types_module())?];
     let mut family_mods = Vec::new();
     for family in Family::ALL {
         let module = snake(family.name());
@@ -101,12 +98,8 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
         exact_values::exact_module(catalogue),
     )?);
     files.push(render(
-        Path::new("src/registry.rs"),
-        registry::registry_module(catalogue),
-    )?);
-    files.push(render(
         Path::new("src/measured.rs"),
-        registry::measured_module(),
+        measured::measured_module(),
     )?);
     // Each description carries its method's facts with what was measured of it and its
     // recommendation, and its coefficients' exact texts; their roundings go to one table.
@@ -163,6 +156,8 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
         modules.push(module);
     }
     files.push(roundings::roundings_file(&roundings, Precision::DEFAULT)?);
+    let families: Vec<_> = families.iter().map(|f| format_ident!("{f}")).collect();
+    files.insert(0, render(Path::new("src/lib.rs"), lib_module(&families))?);
     files.push(render(
         Path::new("src/steppers.rs"),
         quote! {
@@ -215,7 +210,8 @@ fn spark_module(catalogue: &Catalogue, types: &TokenStream) -> TokenStream {
     }
 }
 
-fn lib_module() -> TokenStream {
+/// The crate root; `families` in catalogue order, whose steppers `for_each_stepper!` lists.
+fn lib_module(families: &[proc_macro2::Ident]) -> TokenStream {
     quote! {
         //! Tableaus and SPARK coefficients of sparkgen, emitted by `cargo codegen` from exact
         //! values computed in arbitrary precision. Never edited by hand: a test fails on drift.
@@ -231,8 +227,6 @@ fn lib_module() -> TokenStream {
         #[rustfmt::skip]
         pub mod pairs;
         #[rustfmt::skip]
-        pub mod registry;
-        #[rustfmt::skip]
         pub mod spark;
         #[rustfmt::skip]
         pub mod steppers;
@@ -242,6 +236,25 @@ fn lib_module() -> TokenStream {
         pub mod types;
 
         pub use types::*;
+
+        #[doc(hidden)]
+        pub use sparkgen_macros::stepper_registry;
+
+        /// The generated steppers as data: `for_each_stepper!(callback)` invokes
+        /// `callback! { degenerate: [(Type, "Family", s, order, pair, facts), …], holonomic: […],
+        /// implicit: […], hamiltonian: […] }` with the type name in `steppers`, its family,
+        /// stages, classical order, the catalogue pair (`"LobattoIIIAIIIB(3)"`, a name in
+        /// `catalogue::PAIRS`) it is built on and its `types::MethodFacts` (an expression),
+        /// grouped by the problem kind it applies to (degenerate Lagrangians; holonomic systems,
+        /// implicit and Hamiltonian DAEs, whose steppers take the number of constraints as a
+        /// const parameter), in catalogue order. The rows are read from the descriptions of the
+        /// families listed here by `sparkgen_macros::stepper_registry!`.
+        #[macro_export]
+        macro_rules! for_each_stepper {
+            ($callback:ident) => {
+                $crate::stepper_registry! { $crate, $callback, [#(#families),*] }
+            };
+        }
     }
 }
 

@@ -285,11 +285,6 @@ pub fn described_facts(catalogue: &Catalogue) -> Vec<Facts> {
         .collect()
 }
 
-/// The recommendation of every method of the catalogue, in catalogue order.
-pub fn recommendations(catalogue: &Catalogue) -> Vec<Recommendation> {
-    recommend(&profiles(catalogue))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

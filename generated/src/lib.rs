@@ -11,8 +11,6 @@ pub mod measured;
 #[rustfmt::skip]
 pub mod pairs;
 #[rustfmt::skip]
-pub mod registry;
-#[rustfmt::skip]
 pub mod spark;
 #[rustfmt::skip]
 pub mod steppers;
@@ -21,3 +19,88 @@ pub mod tableaus;
 #[rustfmt::skip]
 pub mod types;
 pub use types::*;
+#[doc(hidden)]
+pub use sparkgen_macros::stepper_registry;
+/// The generated steppers as data: `for_each_stepper!(callback)` invokes
+/// `callback! { degenerate: [(Type, "Family", s, order, pair, facts), …], holonomic: […],
+/// implicit: […], hamiltonian: […] }` with the type name in `steppers`, its family,
+/// stages, classical order, the catalogue pair (`"LobattoIIIAIIIB(3)"`, a name in
+/// `catalogue::PAIRS`) it is built on and its `types::MethodFacts` (an expression),
+/// grouped by the problem kind it applies to (degenerate Lagrangians; holonomic systems,
+/// implicit and Hamiltonian DAEs, whose steppers take the number of constraints as a
+/// const parameter), in catalogue order. The rows are read from the descriptions of the
+/// families listed here by `sparkgen_macros::stepper_registry!`.
+#[macro_export]
+macro_rules! for_each_stepper {
+    ($callback:ident) => {
+        $crate::stepper_registry! { $crate, $callback, [SlrkLobattoIIIAB,
+        SlrkLobattoIIIBA, SlrkLobattoIIICCBar, SlrkLobattoIIICBarC, SlrkLobattoIIID,
+        SlrkLobattoIIIE, VprkGauss, VprkLobattoIIIAIIIB, VprkLobattoIIIBIIIA,
+        RattleLobattoIIIAIIIB, SparkGlrk, SparkLobattoIIIAIIIB, SparkLobattoIIIBIIIA,
+        SparkGlrkLobattoIIIAIIIB, SparkGlrkLobattoIIIBIIIA, SparkLobABC, SparkLobABD,
+        SparkGlvprk, VsparkGlrk, VsparkLobattoIIIAIIIB, VsparkLobattoIIIBIIIA,
+        VsparkGlrkLobattoIIIAIIIB, VsparkGlrkLobattoIIIBIIIA, VsparkLobABC, VsparkLobABD,
+        VsparkGlvprk, VparkGlrkpSymplectic, VparkLobattoIIIAIIIBpSymplectic,
+        VparkLobattoIIIBIIIApSymplectic, IdaeSparkGlrk, IdaeSparkLobattoIIIAIIIB,
+        IdaeSparkLobattoIIIBIIIA, IdaeSparkGlrkLobattoIIIAIIIB,
+        IdaeSparkGlrkLobattoIIIBIIIA, IdaeSparkLobABC, IdaeSparkLobABD, IdaeSparkGlvprk,
+        IdaeVparkGlrkpSymplectic, IdaeVparkLobattoIIIAIIIBpSymplectic,
+        IdaeVparkLobattoIIIBIIIApSymplectic, VsparkPrimaryGlrkpInternal,
+        VsparkPrimaryGlrkpModifiedInternal, VsparkPrimaryGlrkpMidpoint,
+        VsparkPrimaryGlrkpModifiedMidpoint, VsparkPrimaryGlrkpSymmetric,
+        VsparkPrimaryGlrkpLobattoIIIAIIIB, VsparkPrimaryGlrkpLobattoIIIBIIIA,
+        VsparkPrimaryGlrkpModifiedLobattoIIIAIIIB,
+        VsparkPrimaryGlrkpModifiedLobattoIIIBIIIA, VsparkPrimaryGlrkpSymplectic,
+        VsparkPrimaryLobattoIIIAIIIBpMidpoint,
+        VsparkPrimaryLobattoIIIAIIIBpModifiedMidpoint,
+        VsparkPrimaryLobattoIIIAIIIBpSymmetric,
+        VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIB,
+        VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIA,
+        VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIB,
+        VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIA,
+        VsparkPrimaryLobattoIIIBIIIApMidpoint,
+        VsparkPrimaryLobattoIIIBIIIApModifiedMidpoint,
+        VsparkPrimaryLobattoIIIBIIIApSymmetric,
+        VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIB,
+        VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIA,
+        VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIB,
+        VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIA,
+        VparkLobattoIIIAIIIBpSymplecticUpstream,
+        VsparkPrimaryLobattoIIIAIIIBpMidpointUpstream,
+        VsparkPrimaryLobattoIIIAIIIBpModifiedMidpointUpstream,
+        VsparkPrimaryLobattoIIIAIIIBpSymmetricUpstream,
+        VsparkPrimaryLobattoIIIAIIIBpLobattoIIIAIIIBUpstream,
+        VsparkPrimaryLobattoIIIAIIIBpLobattoIIIBIIIAUpstream,
+        VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIAIIIBUpstream,
+        VsparkPrimaryLobattoIIIAIIIBpModifiedLobattoIIIBIIIAUpstream,
+        VparkLobattoIIIBIIIApSymplecticUpstream,
+        VsparkPrimaryLobattoIIIBIIIApMidpointUpstream,
+        VsparkPrimaryLobattoIIIBIIIApModifiedMidpointUpstream,
+        VsparkPrimaryLobattoIIIBIIIApSymmetricUpstream,
+        VsparkPrimaryLobattoIIIBIIIApLobattoIIIAIIIBUpstream,
+        VsparkPrimaryLobattoIIIBIIIApLobattoIIIBIIIAUpstream,
+        VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIAIIIBUpstream,
+        VsparkPrimaryLobattoIIIBIIIApModifiedLobattoIIIBIIIAUpstream,
+        SparkLobattoIIIAIIIBUpstreamMu, SparkLobattoIIIBIIIAUpstreamMu,
+        SparkLobattoIIIAIIIBOmegaMu, SparkLobattoIIIBIIIAOmegaMu, HsparkGlrk,
+        HsparkLobattoIIIAIIIB, HsparkLobattoIIIBIIIA, HsparkGlrkLobattoIIIAIIIB,
+        HsparkGlrkLobattoIIIBIIIA, HsparkLobABC, HsparkLobABD, HsparkGlvprk, HparkGlrk,
+        HsparkPrimaryGlrkpSymmetric, HparkLobattoIIIAIIIB,
+        HsparkPrimaryLobattoIIIAIIIBpSymmetric, HparkLobattoIIIBIIIA,
+        HsparkPrimaryLobattoIIIBIIIApSymmetric, VsparkPrimaryLobABCCD,
+        VsparkPrimaryLobABCCE, VsparkPrimaryLobABED, VsparkPrimaryLobABDE,
+        VsparkPrimaryLobABD, VsparkPrimaryLobABE, VsparkPrimaryLobDE, VsparkPrimaryLobED,
+        VsparkSecondaryLobattoIIIAB, HsparkSecondaryLobattoIIIAB,
+        VsparkSecondaryLobattoIIIBA, HsparkSecondaryLobattoIIIBA,
+        VsparkSecondaryLobattoIIICCBar, HsparkSecondaryLobattoIIICCBar,
+        VsparkSecondaryLobattoIIICBarC, HsparkSecondaryLobattoIIICBarC,
+        VsparkSecondaryLobattoIIID, HsparkSecondaryLobattoIIID,
+        VsparkSecondaryLobattoIIIE, HsparkSecondaryLobattoIIIE,
+        VsparkSecondaryGlrkLobattoIIIAB, HsparkSecondaryGlrkLobattoIIIAB,
+        VsparkSecondaryGlrkLobattoIIIBA, HsparkSecondaryGlrkLobattoIIIBA,
+        VsparkSecondaryGlrkLobattoIIICCBar, HsparkSecondaryGlrkLobattoIIICCBar,
+        VsparkSecondaryGlrkLobattoIIICBarC, HsparkSecondaryGlrkLobattoIIICBarC,
+        VsparkSecondaryGlrkLobattoIIID, HsparkSecondaryGlrkLobattoIIID,
+        VsparkSecondaryGlrkLobattoIIIE, HsparkSecondaryGlrkLobattoIIIE] }
+    };
+}

@@ -192,70 +192,18 @@ fn pin_tokens(generated: &TokenStream, pin: Option<&Pin>) -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proc_macro2::Delimiter;
-    use std::path::Path;
+    use std::collections::BTreeSet;
 
-    /// The body `{ … }` of `$callback! { … }` in `tokens`, searched depth first.
-    fn callback_body(tokens: TokenStream) -> Option<TokenStream> {
-        let trees: Vec<TokenTree> = tokens.into_iter().collect();
-        for (i, tree) in trees.iter().enumerate() {
-            if let [
-                TokenTree::Punct(dollar),
-                TokenTree::Ident(callback),
-                TokenTree::Punct(bang),
-                TokenTree::Group(body),
-            ] = &trees[i..trees.len().min(i + 4)]
-                && (dollar.as_char(), bang.as_char()) == ('$', '!')
-                && callback == "callback"
-                && body.delimiter() == Delimiter::Brace
-            {
-                return Some(body.stream());
-            }
-            if let TokenTree::Group(group) = tree
-                && let Some(body) = callback_body(group.stream())
-            {
-                return Some(body);
-            }
-        }
-        None
+    /// Every family of the descriptions, sorted by name.
+    fn all_families() -> Vec<Ident> {
+        DESCRIPTIONS
+            .iter()
+            .map(|(f, _)| format_ident!("{f}"))
+            .collect()
     }
 
-    /// Side by side with the registry `cargo codegen` emitted: over the families in the order
-    /// its rows list them, the expansion is the committed `generated/src/registry.rs`, token
-    /// for token (same rows, same order, same facts).
-    #[test]
-    fn the_expansion_is_the_committed_registry() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../generated/src/registry.rs");
-        let committed: TokenStream = std::fs::read_to_string(path)
-            .expect("the committed registry")
-            .parse()
-            .expect("it parses");
-        let committed = callback_body(committed).expect("a `$callback! { … }`");
-        // The families in the order of the committed rows.
-        let mut families: Vec<String> = Vec::new();
-        for tree in committed.clone() {
-            let TokenTree::Group(group) = tree else {
-                continue;
-            };
-            for row in group.stream() {
-                let TokenTree::Group(row) = row else {
-                    continue;
-                };
-                let family = row
-                    .stream()
-                    .into_iter()
-                    .nth(2)
-                    .expect("a family")
-                    .to_string();
-                let family = family.trim_matches('"').to_owned();
-                if !families.contains(&family) {
-                    families.push(family);
-                }
-            }
-        }
-        assert!(families.len() > 100, "{} families", families.len());
-        let families: Vec<Ident> = families.iter().map(|f| format_ident!("{f}")).collect();
-        let expansion = expand(quote!($crate, callback, [#(#families),*]));
+    /// The `(group, row)` pairs of an expansion `callback! { group: [row, …], … }`.
+    fn groups(expansion: TokenStream) -> Vec<(String, Vec<String>)> {
         let trees: Vec<TokenTree> = expansion.into_iter().collect();
         let [
             TokenTree::Ident(callback),
@@ -269,6 +217,118 @@ mod tests {
             (callback.to_string(), bang.as_char()),
             ("callback".to_owned(), '!')
         );
-        assert_eq!(body.stream().to_string(), committed.to_string());
+        let mut groups = Vec::new();
+        let mut name = String::new();
+        for tree in body.stream() {
+            match tree {
+                TokenTree::Ident(ident) => name = ident.to_string(),
+                TokenTree::Group(rows) => groups.push((
+                    name.clone(),
+                    rows.stream()
+                        .into_iter()
+                        .filter_map(|row| match row {
+                            TokenTree::Group(row) => Some(row.stream().to_string()),
+                            _ => None,
+                        })
+                        .collect(),
+                )),
+                TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+            }
+        }
+        groups
+    }
+
+    /// Every method of every description has one row, in the group of its problem kind, in the
+    /// order of the listed families (and of its description); its facts are those of its
+    /// description: a pinned method names its pin's cause, a limited one its limitations.
+    #[test]
+    fn every_method_has_one_row_in_its_group_with_its_facts() {
+        let mut families = all_families();
+        families.reverse();
+        let groups = groups(expand(quote!(crate, callback, [#(#families),*])));
+        let names: Vec<&str> = groups.iter().map(|(g, _)| g.as_str()).collect();
+        assert_eq!(
+            names,
+            ["degenerate", "holonomic", "implicit", "hamiltonian"]
+        );
+        let mut rows = 0;
+        for (name, kind) in GROUPS {
+            let (_, group) = groups.iter().find(|(g, _)| g == name).expect("the group");
+            // The methods of this kind, families in the listed order.
+            let expected: Vec<_> = families
+                .iter()
+                .flat_map(|f| {
+                    let (_, text) = DESCRIPTIONS.iter().find(|(g, _)| f == g).expect("listed");
+                    read_description(text).expect("reads")
+                })
+                .filter(|m| m.problem == kind)
+                .collect();
+            assert_eq!(group.len(), expected.len(), "{name}");
+            for (row, m) in group.iter().zip(&expected) {
+                let head = format!("{} , \"{}\" , {} , {} ,", m.name, m.family, m.s, m.order);
+                assert!(row.starts_with(&head), "{row} is not {head}");
+                for cause in m
+                    .facts
+                    .pinned
+                    .iter()
+                    .map(Pin::reason)
+                    .chain(m.facts.limitations.iter().map(String::as_str))
+                {
+                    assert!(
+                        row.contains(&format!("crate :: measured :: {cause}")),
+                        "{row}: {cause}"
+                    );
+                }
+                let class = m
+                    .facts
+                    .recommendation
+                    .as_ref()
+                    .expect("recommended")
+                    .class
+                    .name();
+                assert!(
+                    row.contains(&format!("RecommendationClass :: {class}")),
+                    "{row}"
+                );
+            }
+            rows += group.len();
+        }
+        let methods: usize = DESCRIPTIONS
+            .iter()
+            .map(|(_, text)| read_description(text).expect("reads").len())
+            .sum();
+        assert_eq!(rows, methods);
+        // Some pins and limitations are there to be named.
+        let all: BTreeSet<&String> = groups.iter().flat_map(|(_, rows)| rows).collect();
+        assert!(all.iter().any(|row| row.contains("Pinned :: Fails")));
+        assert!(
+            all.iter()
+                .any(|row| row.contains("Pinned :: Order { order : 1f64"))
+        );
+    }
+
+    /// A family that has no description, one listed twice and a description left out are
+    /// refused, each with its message.
+    #[test]
+    fn a_list_that_is_not_every_family_once_is_refused() {
+        let families = all_families();
+        let (first, rest) = families.split_first().expect("families");
+        let cases = [
+            (
+                quote!(crate, callback, [Unknown, #(#families),*]),
+                "no method family `Unknown`",
+            ),
+            (
+                quote!(crate, callback, [#(#families),*, #first]),
+                "listed twice",
+            ),
+            (quote!(crate, callback, [#(#rest),*]), "is not listed"),
+            (quote!(crate, callback), "expected `,`"),
+        ];
+        for (input, message) in cases {
+            let expansion = expand(input).to_string();
+            assert!(expansion.contains("compile_error"), "{expansion}");
+            assert!(expansion.contains(message), "{message}: {expansion}");
+        }
     }
 }
