@@ -5,6 +5,15 @@
 //! values and the empty product is the identity. Like terms are collected with exact
 //! coefficients (in the arithmetic of the coefficient type, exact in the generator), so structural
 //! zeros (e.g. the zero first row of Lobatto IIIA) never reach the emitted code.
+//!
+//! Why not the expression DAG of `sparkgen-sym`, which differentiates the problem's kernels: its
+//! nodes are scalars over `f64` constants and commuting products, while here the atoms are
+//! `D×D` (or `D×M`) matrices whose products do not commute (`J(Q̃₁)ᵀ · ∇²H(Q₂)` is not
+//! `∇²H(Q₂) · J(Q̃₁)ᵀ`), and the scalars are the method's coefficients, exact in the generator and
+//! double-double in the macro, whose cancellations decide which blocks are structural zeros. A
+//! product of matrix atoms with a polynomial in `h` over those coefficients is exactly the
+//! normal form the emitter needs (one `add_block` per monomial sum); the DAG would have to grow
+//! non-commutative matrix nodes and a second constant type to express it.
 
 use crate::scalar::Scalar;
 use crate::structure::{AtomKind, Coef, Expr, Input, Method, Term};

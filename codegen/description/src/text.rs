@@ -505,7 +505,7 @@ fn write_measured(m: &Method<Coefficient>, out: &mut String) -> Result<(), Write
 
 /// The double-double rounding `hi lo` of every exact coefficient value of the descriptions,
 /// kept once for all of them (`generated/descriptions/roundings.txt`): the generator records
-/// them as it writes ([`write`]) and checks each against its exact value; [`read`] looks every
+/// them as it writes ([`write()`]) and checks each against its exact value; [`read`] looks every
 /// table entry up here.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Roundings {
