@@ -235,10 +235,10 @@ fn lib_module(families: &[proc_macro2::Ident]) -> TokenStream {
         #[rustfmt::skip]
         pub mod types;
 
-        pub use types::*;
-
+        // In rustfmt's order: the generated file is checked by `cargo fmt --check`.
         #[doc(hidden)]
         pub use sparkgen_macros::stepper_registry;
+        pub use types::*;
 
         /// The generated steppers as data: `for_each_stepper!(callback)` invokes
         /// `callback! { degenerate: [(Type, "Family", s, order, pair, facts), …], holonomic: […],

@@ -18,9 +18,9 @@ pub mod steppers;
 pub mod tableaus;
 #[rustfmt::skip]
 pub mod types;
-pub use types::*;
 #[doc(hidden)]
 pub use sparkgen_macros::stepper_registry;
+pub use types::*;
 /// The generated steppers as data: `for_each_stepper!(callback)` invokes
 /// `callback! { degenerate: [(Type, "Family", s, order, pair, facts), …], holonomic: […],
 /// implicit: […], hamiltonian: […] }` with the type name in `steppers`, its family,
