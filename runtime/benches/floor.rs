@@ -29,7 +29,7 @@ use sparkgen::layout::{Dims, Layout};
 use sparkgen::problem::Vector;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solution::StepStats;
-use sparkgen::solve::{JacobianUpdate, Lu, NewtonOptions};
+use sparkgen::solve::{Fixed, JacobianUpdate, Lu, NewtonOptions};
 use sparkgen::stage::{MultiplierUpdate, StageMethod, TangentBlocks};
 use std::marker::PhantomData;
 
@@ -248,7 +248,7 @@ fn stage_jacobian<M: StageMethod<P, 2>, P, const N: usize>(
 }
 
 /// `J⁻¹ b` for a right-hand side of the size of a Newton update's.
-fn solved<const N: usize>(lu: &Lu<N>) -> [f64; N] {
+fn solved<const N: usize>(lu: &Lu<Fixed<N>>) -> [f64; N] {
     let mut dx = divan::black_box([1e-3; N]);
     lu.solve_in_place(&mut dx);
     dx

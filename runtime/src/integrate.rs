@@ -20,7 +20,7 @@ use crate::kind::{Access, State};
 use crate::layout::Role;
 use crate::problem::DegenerateLagrangian;
 use crate::solution::{Failure, Observer, Point, Record, Solution, StepStats, Stopped, accepted};
-use crate::solve::{LinearSolve, Newton, NewtonOptions, SingularMatrix};
+use crate::solve::{Fixed, LinearSolve, Newton, NewtonOptions, SingularMatrix};
 use crate::stage::{StageMethod, StageSystem, tangent_map};
 use nalgebra::{SMatrix, SVector};
 use std::marker::PhantomData;
@@ -87,7 +87,7 @@ fn hermite_velocity<const D: usize>(
 pub struct Stepper<'a, M, P, const D: usize, const N: usize> {
     problem: &'a P,
     h: f64,
-    newton: Newton<N>,
+    newton: Newton<Fixed<N>>,
     x: [f64; N],
     /// `λ_n` in its first `M` entries (`M ≤ N`: it is a combination of unknown vectors).
     lambda: [f64; N],

@@ -1,11 +1,13 @@
-//! Nonlinear and linear solves on fixed-size stack storage: LU with partial pivoting,
-//! rank-revealing QR with minimum-norm least-squares solves, and Newton's method with the exact
-//! Jacobian (full or simplified, LU or minimum-norm updates). No heap allocation on the success
-//! path.
+//! Nonlinear and linear solves: LU with partial pivoting, rank-revealing QR with minimum-norm
+//! least-squares solves, and Newton's method with the exact Jacobian (full or simplified, LU or
+//! minimum-norm updates). Each is written once for a [`Space`]: [`Fixed`]`<N>` (sizes known at
+//! compile time, arrays on the stack) or [`Dynamic`] (known at run time, buffers allocated when
+//! the solver is made). No heap allocation on the success path of a solve.
 
 mod lu;
 mod newton;
 mod qr;
+mod space;
 #[cfg(test)]
 mod testing;
 
@@ -14,4 +16,5 @@ pub use newton::{
     JacobianUpdate, LinearSolve, Newton, NewtonError, NewtonOptions, NewtonReport, NonlinearSystem,
     SIMPLIFIED_REFRESH,
 };
-pub use qr::{LeastSquares, NonFiniteMatrix, Qr};
+pub use qr::{LeastSquares, NonFiniteMatrix, Qr, default_rank_tolerance};
+pub use space::{Buffer, Dynamic, Fixed, Space};

@@ -7,7 +7,7 @@
 //! (family, tableaus, s), fully unrolled with the tableau coefficients as literals.
 
 use crate::layout::{Dims, Layout};
-use crate::solve::{Lu, NonlinearSystem, SingularMatrix};
+use crate::solve::{Fixed, Lu, NonlinearSystem, SingularMatrix};
 use nalgebra::{SMatrix, SVector};
 use std::marker::PhantomData;
 
@@ -182,21 +182,32 @@ impl<'a, Meth, P, const D: usize> StageSystem<'a, Meth, P, D> {
     }
 }
 
-impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem<N>
+impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem<Fixed<N>>
     for StageSystem<'_, Meth, P, D>
 {
-    fn residual(&self, x: &[f64; N], r: &mut [f64; N]) {
+    fn space(&self) -> Fixed<N> {
+        Fixed
+    }
+    fn residual(&self, x: &[f64], r: &mut [f64]) {
         Meth::residual(self.problem, self.h, &self.q, &self.p, self.lambda, x, r);
     }
-    fn jacobian(&self, x: &[f64; N], j: &mut [[f64; N]; N]) {
-        Meth::jacobian(self.problem, self.h, &self.q, &self.p, self.lambda, x, j);
+    /// [`StageMethod::jacobian`] on the `N × N` rows of `j`; a `j` of another size than `N²`
+    /// is not this system's Jacobian and is filled with NaN.
+    fn jacobian(&self, x: &[f64], j: &mut [f64]) {
+        if j.len() != N * N {
+            return j.fill(f64::NAN);
+        }
+        let Ok(rows) = <&mut [[f64; N]; N]>::try_from(j.as_chunks_mut::<N>().0) else {
+            return j.fill(f64::NAN);
+        };
+        Meth::jacobian(self.problem, self.h, &self.q, &self.p, self.lambda, x, rows);
     }
     fn scale(&self) -> f64 {
         self.q.amax().max(self.p.amax())
     }
     /// `d_i = Σ_k |∂r_i/∂q_k|·|q_k| + |∂r_i/∂p_k|·|p_k|` from [`StageMethod::tangent`]: the
     /// size of the terms that the step's data `(q_n, p_n)` carry into row `i`.
-    fn data_scales(&self, x: &[f64; N], d: &mut [f64; N]) {
+    fn data_scales(&self, x: &[f64], d: &mut [f64]) {
         let mut t = TangentBlocks::<D, N>::zero();
         Meth::tangent(
             self.problem,

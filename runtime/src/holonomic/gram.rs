@@ -12,7 +12,7 @@
 //! so `λ_min/λ_max ≈ ε²/4` and the default `τ_A = 10⁻¹⁰` fires for `ε ≲ 2·10⁻⁵`.
 
 use crate::problem::Matrix;
-use crate::solve::Lu;
+use crate::solve::{Fixed, Lu};
 
 /// A fixed-size matrix as the row arrays [`Lu`] factors.
 pub(crate) fn rows<const N: usize>(a: &Matrix<N, N>) -> [[f64; N]; N] {
@@ -68,7 +68,7 @@ pub fn symmetric_eigenvalue_range<const N: usize>(a: &Matrix<N, N>) -> (f64, f64
 #[derive(Clone, Debug)]
 pub struct Gram<const M: usize> {
     /// The LU factors of `A`.
-    pub lu: Lu<M>,
+    pub lu: Lu<Fixed<M>>,
     /// A lower bound of `λ_min(A)`, the smallest singular value `σ_min`: `1/‖A⁻¹‖_F` when the
     /// Frobenius certificate sufficed, `λ_min` itself otherwise.
     pub sigma_min: f64,

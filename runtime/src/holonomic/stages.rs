@@ -16,7 +16,7 @@ use super::options::{HolonomicOptions, Tolerances};
 use crate::layout::Role;
 use crate::problem::{HolonomicSystem, Matrix, Vector};
 use crate::solution::{Observer, Solution, StepStats, Stopped, accepted};
-use crate::solve::{Newton, NewtonOptions, SingularMatrix};
+use crate::solve::{Fixed, Newton, NewtonOptions, SingularMatrix};
 use crate::stage::{StageMethod, StageSystem, tangent_map};
 use std::marker::PhantomData;
 
@@ -31,7 +31,7 @@ struct History<const D: usize, const M: usize> {
 /// A generated stage method `Meth` with `N` unknowns on the holonomic system `P`.
 pub struct StageStepper<'a, Meth, P, const D: usize, const M: usize, const N: usize> {
     core: StepperCore<'a, P, D, M>,
-    newton: Newton<N>,
+    newton: Newton<Fixed<N>>,
     x: [f64; N],
     previous: Option<History<D, M>>,
     method: PhantomData<Meth>,

@@ -24,7 +24,7 @@ impl Lcg {
 
 /// `a⁻¹ rhs`.
 fn solve<const M: usize>(a: Matrix<M, M>, rhs: Vector<M>) -> Vector<M> {
-    let rows = std::array::from_fn(|i| std::array::from_fn(|j| a[(i, j)]));
+    let rows: [[f64; M]; M] = std::array::from_fn(|i| std::array::from_fn(|j| a[(i, j)]));
     let mut x: [f64; M] = rhs.into();
     Lu::factor(&rows).unwrap().solve_in_place(&mut x);
     x.into()

@@ -1,9 +1,11 @@
-//! LU factorisation with partial pivoting, `P A = L U`, on `[[f64; N]; N]`.
+//! LU factorisation with partial pivoting, `P A = L U`, on `n × n` matrices of a [`Space`].
 //!
 //! Written out here because nalgebra's fixed-size LU cannot be named inside `const N`
 //! generic code on stable Rust.
 
-/// A pivot too small relative to the matrix: `|u_kk| ≤ N·ε·max_ij |a_ij|`.
+use super::space::{Buffer, Fixed, Space};
+
+/// A pivot too small relative to the matrix: `|u_kk| ≤ n·ε·max_ij |a_ij|`.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[error("singular matrix: pivot {pivot:e} in column {column} (max |a_ij| = {scale:e})")]
 pub struct SingularMatrix {
@@ -15,11 +17,14 @@ pub struct SingularMatrix {
     pub scale: f64,
 }
 
-/// The factors of `P A = L U` (unit lower `L` and `U` packed in one array).
+/// The factors of `P A = L U` of an `n × n` matrix (unit lower `L` and `U` packed in one
+/// row-major matrix), in the storage of the space `S`.
 #[derive(Clone, Debug)]
-pub struct Lu<const N: usize> {
-    lu: [[f64; N]; N],
-    perm: [usize; N],
+pub struct Lu<S: Space> {
+    space: S,
+    lu: S::Matrix,
+    /// Row `k` was swapped with row `pivots[k] ≥ k` at step `k` (`P` as successive swaps).
+    pivots: S::Indices,
     min_pivot: f64,
     max_pivot: f64,
 }
@@ -41,7 +46,7 @@ fn max_abs(v: &[f64]) -> f64 {
     tail.iter().chain(&lanes).fold(0.0, larger)
 }
 
-impl<const N: usize> Lu<N> {
+impl<const N: usize> Lu<Fixed<N>> {
     /// The solution `x` of the small dense system `A x = b` on nalgebra's fixed-size types (LU
     /// with partial pivoting); `None` where `A` is singular or `x` is not finite.
     pub fn solve_matrix(
@@ -57,25 +62,55 @@ impl<const N: usize> Lu<N> {
             .then(|| nalgebra::SVector::from(x))
     }
 
-    /// Factors `a` with row pivoting; a pivot `|u_kk| ≤ N·ε·max|a_ij|` (or a non-finite entry)
-    /// is reported as singular.
-    pub fn factor(a: &[[f64; N]; N]) -> Result<Lu<N>, SingularMatrix> {
-        let mut lu = *a;
-        let mut perm = [0usize; N];
-        for (k, p) in perm.iter_mut().enumerate() {
+    /// Factors `a`, see [`Self::refactor`].
+    pub fn factor(a: &[[f64; N]; N]) -> Result<Self, SingularMatrix> {
+        let mut lu = Lu::new(Fixed);
+        lu.refactor(a.as_flattened())?;
+        Ok(lu)
+    }
+}
+
+impl<S: Space> Lu<S> {
+    /// Storage for the factors of an `n × n` matrix (the identity's until [`Self::refactor`]
+    /// succeeds); the only allocation for a run-time size.
+    pub fn new(space: S) -> Self {
+        let mut pivots = space.indices();
+        for (k, p) in pivots.entries_mut().iter_mut().enumerate() {
             *p = k;
         }
-        let scale = max_abs(a.as_flattened());
-        let threshold = N as f64 * f64::EPSILON * scale;
+        Lu {
+            space,
+            lu: space.matrix(),
+            pivots,
+            min_pivot: 0.0,
+            max_pivot: 0.0,
+        }
+    }
+
+    /// The space of the factored matrix.
+    pub fn space(&self) -> S {
+        self.space
+    }
+
+    /// Factors the `n × n` row-major matrix `a` (of `n²` entries, else panics) with row
+    /// pivoting, overwriting the factors held; a pivot `|u_kk| ≤ n·ε·max|a_ij|` (or a non-finite
+    /// entry) is reported as singular, and the factors are then not usable.
+    pub fn refactor(&mut self, a: &[f64]) -> Result<(), SingularMatrix> {
+        let n = self.space.dim();
+        let lu = self.lu.entries_mut();
+        lu.copy_from_slice(a);
+        let pivots = self.pivots.entries_mut();
+        let scale = max_abs(a);
+        let threshold = n as f64 * f64::EPSILON * scale;
         let (mut min_pivot, mut max_pivot) = (f64::INFINITY, 0.0f64);
-        for k in 0..N {
+        for k in 0..n {
             let mut p = k;
-            for i in k + 1..N {
-                if lu[i][k].abs() > lu[p][k].abs() {
+            for i in k + 1..n {
+                if lu[i * n + k].abs() > lu[p * n + k].abs() {
                     p = i;
                 }
             }
-            let pivot = lu[p][k];
+            let pivot = lu[p * n + k];
             // Written so that a NaN pivot also counts as singular.
             if pivot.abs().partial_cmp(&threshold) != Some(std::cmp::Ordering::Greater) {
                 return Err(SingularMatrix {
@@ -86,11 +121,13 @@ impl<const N: usize> Lu<N> {
             }
             min_pivot = min_pivot.min(pivot.abs());
             max_pivot = max_pivot.max(pivot.abs());
-            lu.swap(k, p);
-            perm.swap(k, p);
-            let (top, bottom) = lu.split_at_mut(k + 1);
-            let row_k = &top[k][k + 1..];
-            for row in bottom.iter_mut() {
+            let (top, bottom) = lu.split_at_mut((k + 1) * n);
+            if p > k {
+                top[k * n..].swap_with_slice(&mut bottom[(p - k - 1) * n..(p - k) * n]);
+            }
+            pivots[k] = p;
+            let row_k = &top[k * n + k + 1..];
+            for row in bottom.chunks_exact_mut(n) {
                 let factor = row[k] / pivot;
                 row[k] = factor;
                 for (x, u) in row[k + 1..].iter_mut().zip(row_k) {
@@ -98,33 +135,35 @@ impl<const N: usize> Lu<N> {
                 }
             }
         }
-        Ok(Lu {
-            lu,
-            perm,
-            min_pivot,
-            max_pivot,
-        })
+        self.min_pivot = min_pivot;
+        self.max_pivot = max_pivot;
+        Ok(())
     }
 
-    /// Solves `A x = b` in place: `L y = P b`, then `U x = y`, both column by column (each
-    /// solved component is subtracted from the ones still open, independent updates instead of
-    /// one dependent sum per row).
-    pub fn solve_in_place(&self, b: &mut [f64; N]) {
-        let mut y: [f64; N] = std::array::from_fn(|i| b[self.perm[i]]);
-        for j in 0..N {
+    /// Solves `A x = b` in place (`b` of `n` entries, else panics): `L y = P b`, then `U x = y`,
+    /// both column by column (each solved component is subtracted from the ones still open,
+    /// independent updates instead of one dependent sum per row).
+    pub fn solve_in_place(&self, b: &mut [f64]) {
+        let n = self.space.dim();
+        assert_eq!(b.len(), n, "right-hand side of another size");
+        let lu = self.lu.entries();
+        let y = b;
+        for (k, &p) in self.pivots.entries().iter().enumerate() {
+            y.swap(k, p);
+        }
+        for j in 0..n {
             let yj = y[j];
-            for (yi, row) in y[j + 1..].iter_mut().zip(&self.lu[j + 1..]) {
+            for (yi, row) in y[j + 1..].iter_mut().zip(lu[(j + 1) * n..].chunks_exact(n)) {
                 *yi -= row[j] * yj;
             }
         }
-        for j in (0..N).rev() {
-            y[j] /= self.lu[j][j];
+        for j in (0..n).rev() {
+            y[j] /= lu[j * n + j];
             let yj = y[j];
-            for (yi, row) in y[..j].iter_mut().zip(&self.lu[..j]) {
+            for (yi, row) in y[..j].iter_mut().zip(lu.chunks_exact(n)) {
                 *yi -= row[j] * yj;
             }
         }
-        *b = y;
     }
 
     /// The smallest pivot magnitude `min_k |u_kk|`.
@@ -178,5 +217,18 @@ mod tests {
     #[test]
     fn non_finite_entries_are_singular() {
         assert!(Lu::factor(&[[f64::NAN, 1.0], [1.0, 1.0]]).is_err());
+    }
+
+    #[test]
+    fn run_time_size_gives_the_fixed_size_bits() {
+        let a = [[0.0, 2.0, 1.0], [1.0, 1.0, 0.0], [3.0, 0.0, 1.0]];
+        let fixed = Lu::factor(&a).unwrap();
+        let mut run_time = Lu::new(crate::solve::testing::dynamic(3));
+        run_time.refactor(a.as_flattened()).unwrap();
+        let (mut x, mut y) = ([0.1, -0.7, 1.3], [0.1, -0.7, 1.3]);
+        fixed.solve_in_place(&mut x);
+        run_time.solve_in_place(&mut y);
+        assert_eq!(x.map(f64::to_bits), y.map(f64::to_bits));
+        assert_eq!(fixed.pivot_ratio(), run_time.pivot_ratio());
     }
 }

@@ -22,14 +22,20 @@
 //! [`NewtonError::AboveRoundOff`], naming the row.
 
 use super::lu::{Lu, SingularMatrix};
-use super::qr::Qr;
+use super::qr::{Qr, default_rank_tolerance};
+use super::space::{Buffer, Space};
 
-/// A square nonlinear system `r(x) = 0` with `N` unknowns and its exact Jacobian.
-pub trait NonlinearSystem<const N: usize> {
+/// A square nonlinear system `r(x) = 0` with `n` unknowns and its exact Jacobian, in the space
+/// `S` (of `n` unknowns). Vectors are slices of `n` entries, the Jacobian an `n × n` row-major
+/// slice; [`Newton`] calls the system with these sizes only.
+pub trait NonlinearSystem<S: Space> {
+    /// The space of the unknowns (for [`super::Fixed`]`<N>`, `Fixed`).
+    fn space(&self) -> S;
     /// Writes the residual `r(x)`.
-    fn residual(&self, x: &[f64; N], r: &mut [f64; N]);
-    /// Writes the Jacobian `∂r/∂x` (row i: residual i, column j: unknown j).
-    fn jacobian(&self, x: &[f64; N], j: &mut [[f64; N]; N]);
+    fn residual(&self, x: &[f64], r: &mut [f64]);
+    /// Writes the Jacobian `∂r/∂x`, row-major (row i: residual i, column j: unknown j; entry
+    /// `(i, j)` at `i·n + j`).
+    fn jacobian(&self, x: &[f64], j: &mut [f64]);
     /// The magnitude `σ` of the quantities in the residual (e.g. `max(|q_n|, |p_n|)`), which sets
     /// the absolute residual tolerance.
     fn scale(&self) -> f64;
@@ -39,7 +45,7 @@ pub trait NonlinearSystem<const N: usize> {
     /// the stopping rule holds `|r_i|` to (see the module documentation). The default, `σ` in
     /// every row, is no stricter than `τ_r`; a system whose rows have scales of their own
     /// should say so.
-    fn data_scales(&self, _x: &[f64; N], d: &mut [f64; N]) {
+    fn data_scales(&self, _x: &[f64], d: &mut [f64]) {
         d.fill(self.scale());
     }
 }
@@ -82,8 +88,8 @@ pub enum LinearSolve {
     /// [`NewtonError::Inconsistent`]; with [`JacobianUpdate::Simplified`], a reused factorisation
     /// whose range misses that much of the residual is first refreshed at the current iterate.
     MinimumNorm {
-        /// The relative rank tolerance of [`Qr::factor`]; `None` is [`Qr::DEFAULT_TOLERANCE`]
-        /// (`10·N·ε`).
+        /// The relative rank tolerance of [`Qr::refactor`]; `None` is
+        /// [`default_rank_tolerance`] (`10·n·ε`).
         rank_tolerance: Option<f64>,
     },
 }
@@ -147,7 +153,7 @@ pub struct NewtonReport {
     /// Smallest pivot of the last factorisation: `min_k |u_kk|` of LU, the smallest retained
     /// `|r_jj|` of the pivoted QR (0 when the initial guess needed no factorisation).
     pub min_pivot: f64,
-    /// Numerical rank of the last factorisation: `N` for LU, `k` for the minimum-norm solve (0
+    /// Numerical rank of the last factorisation: `n` for LU, `k` for the minimum-norm solve (0
     /// when the initial guess needed no factorisation).
     pub rank: usize,
 }
@@ -155,6 +161,18 @@ pub struct NewtonReport {
 /// Why Newton's method stopped without a solution.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum NewtonError {
+    /// The system, or the initial guess, has another number of unknowns than the solver.
+    #[error(
+        "a Newton solver on {solver} unknowns was given a system on {system} unknowns and an initial guess of {unknowns}"
+    )]
+    Size {
+        /// The solver's unknowns.
+        solver: usize,
+        /// The system's unknowns.
+        system: usize,
+        /// The entries of the initial guess.
+        unknowns: usize,
+    },
     /// The Jacobian is singular.
     #[error("singular Jacobian at Newton iteration {iteration}: {source}")]
     Singular {
@@ -242,35 +260,33 @@ pub enum NewtonError {
 const ROUND_OFF_FLOOR: f64 = 1e3;
 
 /// A factored Jacobian that Newton's method takes its updates from.
-trait Factorisation<const N: usize> {
+trait Factorisation {
     /// Overwrites `r` with the update `δ` solving `J δ = r` (exactly for LU, in the minimum-norm
     /// least-squares sense for QR) and returns `‖r_⊥‖₂`, the norm of the part of `r` outside
     /// `range(J)` (0 for LU).
-    fn update(&self, r: &mut [f64; N]) -> f64;
+    fn update(&self, r: &mut [f64]) -> f64;
     /// The numerical rank.
     fn rank(&self) -> usize;
     /// The smallest pivot.
     fn min_pivot(&self) -> f64;
 }
 
-impl<const N: usize> Factorisation<N> for Lu<N> {
-    fn update(&self, r: &mut [f64; N]) -> f64 {
+impl<S: Space> Factorisation for Lu<S> {
+    fn update(&self, r: &mut [f64]) -> f64 {
         self.solve_in_place(r);
         0.0
     }
     fn rank(&self) -> usize {
-        N
+        self.space().dim()
     }
     fn min_pivot(&self) -> f64 {
         Lu::min_pivot(self)
     }
 }
 
-impl<const N: usize> Factorisation<N> for Qr<N> {
-    fn update(&self, r: &mut [f64; N]) -> f64 {
-        let solution = self.solve_min_norm(r);
-        *r = solution.x;
-        solution.unreachable
+impl<S: Space> Factorisation for Qr<S> {
+    fn update(&self, r: &mut [f64]) -> f64 {
+        self.solve_min_norm_in_place(r).unreachable
     }
     fn rank(&self) -> usize {
         Qr::rank(self)
@@ -280,14 +296,46 @@ impl<const N: usize> Factorisation<N> for Qr<N> {
     }
 }
 
-/// Newton's method on `N` unknowns; keeps its work arrays so a solve allocates nothing.
+/// The factorisation storage of [`Newton`]: that of [`NewtonOptions::linear`].
 #[derive(Clone, Debug)]
-pub struct Newton<const N: usize> {
-    /// Options.
-    pub options: NewtonOptions,
-    residual: [f64; N],
-    jacobian: [[f64; N]; N],
+enum Factors<S: Space> {
+    Lu(Lu<S>),
+    Qr(Qr<S>),
+}
+
+impl<S: Space> Factors<S> {
+    fn new(space: S, linear: LinearSolve) -> Self {
+        match linear {
+            LinearSolve::Lu => Factors::Lu(Lu::new(space)),
+            LinearSolve::MinimumNorm { .. } => Factors::Qr(Qr::new(space)),
+        }
+    }
+}
+
+/// The work vectors and matrices of [`Newton`].
+#[derive(Clone, Debug)]
+struct Work<S: Space> {
+    space: S,
+    residual: S::Vector,
+    jacobian: S::Matrix,
+    /// The update `δ`.
+    step: S::Vector,
+    /// `Σ_j |J_ij|·|x_j|`, then the data scales `d_i`.
+    carried: S::Vector,
+    data: S::Vector,
     history: [f64; 64],
+}
+
+/// Newton's method on the `n` unknowns of the space `S`: [`super::Fixed`]`<N>` keeps its work
+/// arrays inline, [`super::Dynamic`] allocates them once in [`Newton::new_in`]; either way a
+/// solve allocates nothing on its success path.
+#[derive(Clone, Debug)]
+pub struct Newton<S: Space> {
+    /// Options. A changed [`NewtonOptions::linear`] takes new factorisation storage at the next
+    /// solve (for [`super::Dynamic`], one allocation).
+    pub options: NewtonOptions,
+    work: Work<S>,
+    factors: Factors<S>,
 }
 
 fn norm2(v: &[f64]) -> f64 {
@@ -298,22 +346,87 @@ fn norm_inf(v: &[f64]) -> f64 {
     v.iter().fold(0.0f64, |m, x| m.max(x.abs()))
 }
 
-impl<const N: usize> Newton<N> {
-    /// A solver with the given options.
+/// The residual tolerance `τ_r = c·ε·√n·max(1, σ)` for `n` unknowns and a system of scale `σ`.
+fn residual_tolerance(options: &NewtonOptions, n: usize, scale: f64) -> f64 {
+    options.tolerance_factor * f64::EPSILON * (n as f64).sqrt() * scale.max(1.0)
+}
+
+impl<const N: usize> Newton<super::Fixed<N>> {
+    /// A solver on `N` unknowns with the given options.
     pub fn new(options: NewtonOptions) -> Self {
+        Newton::new_in(super::Fixed, options)
+    }
+}
+
+impl<S: Space> Newton<S> {
+    /// A solver on the unknowns of `space` with the given options: all its storage.
+    pub fn new_in(space: S, options: NewtonOptions) -> Self {
         Newton {
             options,
-            residual: [0.0; N],
-            jacobian: [[0.0; N]; N],
-            history: [0.0; 64],
+            work: Work {
+                space,
+                residual: space.vector(),
+                jacobian: space.matrix(),
+                step: space.vector(),
+                carried: space.vector(),
+                data: space.vector(),
+                history: [0.0; 64],
+            },
+            factors: Factors::new(space, options.linear),
         }
+    }
+
+    /// The space of the unknowns.
+    pub fn space(&self) -> S {
+        self.work.space
     }
 
     /// The residual tolerance `τ_r` for a system of scale `σ`.
     pub fn residual_tolerance(&self, scale: f64) -> f64 {
-        self.options.tolerance_factor * f64::EPSILON * (N as f64).sqrt() * scale.max(1.0)
+        residual_tolerance(&self.options, self.work.space.dim(), scale)
     }
 
+    /// Solves `r(x) = 0` starting from `x`, which holds the solution on success. A system or an
+    /// `x` of another size than the solver's is [`NewtonError::Size`].
+    pub fn solve<Sys: NonlinearSystem<S>>(
+        &mut self,
+        system: &Sys,
+        x: &mut [f64],
+    ) -> Result<NewtonReport, NewtonError> {
+        let n = self.work.space.dim();
+        if system.space() != self.work.space || x.len() != n {
+            return Err(NewtonError::Size {
+                solver: n,
+                system: system.space().dim(),
+                unknowns: x.len(),
+            });
+        }
+        let options = self.options;
+        match (options.linear, &mut self.factors) {
+            (LinearSolve::Lu, Factors::Lu(lu)) => {
+                self.work
+                    .iterate(&options, system, x, lu, |lu, jacobian, iteration| {
+                        lu.refactor(jacobian)
+                            .map_err(|source| NewtonError::Singular { iteration, source })
+                    })
+            }
+            (LinearSolve::MinimumNorm { rank_tolerance }, Factors::Qr(qr)) => {
+                let tolerance = rank_tolerance.unwrap_or(default_rank_tolerance(n));
+                self.work
+                    .iterate(&options, system, x, qr, |qr, jacobian, iteration| {
+                        qr.refactor(jacobian, tolerance)
+                            .map_err(|_| NewtonError::NonFinite { iteration })
+                    })
+            }
+            (linear, _) => {
+                self.factors = Factors::new(self.work.space, linear);
+                self.solve(system, x)
+            }
+        }
+    }
+}
+
+impl<S: Space> Work<S> {
     fn history(&self, k: usize) -> Vec<f64> {
         self.history[..k.min(self.history.len())].to_vec()
     }
@@ -322,64 +435,49 @@ impl<const N: usize> Newton<N> {
     /// `s_i = Σ_j |J_ij|·|x_j| + d_i` (see the module documentation), with `J` the Jacobian
     /// last evaluated in this solve: `(row, |r_i|, s_i, floor)`. The data scales `d` are asked
     /// of the system only when the unknowns' terms alone leave a row above its floor.
-    fn row_above_round_off<S: NonlinearSystem<N>>(
-        &self,
-        system: &S,
-        x: &[f64; N],
+    fn row_above_round_off<Sys: NonlinearSystem<S>>(
+        &mut self,
+        options: &NewtonOptions,
+        system: &Sys,
+        x: &[f64],
     ) -> Option<(usize, f64, f64, f64)> {
-        let carried: [f64; N] = std::array::from_fn(|i| {
-            self.jacobian[i]
-                .iter()
-                .zip(x)
-                .map(|(j, xj)| (j * xj).abs())
-                .sum()
-        });
-        let floor = |scale: f64| ROUND_OFF_FLOOR * self.residual_tolerance(scale);
-        let within = |i: usize, scale: f64| self.residual[i].abs() <= floor(scale);
+        let n = self.space.dim();
+        let carried = self.carried.entries_mut();
+        for (ci, row) in carried
+            .iter_mut()
+            .zip(self.jacobian.entries().chunks_exact(n))
+        {
+            *ci = row.iter().zip(x).map(|(j, xj)| (j * xj).abs()).sum();
+        }
+        let residual = self.residual.entries();
+        let floor = |scale: f64| ROUND_OFF_FLOOR * residual_tolerance(options, n, scale);
+        let within = |i: usize, scale: f64| residual[i].abs() <= floor(scale);
         // Not `>`: a NaN scale is no evidence of round-off.
         let above = |i: usize, scale: f64| !within(i, scale);
-        if (0..N).all(|i| within(i, carried[i])) {
+        if (0..n).all(|i| within(i, carried[i])) {
             return None;
         }
-        let mut data = [0.0; N];
-        system.data_scales(x, &mut data);
-        (0..N)
+        let data = self.data.entries_mut();
+        system.data_scales(x, data);
+        (0..n)
             .map(|i| (i, carried[i] + data[i]))
             .find(|&(i, scale)| above(i, scale))
-            .map(|(i, scale)| (i, self.residual[i].abs(), scale, floor(scale)))
+            .map(|(i, scale)| (i, residual[i].abs(), scale, floor(scale)))
     }
 
-    /// Solves `r(x) = 0` starting from `x`, which holds the solution on success.
-    pub fn solve<S: NonlinearSystem<N>>(
+    /// The iteration of [`Newton::solve`] with the factorisation `factor(f, J, iteration)`,
+    /// which overwrites `f` with that of `J`.
+    fn iterate<Sys: NonlinearSystem<S>, F: Factorisation>(
         &mut self,
-        system: &S,
-        x: &mut [f64; N],
+        opts: &NewtonOptions,
+        system: &Sys,
+        x: &mut [f64],
+        f: &mut F,
+        factor: impl Fn(&mut F, &[f64], usize) -> Result<(), NewtonError>,
     ) -> Result<NewtonReport, NewtonError> {
-        match self.options.linear {
-            LinearSolve::Lu => self.iterate(system, x, |jacobian, iteration| {
-                Lu::factor(jacobian).map_err(|source| NewtonError::Singular { iteration, source })
-            }),
-            LinearSolve::MinimumNorm { rank_tolerance } => {
-                let tolerance = rank_tolerance.unwrap_or(Qr::<N>::DEFAULT_TOLERANCE);
-                self.iterate(system, x, |jacobian, iteration| {
-                    Qr::factor(jacobian, tolerance)
-                        .map_err(|_| NewtonError::NonFinite { iteration })
-                })
-            }
-        }
-    }
-
-    /// The iteration of [`Self::solve`] with the factorisation `factor(J, iteration)`.
-    fn iterate<S: NonlinearSystem<N>, F: Factorisation<N>>(
-        &mut self,
-        system: &S,
-        x: &mut [f64; N],
-        factor: impl Fn(&[[f64; N]; N], usize) -> Result<F, NewtonError>,
-    ) -> Result<NewtonReport, NewtonError> {
-        let tol = self.residual_tolerance(system.scale());
-        let opts = self.options;
-        system.residual(x, &mut self.residual);
-        let mut res = norm2(&self.residual);
+        let tol = residual_tolerance(opts, self.space.dim(), system.scale());
+        system.residual(x, self.residual.entries_mut());
+        let mut res = norm2(self.residual.entries());
         let initial = res;
         self.history[0] = res;
         let mut report = NewtonReport {
@@ -395,51 +493,47 @@ impl<const N: usize> Newton<N> {
             return Ok(report);
         }
         if res <= tol {
-            system.jacobian(x, &mut self.jacobian);
+            system.jacobian(x, self.jacobian.entries_mut());
             evaluated = true;
-            if self.row_above_round_off(system, x).is_none() {
+            if self.row_above_round_off(opts, system, x).is_none() {
                 return Ok(report);
             }
         }
-        let mut factored: Option<F> = None;
+        // Whether `f` holds a factorisation from this solve.
+        let mut factored = false;
         let mut refresh = true;
         for it in 0..opts.max_iterations {
             // The unreachable part of r that rules out progress (never reached with LU).
             let unreachable_limit = (ROUND_OFF_FLOOR * tol).max(opts.contraction * res);
-            let mut dx = self.residual;
+            let dx = self.step.entries_mut();
+            dx.copy_from_slice(self.residual.entries());
             // A reused Jacobian whose range misses the residual is refreshed before judging.
-            let stale = match &factored {
-                Some(f) if !refresh => f.update(&mut dx) > unreachable_limit,
-                _ => true,
-            };
-            let f = match factored {
-                Some(ref f) if !stale => f,
-                _ => {
-                    if !evaluated {
-                        system.jacobian(x, &mut self.jacobian);
-                    }
-                    let f = factored.insert(factor(&self.jacobian, it)?);
-                    dx = self.residual;
-                    let unreachable = f.update(&mut dx);
-                    if unreachable > unreachable_limit {
-                        return Err(NewtonError::Inconsistent {
-                            iteration: it,
-                            rank: f.rank(),
-                            residual: res,
-                            unreachable,
-                        });
-                    }
-                    f
+            let stale = !factored || refresh || f.update(dx) > unreachable_limit;
+            if stale {
+                if !evaluated {
+                    system.jacobian(x, self.jacobian.entries_mut());
                 }
-            };
-            for (xi, d) in x.iter_mut().zip(&dx) {
+                factor(f, self.jacobian.entries(), it)?;
+                factored = true;
+                dx.copy_from_slice(self.residual.entries());
+                let unreachable = f.update(dx);
+                if unreachable > unreachable_limit {
+                    return Err(NewtonError::Inconsistent {
+                        iteration: it,
+                        rank: f.rank(),
+                        residual: res,
+                        unreachable,
+                    });
+                }
+            }
+            for (xi, d) in x.iter_mut().zip(dx.iter()) {
                 *xi -= d;
             }
             evaluated = false;
-            let update = norm_inf(&dx);
-            system.residual(x, &mut self.residual);
+            let update = norm_inf(dx);
+            system.residual(x, self.residual.entries_mut());
             let previous = res;
-            res = norm2(&self.residual);
+            res = norm2(self.residual.entries());
             if it + 1 < self.history.len() {
                 self.history[it + 1] = res;
             }
@@ -458,7 +552,7 @@ impl<const N: usize> Newton<N> {
             refresh = opts.jacobian == JacobianUpdate::EveryIteration
                 || res > SIMPLIFIED_REFRESH * previous;
             if res <= tol || update <= update_tol || (stalled && res <= ROUND_OFF_FLOOR * tol) {
-                match self.row_above_round_off(system, x) {
+                match self.row_above_round_off(opts, system, x) {
                     None => return Ok(report),
                     Some((row, residual, scale, tolerance)) if stalled => {
                         return Err(NewtonError::AboveRoundOff {
@@ -493,21 +587,66 @@ impl<const N: usize> Newton<N> {
 mod tests {
     use super::*;
     use crate::solve::testing::{
-        Max, SAMPLES, completed_basis, for_sizes, run_cases, take, to_array, to_vector,
+        Max, SAMPLES, completed_basis, dynamic, for_sizes, run_cases, take, to_vector,
     };
+    use crate::solve::{Dynamic, Fixed};
     use nalgebra::{DMatrix, DVector};
     use proptest::prelude::*;
+
+    /// A system of `N` unknowns seen in the run-time space of `N` unknowns.
+    struct OnDynamic<'a, Sys, const N: usize>(&'a Sys);
+
+    impl<const N: usize, Sys: NonlinearSystem<Fixed<N>>> NonlinearSystem<Dynamic>
+        for OnDynamic<'_, Sys, N>
+    {
+        fn space(&self) -> Dynamic {
+            dynamic(N)
+        }
+        fn residual(&self, x: &[f64], r: &mut [f64]) {
+            self.0.residual(x, r);
+        }
+        fn jacobian(&self, x: &[f64], j: &mut [f64]) {
+            self.0.jacobian(x, j);
+        }
+        fn scale(&self) -> f64 {
+            self.0.scale()
+        }
+        fn data_scales(&self, x: &[f64], d: &mut [f64]) {
+            self.0.data_scales(x, d);
+        }
+    }
+
+    /// Solves `system` from `x` with `newton` (fixed size), and its `copy` with a run-time sized
+    /// solver of the same options from the same `x`: both must give the same result to the last bit
+    /// (iterate, report or error). Returns the fixed-size one.
+    fn solve_both<const N: usize, Sys: NonlinearSystem<Fixed<N>>>(
+        newton: &mut Newton<Fixed<N>>,
+        [system, copy]: [&Sys; 2],
+        x: &mut [f64; N],
+    ) -> Result<NewtonReport, NewtonError> {
+        let mut y = *x;
+        let fixed = newton.solve(system, x);
+        let run_time =
+            Newton::new_in(dynamic(N), newton.options).solve(&OnDynamic::<_, N>(copy), &mut y);
+        assert_eq!(x.map(f64::to_bits), y.map(f64::to_bits), "{x:?} vs {y:?}");
+        let bits = |r: &Result<NewtonReport, NewtonError>| format!("{r:?}");
+        assert_eq!(bits(&fixed), bits(&run_time));
+        fixed
+    }
 
     /// x² − 2 = 0, y − x = 0 (solution √2, √2), residual scale 2.
     struct Sqrt2;
 
-    impl NonlinearSystem<2> for Sqrt2 {
-        fn residual(&self, x: &[f64; 2], r: &mut [f64; 2]) {
+    impl NonlinearSystem<Fixed<2>> for Sqrt2 {
+        fn space(&self) -> Fixed<2> {
+            Fixed
+        }
+        fn residual(&self, x: &[f64], r: &mut [f64]) {
             r[0] = x[0] * x[0] - 2.0;
             r[1] = x[1] - x[0];
         }
-        fn jacobian(&self, x: &[f64; 2], j: &mut [[f64; 2]; 2]) {
-            *j = [[2.0 * x[0], 0.0], [-1.0, 1.0]];
+        fn jacobian(&self, x: &[f64], j: &mut [f64]) {
+            j.copy_from_slice(&[2.0 * x[0], 0.0, -1.0, 1.0]);
         }
         fn scale(&self) -> f64 {
             2.0
@@ -516,25 +655,50 @@ mod tests {
 
     #[test]
     fn converges_quadratically_to_round_off() {
-        let mut newton = Newton::<2>::new(NewtonOptions {
+        let mut newton = Newton::<Fixed<2>>::new(NewtonOptions {
             jacobian: JacobianUpdate::EveryIteration,
             ..NewtonOptions::default()
         });
         let mut x = [1.0, 0.0];
-        let report = newton.solve(&Sqrt2, &mut x).unwrap();
+        let report = solve_both(&mut newton, [&Sqrt2; 2], &mut x).unwrap();
         assert!((x[0] - 2f64.sqrt()).abs() <= 2.0 * f64::EPSILON);
         assert!((x[1] - 2f64.sqrt()).abs() <= 2.0 * f64::EPSILON);
         assert!(report.iterations <= 6, "{report:?}");
     }
 
+    #[test]
+    fn a_system_or_guess_of_another_size_is_refused() {
+        let mut newton = Newton::new_in(dynamic(3), NewtonOptions::default());
+        let mut x = [1.0, 0.0];
+        let err = newton
+            .solve(&OnDynamic::<_, 2>(&Sqrt2), &mut x)
+            .unwrap_err();
+        let size = |solver, system, unknowns| NewtonError::Size {
+            solver,
+            system,
+            unknowns,
+        };
+        assert_eq!(err, size(3, 2, 2));
+        assert!(err.to_string().contains("3 unknowns"), "{err}");
+        let mut long = [1.0, 0.0, 0.0];
+        let err = Newton::<Fixed<2>>::new(NewtonOptions::default())
+            .solve(&Sqrt2, &mut long)
+            .unwrap_err();
+        assert_eq!(err, size(2, 2, 3));
+        assert_eq!(long, [1.0, 0.0, 0.0]);
+    }
+
     /// [`Sqrt2`] counting its Jacobian evaluations.
     struct CountingSqrt2(std::cell::Cell<usize>);
 
-    impl NonlinearSystem<2> for CountingSqrt2 {
-        fn residual(&self, x: &[f64; 2], r: &mut [f64; 2]) {
+    impl NonlinearSystem<Fixed<2>> for CountingSqrt2 {
+        fn space(&self) -> Fixed<2> {
+            Fixed
+        }
+        fn residual(&self, x: &[f64], r: &mut [f64]) {
             Sqrt2.residual(x, r);
         }
-        fn jacobian(&self, x: &[f64; 2], j: &mut [[f64; 2]; 2]) {
+        fn jacobian(&self, x: &[f64], j: &mut [f64]) {
             self.0.set(self.0.get() + 1);
             Sqrt2.jacobian(x, j);
         }
@@ -546,13 +710,15 @@ mod tests {
     #[test]
     fn simplified_newton_factors_once_and_reaches_round_off() {
         let solve = |jacobian| {
-            let mut newton = Newton::<2>::new(NewtonOptions {
+            let mut newton = Newton::<Fixed<2>>::new(NewtonOptions {
                 jacobian,
                 ..NewtonOptions::default()
             });
             let system = CountingSqrt2(std::cell::Cell::new(0));
+            let copy = CountingSqrt2(std::cell::Cell::new(0));
             let mut x = [1.4, 1.4];
-            let report = newton.solve(&system, &mut x).unwrap();
+            let report = solve_both(&mut newton, [&system, &copy], &mut x).unwrap();
+            assert_eq!(system.0.get(), copy.0.get());
             (x, report, system.0.get())
         };
         let (x_full, full, full_jacobians) = solve(JacobianUpdate::EveryIteration);
@@ -573,13 +739,15 @@ mod tests {
     /// ≈ 0.986 per iteration (hundreds of iterations); the refresh rule restores convergence.
     #[test]
     fn simplified_newton_refreshes_a_poor_jacobian() {
-        let mut newton = Newton::<2>::new(NewtonOptions {
+        let mut newton = Newton::<Fixed<2>>::new(NewtonOptions {
             jacobian: JacobianUpdate::Simplified,
             ..NewtonOptions::default()
         });
         let system = CountingSqrt2(std::cell::Cell::new(0));
+        let copy = CountingSqrt2(std::cell::Cell::new(0));
         let mut x = [100.0, 0.0];
-        let report = newton.solve(&system, &mut x).unwrap();
+        let report = solve_both(&mut newton, [&system, &copy], &mut x).unwrap();
+        assert_eq!(system.0.get(), copy.0.get());
         assert!(
             (x[0] - 2f64.sqrt()).abs() <= 2.0 * f64::EPSILON,
             "{report:?}"
@@ -594,18 +762,21 @@ mod tests {
 
     const HUGE: f64 = 1e20;
 
-    impl<G: Fn(f64) -> (f64, f64)> NonlinearSystem<2> for Huge<G> {
-        fn residual(&self, x: &[f64; 2], r: &mut [f64; 2]) {
-            *r = [x[0] - HUGE, self.0(x[1]).0];
+    impl<G: Fn(f64) -> (f64, f64)> NonlinearSystem<Fixed<2>> for Huge<G> {
+        fn space(&self) -> Fixed<2> {
+            Fixed
         }
-        fn jacobian(&self, x: &[f64; 2], j: &mut [[f64; 2]; 2]) {
-            *j = [[1.0, 0.0], [0.0, self.0(x[1]).1]];
+        fn residual(&self, x: &[f64], r: &mut [f64]) {
+            r.copy_from_slice(&[x[0] - HUGE, self.0(x[1]).0]);
+        }
+        fn jacobian(&self, x: &[f64], j: &mut [f64]) {
+            j.copy_from_slice(&[1.0, 0.0, 0.0, self.0(x[1]).1]);
         }
         fn scale(&self) -> f64 {
             HUGE
         }
-        fn data_scales(&self, _: &[f64; 2], d: &mut [f64; 2]) {
-            *d = [HUGE, 2.0];
+        fn data_scales(&self, _: &[f64], d: &mut [f64]) {
+            d.copy_from_slice(&[HUGE, 2.0]);
         }
     }
 
@@ -617,11 +788,11 @@ mod tests {
         let cubic = Huge(|y: f64| (y * y * y + y - 2.0, 3.0 * y * y + 1.0));
         for jacobian in [JacobianUpdate::EveryIteration, JacobianUpdate::Simplified] {
             let mut x = [HUGE, 0.999];
-            let mut newton = Newton::<2>::new(NewtonOptions {
+            let mut newton = Newton::<Fixed<2>>::new(NewtonOptions {
                 jacobian,
                 ..NewtonOptions::default()
             });
-            let report = newton.solve(&cubic, &mut x).unwrap();
+            let report = solve_both(&mut newton, [&cubic; 2], &mut x).unwrap();
             assert!(report.iterations >= 1, "{report:?}");
             // |x₂ − 1| ≈ |r₂| / (∂r₂/∂x₂ = 4) within the row's floor.
             let floor = ROUND_OFF_FLOOR * newton.residual_tolerance(6.0);
@@ -637,9 +808,12 @@ mod tests {
     fn a_row_stalled_above_its_round_off_is_an_error() {
         let jump = Huge(|y: f64| (y - 1.0 + 1e-8f64.copysign(y - 1.0), 1.0));
         let mut x = [HUGE, 1.0 + 0.5e-8];
-        let err = Newton::<2>::new(NewtonOptions::default())
-            .solve(&jump, &mut x)
-            .unwrap_err();
+        let err = solve_both(
+            &mut Newton::<Fixed<2>>::new(NewtonOptions::default()),
+            [&jump; 2],
+            &mut x,
+        )
+        .unwrap_err();
         let NewtonError::AboveRoundOff {
             row,
             residual,
@@ -661,12 +835,15 @@ mod tests {
     /// x² + 1 = 0 has no real root: Newton cycles without converging.
     struct NoRoot;
 
-    impl NonlinearSystem<1> for NoRoot {
-        fn residual(&self, x: &[f64; 1], r: &mut [f64; 1]) {
+    impl NonlinearSystem<Fixed<1>> for NoRoot {
+        fn space(&self) -> Fixed<1> {
+            Fixed
+        }
+        fn residual(&self, x: &[f64], r: &mut [f64]) {
             r[0] = x[0] * x[0] + 1.0;
         }
-        fn jacobian(&self, x: &[f64; 1], j: &mut [[f64; 1]; 1]) {
-            j[0][0] = 2.0 * x[0];
+        fn jacobian(&self, x: &[f64], j: &mut [f64]) {
+            j[0] = 2.0 * x[0];
         }
         fn scale(&self) -> f64 {
             1.0
@@ -675,19 +852,19 @@ mod tests {
 
     #[test]
     fn reports_failure_with_history() {
-        let mut newton = Newton::<1>::new(NewtonOptions {
+        let mut newton = Newton::<Fixed<1>>::new(NewtonOptions {
             max_iterations: 10,
             ..NewtonOptions::default()
         });
         let mut x = [0.5];
-        match newton.solve(&NoRoot, &mut x) {
+        match solve_both(&mut newton, [&NoRoot; 2], &mut x) {
             Err(NewtonError::NotConverged { history, .. }) => assert_eq!(history.len(), 11),
             Err(NewtonError::Diverged { .. } | NewtonError::Singular { .. }) => {}
             other => panic!("expected a failure, got {other:?}"),
         }
         let mut at_zero = [0.0];
         assert!(matches!(
-            newton.solve(&NoRoot, &mut at_zero),
+            solve_both(&mut newton, [&NoRoot; 2], &mut at_zero),
             Err(NewtonError::Singular { iteration: 0, .. })
         ));
     }
@@ -711,18 +888,21 @@ mod tests {
         }
     }
 
-    impl NonlinearSystem<3> for Gauge {
-        fn residual(&self, x: &[f64; 3], r: &mut [f64; 3]) {
+    impl NonlinearSystem<Fixed<3>> for Gauge {
+        fn space(&self) -> Fixed<3> {
+            Fixed
+        }
+        fn residual(&self, x: &[f64], r: &mut [f64]) {
             let s = x[0] + x[1];
             let g = s + s * s * s;
-            *r = [g - 2.0, x[2] * (1.0 + s * s) - 4.0, g - 2.0 - self.delta];
+            r.copy_from_slice(&[g - 2.0, x[2] * (1.0 + s * s) - 4.0, g - 2.0 - self.delta]);
         }
-        fn jacobian(&self, x: &[f64; 3], j: &mut [[f64; 3]; 3]) {
+        fn jacobian(&self, x: &[f64], j: &mut [f64]) {
             self.jacobians.set(self.jacobians.get() + 1);
             let s = x[0] + x[1];
             let dg = 1.0 + 3.0 * s * s;
             let ds = 2.0 * s * x[2];
-            *j = [[dg, dg, 0.0], [ds, ds, 1.0 + s * s], [dg, dg, 0.0]];
+            j.copy_from_slice(&[dg, dg, 0.0, ds, ds, 1.0 + s * s, dg, dg, 0.0]);
         }
         fn scale(&self) -> f64 {
             4.0
@@ -746,11 +926,11 @@ mod tests {
     fn minimum_norm_newton_converges_on_a_gauge_line() {
         let x0 = [0.9, -0.3, 1.5];
         for jacobian in [JacobianUpdate::EveryIteration, JacobianUpdate::Simplified] {
-            let system = Gauge::new(0.0);
+            let (system, copy) = (Gauge::new(0.0), Gauge::new(0.0));
             let mut x = x0;
-            let report = Newton::<3>::new(minimum_norm(jacobian))
-                .solve(&system, &mut x)
-                .unwrap();
+            let mut newton = Newton::<Fixed<3>>::new(minimum_norm(jacobian));
+            let report = solve_both(&mut newton, [&system, &copy], &mut x).unwrap();
+            assert_eq!(system.jacobians.get(), copy.jacobians.get());
             assert_eq!(report.rank, 2, "{report:?}");
             let gauge = x0[0] - x0[1];
             let nearest = [(1.0 + gauge) / 2.0, (1.0 - gauge) / 2.0, 2.0];
@@ -762,7 +942,7 @@ mod tests {
             }
             assert!(
                 report.residual
-                    <= Newton::<3>::new(NewtonOptions::default()).residual_tolerance(4.0)
+                    <= Newton::<Fixed<3>>::new(NewtonOptions::default()).residual_tolerance(4.0)
             );
             if jacobian == JacobianUpdate::Simplified {
                 assert!(system.jacobians.get() < report.iterations, "{report:?}");
@@ -774,7 +954,11 @@ mod tests {
         }
         let mut x = x0;
         assert!(matches!(
-            Newton::<3>::new(NewtonOptions::default()).solve(&Gauge::new(0.0), &mut x),
+            solve_both(
+                &mut Newton::<Fixed<3>>::new(NewtonOptions::default()),
+                [&Gauge::new(0.0); 2],
+                &mut x
+            ),
             Err(NewtonError::Singular { iteration: 0, .. })
         ));
     }
@@ -784,9 +968,12 @@ mod tests {
         for delta in [1.0, -0.01] {
             for jacobian in [JacobianUpdate::EveryIteration, JacobianUpdate::Simplified] {
                 let mut x = [0.9, -0.3, 1.5];
-                let err = Newton::<3>::new(minimum_norm(jacobian))
-                    .solve(&Gauge::new(delta), &mut x)
-                    .unwrap_err();
+                let err = solve_both(
+                    &mut Newton::<Fixed<3>>::new(minimum_norm(jacobian)),
+                    [&Gauge::new(delta); 2],
+                    &mut x,
+                )
+                .unwrap_err();
                 let NewtonError::Inconsistent {
                     rank,
                     residual,
@@ -816,60 +1003,58 @@ mod tests {
     #[test]
     fn minimum_norm_agrees_with_lu_at_full_rank() {
         let mut x_lu = [1.0, 0.0];
-        let lu = Newton::<2>::new(NewtonOptions {
+        let mut newton = Newton::<Fixed<2>>::new(NewtonOptions {
             jacobian: JacobianUpdate::EveryIteration,
             ..NewtonOptions::default()
-        })
-        .solve(&Sqrt2, &mut x_lu)
-        .unwrap();
+        });
+        let lu = solve_both(&mut newton, [&Sqrt2; 2], &mut x_lu).unwrap();
         let mut x = [1.0, 0.0];
-        let qr = Newton::<2>::new(minimum_norm(JacobianUpdate::EveryIteration))
-            .solve(&Sqrt2, &mut x)
-            .unwrap();
+        // The same solver, its factorisation storage changed with the options.
+        newton.options = minimum_norm(JacobianUpdate::EveryIteration);
+        let qr = solve_both(&mut newton, [&Sqrt2; 2], &mut x).unwrap();
         assert_eq!((lu.rank, qr.rank, qr.iterations), (2, 2, lu.iterations));
         for (a, b) in x.iter().zip(x_lu) {
             assert!((a - b).abs() <= 2.0 * f64::EPSILON, "{a} vs {b}");
         }
     }
 
-    /// `r(x) = B f(Cᵀx) − t` with `B`, `C` of size `N × k` (full column rank) and
+    /// `r(x) = B f(Cᵀx) − t` with `B`, `C` of size `n × k` (full column rank) and
     /// `f(y)_m = y_m + y_m³/3` (`f' ≥ 1`): `J = B diag(f'(Cᵀx)) Cᵀ` has rank `k` everywhere,
     /// `range(J) = range(B)` and `row space(J) = range(C)`.
-    struct Projected<const N: usize> {
-        b: [[f64; N]; N],
-        c: [[f64; N]; N],
-        k: usize,
-        target: [f64; N],
+    struct Projected<S> {
+        space: S,
+        b: DMatrix<f64>,
+        c: DMatrix<f64>,
+        target: Vec<f64>,
     }
 
-    impl<const N: usize> Projected<N> {
-        fn reduced(&self, x: &[f64; N]) -> [f64; N] {
-            std::array::from_fn(|m| {
-                if m < self.k {
-                    (0..N).map(|j| self.c[j][m] * x[j]).sum()
-                } else {
-                    0.0
-                }
-            })
+    impl<S> Projected<S> {
+        fn reduced(&self, x: &[f64]) -> Vec<f64> {
+            (0..self.c.ncols())
+                .map(|m| (0..x.len()).map(|j| self.c[(j, m)] * x[j]).sum())
+                .collect()
         }
     }
 
-    impl<const N: usize> NonlinearSystem<N> for Projected<N> {
-        fn residual(&self, x: &[f64; N], r: &mut [f64; N]) {
+    impl<S: Space> NonlinearSystem<S> for Projected<S> {
+        fn space(&self) -> S {
+            self.space
+        }
+        fn residual(&self, x: &[f64], r: &mut [f64]) {
             let y = self.reduced(x);
             for (i, ri) in r.iter_mut().enumerate() {
-                let bf: f64 = (0..self.k)
-                    .map(|m| self.b[i][m] * (y[m] + y[m].powi(3) / 3.0))
+                let bf: f64 = (0..y.len())
+                    .map(|m| self.b[(i, m)] * (y[m] + y[m].powi(3) / 3.0))
                     .sum();
                 *ri = bf - self.target[i];
             }
         }
-        fn jacobian(&self, x: &[f64; N], j: &mut [[f64; N]; N]) {
+        fn jacobian(&self, x: &[f64], j: &mut [f64]) {
             let y = self.reduced(x);
-            for (i, row) in j.iter_mut().enumerate() {
+            for (i, row) in j.chunks_exact_mut(x.len()).enumerate() {
                 for (l, jil) in row.iter_mut().enumerate() {
-                    *jil = (0..self.k)
-                        .map(|m| self.b[i][m] * (1.0 + y[m] * y[m]) * self.c[l][m])
+                    *jil = (0..y.len())
+                        .map(|m| self.b[(i, m)] * (1.0 + y[m] * y[m]) * self.c[(l, m)])
                         .sum();
                 }
             }
@@ -879,7 +1064,7 @@ mod tests {
         }
     }
 
-    /// Random `B`, `C` (entries uniform in [−1, 1)), `k = 1 + seed mod (N − 1)`, a solution `x*`
+    /// Random `B`, `C` (entries uniform in [−1, 1)), `k = 1 + seed mod (n − 1)`, a solution `x*`
     /// and an initial guess `x₀ = x* + d` with `|d_i| ≤ 0.3`. Consistent (`t = B f(Cᵀx*)`): both
     /// Jacobian updates converge, with rank `k`, to the solution nearest to `x₀`,
     /// `x₀ + W Wᵀ (x* − x₀)` (`W` an orthonormal basis of `range(C)`), to within
@@ -888,45 +1073,40 @@ mod tests {
     /// [`NewtonError::Inconsistent`] with rank `k` and unreachable part `‖w‖` to within `ε·‖t‖`
     /// (the rounding of the residual) times the returned factor. Returns the solution error in its units, the iterations of full and
     /// simplified Newton, and the error of the unreachable part in its units.
-    fn projected<const N: usize>(
+    fn projected<S: Space>(
+        space: S,
         samples: &[f64],
         seed: usize,
         w_exponent: f64,
     ) -> Result<[f64; 4], TestCaseError> {
         let w_size = 10f64.powf(w_exponent);
-        let k = 1 + seed % (N - 1);
+        let n = space.dim();
+        let k = 1 + seed % (n - 1);
         let mut s = samples;
-        let bf = take(&mut s, N, k);
-        let cf = take(&mut s, N, k);
-        let x_star = take(&mut s, N, 1).column(0).into_owned();
-        let x0 = &x_star + take(&mut s, N, 1).column(0) * 0.3;
+        let bf = take(&mut s, n, k);
+        let cf = take(&mut s, n, k);
+        let x_star = take(&mut s, n, 1).column(0).into_owned();
+        let x0 = &x_star + take(&mut s, n, 1).column(0) * 0.3;
         let sigma_k = |m: &DMatrix<f64>| m.singular_values().min();
         let conditioning = sigma_k(&bf) * sigma_k(&cf);
         if conditioning <= 1e-6 {
             return Err(TestCaseError::reject("B or C nearly rank deficient"));
         }
-        let widen = |m: &DMatrix<f64>| {
-            let mut square = DMatrix::zeros(N, N);
-            square.columns_mut(0, k).copy_from(m);
-            to_array::<N>(&square)
-        };
         let mut system = Projected {
-            b: widen(&bf),
-            c: widen(&cf),
-            k,
-            target: [0.0; N],
+            space,
+            b: bf.clone(),
+            c: cf.clone(),
+            target: vec![0.0; n],
         };
-        let x_star = to_vector::<N>(&x_star);
-        let mut at_star = [0.0; N];
-        system.residual(&x_star, &mut at_star);
+        let mut at_star = vec![0.0; n];
+        system.residual(x_star.as_slice(), &mut at_star);
         system.target = at_star;
 
         let w_basis = completed_basis(&cf, &mut s);
         let w_basis = w_basis.columns(0, k);
         let x0v = x0.clone();
-        let star = DVector::from_column_slice(&x_star);
-        let nearest = &x0v + w_basis * (w_basis.transpose() * (&star - &x0v));
-        let unit = f64::EPSILON * star.norm().max(1.0) / conditioning;
+        let nearest = &x0v + w_basis * (w_basis.transpose() * (&x_star - &x0v));
+        let unit = f64::EPSILON * x_star.norm().max(1.0) / conditioning;
         // Simplified Newton contracts by up to SIMPLIFIED_REFRESH = 1/4 per iteration, which can
         // take ~27 iterations from ‖r₀‖ = O(1) to round-off: the cap is not what is tested here.
         let options = |jacobian| NewtonOptions {
@@ -938,16 +1118,16 @@ mod tests {
             .into_iter()
             .enumerate()
         {
-            let mut x = to_vector::<N>(&x0);
-            let report = Newton::<N>::new(options(jacobian))
-                .solve(&system, &mut x)
-                .map_err(|e| TestCaseError::fail(format!("N = {N}, k = {k}, {jacobian:?}: {e}")))?;
+            let mut x = to_vector(space, &x0);
+            let report = Newton::new_in(space, options(jacobian))
+                .solve(&system, x.entries_mut())
+                .map_err(|e| TestCaseError::fail(format!("n = {n}, k = {k}, {jacobian:?}: {e}")))?;
             prop_assert_eq!(report.rank, k);
-            let error = (DVector::from_column_slice(&x) - &nearest).norm() / unit;
+            let error = (DVector::from_column_slice(x.entries()) - &nearest).norm() / unit;
             prop_assert!(
                 error <= 1e3,
-                "N = {}, k = {}, {:?}: error {} units",
-                N,
+                "n = {}, k = {}, {:?}: error {} units",
+                n,
                 k,
                 jacobian,
                 error
@@ -958,13 +1138,13 @@ mod tests {
 
         // The residual carries rounding errors of order ε·‖t‖.
         let residual_unit = f64::EPSILON * norm2(&system.target).max(1.0);
-        let outside = completed_basis(&bf, &mut s).column(N - 1).into_owned() * w_size;
+        let outside = completed_basis(&bf, &mut s).column(n - 1).into_owned() * w_size;
         for (ti, wi) in system.target.iter_mut().zip(outside.iter()) {
             *ti += wi;
         }
         for jacobian in [JacobianUpdate::EveryIteration, JacobianUpdate::Simplified] {
-            let mut x = to_vector::<N>(&x0);
-            match Newton::<N>::new(options(jacobian)).solve(&system, &mut x) {
+            let mut x = to_vector(space, &x0);
+            match Newton::new_in(space, options(jacobian)).solve(&system, x.entries_mut()) {
                 Err(NewtonError::Inconsistent {
                     rank, unreachable, ..
                 }) => {
@@ -978,7 +1158,7 @@ mod tests {
                     );
                     measured[3] = measured[3].max(error);
                 }
-                other => prop_assert!(false, "N = {}, k = {}, {:?}: {:?}", N, k, jacobian, other),
+                other => prop_assert!(false, "n = {}, k = {}, {:?}: {:?}", n, k, jacobian, other),
             }
         }
         Ok(measured)
@@ -1004,7 +1184,7 @@ mod tests {
         );
         let [solution, full, simplified, unreachable] = worst.get();
         eprintln!(
-            "N = 2..12, worst: solution error {solution:.2} ε·max(1, |x*|)/(σ_k(B)σ_k(C)), \
+            "n = 2..12, fixed and run-time size, worst: solution error {solution:.2} ε·max(1, |x*|)/(σ_k(B)σ_k(C)), \
              unreachable error {unreachable:.2} ε·|t|, iterations {full} full, {simplified} simplified"
         );
     }

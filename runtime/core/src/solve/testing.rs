@@ -1,7 +1,8 @@
 //! Shared helpers of the solver tests: random cases from uniform samples, conversions between
-//! nalgebra's dynamic matrices (the independent reference) and fixed-size arrays, and a driver
-//! over the sizes N = 2..=12.
+//! nalgebra's dynamic matrices (the independent reference) and the storage of a [`Space`], and a
+//! driver over the sizes n = 2..=12, each in both spaces.
 
+use super::space::{Buffer, Dynamic, Space};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
@@ -32,24 +33,61 @@ pub fn take(samples: &mut &[f64], rows: usize, cols: usize) -> DMatrix<f64> {
     DMatrix::from_column_slice(rows, cols, head)
 }
 
-/// The matrix as a fixed-size array.
-pub fn to_array<const N: usize>(m: &DMatrix<f64>) -> [[f64; N]; N] {
-    std::array::from_fn(|i| std::array::from_fn(|j| m[(i, j)]))
+/// The matrix in the storage of `space` (row-major).
+pub fn to_matrix<S: Space>(space: S, m: &DMatrix<f64>) -> S::Matrix {
+    let n = space.dim();
+    let mut a = space.matrix();
+    for (k, e) in a.entries_mut().iter_mut().enumerate() {
+        *e = m[(k / n, k % n)];
+    }
+    a
 }
 
-/// The vector as a fixed-size array.
-pub fn to_vector<const N: usize>(v: &DVector<f64>) -> [f64; N] {
-    std::array::from_fn(|i| v[i])
+/// The vector in the storage of `space`.
+pub fn to_vector<S: Space>(space: S, v: &DVector<f64>) -> S::Vector {
+    let mut x = space.vector();
+    x.entries_mut().copy_from_slice(v.as_slice());
+    x
 }
 
-/// Runs `$check::<N>(args)` for N = 2..=12 and folds the returned measurements with `max`.
+/// The run-time space of `n` unknowns.
+pub fn dynamic(n: usize) -> Dynamic {
+    Dynamic::new(n).unwrap_or_else(|| panic!("{n} unknowns"))
+}
+
+/// The measurements of one check in the fixed and the run-time space, which must agree to the
+/// last bit (the same arithmetic on other storage).
+pub fn same_in_both<const K: usize>(
+    fixed: [f64; K],
+    dynamic: [f64; K],
+) -> Result<[f64; K], TestCaseError> {
+    if fixed.map(f64::to_bits) == dynamic.map(f64::to_bits) {
+        Ok(fixed)
+    } else {
+        Err(TestCaseError::fail(format!(
+            "fixed size {fixed:?} and run-time size {dynamic:?} differ"
+        )))
+    }
+}
+
+/// Runs `$check(space, args)` for n = 2..=12 in [`super::Fixed`]`<n>` and [`Dynamic`]`(n)`,
+/// requires bit-identical measurements from both, and folds them with `max`.
 macro_rules! for_sizes {
     ($check:ident($($arg:expr),*)) => {{
+        use $crate::solve::Fixed;
+        use $crate::solve::testing::{dynamic, same_in_both};
         let all = [
-            $check::<2>($($arg),*)?, $check::<3>($($arg),*)?, $check::<4>($($arg),*)?,
-            $check::<5>($($arg),*)?, $check::<6>($($arg),*)?, $check::<7>($($arg),*)?,
-            $check::<8>($($arg),*)?, $check::<9>($($arg),*)?, $check::<10>($($arg),*)?,
-            $check::<11>($($arg),*)?, $check::<12>($($arg),*)?,
+            same_in_both($check(Fixed::<2>, $($arg),*)?, $check(dynamic(2), $($arg),*)?)?,
+            same_in_both($check(Fixed::<3>, $($arg),*)?, $check(dynamic(3), $($arg),*)?)?,
+            same_in_both($check(Fixed::<4>, $($arg),*)?, $check(dynamic(4), $($arg),*)?)?,
+            same_in_both($check(Fixed::<5>, $($arg),*)?, $check(dynamic(5), $($arg),*)?)?,
+            same_in_both($check(Fixed::<6>, $($arg),*)?, $check(dynamic(6), $($arg),*)?)?,
+            same_in_both($check(Fixed::<7>, $($arg),*)?, $check(dynamic(7), $($arg),*)?)?,
+            same_in_both($check(Fixed::<8>, $($arg),*)?, $check(dynamic(8), $($arg),*)?)?,
+            same_in_both($check(Fixed::<9>, $($arg),*)?, $check(dynamic(9), $($arg),*)?)?,
+            same_in_both($check(Fixed::<10>, $($arg),*)?, $check(dynamic(10), $($arg),*)?)?,
+            same_in_both($check(Fixed::<11>, $($arg),*)?, $check(dynamic(11), $($arg),*)?)?,
+            same_in_both($check(Fixed::<12>, $($arg),*)?, $check(dynamic(12), $($arg),*)?)?,
         ];
         all.into_iter().reduce(|a, b| a.max(b)).unwrap_or_default()
     }};
