@@ -18,6 +18,9 @@
 //! [parameters]                          # optional: name = number
 //! a1 = -1.0
 //!
+//! [definitions]                         # optional, ordered: name = "expression"
+//! r = "hypot(q1, q2)"                   # may use coordinates, parameters, earlier definitions
+//!
 //! [initial]
 //! q = [2.0, 1.0]
 //! p = [1.0, 2.0]                        # optional: ϑ(q₀) when absent
@@ -29,16 +32,39 @@
 //! | `holonomic` | optional `mass` (`"m"`, `"[m1, m2]"` or `"[[a, b], [b, c]]"`; identity when absent), `potential`, `constraints` (list) | `q`, `p` | [`HolonomicSystem<D, M>`](crate::problem::HolonomicSystem) |
 //! | `lagrangian` | `velocities` (list of names), `lagrangian` | `q`, `v` | [`Lagrangian<D>`](crate::problem::Lagrangian) |
 //!
-//! The file's problem has its dimensions at run time; `view::<D>()` (`view::<D, M>()`) checks
-//! them and returns a value implementing the const-generic trait, so callers dispatch on D.
+//! `[definitions]` names subexpressions, in order: each is `name = "expression"`, where the
+//! expression may use the coordinates (and velocities), the parameters and the definitions
+//! above it, and every expression of the file (`theta`, `hamiltonian`, `mass`, `potential`,
+//! `constraints`, `lagrangian`) may use the names. A definition is lowered once into the
+//! symbolic graph, which hash-conses its nodes: every use is the same node, differentiated
+//! once, and the problem computes bit for bit what it computes with every definition written
+//! out in parentheses where it is used. A definition named like a coordinate, a velocity, a
+//! parameter or another definition, one that uses itself or a later one, and an unknown name
+//! in one are errors at their line and column; a definition of coordinates used in `mass` is
+//! the error "must be constant" at the mass. The derive attributes take the same as
+//! `definitions = [r = hypot(x, y), …]` (see `sparkgen_sym::derive`).
+//!
+//! The file's problem has its dimensions at run time. Each kind evaluates any method of its
+//! trait at run time into caller slices, without const generics:
+//! [`DegenerateLagrangianFile::evaluate`] with a [`DegenerateMethod`],
+//! [`HolonomicFile::evaluate`] with a [`HolonomicMethod`], [`LagrangianFile::evaluate`] with a
+//! [`LagrangianMethod`]; the arguments are the method's state vectors in the trait's order,
+//! the output is written in row-major order (entry (i, j) of a matrix at `i · cols + j`), and
+//! `signature(method)` gives the lengths, which `evaluate` checks ([`EvaluateError`]). The
+//! tapes are resolved by the method enum when the file is read, and their registers are a
+//! per-thread buffer that only grows, so evaluation allocates nothing after a thread's first
+//! calls and the files are `Sync`. `view::<D>()` (`view::<D, M>()`) checks the dimensions once
+//! and returns a value implementing the const-generic trait on the same tapes, so callers with
+//! compiled steppers dispatch on D.
 //!
 //! Every error — TOML syntax, unknown or missing key, wrong type, wrong dimension, unknown name,
 //! unsupported function, non-differentiable construct — is reported at its line and column in
 //! the file (from 1; columns count characters); all errors of a file are reported at once.
 //!
 //! Limits, checked before the work they bound: a file has at most [`MAX_FILE_BYTES`] (reading
-//! stops there), every list at most [`MAX_DIMENSION`] entries, and an expression nests at most
-//! 128 levels of parentheses, brackets and calls (chains of `+ - * /` and runs of signs may be
+//! stops there), every list at most [`MAX_DIMENSION`] entries, and an expression (a
+//! definition's included; a use of a definition is a name) nests at most 128 levels of
+//! parentheses, brackets and calls (chains of `+ - * /` and runs of signs may be
 //! of any length; reading, differentiating and compiling take time and memory linear in the
 //! file's size). Parameters and initial values must be finite; the mass matrix may depend on
 //! parameters only and must be positive definite at their values ([`ProblemFile::validate`]
@@ -52,11 +78,13 @@ mod lagrangian;
 mod model;
 mod reader;
 
-pub use degenerate::{DegenerateLagrangianFile, DegenerateLagrangianView};
-pub use error::{DimensionError, ErrorKind, Located, MassError, ProblemFileError, ValueError};
-pub use holonomic::{HolonomicFile, HolonomicView};
-pub use lagrangian::{LagrangianFile, LagrangianView};
-pub use model::UnknownParameter;
+pub use degenerate::{DegenerateLagrangianFile, DegenerateLagrangianView, DegenerateMethod};
+pub use error::{
+    DimensionError, ErrorKind, EvaluateError, Located, MassError, ProblemFileError, ValueError,
+};
+pub use holonomic::{HolonomicFile, HolonomicMethod, HolonomicView};
+pub use lagrangian::{LagrangianFile, LagrangianMethod, LagrangianView};
+pub use model::{MethodSignature, UnknownParameter};
 
 use document::{Diagnostics, Table};
 use model::Model;
@@ -76,7 +104,13 @@ pub const MAX_FILE_BYTES: u64 = 4 << 20;
 pub const MAX_DIMENSION: usize = 64;
 
 /// The keys every problem kind has.
-const COMMON_KEYS: &[&str] = &["kind", "coordinates", "parameters", "initial"];
+const COMMON_KEYS: &[&str] = &[
+    "kind",
+    "coordinates",
+    "parameters",
+    "definitions",
+    "initial",
+];
 
 /// A problem read from a file.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,6 +3,9 @@
 //! allocated once, before the step loop, for up to `PREALLOCATED_POINTS` points; only a longer
 //! run grows it).
 //!
+//! A problem file's problem (evaluated by its tapes, whose registers are a per-thread buffer that
+//! grows on the first step) is measured after a one-step run, so "after the first step".
+//!
 //! A test without the libtest harness (`harness = false`): the counting allocator sees every
 //! thread, and the harness's own threads allocate at times of their choosing.
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
@@ -12,6 +15,7 @@ use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, Vp
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic};
 use sparkgen::integrate::{Options, integrate};
+use sparkgen::problem_file::{DegenerateLagrangianFile, ProblemFile};
 use sparkgen::problems::LotkaVolterra2d;
 
 #[global_allocator]
@@ -23,6 +27,17 @@ enum Stepper {
     Slrk,
     Vprk,
     RattleLobatto,
+    /// SLRK on Lotka–Volterra read from its problem file.
+    SlrkFile,
+}
+
+/// The shipped Lotka–Volterra problem file.
+fn lotka_volterra_file() -> DegenerateLagrangianFile {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/lotka_volterra.toml");
+    match ProblemFile::read(path) {
+        Ok(ProblemFile::DegenerateLagrangian(file)) => file,
+        other => panic!("the example file states a degenerate Lagrangian: {other:?}"),
+    }
 }
 
 /// Allocations (and reallocations) during one run of `steps` steps.
@@ -36,6 +51,8 @@ fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
         l: 1.0,
     };
     let (x0, y0) = pendulum.state(1.0, 0.0);
+    let file = lotka_volterra_file();
+    let view = file.view::<2>().expect("two coordinates");
     let region = Region::new(GLOBAL);
     let completed = match stepper {
         Stepper::Slrk => integrate::<SlrkLobattoIIIE3, _, 2, 14>(&lv, q0, p0, &options)
@@ -52,6 +69,9 @@ fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
         )
         .map(|s| s.steps())
         .map_err(|_| ()),
+        Stepper::SlrkFile => integrate::<SlrkLobattoIIIE3, _, 2, 14>(&view, q0, p0, &options)
+            .map(|s| s.steps())
+            .map_err(|_| ()),
     };
     let change = region.change();
     assert_eq!(completed.ok(), Some(steps), "{stepper:?}");
@@ -59,10 +79,17 @@ fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
 }
 
 fn main() {
-    for stepper in [Stepper::Slrk, Stepper::Vprk, Stepper::RattleLobatto] {
+    for stepper in [
+        Stepper::Slrk,
+        Stepper::Vprk,
+        Stepper::RattleLobatto,
+        Stepper::SlrkFile,
+    ] {
+        let first = allocations(1, stepper);
         let (short, long) = (allocations(10, stepper), allocations(1000, stepper));
         println!(
-            "{stepper:?}: (allocations, reallocations) for 10 steps {short:?}, for 1000 steps {long:?}"
+            "{stepper:?}: (allocations, reallocations) for 1 step first {first:?}, then for 10 \
+             steps {short:?}, for 1000 steps {long:?}"
         );
         assert_eq!(short, long);
         assert!(

@@ -1,6 +1,8 @@
 //! Problem files (`sparkgen::problem_file`): the example file reproduces the built-in
 //! Lotka–Volterra trajectory, every trait method of a file agrees with the derive-generated
-//! problem it states, and every kind of mistake is reported at its exact line and column.
+//! problem it states, definitions compute what the problem written out computes, the run-time
+//! `evaluate` what the views compute, and every kind of mistake is reported at its exact line
+//! and column.
 
 use nalgebra::{SMatrix, SVector};
 use sparkgen::generated::steppers::SlrkLobattoIIIE3;
@@ -8,7 +10,8 @@ use sparkgen::holonomic::problems::{Pendulum, Triatomic};
 use sparkgen::integrate::{Options, integrate};
 use sparkgen::problem::{DegenerateLagrangian, HolonomicSystem, Lagrangian};
 use sparkgen::problem_file::{
-    DimensionError, ErrorKind, MassError, ProblemFile, ProblemFileError, ValueError,
+    DegenerateLagrangianFile, DegenerateMethod, DimensionError, ErrorKind, EvaluateError,
+    HolonomicMethod, LagrangianMethod, MassError, ProblemFile, ProblemFileError, ValueError,
 };
 use sparkgen::problems::LotkaVolterra2d;
 
@@ -626,4 +629,472 @@ fn masses_must_be_positive_definite() {
     );
     file.set_parameter("m", f64::NAN).expect("a parameter");
     assert!(matches!(file.validate(), Err(ValueError::NotFinite { .. })));
+}
+
+/// A charged particle's degenerate Lagrangian in a field of strength |B| (three coordinates:
+/// position (x, y) and parallel velocity u), with the field written through `[definitions]`.
+const FIELD_DEFINED: &str = r#"
+kind = "degenerate_lagrangian"
+coordinates = ["x", "y", "u"]
+theta = ["-y * b / 2 + u * bx / b", "x * b / 2 + u * by / b", "0"]
+hamiltonian = "u * u / 2 + mu * b"
+
+[parameters]
+eps = 0.3
+mu = 0.7
+
+[definitions]
+bx = "1 + eps * y"
+by = "eps * x * sin(y)"
+b = "sqrt(bx * bx + by * by + 1)"
+
+[initial]
+q = [0.5, 0.2, 0.1]
+"#;
+
+/// `FIELD_DEFINED` with every definition written out where it is used.
+const FIELD_WRITTEN_OUT: &str = r#"
+kind = "degenerate_lagrangian"
+coordinates = ["x", "y", "u"]
+theta = [
+    "-y * sqrt((1 + eps * y) * (1 + eps * y) + (eps * x * sin(y)) * (eps * x * sin(y)) + 1) / 2 + u * (1 + eps * y) / sqrt((1 + eps * y) * (1 + eps * y) + (eps * x * sin(y)) * (eps * x * sin(y)) + 1)",
+    "x * sqrt((1 + eps * y) * (1 + eps * y) + (eps * x * sin(y)) * (eps * x * sin(y)) + 1) / 2 + u * (eps * x * sin(y)) / sqrt((1 + eps * y) * (1 + eps * y) + (eps * x * sin(y)) * (eps * x * sin(y)) + 1)",
+    "0",
+]
+hamiltonian = "u * u / 2 + mu * sqrt((1 + eps * y) * (1 + eps * y) + (eps * x * sin(y)) * (eps * x * sin(y)) + 1)"
+
+[parameters]
+eps = 0.3
+mu = 0.7
+
+[initial]
+q = [0.5, 0.2, 0.1]
+"#;
+
+/// `FIELD_DEFINED` as a derive.
+#[derive(Clone, Copy, Debug, DegenerateLagrangian)]
+#[lagrangian(
+    q = [x, y, u],
+    definitions = [bx = 1 + eps * y, by = eps * x * sin(y), b = sqrt(bx * bx + by * by + 1)],
+    theta = [-y * b / 2 + u * bx / b, x * b / 2 + u * by / b, 0],
+    hamiltonian = u * u / 2 + mu * b,
+)]
+struct FieldDefined {
+    eps: f64,
+    mu: f64,
+}
+
+/// `FIELD_WRITTEN_OUT` as a derive.
+#[derive(Clone, Copy, Debug, DegenerateLagrangian)]
+#[lagrangian(
+    q = [x, y, u],
+    theta = [
+        -y * sqrt((1 + eps * y) * (1 + eps * y) + (eps * x * sin(y)) * (eps * x * sin(y)) + 1) / 2
+            + u * (1 + eps * y) / sqrt((1 + eps * y) * (1 + eps * y) + (eps * x * sin(y)) * (eps * x * sin(y)) + 1),
+        x * sqrt((1 + eps * y) * (1 + eps * y) + (eps * x * sin(y)) * (eps * x * sin(y)) + 1) / 2
+            + u * (eps * x * sin(y)) / sqrt((1 + eps * y) * (1 + eps * y) + (eps * x * sin(y)) * (eps * x * sin(y)) + 1),
+        0,
+    ],
+    hamiltonian = u * u / 2
+        + mu * sqrt((1 + eps * y) * (1 + eps * y) + (eps * x * sin(y)) * (eps * x * sin(y)) + 1),
+)]
+struct FieldWrittenOut {
+    eps: f64,
+    mu: f64,
+}
+
+/// Every method of a `DegenerateLagrangian<3>` at (q, w), flattened in row-major order (as
+/// `evaluate` writes them), as bits.
+fn degenerate_bits(
+    problem: &impl DegenerateLagrangian<3>,
+    q: &SVector<f64, 3>,
+    w: &SVector<f64, 3>,
+) -> Vec<u64> {
+    let row_major = |m: SMatrix<f64, 3, 3>| m.transpose().as_slice().to_vec();
+    [
+        problem.theta(q).as_slice().to_vec(),
+        row_major(problem.theta_jacobian(q)),
+        vec![problem.hamiltonian(q)],
+        problem.hamiltonian_gradient(q).as_slice().to_vec(),
+        row_major(problem.hamiltonian_hessian(q)),
+        row_major(problem.jacobian_transpose_product_derivative(q, w)),
+        row_major(problem.jacobian_product_derivative(q, w)),
+    ]
+    .concat()
+    .into_iter()
+    .map(f64::to_bits)
+    .collect()
+}
+
+/// Every method of `file` evaluated at run time at (q, w), as `degenerate_bits` lays them out.
+fn evaluated_bits(file: &DegenerateLagrangianFile, q: &[f64], w: &[f64]) -> Vec<u64> {
+    let mut all = Vec::new();
+    for &method in DegenerateMethod::ALL {
+        let signature = file.signature(method);
+        let args: Vec<&[f64]> = [q, w][..signature.arguments.len()].to_vec();
+        let mut out = vec![f64::NAN; signature.rows * signature.cols];
+        file.evaluate(method, &args, &mut out)
+            .expect("the lengths fit the signature");
+        all.extend(out.into_iter().map(f64::to_bits));
+    }
+    all
+}
+
+fn degenerate_file(source: &str) -> DegenerateLagrangianFile {
+    match ProblemFile::parse(source) {
+        Ok(ProblemFile::DegenerateLagrangian(file)) => file,
+        other => panic!("expected a degenerate Lagrangian, got {other:?}"),
+    }
+}
+
+/// Definitions are lowered once into the hash-consed graph, which the same expressions written
+/// out produce too (every node of a use of a definition is the definition's node), so a file
+/// and a derive with definitions compute bit for bit what the written-out problem computes,
+/// and the run-time `evaluate` bit for bit what the views compute.
+#[test]
+fn definitions_compute_what_the_written_out_problem_computes() {
+    let defined = degenerate_file(FIELD_DEFINED);
+    let written_out = degenerate_file(FIELD_WRITTEN_OUT);
+    let (a, b) = (
+        defined.view::<3>().expect("D = 3"),
+        written_out.view::<3>().expect("D = 3"),
+    );
+    let derived = FieldDefined { eps: 0.3, mu: 0.7 };
+    let derived_out = FieldWrittenOut { eps: 0.3, mu: 0.7 };
+    assert_eq!(a.initial(), b.initial());
+    let mut sampler = Sampler(0x5eed_0005);
+    for _ in 0..POINTS {
+        let q = sampler.vector::<3>(-2.0, 2.0);
+        let w = sampler.vector::<3>(-2.0, 2.0);
+        let reference = degenerate_bits(&b, &q, &w);
+        assert_eq!(degenerate_bits(&a, &q, &w), reference, "file, at {q:?}");
+        assert_eq!(
+            degenerate_bits(&derived, &q, &w),
+            reference,
+            "derive, at {q:?}"
+        );
+        assert_eq!(degenerate_bits(&derived_out, &q, &w), reference, "at {q:?}");
+        let evaluated = evaluated_bits(&defined, q.as_slice(), w.as_slice());
+        assert_eq!(evaluated, reference, "evaluate, at {q:?}");
+    }
+}
+
+/// `evaluate` of every kind equals the view of the same file bit for bit (matrices in row-major
+/// order), for D = 9, M = 3 and for a Lagrangian.
+#[test]
+fn run_time_evaluation_equals_the_views() {
+    let source = r#"
+kind = "holonomic"
+coordinates = ["x1", "y1", "z1", "x2", "y2", "z2", "x3", "y3", "z3"]
+mass = "[m1, m1, m1, m2, m2, m2, m3, m3, m3]"
+potential = "k / 2.0 * (x1 * x1 + y2 * y2 + z3 * z3) + a * (x1 * y2 + y2 * z3 + z3 * x1)"
+constraints = [
+    "(x1 - x2) * (x1 - x2) + (y1 - y2) * (y1 - y2) + (z1 - z2) * (z1 - z2) - d * d",
+    "(x1 - x3) * (x1 - x3) + (y1 - y3) * (y1 - y3) + (z1 - z3) * (z1 - z3) - d * d",
+    "sin(x2 - x3) * z2",
+]
+parameters = { m1 = 16.0, m2 = 1.0, m3 = 2.0, d = 1.0, k = 1.0, a = 0.5 }
+initial = { q = [0, 0, 0, 1, 0, 0, 0, 1, 0], p = [0, 0, 0, 0, 0, 0, 0, 0, 0] }
+"#;
+    let ProblemFile::Holonomic(file) = ProblemFile::parse(source).expect("valid file") else {
+        panic!("a holonomic system");
+    };
+    let view = file.view::<9, 3>().expect("D = 9, M = 3");
+    let mut sampler = Sampler(0x5eed_0006);
+    let (q, lambda, v) = (
+        sampler.vector::<9>(-2.0, 2.0),
+        sampler.vector::<3>(-2.0, 2.0),
+        sampler.vector::<9>(-2.0, 2.0),
+    );
+    let (q, lambda, v) = (q.as_slice(), lambda.as_slice(), v.as_slice());
+    let evaluate = |method: HolonomicMethod, args: &[&[f64]]| {
+        let signature = file.signature(method);
+        let mut out = vec![f64::NAN; signature.rows * signature.cols];
+        file.evaluate(method, args, &mut out).expect("lengths fit");
+        out
+    };
+    let (qv, vv) = (
+        SVector::<f64, 9>::from_column_slice(q),
+        SVector::<f64, 9>::from_column_slice(v),
+    );
+    let lv = SVector::<f64, 3>::from_column_slice(lambda);
+    let row_major = |m: &[f64], rows: usize, cols: usize| -> Vec<f64> {
+        (0..rows * cols)
+            .map(|k| m[(k % cols) * rows + k / cols])
+            .collect()
+    };
+    let mass = view.mass_matrix();
+    assert_eq!(
+        evaluate(HolonomicMethod::MassMatrix, &[]),
+        row_major(mass.as_slice(), 9, 9)
+    );
+    assert_eq!(
+        evaluate(HolonomicMethod::Potential, &[q]),
+        [view.potential(&qv)]
+    );
+    assert_eq!(
+        evaluate(HolonomicMethod::Constraints, &[q]),
+        view.constraints(&qv).as_slice()
+    );
+    assert_eq!(
+        evaluate(HolonomicMethod::ConstraintJacobian, &[q]),
+        row_major(view.constraint_jacobian(&qv).as_slice(), 3, 9)
+    );
+    assert_eq!(
+        evaluate(HolonomicMethod::ConstraintForceDerivative, &[q, lambda]),
+        row_major(view.constraint_force_derivative(&qv, &lv).as_slice(), 9, 9)
+    );
+    assert_eq!(
+        evaluate(HolonomicMethod::ConstraintVelocityDerivative, &[q, v]),
+        row_major(
+            view.constraint_velocity_derivative(&qv, &vv).as_slice(),
+            3,
+            9
+        )
+    );
+    let signature = file.signature(HolonomicMethod::ConstraintVelocityDerivative);
+    assert_eq!(signature.arguments, [("q", 9), ("v", 9)]);
+    assert_eq!((signature.rows, signature.cols), (3, 9));
+    assert_eq!(HolonomicMethod::ALL.len(), 9);
+    assert_eq!(HolonomicMethod::ALL[6].name(), "constraint_jacobian");
+
+    let source = r#"
+kind = "lagrangian"
+coordinates = ["x", "y"]
+velocities = ["u", "w"]
+lagrangian = "m / 2.0 * (u * u + w * w) + r * (x * w - y * u) - k * cos(x) * exp(y / 3.0)"
+parameters = { m = 2.0, k = 3 }
+definitions = { r = "sin(x * y) / 2" }
+initial = { q = [0.1, 0.2], v = [0.0, 1.0] }
+"#;
+    let ProblemFile::Lagrangian(file) = ProblemFile::parse(source).expect("valid file") else {
+        panic!("a Lagrangian");
+    };
+    let view = file.view::<2>().expect("D = 2");
+    let (q, v) = (SVector::from([0.3, -1.2]), SVector::from([0.7, 0.4]));
+    let mut out = [f64::NAN; 4];
+    file.evaluate(
+        LagrangianMethod::MixedHessian,
+        &[q.as_slice(), v.as_slice()],
+        &mut out,
+    )
+    .expect("lengths fit");
+    assert_eq!(
+        out.to_vec(),
+        view.mixed_hessian(&q, &v).transpose().as_slice()
+    );
+    let mut momentum = [f64::NAN; 2];
+    file.evaluate(
+        LagrangianMethod::Momentum,
+        &[q.as_slice(), v.as_slice()],
+        &mut momentum,
+    )
+    .expect("lengths fit");
+    assert_eq!(momentum, view.momentum(&q, &v).as_slice());
+}
+
+/// Arguments and outputs whose lengths do not fit the method are errors naming the method and
+/// the argument, and the output is left as it was.
+#[test]
+fn run_time_evaluation_checks_lengths() {
+    let ProblemFile::DegenerateLagrangian(file) = lotka_volterra_file() else {
+        panic!("the example file states a degenerate Lagrangian");
+    };
+    let mut out = [7.0; 4];
+    let q = [1.0, 2.0];
+    assert_eq!(
+        file.evaluate(DegenerateMethod::JacobianProductDerivative, &[&q], &mut out),
+        Err(EvaluateError::ArgumentCount {
+            method: "jacobian_product_derivative",
+            expected: 2,
+            found: 1
+        })
+    );
+    assert_eq!(
+        file.evaluate(
+            DegenerateMethod::JacobianProductDerivative,
+            &[&q, &[1.0]],
+            &mut out
+        ),
+        Err(EvaluateError::ArgumentLength {
+            method: "jacobian_product_derivative",
+            argument: "v",
+            expected: 2,
+            found: 1
+        })
+    );
+    let error = file
+        .evaluate(DegenerateMethod::Theta, &[&q], &mut out)
+        .expect_err("ϑ has 2 entries");
+    assert_eq!(
+        error,
+        EvaluateError::OutputLength {
+            method: "theta",
+            rows: 2,
+            cols: 1,
+            found: 4
+        }
+    );
+    assert_eq!(out, [7.0; 4]);
+    assert_eq!(
+        error.to_string(),
+        "the output of `theta` is 2 × 1 (2 entries, row-major), the slice has 4"
+    );
+    assert_eq!(file.dimension(), 2);
+    // p₀ = ϑ(q₀) = (q₂ + ln q₂ / q₁, q₁) at q₀ = (2, 1).
+    assert_eq!(file.initial(), (vec![2.0, 1.0], vec![1.0, 2.0]));
+}
+
+/// `FIELD_DEFINED` with its `[definitions]` table replaced by `definitions` (TOML lines).
+fn field_with_definitions(definitions: &str) -> String {
+    let start = FIELD_DEFINED
+        .find("[definitions]")
+        .expect("a definitions table");
+    let end = FIELD_DEFINED.find("[initial]").expect("an initial table");
+    format!(
+        "{}[definitions]\n{definitions}\n{}",
+        &FIELD_DEFINED[..start],
+        &FIELD_DEFINED[end..]
+    )
+}
+
+/// The (line, column, kind) of the single error of `FIELD_DEFINED` with `definitions`, with
+/// the line counted from the `[definitions]` header (its line is 0).
+fn definition_error(definitions: &str) -> (usize, usize, ErrorKind) {
+    let source = field_with_definitions(definitions);
+    let header = source[..source.find("[definitions]").expect("a header")]
+        .matches('\n')
+        .count()
+        + 1;
+    let (line, column, kind) = error_of(&source);
+    (line - header, column, kind)
+}
+
+#[test]
+fn definitions_errors_are_located() {
+    let defined = "bx = \"1 + eps * y\"\nby = \"eps * x\"\n";
+    // An unknown name inside a definition.
+    let (line, column, kind) =
+        definition_error(&format!("{defined}b = \"sqrt(bx * bx + c * by)\""));
+    assert_eq!((line, column), (3, 21), "{kind:?}");
+    assert!(
+        matches!(&kind, ErrorKind::UnknownName(m) if m.starts_with("unknown identifier `c`") && m.contains("definitions are `bx`, `by`")),
+        "{kind:?}"
+    );
+    // A definition using a later one, and one using itself.
+    let (line, column, kind) = definition_error(&format!("bz = \"b * 2\"\n{defined}b = \"bx\""));
+    assert_eq!((line, column), (1, 7));
+    assert!(
+        matches!(&kind, ErrorKind::UnknownName(m) if m.contains("`bz` uses `b`, which is defined after it")),
+        "{kind:?}"
+    );
+    let (line, column, kind) = definition_error(&format!("{defined}b = \"sqrt(b + bx)\""));
+    assert_eq!((line, column), (3, 11));
+    assert!(
+        matches!(&kind, ErrorKind::UnknownName(m) if m == "the definition `b` uses itself"),
+        "{kind:?}"
+    );
+    // Definitions named like a coordinate or a parameter, at the name.
+    for (name, other) in [("x", "a coordinate"), ("eps", "a parameter")] {
+        let (line, column, kind) =
+            definition_error(&format!("{defined}b = \"bx\"\n  {name} = \"by\""));
+        assert_eq!((line, column), (4, 3), "{kind:?}");
+        assert!(
+            matches!(&kind, ErrorKind::InvalidExpression(m) if m.contains(&format!("`{name}` has the name of {other}"))),
+            "{kind:?}"
+        );
+    }
+    // A name that is no identifier, at the offending part of the (quoted) key.
+    let (line, column, kind) = definition_error(&format!("{defined}b = \"bx\"\n\"r 2\" = \"by\""));
+    assert_eq!((line, column), (4, 4), "{kind:?}");
+    assert!(matches!(kind, ErrorKind::InvalidExpression(_)), "{kind:?}");
+    // Values of the wrong type.
+    let (line, column, kind) = definition_error(&format!("{defined}b = 1.5"));
+    assert_eq!((line, column), (3, 5));
+    assert_eq!(
+        kind,
+        ErrorKind::WrongType {
+            key: "b".into(),
+            expected: "a string"
+        }
+    );
+    let source = format!("definitions = 3{FIELD_WRITTEN_OUT}");
+    let (_, _, kind) = error_of(&source);
+    assert_eq!(
+        kind,
+        ErrorKind::WrongType {
+            key: "definitions".into(),
+            expected: "a table"
+        }
+    );
+    // The nesting limit holds inside a definition.
+    let deep = format!("{}x{}", "(".repeat(200), ")".repeat(200));
+    let (line, column, kind) = definition_error(&format!("{defined}b = '{deep}'"));
+    assert_eq!((line, column), (3, 6 + 128));
+    assert!(
+        matches!(&kind, ErrorKind::InvalidExpression(m) if m.contains("nested too deeply")),
+        "{kind:?}"
+    );
+}
+
+/// A definition that depends on a coordinate makes the mass depend on it: the error is at the
+/// mass; a definition of parameters only may be used in the mass.
+#[test]
+fn definitions_in_the_mass() {
+    let source = pendulum_with_mass("mass = \"mq\"", 1.0).replace(
+        "[initial]",
+        "[definitions]\nmq = \"m * (1 + x * x)\"\n[initial]",
+    );
+    let (line, column, kind) = error_of(&source);
+    assert_eq!((line, column), (3, 9));
+    assert!(
+        matches!(&kind, ErrorKind::InvalidExpression(m) if m.contains("coordinate `x`")),
+        "{kind:?}"
+    );
+    let source = pendulum_with_mass("mass = \"[mq, mq]\"", 2.0)
+        .replace("[initial]", "[definitions]\nmq = \"m * m\"\n[initial]");
+    let ProblemFile::Holonomic(file) = ProblemFile::parse(&source).expect("valid file") else {
+        panic!("a holonomic system");
+    };
+    let mut mass = [0.0; 4];
+    file.evaluate(HolonomicMethod::MassMatrix, &[], &mut mass)
+        .expect("2 × 2");
+    assert_eq!(mass, [4.0, 0.0, 0.0, 4.0]);
+}
+
+/// A chain of definitions each using the previous one twice stands for an expression of
+/// exponential size, but is lowered, differentiated and compiled in time linear in the file:
+/// the graph shares every definition.
+#[test]
+fn long_chains_of_definitions_stay_shared() {
+    let links = 2000;
+    let mut definitions = String::from("d0 = \"x\"\n");
+    for k in 1..=links {
+        definitions.push_str(&format!(
+            "d{k} = \"sin(d{p}) * 0.5 + d{p} * 0.5\"\n",
+            p = k - 1
+        ));
+    }
+    let source = field_with_definitions(&definitions)
+        .replace("mu * b", &format!("mu * d{links}"))
+        .replace("b / 2", "y / 2")
+        .replace("bx / b", "x")
+        .replace("by / b", "y");
+    let file = degenerate_file(&source);
+    let view = file.view::<3>().expect("D = 3");
+    let q = SVector::from([0.4, 0.2, 0.1]);
+    let mut d = 0.4f64;
+    let mut derivative = 1.0f64;
+    for _ in 0..links {
+        derivative *= d.cos() * 0.5 + 0.5;
+        d = d.sin() * 0.5 + d * 0.5;
+    }
+    let expected = 0.1 * 0.1 / 2.0 + 0.7 * d;
+    assert!(
+        (view.hamiltonian(&q) - expected).abs() <= 1e-10,
+        "{}",
+        view.hamiltonian(&q)
+    );
+    let gradient = view.hamiltonian_gradient(&q)[0];
+    assert!((gradient - 0.7 * derivative).abs() <= 1e-10, "{gradient}");
 }

@@ -40,7 +40,8 @@ fn compile(hamiltonian: &str) -> text::Compiled {
         id: 4,
         source: hamiltonian,
     };
-    text::degenerate_lagrangian(&[], &coordinates, &theta, hamiltonian).expect("a valid problem")
+    text::degenerate_lagrangian(&[], &coordinates, &[], &theta, hamiltonian)
+        .expect("a valid problem")
 }
 
 #[divan::bench(args = [1_000, 10_000, 100_000])]

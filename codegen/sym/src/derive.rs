@@ -22,6 +22,14 @@
 //! has no derivative and is therefore rejected wherever a derivative is needed (everywhere in
 //! these derives except `velocity` and `energy` of `ImplicitDae`).
 //!
+//! Every attribute takes `definitions = [name = expression, …]`: named subexpressions, in
+//! order, each of which may use the coordinates, the parameters and the definitions before it,
+//! and which every expression of the attribute may use by name. A definition is lowered once
+//! into the graph (which hash-conses), so all its uses share one node, differentiated once, and
+//! the derive emits what it emits with every definition written out in parentheses. In
+//! `ImplicitDae` and `HamiltonianDae` a definition may use any state vector, but a function may
+//! use it only if it depends on the definition's state vectors.
+//!
 //! `DegenerateLagrangian` and `Lagrangian` share the helper attribute `#[lagrangian(…)]` with
 //! different keys, so a struct derives one of them.
 //!
@@ -29,6 +37,8 @@
 //!
 //! User errors are reported at the offending tokens and accumulated: unknown identifiers
 //! (and, for `ImplicitDae`, coordinates of a state vector the function does not depend on),
+//! definitions named like a coordinate, a field or an earlier definition, definitions using
+//! themselves or later ones,
 //! wrong vector lengths, duplicate, unknown and missing keys, unsupported functions and
 //! syntax, `abs` under a derivative, non-`f64` fields used as parameters, non-symmetric or
 //! singular constant mass matrices. Whenever the dimensions are known, the impl is still

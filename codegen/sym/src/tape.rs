@@ -12,7 +12,7 @@ use crate::kernel::{KExpr, Kernel, OutputSlot};
 use crate::op::Op;
 use std::collections::HashMap;
 
-/// One operation: `registers[result] = op(registers[a], registers[b])` (`b` unused when unary).
+/// One operation: `registers[result] = op(registers[a], registers[b])` (`b = a` when unary).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Instruction {
     op: Op,
@@ -87,7 +87,9 @@ impl Tape {
             .map(|&(op, a, b)| Instruction {
                 op,
                 a: place(a),
-                b: place(b),
+                // A unary op reads its operand as both, so every instruction reads two
+                // registers computed before it.
+                b: place(if op.arity() == 1 { a } else { b }),
             })
             .collect();
         Ok(Tape {
@@ -122,26 +124,29 @@ impl Tape {
     }
 
     /// Evaluates the tape on the input `segments` into `out` (length [`Tape::outputs`]), using
-    /// `registers` (resized to [`Tape::registers`]) as scratch. Structurally zero outputs are set
-    /// to zero. Inputs placed outside `segments` read as NaN.
+    /// `registers` as scratch: it is grown to [`Tape::registers`] when shorter and never shrunk,
+    /// so a buffer reused across calls is allocated once, by the first call that needs its size.
+    /// Structurally zero outputs are set to zero. Inputs placed outside `segments` read as NaN.
     pub fn eval(&self, segments: &[&[f64]], registers: &mut Vec<f64>, out: &mut [f64]) {
-        registers.clear();
-        registers.extend(self.inputs.iter().map(|&(s, i)| {
-            segments
+        if registers.len() < self.registers() {
+            registers.resize(self.registers(), 0.0);
+        }
+        let (n_in, n_const) = (self.inputs.len(), self.constants.len());
+        for (register, &(s, i)) in registers.iter_mut().zip(&self.inputs) {
+            *register = segments
                 .get(s as usize)
                 .and_then(|segment| segment.get(i as usize))
                 .copied()
-                .unwrap_or(f64::NAN)
-        }));
-        registers.extend_from_slice(&self.constants);
-        for instruction in &self.instructions {
-            let a = registers[instruction.a as usize];
-            let value = if instruction.op.arity() == 1 {
-                instruction.op.eval(&[a])
-            } else {
-                instruction.op.eval(&[a, registers[instruction.b as usize]])
-            };
-            registers.push(value);
+                .unwrap_or(f64::NAN);
+        }
+        registers[n_in..n_in + n_const].copy_from_slice(&self.constants);
+        for (result, instruction) in (n_in + n_const..).zip(&self.instructions) {
+            // A unary instruction names its operand twice (see `Tape::new`).
+            let operands = [
+                registers[instruction.a as usize],
+                registers[instruction.b as usize],
+            ];
+            registers[result] = instruction.op.eval(&operands);
         }
         out.fill(0.0);
         for &(register, position) in &self.stores {
@@ -263,6 +268,12 @@ mod tests {
         assert_eq!(out[1], 0.0);
         assert_eq!(out[2].to_bits(), expected[1].to_bits());
         assert_eq!(registers.len(), tape.registers());
+        // A longer buffer is kept as it is, and the result does not depend on its contents.
+        registers.resize(2 * tape.registers(), f64::NAN);
+        let mut again = [f64::NAN; 3];
+        tape.eval(&[&qv, &av], &mut registers, &mut again);
+        assert_eq!(registers.len(), 2 * tape.registers());
+        assert_eq!(again.map(f64::to_bits), out.map(f64::to_bits));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! `kind = "degenerate_lagrangian"`: `L(q, v) = ϑ(q)·v − H(q)` from `theta` and `hamiltonian`.
 
 use super::document::Table;
-use super::error::DimensionError;
-use super::model::Model;
+use super::error::{DimensionError, EvaluateError};
+use super::model::{MethodSignature, Model, methods};
 use super::reader::Reader;
 use crate::problem::{DegenerateLagrangian, Matrix, Vector};
 use sparkgen_sym::derive::text;
@@ -10,16 +10,26 @@ use sparkgen_sym::derive::text;
 /// The keys of the file besides `kind`, `coordinates`, `parameters` and `initial`.
 pub(crate) const KEYS: &[&str] = &["theta", "hamiltonian"];
 
-/// The trait's required methods.
-const METHODS: [&str; 7] = [
-    "theta",
-    "theta_jacobian",
-    "hamiltonian",
-    "hamiltonian_gradient",
-    "hamiltonian_hessian",
-    "jacobian_transpose_product_derivative",
-    "jacobian_product_derivative",
-];
+methods!(
+    /// The methods of [`DegenerateLagrangian<D>`], for
+    /// [`DegenerateLagrangianFile::evaluate`]; `q`, `w`, `v` have D entries.
+    DegenerateMethod {
+        /// ϑ(q) (`q` → D).
+        Theta = "theta",
+        /// J = ∂ϑ/∂q, J_ij = ∂ϑ_i/∂q_j (`q` → D × D).
+        ThetaJacobian = "theta_jacobian",
+        /// H(q) (`q` → 1).
+        Hamiltonian = "hamiltonian",
+        /// ∇H(q) (`q` → D).
+        HamiltonianGradient = "hamiltonian_gradient",
+        /// ∇²H(q) (`q` → D × D).
+        HamiltonianHessian = "hamiltonian_hessian",
+        /// ∂(Jᵀw)/∂q (`q`, `w` → D × D).
+        JacobianTransposeProductDerivative = "jacobian_transpose_product_derivative",
+        /// ∂(Jv)/∂q (`q`, `v` → D × D).
+        JacobianProductDerivative = "jacobian_product_derivative",
+    }
+);
 
 /// A degenerate Lagrangian read from a problem file, with its initial data `q₀` (and `p₀`,
 /// which defaults to `ϑ(q₀)`).
@@ -42,24 +52,63 @@ impl DegenerateLagrangianFile {
         let theta = reader.expressions(root, "theta", Some((d, "one per coordinate")));
         let hamiltonian = reader.expression(root, "hamiltonian");
         let parameters = reader.parameters(root);
+        let definitions = reader.definitions(root);
         let initial = reader.initial(root, d, &["q"], &["p"]);
         let (theta, hamiltonian, mut initial) = (theta?, hamiltonian?, initial?);
         let names: Vec<&str> = parameters.iter().map(|(n, _)| *n).collect();
-        let compiled = text::degenerate_lagrangian(&names, coordinates, &theta, hamiltonian);
-        let model = reader.model(compiled, &METHODS, coordinates, &parameters)?;
+        let compiled =
+            text::degenerate_lagrangian(&names, coordinates, &definitions, &theta, hamiltonian);
+        let model = reader.model::<DegenerateMethod>(compiled, coordinates, &parameters)?;
         let p0 = initial.pop().flatten();
         let q0 = initial.pop().flatten()?;
         Some(DegenerateLagrangianFile { model, q0, p0 })
     }
 
+    /// The number of coordinates D.
+    pub fn dimension(&self) -> usize {
+        self.model.coordinates().len()
+    }
+
+    /// The initial data `(q₀, p₀)`, each of D entries, with `p₀ = ϑ(q₀)` when the file gives no
+    /// `p`.
+    pub fn initial(&self) -> (Vec<f64>, Vec<f64>) {
+        let p0 = self.p0.clone().unwrap_or_else(|| {
+            let mut theta = vec![0.0; self.q0.len()];
+            self.model
+                .eval(DegenerateMethod::Theta, &[&self.q0], &mut theta);
+            theta
+        });
+        (self.q0.clone(), p0)
+    }
+
+    /// The arguments and output shape of `method` (D is the file's).
+    pub fn signature(&self, method: DegenerateMethod) -> MethodSignature<'_> {
+        self.model.signature(method)
+    }
+
+    /// Evaluates `method` of [`DegenerateLagrangian<D>`] at run time: `args` are its state
+    /// vectors in the trait's order (`q`, then `w` or `v`), each of D entries, and `out` receives
+    /// the value, a matrix in row-major order (entry (i, j) at `i · cols + j`). Nothing is
+    /// allocated after a thread's first evaluations; an error when a length does not fit
+    /// [`DegenerateLagrangianFile::signature`] (`out` is then left as it was).
+    pub fn evaluate(
+        &self,
+        method: DegenerateMethod,
+        args: &[&[f64]],
+        out: &mut [f64],
+    ) -> Result<(), EvaluateError> {
+        self.model.evaluate(method, args, out)
+    }
+
     /// The problem as a `DegenerateLagrangian<D>`; an error unless it has `D` coordinates.
     pub fn view<const D: usize>(&self) -> Result<DegenerateLagrangianView<'_, D>, DimensionError> {
-        super::check_dimension("coordinates", D, self.model.coordinates().len())?;
+        super::check_dimension("coordinates", D, self.dimension())?;
         Ok(DegenerateLagrangianView { file: self })
     }
 }
 
-/// A [`DegenerateLagrangianFile`] of D coordinates, evaluated by its tapes.
+/// A [`DegenerateLagrangianFile`] of D coordinates, evaluated by its tapes (as
+/// [`DegenerateLagrangianFile::evaluate`] does, without its length checks: D was checked once).
 #[derive(Clone, Copy, Debug)]
 pub struct DegenerateLagrangianView<'a, const D: usize> {
     file: &'a DegenerateLagrangianFile,
@@ -68,50 +117,53 @@ pub struct DegenerateLagrangianView<'a, const D: usize> {
 impl<const D: usize> DegenerateLagrangianView<'_, D> {
     /// The initial data `(q₀, p₀)`, with `p₀ = ϑ(q₀)` when the file gives no `p`.
     pub fn initial(&self) -> (Vector<D>, Vector<D>) {
-        let q0 = super::vector(&self.file.q0);
-        let p0 = match &self.file.p0 {
-            Some(p0) => super::vector(p0),
-            None => self.theta(&q0),
-        };
-        (q0, p0)
+        let (q0, p0) = self.file.initial();
+        (super::vector(&q0), super::vector(&p0))
     }
 }
 
 impl<const D: usize> DegenerateLagrangian<D> for DegenerateLagrangianView<'_, D> {
     fn theta(&self, q: &Vector<D>) -> Vector<D> {
-        self.file.model.vector("theta", &[q.as_slice()])
+        self.file
+            .model
+            .vector(DegenerateMethod::Theta, &[q.as_slice()])
     }
 
     fn theta_jacobian(&self, q: &Vector<D>) -> Matrix<D, D> {
-        self.file.model.matrix("theta_jacobian", &[q.as_slice()])
+        self.file
+            .model
+            .matrix(DegenerateMethod::ThetaJacobian, &[q.as_slice()])
     }
 
     fn hamiltonian(&self, q: &Vector<D>) -> f64 {
-        self.file.model.scalar("hamiltonian", &[q.as_slice()])
+        self.file
+            .model
+            .scalar(DegenerateMethod::Hamiltonian, &[q.as_slice()])
     }
 
     fn hamiltonian_gradient(&self, q: &Vector<D>) -> Vector<D> {
         self.file
             .model
-            .vector("hamiltonian_gradient", &[q.as_slice()])
+            .vector(DegenerateMethod::HamiltonianGradient, &[q.as_slice()])
     }
 
     fn hamiltonian_hessian(&self, q: &Vector<D>) -> Matrix<D, D> {
         self.file
             .model
-            .matrix("hamiltonian_hessian", &[q.as_slice()])
+            .matrix(DegenerateMethod::HamiltonianHessian, &[q.as_slice()])
     }
 
     fn jacobian_transpose_product_derivative(&self, q: &Vector<D>, w: &Vector<D>) -> Matrix<D, D> {
         self.file.model.matrix(
-            "jacobian_transpose_product_derivative",
+            DegenerateMethod::JacobianTransposeProductDerivative,
             &[q.as_slice(), w.as_slice()],
         )
     }
 
     fn jacobian_product_derivative(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
-        self.file
-            .model
-            .matrix("jacobian_product_derivative", &[q.as_slice(), v.as_slice()])
+        self.file.model.matrix(
+            DegenerateMethod::JacobianProductDerivative,
+            &[q.as_slice(), v.as_slice()],
+        )
     }
 }

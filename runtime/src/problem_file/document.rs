@@ -2,6 +2,7 @@
 //! from an offset inside a string value back to its place in the file.
 
 use super::error::{ErrorKind, Located};
+use std::borrow::Cow;
 use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -124,9 +125,19 @@ impl<'a, 'i> Table<'a, 'i> {
         value
     }
 
-    /// The entries, in the document's key order.
+    /// The entries, in the order of their keys in the file.
     pub(crate) fn entries(&self) -> impl Iterator<Item = (&'a str, &'a Value<'i>)> + 'a {
-        self.table.iter().map(|(k, v)| (k.get_ref().as_ref(), v))
+        self.spanned_entries()
+            .into_iter()
+            .map(|(k, v)| (k.get_ref().as_ref(), v))
+    }
+
+    /// The entries with their keys' spans, in the order of their keys in the file (the parsed
+    /// table orders its keys by name).
+    pub(crate) fn spanned_entries(&self) -> Vec<(&'a Spanned<Cow<'i, str>>, &'a Value<'i>)> {
+        let mut entries: Vec<_> = self.table.iter().collect();
+        entries.sort_by_key(|(key, _)| key.span().start);
+        entries
     }
 }
 
@@ -238,7 +249,7 @@ pub(crate) fn numbers(key: &str, value: &Value, diagnostics: &mut Diagnostics) -
 }
 
 /// Byte offset in the file of byte `offset` of the decoded string whose token spans `span`
-/// (quotes included). Escapes of basic strings, line-ending backslashes and the newline after
+/// (quotes included; a bare key has none). Escapes of basic strings, line-ending backslashes and the newline after
 /// an opening `"""`/`'''` are accounted for; an offset inside an escape maps to the escape.
 pub(crate) fn string_offset(
     source: &str,
@@ -255,8 +266,10 @@ pub(crate) fn string_offset(
         (3, false)
     } else if raw.starts_with('"') {
         (1, true)
-    } else {
+    } else if raw.starts_with('\'') {
         (1, false)
+    } else {
+        (0, false)
     };
     let mut content = &raw[delimiter.min(raw.len())..];
     let mut start = span.start + delimiter;
@@ -335,6 +348,8 @@ mod tests {
         assert!(maps(r#"x = "\"q\" + \u00e9 b""#, "\"q\" + é b", "b"));
         assert!(maps("x = \"\"\"\nab \\\n   c\"\"\"", "ab c", "c"));
         assert!(maps("x = '''\r\nab c'''", "ab c", "c"));
+        // A bare key has no quotes.
+        assert_eq!(string_offset("ab_c = 1", 0..4, "ab_c", 3), 3);
     }
 
     #[test]

@@ -182,3 +182,46 @@ pub enum ValueError {
     #[error("{0}")]
     Mass(#[from] MassError),
 }
+
+/// Arguments or an output slice whose lengths do not fit the trait method they are passed to
+/// (see [`MethodSignature`](super::MethodSignature)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvaluateError {
+    /// Another number of argument vectors than the method takes.
+    #[error("`{method}` takes {expected} argument vectors, {found} were given")]
+    ArgumentCount {
+        /// The trait method.
+        method: &'static str,
+        /// The number it takes.
+        expected: usize,
+        /// The number given.
+        found: usize,
+    },
+    /// An argument vector of the wrong length.
+    #[error("the argument `{argument}` of `{method}` has {found} entries, expected {expected}")]
+    ArgumentLength {
+        /// The trait method.
+        method: &'static str,
+        /// The argument's name (`q`, `w`, `v`, `lambda`).
+        argument: &'static str,
+        /// Its length.
+        expected: usize,
+        /// The length given.
+        found: usize,
+    },
+    /// An output slice of the wrong length.
+    #[error(
+        "the output of `{method}` is {rows} × {cols} ({} entries, row-major), the slice has {found}",
+        rows * cols
+    )]
+    OutputLength {
+        /// The trait method.
+        method: &'static str,
+        /// The output's rows.
+        rows: usize,
+        /// The output's columns.
+        cols: usize,
+        /// The slice's length.
+        found: usize,
+    },
+}

@@ -2,8 +2,8 @@
 //! `constraints`.
 
 use super::document::Table;
-use super::error::{DimensionError, ErrorKind, MassError};
-use super::model::Model;
+use super::error::{DimensionError, ErrorKind, EvaluateError, MassError};
+use super::model::{MethodSignature, Model, methods};
 use super::reader::Reader;
 use crate::problem::{HolonomicSystem, Matrix, Vector};
 use sparkgen_sym::derive::text;
@@ -11,18 +11,30 @@ use sparkgen_sym::derive::text;
 /// The keys of the file besides `kind`, `coordinates`, `parameters` and `initial`.
 pub(crate) const KEYS: &[&str] = &["mass", "potential", "constraints"];
 
-/// The trait's required methods.
-const METHODS: [&str; 9] = [
-    "mass_matrix",
-    "inverse_mass_matrix",
-    "potential",
-    "potential_gradient",
-    "potential_hessian",
-    "constraints",
-    "constraint_jacobian",
-    "constraint_force_derivative",
-    "constraint_velocity_derivative",
-];
+methods!(
+    /// The methods of [`HolonomicSystem<D, M>`], for [`HolonomicFile::evaluate`]; `q` and `v`
+    /// have D entries, `lambda` M.
+    HolonomicMethod {
+        /// The mass matrix (no argument → D × D).
+        MassMatrix = "mass_matrix",
+        /// Its inverse (no argument → D × D).
+        InverseMassMatrix = "inverse_mass_matrix",
+        /// V(q) (`q` → 1).
+        Potential = "potential",
+        /// ∇V(q) (`q` → D).
+        PotentialGradient = "potential_gradient",
+        /// ∇²V(q) (`q` → D × D).
+        PotentialHessian = "potential_hessian",
+        /// c(q) (`q` → M).
+        Constraints = "constraints",
+        /// Dc, (Dc)_aj = ∂c_a/∂q_j (`q` → M × D).
+        ConstraintJacobian = "constraint_jacobian",
+        /// ∂(Dcᵀλ)/∂q (`q`, `lambda` → D × D).
+        ConstraintForceDerivative = "constraint_force_derivative",
+        /// ∂(Dc v)/∂q (`q`, `v` → M × D).
+        ConstraintVelocityDerivative = "constraint_velocity_derivative",
+    }
+);
 
 /// A holonomic system read from a problem file, with its initial data `(q₀, p₀)`.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +58,7 @@ impl HolonomicFile {
         let potential = reader.expression(root, "potential");
         let constraints = reader.expressions(root, "constraints", None);
         let parameters = reader.parameters(root);
+        let definitions = reader.definitions(root);
         let initial = reader.initial(root, d, &["q", "p"], &[]);
         let (potential, constraints, mut initial) = (potential?, constraints?, initial?);
         let mass = match mass {
@@ -53,8 +66,15 @@ impl HolonomicFile {
             None => None,
         };
         let names: Vec<&str> = parameters.iter().map(|(n, _)| *n).collect();
-        let compiled = text::holonomic_system(&names, coordinates, mass, potential, &constraints);
-        let model = reader.model(compiled, &METHODS, coordinates, &parameters)?;
+        let compiled = text::holonomic_system(
+            &names,
+            coordinates,
+            &definitions,
+            mass,
+            potential,
+            &constraints,
+        );
+        let model = reader.model::<HolonomicMethod>(compiled, coordinates, &parameters)?;
         let p0 = initial.pop().flatten()?;
         let q0 = initial.pop().flatten()?;
         let file = HolonomicFile {
@@ -77,10 +97,15 @@ impl HolonomicFile {
 
     /// Checks that the mass matrix is positive definite at the current parameter values.
     pub fn check_mass(&self) -> Result<(), MassError> {
-        let d = self.model.coordinates().len();
+        let d = self.dimension();
         let mut mass = vec![0.0; d * d];
-        self.model.eval("mass_matrix", &[], &mut mass);
+        self.model.eval(HolonomicMethod::MassMatrix, &[], &mut mass);
         cholesky(&mut mass, d)
+    }
+
+    /// The number of coordinates D.
+    pub fn dimension(&self) -> usize {
+        self.model.coordinates().len()
     }
 
     /// The number of constraints M.
@@ -88,18 +113,43 @@ impl HolonomicFile {
         self.constraints
     }
 
+    /// The initial data `(q₀, p₀)`, each of D entries.
+    pub fn initial(&self) -> (&[f64], &[f64]) {
+        (&self.q0, &self.p0)
+    }
+
+    /// The arguments and output shape of `method` (D and M are the file's).
+    pub fn signature(&self, method: HolonomicMethod) -> MethodSignature<'_> {
+        self.model.signature(method)
+    }
+
+    /// Evaluates `method` of [`HolonomicSystem<D, M>`] at run time: `args` are its state
+    /// vectors in the trait's order (none, `q`, or `q` then `lambda` or `v`), and `out`
+    /// receives the value, a matrix in row-major order (entry (i, j) at `i · cols + j`). Nothing
+    /// is allocated after a thread's first evaluations; an error when a length does not fit
+    /// [`HolonomicFile::signature`] (`out` is then left as it was).
+    pub fn evaluate(
+        &self,
+        method: HolonomicMethod,
+        args: &[&[f64]],
+        out: &mut [f64],
+    ) -> Result<(), EvaluateError> {
+        self.model.evaluate(method, args, out)
+    }
+
     /// The problem as a `HolonomicSystem<D, M>`; an error unless it has `D` coordinates and `M`
     /// constraints.
     pub fn view<const D: usize, const M: usize>(
         &self,
     ) -> Result<HolonomicView<'_, D, M>, DimensionError> {
-        super::check_dimension("coordinates", D, self.model.coordinates().len())?;
+        super::check_dimension("coordinates", D, self.dimension())?;
         super::check_dimension("constraints", M, self.constraints)?;
         Ok(HolonomicView { file: self })
     }
 }
 
-/// A [`HolonomicFile`] of D coordinates and M constraints, evaluated by its tapes.
+/// A [`HolonomicFile`] of D coordinates and M constraints, evaluated by its tapes (as
+/// [`HolonomicFile::evaluate`] does, without its length checks: D and M were checked once).
 #[derive(Clone, Copy, Debug)]
 pub struct HolonomicView<'a, const D: usize, const M: usize> {
     file: &'a HolonomicFile,
@@ -108,53 +158,62 @@ pub struct HolonomicView<'a, const D: usize, const M: usize> {
 impl<const D: usize, const M: usize> HolonomicView<'_, D, M> {
     /// The initial data `(q₀, p₀)`.
     pub fn initial(&self) -> (Vector<D>, Vector<D>) {
-        (super::vector(&self.file.q0), super::vector(&self.file.p0))
+        let (q0, p0) = self.file.initial();
+        (super::vector(q0), super::vector(p0))
     }
 }
 
 impl<const D: usize, const M: usize> HolonomicSystem<D, M> for HolonomicView<'_, D, M> {
     fn mass_matrix(&self) -> Matrix<D, D> {
-        self.file.model.matrix("mass_matrix", &[])
+        self.file.model.matrix(HolonomicMethod::MassMatrix, &[])
     }
 
     fn inverse_mass_matrix(&self) -> Matrix<D, D> {
-        self.file.model.matrix("inverse_mass_matrix", &[])
+        self.file
+            .model
+            .matrix(HolonomicMethod::InverseMassMatrix, &[])
     }
 
     fn potential(&self, q: &Vector<D>) -> f64 {
-        self.file.model.scalar("potential", &[q.as_slice()])
+        self.file
+            .model
+            .scalar(HolonomicMethod::Potential, &[q.as_slice()])
     }
 
     fn potential_gradient(&self, q: &Vector<D>) -> Vector<D> {
         self.file
             .model
-            .vector("potential_gradient", &[q.as_slice()])
+            .vector(HolonomicMethod::PotentialGradient, &[q.as_slice()])
     }
 
     fn potential_hessian(&self, q: &Vector<D>) -> Matrix<D, D> {
-        self.file.model.matrix("potential_hessian", &[q.as_slice()])
+        self.file
+            .model
+            .matrix(HolonomicMethod::PotentialHessian, &[q.as_slice()])
     }
 
     fn constraints(&self, q: &Vector<D>) -> Vector<M> {
-        self.file.model.vector("constraints", &[q.as_slice()])
+        self.file
+            .model
+            .vector(HolonomicMethod::Constraints, &[q.as_slice()])
     }
 
     fn constraint_jacobian(&self, q: &Vector<D>) -> Matrix<M, D> {
         self.file
             .model
-            .matrix("constraint_jacobian", &[q.as_slice()])
+            .matrix(HolonomicMethod::ConstraintJacobian, &[q.as_slice()])
     }
 
     fn constraint_force_derivative(&self, q: &Vector<D>, lambda: &Vector<M>) -> Matrix<D, D> {
         self.file.model.matrix(
-            "constraint_force_derivative",
+            HolonomicMethod::ConstraintForceDerivative,
             &[q.as_slice(), lambda.as_slice()],
         )
     }
 
     fn constraint_velocity_derivative(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<M, D> {
         self.file.model.matrix(
-            "constraint_velocity_derivative",
+            HolonomicMethod::ConstraintVelocityDerivative,
             &[q.as_slice(), v.as_slice()],
         )
     }

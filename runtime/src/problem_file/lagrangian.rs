@@ -1,8 +1,8 @@
 //! `kind = "lagrangian"`: a general `L(q, v)` from `velocities` and `lagrangian`.
 
 use super::document::Table;
-use super::error::DimensionError;
-use super::model::Model;
+use super::error::{DimensionError, EvaluateError};
+use super::model::{MethodSignature, Model, methods};
 use super::reader::Reader;
 use crate::problem::{Lagrangian, Matrix, Vector};
 use sparkgen_sym::derive::text;
@@ -10,15 +10,24 @@ use sparkgen_sym::derive::text;
 /// The keys of the file besides `kind`, `coordinates`, `parameters` and `initial`.
 pub(crate) const KEYS: &[&str] = &["velocities", "lagrangian"];
 
-/// The trait's required methods.
-const METHODS: [&str; 6] = [
-    "lagrangian",
-    "position_gradient",
-    "momentum",
-    "velocity_hessian",
-    "mixed_hessian",
-    "position_hessian",
-];
+methods!(
+    /// The methods of [`Lagrangian<D>`], for [`LagrangianFile::evaluate`]; every one takes `q`
+    /// and `v`, of D entries each.
+    LagrangianMethod {
+        /// L(q, v) (→ 1).
+        Lagrangian = "lagrangian",
+        /// ∂L/∂q (→ D).
+        PositionGradient = "position_gradient",
+        /// p = ∂L/∂v (→ D).
+        Momentum = "momentum",
+        /// ∂²L/∂v² (→ D × D).
+        VelocityHessian = "velocity_hessian",
+        /// ∂²L/∂v∂q, entry (i, j) = ∂²L/∂v_i∂q_j (→ D × D).
+        MixedHessian = "mixed_hessian",
+        /// ∂²L/∂q² (→ D × D).
+        PositionHessian = "position_hessian",
+    }
+);
 
 /// A Lagrangian read from a problem file, with its initial data `(q₀, v₀)`.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,24 +49,54 @@ impl LagrangianFile {
         let velocities = reader.expressions(root, "velocities", Some((d, "one per coordinate")));
         let lagrangian = reader.expression(root, "lagrangian");
         let parameters = reader.parameters(root);
+        let definitions = reader.definitions(root);
         let initial = reader.initial(root, d, &["q", "v"], &[]);
         let (velocities, lagrangian, mut initial) = (velocities?, lagrangian?, initial?);
         let names: Vec<&str> = parameters.iter().map(|(n, _)| *n).collect();
-        let compiled = text::lagrangian(&names, coordinates, &velocities, lagrangian);
-        let model = reader.model(compiled, &METHODS, coordinates, &parameters)?;
+        let compiled = text::lagrangian(&names, coordinates, &velocities, &definitions, lagrangian);
+        let model = reader.model::<LagrangianMethod>(compiled, coordinates, &parameters)?;
         let v0 = initial.pop().flatten()?;
         let q0 = initial.pop().flatten()?;
         Some(LagrangianFile { model, q0, v0 })
     }
 
+    /// The number of coordinates D.
+    pub fn dimension(&self) -> usize {
+        self.model.coordinates().len()
+    }
+
+    /// The initial data `(q₀, v₀)`, each of D entries.
+    pub fn initial(&self) -> (&[f64], &[f64]) {
+        (&self.q0, &self.v0)
+    }
+
+    /// The arguments and output shape of `method` (D is the file's).
+    pub fn signature(&self, method: LagrangianMethod) -> MethodSignature<'_> {
+        self.model.signature(method)
+    }
+
+    /// Evaluates `method` of [`Lagrangian<D>`] at run time: `args` are `q` and `v`, of D
+    /// entries each, and `out` receives the value, a matrix in row-major order (entry (i, j)
+    /// at `i · cols + j`). Nothing is allocated after a thread's first evaluations; an error
+    /// when a length does not fit [`LagrangianFile::signature`] (`out` is then left as it was).
+    pub fn evaluate(
+        &self,
+        method: LagrangianMethod,
+        args: &[&[f64]],
+        out: &mut [f64],
+    ) -> Result<(), EvaluateError> {
+        self.model.evaluate(method, args, out)
+    }
+
     /// The problem as a `Lagrangian<D>`; an error unless it has `D` coordinates.
     pub fn view<const D: usize>(&self) -> Result<LagrangianView<'_, D>, DimensionError> {
-        super::check_dimension("coordinates", D, self.model.coordinates().len())?;
+        super::check_dimension("coordinates", D, self.dimension())?;
         Ok(LagrangianView { file: self })
     }
 }
 
-/// A [`LagrangianFile`] of D coordinates, evaluated by its tapes.
+/// A [`LagrangianFile`] of D coordinates, evaluated by its tapes (as
+/// [`LagrangianFile::evaluate`] does, without its length checks: D was checked once).
 #[derive(Clone, Copy, Debug)]
 pub struct LagrangianView<'a, const D: usize> {
     file: &'a LagrangianFile,
@@ -66,7 +105,8 @@ pub struct LagrangianView<'a, const D: usize> {
 impl<const D: usize> LagrangianView<'_, D> {
     /// The initial data `(q₀, v₀)`.
     pub fn initial(&self) -> (Vector<D>, Vector<D>) {
-        (super::vector(&self.file.q0), super::vector(&self.file.v0))
+        let (q0, v0) = self.file.initial();
+        (super::vector(q0), super::vector(v0))
     }
 }
 
@@ -74,36 +114,40 @@ impl<const D: usize> Lagrangian<D> for LagrangianView<'_, D> {
     fn lagrangian(&self, q: &Vector<D>, v: &Vector<D>) -> f64 {
         self.file
             .model
-            .scalar("lagrangian", &[q.as_slice(), v.as_slice()])
+            .scalar(LagrangianMethod::Lagrangian, &[q.as_slice(), v.as_slice()])
     }
 
     fn position_gradient(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D> {
-        self.file
-            .model
-            .vector("position_gradient", &[q.as_slice(), v.as_slice()])
+        self.file.model.vector(
+            LagrangianMethod::PositionGradient,
+            &[q.as_slice(), v.as_slice()],
+        )
     }
 
     fn momentum(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D> {
         self.file
             .model
-            .vector("momentum", &[q.as_slice(), v.as_slice()])
+            .vector(LagrangianMethod::Momentum, &[q.as_slice(), v.as_slice()])
     }
 
     fn velocity_hessian(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
-        self.file
-            .model
-            .matrix("velocity_hessian", &[q.as_slice(), v.as_slice()])
+        self.file.model.matrix(
+            LagrangianMethod::VelocityHessian,
+            &[q.as_slice(), v.as_slice()],
+        )
     }
 
     fn mixed_hessian(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
-        self.file
-            .model
-            .matrix("mixed_hessian", &[q.as_slice(), v.as_slice()])
+        self.file.model.matrix(
+            LagrangianMethod::MixedHessian,
+            &[q.as_slice(), v.as_slice()],
+        )
     }
 
     fn position_hessian(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
-        self.file
-            .model
-            .matrix("position_hessian", &[q.as_slice(), v.as_slice()])
+        self.file.model.matrix(
+            LagrangianMethod::PositionHessian,
+            &[q.as_slice(), v.as_slice()],
+        )
     }
 }

@@ -1,9 +1,12 @@
 //! The run-time model of a problem file: its coordinates, its parameters with their values and
-//! one compiled tape per trait method, evaluated into fixed-size nalgebra values.
+//! one compiled tape per trait method, resolved when the file is read and indexed by the kind's
+//! method enum, evaluated into caller slices (or fixed-size nalgebra values) without allocating.
 
+use super::error::EvaluateError;
 use nalgebra::{SMatrix, SVector};
 use sparkgen_sym::Tape;
 use sparkgen_sym::derive::text::{Compiled, Text};
+use std::cell::RefCell;
 
 /// A parameter name that the problem does not have.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -15,6 +18,74 @@ pub struct UnknownParameter {
     pub known: String,
 }
 
+/// The run-time signature of a trait method of a file's problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MethodSignature<'a> {
+    /// The state-vector arguments in order, each with its name (`q`, `w`, `v`, `lambda`) and
+    /// length.
+    pub arguments: &'a [(&'static str, usize)],
+    /// The output's rows: 1 for a scalar, the length for a vector.
+    pub rows: usize,
+    /// The output's columns: 1 for a scalar or a vector.
+    pub cols: usize,
+}
+
+/// The trait methods of one problem kind, as an enum whose discriminants index the model's
+/// tapes (see [`methods!`]).
+pub(crate) trait Method: Copy {
+    /// The trait method names, in the enum's (the trait's) order.
+    const NAMES: &'static [&'static str];
+
+    /// The position of the method in [`Method::NAMES`].
+    fn index(self) -> usize;
+}
+
+/// Declares a public enum of a problem kind's trait methods, in trait order:
+/// `methods!(Doc, Name { Variant = "trait_method", … })`.
+macro_rules! methods {
+    ($(#[$doc:meta])* $name:ident { $($(#[$variant_doc:meta])* $variant:ident = $method:literal,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$variant_doc])* $variant,)*
+        }
+
+        impl $name {
+            /// Every method, in trait order.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+
+            /// The trait method's name, e.g. `theta_jacobian`.
+            pub fn name(self) -> &'static str {
+                <$name as $crate::problem_file::model::Method>::NAMES[self as usize]
+            }
+        }
+
+        impl $crate::problem_file::model::Method for $name {
+            const NAMES: &'static [&'static str] = &[$($method,)*];
+
+            fn index(self) -> usize {
+                self as usize
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+pub(crate) use methods;
+
+/// One trait method: its tape, arguments and output shape.
+#[derive(Clone, Debug, PartialEq)]
+struct MethodTape {
+    name: &'static str,
+    tape: Tape,
+    arguments: Vec<(&'static str, usize)>,
+    shape: (usize, usize),
+}
+
 /// Coordinates, parameters and the tapes of a problem's trait methods.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Model {
@@ -23,30 +94,43 @@ pub(crate) struct Model {
     names: Vec<String>,
     /// Their values (the tapes' last input segment).
     values: Vec<f64>,
-    /// The tapes of the trait methods, by method name.
-    tapes: Vec<(&'static str, Tape)>,
+    /// The trait methods, in the order of the kind's [`Method`] enum.
+    methods: Vec<MethodTape>,
 }
 
+thread_local! {
+    /// The registers of the tapes evaluated on this thread. The buffer only grows, to the most
+    /// registers a tape evaluated here needs, so evaluation allocates on a thread's first calls
+    /// only; each thread has its own, so a problem is `Sync` and evaluated from any thread.
+    static REGISTERS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The most state-vector arguments a trait method of a problem file takes.
+const MAX_ARGUMENTS: usize = 2;
+
 impl Model {
-    /// The model of `compiled` with the tapes of the trait methods `methods`, or the name of a
+    /// The model of `compiled` with the tapes of the trait methods of `M`, or the name of a
     /// method the symbolic engine did not produce.
-    pub(crate) fn new(
+    pub(crate) fn new<M: Method>(
         compiled: Compiled,
-        methods: &[&'static str],
         coordinates: &[Text],
         parameters: &[(&str, f64)],
-    ) -> Result<Model, String> {
-        let tapes = methods
+    ) -> Result<Model, &'static str> {
+        let methods = M::NAMES
             .iter()
-            .map(|name| {
-                compiled
-                    .methods
-                    .iter()
-                    .find(|m| m.name == *name)
-                    .map(|m| (*name, m.tape.clone()))
-                    .ok_or_else(|| (*name).to_owned())
+            .map(|&name| {
+                let method = compiled.methods.iter().find(|m| m.name == name);
+                match method {
+                    Some(m) if m.args.len() <= MAX_ARGUMENTS => Ok(MethodTape {
+                        name,
+                        tape: m.tape.clone(),
+                        arguments: m.args.clone(),
+                        shape: m.shape,
+                    }),
+                    _ => Err(name),
+                }
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, _>>()?;
         let names = parameters.iter().map(|(n, _)| (*n).to_owned()).collect();
         let values = parameters.iter().map(|(_, v)| *v).collect();
         Ok(Model {
@@ -56,7 +140,7 @@ impl Model {
                 .collect(),
             names,
             values,
-            tapes,
+            methods,
         })
     }
 
@@ -94,31 +178,81 @@ impl Model {
         }
     }
 
-    /// Evaluates the trait method `method` on the arguments `args` into `out` (row-major).
-    /// (`Model::new` checked that every method of the trait has a tape.)
-    pub(crate) fn eval(&self, method: &str, args: &[&[f64]], out: &mut [f64]) {
-        let Some((_, tape)) = self.tapes.iter().find(|(name, _)| *name == method) else {
-            out.fill(f64::NAN);
-            return;
-        };
-        // Every trait method takes at most two state vectors; the parameters come last.
-        let n = args.len().min(2);
-        let mut segments: [&[f64]; 3] = [&[]; 3];
+    /// The signature of `method`.
+    pub(crate) fn signature(&self, method: impl Method) -> MethodSignature<'_> {
+        let m = &self.methods[method.index()];
+        MethodSignature {
+            arguments: &m.arguments,
+            rows: m.shape.0,
+            cols: m.shape.1,
+        }
+    }
+
+    /// Evaluates `method` on `args` into `out` (row-major) after checking their lengths against
+    /// the method's signature.
+    pub(crate) fn evaluate(
+        &self,
+        method: impl Method,
+        args: &[&[f64]],
+        out: &mut [f64],
+    ) -> Result<(), EvaluateError> {
+        let m = &self.methods[method.index()];
+        if args.len() != m.arguments.len() {
+            return Err(EvaluateError::ArgumentCount {
+                method: m.name,
+                expected: m.arguments.len(),
+                found: args.len(),
+            });
+        }
+        for (arg, &(name, len)) in args.iter().zip(&m.arguments) {
+            if arg.len() != len {
+                return Err(EvaluateError::ArgumentLength {
+                    method: m.name,
+                    argument: name,
+                    expected: len,
+                    found: arg.len(),
+                });
+            }
+        }
+        let (rows, cols) = m.shape;
+        if out.len() != rows * cols {
+            return Err(EvaluateError::OutputLength {
+                method: m.name,
+                rows,
+                cols,
+                found: out.len(),
+            });
+        }
+        self.eval(method, args, out);
+        Ok(())
+    }
+
+    /// Evaluates `method` on `args` into `out` (row-major), whose lengths the caller has checked
+    /// (an argument too short reads as NaN, entries of `out` beyond the output are zero). The
+    /// registers are this thread's [`REGISTERS`]: no allocation once they have grown.
+    pub(crate) fn eval(&self, method: impl Method, args: &[&[f64]], out: &mut [f64]) {
+        let tape = &self.methods[method.index()].tape;
+        // The parameters are the segment after the arguments.
+        let n = args.len().min(MAX_ARGUMENTS);
+        let mut segments: [&[f64]; MAX_ARGUMENTS + 1] = [&[]; MAX_ARGUMENTS + 1];
         segments[..n].copy_from_slice(&args[..n]);
         segments[n] = &self.values;
-        let mut registers = Vec::with_capacity(tape.registers());
-        tape.eval(&segments[..=n], &mut registers, out);
+        REGISTERS.with_borrow_mut(|registers| tape.eval(&segments[..=n], registers, out));
     }
 
     /// A scalar method.
-    pub(crate) fn scalar(&self, method: &str, args: &[&[f64]]) -> f64 {
+    pub(crate) fn scalar(&self, method: impl Method, args: &[&[f64]]) -> f64 {
         let mut out = [0.0];
         self.eval(method, args, &mut out);
         out[0]
     }
 
     /// A vector method.
-    pub(crate) fn vector<const N: usize>(&self, method: &str, args: &[&[f64]]) -> SVector<f64, N> {
+    pub(crate) fn vector<const N: usize>(
+        &self,
+        method: impl Method,
+        args: &[&[f64]],
+    ) -> SVector<f64, N> {
         let mut out = SVector::<f64, N>::zeros();
         self.eval(method, args, out.as_mut_slice());
         out
@@ -128,7 +262,7 @@ impl Model {
     /// transpose).
     pub(crate) fn matrix<const R: usize, const C: usize>(
         &self,
-        method: &str,
+        method: impl Method,
         args: &[&[f64]],
     ) -> SMatrix<f64, R, C> {
         let mut transpose = SMatrix::<f64, C, R>::zeros();

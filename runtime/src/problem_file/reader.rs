@@ -2,11 +2,11 @@
 //! data, and the mapping of the symbolic engine's errors back into the file.
 
 use super::MAX_DIMENSION;
-use super::document::{self, Diagnostics, Table, Value};
+use super::document::{self, Diagnostics, Table};
 use super::error::ErrorKind;
-use super::model::Model;
+use super::model::{Method, Model};
 use sparkgen_sym::derive::ErrorKind as SymErrorKind;
-use sparkgen_sym::derive::text::{Compiled, Text, TextError};
+use sparkgen_sym::derive::text::{Compiled, Definition, Text, TextError};
 use std::ops::Range;
 
 /// Reads one document: collects errors and remembers every string handed to the symbolic
@@ -28,9 +28,10 @@ impl<'i> Reader<'i> {
         }
     }
 
-    /// The string `text` of `value`, numbered for locating errors.
-    fn text<'a>(&mut self, value: &Value, text: &'a str) -> Text<'a> {
-        self.texts.push((value.span(), text.to_owned()));
+    /// The string `text` of the token at `span` (a string value or a key), numbered for
+    /// locating errors.
+    fn text<'a>(&mut self, span: Range<usize>, text: &'a str) -> Text<'a> {
+        self.texts.push((span, text.to_owned()));
         Text {
             id: self.texts.len() - 1,
             source: text,
@@ -41,7 +42,7 @@ impl<'i> Reader<'i> {
     pub(crate) fn expression<'a>(&mut self, table: &Table<'a, '_>, key: &str) -> Option<Text<'a>> {
         let value = table.require(key, &mut self.diagnostics)?;
         let text = document::string(key, value, &mut self.diagnostics)?;
-        Some(self.text(value, text))
+        Some(self.text(value.span(), text))
     }
 
     /// The list of strings at `key` of `table` (required), with `len` entries when given
@@ -78,7 +79,36 @@ impl<'i> Reader<'i> {
             );
             return None;
         }
-        Some(strings.into_iter().map(|(v, s)| self.text(v, s)).collect())
+        Some(
+            strings
+                .into_iter()
+                .map(|(v, s)| self.text(v.span(), s))
+                .collect(),
+        )
+    }
+
+    /// The `[definitions]` table (optional): `name = "expression"` in the file's key order.
+    pub(crate) fn definitions<'a>(&mut self, root: &Table<'a, '_>) -> Vec<Definition<'a>> {
+        let Some(value) = root.get("definitions") else {
+            return Vec::new();
+        };
+        let Some(table) = document::table("definitions", value, &mut self.diagnostics) else {
+            return Vec::new();
+        };
+        Table::open(table, value.span().start)
+            .spanned_entries()
+            .into_iter()
+            .map(|(key, value)| {
+                let name = key.get_ref().as_ref();
+                // A value of the wrong type is reported here; the name stays defined (as 0,
+                // never evaluated: the file is rejected) so that its uses are not reported.
+                let expression = document::string(name, value, &mut self.diagnostics);
+                Definition {
+                    name: self.text(key.span(), name),
+                    expression: self.text(value.span(), expression.unwrap_or("0")),
+                }
+            })
+            .collect()
     }
 
     /// The `[parameters]` table (optional): names and values in the file's key order.
@@ -141,17 +171,16 @@ impl<'i> Reader<'i> {
         Some(vectors)
     }
 
-    /// The model of the symbolic engine's result for the trait methods `methods`; `None` after
-    /// recording its errors.
-    pub(crate) fn model(
+    /// The model of the symbolic engine's result with the tapes of the trait methods of `M`;
+    /// `None` after recording its errors.
+    pub(crate) fn model<M: Method>(
         &mut self,
         compiled: Result<Compiled, Vec<TextError>>,
-        methods: &[&'static str],
         coordinates: &[Text],
         parameters: &[(&str, f64)],
     ) -> Option<Model> {
         let compiled = compiled.map_err(|errors| self.report(errors, 0)).ok()?;
-        Model::new(compiled, methods, coordinates, parameters)
+        Model::new::<M>(compiled, coordinates, parameters)
             .map_err(|missing| {
                 // A bug of the symbolic engine, not a user error.
                 let message = format!("the symbolic engine produced no method `{missing}`");

@@ -16,7 +16,7 @@ use syn::Expr;
 pub(crate) const DERIVE: Derive = Derive {
     trait_name: "DegenerateLagrangian",
     attribute: "lagrangian",
-    keys: &["q", "theta", "hamiltonian"],
+    keys: &["q", "definitions", "theta", "hamiltonian"],
     build,
 };
 
@@ -32,6 +32,7 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     }
     let mut lw = Lowerer::new(Scope::of_struct(input));
     lw.bind("q", &names, errors);
+    shape::define(&mut lw, entries, errors);
     let theta_exprs = theta_entry
         .map(|e| shape::vector(&e.value, Some(d), "one per coordinate in `q`", errors))
         .unwrap_or_default();

@@ -26,6 +26,7 @@ pub(crate) const DERIVE: Derive = Derive {
         "q",
         "p",
         "lambda",
+        "definitions",
         "hamiltonian",
         "phi",
         "velocity",
@@ -69,6 +70,7 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     lw.bind("q", &q_names, errors);
     lw.bind("p", &p_names, errors);
     lw.bind("lambda", &lambda_names, errors);
+    shape::define(&mut lw, entries, errors);
     let (q, p) = (lw.graph.vector("q", d), lw.graph.vector("p", d));
     let lambda = lw.graph.vector("lambda", m);
     let state = STATE.map(|a| (a, d));

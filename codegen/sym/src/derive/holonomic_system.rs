@@ -17,7 +17,7 @@ use syn::Expr;
 pub(crate) const DERIVE: Derive = Derive {
     trait_name: "HolonomicSystem",
     attribute: "holonomic",
-    keys: &["q", "mass", "potential", "constraints"],
+    keys: &["q", "definitions", "mass", "potential", "constraints"],
     build,
 };
 
@@ -40,6 +40,7 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     }
     let mut lw = Lowerer::new(Scope::of_struct(input));
     lw.bind("q", &names, errors);
+    shape::define(&mut lw, entries, errors);
     let lowered = lower(
         lw,
         d,

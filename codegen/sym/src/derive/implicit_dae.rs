@@ -17,7 +17,18 @@ pub(crate) const DERIVE: Derive = Derive {
     trait_name: "ImplicitDae",
     attribute: "implicit_dae",
     keys: &[
-        "q", "v", "p", "lambda", "theta", "force", "u", "g", "phi", "velocity", "energy",
+        "q",
+        "v",
+        "p",
+        "lambda",
+        "definitions",
+        "theta",
+        "force",
+        "u",
+        "g",
+        "phi",
+        "velocity",
+        "energy",
     ],
     build,
 };
@@ -133,6 +144,7 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     lw.bind("v", &v_names, errors);
     lw.bind("p", &p_names, errors);
     lw.bind("lambda", &lambda_names, errors);
+    shape::define(&mut lw, entries, errors);
     let len = |vector: &str| if vector == "lambda" { m } else { d };
 
     let (mut own, mut constraint) = (Vec::new(), Vec::new());

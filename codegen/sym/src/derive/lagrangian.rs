@@ -16,7 +16,7 @@ use syn::Expr;
 pub(crate) const DERIVE: Derive = Derive {
     trait_name: "Lagrangian",
     attribute: "lagrangian",
-    keys: &["q", "v", "lagrangian"],
+    keys: &["q", "v", "definitions", "lagrangian"],
     build,
 };
 
@@ -35,6 +35,7 @@ fn build(entries: &Entries, input: &Input, errors: &mut Errors) -> Option<Proble
     let mut lw = Lowerer::new(Scope::of_struct(input));
     lw.bind("q", &q_names, errors);
     lw.bind("v", &v_names, errors);
+    shape::define(&mut lw, entries, errors);
     let lowered = lower(lw, d, lagrangian_entry.map(|e| &e.value), errors);
     Some(problem(lowered, errors))
 }

@@ -11,7 +11,7 @@ use super::extent::Extent;
 use super::parse::MAX_NESTING;
 use crate::{DiffError, Func, Graph, Matrix, NodeId, Rational};
 use quote::ToTokens;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use syn::{BinOp, Expr, Ident, Lit, UnOp};
 
 /// A name expressions may use as a parameter (a struct field, or a parameter of a problem file).
@@ -67,17 +67,46 @@ struct Restriction {
 pub(crate) struct Scope {
     coordinates: Vec<Coordinate>,
     parameters: Vec<Parameter>,
+    /// The position of every parameter in `parameters`, by name.
+    parameter_index: HashMap<String, usize>,
+    /// The named subexpressions, in the order they are defined.
+    definitions: Vec<Definition>,
+    /// The position of every definition in `definitions`, by name.
+    definition_index: HashMap<String, usize>,
+    /// While lowering a definition: its position (it may use the earlier ones only).
+    defining: Option<usize>,
     vocabulary: Vocabulary,
     /// While lowering a function of some of the state vectors: that function.
     restriction: Option<Restriction>,
 }
 
+/// A named subexpression: a name bound to one node of the graph, which every use shares.
+struct Definition {
+    /// The user's name, e.g. `b`.
+    name: Ident,
+    /// Its node, once lowered.
+    node: Option<NodeId>,
+}
+
+/// The most names an "unknown identifier" message lists of each sort (coordinates, parameters,
+/// definitions), so that the messages of a problem take space linear in its size.
+const LISTED_NAMES: usize = 16;
+
 impl Scope {
     /// A scope with `parameters` and no coordinates yet.
     pub(crate) fn new(parameters: Vec<Parameter>, vocabulary: Vocabulary) -> Self {
+        let parameter_index = parameters
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.clone(), i))
+            .collect();
         Scope {
             coordinates: Vec::new(),
             parameters,
+            parameter_index,
+            definitions: Vec::new(),
+            definition_index: HashMap::new(),
+            defining: None,
             vocabulary,
             restriction: None,
         }
@@ -101,7 +130,13 @@ impl Scope {
 
     /// The parameter named `name`, if any.
     fn parameter(&self, name: &Ident) -> Option<&Parameter> {
-        self.parameters.iter().find(|p| name == &p.name)
+        let index = *self.parameter_index.get(&name.to_string())?;
+        self.parameters.get(index)
+    }
+
+    /// The position of the definition named `name`, if any.
+    fn definition(&self, name: &Ident) -> Option<usize> {
+        self.definition_index.get(&name.to_string()).copied()
     }
 
     /// Binds `names` to the components of the state vector `vector` (`q`, `v`, …).
@@ -146,28 +181,49 @@ impl Scope {
     /// The names in scope (the coordinates of the visible state vectors only), for "unknown
     /// identifier" messages.
     fn describe(&self) -> String {
-        let coordinates: Vec<String> = self
+        let coordinates = self
             .coordinates
             .iter()
             .filter(|c| self.excluding(&c.vector).is_none())
-            .map(|c| format!("`{}`", c.name))
-            .collect();
-        let parameters: Vec<String> = self
+            .map(|c| &c.name);
+        let parameters = self
             .parameters
             .iter()
             .filter(|p| p.unusable_type.is_none())
-            .map(|p| format!("`{}`", p.name))
-            .collect();
-        let mut text = format!("coordinates are {}", coordinates.join(", "));
-        if !parameters.is_empty() {
-            text.push_str(&format!(
-                "; {} are {}",
-                self.vocabulary.plural,
-                parameters.join(", ")
-            ));
+            .map(|p| &p.name);
+        // While a definition is lowered, only the earlier ones are usable.
+        let usable = self.defining.unwrap_or(self.definitions.len());
+        let definitions = self.definitions[..usable].iter().map(|d| &d.name);
+        let mut text = format!("coordinates are {}", listed(coordinates));
+        for (sort, names) in [
+            (self.vocabulary.plural, listed(parameters)),
+            ("definitions", listed(definitions)),
+        ] {
+            if !names.is_empty() {
+                text.push_str(&format!("; {sort} are {names}"));
+            }
         }
         text
     }
+}
+
+/// `` `a`, `b`, … `` for messages: at most [`LISTED_NAMES`] names, then how many more there are.
+fn listed<T: std::fmt::Display>(names: impl Iterator<Item = T>) -> String {
+    let mut text = String::new();
+    let mut count = 0;
+    for name in names {
+        if count < LISTED_NAMES {
+            if count > 0 {
+                text.push_str(", ");
+            }
+            text.push_str(&format!("`{name}`"));
+        }
+        count += 1;
+    }
+    if count > LISTED_NAMES {
+        text.push_str(&format!(" and {} more", count - LISTED_NAMES));
+    }
+    text
 }
 
 /// Lowers expressions into one graph, remembering the span of every function call so that a
@@ -210,6 +266,48 @@ impl Lowerer {
     /// Binds coordinate names (see [`Scope::bind`]).
     pub(crate) fn bind(&mut self, vector: &str, names: &[Ident], errors: &mut Errors) {
         self.scope.bind(vector, names, &mut self.graph, errors);
+    }
+
+    /// Defines the named subexpressions `definitions` (name and expression, in order): each
+    /// expression is lowered once, in the scope of the coordinates, the parameters and the
+    /// earlier definitions, and every later use of its name (in later definitions and in every
+    /// expression) is its node, so the graph shares it and differentiates it once. A name that
+    /// is already a coordinate, a parameter or a definition is reported at the name and not
+    /// defined; using a definition in itself or in an earlier one is reported at the use.
+    pub(crate) fn define(&mut self, definitions: &[(Ident, &Expr)], errors: &mut Errors) {
+        let mut defined = Vec::with_capacity(definitions.len());
+        for (name, expr) in definitions {
+            let clash = if self.scope.coordinates.iter().any(|c| &c.name == name) {
+                Some("a coordinate".to_owned())
+            } else if self.scope.parameter(name).is_some() {
+                Some(format!("a {}", self.scope.vocabulary.singular))
+            } else if self.scope.definition(name).is_some() {
+                Some("an earlier definition".to_owned())
+            } else {
+                None
+            };
+            match clash {
+                Some(other) => errors.spanned(
+                    name,
+                    format!("the definition `{name}` has the name of {other}; rename one of them"),
+                ),
+                None => {
+                    let index = self.scope.definitions.len();
+                    self.scope.definition_index.insert(name.to_string(), index);
+                    self.scope.definitions.push(Definition {
+                        name: name.clone(),
+                        node: None,
+                    });
+                    defined.push((index, *expr));
+                }
+            }
+        }
+        for (index, expr) in defined {
+            self.scope.defining = Some(index);
+            let node = self.lower(expr, errors);
+            self.scope.definitions[index].node = Some(node);
+        }
+        self.scope.defining = None;
     }
 
     /// Lowers `expr`, which must not depend on any coordinate (`what` names it in the error,
@@ -461,6 +559,9 @@ impl Lowerer {
             errors.spanned_as(ErrorKind::UnknownName, name, message);
             return self.graph.int(0);
         }
+        if let Some(index) = self.scope.definition(name) {
+            return self.use_definition(name, index, errors);
+        }
         match self.scope.parameter(name) {
             Some(Parameter {
                 unusable_type: None,
@@ -481,6 +582,44 @@ impl Lowerer {
                 self.graph.int(0)
             }
         }
+    }
+
+    /// The node of the definition at `index`, used as `name`: an error when it is not defined
+    /// yet (a definition using itself or a later one), or when it depends on a coordinate of a
+    /// state vector the function being lowered does not depend on.
+    fn use_definition(&mut self, name: &Ident, index: usize, errors: &mut Errors) -> NodeId {
+        let Some(node) = self.scope.definitions[index].node else {
+            let message = match self.scope.defining {
+                Some(current) if current == index => {
+                    format!("the definition `{name}` uses itself")
+                }
+                Some(current) => format!(
+                    "the definition `{}` uses `{name}`, which is defined after it; a definition \
+                     may use only earlier ones",
+                    self.scope.definitions[current].name
+                ),
+                None => format!("`{name}` is used before it is defined"),
+            };
+            errors.spanned_as(ErrorKind::UnknownName, name, message);
+            return self.graph.int(0);
+        };
+        let deps = self.graph.deps(node);
+        let excluded = self.scope.coordinates.iter().find_map(|c| {
+            let function = self.scope.excluding(&c.vector)?;
+            deps.binary_search(&c.node).is_ok().then_some((c, function))
+        });
+        let Some((coordinate, function)) = excluded else {
+            return node;
+        };
+        let message = format!(
+            "the definition `{name}` depends on `{}`, a component of `{}`, which `{function}` \
+             does not depend on; {}",
+            coordinate.name,
+            coordinate.vector,
+            self.scope.describe()
+        );
+        errors.spanned_as(ErrorKind::UnknownName, name, message);
+        self.graph.int(0)
     }
 
     fn call(&mut self, name: &Ident, args: &[&Expr], expr: &Expr, errors: &mut Errors) -> NodeId {

@@ -1,9 +1,10 @@
 //! Shape checks of attribute values: name lists `[x, y]`, vectors `[e₁, …]` and matrices
 //! `[[…], …]`, with length errors at the offending bracket.
 
-use super::attr::Entry;
+use super::attr::{Entries, Entry};
 use super::ctxt::Errors;
 use super::extent::Extent;
+use super::lower::Lowerer;
 use syn::{Expr, Ident};
 
 /// The names of a list like `q = [x, y]`; records an error for anything else.
@@ -102,4 +103,43 @@ pub(crate) fn coordinate_names(
     let names = names(entry, errors);
     one_per_coordinate(&entry.value, names.len(), d, noun, errors);
     names
+}
+
+/// Defines the named subexpressions of the attribute's `definitions = [name = expression, …]`
+/// (when given) in `lw`, whose coordinates are bound (see [`Lowerer::define`]); an entry of
+/// another form is reported at it.
+pub(crate) fn define(lw: &mut Lowerer, entries: &Entries, errors: &mut Errors) {
+    let Some(entry) = entries.get("definitions") else {
+        return;
+    };
+    let Expr::Array(array) = &entry.value else {
+        errors.spanned(
+            Extent::of(&entry.value),
+            "expected a list of definitions, like `definitions = [r = hypot(x, y)]`",
+        );
+        return;
+    };
+    let definitions: Vec<(Ident, &Expr)> = array
+        .elems
+        .iter()
+        .filter_map(|element| match element {
+            Expr::Assign(assign) => match &*assign.left {
+                Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                    Some((p.path.segments[0].ident.clone(), &*assign.right))
+                }
+                other => {
+                    errors.spanned(other, "expected a plain name to define");
+                    None
+                }
+            },
+            other => {
+                errors.spanned(
+                    Extent::of(other),
+                    "expected a definition `name = expression`",
+                );
+                None
+            }
+        })
+        .collect();
+    lw.define(&definitions, errors);
 }

@@ -32,6 +32,17 @@ pub struct Text<'a> {
     pub source: &'a str,
 }
 
+/// A named subexpression of a problem given as text, `name = expression`: the expression may
+/// use the coordinates, the parameters and the earlier definitions, and every expression of the
+/// problem may use the name (see [`crate::derive`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Definition<'a> {
+    /// The name.
+    pub name: Text<'a>,
+    /// The expression it stands for.
+    pub expression: Text<'a>,
+}
+
 /// A user error in a problem given as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextError {
@@ -71,10 +82,12 @@ pub struct Compiled {
 }
 
 /// `DegenerateLagrangian<D>` for `L(q, v) = ϑ(q)·v − H(q)` with the coordinates `coordinates`,
-/// the one-form `theta` (one component per coordinate) and the Hamiltonian `hamiltonian`.
+/// the named subexpressions `definitions`, the one-form `theta` (one component per coordinate)
+/// and the Hamiltonian `hamiltonian`.
 pub fn degenerate_lagrangian(
     parameters: &[&str],
     coordinates: &[Text],
+    definitions: &[Definition],
     theta: &[Text],
     hamiltonian: Text,
 ) -> Result<Compiled, Vec<TextError>> {
@@ -85,6 +98,7 @@ pub fn degenerate_lagrangian(
     let hamiltonian = front.expr(hamiltonian);
     let mut lw = Lowerer::new(scope(parameters));
     lw.bind("q", &names, &mut front.errors);
+    front.define(&mut lw, definitions);
     let theta: Vec<&Expr> = parsed_theta.iter().map(|e| &e.0).collect();
     let lowered = degenerate_lagrangian::lower(
         lw,
@@ -103,11 +117,13 @@ pub fn degenerate_lagrangian(
 }
 
 /// `Lagrangian<D>` for `L(q, v)` with the coordinates `coordinates`, the velocities
-/// `velocities` (one per coordinate) and the Lagrangian `lagrangian`.
+/// `velocities` (one per coordinate), the named subexpressions `definitions` and the Lagrangian
+/// `lagrangian`.
 pub fn lagrangian(
     parameters: &[&str],
     coordinates: &[Text],
     velocities: &[Text],
+    definitions: &[Definition],
     lagrangian: Text,
 ) -> Result<Compiled, Vec<TextError>> {
     let mut front = Front::default();
@@ -123,6 +139,7 @@ pub fn lagrangian(
     let mut lw = Lowerer::new(scope(parameters));
     lw.bind("q", &q_names, &mut front.errors);
     lw.bind("v", &v_names, &mut front.errors);
+    front.define(&mut lw, definitions);
     let lowered = lagrangian::lower(lw, q_names.len(), Some(&lagrangian.0), &mut front.errors);
     drop(lagrangian);
     let problem = lagrangian::problem(lowered, &mut front.errors);
@@ -130,11 +147,13 @@ pub fn lagrangian(
 }
 
 /// `HolonomicSystem<D, M>` for `H = ½ pᵀM⁻¹p + V(q)`, `c(q) = 0` with the coordinates
-/// `coordinates`, the mass `mass` in the derive's syntax (`m`, `[m₁, …]` or `[[…], …]`; the
-/// identity when `None`), the potential `potential` and the constraints `constraints`.
+/// `coordinates`, the named subexpressions `definitions`, the mass `mass` in the derive's syntax
+/// (`m`, `[m₁, …]` or `[[…], …]`; the identity when `None`), the potential `potential` and the
+/// constraints `constraints`.
 pub fn holonomic_system(
     parameters: &[&str],
     coordinates: &[Text],
+    definitions: &[Definition],
     mass: Option<Text>,
     potential: Text,
     constraints: &[Text],
@@ -149,6 +168,7 @@ pub fn holonomic_system(
     let constraints = front.exprs(constraints);
     let mut lw = Lowerer::new(scope(parameters));
     lw.bind("q", &names, &mut front.errors);
+    front.define(&mut lw, definitions);
     let constraint_refs: Vec<&Expr> = constraints.iter().map(|e| &e.0).collect();
     let lowered = holonomic_system::lower(
         lw,
@@ -199,6 +219,22 @@ impl Front {
                 self.parsed(*text, name, Ident::span)
             })
             .collect()
+    }
+
+    /// Parses the `definitions` and defines them in `lw` (see [`Lowerer::define`]); a
+    /// definition whose name does not parse is reported and left out.
+    fn define(&mut self, lw: &mut Lowerer, definitions: &[Definition]) {
+        let parsed: Vec<(Ident, Parsed)> = definitions
+            .iter()
+            .filter_map(|definition| {
+                let expression = self.expr(definition.expression);
+                let name = syn::parse_str::<Ident>(definition.name.source);
+                let name = self.parsed(definition.name, name, Ident::span)?;
+                Some((name, expression))
+            })
+            .collect();
+        let refs: Vec<(Ident, &Expr)> = parsed.iter().map(|(n, e)| (n.clone(), &e.0)).collect();
+        lw.define(&refs, &mut self.errors);
     }
 
     /// Parses each expression; an unparsable one is reported and replaced by `0`.
@@ -378,7 +414,7 @@ mod tests {
             id: 4,
             source: "a * x + c",
         };
-        let errors = degenerate_lagrangian(&["a"], &coordinates, &theta, hamiltonian)
+        let errors = degenerate_lagrangian(&["a"], &coordinates, &[], &theta, hamiltonian)
             .expect_err("`cbrt` and `c` are errors");
         let found: Vec<_> = errors.into_iter().map(|e| (e.kind, e.location)).collect();
         assert_eq!(
@@ -398,7 +434,7 @@ mod tests {
             id: 5,
             source: "g * z",
         };
-        let compiled = holonomic_system(&["g"], &coordinates, None, potential, &constraints)
+        let compiled = holonomic_system(&["g"], &coordinates, &[], None, potential, &constraints)
             .expect("a valid problem");
         assert_eq!(compiled.dims, [3, 2]);
         let shapes: Vec<(&str, (usize, usize))> =
