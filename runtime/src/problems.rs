@@ -42,6 +42,69 @@ pub struct LotkaVolterra2dSingular {
 #[lagrangian(q = [q1, q2], theta = [q2, 0.0], hamiltonian = q2 * q2 / 2.0 + cos(q1))]
 pub struct DegeneratePendulum;
 
+/// Guiding-centre motion of a charged particle (unit charge and mass) in a static magnetic field
+/// invariant under translation along z, in Littlejohn's variational form: coordinates
+/// `q = (x, y, z, u)` with u the velocity along the field, magnetic moment μ a parameter,
+///
+/// `L = (A(x) + u b(x))·ẋ − (u²/2 + μ|B|(x))`, so `ϑ = (A + u b, 0)`, `H = u²/2 + μ|B|`,
+///
+/// with `A = (−B₀y/2, B₀x/2, ψ(x, y))`, `B = ∇×A = (∂_yψ, −∂_xψ, B₀)`, `b = B/|B|` and the
+/// flux function `ψ = (x² + κy²)/2 + ε(x² + y²)²/4` (an elliptic screw pinch: the projected field
+/// lines are the closed level curves of ψ, along which |B| varies, so particles with small u
+/// bounce between mirror points). `dϑ` is the guiding-centre two-form; its Pfaffian is
+/// `B*_∥ = b·(B + u ∇×b)`, so the Euler–Lagrange equations
+/// `ẋ = (u B* + μ b×∇|B|)/B*_∥`, `u̇ = −μ B*·∇|B|/B*_∥` (`B* = B + u∇×b`) are regular where
+/// `B*_∥ ≠ 0`. Since neither ϑ nor H depends on z, the momentum conjugate to z,
+/// `p_z = ϑ_z = ψ + u B₀/|B|`, is conserved (Noether), as is the energy H.
+#[derive(Clone, Copy, Debug, PartialEq, DegenerateLagrangian)]
+#[lagrangian(
+    q = [x, y, z, u],
+    theta = [
+        -b0 * y / 2.0
+            + u * y * (kappa + epsilon * (x * x + y * y))
+                / sqrt(b0 * b0 + powi(x * (1.0 + epsilon * (x * x + y * y)), 2) + powi(y * (kappa + epsilon * (x * x + y * y)), 2)),
+        b0 * x / 2.0
+            - u * x * (1.0 + epsilon * (x * x + y * y))
+                / sqrt(b0 * b0 + powi(x * (1.0 + epsilon * (x * x + y * y)), 2) + powi(y * (kappa + epsilon * (x * x + y * y)), 2)),
+        (x * x + kappa * y * y) / 2.0 + epsilon * (x * x + y * y) * (x * x + y * y) / 4.0
+            + u * b0 / sqrt(b0 * b0 + powi(x * (1.0 + epsilon * (x * x + y * y)), 2) + powi(y * (kappa + epsilon * (x * x + y * y)), 2)),
+        0.0,
+    ],
+    hamiltonian = u * u / 2.0
+        + mu * sqrt(b0 * b0 + powi(x * (1.0 + epsilon * (x * x + y * y)), 2) + powi(y * (kappa + epsilon * (x * x + y * y)), 2)),
+)]
+pub struct GuidingCentre {
+    /// The axial field B₀.
+    pub b0: f64,
+    /// The ellipticity κ of the flux surfaces near the axis.
+    pub kappa: f64,
+    /// The quartic coefficient ε of the flux function.
+    pub epsilon: f64,
+    /// The magnetic moment μ.
+    pub mu: f64,
+}
+
+impl GuidingCentre {
+    /// The example of `problems/guiding_centre.toml`: `B₀ = 1`, `κ = 4`, `ε = 1/2`,
+    /// `μ = 1/40`.
+    pub const SCREW_PINCH: GuidingCentre = GuidingCentre {
+        b0: 1.0,
+        kappa: 4.0,
+        epsilon: 0.5,
+        mu: 0.025,
+    };
+
+    /// The example's `q₀ = (1/2, 0, 0, 1/10)`: on the x axis, where |B| is least on its flux
+    /// surface, with a parallel velocity too small to pass the maximum (a trapped orbit).
+    pub const SCREW_PINCH_Q0: [f64; 4] = [0.5, 0.0, 0.0, 0.1];
+
+    /// Consistent initial data `(q₀, ϑ(q₀))`.
+    pub fn initial(&self, q0: [f64; 4]) -> (SVector<f64, 4>, SVector<f64, 4>) {
+        let q0 = SVector::from(q0);
+        (q0, self.theta(&q0))
+    }
+}
+
 macro_rules! lotka_volterra_data {
     ($ty:ident) => {
         impl $ty {
