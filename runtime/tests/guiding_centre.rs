@@ -14,8 +14,10 @@ use nalgebra::SVector;
 use sparkgen::diagnostics::{
     constraint_residuals, empirical_order, gauss8, maximum, relative_energy_errors,
 };
+use sparkgen::error::IntegrateError;
 use sparkgen::generated::steppers::{
-    SlrkLobattoIIIE3, SparkGlrk2, VprkGauss2, VprkGauss3, VsparkPrimaryGlrkpMidpoint3,
+    SlrkLobattoIIIAB3, SlrkLobattoIIIE3, SparkGlrk2, SparkLobattoIIIAIIIB3, VprkGauss2, VprkGauss3,
+    VprkLobattoIIIAIIIB3, VsparkPrimaryGlrkpMidpoint3,
 };
 use sparkgen::integrate::{Options, integrate, vector_field};
 use sparkgen::layout::Dims;
@@ -190,6 +192,50 @@ fn vprk_conserves_the_carried_noether_momentum_but_not_the_constraint() {
         assert!(measured.noether <= 1e-12, "{measured:?}");
         assert!(measured.constraint >= 1e-10, "{measured:?}");
         assert!(measured.noether_on_constraint >= 1e-10, "{measured:?}");
+    }
+}
+
+/// VPRK over Lobatto IIIA–IIIB has a parasitic mode on a nonlinear one-form: its energy error
+/// grows over the run, yet the carried `p_z` does not move, since its force is an exact zero.
+#[test]
+fn vprk_lobatto_conserves_the_noether_momentum_while_its_energy_error_grows() {
+    let measured = invariants_of::<VprkLobattoIIIAIIIB3, { unknowns!(VprkLobattoIIIAIIIB3) }>();
+    assert!(measured.noether <= 1e-12, "{measured:?}");
+    assert!(
+        measured.energy[1] >= 2.0 * measured.energy[0],
+        "{measured:?}"
+    );
+}
+
+/// `ϑ_u ≡ 0` (the one-form has no du term) makes the Lobatto IIIA–IIIB stage systems of SLRK
+/// and SPARK singular, as in Lotka–Volterra's singular gauge: the run stops at its first step
+/// with a typed error.
+#[test]
+fn lobatto_iiia_iiib_stage_systems_are_singular_without_a_du_term() {
+    let (q0, p0) = GC.initial(GuidingCentre::SCREW_PINCH_Q0);
+    let options = Options::new(0.1, 10);
+    let errors = [
+        integrate::<SlrkLobattoIIIAB3, _, 4, { unknowns!(SlrkLobattoIIIAB3) }>(
+            &GC, q0, p0, &options,
+        )
+        .map(|_| ()),
+        integrate::<SparkLobattoIIIAIIIB3, _, 4, { unknowns!(SparkLobattoIIIAIIIB3) }>(
+            &GC, q0, p0, &options,
+        )
+        .map(|_| ()),
+    ];
+    for result in errors {
+        let failure = result.expect_err("a singular stage system");
+        println!("{}", failure.error);
+        assert_eq!(failure.solution.steps_taken, 0);
+        assert!(
+            matches!(
+                failure.error,
+                IntegrateError::SingularJacobian { step: 1, .. }
+            ),
+            "{}",
+            failure.error
+        );
     }
 }
 
