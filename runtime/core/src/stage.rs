@@ -194,10 +194,8 @@ impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem
     /// [`StageMethod::jacobian`] on the `N × N` rows of `j`; a `j` of another size than `N²`
     /// is not this system's Jacobian and is filled with NaN.
     fn jacobian(&self, x: &[f64], j: &mut [f64]) {
-        if j.len() != N * N {
-            return j.fill(f64::NAN);
-        }
-        let Ok(rows) = <&mut [[f64; N]; N]>::try_from(j.as_chunks_mut::<N>().0) else {
+        let (chunks, rest) = j.as_chunks_mut::<N>();
+        let (Some((rows, [])), []) = (chunks.split_first_chunk_mut::<N>(), rest) else {
             return j.fill(f64::NAN);
         };
         Meth::jacobian(self.problem, self.h, &self.q, &self.p, self.lambda, x, rows);

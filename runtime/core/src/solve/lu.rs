@@ -64,8 +64,14 @@ impl<const N: usize> Lu<Fixed<N>> {
 
     /// Factors `a`, see [`Self::refactor`].
     pub fn factor(a: &[[f64; N]; N]) -> Result<Self, SingularMatrix> {
-        let mut lu = Lu::new(Fixed);
-        lu.refactor(a.as_flattened())?;
+        let mut lu = Lu {
+            space: Fixed,
+            lu: *a,
+            pivots: [0; N],
+            min_pivot: 0.0,
+            max_pivot: 0.0,
+        };
+        lu.eliminate()?;
         Ok(lu)
     }
 }
@@ -96,11 +102,16 @@ impl<S: Space> Lu<S> {
     /// pivoting, overwriting the factors held; a pivot `|u_kk| ≤ n·ε·max|a_ij|` (or a non-finite
     /// entry) is reported as singular, and the factors are then not usable.
     pub fn refactor(&mut self, a: &[f64]) -> Result<(), SingularMatrix> {
+        self.lu.entries_mut().copy_from_slice(a);
+        self.eliminate()
+    }
+
+    /// Factors the matrix held in `self.lu` in place.
+    fn eliminate(&mut self) -> Result<(), SingularMatrix> {
         let n = self.space.dim();
         let lu = self.lu.entries_mut();
-        lu.copy_from_slice(a);
         let pivots = self.pivots.entries_mut();
-        let scale = max_abs(a);
+        let scale = max_abs(lu);
         let threshold = n as f64 * f64::EPSILON * scale;
         let (mut min_pivot, mut max_pivot) = (f64::INFINITY, 0.0f64);
         for k in 0..n {

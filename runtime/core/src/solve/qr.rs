@@ -134,8 +134,11 @@ impl<const N: usize> Qr<Fixed<N>> {
 
     /// Factors `a`, see [`Self::refactor`].
     pub fn factor(a: &[[f64; N]; N], tolerance: f64) -> Result<Self, NonFiniteMatrix> {
-        let mut qr = Qr::new(Fixed);
-        qr.refactor(a.as_flattened(), tolerance)?;
+        let mut qr = Qr {
+            qr: *a,
+            ..Qr::new(Fixed)
+        };
+        qr.decompose(tolerance)?;
         Ok(qr)
     }
 }
@@ -170,10 +173,15 @@ impl<S: Space> Qr<S> {
     /// drops exactly zero columns); then reduces `[R₁₁ R₁₂]` to `[T 0]`. After an error the
     /// decomposition is not usable.
     pub fn refactor(&mut self, a: &[f64], tolerance: f64) -> Result<(), NonFiniteMatrix> {
+        self.qr.entries_mut().copy_from_slice(a);
+        self.decompose(tolerance)
+    }
+
+    /// Decomposes the matrix held in `self.qr` in place.
+    fn decompose(&mut self, tolerance: f64) -> Result<(), NonFiniteMatrix> {
         let n = self.space.dim();
         let tolerance = tolerance.max(0.0);
         let qr = self.qr.entries_mut();
-        qr.copy_from_slice(a);
         let pivots = self.pivots.entries_mut();
         let tau = self.tau.entries_mut();
         let work = self.work.entries_mut();
