@@ -1,8 +1,8 @@
 //! `kind = "degenerate_lagrangian"`: `L(q, v) = ϑ(q)·v − H(q)` from `theta` and `hamiltonian`.
 
 use super::document::Table;
-use super::error::{DimensionError, EvaluateError};
-use super::model::{MethodSignature, Model, methods};
+use super::error::DimensionError;
+use super::model::{Model, methods};
 use super::reader::Reader;
 use crate::problem::{DegenerateLagrangian, Matrix, Vector};
 use sparkgen_sym::derive::text;
@@ -13,7 +13,7 @@ pub(crate) const KEYS: &[&str] = &["theta", "hamiltonian"];
 methods!(
     /// The methods of [`DegenerateLagrangian<D>`], for
     /// [`DegenerateLagrangianFile::evaluate`]; `q`, `w`, `v` have D entries.
-    DegenerateMethod {
+    DegenerateMethod for DegenerateLagrangianFile {
         /// ϑ(q) (`q` → D).
         Theta = "theta",
         /// J = ∂ϑ/∂q, J_ij = ∂ϑ_i/∂q_j (`q` → D × D).
@@ -79,25 +79,6 @@ impl DegenerateLagrangianFile {
             theta
         });
         (self.q0.clone(), p0)
-    }
-
-    /// The arguments and output shape of `method` (D is the file's).
-    pub fn signature(&self, method: DegenerateMethod) -> MethodSignature<'_> {
-        self.model.signature(method)
-    }
-
-    /// Evaluates `method` of [`DegenerateLagrangian<D>`] at run time: `args` are its state
-    /// vectors in the trait's order (`q`, then `w` or `v`), each of D entries, and `out` receives
-    /// the value, a matrix in row-major order (entry (i, j) at `i · cols + j`). Nothing is
-    /// allocated after a thread's first evaluations; an error when a length does not fit
-    /// [`DegenerateLagrangianFile::signature`] (`out` is then left as it was).
-    pub fn evaluate(
-        &self,
-        method: DegenerateMethod,
-        args: &[&[f64]],
-        out: &mut [f64],
-    ) -> Result<(), EvaluateError> {
-        self.model.evaluate(method, args, out)
     }
 
     /// The problem as a `DegenerateLagrangian<D>`; an error unless it has `D` coordinates.

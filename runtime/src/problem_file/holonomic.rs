@@ -2,8 +2,8 @@
 //! `constraints`.
 
 use super::document::Table;
-use super::error::{DimensionError, ErrorKind, EvaluateError, MassError};
-use super::model::{MethodSignature, Model, methods};
+use super::error::{DimensionError, ErrorKind, MassError};
+use super::model::{Model, methods};
 use super::reader::Reader;
 use crate::problem::{HolonomicSystem, Matrix, Vector};
 use sparkgen_sym::derive::text;
@@ -14,7 +14,7 @@ pub(crate) const KEYS: &[&str] = &["mass", "potential", "constraints"];
 methods!(
     /// The methods of [`HolonomicSystem<D, M>`], for [`HolonomicFile::evaluate`]; `q` and `v`
     /// have D entries, `lambda` M.
-    HolonomicMethod {
+    HolonomicMethod for HolonomicFile {
         /// The mass matrix (no argument → D × D).
         MassMatrix = "mass_matrix",
         /// Its inverse (no argument → D × D).
@@ -116,25 +116,6 @@ impl HolonomicFile {
     /// The initial data `(q₀, p₀)`, each of D entries.
     pub fn initial(&self) -> (&[f64], &[f64]) {
         (&self.q0, &self.p0)
-    }
-
-    /// The arguments and output shape of `method` (D and M are the file's).
-    pub fn signature(&self, method: HolonomicMethod) -> MethodSignature<'_> {
-        self.model.signature(method)
-    }
-
-    /// Evaluates `method` of [`HolonomicSystem<D, M>`] at run time: `args` are its state
-    /// vectors in the trait's order (none, `q`, or `q` then `lambda` or `v`), and `out`
-    /// receives the value, a matrix in row-major order (entry (i, j) at `i · cols + j`). Nothing
-    /// is allocated after a thread's first evaluations; an error when a length does not fit
-    /// [`HolonomicFile::signature`] (`out` is then left as it was).
-    pub fn evaluate(
-        &self,
-        method: HolonomicMethod,
-        args: &[&[f64]],
-        out: &mut [f64],
-    ) -> Result<(), EvaluateError> {
-        self.model.evaluate(method, args, out)
     }
 
     /// The problem as a `HolonomicSystem<D, M>`; an error unless it has `D` coordinates and `M`

@@ -1,8 +1,8 @@
 //! `kind = "lagrangian"`: a general `L(q, v)` from `velocities` and `lagrangian`.
 
 use super::document::Table;
-use super::error::{DimensionError, EvaluateError};
-use super::model::{MethodSignature, Model, methods};
+use super::error::DimensionError;
+use super::model::{Model, methods};
 use super::reader::Reader;
 use crate::problem::{Lagrangian, Matrix, Vector};
 use sparkgen_sym::derive::text;
@@ -13,7 +13,7 @@ pub(crate) const KEYS: &[&str] = &["velocities", "lagrangian"];
 methods!(
     /// The methods of [`Lagrangian<D>`], for [`LagrangianFile::evaluate`]; every one takes `q`
     /// and `v`, of D entries each.
-    LagrangianMethod {
+    LagrangianMethod for LagrangianFile {
         /// L(q, v) (→ 1).
         Lagrangian = "lagrangian",
         /// ∂L/∂q (→ D).
@@ -68,24 +68,6 @@ impl LagrangianFile {
     /// The initial data `(q₀, v₀)`, each of D entries.
     pub fn initial(&self) -> (&[f64], &[f64]) {
         (&self.q0, &self.v0)
-    }
-
-    /// The arguments and output shape of `method` (D is the file's).
-    pub fn signature(&self, method: LagrangianMethod) -> MethodSignature<'_> {
-        self.model.signature(method)
-    }
-
-    /// Evaluates `method` of [`Lagrangian<D>`] at run time: `args` are `q` and `v`, of D
-    /// entries each, and `out` receives the value, a matrix in row-major order (entry (i, j)
-    /// at `i · cols + j`). Nothing is allocated after a thread's first evaluations; an error
-    /// when a length does not fit [`LagrangianFile::signature`] (`out` is then left as it was).
-    pub fn evaluate(
-        &self,
-        method: LagrangianMethod,
-        args: &[&[f64]],
-        out: &mut [f64],
-    ) -> Result<(), EvaluateError> {
-        self.model.evaluate(method, args, out)
     }
 
     /// The problem as a `Lagrangian<D>`; an error unless it has `D` coordinates.

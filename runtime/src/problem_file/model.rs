@@ -40,10 +40,13 @@ pub(crate) trait Method: Copy {
     fn index(self) -> usize;
 }
 
-/// Declares a public enum of a problem kind's trait methods, in trait order:
-/// `methods!(Doc, Name { Variant = "trait_method", … })`.
+/// Declares a public enum of a problem kind's trait methods, in trait order, and the run-time
+/// evaluation of the kind's file by it:
+/// `methods!(Doc, Name for File { Variant = "trait_method", … })`.
 macro_rules! methods {
-    ($(#[$doc:meta])* $name:ident { $($(#[$variant_doc:meta])* $variant:ident = $method:literal,)* }) => {
+    ($(#[$doc:meta])* $name:ident for $file:ident {
+        $($(#[$variant_doc:meta])* $variant:ident = $method:literal,)*
+    }) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum $name {
@@ -71,6 +74,27 @@ macro_rules! methods {
         impl ::std::fmt::Display for $name {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(self.name())
+            }
+        }
+
+        impl $file {
+            /// The arguments and output shape of `method`, in the file's dimensions.
+            pub fn signature(&self, method: $name) -> $crate::problem_file::MethodSignature<'_> {
+                self.model.signature(method)
+            }
+
+            /// Evaluates `method` at run time: `args` are its state vectors in the trait's
+            /// order (see each method), and `out` receives its value, a matrix in row-major
+            /// order (entry (i, j) at `i · cols + j`). Nothing is allocated after a thread's
+            /// first evaluations. An error when a length does not fit
+            /// [`signature`](Self::signature); `out` is then left as it was.
+            pub fn evaluate(
+                &self,
+                method: $name,
+                args: &[&[f64]],
+                out: &mut [f64],
+            ) -> Result<(), $crate::problem_file::EvaluateError> {
+                self.model.evaluate(method, args, out)
             }
         }
     };
