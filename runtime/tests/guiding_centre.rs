@@ -3,7 +3,7 @@
 //! under translation along z.
 //!
 //! The file and the derive evaluate every trait method bit for bit alike and integrate the same
-//! trajectory; along 1000 steps of h = 0.1 (about four bounces of the trapped orbit) the momentum
+//! trajectory; along 1000 steps of h = 0.1 (several bounces of the trapped orbit) the momentum
 //! conjugate to the cyclic coordinate z (discrete Noether: ϑ and H do not depend on z, so the
 //! z-row of every force the stage equations sum is an exact zero) stays at its initial value,
 //! the energy error stays bounded, and the primary constraint `p = ϑ(q)` holds to round-off for
