@@ -156,6 +156,24 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
         modules.push(module);
     }
     files.push(roundings::roundings_file(&roundings, Precision::DEFAULT)?);
+    let texts = families.iter().zip(&modules).map(|(family, module)| {
+        let path = format!("../descriptions/{module}.txt");
+        quote!((#family, include_str!(#path)))
+    });
+    files.push(render(
+        Path::new("src/descriptions.rs"),
+        quote! {
+            //! The method descriptions as text, for the run-time engine: `(family, text)` in
+            //! catalogue order, and the table of the coefficients' roundings they refer to
+            //! (read with `sparkgen_description::text::read`).
+
+            /// Every family's description.
+            pub const DESCRIPTIONS: &[(&str, &str)] = &[#(#texts),*];
+
+            /// The double-double rounding of every exact coefficient of the descriptions.
+            pub const ROUNDINGS: &str = include_str!("../descriptions/roundings.txt");
+        },
+    )?);
     let families: Vec<_> = families.iter().map(|f| format_ident!("{f}")).collect();
     files.insert(0, render(Path::new("src/lib.rs"), lib_module(&families))?);
     files.push(render(
@@ -220,6 +238,8 @@ fn lib_module(families: &[proc_macro2::Ident]) -> TokenStream {
 
         #[rustfmt::skip]
         pub mod catalogue;
+        #[rustfmt::skip]
+        pub mod descriptions;
         #[rustfmt::skip]
         pub mod exact;
         #[rustfmt::skip]

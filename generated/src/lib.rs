@@ -5,6 +5,8 @@
 #[rustfmt::skip]
 pub mod catalogue;
 #[rustfmt::skip]
+pub mod descriptions;
+#[rustfmt::skip]
 pub mod exact;
 #[rustfmt::skip]
 pub mod measured;

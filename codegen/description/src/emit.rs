@@ -480,23 +480,6 @@ fn h_powers(max: u32) -> TokenStream {
     quote!(#(#lets)*)
 }
 
-/// The values (transitively) needed by `roots`.
-fn needed<C: Scalar>(method: &Method<C>, roots: impl IntoIterator<Item = Term>) -> BTreeSet<usize> {
-    let mut need = BTreeSet::new();
-    let mut stack: Vec<Term> = roots.into_iter().collect();
-    while let Some(t) = stack.pop() {
-        if let Term::Value(v) = t
-            && need.insert(v)
-        {
-            match &method.values[v].expr {
-                Expr::Linear(terms) => stack.extend(terms.iter().map(|(_, t)| *t)),
-                Expr::Kernel(_, args) => stack.extend(args.iter().copied()),
-            }
-        }
-    }
-    need
-}
-
 fn unknown_reads<C: Scalar>(method: &Method<C>, used: &BTreeSet<(usize, usize)>) -> TokenStream {
     let reads = used.iter().map(|&(block, stage)| {
         let id = unknown_ident(method, block, stage);
@@ -633,7 +616,7 @@ fn linear<C: Scalar>(method: &Method<C>, terms: &[(Coef<C>, Term)]) -> TokenStre
 
 fn residual_body<C: Scalar>(method: &Method<C>, core: &TokenStream) -> TokenStream {
     let roots = method.rows.iter().map(|r| Term::Value(r.value));
-    let values = needed(method, roots);
+    let values = method.needed(roots);
     let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
     let lambda = lambda_read(method, &values, &[], core);
     let hp = h_powers(max_h_power(method, &values, []));
@@ -720,7 +703,7 @@ fn blocks_body<C: Scalar>(
         .iter()
         .flat_map(|&a| jac.atoms[a].args.clone())
         .collect();
-    let values = needed(method, atom_args.iter().copied());
+    let values = method.needed(atom_args.iter().copied());
     let reads = unknown_reads(method, &used_unknowns(method, &values, &atom_args));
     let lambda = lambda_read(method, &values, &atom_args, core);
     let hp = h_powers(max_h_power(
@@ -907,7 +890,7 @@ fn mentions_input<C: Scalar>(method: &Method<C>, v: usize, input: Input) -> bool
 
 fn update_body<C: Scalar>(method: &Method<C>, core: &TokenStream) -> TokenStream {
     let roots = [Term::Value(method.q_next), Term::Value(method.p_next)];
-    let values = needed(method, roots);
+    let values = method.needed(roots);
     let reads = unknown_reads(method, &used_unknowns(method, &values, &[]));
     let lambda = lambda_read(method, &values, &[], core);
     let hp = h_powers(max_h_power(method, &values, []));

@@ -17,6 +17,7 @@ use crate::facts::Facts;
 use crate::scalar::Slot;
 use crate::spark::Declaration;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 
 /// A step input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -515,6 +516,23 @@ impl<C: Slot> Method<C> {
                 &other.q_next,
                 &other.p_next,
             )
+    }
+
+    /// The values that `roots` need, transitively, in dependency (index) order.
+    pub fn needed(&self, roots: impl IntoIterator<Item = Term>) -> BTreeSet<usize> {
+        let mut need = BTreeSet::new();
+        let mut stack: Vec<Term> = roots.into_iter().collect();
+        while let Some(t) = stack.pop() {
+            if let Term::Value(v) = t
+                && need.insert(v)
+            {
+                match &self.values[v].expr {
+                    Expr::Linear(terms) => stack.extend(terms.iter().map(|(_, t)| *t)),
+                    Expr::Kernel(_, args) => stack.extend(args.iter().copied()),
+                }
+            }
+        }
+        need
     }
 
     /// Whether the stage equations read the previous step's multiplier `λ_n`.
