@@ -40,6 +40,7 @@ pub use sparkgen_core::{amplification, kind, layout, solve, stage};
 #[cfg(all(feature = "cli", not(test)))]
 pub mod cli;
 pub mod diagnostics;
+pub mod engine;
 pub mod error;
 pub mod holonomic;
 pub mod integrate;

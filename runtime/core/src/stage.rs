@@ -216,13 +216,16 @@ impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem
             x,
             &mut t,
         );
-        let weighted = |row: &[f64; D], y: &SVector<f64, D>| -> f64 {
-            row.iter().zip(y.iter()).map(|(a, b)| (a * b).abs()).sum()
-        };
         for ((di, r_q), r_p) in d.iter_mut().zip(&t.r_q).zip(&t.r_p) {
-            *di = weighted(r_q, &self.q) + weighted(r_p, &self.p);
+            *di = carried(r_q, self.q.as_slice()) + carried(r_p, self.p.as_slice());
         }
     }
+}
+
+/// `Σ_k |a_k·y_k|`: the size of the terms that the data `y` carry into a residual row whose
+/// partials with respect to them are `a` (a row of `∂r/∂q` or `∂r/∂p`).
+pub fn carried(a: &[f64], y: &[f64]) -> f64 {
+    a.iter().zip(y).map(|(a, b)| (a * b).abs()).sum()
 }
 
 /// The tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the step from `(q, p)` with converged unknowns

@@ -1,0 +1,145 @@
+//! The run-time engine against the compiled stepper of the same method on Lotka–Volterra
+//! (upstream defaults, h = 0.1, at `q₀`): one residual, one Jacobian, and one Newton solve of
+//! the first step's stage equations from the velocity guess, side by side in one run:
+//! `cargo bench -p sparkgen --bench engine`. The ratio engine / compiled of each pair is the
+//! figure to read (absolute times on a shared machine are noise).
+//! Smoke mode: `cargo test --benches -p sparkgen` runs every benchmark once.
+use divan::Bencher;
+use sparkgen::engine::{self, Engine, Scratch, StageEquations, Step};
+use sparkgen::kind::Access;
+use sparkgen::layout::{Dims, Role};
+use sparkgen::problem::Vector;
+use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::solve::{Dynamic, Fixed, Newton, NewtonOptions};
+use sparkgen::stage::{StageMethod, StageSystem};
+use std::cell::RefCell;
+
+const H: f64 = 0.1;
+
+/// `(q₀, p₀)` and the first step's guess: the velocity `v(q₀)` in every velocity stage.
+fn data<M: StageMethod<LotkaVolterra2d, 2>>(
+    n: usize,
+) -> (LotkaVolterra2d, Vector<2>, Vector<2>, Vec<f64>) {
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let (q, p) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
+    let v = M::Kind::velocity(&lv, &q, &p).unwrap_or_else(Vector::zeros);
+    let mut x = vec![0.0; n];
+    for (b, block) in M::UNKNOWNS.blocks.iter().enumerate() {
+        if block.role == Role::Velocity {
+            for stage in 0..block.stages {
+                M::UNKNOWNS.set::<2>(&mut x, M::DIMS, b, stage, &v);
+            }
+        }
+    }
+    (lv, q, p, x)
+}
+
+/// The benchmarks of one method `$method` with `$n` unknowns on D = 2, in module `$module`.
+macro_rules! pair {
+    ($module:ident, $method:ident, $n:literal) => {
+        mod $module {
+            use super::*;
+            use sparkgen::generated::steppers::$method as M;
+
+            fn engine() -> Engine {
+                Engine::catalogue(stringify!($method), Dims::uniform(2)).expect("in catalogue")
+            }
+
+            #[divan::bench]
+            fn residual_compiled(bencher: Bencher) {
+                let (lv, q, p, x) = data::<M>($n);
+                let mut r = [0.0; $n];
+                bencher.bench_local(|| {
+                    M::residual(&lv, H, &q, &p, &[], divan::black_box(&x), &mut r);
+                    divan::black_box(&r);
+                });
+            }
+
+            #[divan::bench]
+            fn residual_engine(bencher: Bencher) {
+                let (lv, q, p, x) = data::<M>($n);
+                let (engine, problem) = (engine(), engine::Degenerate(&lv));
+                let mut ws = engine.workspace();
+                let mut r = [0.0; $n];
+                bencher.bench_local(|| {
+                    let x = divan::black_box(&x);
+                    let step = Step {
+                        h: H,
+                        q: q.as_slice(),
+                        p: p.as_slice(),
+                        lambda: &[],
+                        x,
+                    };
+                    engine.residual(&mut ws, &problem, &step, &mut r);
+                    divan::black_box(&r);
+                });
+            }
+
+            #[divan::bench]
+            fn jacobian_compiled(bencher: Bencher) {
+                let (lv, q, p, x) = data::<M>($n);
+                let mut j = [[0.0; $n]; $n];
+                bencher.bench_local(|| {
+                    M::jacobian(&lv, H, &q, &p, &[], divan::black_box(&x), &mut j);
+                    divan::black_box(&j);
+                });
+            }
+
+            #[divan::bench]
+            fn jacobian_engine(bencher: Bencher) {
+                let (lv, q, p, x) = data::<M>($n);
+                let (engine, problem) = (engine(), engine::Degenerate(&lv));
+                let mut ws = engine.workspace();
+                let mut j = [0.0; $n * $n];
+                bencher.bench_local(|| {
+                    let x = divan::black_box(&x);
+                    let step = Step {
+                        h: H,
+                        q: q.as_slice(),
+                        p: p.as_slice(),
+                        lambda: &[],
+                        x,
+                    };
+                    engine.jacobian(&mut ws, &problem, &step, &mut j);
+                    divan::black_box(&j);
+                });
+            }
+
+            #[divan::bench]
+            fn newton_compiled(bencher: Bencher) {
+                let (lv, q, p, guess) = data::<M>($n);
+                let mut newton = Newton::<Fixed<$n>>::new(NewtonOptions::default());
+                let system = StageSystem::<M, _, 2>::new(&lv, H, q, p, &[]);
+                let mut x = [0.0; $n];
+                bencher.bench_local(|| {
+                    x.copy_from_slice(&guess);
+                    divan::black_box(newton.solve(&system, &mut x).is_ok());
+                });
+            }
+
+            #[divan::bench]
+            fn newton_engine(bencher: Bencher) {
+                let (lv, q, p, guess) = data::<M>($n);
+                let (engine, problem) = (engine(), engine::Degenerate(&lv));
+                let space = Dynamic::new($n).expect("small");
+                let mut newton = Newton::new_in(space, NewtonOptions::default());
+                let scratch = RefCell::new(Scratch::new(&engine));
+                let (qs, ps) = (q.as_slice(), p.as_slice());
+                let system =
+                    StageEquations::new(&engine, &problem, space, H, qs, ps, &[], &scratch);
+                let mut x = vec![0.0; $n];
+                bencher.bench_local(|| {
+                    x.copy_from_slice(&guess);
+                    divan::black_box(newton.solve(&system, &mut x).is_ok());
+                });
+            }
+        }
+    };
+}
+
+pair!(slrk_lobatto_iiie3, SlrkLobattoIIIE3, 14);
+pair!(vprk_gauss3, VprkGauss3, 6);
+
+fn main() {
+    divan::main();
+}

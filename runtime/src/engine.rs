@@ -1,0 +1,289 @@
+//! The run-time stage engine: any method description, evaluated for a problem whose sizes
+//! (`D` coordinates, `M` constraints, `N` unknowns) are known only at run time.
+//!
+//! An [`Engine`] is a method's description ([`sparkgen_description::Method`], the text in
+//! `generated/descriptions/` that the procedural macro emits compiled steppers from) compiled
+//! once for the widths `(D, M)`: the stage residual `r(x; q_n, p_n, λ_n, h)`, its exact Jacobian
+//! `∂r/∂x` by the chain rule over the stage structure (the emitter's
+//! [`sparkgen_description::jacobian`]), the partials `∂r/∂(q, p)`, `∂(q₁, p₁)/∂(x, q, p)` of the
+//! tangent map, and the update `(q_{n+1}, p_{n+1})`. Its problem is any [`Kernels`]: the
+//! functions `ϑ`, `∇H`, `c`, `∇V`, `M⁻¹` or the DAE functions and their partials, written into
+//! slices. Evaluation allocates nothing: every function runs on one [`Workspace`] allocated
+//! per engine.
+
+mod eval;
+mod files;
+mod kernels;
+mod layout;
+mod program;
+mod system;
+
+pub use eval::{Step, Tangent, Workspace};
+pub use kernels::{Degenerate, Hamiltonian, Holonomic, Implicit, Kernels};
+pub use system::{Scratch, StageEquations};
+
+use crate::layout::{Dims, Layout};
+use program::Program;
+use sparkgen_description::structure::{MethodError, ProblemKind};
+use sparkgen_description::{Coefficient, Method, Scalar};
+
+/// Why a method cannot be run by the engine.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum EngineError {
+    /// No method of the catalogue has this name.
+    #[error("no method `{name}` in the catalogue")]
+    UnknownMethod {
+        /// The name asked for.
+        name: String,
+    },
+    /// The catalogue's description of the method does not read (a corrupt build).
+    #[error("the description of `{family}` does not read: {message}")]
+    Description {
+        /// The method's family.
+        family: String,
+        /// Why.
+        message: String,
+    },
+    /// The description is not a method the engine can evaluate.
+    #[error(transparent)]
+    Method(#[from] MethodError),
+    /// The method applies to another kind of problem.
+    #[error("{method} applies to {method_kind:?} problems, not to {problem_kind:?} problems")]
+    Kind {
+        /// The method's name.
+        method: String,
+        /// Its kind.
+        method_kind: ProblemKind,
+        /// The problem's kind.
+        problem_kind: ProblemKind,
+    },
+    /// The problem's widths are not those the engine was compiled for, or a degenerate
+    /// Lagrangian's number of constraints is not its number of coordinates.
+    #[error(
+        "the problem has D = {coordinates}, M = {constraints}; the method was compiled for D = {expected_coordinates}, M = {expected_constraints}"
+    )]
+    Widths {
+        /// The problem's `D`.
+        coordinates: usize,
+        /// The problem's `M`.
+        constraints: usize,
+        /// The `D` expected.
+        expected_coordinates: usize,
+        /// The `M` expected.
+        expected_constraints: usize,
+    },
+}
+
+/// A method compiled for the widths `(D, M)` (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Engine {
+    name: String,
+    kind: ProblemKind,
+    order: usize,
+    nodes: Vec<f64>,
+    unknowns: Layout,
+    residuals: Layout,
+    rank_deficient: bool,
+    program: Program,
+}
+
+impl Engine {
+    /// The catalogue method `name` (e.g. `SlrkLobattoIIIE3`) compiled for `dims`.
+    #[cfg(feature = "catalogue")]
+    pub fn catalogue(name: &str, dims: Dims) -> Result<Engine, EngineError> {
+        Engine::new(&catalogue_method(name)?, dims)
+    }
+
+    /// `method` compiled for the widths `dims`.
+    pub fn new(method: &Method<Coefficient>, dims: Dims) -> Result<Engine, EngineError> {
+        method.check()?;
+        if method.problem == ProblemKind::DegenerateLagrangian
+            && dims.coordinates != dims.constraints
+        {
+            return Err(EngineError::Widths {
+                coordinates: dims.coordinates,
+                constraints: dims.constraints,
+                expected_coordinates: dims.coordinates,
+                expected_constraints: dims.coordinates,
+            });
+        }
+        let unknowns = layout::interned(&method.blocks);
+        let residuals = layout::interned(&method.rows_layout);
+        let exact = method.map(Coefficient::value);
+        let program = program::compile(&exact, dims, unknowns, residuals);
+        Ok(Engine {
+            name: method.name.clone(),
+            kind: method.problem,
+            order: method.order,
+            nodes: exact.nodes.iter().map(Scalar::to_f64).collect(),
+            unknowns,
+            residuals,
+            rank_deficient: method.rank_deficient,
+            program,
+        })
+    }
+
+    /// The method's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The problem kind the method applies to.
+    pub fn kind(&self) -> ProblemKind {
+        self.kind
+    }
+
+    /// Classical order.
+    pub fn order(&self) -> usize {
+        self.order
+    }
+
+    /// Nodes `c_i` of the velocity stages.
+    pub fn nodes(&self) -> &[f64] {
+        &self.nodes
+    }
+
+    /// The widths the engine was compiled for.
+    pub fn dims(&self) -> Dims {
+        self.program.dims
+    }
+
+    /// The unknown vector's layout.
+    pub fn unknowns(&self) -> &Layout {
+        &self.unknowns
+    }
+
+    /// The residual vector's layout.
+    pub fn residuals(&self) -> &Layout {
+        &self.residuals
+    }
+
+    /// The number of unknowns N.
+    pub fn len(&self) -> usize {
+        self.program.n
+    }
+
+    /// Whether the method has no unknowns.
+    pub fn is_empty(&self) -> bool {
+        self.program.n == 0
+    }
+
+    /// Whether the stage Jacobian is rank-deficient by construction.
+    pub fn rank_deficient(&self) -> bool {
+        self.rank_deficient
+    }
+
+    /// A workspace for this engine's evaluations.
+    pub fn workspace(&self) -> Workspace {
+        Workspace::new(&self.program)
+    }
+
+    /// `Ok` when `problem` is of the method's kind and has the engine's widths.
+    pub fn check<K: Kernels + ?Sized>(&self, problem: &K) -> Result<(), EngineError> {
+        if problem.kind() != self.kind {
+            return Err(EngineError::Kind {
+                method: self.name.clone(),
+                method_kind: self.kind,
+                problem_kind: problem.kind(),
+            });
+        }
+        let (dims, expected) = (problem.dims(), self.program.dims);
+        if dims != expected {
+            return Err(EngineError::Widths {
+                coordinates: dims.coordinates,
+                constraints: dims.constraints,
+                expected_coordinates: expected.coordinates,
+                expected_constraints: expected.constraints,
+            });
+        }
+        Ok(())
+    }
+
+    /// Writes `r(x)` (`N` long) for `step`.
+    pub fn residual<K: Kernels + ?Sized>(
+        &self,
+        ws: &mut Workspace,
+        problem: &K,
+        step: &Step<'_>,
+        r: &mut [f64],
+    ) {
+        let program = &self.program;
+        eval::load(program, ws, step);
+        eval::run(program, &program.residual, ws, problem);
+        for &(at, offset, len) in &program.stores {
+            r[offset..offset + len].copy_from_slice(&ws.arena[at..at + len]);
+        }
+    }
+
+    /// Writes the exact Jacobian `∂r/∂x` into `j` (`N × N`, row-major).
+    pub fn jacobian<K: Kernels + ?Sized>(
+        &self,
+        ws: &mut Workspace,
+        problem: &K,
+        step: &Step<'_>,
+        j: &mut [f64],
+    ) {
+        let program = &self.program;
+        eval::load(program, ws, step);
+        eval::run(program, &program.jacobian, ws, problem);
+        eval::add_blocks(program, &program.jacobian, ws, Some(j), None);
+    }
+
+    /// Writes the partials of the residual and the update with respect to the inputs and the
+    /// unknowns ([`Tangent`], from [`Tangent::zero`]`(N, D)`).
+    pub fn tangent<K: Kernels + ?Sized>(
+        &self,
+        ws: &mut Workspace,
+        problem: &K,
+        step: &Step<'_>,
+        t: &mut Tangent,
+    ) {
+        let program = &self.program;
+        eval::load(program, ws, step);
+        eval::run(program, &program.tangent, ws, problem);
+        eval::add_blocks(program, &program.tangent, ws, None, Some(t));
+    }
+
+    /// Writes `(q_{n+1}, p_{n+1})` from the converged unknowns `step.x`.
+    pub fn update<K: Kernels + ?Sized>(
+        &self,
+        ws: &mut Workspace,
+        problem: &K,
+        step: &Step<'_>,
+        q1: &mut [f64],
+        p1: &mut [f64],
+    ) {
+        let program = &self.program;
+        eval::load(program, ws, step);
+        eval::run(program, &program.update, ws, problem);
+        let d = program.dims.coordinates;
+        q1[..d].copy_from_slice(&ws.arena[program.q_next..program.q_next + d]);
+        p1[..d].copy_from_slice(&ws.arena[program.p_next..program.p_next + d]);
+    }
+}
+
+/// The catalogue's description of the method `name`: the family whose description has a
+/// `method name` line, read.
+#[cfg(feature = "catalogue")]
+pub fn catalogue_method(name: &str) -> Result<Method<Coefficient>, EngineError> {
+    use crate::generated::descriptions::{DESCRIPTIONS, ROUNDINGS};
+    use sparkgen_description::text::{self, Roundings};
+    let line = format!("method {name}");
+    let unknown = || EngineError::UnknownMethod {
+        name: name.to_owned(),
+    };
+    let (family, description) = DESCRIPTIONS
+        .iter()
+        .find(|(_, text)| text.lines().any(|l| l == line))
+        .ok_or_else(unknown)?;
+    let corrupt = |message: String| EngineError::Description {
+        family: (*family).to_owned(),
+        message,
+    };
+    let roundings = Roundings::read(ROUNDINGS).map_err(|e| corrupt(e.to_string()))?;
+    text::read(description, &roundings)
+        .map_err(|e| corrupt(e.to_string()))?
+        .into_iter()
+        .find(|m| m.name == name)
+        .ok_or_else(unknown)
+}

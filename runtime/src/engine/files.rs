@@ -1,0 +1,155 @@
+//! Problem files as [`Kernels`]: each kernel and partial the engine asks for is the file's
+//! tape of the trait method the compiled steppers would call, evaluated into the engine's
+//! slices at the file's run-time dimensions.
+
+use super::Kernels;
+use crate::layout::Dims;
+use crate::problem_file::{
+    DegenerateLagrangianFile, DegenerateMethod, HolonomicFile, HolonomicMethod,
+};
+use sparkgen_description::structure::{AtomKind, Kernel, ProblemKind};
+
+/// Evaluates a file's method, or writes NaN where the engine asked for a kernel the kind does
+/// not have or with arguments that do not fit (the engine checks kinds and widths first).
+fn or_nan<E>(out: &mut [f64], result: Option<Result<(), E>>) {
+    if !matches!(result, Some(Ok(()))) {
+        out.fill(f64::NAN);
+    }
+}
+
+impl Kernels for DegenerateLagrangianFile {
+    fn kind(&self) -> ProblemKind {
+        ProblemKind::DegenerateLagrangian
+    }
+
+    fn dims(&self) -> Dims {
+        Dims::uniform(self.dimension())
+    }
+
+    fn vector(&self, kernel: Kernel, args: &[&[f64]], out: &mut [f64]) {
+        let method = match kernel {
+            Kernel::Map => Some(DegenerateMethod::Theta),
+            Kernel::Gradient => Some(DegenerateMethod::HamiltonianGradient),
+            _ => None,
+        };
+        let result = method.map(|m| self.evaluate(m, args, out));
+        or_nan(out, result);
+    }
+
+    fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]) {
+        let method = match atom {
+            AtomKind::J => Some(DegenerateMethod::ThetaJacobian),
+            AtomKind::Hessian => Some(DegenerateMethod::HamiltonianHessian),
+            AtomKind::DJacT => Some(DegenerateMethod::JacobianTransposeProductDerivative),
+            AtomKind::DJac => Some(DegenerateMethod::JacobianProductDerivative),
+            _ => None,
+        };
+        let result = method.map(|m| self.evaluate(m, args, out));
+        or_nan(out, result);
+    }
+}
+
+impl Kernels for HolonomicFile {
+    fn kind(&self) -> ProblemKind {
+        ProblemKind::Holonomic
+    }
+
+    fn dims(&self) -> Dims {
+        Dims::new(self.dimension(), self.constraints())
+    }
+
+    fn vector(&self, kernel: Kernel, args: &[&[f64]], out: &mut [f64]) {
+        let method = match kernel {
+            Kernel::Map => Some(HolonomicMethod::Constraints),
+            Kernel::Gradient => Some(HolonomicMethod::PotentialGradient),
+            _ => None,
+        };
+        let result = method.map(|m| self.evaluate(m, args, out));
+        or_nan(out, result);
+    }
+
+    fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]) {
+        let method = match atom {
+            AtomKind::J => Some(HolonomicMethod::ConstraintJacobian),
+            AtomKind::Hessian => Some(HolonomicMethod::PotentialHessian),
+            AtomKind::DJacT => Some(HolonomicMethod::ConstraintForceDerivative),
+            AtomKind::DJac => Some(HolonomicMethod::ConstraintVelocityDerivative),
+            AtomKind::MassInverse => Some(HolonomicMethod::InverseMassMatrix),
+            _ => None,
+        };
+        let result = method.map(|m| self.evaluate(m, args, out));
+        or_nan(out, result);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Degenerate, Engine, Holonomic, Kernels, Step};
+    use crate::holonomic::problems::Pendulum;
+    use crate::layout::Dims;
+    use crate::problem_file::ProblemFile;
+    use crate::problems::LotkaVolterra2d;
+
+    fn file(name: &str) -> ProblemFile {
+        let path = format!("{}/problems/{name}", env!("CARGO_MANIFEST_DIR"));
+        ProblemFile::read(path).expect("a shipped problem file")
+    }
+
+    /// The residual and Jacobian of `method` on `a` and on `b`, at `(q, p)` and unknowns from a
+    /// fixed sequence, bit for bit.
+    fn same<A: Kernels, B: Kernels>(method: &str, a: &A, b: &B, q: &[f64], p: &[f64]) {
+        let engine = Engine::catalogue(method, a.dims()).expect("in the catalogue");
+        engine.check(a).expect("the file fits");
+        engine.check(b).expect("the derive fits");
+        let n = engine.len();
+        let x: Vec<f64> = (0..n).map(|k| 0.05 * (k as f64 + 1.0).sin()).collect();
+        let step = Step {
+            h: 0.1,
+            q,
+            p,
+            lambda: &[],
+            x: &x,
+        };
+        let mut ws = engine.workspace();
+        let (mut r_a, mut r_b) = (vec![0.0; n], vec![1.0; n]);
+        engine.residual(&mut ws, a, &step, &mut r_a);
+        engine.residual(&mut ws, b, &step, &mut r_b);
+        assert_eq!(r_a, r_b, "{method}");
+        let (mut j_a, mut j_b) = (vec![0.0; n * n], vec![1.0; n * n]);
+        engine.jacobian(&mut ws, a, &step, &mut j_a);
+        engine.jacobian(&mut ws, b, &step, &mut j_b);
+        assert_eq!(j_a, j_b, "{method}");
+        assert!(r_a.iter().chain(&j_a).all(|v| v.is_finite()), "{method}");
+    }
+
+    #[test]
+    fn a_degenerate_file_is_evaluated_as_its_derive() {
+        let ProblemFile::DegenerateLagrangian(lv_file) = file("lotka_volterra.toml") else {
+            panic!("a degenerate Lagrangian");
+        };
+        let lv = LotkaVolterra2d::UPSTREAM;
+        // p₀ = ϑ(q₀) = (q₂ + ln q₂/q₁, q₁) = (1, 2) at q₀ = (2, 1), perturbed.
+        let (q, p) = ([2.0, 1.0], [1.02, 1.97]);
+        for method in ["SlrkLobattoIIIE3", "VprkGauss3", "VsparkGlrk2"] {
+            same(method, &lv_file, &Degenerate(&lv), &q, &p);
+        }
+        assert_eq!(lv_file.dims(), Dims::uniform(2));
+    }
+
+    #[test]
+    fn a_holonomic_file_is_evaluated_as_its_derive() {
+        let ProblemFile::Holonomic(file) = file("pendulum.toml") else {
+            panic!("a holonomic system");
+        };
+        let pendulum = Pendulum {
+            m: 1.0,
+            g: 1.0,
+            l: 1.0,
+        };
+        let (q, p) = file.initial();
+        for method in ["RattleLobattoIIIAIIIB2", "RattleLobattoIIIAIIIB3"] {
+            same(method, &file, &Holonomic(&pendulum), q, p);
+        }
+        assert_eq!(file.dims(), Dims::new(2, 1));
+    }
+}

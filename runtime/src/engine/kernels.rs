@@ -1,0 +1,249 @@
+//! [`Kernels`]: a problem as the engine sees it, every kernel and partial written into caller
+//! slices of run-time length; and the views of const-generic problems (a derive, a built-in
+//! problem) through it, one per problem trait.
+
+use crate::layout::Dims;
+use crate::problem::{
+    DaeConstraint, DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae, Matrix,
+    Vector,
+};
+use sparkgen_description::structure::{AtomKind, DaeFunction, Kernel, ProblemKind};
+
+/// A problem of run-time size: `D` coordinates, `M` constraints, its kernels evaluated into
+/// slices. Vectors are `D` or `M` long; matrices are row-major (`rows × cols`: the partial of a
+/// kernel with respect to one argument, e.g. `J = ∂ϑ/∂q` is `M × D`).
+///
+/// The kernels are those of the problem's kind ([`Kernel::exists_for`]): for a degenerate
+/// Lagrangian the map `ϑ(q)` and the gradient `∇H(q)`, for a holonomic system `c(q)` and
+/// `∇V(q)` with the constant `M⁻¹`, for the DAEs their functions ([`DaeFunction`]). The engine
+/// checks a method's kind against [`Kernels::kind`] before it asks for any kernel; a kernel the
+/// kind does not have is written as NaN.
+pub trait Kernels {
+    /// The problem's kind.
+    fn kind(&self) -> ProblemKind;
+    /// Its widths `D`, `M` (`M = D` for a degenerate Lagrangian).
+    fn dims(&self) -> Dims;
+    /// The vector kernel `kernel` (`Map`, `Gradient` or `Dae(f)`) at `args` into `out`.
+    fn vector(&self, kernel: Kernel, args: &[&[f64]], out: &mut [f64]);
+    /// The matrix `atom` (`J`, `Hessian`, `DJacT`, `DJac`, `MassInverse`, `DaePartial`) at
+    /// `args` into `out`, row-major.
+    fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]);
+}
+
+fn vector<const N: usize>(x: &[f64]) -> Vector<N> {
+    Vector::<N>::from_column_slice(x)
+}
+
+fn put<const R: usize, const C: usize>(m: &Matrix<R, C>, out: &mut [f64]) {
+    for (r, row) in out.chunks_exact_mut(C).enumerate() {
+        for (c, o) in row.iter_mut().enumerate() {
+            *o = m[(r, c)];
+        }
+    }
+}
+
+fn put_vector<const N: usize>(v: &Vector<N>, out: &mut [f64]) {
+    out.copy_from_slice(v.as_slice());
+}
+
+/// A [`DegenerateLagrangian<D>`] as [`Kernels`]: each call converts the slices to fixed-size
+/// vectors and calls the trait method the compiled steppers call.
+#[derive(Clone, Copy, Debug)]
+pub struct Degenerate<'a, P, const D: usize>(pub &'a P);
+
+impl<P: DegenerateLagrangian<D>, const D: usize> Kernels for Degenerate<'_, P, D> {
+    fn kind(&self) -> ProblemKind {
+        ProblemKind::DegenerateLagrangian
+    }
+
+    fn dims(&self) -> Dims {
+        Dims::uniform(D)
+    }
+
+    fn vector(&self, kernel: Kernel, args: &[&[f64]], out: &mut [f64]) {
+        let q = vector::<D>(args[0]);
+        match kernel {
+            Kernel::Map => put_vector(&self.0.theta(&q), out),
+            Kernel::Gradient => put_vector(&self.0.hamiltonian_gradient(&q), out),
+            _ => out.fill(f64::NAN),
+        }
+    }
+
+    fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]) {
+        let q = vector::<D>(args[0]);
+        match atom {
+            AtomKind::J => put(&self.0.theta_jacobian(&q), out),
+            AtomKind::Hessian => put(&self.0.hamiltonian_hessian(&q), out),
+            AtomKind::DJacT => put(
+                &self
+                    .0
+                    .jacobian_transpose_product_derivative(&q, &vector(args[1])),
+                out,
+            ),
+            AtomKind::DJac => put(
+                &self.0.jacobian_product_derivative(&q, &vector(args[1])),
+                out,
+            ),
+            _ => out.fill(f64::NAN),
+        }
+    }
+}
+
+/// A [`HolonomicSystem<D, M>`] as [`Kernels`].
+#[derive(Clone, Copy, Debug)]
+pub struct Holonomic<'a, P, const D: usize, const M: usize>(pub &'a P);
+
+impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> Kernels for Holonomic<'_, P, D, M> {
+    fn kind(&self) -> ProblemKind {
+        ProblemKind::Holonomic
+    }
+
+    fn dims(&self) -> Dims {
+        Dims::new(D, M)
+    }
+
+    fn vector(&self, kernel: Kernel, args: &[&[f64]], out: &mut [f64]) {
+        let q = vector::<D>(args[0]);
+        match kernel {
+            Kernel::Map => put_vector(&self.0.constraints(&q), out),
+            Kernel::Gradient => put_vector(&self.0.potential_gradient(&q), out),
+            _ => out.fill(f64::NAN),
+        }
+    }
+
+    fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]) {
+        let q = || vector::<D>(args[0]);
+        match atom {
+            AtomKind::J => put(&self.0.constraint_jacobian(&q()), out),
+            AtomKind::Hessian => put(&self.0.potential_hessian(&q()), out),
+            AtomKind::DJacT => put(
+                &self.0.constraint_force_derivative(&q(), &vector(args[1])),
+                out,
+            ),
+            AtomKind::DJac => put(
+                &self
+                    .0
+                    .constraint_velocity_derivative(&q(), &vector(args[1])),
+                out,
+            ),
+            AtomKind::MassInverse => put(&self.0.inverse_mass_matrix(), out),
+            _ => out.fill(f64::NAN),
+        }
+    }
+}
+
+/// `u`, `g`, `φ`, which every DAE kind has, and their partials; `false` for another function.
+fn dae_constraint<P: DaeConstraint<D, M>, const D: usize, const M: usize>(
+    problem: &P,
+    f: DaeFunction,
+    partial: Option<usize>,
+    args: &[&[f64]],
+    out: &mut [f64],
+) -> bool {
+    let (q, p) = (vector::<D>(args[0]), vector::<D>(args[1]));
+    let lambda = || vector::<M>(args[2]);
+    match (f, partial) {
+        (DaeFunction::U, None) => put_vector(&problem.u(&q, &p, &lambda()), out),
+        (DaeFunction::U, Some(0)) => put(&problem.u_dq(&q, &p, &lambda()), out),
+        (DaeFunction::U, Some(1)) => put(&problem.u_dp(&q, &p, &lambda()), out),
+        (DaeFunction::U, Some(_)) => put(&problem.u_dlambda(&q, &p, &lambda()), out),
+        (DaeFunction::G, None) => put_vector(&problem.g(&q, &p, &lambda()), out),
+        (DaeFunction::G, Some(0)) => put(&problem.g_dq(&q, &p, &lambda()), out),
+        (DaeFunction::G, Some(1)) => put(&problem.g_dp(&q, &p, &lambda()), out),
+        (DaeFunction::G, Some(_)) => put(&problem.g_dlambda(&q, &p, &lambda()), out),
+        (DaeFunction::Phi, None) => put_vector(&problem.phi(&q, &p), out),
+        (DaeFunction::Phi, Some(0)) => put(&problem.phi_dq(&q, &p), out),
+        (DaeFunction::Phi, Some(_)) => put(&problem.phi_dp(&q, &p), out),
+        _ => return false,
+    }
+    true
+}
+
+/// The [`Kernels`] of a DAE view `$view` over problems of the trait `$kind`, whose functions
+/// and partials its `function` evaluates.
+macro_rules! dae_kernels {
+    ($view:ident, $kind:ident) => {
+        impl<P: $kind<D, M>, const D: usize, const M: usize> Kernels for $view<'_, P, D, M> {
+            fn kind(&self) -> ProblemKind {
+                ProblemKind::$kind
+            }
+
+            fn dims(&self) -> Dims {
+                Dims::new(D, M)
+            }
+
+            fn vector(&self, kernel: Kernel, args: &[&[f64]], out: &mut [f64]) {
+                match kernel {
+                    Kernel::Dae(f) => self.function(f, None, args, out),
+                    _ => out.fill(f64::NAN),
+                }
+            }
+
+            fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]) {
+                match atom {
+                    AtomKind::DaePartial(f, k) => self.function(f, Some(k), args, out),
+                    _ => out.fill(f64::NAN),
+                }
+            }
+        }
+    };
+}
+
+/// An [`ImplicitDae<D, M>`] as [`Kernels`].
+#[derive(Clone, Copy, Debug)]
+pub struct Implicit<'a, P, const D: usize, const M: usize>(pub &'a P);
+
+impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> Implicit<'_, P, D, M> {
+    fn function(&self, f: DaeFunction, partial: Option<usize>, args: &[&[f64]], out: &mut [f64]) {
+        if dae_constraint(self.0, f, partial, args, out) {
+            return;
+        }
+        let (q, v) = (vector::<D>(args[0]), vector::<D>(args[1]));
+        match (f, partial) {
+            (DaeFunction::Theta, None) => put_vector(&self.0.theta(&q, &v), out),
+            (DaeFunction::Theta, Some(0)) => put(&self.0.theta_dq(&q, &v), out),
+            (DaeFunction::Theta, Some(_)) => put(&self.0.theta_dv(&q, &v), out),
+            (DaeFunction::Force, None) => put_vector(&self.0.force(&q, &v), out),
+            (DaeFunction::Force, Some(0)) => put(&self.0.force_dq(&q, &v), out),
+            (DaeFunction::Force, Some(_)) => put(&self.0.force_dv(&q, &v), out),
+            _ => out.fill(f64::NAN),
+        }
+    }
+}
+
+dae_kernels!(Implicit, ImplicitDae);
+
+/// A [`HamiltonianDae<D, M>`] as [`Kernels`].
+#[derive(Clone, Copy, Debug)]
+pub struct Hamiltonian<'a, P, const D: usize, const M: usize>(pub &'a P);
+
+impl<P: HamiltonianDae<D, M>, const D: usize, const M: usize> Hamiltonian<'_, P, D, M> {
+    fn function(&self, f: DaeFunction, partial: Option<usize>, args: &[&[f64]], out: &mut [f64]) {
+        if dae_constraint(self.0, f, partial, args, out) {
+            return;
+        }
+        let (q, p) = (vector::<D>(args[0]), vector::<D>(args[1]));
+        let rates = || (vector::<D>(args[2]), vector::<D>(args[3]));
+        match (f, partial) {
+            (DaeFunction::Velocity, None) => put_vector(&self.0.velocity(&q, &p), out),
+            (DaeFunction::Velocity, Some(0)) => put(&self.0.velocity_dq(&q, &p), out),
+            (DaeFunction::Velocity, Some(_)) => put(&self.0.velocity_dp(&q, &p), out),
+            (DaeFunction::HamiltonianForce, None) => put_vector(&self.0.force(&q, &p), out),
+            (DaeFunction::HamiltonianForce, Some(0)) => put(&self.0.force_dq(&q, &p), out),
+            (DaeFunction::HamiltonianForce, Some(_)) => put(&self.0.force_dp(&q, &p), out),
+            (DaeFunction::Psi, partial) => {
+                let (qdot, pdot) = rates();
+                match partial {
+                    None => put_vector(&self.0.psi(&q, &p, &qdot, &pdot), out),
+                    Some(0) => put(&self.0.psi_dq(&q, &p, &qdot, &pdot), out),
+                    Some(1) => put(&self.0.psi_dp(&q, &p, &qdot, &pdot), out),
+                    Some(2) => put(&self.0.psi_dqdot(&q, &p, &qdot, &pdot), out),
+                    Some(_) => put(&self.0.psi_dpdot(&q, &p, &qdot, &pdot), out),
+                }
+            }
+            _ => out.fill(f64::NAN),
+        }
+    }
+}
+
+dae_kernels!(Hamiltonian, HamiltonianDae);

@@ -1,0 +1,424 @@
+//! The run-time engine evaluates every catalogue method as its compiled stepper does: residual,
+//! exact Jacobian, tangent partials and update agree to round-off at states away from any
+//! solution (unknowns drawn at random), for every degenerate-Lagrangian stepper on
+//! Lotka–Volterra, every holonomic stepper on the pendulum, every implicit-DAE stepper on the
+//! index-2 pendulum and every Hamiltonian-DAE stepper on Lotka–Volterra's Dirac Hamiltonian.
+
+use sparkgen::cli::registry::{
+    self, HamiltonianDispatch, HolonomicDispatch, ImplicitDispatch, STEPPERS, Shape, ShapeVisitor,
+    StepperInfo, StepperVisitor,
+};
+use sparkgen::engine::{self, Engine, Kernels, Scratch, StageEquations, Step, Tangent};
+use sparkgen::holonomic::problems::Pendulum;
+use sparkgen::kind::Access;
+use sparkgen::layout::Dims;
+use sparkgen::layout::Role;
+use sparkgen::problem::{DegenerateLagrangian, DiracHamiltonian, Vector};
+use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d};
+use sparkgen::solve::{Dynamic, Fixed, LinearSolve, Newton, NewtonOptions, NonlinearSystem};
+use sparkgen::stage::StageSystem;
+use sparkgen::stage::{StageMethod, TangentBlocks};
+use std::cell::RefCell;
+
+/// The agreement asked of every entry: `|a − b| ≤ TOLERANCE · max(1, max |a|)` over each
+/// function's output.
+const TOLERANCE: f64 = 1e-13;
+
+/// A deterministic sequence in `[−1, 1]`.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    }
+}
+
+/// `max |a − b| / max(1, max |a|)`; NaN anywhere gives NaN.
+fn discrepancy(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    let scale = a.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+    a.iter().zip(b).fold(0.0f64, |m, (x, y)| {
+        let d = (x - y).abs();
+        if d.is_nan() || m.is_nan() {
+            f64::NAN
+        } else {
+            m.max(d)
+        }
+    }) / scale
+}
+
+/// The largest discrepancy between the compiled stepper `M` and `engine` on `problem` (seen by
+/// the engine as `kernels`) at `(q, p, λ)` and random unknowns, over every function of the step;
+/// and that of the steps their Newton solves take ([`solve`]).
+#[allow(clippy::too_many_arguments)]
+fn compare<M, P, K, const D: usize, const N: usize>(
+    engine: &Engine,
+    problem: &P,
+    kernels: &K,
+    h: f64,
+    q: &Vector<D>,
+    p: &Vector<D>,
+    lambda: &[f64],
+    rng: &mut Rng,
+) -> (f64, f64)
+where
+    M: StageMethod<P, D>,
+    K: Kernels,
+{
+    assert_eq!(engine.len(), N, "{}", engine.name());
+    engine.check(kernels).expect("the kinds and widths agree");
+    let x: [f64; N] = std::array::from_fn(|_| 0.1 * rng.next());
+    let mut ws = engine.workspace();
+    let step = Step {
+        h,
+        q: q.as_slice(),
+        p: p.as_slice(),
+        lambda,
+        x: &x,
+    };
+    let mut worst = 0.0f64;
+    let mut record = |d: f64| worst = if d.is_nan() { f64::NAN } else { worst.max(d) };
+
+    let (mut r_c, mut r_e) = ([0.0; N], [0.0; N]);
+    M::residual(problem, h, q, p, lambda, &x, &mut r_c);
+    engine.residual(&mut ws, kernels, &step, &mut r_e);
+    record(discrepancy(&r_c, &r_e));
+
+    let mut j_c = [[0.0; N]; N];
+    let mut j_e = vec![f64::NAN; N * N];
+    M::jacobian(problem, h, q, p, lambda, &x, &mut j_c);
+    engine.jacobian(&mut ws, kernels, &step, &mut j_e);
+    record(discrepancy(j_c.as_flattened(), &j_e));
+
+    let mut t_c = TangentBlocks::<D, N>::zero();
+    let mut t_e = Tangent::zero(N, D);
+    M::tangent(problem, h, q, p, lambda, &x, &mut t_c);
+    engine.tangent(&mut ws, kernels, &step, &mut t_e);
+    for (c, e) in [
+        (t_c.r_q.as_flattened(), &t_e.r_q),
+        (t_c.r_p.as_flattened(), &t_e.r_p),
+        (t_c.q_x.as_flattened(), &t_e.q_x),
+        (t_c.p_x.as_flattened(), &t_e.p_x),
+        (t_c.q_q.as_flattened(), &t_e.q_q),
+        (t_c.q_p.as_flattened(), &t_e.q_p),
+        (t_c.p_q.as_flattened(), &t_e.p_q),
+        (t_c.p_p.as_flattened(), &t_e.p_p),
+    ] {
+        record(discrepancy(c, e));
+    }
+
+    let (q1_c, p1_c) = M::update(problem, h, q, p, lambda, &x);
+    let (mut q1_e, mut p1_e) = ([f64::NAN; D], [f64::NAN; D]);
+    engine.update(&mut ws, kernels, &step, &mut q1_e, &mut p1_e);
+    record(discrepancy(q1_c.as_slice(), &q1_e));
+    record(discrepancy(p1_c.as_slice(), &p1_e));
+    let steps = solve::<M, P, K, D, N>(engine, problem, kernels, h, q, p, lambda);
+    (worst, steps)
+}
+
+/// The same Newton on the compiled stage system and on the engine's, from the guess of the
+/// problem kind's velocity in the velocity stages: both converge or both fail, and each
+/// converged unknown vector solves the other's equations to Newton's round-off floor
+/// (`10³·τ_r`). The converged unknowns themselves agree only to the conditioning of the stage
+/// equations (upstream's VSPARKprimary Lobatto variants differ by up to 1e-9 in x and 2e-11 in
+/// the step); the step discrepancy is returned for the report.
+fn solve<M, P, K, const D: usize, const N: usize>(
+    engine: &Engine,
+    problem: &P,
+    kernels: &K,
+    h: f64,
+    q: &Vector<D>,
+    p: &Vector<D>,
+    lambda: &[f64],
+) -> f64
+where
+    M: StageMethod<P, D>,
+    K: Kernels,
+{
+    let options = NewtonOptions {
+        linear: if M::RANK_DEFICIENT {
+            LinearSolve::MinimumNorm {
+                rank_tolerance: None,
+            }
+        } else {
+            LinearSolve::Lu
+        },
+        ..NewtonOptions::default()
+    };
+    let v = M::Kind::velocity(problem, q, p).unwrap_or_else(Vector::zeros);
+    let mut guess = [0.0; N];
+    for (b, block) in M::UNKNOWNS.blocks.iter().enumerate() {
+        if block.role == Role::Velocity {
+            for stage in 0..block.stages {
+                M::UNKNOWNS.set::<D>(&mut guess, M::DIMS, b, stage, &v);
+            }
+        }
+    }
+    let mut x_c = guess;
+    let system = StageSystem::<M, P, D>::new(problem, h, *q, *p, lambda);
+    let mut newton = Newton::<Fixed<N>>::new(options);
+    let compiled = newton.solve(&system, &mut x_c);
+    let space = Dynamic::new(N).expect("a small system");
+    let scratch = RefCell::new(Scratch::new(engine));
+    let equations = StageEquations::new(
+        engine,
+        kernels,
+        space,
+        h,
+        q.as_slice(),
+        p.as_slice(),
+        lambda,
+        &scratch,
+    );
+    let mut x_e = guess.to_vec();
+    let run = Newton::new_in(space, options).solve(&equations, &mut x_e);
+    match (compiled, run) {
+        (Ok(_), Ok(_)) => {
+            let floor =
+                1e3 * newton.residual_tolerance(NonlinearSystem::<Fixed<N>>::scale(&system));
+            let norm = |r: &[f64]| r.iter().map(|v| v * v).sum::<f64>().sqrt();
+            let (mut r_c, mut r_e) = ([0.0; N], [0.0; N]);
+            NonlinearSystem::<Fixed<N>>::residual(&system, &x_e, &mut r_c);
+            equations.residual(&x_c, &mut r_e);
+            let (cross_c, cross_e) = (norm(&r_c), norm(&r_e));
+            assert!(
+                cross_c <= floor && cross_e <= floor,
+                "{}: the engine's solution leaves {cross_c:e} in the compiled equations, the compiled one {cross_e:e} in the engine's (floor {floor:e})",
+                engine.name()
+            );
+            let (q1_c, p1_c) = M::update(problem, h, q, p, lambda, &x_c);
+            let mut ws = engine.workspace();
+            let (mut q1_e, mut p1_e) = ([f64::NAN; D], [f64::NAN; D]);
+            let step = Step {
+                h,
+                q: q.as_slice(),
+                p: p.as_slice(),
+                lambda,
+                x: &x_e,
+            };
+            engine.update(&mut ws, kernels, &step, &mut q1_e, &mut p1_e);
+            discrepancy(q1_c.as_slice(), &q1_e).max(discrepancy(p1_c.as_slice(), &p1_e))
+        }
+        (Err(_), Err(_)) => 0.0,
+        (c, e) => panic!("{}: compiled {c:?}, engine {e:?}", engine.name()),
+    }
+}
+
+/// The method of `info` as an engine for `dims`.
+fn engine_of(info: &StepperInfo, dims: Dims) -> Engine {
+    Engine::catalogue(info.name, dims).unwrap_or_else(|e| panic!("{}: {e}", info.name))
+}
+
+/// A random multiplier `λ_n` of `m` entries for methods that carry one.
+fn multiplier<P, M: StageMethod<P, D>, const D: usize>(m: usize, rng: &mut Rng) -> Vec<f64> {
+    if M::MULTIPLIER.is_some() {
+        (0..m).map(|_| 0.1 * rng.next()).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+struct Degenerate<'a> {
+    rng: &'a mut Rng,
+}
+
+impl StepperVisitor<LotkaVolterra2d> for Degenerate<'_> {
+    type Output = (f64, f64);
+    fn visit<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
+        self,
+        info: &StepperInfo,
+    ) -> (f64, f64) {
+        let lv = LotkaVolterra2d::UPSTREAM;
+        let q = Vector::<2>::from([1.0 + 0.5 * self.rng.next().abs(), 1.5]);
+        let p = lv.theta(&q) + Vector::<2>::from([0.05, -0.03]);
+        let lambda = multiplier::<_, M, 2>(2, self.rng);
+        let engine = engine_of(info, Dims::uniform(2));
+        compare::<M, _, _, 2, N>(
+            &engine,
+            &lv,
+            &engine::Degenerate(&lv),
+            0.1,
+            &q,
+            &p,
+            &lambda,
+            self.rng,
+        )
+    }
+}
+
+struct Shaped<'a> {
+    rng: &'a mut Rng,
+}
+
+impl ShapeVisitor<Pendulum, 2, 1> for Shaped<'_> {
+    type Output = (f64, f64);
+    fn visit<M: StageMethod<Pendulum, 2>, const N: usize>(self, info: &StepperInfo) -> (f64, f64) {
+        let pendulum = Pendulum {
+            m: 1.3,
+            g: 1.0,
+            l: 0.9,
+        };
+        let (q, p) = pendulum.state(0.7, 0.4);
+        let lambda = multiplier::<_, M, 2>(1, self.rng);
+        let engine = engine_of(info, Dims::new(2, 1));
+        compare::<M, _, _, 2, N>(
+            &engine,
+            &pendulum,
+            &engine::Holonomic(&pendulum),
+            0.05,
+            &q,
+            &p,
+            &lambda,
+            self.rng,
+        )
+    }
+}
+
+impl ShapeVisitor<IndexTwoPendulum, 2, 1> for Shaped<'_> {
+    type Output = (f64, f64);
+    fn visit<M: StageMethod<IndexTwoPendulum, 2>, const N: usize>(
+        self,
+        info: &StepperInfo,
+    ) -> (f64, f64) {
+        let pendulum = IndexTwoPendulum::default();
+        let (q, p) = pendulum.initial_state(0.8, 0.3);
+        let lambda = multiplier::<_, M, 2>(1, self.rng);
+        let engine = engine_of(info, Dims::new(2, 1));
+        compare::<M, _, _, 2, N>(
+            &engine,
+            &pendulum,
+            &engine::Implicit(&pendulum),
+            0.05,
+            &q,
+            &p,
+            &lambda,
+            self.rng,
+        )
+    }
+}
+
+type Dirac = DiracHamiltonian<LotkaVolterra2d>;
+
+impl ShapeVisitor<Dirac, 2, 2> for Shaped<'_> {
+    type Output = (f64, f64);
+    fn visit<M: StageMethod<Dirac, 2>, const N: usize>(self, info: &StepperInfo) -> (f64, f64) {
+        let lv = LotkaVolterra2d::UPSTREAM;
+        let dirac = DiracHamiltonian(lv);
+        let q = Vector::<2>::from([1.7, 1.2]);
+        let p = lv.theta(&q) + Vector::<2>::from([0.02, 0.04]);
+        let lambda = multiplier::<_, M, 2>(2, self.rng);
+        let engine = engine_of(info, Dims::new(2, 2));
+        compare::<M, _, _, 2, N>(
+            &engine,
+            &dirac,
+            &engine::Hamiltonian(&dirac),
+            0.1,
+            &q,
+            &p,
+            &lambda,
+            self.rng,
+        )
+    }
+}
+
+/// Asserts every function's discrepancy within [`TOLERANCE`] (a NaN fails) and that every
+/// stepper of `table` was compared; prints the largest discrepancies.
+fn assert_all(table: &[StepperInfo], results: Vec<(&'static str, Option<(f64, f64)>)>) {
+    assert_eq!(results.len(), table.len());
+    let (mut worst, mut worst_step) = (("", 0.0f64), ("", 0.0f64));
+    for (name, result) in results {
+        let (d, step) = result.unwrap_or_else(|| panic!("{name}: no stepper of that name"));
+        assert!(d <= TOLERANCE, "{name}: the engine differs by {d:e}");
+        assert!(!step.is_nan(), "{name}: a NaN step");
+        if d > worst.1 {
+            worst = (name, d);
+        }
+        if step > worst_step.1 {
+            worst_step = (name, step);
+        }
+    }
+    println!(
+        "largest discrepancy {:.2e} ({}); of the solved steps {:.2e} ({})",
+        worst.1, worst.0, worst_step.1, worst_step.0
+    );
+}
+
+#[test]
+fn degenerate_steppers_agree_with_the_engine_on_lotka_volterra() {
+    let mut rng = Rng(1);
+    let results = STEPPERS
+        .iter()
+        .map(|info| {
+            (
+                info.name,
+                registry::visit(info, Degenerate { rng: &mut rng }),
+            )
+        })
+        .collect();
+    assert_all(STEPPERS, results);
+}
+
+#[test]
+fn holonomic_steppers_agree_with_the_engine_on_the_pendulum() {
+    let mut rng = Rng(2);
+    let table = registry::HOLONOMIC_STEPPERS;
+    let results = table
+        .iter()
+        .map(|info| {
+            let visitor = Shaped { rng: &mut rng };
+            let out = <Shape<2, 1> as HolonomicDispatch<2, 1>>::visit::<Pendulum, _>(info, visitor);
+            (info.name, out)
+        })
+        .collect();
+    assert_all(table, results);
+}
+
+#[test]
+fn implicit_steppers_agree_with_the_engine_on_the_index_two_pendulum() {
+    let mut rng = Rng(3);
+    let table = registry::IMPLICIT_STEPPERS;
+    let results = table
+        .iter()
+        .map(|info| {
+            let visitor = Shaped { rng: &mut rng };
+            let out = <Shape<2, 1> as ImplicitDispatch<2, 1>>::visit::<IndexTwoPendulum, _>(
+                info, visitor,
+            );
+            (info.name, out)
+        })
+        .collect();
+    assert_all(table, results);
+}
+
+#[test]
+fn hamiltonian_steppers_agree_with_the_engine_on_lotka_volterra() {
+    let mut rng = Rng(4);
+    let table = registry::HAMILTONIAN_STEPPERS;
+    let results = table
+        .iter()
+        .map(|info| {
+            let visitor = Shaped { rng: &mut rng };
+            let out = <Shape<2, 2> as HamiltonianDispatch<2, 2>>::visit::<Dirac, _>(info, visitor);
+            (info.name, out)
+        })
+        .collect();
+    assert_all(table, results);
+}
+
+#[test]
+fn a_method_of_another_kind_is_refused() {
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let engine =
+        Engine::catalogue("RattleLobattoIIIAIIIB2", Dims::new(2, 2)).expect("in catalogue");
+    let error = engine.check(&engine::Degenerate(&lv)).unwrap_err();
+    assert!(error.to_string().contains("Holonomic"), "{error}");
+    let unknown = Engine::catalogue("NoSuchMethod3", Dims::uniform(2)).unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "no method `NoSuchMethod3` in the catalogue"
+    );
+}
