@@ -59,19 +59,19 @@ pub struct DegeneratePendulum;
 #[derive(Clone, Copy, Debug, PartialEq, DegenerateLagrangian)]
 #[lagrangian(
     q = [x, y, z, u],
+    definitions = [
+        r2 = x * x + y * y,
+        bx = x * (1.0 + epsilon * r2),
+        by = y * (kappa + epsilon * r2),
+        bmod = sqrt(b0 * b0 + powi(bx, 2) + powi(by, 2)),
+    ],
     theta = [
-        -b0 * y / 2.0
-            + u * y * (kappa + epsilon * (x * x + y * y))
-                / sqrt(b0 * b0 + powi(x * (1.0 + epsilon * (x * x + y * y)), 2) + powi(y * (kappa + epsilon * (x * x + y * y)), 2)),
-        b0 * x / 2.0
-            - u * x * (1.0 + epsilon * (x * x + y * y))
-                / sqrt(b0 * b0 + powi(x * (1.0 + epsilon * (x * x + y * y)), 2) + powi(y * (kappa + epsilon * (x * x + y * y)), 2)),
-        (x * x + kappa * y * y) / 2.0 + epsilon * (x * x + y * y) * (x * x + y * y) / 4.0
-            + u * b0 / sqrt(b0 * b0 + powi(x * (1.0 + epsilon * (x * x + y * y)), 2) + powi(y * (kappa + epsilon * (x * x + y * y)), 2)),
+        -b0 * y / 2.0 + u * by / bmod,
+        b0 * x / 2.0 - u * bx / bmod,
+        (x * x + kappa * y * y) / 2.0 + epsilon * r2 * r2 / 4.0 + u * b0 / bmod,
         0.0,
     ],
-    hamiltonian = u * u / 2.0
-        + mu * sqrt(b0 * b0 + powi(x * (1.0 + epsilon * (x * x + y * y)), 2) + powi(y * (kappa + epsilon * (x * x + y * y)), 2)),
+    hamiltonian = u * u / 2.0 + mu * bmod,
 )]
 pub struct GuidingCentre {
     /// The axial field B₀.
