@@ -11,18 +11,23 @@
 //! slices. Evaluation allocates nothing: every function runs on one [`Workspace`] allocated
 //! per engine.
 
+mod access;
 mod eval;
 mod files;
 mod kernels;
 mod layout;
 mod program;
+mod stepping;
 mod system;
 
+pub use access::Work;
 pub use eval::{Step, Tangent, Workspace};
 pub use kernels::{Degenerate, Hamiltonian, Holonomic, Implicit, Kernels};
+pub use stepping::Stepping;
 pub use system::{Scratch, StageEquations};
 
 use crate::layout::{Dims, Layout};
+use crate::stage::MultiplierUpdate;
 use program::Program;
 use sparkgen_description::structure::{MethodError, ProblemKind};
 use sparkgen_description::{Coefficient, Method, Scalar};
@@ -57,6 +62,12 @@ pub enum EngineError {
         /// The problem's kind.
         problem_kind: ProblemKind,
     },
+    /// The method's stage Jacobian (`N × N`) does not fit in the address space.
+    #[error("the method has {unknowns} unknowns: its stage Jacobian does not fit in memory")]
+    TooLarge {
+        /// N.
+        unknowns: usize,
+    },
     /// The problem's widths are not those the engine was compiled for, or a degenerate
     /// Lagrangian's number of constraints is not its number of coordinates.
     #[error(
@@ -84,6 +95,7 @@ pub struct Engine {
     unknowns: Layout,
     residuals: Layout,
     rank_deficient: bool,
+    multiplier: Option<MultiplierUpdate>,
     program: Program,
 }
 
@@ -111,6 +123,14 @@ impl Engine {
         let residuals = layout::interned(&method.rows_layout);
         let exact = method.map(Coefficient::value);
         let program = program::compile(&exact, dims, unknowns, residuals);
+        let multiplier = exact.multiplier.as_ref().map(|(block, weights)| {
+            let weights: Vec<f64> = weights.iter().map(Scalar::to_f64).collect();
+            MultiplierUpdate {
+                block: *block,
+                weights: layout::interned_weights(&weights),
+                read: exact.reads_multiplier(),
+            }
+        });
         Ok(Engine {
             name: method.name.clone(),
             kind: method.problem,
@@ -119,6 +139,7 @@ impl Engine {
             unknowns,
             residuals,
             rank_deficient: method.rank_deficient,
+            multiplier,
             program,
         })
     }
@@ -171,6 +192,11 @@ impl Engine {
     /// Whether the stage Jacobian is rank-deficient by construction.
     pub fn rank_deficient(&self) -> bool {
         self.rank_deficient
+    }
+
+    /// How the method forms the multiplier `λ_{n+1}` it carries (`None`: it carries none).
+    pub fn multiplier(&self) -> Option<MultiplierUpdate> {
+        self.multiplier
     }
 
     /// A workspace for this engine's evaluations.

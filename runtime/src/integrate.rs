@@ -14,18 +14,19 @@
 //! nothing; an in-memory [`Record`] preallocates up to [`crate::solution::PREALLOCATED_POINTS`]
 //! points before it starts and grows geometrically beyond them.
 
-use crate::amplification::multiplier_amplification;
 use crate::error::IntegrateError;
-use crate::kind::{Access, State};
 use crate::layout::Role;
 use crate::problem::DegenerateLagrangian;
-use crate::solution::{Failure, Observer, Point, Record, Solution, StepStats, Stopped, accepted};
-use crate::solve::{Fixed, LinearSolve, Newton, NewtonOptions, SingularMatrix};
-use crate::stage::{StageMethod, StageSystem, tangent_map};
+use crate::solution::{Failure, Observer, Point, Record, Solution, StepStats, Stopped};
+use crate::solve::{Buffer, LinearSolve, Newton, NewtonOptions, SingularMatrix, Space};
+use crate::stage::{StageMethod, tangent_map};
 use nalgebra::{SMatrix, SVector};
-use std::marker::PhantomData;
 
+pub mod equations;
 pub mod multiplier_watch;
+#[cfg(doc)]
+use crate::kind::Access;
+pub use equations::{Compiled, Inputs, StepEquations};
 use multiplier_watch::MultiplierWatch;
 
 /// Options of a run.
@@ -66,56 +67,70 @@ pub fn vector_field<P: DegenerateLagrangian<D>, const D: usize>(
     problem.vector_field(q)
 }
 
-/// Derivative at `τ = 1 + c` of the cubic Hermite interpolant on `[t_{n−1}, t_n]`.
-fn hermite_velocity<const D: usize>(
-    q_prev: &SVector<f64, D>,
-    v_prev: &SVector<f64, D>,
-    q: &SVector<f64, D>,
-    v: &SVector<f64, D>,
+/// Derivative at `τ = 1 + c` of the cubic Hermite interpolant on `[t_{n−1}, t_n]` through
+/// `(q_{n−1}, v_{n−1})` and `(q_n, v_n)`, into `out`.
+fn hermite_velocity(
+    (q_prev, v_prev): (&[f64], &[f64]),
+    (q, v): (&[f64], &[f64]),
     h: f64,
     c: f64,
-) -> SVector<f64, D> {
+    out: &mut [f64],
+) {
     let tau = 1.0 + c;
     let d00 = 6.0 * tau * tau - 6.0 * tau;
     let d10 = 3.0 * tau * tau - 4.0 * tau + 1.0;
     let d11 = 3.0 * tau * tau - 2.0 * tau;
-    (q_prev * d00 - q * d00) / h + v_prev * d10 + v * d11
+    for (k, o) in out.iter_mut().enumerate() {
+        *o = (q_prev[k] * d00 - q[k] * d00) / h + v_prev[k] * d10 + v[k] * d11;
+    }
 }
 
-/// One-step driver: Newton on the stage equations of `M`, with the initial guess of the
-/// module documentation. Keeps its work arrays, so stepping allocates nothing.
-pub struct Stepper<'a, M, P, const D: usize, const N: usize> {
-    problem: &'a P,
+/// `max_k |v_k|`.
+fn amax(v: &[f64]) -> f64 {
+    v.iter().fold(0.0f64, |a, b| a.max(b.abs()))
+}
+
+/// The one-step driver of every stage method, compiled or run by the engine: Newton on the
+/// stage equations of `E`, with the initial guess of the module documentation. Its work arrays
+/// are allocated when it is made, so stepping allocates nothing.
+pub struct Driver<E: StepEquations> {
+    equations: E,
     h: f64,
-    newton: Newton<Fixed<N>>,
-    x: [f64; N],
-    /// `λ_n` in its first `M` entries (`M ≤ N`: it is a combination of unknown vectors).
-    lambda: [f64; N],
+    newton: Newton<E::Space>,
+    x: <E::Space as Space>::Vector,
+    /// `λ_n` (`M` long).
+    lambda: Vec<f64>,
     /// The `λ_n` the last step read (for its tangent map).
-    lambda_read: [f64; N],
-    previous: Option<(SVector<f64, D>, SVector<f64, D>)>,
+    lambda_read: Vec<f64>,
+    /// `λ_{n+1}` as it is formed, then the consistent `λ̂` of the multiplier watch.
+    lambda_work: Vec<f64>,
+    /// The velocity `v_n` at the start of the step.
+    velocity: Vec<f64>,
+    /// `(q_{n−1}, v_{n−1})` after the first step.
+    previous: Option<(Vec<f64>, Vec<f64>)>,
+    /// A stage velocity's guess.
+    guess: Vec<f64>,
+    /// `(q_{n+1}, p_{n+1})` of the last step.
+    next: (Vec<f64>, Vec<f64>),
     /// The defect of the carried multiplier, for methods that read it back.
     watch: MultiplierWatch,
-    method: PhantomData<M>,
 }
 
-impl<'a, M, P, const D: usize, const N: usize> Stepper<'a, M, P, D, N>
-where
-    M: StageMethod<P, D>,
-{
-    /// A stepper with step size `h`; fails if `N` is not the method's number of unknowns.
-    pub fn new(problem: &'a P, h: f64, newton: NewtonOptions) -> Result<Self, IntegrateError> {
+impl<E: StepEquations> Driver<E> {
+    /// A driver of `equations` with step size `h`.
+    pub fn new(equations: E, h: f64, newton: NewtonOptions) -> Result<Self, IntegrateError> {
         if !(h.is_finite() && h > 0.0) {
             return Err(IntegrateError::InvalidOptions(
                 "h must be finite and positive",
             ));
         }
-        if M::UNKNOWNS.len(M::DIMS) != N {
+        let (space, dims) = (equations.space(), equations.dims());
+        if equations.unknowns().len(dims) != space.dim() {
             return Err(IntegrateError::InvalidOptions(
                 "N differs from the method's number of unknowns",
             ));
         }
-        let newton = if M::RANK_DEFICIENT {
+        let newton = if equations.rank_deficient() {
             NewtonOptions {
                 linear: LinearSolve::MinimumNorm {
                     rank_tolerance: None,
@@ -125,71 +140,94 @@ where
         } else {
             newton
         };
-        Ok(Stepper {
-            problem,
+        let (d, m) = (dims.coordinates, dims.constraints);
+        Ok(Driver {
             h,
-            newton: Newton::new(newton),
-            x: [0.0; N],
-            lambda: [0.0; N],
-            lambda_read: [0.0; N],
+            newton: Newton::new_in(space, newton),
+            x: space.vector(),
+            lambda: vec![0.0; m],
+            lambda_read: vec![0.0; m],
+            lambda_work: vec![0.0; m],
+            velocity: vec![0.0; d],
             previous: None,
+            guess: vec![0.0; d],
+            next: (vec![0.0; d], vec![0.0; d]),
             watch: MultiplierWatch::default(),
-            method: PhantomData,
+            equations,
         })
     }
 
+    /// The equations stepped.
+    pub fn equations(&self) -> &E {
+        &self.equations
+    }
+
     /// The converged unknowns of the last step.
-    pub fn unknowns(&self) -> &[f64; N] {
-        &self.x
+    pub fn unknowns(&self) -> &[f64] {
+        self.x.entries()
+    }
+
+    /// `(q_{n+1}, p_{n+1})` of the last step.
+    pub fn state(&self) -> (&[f64], &[f64]) {
+        (&self.next.0, &self.next.1)
     }
 
     /// The carried multiplier `λ_n` after the last step (`M` entries), for methods that carry
     /// one.
     pub fn multiplier(&self) -> Option<&[f64]> {
-        M::MULTIPLIER.map(|_| &self.lambda[..M::DIMS.constraints])
+        self.equations.multiplier().map(|_| &self.lambda[..])
+    }
+
+    /// The `λ_n` the last step read.
+    pub fn multiplier_read(&self) -> &[f64] {
+        &self.lambda_read
     }
 
     /// Starts the carried multiplier at the `λ_0` consistent with `(q₀, p₀)`
     /// ([`Access::initial_multiplier`]); `Err` with the hidden constraint's residual where there
     /// is none.
-    pub fn start_multiplier(
-        &mut self,
-        q: &SVector<f64, D>,
-        p: &SVector<f64, D>,
-    ) -> Result<(), f64> {
-        let m = M::DIMS.constraints;
-        M::Kind::initial_multiplier(self.problem, q, p, &mut self.lambda[..m])
+    pub fn start_multiplier(&mut self, q: &[f64], p: &[f64]) -> Result<(), f64> {
+        self.equations.initial_multiplier(q, p, &mut self.lambda)
     }
 
-    fn initial_guess(&mut self, q: &SVector<f64, D>, p: &SVector<f64, D>) -> SVector<f64, D> {
-        let v = M::Kind::velocity(self.problem, q, p).unwrap_or_else(SVector::zeros);
-        for (b, block) in M::UNKNOWNS.blocks.iter().enumerate() {
+    fn initial_guess(&mut self, q: &[f64], p: &[f64]) {
+        if !self.equations.velocity(q, p, None, &mut self.velocity) {
+            self.velocity.fill(0.0);
+        }
+        let (dims, x) = (self.equations.dims(), self.x.entries_mut());
+        for (b, block) in self.equations.unknowns().blocks.iter().enumerate() {
             if block.role == Role::Velocity {
                 for i in 0..block.stages {
-                    let c = M::NODES.get(i).copied().unwrap_or(0.5);
-                    let guess = match &self.previous {
-                        Some((qp, vp)) => hermite_velocity(qp, vp, q, &v, self.h, c),
-                        None => v,
-                    };
-                    M::UNKNOWNS.set::<D>(&mut self.x, M::DIMS, b, i, &guess);
+                    let c = self.equations.nodes().get(i).copied().unwrap_or(0.5);
+                    match &self.previous {
+                        Some((qp, vp)) => {
+                            let at = (q, &self.velocity[..]);
+                            hermite_velocity((qp, vp), at, self.h, c, &mut self.guess);
+                        }
+                        None => self.guess.copy_from_slice(&self.velocity),
+                    }
+                    let o = self.equations.unknowns().offset(b, i, dims);
+                    x[o..o + self.guess.len()].copy_from_slice(&self.guess);
                 }
             }
         }
-        v
     }
 
-    /// One step from `(q, p)` at time `time` (step number `step`, for errors). A step that
-    /// fails while the carried multiplier's defect grows as a parasitic mode
-    /// ([`MultiplierWatch::failing_mode`]) reports the mode.
+    /// One step from `(q, p)` at time `time` (step number `step`, for errors), its result in
+    /// [`Driver::state`]. A step that fails while the carried multiplier's defect grows as a
+    /// parasitic mode ([`MultiplierWatch::failing_mode`]) reports the mode.
     pub fn step(
         &mut self,
-        q: &SVector<f64, D>,
-        p: &SVector<f64, D>,
+        q: &[f64],
+        p: &[f64],
         step: usize,
         time: f64,
-    ) -> Result<(SVector<f64, D>, SVector<f64, D>, StepStats), IntegrateError> {
+    ) -> Result<StepStats, IntegrateError> {
         self.advance(q, p, step, time).map_err(|error| {
-            let watched = M::MULTIPLIER.is_some_and(|update| update.read);
+            let watched = self
+                .equations
+                .multiplier()
+                .is_some_and(|update| update.read);
             match self.watch.failing_mode().filter(|_| watched) {
                 Some(mode) if !matches!(error, IntegrateError::ParasiticMultiplier { .. }) => {
                     IntegrateError::ParasiticMultiplier {
@@ -208,69 +246,91 @@ where
 
     fn advance(
         &mut self,
-        q: &SVector<f64, D>,
-        p: &SVector<f64, D>,
+        q: &[f64],
+        p: &[f64],
         step: usize,
         time: f64,
-    ) -> Result<(SVector<f64, D>, SVector<f64, D>, StepStats), IntegrateError> {
-        let v = self.initial_guess(q, p);
-        let m = M::DIMS.constraints;
-        let system = StageSystem::<M, P, D>::new(self.problem, self.h, *q, *p, &self.lambda[..m]);
-        let report = self.newton.solve(&system, &mut self.x).map_err(|e| {
-            IntegrateError::from_newton(step, time, e, [&M::UNKNOWNS, &M::RESIDUALS], M::DIMS)
-        })?;
-        let (q1, p1) = M::update(self.problem, self.h, q, p, &self.lambda[..m], &self.x);
-        let result = accepted(q1, p1, &report).ok_or(IntegrateError::NonFinite { step, time })?;
-        if let Some(update) = M::MULTIPLIER {
-            let mut lambda = [0.0; N];
-            update.apply(&M::UNKNOWNS, M::DIMS, &self.x, &mut lambda[..m]);
-            if !lambda.iter().all(|l| l.is_finite()) {
+    ) -> Result<StepStats, IntegrateError> {
+        self.initial_guess(q, p);
+        let inputs = Inputs {
+            h: self.h,
+            q,
+            p,
+            lambda: &self.lambda,
+        };
+        let report = {
+            let system = self.equations.system(inputs);
+            self.newton.solve(&system, self.x.entries_mut())
+        };
+        let equations = &self.equations;
+        let dims = equations.dims();
+        let layouts = [equations.unknowns(), equations.residuals()];
+        let report =
+            report.map_err(|e| IntegrateError::from_newton(step, time, e, layouts, dims))?;
+        let (q1, p1) = &mut self.next;
+        equations.update(inputs, self.x.entries(), q1, p1);
+        if !q1.iter().chain(p1.iter()).all(|z| z.is_finite()) {
+            return Err(IntegrateError::NonFinite { step, time });
+        }
+        if let Some(update) = equations.multiplier() {
+            let x = self.x.entries();
+            update.apply(equations.unknowns(), dims, x, &mut self.lambda_work);
+            if !self.lambda_work.iter().all(|l| l.is_finite()) {
                 return Err(IntegrateError::NonFinite { step, time });
             }
-            self.lambda_read = self.lambda;
-            self.lambda = lambda;
+            std::mem::swap(&mut self.lambda_read, &mut self.lambda);
+            std::mem::swap(&mut self.lambda, &mut self.lambda_work);
             if update.read {
-                self.watch_multiplier((q, p), (&result.0, &result.1), step, time)?;
+                self.watch_multiplier((q, p), step, time)?;
             }
         }
-        self.previous = Some((*q, v));
-        Ok(result)
+        match &mut self.previous {
+            Some((qp, vp)) => {
+                qp.copy_from_slice(q);
+                vp.copy_from_slice(&self.velocity);
+            }
+            None => self.previous = Some((q.to_vec(), self.velocity.clone())),
+        }
+        Ok(StepStats {
+            iterations: report.iterations,
+            residual: report.residual,
+        })
     }
 
     /// Watches the defect `|λ_{n+1} − λ̂(q_{n+1}, p_{n+1})|∞` of the multiplier just carried
-    /// by the step from `start` to `(q, p)` ([`multiplier_watch`]); an error once it grows as a
-    /// parasitic mode.
+    /// by the step from `(q, p)` ([`multiplier_watch`]); an error once it grows as a parasitic
+    /// mode.
     fn watch_multiplier(
         &mut self,
-        start: State<'_, D>,
-        (q, p): State<'_, D>,
+        (q, p): (&[f64], &[f64]),
         step: usize,
         time: f64,
     ) -> Result<(), IntegrateError> {
-        let m = M::DIMS.constraints;
-        let mut consistent = [0.0; N];
-        if M::Kind::initial_multiplier(self.problem, q, p, &mut consistent[..m]).is_err() {
+        let equations = &self.equations;
+        let (q1, p1) = (&self.next.0[..], &self.next.1[..]);
+        let consistent = &mut self.lambda_work;
+        if equations.initial_multiplier(q1, p1, consistent).is_err() {
             return Ok(());
         }
-        let amax = |v: &[f64]| v.iter().fold(0.0f64, |a, b| a.max(b.abs()));
-        let defect = self.lambda[..m]
+        let defect = self
+            .lambda
             .iter()
-            .zip(&consistent)
+            .zip(consistent.iter())
             .fold(0.0f64, |a, (l, c)| a.max((l - c).abs()));
-        let velocity = M::Kind::velocity_with_multiplier(self.problem, q, p, &consistent[..m])
-            .map_or(0.0, |v| v.amax());
-        let scale = amax(&consistent[..m]).max(velocity);
-        let amplification = || {
-            let lambda = &self.lambda_read[..m];
-            multiplier_amplification::<M, P, D, N>(
-                self.problem,
-                self.h,
-                start,
-                lambda,
-                &self.x,
-                (q, p),
-            )
+        let velocity = if equations.velocity(q1, p1, Some(consistent), &mut self.guess) {
+            amax(&self.guess)
+        } else {
+            0.0
         };
+        let scale = amax(consistent).max(velocity);
+        let inputs = Inputs {
+            h: self.h,
+            q,
+            p,
+            lambda: &self.lambda_read,
+        };
+        let x = self.x.entries();
+        let amplification = || equations.amplification(inputs, x, (q1, p1));
         match self.watch.observe(defect, scale, amplification) {
             Some(mode) => Err(IntegrateError::ParasiticMultiplier {
                 step,
@@ -283,6 +343,63 @@ where
             None => Ok(()),
         }
     }
+}
+
+/// A compiled stepper's driver on fixed-size vectors: [`Driver`] of [`Compiled`].
+pub struct Stepper<'a, M: StageMethod<P, D>, P, const D: usize, const N: usize> {
+    driver: Driver<Compiled<'a, M, P, D, N>>,
+}
+
+impl<'a, M, P, const D: usize, const N: usize> Stepper<'a, M, P, D, N>
+where
+    M: StageMethod<P, D>,
+{
+    /// A stepper with step size `h`; fails if `N` is not the method's number of unknowns.
+    pub fn new(problem: &'a P, h: f64, newton: NewtonOptions) -> Result<Self, IntegrateError> {
+        Ok(Stepper {
+            driver: Driver::new(Compiled::new(problem), h, newton)?,
+        })
+    }
+
+    /// The converged unknowns of the last step.
+    pub fn unknowns(&self) -> &[f64; N] {
+        &self.driver.x
+    }
+
+    /// The carried multiplier `λ_n` after the last step (`M` entries), for methods that carry
+    /// one.
+    pub fn multiplier(&self) -> Option<&[f64]> {
+        self.driver.multiplier()
+    }
+
+    /// Starts the carried multiplier at the `λ_0` consistent with `(q₀, p₀)`
+    /// ([`Access::initial_multiplier`]); `Err` with the hidden constraint's residual where there
+    /// is none.
+    pub fn start_multiplier(
+        &mut self,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+    ) -> Result<(), f64> {
+        self.driver.start_multiplier(q.as_slice(), p.as_slice())
+    }
+
+    /// One step from `(q, p)` at time `time` (step number `step`, for errors): `(q₁, p₁)` and
+    /// the step's statistics ([`Driver::step`]).
+    pub fn step(
+        &mut self,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+        step: usize,
+        time: f64,
+    ) -> Result<(SVector<f64, D>, SVector<f64, D>, StepStats), IntegrateError> {
+        let stats = self.driver.step(q.as_slice(), p.as_slice(), step, time)?;
+        let (q1, p1) = self.driver.state();
+        Ok((
+            SVector::from_column_slice(q1),
+            SVector::from_column_slice(p1),
+            stats,
+        ))
+    }
 
     /// The exact tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the last step taken from `(q, p)`
     /// ([`tangent_map`]).
@@ -291,9 +408,77 @@ where
         q: &SVector<f64, D>,
         p: &SVector<f64, D>,
     ) -> Result<[[SMatrix<f64, D, D>; 2]; 2], SingularMatrix> {
-        let lambda = &self.lambda_read[..M::DIMS.constraints];
-        tangent_map::<M, P, D, N>(self.problem, self.h, q, p, lambda, &self.x)
+        let (problem, lambda) = (
+            self.driver.equations.problem(),
+            self.driver.multiplier_read(),
+        );
+        tangent_map::<M, P, D, N>(problem, self.driver.h, q, p, lambda, &self.driver.x)
     }
+}
+
+/// Runs `options.steps` steps of `equations` from `(q₀, p₀)` (`D` entries each), handing every
+/// accepted state, the initial one first, to `observer` as it is computed: the one loop of
+/// [`integrate_into`] and of the engine's runs. The initial data are checked against the
+/// kind's constraint (or projected, [`Options::project_initial`]), and a method that carries a
+/// multiplier starts from the consistent `λ_0`.
+pub fn run_into<E, O>(
+    equations: E,
+    q0: &[f64],
+    p0: &[f64],
+    options: &Options,
+    observer: &mut O,
+) -> Result<(), Stopped<IntegrateError, O::Error>>
+where
+    E: StepEquations,
+    O: Observer + ?Sized,
+{
+    let d = equations.dims().coordinates;
+    if q0.len() != d || p0.len() != d {
+        return Err(Stopped::Step(IntegrateError::InvalidOptions(
+            "q₀ and p₀ must have one entry per coordinate",
+        )));
+    }
+    let mut driver = Driver::new(equations, options.h, options.newton).map_err(Stopped::Step)?;
+    let equations = &driver.equations;
+    let residual = equations.constraint(q0, p0);
+    let tolerance = options.initial_tolerance * amax(p0).max(1.0);
+    let (mut q, mut p) = (q0.to_vec(), p0.to_vec());
+    let projected = options.project_initial && equations.consistent_momentum(q0, &mut p);
+    let consistent = residual <= tolerance;
+    if !(projected || consistent) {
+        return Err(Stopped::Step(IntegrateError::InconsistentInitialData {
+            residual,
+            tolerance,
+        }));
+    }
+    if equations.multiplier().is_some()
+        && let Err(residual) = driver.start_multiplier(&q, &p)
+    {
+        return Err(Stopped::Step(IntegrateError::InitialMultiplier {
+            residual,
+        }));
+    }
+    let mut stats = None;
+    for n in 0..=options.steps {
+        let t = n as f64 * options.h;
+        let point = Point {
+            step: n,
+            t,
+            q: &q,
+            p: &p,
+            lambda: driver.multiplier().unwrap_or_default(),
+            stats,
+        };
+        observer.observe(&point).map_err(Stopped::Observer)?;
+        if n == options.steps {
+            break;
+        }
+        stats = Some(driver.step(&q, &p, n + 1, t).map_err(Stopped::Step)?);
+        let (q1, p1) = driver.state();
+        q.copy_from_slice(q1);
+        p.copy_from_slice(p1);
+    }
+    Ok(())
 }
 
 /// Integrates `steps` steps of size `h` from `(q₀, p₀)` with method `M` (`N` unknowns), keeping
@@ -329,48 +514,8 @@ pub fn integrate_into<M, P, O, const D: usize, const N: usize>(
 ) -> Result<(), Stopped<IntegrateError, O::Error>>
 where
     M: StageMethod<P, D>,
-    O: Observer<D> + ?Sized,
+    O: Observer + ?Sized,
 {
-    let mut stepper =
-        Stepper::<M, P, D, N>::new(problem, options.h, options.newton).map_err(Stopped::Step)?;
-    let residual = M::Kind::constraint(problem, &q0, &p0);
-    let tolerance = options.initial_tolerance * p0.amax().max(1.0);
-    let projected = M::Kind::consistent_momentum(problem, &q0).filter(|_| options.project_initial);
-    let p0 = match projected {
-        Some(p) => p,
-        None if residual <= tolerance => p0,
-        None => {
-            return Err(Stopped::Step(IntegrateError::InconsistentInitialData {
-                residual,
-                tolerance,
-            }));
-        }
-    };
-    if M::MULTIPLIER.is_some()
-        && let Err(residual) = stepper.start_multiplier(&q0, &p0)
-    {
-        return Err(Stopped::Step(IntegrateError::InitialMultiplier {
-            residual,
-        }));
-    }
-    let (mut q, mut p) = (q0, p0);
-    let mut stats = None;
-    for n in 0..=options.steps {
-        let t = n as f64 * options.h;
-        let point = Point {
-            step: n,
-            t,
-            q: &q,
-            p: &p,
-            lambda: stepper.multiplier().unwrap_or_default(),
-            stats,
-        };
-        observer.observe(&point).map_err(Stopped::Observer)?;
-        if n == options.steps {
-            break;
-        }
-        let step = stepper.step(&q, &p, n + 1, t).map_err(Stopped::Step)?;
-        (q, p, stats) = (step.0, step.1, Some(step.2));
-    }
-    Ok(())
+    let equations = Compiled::<M, P, D, N>::new(problem);
+    run_into(equations, q0.as_slice(), p0.as_slice(), options, observer)
 }

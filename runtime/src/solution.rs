@@ -40,17 +40,18 @@ pub(crate) fn accepted<const D: usize>(
         ))
 }
 
-/// One accepted state of a run, as the integrators hand it to an [`Observer`].
+/// One accepted state of a run, as the integrators hand it to an [`Observer`]: `q_n` and `p_n`
+/// are `D` long, whether `D` is a compiled constant or known only at run time.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Point<'a, const D: usize> {
+pub struct Point<'a> {
     /// The step number n (0 for the initial state).
     pub step: usize,
     /// The time `t_n = n h`.
     pub t: f64,
     /// The position `q_n`.
-    pub q: &'a SVector<f64, D>,
+    pub q: &'a [f64],
     /// The momentum `p_n`.
-    pub p: &'a SVector<f64, D>,
+    pub p: &'a [f64],
     /// The carried multiplier `λ_n` of methods that carry one (empty otherwise).
     pub lambda: &'a [f64],
     /// The Newton statistics of step n (from `t_{n−1}` to `t_n`); `None` for n = 0.
@@ -59,12 +60,12 @@ pub struct Point<'a, const D: usize> {
 
 /// Receives every accepted state of a run, in order, as it is computed; an error stops the run
 /// (the integrator returns it as [`Stopped::Observer`]).
-pub trait Observer<const D: usize> {
+pub trait Observer {
     /// Why the observer stops a run.
     type Error;
 
     /// Takes the accepted state `point`.
-    fn observe(&mut self, point: &Point<'_, D>) -> Result<(), Self::Error>;
+    fn observe(&mut self, point: &Point<'_>) -> Result<(), Self::Error>;
 }
 
 /// Why an observed run stopped before its last step: a step of the integrator failed (`S`), or
@@ -139,10 +140,12 @@ impl<const D: usize> Record<D> {
     }
 }
 
-impl<const D: usize> Observer<D> for Record<D> {
+/// Keeps points of `D` coordinates (a point of another length is a caller's error: the
+/// integrators hand a record only points of its `D`).
+impl<const D: usize> Observer for Record<D> {
     type Error = Infallible;
 
-    fn observe(&mut self, point: &Point<'_, D>) -> Result<(), Infallible> {
+    fn observe(&mut self, point: &Point<'_>) -> Result<(), Infallible> {
         let s = &mut self.solution;
         if self.provisional {
             s.t.pop();
@@ -159,8 +162,8 @@ impl<const D: usize> Observer<D> for Record<D> {
                 .reserve_exact(s.t.capacity().saturating_mul(point.lambda.len()));
         }
         s.t.push(point.t);
-        s.q.push(*point.q);
-        s.p.push(*point.p);
+        s.q.push(SVector::from_column_slice(point.q));
+        s.p.push(SVector::from_column_slice(point.p));
         s.stats.extend(point.stats);
         s.lambda.extend_from_slice(point.lambda);
         s.steps_taken = point.step;
@@ -235,8 +238,8 @@ mod tests {
             let point = Point {
                 step: n,
                 t: 0.5 * n as f64,
-                q: &x,
-                p: &x,
+                q: x.as_slice(),
+                p: x.as_slice(),
                 lambda: &lambda,
                 stats,
             };

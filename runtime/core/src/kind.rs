@@ -54,14 +54,14 @@ pub trait Access<P, const D: usize> {
     }
 
     /// The differential of the algebraic constraint at the state `(q, p)`,
-    /// `dφ = ∂φ/∂q δq + ∂φ/∂p δp`, row by row into `normals[i]` for `i < M` (`normals` at least
-    /// `M` long): [`Normal`]. `false` where `dφ` has no full row rank or the kind carries no
-    /// multiplier (for the multiplier's amplification,
-    /// [`crate::amplification::multiplier_amplification`]).
+    /// `dφ = ∂φ/∂q δq + ∂φ/∂p δp`: the blocks `∂φ/∂q` into `phi_q` and `∂φ/∂p` into `phi_p`
+    /// (`M × D` each, row-major). `false` where the kind carries no multiplier (for the
+    /// multiplier's amplification, [`crate::amplification::multiplier_amplification`]).
     fn constraint_differential(
         _problem: &P,
         _state: State<'_, D>,
-        _normals: &mut [Normal<D>],
+        _phi_q: &mut [f64],
+        _phi_p: &mut [f64],
     ) -> bool {
         false
     }
@@ -70,47 +70,19 @@ pub trait Access<P, const D: usize> {
 /// A state `(q, p)`.
 pub type State<'a, const D: usize> = (&'a SVector<f64, D>, &'a SVector<f64, D>);
 
-/// Row i of a constraint's differential, `(∂φ_i/∂q, ∂φ_i/∂p)`, and the minimum-norm lift
-/// `(δq, δp) = dφᵀ (dφ dφᵀ)⁻¹ e_i`: the perturbation normal to the constraint manifold along
-/// which `φ` changes by the unit vector `e_i`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Normal<const D: usize> {
-    /// `(∂φ_i/∂q, ∂φ_i/∂p)`.
-    pub row: [SVector<f64, D>; 2],
-    /// `(δq, δp)`.
-    pub lift: [SVector<f64, D>; 2],
-}
-
-impl<const D: usize> Normal<D> {
-    /// All zeros.
-    pub fn zero() -> Self {
-        let zero = [SVector::zeros(); 2];
-        Normal {
-            row: zero,
-            lift: zero,
-        }
-    }
-}
-
 /// [`Access::constraint_differential`] from the blocks `∂φ/∂q`, `∂φ/∂p` (M×D).
-fn differential_with_lifts<const D: usize, const M: usize>(
+fn differential<const D: usize, const M: usize>(
     phi_q: SMatrix<f64, M, D>,
     phi_p: SMatrix<f64, M, D>,
-    normals: &mut [Normal<D>],
+    out_q: &mut [f64],
+    out_p: &mut [f64],
 ) -> bool {
-    if normals.len() < M {
-        return false;
-    }
-    let gram = phi_q * phi_q.transpose() + phi_p * phi_p.transpose();
-    for (i, normal) in normals.iter_mut().take(M).enumerate() {
-        let unit = SVector::<f64, M>::from_fn(|k, _| f64::from(u8::from(k == i)));
-        let Some(a) = Lu::solve_matrix(&gram, &unit) else {
-            return false;
-        };
-        *normal = Normal {
-            row: [phi_q.row(i).transpose(), phi_p.row(i).transpose()],
-            lift: [phi_q.transpose() * a, phi_p.transpose() * a],
-        };
+    for (block, out) in [(phi_q, out_q), (phi_p, out_p)] {
+        for (r, row) in out.chunks_exact_mut(D).take(M).enumerate() {
+            for (c, o) in row.iter_mut().enumerate() {
+                *o = block[(r, c)];
+            }
+        }
     }
     true
 }
@@ -143,9 +115,11 @@ impl<P: DegenerateLagrangian<D>, const D: usize> Access<P, D> for Degenerate {
     fn constraint_differential(
         problem: &P,
         (q, _): State<'_, D>,
-        normals: &mut [Normal<D>],
+        phi_q: &mut [f64],
+        phi_p: &mut [f64],
     ) -> bool {
-        differential_with_lifts(-problem.theta_jacobian(q), SMatrix::identity(), normals)
+        let identity = SMatrix::<f64, D, D>::identity();
+        differential(-problem.theta_jacobian(q), identity, phi_q, phi_p)
     }
 }
 
@@ -190,8 +164,13 @@ impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> Access<P, D> for Impl
         Ok(())
     }
 
-    fn constraint_differential(problem: &P, (q, p): State<'_, D>, out: &mut [Normal<D>]) -> bool {
-        differential_with_lifts(problem.phi_dq(q, p), problem.phi_dp(q, p), out)
+    fn constraint_differential(
+        problem: &P,
+        (q, p): State<'_, D>,
+        phi_q: &mut [f64],
+        phi_p: &mut [f64],
+    ) -> bool {
+        differential(problem.phi_dq(q, p), problem.phi_dp(q, p), phi_q, phi_p)
     }
 }
 
@@ -297,8 +276,13 @@ impl<P: HamiltonianDae<D, M>, const D: usize, const M: usize> Access<P, D> for H
         Ok(())
     }
 
-    fn constraint_differential(problem: &P, (q, p): State<'_, D>, out: &mut [Normal<D>]) -> bool {
-        differential_with_lifts(problem.phi_dq(q, p), problem.phi_dp(q, p), out)
+    fn constraint_differential(
+        problem: &P,
+        (q, p): State<'_, D>,
+        phi_q: &mut [f64],
+        phi_p: &mut [f64],
+    ) -> bool {
+        differential(problem.phi_dq(q, p), problem.phi_dp(q, p), phi_q, phi_p)
     }
 }
 

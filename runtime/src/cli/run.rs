@@ -159,7 +159,7 @@ impl<'a, P, O: ?Sized, const D: usize> Integrate<'a, P, O, D> {
 
 type Outcome<S> = Result<(), Stopped<S, CliError>>;
 
-impl<P, O: Observer<D, Error = CliError> + ?Sized, const D: usize> Integrate<'_, P, O, D> {
+impl<P, O: Observer<Error = CliError> + ?Sized, const D: usize> Integrate<'_, P, O, D> {
     fn run<M: StageMethod<P, D>, const N: usize>(self) -> Outcome<crate::error::IntegrateError> {
         integrate_into::<M, P, O, D, N>(
             self.problem,
@@ -174,7 +174,7 @@ impl<P, O: Observer<D, Error = CliError> + ?Sized, const D: usize> Integrate<'_,
 impl<P, O> StepperVisitor<P> for Integrate<'_, P, O, DIMENSION>
 where
     P: DegenerateLagrangian<DIMENSION>,
-    O: Observer<DIMENSION, Error = CliError> + ?Sized,
+    O: Observer<Error = CliError> + ?Sized,
 {
     type Output = Outcome<crate::error::IntegrateError>;
     fn visit<M: StageMethod<P, DIMENSION>, const N: usize>(self, _: &StepperInfo) -> Self::Output {
@@ -184,7 +184,7 @@ where
 
 impl<P, O, const D: usize, const M: usize> ShapeVisitor<P, D, M> for Integrate<'_, P, O, D>
 where
-    O: Observer<D, Error = CliError> + ?Sized,
+    O: Observer<Error = CliError> + ?Sized,
 {
     type Output = Outcome<crate::error::IntegrateError>;
     fn visit<Meth: StageMethod<P, D>, const N: usize>(self, _: &StepperInfo) -> Self::Output {
@@ -202,7 +202,34 @@ fn observed<S: Display, const D: usize>(
     constraint: &'static str,
     energy: impl Fn(&Vector<D>, &Vector<D>) -> Option<f64>,
     residual: impl Fn(&Vector<D>, &Vector<D>) -> f64,
-    integrate: impl FnOnce(&mut dyn Observer<D, Error = CliError>) -> Option<Outcome<S>>,
+    integrate: impl FnOnce(&mut dyn Observer<Error = CliError>) -> Option<Outcome<S>>,
+) -> Result<Run, CliError> {
+    let vectors =
+        |q: &[f64], p: &[f64]| (Vector::from_column_slice(q), Vector::from_column_slice(p));
+    observed_slices(
+        subject,
+        spec,
+        constraint,
+        |q, p| {
+            let (q, p) = vectors(q, p);
+            energy(&q, &p)
+        },
+        |q, p| {
+            let (q, p) = vectors(q, p);
+            residual(&q, &p)
+        },
+        integrate,
+    )
+}
+
+/// [`observed`] with the energy and the residual of states of any length `D`.
+pub(super) fn observed_slices<S: Display>(
+    subject: &Subject,
+    spec: &RunSpec,
+    constraint: &'static str,
+    energy: impl Fn(&[f64], &[f64]) -> Option<f64>,
+    residual: impl Fn(&[f64], &[f64]) -> f64,
+    integrate: impl FnOnce(&mut dyn Observer<Error = CliError>) -> Option<Outcome<S>>,
 ) -> Result<Run, CliError> {
     let mut monitor = Monitor::new(spec.steps, energy, residual, constraint, spec.keep.clone())?;
     let start = Instant::now();
@@ -347,7 +374,7 @@ struct IntegrateHolonomic<'a, P, O: ?Sized, const D: usize> {
 impl<P, O, const D: usize, const M: usize> ShapeVisitor<P, D, M> for IntegrateHolonomic<'_, P, O, D>
 where
     P: HolonomicSystem<D, M>,
-    O: Observer<D, Error = CliError> + ?Sized,
+    O: Observer<Error = CliError> + ?Sized,
 {
     type Output = Outcome<HolonomicError>;
     fn visit<Meth: StageMethod<P, D>, const N: usize>(self, _: &StepperInfo) -> Self::Output {

@@ -7,7 +7,6 @@ use super::output::{Format, Header, Writer};
 use super::progress::Progress;
 use crate::diagnostics::{DiagnosticsError, EnergyError, maximum};
 use crate::solution::{Observer, Point};
-use nalgebra::SVector;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
@@ -295,11 +294,7 @@ impl<E, R> Monitor<E, R> {
 }
 
 /// `NonFinite` for `quantity` at `point` unless `value` is finite.
-fn finite<const D: usize>(
-    quantity: &'static str,
-    value: f64,
-    point: &Point<'_, D>,
-) -> Result<f64, CliError> {
+fn finite(quantity: &'static str, value: f64, point: &Point<'_>) -> Result<f64, CliError> {
     if value.is_finite() {
         Ok(value)
     } else {
@@ -313,14 +308,14 @@ fn finite<const D: usize>(
     }
 }
 
-impl<E, R, const D: usize> Observer<D> for Monitor<E, R>
+impl<E, R> Observer for Monitor<E, R>
 where
-    E: Fn(&SVector<f64, D>, &SVector<f64, D>) -> Option<f64>,
-    R: Fn(&SVector<f64, D>, &SVector<f64, D>) -> f64,
+    E: Fn(&[f64], &[f64]) -> Option<f64>,
+    R: Fn(&[f64], &[f64]) -> f64,
 {
     type Error = CliError;
 
-    fn observe(&mut self, point: &Point<'_, D>) -> Result<(), CliError> {
+    fn observe(&mut self, point: &Point<'_>) -> Result<(), CliError> {
         let energy = match (self.energy)(point.q, point.p) {
             Some(h) => Some(finite("energy H", h, point)?),
             None => None,
@@ -339,8 +334,8 @@ where
         let state = State {
             step: point.step,
             t: point.t,
-            q: point.q.as_slice().to_vec(),
-            p: point.p.as_slice().to_vec(),
+            q: point.q.to_vec(),
+            p: point.p.to_vec(),
             energy_error,
             residual,
             multiplier,

@@ -47,6 +47,14 @@ impl Kernels for DegenerateLagrangianFile {
         let result = method.map(|m| self.evaluate(m, args, out));
         or_nan(out, result);
     }
+
+    /// `H(q)`.
+    fn energy(&self, q: &[f64], _: &[f64]) -> Option<f64> {
+        let mut h = [0.0];
+        self.evaluate(DegenerateMethod::Hamiltonian, &[q], &mut h)
+            .ok()
+            .map(|()| h[0])
+    }
 }
 
 impl Kernels for HolonomicFile {

@@ -2,6 +2,9 @@
 //! slices of run-time length; and the views of const-generic problems (a derive, a built-in
 //! problem) through it, one per problem trait.
 
+use super::access::{self, Work};
+use crate::integrate::equations::on_slices;
+use crate::kind;
 use crate::layout::Dims;
 use crate::problem::{
     DaeConstraint, DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae, Matrix,
@@ -28,6 +31,104 @@ pub trait Kernels {
     /// The matrix `atom` (`J`, `Hessian`, `DJacT`, `DJac`, `MassInverse`, `DaePartial`) at
     /// `args` into `out`, row-major.
     fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]);
+
+    /// A velocity at `(q, p)` into `v`, from which the stage velocities' initial guess is
+    /// extrapolated (with `multiplier`, the consistent `λ̂` where the velocity depends on it);
+    /// `false` where the problem determines none. By default from the kernels of a degenerate
+    /// Lagrangian or a holonomic system ([`access`](super::access)).
+    fn velocity(
+        &self,
+        q: &[f64],
+        p: &[f64],
+        multiplier: Option<&[f64]>,
+        v: &mut [f64],
+        work: &mut Work,
+    ) -> bool {
+        let _ = multiplier;
+        access::velocity(self, q, p, v, work)
+    }
+
+    /// The residual of the algebraic constraint at `(q, p)` (`|p − ϑ(q)|∞`, `|c(q)|∞`, …).
+    fn constraint(&self, q: &[f64], p: &[f64], work: &mut Work) -> f64 {
+        access::constraint(self, q, p, work)
+    }
+
+    /// A momentum consistent with `q` in closed form into `p` (`ϑ(q)`); `false` where the
+    /// kind has none.
+    fn consistent_momentum(&self, q: &[f64], p: &mut [f64]) -> bool {
+        access::consistent_momentum(self, q, p)
+    }
+
+    /// The multiplier `λ̂` consistent with `(q, p)` into `lambda` (`M` long), from which a
+    /// method that carries one starts; `Err` with the residual where none is found. Zero by
+    /// default; a DAE whose hidden constraint determines it says otherwise.
+    fn initial_multiplier(&self, q: &[f64], p: &[f64], lambda: &mut [f64]) -> Result<(), f64> {
+        let _ = (q, p);
+        lambda.fill(0.0);
+        Ok(())
+    }
+
+    /// The energy of a state, if the problem has one.
+    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
+        let _ = (q, p);
+        None
+    }
+
+    /// The differential `dφ = (∂φ/∂q, ∂φ/∂p)` of the constraint a carried multiplier belongs
+    /// to, at `(q, p)` (`M × D` blocks, row-major); `false` where the problem has none. By
+    /// default `(−∂ϑ/∂q, I)` for a degenerate Lagrangian ([`access`](super::access)).
+    fn constraint_differential(
+        &self,
+        q: &[f64],
+        p: &[f64],
+        phi_q: &mut [f64],
+        phi_p: &mut [f64],
+    ) -> bool {
+        access::constraint_differential(self, q, p, phi_q, phi_p)
+    }
+}
+
+/// The state-level methods of [`Kernels`] for a compiled problem `P` of the kind `$access`:
+/// the [`crate::kind::Access`] the compiled steppers call, on slices.
+macro_rules! compiled_access {
+    ($access:ty) => {
+        fn velocity(
+            &self,
+            q: &[f64],
+            p: &[f64],
+            multiplier: Option<&[f64]>,
+            v: &mut [f64],
+            _: &mut Work,
+        ) -> bool {
+            on_slices::velocity::<$access, P, D>(self.0, q, p, multiplier, v)
+        }
+
+        fn constraint(&self, q: &[f64], p: &[f64], _: &mut Work) -> f64 {
+            on_slices::constraint::<$access, P, D>(self.0, q, p)
+        }
+
+        fn consistent_momentum(&self, q: &[f64], p: &mut [f64]) -> bool {
+            on_slices::consistent_momentum::<$access, P, D>(self.0, q, p)
+        }
+
+        fn initial_multiplier(&self, q: &[f64], p: &[f64], lambda: &mut [f64]) -> Result<(), f64> {
+            on_slices::initial_multiplier::<$access, P, D>(self.0, q, p, lambda)
+        }
+
+        fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
+            on_slices::energy::<$access, P, D>(self.0, q, p)
+        }
+
+        fn constraint_differential(
+            &self,
+            q: &[f64],
+            p: &[f64],
+            phi_q: &mut [f64],
+            phi_p: &mut [f64],
+        ) -> bool {
+            on_slices::constraint_differential::<$access, P, D>(self.0, q, p, phi_q, phi_p)
+        }
+    };
 }
 
 fn vector<const N: usize>(x: &[f64]) -> Vector<N> {
@@ -87,6 +188,8 @@ impl<P: DegenerateLagrangian<D>, const D: usize> Kernels for Degenerate<'_, P, D
             _ => out.fill(f64::NAN),
         }
     }
+
+    compiled_access!(kind::Degenerate);
 }
 
 /// A [`HolonomicSystem<D, M>`] as [`Kernels`].
@@ -130,6 +233,8 @@ impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> Kernels for Holon
             _ => out.fill(f64::NAN),
         }
     }
+
+    compiled_access!(kind::Holonomic<M>);
 }
 
 /// `u`, `g`, `φ`, which every DAE kind has, and their partials; `false` for another function.
@@ -162,7 +267,7 @@ fn dae_constraint<P: DaeConstraint<D, M>, const D: usize, const M: usize>(
 /// The [`Kernels`] of a DAE view `$view` over problems of the trait `$kind`, whose functions
 /// and partials its `function` evaluates.
 macro_rules! dae_kernels {
-    ($view:ident, $kind:ident) => {
+    ($view:ident, $kind:ident, $access:ty) => {
         impl<P: $kind<D, M>, const D: usize, const M: usize> Kernels for $view<'_, P, D, M> {
             fn kind(&self) -> ProblemKind {
                 ProblemKind::$kind
@@ -185,6 +290,8 @@ macro_rules! dae_kernels {
                     _ => out.fill(f64::NAN),
                 }
             }
+
+            compiled_access!($access);
         }
     };
 }
@@ -211,7 +318,7 @@ impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> Implicit<'_, P, D, M>
     }
 }
 
-dae_kernels!(Implicit, ImplicitDae);
+dae_kernels!(Implicit, ImplicitDae, kind::Implicit<M>);
 
 /// A [`HamiltonianDae<D, M>`] as [`Kernels`].
 #[derive(Clone, Copy, Debug)]
@@ -246,4 +353,4 @@ impl<P: HamiltonianDae<D, M>, const D: usize, const M: usize> Hamiltonian<'_, P,
     }
 }
 
-dae_kernels!(Hamiltonian, HamiltonianDae);
+dae_kernels!(Hamiltonian, HamiltonianDae, kind::Hamiltonian<M>);

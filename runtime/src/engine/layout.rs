@@ -1,7 +1,8 @@
 //! The [`Layout`] of a description's blocks. A `Layout` holds `'static` blocks (the compiled
 //! steppers' are constants, and errors name blocks by them), so the engine keeps one copy of
 //! each distinct block list it has seen: the catalogue's methods share a few dozen, so the
-//! memory is bounded by the catalogue, not by the number of engines built.
+//! memory is bounded by the catalogue, not by the number of engines built. The same holds for
+//! the weights of carried multipliers.
 
 use sparkgen_core::layout::{Block, Layout, Role, Width};
 use sparkgen_description::structure as description;
@@ -9,6 +10,28 @@ use std::sync::{Mutex, PoisonError};
 
 /// Every block list seen, once.
 static SEEN: Mutex<Vec<&'static [Block]>> = Mutex::new(Vec::new());
+
+/// Every list of multiplier weights `d^λ` seen, once.
+static WEIGHTS: Mutex<Vec<&'static [f64]>> = Mutex::new(Vec::new());
+
+/// The weights `d^λ` as the `'static` list a [`sparkgen_core::stage::MultiplierUpdate`] holds,
+/// kept once per distinct list (bit for bit).
+pub(super) fn interned_weights(weights: &[f64]) -> &'static [f64] {
+    let same = |known: &&&'static [f64]| {
+        known.len() == weights.len()
+            && known
+                .iter()
+                .zip(weights)
+                .all(|(k, w)| k.to_bits() == w.to_bits())
+    };
+    let mut seen = WEIGHTS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = seen.iter().find(same) {
+        return known;
+    }
+    let list: &'static [f64] = Box::leak(weights.to_vec().into_boxed_slice());
+    seen.push(list);
+    list
+}
 
 fn role(r: description::Role) -> Role {
     match r {

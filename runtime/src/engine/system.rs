@@ -11,7 +11,7 @@ use std::cell::RefCell;
 /// that the row scales read, allocated once per stepper.
 #[derive(Clone, Debug)]
 pub struct Scratch {
-    workspace: Workspace,
+    pub(super) workspace: Workspace,
     tangent: Tangent,
 }
 

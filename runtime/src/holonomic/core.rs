@@ -79,7 +79,7 @@ pub(super) fn run<'a, S, P, O, const D: usize, const M: usize>(
 where
     S: OneStep<'a, P, D, M>,
     P: HolonomicSystem<D, M>,
-    O: Observer<D> + ?Sized,
+    O: Observer + ?Sized,
 {
     let mut stepper = make().map_err(Stopped::Step)?;
     let (mut q, mut p) = initial_state(problem, q0, p0, options).map_err(Stopped::Step)?;
@@ -89,8 +89,8 @@ where
         let point = Point {
             step: n,
             t: stepper.core().time(),
-            q: &q,
-            p: &p,
+            q: q.as_slice(),
+            p: p.as_slice(),
             lambda: &[],
             stats,
         };

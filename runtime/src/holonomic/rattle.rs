@@ -160,7 +160,7 @@ pub fn integrate_rattle_into<P, O, const D: usize, const M: usize>(
 ) -> Result<(), Stopped<HolonomicError, O::Error>>
 where
     P: HolonomicSystem<D, M>,
-    O: Observer<D> + ?Sized,
+    O: Observer + ?Sized,
 {
     run(
         problem,

@@ -132,7 +132,7 @@ pub fn integrate_shake_into<P, O, const D: usize, const M: usize>(
 ) -> Result<(), Stopped<HolonomicError, O::Error>>
 where
     P: HolonomicSystem<D, M>,
-    O: Observer<D> + ?Sized,
+    O: Observer + ?Sized,
 {
     if options.restore_consistency {
         let e = HolonomicError::InvalidOptions("SHAKE has no consistency restoration");
@@ -144,8 +144,8 @@ where
     let initial = Point {
         step: 0,
         t: 0.0,
-        q: &q0,
-        p: &p0,
+        q: q0.as_slice(),
+        p: p0.as_slice(),
         lambda: &[],
         stats: None,
     };
@@ -154,11 +154,12 @@ where
     let mut q_prev = q0;
     for n in 1..=options.steps {
         let next = shake.step(&q_prev, &current.q).map_err(Stopped::Step)?;
+        let p = mass * (next.q - q_prev) / (2.0 * options.h);
         let point = Point {
             step: n,
             t: n as f64 * options.h,
-            q: &current.q,
-            p: &(mass * (next.q - q_prev) / (2.0 * options.h)),
+            q: current.q.as_slice(),
+            p: p.as_slice(),
             lambda: &[],
             stats: Some(StepStats {
                 iterations: current.iterations,

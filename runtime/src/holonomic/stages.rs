@@ -248,7 +248,7 @@ pub fn integrate_holonomic_into<Meth, P, O, const D: usize, const M: usize, cons
 where
     Meth: StageMethod<P, D>,
     P: HolonomicSystem<D, M>,
-    O: Observer<D> + ?Sized,
+    O: Observer + ?Sized,
 {
     run(
         problem,
