@@ -1,20 +1,53 @@
 //! The run-time engine against the compiled stepper of the same method on Lotka–Volterra
-//! (upstream defaults, h = 0.1, at `q₀`): one residual, one Jacobian, and one Newton solve of
-//! the first step's stage equations from the velocity guess, side by side in one run:
+//! (upstream defaults, h = 0.1, at `q₀`): one residual, one Jacobian, one Newton solve of the
+//! first step's stage equations from the velocity guess, and one step of the one driver
+//! (`step_*`: the compiled stepper, the engine on the compiled problem's kernels, the engine on
+//! the problem file's tapes); and one step on the guiding-centre example (D = 4, compiled
+//! derive against the engine on the problem file), side by side in one run:
 //! `cargo bench -p sparkgen --bench engine`. The ratio engine / compiled of each pair is the
 //! figure to read (absolute times on a shared machine are noise).
 //! Smoke mode: `cargo test --benches -p sparkgen` runs every benchmark once.
 use divan::Bencher;
-use sparkgen::engine::{self, Engine, Scratch, StageEquations, Step};
+use sparkgen::engine::{self, Engine, Kernels, Scratch, StageEquations, Step, Stepping};
+use sparkgen::integrate::{Compiled, Driver, StepEquations};
 use sparkgen::kind::Access;
 use sparkgen::layout::{Dims, Role};
 use sparkgen::problem::Vector;
+use sparkgen::problem_file::{DegenerateLagrangianFile, ProblemFile};
+use sparkgen::problems::GuidingCentre;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solve::{Dynamic, Fixed, Newton, NewtonOptions};
 use sparkgen::stage::{StageMethod, StageSystem};
 use std::cell::RefCell;
 
 const H: f64 = 0.1;
+
+/// A shipped problem file of a degenerate Lagrangian.
+fn file(name: &str) -> DegenerateLagrangianFile {
+    let path = format!("{}/problems/{name}", env!("CARGO_MANIFEST_DIR"));
+    match ProblemFile::read(path) {
+        Ok(ProblemFile::DegenerateLagrangian(file)) => file,
+        other => panic!("{name} states a degenerate Lagrangian: {other:?}"),
+    }
+}
+
+/// Steps of the one driver on `equations` from `(q, p)`, one per iteration (the same step
+/// each time, started from the previous one's extrapolation).
+fn steps<E: StepEquations>(bencher: Bencher, equations: E, q: &[f64], p: &[f64]) {
+    let mut driver = Driver::new(equations, H, NewtonOptions::default()).expect("a valid h");
+    bencher.bench_local(|| divan::black_box(driver.step(q, p, 1, 0.0).is_ok()));
+}
+
+/// The engine of the catalogue method `name` on `problem`, stepped from `(q, p)`.
+fn engine_steps<K: Kernels>(bencher: Bencher, name: &str, problem: &K, q: &[f64], p: &[f64]) {
+    let engine = Engine::catalogue(name, problem.dims()).expect("in catalogue");
+    let stepping = Stepping::new(&engine, problem).expect("the problem fits");
+    steps(bencher, stepping, q, p);
+}
+
+const fn unknowns(layout: &sparkgen::layout::Layout, dims: Dims) -> usize {
+    layout.len(dims)
+}
 
 /// `(q₀, p₀)` and the first step's guess: the velocity `v(q₀)` in every velocity stage.
 fn data<M: StageMethod<LotkaVolterra2d, 2>>(
@@ -133,12 +166,73 @@ macro_rules! pair {
                     divan::black_box(newton.solve(&system, &mut x).is_ok());
                 });
             }
+
+            #[divan::bench]
+            fn step_compiled(bencher: Bencher) {
+                let (lv, q, p, _) = data::<M>($n);
+                let equations = Compiled::<M, _, 2, $n>::new(&lv);
+                steps(bencher, equations, q.as_slice(), p.as_slice());
+            }
+
+            #[divan::bench]
+            fn step_engine(bencher: Bencher) {
+                let (lv, q, p, _) = data::<M>($n);
+                let problem = engine::Degenerate(&lv);
+                engine_steps(
+                    bencher,
+                    stringify!($method),
+                    &problem,
+                    q.as_slice(),
+                    p.as_slice(),
+                );
+            }
+
+            #[divan::bench]
+            fn step_engine_file(bencher: Bencher) {
+                let (_, q, p, _) = data::<M>($n);
+                let problem = file("lotka_volterra.toml");
+                engine_steps(
+                    bencher,
+                    stringify!($method),
+                    &problem,
+                    q.as_slice(),
+                    p.as_slice(),
+                );
+            }
+        }
+    };
+}
+
+/// One step of `$method` on the guiding centre (D = 4), compiled and by the engine on the file.
+macro_rules! guiding_centre {
+    ($module:ident, $method:ident) => {
+        mod $module {
+            use super::*;
+            use sparkgen::generated::steppers::$method as M;
+            const N: usize = unknowns(&M::UNKNOWN_LAYOUT, Dims::uniform(4));
+
+            #[divan::bench]
+            fn step_compiled(bencher: Bencher) {
+                let gc = GuidingCentre::SCREW_PINCH;
+                let (q, p) = gc.initial(GuidingCentre::SCREW_PINCH_Q0);
+                let equations = Compiled::<M, _, 4, N>::new(&gc);
+                steps(bencher, equations, q.as_slice(), p.as_slice());
+            }
+
+            #[divan::bench]
+            fn step_engine_file(bencher: Bencher) {
+                let problem = file("guiding_centre.toml");
+                let (q, p) = problem.initial();
+                engine_steps(bencher, stringify!($method), &problem, &q, &p);
+            }
         }
     };
 }
 
 pair!(slrk_lobatto_iiie3, SlrkLobattoIIIE3, 14);
 pair!(vprk_gauss3, VprkGauss3, 6);
+guiding_centre!(guiding_centre_slrk_lobatto_iiie3, SlrkLobattoIIIE3);
+guiding_centre!(guiding_centre_vprk_gauss3, VprkGauss3);
 
 fn main() {
     divan::main();

@@ -24,10 +24,12 @@ use nalgebra::{SMatrix, SVector};
 
 pub mod equations;
 pub mod multiplier_watch;
+mod vectors;
 #[cfg(doc)]
 use crate::kind::Access;
 pub use equations::{Compiled, Inputs, StepEquations};
 use multiplier_watch::MultiplierWatch;
+use vectors::{Parts, Vectors};
 
 /// Options of a run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -98,20 +100,9 @@ pub struct Driver<E: StepEquations> {
     h: f64,
     newton: Newton<E::Space>,
     x: <E::Space as Space>::Vector,
-    /// `λ_n` (`M` long).
-    lambda: Vec<f64>,
-    /// The `λ_n` the last step read (for its tangent map).
-    lambda_read: Vec<f64>,
-    /// `λ_{n+1}` as it is formed, then the consistent `λ̂` of the multiplier watch.
-    lambda_work: Vec<f64>,
-    /// The velocity `v_n` at the start of the step.
-    velocity: Vec<f64>,
-    /// `(q_{n−1}, v_{n−1})` after the first step.
-    previous: Option<(Vec<f64>, Vec<f64>)>,
-    /// A stage velocity's guess.
-    guess: Vec<f64>,
-    /// `(q_{n+1}, p_{n+1})` of the last step.
-    next: (Vec<f64>, Vec<f64>),
+    vectors: Vectors,
+    /// Whether a step was taken (`(q_{n−1}, v_{n−1})` is known).
+    started: bool,
     /// The defect of the carried multiplier, for methods that read it back.
     watch: MultiplierWatch,
 }
@@ -140,18 +131,12 @@ impl<E: StepEquations> Driver<E> {
         } else {
             newton
         };
-        let (d, m) = (dims.coordinates, dims.constraints);
         Ok(Driver {
             h,
             newton: Newton::new_in(space, newton),
             x: space.vector(),
-            lambda: vec![0.0; m],
-            lambda_read: vec![0.0; m],
-            lambda_work: vec![0.0; m],
-            velocity: vec![0.0; d],
-            previous: None,
-            guess: vec![0.0; d],
-            next: (vec![0.0; d], vec![0.0; d]),
+            vectors: Vectors::new(dims),
+            started: false,
             watch: MultiplierWatch::default(),
             equations,
         })
@@ -169,45 +154,52 @@ impl<E: StepEquations> Driver<E> {
 
     /// `(q_{n+1}, p_{n+1})` of the last step.
     pub fn state(&self) -> (&[f64], &[f64]) {
-        (&self.next.0, &self.next.1)
+        self.vectors.next()
     }
 
     /// The carried multiplier `λ_n` after the last step (`M` entries), for methods that carry
     /// one.
     pub fn multiplier(&self) -> Option<&[f64]> {
-        self.equations.multiplier().map(|_| &self.lambda[..])
+        self.equations.multiplier().map(|_| self.vectors.lambda())
     }
 
     /// The `λ_n` the last step read.
     pub fn multiplier_read(&self) -> &[f64] {
-        &self.lambda_read
+        self.vectors.lambda_read()
     }
 
     /// Starts the carried multiplier at the `λ_0` consistent with `(q₀, p₀)`
     /// ([`Access::initial_multiplier`]); `Err` with the hidden constraint's residual where there
     /// is none.
     pub fn start_multiplier(&mut self, q: &[f64], p: &[f64]) -> Result<(), f64> {
-        self.equations.initial_multiplier(q, p, &mut self.lambda)
+        let lambda = self.vectors.parts().lambda;
+        self.equations.initial_multiplier(q, p, lambda)
     }
 
     fn initial_guess(&mut self, q: &[f64], p: &[f64]) {
-        if !self.equations.velocity(q, p, None, &mut self.velocity) {
-            self.velocity.fill(0.0);
+        let Parts {
+            velocity,
+            q_prev,
+            v_prev,
+            guess,
+            ..
+        } = self.vectors.parts();
+        if !self.equations.velocity(q, p, None, velocity) {
+            velocity.fill(0.0);
         }
         let (dims, x) = (self.equations.dims(), self.x.entries_mut());
         for (b, block) in self.equations.unknowns().blocks.iter().enumerate() {
             if block.role == Role::Velocity {
                 for i in 0..block.stages {
                     let c = self.equations.nodes().get(i).copied().unwrap_or(0.5);
-                    match &self.previous {
-                        Some((qp, vp)) => {
-                            let at = (q, &self.velocity[..]);
-                            hermite_velocity((qp, vp), at, self.h, c, &mut self.guess);
-                        }
-                        None => self.guess.copy_from_slice(&self.velocity),
+                    if self.started {
+                        let at = (q, &velocity[..]);
+                        hermite_velocity((q_prev, v_prev), at, self.h, c, guess);
+                    } else {
+                        guess.copy_from_slice(velocity);
                     }
                     let o = self.equations.unknowns().offset(b, i, dims);
-                    x[o..o + self.guess.len()].copy_from_slice(&self.guess);
+                    x[o..o + guess.len()].copy_from_slice(guess);
                 }
             }
         }
@@ -252,45 +244,42 @@ impl<E: StepEquations> Driver<E> {
         time: f64,
     ) -> Result<StepStats, IntegrateError> {
         self.initial_guess(q, p);
+        let equations = &self.equations;
+        let v = self.vectors.parts();
         let inputs = Inputs {
             h: self.h,
             q,
             p,
-            lambda: &self.lambda,
+            lambda: v.lambda,
         };
         let report = {
-            let system = self.equations.system(inputs);
+            let system = equations.system(inputs);
             self.newton.solve(&system, self.x.entries_mut())
         };
-        let equations = &self.equations;
         let dims = equations.dims();
         let layouts = [equations.unknowns(), equations.residuals()];
         let report =
             report.map_err(|e| IntegrateError::from_newton(step, time, e, layouts, dims))?;
-        let (q1, p1) = &mut self.next;
-        equations.update(inputs, self.x.entries(), q1, p1);
-        if !q1.iter().chain(p1.iter()).all(|z| z.is_finite()) {
+        let x = self.x.entries();
+        equations.update(inputs, x, v.q1, v.p1);
+        if !v.q1.iter().chain(v.p1.iter()).all(|z| z.is_finite()) {
             return Err(IntegrateError::NonFinite { step, time });
         }
         if let Some(update) = equations.multiplier() {
-            let x = self.x.entries();
-            update.apply(equations.unknowns(), dims, x, &mut self.lambda_work);
-            if !self.lambda_work.iter().all(|l| l.is_finite()) {
+            update.apply(equations.unknowns(), dims, x, v.lambda_work);
+            if !v.lambda_work.iter().all(|l| l.is_finite()) {
                 return Err(IntegrateError::NonFinite { step, time });
             }
-            std::mem::swap(&mut self.lambda_read, &mut self.lambda);
-            std::mem::swap(&mut self.lambda, &mut self.lambda_work);
+            v.lambda_read.copy_from_slice(v.lambda);
+            v.lambda.copy_from_slice(v.lambda_work);
             if update.read {
                 self.watch_multiplier((q, p), step, time)?;
             }
         }
-        match &mut self.previous {
-            Some((qp, vp)) => {
-                qp.copy_from_slice(q);
-                vp.copy_from_slice(&self.velocity);
-            }
-            None => self.previous = Some((q.to_vec(), self.velocity.clone())),
-        }
+        let v = self.vectors.parts();
+        v.q_prev.copy_from_slice(q);
+        v.v_prev.copy_from_slice(v.velocity);
+        self.started = true;
         Ok(StepStats {
             iterations: report.iterations,
             residual: report.residual,
@@ -307,18 +296,19 @@ impl<E: StepEquations> Driver<E> {
         time: f64,
     ) -> Result<(), IntegrateError> {
         let equations = &self.equations;
-        let (q1, p1) = (&self.next.0[..], &self.next.1[..]);
-        let consistent = &mut self.lambda_work;
+        let v = self.vectors.parts();
+        let (q1, p1) = (&v.q1[..], &v.p1[..]);
+        let consistent = v.lambda_work;
         if equations.initial_multiplier(q1, p1, consistent).is_err() {
             return Ok(());
         }
-        let defect = self
+        let defect = v
             .lambda
             .iter()
             .zip(consistent.iter())
             .fold(0.0f64, |a, (l, c)| a.max((l - c).abs()));
-        let velocity = if equations.velocity(q1, p1, Some(consistent), &mut self.guess) {
-            amax(&self.guess)
+        let velocity = if equations.velocity(q1, p1, Some(consistent), v.guess) {
+            amax(v.guess)
         } else {
             0.0
         };
@@ -327,7 +317,7 @@ impl<E: StepEquations> Driver<E> {
             h: self.h,
             q,
             p,
-            lambda: &self.lambda_read,
+            lambda: v.lambda_read,
         };
         let x = self.x.entries();
         let amplification = || equations.amplification(inputs, x, (q1, p1));
@@ -442,8 +432,9 @@ where
     let equations = &driver.equations;
     let residual = equations.constraint(q0, p0);
     let tolerance = options.initial_tolerance * amax(p0).max(1.0);
-    let (mut q, mut p) = (q0.to_vec(), p0.to_vec());
-    let projected = options.project_initial && equations.consistent_momentum(q0, &mut p);
+    let mut state = [q0, p0].concat();
+    let (q, p) = state.split_at_mut(d);
+    let projected = options.project_initial && equations.consistent_momentum(q0, p);
     let consistent = residual <= tolerance;
     if !(projected || consistent) {
         return Err(Stopped::Step(IntegrateError::InconsistentInitialData {
@@ -452,7 +443,7 @@ where
         }));
     }
     if equations.multiplier().is_some()
-        && let Err(residual) = driver.start_multiplier(&q, &p)
+        && let Err(residual) = driver.start_multiplier(q, p)
     {
         return Err(Stopped::Step(IntegrateError::InitialMultiplier {
             residual,
@@ -464,8 +455,8 @@ where
         let point = Point {
             step: n,
             t,
-            q: &q,
-            p: &p,
+            q,
+            p,
             lambda: driver.multiplier().unwrap_or_default(),
             stats,
         };
@@ -473,7 +464,7 @@ where
         if n == options.steps {
             break;
         }
-        stats = Some(driver.step(&q, &p, n + 1, t).map_err(Stopped::Step)?);
+        stats = Some(driver.step(q, p, n + 1, t).map_err(Stopped::Step)?);
         let (q1, p1) = driver.state();
         q.copy_from_slice(q1);
         p.copy_from_slice(p1);

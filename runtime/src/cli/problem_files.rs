@@ -2,21 +2,29 @@
 //! on the interpreter path (the symbolic engine's tapes, no compilation) by the same generated
 //! steppers as the built-in problems.
 //!
-//! The steppers need the number of unknowns as a const, so each dimension is an instantiation:
-//! degenerate Lagrangian files with `D = 2` share the instantiation of the built-in problems
-//! ([`Builtin::File`]), holonomic files the one of the built-in system of their shape
-//! `(D, M)` ([`OrFile::File`], shapes [`HOLONOMIC_SHAPES`]). Other dimensions are an error
-//! naming the supported ones.
+//! The compiled steppers need the number of unknowns as a const, so each dimension is an
+//! instantiation: degenerate Lagrangian files with `D = 2` share the instantiation of the
+//! built-in problems ([`Builtin::File`]), holonomic files the one of the built-in system of
+//! their shape `(D, M)` ([`OrFile::File`], shapes [`HOLONOMIC_SHAPES`]). Degenerate Lagrangian
+//! files of any other `D` run their degenerate-Lagrangian methods on the run-time engine
+//! ([`crate::engine`], [`Path::Engine`]) through the same driver; other holonomic shapes are an
+//! error naming the supported ones.
 
 use super::builtin::{Builtin, OrFile};
+use super::choice::Choice;
 use super::choice::Kind;
 use super::error::CliError;
 use super::params::Params;
 use super::registry::{DIMENSION, HOLONOMIC_SHAPES, HolonomicDispatch, Shape};
-use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic};
+use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, observed_slices};
+use crate::engine::{Engine, Kernels, Stepping, Work};
 use crate::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
+use crate::integrate::{Options, run_into};
 use crate::problem::HolonomicSystem;
-use crate::problem_file::{DegenerateLagrangianView, HolonomicFile, ProblemFile};
+use crate::problem_file::{
+    DegenerateLagrangianFile, DegenerateLagrangianView, HolonomicFile, ProblemFile,
+};
+use std::cell::RefCell;
 
 /// Reads the problem file at `path` and applies the `--param name=value` pairs to its
 /// parameters.
@@ -61,8 +69,8 @@ pub fn load(path: &std::path::Path, params: &[String]) -> Result<(ProblemFile, S
     Ok((file, subject))
 }
 
-/// The degenerate Lagrangian of `file` as the dispatch's problem type; an error unless it has
-/// D = 2 coordinates.
+/// The degenerate Lagrangian of `file` as the dispatch's problem type (`verify`, and `run` with
+/// D = 2); an error unless it has D = 2 coordinates.
 pub fn degenerate_view<'a>(
     file: &'a ProblemFile,
     subject: &Subject,
@@ -73,7 +81,10 @@ pub fn degenerate_view<'a>(
     f.view::<DIMENSION>().map_err(|e| {
         unsupported(
             std::path::Path::new(&subject.name),
-            format!("{e}: run/verify support degenerate_lagrangian files with D = {DIMENSION}"),
+            format!(
+                "{e}: verify supports degenerate_lagrangian files with D = {DIMENSION} \
+                 (run takes any D)"
+            ),
         )
     })
 }
@@ -81,6 +92,9 @@ pub fn degenerate_view<'a>(
 /// Runs the method of `spec` on the problem of `file` from the file's initial data.
 pub fn run(file: &ProblemFile, subject: &Subject, spec: &RunSpec) -> Result<Run, CliError> {
     match file {
+        ProblemFile::DegenerateLagrangian(f) if f.dimension() != DIMENSION => {
+            degenerate_on_engine(f, subject, spec)
+        }
         ProblemFile::DegenerateLagrangian(_) => {
             let view = degenerate_view(file, subject)?;
             let (q0, p0) = view.initial();
@@ -107,6 +121,53 @@ pub fn run(file: &ProblemFile, subject: &Subject, spec: &RunSpec) -> Result<Run,
         },
         ProblemFile::Lagrangian(_) => Err(wrong_file_kind(subject)),
     }
+}
+
+/// Runs the degenerate-Lagrangian method of `spec` on `file` through the run-time engine from
+/// the file's initial data.
+fn degenerate_on_engine(
+    file: &DegenerateLagrangianFile,
+    subject: &Subject,
+    spec: &RunSpec,
+) -> Result<Run, CliError> {
+    let path = std::path::Path::new(&subject.name);
+    let Choice::Stepper(info) = spec.method else {
+        let d = file.dimension();
+        return Err(unsupported(
+            path,
+            format!(
+                "{} is a DAE method: on D = {d} coordinates run/verify support the \
+                 degenerate-Lagrangian methods (the DAE views need D = {DIMENSION})",
+                spec.method.name()
+            ),
+        ));
+    };
+    let engine =
+        Engine::catalogue(info.name, file.dims()).map_err(|e| unsupported(path, e.to_string()))?;
+    let stepping = Stepping::new(&engine, file).map_err(|e| unsupported(path, e.to_string()))?;
+    let work = Work::new(file.dims()).map(RefCell::new).ok_or_else(|| {
+        unsupported(
+            path,
+            format!("D = {} does not fit in memory", file.dimension()),
+        )
+    })?;
+    let (q0, p0) = file.initial();
+    let options = Options {
+        project_initial: spec.project_initial,
+        ..Options::new(spec.h, spec.steps)
+    };
+    let subject = Subject {
+        path: Path::Engine,
+        ..subject.clone()
+    };
+    observed_slices(
+        &subject,
+        spec,
+        "|p − ϑ(q)|∞",
+        |q, p| file.energy(q, p),
+        |q, p| file.constraint(q, p, &mut work.borrow_mut()),
+        |observer| Some(run_into(stepping, &q0, &p0, &options, observer)),
+    )
 }
 
 /// Runs a holonomic file of shape `(D, M)` in the instantiation of the built-in system `B`.

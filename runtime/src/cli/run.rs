@@ -66,8 +66,12 @@ impl RunSpec {
 pub enum Path {
     /// Rust compiled from the derive macros (the built-in problems).
     Compiled,
-    /// The symbolic engine's interpreter (tapes) on a problem file.
+    /// The symbolic engine's interpreter (tapes) on a problem file, stepped by a compiled
+    /// stepper.
     Interpreted,
+    /// The run-time stage engine ([`crate::engine`]) on a problem file's tapes: any dimension,
+    /// nothing compiled for the problem or the method.
+    Engine,
 }
 
 impl Path {
@@ -76,6 +80,7 @@ impl Path {
         match self {
             Path::Compiled => "compiled",
             Path::Interpreted => "interpreted",
+            Path::Engine => "engine",
         }
     }
 }
@@ -157,7 +162,7 @@ impl<'a, P, O: ?Sized, const D: usize> Integrate<'a, P, O, D> {
     }
 }
 
-type Outcome<S> = Result<(), Stopped<S, CliError>>;
+pub(super) type Outcome<S> = Result<(), Stopped<S, CliError>>;
 
 impl<P, O: Observer<Error = CliError> + ?Sized, const D: usize> Integrate<'_, P, O, D> {
     fn run<M: StageMethod<P, D>, const N: usize>(self) -> Outcome<crate::error::IntegrateError> {

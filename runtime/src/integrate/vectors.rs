@@ -1,0 +1,88 @@
+//! The one-step driver's vectors of `D` and `M` entries, in one allocation made with the
+//! driver: the carried multiplier `λ_n`, the one the last step read, the next one as it is
+//! formed, the velocity `v_n`, `(q_{n−1}, v_{n−1})`, a stage velocity's guess and
+//! `(q_{n+1}, p_{n+1})`.
+
+use crate::layout::Dims;
+
+/// The vectors, one after the other.
+#[derive(Clone, Debug)]
+pub(super) struct Vectors {
+    data: Vec<f64>,
+    d: usize,
+    m: usize,
+}
+
+/// The vectors, each writable.
+pub(super) struct Parts<'a> {
+    /// `λ_n`.
+    pub(super) lambda: &'a mut [f64],
+    /// The `λ_n` the last step read.
+    pub(super) lambda_read: &'a mut [f64],
+    /// `λ_{n+1}` as it is formed, then the consistent `λ̂` of the multiplier watch.
+    pub(super) lambda_work: &'a mut [f64],
+    /// `v_n`.
+    pub(super) velocity: &'a mut [f64],
+    /// `q_{n−1}`.
+    pub(super) q_prev: &'a mut [f64],
+    /// `v_{n−1}`.
+    pub(super) v_prev: &'a mut [f64],
+    /// A stage velocity's guess.
+    pub(super) guess: &'a mut [f64],
+    /// `q_{n+1}`.
+    pub(super) q1: &'a mut [f64],
+    /// `p_{n+1}`.
+    pub(super) p1: &'a mut [f64],
+}
+
+impl Vectors {
+    /// Zeros for the widths `dims`.
+    pub(super) fn new(dims: Dims) -> Vectors {
+        let (d, m) = (dims.coordinates, dims.constraints);
+        Vectors {
+            data: vec![0.0; 3 * m + 6 * d],
+            d,
+            m,
+        }
+    }
+
+    /// Every vector.
+    pub(super) fn parts(&mut self) -> Parts<'_> {
+        let (d, m) = (self.d, self.m);
+        let (lambda, rest) = self.data.split_at_mut(m);
+        let (lambda_read, rest) = rest.split_at_mut(m);
+        let (lambda_work, rest) = rest.split_at_mut(m);
+        let (velocity, rest) = rest.split_at_mut(d);
+        let (q_prev, rest) = rest.split_at_mut(d);
+        let (v_prev, rest) = rest.split_at_mut(d);
+        let (guess, rest) = rest.split_at_mut(d);
+        let (q1, p1) = rest.split_at_mut(d);
+        Parts {
+            lambda,
+            lambda_read,
+            lambda_work,
+            velocity,
+            q_prev,
+            v_prev,
+            guess,
+            q1,
+            p1,
+        }
+    }
+
+    /// `λ_n`.
+    pub(super) fn lambda(&self) -> &[f64] {
+        &self.data[..self.m]
+    }
+
+    /// The `λ_n` the last step read.
+    pub(super) fn lambda_read(&self) -> &[f64] {
+        &self.data[self.m..2 * self.m]
+    }
+
+    /// `(q_{n+1}, p_{n+1})`.
+    pub(super) fn next(&self) -> (&[f64], &[f64]) {
+        let start = 3 * self.m + 4 * self.d;
+        self.data[start..].split_at(self.d)
+    }
+}
