@@ -107,11 +107,18 @@ fn degenerate_files_of_every_dimension_run() {
         if d % 2 == 1 && d > 1 {
             let stderr = fails_with_code(&args, 1);
             let z = format!("the unknown Lambda, stage 2, component {d}");
-            assert!(stderr.contains("step 1 (t = 0): singular stage Jacobian"), "{stderr}");
+            assert!(
+                stderr.contains("step 1 (t = 0): singular stage Jacobian"),
+                "{stderr}"
+            );
             assert!(stderr.contains(&z), "D = {d}: {stderr}");
         } else {
             let out = sparkgen(&args);
-            assert!(out.status.success(), "D = {d}: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "D = {d}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             assert_eq!(json(&out)["steps"], 200, "D = {d}");
         }
     }
