@@ -18,7 +18,7 @@ pub use loop_integral::{
 };
 pub use order::{OrderFit, empirical_order};
 #[cfg(feature = "catalogue")]
-pub use reference::gauss8;
+pub use reference::{gauss8, gauss8_on_slices};
 
 use crate::error::IntegrateError;
 

@@ -12,9 +12,10 @@
 //! multiplier is the tension (pinned in [`expected_on_index_two_pendulum`]). References:
 //! Gauss(8) at h = 1/400 on the ODE `Ω(q) q̇ = −∇H(q)`, and on `θ̈ = −sin θ` for the pendulums.
 //!
-//! With `--problem-file`, every method of the file's kind on the file's problem (interpreted),
-//! from the file's initial data: the reference is Gauss(8) on the ODE for a degenerate
-//! Lagrangian, and for a holonomic system (which has no ODE form here) the order-8
+//! With `--problem-file`, every method of the file's kind on the file's problem (interpreted;
+//! a degenerate Lagrangian of D ≠ 2 on the run-time engine), from the file's initial data: the
+//! reference is Gauss(8) on the ODE for a degenerate Lagrangian (its vector field from the
+//! file's tapes), and for a holonomic system (which has no ODE form here) the order-8
 //! `RattleLobattoIIIAIIIB5` at h = 1/1000 ([`HOLONOMIC_REFERENCE_STEPS`]), whose error is far
 //! below the floor.
 
@@ -23,14 +24,17 @@ use super::choice::{self, Choice, Kind};
 use super::error::CliError;
 use super::problem_files;
 use super::problems::find;
-use super::registry::{HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
+use super::registry::{
+    DIMENSION, HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS,
+};
 use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, implicit};
-use crate::diagnostics::{empirical_order, gauss8, maximum};
+use crate::diagnostics::{empirical_order, gauss8, gauss8_on_slices, maximum};
+use crate::engine::{Kernels, Work};
 use crate::generated::types::{CarriedMultiplier, MethodFacts, Pinned};
 use crate::holonomic::problems::Pendulum;
 use crate::integrate::vector_field;
 use crate::problem::{DegenerateLagrangian, Vector};
-use crate::problem_file::ProblemFile;
+use crate::problem_file::{DegenerateLagrangianFile, ProblemFile};
 use crate::problems::{DegeneratePendulum, IndexTwoPendulum, LotkaVolterra2d};
 use serde::Serialize;
 
@@ -325,6 +329,21 @@ fn reference<P: DegenerateLagrangian<2>>(problem: &P, q0: Vector<2>) -> Vec<f64>
     gauss8(field, q0, 1.0, 400).as_slice().to_vec()
 }
 
+/// The reference `q(1)` of a degenerate Lagrangian file of any D from its `q₀`, the vector field
+/// `Ω(q) v = −∇H(q)` evaluated on the file's tapes (NaN where `Ω(q)` is singular).
+fn reference_at_run_time(file: &DegenerateLagrangianFile) -> Vec<f64> {
+    let (q0, p0) = file.initial();
+    let Some(mut work) = Work::new(file.dims()) else {
+        return vec![f64::NAN; q0.len()];
+    };
+    let field = |q: &[f64], v: &mut [f64]| {
+        if !file.velocity(q, &p0, None, v, &mut work) {
+            v.fill(f64::NAN);
+        }
+    };
+    gauss8_on_slices(field, &q0, 1.0, 400)
+}
+
 fn subject(name: &str) -> Result<Subject, CliError> {
     find(Some(name)).map(Subject::builtin)
 }
@@ -457,11 +476,16 @@ pub fn verify_file(
                 reason: "problem files hold degenerate Lagrangians or holonomic systems",
             });
         }
-        Kind::Degenerate => {
-            let view = problem_files::degenerate_view(file, subject)?;
-            let (q0, _) = view.initial();
-            reference(&Builtin::File(view), q0)
-        }
+        Kind::Degenerate => match file {
+            ProblemFile::DegenerateLagrangian(f) if f.dimension() != DIMENSION => {
+                reference_at_run_time(f)
+            }
+            _ => {
+                let view = problem_files::degenerate_view(file, subject)?;
+                let (q0, _) = view.initial();
+                reference(&Builtin::File(view), q0)
+            }
+        },
         Kind::Holonomic => {
             let s = HOLONOMIC_STEPPERS
                 .iter()
@@ -494,9 +518,12 @@ pub fn verify_file(
             }
         }
     };
+    // On the engine (a degenerate Lagrangian of D ≠ 2) the DAE views do not apply.
+    let engine = matches!(file, ProblemFile::DegenerateLagrangian(f) if f.dimension() != DIMENSION);
     let methods = choice::methods(subject.kind)
         .into_iter()
         .filter(|(m, _)| selected(m.name(), only))
+        .filter(|(m, _)| !engine || matches!(m, Choice::Stepper(_)))
         .map(|(method, order)| {
             study(
                 method,
@@ -508,7 +535,12 @@ pub fn verify_file(
             )
         })
         .collect();
-    verification(quick, Path::Interpreted, only, methods)
+    let path = if engine {
+        Path::Engine
+    } else {
+        Path::Interpreted
+    };
+    verification(quick, path, only, methods)
 }
 
 /// Whether `name` contains `only` (case-insensitive); every name without a filter.

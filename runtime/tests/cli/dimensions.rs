@@ -8,7 +8,8 @@
 //! stage Jacobian is singular where a coordinate enters neither ϑ nor the other rows (`ϑ_z ≡ 0`,
 //! as `ϑ_u ≡ 0` of the guiding centre, docs/examples.md), stops at step 1 on odd D ≥ 3 naming
 //! the unknown, exit 1, and runs on even D.
-use super::{fails_with_code, json, scratch, sparkgen};
+use super::{fails_with_code, json, problem_file, scratch, sparkgen};
+use sparkgen::cli::registry::STEPPERS;
 
 /// The problem file of D coordinates: vortices `i < n` of circulation `Γ_i = 1 + i/2` with
 /// `ϑ = Γ_i (−y_i, x_i) / 2` and
@@ -123,4 +124,37 @@ fn degenerate_files_of_every_dimension_run() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `verify --problem-file` on the D = 4 guiding centre runs every degenerate-Lagrangian method on
+/// the engine and reports, for each, its measured order or why there is none: runs that fail on
+/// the sweep or in the long run name the failure, and a sweep whose errors never rise above the
+/// floor (the order-8 methods reach 1e-12 at h = 1/2) lists them; SLRK Lobatto IIIE(3) and
+/// SPARK GLRK(2) measure their order 4.
+#[test]
+fn verify_reports_every_method_on_the_guiding_centre() {
+    let file = problem_file("guiding_centre.toml");
+    let out = sparkgen(&["verify", "--quick", "--json", "--problem-file", &file]);
+    let v = json(&out);
+    assert_eq!(v["path"], "engine");
+    let methods = v["methods"].as_array().expect("a list");
+    assert_eq!(methods.len(), STEPPERS.len());
+    let mut measured = 0;
+    for m in methods {
+        assert_eq!(m["problem"], file.as_str());
+        let order = m["measured_order"].as_f64();
+        let reported = [&m["sweep_failed_h"], &m["failures"], &m["errors"]]
+            .iter()
+            .any(|list| list.as_array().is_some_and(|l| !l.is_empty()));
+        assert!(order.is_some() || reported, "neither an order nor why: {m}");
+        measured += usize::from(order.is_some());
+        if matches!(m["name"].as_str(), Some("SlrkLobattoIIIE3" | "SparkGlrk2")) {
+            let order = order.unwrap_or(f64::NAN);
+            assert!((order - 4.0).abs() <= 0.3, "{m}");
+        }
+    }
+    println!(
+        "guiding centre: {measured} of {} methods measure an order",
+        methods.len()
+    );
 }
