@@ -20,7 +20,7 @@ mod program;
 mod stepping;
 mod system;
 
-pub use access::Work;
+pub use access::{Work, holonomic_residuals};
 pub use eval::{Step, Tangent, Workspace};
 pub use kernels::{Degenerate, Hamiltonian, Holonomic, Implicit, Kernels};
 pub use stepping::Stepping;

@@ -38,6 +38,7 @@ pub mod shake;
 mod stages;
 mod tangent;
 
+pub(crate) use consistency::worst_residuals;
 pub use consistency::{ConsistencyResiduals, consistency_residuals, project};
 pub use error::{HolonomicError, HolonomicFailure};
 pub use options::{HolonomicOptions, MultiplierNewton, Tolerances};

@@ -87,6 +87,26 @@ fn hermite_velocity(
     }
 }
 
+/// Value at `τ = 1 + c` of the cubic Hermite interpolant on `[t_{n−1}, t_n]` through
+/// `(y_{n−1}, ẏ_{n−1})` and `(y_n, ẏ_n)`, into `out`.
+pub(crate) fn hermite_value(
+    (y_prev, dy_prev): (&[f64], &[f64]),
+    (y, dy): (&[f64], &[f64]),
+    h: f64,
+    c: f64,
+    out: &mut [f64],
+) {
+    let t = 1.0 + c;
+    let (t2, t3) = (t * t, t * t * t);
+    let h00 = 2.0 * t3 - 3.0 * t2 + 1.0;
+    let h10 = t3 - 2.0 * t2 + t;
+    let h01 = -2.0 * t3 + 3.0 * t2;
+    let h11 = t3 - t2;
+    for (k, o) in out.iter_mut().enumerate() {
+        *o = y_prev[k] * h00 + dy_prev[k] * (h10 * h) + y[k] * h01 + dy[k] * (h11 * h);
+    }
+}
+
 /// `max_k |v_k|`.
 fn amax(v: &[f64]) -> f64 {
     v.iter().fold(0.0f64, |a, b| a.max(b.abs()))
@@ -103,6 +123,8 @@ pub struct Driver<E: StepEquations> {
     vectors: Vectors,
     /// Whether a step was taken (`(q_{n−1}, v_{n−1})` is known).
     started: bool,
+    /// Whether the last step's start had a momentum rate (`(p_{n−1}, ṗ_{n−1})` is known).
+    rated: bool,
     /// The defect of the carried multiplier, for methods that read it back.
     watch: MultiplierWatch,
 }
@@ -137,6 +159,7 @@ impl<E: StepEquations> Driver<E> {
             x: space.vector(),
             vectors: Vectors::new(dims),
             started: false,
+            rated: false,
             watch: MultiplierWatch::default(),
             equations,
         })
@@ -182,26 +205,55 @@ impl<E: StepEquations> Driver<E> {
             q_prev,
             v_prev,
             guess,
+            p_dot,
+            rate_lambda,
+            p_prev,
+            p_dot_prev,
+            rate_lambda_prev,
             ..
         } = self.vectors.parts();
         if !self.equations.velocity(q, p, None, velocity) {
             velocity.fill(0.0);
         }
-        let (dims, x) = (self.equations.dims(), self.x.entries_mut());
+        let rated = self.equations.momentum_rate(q, p, p_dot, rate_lambda);
+        let hermite = rated && self.rated;
+        self.rated = rated;
+        let (dims, x, h) = (self.equations.dims(), self.x.entries_mut(), self.h);
         for (b, block) in self.equations.unknowns().blocks.iter().enumerate() {
-            if block.role == Role::Velocity {
-                for i in 0..block.stages {
-                    let c = self.equations.nodes().get(i).copied().unwrap_or(0.5);
-                    if self.started {
-                        let at = (q, &velocity[..]);
-                        hermite_velocity((q_prev, v_prev), at, self.h, c, guess);
-                    } else {
-                        guess.copy_from_slice(velocity);
+            for i in 0..block.stages {
+                let c = self.equations.nodes().get(i).copied().unwrap_or(0.5);
+                let guess = &mut guess[..dims.of(block.width)];
+                match block.role {
+                    Role::Velocity if self.started => {
+                        hermite_velocity((q_prev, v_prev), (q, velocity), h, c, guess);
                     }
-                    let o = self.equations.unknowns().offset(b, i, dims);
-                    x[o..o + guess.len()].copy_from_slice(guess);
+                    Role::Velocity => guess.copy_from_slice(velocity),
+                    Role::Momentum if hermite => {
+                        hermite_value((p_prev, p_dot_prev), (p, p_dot), h, c, guess);
+                    }
+                    Role::Momentum if rated => {
+                        for ((g, p), r) in guess.iter_mut().zip(p).zip(p_dot.iter()) {
+                            *g = p + c * h * r;
+                        }
+                    }
+                    Role::Multiplier if hermite => {
+                        for ((g, l), l_prev) in
+                            guess.iter_mut().zip(&*rate_lambda).zip(&*rate_lambda_prev)
+                        {
+                            *g = l + (l - l_prev) * c;
+                        }
+                    }
+                    Role::Multiplier if rated => guess.copy_from_slice(rate_lambda),
+                    _ => continue,
                 }
+                let o = self.equations.unknowns().offset(b, i, dims);
+                x[o..o + guess.len()].copy_from_slice(guess);
             }
+        }
+        if rated {
+            p_prev.copy_from_slice(p);
+            p_dot_prev.copy_from_slice(p_dot);
+            rate_lambda_prev.copy_from_slice(rate_lambda);
         }
     }
 

@@ -18,7 +18,7 @@ use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, Vp
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic};
 use sparkgen::integrate::{Options, integrate, run_into};
-use sparkgen::problem_file::{DegenerateLagrangianFile, ProblemFile};
+use sparkgen::problem_file::{DegenerateLagrangianFile, HolonomicFile, ProblemFile};
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solution::{Observer, Point};
 use std::convert::Infallible;
@@ -38,6 +38,9 @@ enum Stepper {
     EngineSlrk,
     /// The engine's VPRK Gauss(3) on the guiding-centre problem file (D = 4).
     EngineFile,
+    /// The engine's Lobatto IIIA–IIIB RATTLE(3) on the pendulum's problem file, whose guess
+    /// evaluates the momentum rate at every step.
+    EngineHolonomicFile,
 }
 
 /// Counts the points of a run, keeping nothing.
@@ -75,6 +78,15 @@ fn guiding_centre_file() -> DegenerateLagrangianFile {
     }
 }
 
+/// The shipped pendulum problem file.
+fn pendulum_file() -> HolonomicFile {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/pendulum.toml");
+    match ProblemFile::read(path) {
+        Ok(ProblemFile::Holonomic(file)) => file,
+        other => panic!("the example file states a holonomic system: {other:?}"),
+    }
+}
+
 /// The shipped Lotka–Volterra problem file.
 fn lotka_volterra_file() -> DegenerateLagrangianFile {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/lotka_volterra.toml");
@@ -99,6 +111,8 @@ fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
     let view = file.view::<2>().expect("two coordinates");
     let gc = guiding_centre_file();
     let (gq, gp) = gc.initial();
+    let pf = pendulum_file();
+    let (pq, pp) = pf.initial();
     let kernels = engine::Degenerate(&lv);
     let region = Region::new(GLOBAL);
     let completed = match stepper {
@@ -127,6 +141,7 @@ fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
             steps,
         ),
         Stepper::EngineFile => engine_run("VprkGauss3", &gc, &gq, &gp, steps),
+        Stepper::EngineHolonomicFile => engine_run("RattleLobattoIIIAIIIB3", &pf, pq, pp, steps),
     };
     let change = region.change();
     assert_eq!(completed.ok(), Some(steps), "{stepper:?}");
@@ -141,6 +156,7 @@ fn main() {
         Stepper::SlrkFile,
         Stepper::EngineSlrk,
         Stepper::EngineFile,
+        Stepper::EngineHolonomicFile,
     ] {
         let first = allocations(1, stepper);
         let (short, long) = (allocations(10, stepper), allocations(1000, stepper));
@@ -149,7 +165,10 @@ fn main() {
              steps {short:?}, for 1000 steps {long:?}"
         );
         assert_eq!(short, long, "{stepper:?}");
-        if !matches!(stepper, Stepper::EngineSlrk | Stepper::EngineFile) {
+        if !matches!(
+            stepper,
+            Stepper::EngineSlrk | Stepper::EngineFile | Stepper::EngineHolonomicFile
+        ) {
             assert!(
                 short.0 <= 6,
                 "only the solution's four vectors, the driver's vectors and the state are allocated: {short:?}"

@@ -30,6 +30,8 @@ use std::process::{Command, Output};
 mod dimensions;
 #[path = "cli/exit_codes.rs"]
 mod exit_codes;
+#[path = "cli/holonomic_shapes.rs"]
+mod holonomic_shapes;
 #[path = "cli/recommendation.rs"]
 mod recommendation;
 #[path = "cli/scale.rs"]

@@ -7,8 +7,9 @@
 //! built-in problems ([`Builtin::File`]), holonomic files the one of the built-in system of
 //! their shape `(D, M)` ([`OrFile::File`], shapes [`HOLONOMIC_SHAPES`]). Degenerate Lagrangian
 //! files of any other `D` run their degenerate-Lagrangian methods on the run-time engine
-//! ([`crate::engine`], [`Path::Engine`]) through the same driver; other holonomic shapes are an
-//! error naming the supported ones.
+//! ([`crate::engine`], [`Path::Engine`]) through the same driver, and so do holonomic files of
+//! any other shape with the Lobatto IIIA–IIIB RATTLE methods (RATTLE and SHAKE, hand-written on
+//! fixed-size storage, are an error there naming the shapes they run on).
 
 use super::builtin::{Builtin, OrFile};
 use super::choice::Choice;
@@ -17,7 +18,7 @@ use super::error::CliError;
 use super::params::Params;
 use super::registry::{DIMENSION, HOLONOMIC_SHAPES, HolonomicDispatch, Shape};
 use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, observed_slices};
-use crate::engine::{Engine, Kernels, Stepping, Work};
+use crate::engine::{Engine, Kernels, Stepping, Work, holonomic_residuals};
 use crate::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
 use crate::integrate::{Options, run_into};
 use crate::problem::HolonomicSystem;
@@ -89,6 +90,16 @@ pub fn degenerate_view<'a>(
     })
 }
 
+/// Whether `file` runs on the run-time engine: a degenerate Lagrangian with D ≠ 2, or a
+/// holonomic system of a shape `(D, M)` without a compiled instantiation.
+pub fn on_engine(file: &ProblemFile) -> bool {
+    match file {
+        ProblemFile::DegenerateLagrangian(f) => f.dimension() != DIMENSION,
+        ProblemFile::Holonomic(f) => !HOLONOMIC_SHAPES.contains(&(f.dimension(), f.constraints())),
+        ProblemFile::Lagrangian(_) => false,
+    }
+}
+
 /// Runs the method of `spec` on the problem of `file` from the file's initial data.
 pub fn run(file: &ProblemFile, subject: &Subject, spec: &RunSpec) -> Result<Run, CliError> {
     match file {
@@ -104,20 +115,7 @@ pub fn run(file: &ProblemFile, subject: &Subject, spec: &RunSpec) -> Result<Run,
             (2, 1) => holonomic_file::<Pendulum, 2, 1>(f, subject, spec),
             (3, 1) => holonomic_file::<SphericalPendulum, 3, 1>(f, subject, spec),
             (9, 3) => holonomic_file::<Triatomic, 9, 3>(f, subject, spec),
-            (d, m) => {
-                let shapes: Vec<String> = HOLONOMIC_SHAPES
-                    .iter()
-                    .map(|(d, m)| format!("(D, M) = ({d}, {m})"))
-                    .collect();
-                Err(unsupported(
-                    std::path::Path::new(&subject.name),
-                    format!(
-                        "a holonomic system with D = {d} coordinates and M = {m} constraints; \
-                         run/verify support {}",
-                        shapes.join(", ")
-                    ),
-                ))
-            }
+            _ => holonomic_on_engine(f, subject, spec),
         },
         ProblemFile::Lagrangian(_) => Err(wrong_file_kind(subject)),
     }
@@ -142,20 +140,100 @@ fn degenerate_on_engine(
             ),
         ));
     };
-    let engine =
-        Engine::catalogue(info.name, file.dims()).map_err(|e| unsupported(path, e.to_string()))?;
-    let stepping = Stepping::new(&engine, file).map_err(|e| unsupported(path, e.to_string()))?;
-    let work = Work::new(file.dims()).map(RefCell::new).ok_or_else(|| {
-        unsupported(
-            path,
-            format!("D = {} does not fit in memory", file.dimension()),
-        )
-    })?;
     let (q0, p0) = file.initial();
     let options = Options {
         project_initial: spec.project_initial,
         ..Options::new(spec.h, spec.steps)
     };
+    let residual = (
+        "|p − ϑ(q)|∞",
+        |file: &DegenerateLagrangianFile, q: &[f64], p: &[f64], work: &mut Work| {
+            file.constraint(q, p, work)
+        },
+    );
+    run_on_engine(
+        file,
+        info.name,
+        (subject, spec),
+        (&q0, &p0),
+        &options,
+        residual,
+    )
+}
+
+/// Runs the holonomic stage method of `spec` (Lobatto IIIA–IIIB RATTLE) on `file` through the
+/// run-time engine from the file's initial data, which must be consistent.
+fn holonomic_on_engine(
+    file: &HolonomicFile,
+    subject: &Subject,
+    spec: &RunSpec,
+) -> Result<Run, CliError> {
+    let path = std::path::Path::new(&subject.name);
+    let (d, m) = (file.dimension(), file.constraints());
+    let shapes = || {
+        let shapes: Vec<String> = HOLONOMIC_SHAPES
+            .iter()
+            .map(|(d, m)| format!("({d}, {m})"))
+            .collect();
+        shapes.join(", ")
+    };
+    let Choice::HolonomicStepper(info) = spec.method else {
+        return Err(unsupported(
+            path,
+            format!(
+                "{} runs on the (D, M) shapes {}; on D = {d}, M = {m} run/verify support the \
+                 Lobatto IIIA–IIIB RATTLE methods (s = 2 is RATTLE's scheme)",
+                spec.method.name(),
+                shapes()
+            ),
+        ));
+    };
+    if spec.project_initial {
+        return Err(unsupported(
+            path,
+            format!(
+                "--project-initial on a holonomic system runs on the (D, M) shapes {}; \
+                 on D = {d}, M = {m} give initial data with c(q₀) = 0 and G(q₀)M⁻¹p₀ = 0",
+                shapes()
+            ),
+        ));
+    }
+    let (q0, p0) = file.initial();
+    let options = Options::new(spec.h, spec.steps);
+    let residual = (
+        "relative |c(q)|",
+        |file: &HolonomicFile, q: &[f64], p: &[f64], work: &mut Work| {
+            holonomic_residuals(file, q, p, work).map_or(f64::NAN, |r| r.position)
+        },
+    );
+    run_on_engine(
+        file,
+        info.name,
+        (subject, spec),
+        (q0, p0),
+        &options,
+        residual,
+    )
+}
+
+/// Runs the catalogue method `name` on `problem` through the run-time engine from `(q₀, p₀)`,
+/// observing the energy and the constraint residual `residual` (what it measures, and how).
+fn run_on_engine<K: Kernels>(
+    problem: &K,
+    name: &str,
+    (subject, spec): (&Subject, &RunSpec),
+    (q0, p0): (&[f64], &[f64]),
+    options: &Options,
+    (measures, residual): (&'static str, impl Fn(&K, &[f64], &[f64], &mut Work) -> f64),
+) -> Result<Run, CliError> {
+    let path = std::path::Path::new(&subject.name);
+    let dims = problem.dims();
+    let engine = Engine::catalogue(name, dims).map_err(|e| unsupported(path, e.to_string()))?;
+    let stepping = Stepping::new(&engine, problem).map_err(|e| unsupported(path, e.to_string()))?;
+    let work = Work::new(dims).map(RefCell::new).ok_or_else(|| {
+        let d = dims.coordinates;
+        unsupported(path, format!("D = {d} does not fit in memory"))
+    })?;
     let subject = Subject {
         path: Path::Engine,
         ..subject.clone()
@@ -163,10 +241,10 @@ fn degenerate_on_engine(
     observed_slices(
         &subject,
         spec,
-        "|p − ϑ(q)|∞",
-        |q, p| file.energy(q, p),
-        |q, p| file.constraint(q, p, &mut work.borrow_mut()),
-        |observer| Some(run_into(stepping, &q0, &p0, &options, observer)),
+        measures,
+        |q, p| problem.energy(q, p),
+        |q, p| residual(problem, q, p, &mut work.borrow_mut()),
+        |observer| Some(run_into(stepping, q0, p0, options, observer)),
     )
 }
 

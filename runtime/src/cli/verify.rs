@@ -518,12 +518,12 @@ pub fn verify_file(
             }
         }
     };
-    // On the engine (a degenerate Lagrangian of D ≠ 2) the DAE views do not apply.
-    let engine = matches!(file, ProblemFile::DegenerateLagrangian(f) if f.dimension() != DIMENSION);
+    // On the engine the DAE views, RATTLE and SHAKE do not apply.
+    let engine = problem_files::on_engine(file);
     let methods = choice::methods(subject.kind)
         .into_iter()
         .filter(|(m, _)| selected(m.name(), only))
-        .filter(|(m, _)| !engine || matches!(m, Choice::Stepper(_)))
+        .filter(|(m, _)| !engine || matches!(m, Choice::Stepper(_) | Choice::HolonomicStepper(_)))
         .map(|(method, order)| {
             study(
                 method,

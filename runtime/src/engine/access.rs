@@ -2,9 +2,12 @@
 //! [`crate::kind::Access`] gives the compiled steppers (a velocity for the initial guess, the
 //! constraint's residual, a consistent momentum), for the kinds whose kernels determine them.
 //! Degenerate Lagrangians: `Ω(q) v = −∇H(q)` with `Ω = J − Jᵀ`, `J = ∂ϑ/∂q`, the residual
-//! `|p − ϑ(q)|∞`, the momentum `ϑ(q)` and `dφ = (−J, I)`. Holonomic systems: `v = M⁻¹ p` and `|c(q)|∞`.
+//! `|p − ϑ(q)|∞`, the momentum `ϑ(q)` and `dφ = (−J, I)`. Holonomic systems: `v = M⁻¹ p`, the
+//! relative violations of `c(q) = 0` and `G(q) M⁻¹ p = 0`, and the momentum rate `ṗ` with the
+//! index-1 multiplier `λ(q, p)` the stage momenta and multipliers are guessed from.
 
 use super::Kernels;
+use crate::holonomic::{ConsistencyResiduals, worst_residuals};
 use crate::layout::Dims;
 use crate::solve::{Dynamic, Lu};
 use sparkgen_description::structure::{AtomKind, Kernel, ProblemKind};
@@ -15,17 +18,28 @@ pub struct Work {
     matrix: Vec<f64>,
     vector: Vec<f64>,
     lu: Lu<Dynamic>,
+    /// `G`, `∂(G v)/∂q` (`M × D` each) and `M⁻¹Gᵀ` (`D × M`).
+    rows: Vec<f64>,
+    /// `A = G M⁻¹ Gᵀ` (`M × M`).
+    gram: Vec<f64>,
+    /// `v = M⁻¹p` and `M⁻¹∇V` (`D` each).
+    columns: Vec<f64>,
+    gram_lu: Lu<Dynamic>,
 }
 
 impl Work {
     /// Storage for a problem of widths `dims`; `None` where a `D × D` matrix does not fit in
     /// the address space.
     pub fn new(dims: Dims) -> Option<Work> {
-        let d = dims.coordinates;
+        let (d, m) = (dims.coordinates, dims.constraints);
         Some(Work {
             matrix: vec![0.0; d.checked_mul(d)?],
-            vector: vec![0.0; d.max(dims.constraints)],
+            vector: vec![0.0; d.max(m)],
             lu: Lu::new(Dynamic::new(d)?),
+            rows: vec![0.0; m.checked_mul(d)?.checked_mul(3)?],
+            gram: vec![0.0; m.checked_mul(m)?],
+            columns: vec![0.0; d.checked_mul(2)?],
+            gram_lu: Lu::new(Dynamic::new(m)?),
         })
     }
 }
@@ -66,13 +80,18 @@ pub(super) fn velocity<K: Kernels + ?Sized>(
         }
         ProblemKind::Holonomic => {
             problem.matrix(AtomKind::MassInverse, &[], vector_of(matrix, d * d));
-            for (vi, row) in v.iter_mut().zip(matrix.chunks_exact(d)) {
-                *vi = row.iter().zip(p).map(|(a, b)| a * b).sum();
-            }
+            product(matrix, p, v);
         }
         _ => return false,
     }
     v.iter().all(|x| x.is_finite())
+}
+
+/// `y = A x` for the row-major `A` of `y.len()` rows and `x.len()` columns.
+fn product(a: &[f64], x: &[f64], y: &mut [f64]) {
+    for (yi, row) in y.iter_mut().zip(a.chunks_exact(x.len())) {
+        *yi = row.iter().zip(x).map(|(a, b)| a * b).sum();
+    }
 }
 
 /// The first `len` entries of `buffer`.
@@ -80,7 +99,8 @@ fn vector_of(buffer: &mut [f64], len: usize) -> &mut [f64] {
     &mut buffer[..len]
 }
 
-/// `|p − ϑ(q)|∞` or `|c(q)|∞`; NaN for another kind.
+/// `|p − ϑ(q)|∞`, or the larger relative violation of a holonomic system's constraints
+/// ([`holonomic_residuals`]); NaN for another kind.
 pub(super) fn constraint<K: Kernels + ?Sized>(
     problem: &K,
     q: &[f64],
@@ -97,13 +117,120 @@ pub(super) fn constraint<K: Kernels + ?Sized>(
                 .zip(p)
                 .fold(0.0f64, |a, (t, p)| a.max((p - t).abs()))
         }
-        ProblemKind::Holonomic => {
-            let c = vector_of(&mut work.vector, dims.constraints);
-            problem.vector(Kernel::Map, &[q], c);
-            amax(c)
-        }
+        ProblemKind::Holonomic => holonomic_residuals(problem, q, p, work)
+            .map_or(f64::NAN, |r| r.position.max(r.velocity)),
         _ => f64::NAN,
     }
+}
+
+/// The relative violations of `c(q) = 0` and `G(q) M⁻¹ p = 0` of a holonomic system at
+/// `(q, p)` ([`ConsistencyResiduals`], as the compiled steppers measure them); `None` for
+/// another kind.
+pub fn holonomic_residuals<K: Kernels + ?Sized>(
+    problem: &K,
+    q: &[f64],
+    p: &[f64],
+    work: &mut Work,
+) -> Option<ConsistencyResiduals> {
+    if problem.kind() != ProblemKind::Holonomic {
+        return None;
+    }
+    let (d, m) = (q.len(), problem.dims().constraints);
+    let Work {
+        matrix,
+        vector,
+        rows,
+        columns,
+        ..
+    } = work;
+    let (g, rest) = rows.split_at_mut(m * d);
+    let gv = &mut rest[..m];
+    let (v, _) = columns.split_at_mut(d);
+    let c = vector_of(vector, m);
+    problem.vector(Kernel::Map, &[q], c);
+    problem.matrix(AtomKind::J, &[q], g);
+    problem.matrix(AtomKind::MassInverse, &[], vector_of(matrix, d * d));
+    product(&matrix[..d * d], p, v);
+    product(g, v, gv);
+    let norms = g
+        .chunks_exact(d)
+        .map(|row| row.iter().map(|x| x * x).sum::<f64>().sqrt());
+    let terms = c
+        .iter()
+        .zip(gv.iter())
+        .zip(norms)
+        .map(|((c, gv), n)| (*c, *gv, n));
+    Some(worst_residuals(terms, amax(q), amax(v)))
+}
+
+/// The momentum rate `ṗ = −∇V(q) − G(q)ᵀλ` of a holonomic system at `(q, p)` into `p_dot`,
+/// with the index-1 multiplier `λ(q, p)` into `lambda`: the second derivative of
+/// `c(q(t)) = 0` along `q̇ = v = M⁻¹p`, `A(q) λ = ∂(G v)/∂q · v − G M⁻¹∇V(q)` with the Gram
+/// matrix `A = G M⁻¹ Gᵀ`. `false` for another kind, a singular `A` or a rate that is not
+/// finite.
+pub(super) fn momentum_rate<K: Kernels + ?Sized>(
+    problem: &K,
+    q: &[f64],
+    p: &[f64],
+    p_dot: &mut [f64],
+    lambda: &mut [f64],
+    work: &mut Work,
+) -> bool {
+    if problem.kind() != ProblemKind::Holonomic {
+        return false;
+    }
+    let (d, m) = (q.len(), lambda.len());
+    let Work {
+        matrix,
+        rows,
+        gram,
+        columns,
+        gram_lu,
+        ..
+    } = work;
+    let minv = vector_of(matrix, d * d);
+    let (g, rest) = rows.split_at_mut(m * d);
+    let (curvature, rest) = rest.split_at_mut(m * d);
+    let minv_gt = &mut rest[..d * m];
+    let (v, rest) = columns.split_at_mut(d);
+    let minv_grad = &mut rest[..d];
+    problem.matrix(AtomKind::MassInverse, &[], minv);
+    product(minv, p, v);
+    problem.matrix(AtomKind::J, &[q], g);
+    problem.matrix(AtomKind::DJac, &[q, v], curvature);
+    problem.vector(Kernel::Gradient, &[q], p_dot);
+    product(minv, p_dot, minv_grad);
+    // λ's right-hand side: ∂(G v)/∂q · v − G (M⁻¹∇V).
+    for ((l, dj), g) in lambda
+        .iter_mut()
+        .zip(curvature.chunks_exact(d))
+        .zip(g.chunks_exact(d))
+    {
+        *l = dj.iter().zip(v.iter()).map(|(a, b)| a * b).sum::<f64>()
+            - g.iter()
+                .zip(minv_grad.iter())
+                .map(|(a, b)| a * b)
+                .sum::<f64>();
+    }
+    // M⁻¹Gᵀ (D × M), then A = G (M⁻¹Gᵀ).
+    for (k, row) in minv.chunks_exact(d).enumerate() {
+        for (a, g_a) in g.chunks_exact(d).enumerate() {
+            minv_gt[k * m + a] = row.iter().zip(g_a).map(|(x, y)| x * y).sum();
+        }
+    }
+    for (a, g_a) in g.chunks_exact(d).enumerate() {
+        for b in 0..m {
+            gram[a * m + b] = (0..d).map(|k| g_a[k] * minv_gt[k * m + b]).sum();
+        }
+    }
+    if gram_lu.refactor(gram).is_err() {
+        return false;
+    }
+    gram_lu.solve_in_place(lambda);
+    for (k, pk) in p_dot.iter_mut().enumerate() {
+        *pk = -*pk - (0..m).map(|a| g[a * d + k] * lambda[a]).sum::<f64>();
+    }
+    p_dot.iter().chain(lambda.iter()).all(|x| x.is_finite())
 }
 
 /// `ϑ(q)` into `p` for a degenerate Lagrangian; `false` for another kind.

@@ -88,6 +88,22 @@ impl Kernels for HolonomicFile {
         let result = method.map(|m| self.evaluate(m, args, out));
         or_nan(out, result);
     }
+
+    /// `H(q, p) = ½ pᵀM⁻¹p + V(q)` (`M⁻¹` evaluated into a vector made for the call).
+    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
+        let d = q.len();
+        let (mut minv, mut v) = (vec![0.0; d.checked_mul(d)?], [0.0]);
+        self.evaluate(HolonomicMethod::InverseMassMatrix, &[], &mut minv)
+            .ok()?;
+        self.evaluate(HolonomicMethod::Potential, &[q], &mut v)
+            .ok()?;
+        let kinetic: f64 = minv
+            .chunks_exact(d)
+            .zip(p)
+            .map(|(row, pk)| pk * row.iter().zip(p).map(|(a, b)| a * b).sum::<f64>())
+            .sum();
+        Some(0.5 * kinetic + v[0])
+    }
 }
 
 #[cfg(test)]

@@ -48,6 +48,21 @@ pub trait Kernels {
         access::velocity(self, q, p, v, work)
     }
 
+    /// The momentum rate `ṗ` at `(q, p)` into `p_dot` (`D` long) with the multiplier `λ` it
+    /// holds into `lambda` (`M` long), from which the stage momenta and multipliers are
+    /// extrapolated; `false` where the problem determines none. By default the index-1
+    /// multiplier of a holonomic system ([`access`](super::access)).
+    fn momentum_rate(
+        &self,
+        q: &[f64],
+        p: &[f64],
+        p_dot: &mut [f64],
+        lambda: &mut [f64],
+        work: &mut Work,
+    ) -> bool {
+        access::momentum_rate(self, q, p, p_dot, lambda, work)
+    }
+
     /// The residual of the algebraic constraint at `(q, p)` (`|p − ϑ(q)|∞`, `|c(q)|∞`, …).
     fn constraint(&self, q: &[f64], p: &[f64], work: &mut Work) -> f64 {
         access::constraint(self, q, p, work)

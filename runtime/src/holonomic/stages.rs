@@ -13,6 +13,7 @@ use super::core::{OneStep, StepperCore, record, run};
 use super::error::{HolonomicError, HolonomicFailure};
 use super::multipliers::ConstraintFrame;
 use super::options::{HolonomicOptions, Tolerances};
+use crate::integrate::hermite_value;
 use crate::layout::Role;
 use crate::problem::{HolonomicSystem, Matrix, Vector};
 use crate::solution::{Observer, Solution, StepStats, Stopped, accepted};
@@ -47,13 +48,13 @@ fn hermite<const D: usize>(
     h: f64,
     c: f64,
 ) -> Vector<D> {
-    let t = 1.0 + c;
-    let (t2, t3) = (t * t, t * t * t);
-    let h00 = 2.0 * t3 - 3.0 * t2 + 1.0;
-    let h10 = t3 - 2.0 * t2 + t;
-    let h01 = -2.0 * t3 + 3.0 * t2;
-    let h11 = t3 - t2;
-    y0 * h00 + dy0 * (h10 * h) + y1 * h01 + dy1 * (h11 * h)
+    let mut y = Vector::<D>::zeros();
+    let (start, end) = (
+        (y0.as_slice(), dy0.as_slice()),
+        (y1.as_slice(), dy1.as_slice()),
+    );
+    hermite_value(start, end, h, c, y.as_mut_slice());
+    y
 }
 
 impl<'a, Meth, P, const D: usize, const M: usize, const N: usize> StageStepper<'a, Meth, P, D, M, N>

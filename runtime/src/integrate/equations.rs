@@ -59,6 +59,13 @@ pub trait StepEquations {
     /// [`Access::velocity_with_multiplier`] with the consistent multiplier `λ̂`); `false`
     /// where the problem determines none.
     fn velocity(&self, q: &[f64], p: &[f64], multiplier: Option<&[f64]>, v: &mut [f64]) -> bool;
+    /// Writes the momentum rate `ṗ` at `(q, p)` and the multiplier `λ` it holds, from which
+    /// the stage momenta and multipliers are extrapolated; `false` (the default) where the
+    /// problem determines none, and the last step's unknowns are the guess.
+    fn momentum_rate(&self, q: &[f64], p: &[f64], p_dot: &mut [f64], lambda: &mut [f64]) -> bool {
+        let _ = (q, p, p_dot, lambda);
+        false
+    }
     /// The residual of the algebraic constraint ([`Access::constraint`]).
     fn constraint(&self, q: &[f64], p: &[f64]) -> f64;
     /// Writes a momentum consistent with `q` ([`Access::consistent_momentum`]); `false` where

@@ -1,7 +1,7 @@
 //! The one-step driver's vectors of `D` and `M` entries, in one allocation made with the
 //! driver: the carried multiplier `λ_n`, the one the last step read, the next one as it is
-//! formed, the velocity `v_n`, `(q_{n−1}, v_{n−1})`, a stage velocity's guess and
-//! `(q_{n+1}, p_{n+1})`.
+//! formed, the velocity `v_n`, `(q_{n−1}, v_{n−1})`, a stage velocity's guess, the momentum rate
+//! `ṗ_n` with its multiplier and those of the previous step, and `(q_{n+1}, p_{n+1})`.
 
 use crate::layout::Dims;
 
@@ -27,8 +27,18 @@ pub(super) struct Parts<'a> {
     pub(super) q_prev: &'a mut [f64],
     /// `v_{n−1}`.
     pub(super) v_prev: &'a mut [f64],
-    /// A stage velocity's guess.
+    /// A stage vector's guess (`max(D, M)` entries).
     pub(super) guess: &'a mut [f64],
+    /// `ṗ_n`.
+    pub(super) p_dot: &'a mut [f64],
+    /// The multiplier of `ṗ_n`.
+    pub(super) rate_lambda: &'a mut [f64],
+    /// `p_{n−1}`.
+    pub(super) p_prev: &'a mut [f64],
+    /// `ṗ_{n−1}`.
+    pub(super) p_dot_prev: &'a mut [f64],
+    /// The multiplier of `ṗ_{n−1}`.
+    pub(super) rate_lambda_prev: &'a mut [f64],
     /// `q_{n+1}`.
     pub(super) q1: &'a mut [f64],
     /// `p_{n+1}`.
@@ -40,7 +50,7 @@ impl Vectors {
     pub(super) fn new(dims: Dims) -> Vectors {
         let (d, m) = (dims.coordinates, dims.constraints);
         Vectors {
-            data: vec![0.0; 3 * m + 6 * d],
+            data: vec![0.0; 5 * m + 8 * d + d.max(m)],
             d,
             m,
         }
@@ -55,7 +65,12 @@ impl Vectors {
         let (velocity, rest) = rest.split_at_mut(d);
         let (q_prev, rest) = rest.split_at_mut(d);
         let (v_prev, rest) = rest.split_at_mut(d);
-        let (guess, rest) = rest.split_at_mut(d);
+        let (guess, rest) = rest.split_at_mut(d.max(m));
+        let (p_dot, rest) = rest.split_at_mut(d);
+        let (rate_lambda, rest) = rest.split_at_mut(m);
+        let (p_prev, rest) = rest.split_at_mut(d);
+        let (p_dot_prev, rest) = rest.split_at_mut(d);
+        let (rate_lambda_prev, rest) = rest.split_at_mut(m);
         let (q1, p1) = rest.split_at_mut(d);
         Parts {
             lambda,
@@ -65,6 +80,11 @@ impl Vectors {
             q_prev,
             v_prev,
             guess,
+            p_dot,
+            rate_lambda,
+            p_prev,
+            p_dot_prev,
+            rate_lambda_prev,
             q1,
             p1,
         }
@@ -82,7 +102,7 @@ impl Vectors {
 
     /// `(q_{n+1}, p_{n+1})`.
     pub(super) fn next(&self) -> (&[f64], &[f64]) {
-        let start = 3 * self.m + 4 * self.d;
+        let start = 5 * self.m + 6 * self.d + self.d.max(self.m);
         self.data[start..].split_at(self.d)
     }
 }
