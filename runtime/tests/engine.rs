@@ -20,6 +20,11 @@ use sparkgen::stage::StageSystem;
 use sparkgen::stage::{StageMethod, TangentBlocks};
 use std::cell::RefCell;
 
+// Whole runs through the one driver, in this binary so that the catalogue's steppers on
+// Lotka–Volterra are compiled once for both.
+#[path = "engine/runs.rs"]
+mod runs;
+
 /// The agreement asked of every entry: `|a − b| ≤ TOLERANCE · max(1, max |a|)` over each
 /// function's output.
 const TOLERANCE: f64 = 1e-13;
