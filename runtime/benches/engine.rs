@@ -2,8 +2,8 @@
 //! (upstream defaults, h = 0.1, at `q₀`): one residual, one Jacobian, one Newton solve of the
 //! first step's stage equations from the velocity guess, and one step of the one driver
 //! (`step_*`: the compiled stepper, the engine on the compiled problem's kernels, the engine on
-//! the problem file's tapes); and one step on the guiding-centre example (D = 4, compiled
-//! derive against the engine on the problem file), side by side in one run:
+//! the problem file's tapes); and one step on the guiding-centre example (D = 4: the compiled
+//! derive, the engine on its kernels, the engine on the problem file), side by side in one run:
 //! `cargo bench -p sparkgen --bench engine`. The ratio engine / compiled of each pair is the
 //! figure to read (absolute times on a shared machine are noise).
 //! Smoke mode: `cargo test --benches -p sparkgen` runs every benchmark once.
@@ -12,7 +12,7 @@ use sparkgen::engine::{self, Engine, Kernels, Scratch, StageEquations, Step, Ste
 use sparkgen::integrate::{Compiled, Driver, StepEquations};
 use sparkgen::kind::Access;
 use sparkgen::layout::{Dims, Role};
-use sparkgen::problem::Vector;
+use sparkgen::problem::{DegenerateLagrangian, Vector};
 use sparkgen::problem_file::{DegenerateLagrangianFile, ProblemFile};
 use sparkgen::problems::GuidingCentre;
 use sparkgen::problems::LotkaVolterra2d;
@@ -43,6 +43,23 @@ fn engine_steps<K: Kernels>(bencher: Bencher, name: &str, problem: &K, q: &[f64]
     let engine = Engine::catalogue(name, problem.dims()).expect("in catalogue");
     let stepping = Stepping::new(&engine, problem).expect("the problem fits");
     steps(bencher, stepping, q, p);
+}
+
+/// The engine of `name` on the kernels of the compiled degenerate Lagrangian `problem`.
+fn engine_on_compiled<P: DegenerateLagrangian<D>, const D: usize>(
+    bencher: Bencher,
+    name: &str,
+    problem: &P,
+    q: &Vector<D>,
+    p: &Vector<D>,
+) {
+    engine_steps(
+        bencher,
+        name,
+        &engine::Degenerate(problem),
+        q.as_slice(),
+        p.as_slice(),
+    );
 }
 
 const fn unknowns(layout: &sparkgen::layout::Layout, dims: Dims) -> usize {
@@ -177,14 +194,7 @@ macro_rules! pair {
             #[divan::bench]
             fn step_engine(bencher: Bencher) {
                 let (lv, q, p, _) = data::<M>($n);
-                let problem = engine::Degenerate(&lv);
-                engine_steps(
-                    bencher,
-                    stringify!($method),
-                    &problem,
-                    q.as_slice(),
-                    p.as_slice(),
-                );
+                engine_on_compiled(bencher, stringify!($method), &lv, &q, &p);
             }
 
             #[divan::bench]
@@ -203,7 +213,8 @@ macro_rules! pair {
     };
 }
 
-/// One step of `$method` on the guiding centre (D = 4), compiled and by the engine on the file.
+/// One step of `$method` on the guiding centre (D = 4): compiled, by the engine on the
+/// compiled problem's kernels, and by the engine on the file.
 macro_rules! guiding_centre {
     ($module:ident, $method:ident) => {
         mod $module {
@@ -217,6 +228,13 @@ macro_rules! guiding_centre {
                 let (q, p) = gc.initial(GuidingCentre::SCREW_PINCH_Q0);
                 let equations = Compiled::<M, _, 4, N>::new(&gc);
                 steps(bencher, equations, q.as_slice(), p.as_slice());
+            }
+
+            #[divan::bench]
+            fn step_engine(bencher: Bencher) {
+                let gc = GuidingCentre::SCREW_PINCH;
+                let (q, p) = gc.initial(GuidingCentre::SCREW_PINCH_Q0);
+                engine_on_compiled(bencher, stringify!($method), &gc, &q, &p);
             }
 
             #[divan::bench]

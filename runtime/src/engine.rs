@@ -28,7 +28,7 @@ pub use system::{Scratch, StageEquations};
 
 use crate::layout::{Dims, Layout};
 use crate::stage::MultiplierUpdate;
-use program::Program;
+use program::{Partials, Program, Section};
 use sparkgen_description::structure::{MethodError, ProblemKind};
 use sparkgen_description::{Coefficient, Method, Scalar};
 
@@ -236,8 +236,27 @@ impl Engine {
         let program = &self.program;
         eval::load(program, ws, step);
         eval::run(program, &program.residual, ws, problem);
+        ws.residual_current = true;
         for &(at, offset, len) in &program.stores {
             r[offset..offset + len].copy_from_slice(&ws.arena[at..at + len]);
+        }
+    }
+
+    /// The section of `partials` to run for `step`: with `reuse`, and when the residual was
+    /// the last evaluation at `step` on `ws`, without the residual's operations (whose values
+    /// are then in the arena: the caller vouches that the problem is the same).
+    fn partials<'p>(
+        &self,
+        ws: &mut Workspace,
+        step: &Step<'_>,
+        partials: &'p Partials,
+        reuse: bool,
+    ) -> &'p Section {
+        eval::load(&self.program, ws, step);
+        if reuse && ws.residual_current {
+            &partials.after_residual
+        } else {
+            &partials.full
         }
     }
 
@@ -249,10 +268,22 @@ impl Engine {
         step: &Step<'_>,
         j: &mut [f64],
     ) {
-        let program = &self.program;
-        eval::load(program, ws, step);
-        eval::run(program, &program.jacobian, ws, problem);
-        eval::add_blocks(program, &program.jacobian, ws, Some(j), None);
+        self.jacobian_of(ws, problem, step, j, false);
+    }
+
+    /// [`Engine::jacobian`]; with `reuse`, after the residual at `step` on the same problem, the
+    /// values the residual computed are not computed again.
+    pub(crate) fn jacobian_of<K: Kernels + ?Sized>(
+        &self,
+        ws: &mut Workspace,
+        problem: &K,
+        step: &Step<'_>,
+        j: &mut [f64],
+        reuse: bool,
+    ) {
+        let section = self.partials(ws, step, &self.program.jacobian, reuse);
+        eval::run(&self.program, section, ws, problem);
+        eval::add_blocks(section, ws, Some(j), None);
     }
 
     /// Writes the partials of the residual and the update with respect to the inputs and the
@@ -264,10 +295,24 @@ impl Engine {
         step: &Step<'_>,
         t: &mut Tangent,
     ) {
-        let program = &self.program;
-        eval::load(program, ws, step);
-        eval::run(program, &program.tangent, ws, problem);
-        eval::add_blocks(program, &program.tangent, ws, None, Some(t));
+        let section = self.partials(ws, step, &self.program.tangent, false);
+        eval::run(&self.program, section, ws, problem);
+        eval::add_blocks(section, ws, None, Some(t));
+    }
+
+    /// Writes `∂r/∂q` and `∂r/∂p` into `t` (the rest of `t` zero), as [`Engine::tangent`] does
+    /// without the update's partials; `reuse` as for [`Engine::jacobian_of`].
+    pub(crate) fn residual_partials<K: Kernels + ?Sized>(
+        &self,
+        ws: &mut Workspace,
+        problem: &K,
+        step: &Step<'_>,
+        t: &mut Tangent,
+        reuse: bool,
+    ) {
+        let section = self.partials(ws, step, &self.program.scales, reuse);
+        eval::run(&self.program, section, ws, problem);
+        eval::add_blocks(section, ws, None, Some(t));
     }
 
     /// Writes `(q_{n+1}, p_{n+1})` from the converged unknowns `step.x`.

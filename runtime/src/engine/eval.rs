@@ -2,7 +2,7 @@
 //! its block additions. Nothing here allocates.
 
 use super::Kernels;
-use super::program::{BlockAdd, Op, Program, ScalarSpec, Section, Target, input_offsets};
+use super::program::{Op, Program, ScalarSpec, Section, Target, input_offsets};
 
 /// The storage of one evaluation: the arena and the scalars of the current step size, allocated
 /// once per engine ([`super::Engine::workspace`]).
@@ -10,18 +10,28 @@ use super::program::{BlockAdd, Op, Program, ScalarSpec, Section, Target, input_o
 pub struct Workspace {
     pub(super) arena: Vec<f64>,
     scalars: Vec<f64>,
+    /// `[1, −1, s₀, −s₀, s₁, −s₁, …]`: the coefficients of the block additions' terms.
+    signed: Vec<f64>,
     powers: Vec<f64>,
     /// The step size the scalars were computed for (NaN before the first call).
     h: f64,
+    /// Whether the residual's operations last ran on the inputs in the arena.
+    pub(super) residual_current: bool,
 }
 
 impl Workspace {
     pub(super) fn new(program: &Program) -> Workspace {
+        let mut arena = vec![0.0; program.arena];
+        arena[program.one] = 1.0;
+        let mut signed = vec![0.0; 2 * program.scalars.len() + 2];
+        signed[..2].copy_from_slice(&[1.0, -1.0]);
         Workspace {
-            arena: vec![0.0; program.arena],
+            arena,
             scalars: vec![0.0; program.scalars.len()],
+            signed,
             powers: vec![0.0; program.max_power as usize + 1],
             h: f64::NAN,
+            residual_current: false,
         }
     }
 }
@@ -97,17 +107,40 @@ pub struct Step<'a> {
     pub x: &'a [f64],
 }
 
-/// Loads the inputs and the scalars of `h`.
+/// Whether `new` equals `old` bit for bit.
+fn same(old: &[f64], new: &[f64]) -> bool {
+    old.iter().zip(new).all(|(a, b)| a.to_bits() == b.to_bits())
+}
+
+/// Loads the inputs and the scalars of `h`; inputs that differ from those in the arena mark the
+/// residual's values stale.
 pub(super) fn load(program: &Program, ws: &mut Workspace, inputs: &Step<'_>) {
     let [q, p, lambda, x] = input_offsets(program.dims);
-    let (d, m) = (program.dims.coordinates, program.dims.constraints);
-    ws.arena[q..q + d].copy_from_slice(&inputs.q[..d]);
-    ws.arena[p..p + d].copy_from_slice(&inputs.p[..d]);
+    let (d, m, n) = (
+        program.dims.coordinates,
+        program.dims.constraints,
+        program.n,
+    );
     // λ_n is M long for methods that carry it, empty otherwise (and then never read).
     let read = inputs.lambda.len().min(m);
-    ws.arena[lambda..lambda + read].copy_from_slice(&inputs.lambda[..read]);
-    ws.arena[lambda + read..lambda + m].fill(0.0);
-    ws.arena[x..x + program.n].copy_from_slice(&inputs.x[..program.n]);
+    let arena = &mut ws.arena;
+    let unchanged = ws.h.to_bits() == inputs.h.to_bits()
+        && same(&arena[q..q + d], &inputs.q[..d])
+        && same(&arena[p..p + d], &inputs.p[..d])
+        && same(&arena[lambda..lambda + read], &inputs.lambda[..read])
+        && arena[lambda + read..lambda + m]
+            .iter()
+            .all(|l| l.to_bits() == 0)
+        && same(&arena[x..x + n], &inputs.x[..n]);
+    if unchanged {
+        return;
+    }
+    ws.residual_current = false;
+    arena[q..q + d].copy_from_slice(&inputs.q[..d]);
+    arena[p..p + d].copy_from_slice(&inputs.p[..d]);
+    arena[lambda..lambda + read].copy_from_slice(&inputs.lambda[..read]);
+    arena[lambda + read..lambda + m].fill(0.0);
+    arena[x..x + n].copy_from_slice(&inputs.x[..n]);
     if ws.h.to_bits() != inputs.h.to_bits() {
         scalars(program, ws, inputs.h);
     }
@@ -131,7 +164,12 @@ fn scalars(program: &Program, ws: &mut Workspace, h: f64) {
         (k, true) => ws.powers[k as usize],
         (k, false) => m.literal * ws.powers[k as usize],
     };
-    for (value, spec) in ws.scalars.iter_mut().zip(&program.scalars) {
+    for ((value, spec), signed) in ws
+        .scalars
+        .iter_mut()
+        .zip(&program.scalars)
+        .zip(ws.signed[2..].chunks_exact_mut(2))
+    {
         *value = match spec {
             ScalarSpec::Magnitude(m) => magnitude(m),
             ScalarSpec::Poly(parts) => {
@@ -146,6 +184,7 @@ fn scalars(program: &Program, ws: &mut Workspace, h: f64) {
                     })
             }
         };
+        signed.copy_from_slice(&[*value, -*value]);
     }
 }
 
@@ -166,23 +205,27 @@ pub(super) fn run<K: Kernels + ?Sized>(
                 first,
                 last,
             } => {
-                let terms = &program.terms[first..last];
-                for i in 0..len {
-                    let mut acc = 0.0;
-                    for (k, t) in terms.iter().enumerate() {
-                        let x = arena[t.src + i];
-                        let product = match t.scalar {
-                            Some(s) => x * ws.scalars[s],
-                            None => x,
-                        };
-                        acc = match (k, t.negative) {
-                            (0, false) => product,
-                            (0, true) => -product,
-                            (_, false) => acc + product,
-                            (_, true) => acc - product,
-                        };
+                // `± x·s` as `x·(±s)` and `± x` as `x·(±1)`: equal in IEEE arithmetic, summed
+                // left to right in each entry, without a branch per entry.
+                let coefficient = |t: &super::program::LinearTerm| {
+                    let s = t.scalar.map_or(1.0, |s| ws.scalars[s]);
+                    if t.negative { -s } else { s }
+                };
+                let target = out..out + len;
+                match program.terms[first..last].split_first() {
+                    None => arena[target].fill(0.0),
+                    Some((head, tail)) => {
+                        let c = coefficient(head);
+                        for i in 0..len {
+                            arena[out + i] = arena[head.src + i] * c;
+                        }
+                        for t in tail {
+                            let c = coefficient(t);
+                            for i in 0..len {
+                                arena[out + i] += arena[t.src + i] * c;
+                            }
+                        }
                     }
-                    arena[out + i] = acc;
                 }
             }
             Op::Vector {
@@ -278,35 +321,34 @@ fn arguments<'a>(inputs: &'a [f64], args: &super::program::Args) -> [&'a [f64]; 
     slices
 }
 
-/// The rows and columns of a target's matrix, and its storage.
+/// The storage of a target's matrix.
 fn target<'a>(
     tangent: &'a mut Option<&mut Tangent>,
     jacobian: &'a mut Option<&mut [f64]>,
     which: Target,
-    program: &Program,
-) -> Option<(&'a mut [f64], usize)> {
-    let (n, d) = (program.n, program.dims.coordinates);
+) -> Option<&'a mut [f64]> {
     match which {
-        Target::Jacobian => jacobian.as_deref_mut().map(|j| (j, n)),
+        Target::Jacobian => jacobian.as_deref_mut(),
         other => {
             let t = tangent.as_deref_mut()?;
             Some(match other {
-                Target::RQ => (&mut t.r_q[..], d),
-                Target::RP => (&mut t.r_p[..], d),
-                Target::QX => (&mut t.q_x[..], n),
-                Target::PX => (&mut t.p_x[..], n),
-                Target::QQ => (&mut t.q_q[..], d),
-                Target::QP => (&mut t.q_p[..], d),
-                Target::PQ => (&mut t.p_q[..], d),
-                Target::PP | Target::Jacobian => (&mut t.p_p[..], d),
+                Target::RQ => &mut t.r_q[..],
+                Target::RP => &mut t.r_p[..],
+                Target::QX => &mut t.q_x[..],
+                Target::PX => &mut t.p_x[..],
+                Target::QQ => &mut t.q_q[..],
+                Target::QP => &mut t.q_p[..],
+                Target::PQ => &mut t.p_q[..],
+                Target::PP | Target::Jacobian => &mut t.p_p[..],
             })
         }
     }
 }
 
-/// Adds the blocks of `section` into the Jacobian or the tangent (zeroed first).
+/// Adds the blocks of `section` into the Jacobian or the tangent (zeroed first), term by term
+/// ([`super::program::Cell`]): `± v·s` as `v·(±s)` and an identity's `± s` as `1·(±s)`, equal
+/// in IEEE arithmetic.
 pub(super) fn add_blocks(
-    program: &Program,
     section: &Section,
     ws: &Workspace,
     mut jacobian: Option<&mut [f64]>,
@@ -318,37 +360,12 @@ pub(super) fn add_blocks(
     if let Some(t) = tangent.as_deref_mut() {
         t.fill(0.0);
     }
-    for add in &section.adds {
-        let BlockAdd {
-            target: which,
-            row,
-            col,
-            rows,
-            cols,
-            source,
-            scalar,
-            negative,
-        } = *add;
-        let Some((storage, stride)) = target(&mut tangent, &mut jacobian, which, program) else {
+    for (which, cells) in &section.cells {
+        let Some(storage) = target(&mut tangent, &mut jacobian, *which) else {
             continue;
         };
-        let s = scalar.map_or(1.0, |s| ws.scalars[s]);
-        let signed = |v: f64| if negative { -v } else { v };
-        match source {
-            None => {
-                for k in 0..rows {
-                    storage[(row + k) * stride + col + k] += signed(s);
-                }
-            }
-            Some(at) => {
-                for r in 0..rows {
-                    for c in 0..cols {
-                        let v = ws.arena[at + r * cols + c];
-                        let term = if scalar.is_some() { v * s } else { v };
-                        storage[(row + r) * stride + col + c] += signed(term);
-                    }
-                }
-            }
+        for cell in cells {
+            storage[cell.at] += ws.arena[cell.source] * ws.signed[cell.coefficient];
         }
     }
 }

@@ -108,7 +108,7 @@ impl Kernels for HolonomicFile {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Degenerate, Engine, Holonomic, Kernels, Step};
+    use super::super::{Degenerate, Engine, Holonomic, Kernels, Step, Tangent};
     use crate::holonomic::problems::Pendulum;
     use crate::layout::Dims;
     use crate::problem_file::ProblemFile;
@@ -158,6 +158,65 @@ mod tests {
             same(method, &lv_file, &Degenerate(&lv), &q, &p);
         }
         assert_eq!(lv_file.dims(), Dims::uniform(2));
+    }
+
+    /// The partials evaluated after the residual at the same inputs, without the residual's
+    /// operations, equal the whole sections' bit for bit, for every method of the catalogue on
+    /// the kernels of its kind (Lotka–Volterra's file, the pendulum's file).
+    #[test]
+    fn partials_after_the_residual_equal_the_whole_evaluation() {
+        use crate::generated::descriptions::DESCRIPTIONS;
+        let ProblemFile::DegenerateLagrangian(lv) = file("lotka_volterra.toml") else {
+            panic!("a degenerate Lagrangian");
+        };
+        let ProblemFile::Holonomic(pendulum) = file("pendulum.toml") else {
+            panic!("a holonomic system");
+        };
+        let names = DESCRIPTIONS
+            .iter()
+            .flat_map(|(_, text)| text.lines())
+            .filter_map(|l| l.strip_prefix("method "));
+        let mut checked = 0;
+        for name in names {
+            let (problem, q, p): (&dyn Kernels, _, _) = match Engine::catalogue(name, lv.dims()) {
+                Ok(e) if e.check(&lv).is_ok() => (&lv, [2.0, 1.0], [1.02, 1.97]),
+                _ => (&pendulum, [0.6, -0.8], [0.08, 0.06]),
+            };
+            let Ok(engine) = Engine::catalogue(name, problem.dims()) else {
+                continue;
+            };
+            if engine.check(problem).is_err() {
+                continue;
+            }
+            let n = engine.len();
+            let x: Vec<f64> = (0..n).map(|k| 0.05 * (k as f64 + 1.0).sin()).collect();
+            let step = Step {
+                h: 0.1,
+                q: &q,
+                p: &p,
+                lambda: &[0.01, 0.02],
+                x: &x,
+            };
+            let lambda = &step.lambda[..engine.dims().constraints.min(2)];
+            let step = Step { lambda, ..step };
+            let (mut fresh, mut reused) = (engine.workspace(), engine.workspace());
+            let mut r = vec![0.0; n];
+            let (mut j_full, mut j_reused) = (vec![0.0; n * n], vec![1.0; n * n]);
+            engine.jacobian(&mut fresh, problem, &step, &mut j_full);
+            engine.residual(&mut reused, problem, &step, &mut r);
+            engine.jacobian_of(&mut reused, problem, &step, &mut j_reused, true);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&j_full), bits(&j_reused), "{name}");
+            let d = engine.dims().coordinates;
+            let (mut t_full, mut t_reused) = (Tangent::zero(n, d), Tangent::zero(n, d));
+            engine.tangent(&mut fresh, problem, &step, &mut t_full);
+            engine.residual(&mut reused, problem, &step, &mut r);
+            engine.residual_partials(&mut reused, problem, &step, &mut t_reused, true);
+            assert_eq!(bits(&t_full.r_q), bits(&t_reused.r_q), "{name}");
+            assert_eq!(bits(&t_full.r_p), bits(&t_reused.r_p), "{name}");
+            checked += 1;
+        }
+        assert!(checked >= 270, "{checked} methods checked");
     }
 
     #[test]

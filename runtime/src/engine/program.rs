@@ -137,11 +137,110 @@ pub(crate) struct BlockAdd {
     pub negative: bool,
 }
 
-/// The operations of one function of the step.
+/// One term `target[at] += arena[source] · signed[coefficient]` of a block addition, with
+/// `signed = [1, −1, s₀, −s₀, s₁, −s₁, …]` from the scalars `s_k` of the step size (an identity
+/// block's `source` is the arena's constant 1).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cell {
+    pub at: usize,
+    pub source: usize,
+    pub coefficient: usize,
+}
+
+/// The operations of one function of the step: the values and matrices it needs, then the
+/// block additions of its partials, and the same additions as the terms of each target's
+/// entries (in the order of the additions, so that every entry sums its terms in that order).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Section {
     pub ops: Vec<Op>,
     pub adds: Vec<BlockAdd>,
+    pub cells: Vec<(Target, Vec<Cell>)>,
+}
+
+impl Section {
+    /// Writes [`Section::cells`] from the additions, for `n` unknowns and `d` coordinates and
+    /// the arena's constant 1 at `one`.
+    fn flatten(&mut self, one: usize, n: usize, d: usize) {
+        let mut cells: Vec<(Target, Vec<Cell>)> = Vec::new();
+        for add in &self.adds {
+            let stride = match add.target {
+                Target::Jacobian | Target::QX | Target::PX => n,
+                _ => d,
+            };
+            let coefficient = add.scalar.map_or(0, |s| 2 + 2 * s) + usize::from(add.negative);
+            let k = match cells.iter().position(|(t, _)| *t == add.target) {
+                Some(k) => k,
+                None => {
+                    cells.push((add.target, Vec::new()));
+                    cells.len() - 1
+                }
+            };
+            let list = &mut cells[k].1;
+            let at = |r: usize, c: usize| (add.row + r) * stride + add.col + c;
+            match add.source {
+                None => list.extend((0..add.rows).map(|k| Cell {
+                    at: at(k, k),
+                    source: one,
+                    coefficient,
+                })),
+                Some(source) => {
+                    for r in 0..add.rows {
+                        list.extend((0..add.cols).map(|c| Cell {
+                            at: at(r, c),
+                            source: source + r * add.cols + c,
+                            coefficient,
+                        }));
+                    }
+                }
+            }
+        }
+        self.cells = cells;
+    }
+}
+
+impl Op {
+    /// The arena offset the operation writes.
+    fn out(&self) -> usize {
+        match *self {
+            Op::Zero { out, .. }
+            | Op::Linear { out, .. }
+            | Op::Vector { out, .. }
+            | Op::Matrix { out, .. }
+            | Op::MatVec { out, .. }
+            | Op::Transpose { out, .. }
+            | Op::Product { out, .. }
+            | Op::Shift { out, .. } => out,
+        }
+    }
+}
+
+/// A function of the step's partials: its whole section, and the same without the operations
+/// of the residual's section, for inputs whose residual was the last evaluation (every slot
+/// holds one value or matrix, so those slots still hold what the operations would write).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Partials {
+    pub full: Section,
+    pub after_residual: Section,
+}
+
+impl Partials {
+    fn new(mut full: Section, residual: &Section, (one, n, d): (usize, usize, usize)) -> Partials {
+        full.flatten(one, n, d);
+        let written: BTreeSet<usize> = residual.ops.iter().map(Op::out).collect();
+        let after_residual = Section {
+            ops: full
+                .ops
+                .iter()
+                .filter(|op| !written.contains(&op.out()))
+                .copied()
+                .collect(),
+            ..full.clone()
+        };
+        Partials {
+            full,
+            after_residual,
+        }
+    }
 }
 
 /// A compiled method.
@@ -151,6 +250,8 @@ pub(crate) struct Program {
     /// Unknowns (and residual rows) N.
     pub n: usize,
     pub arena: usize,
+    /// The arena's constant 1.
+    pub one: usize,
     pub terms: Vec<LinearTerm>,
     pub scalars: Vec<ScalarSpec>,
     pub max_power: u32,
@@ -160,8 +261,11 @@ pub(crate) struct Program {
     pub q_next: usize,
     pub p_next: usize,
     pub residual: Section,
-    pub jacobian: Section,
-    pub tangent: Section,
+    pub jacobian: Partials,
+    /// Every partial of the tangent map.
+    pub tangent: Partials,
+    /// Only `∂r/∂q` and `∂r/∂p`, which the row scales read.
+    pub scales: Partials,
     pub update: Section,
 }
 
@@ -597,6 +701,7 @@ pub(crate) fn compile(
         scalars: Vec::new(),
         max_power: 1,
     };
+    let one = b.allocate(1);
     for v in 0..method.values.len() {
         let len = b.term_width(Term::Value(v));
         let slot = b.allocate(len);
@@ -673,12 +778,27 @@ pub(crate) fn compile(
             tangent_items.push((target, 0, col, width, derivative));
         }
     }
-    let jacobian = b.derivative_section(&jac, &jacobian_items);
-    let tangent = b.derivative_section(&jac, &tangent_items);
+    let residual_rows = |item: &&(Target, usize, usize, usize, &Derivative<DoubleDouble>)| {
+        matches!(item.0, Target::RQ | Target::RP)
+    };
+    let scale_items: Vec<_> = tangent_items
+        .iter()
+        .filter(residual_rows)
+        .copied()
+        .collect();
+    let sizes = (one, n, d);
+    let jacobian = Partials::new(
+        b.derivative_section(&jac, &jacobian_items),
+        &residual,
+        sizes,
+    );
+    let tangent = Partials::new(b.derivative_section(&jac, &tangent_items), &residual, sizes);
+    let scales = Partials::new(b.derivative_section(&jac, &scale_items), &residual, sizes);
     Program {
         dims,
         n,
         arena: b.arena,
+        one,
         terms: b.terms,
         scalars: b.scalars,
         max_power: b.max_power,
@@ -688,6 +808,7 @@ pub(crate) fn compile(
         residual,
         jacobian,
         tangent,
+        scales,
         update,
     }
 }

@@ -93,8 +93,9 @@ impl<K: Kernels + ?Sized> NonlinearSystem<Dynamic> for StageEquations<'_, K> {
     fn jacobian(&self, x: &[f64], j: &mut [f64]) {
         let scratch = &mut *self.scratch.borrow_mut();
         let step = self.step(x);
+        // The problem is the same at every call: the residual's values may be reused.
         self.engine
-            .jacobian(&mut scratch.workspace, self.problem, &step, j);
+            .jacobian_of(&mut scratch.workspace, self.problem, &step, j, true);
     }
 
     fn scale(&self) -> f64 {
@@ -107,7 +108,9 @@ impl<K: Kernels + ?Sized> NonlinearSystem<Dynamic> for StageEquations<'_, K> {
         let scratch = &mut *self.scratch.borrow_mut();
         let step = self.step(x);
         let Scratch { workspace, tangent } = scratch;
-        self.engine.tangent(workspace, self.problem, &step, tangent);
+        // The problem is the same at every call: the residual's values may be reused.
+        self.engine
+            .residual_partials(workspace, self.problem, &step, tangent, true);
         let width = self.q.len();
         let rows = tangent
             .r_q
