@@ -8,7 +8,8 @@
 //! `L_z = Σ_i (x_i p_{y,i} − y_i p_{x,i})`, is conserved to round-off (the constraints and the
 //! potential are invariant under rotations about z: discrete Noether). RATTLE and SHAKE, hand
 //! written on fixed-size storage, name the shapes they run on.
-use super::{fails_with_code, floats, json, scratch, sparkgen};
+use super::{fails_with_code, floats, json, problem_file, scratch, sparkgen};
+use sparkgen::problem_file::ProblemFile;
 
 /// A chain of `n` links in `k = 2` or `3` space dimensions, with the link directions and angular
 /// rates of each link spread so that the motion is not rigid.
@@ -192,4 +193,48 @@ fn verify_measures_orders_on_a_chain_of_twelve_coordinates() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The shipped `spherical_chain.toml` is this test's chain of four links in space, its initial
+/// data bit for bit, and runs on the engine holding `c(q) = 0` and `L_z` to round-off.
+#[test]
+fn the_shipped_spherical_chain_runs_on_the_engine() {
+    let chain = Chain { k: 3, n: 4 };
+    let (_, q0, p0) = chain.initial();
+    let file = problem_file("spherical_chain.toml");
+    let Ok(ProblemFile::Holonomic(shipped)) = ProblemFile::read(&file) else {
+        panic!("spherical_chain.toml states a holonomic system");
+    };
+    assert_eq!((shipped.dimension(), shipped.constraints()), (12, 4));
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let (q, p) = shipped.initial();
+    assert_eq!((bits(q), bits(p)), (bits(&q0), bits(&p0)));
+    let args = [
+        "run",
+        "--problem-file",
+        &file,
+        "--method",
+        "RattleLobattoIIIAIIIB",
+        "--stages",
+        "3",
+        "--h",
+        "0.01",
+        "--steps",
+        "2000",
+        "--json",
+    ];
+    let out = sparkgen(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["path"], "engine");
+    let residual = v["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);
+    assert!(residual <= 1e-13, "{residual:e}");
+    let (q1, p1) = (floats(&v["q_final"]), floats(&v["p_final"]));
+    let l0 = chain.angular_momentum(&q0, &p0);
+    let drift = (chain.angular_momentum(&q1, &p1) - l0).abs() / l0.abs();
+    assert!(drift <= 1e-12, "{drift:e}");
 }
