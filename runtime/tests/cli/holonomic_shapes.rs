@@ -103,6 +103,40 @@ impl Chain {
     }
 }
 
+/// The JSON of a successful run of Lobatto IIIA–IIIB RATTLE with `stages` stages on `file`,
+/// `steps` steps of h = 0.01.
+fn rattle_lobatto(file: &str, stages: &str, steps: &str) -> serde_json::Value {
+    let args = [
+        "run",
+        "--problem-file",
+        file,
+        "--method",
+        "RattleLobattoIIIAIIIB",
+        "--stages",
+        stages,
+        "--h",
+        "0.01",
+        "--steps",
+        steps,
+        "--json",
+    ];
+    let out = sparkgen(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{file}, s = {stages}: {stderr}");
+    json(&out)
+}
+
+impl Chain {
+    /// `|L_z(q₁, p₁) − L_z(q₀, p₀)| / max(|L_z(q₀, p₀)|, 1)` from the initial data to the final
+    /// state of the run `v`.
+    fn drift(&self, v: &serde_json::Value) -> f64 {
+        let (_, q0, p0) = self.initial();
+        let (q1, p1) = (floats(&v["q_final"]), floats(&v["p_final"]));
+        let l0 = self.angular_momentum(&q0, &p0);
+        (self.angular_momentum(&q1, &p1) - l0).abs() / l0.abs().max(1.0)
+    }
+}
+
 #[test]
 fn holonomic_files_of_every_shape_run() {
     let dir = scratch("holonomic_shapes");
@@ -117,35 +151,15 @@ fn holonomic_files_of_every_shape_run() {
             // The energy error of order 2s − 2 at h = 0.01 over t = 10, with room for the
             // longer, faster-swinging chains.
             for (stages, energy_bound) in [("2", 1e-2), ("3", 1e-5)] {
-                let args = [
-                    "run",
-                    "--problem-file",
-                    &file,
-                    "--method",
-                    "RattleLobattoIIIAIIIB",
-                    "--stages",
-                    stages,
-                    "--h",
-                    "0.01",
-                    "--steps",
-                    "1000",
-                    "--json",
-                ];
-                let out = sparkgen(&args);
-                let stderr = String::from_utf8_lossy(&out.stderr);
-                assert!(out.status.success(), "(D, M) = ({d}, {m}): {stderr}");
-                let v = json(&out);
+                let v = rattle_lobatto(&file, stages, "1000");
                 let shape = format!("(D, M) = ({d}, {m}), s = {stages}");
                 let expected = if compiled { "interpreted" } else { "engine" };
                 assert_eq!(v["path"], expected, "{shape}");
                 assert_eq!(v["steps"], 1000, "{shape}");
                 let residual = v["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);
                 let energy = v["max_energy_error"].as_f64().unwrap_or(f64::NAN);
-                let (_, q0, p0) = chain.initial();
-                let (q1, p1) = (floats(&v["q_final"]), floats(&v["p_final"]));
-                assert_eq!(q1.len(), d, "{shape}");
-                let l0 = chain.angular_momentum(&q0, &p0);
-                let drift = (chain.angular_momentum(&q1, &p1) - l0).abs() / l0.abs().max(1.0);
+                assert_eq!(floats(&v["q_final"]).len(), d, "{shape}");
+                let drift = chain.drift(&v);
                 println!(
                     "{shape}: max relative |c| = {residual:.1e}, energy error = {energy:.1e}, \
                      L_z drift = {drift:.1e}"
@@ -209,32 +223,10 @@ fn the_shipped_spherical_chain_runs_on_the_engine() {
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     let (q, p) = shipped.initial();
     assert_eq!((bits(q), bits(p)), (bits(&q0), bits(&p0)));
-    let args = [
-        "run",
-        "--problem-file",
-        &file,
-        "--method",
-        "RattleLobattoIIIAIIIB",
-        "--stages",
-        "3",
-        "--h",
-        "0.01",
-        "--steps",
-        "2000",
-        "--json",
-    ];
-    let out = sparkgen(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = json(&out);
+    let v = rattle_lobatto(&file, "3", "2000");
     assert_eq!(v["path"], "engine");
     let residual = v["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);
     assert!(residual <= 1e-13, "{residual:e}");
-    let (q1, p1) = (floats(&v["q_final"]), floats(&v["p_final"]));
-    let l0 = chain.angular_momentum(&q0, &p0);
-    let drift = (chain.angular_momentum(&q1, &p1) - l0).abs() / l0.abs();
+    let drift = chain.drift(&v);
     assert!(drift <= 1e-12, "{drift:e}");
 }
