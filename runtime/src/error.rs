@@ -84,10 +84,11 @@ pub enum IntegrateError {
         /// Time at the start of the step.
         time: f64,
     },
-    /// `|φ(q₀, p₀)|` (`|p₀ − ϑ(q₀)|` for a degenerate Lagrangian) exceeds the tolerance and no
-    /// projection was requested or available.
+    /// The constraint residual of `(q₀, p₀)` (`|p₀ − ϑ(q₀)|∞` for a degenerate Lagrangian, the
+    /// larger relative violation of `c(q₀) = 0` and `G(q₀)M⁻¹p₀ = 0` for a holonomic system)
+    /// exceeds the tolerance and no projection was requested or available.
     #[error(
-        "inconsistent initial data: |φ(q₀, p₀)|∞ = {residual:e} > {tolerance:e} (φ = p − ϑ(q) for a degenerate Lagrangian; project p₀ = ϑ(q₀) with `--project-initial`, or `project_initial` in the options, where the kind allows it)"
+        "inconsistent initial data: the constraint residual {residual:e} > {tolerance:e} (|p₀ − ϑ(q₀)|∞ for a degenerate Lagrangian, the relative violation of c(q₀) = 0 or G(q₀)M⁻¹p₀ = 0 for a holonomic system; `--project-initial`, or `project_initial` in the options, projects them where the kind and shape allow it)"
     )]
     InconsistentInitialData {
         /// `|φ(q₀, p₀)|∞`.

@@ -169,6 +169,21 @@ fn holonomic_files_of_every_shape_run() {
                 assert!(drift <= 1e-12, "{shape}: {drift:e}");
             }
             if !compiled {
+                // Initial data off c = 0 (q₀'s first entry rounded) are refused, exit 2.
+                let (_, q0, _) = chain.initial();
+                let rounded = chain.file().replacen(&format!("{:?}", q0[0]), "0.2955", 1);
+                let off = dir.join(format!("chain_{k}d_{n}_off.toml"));
+                std::fs::write(&off, rounded).expect("scratch file written");
+                let off = off.to_string_lossy().to_string();
+                let args = [
+                    "run",
+                    "--problem-file",
+                    &off,
+                    "--method",
+                    "RattleLobattoIIIAIIIB",
+                ];
+                let stderr = fails_with_code(&args, 2);
+                assert!(stderr.contains("inconsistent initial data"), "{stderr}");
                 for method in ["Rattle", "Shake"] {
                     let args = ["run", "--problem-file", &file, "--method", method];
                     let stderr = fails_with_code(&args, 2);
