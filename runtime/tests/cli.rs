@@ -32,6 +32,8 @@ mod dimensions;
 mod exit_codes;
 #[path = "cli/holonomic_shapes.rs"]
 mod holonomic_shapes;
+#[path = "cli/lagrangian_files.rs"]
+mod lagrangian_files;
 #[path = "cli/recommendation.rs"]
 mod recommendation;
 #[path = "cli/scale.rs"]

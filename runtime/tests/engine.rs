@@ -24,6 +24,9 @@ use std::cell::RefCell;
 // Lotka–Volterra are compiled once for both.
 #[path = "engine/runs.rs"]
 mod runs;
+// A Lagrangian problem file on the engine against the compiled steppers on the derive.
+#[path = "engine/lagrangian.rs"]
+mod lagrangian;
 
 /// The agreement asked of every entry: `|a − b| ≤ TOLERANCE · max(1, max |a|)` over each
 /// function's output.

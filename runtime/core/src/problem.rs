@@ -34,7 +34,7 @@ pub use dirac_hamiltonian::DiracHamiltonian;
 pub use hamiltonian_dae::HamiltonianDae;
 pub use holonomic_system::{HolonomicSystem, MassMatrixError, check_mass_matrix};
 pub use implicit_dae::ImplicitDae;
-pub use lagrangian::Lagrangian;
+pub use lagrangian::{Lagrangian, inverse_legendre};
 pub use lagrangian_dae::LagrangianDae;
 pub use lagrangian_ode::{LagrangianOde, affine_velocity};
 

@@ -9,7 +9,9 @@
 //! files of any other `D` run their degenerate-Lagrangian methods on the run-time engine
 //! ([`crate::engine`], [`Path::Engine`]) through the same driver, and so do holonomic files of
 //! any other shape with the Lobatto IIIA–IIIB RATTLE methods (RATTLE and SHAKE, hand-written on
-//! fixed-size storage, are an error there naming the shapes they run on).
+//! fixed-size storage, are an error there naming the shapes they run on), and Lagrangian files
+//! of any `D` with the implicit-DAE methods on their Euler–Lagrange equations (no constraint,
+//! `M = 0`).
 
 use super::builtin::{Builtin, OrFile};
 use super::choice::Choice;
@@ -23,7 +25,8 @@ use crate::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
 use crate::integrate::{Options, run_into};
 use crate::problem::HolonomicSystem;
 use crate::problem_file::{
-    DegenerateLagrangianFile, DegenerateLagrangianView, HolonomicFile, ProblemFile,
+    DegenerateLagrangianFile, DegenerateLagrangianView, HolonomicFile, LagrangianFile,
+    LagrangianMethod, ProblemFile,
 };
 use std::cell::RefCell;
 
@@ -53,14 +56,7 @@ pub fn load(path: &std::path::Path, params: &[String]) -> Result<(ProblemFile, S
     let kind = match &file {
         ProblemFile::DegenerateLagrangian(_) => Kind::Degenerate,
         ProblemFile::Holonomic(_) => Kind::Holonomic,
-        ProblemFile::Lagrangian(_) => {
-            return Err(unsupported(
-                path,
-                "problem files of kind `lagrangian` have no methods in run/verify; \
-                 supported kinds: degenerate_lagrangian, holonomic"
-                    .to_owned(),
-            ));
-        }
+        ProblemFile::Lagrangian(_) => Kind::Implicit,
     };
     let subject = Subject {
         name,
@@ -96,7 +92,7 @@ pub fn on_engine(file: &ProblemFile) -> bool {
     match file {
         ProblemFile::DegenerateLagrangian(f) => f.dimension() != DIMENSION,
         ProblemFile::Holonomic(f) => !HOLONOMIC_SHAPES.contains(&(f.dimension(), f.constraints())),
-        ProblemFile::Lagrangian(_) => false,
+        ProblemFile::Lagrangian(_) => true,
     }
 }
 
@@ -117,7 +113,7 @@ pub fn run(file: &ProblemFile, subject: &Subject, spec: &RunSpec) -> Result<Run,
             (9, 3) => holonomic_file::<Triatomic, 9, 3>(f, subject, spec),
             _ => holonomic_on_engine(f, subject, spec),
         },
-        ProblemFile::Lagrangian(_) => Err(wrong_file_kind(subject)),
+        ProblemFile::Lagrangian(f) => lagrangian_on_engine(f, subject, spec),
     }
 }
 
@@ -211,6 +207,44 @@ fn holonomic_on_engine(
         info.name,
         (subject, spec),
         (q0, p0),
+        &options,
+        residual,
+    )
+}
+
+/// Runs the implicit-DAE method of `spec` on the Euler–Lagrange equations of the Lagrangian of
+/// `file` (as an implicit DAE with no constraint, M = 0) through the run-time engine, from the
+/// file's `(q₀, v₀)`, that is `p₀ = ∂L/∂v(q₀, v₀)`.
+fn lagrangian_on_engine(
+    file: &LagrangianFile,
+    subject: &Subject,
+    spec: &RunSpec,
+) -> Result<Run, CliError> {
+    let path = std::path::Path::new(&subject.name);
+    let Choice::ImplicitStepper(info) = spec.method else {
+        return Err(unsupported(
+            path,
+            format!(
+                "{} is not an implicit-DAE method: a Lagrangian runs the implicit-DAE methods \
+                 (Idae…) on its Euler–Lagrange equations",
+                spec.method.name()
+            ),
+        ));
+    };
+    let (q0, v0) = file.initial();
+    let mut p0 = vec![0.0; q0.len()];
+    file.evaluate(LagrangianMethod::Momentum, &[q0, v0], &mut p0)
+        .map_err(|e| unsupported(path, e.to_string()))?;
+    let options = Options::new(spec.h, spec.steps);
+    let residual = (
+        "none (no constraint, M = 0)",
+        |_: &LagrangianFile, _: &[f64], _: &[f64], _: &mut Work| 0.0,
+    );
+    run_on_engine(
+        file,
+        info.name,
+        (subject, spec),
+        (q0, &p0),
         &options,
         residual,
     )

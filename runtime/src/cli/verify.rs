@@ -34,8 +34,11 @@ use crate::generated::types::{CarriedMultiplier, MethodFacts, Pinned};
 use crate::holonomic::problems::Pendulum;
 use crate::integrate::vector_field;
 use crate::problem::{DegenerateLagrangian, Vector};
-use crate::problem_file::{DegenerateLagrangianFile, ProblemFile};
+use crate::problem_file::{
+    DegenerateLagrangianFile, LagrangianFile, LagrangianMethod, ProblemFile,
+};
 use crate::problems::{DegeneratePendulum, IndexTwoPendulum, LotkaVolterra2d};
+use crate::solve::{Dynamic, Lu};
 use serde::Serialize;
 
 /// Errors at or below this are at the round-off floor of `|q(1)|∞ ≈ 1`.
@@ -344,6 +347,41 @@ fn reference_at_run_time(file: &DegenerateLagrangianFile) -> Vec<f64> {
     gauss8_on_slices(field, &q0, 1.0, 400)
 }
 
+/// The reference `q(1)` of a Lagrangian file from its `(q₀, v₀)`: Gauss(8) on the
+/// Euler–Lagrange equations `q̇ = v`, `∂²L/∂v² v̇ = ∂L/∂q − ∂²L/∂v∂q · v` on the file's tapes
+/// (NaN where `∂²L/∂v²` is singular).
+fn reference_lagrangian(file: &LagrangianFile) -> Vec<f64> {
+    let (q0, v0) = file.initial();
+    let d = q0.len();
+    let (Some(space), Some(square)) = (Dynamic::new(d), d.checked_mul(d)) else {
+        return vec![f64::NAN; d];
+    };
+    let mut lu = Lu::new(space);
+    let (mut hessian, mut mixed) = (vec![0.0; square], vec![0.0; square]);
+    let field = |x: &[f64], dx: &mut [f64]| {
+        let ((q, v), (dq, dv)) = (x.split_at(d), dx.split_at_mut(d));
+        dq.copy_from_slice(v);
+        let evaluated = [
+            file.evaluate(LagrangianMethod::VelocityHessian, &[q, v], &mut hessian),
+            file.evaluate(LagrangianMethod::MixedHessian, &[q, v], &mut mixed),
+            file.evaluate(LagrangianMethod::PositionGradient, &[q, v], dv),
+        ];
+        let solved = evaluated.iter().all(Result::is_ok) && lu.refactor(&hessian).is_ok();
+        if !solved {
+            dv.fill(f64::NAN);
+            return;
+        }
+        for (a, row) in dv.iter_mut().zip(mixed.chunks_exact(d)) {
+            *a -= row.iter().zip(v).map(|(m, v)| m * v).sum::<f64>();
+        }
+        lu.solve_in_place(dv);
+    };
+    let x0 = [q0, v0].concat();
+    let mut x = gauss8_on_slices(field, &x0, 1.0, 400);
+    x.truncate(d);
+    x
+}
+
 fn subject(name: &str) -> Result<Subject, CliError> {
     find(Some(name)).map(Subject::builtin)
 }
@@ -468,15 +506,16 @@ pub fn verify_file(
     quick: bool,
     only: Option<&str>,
 ) -> Result<Verification, CliError> {
-    let q_ref = match subject.kind {
-        Kind::Implicit | Kind::Hamiltonian => {
+    let q_ref = match (subject.kind, file) {
+        (Kind::Implicit, ProblemFile::Lagrangian(f)) => reference_lagrangian(f),
+        (Kind::Implicit | Kind::Hamiltonian, _) => {
             return Err(CliError::InvalidValue {
                 what: "--problem-file",
                 value: subject.name.clone(),
-                reason: "problem files hold degenerate Lagrangians or holonomic systems",
+                reason: "problem files hold degenerate Lagrangians, Lagrangians or holonomic systems",
             });
         }
-        Kind::Degenerate => match file {
+        (Kind::Degenerate, _) => match file {
             ProblemFile::DegenerateLagrangian(f) if f.dimension() != DIMENSION => {
                 reference_at_run_time(f)
             }
@@ -486,7 +525,7 @@ pub fn verify_file(
                 reference(&Builtin::File(view), q0)
             }
         },
-        Kind::Holonomic => {
+        (Kind::Holonomic, _) => {
             let s = HOLONOMIC_STEPPERS
                 .iter()
                 .max_by_key(|s| s.order)
@@ -518,21 +557,32 @@ pub fn verify_file(
             }
         }
     };
-    // On the engine the DAE views, RATTLE and SHAKE do not apply.
+    // On the engine only the generated methods of the file's own kind apply (not the DAE views
+    // of a degenerate Lagrangian, nor RATTLE and SHAKE).
     let engine = problem_files::on_engine(file);
+    let own = |m: &Choice| match file {
+        ProblemFile::DegenerateLagrangian(_) => matches!(m, Choice::Stepper(_)),
+        ProblemFile::Holonomic(_) => matches!(m, Choice::HolonomicStepper(_)),
+        ProblemFile::Lagrangian(_) => matches!(m, Choice::ImplicitStepper(_)),
+    };
+    // The pinned behaviours were measured with multipliers; a Lagrangian's equations have none
+    // (M = 0), where every method is held to its declared order.
+    let on = match file {
+        ProblemFile::Lagrangian(_) => On {
+            problem: &subject.name,
+            multiplier_vanishes: false,
+            pinned: |_| None,
+        },
+        _ => On::table(&subject.name),
+    };
     let methods = choice::methods(subject.kind)
         .into_iter()
         .filter(|(m, _)| selected(m.name(), only))
-        .filter(|(m, _)| !engine || matches!(m, Choice::Stepper(_) | Choice::HolonomicStepper(_)))
+        .filter(|(m, _)| !engine || own(m))
         .map(|(method, order)| {
-            study(
-                method,
-                On::table(&subject.name),
-                order,
-                quick,
-                &q_ref,
-                |spec| problem_files::run(file, subject, spec),
-            )
+            study(method, on, order, quick, &q_ref, |spec| {
+                problem_files::run(file, subject, spec)
+            })
         })
         .collect();
     let path = if engine {

@@ -9,8 +9,9 @@
 use super::Kernels;
 use crate::holonomic::{ConsistencyResiduals, worst_residuals};
 use crate::layout::Dims;
+use crate::problem::inverse_legendre;
 use crate::solve::{Dynamic, Lu};
-use sparkgen_description::structure::{AtomKind, Kernel, ProblemKind};
+use sparkgen_description::structure::{AtomKind, DaeFunction, Kernel, ProblemKind};
 
 /// The storage of the state-level operations, allocated once for the widths `(D, M)`.
 #[derive(Clone, Debug)]
@@ -85,6 +86,29 @@ pub(super) fn velocity<K: Kernels + ?Sized>(
         _ => return false,
     }
     v.iter().all(|x| x.is_finite())
+}
+
+/// The velocity `v` with `ϑ(q, v) = p` of an implicit DAE into `v` (for a Lagrangian's ODE the
+/// inverse Legendre transform of `ϑ = ∂L/∂v`), by Newton's method with `∂ϑ/∂v`
+/// ([`inverse_legendre`]); `false` where it does not converge.
+pub(super) fn momentum_inverse<K: Kernels + ?Sized>(
+    problem: &K,
+    q: &[f64],
+    p: &[f64],
+    v: &mut [f64],
+    work: &mut Work,
+) -> bool {
+    let d = q.len();
+    let Work {
+        matrix, vector, lu, ..
+    } = work;
+    inverse_legendre(
+        lu,
+        |v, out| problem.vector(Kernel::Dae(DaeFunction::Theta), &[q, v], out),
+        |v, out| problem.matrix(AtomKind::DaePartial(DaeFunction::Theta, 1), &[q, v], out),
+        p,
+        (v, &mut vector[..d], &mut matrix[..d * d]),
+    )
 }
 
 /// `y = A x` for the row-major `A` of `y.len()` rows and `x.len()` columns.

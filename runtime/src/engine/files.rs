@@ -3,11 +3,13 @@
 //! slices at the file's run-time dimensions.
 
 use super::Kernels;
+use super::access::{self, Work};
 use crate::layout::Dims;
 use crate::problem_file::{
-    DegenerateLagrangianFile, DegenerateMethod, HolonomicFile, HolonomicMethod,
+    DegenerateLagrangianFile, DegenerateMethod, HolonomicFile, HolonomicMethod, LagrangianFile,
+    LagrangianMethod,
 };
-use sparkgen_description::structure::{AtomKind, Kernel, ProblemKind};
+use sparkgen_description::structure::{AtomKind, DaeFunction, Kernel, ProblemKind};
 
 /// Evaluates a file's method, or writes NaN where the engine asked for a kernel the kind does
 /// not have or with arguments that do not fit (the engine checks kinds and widths first).
@@ -103,6 +105,97 @@ impl Kernels for HolonomicFile {
             .map(|(row, pk)| pk * row.iter().zip(p).map(|(a, b)| a * b).sum::<f64>())
             .sum();
         Some(0.5 * kinetic + v[0])
+    }
+}
+
+/// A Lagrangian `L(q, v)` as the implicit DAE of its Euler–Lagrange equations with no
+/// constraint (`M = 0`, upstream's LODE, as [`crate::problem::LagrangianOde`]): `ϑ = ∂L/∂v`,
+/// `f = ∂L/∂q` and their partials, `u = g = 0`, `φ` empty. The state is `(q, p)`; the velocity
+/// is the inverse Legendre transform, the energy `E = p·v − L(q, v)` there.
+impl Kernels for LagrangianFile {
+    fn kind(&self) -> ProblemKind {
+        ProblemKind::ImplicitDae
+    }
+
+    fn dims(&self) -> Dims {
+        Dims::new(self.dimension(), 0)
+    }
+
+    fn vector(&self, kernel: Kernel, args: &[&[f64]], out: &mut [f64]) {
+        let method = match kernel {
+            Kernel::Dae(DaeFunction::Theta) => Some(LagrangianMethod::Momentum),
+            Kernel::Dae(DaeFunction::Force) => Some(LagrangianMethod::PositionGradient),
+            Kernel::Dae(DaeFunction::U | DaeFunction::G | DaeFunction::Phi) => {
+                out.fill(0.0);
+                return;
+            }
+            _ => None,
+        };
+        let result = method.map(|m| self.evaluate(m, args, out));
+        or_nan(out, result);
+    }
+
+    fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]) {
+        // ∂f/∂v = ∂²L/∂q∂v = (∂²L/∂v∂q)ᵀ: the mixed Hessian, transposed.
+        let (method, transposed) = match atom {
+            AtomKind::DaePartial(DaeFunction::Theta, 0) => (LagrangianMethod::MixedHessian, false),
+            AtomKind::DaePartial(DaeFunction::Theta, _) => {
+                (LagrangianMethod::VelocityHessian, false)
+            }
+            AtomKind::DaePartial(DaeFunction::Force, 0) => {
+                (LagrangianMethod::PositionHessian, false)
+            }
+            AtomKind::DaePartial(DaeFunction::Force, _) => (LagrangianMethod::MixedHessian, true),
+            AtomKind::DaePartial(DaeFunction::U | DaeFunction::G | DaeFunction::Phi, _) => {
+                out.fill(0.0);
+                return;
+            }
+            _ => {
+                out.fill(f64::NAN);
+                return;
+            }
+        };
+        let result = self.evaluate(method, args, out);
+        if transposed {
+            let d = self.dimension();
+            for r in 0..d {
+                for c in r + 1..d {
+                    out.swap(r * d + c, c * d + r);
+                }
+            }
+        }
+        or_nan(out, Some(result));
+    }
+
+    /// The inverse Legendre transform `v(q, p)`.
+    fn velocity(
+        &self,
+        q: &[f64],
+        p: &[f64],
+        _: Option<&[f64]>,
+        v: &mut [f64],
+        work: &mut Work,
+    ) -> bool {
+        access::momentum_inverse(self, q, p, v, work)
+    }
+
+    /// No constraint (`M = 0`): zero.
+    fn constraint(&self, _: &[f64], _: &[f64], _: &mut Work) -> f64 {
+        0.0
+    }
+
+    /// `E = p·v − L(q, v)` at the inverse Legendre transform `v(q, p)` (work storage made for
+    /// the call); `None` where it does not converge.
+    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
+        let mut work = Work::new(self.dims())?;
+        let mut v = vec![0.0; q.len()];
+        if !access::momentum_inverse(self, q, p, &mut v, &mut work) {
+            return None;
+        }
+        let mut l = [0.0];
+        self.evaluate(LagrangianMethod::Lagrangian, &[q, &v], &mut l)
+            .ok()?;
+        Some(p.iter().zip(&v).map(|(p, v)| p * v).sum::<f64>() - l[0])
     }
 }
 

@@ -36,7 +36,7 @@ const STEPS: usize = 100;
 
 /// Every point of a run, flat.
 #[derive(Default)]
-struct Trace {
+pub(super) struct Trace {
     states: Vec<Vec<f64>>,
 }
 
@@ -50,7 +50,12 @@ impl Observer for Trace {
 }
 
 /// The points of `equations` from `(q₀, p₀)`, and the step that failed, if one did.
-fn trace<E: StepEquations>(equations: E, q0: &[f64], p0: &[f64], h: f64) -> (Trace, Option<usize>) {
+pub(super) fn trace<E: StepEquations>(
+    equations: E,
+    q0: &[f64],
+    p0: &[f64],
+    h: f64,
+) -> (Trace, Option<usize>) {
     let mut trace = Trace::default();
     let result = run_into(equations, q0, p0, &Options::new(h, STEPS), &mut trace);
     let failed = match result {
@@ -62,7 +67,7 @@ fn trace<E: StepEquations>(equations: E, q0: &[f64], p0: &[f64], h: f64) -> (Tra
 }
 
 /// `max_n |a_n − b_n|∞ / max(1, |a_n|∞)` over the common points; NaN anywhere gives NaN.
-fn discrepancy(a: &Trace, b: &Trace) -> f64 {
+pub(super) fn discrepancy(a: &Trace, b: &Trace) -> f64 {
     a.states
         .iter()
         .zip(&b.states)
@@ -207,7 +212,7 @@ fn guiding_centre_file() -> DegenerateLagrangianFile {
     }
 }
 
-const fn unknowns(layout: &sparkgen::layout::Layout, dims: Dims) -> usize {
+pub(super) const fn unknowns(layout: &sparkgen::layout::Layout, dims: Dims) -> usize {
     layout.len(dims)
 }
 
