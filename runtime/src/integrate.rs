@@ -29,7 +29,7 @@ mod vectors;
 use crate::kind::Access;
 pub use equations::{Compiled, Inputs, StepEquations};
 use multiplier_watch::MultiplierWatch;
-use vectors::{Parts, Vectors};
+use vectors::Vectors;
 
 /// Options of a run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -200,60 +200,48 @@ impl<E: StepEquations> Driver<E> {
     }
 
     fn initial_guess(&mut self, q: &[f64], p: &[f64]) {
-        let Parts {
-            velocity,
-            q_prev,
-            v_prev,
-            guess,
-            p_dot,
-            rate_lambda,
-            p_prev,
-            p_dot_prev,
-            rate_lambda_prev,
-            ..
-        } = self.vectors.parts();
-        if !self.equations.velocity(q, p, None, velocity) {
-            velocity.fill(0.0);
+        let v = self.vectors.parts();
+        if !self.equations.velocity(q, p, None, v.velocity) {
+            v.velocity.fill(0.0);
         }
-        let rated = self.equations.momentum_rate(q, p, p_dot, rate_lambda);
+        let rated = self.equations.momentum_rate(q, p, v.p_dot, v.rate_lambda);
         let hermite = rated && self.rated;
         self.rated = rated;
         let (dims, x, h) = (self.equations.dims(), self.x.entries_mut(), self.h);
-        for (b, block) in self.equations.unknowns().blocks.iter().enumerate() {
+        let layout = self.equations.unknowns();
+        for (b, block) in layout.blocks.iter().enumerate() {
             for i in 0..block.stages {
                 let c = self.equations.nodes().get(i).copied().unwrap_or(0.5);
-                let guess = &mut guess[..dims.of(block.width)];
+                let o = layout.offset(b, i, dims);
+                let guess = &mut x[o..o + dims.of(block.width)];
                 match block.role {
                     Role::Velocity if self.started => {
-                        hermite_velocity((q_prev, v_prev), (q, velocity), h, c, guess);
+                        hermite_velocity((v.q_prev, v.v_prev), (q, v.velocity), h, c, guess);
                     }
-                    Role::Velocity => guess.copy_from_slice(velocity),
+                    Role::Velocity => guess.copy_from_slice(v.velocity),
                     Role::Momentum if hermite => {
-                        hermite_value((p_prev, p_dot_prev), (p, p_dot), h, c, guess);
+                        hermite_value((v.p_prev, v.p_dot_prev), (p, v.p_dot), h, c, guess);
                     }
                     Role::Momentum if rated => {
-                        for ((g, p), r) in guess.iter_mut().zip(p).zip(p_dot.iter()) {
+                        for ((g, p), r) in guess.iter_mut().zip(p).zip(v.p_dot.iter()) {
                             *g = p + c * h * r;
                         }
                     }
                     Role::Multiplier if hermite => {
-                        for ((g, l), l_prev) in
-                            guess.iter_mut().zip(&*rate_lambda).zip(&*rate_lambda_prev)
-                        {
+                        let last = v.rate_lambda.iter().zip(v.rate_lambda_prev.iter());
+                        for (g, (l, l_prev)) in guess.iter_mut().zip(last) {
                             *g = l + (l - l_prev) * c;
                         }
                     }
-                    Role::Multiplier if rated => guess.copy_from_slice(rate_lambda),
-                    _ => continue,
+                    Role::Multiplier if rated => guess.copy_from_slice(v.rate_lambda),
+                    _ => {}
                 }
-                let o = self.equations.unknowns().offset(b, i, dims);
-                x[o..o + guess.len()].copy_from_slice(guess);
             }
         }
         if rated {
-            p_prev.copy_from_slice(p);
-            p_dot_prev.copy_from_slice(p_dot);
-            rate_lambda_prev.copy_from_slice(rate_lambda);
+            v.p_prev.copy_from_slice(p);
+            v.p_dot_prev.copy_from_slice(v.p_dot);
+            v.rate_lambda_prev.copy_from_slice(v.rate_lambda);
         }
     }
 
@@ -359,8 +347,8 @@ impl<E: StepEquations> Driver<E> {
             .iter()
             .zip(consistent.iter())
             .fold(0.0f64, |a, (l, c)| a.max((l - c).abs()));
-        let velocity = if equations.velocity(q1, p1, Some(consistent), v.guess) {
-            amax(v.guess)
+        let velocity = if equations.velocity(q1, p1, Some(consistent), v.v_next) {
+            amax(v.v_next)
         } else {
             0.0
         };

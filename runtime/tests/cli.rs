@@ -72,6 +72,31 @@ const PENDULUM: Pendulum = Pendulum {
     l: 1.0,
 };
 
+/// The arguments of `run --json` of `method` with `stages` stages on the problem file `file`:
+/// `steps` steps of size `h`.
+fn run_file_args<'a>(
+    file: &'a str,
+    method: &'a str,
+    stages: &'a str,
+    h: &'a str,
+    steps: &'a str,
+) -> [&'a str; 12] {
+    [
+        "run",
+        "--problem-file",
+        file,
+        "--method",
+        method,
+        "--stages",
+        stages,
+        "--h",
+        h,
+        "--steps",
+        steps,
+        "--json",
+    ]
+}
+
 /// The JSON object of a successful run of `args`.
 fn success_json(args: &[&str]) -> Value {
     let out = sparkgen(args);

@@ -178,10 +178,9 @@ mod tests {
     const H: f64 = 0.05;
 
     /// The largest difference `|y_e − y_c|∞ / max(|y_c|∞, 1)` over every point and both `q` and
-    /// `p` between the engine's run of `name` on the view of `problem` and the compiled
-    /// holonomic stepper `Meth`'s, and the two totals of Newton iterations.
+    /// `p` between the engine's run of `Meth`'s description on the view of `problem` and the
+    /// compiled holonomic stepper `Meth`'s, and the two totals of Newton iterations.
     fn difference<Meth, P, const D: usize, const M: usize, const N: usize>(
-        name: &str,
         problem: &P,
         (q0, p0): (Vector<D>, Vector<D>),
     ) -> (f64, [usize; 2])
@@ -189,6 +188,7 @@ mod tests {
         Meth: StageMethod<P, D>,
         P: HolonomicSystem<D, M>,
     {
+        let name = Meth::NAME;
         let compiled: Solution<D> = integrate_holonomic::<Meth, P, D, M, N>(
             problem,
             &q0,
@@ -197,7 +197,8 @@ mod tests {
         )
         .unwrap_or_else(|f| panic!("{name}: {}", f.error));
         let view = Holonomic::<P, D, M>(problem);
-        let engine = Engine::catalogue(name, view_dims::<D, M>()).expect("in the catalogue");
+        let engine =
+            Engine::catalogue(name, crate::layout::Dims::new(D, M)).expect("in the catalogue");
         let stepping = Stepping::new(&engine, &view).expect("the view fits");
         let mut record = Record::<D>::new(STEPS, NonZeroUsize::MIN);
         run_into(
@@ -220,49 +221,21 @@ mod tests {
         (difference, [iterations(&engine_run), iterations(&compiled)])
     }
 
-    fn view_dims<const D: usize, const M: usize>() -> crate::layout::Dims {
-        crate::layout::Dims::new(D, M)
-    }
-
     /// The engine with the momentum-rate guess of the holonomic steppers (index-1 multiplier,
     /// Hermite extrapolation) follows the compiled Lobatto IIIA–IIIB RATTLE steppers on chains
     /// of shapes the command line has no compiled instantiation for, to round-off, in as many
     /// Newton iterations (± one per ten steps).
     #[test]
     fn the_engine_follows_the_compiled_holonomic_steppers() {
-        let chain3 = Chain3 {
-            m: 1.0,
-            g: 1.0,
-            l: 1.0,
-        };
-        let chain5 = Chain5 {
-            m: 1.0,
-            g: 1.0,
-            l: 1.0,
-        };
+        let (m, g, l) = (1.0, 1.0, 1.0);
+        let (chain3, chain5) = (Chain3 { m, g, l }, Chain5 { m, g, l });
         let s3 = chain3.state(&[(0.3, 0.5), (0.6, -0.4), (0.9, 0.8)]);
         let s5 = chain5.state(&[(0.3, 0.5), (0.5, -0.4), (0.7, 0.8), (0.9, 0.1), (1.1, -0.6)]);
         let runs = [
-            difference::<RattleLobattoIIIAIIIB2<3>, _, 6, 3, 18>(
-                "RattleLobattoIIIAIIIB2",
-                &chain3,
-                s3,
-            ),
-            difference::<RattleLobattoIIIAIIIB3<3>, _, 6, 3, 27>(
-                "RattleLobattoIIIAIIIB3",
-                &chain3,
-                s3,
-            ),
-            difference::<RattleLobattoIIIAIIIB2<5>, _, 10, 5, 30>(
-                "RattleLobattoIIIAIIIB2",
-                &chain5,
-                s5,
-            ),
-            difference::<RattleLobattoIIIAIIIB3<5>, _, 10, 5, 45>(
-                "RattleLobattoIIIAIIIB3",
-                &chain5,
-                s5,
-            ),
+            difference::<RattleLobattoIIIAIIIB2<3>, _, 6, 3, 18>(&chain3, s3),
+            difference::<RattleLobattoIIIAIIIB3<3>, _, 6, 3, 27>(&chain3, s3),
+            difference::<RattleLobattoIIIAIIIB2<5>, _, 10, 5, 30>(&chain5, s5),
+            difference::<RattleLobattoIIIAIIIB3<5>, _, 10, 5, 45>(&chain5, s5),
         ];
         for (k, (difference, [engine, compiled])) in runs.into_iter().enumerate() {
             println!("run {k}: difference {difference:.1e}, iterations {engine} vs {compiled}");

@@ -1,6 +1,6 @@
 //! The one-step driver's vectors of `D` and `M` entries, in one allocation made with the
 //! driver: the carried multiplier `λ_n`, the one the last step read, the next one as it is
-//! formed, the velocity `v_n`, `(q_{n−1}, v_{n−1})`, a stage velocity's guess, the momentum rate
+//! formed, the velocity `v_n`, `(q_{n−1}, v_{n−1})`, the watch's `v_{n+1}`, the momentum rate
 //! `ṗ_n` with its multiplier and those of the previous step, and `(q_{n+1}, p_{n+1})`.
 
 use crate::layout::Dims;
@@ -27,8 +27,8 @@ pub(super) struct Parts<'a> {
     pub(super) q_prev: &'a mut [f64],
     /// `v_{n−1}`.
     pub(super) v_prev: &'a mut [f64],
-    /// A stage vector's guess (`max(D, M)` entries).
-    pub(super) guess: &'a mut [f64],
+    /// The velocity at `(q_{n+1}, p_{n+1})` of the multiplier watch.
+    pub(super) v_next: &'a mut [f64],
     /// `ṗ_n`.
     pub(super) p_dot: &'a mut [f64],
     /// The multiplier of `ṗ_n`.
@@ -50,7 +50,7 @@ impl Vectors {
     pub(super) fn new(dims: Dims) -> Vectors {
         let (d, m) = (dims.coordinates, dims.constraints);
         Vectors {
-            data: vec![0.0; 5 * m + 8 * d + d.max(m)],
+            data: vec![0.0; 5 * m + 9 * d],
             d,
             m,
         }
@@ -65,7 +65,7 @@ impl Vectors {
         let (velocity, rest) = rest.split_at_mut(d);
         let (q_prev, rest) = rest.split_at_mut(d);
         let (v_prev, rest) = rest.split_at_mut(d);
-        let (guess, rest) = rest.split_at_mut(d.max(m));
+        let (v_next, rest) = rest.split_at_mut(d);
         let (p_dot, rest) = rest.split_at_mut(d);
         let (rate_lambda, rest) = rest.split_at_mut(m);
         let (p_prev, rest) = rest.split_at_mut(d);
@@ -79,7 +79,7 @@ impl Vectors {
             velocity,
             q_prev,
             v_prev,
-            guess,
+            v_next,
             p_dot,
             rate_lambda,
             p_prev,
@@ -102,7 +102,7 @@ impl Vectors {
 
     /// `(q_{n+1}, p_{n+1})`.
     pub(super) fn next(&self) -> (&[f64], &[f64]) {
-        let start = 5 * self.m + 6 * self.d + self.d.max(self.m);
+        let start = 5 * self.m + 7 * self.d;
         self.data[start..].split_at(self.d)
     }
 }

@@ -8,7 +8,7 @@
 //! stage Jacobian is singular where a coordinate enters neither ϑ nor the other rows (`ϑ_z ≡ 0`,
 //! as `ϑ_u ≡ 0` of the guiding centre, docs/examples.md), stops at step 1 on odd D ≥ 3 naming
 //! the unknown, exit 1, and runs on even D.
-use super::{fails_with_code, json, problem_file, scratch, sparkgen};
+use super::{fails_with_code, json, problem_file, run_file_args, scratch, sparkgen};
 use sparkgen::cli::registry::STEPPERS;
 
 /// The problem file of D coordinates: vortices `i < n` of circulation `Γ_i = 1 + i/2` with
@@ -71,25 +71,8 @@ fn degenerate_files_of_every_dimension_run() {
         let path = dir.join(format!("vortices_{d}.toml"));
         std::fs::write(&path, vortices(d)).expect("scratch file written");
         let file = path.to_string_lossy().to_string();
-        let run = |method: &'static str| {
-            [
-                "run",
-                "--problem-file",
-                &file,
-                "--method",
-                method,
-                "--stages",
-                "3",
-                "--h",
-                "0.05",
-                "--steps",
-                "200",
-                "--json",
-            ]
-            .map(str::to_owned)
-        };
+        let run = |method: &'static str| run_file_args(&file, method, "3", "0.05", "200");
         let args = run("VprkGauss");
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = sparkgen(&args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "D = {d}: {stderr}");
@@ -104,7 +87,6 @@ fn degenerate_files_of_every_dimension_run() {
         assert!(residual <= 1e-12, "D = {d}: {residual:e}");
         assert!(energy <= 1e-10, "D = {d}: {energy:e}");
         let args = run("SlrkLobattoIIIE");
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         if d % 2 == 1 && d > 1 {
             let stderr = fails_with_code(&args, 1);
             let z = format!("the unknown Lambda, stage 2, component {d}");

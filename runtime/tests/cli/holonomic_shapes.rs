@@ -8,7 +8,9 @@
 //! `L_z = Σ_i (x_i p_{y,i} − y_i p_{x,i})`, is conserved to round-off (the constraints and the
 //! potential are invariant under rotations about z: discrete Noether). RATTLE and SHAKE, hand
 //! written on fixed-size storage, name the shapes they run on.
-use super::{fails_with_code, floats, json, problem_file, scratch, sparkgen};
+use super::{
+    fails_with_code, floats, json, problem_file, run_file_args, scratch, sparkgen, success_json,
+};
 use sparkgen::problem_file::ProblemFile;
 
 /// A chain of `n` links in `k = 2` or `3` space dimensions, with the link directions and angular
@@ -106,24 +108,13 @@ impl Chain {
 /// The JSON of a successful run of Lobatto IIIA–IIIB RATTLE with `stages` stages on `file`,
 /// `steps` steps of h = 0.01.
 fn rattle_lobatto(file: &str, stages: &str, steps: &str) -> serde_json::Value {
-    let args = [
-        "run",
-        "--problem-file",
+    success_json(&run_file_args(
         file,
-        "--method",
         "RattleLobattoIIIAIIIB",
-        "--stages",
         stages,
-        "--h",
         "0.01",
-        "--steps",
         steps,
-        "--json",
-    ];
-    let out = sparkgen(&args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{file}, s = {stages}: {stderr}");
-    json(&out)
+    ))
 }
 
 impl Chain {

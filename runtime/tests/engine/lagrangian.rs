@@ -31,12 +31,12 @@ initial = { q = [0.5], v = [0.3] }
     }
 }
 
-/// The discrepancy of 100 steps of h = 0.1 of `name`, engine on the file against compiled on
-/// the derive, and the steps where each stopped.
+/// The discrepancy of 100 steps of h = 0.1 of `M`, engine on the file against compiled on the
+/// derive, and the steps where each stopped.
 fn compare<M: sparkgen::stage::StageMethod<LagrangianOde<VariableMass>, 1>, const N: usize>(
-    name: &str,
     file: &LagrangianFile,
 ) -> (f64, Option<usize>, Option<usize>) {
+    let name = M::NAME;
     let engine = Engine::catalogue(name, Dims::new(1, 0)).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(engine.len(), N, "{name}");
     assert_eq!(file.dims(), Dims::new(1, 0));
@@ -54,7 +54,7 @@ macro_rules! every_family {
         let file = file();
         vec![$({
             const N: usize = unknowns(&$method::<0>::UNKNOWN_LAYOUT, Dims::new(1, 0));
-            (stringify!($method), compare::<$method<0>, N>(stringify!($method), &file))
+            (stringify!($method), compare::<$method<0>, N>(&file))
         }),*]
     }};
 }
