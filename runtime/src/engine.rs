@@ -19,12 +19,14 @@ mod layout;
 mod program;
 mod stepping;
 mod system;
+mod views;
 
 pub use access::{Work, holonomic_residuals};
 pub use eval::{Step, Tangent, Workspace};
 pub use kernels::{Degenerate, Hamiltonian, Holonomic, Implicit, Kernels};
 pub use stepping::Stepping;
 pub use system::{Scratch, StageEquations};
+pub use views::{DaeForm, DaeView};
 
 use crate::layout::{Dims, Layout};
 use crate::stage::MultiplierUpdate;

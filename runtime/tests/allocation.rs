@@ -13,7 +13,7 @@
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use std::alloc::System;
 
-use sparkgen::engine::{self, Engine, Kernels, Stepping};
+use sparkgen::engine::{self, DaeForm, DaeView, Engine, Kernels, Stepping};
 use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, VprkGauss2};
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic};
@@ -41,6 +41,11 @@ enum Stepper {
     /// The engine's Lobatto IIIA–IIIB RATTLE(3) on the pendulum's problem file, whose guess
     /// evaluates the momentum rate at every step.
     EngineHolonomicFile,
+    /// The engine's VPARK Lobatto IIIB–IIIA(3), which carries a multiplier whose defect the
+    /// driver watches at every step, on the guiding-centre file's view as an implicit DAE.
+    EngineLagrangianDaeFile,
+    /// The engine's HSPARK GLRK(2) on the guiding-centre file's Dirac view.
+    EngineDiracFile,
 }
 
 /// Counts the points of a run, keeping nothing.
@@ -114,6 +119,8 @@ fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
     let pf = pendulum_file();
     let (pq, pp) = pf.initial();
     let kernels = engine::Degenerate(&lv);
+    let jay = DaeView::new(&gc, DaeForm::LagrangianDae).expect("a degenerate Lagrangian");
+    let dirac = DaeView::new(&gc, DaeForm::Dirac).expect("a degenerate Lagrangian");
     let region = Region::new(GLOBAL);
     let completed = match stepper {
         Stepper::Slrk => integrate::<SlrkLobattoIIIE3, _, 2, 14>(&lv, q0, p0, &options)
@@ -142,6 +149,14 @@ fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
         ),
         Stepper::EngineFile => engine_run("VprkGauss3", &gc, &gq, &gp, steps),
         Stepper::EngineHolonomicFile => engine_run("RattleLobattoIIIAIIIB3", &pf, pq, pp, steps),
+        Stepper::EngineLagrangianDaeFile => engine_run(
+            "IdaeVparkLobattoIIIBIIIApSymplectic3",
+            &jay,
+            &gq,
+            &gp,
+            steps,
+        ),
+        Stepper::EngineDiracFile => engine_run("HsparkGlrk2", &dirac, &gq, &gp, steps),
     };
     let change = region.change();
     assert_eq!(completed.ok(), Some(steps), "{stepper:?}");
@@ -157,6 +172,8 @@ fn main() {
         Stepper::EngineSlrk,
         Stepper::EngineFile,
         Stepper::EngineHolonomicFile,
+        Stepper::EngineLagrangianDaeFile,
+        Stepper::EngineDiracFile,
     ] {
         let first = allocations(1, stepper);
         let (short, long) = (allocations(10, stepper), allocations(1000, stepper));
@@ -167,7 +184,11 @@ fn main() {
         assert_eq!(short, long, "{stepper:?}");
         if !matches!(
             stepper,
-            Stepper::EngineSlrk | Stepper::EngineFile | Stepper::EngineHolonomicFile
+            Stepper::EngineSlrk
+                | Stepper::EngineFile
+                | Stepper::EngineHolonomicFile
+                | Stepper::EngineLagrangianDaeFile
+                | Stepper::EngineDiracFile
         ) {
             assert!(
                 short.0 <= 6,

@@ -8,13 +8,16 @@ use sparkgen::cli::registry::{
     self, HamiltonianDispatch, HolonomicDispatch, ImplicitDispatch, STEPPERS, Shape, ShapeVisitor,
     StepperInfo, StepperVisitor,
 };
-use sparkgen::engine::{self, Engine, Kernels, Scratch, StageEquations, Step, Tangent};
+use sparkgen::engine::{
+    self, DaeForm, DaeView, Engine, Kernels, Scratch, StageEquations, Step, Tangent,
+};
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::kind::Access;
 use sparkgen::layout::Dims;
 use sparkgen::layout::Role;
-use sparkgen::problem::{DegenerateLagrangian, DiracHamiltonian, Vector};
-use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d};
+use sparkgen::problem::{DegenerateLagrangian, DiracHamiltonian, LagrangianDae, Vector};
+use sparkgen::problem_file::ProblemFile;
+use sparkgen::problems::{GuidingCentre, IndexTwoPendulum, LotkaVolterra2d};
 use sparkgen::solve::{Dynamic, Fixed, LinearSolve, Newton, NewtonOptions, NonlinearSystem};
 use sparkgen::stage::StageSystem;
 use sparkgen::stage::{StageMethod, TangentBlocks};
@@ -320,7 +323,7 @@ impl ShapeVisitor<Dirac, 2, 2> for Shaped<'_> {
         let p = lv.theta(&q) + Vector::<2>::from([0.02, 0.04]);
         let lambda = multiplier::<_, M, 2>(2, self.rng);
         let engine = engine_of(info, Dims::new(2, 2));
-        compare::<M, _, _, 2, N>(
+        let compiled = compare::<M, _, _, 2, N>(
             &engine,
             &dirac,
             &engine::Hamiltonian(&dirac),
@@ -329,7 +332,32 @@ impl ShapeVisitor<Dirac, 2, 2> for Shaped<'_> {
             &p,
             &lambda,
             self.rng,
-        )
+        );
+        // The run-time view of the same Lagrangian's kernels.
+        let kernels = engine::Degenerate(&lv);
+        let view = DaeView::new(&kernels, DaeForm::Dirac).expect("a degenerate Lagrangian");
+        let viewed =
+            compare::<M, _, _, 2, N>(&engine, &dirac, &view, 0.1, &q, &p, &lambda, self.rng);
+        (compiled.0.max(viewed.0), compiled.1.max(viewed.1))
+    }
+}
+
+type Jay = LagrangianDae<LotkaVolterra2d>;
+
+/// The implicit-DAE steppers on Lotka–Volterra's Lagrangian DAE, compiled, against the engine on
+/// the run-time view [`DaeView`] of its kernels as Jay's DAE.
+impl ShapeVisitor<Jay, 2, 2> for Shaped<'_> {
+    type Output = (f64, f64);
+    fn visit<M: StageMethod<Jay, 2>, const N: usize>(self, info: &StepperInfo) -> (f64, f64) {
+        let lv = LotkaVolterra2d::UPSTREAM;
+        let jay = LagrangianDae(lv);
+        let q = Vector::<2>::from([1.3, 0.8]);
+        let p = lv.theta(&q) + Vector::<2>::from([-0.03, 0.02]);
+        let lambda = multiplier::<_, M, 2>(2, self.rng);
+        let engine = engine_of(info, Dims::new(2, 2));
+        let kernels = engine::Degenerate(&lv);
+        let view = DaeView::new(&kernels, DaeForm::LagrangianDae).expect("a degenerate Lagrangian");
+        compare::<M, _, _, 2, N>(&engine, &jay, &view, 0.1, &q, &p, &lambda, self.rng)
     }
 }
 
@@ -415,6 +443,125 @@ fn hamiltonian_steppers_agree_with_the_engine_on_lotka_volterra() {
         })
         .collect();
     assert_all(table, results);
+}
+
+#[test]
+fn implicit_steppers_agree_with_the_engine_on_the_view_of_lotka_volterra() {
+    let mut rng = Rng(5);
+    let table = registry::IMPLICIT_STEPPERS;
+    let results = table
+        .iter()
+        .map(|info| {
+            let visitor = Shaped { rng: &mut rng };
+            let out = <Shape<2, 2> as ImplicitDispatch<2, 2>>::visit::<Jay, _>(info, visitor);
+            (info.name, out)
+        })
+        .collect();
+    assert_all(table, results);
+}
+
+/// The state-level functions of the run-time views (velocity guess, the multiplier of the
+/// hidden constraint, `|φ|∞`, `dφ`, the energy) equal the compiled views' at states off the
+/// constraint, on Lotka–Volterra and on the D = 4 guiding centre of
+/// `runtime/problems/guiding_centre.toml` against its derive.
+#[test]
+fn the_views_state_functions_agree_with_the_compiled_views() {
+    fn agree<A: Kernels, B: Kernels>(a: &A, b: &B, q: &[f64], p: &[f64], what: &str) {
+        let dims = a.dims();
+        let (d, m) = (dims.coordinates, dims.constraints);
+        let mut work = engine::Work::new(dims).expect("small");
+        let (mut va, mut vb) = (vec![0.0; d], vec![1.0; d]);
+        assert!(a.velocity(q, p, None, &mut va, &mut work), "{what}");
+        assert!(b.velocity(q, p, None, &mut vb, &mut work), "{what}");
+        let (mut la, mut lb) = (vec![0.0; m], vec![1.0; m]);
+        a.initial_multiplier(q, p, &mut la, &mut work)
+            .unwrap_or_else(|r| panic!("{what}: {r:e}"));
+        b.initial_multiplier(q, p, &mut lb, &mut work)
+            .unwrap_or_else(|r| panic!("{what}: {r:e}"));
+        let (mut wa, mut wb) = (vec![0.0; d], vec![1.0; d]);
+        assert!(a.velocity(q, p, Some(&la), &mut wa, &mut work), "{what}");
+        assert!(b.velocity(q, p, Some(&lb), &mut wb, &mut work), "{what}");
+        let mut da = [vec![0.0; m * d], vec![0.0; m * d]];
+        let mut db = [vec![1.0; m * d], vec![1.0; m * d]];
+        let [qa, pa] = &mut da;
+        assert!(a.constraint_differential(q, p, qa, pa), "{what}");
+        let [qb, pb] = &mut db;
+        assert!(b.constraint_differential(q, p, qb, pb), "{what}");
+        let worst = [
+            discrepancy(&va, &vb),
+            discrepancy(&la, &lb),
+            discrepancy(&wa, &wb),
+            discrepancy(&da[0], &db[0]),
+            discrepancy(&da[1], &db[1]),
+            discrepancy(
+                &[a.constraint(q, p, &mut work)],
+                &[b.constraint(q, p, &mut work)],
+            ),
+            discrepancy(
+                &[a.energy(q, p).unwrap_or(f64::NAN)],
+                &[b.energy(q, p).unwrap_or(f64::NAN)],
+            ),
+        ];
+        println!("{what}: {worst:?}");
+        assert!(worst.iter().all(|w| *w <= TOLERANCE), "{what}: {worst:?}");
+        assert!(la.iter().chain(&va).all(|x| x.is_finite()), "{what}");
+    }
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let kernels = engine::Degenerate(&lv);
+    let q = Vector::<2>::from([1.3, 0.8]);
+    let p = lv.theta(&q) + Vector::<2>::from([-0.03, 0.02]);
+    let (jay, dirac) = (LagrangianDae(lv), DiracHamiltonian(lv));
+    let views = (
+        DaeView::new(&kernels, DaeForm::LagrangianDae).expect("degenerate"),
+        DaeView::new(&kernels, DaeForm::Dirac).expect("degenerate"),
+    );
+    agree(
+        &views.0,
+        &engine::Implicit(&jay),
+        q.as_slice(),
+        p.as_slice(),
+        "Lotka–Volterra, Lagrangian DAE",
+    );
+    agree(
+        &views.1,
+        &engine::Hamiltonian(&dirac),
+        q.as_slice(),
+        p.as_slice(),
+        "Lotka–Volterra, Dirac",
+    );
+    let gc = GuidingCentre::SCREW_PINCH;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/guiding_centre.toml");
+    let Ok(ProblemFile::DegenerateLagrangian(file)) = ProblemFile::read(path) else {
+        panic!("the example file states a degenerate Lagrangian");
+    };
+    let q = Vector::<4>::from([0.5, 0.05, 0.1, 0.12]);
+    let p = gc.theta(&q) + Vector::<4>::from([0.01, -0.02, 0.03, 0.01]);
+    let (jay, dirac) = (LagrangianDae(gc), DiracHamiltonian(gc));
+    let views = (
+        DaeView::new(&file, DaeForm::LagrangianDae).expect("degenerate"),
+        DaeView::new(&file, DaeForm::Dirac).expect("degenerate"),
+    );
+    agree(
+        &views.0,
+        &engine::Implicit(&jay),
+        q.as_slice(),
+        p.as_slice(),
+        "guiding centre, Lagrangian DAE",
+    );
+    agree(
+        &views.1,
+        &engine::Hamiltonian(&dirac),
+        q.as_slice(),
+        p.as_slice(),
+        "guiding centre, Dirac",
+    );
+    let pendulum = Pendulum {
+        m: 1.0,
+        g: 1.0,
+        l: 1.0,
+    };
+    let holonomic = engine::Holonomic(&pendulum);
+    assert!(DaeView::new(&holonomic, DaeForm::Dirac).is_none());
 }
 
 #[test]

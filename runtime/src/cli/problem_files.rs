@@ -6,8 +6,10 @@
 //! instantiation: degenerate Lagrangian files with `D = 2` share the instantiation of the
 //! built-in problems ([`Builtin::File`]), holonomic files the one of the built-in system of
 //! their shape `(D, M)` ([`OrFile::File`], shapes [`HOLONOMIC_SHAPES`]). Degenerate Lagrangian
-//! files of any other `D` run their degenerate-Lagrangian methods on the run-time engine
-//! ([`crate::engine`], [`Path::Engine`]) through the same driver, and so do holonomic files of
+//! files of any other `D` run their degenerate-Lagrangian methods and, through the views
+//! [`DaeView`] ([`DaeForm`]), the implicit- and Hamiltonian-DAE methods on the
+//! run-time engine ([`crate::engine`], [`Path::Engine`]) through the same driver, and so do
+//! holonomic files of
 //! any other shape with the Lobatto IIIA–IIIB RATTLE methods (RATTLE and SHAKE, hand-written on
 //! fixed-size storage, are an error there naming the shapes they run on), and Lagrangian files
 //! of any `D` with the implicit-DAE methods on their Euler–Lagrange equations (no constraint,
@@ -19,8 +21,8 @@ use super::choice::Kind;
 use super::error::CliError;
 use super::params::Params;
 use super::registry::{DIMENSION, HOLONOMIC_SHAPES, HolonomicDispatch, Shape};
-use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, observed_slices};
-use crate::engine::{Engine, Kernels, Stepping, Work, holonomic_residuals};
+use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, observed_slices, wrong_kind};
+use crate::engine::{DaeForm, DaeView, Engine, Kernels, Stepping, Work, holonomic_residuals};
 use crate::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
 use crate::integrate::{Options, run_into};
 use crate::problem::HolonomicSystem;
@@ -117,44 +119,48 @@ pub fn run(file: &ProblemFile, subject: &Subject, spec: &RunSpec) -> Result<Run,
     }
 }
 
-/// Runs the degenerate-Lagrangian method of `spec` on `file` through the run-time engine from
-/// the file's initial data.
+/// Runs the method of `spec` on the degenerate Lagrangian of `file` through the run-time engine
+/// from the file's initial data: one of its own, an implicit-DAE method on its view
+/// as Jay's DAE or a Hamiltonian-DAE method on its view as Dirac's ([`DaeView`]).
 fn degenerate_on_engine(
     file: &DegenerateLagrangianFile,
     subject: &Subject,
     spec: &RunSpec,
 ) -> Result<Run, CliError> {
     let path = std::path::Path::new(&subject.name);
-    let Choice::Stepper(info) = spec.method else {
-        let d = file.dimension();
-        return Err(unsupported(
-            path,
-            format!(
-                "{} is a DAE method: on D = {d} coordinates run/verify support the \
-                 degenerate-Lagrangian methods (the DAE views need D = {DIMENSION})",
-                spec.method.name()
-            ),
-        ));
-    };
     let (q0, p0) = file.initial();
     let options = Options {
         project_initial: spec.project_initial,
         ..Options::new(spec.h, spec.steps)
     };
-    let residual = (
-        "|p − ϑ(q)|∞",
-        |file: &DegenerateLagrangianFile, q: &[f64], p: &[f64], work: &mut Work| {
-            file.constraint(q, p, work)
-        },
-    );
-    run_on_engine(
-        file,
-        info.name,
-        (subject, spec),
-        (&q0, &p0),
-        &options,
-        residual,
-    )
+    let view = || {
+        let d = file.dimension();
+        unsupported(
+            path,
+            format!("D = {d}: a D × D matrix does not fit in memory"),
+        )
+    };
+    let run = (subject, spec);
+    let initial = (&q0[..], &p0[..]);
+    let (info, form) = match spec.method {
+        Choice::Stepper(info) => {
+            let residual = ("|p − ϑ(q)|∞", residual);
+            return run_on_engine(file, info.name, run, initial, &options, residual);
+        }
+        Choice::ImplicitStepper(info) => (info, DaeForm::LagrangianDae),
+        Choice::HamiltonianStepper(info) => (info, DaeForm::Dirac),
+        Choice::HolonomicStepper(_) | Choice::Holonomic(_) => {
+            return Err(wrong_kind(spec, subject.kind));
+        }
+    };
+    let view = DaeView::new(file, form).ok_or_else(view)?;
+    let residual = ("|φ(q, p)|∞", residual);
+    run_on_engine(&view, info.name, run, initial, &options, residual)
+}
+
+/// The residual of the problem's algebraic constraint ([`Kernels::constraint`]).
+fn residual<K: Kernels>(problem: &K, q: &[f64], p: &[f64], work: &mut Work) -> f64 {
+    problem.constraint(q, p, work)
 }
 
 /// Runs the holonomic stage method of `spec` (Lobatto IIIA–IIIB RATTLE) on `file` through the

@@ -437,7 +437,7 @@ where
     )
 }
 
-fn wrong_kind(spec: &RunSpec, kind: Kind) -> CliError {
+pub(super) fn wrong_kind(spec: &RunSpec, kind: Kind) -> CliError {
     let (family, _) = spec.method.family_and_stages();
     super::choice::resolve(kind, Some(family), None)
         .err()

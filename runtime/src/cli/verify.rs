@@ -557,14 +557,9 @@ pub fn verify_file(
             }
         }
     };
-    // On the engine only the generated methods of the file's own kind apply (not the DAE views
-    // of a degenerate Lagrangian, nor RATTLE and SHAKE).
+    // On the engine RATTLE and SHAKE (fixed-size storage) do not apply.
     let engine = problem_files::on_engine(file);
-    let own = |m: &Choice| match file {
-        ProblemFile::DegenerateLagrangian(_) => matches!(m, Choice::Stepper(_)),
-        ProblemFile::Holonomic(_) => matches!(m, Choice::HolonomicStepper(_)),
-        ProblemFile::Lagrangian(_) => matches!(m, Choice::ImplicitStepper(_)),
-    };
+    let own = |m: &Choice| !matches!(m, Choice::Holonomic(_));
     // The pinned behaviours were measured with multipliers; a Lagrangian's equations have none
     // (M = 0), where every method is held to its declared order.
     let on = match file {

@@ -19,13 +19,18 @@ pub struct Work {
     matrix: Vec<f64>,
     vector: Vec<f64>,
     lu: Lu<Dynamic>,
-    /// `G`, `∂(G v)/∂q` (`M × D` each) and `M⁻¹Gᵀ` (`D × M`).
+    /// `G`, `∂(G v)/∂q` (`M × D` each) and `M⁻¹Gᵀ` (`D × M`); a DAE's `∂φ/∂q`, `∂φ/∂p`
+    /// (`M × D`), `∂u/∂λ` and `∂g/∂λ` (`D × M`).
     rows: Vec<f64>,
-    /// `A = G M⁻¹ Gᵀ` (`M × M`).
+    /// `A = G M⁻¹ Gᵀ`, or a DAE's `∂ψ/∂λ` (`M × M`).
     gram: Vec<f64>,
     /// `v = M⁻¹p` and `M⁻¹∇V` (`D` each).
     columns: Vec<f64>,
     gram_lu: Lu<Dynamic>,
+    /// A DAE's `v`, `f`, `u`, `g` (`D` each) and `ψ` (`M`).
+    dae: Vec<f64>,
+    /// A DAE's multiplier `λ` (`M`).
+    multiplier: Vec<f64>,
 }
 
 impl Work {
@@ -37,10 +42,12 @@ impl Work {
             matrix: vec![0.0; d.checked_mul(d)?],
             vector: vec![0.0; d.max(m)],
             lu: Lu::new(Dynamic::new(d)?),
-            rows: vec![0.0; m.checked_mul(d)?.checked_mul(3)?],
+            rows: vec![0.0; m.checked_mul(d)?.checked_mul(4)?],
             gram: vec![0.0; m.checked_mul(m)?],
             columns: vec![0.0; d.checked_mul(2)?],
             gram_lu: Lu::new(Dynamic::new(m)?),
+            dae: vec![0.0; d.checked_mul(4)?.checked_add(m)?],
+            multiplier: vec![0.0; m],
         })
     }
 }
@@ -51,16 +58,36 @@ fn amax(v: &[f64]) -> f64 {
 }
 
 /// The velocity at `(q, p)` into `v`: `Ω(q) v = −∇H(q)` (LU with partial pivoting, as the
-/// compiled [`crate::problem::DegenerateLagrangian::vector_field`]) or `v = M⁻¹ p`; `false`
-/// for another kind, a singular `Ω(q)` or a velocity that is not finite.
+/// compiled [`crate::problem::DegenerateLagrangian::vector_field`]), `v = M⁻¹ p`, or a
+/// Hamiltonian DAE's `q̇ = v(q, p) + u(q, p, λ)` with the multiplier `multiplier` or else that of
+/// the hidden constraint (`v` alone where it has none); `false` for another kind, a singular
+/// `Ω(q)` or a velocity that is not finite.
 pub(super) fn velocity<K: Kernels + ?Sized>(
     problem: &K,
     q: &[f64],
     p: &[f64],
+    multiplier: Option<&[f64]>,
     v: &mut [f64],
     work: &mut Work,
 ) -> bool {
     let d = q.len();
+    if problem.kind() == ProblemKind::HamiltonianDae {
+        let mut hidden = std::mem::take(&mut work.multiplier);
+        let lambda = match multiplier {
+            Some(lambda) => Some(lambda),
+            None => hidden_multiplier(problem, q, p, &mut hidden, work)
+                .ok()
+                .map(|()| &hidden[..]),
+        };
+        problem.vector(Kernel::Dae(DaeFunction::Velocity), &[q, p], v);
+        if let Some(lambda) = lambda {
+            let u = &mut work.dae[..d];
+            problem.vector(Kernel::Dae(DaeFunction::U), &[q, p, lambda], u);
+            v.iter_mut().zip(u.iter()).for_each(|(v, u)| *v += u);
+        }
+        work.multiplier = hidden;
+        return v.iter().all(|x| x.is_finite());
+    }
     let Work { matrix, lu, .. } = work;
     match problem.kind() {
         ProblemKind::DegenerateLagrangian => {
@@ -123,8 +150,8 @@ fn vector_of(buffer: &mut [f64], len: usize) -> &mut [f64] {
     &mut buffer[..len]
 }
 
-/// `|p − ϑ(q)|∞`, or the larger relative violation of a holonomic system's constraints
-/// ([`holonomic_residuals`]); NaN for another kind.
+/// `|p − ϑ(q)|∞`, the larger relative violation of a holonomic system's constraints
+/// ([`holonomic_residuals`]), or a DAE's `|φ(q, p)|∞`.
 pub(super) fn constraint<K: Kernels + ?Sized>(
     problem: &K,
     q: &[f64],
@@ -143,7 +170,129 @@ pub(super) fn constraint<K: Kernels + ?Sized>(
         }
         ProblemKind::Holonomic => holonomic_residuals(problem, q, p, work)
             .map_or(f64::NAN, |r| r.position.max(r.velocity)),
-        _ => f64::NAN,
+        ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae => {
+            let phi = vector_of(&mut work.vector, dims.constraints);
+            problem.vector(Kernel::Dae(DaeFunction::Phi), &[q, p], phi);
+            norm(phi)
+        }
+    }
+}
+
+/// `max_k |x_k|`, NaN if any entry is.
+fn norm(x: &[f64]) -> f64 {
+    x.iter().fold(0.0f64, |a, x| {
+        if x.is_nan() || a.is_nan() {
+            f64::NAN
+        } else {
+            a.max(x.abs())
+        }
+    })
+}
+
+/// The multiplier of the hidden constraint of an index-2 DAE at `(q, p)` into `lambda` (`M`
+/// long), by Newton's method on `ψ(λ) = ∂φ/∂q (v + u(q, p, λ)) + ∂φ/∂p (f + g(q, p, λ)) = 0`
+/// from `λ = 0`, as the compiled [`crate::kind::hidden_multiplier`]: `v` the problem's velocity
+/// guess and `f = f(q, v)` for an implicit DAE, `v(q, p)` and `f(q, p)` for a Hamiltonian DAE.
+/// Its Jacobian `∂φ/∂q ∂u/∂λ + ∂φ/∂p ∂g/∂λ` is regular for index 2 (one step where `u` and `g`
+/// are affine in `λ`). `Err` carries the residual where Newton stops short of it; zero for
+/// another kind.
+pub(super) fn hidden_multiplier<K: Kernels + ?Sized>(
+    problem: &K,
+    q: &[f64],
+    p: &[f64],
+    lambda: &mut [f64],
+    work: &mut Work,
+) -> Result<(), f64> {
+    lambda.fill(0.0);
+    if lambda.is_empty() {
+        return Ok(());
+    }
+    let mut dae = std::mem::take(&mut work.dae);
+    let result = hidden(problem, (q, p), lambda, &mut dae, work);
+    work.dae = dae;
+    result
+}
+
+/// [`hidden_multiplier`] with `v`, `f`, `u`, `g` and `ψ` in `dae`.
+fn hidden<K: Kernels + ?Sized>(
+    problem: &K,
+    (q, p): (&[f64], &[f64]),
+    lambda: &mut [f64],
+    dae: &mut [f64],
+    work: &mut Work,
+) -> Result<(), f64> {
+    let (d, m) = (q.len(), lambda.len());
+    let (v, rest) = dae.split_at_mut(d);
+    let (f, rest) = rest.split_at_mut(d);
+    let (u, rest) = rest.split_at_mut(d);
+    let (g, rest) = rest.split_at_mut(d);
+    let psi = &mut rest[..m];
+    match problem.kind() {
+        ProblemKind::ImplicitDae => {
+            if !problem.velocity(q, p, None, v, work) {
+                return Err(f64::NAN);
+            }
+            problem.vector(Kernel::Dae(DaeFunction::Force), &[q, v], f);
+        }
+        ProblemKind::HamiltonianDae => {
+            problem.vector(Kernel::Dae(DaeFunction::Velocity), &[q, p], v);
+            problem.vector(Kernel::Dae(DaeFunction::HamiltonianForce), &[q, p], f);
+        }
+        ProblemKind::DegenerateLagrangian | ProblemKind::Holonomic => return Ok(()),
+    }
+    let Work {
+        rows,
+        gram,
+        gram_lu,
+        ..
+    } = work;
+    let (phi_q, rest) = rows.split_at_mut(m * d);
+    let (phi_p, rest) = rest.split_at_mut(m * d);
+    let (u_lambda, rest) = rest.split_at_mut(d * m);
+    let g_lambda = &mut rest[..d * m];
+    problem.matrix(AtomKind::DaePartial(DaeFunction::Phi, 0), &[q, p], phi_q);
+    problem.matrix(AtomKind::DaePartial(DaeFunction::Phi, 1), &[q, p], phi_p);
+    let scale = [&*v, &*f, q, p].iter().fold(1.0f64, |s, x| s.max(amax(x)));
+    let tolerance = 8.0 * f64::EPSILON * scale * (m as f64).sqrt();
+    let mut residual = f64::NAN;
+    for iteration in 0..=8 {
+        problem.vector(Kernel::Dae(DaeFunction::U), &[q, p, lambda], u);
+        problem.vector(Kernel::Dae(DaeFunction::G), &[q, p, lambda], g);
+        for ((r, a_q), a_p) in psi
+            .iter_mut()
+            .zip(phi_q.chunks_exact(d))
+            .zip(phi_p.chunks_exact(d))
+        {
+            *r = (0..d)
+                .map(|k| a_q[k] * (v[k] + u[k]) + a_p[k] * (f[k] + g[k]))
+                .sum();
+        }
+        residual = norm(psi);
+        if residual <= tolerance || iteration == 8 {
+            break;
+        }
+        let args: [&[f64]; 3] = [q, p, lambda];
+        problem.matrix(AtomKind::DaePartial(DaeFunction::U, 2), &args, u_lambda);
+        problem.matrix(AtomKind::DaePartial(DaeFunction::G, 2), &args, g_lambda);
+        for (a, (a_q, a_p)) in phi_q.chunks_exact(d).zip(phi_p.chunks_exact(d)).enumerate() {
+            for b in 0..m {
+                gram[a * m + b] = (0..d)
+                    .map(|k| a_q[k] * u_lambda[k * m + b] + a_p[k] * g_lambda[k * m + b])
+                    .sum();
+            }
+        }
+        if gram_lu.refactor(gram).is_err() {
+            return Err(residual);
+        }
+        gram_lu.solve_in_place(psi);
+        lambda.iter_mut().zip(psi.iter()).for_each(|(l, r)| *l -= r);
+    }
+    // NaN residuals fail the comparison.
+    let converged = residual <= tolerance.max(1e-12 * scale);
+    if converged && lambda.iter().all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(residual)
     }
 }
 
@@ -270,22 +419,30 @@ pub(super) fn consistent_momentum<K: Kernels + ?Sized>(
     degenerate
 }
 
-/// `dφ = (−∂ϑ/∂q, I)` of a degenerate Lagrangian's `φ = p − ϑ(q)`; `false` for another kind.
+/// `dφ = (−∂ϑ/∂q, I)` of a degenerate Lagrangian's `φ = p − ϑ(q)`, or `(∂φ/∂q, ∂φ/∂p)` of a
+/// DAE; `false` for a holonomic system.
 pub(super) fn constraint_differential<K: Kernels + ?Sized>(
     problem: &K,
     q: &[f64],
-    _: &[f64],
+    p: &[f64],
     phi_q: &mut [f64],
     phi_p: &mut [f64],
 ) -> bool {
-    let degenerate = problem.kind() == ProblemKind::DegenerateLagrangian;
-    if degenerate {
-        let d = q.len();
-        problem.matrix(AtomKind::J, &[q], phi_q);
-        phi_q.iter_mut().for_each(|x| *x = -*x);
-        for (k, x) in phi_p.iter_mut().enumerate() {
-            *x = f64::from(u8::from(k % (d + 1) == 0));
+    match problem.kind() {
+        ProblemKind::DegenerateLagrangian => {
+            let d = q.len();
+            problem.matrix(AtomKind::J, &[q], phi_q);
+            phi_q.iter_mut().for_each(|x| *x = -*x);
+            for (k, x) in phi_p.iter_mut().enumerate() {
+                *x = f64::from(u8::from(k % (d + 1) == 0));
+            }
+            true
         }
+        ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae => {
+            problem.matrix(AtomKind::DaePartial(DaeFunction::Phi, 0), &[q, p], phi_q);
+            problem.matrix(AtomKind::DaePartial(DaeFunction::Phi, 1), &[q, p], phi_p);
+            true
+        }
+        ProblemKind::Holonomic => false,
     }
-    degenerate
 }

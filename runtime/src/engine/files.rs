@@ -179,11 +179,6 @@ impl Kernels for LagrangianFile {
         access::momentum_inverse(self, q, p, v, work)
     }
 
-    /// No constraint (`M = 0`): zero.
-    fn constraint(&self, _: &[f64], _: &[f64], _: &mut Work) -> f64 {
-        0.0
-    }
-
     /// `E = p·v − L(q, v)` at the inverse Legendre transform `v(q, p)` (work storage made for
     /// the call); `None` where it does not converge.
     fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {

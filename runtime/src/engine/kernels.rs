@@ -35,7 +35,8 @@ pub trait Kernels {
     /// A velocity at `(q, p)` into `v`, from which the stage velocities' initial guess is
     /// extrapolated (with `multiplier`, the consistent `λ̂` where the velocity depends on it);
     /// `false` where the problem determines none. By default from the kernels of a degenerate
-    /// Lagrangian or a holonomic system ([`access`](super::access)).
+    /// Lagrangian, a holonomic system or a Hamiltonian DAE ([`access`](super::access)); an
+    /// implicit DAE has none by default.
     fn velocity(
         &self,
         q: &[f64],
@@ -44,8 +45,7 @@ pub trait Kernels {
         v: &mut [f64],
         work: &mut Work,
     ) -> bool {
-        let _ = multiplier;
-        access::velocity(self, q, p, v, work)
+        access::velocity(self, q, p, multiplier, v, work)
     }
 
     /// The momentum rate `ṗ` at `(q, p)` into `p_dot` (`D` long) with the multiplier `λ` it
@@ -63,7 +63,8 @@ pub trait Kernels {
         access::momentum_rate(self, q, p, p_dot, lambda, work)
     }
 
-    /// The residual of the algebraic constraint at `(q, p)` (`|p − ϑ(q)|∞`, `|c(q)|∞`, …).
+    /// The residual of the algebraic constraint at `(q, p)` (`|p − ϑ(q)|∞`, `|c(q)|∞`,
+    /// `|φ(q, p)|∞`).
     fn constraint(&self, q: &[f64], p: &[f64], work: &mut Work) -> f64 {
         access::constraint(self, q, p, work)
     }
@@ -75,12 +76,16 @@ pub trait Kernels {
     }
 
     /// The multiplier `λ̂` consistent with `(q, p)` into `lambda` (`M` long), from which a
-    /// method that carries one starts; `Err` with the residual where none is found. Zero by
-    /// default; a DAE whose hidden constraint determines it says otherwise.
-    fn initial_multiplier(&self, q: &[f64], p: &[f64], lambda: &mut [f64]) -> Result<(), f64> {
-        let _ = (q, p);
-        lambda.fill(0.0);
-        Ok(())
+    /// method that carries one starts; `Err` with the residual where none is found. By default
+    /// that of a DAE's hidden constraint, zero for the other kinds ([`access`](super::access)).
+    fn initial_multiplier(
+        &self,
+        q: &[f64],
+        p: &[f64],
+        lambda: &mut [f64],
+        work: &mut Work,
+    ) -> Result<(), f64> {
+        access::hidden_multiplier(self, q, p, lambda, work)
     }
 
     /// The energy of a state, if the problem has one.
@@ -91,7 +96,8 @@ pub trait Kernels {
 
     /// The differential `dφ = (∂φ/∂q, ∂φ/∂p)` of the constraint a carried multiplier belongs
     /// to, at `(q, p)` (`M × D` blocks, row-major); `false` where the problem has none. By
-    /// default `(−∂ϑ/∂q, I)` for a degenerate Lagrangian ([`access`](super::access)).
+    /// default `(−∂ϑ/∂q, I)` for a degenerate Lagrangian and `(∂φ/∂q, ∂φ/∂p)` for a DAE
+    /// ([`access`](super::access)).
     fn constraint_differential(
         &self,
         q: &[f64],
@@ -126,7 +132,13 @@ macro_rules! compiled_access {
             on_slices::consistent_momentum::<$access, P, D>(self.0, q, p)
         }
 
-        fn initial_multiplier(&self, q: &[f64], p: &[f64], lambda: &mut [f64]) -> Result<(), f64> {
+        fn initial_multiplier(
+            &self,
+            q: &[f64],
+            p: &[f64],
+            lambda: &mut [f64],
+            _: &mut Work,
+        ) -> Result<(), f64> {
             on_slices::initial_multiplier::<$access, P, D>(self.0, q, p, lambda)
         }
 
@@ -279,6 +291,31 @@ fn dae_constraint<P: DaeConstraint<D, M>, const D: usize, const M: usize>(
     true
 }
 
+/// The DAE function `kernel` by `function`; NaN for a kernel a DAE does not have.
+pub(super) fn dae_vector(
+    kernel: Kernel,
+    out: &mut [f64],
+    function: impl FnOnce(DaeFunction, &mut [f64]),
+) {
+    match kernel {
+        Kernel::Dae(f) => function(f, out),
+        _ => out.fill(f64::NAN),
+    }
+}
+
+/// The partial `atom` of a DAE function with respect to its argument `k` by `function`; NaN
+/// for a matrix a DAE does not have.
+pub(super) fn dae_matrix(
+    atom: AtomKind,
+    out: &mut [f64],
+    function: impl FnOnce(DaeFunction, usize, &mut [f64]),
+) {
+    match atom {
+        AtomKind::DaePartial(f, k) => function(f, k, out),
+        _ => out.fill(f64::NAN),
+    }
+}
+
 /// The [`Kernels`] of a DAE view `$view` over problems of the trait `$kind`, whose functions
 /// and partials its `function` evaluates.
 macro_rules! dae_kernels {
@@ -293,17 +330,11 @@ macro_rules! dae_kernels {
             }
 
             fn vector(&self, kernel: Kernel, args: &[&[f64]], out: &mut [f64]) {
-                match kernel {
-                    Kernel::Dae(f) => self.function(f, None, args, out),
-                    _ => out.fill(f64::NAN),
-                }
+                dae_vector(kernel, out, |f, out| self.function(f, None, args, out));
             }
 
             fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]) {
-                match atom {
-                    AtomKind::DaePartial(f, k) => self.function(f, Some(k), args, out),
-                    _ => out.fill(f64::NAN),
-                }
+                dae_matrix(atom, out, |f, k, out| self.function(f, Some(k), args, out));
             }
 
             compiled_access!($access);

@@ -110,7 +110,8 @@ impl<K: Kernels + ?Sized> StepEquations for Stepping<'_, K> {
     }
 
     fn initial_multiplier(&self, q: &[f64], p: &[f64], lambda: &mut [f64]) -> Result<(), f64> {
-        self.problem.initial_multiplier(q, p, lambda)
+        self.problem
+            .initial_multiplier(q, p, lambda, &mut self.work.borrow_mut())
     }
 
     /// [`amplification`] from the engine's Jacobian and tangent partials and the problem's

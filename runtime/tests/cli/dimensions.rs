@@ -7,9 +7,12 @@
 //! nothing to integrate but the algebraic `z = 0`, which it keeps). SLRK Lobatto IIIE(3), whose
 //! stage Jacobian is singular where a coordinate enters neither ϑ nor the other rows (`ϑ_z ≡ 0`,
 //! as `ϑ_u ≡ 0` of the guiding centre, docs/examples.md), stops at step 1 on odd D ≥ 3 naming
-//! the unknown, exit 1, and runs on even D.
+//! the unknown, exit 1, and runs on even D. The implicit- and Hamiltonian-DAE methods run on the
+//! file's DAE views and keep `φ = p − ϑ(q) = 0` to round-off on even D; on odd D ≥ 3, where
+//! `Ω = J − Jᵀ` is singular and the index-2 condition fails, they stop before the first step
+//! (exit 2).
 use super::{fails_with_code, json, problem_file, run_file_args, scratch, sparkgen};
-use sparkgen::cli::registry::STEPPERS;
+use sparkgen::cli::registry::{HAMILTONIAN_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
 
 /// The problem file of D coordinates: vortices `i < n` of circulation `Γ_i = 1 + i/2` with
 /// `ϑ = Γ_i (−y_i, x_i) / 2` and
@@ -104,15 +107,43 @@ fn degenerate_files_of_every_dimension_run() {
             );
             assert_eq!(json(&out)["steps"], 200, "D = {d}");
         }
+        // The DAE views: the index-2 condition asks Ω = J − Jᵀ to be invertible, which the
+        // algebraic z breaks: no multiplier solves the hidden constraint Ω λ = −∇H − Ω v (D = 1
+        // has ∇H = 0 at z = 0, which every λ solves).
+        for family in ["IdaeVparkGlrkpSymplectic", "HsparkGlrk"] {
+            let args = run_file_args(&file, family, "2", "0.05", "200");
+            if d % 2 == 1 && d > 1 {
+                let stderr = fails_with_code(&args, 2);
+                assert!(
+                    stderr.contains("no consistent initial multiplier"),
+                    "D = {d}, {family}: {stderr}"
+                );
+                continue;
+            }
+            let out = sparkgen(&args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "D = {d}, {family}: {stderr}");
+            let v = json(&out);
+            assert_eq!(v["path"], expected, "D = {d}, {family}");
+            assert_eq!(v["steps"], 200, "D = {d}, {family}");
+            assert_eq!(v["constraint"], "|φ(q, p)|∞", "D = {d}, {family}");
+            let residual = v["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);
+            let energy = v["max_energy_error"].as_f64().unwrap_or(f64::NAN);
+            println!("D = {d}, {family}: max |φ| = {residual:.1e}, energy error {energy:.1e}");
+            assert!(residual <= 1e-12, "D = {d}, {family}: {residual:e}");
+            assert!(energy <= 1e-8, "D = {d}, {family}: {energy:e}");
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `verify --problem-file` on the D = 4 guiding centre runs every degenerate-Lagrangian method on
-/// the engine and reports, for each, its measured order or why there is none: runs that fail on
-/// the sweep or in the long run name the failure, and a sweep whose errors never rise above the
-/// floor (the order-8 methods reach 1e-12 at h = 1/2) lists them; SLRK Lobatto IIIE(3) and
-/// SPARK GLRK(2) measure their order 4.
+/// `verify --problem-file` on the D = 4 guiding centre runs every method for degenerate
+/// Lagrangians on the engine, the implicit- and Hamiltonian-DAE methods through the views
+/// `engine::DaeView`, and reports, for each, its measured order or why there
+/// is none: runs that fail on the sweep or in the long run name the failure, and a sweep whose
+/// errors never rise above the floor (the order-8 methods reach 1e-12 at h = 1/2) lists them;
+/// SLRK Lobatto IIIE(3) and SPARK GLRK(2) measure their order 4, and every DAE method that
+/// measures an order measures its declared one, or the one pinned for it.
 #[test]
 fn verify_reports_every_method_on_the_guiding_centre() {
     let file = problem_file("guiding_centre.toml");
@@ -120,8 +151,13 @@ fn verify_reports_every_method_on_the_guiding_centre() {
     let v = json(&out);
     assert_eq!(v["path"], "engine");
     let methods = v["methods"].as_array().expect("a list");
-    assert_eq!(methods.len(), STEPPERS.len());
-    let mut measured = 0;
+    let views: Vec<&str> = IMPLICIT_STEPPERS
+        .iter()
+        .chain(HAMILTONIAN_STEPPERS)
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(methods.len(), STEPPERS.len() + views.len());
+    let (mut measured, mut views_measured) = (0, 0);
     for m in methods {
         assert_eq!(m["problem"], file.as_str());
         let order = m["measured_order"].as_f64();
@@ -130,13 +166,23 @@ fn verify_reports_every_method_on_the_guiding_centre() {
             .any(|list| list.as_array().is_some_and(|l| !l.is_empty()));
         assert!(order.is_some() || reported, "neither an order nor why: {m}");
         measured += usize::from(order.is_some());
+        let name = m["name"].as_str().unwrap_or_default();
+        if let (true, Some(order)) = (views.contains(&name), order) {
+            let pinned = m["pinned"]["order"]["order"].as_f64();
+            let expected = pinned.or(m["declared_order"].as_f64()).unwrap_or(f64::NAN);
+            assert!((order - expected).abs() <= 0.3, "{m}");
+            views_measured += 1;
+        }
         if matches!(m["name"].as_str(), Some("SlrkLobattoIIIE3" | "SparkGlrk2")) {
             let order = order.unwrap_or(f64::NAN);
             assert!((order - 4.0).abs() <= 0.3, "{m}");
         }
     }
+    assert!(views_measured > 0, "no DAE method measured an order");
     println!(
-        "guiding centre: {measured} of {} methods measure an order",
-        methods.len()
+        "guiding centre: {measured} of {} methods measure an order, {views_measured} of the {} \
+         DAE methods",
+        methods.len(),
+        views.len()
     );
 }
