@@ -152,7 +152,7 @@ impl IntegrateError {
 
 /// What a Newton failure names, as a position of the method's layouts: the unknown of a
 /// singular column, or the residual row left above its round-off.
-pub(crate) fn position_of(
+fn position_of(
     source: &NewtonError,
     [unknowns, residuals]: [&Layout; 2],
     dims: Dims,
@@ -161,14 +161,6 @@ pub(crate) fn position_of(
         NewtonError::Singular { source, .. } => unknowns.position(source.column, dims),
         NewtonError::AboveRoundOff { row, .. } => residuals.position(row.checked_sub(1)?, dims),
         _ => None,
-    }
-}
-
-/// The clause naming what [`position_of`] found for `source`.
-pub(crate) fn located(source: &NewtonError, at: &Option<Position>) -> String {
-    match source {
-        NewtonError::Singular { .. } => of_unknown(at),
-        _ => of_equation(at),
     }
 }
 

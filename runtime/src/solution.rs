@@ -20,26 +20,6 @@ pub struct StepStats {
     pub residual: f64,
 }
 
-/// The result of a converged step: `(q₁, p₁)` with the Newton statistics, or `None` if the
-/// state is not finite.
-pub(crate) fn accepted<const D: usize>(
-    q1: SVector<f64, D>,
-    p1: SVector<f64, D>,
-    report: &crate::solve::NewtonReport,
-) -> Option<(SVector<f64, D>, SVector<f64, D>, StepStats)> {
-    q1.iter()
-        .chain(p1.iter())
-        .all(|z| z.is_finite())
-        .then_some((
-            q1,
-            p1,
-            StepStats {
-                iterations: report.iterations,
-                residual: report.residual,
-            },
-        ))
-}
-
 /// One accepted state of a run, as the integrators hand it to an [`Observer`]: `q_n` and `p_n`
 /// are `D` long, whether `D` is a compiled constant or known only at run time.
 #[derive(Clone, Copy, Debug, PartialEq)]

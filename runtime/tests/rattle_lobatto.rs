@@ -9,6 +9,7 @@ mod rattle_common;
 mod symplectic;
 
 use rattle_common::{pendulum_reference, sci, slope};
+use sparkgen::error::IntegrateError;
 use sparkgen::generated::steppers::{
     RattleLobattoIIIAIIIB2, RattleLobattoIIIAIIIB3, RattleLobattoIIIAIIIB4, RattleLobattoIIIAIIIB5,
 };
@@ -257,7 +258,7 @@ fn failures_are_typed_and_keep_the_trajectory() {
     assert!(
         matches!(
             failure.error,
-            HolonomicError::StageEquations { step: 1, .. }
+            HolonomicError::StageEquations(IntegrateError::NewtonFailed { step: 1, .. })
         ),
         "{}",
         failure.error

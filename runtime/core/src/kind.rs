@@ -53,6 +53,18 @@ pub trait Access<P, const D: usize> {
         Ok(())
     }
 
+    /// Writes the momentum rate `ṗ` at `(q, p)` into `p_dot` and the multiplier `λ` (`M` long)
+    /// that holds it into `lambda`, from which the stage momenta and multipliers are
+    /// extrapolated; `false` (the default) where the kind determines none.
+    fn momentum_rate(
+        _problem: &P,
+        _state: State<'_, D>,
+        _p_dot: &mut [f64],
+        _lambda: &mut [f64],
+    ) -> bool {
+        false
+    }
+
     /// The differential of the algebraic constraint at the state `(q, p)`,
     /// `dφ = ∂φ/∂q δq + ∂φ/∂p δp`: the blocks `∂φ/∂q` into `phi_q` and `∂φ/∂p` into `phi_p`
     /// (`M × D` each, row-major). `false` where the kind carries no multiplier (for the
@@ -307,5 +319,31 @@ impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> Access<P, D> for 
 
     fn energy(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<f64> {
         Some(problem.hamiltonian(q, p))
+    }
+
+    /// `ṗ = −∇V(q) − G(q)ᵀλ` with the index-1 multiplier `λ(q, p)`: the second derivative of
+    /// `c(q(t)) = 0` along `q̇ = v = M⁻¹p`, `A(q) λ = ∂(G v)/∂q · v − G M⁻¹∇V(q)` with the Gram
+    /// matrix `A = G M⁻¹ Gᵀ` (LU with partial pivoting); `false` where `A` is singular or the
+    /// rate is not finite.
+    fn momentum_rate(
+        problem: &P,
+        (q, p): State<'_, D>,
+        p_dot: &mut [f64],
+        lambda: &mut [f64],
+    ) -> bool {
+        let minv = problem.inverse_mass_matrix();
+        let g = problem.constraint_jacobian(q);
+        let minv_gt = minv * g.transpose();
+        let v = minv * p;
+        let grad = problem.potential_gradient(q);
+        let curvature = problem.constraint_velocity_derivative(q, &v) * v;
+        let rhs = curvature - minv_gt.tr_mul(&grad);
+        let Some(l) = Lu::solve_matrix(&(g * minv_gt), &rhs) else {
+            return false;
+        };
+        let rate = -grad - g.tr_mul(&l);
+        p_dot.copy_from_slice(rate.as_slice());
+        lambda.copy_from_slice(l.as_slice());
+        rate.iter().chain(l.iter()).all(|x| x.is_finite())
     }
 }

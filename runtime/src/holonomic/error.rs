@@ -81,22 +81,11 @@ pub enum HolonomicError {
         /// The absolute tolerance.
         tolerance: f64,
     },
-    /// Newton's method on the stage equations of a generated stage method failed.
-    #[error(
-        "step {step} (t = {time}): stage equations: {source}{}",
-        crate::error::located(source, at)
-    )]
-    StageEquations {
-        /// The step.
-        step: usize,
-        /// Time at the start of the step.
-        time: f64,
-        /// Newton's failure (iteration cap, divergence, stagnation, singular Jacobian).
-        source: crate::solve::NewtonError,
-        /// What the failure names, in the method's terms: the unknown of a singular column, or
-        /// the stage equation left above its round-off (block, stage and component).
-        at: Option<crate::layout::Position>,
-    },
+    /// The stage equations of a generated stage method have no solution Newton's method
+    /// reaches (the driver's error: a singular Jacobian naming the unknown, inconsistent
+    /// equations, or Newton's failure naming the stage equation).
+    #[error(transparent)]
+    StageEquations(crate::error::IntegrateError),
     /// The state stopped being finite.
     #[error("step {step} (t = {time}): non-finite state")]
     NonFinite {
@@ -124,6 +113,17 @@ pub struct HolonomicFailure<const D: usize> {
 }
 
 impl HolonomicError {
+    /// The driver's error of a step of a generated stage method, with its non-finite state and
+    /// invalid options as the holonomic errors of the same name.
+    pub(crate) fn from_stage(error: crate::error::IntegrateError) -> Self {
+        use crate::error::IntegrateError;
+        match error {
+            IntegrateError::NonFinite { step, time } => HolonomicError::NonFinite { step, time },
+            IntegrateError::InvalidOptions(reason) => HolonomicError::InvalidOptions(reason),
+            other => HolonomicError::StageEquations(other),
+        }
+    }
+
     /// A rank-deficient Gram matrix at `step`.
     pub(crate) fn degenerate(
         d: super::gram::Degenerate,

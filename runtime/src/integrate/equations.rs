@@ -160,6 +160,16 @@ pub(crate) mod on_slices {
         A::initial_multiplier(problem, &vector(q), &vector(p), lambda)
     }
 
+    /// [`Access::momentum_rate`].
+    pub(crate) fn momentum_rate<A: Access<P, D>, P, const D: usize>(
+        problem: &P,
+        (q, p): (&[f64], &[f64]),
+        p_dot: &mut [f64],
+        lambda: &mut [f64],
+    ) -> bool {
+        A::momentum_rate(problem, (&vector(q), &vector(p)), p_dot, lambda)
+    }
+
     /// [`Access::constraint_differential`].
     pub(crate) fn constraint_differential<A: Access<P, D>, P, const D: usize>(
         problem: &P,
@@ -226,6 +236,10 @@ impl<M: StageMethod<P, D>, P, const D: usize, const N: usize> StepEquations
 
     fn velocity(&self, q: &[f64], p: &[f64], multiplier: Option<&[f64]>, v: &mut [f64]) -> bool {
         on_slices::velocity::<M::Kind, P, D>(self.problem, q, p, multiplier, v)
+    }
+
+    fn momentum_rate(&self, q: &[f64], p: &[f64], p_dot: &mut [f64], lambda: &mut [f64]) -> bool {
+        on_slices::momentum_rate::<M::Kind, P, D>(self.problem, (q, p), p_dot, lambda)
     }
 
     fn constraint(&self, q: &[f64], p: &[f64]) -> f64 {
