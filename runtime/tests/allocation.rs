@@ -6,19 +6,22 @@
 //! A problem file's problem (evaluated by its tapes, whose registers are a per-thread buffer that
 //! grows on the first step) is measured after a one-step run, so "after the first step". The
 //! run-time engine (`sparkgen::engine`, the same driver on vectors sized at run time) allocates
-//! its program's workspace and Newton's storage when a run starts, and nothing per step.
+//! its program's workspace and Newton's storage when a run starts, and nothing per step, the
+//! energy and constraint residual it measures at every point included.
 //!
 //! A test without the libtest harness (`harness = false`): the counting allocator sees every
 //! thread, and the harness's own threads allocate at times of their choosing.
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use std::alloc::System;
 
-use sparkgen::engine::{self, DaeForm, DaeView, Engine, Kernels, Stepping};
+use sparkgen::engine::{self, DaeForm, DaeView, Engine, Kernels, Stepping, Work};
 use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, VprkGauss2};
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic};
 use sparkgen::integrate::{Options, integrate, run_into};
-use sparkgen::problem_file::{DegenerateLagrangianFile, HolonomicFile, ProblemFile};
+use sparkgen::problem_file::{
+    DegenerateLagrangianFile, HolonomicFile, LagrangianFile, ProblemFile,
+};
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solution::{Observer, Point};
 use std::convert::Infallible;
@@ -46,20 +49,36 @@ enum Stepper {
     EngineLagrangianDaeFile,
     /// The engine's HSPARK GLRK(2) on the guiding-centre file's Dirac view.
     EngineDiracFile,
+    /// The engine's VPARK GLRK(2) on the Kepler file, whose velocity guess and energy are
+    /// inverse Legendre transforms (Newton's method) at every step and point.
+    EngineLagrangianFile,
 }
 
-/// Counts the points of a run, keeping nothing.
-struct Count(usize);
+/// Counts the points of a run and measures, as the command line does, the energy and the
+/// constraint residual of each (into the work storage allocated once).
+struct Measure<'k, K> {
+    problem: &'k K,
+    work: Work,
+    count: usize,
+    energy: f64,
+}
 
-impl Observer for Count {
+impl<K: Kernels> Observer for Measure<'_, K> {
     type Error = Infallible;
     fn observe(&mut self, point: &Point<'_>) -> Result<(), Infallible> {
-        self.0 = point.step;
+        let (q, p) = (point.q, point.p);
+        let energy = self
+            .problem
+            .energy(q, p, &mut self.work)
+            .unwrap_or(f64::NAN);
+        self.energy = energy + self.problem.constraint(q, p, &mut self.work);
+        self.count = point.step;
         Ok(())
     }
 }
 
-/// `steps` steps of the catalogue method `name` run by the engine on `problem` from `(q₀, p₀)`.
+/// `steps` steps of the catalogue method `name` run by the engine on `problem` from `(q₀, p₀)`,
+/// measured at every point.
 fn engine_run<K: Kernels>(
     name: &str,
     problem: &K,
@@ -69,9 +88,20 @@ fn engine_run<K: Kernels>(
 ) -> Result<usize, ()> {
     let engine = Engine::catalogue(name, problem.dims()).map_err(|_| ())?;
     let stepping = Stepping::new(&engine, problem).map_err(|_| ())?;
-    let mut count = Count(0);
-    run_into(stepping, q0, p0, &Options::new(0.1, steps), &mut count).map_err(|_| ())?;
-    Ok(count.0)
+    let work = Work::new(problem.dims()).ok_or(())?;
+    let mut measure = Measure {
+        problem,
+        work,
+        count: 0,
+        energy: f64::NAN,
+    };
+    run_into(stepping, q0, p0, &Options::new(0.1, steps), &mut measure).map_err(|_| ())?;
+    // Every kind measured here has an energy.
+    if measure.energy.is_finite() {
+        Ok(measure.count)
+    } else {
+        Err(())
+    }
 }
 
 /// The guiding-centre example file.
@@ -89,6 +119,15 @@ fn pendulum_file() -> HolonomicFile {
     match ProblemFile::read(path) {
         Ok(ProblemFile::Holonomic(file)) => file,
         other => panic!("the example file states a holonomic system: {other:?}"),
+    }
+}
+
+/// The shipped Kepler problem file (a general Lagrangian).
+fn kepler_file() -> LagrangianFile {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/kepler.toml");
+    match ProblemFile::read(path) {
+        Ok(ProblemFile::Lagrangian(file)) => file,
+        other => panic!("the example file states a Lagrangian: {other:?}"),
     }
 }
 
@@ -121,6 +160,9 @@ fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
     let kernels = engine::Degenerate(&lv);
     let jay = DaeView::new(&gc, DaeForm::LagrangianDae).expect("a degenerate Lagrangian");
     let dirac = DaeView::new(&gc, DaeForm::Dirac).expect("a degenerate Lagrangian");
+    let kepler = kepler_file();
+    // m = 1: p₀ = v₀.
+    let (kq, kp) = kepler.initial();
     let region = Region::new(GLOBAL);
     let completed = match stepper {
         Stepper::Slrk => integrate::<SlrkLobattoIIIE3, _, 2, 14>(&lv, q0, p0, &options)
@@ -157,6 +199,9 @@ fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
             steps,
         ),
         Stepper::EngineDiracFile => engine_run("HsparkGlrk2", &dirac, &gq, &gp, steps),
+        Stepper::EngineLagrangianFile => {
+            engine_run("IdaeVparkGlrkpSymplectic2", &kepler, kq, kp, steps)
+        }
     };
     let change = region.change();
     assert_eq!(completed.ok(), Some(steps), "{stepper:?}");
@@ -174,6 +219,7 @@ fn main() {
         Stepper::EngineHolonomicFile,
         Stepper::EngineLagrangianDaeFile,
         Stepper::EngineDiracFile,
+        Stepper::EngineLagrangianFile,
     ] {
         let first = allocations(1, stepper);
         let (short, long) = (allocations(10, stepper), allocations(1000, stepper));
@@ -189,6 +235,7 @@ fn main() {
                 | Stepper::EngineHolonomicFile
                 | Stepper::EngineLagrangianDaeFile
                 | Stepper::EngineDiracFile
+                | Stepper::EngineLagrangianFile
         ) {
             assert!(
                 short.0 <= 6,

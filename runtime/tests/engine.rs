@@ -498,8 +498,8 @@ fn the_views_state_functions_agree_with_the_compiled_views() {
                 &[b.constraint(q, p, &mut work)],
             ),
             discrepancy(
-                &[a.energy(q, p).unwrap_or(f64::NAN)],
-                &[b.energy(q, p).unwrap_or(f64::NAN)],
+                &[a.energy(q, p, &mut work).unwrap_or(f64::NAN)],
+                &[b.energy(q, p, &mut work).unwrap_or(f64::NAN)],
             ),
         ];
         println!("{what}: {worst:?}");

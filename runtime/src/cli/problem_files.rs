@@ -282,7 +282,7 @@ fn run_on_engine<K: Kernels>(
         &subject,
         spec,
         measures,
-        |q, p| problem.energy(q, p),
+        |q, p| problem.energy(q, p, &mut work.borrow_mut()),
         |q, p| residual(problem, q, p, &mut work.borrow_mut()),
         |observer| Some(run_into(stepping, q0, p0, options, observer)),
     )

@@ -138,6 +138,32 @@ pub(super) fn momentum_inverse<K: Kernels + ?Sized>(
     )
 }
 
+/// The velocity `v(q, p)` of [`momentum_inverse`] in `work`'s own storage; `None` where it
+/// does not converge.
+pub(super) fn inverse_legendre_of<'w, K: Kernels + ?Sized>(
+    problem: &K,
+    q: &[f64],
+    p: &[f64],
+    work: &'w mut Work,
+) -> Option<&'w [f64]> {
+    let d = q.len();
+    let mut v = std::mem::take(&mut work.columns);
+    let converged = momentum_inverse(problem, q, p, &mut v[..d], work);
+    work.columns = v;
+    converged.then_some(&work.columns[..d])
+}
+
+/// `pᵀ M⁻¹ p` of a holonomic system (`M⁻¹` into `work`).
+pub(super) fn kinetic<K: Kernels + ?Sized>(problem: &K, p: &[f64], work: &mut Work) -> f64 {
+    let d = p.len();
+    let minv = vector_of(&mut work.matrix, d * d);
+    problem.matrix(AtomKind::MassInverse, &[], minv);
+    minv.chunks_exact(d)
+        .zip(p)
+        .map(|(row, pk)| pk * row.iter().zip(p).map(|(a, b)| a * b).sum::<f64>())
+        .sum()
+}
+
 /// `y = A x` for the row-major `A` of `y.len()` rows and `x.len()` columns.
 fn product(a: &[f64], x: &[f64], y: &mut [f64]) {
     for (yi, row) in y.iter_mut().zip(a.chunks_exact(x.len())) {

@@ -51,7 +51,7 @@ impl Kernels for DegenerateLagrangianFile {
     }
 
     /// `H(q)`.
-    fn energy(&self, q: &[f64], _: &[f64]) -> Option<f64> {
+    fn energy(&self, q: &[f64], _: &[f64], _: &mut Work) -> Option<f64> {
         let mut h = [0.0];
         self.evaluate(DegenerateMethod::Hamiltonian, &[q], &mut h)
             .ok()
@@ -91,20 +91,12 @@ impl Kernels for HolonomicFile {
         or_nan(out, result);
     }
 
-    /// `H(q, p) = ½ pᵀM⁻¹p + V(q)` (`M⁻¹` evaluated into a vector made for the call).
-    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
-        let d = q.len();
-        let (mut minv, mut v) = (vec![0.0; d.checked_mul(d)?], [0.0]);
-        self.evaluate(HolonomicMethod::InverseMassMatrix, &[], &mut minv)
-            .ok()?;
+    /// `H(q, p) = ½ pᵀM⁻¹p + V(q)`.
+    fn energy(&self, q: &[f64], p: &[f64], work: &mut Work) -> Option<f64> {
+        let mut v = [0.0];
         self.evaluate(HolonomicMethod::Potential, &[q], &mut v)
             .ok()?;
-        let kinetic: f64 = minv
-            .chunks_exact(d)
-            .zip(p)
-            .map(|(row, pk)| pk * row.iter().zip(p).map(|(a, b)| a * b).sum::<f64>())
-            .sum();
-        Some(0.5 * kinetic + v[0])
+        Some(0.5 * access::kinetic(self, p, work) + v[0])
     }
 }
 
@@ -179,18 +171,14 @@ impl Kernels for LagrangianFile {
         access::momentum_inverse(self, q, p, v, work)
     }
 
-    /// `E = p·v − L(q, v)` at the inverse Legendre transform `v(q, p)` (work storage made for
-    /// the call); `None` where it does not converge.
-    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
-        let mut work = Work::new(self.dims())?;
-        let mut v = vec![0.0; q.len()];
-        if !access::momentum_inverse(self, q, p, &mut v, &mut work) {
-            return None;
-        }
+    /// `E = p·v − L(q, v)` at the inverse Legendre transform `v(q, p)`; `None` where it does
+    /// not converge.
+    fn energy(&self, q: &[f64], p: &[f64], work: &mut Work) -> Option<f64> {
+        let v = access::inverse_legendre_of(self, q, p, work)?;
         let mut l = [0.0];
-        self.evaluate(LagrangianMethod::Lagrangian, &[q, &v], &mut l)
+        self.evaluate(LagrangianMethod::Lagrangian, &[q, v], &mut l)
             .ok()?;
-        Some(p.iter().zip(&v).map(|(p, v)| p * v).sum::<f64>() - l[0])
+        Some(p.iter().zip(v).map(|(p, v)| p * v).sum::<f64>() - l[0])
     }
 }
 

@@ -88,9 +88,9 @@ pub trait Kernels {
         access::hidden_multiplier(self, q, p, lambda, work)
     }
 
-    /// The energy of a state, if the problem has one.
-    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
-        let _ = (q, p);
+    /// The energy of a state, if the problem has one (`work` for what its evaluation needs).
+    fn energy(&self, q: &[f64], p: &[f64], work: &mut Work) -> Option<f64> {
+        let _ = (q, p, work);
         None
     }
 
@@ -142,7 +142,7 @@ macro_rules! compiled_access {
             on_slices::initial_multiplier::<$access, P, D>(self.0, q, p, lambda)
         }
 
-        fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
+        fn energy(&self, q: &[f64], p: &[f64], _: &mut Work) -> Option<f64> {
             on_slices::energy::<$access, P, D>(self.0, q, p)
         }
 

@@ -289,7 +289,7 @@ impl<K: Kernels + ?Sized> Kernels for DaeView<'_, K> {
     }
 
     /// `H(q)`.
-    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
-        self.inner.problem.energy(q, p)
+    fn energy(&self, q: &[f64], p: &[f64], work: &mut Work) -> Option<f64> {
+        self.inner.problem.energy(q, p, work)
     }
 }

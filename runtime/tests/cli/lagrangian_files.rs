@@ -1,26 +1,13 @@
 //! `kind = "lagrangian"` problem files through `sparkgen run`/`verify --problem-file`: a body in
-//! the Kepler potential in three dimensions, `L = ½m|v|² + k/|q|`, on the run-time engine as the
+//! the Kepler potential in three dimensions, `L = ½m|v|² + k/|q|` (the shipped
+//! `problems/kepler.toml`), on the run-time engine as the
 //! implicit DAE of its Euler–Lagrange equations with no constraint (M = 0). The VPARK families
 //! keep the energy to their order and the angular momentum `q × p` to round-off (the Lagrangian
 //! is invariant under rotations: discrete Noether) and `verify` measures their declared orders.
 //! The SPARK families carry the velocity only through the constraint's `u(Q̃, P̃, Λ̃)`, which is
 //! zero here: `q` stays at `q₀`, and `verify` reports no order; every method does one or the
 //! other.
-use super::{fails_with_code, floats, json, run_file_args, scratch, sparkgen, success_json};
-
-const KEPLER: &str = r#"kind = "lagrangian"
-coordinates = ["x", "y", "z"]
-velocities = ["u", "v", "w"]
-lagrangian = "m / 2.0 * (u * u + v * v + w * w) + k / sqrt(x * x + y * y + z * z)"
-
-[parameters]
-m = 1.0
-k = 1.0
-
-[initial]
-q = [1.0, 0.0, 0.2]
-v = [0.0, 0.9, 0.1]
-"#;
+use super::{fails_with_code, floats, json, problem_file, run_file_args, sparkgen, success_json};
 
 fn cross(q: &[f64], p: &[f64]) -> [f64; 3] {
     [
@@ -32,10 +19,7 @@ fn cross(q: &[f64], p: &[f64]) -> [f64; 3] {
 
 #[test]
 fn a_lagrangian_file_runs_and_verifies_on_the_engine() {
-    let dir = scratch("lagrangian_files");
-    let path = dir.join("kepler.toml");
-    std::fs::write(&path, KEPLER).expect("scratch file written");
-    let file = path.to_string_lossy().to_string();
+    let file = problem_file("kepler.toml");
     let (q0, p0) = ([1.0, 0.0, 0.2], [0.0, 0.9, 0.1]);
     let l0 = cross(&q0, &p0);
     let run = |method: &str| success_json(&run_file_args(&file, method, "3", "0.01", "1000"));
@@ -99,5 +83,4 @@ fn a_lagrangian_file_runs_and_verifies_on_the_engine() {
     }
     let stderr = fails_with_code(&["run", "--problem-file", &file, "--method", "Rattle"], 2);
     assert!(stderr.contains("Rattle"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
