@@ -140,7 +140,7 @@ fn steps(args: &RunArgs) -> Result<(f64, usize), CliError> {
 
 fn run_command(args: &RunArgs) -> Result<(), CliError> {
     if let Some(path) = &args.out {
-        output::Format::of(path)?;
+        output::format_of(path)?;
     }
     if let Some(path) = &args.plot {
         plot::is_png(path)?;

@@ -7,7 +7,8 @@
 //! grows on the first step) is measured after a one-step run, so "after the first step". The
 //! run-time engine (`sparkgen::engine`, the same driver on vectors sized at run time) allocates
 //! its program's workspace and Newton's storage when a run starts, and nothing per step, the
-//! energy and constraint residual it measures at every point included.
+//! energy and constraint residual it measures at every point included. A run written to a
+//! thinned `.npy` file allocates the file's header, row and buffer once, nothing per point.
 //!
 //! A test without the libtest harness (`harness = false`): the counting allocator sees every
 //! thread, and the harness's own threads allocate at times of their choosing.
@@ -18,13 +19,16 @@ use sparkgen::engine::{self, DaeForm, DaeView, Engine, Kernels, Stepping, Work};
 use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, VprkGauss2};
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic};
-use sparkgen::integrate::{Options, integrate, run_into};
+use sparkgen::integrate::{Options, integrate, integrate_into, run_into};
+use sparkgen::output::{Format, TrajectoryFile};
+use sparkgen::problem::Vector;
 use sparkgen::problem_file::{
     DegenerateLagrangianFile, HolonomicFile, LagrangianFile, ProblemFile,
 };
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solution::{Observer, Point};
 use std::convert::Infallible;
+use std::num::NonZeroUsize;
 
 #[global_allocator]
 static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
@@ -49,6 +53,9 @@ enum Stepper {
     EngineLagrangianDaeFile,
     /// The engine's HSPARK GLRK(2) on the guiding-centre file's Dirac view.
     EngineDiracFile,
+    /// VPRK Gauss(2) on Lotka–Volterra written to a `.npy` trajectory file, every tenth point
+    /// and the last ([`TrajectoryFile`]).
+    ThinnedNpy,
     /// The engine's VPARK GLRK(2) on the Kepler file, whose velocity guess and energy are
     /// inverse Legendre transforms (Newton's method) at every step and point.
     EngineLagrangianFile,
@@ -102,6 +109,21 @@ fn engine_run<K: Kernels>(
     } else {
         Err(())
     }
+}
+
+/// A run of VPRK Gauss(2) on `lv` into a `.npy` file at `path`, every tenth point and the
+/// last; the number of steps taken.
+fn thinned_npy(
+    lv: &LotkaVolterra2d,
+    (q0, p0): (Vector<2>, Vector<2>),
+    options: &Options,
+    path: &std::path::Path,
+) -> Result<usize, ()> {
+    let every = NonZeroUsize::new(10).ok_or(())?;
+    let mut file = TrajectoryFile::create(path, Format::Npy, 2, every).map_err(|_| ())?;
+    integrate_into::<VprkGauss2, _, _, 2, 4>(lv, q0, p0, options, &mut file).map_err(|_| ())?;
+    file.finish().map_err(|_| ())?;
+    Ok(options.steps)
 }
 
 /// The guiding-centre example file.
@@ -163,6 +185,7 @@ fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
     let kepler = kepler_file();
     // m = 1: p₀ = v₀.
     let (kq, kp) = kepler.initial();
+    let npy = std::env::temp_dir().join(format!("sparkgen-allocation-{}.npy", std::process::id()));
     let region = Region::new(GLOBAL);
     let completed = match stepper {
         Stepper::Slrk => integrate::<SlrkLobattoIIIE3, _, 2, 14>(&lv, q0, p0, &options)
@@ -199,11 +222,13 @@ fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
             steps,
         ),
         Stepper::EngineDiracFile => engine_run("HsparkGlrk2", &dirac, &gq, &gp, steps),
+        Stepper::ThinnedNpy => thinned_npy(&lv, (q0, p0), &options, &npy),
         Stepper::EngineLagrangianFile => {
             engine_run("IdaeVparkGlrkpSymplectic2", &kepler, kq, kp, steps)
         }
     };
     let change = region.change();
+    let _ = std::fs::remove_file(&npy);
     assert_eq!(completed.ok(), Some(steps), "{stepper:?}");
     (change.allocations, change.reallocations)
 }
@@ -220,6 +245,7 @@ fn main() {
         Stepper::EngineLagrangianDaeFile,
         Stepper::EngineDiracFile,
         Stepper::EngineLagrangianFile,
+        Stepper::ThinnedNpy,
     ] {
         let first = allocations(1, stepper);
         let (short, long) = (allocations(10, stepper), allocations(1000, stepper));
@@ -236,6 +262,7 @@ fn main() {
                 | Stepper::EngineLagrangianDaeFile
                 | Stepper::EngineDiracFile
                 | Stepper::EngineLagrangianFile
+                | Stepper::ThinnedNpy
         ) {
             assert!(
                 short.0 <= 6,

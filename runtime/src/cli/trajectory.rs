@@ -3,7 +3,7 @@
 //! file streamed to `--out`, and the points kept in memory for plots and studies.
 
 use super::error::CliError;
-use super::output::{Format, Header, Writer};
+use super::output::{Format, Header, Writer, format_of};
 use super::progress::Progress;
 use crate::diagnostics::{DiagnosticsError, EnergyError, maximum};
 use crate::solution::{Observer, Point};
@@ -191,7 +191,7 @@ impl<E, R> Monitor<E, R> {
         constraint: &'static str,
         keep: Keep,
     ) -> Result<Self, CliError> {
-        let format = keep.out.as_deref().map(Format::of).transpose()?;
+        let format = keep.out.as_deref().map(format_of).transpose()?;
         Ok(Monitor {
             energy,
             residual,
@@ -263,7 +263,7 @@ impl<E, R> Monitor<E, R> {
         };
         if self.writer.is_none() {
             let header = Header {
-                constraint: self.constraint,
+                constraint: Some(self.constraint),
                 energy_error: self.measure.map(EnergyError::kind),
             };
             let columns = self.columns(state.q.len());
@@ -275,7 +275,7 @@ impl<E, R> Monitor<E, R> {
             .chain([state.energy_error, state.residual])
             .collect();
         match &mut self.writer {
-            Some(writer) => writer.row(&row, state.iterations),
+            Some(writer) => Ok(writer.row(&row, state.iterations)?),
             None => Ok(()),
         }
     }
