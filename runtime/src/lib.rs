@@ -44,6 +44,7 @@ pub mod engine;
 pub mod error;
 pub mod holonomic;
 pub mod integrate;
+pub mod observers;
 pub mod output;
 pub mod problem_file;
 pub mod problems;

@@ -2,12 +2,11 @@
 //! shortest round-trip decimals), JSON (one object with the column names and the rows) and
 //! `.npy` (a little-endian float64 array of shape `(points, columns)`, NumPy format 1.0, columns
 //! as in the CSV header; the shape is written last). [`TrajectoryFile`] is the observer that
-//! writes a run's `(t, q, p)`, every K-th point and the last, without allocating per point.
+//! writes a run's `(t, q, p)` without allocating per point.
 
 use crate::solution::{Observer, Point};
 use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
-use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
 /// The extensions [`Format::of`] understands.
@@ -210,18 +209,12 @@ fn npy_header(rows: u64, columns: usize) -> Vec<u8> {
     out
 }
 
-/// The observer that writes a run's `(t, q₁…q_D, p₁…p_D)` to a trajectory file: every
-/// `every`-th point (n = 0, K, 2K, …) as it arrives, and the last point of the run at
-/// [`TrajectoryFile::finish`], so that the file ends at the last accepted state as a thinned
-/// [`crate::solution::Record`] does. The row buffer is allocated when the file is created;
-/// a point costs no allocation.
+/// The observer that writes each point of a run it is handed, `(t, q₁…q_D, p₁…p_D)`, as a row
+/// of a trajectory file; thinned with [`crate::observers::Every`], every K-th point and the
+/// last. The row buffer is allocated when the file is created; a point costs no allocation.
 pub struct TrajectoryFile {
     writer: Writer,
-    every: usize,
     row: Vec<f64>,
-    iterations: usize,
-    /// Whether the point in `row` is not yet written.
-    pending: bool,
 }
 
 impl TrajectoryFile {
@@ -230,7 +223,6 @@ impl TrajectoryFile {
         path: &Path,
         format: Format,
         dimension: usize,
-        every: NonZeroUsize,
     ) -> Result<TrajectoryFile, WriteError> {
         let columns: Vec<String> = std::iter::once("t".to_owned())
             .chain((1..=dimension).map(|i| format!("q{i}")))
@@ -242,18 +234,12 @@ impl TrajectoryFile {
         };
         Ok(TrajectoryFile {
             writer: Writer::create(path, format, &columns, header)?,
-            every: every.get(),
             row: vec![0.0; columns.len()],
-            iterations: 0,
-            pending: false,
         })
     }
 
-    /// Writes the last point if it was not written and completes the file: its path.
-    pub fn finish(mut self) -> Result<PathBuf, WriteError> {
-        if self.pending {
-            self.writer.row(&self.row, self.iterations)?;
-        }
+    /// Completes the file: its path.
+    pub fn finish(self) -> Result<PathBuf, WriteError> {
         self.writer.finish()
     }
 }
@@ -268,28 +254,27 @@ impl Observer for TrajectoryFile {
         self.row[0] = point.t;
         self.row[1..=d].copy_from_slice(point.q);
         self.row[d + 1..].copy_from_slice(point.p);
-        self.iterations = point.stats.map_or(0, |s| s.iterations);
-        self.pending = !point.step.is_multiple_of(self.every);
-        if !self.pending {
-            self.writer.row(&self.row, self.iterations)?;
-        }
-        Ok(())
+        let iterations = point.stats.map_or(0, |s| s.iterations);
+        self.writer.row(&self.row, iterations)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::{Format, TrajectoryFile};
+    use crate::observers::Every;
     use crate::solution::{Observer, Point, StepStats};
     use std::num::NonZeroUsize;
 
-    /// 26 points (n = 0…25) thinned to every tenth: the rows of n = 0, 10, 20 and the last, 25,
+    /// 26 points (n = 0…25) thinned to every tenth ([`Every`]): the rows of n = 0, 10, 20 and the
+    /// last, 25,
     /// in a `.npy` array of shape (4, 1 + 2 + 2) whose values read back exactly.
     #[test]
     fn a_thinned_npy_file_keeps_every_kth_point_and_the_last() {
         let path = std::env::temp_dir().join(format!("sparkgen-output-{}.npy", std::process::id()));
         let every = NonZeroUsize::new(10).expect("positive");
-        let mut file = TrajectoryFile::create(&path, Format::Npy, 2, every).expect("created");
+        let file = TrajectoryFile::create(&path, Format::Npy, 2).expect("created");
+        let mut file = Every::new(file, every);
         for n in 0..=25usize {
             let x = n as f64;
             let point = Point {
@@ -305,7 +290,10 @@ mod tests {
             };
             file.observe(&point).expect("written");
         }
-        let written = file.finish().expect("finished");
+        let written = file
+            .finish()
+            .and_then(TrajectoryFile::finish)
+            .expect("finished");
         let bytes = std::fs::read(&written).expect("readable");
         let _ = std::fs::remove_file(&written);
         let header_len = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));

@@ -20,6 +20,7 @@ use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, Vp
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic};
 use sparkgen::integrate::{Options, integrate, integrate_into, run_into};
+use sparkgen::observers::Every;
 use sparkgen::output::{Format, TrajectoryFile};
 use sparkgen::problem::Vector;
 use sparkgen::problem_file::{
@@ -54,7 +55,7 @@ enum Stepper {
     /// The engine's HSPARK GLRK(2) on the guiding-centre file's Dirac view.
     EngineDiracFile,
     /// VPRK Gauss(2) on Lotka–Volterra written to a `.npy` trajectory file, every tenth point
-    /// and the last ([`TrajectoryFile`]).
+    /// and the last ([`Every`] of a [`TrajectoryFile`]).
     ThinnedNpy,
     /// The engine's VPARK GLRK(2) on the Kepler file, whose velocity guess and energy are
     /// inverse Legendre transforms (Newton's method) at every step and point.
@@ -120,9 +121,12 @@ fn thinned_npy(
     path: &std::path::Path,
 ) -> Result<usize, ()> {
     let every = NonZeroUsize::new(10).ok_or(())?;
-    let mut file = TrajectoryFile::create(path, Format::Npy, 2, every).map_err(|_| ())?;
+    let file = TrajectoryFile::create(path, Format::Npy, 2).map_err(|_| ())?;
+    let mut file = Every::new(file, every);
     integrate_into::<VprkGauss2, _, _, 2, 4>(lv, q0, p0, options, &mut file).map_err(|_| ())?;
-    file.finish().map_err(|_| ())?;
+    file.finish()
+        .and_then(TrajectoryFile::finish)
+        .map_err(|_| ())?;
     Ok(options.steps)
 }
 
