@@ -164,6 +164,22 @@ pub(super) fn kinetic<K: Kernels + ?Sized>(problem: &K, p: &[f64], work: &mut Wo
         .sum()
 }
 
+/// Transposes the square row-major matrix `m` (`d × d`) in place.
+pub(super) fn transpose(m: &mut [f64], d: usize) {
+    for r in 0..d {
+        for c in r + 1..d {
+            m.swap(r * d + c, c * d + r);
+        }
+    }
+}
+
+/// The `d × d` identity, row-major, into `m`.
+pub(super) fn identity(m: &mut [f64], d: usize) {
+    for (k, x) in m.iter_mut().enumerate() {
+        *x = f64::from(u8::from(k % (d + 1) == 0));
+    }
+}
+
 /// `y = A x` for the row-major `A` of `y.len()` rows and `x.len()` columns.
 fn product(a: &[f64], x: &[f64], y: &mut [f64]) {
     for (yi, row) in y.iter_mut().zip(a.chunks_exact(x.len())) {
@@ -459,9 +475,7 @@ pub(super) fn constraint_differential<K: Kernels + ?Sized>(
             let d = q.len();
             problem.matrix(AtomKind::J, &[q], phi_q);
             phi_q.iter_mut().for_each(|x| *x = -*x);
-            for (k, x) in phi_p.iter_mut().enumerate() {
-                *x = f64::from(u8::from(k % (d + 1) == 0));
-            }
+            identity(phi_p, d);
             true
         }
         ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae => {

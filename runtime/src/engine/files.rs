@@ -149,12 +149,7 @@ impl Kernels for LagrangianFile {
         };
         let result = self.evaluate(method, args, out);
         if transposed {
-            let d = self.dimension();
-            for r in 0..d {
-                for c in r + 1..d {
-                    out.swap(r * d + c, c * d + r);
-                }
-            }
+            access::transpose(out, self.dimension());
         }
         or_nan(out, Some(result));
     }

@@ -60,13 +60,8 @@ impl<'a, K: Kernels + ?Sized> Inner<'a, K> {
 
     /// `Jᵀ` at `q` into the `D × D` `out`.
     fn jacobian_transpose(&self, q: &[f64], out: &mut [f64]) {
-        let d = self.d();
         self.problem.matrix(AtomKind::J, &[q], out);
-        for r in 0..d {
-            for c in r + 1..d {
-                out.swap(r * d + c, c * d + r);
-            }
-        }
+        access::transpose(out, self.d());
     }
 
     /// `−J` at `q` into the `D × D` `out`.
@@ -77,10 +72,7 @@ impl<'a, K: Kernels + ?Sized> Inner<'a, K> {
 
     /// The identity, `D × D`, into `out`.
     fn identity(&self, out: &mut [f64]) {
-        let d = self.d();
-        for (k, x) in out.iter_mut().enumerate() {
-            *x = f64::from(u8::from(k % (d + 1) == 0));
-        }
+        access::identity(out, self.d());
     }
 
     /// `out = −out`.
