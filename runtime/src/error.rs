@@ -8,7 +8,7 @@ use crate::solve::NewtonError;
 pub enum IntegrateError {
     /// The stage Jacobian is singular (the method cannot be applied to this problem or step).
     #[error(
-        "step {step} (t = {time}): singular stage Jacobian, pivot {pivot:e} in column {column}{}",
+        "step {step} (t = {time}): singular stage Jacobian of {method}, pivot {pivot:e} in column {column}{}",
         of_unknown(unknown)
     )]
     SingularJacobian {
@@ -16,6 +16,8 @@ pub enum IntegrateError {
         step: usize,
         /// Time at the start of the step.
         time: f64,
+        /// The method, e.g. `SlrkLobattoIIIAB2`.
+        method: String,
         /// The column without a usable pivot (from 0).
         column: usize,
         /// The unknown of that column: block, stage and component.
@@ -52,6 +54,26 @@ pub enum IntegrateError {
         /// The stage equation Newton names (the row left above its round-off): residual block,
         /// stage and component.
         equation: Option<Position>,
+    },
+    /// The constraint residual of a method that does not impose the constraint leaves round-off
+    /// exponentially ([`crate::integrate::constraint_watch`]): a parasitic mode of the step,
+    /// stopped a few doublings above round-off. The state at `step` was handed to the observer.
+    #[error(
+        "step {step} (t = {time}): the constraint residual {quantity} = {residual:e} ({relative:.1e} of |p|∞) grows exponentially, by a factor {growth:.3} per step: the method carries a parasitic mode on this problem; choose one that imposes the constraint (docs/methods.md)"
+    )]
+    ConstraintDeparture {
+        /// The step whose state departs.
+        step: usize,
+        /// Its time.
+        time: f64,
+        /// What the residual measures, e.g. `|p − ϑ(q)|∞`.
+        quantity: &'static str,
+        /// The residual.
+        residual: f64,
+        /// The residual relative to `|p|∞`.
+        relative: f64,
+        /// Its growth factor per step.
+        growth: f64,
     },
     /// The carried multiplier's defect `|λ_n − λ̂(q_n, p_n)|∞` grows by a factor per step: a
     /// parasitic multiplier mode ([`crate::integrate::multiplier_watch`]), stopped before it
@@ -109,12 +131,12 @@ pub enum IntegrateError {
 }
 
 impl IntegrateError {
-    /// Classifies a Newton failure at a step of a method whose unknowns and residual rows are
-    /// laid out by `unknowns` and `residuals` for the widths `dims` (which name the column or
-    /// row at fault).
+    /// Classifies a Newton failure at a step of the method `method` whose unknowns and residual
+    /// rows are laid out by `unknowns` and `residuals` for the widths `dims` (which name the
+    /// column or row at fault).
     pub fn from_newton(
-        step: usize,
-        time: f64,
+        (step, time): (usize, f64),
+        method: &str,
         source: NewtonError,
         [unknowns, residuals]: [&Layout; 2],
         dims: Dims,
@@ -123,6 +145,7 @@ impl IntegrateError {
             NewtonError::Singular { source, .. } => IntegrateError::SingularJacobian {
                 step,
                 time,
+                method: method.to_owned(),
                 column: source.column,
                 unknown: unknowns.position(source.column, dims),
                 pivot: source.pivot,

@@ -22,11 +22,13 @@ use crate::solve::{Buffer, LinearSolve, Newton, NewtonOptions, SingularMatrix, S
 use crate::stage::{StageMethod, tangent_map};
 use nalgebra::{SMatrix, SVector};
 
+pub mod constraint_watch;
 pub mod equations;
 pub mod multiplier_watch;
 mod vectors;
 #[cfg(doc)]
 use crate::kind::Access;
+use constraint_watch::ConstraintWatch;
 pub use equations::{Compiled, Inputs, StepEquations};
 use multiplier_watch::MultiplierWatch;
 use vectors::Vectors;
@@ -44,11 +46,15 @@ pub struct Options {
     pub project_initial: bool,
     /// Tolerance of `|p₀ − ϑ(q₀)|∞`, relative to `max(1, |p₀|∞)`.
     pub initial_tolerance: f64,
+    /// Stop the run with [`IntegrateError::ConstraintDeparture`] when the constraint residual
+    /// leaves round-off exponentially ([`constraint_watch`]); `false` lets it grow, for a
+    /// study of the growth itself.
+    pub watch_constraint: bool,
 }
 
 impl Options {
-    /// `steps` steps of size `h` with default Newton options, no projection, and an initial
-    /// consistency tolerance of 1e−12.
+    /// `steps` steps of size `h` with default Newton options, no projection, an initial
+    /// consistency tolerance of 1e−12, and the constraint watched.
     pub fn new(h: f64, steps: usize) -> Options {
         Options {
             h,
@@ -56,6 +62,7 @@ impl Options {
             newton: NewtonOptions::default(),
             project_initial: false,
             initial_tolerance: 1e-12,
+            watch_constraint: true,
         }
     }
 }
@@ -298,8 +305,9 @@ impl<E: StepEquations> Driver<E> {
         };
         let dims = equations.dims();
         let layouts = [equations.unknowns(), equations.residuals()];
-        let report =
-            report.map_err(|e| IntegrateError::from_newton(step, time, e, layouts, dims))?;
+        let report = report.map_err(|e| {
+            IntegrateError::from_newton((step, time), equations.method(), e, layouts, dims)
+        })?;
         let x = self.x.entries();
         equations.update(inputs, x, v.q1, v.p1);
         if !v.q1.iter().chain(v.p1.iter()).all(|z| z.is_finite()) {
@@ -490,6 +498,7 @@ where
         }));
     }
     let mut stats = None;
+    let mut watch = ConstraintWatch::default();
     for n in 0..=options.steps {
         let t = n as f64 * options.h;
         let point = Point {
@@ -501,6 +510,20 @@ where
             stats,
         };
         observer.observe(&point).map_err(Stopped::Observer)?;
+        if options.watch_constraint {
+            let equations = driver.equations();
+            let residual = equations.constraint(q, p);
+            if let Some(departure) = watch.observe(n, residual, amax(p)) {
+                return Err(Stopped::Step(IntegrateError::ConstraintDeparture {
+                    step: n,
+                    time: t,
+                    quantity: equations.constraint_name(),
+                    residual,
+                    relative: departure.relative,
+                    growth: departure.growth,
+                }));
+            }
+        }
         if n == options.steps {
             break;
         }

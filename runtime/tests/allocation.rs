@@ -16,7 +16,9 @@ use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use std::alloc::System;
 
 use sparkgen::engine::{self, DaeForm, DaeView, Engine, Kernels, Stepping, Work};
-use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, VprkGauss2};
+use sparkgen::generated::steppers::{
+    RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, SparkGlrk1, VprkGauss2,
+};
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic};
 use sparkgen::integrate::{Options, integrate, integrate_into, run_into};
@@ -166,6 +168,36 @@ fn lotka_volterra_file() -> DegenerateLagrangianFile {
     }
 }
 
+/// `steps` steps of SPARK GLRK(1) (h = 0.01) on Lotka–Volterra written to a `.npy` file every
+/// `every`-th point and the last: the allocations and reallocations of the run, and the file's
+/// header.
+fn thinned_run(steps: usize, every: usize) -> ((usize, usize), String) {
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
+    let path = std::env::temp_dir().join(format!("sparkgen-thinned-{}.npy", std::process::id()));
+    let options = Options::new(0.01, steps);
+    let every = NonZeroUsize::new(every).expect("positive");
+    let region = Region::new(GLOBAL);
+    let file = TrajectoryFile::create(&path, Format::Npy, 2).expect("a writable file");
+    let mut file = Every::new(file, every);
+    integrate_into::<SparkGlrk1, _, _, 2, 2>(&lv, q0, p0, &options, &mut file)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    file.finish()
+        .and_then(TrajectoryFile::finish)
+        .expect("written");
+    let change = region.change();
+    let bytes = std::fs::read(&path).expect("readable");
+    let _ = std::fs::remove_file(&path);
+    // The header: magic, version, length, then the dictionary up to its newline.
+    let header = bytes.get(10..).unwrap_or_default();
+    let end = header
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(header.len());
+    let header = String::from_utf8_lossy(&header[..end]).into_owned();
+    ((change.allocations, change.reallocations), header)
+}
+
 /// Allocations (and reallocations) during one run of `steps` steps.
 fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
     let lv = LotkaVolterra2d::UPSTREAM;
@@ -273,5 +305,16 @@ fn main() {
                 "only the solution's four vectors, the driver's vectors and the state are allocated: {short:?}"
             );
         }
+    }
+    // 10⁶ steps thinned to 10³ points allocate what 10⁴ steps thinned to 10³ points do: nothing
+    // per step or per point; the file holds n = 0, 1000, …, 10⁶.
+    let (few, few_header) = thinned_run(10_000, 10);
+    let (many, many_header) = thinned_run(1_000_000, 1000);
+    println!(
+        "10⁴ steps every 10th: {few:?} ({few_header}); 10⁶ every 1000th: {many:?} ({many_header})"
+    );
+    assert_eq!(few, many);
+    for header in [&few_header, &many_header] {
+        assert!(header.contains("'shape': (1001, "), "{header}");
     }
 }

@@ -161,8 +161,9 @@ where
 /// (`sparkgen::amplification`) in the report: over IIIB–IIIA(4) at h = 0.1 the defect reaches
 /// only 0.48 of the multiplier's scale at step 24, and step 25 fails (a non-finite Newton
 /// iterate) unless the amplification stops the run first. A report with `ρ(R)` comes only from
-/// a converged step (a failing step is blamed on the mode without one), so every run is asserted
-/// to carry it.
+/// a converged step (a failing step is blamed on the mode without one), so every run stopped
+/// by the multiplier watch is asserted to carry it; the constraint watch may see the same mode
+/// in `φ` first.
 #[test]
 fn hpark_lobatto_stops_at_its_parasitic_multiplier_mode() {
     for h in [0.1, 0.01, 0.001] {
@@ -208,6 +209,10 @@ fn hpark_lobatto_stops_at_its_parasitic_multiplier_mode() {
                             && defect > 0.0
                             && rho > 1.0
                     );
+                }
+                // The same mode seen in the constraint residual first (the constraint watch).
+                Some(IntegrateError::ConstraintDeparture { growth, .. }) => {
+                    assert!(growth > 1.0, "h = {h}, HPARK {name}");
                 }
                 other => panic!("h = {h}, HPARK {name}: {other:?}"),
             }

@@ -173,6 +173,31 @@ impl Layout {
         None
     }
 
+    /// Writes into `u` the scale of each entry of `x` for Newton's update test
+    /// ([`crate::solve::NonlinearSystem::unknown_scales`]): component `k` of every stage of a
+    /// block gets `max_i |x_{b,i,k}|` over the block's stages, the size of that quantity
+    /// (a velocity, a momentum, a multiplier) in the problem's own units.
+    pub fn component_scales(&self, dims: Dims, x: &[f64], u: &mut [f64]) {
+        let mut start = 0;
+        for b in self.blocks {
+            let width = dims.of(b.width);
+            let len = b.stages * width;
+            let (xs, us) = (&x[start..start + len], &mut u[start..start + len]);
+            for k in 0..width {
+                let scale = xs
+                    .iter()
+                    .skip(k)
+                    .step_by(width)
+                    .fold(0.0f64, |m, v| m.max(v.abs()));
+                us.iter_mut()
+                    .skip(k)
+                    .step_by(width)
+                    .for_each(|s| *s = scale);
+            }
+            start += len;
+        }
+    }
+
     /// Reads the `W`-vector at `(block, stage)`; `W` is the block's width in `dims`.
     #[inline]
     pub fn get<const W: usize>(

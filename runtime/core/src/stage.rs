@@ -203,6 +203,10 @@ impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem
     fn scale(&self) -> f64 {
         self.q.amax().max(self.p.amax())
     }
+    /// Each unknown block's components in their own scale ([`Layout::component_scales`]).
+    fn unknown_scales(&self, x: &[f64], u: &mut [f64]) {
+        Meth::UNKNOWNS.component_scales(Meth::DIMS, x, u);
+    }
     /// `d_i = Σ_k |∂r_i/∂q_k|·|q_k| + |∂r_i/∂p_k|·|p_k|` from [`StageMethod::tangent`]: the
     /// size of the terms that the step's data `(q_n, p_n)` carry into row `i`.
     fn data_scales(&self, x: &[f64], d: &mut [f64]) {

@@ -192,6 +192,15 @@ fn vector_of(buffer: &mut [f64], len: usize) -> &mut [f64] {
     &mut buffer[..len]
 }
 
+/// What [`constraint`] measures for a problem of `kind`, for reports.
+pub(super) fn constraint_name(kind: ProblemKind) -> &'static str {
+    match kind {
+        ProblemKind::DegenerateLagrangian => "|p − ϑ(q)|∞",
+        ProblemKind::Holonomic => "|c(q)|∞",
+        ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae => "|φ(q, p)|∞",
+    }
+}
+
 /// `|p − ϑ(q)|∞`, the larger relative violation of a holonomic system's constraints
 /// ([`holonomic_residuals`]), or a DAE's `|φ(q, p)|∞`.
 pub(super) fn constraint<K: Kernels + ?Sized>(

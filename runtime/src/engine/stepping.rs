@@ -56,6 +56,9 @@ impl<K: Kernels + ?Sized> StepEquations for Stepping<'_, K> {
     where
         Self: 's;
 
+    fn method(&self) -> &str {
+        self.engine.name()
+    }
     fn space(&self) -> Dynamic {
         self.space
     }
@@ -103,6 +106,10 @@ impl<K: Kernels + ?Sized> StepEquations for Stepping<'_, K> {
 
     fn constraint(&self, q: &[f64], p: &[f64]) -> f64 {
         self.problem.constraint(q, p, &mut self.work.borrow_mut())
+    }
+
+    fn constraint_name(&self) -> &'static str {
+        super::access::constraint_name(self.problem.kind())
     }
 
     fn consistent_momentum(&self, q: &[f64], p: &mut [f64]) -> bool {

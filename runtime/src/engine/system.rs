@@ -103,6 +103,13 @@ impl<K: Kernels + ?Sized> NonlinearSystem<Dynamic> for StageEquations<'_, K> {
         amax(self.q).max(amax(self.p))
     }
 
+    /// Each unknown block's components in their own scale, as the compiled stage system's.
+    fn unknown_scales(&self, x: &[f64], u: &mut [f64]) {
+        self.engine
+            .unknowns()
+            .component_scales(self.engine.dims(), x, u);
+    }
+
     /// `d_i = Σ_k |∂r_i/∂q_k|·|q_k| + |∂r_i/∂p_k|·|p_k|`, as the compiled stage system's.
     fn data_scales(&self, x: &[f64], d: &mut [f64]) {
         let scratch = &mut *self.scratch.borrow_mut();

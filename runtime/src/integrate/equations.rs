@@ -35,6 +35,8 @@ pub trait StepEquations {
     where
         Self: 's;
 
+    /// The method's name, e.g. `SlrkLobattoIIIE3`, for errors.
+    fn method(&self) -> &str;
     /// The `N` unknowns' space.
     fn space(&self) -> Self::Space;
     /// The widths `D`, `M`.
@@ -68,6 +70,8 @@ pub trait StepEquations {
     }
     /// The residual of the algebraic constraint ([`Access::constraint`]).
     fn constraint(&self, q: &[f64], p: &[f64]) -> f64;
+    /// What [`StepEquations::constraint`] measures, e.g. `|p − ϑ(q)|∞` ([`Access::CONSTRAINT`]).
+    fn constraint_name(&self) -> &'static str;
     /// Writes a momentum consistent with `q` ([`Access::consistent_momentum`]); `false` where
     /// the kind has none in closed form.
     fn consistent_momentum(&self, q: &[f64], p: &mut [f64]) -> bool;
@@ -200,6 +204,9 @@ impl<M: StageMethod<P, D>, P, const D: usize, const N: usize> StepEquations
     where
         Self: 's;
 
+    fn method(&self) -> &str {
+        M::NAME
+    }
     fn space(&self) -> Fixed<N> {
         Fixed
     }
@@ -244,6 +251,10 @@ impl<M: StageMethod<P, D>, P, const D: usize, const N: usize> StepEquations
 
     fn constraint(&self, q: &[f64], p: &[f64]) -> f64 {
         on_slices::constraint::<M::Kind, P, D>(self.problem, q, p)
+    }
+
+    fn constraint_name(&self) -> &'static str {
+        <M::Kind as Access<P, D>>::CONSTRAINT
     }
 
     fn consistent_momentum(&self, q: &[f64], p: &mut [f64]) -> bool {

@@ -3,23 +3,28 @@
 //! solves `J δ = r` by LU, or in the minimum-norm least-squares sense for Jacobians of known rank
 //! deficiency, see [`LinearSolve`].
 //!
-//! Convergence is declared when the residual reaches round-off,
-//! `‖r‖₂ ≤ τ_r = c·ε·√N·max(1, σ)` with `σ` the system's scale, or when the update does,
-//! `‖δx‖_∞ ≤ c·ε·max(1, ‖x‖_∞)`. Near the round-off floor a residual that stops decreasing
-//! (`‖r_k‖ > ρ·‖r_{k−1}‖` with `‖r_k‖ ≤ 10³·τ_r`) is accepted as converged; far from it the
-//! iteration is stopped as stagnating or diverging, or, with the minimum-norm solve, as
-//! inconsistent (see [`NewtonError::Inconsistent`]).
+//! Convergence is judged in each quantity's own scale, so that the same options reach the
+//! round-off floor whatever the units of the problem. Each row `i` has the scale of the terms
+//! it is made of, `s_i = Σ_j |∂r_i/∂x_j|·|x_j| + d_i`: the first-order size of the terms carried
+//! by the unknowns plus that of the terms carried by the data ([`NonlinearSystem::data_scales`],
+//! taken once per solve): the componentwise backward error of Oettli and Prager,
+//! `|r| ≤ κ·(|J||x| + |b|)` for `J x = b`, with the data's sensitivities in place of `|b|`.
+//! A solve has converged when
+//! - every row is at round-off of its terms, `max_i |r_i|/s_i ≤ c·ε`; or
+//! - the update is at round-off of each unknown's scale, `|δx_j| ≤ c·ε·u_j`
+//!   ([`NonlinearSystem::unknown_scales`]: for stage equations, the size of the same component
+//!   of the same unknown block, a velocity, a momentum or a multiplier, over its stages); or
+//! - `max_i |r_i|/s_i` stopped decreasing (it is not below `ρ` times its best in this solve,
+//!   `ρ` the contraction) within `10³·c·ε`.
 //!
-//! `σ` is one number for all rows, so a system whose data are large in some rows (a state
-//! component of 10²⁰) would let the other rows pass with residuals far above their own
-//! round-off, even at the initial guess. Every acceptance therefore also requires each row to be
-//! at the round-off floor of its own terms: `|r_i| ≤ 10³·c·ε·√N·max(1, s_i)` with the row scale
-//! `s_i = Σ_j |∂r_i/∂x_j|·|x_j| + d_i`, the first-order size of the terms carried by the unknowns
-//! plus that of the terms carried by the data ([`NonlinearSystem::data_scales`]): the
-//! componentwise backward error of Oettli and Prager, `|r| ≤ κ·(|J||x| + |b|)` for `J x = b`,
-//! with the data's sensitivities in place of `|b|`. An iterate that meets `τ_r` but not its rows'
-//! floors is iterated on; if the residual then stops decreasing, the solve fails with
-//! [`NewtonError::AboveRoundOff`], naming the row.
+//! With any `σ` of the residual as a whole in place of the rows' own scales, rows whose terms
+//! are small beside the others' (momenta of 10⁻⁴ beside positions of 10⁴) would pass with
+//! residuals far above their round-off. When `‖r‖₂` and `max_i |r_i|/s_i` both stop decreasing
+//! near the floor `10³·τ_r` (`τ_r = c·ε·√N·max(1, σ)`, `σ` the system's scale), each row must
+//! be at `|r_i| ≤ 10³·c·ε·√N·max(1, s_i)`; otherwise the solve fails with
+//! [`NewtonError::AboveRoundOff`], naming the row. Far from the floor the iteration is stopped
+//! as stagnating or diverging, or, with the minimum-norm solve, as inconsistent (see
+//! [`NewtonError::Inconsistent`]).
 
 use super::lu::{Lu, SingularMatrix};
 use super::qr::{Qr, default_rank_tolerance};
@@ -47,6 +52,13 @@ pub trait NonlinearSystem<S: Space> {
     /// should say so.
     fn data_scales(&self, _x: &[f64], d: &mut [f64]) {
         d.fill(self.scale());
+    }
+    /// Writes `u_j`, the scale of unknown `j` that its update is measured against: Newton's
+    /// update test is `|δx_j| ≤ c·ε·u_j`. The default, `max(1, ‖x‖_∞)` for every unknown, is an
+    /// absolute floor of 1; a system whose unknowns come in blocks of different physical
+    /// dimensions should give each block its own scale (the stage equations do).
+    fn unknown_scales(&self, x: &[f64], u: &mut [f64]) {
+        u.fill(norm_inf(x).max(1.0));
     }
 }
 
@@ -323,6 +335,12 @@ struct Work<S: Space> {
     /// `Σ_j |J_ij|·|x_j|`, then the data scales `d_i`.
     carried: S::Vector,
     data: S::Vector,
+    /// The unknowns' scales `u_j`.
+    scales: S::Vector,
+    /// The data scales `d_i` at the first iterate of this solve that was judged by its rows.
+    row_data: S::Vector,
+    /// Whether `row_data` belongs to this solve.
+    row_data_known: bool,
     history: [f64; 64],
 }
 
@@ -370,6 +388,9 @@ impl<S: Space> Newton<S> {
                 step: space.vector(),
                 carried: space.vector(),
                 data: space.vector(),
+                scales: space.vector(),
+                row_data: space.vector(),
+                row_data_known: false,
                 history: [0.0; 64],
             },
             factors: Factors::new(space, options.linear),
@@ -442,13 +463,8 @@ impl<S: Space> Work<S> {
         x: &[f64],
     ) -> Option<(usize, f64, f64, f64)> {
         let n = self.space.dim();
-        let carried = self.carried.entries_mut();
-        for (ci, row) in carried
-            .iter_mut()
-            .zip(self.jacobian.entries().chunks_exact(n))
-        {
-            *ci = row.iter().zip(x).map(|(j, xj)| (j * xj).abs()).sum();
-        }
+        self.carry(x);
+        let carried = self.carried.entries();
         let residual = self.residual.entries();
         let floor = |scale: f64| ROUND_OFF_FLOOR * residual_tolerance(options, n, scale);
         let within = |i: usize, scale: f64| residual[i].abs() <= floor(scale);
@@ -465,6 +481,55 @@ impl<S: Space> Work<S> {
             .map(|(i, scale)| (i, residual[i].abs(), scale, floor(scale)))
     }
 
+    /// Writes `Σ_j |J_ij|·|x_j|` into `carried`, with `J` the Jacobian last evaluated.
+    fn carry(&mut self, x: &[f64]) {
+        let n = self.space.dim();
+        let carried = self.carried.entries_mut();
+        for (ci, row) in carried
+            .iter_mut()
+            .zip(self.jacobian.entries().chunks_exact(n))
+        {
+            *ci = row.iter().zip(x).map(|(j, xj)| (j * xj).abs()).sum();
+        }
+    }
+
+    /// The largest residual row relative to the terms it is made of,
+    /// `max_i |r_i| / (Σ_j |J_ij|·|x_j| + d_i)`, the data scales `d_i` taken once per solve
+    /// (they vary with the iterate only at second order). A row without terms counts only if
+    /// its residual is not zero.
+    fn relative_residual<Sys: NonlinearSystem<S>>(&mut self, system: &Sys, x: &[f64]) -> f64 {
+        if !self.row_data_known {
+            system.data_scales(x, self.row_data.entries_mut());
+            self.row_data_known = true;
+        }
+        self.carry(x);
+        let scales = self.carried.entries().iter().zip(self.row_data.entries());
+        self.residual
+            .entries()
+            .iter()
+            .zip(scales)
+            .map(|(r, (c, d))| if *r == 0.0 { 0.0 } else { r.abs() / (c + d) })
+            .fold(0.0, |m, v| if v > m || v.is_nan() { v } else { m })
+    }
+
+    /// Whether the update `δ` (in `step`) is at round-off relative to the unknowns' scales,
+    /// `|δ_j| ≤ c·ε·u_j`.
+    fn update_converged<Sys: NonlinearSystem<S>>(
+        &mut self,
+        options: &NewtonOptions,
+        system: &Sys,
+        x: &[f64],
+    ) -> bool {
+        let scales = self.scales.entries_mut();
+        system.unknown_scales(x, scales);
+        let relative = options.tolerance_factor * f64::EPSILON;
+        self.step
+            .entries()
+            .iter()
+            .zip(scales.iter())
+            .all(|(d, u)| d.abs() <= relative * u)
+    }
+
     /// The iteration of [`Newton::solve`] with the factorisation `factor(f, J, iteration)`,
     /// which overwrites `f` with that of `J`.
     fn iterate<Sys: NonlinearSystem<S>, F: Factorisation>(
@@ -476,6 +541,7 @@ impl<S: Space> Work<S> {
         factor: impl Fn(&mut F, &[f64], usize) -> Result<(), NewtonError>,
     ) -> Result<NewtonReport, NewtonError> {
         let tol = residual_tolerance(opts, self.space.dim(), system.scale());
+        self.row_data_known = false;
         system.residual(x, self.residual.entries_mut());
         let mut res = norm2(self.residual.entries());
         let initial = res;
@@ -492,13 +558,17 @@ impl<S: Space> Work<S> {
         if res == 0.0 {
             return Ok(report);
         }
+        // `c·ε`: the round-off of a row relative to its terms.
+        let unit = opts.tolerance_factor * f64::EPSILON;
         if res <= tol {
             system.jacobian(x, self.jacobian.entries_mut());
             evaluated = true;
-            if self.row_above_round_off(opts, system, x).is_none() {
+            if self.relative_residual(system, x) <= unit {
                 return Ok(report);
             }
         }
+        // The smallest `max_i |r_i|/s_i` of this solve so far.
+        let mut best_relative = f64::INFINITY;
         // Whether `f` holds a factorisation from this solve.
         let mut factored = false;
         let mut refresh = true;
@@ -547,11 +617,21 @@ impl<S: Space> Work<S> {
             if !res.is_finite() || !update.is_finite() {
                 return Err(NewtonError::NonFinite { iteration: it + 1 });
             }
-            let update_tol = opts.tolerance_factor * f64::EPSILON * norm_inf(x).max(1.0);
             let stalled = res > opts.contraction * previous;
             refresh = opts.jacobian == JacobianUpdate::EveryIteration
                 || res > SIMPLIFIED_REFRESH * previous;
-            if res <= tol || update <= update_tol || (stalled && res <= ROUND_OFF_FLOOR * tol) {
+            let relative = self.relative_residual(system, x);
+            // No progress on the best so far: at the floor, the rows' round-off makes the ratio
+            // wander. A row without terms (an infinite ratio) makes none either, nor a NaN.
+            let rows_stalled = relative.partial_cmp(&(opts.contraction * best_relative))
+                != Some(std::cmp::Ordering::Less);
+            best_relative = best_relative.min(relative);
+            let converged = relative <= unit
+                || self.update_converged(opts, system, x)
+                || (rows_stalled && relative <= ROUND_OFF_FLOOR * unit);
+            // Stalled both in ‖r‖₂ near its floor and row by row: no further progress.
+            let stuck = stalled && rows_stalled && res <= ROUND_OFF_FLOOR * tol;
+            if converged || stuck {
                 match self.row_above_round_off(opts, system, x) {
                     None => return Ok(report),
                     Some((row, residual, scale, tolerance)) if stalled => {
@@ -940,10 +1020,15 @@ mod tests {
                     "{x:?} vs {nearest:?}"
                 );
             }
-            assert!(
-                report.residual
-                    <= Newton::<Fixed<3>>::new(NewtonOptions::default()).residual_tolerance(4.0)
-            );
+            // Every row at round-off relative to its terms, `Σ_j |J_ij|·|x_j|` and the data's 4.
+            let (mut r, mut j) = ([0.0; 3], [0.0; 9]);
+            copy.residual(&x, &mut r);
+            copy.jacobian(&x, &mut j);
+            let unit = Newton::<Fixed<3>>::new(NewtonOptions::default()).residual_tolerance(0.0);
+            for (ri, row) in r.iter().zip(j.chunks_exact(3)) {
+                let terms: f64 = row.iter().zip(&x).map(|(a, b)| (a * b).abs()).sum();
+                assert!(ri.abs() <= unit * (terms + 4.0), "{r:?}");
+            }
             if jacobian == JacobianUpdate::Simplified {
                 assert!(system.jacobians.get() < report.iterations, "{report:?}");
             }
