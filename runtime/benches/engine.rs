@@ -16,8 +16,9 @@ use sparkgen::problem::{DegenerateLagrangian, Vector};
 use sparkgen::problem_file::{DegenerateLagrangianFile, ProblemFile};
 use sparkgen::problems::GuidingCentre;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::rows::RowMajor;
 use sparkgen::solve::{Dynamic, Fixed, Newton, NewtonOptions};
-use sparkgen::stage::{StageMethod, StageSystem};
+use sparkgen::stage::{StageMethod, StageSystem, TangentBlocks};
 use std::cell::RefCell;
 
 const H: f64 = 0.1;
@@ -130,7 +131,15 @@ macro_rules! pair {
                 let (lv, q, p, x) = data::<M>($n);
                 let mut j = [[0.0; $n]; $n];
                 bencher.bench_local(|| {
-                    M::jacobian(&lv, H, &q, &p, &[], divan::black_box(&x), &mut j);
+                    M::jacobian(
+                        &lv,
+                        H,
+                        &q,
+                        &p,
+                        &[],
+                        divan::black_box(&x),
+                        &mut RowMajor::of(&mut j),
+                    );
                     divan::black_box(&j);
                 });
             }
@@ -159,7 +168,9 @@ macro_rules! pair {
             fn newton_compiled(bencher: Bencher) {
                 let (lv, q, p, guess) = data::<M>($n);
                 let mut newton = Newton::<Fixed<$n>>::new(NewtonOptions::default());
-                let system = StageSystem::<M, _, 2>::new(&lv, H, q, p, &[]);
+                let tangent = RefCell::new(TangentBlocks::<2, $n>::zero());
+                let system =
+                    StageSystem::<M, _, Fixed<$n>, 2>::new(&lv, (H, q, p), &[], Fixed, &tangent);
                 let mut x = [0.0; $n];
                 bencher.bench_local(|| {
                     x.copy_from_slice(&guess);
@@ -187,7 +198,7 @@ macro_rules! pair {
             #[divan::bench]
             fn step_compiled(bencher: Bencher) {
                 let (lv, q, p, _) = data::<M>($n);
-                let equations = Compiled::<M, _, 2, $n>::new(&lv);
+                let equations = Compiled::<M, _, 2, Fixed<$n>>::new(&lv);
                 steps(bencher, equations, q.as_slice(), p.as_slice());
             }
 
@@ -226,7 +237,7 @@ macro_rules! guiding_centre {
             fn step_compiled(bencher: Bencher) {
                 let gc = GuidingCentre::SCREW_PINCH;
                 let (q, p) = gc.initial(GuidingCentre::SCREW_PINCH_Q0);
-                let equations = Compiled::<M, _, 4, N>::new(&gc);
+                let equations = Compiled::<M, _, 4, Fixed<N>>::new(&gc);
                 steps(bencher, equations, q.as_slice(), p.as_slice());
             }
 

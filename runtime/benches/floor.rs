@@ -28,9 +28,10 @@ use sparkgen::integrate::{Stepper, vector_field};
 use sparkgen::layout::{Dims, Layout};
 use sparkgen::problem::Vector;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::rows::{RowMajor, TangentRows};
 use sparkgen::solution::StepStats;
 use sparkgen::solve::{Fixed, JacobianUpdate, Lu, NewtonOptions};
-use sparkgen::stage::{MultiplierUpdate, StageMethod, TangentBlocks};
+use sparkgen::stage::{MultiplierUpdate, StageMethod};
 use std::marker::PhantomData;
 
 /// Steps per sample of the `step_*` benchmarks.
@@ -45,6 +46,9 @@ const PENDULUM: Pendulum = Pendulum {
 };
 /// Its initial angle from the downward vertical (at rest).
 const THETA0: f64 = 1.0;
+
+/// The most unknowns of the methods benchmarked with a forward-difference Jacobian.
+const MAX_UNKNOWNS: usize = 64;
 
 /// The stage method `M` with its Jacobian replaced by forward differences of its residual,
 /// `∂r/∂x_k ≈ (r(x + δ_k e_k) − r(x))/δ_k`, `δ_k = √ε·max(1, |x_k|)`.
@@ -73,40 +77,45 @@ impl<M: StageMethod<P, D>, P, const D: usize> StageMethod<P, D> for ForwardDiffe
         M::residual(problem, h, q, p, lambda, x, r);
     }
 
-    fn jacobian<const N: usize>(
+    fn jacobian(
         problem: &P,
         h: f64,
         q: &Vector<D>,
         p: &Vector<D>,
         lambda: &[f64],
         x: &[f64],
-        j: &mut [[f64; N]; N],
+        j: &mut RowMajor<'_>,
     ) {
-        let mut r0 = [0.0; N];
-        M::residual(problem, h, q, p, lambda, x, &mut r0);
-        let mut shifted = [0.0; N];
+        // Stack buffers, as the exact Jacobian has none on the heap either.
+        let n = x.len();
+        let (mut r0, mut shifted, mut r) = (
+            [0.0; MAX_UNKNOWNS],
+            [0.0; MAX_UNKNOWNS],
+            [0.0; MAX_UNKNOWNS],
+        );
+        let (r0, shifted, r) = (&mut r0[..n], &mut shifted[..n], &mut r[..n]);
+        M::residual(problem, h, q, p, lambda, x, r0);
         shifted.copy_from_slice(x);
-        let mut r = [0.0; N];
-        for k in 0..N {
+        for k in 0..n {
             shifted[k] = x[k] + f64::EPSILON.sqrt() * x[k].abs().max(1.0);
             // The step actually taken in floating point.
             let delta = shifted[k] - x[k];
-            M::residual(problem, h, q, p, lambda, &shifted, &mut r);
-            for (row, (ri, r0i)) in j.iter_mut().zip(r.iter().zip(&r0)) {
-                row[k] = (ri - r0i) / delta;
+            M::residual(problem, h, q, p, lambda, shifted, r);
+            for (i, (ri, r0i)) in r.iter().zip(r0.iter()).enumerate() {
+                j.row_mut(i)[k] = (ri - r0i) / delta;
             }
             shifted[k] = x[k];
         }
     }
 
-    fn tangent<const N: usize>(
+    fn tangent(
         problem: &P,
         h: f64,
         q: &Vector<D>,
         p: &Vector<D>,
         lambda: &[f64],
         x: &[f64],
-        t: &mut TangentBlocks<D, N>,
+        t: &mut TangentRows<'_>,
     ) {
         M::tangent(problem, h, q, p, lambda, x, t);
     }
@@ -232,7 +241,15 @@ fn jacobian<M: StageMethod<P, 2>, P, const N: usize>(
 ) {
     bencher.bench_local(|| {
         let mut j = [[0.0; N]; N];
-        M::jacobian(problem, H, &q, &p, &[], divan::black_box(&x), &mut j);
+        M::jacobian(
+            problem,
+            H,
+            &q,
+            &p,
+            &[],
+            divan::black_box(&x),
+            &mut RowMajor::of(&mut j),
+        );
         j
     });
 }
@@ -243,7 +260,7 @@ fn stage_jacobian<M: StageMethod<P, 2>, P, const N: usize>(
     (q, p, x): &(Vector<2>, Vector<2>, [f64; N]),
 ) -> [[f64; N]; N] {
     let mut j = [[0.0; N]; N];
-    M::jacobian(problem, H, q, p, &[], x, &mut j);
+    M::jacobian(problem, H, q, p, &[], x, &mut RowMajor::of(&mut j));
     j
 }
 

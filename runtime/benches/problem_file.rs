@@ -14,6 +14,7 @@ use sparkgen::integrate::{Options, integrate, vector_field};
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problem_file::{DegenerateLagrangianFile, ProblemFile};
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::rows::RowMajor;
 use sparkgen::stage::StageMethod;
 
 /// Steps per sample of `step`.
@@ -43,7 +44,15 @@ fn residual_and_jacobian<P: DegenerateLagrangian<2>>(bencher: Bencher, problem: 
         let mut r = [0.0; N];
         let mut j = [[0.0; N]; N];
         SlrkLobattoIIIE3::residual(problem, 0.1, &q0, &p0, &[], divan::black_box(&x), &mut r);
-        SlrkLobattoIIIE3::jacobian(problem, 0.1, &q0, &p0, &[], divan::black_box(&x), &mut j);
+        SlrkLobattoIIIE3::jacobian(
+            problem,
+            0.1,
+            &q0,
+            &p0,
+            &[],
+            divan::black_box(&x),
+            &mut RowMajor::of(&mut j),
+        );
         (r, j)
     });
 }

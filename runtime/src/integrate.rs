@@ -17,10 +17,13 @@
 use crate::error::IntegrateError;
 use crate::layout::Role;
 use crate::problem::DegenerateLagrangian;
-use crate::solution::{Failure, Observer, Point, Record, Solution, StepStats, Stopped};
-use crate::solve::{Buffer, LinearSolve, Newton, NewtonOptions, SingularMatrix, Space};
+use crate::solution::{
+    Departed, Failure, Observer, Point, Record, RunStats, Solution, StepStats, Stopped,
+};
+use crate::solve::{Buffer, Fixed, LinearSolve, Newton, NewtonOptions, SingularMatrix, Space};
 use crate::stage::{StageMethod, tangent_map};
 use nalgebra::{SMatrix, SVector};
+use std::convert::Infallible;
 
 pub mod constraint_watch;
 pub mod equations;
@@ -32,6 +35,18 @@ use constraint_watch::ConstraintWatch;
 pub use equations::{Compiled, Inputs, StepEquations};
 use multiplier_watch::MultiplierWatch;
 use vectors::Vectors;
+
+/// What a watched quantity leaving its documented bound does to a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Watch {
+    /// Stop the run with a typed error naming step, time and quantity.
+    #[default]
+    Stop,
+    /// Let the run go on and record the first departure in its statistics (a warning).
+    Warn,
+    /// Not watched.
+    Off,
+}
 
 /// Options of a run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,10 +61,11 @@ pub struct Options {
     pub project_initial: bool,
     /// Tolerance of `|p₀ − ϑ(q₀)|∞`, relative to `max(1, |p₀|∞)`.
     pub initial_tolerance: f64,
-    /// Stop the run with [`IntegrateError::ConstraintDeparture`] when the constraint residual
-    /// leaves round-off exponentially ([`constraint_watch`]); `false` lets it grow, for a
-    /// study of the growth itself.
-    pub watch_constraint: bool,
+    /// What a constraint residual that leaves round-off exponentially ([`constraint_watch`])
+    /// does to the run: stop it with [`IntegrateError::ConstraintDeparture`] (the default),
+    /// or only be recorded ([`RunStats::departure`]), or nothing, for a study of the growth
+    /// itself.
+    pub watch_constraint: Watch,
 }
 
 impl Options {
@@ -62,8 +78,37 @@ impl Options {
             newton: NewtonOptions::default(),
             project_initial: false,
             initial_tolerance: 1e-12,
-            watch_constraint: true,
+            watch_constraint: Watch::Stop,
         }
+    }
+
+    /// A run from t = 0 to `t_end` with steps of at most `h`: the fewest equal steps
+    /// `n = ⌈t_end/h⌉` of size `t_end/n`, so that the last point is at `t_end` (a fixed step size
+    /// keeps the method's structure; the step size is not changed within the run). `t_end = 0`
+    /// is no step. Defaults as [`Options::new`].
+    pub fn until(h: f64, t_end: f64) -> Result<Options, IntegrateError> {
+        if !(h.is_finite() && h > 0.0) {
+            return Err(IntegrateError::InvalidOptions(
+                "h must be finite and positive",
+            ));
+        }
+        if !(t_end.is_finite() && t_end >= 0.0) {
+            return Err(IntegrateError::InvalidOptions(
+                "the end time must be finite and non-negative",
+            ));
+        }
+        // Steps beyond 2⁵³ are not distinct in f64 (nor countable in a run).
+        let n = (t_end / h).ceil();
+        if n > (1u64 << 53) as f64 {
+            return Err(IntegrateError::InvalidOptions(
+                "the end time is more than 2⁵³ steps of h away",
+            ));
+        }
+        let steps = n as usize;
+        Ok(match steps {
+            0 => Options::new(h, 0),
+            _ => Options::new(t_end / n, steps),
+        })
     }
 }
 
@@ -331,6 +376,7 @@ impl<E: StepEquations> Driver<E> {
         Ok(StepStats {
             iterations: report.iterations,
             residual: report.residual,
+            factorisations: report.factorisations,
         })
     }
 
@@ -385,7 +431,7 @@ impl<E: StepEquations> Driver<E> {
 
 /// A compiled stepper's driver on fixed-size vectors: [`Driver`] of [`Compiled`].
 pub struct Stepper<'a, M: StageMethod<P, D>, P, const D: usize, const N: usize> {
-    driver: Driver<Compiled<'a, M, P, D, N>>,
+    driver: Driver<Compiled<'a, M, P, D, Fixed<N>>>,
 }
 
 impl<'a, M, P, const D: usize, const N: usize> Stepper<'a, M, P, D, N>
@@ -465,7 +511,7 @@ pub fn run_into<E, O>(
     p0: &[f64],
     options: &Options,
     observer: &mut O,
-) -> Result<(), Stopped<IntegrateError, O::Error>>
+) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
 where
     E: StepEquations,
     O: Observer + ?Sized,
@@ -497,42 +543,60 @@ where
             residual,
         }));
     }
+    let mut run = RunStats {
+        constraint: driver.equations().constraint_name(),
+        ..RunStats::default()
+    };
+    let energy0 = driver.equations().energy(q, p);
     let mut stats = None;
     let mut watch = ConstraintWatch::default();
-    for n in 0..=options.steps {
-        let t = n as f64 * options.h;
-        let point = Point {
-            step: n,
-            t,
-            q,
-            p,
-            lambda: driver.multiplier().unwrap_or_default(),
-            stats,
-        };
-        observer.observe(&point).map_err(Stopped::Observer)?;
-        if options.watch_constraint {
+    let outcome = (|| {
+        for n in 0..=options.steps {
+            let t = n as f64 * options.h;
+            let point = Point {
+                step: n,
+                t,
+                q,
+                p,
+                lambda: driver.multiplier().unwrap_or_default(),
+                stats,
+            };
+            observer.observe(&point).map_err(Stopped::Observer)?;
             let equations = driver.equations();
             let residual = equations.constraint(q, p);
-            if let Some(departure) = watch.observe(n, residual, amax(p)) {
-                return Err(Stopped::Step(IntegrateError::ConstraintDeparture {
+            let energy = energy0
+                .zip(equations.energy(q, p))
+                .map(|(e0, e)| (e - e0).abs());
+            run.add(stats, residual, energy);
+            let departure = match options.watch_constraint {
+                Watch::Off => None,
+                Watch::Stop | Watch::Warn => watch.observe(n, residual, amax(p)),
+            };
+            if let Some(departure) = departure {
+                let departed = Departed {
                     step: n,
                     time: t,
-                    quantity: equations.constraint_name(),
                     residual,
                     relative: departure.relative,
                     growth: departure.growth,
-                }));
+                };
+                if options.watch_constraint == Watch::Stop {
+                    return Err(Stopped::Step(departed.error(equations.constraint_name())));
+                }
+                run.departure.get_or_insert(departed);
             }
+            if n == options.steps {
+                break;
+            }
+            stats = Some(driver.step(q, p, n + 1, t).map_err(Stopped::Step)?);
+            let (q1, p1) = driver.state();
+            q.copy_from_slice(q1);
+            p.copy_from_slice(p1);
         }
-        if n == options.steps {
-            break;
-        }
-        stats = Some(driver.step(q, p, n + 1, t).map_err(Stopped::Step)?);
-        let (q1, p1) = driver.state();
-        q.copy_from_slice(q1);
-        p.copy_from_slice(p1);
-    }
-    Ok(())
+        Ok(())
+    })();
+    let ended = observer.end(&run).map_err(Stopped::Observer);
+    outcome.and(ended).map(|()| run)
 }
 
 /// Integrates `steps` steps of size `h` from `(q₀, p₀)` with method `M` (`N` unknowns), keeping
@@ -548,9 +612,20 @@ pub fn integrate<M, P, const D: usize, const N: usize>(
 where
     M: StageMethod<P, D>,
 {
+    recorded(options, |record| {
+        integrate_into::<M, P, _, D, N>(problem, q0, p0, options, record)
+    })
+}
+
+/// The solution of a run of `options.steps` steps that `run` hands to a [`Record`] of every
+/// point; on failure, the solution up to the last accepted step with the error.
+pub(crate) fn recorded<const D: usize>(
+    options: &Options,
+    run: impl FnOnce(&mut Record<D>) -> Result<RunStats, Stopped<IntegrateError, Infallible>>,
+) -> Result<Solution<D>, Box<Failure<D>>> {
     Record::every_point(
         options.steps,
-        |record| integrate_into::<M, P, _, D, N>(problem, q0, p0, options, record),
+        |record| run(record).map(|_| ()),
         |solution, error| Box::new(Failure { solution, error }),
     )
 }
@@ -565,11 +640,11 @@ pub fn integrate_into<M, P, O, const D: usize, const N: usize>(
     p0: SVector<f64, D>,
     options: &Options,
     observer: &mut O,
-) -> Result<(), Stopped<IntegrateError, O::Error>>
+) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
 where
     M: StageMethod<P, D>,
     O: Observer + ?Sized,
 {
-    let equations = Compiled::<M, P, D, N>::new(problem);
+    let equations = Compiled::<M, P, D, Fixed<N>>::new(problem);
     run_into(equations, q0.as_slice(), p0.as_slice(), options, observer)
 }

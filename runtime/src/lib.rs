@@ -2,24 +2,14 @@
 //! systems, with steppers generated at build time (exact tableaus, fully unrolled stage
 //! equations, exact Jacobians) and problems differentiated at compile time by derive macros.
 //!
-//! ```
-//! use sparkgen::generated::steppers::SlrkLobattoIIIE3;
-//! use sparkgen::integrate::{integrate, Options};
-//! use sparkgen::problem::DegenerateLagrangian;
-//!
-//! #[derive(DegenerateLagrangian)]
-//! #[lagrangian(q = [x, y], theta = [y + ln(y) / x, x], hamiltonian = a1 * x + a2 * y + b1 * ln(x) + b2 * ln(y))]
-//! struct LotkaVolterra { a1: f64, a2: f64, b1: f64, b2: f64 }
-//!
-//! let lv = LotkaVolterra { a1: -1.0, a2: -1.0, b1: 1.0, b2: 2.0 };
-//! let q0 = nalgebra::SVector::from([2.0, 1.0]);
-//! // N = (2s + 1)·D unknowns for SLRK: 14 for s = 3, D = 2.
-//! let solution = integrate::<SlrkLobattoIIIE3, _, 2, 14>(&lv, q0, lv.theta(&q0), &Options::new(0.1, 1000))
-//!     .expect("Newton converges");
-//! // The primary constraint p = ϑ(q) holds to round-off.
-//! let phi = (solution.p[1000] - lv.theta(&solution.q[1000])).amax();
-//! assert!(phi < 1e-14);
-//! ```
+//! [`solve`] runs any generated method on a problem of its kind; the README's quick start
+//! (compiled and run as a doc test of this crate) shows a run from the derive to a trajectory
+//! file.
+
+/// The README, whose quick start runs as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeQuickStart;
 
 // The derive expansions name `::sparkgen`; let them resolve inside this crate too.
 extern crate self as sparkgen;
@@ -32,7 +22,7 @@ pub mod problem;
 /// (`sparkgen_codegen::emit::stepper_source(…, "::sparkgen::sparkgen_core")`) and by
 /// [`stepper!`] name.
 pub use sparkgen_core;
-pub use sparkgen_core::{amplification, kind, layout, solve, stage};
+pub use sparkgen_core::{amplification, kind, layout, rows, solve, stage};
 
 // The library's unit tests do not exercise the command (its tests drive the binary and the
 // public `cli` API from `tests/`); leaving it out of their build spares compiling every generated
@@ -48,7 +38,10 @@ pub mod observers;
 pub mod output;
 pub mod problem_file;
 pub mod problems;
+pub mod run;
 pub mod solution;
+
+pub use run::{solve, solve_into};
 
 pub use sparkgen_macros::{
     DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae, Lagrangian, stepper,

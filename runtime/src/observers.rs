@@ -2,7 +2,7 @@
 //! every K-th point and the last ([`Every`]), so that a long run can stream a few points to a
 //! file ([`crate::output::TrajectoryFile`]) or to a closure.
 
-use crate::solution::{Observer, Point, StepStats};
+use crate::solution::{Observer, Point, RunStats, StepStats};
 use std::num::NonZeroUsize;
 
 /// A closure `f(point)` as an [`Observer`]; an error it returns stops the run.
@@ -51,6 +51,12 @@ impl<O: Observer> Every<O> {
 
     /// Hands `inner` the last point if it waits, and returns `inner`.
     pub fn finish(mut self) -> Result<O, O::Error> {
+        self.flush()?;
+        Ok(self.inner)
+    }
+
+    /// Hands `inner` the last point if it waits.
+    fn flush(&mut self) -> Result<(), O::Error> {
         if let Some((step, t, stats)) = self.pending.take() {
             let point = Point {
                 step,
@@ -62,7 +68,7 @@ impl<O: Observer> Every<O> {
             };
             self.inner.observe(&point)?;
         }
-        Ok(self.inner)
+        Ok(())
     }
 }
 
@@ -84,6 +90,12 @@ impl<O: Observer> Observer for Every<O> {
         }
         self.pending = Some((point.step, point.t, point.stats));
         Ok(())
+    }
+
+    /// Hands `inner` the last point if it waits, then the statistics.
+    fn end(&mut self, stats: &RunStats) -> Result<(), O::Error> {
+        self.flush()?;
+        self.inner.end(stats)
     }
 }
 

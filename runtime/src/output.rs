@@ -286,6 +286,7 @@ mod tests {
                 stats: (n > 0).then_some(StepStats {
                     iterations: 2,
                     residual: 0.0,
+                    factorisations: 0,
                 }),
             };
             file.observe(&point).expect("written");

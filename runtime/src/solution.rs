@@ -14,10 +14,96 @@ use std::num::NonZeroUsize;
 /// Newton statistics of one step.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct StepStats {
-    /// Newton iterations (Jacobian factorisations).
+    /// Newton iterations.
     pub iterations: usize,
     /// `‖r‖₂` at the accepted solution.
     pub residual: f64,
+    /// Jacobian factorisations (more than one where simplified Newton refreshed its Jacobian).
+    pub factorisations: usize,
+}
+
+/// The statistics of a whole run (or of the part of it that was integrated): the work done and
+/// the maxima over every accepted point, a NaN anywhere making its maximum NaN.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct RunStats {
+    /// Steps accepted.
+    pub steps: usize,
+    /// Newton iterations over all steps.
+    pub newton_iterations: usize,
+    /// The most Newton iterations of one step.
+    pub max_newton_iterations: usize,
+    /// Jacobian factorisations over all steps (beyond one per step: refreshed Jacobians).
+    pub factorisations: usize,
+    /// The largest `‖r‖₂` of the stage equations at an accepted step.
+    pub max_stage_residual: f64,
+    /// What [`RunStats::max_constraint`] measures, e.g. `|p − ϑ(q)|∞`.
+    pub constraint: &'static str,
+    /// The largest constraint residual over the points.
+    pub max_constraint: f64,
+    /// The largest `|E − E₀|` over the points, where the problem kind defines an energy.
+    pub max_energy_error: Option<f64>,
+    /// Where the constraint residual first left round-off exponentially, in a run that was
+    /// asked only to record it ([`crate::integrate::Watch::Warn`]).
+    pub departure: Option<Departed>,
+}
+
+/// Where and how the constraint residual left round-off exponentially
+/// ([`crate::integrate::constraint_watch`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Departed {
+    /// The step whose state departs.
+    pub step: usize,
+    /// Its time.
+    pub time: f64,
+    /// The residual.
+    pub residual: f64,
+    /// The residual relative to `|p|∞`.
+    pub relative: f64,
+    /// Its growth factor per step.
+    pub growth: f64,
+}
+
+impl Departed {
+    /// The error that stops a run here, the residual measuring `quantity`.
+    pub fn error(self, quantity: &'static str) -> crate::error::IntegrateError {
+        crate::error::IntegrateError::ConstraintDeparture {
+            step: self.step,
+            time: self.time,
+            quantity,
+            residual: self.residual,
+            relative: self.relative,
+            growth: self.growth,
+        }
+    }
+}
+
+/// `max(a, b)`, NaN if either is.
+pub(crate) fn max_or_nan(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+impl RunStats {
+    /// Adds one accepted point: the step's Newton statistics (none at the initial point), its
+    /// constraint residual and energy error.
+    pub(crate) fn add(&mut self, step: Option<StepStats>, constraint: f64, energy: Option<f64>) {
+        if let Some(s) = step {
+            self.steps += 1;
+            self.newton_iterations += s.iterations;
+            self.max_newton_iterations = self.max_newton_iterations.max(s.iterations);
+            self.factorisations += s.factorisations;
+            self.max_stage_residual = max_or_nan(self.max_stage_residual, s.residual);
+        }
+        self.max_constraint = max_or_nan(self.max_constraint, constraint);
+        self.max_energy_error = match (self.max_energy_error, energy) {
+            (Some(a), Some(b)) => Some(max_or_nan(a, b)),
+            (None, e) => e,
+            (a, None) => a,
+        };
+    }
 }
 
 /// One accepted state of a run, as the integrators hand it to an [`Observer`]: `q_n` and `p_n`
@@ -46,6 +132,14 @@ pub trait Observer {
 
     /// Takes the accepted state `point`.
     fn observe(&mut self, point: &Point<'_>) -> Result<(), Self::Error>;
+
+    /// Receives the run's statistics once it has ended, whether it reached its last step or
+    /// stopped early, after its last point (default: ignored). An observer that holds points
+    /// back hands them on here.
+    fn end(&mut self, stats: &RunStats) -> Result<(), Self::Error> {
+        let _ = stats;
+        Ok(())
+    }
 }
 
 /// Why an observed run stopped before its last step: a step of the integrator failed (`S`), or
@@ -92,6 +186,7 @@ impl<const D: usize> Record<D> {
                 lambda: Vec::new(),
                 lambda_width: 0,
                 steps_taken: 0,
+                run: RunStats::default(),
             },
             every: every.get(),
             provisional: false,
@@ -150,6 +245,11 @@ impl<const D: usize> Observer for Record<D> {
         self.provisional = !point.step.is_multiple_of(self.every);
         Ok(())
     }
+
+    fn end(&mut self, stats: &RunStats) -> Result<(), Infallible> {
+        self.solution.run = *stats;
+        Ok(())
+    }
 }
 
 /// A trajectory `(t_n, q_n, p_n)` with the statistics of each step and, for methods that carry
@@ -175,6 +275,8 @@ pub struct Solution<const D: usize> {
     pub lambda_width: usize,
     /// The number of steps taken: the step number of the last point.
     pub steps_taken: usize,
+    /// The run's statistics.
+    pub run: RunStats,
 }
 
 impl<const D: usize> Solution<D> {
@@ -214,6 +316,7 @@ mod tests {
             let stats = (n > 0).then_some(StepStats {
                 iterations: n,
                 residual: 0.0,
+                factorisations: 1,
             });
             let point = Point {
                 step: n,

@@ -115,7 +115,7 @@ fn engine_run<K: Kernels>(
 }
 
 /// A run of VPRK Gauss(2) on `lv` into a `.npy` file at `path`, every tenth point and the
-/// last; the number of steps taken.
+/// last, by the one `solve` (stage storage sized at run time); the number of steps taken.
 fn thinned_npy(
     lv: &LotkaVolterra2d,
     (q0, p0): (Vector<2>, Vector<2>),
@@ -125,7 +125,7 @@ fn thinned_npy(
     let every = NonZeroUsize::new(10).ok_or(())?;
     let file = TrajectoryFile::create(path, Format::Npy, 2).map_err(|_| ())?;
     let mut file = Every::new(file, every);
-    integrate_into::<VprkGauss2, _, _, 2, 4>(lv, q0, p0, options, &mut file).map_err(|_| ())?;
+    sparkgen::solve_into(lv, VprkGauss2, q0, p0, options, &mut file).map_err(|_| ())?;
     file.finish()
         .and_then(TrajectoryFile::finish)
         .map_err(|_| ())?;

@@ -18,9 +18,10 @@ use sparkgen::layout::Role;
 use sparkgen::problem::{DegenerateLagrangian, DiracHamiltonian, LagrangianDae, Vector};
 use sparkgen::problem_file::ProblemFile;
 use sparkgen::problems::{GuidingCentre, IndexTwoPendulum, LotkaVolterra2d};
+use sparkgen::rows::RowMajor;
 use sparkgen::solve::{Dynamic, Fixed, LinearSolve, Newton, NewtonOptions, NonlinearSystem};
 use sparkgen::stage::StageSystem;
-use sparkgen::stage::{StageMethod, TangentBlocks};
+use sparkgen::stage::{StageMethod, TangentBlocks, TangentStorage};
 use std::cell::RefCell;
 
 // Whole runs through the one driver, in this binary so that the catalogue's steppers on
@@ -101,13 +102,21 @@ where
 
     let mut j_c = [[0.0; N]; N];
     let mut j_e = vec![f64::NAN; N * N];
-    M::jacobian(problem, h, q, p, lambda, &x, &mut j_c);
+    M::jacobian(problem, h, q, p, lambda, &x, &mut RowMajor::of(&mut j_c));
     engine.jacobian(&mut ws, kernels, &step, &mut j_e);
     record(discrepancy(j_c.as_flattened(), &j_e));
 
     let mut t_c = TangentBlocks::<D, N>::zero();
     let mut t_e = Tangent::zero(N, D);
-    M::tangent(problem, h, q, p, lambda, &x, &mut t_c);
+    M::tangent(
+        problem,
+        h,
+        q,
+        p,
+        lambda,
+        &x,
+        &mut t_c.rows(D).expect("D coordinates"),
+    );
     engine.tangent(&mut ws, kernels, &step, &mut t_e);
     for (c, e) in [
         (t_c.r_q.as_flattened(), &t_e.r_q),
@@ -170,7 +179,9 @@ where
         }
     }
     let mut x_c = guess;
-    let system = StageSystem::<M, P, D>::new(problem, h, *q, *p, lambda);
+    let tangent = RefCell::new(TangentBlocks::<D, N>::zero());
+    let system =
+        StageSystem::<M, P, Fixed<N>, D>::new(problem, (h, *q, *p), lambda, Fixed, &tangent);
     let mut newton = Newton::<Fixed<N>>::new(options);
     let compiled = newton.solve(&system, &mut x_c);
     let space = Dynamic::new(N).expect("a small system");

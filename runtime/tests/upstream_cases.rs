@@ -25,8 +25,9 @@ use sparkgen::integrate::{Options, Stepper, integrate, vector_field};
 use sparkgen::layout::Role;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::rows::RowMajor;
 use sparkgen::solve::NewtonOptions;
-use sparkgen::stage::{StageMethod, TangentBlocks};
+use sparkgen::stage::{StageMethod, TangentBlocks, TangentStorage};
 
 /// Fixed (a defect of upstream's code, removed here) or inherent (a property of the method).
 #[derive(Clone, Copy, Debug)]
@@ -578,7 +579,7 @@ fn jacobian<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
     x: &[f64; N],
 ) -> DMatrix<f64> {
     let mut j = [[0.0; N]; N];
-    M::jacobian(&LV, h, q, p, &[0.0; 2], x, &mut j);
+    M::jacobian(&LV, h, q, p, &[0.0; 2], x, &mut RowMajor::of(&mut j));
     DMatrix::from_fn(N, N, |r, c| j[r][c])
 }
 
@@ -624,7 +625,15 @@ fn gauge_at_solution<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
     let v_t = svd.v_t.expect("computed");
     let max = svd.singular_values.max();
     let mut t = TangentBlocks::<2, N>::zero();
-    M::tangent(&LV, h, &q0, &p0, &[0.0; 2], &x, &mut t);
+    M::tangent(
+        &LV,
+        h,
+        &q0,
+        &p0,
+        &[0.0; 2],
+        &x,
+        &mut t.rows(2).expect("2 coordinates"),
+    );
     let mut rank = 0;
     let (mut moved, mut multiplier) = (0.0f64, 0.0f64);
     for (k, s) in svd.singular_values.iter().enumerate() {

@@ -12,7 +12,7 @@ use sparkgen::error::IntegrateError;
 use sparkgen::generated::steppers::{
     VprkGauss2, VprkGauss3, VprkLobattoIIIAIIIB2, VprkLobattoIIIAIIIB3,
 };
-use sparkgen::integrate::{Options, Stepper, integrate};
+use sparkgen::integrate::{Options, Stepper, Watch, integrate};
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solve::NewtonOptions;
 use sparkgen::stage::StageMethod;
@@ -119,15 +119,20 @@ fn the_constraint_watch_stops_the_lobatto_mode_before_p_leaves_the_constraint() 
     // (see above; it varies along the orbit).
     let rate = (growth - 1.0) / h;
     assert!((1.0..10.0).contains(&rate), "rate {rate}");
-    let unwatched = Options {
-        watch_constraint: false,
+    // Asked only to warn, the watch records the same departure and the run goes on.
+    let warned = Options {
+        watch_constraint: Watch::Warn,
         ..watched
     };
-    let grown = match integrate::<VprkLobattoIIIAIIIB3, _, 2, N>(&lv, q0, p0, &unwatched) {
-        Ok(solution) => max_constraint(&solution),
-        Err(failure) => max_constraint(&failure.solution),
+    let solution = match integrate::<VprkLobattoIIIAIIIB3, _, 2, N>(&lv, q0, p0, &warned) {
+        Ok(solution) => solution,
+        Err(failure) => failure.solution,
     };
+    let grown = max_constraint(&solution);
     assert!(grown > 1e-3, "{grown:e}");
+    let departed = solution.run.departure.expect("the departure is recorded");
+    assert_eq!((departed.step, departed.residual), (step, residual));
+    assert!(solution.steps() > step);
     const G: usize = VprkGauss3::UNKNOWN_LAYOUT.len(sparkgen::layout::Dims::uniform(2));
     let gauss = integrate::<VprkGauss3, _, 2, G>(&lv, q0, p0, &watched)
         .unwrap_or_else(|f| panic!("Gauss(3): {}", f.error));

@@ -14,7 +14,7 @@
 
 use sparkgen::error::IntegrateError;
 use sparkgen::generated::steppers::{VprkGauss2, VprkGauss3, VsparkPrimaryGlrkpMidpoint3};
-use sparkgen::integrate::{Options, integrate};
+use sparkgen::integrate::{Options, Watch, integrate};
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solution::Solution;
@@ -171,7 +171,7 @@ fn vprk_gauss2_loses_lotka_volterra_over_long_runs() {
         );
     }
     let unwatched = Options {
-        watch_constraint: false,
+        watch_constraint: Watch::Off,
         ..Options::new(0.05, 200_000)
     };
     let (phi, energy) = defects(&run_with::<VprkGauss2, 4>(&unwatched));

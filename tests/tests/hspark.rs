@@ -235,7 +235,7 @@ where
     let (q1, p1, _) = stepper
         .step(&q, &p, 1, 0.0)
         .unwrap_or_else(|e| panic!("{}: {e}", M::NAME));
-    multiplier_amplification::<M, P, 2, N>(
+    multiplier_amplification::<M, P, 2>(
         problem,
         h,
         (&q, &p),

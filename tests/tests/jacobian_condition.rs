@@ -9,6 +9,7 @@ use sparkgen::generated::steppers::*;
 use sparkgen::integrate::{Options, integrate, vector_field};
 use sparkgen::layout::Role;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::rows::RowMajor;
 use sparkgen::stage::StageMethod;
 
 /// `κ₂(∂r/∂x) = σ_max/σ_min` of `M` at the initial guess, for h = 0.99 and 1.0.
@@ -26,7 +27,7 @@ fn condition<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>() -> [f64; 2] {
     }
     [0.99, 1.0].map(|h| {
         let mut j = [[0.0; N]; N];
-        M::jacobian(&lv, h, &q0, &p0, &[], &x, &mut j);
+        M::jacobian(&lv, h, &q0, &p0, &[], &x, &mut RowMajor::of(&mut j));
         let svd = DMatrix::from_fn(N, N, |r, c| j[r][c]).svd(false, false);
         svd.singular_values.max() / svd.singular_values.min()
     })

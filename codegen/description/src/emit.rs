@@ -92,9 +92,6 @@ pub fn stepper_as<C: Scalar>(
                 Some(#core::stage::MultiplierUpdate { block: #b, weights: &[#(#w),*], read: #read });
         )
     });
-    let size_check = quote! {
-        const { assert!(N == Self::UNKNOWN_LAYOUT.len(#dims), "N must be the number of unknowns") };
-    };
     let rank_deficient = method.rank_deficient.then(|| {
         quote!(
             const RANK_DEFICIENT: bool = true;
@@ -150,21 +147,19 @@ pub fn stepper_as<C: Scalar>(
             }
 
             #[allow(clippy::too_many_lines)]
-            fn jacobian<const N: usize>(
+            fn jacobian(
                 #inputs
-                j: &mut [[f64; N]; N],
+                j: &mut #core::rows::RowMajor<'_>,
             ) {
-                #size_check
                 let dims = #dims;
                 #jacobian_body
             }
 
             #[allow(clippy::too_many_lines)]
-            fn tangent<const N: usize>(
+            fn tangent(
                 #inputs
-                t: &mut #core::stage::TangentBlocks<D, N>,
+                t: &mut #core::rows::TangentRows<'_>,
             ) {
-                #size_check
                 let dims = #dims;
                 #tangent
             }
@@ -745,9 +740,7 @@ fn blocks_body<C: Scalar>(
         for (mono, poly) in *derivative {
             if mono.is_empty() {
                 let s = poly_arg(poly);
-                adds.push(
-                    quote!(#core::layout::add_diagonal::<#width, _, _>(#target, #row, #col, #s);),
-                );
+                adds.push(quote!(#core::layout::add_diagonal::<#width>(#target, #row, #col, #s);));
             } else {
                 let factors: Vec<_> = mono.iter().map(|a| format_ident!("a_{a}")).collect();
                 let (first, rest) = (&factors[0], &factors[1..]);
@@ -818,15 +811,7 @@ fn jacobian_body<C: Scalar>(
             }
         }
     }
-    blocks_body(
-        method,
-        jac,
-        &items,
-        core,
-        quote!(for row in j.iter_mut() {
-            row.fill(0.0);
-        }),
-    )
+    blocks_body(method, jac, &items, core, quote!(j.clear();))
 }
 
 fn tangent_body<C: Scalar>(
@@ -872,13 +857,7 @@ fn tangent_body<C: Scalar>(
             });
         }
     }
-    blocks_body(
-        method,
-        jac,
-        &items,
-        core,
-        quote!(*t = #core::stage::TangentBlocks::zero();),
-    )
+    blocks_body(method, jac, &items, core, quote!(t.clear();))
 }
 
 fn mentions_input<C: Scalar>(method: &Method<C>, v: usize, input: Input) -> bool {

@@ -20,8 +20,9 @@
 
 use crate::kind::{Access, State};
 use crate::layout::{Dims, Layout};
+use crate::rows::RowMajor;
 use crate::solve::{Dynamic, Lu};
-use crate::stage::{MultiplierUpdate, StageMethod, TangentBlocks};
+use crate::stage::{MultiplierUpdate, StageMethod, Tangent, TangentStorage};
 
 /// Repeated squarings in [`spectral_radius`]: `ρ ≈ ‖A^1024‖∞^(1/1024)`, an upper estimate
 /// whose excess from a Jordan block of size k or an eigenvector basis of condition κ is at most
@@ -47,6 +48,20 @@ pub struct Linearised<'a> {
     pub explicit: [[&'a [f64]; 2]; 2],
 }
 
+impl<'a> Linearised<'a> {
+    /// The step linearised by its stage Jacobian `jacobian` and its tangent partials `t`.
+    pub fn of(jacobian: &'a [f64], t: &'a Tangent) -> Self {
+        Linearised {
+            jacobian,
+            r_q: &t.r_q,
+            r_p: &t.r_p,
+            q_x: &t.q_x,
+            p_x: &t.p_x,
+            explicit: [[&t.q_q, &t.q_p], [&t.p_q, &t.p_p]],
+        }
+    }
+}
+
 /// A method that reads its carried multiplier, as the amplification sees it.
 #[derive(Clone, Copy, Debug)]
 pub struct Carrying<'a> {
@@ -64,20 +79,20 @@ pub struct Carrying<'a> {
 /// unknowns `x` and result `(q₁, p₁)` of the compiled stepper `Meth` ([`amplification`]).
 /// `None` where the method does not read `λ_n`, the kind has no constraint differential,
 /// `2M > N`, or the stage Jacobian or `dφ dφᵀ` is singular.
-pub fn multiplier_amplification<Meth, P, const D: usize, const N: usize>(
+pub fn multiplier_amplification<Meth, P, const D: usize>(
     problem: &P,
     h: f64,
     (q, p): State<'_, D>,
     lambda: &[f64],
-    x: &[f64; N],
+    x: &[f64],
     (q1, p1): State<'_, D>,
 ) -> Option<f64>
 where
     Meth: StageMethod<P, D>,
 {
     let update = Meth::MULTIPLIER.filter(|u| u.read)?;
-    let m = Meth::DIMS.constraints;
-    if 2 * m > N {
+    let (m, n) = (Meth::DIMS.constraints, Meth::UNKNOWNS.len(Meth::DIMS));
+    if 2 * m > n || x.len() != n {
         return None;
     }
     let (mut start, mut end) = (
@@ -91,21 +106,19 @@ where
     {
         return None;
     }
-    let mut jacobian = [[0.0; N]; N];
-    Meth::jacobian(problem, h, q, p, lambda, x, &mut jacobian);
-    let mut t = TangentBlocks::<D, N>::zero();
-    Meth::tangent(problem, h, q, p, lambda, x, &mut t);
-    let step = Linearised {
-        jacobian: jacobian.as_flattened(),
-        r_q: t.r_q.as_flattened(),
-        r_p: t.r_p.as_flattened(),
-        q_x: t.q_x.as_flattened(),
-        p_x: t.p_x.as_flattened(),
-        explicit: [
-            [t.q_q.as_flattened(), t.q_p.as_flattened()],
-            [t.p_q.as_flattened(), t.p_p.as_flattened()],
-        ],
-    };
+    let mut jacobian = vec![0.0; n * n];
+    Meth::jacobian(
+        problem,
+        h,
+        q,
+        p,
+        lambda,
+        x,
+        &mut RowMajor::new(&mut jacobian, n)?,
+    );
+    let mut t = Tangent::zero(n, D);
+    Meth::tangent(problem, h, q, p, lambda, x, &mut t.rows(D)?);
+    let step = Linearised::of(&jacobian, &t);
     let method = Carrying {
         dims: Meth::DIMS,
         unknowns: &Meth::UNKNOWNS,

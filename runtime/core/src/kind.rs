@@ -10,6 +10,16 @@ use crate::problem::{
 use crate::solve::Lu;
 use nalgebra::{SMatrix, SVector};
 
+/// What the constraint residual of each kind measures, as reports name it.
+pub mod constraint_names {
+    /// The primary constraint of a degenerate Lagrangian.
+    pub const PRIMARY: &str = "|p − ϑ(q)|∞";
+    /// The algebraic constraint of an implicit or Hamiltonian DAE.
+    pub const DAE: &str = "|φ(q, p)|∞";
+    /// The holonomic constraints.
+    pub const HOLONOMIC: &str = "|c(q)|∞";
+}
+
 /// The state-level operations of problems `P` of one kind with `D` coordinates.
 pub trait Access<P, const D: usize> {
     /// What the constraint residual measures, for reports (e.g. `|p − ϑ(q)|∞`).
@@ -105,7 +115,7 @@ fn differential<const D: usize, const M: usize>(
 pub struct Degenerate;
 
 impl<P: DegenerateLagrangian<D>, const D: usize> Access<P, D> for Degenerate {
-    const CONSTRAINT: &'static str = "|p − ϑ(q)|∞";
+    const CONSTRAINT: &'static str = constraint_names::PRIMARY;
 
     fn velocity(problem: &P, q: &SVector<f64, D>, _: &SVector<f64, D>) -> Option<SVector<f64, D>> {
         problem.vector_field(q)
@@ -141,7 +151,7 @@ impl<P: DegenerateLagrangian<D>, const D: usize> Access<P, D> for Degenerate {
 pub struct Implicit<const M: usize>;
 
 impl<P: ImplicitDae<D, M>, const D: usize, const M: usize> Access<P, D> for Implicit<M> {
-    const CONSTRAINT: &'static str = "|φ(q, p)|∞";
+    const CONSTRAINT: &'static str = constraint_names::DAE;
 
     fn velocity(problem: &P, q: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<SVector<f64, D>> {
         Some(problem.initial_velocity(q, p))
@@ -242,7 +252,7 @@ impl<const M: usize> Hamiltonian<M> {
 }
 
 impl<P: HamiltonianDae<D, M>, const D: usize, const M: usize> Access<P, D> for Hamiltonian<M> {
-    const CONSTRAINT: &'static str = "|φ(q, p)|∞";
+    const CONSTRAINT: &'static str = constraint_names::DAE;
 
     /// `q̇ = v(q, p) + u(q, p, λ)` with the multiplier of the hidden constraint (`v` alone where
     /// it has none).
@@ -303,7 +313,7 @@ impl<P: HamiltonianDae<D, M>, const D: usize, const M: usize> Access<P, D> for H
 pub struct Holonomic<const M: usize>;
 
 impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> Access<P, D> for Holonomic<M> {
-    const CONSTRAINT: &'static str = "|c(q)|∞";
+    const CONSTRAINT: &'static str = constraint_names::HOLONOMIC;
 
     fn velocity(problem: &P, _: &SVector<f64, D>, p: &SVector<f64, D>) -> Option<SVector<f64, D>> {
         Some(problem.velocity(p))

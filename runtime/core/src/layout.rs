@@ -5,6 +5,7 @@
 //! stage `i` of block `b` sits at `Σ_{b' < b} stages_{b'}·w_{b'} + i·w_b + k`, `w` the block's
 //! width; nothing else computes such offsets.
 
+use crate::rows::RowMajor;
 use nalgebra::{SMatrix, SVector};
 
 /// What an unknown block holds, which decides its initial guess.
@@ -231,29 +232,25 @@ impl Layout {
 /// Adds the `A×B` block `m` to `target` at rows `ro..ro+A`, columns `co..co+B` (offsets from
 /// [`Layout::offset`]).
 #[inline]
-pub fn add_block<const A: usize, const B: usize, const R: usize, const C: usize>(
-    target: &mut [[f64; C]; R],
+pub fn add_block<const A: usize, const B: usize>(
+    target: &mut RowMajor<'_>,
     ro: usize,
     co: usize,
     m: &SMatrix<f64, A, B>,
 ) {
     for r in 0..A {
-        for c in 0..B {
-            target[ro + r][co + c] += m[(r, c)];
+        let row = &mut target.row_mut(ro + r)[co..co + B];
+        for (c, entry) in row.iter_mut().enumerate() {
+            *entry += m[(r, c)];
         }
     }
 }
 
 /// Adds `scalar · I` to the `D×D` block of `target` at rows `ro..ro+D`, columns `co..co+D`.
 #[inline]
-pub fn add_diagonal<const D: usize, const R: usize, const C: usize>(
-    target: &mut [[f64; C]; R],
-    ro: usize,
-    co: usize,
-    scalar: f64,
-) {
+pub fn add_diagonal<const D: usize>(target: &mut RowMajor<'_>, ro: usize, co: usize, scalar: f64) {
     for k in 0..D {
-        target[ro + k][co + k] += scalar;
+        target.row_mut(ro + k)[co + k] += scalar;
     }
 }
 
@@ -339,14 +336,19 @@ mod tests {
             SVector::<f64, 2>::new(3.0, 4.0)
         );
         let mut j = [[0.0; 14]; 14];
-        add_diagonal::<2, 14, 14>(
-            &mut j,
+        add_diagonal::<2>(
+            &mut RowMajor::of(&mut j),
             LAYOUT.offset(0, 1, dims),
             LAYOUT.offset(2, 0, dims),
             5.0,
         );
         assert_eq!((j[2][12], j[3][13], j[2][13]), (5.0, 5.0, 0.0));
-        add_block(&mut j, 0, 2, &SMatrix::<f64, 2, 2>::new(1.0, 2.0, 3.0, 4.0));
+        add_block(
+            &mut RowMajor::of(&mut j),
+            0,
+            2,
+            &SMatrix::<f64, 2, 2>::new(1.0, 2.0, 3.0, 4.0),
+        );
         assert_eq!((j[0][2], j[0][3], j[1][2], j[1][3]), (1.0, 2.0, 3.0, 4.0));
     }
 
@@ -363,7 +365,12 @@ mod tests {
         LAYOUT.set::<2>(&mut x, dims, 2, 0, &SVector::<f64, 2>::new(7.0, 8.0));
         assert_eq!(&x[15..], &[7.0, 8.0]);
         let mut j = [[0.0; 17]; 17];
-        add_block(&mut j, 15, 0, &SMatrix::<f64, 2, 3>::from_element(1.0));
+        add_block(
+            &mut RowMajor::of(&mut j),
+            15,
+            0,
+            &SMatrix::<f64, 2, 3>::from_element(1.0),
+        );
         assert_eq!((j[16][2], j[16][3]), (1.0, 0.0));
     }
     /// Σ moves μ_k to component k + 1, and with `wrap` μ_D to component 1.

@@ -7,6 +7,7 @@ pub mod amplification;
 pub mod kind;
 pub mod layout;
 pub mod problem;
+pub mod rows;
 pub mod solve;
 pub mod stage;
 

@@ -7,11 +7,17 @@
 //! (family, tableaus, s), fully unrolled with the tableau coefficients as literals.
 
 use crate::layout::{Dims, Layout};
-use crate::solve::{Fixed, Lu, NonlinearSystem, SingularMatrix};
+use crate::rows::{RowMajor, TangentRows};
+use crate::solve::{Dynamic, Fixed, Lu, NonlinearSystem, SingularMatrix, Space};
 use nalgebra::{SMatrix, SVector};
+use std::cell::RefCell;
 use std::marker::PhantomData;
 
 /// Stage equations of a method applied to problems of type `P` with `D` coordinates.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a method for problems of type `{P}` with {D} coordinates",
+    note = "a method applies to one problem kind (`sparkgen methods` lists them by kind)"
+)]
 pub trait StageMethod<P, const D: usize> {
     /// The kind of problem the method applies to (its initial guess and consistency checks).
     type Kind: crate::kind::Access<P, D>;
@@ -48,28 +54,28 @@ pub trait StageMethod<P, const D: usize> {
         r: &mut [f64],
     );
 
-    /// Writes the exact Jacobian `∂r/∂x` (overwriting `j`).
-    fn jacobian<const N: usize>(
+    /// Writes the exact Jacobian `∂r/∂x` (overwriting `j`, `N × N`).
+    fn jacobian(
         problem: &P,
         h: f64,
         q: &SVector<f64, D>,
         p: &SVector<f64, D>,
         lambda: &[f64],
         x: &[f64],
-        j: &mut [[f64; N]; N],
+        j: &mut RowMajor<'_>,
     );
 
     /// The partial derivatives of the residual and the update with respect to the step inputs
     /// and the unknowns (overwriting `t`), from which the tangent map of the step follows by
     /// the implicit function theorem.
-    fn tangent<const N: usize>(
+    fn tangent(
         problem: &P,
         h: f64,
         q: &SVector<f64, D>,
         p: &SVector<f64, D>,
         lambda: &[f64],
         x: &[f64],
-        t: &mut TangentBlocks<D, N>,
+        t: &mut TangentRows<'_>,
     );
 
     /// `(q_{n+1}, p_{n+1})` from the converged unknowns.
@@ -151,25 +157,144 @@ impl<const D: usize, const N: usize> TangentBlocks<D, N> {
     }
 }
 
-/// The stage equations of one step from `(q, p)` as a [`NonlinearSystem`].
-pub struct StageSystem<'a, Meth, P, const D: usize> {
+/// The partial derivatives of one step at run-time sizes (row-major, the blocks of
+/// [`TangentBlocks`]): `∂r/∂q`, `∂r/∂p` (`N × D`), `∂q₁/∂x`, `∂p₁/∂x` (`D × N`) and the
+/// explicit `∂(q₁, p₁)/∂(q, p)` (`D × D`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tangent {
+    /// `∂r/∂q`.
+    pub r_q: Vec<f64>,
+    /// `∂r/∂p`.
+    pub r_p: Vec<f64>,
+    /// `∂q₁/∂x`.
+    pub q_x: Vec<f64>,
+    /// `∂p₁/∂x`.
+    pub p_x: Vec<f64>,
+    /// `∂q₁/∂q` at fixed x.
+    pub q_q: Vec<f64>,
+    /// `∂q₁/∂p` at fixed x.
+    pub q_p: Vec<f64>,
+    /// `∂p₁/∂q` at fixed x.
+    pub p_q: Vec<f64>,
+    /// `∂p₁/∂p` at fixed x.
+    pub p_p: Vec<f64>,
+}
+
+impl Tangent {
+    /// Zeros for `n` unknowns and `d` coordinates.
+    pub fn zero(n: usize, d: usize) -> Tangent {
+        Tangent {
+            r_q: vec![0.0; n * d],
+            r_p: vec![0.0; n * d],
+            q_x: vec![0.0; d * n],
+            p_x: vec![0.0; d * n],
+            q_q: vec![0.0; d * d],
+            q_p: vec![0.0; d * d],
+            p_q: vec![0.0; d * d],
+            p_p: vec![0.0; d * d],
+        }
+    }
+
+    /// Every entry of every block set to `value`.
+    pub fn fill(&mut self, value: f64) {
+        for part in [
+            &mut self.r_q,
+            &mut self.r_p,
+            &mut self.q_x,
+            &mut self.p_x,
+            &mut self.q_q,
+            &mut self.q_p,
+            &mut self.p_q,
+            &mut self.p_p,
+        ] {
+            part.fill(value);
+        }
+    }
+}
+
+/// Storage of a step's tangent partials that a generated [`StageMethod::tangent`] writes into.
+pub trait TangentStorage {
+    /// The blocks as rows, for `d` coordinates; `None` if the storage does not hold them.
+    fn rows(&mut self, d: usize) -> Option<TangentRows<'_>>;
+}
+
+impl<const D: usize, const N: usize> TangentStorage for TangentBlocks<D, N> {
+    fn rows(&mut self, d: usize) -> Option<TangentRows<'_>> {
+        (d == D).then(|| TangentRows {
+            r_q: RowMajor::of(&mut self.r_q),
+            r_p: RowMajor::of(&mut self.r_p),
+            q_x: RowMajor::of(&mut self.q_x),
+            p_x: RowMajor::of(&mut self.p_x),
+            q_q: RowMajor::of(&mut self.q_q),
+            q_p: RowMajor::of(&mut self.q_p),
+            p_q: RowMajor::of(&mut self.p_q),
+            p_p: RowMajor::of(&mut self.p_p),
+        })
+    }
+}
+
+impl TangentStorage for Tangent {
+    fn rows(&mut self, d: usize) -> Option<TangentRows<'_>> {
+        let n = self.q_x.len().checked_div(d).unwrap_or(0);
+        Some(TangentRows {
+            r_q: RowMajor::new(&mut self.r_q, d)?,
+            r_p: RowMajor::new(&mut self.r_p, d)?,
+            q_x: RowMajor::new(&mut self.q_x, n)?,
+            p_x: RowMajor::new(&mut self.p_x, n)?,
+            q_q: RowMajor::new(&mut self.q_q, d)?,
+            q_p: RowMajor::new(&mut self.q_p, d)?,
+            p_q: RowMajor::new(&mut self.p_q, d)?,
+            p_p: RowMajor::new(&mut self.p_p, d)?,
+        })
+    }
+}
+
+/// A space of `N` unknowns with the storage of a step's tangent partials for `D` coordinates:
+/// arrays for [`Fixed`] (`N` known at compile time), buffers sized once for [`Dynamic`].
+pub trait StageStorage<const D: usize>: Space {
+    /// The tangent partials' storage.
+    type Tangent: TangentStorage;
+    /// Zeroed tangent storage for this space's `N` unknowns.
+    fn tangent(self) -> Self::Tangent;
+}
+
+impl<const D: usize, const N: usize> StageStorage<D> for Fixed<N> {
+    type Tangent = TangentBlocks<D, N>;
+    fn tangent(self) -> TangentBlocks<D, N> {
+        TangentBlocks::zero()
+    }
+}
+
+impl<const D: usize> StageStorage<D> for Dynamic {
+    type Tangent = Tangent;
+    fn tangent(self) -> Tangent {
+        Tangent::zero(self.dim(), D)
+    }
+}
+
+/// The stage equations of one step from `(q, p)` as a [`NonlinearSystem`] in the space `S`
+/// of the method's `N` unknowns, with the storage its data scales' tangent partials are written
+/// into (kept by the caller, so that a solve allocates nothing).
+pub struct StageSystem<'a, Meth, P, S: StageStorage<D>, const D: usize> {
     problem: &'a P,
     h: f64,
     q: SVector<f64, D>,
     p: SVector<f64, D>,
     lambda: &'a [f64],
+    space: S,
+    tangent: &'a RefCell<S::Tangent>,
     method: PhantomData<Meth>,
 }
 
-impl<'a, Meth, P, const D: usize> StageSystem<'a, Meth, P, D> {
+impl<'a, Meth, P, S: StageStorage<D>, const D: usize> StageSystem<'a, Meth, P, S, D> {
     /// The step of size `h` from `(q, p)` with the carried multiplier `λ_n = lambda` (empty
-    /// for methods that carry none).
+    /// for methods that carry none), its unknowns in `space`, its tangent partials in `tangent`.
     pub fn new(
         problem: &'a P,
-        h: f64,
-        q: SVector<f64, D>,
-        p: SVector<f64, D>,
+        (h, q, p): (f64, SVector<f64, D>, SVector<f64, D>),
         lambda: &'a [f64],
+        space: S,
+        tangent: &'a RefCell<S::Tangent>,
     ) -> Self {
         StageSystem {
             problem,
@@ -177,16 +302,20 @@ impl<'a, Meth, P, const D: usize> StageSystem<'a, Meth, P, D> {
             q,
             p,
             lambda,
+            space,
+            tangent,
             method: PhantomData,
         }
     }
 }
 
-impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem<Fixed<N>>
-    for StageSystem<'_, Meth, P, D>
+impl<Meth, P, S, const D: usize> NonlinearSystem<S> for StageSystem<'_, Meth, P, S, D>
+where
+    Meth: StageMethod<P, D>,
+    S: StageStorage<D>,
 {
-    fn space(&self) -> Fixed<N> {
-        Fixed
+    fn space(&self) -> S {
+        self.space
     }
     fn residual(&self, x: &[f64], r: &mut [f64]) {
         Meth::residual(self.problem, self.h, &self.q, &self.p, self.lambda, x, r);
@@ -194,11 +323,21 @@ impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem
     /// [`StageMethod::jacobian`] on the `N × N` rows of `j`; a `j` of another size than `N²`
     /// is not this system's Jacobian and is filled with NaN.
     fn jacobian(&self, x: &[f64], j: &mut [f64]) {
-        let (chunks, rest) = j.as_chunks_mut::<N>();
-        let (Some((rows, [])), []) = (chunks.split_first_chunk_mut::<N>(), rest) else {
+        let n = self.space.dim();
+        if j.len() != n * n {
             return j.fill(f64::NAN);
-        };
-        Meth::jacobian(self.problem, self.h, &self.q, &self.p, self.lambda, x, rows);
+        }
+        if let Some(mut rows) = RowMajor::new(j, n) {
+            Meth::jacobian(
+                self.problem,
+                self.h,
+                &self.q,
+                &self.p,
+                self.lambda,
+                x,
+                &mut rows,
+            );
+        }
     }
     fn scale(&self) -> f64 {
         self.q.amax().max(self.p.amax())
@@ -208,9 +347,13 @@ impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem
         Meth::UNKNOWNS.component_scales(Meth::DIMS, x, u);
     }
     /// `d_i = Σ_k |∂r_i/∂q_k|·|q_k| + |∂r_i/∂p_k|·|p_k|` from [`StageMethod::tangent`]: the
-    /// size of the terms that the step's data `(q_n, p_n)` carry into row `i`.
+    /// size of the terms that the step's data `(q_n, p_n)` carry into row `i` (NaN where the
+    /// tangent storage does not fit the method).
     fn data_scales(&self, x: &[f64], d: &mut [f64]) {
-        let mut t = TangentBlocks::<D, N>::zero();
+        let mut storage = self.tangent.borrow_mut();
+        let Some(mut t) = storage.rows(D) else {
+            return d.fill(f64::NAN);
+        };
         Meth::tangent(
             self.problem,
             self.h,
@@ -220,7 +363,12 @@ impl<Meth: StageMethod<P, D>, P, const D: usize, const N: usize> NonlinearSystem
             x,
             &mut t,
         );
-        for ((di, r_q), r_p) in d.iter_mut().zip(&t.r_q).zip(&t.r_p) {
+        let width = D.max(1);
+        let rows = t.r_q.entries().chunks_exact(width);
+        for (di, (r_q, r_p)) in d
+            .iter_mut()
+            .zip(rows.zip(t.r_p.entries().chunks_exact(width)))
+        {
             *di = carried(r_q, self.q.as_slice()) + carried(r_p, self.p.as_slice());
         }
     }
@@ -245,10 +393,12 @@ pub fn tangent_map<Meth: StageMethod<P, D>, P, const D: usize, const N: usize>(
     x: &[f64; N],
 ) -> Result<[[SMatrix<f64, D, D>; 2]; 2], SingularMatrix> {
     let mut jac = [[0.0; N]; N];
-    Meth::jacobian(problem, h, q, p, lambda, x, &mut jac);
+    Meth::jacobian(problem, h, q, p, lambda, x, &mut RowMajor::of(&mut jac));
     let lu = Lu::factor(&jac)?;
     let mut t = TangentBlocks::<D, N>::zero();
-    Meth::tangent(problem, h, q, p, lambda, x, &mut t);
+    if let Some(mut rows) = t.rows(D) {
+        Meth::tangent(problem, h, q, p, lambda, x, &mut rows);
+    }
     let mut out = [[SMatrix::<f64, D, D>::zeros(); 2]; 2];
     for (input, (r_in, explicit)) in [(&t.r_q, [&t.q_q, &t.p_q]), (&t.r_p, [&t.q_p, &t.p_p])]
         .into_iter()

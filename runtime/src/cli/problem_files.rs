@@ -25,6 +25,7 @@ use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, observed_sl
 use crate::engine::{DaeForm, DaeView, Engine, Kernels, Stepping, Work, holonomic_residuals};
 use crate::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
 use crate::integrate::{Options, run_into};
+use crate::kind::constraint_names;
 use crate::problem::HolonomicSystem;
 use crate::problem_file::{
     DegenerateLagrangianFile, DegenerateLagrangianView, HolonomicFile, LagrangianFile,
@@ -144,7 +145,7 @@ fn degenerate_on_engine(
     let initial = (&q0[..], &p0[..]);
     let (info, form) = match spec.method {
         Choice::Stepper(info) => {
-            let residual = ("|p − ϑ(q)|∞", residual);
+            let residual = (constraint_names::PRIMARY, residual);
             return run_on_engine(file, info.name, run, initial, &options, residual);
         }
         Choice::ImplicitStepper(info) => (info, DaeForm::LagrangianDae),
@@ -154,7 +155,7 @@ fn degenerate_on_engine(
         }
     };
     let view = DaeView::new(file, form).ok_or_else(view)?;
-    let residual = ("|φ(q, p)|∞", residual);
+    let residual = (constraint_names::DAE, residual);
     run_on_engine(&view, info.name, run, initial, &options, residual)
 }
 
@@ -284,7 +285,7 @@ fn run_on_engine<K: Kernels>(
         measures,
         |q, p| problem.energy(q, p, &mut work.borrow_mut()),
         |q, p| residual(problem, q, p, &mut work.borrow_mut()),
-        |observer| Some(run_into(stepping, q0, p0, options, observer)),
+        |observer| Some(run_into(stepping, q0, p0, options, observer).map(|_| ())),
     )
 }
 

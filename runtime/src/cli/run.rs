@@ -16,6 +16,7 @@ use crate::holonomic::{
     integrate_rattle_into, integrate_shake_into,
 };
 use crate::integrate::{Options, integrate_into};
+use crate::kind::constraint_names;
 use crate::problem::{
     DegenerateLagrangian, DiracHamiltonian, HamiltonianDae, HolonomicSystem, ImplicitDae,
     LagrangianDae, Vector,
@@ -173,6 +174,7 @@ impl<P, O: Observer<Error = CliError> + ?Sized, const D: usize> Integrate<'_, P,
             &self.options,
             self.observer,
         )
+        .map(|_| ())
     }
 }
 
@@ -299,7 +301,7 @@ pub fn degenerate<P: DegenerateLagrangian<DIMENSION>>(
     observed(
         subject,
         spec,
-        "|p − ϑ(q)|∞",
+        constraint_names::PRIMARY,
         |q, _| Some(problem.hamiltonian(q)),
         |q, p| (p - problem.theta(q)).amax(),
         |observer| {
@@ -328,7 +330,7 @@ where
     observed(
         subject,
         spec,
-        "|φ(q, p)|∞",
+        constraint_names::DAE,
         |q, p| problem.energy(q, p),
         |q, p| problem.phi(q, p).amax(),
         |observer| {
@@ -357,7 +359,7 @@ where
     observed(
         subject,
         spec,
-        "|φ(q, p)|∞",
+        constraint_names::DAE,
         |q, p| problem.hamiltonian(q, p),
         |q, p| problem.phi(q, p).amax(),
         |observer| {

@@ -8,6 +8,7 @@
 
 use super::Kernels;
 use crate::holonomic::{ConsistencyResiduals, worst_residuals};
+use crate::kind::constraint_names;
 use crate::layout::Dims;
 use crate::problem::inverse_legendre;
 use crate::solve::{Dynamic, Lu};
@@ -195,9 +196,9 @@ fn vector_of(buffer: &mut [f64], len: usize) -> &mut [f64] {
 /// What [`constraint`] measures for a problem of `kind`, for reports.
 pub(super) fn constraint_name(kind: ProblemKind) -> &'static str {
     match kind {
-        ProblemKind::DegenerateLagrangian => "|p − ϑ(q)|∞",
-        ProblemKind::Holonomic => "|c(q)|∞",
-        ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae => "|φ(q, p)|∞",
+        ProblemKind::DegenerateLagrangian => constraint_names::PRIMARY,
+        ProblemKind::Holonomic => constraint_names::HOLONOMIC,
+        ProblemKind::ImplicitDae | ProblemKind::HamiltonianDae => constraint_names::DAE,
     }
 }
 

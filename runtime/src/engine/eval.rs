@@ -3,6 +3,7 @@
 
 use super::Kernels;
 use super::program::{Op, Program, ScalarSpec, Section, Target, input_offsets};
+pub use crate::stage::Tangent;
 
 /// The storage of one evaluation: the arena and the scalars of the current step size, allocated
 /// once per engine ([`super::Engine::workspace`]).
@@ -32,60 +33,6 @@ impl Workspace {
             powers: vec![0.0; program.max_power as usize + 1],
             h: f64::NAN,
             residual_current: false,
-        }
-    }
-}
-
-/// The partial derivatives of one step at run-time sizes (row-major): `∂r/∂q`, `∂r/∂p`
-/// (`N × D`), `∂q₁/∂x`, `∂p₁/∂x` (`D × N`) and the explicit `∂(q₁, p₁)/∂(q, p)` (`D × D`), the
-/// run-time counterpart of [`crate::stage::TangentBlocks`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct Tangent {
-    /// `∂r/∂q`.
-    pub r_q: Vec<f64>,
-    /// `∂r/∂p`.
-    pub r_p: Vec<f64>,
-    /// `∂q₁/∂x`.
-    pub q_x: Vec<f64>,
-    /// `∂p₁/∂x`.
-    pub p_x: Vec<f64>,
-    /// `∂q₁/∂q` at fixed x.
-    pub q_q: Vec<f64>,
-    /// `∂q₁/∂p` at fixed x.
-    pub q_p: Vec<f64>,
-    /// `∂p₁/∂q` at fixed x.
-    pub p_q: Vec<f64>,
-    /// `∂p₁/∂p` at fixed x.
-    pub p_p: Vec<f64>,
-}
-
-impl Tangent {
-    /// Zeros for `n` unknowns and `d` coordinates.
-    pub fn zero(n: usize, d: usize) -> Tangent {
-        Tangent {
-            r_q: vec![0.0; n * d],
-            r_p: vec![0.0; n * d],
-            q_x: vec![0.0; d * n],
-            p_x: vec![0.0; d * n],
-            q_q: vec![0.0; d * d],
-            q_p: vec![0.0; d * d],
-            p_q: vec![0.0; d * d],
-            p_p: vec![0.0; d * d],
-        }
-    }
-
-    fn fill(&mut self, value: f64) {
-        for part in [
-            &mut self.r_q,
-            &mut self.r_p,
-            &mut self.q_x,
-            &mut self.p_x,
-            &mut self.q_q,
-            &mut self.q_p,
-            &mut self.p_q,
-            &mut self.p_p,
-        ] {
-            part.fill(value);
         }
     }
 }

@@ -112,6 +112,10 @@ impl<K: Kernels + ?Sized> StepEquations for Stepping<'_, K> {
         super::access::constraint_name(self.problem.kind())
     }
 
+    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
+        self.problem.energy(q, p, &mut self.work.borrow_mut())
+    }
+
     fn consistent_momentum(&self, q: &[f64], p: &mut [f64]) -> bool {
         self.problem.consistent_momentum(q, p)
     }
@@ -150,14 +154,7 @@ impl<K: Kernels + ?Sized> StepEquations for Stepping<'_, K> {
         self.engine
             .jacobian(workspace, self.problem, &step, &mut jacobian);
         self.engine.tangent(workspace, self.problem, &step, &mut t);
-        let linearised = Linearised {
-            jacobian: &jacobian,
-            r_q: &t.r_q,
-            r_p: &t.r_p,
-            q_x: &t.q_x,
-            p_x: &t.p_x,
-            explicit: [[&t.q_q, &t.q_p], [&t.p_q, &t.p_p]],
-        };
+        let linearised = Linearised::of(&jacobian, &t);
         let method = Carrying {
             dims,
             unknowns: self.engine.unknowns(),

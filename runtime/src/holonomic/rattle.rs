@@ -127,6 +127,7 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> OneStep<'a, P
         let stats = StepStats {
             iterations: s.iterations,
             residual: s.residual,
+            factorisations: 0,
         };
         Ok((s.q, s.p, stats))
     }

@@ -164,6 +164,7 @@ where
             stats: Some(StepStats {
                 iterations: current.iterations,
                 residual: current.residual,
+                factorisations: 0,
             }),
         };
         observer.observe(&point).map_err(Stopped::Observer)?;

@@ -3,11 +3,13 @@
 //! engine ([`crate::engine::Stepping`], sizes known only at run time). States are slices of
 //! `D` entries, multipliers of `M`.
 
+use crate::error::IntegrateError;
 use crate::kind::Access;
 use crate::layout::{Dims, Layout};
-use crate::solve::{Fixed, NonlinearSystem, Space};
-use crate::stage::{MultiplierUpdate, StageMethod, StageSystem};
+use crate::solve::{Dynamic, Fixed, NonlinearSystem, Space};
+use crate::stage::{MultiplierUpdate, StageMethod, StageStorage, StageSystem};
 use nalgebra::SVector;
+use std::cell::RefCell;
 use std::marker::PhantomData;
 
 /// The inputs of one step: its size `h`, the state `(q_n, p_n)` and the carried multiplier
@@ -72,6 +74,8 @@ pub trait StepEquations {
     fn constraint(&self, q: &[f64], p: &[f64]) -> f64;
     /// What [`StepEquations::constraint`] measures, e.g. `|p − ϑ(q)|∞` ([`Access::CONSTRAINT`]).
     fn constraint_name(&self) -> &'static str;
+    /// The energy at `(q, p)` ([`Access::energy`]); `None` where the kind defines none.
+    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64>;
     /// Writes a momentum consistent with `q` ([`Access::consistent_momentum`]); `false` where
     /// the kind has none in closed form.
     fn consistent_momentum(&self, q: &[f64], p: &mut [f64]) -> bool;
@@ -83,21 +87,45 @@ pub trait StepEquations {
     fn amplification(&self, inputs: Inputs<'_>, x: &[f64], end: (&[f64], &[f64])) -> Option<f64>;
 }
 
-/// A compiled stepper `M` (`D` coordinates, `N` unknowns) on the problem `P`.
-pub struct Compiled<'a, M, P, const D: usize, const N: usize> {
+/// A compiled stepper `M` (`D` coordinates) on the problem `P`, its `N` unknowns in the space
+/// `S`: [`Fixed`]`<N>` (arrays, `N` written by the caller) or [`Dynamic`] (buffers sized once
+/// from the method's layout, the default).
+pub struct Compiled<'a, M, P, const D: usize, S: StageStorage<D> = Dynamic> {
     problem: &'a P,
+    space: S,
+    tangent: RefCell<S::Tangent>,
     method: PhantomData<M>,
 }
 
-impl<'a, M, P, const D: usize, const N: usize> Compiled<'a, M, P, D, N> {
-    /// The equations of `M` on `problem`.
+impl<'a, M, P, const D: usize, const N: usize> Compiled<'a, M, P, D, Fixed<N>> {
+    /// The equations of `M` on `problem` with `N` unknowns (checked against the method's when
+    /// a driver is made).
     pub fn new(problem: &'a P) -> Self {
         Compiled {
             problem,
+            space: Fixed,
+            tangent: RefCell::new(StageStorage::<D>::tangent(Fixed::<N>)),
             method: PhantomData,
         }
     }
+}
 
+impl<'a, M: StageMethod<P, D>, P, const D: usize> Compiled<'a, M, P, D, Dynamic> {
+    /// The equations of `M` on `problem`, its unknowns sized from the method's layout.
+    pub fn sized(problem: &'a P) -> Result<Self, IntegrateError> {
+        let space = Dynamic::new(M::UNKNOWNS.len(M::DIMS)).ok_or(
+            IntegrateError::InvalidOptions("the stage Jacobian would not fit in memory"),
+        )?;
+        Ok(Compiled {
+            problem,
+            space,
+            tangent: RefCell::new(StageStorage::<D>::tangent(space)),
+            method: PhantomData,
+        })
+    }
+}
+
+impl<'a, M, P, const D: usize, S: StageStorage<D>> Compiled<'a, M, P, D, S> {
     /// The problem.
     pub fn problem(&self) -> &'a P {
         self.problem
@@ -195,20 +223,20 @@ pub(crate) mod on_slices {
     }
 }
 
-impl<M: StageMethod<P, D>, P, const D: usize, const N: usize> StepEquations
-    for Compiled<'_, M, P, D, N>
+impl<M: StageMethod<P, D>, P, const D: usize, S: StageStorage<D>> StepEquations
+    for Compiled<'_, M, P, D, S>
 {
-    type Space = Fixed<N>;
+    type Space = S;
     type System<'s>
-        = StageSystem<'s, M, P, D>
+        = StageSystem<'s, M, P, S, D>
     where
         Self: 's;
 
     fn method(&self) -> &str {
         M::NAME
     }
-    fn space(&self) -> Fixed<N> {
-        Fixed
+    fn space(&self) -> S {
+        self.space
     }
     fn dims(&self) -> Dims {
         M::DIMS
@@ -229,9 +257,10 @@ impl<M: StageMethod<P, D>, P, const D: usize, const N: usize> StepEquations
         M::MULTIPLIER
     }
 
-    fn system<'s>(&'s self, inputs: Inputs<'s>) -> StageSystem<'s, M, P, D> {
+    fn system<'s>(&'s self, inputs: Inputs<'s>) -> StageSystem<'s, M, P, S, D> {
         let Inputs { h, q, p, lambda } = inputs;
-        StageSystem::new(self.problem, h, vector(q), vector(p), lambda)
+        let step = (h, vector(q), vector(p));
+        StageSystem::new(self.problem, step, lambda, self.space, &self.tangent)
     }
 
     fn update(&self, inputs: Inputs<'_>, x: &[f64], q1: &mut [f64], p1: &mut [f64]) {
@@ -257,6 +286,10 @@ impl<M: StageMethod<P, D>, P, const D: usize, const N: usize> StepEquations
         <M::Kind as Access<P, D>>::CONSTRAINT
     }
 
+    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
+        on_slices::energy::<M::Kind, P, D>(self.problem, q, p)
+    }
+
     fn consistent_momentum(&self, q: &[f64], p: &mut [f64]) -> bool {
         on_slices::consistent_momentum::<M::Kind, P, D>(self.problem, q, p)
     }
@@ -267,9 +300,8 @@ impl<M: StageMethod<P, D>, P, const D: usize, const N: usize> StepEquations
 
     fn amplification(&self, inputs: Inputs<'_>, x: &[f64], end: (&[f64], &[f64])) -> Option<f64> {
         let Inputs { h, q, p, lambda } = inputs;
-        let x: &[f64; N] = x.try_into().ok()?;
         let (q, p, q1, p1) = (vector(q), vector(p), vector(end.0), vector(end.1));
-        crate::amplification::multiplier_amplification::<M, P, D, N>(
+        crate::amplification::multiplier_amplification::<M, P, D>(
             self.problem,
             h,
             (&q, &p),

@@ -11,6 +11,7 @@ use sparkgen::integrate::Compiled;
 use sparkgen::layout::Dims;
 use sparkgen::problem::{Lagrangian, LagrangianOde};
 use sparkgen::problem_file::{LagrangianFile, ProblemFile};
+use sparkgen::solve::Fixed;
 
 /// A regular Lagrangian with a position-dependent mass.
 #[derive(Lagrangian)]
@@ -44,7 +45,7 @@ fn compare<M: sparkgen::stage::StageMethod<LagrangianOde<VariableMass>, 1>, cons
     // x₀ = 0.5, u₀ = 0.3: p₀ = (1 + x₀²) u₀.
     let (q0, p0) = ([0.5], [(1.0 + 0.25) * 0.3]);
     let problem = LagrangianOde(VariableMass);
-    let (a, compiled_failed) = trace(Compiled::<M, _, 1, N>::new(&problem), &q0, &p0, 0.1);
+    let (a, compiled_failed) = trace(Compiled::<M, _, 1, Fixed<N>>::new(&problem), &q0, &p0, 0.1);
     let (b, engine_failed) = trace(stepping, &q0, &p0, 0.1);
     (discrepancy(&a, &b), compiled_failed, engine_failed)
 }

@@ -13,6 +13,7 @@ use sparkgen::problem::{DegenerateLagrangian, Vector};
 use sparkgen::problem_file::{DegenerateLagrangianFile, ProblemFile};
 use sparkgen::problems::{GuidingCentre, LotkaVolterra2d};
 use sparkgen::solution::{Observer, Point, Stopped};
+use sparkgen::solve::Fixed;
 use sparkgen::stage::StageMethod;
 use sparkgen_description::structure::{AtomKind, Kernel, ProblemKind};
 use std::cell::Cell;
@@ -59,7 +60,7 @@ pub(super) fn trace<E: StepEquations>(
     let mut trace = Trace::default();
     let result = run_into(equations, q0, p0, &Options::new(h, STEPS), &mut trace);
     let failed = match result {
-        Ok(()) => None,
+        Ok(_) => None,
         Err(Stopped::Step(_)) => Some(trace.states.len()),
         Err(Stopped::Observer(never)) => match never {},
     };
@@ -179,7 +180,7 @@ where
         Engine::catalogue(name, Dims::uniform(D)).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(engine.len(), N, "{name}");
     let stepping = Stepping::new(&engine, kernels).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let compiled = Compiled::<M, P, D, N>::new(problem);
+    let compiled = Compiled::<M, P, D, Fixed<N>>::new(problem);
     let (a, compiled_failed) = trace(compiled, q0.as_slice(), p0.as_slice(), h);
     let (b, engine_failed) = trace(stepping, q0.as_slice(), p0.as_slice(), h);
     let (mut reference, mut stop_sensitive) = (0.0f64, false);

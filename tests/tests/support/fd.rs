@@ -4,6 +4,7 @@
 //! tolerance: `|J_fd − J|_max ≤ 1e-7·max(1, |J|_max)`.
 
 use nalgebra::SVector;
+use sparkgen::rows::RowMajor;
 use sparkgen::stage::StageMethod;
 
 /// The step sizes checked.
@@ -46,7 +47,15 @@ where
                 .map(|_| rng.uniform(-0.1, 0.1))
                 .collect();
             let mut exact = [[0.0; N]; N];
-            M::jacobian(problem, h, &q, &p, &lambda, &x, &mut exact);
+            M::jacobian(
+                problem,
+                h,
+                &q,
+                &p,
+                &lambda,
+                &x,
+                &mut RowMajor::of(&mut exact),
+            );
             let scale = exact.iter().flatten().fold(1.0f64, |m, v| m.max(v.abs()));
             for k in 0..N {
                 let delta = 1e-6 * x[k].abs().max(1.0);

@@ -16,6 +16,11 @@ use crate::solve::Lu;
 /// Implement it with `#[derive(DegenerateLagrangian)]`, which differentiates ϑ and H symbolically
 /// at compile time. The required methods are the kernels of SLRK and VPRK; the provided methods
 /// assemble them.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a degenerate Lagrangian, which the method needs",
+    label = "this method needs a degenerate Lagrangian",
+    note = "the method applies to problems of kind DegenerateLagrangian (`#[derive(DegenerateLagrangian)]`); choose a method of the problem's kind (`sparkgen methods`)"
+)]
 pub trait DegenerateLagrangian<const D: usize> {
     /// The one-form `ϑ(q)` (the momentum `p = ϑ(q)`).
     fn theta(&self, q: &Vector<D>) -> Vector<D>;

@@ -19,6 +19,11 @@ use super::{DaeConstraint, Matrix, Vector};
 /// derivatives of φ.
 ///
 /// Matrix convention: `(∂a/∂b)_ij = ∂a_i/∂b_j`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a Hamiltonian DAE, which the method needs",
+    label = "this method needs a Hamiltonian DAE",
+    note = "the method applies to problems of kind HamiltonianDae (`#[derive(HamiltonianDae)]`); choose a method of the problem's kind (`sparkgen methods`)"
+)]
 pub trait HamiltonianDae<const D: usize, const M: usize>: DaeConstraint<D, M> {
     /// The velocity `v(q, p)` (`∂H/∂p`).
     fn velocity(&self, q: &Vector<D>, p: &Vector<D>) -> Vector<D>;

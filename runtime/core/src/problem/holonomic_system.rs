@@ -11,6 +11,11 @@ use super::{Matrix, Vector};
 ///
 /// Implement it with `#[derive(HolonomicSystem)]`, which differentiates V and c symbolically and
 /// inverts the mass matrix symbolically at compile time.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a holonomic system, which the method needs",
+    label = "this method needs a holonomic system",
+    note = "the method applies to problems of kind HolonomicSystem (`#[derive(HolonomicSystem)]`); choose a method of the problem's kind (`sparkgen methods`)"
+)]
 pub trait HolonomicSystem<const D: usize, const M: usize> {
     /// The mass matrix `M`.
     fn mass_matrix(&self) -> Matrix<D, D>;

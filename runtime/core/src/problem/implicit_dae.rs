@@ -14,6 +14,11 @@ use super::{DaeConstraint, Matrix, Vector};
 ///
 /// Implement it with `#[derive(ImplicitDae)]`, which differentiates the expressions symbolically
 /// at compile time. Matrix convention: `(∂a/∂b)_ij = ∂a_i/∂b_j`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a implicit DAE, which the method needs",
+    label = "this method needs an implicit DAE",
+    note = "the method applies to problems of kind ImplicitDae (`#[derive(ImplicitDae)]`); choose a method of the problem's kind (`sparkgen methods`)"
+)]
 pub trait ImplicitDae<const D: usize, const M: usize>: DaeConstraint<D, M> {
     /// The momentum map `ϑ(q, v)`.
     fn theta(&self, q: &Vector<D>, v: &Vector<D>) -> Vector<D>;

@@ -160,6 +160,9 @@ pub struct NewtonReport {
     pub iterations: usize,
     /// `‖r‖₂` at the solution.
     pub residual: f64,
+    /// Jacobian factorisations (1 for a simplified-Newton solve that kept its Jacobian, more
+    /// where it was refreshed; 0 when the initial guess needed none).
+    pub factorisations: usize,
     /// `‖δx‖_∞` of the last update.
     pub update: f64,
     /// Smallest pivot of the last factorisation: `min_k |u_kk|` of LU, the smallest retained
@@ -572,6 +575,7 @@ impl<S: Space> Work<S> {
         // Whether `f` holds a factorisation from this solve.
         let mut factored = false;
         let mut refresh = true;
+        let mut factorisations = 0;
         for it in 0..opts.max_iterations {
             // The unreachable part of r that rules out progress (never reached with LU).
             let unreachable_limit = (ROUND_OFF_FLOOR * tol).max(opts.contraction * res);
@@ -585,6 +589,7 @@ impl<S: Space> Work<S> {
                 }
                 factor(f, self.jacobian.entries(), it)?;
                 factored = true;
+                factorisations += 1;
                 dx.copy_from_slice(self.residual.entries());
                 let unreachable = f.update(dx);
                 if unreachable > unreachable_limit {
@@ -610,6 +615,7 @@ impl<S: Space> Work<S> {
             report = NewtonReport {
                 iterations: it + 1,
                 residual: res,
+                factorisations,
                 update,
                 min_pivot: f.min_pivot(),
                 rank: f.rank(),

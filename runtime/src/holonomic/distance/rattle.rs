@@ -269,6 +269,7 @@ pub fn integrate_distance_rattle<V: Potential>(
         solution.stats.push(StepStats {
             iterations: s.iterations,
             residual: s.residual,
+            factorisations: 0,
         });
         if n % record_every == 0 || n == options.steps {
             solution.record(rattle.time(), &q, &p);
