@@ -97,13 +97,13 @@ pub fn generate(catalogue: &Catalogue) -> Result<Vec<GeneratedFile>, EmitError> 
         Path::new("src/exact.rs"),
         exact_values::exact_module(catalogue),
     )?);
-    files.push(render(
-        Path::new("src/measured.rs"),
-        measured::measured_module(),
-    )?);
     // Each description carries its method's facts with what was measured of it and its
     // recommendation, and its coefficients' exact texts; their roundings go to one table.
     let facts = crate::recommend::described_facts(catalogue);
+    files.push(render(
+        Path::new("src/measured.rs"),
+        measured::measured_module(catalogue, &facts)?,
+    )?);
     let mut roundings = text::Roundings::default();
     let mut families: Vec<&str> = Vec::new();
     for m in &catalogue.methods {

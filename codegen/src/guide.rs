@@ -7,7 +7,10 @@ use crate::emit::GeneratedFile;
 use crate::measured::{Pinned, REASONS};
 use crate::method::facts::Multiplier;
 use crate::method::ir::{Method, ProblemKind};
-use crate::recommend::{Class, Profile, Recommendation, profiles, recommend};
+use crate::recommend::{
+    Class, Profile, Recommendation, long_run_pick, long_run_picks, profiles, recommend, vectors,
+};
+use sparkgen_description::facts::Energy;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -50,32 +53,41 @@ struct Entry<'a> {
     method: &'a Method,
     profile: Profile,
     recommendation: Recommendation,
+    long_run_pick: bool,
 }
 
 /// `docs/methods.md` for the catalogue.
 pub fn guide(catalogue: &Catalogue) -> GeneratedFile {
     let profiles = profiles(catalogue);
     let recommendations = recommend(&profiles);
+    let picks = long_run_picks(&profiles);
     let entries: Vec<Entry> = catalogue
         .methods
         .iter()
         .zip(profiles)
         .zip(recommendations)
-        .map(|((method, profile), recommendation)| Entry {
-            method,
-            profile,
-            recommendation,
-        })
+        .zip(picks)
+        .map(
+            |(((method, profile), recommendation), long_run_pick)| Entry {
+                method,
+                profile,
+                recommendation,
+                long_run_pick,
+            },
+        )
         .collect();
     let mut out = String::from(GUIDE_HEADER);
     out.push_str(
         "\n# Method guide\n\nEvery generated stepper by the problem kind it applies to: its \
          declared order, the pair it is built on (symplectic and symmetric as the generator \
          computed them), whether it imposes the constraint at every step, the multiplier it \
-         carries, what was measured of it where that departs from the declared order, and its \
-         class. The classes are decided from these facts and measurements \
+         carries, what was measured of it where that departs from the declared order, its \
+         class, and whether its energy error stays bounded or drifts over long runs. The classes \
+         and each kind's pick for long runs are decided from these facts and measurements \
          (`codegen/src/recommend.rs`), never from a method's name; `sparkgen methods` (and \
-         `--json`) prints the same data.\n\n## How to choose\n\n",
+         `--json`) prints the same data, `sparkgen methods --recommended` the recommended \
+         methods and the long-run picks, and the command runs the pick for degenerate \
+         Lagrangians by default.\n\n## How to choose\n\n",
     );
     for (kind, heading, _) in KINDS {
         let of_kind: Vec<&Entry> = entries.iter().filter(|e| e.profile.kind == kind).collect();
@@ -89,16 +101,16 @@ pub fn guide(catalogue: &Catalogue) -> GeneratedFile {
         let _ = write!(
             out,
             "\n## {heading}\n\n{what}.\n\n| method | s | p | pair | sympl. | symm. | φ = 0 | \
-             λ carried | class | reason | pinned | limitations |\n|---|---:|---:|---|---|---|---|\
-             ---|---|---|---|---|\n"
+             λ carried | class | reason | pinned | limitations | long run |\n|---|---:|---:|---|---|\
+             ---|---|---|---|---|---|---|---|\n"
         );
         for e in entries.iter().filter(|e| e.profile.kind == kind) {
             out.push_str(&row(e, catalogue));
         }
     }
     out.push_str(
-        "\n## Causes and limitations\n\nThe measured causes of the pins and the limitations, as \
-         `generated::measured` holds them.\n",
+        "\n## Causes and limitations\n\nThe measured causes of the pins, the limitations and the \
+         long-run measurements, as `generated::measured` holds them.\n",
     );
     for r in REASONS {
         let _ = write!(out, "\n### {}\n\n{}\n", r.name, r.text);
@@ -110,7 +122,8 @@ pub fn guide(catalogue: &Catalogue) -> GeneratedFile {
 }
 
 /// The paragraph of one kind: its recommended method per order, or, if none is clean, its
-/// suitable methods of the highest measured order; then the count per class.
+/// suitable methods of the highest measured order; its pick for long runs; then the count per
+/// class.
 fn how_to_choose(entries: &[&Entry]) -> String {
     let of = |class| {
         entries
@@ -142,12 +155,40 @@ fn how_to_choose(entries: &[&Entry]) -> String {
     } else {
         format!("recommended {}", picks.join("; "))
     };
+    let _ = write!(text, "; {}", for_long_runs(entries));
     let counts: Vec<String> = Class::ALL
         .iter()
         .map(|c| format!("{} {}", of(*c).count(), c.name().to_lowercase()))
         .collect();
     let _ = write!(text, " ({} of {}).", counts.join(", "), entries.len());
     text
+}
+
+/// The long-run pick of one kind's entries in words (rule 5 of [`crate::recommend`]), or why
+/// there is none.
+fn for_long_runs(entries: &[&Entry]) -> String {
+    let kind = entries.first().map(|e| e.profile.kind);
+    let pick = kind.and_then(|kind| long_run_pick(entries.iter().map(|e| &e.profile), kind));
+    match pick {
+        Some(p) => format!(
+            "for long runs {}: its energy error stays bounded ({}), order {}, {}",
+            code(&p.label),
+            p.measured
+                .long_run
+                .map_or_else(String::new, |l| link(l.reason.name)),
+            p.declared_order,
+            vectors(p.unknowns)
+        ),
+        None if entries
+            .iter()
+            .any(|e| e.profile.measured.long_run.is_some()) =>
+        {
+            "for long runs no pick: no clean method of this kind was measured to keep its energy \
+             error bounded"
+                .to_owned()
+        }
+        None => "for long runs no pick: no long runs were measured on this kind".to_owned(),
+    }
 }
 
 /// One table row.
@@ -193,8 +234,10 @@ fn row(e: &Entry, catalogue: &Catalogue) -> String {
             v.join(sep)
         }
     };
+    let long_run = e.method_long_run();
     format!(
-        "| {} | {} | {} | {pair_name} | {} | {} | {} | {multiplier} | {class} | {} | {} | {} |\n",
+        "| {} | {} | {} | {pair_name} | {} | {} | {} | {multiplier} | {class} | {} | {} | {} | \
+         {long_run} |\n",
         cell(&name),
         m.s,
         m.order,
@@ -205,6 +248,25 @@ fn row(e: &Entry, catalogue: &Catalogue) -> String {
         dash(pins, "; "),
         dash(limitations, ", "),
     )
+}
+
+impl Entry<'_> {
+    /// Its long-run measurement in a few words, linked, marked where it is its kind's pick.
+    fn method_long_run(&self) -> String {
+        let Some(l) = self.profile.measured.long_run else {
+            return "–".to_owned();
+        };
+        let energy = match l.energy {
+            Energy::Bounded => "bounded",
+            Energy::Drifts => "drifts",
+        };
+        let energy = if self.long_run_pick {
+            format!("**{energy}, the pick for long runs**")
+        } else {
+            energy.to_owned()
+        };
+        format!("{energy} ({})", link(l.reason.name))
+    }
 }
 
 /// A pin in a few words, its cause linked.

@@ -15,12 +15,19 @@
 //! 4. Among the remaining (clean) methods of one problem kind and order, the one with the fewest
 //!    unknown vectors per step is **Recommended** (ties: a symmetric pair, then no carried
 //!    multiplier, then catalogue order); the others are **Suitable**, naming it.
+//! 5. **For long runs**, each problem kind has one pick besides its class: among its clean
+//!    methods (those rule 4 chooses from) whose energy error was measured to stay bounded over
+//!    long runs ([`crate::measured::LongRun`]), the one of the highest order (clean methods
+//!    reach their declared order), then with the fewest unknown vectors per step (ties as in
+//!    rule 4). A kind none of whose clean methods was measured bounded has no pick. The pick for
+//!    degenerate Lagrangians is the method the command runs by default.
 
 use crate::catalogue::Catalogue;
 use crate::measured::{Measured, Pinned, Reason, measured};
 use crate::method::ir::{Method, ProblemKind};
-use sparkgen_description::facts::Facts;
 pub use sparkgen_description::facts::{Class, Recommendation};
+use sparkgen_description::facts::{Energy, Facts, LongRun};
+use std::cmp::Reverse;
 
 /// The names of the causes that mark a reproduction of one of upstream's conventions (its
 /// R∞ = −1, its forms of SPARK's μ, its VSPARKLob… and SPARKGLRK tableaus): a method pinned
@@ -113,6 +120,19 @@ impl Profile {
                 Pinned::Order(o, _) => Some(order.min(o.at(self.s))),
                 _ => None,
             })
+    }
+
+    /// What rules 4 and 5 minimise among methods of one order: the unknown vectors per step,
+    /// then a pair that is not symmetric, then a carried multiplier.
+    fn cost(&self) -> (usize, bool, bool) {
+        (self.unknowns, !self.symmetric_pair, self.carries_multiplier)
+    }
+
+    /// Its energy error was measured to stay bounded over long runs.
+    pub fn bounded_over_long_runs(&self) -> bool {
+        self.measured
+            .long_run
+            .is_some_and(|l| l.energy == Energy::Bounded)
     }
 
     /// Preserves the constraint, has its order on every one-form, no pin and no limitation.
@@ -209,7 +229,7 @@ pub fn recommend(profiles: &[Profile]) -> Vec<Recommendation> {
                     .filter(|q| {
                         q.kind == p.kind && q.declared_order == p.declared_order && q.is_clean()
                     })
-                    .min_by_key(|q| (q.unknowns, !q.symmetric_pair, q.carries_multiplier))
+                    .min_by_key(|q| q.cost())
                     .unwrap_or(p);
                 if std::ptr::eq(best, p) {
                     Recommendation {
@@ -238,8 +258,29 @@ pub fn recommend(profiles: &[Profile]) -> Vec<Recommendation> {
         .collect()
 }
 
+/// The long-run pick of `kind` among `profiles` (rule 5 of the module): of its clean methods
+/// measured bounded over long runs, the first of the highest order and then the least
+/// [`Profile::cost`]; `None` if it has none.
+pub fn long_run_pick<'a>(
+    profiles: impl IntoIterator<Item = &'a Profile>,
+    kind: ProblemKind,
+) -> Option<&'a Profile> {
+    profiles
+        .into_iter()
+        .filter(|p| p.kind == kind && p.is_clean() && p.bounded_over_long_runs())
+        .min_by_key(|p| (Reverse(p.declared_order), p.cost()))
+}
+
+/// Whether each of `profiles` is its kind's long-run pick ([`long_run_pick`]), in order.
+pub fn long_run_picks(profiles: &[Profile]) -> Vec<bool> {
+    profiles
+        .iter()
+        .map(|p| long_run_pick(profiles, p.kind).is_some_and(|best| std::ptr::eq(best, p)))
+        .collect()
+}
+
 /// `n` unknown vectors, in words.
-fn vectors(n: usize) -> String {
+pub fn vectors(n: usize) -> String {
     match n {
         1 => "1 unknown vector".to_owned(),
         n => format!("{n} unknown vectors"),
@@ -257,16 +298,19 @@ pub fn profiles(catalogue: &Catalogue) -> Vec<Profile> {
 
 /// The facts of every method of the catalogue as its description carries them, in catalogue
 /// order: those its builder decided, what was measured of it ([`crate::measured`], orders
-/// evaluated at its s, causes by name) and its recommendation.
+/// evaluated at its s, causes by name), its recommendation and whether it is its kind's pick
+/// for long runs.
 pub fn described_facts(catalogue: &Catalogue) -> Vec<Facts> {
     let profiles = profiles(catalogue);
     let recommendations = recommend(&profiles);
+    let picks = long_run_picks(&profiles);
     catalogue
         .methods
         .iter()
         .zip(profiles)
         .zip(recommendations)
-        .map(|((m, p), recommendation)| {
+        .zip(picks)
+        .map(|(((m, p), recommendation), pick)| {
             let measured = p.measured;
             Facts {
                 pinned: measured.pinned.map(|pin| pin.at(m.s)),
@@ -279,6 +323,11 @@ pub fn described_facts(catalogue: &Catalogue) -> Vec<Facts> {
                     .map(|r| r.name.to_owned())
                     .collect(),
                 recommendation: Some(recommendation),
+                long_run: measured.long_run.map(|l| LongRun {
+                    energy: l.energy,
+                    reason: l.reason.name.to_owned(),
+                    recommended: pick,
+                }),
                 ..m.facts.clone()
             }
         })
@@ -291,6 +340,14 @@ mod tests {
     use crate::catalogue::Config;
     use crate::measured::{Order, REASONS};
     use std::sync::OnceLock;
+
+    /// The measured reason called `name`.
+    fn reason(name: &str) -> Reason {
+        *REASONS
+            .iter()
+            .find(|r| r.name == name)
+            .expect("a measured reason")
+    }
 
     fn shipped() -> &'static (Vec<Profile>, Vec<Recommendation>) {
         static SHIPPED: OnceLock<(Vec<Profile>, Vec<Recommendation>)> = OnceLock::new();
@@ -370,6 +427,95 @@ mod tests {
         }
     }
 
+    /// Rule 5 on the shipped catalogue: the degenerate-Lagrangian pick is clean and measured
+    /// bounded, no such method of its kind has a higher order or, at its order, a lower cost;
+    /// each kind has at most one pick, and only a clean, bounded method is one.
+    #[test]
+    fn the_long_run_pick_is_the_best_bounded_clean_method() {
+        let (profiles, _) = shipped();
+        let pick = long_run_pick(profiles, ProblemKind::DegenerateLagrangian)
+            .expect("a long-run pick for degenerate Lagrangians");
+        assert!(
+            pick.is_clean() && pick.bounded_over_long_runs(),
+            "{}",
+            pick.label
+        );
+        for p in profiles
+            .iter()
+            .filter(|p| p.kind == pick.kind && p.is_clean() && p.bounded_over_long_runs())
+        {
+            assert!(p.declared_order <= pick.declared_order, "{}", p.label);
+            if p.declared_order == pick.declared_order {
+                assert!(p.cost() >= pick.cost(), "{} vs {}", p.label, pick.label);
+            }
+        }
+        let picks = long_run_picks(profiles);
+        for kind in [
+            ProblemKind::DegenerateLagrangian,
+            ProblemKind::Holonomic,
+            ProblemKind::ImplicitDae,
+            ProblemKind::HamiltonianDae,
+        ] {
+            let of_kind = profiles
+                .iter()
+                .zip(&picks)
+                .filter(|(p, pick)| p.kind == kind && **pick);
+            assert!(of_kind.count() <= 1, "{kind:?}");
+        }
+        for (p, pick) in profiles.iter().zip(&picks) {
+            assert!(
+                !pick || (p.is_clean() && p.bounded_over_long_runs()),
+                "{}",
+                p.label
+            );
+        }
+    }
+
+    /// Rule 5 on variations of one clean method: a drift or no measurement is never picked, nor
+    /// a bounded method with a limitation; of bounded clean ones the higher order wins, then the
+    /// fewer unknowns.
+    #[test]
+    fn rule_five_decides_its_cases() {
+        let (profiles, _) = shipped();
+        let clean = profiles
+            .iter()
+            .find(|p| p.is_clean() && p.bounded_over_long_runs())
+            .expect("a clean method measured bounded")
+            .clone();
+        let with = |energy: Option<Energy>, order, unknowns| {
+            let mut p = clean.clone();
+            p.measured.long_run = energy.map(|energy| crate::measured::LongRun {
+                energy,
+                reason: reason("LONG_RUN_GAUSS_PROJECTION"),
+            });
+            p.declared_order = order;
+            p.unknowns = unknowns;
+            p
+        };
+        let pick = |candidates: &[Profile]| {
+            long_run_pick(candidates, clean.kind)
+                .map(|best| candidates.iter().position(|p| std::ptr::eq(p, best)))
+        };
+        let bounded = Some(Energy::Bounded);
+        assert_eq!(pick(&[with(Some(Energy::Drifts), 8, 1)]), None);
+        assert_eq!(pick(&[with(None, 8, 1)]), None);
+        let mut limited = with(bounded, 8, 1);
+        limited.measured.limitations.push(reason("SINGULAR_GAUGE"));
+        assert_eq!(pick(&[limited, with(bounded, 4, 9)]), Some(Some(1)));
+        assert_eq!(
+            pick(&[
+                with(bounded, 4, 1),
+                with(bounded, 6, 9),
+                with(bounded, 6, 5)
+            ]),
+            Some(Some(2))
+        );
+        let mut other_kind = with(bounded, 8, 1);
+        other_kind.kind = ProblemKind::Holonomic;
+        assert_ne!(other_kind.kind, clean.kind);
+        assert_eq!(pick(&[other_kind, with(bounded, 2, 3)]), Some(Some(1)));
+    }
+
     /// The upstream causes are measured reasons, say so, and each pins a shipped method.
     #[test]
     fn upstream_causes_are_measured_reasons_that_pin_a_method() {
@@ -399,12 +545,6 @@ mod tests {
             .find(|p| p.is_clean())
             .expect("a clean method")
             .clone();
-        let reason = |name: &str| {
-            *REASONS
-                .iter()
-                .find(|r| r.name == name)
-                .expect("a measured reason")
-        };
         let class = |p: &Profile| recommend(std::slice::from_ref(p))[0].class;
         assert_eq!(class(&clean), Class::Recommended);
         let pinned = |pin| {

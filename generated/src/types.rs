@@ -240,6 +240,41 @@ impl RecommendationClass {
         }
     }
 }
+/// A generated stepper's measured behaviour over long runs (`measured::LONG_RUN`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct LongRun {
+    /// The stepper, a type name in `steppers`.
+    pub method: &'static str,
+    /// Whether its energy error stays bounded or drifts.
+    pub energy: LongRunEnergy,
+    /// It is the method guide's pick for long runs of its problem kind.
+    pub recommended: bool,
+    /// What was measured, with its figures (a constant of `measured`).
+    pub reason: &'static str,
+}
+/// How a method's energy error behaves over long runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum LongRunEnergy {
+    /// the energy error oscillates about a level set by the step size and does not grow with the number of steps.
+    Bounded,
+    /// the energy error grows with the number of steps.
+    Drifts,
+}
+impl LongRunEnergy {
+    /// The name in lower case, as `--json` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LongRunEnergy::Bounded => "bounded",
+            LongRunEnergy::Drifts => "drifts",
+        }
+    }
+}
 /// What `sparkgen verify` expects of a method that does not reach its declared order.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(

@@ -74,12 +74,31 @@ pub fn execute(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         None => run_command(&cli.run),
         Some(Command::Run(args)) => run_command(&args),
-        Some(Command::Methods { json }) => {
-            let rows = methods::rows();
-            if json {
-                write_json(&serde_json::json!({ "methods": rows }))
+        Some(Command::Methods { json, recommended }) => {
+            let all = methods::rows();
+            let rows = if recommended {
+                methods::recommended(&all)
             } else {
-                write_stdout(&methods::text(&rows))
+                all.clone()
+            };
+            match (json, recommended) {
+                (true, false) => write_json(&serde_json::json!({ "methods": rows })),
+                (true, true) => {
+                    let picks: serde_json::Map<String, serde_json::Value> =
+                        methods::long_run_picks(&rows)
+                            .into_iter()
+                            .map(|(kind, pick)| {
+                                (kind.name().to_owned(), pick.map(|r| r.name.as_str()).into())
+                            })
+                            .collect();
+                    write_json(&serde_json::json!({ "methods": rows, "long_run": picks }))
+                }
+                (false, false) => write_stdout(&methods::text(&rows)),
+                (false, true) => write_stdout(&format!(
+                    "{}{}",
+                    methods::text(&rows),
+                    methods::long_run_text(&all)
+                )),
             }
         }
         Some(Command::Tableau(args)) => {

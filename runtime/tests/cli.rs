@@ -5,13 +5,15 @@
 use nalgebra::SVector;
 use serde_json::Value;
 use sparkgen::cli::registry::{
-    HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, unknowns,
+    HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, long_run_default,
+    unknowns,
 };
 use sparkgen::diagnostics::{max_constraint_residual, max_relative_energy_error};
 use sparkgen::generated::catalogue::PAIRS;
+use sparkgen::generated::measured::LONG_RUN_DEGENERATE_LAGRANGIAN;
 use sparkgen::generated::steppers::{
     HsparkLobattoIIIAIIIB3, IdaeVparkLobattoIIIBIIIApSymplectic3, RattleLobattoIIIAIIIB3,
-    SlrkLobattoIIIAB2, SlrkLobattoIIIE3,
+    SlrkLobattoIIIAB2, VsparkPrimaryGlrkpMidpoint4,
 };
 use sparkgen::generated::tableaus::gauss::{GAUSS_1, GAUSS_2};
 use sparkgen::generated::types::CarriedMultiplier;
@@ -21,6 +23,7 @@ use sparkgen::integrate::{Options, integrate};
 use sparkgen::layout::Dims;
 use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d, LotkaVolterraDirac};
 use sparkgen::solution::Solution;
+use sparkgen::stage::StageMethod;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -128,13 +131,46 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-13 * a.abs().max(1.0)
 }
 
+/// The stepper type of the command's default method for degenerate Lagrangians, the one the
+/// generated facts name (`LONG_RUN_DEGENERATE_LAGRANGIAN`, checked by [`default_method`]).
+type DefaultMethod = VsparkPrimaryGlrkpMidpoint4;
+
+/// Its number of unknowns on a problem in two dimensions.
+const DEFAULT_UNKNOWNS: usize = unknowns(&DefaultMethod::UNKNOWN_LAYOUT, Dims::uniform(2));
+
+/// The default method's family and stage count as the command reports them, after checking that
+/// [`DefaultMethod`] is the stepper the generated facts name.
+fn default_method() -> (&'static str, usize) {
+    let info = long_run_default().expect("the generated default is a listed stepper");
+    assert_eq!(
+        (
+            info.name,
+            <DefaultMethod as StageMethod<LotkaVolterra2d, 2>>::NAME
+        ),
+        (
+            LONG_RUN_DEGENERATE_LAGRANGIAN,
+            LONG_RUN_DEGENERATE_LAGRANGIAN
+        ),
+        "the generated default method changed: DefaultMethod must be its type"
+    );
+    (info.family, info.stages)
+}
+
+/// The library's run of the default problem and method for `steps` steps of h = 0.1, from
+/// `q₀` (`p₀ = ϑ(q₀)`).
+fn library_default_from(q0: [f64; 2], steps: usize) -> (LotkaVolterra2d, Solution<2>) {
+    default_method();
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let (q0, p0) = lv.initial(q0);
+    let solution =
+        integrate::<DefaultMethod, _, 2, DEFAULT_UNKNOWNS>(&lv, q0, p0, &Options::new(0.1, steps))
+            .expect("the default run converges");
+    (lv, solution)
+}
+
 /// The library's run of the default problem and method for `steps` steps of h = 0.1.
 fn library_default(steps: usize) -> (LotkaVolterra2d, Solution<2>) {
-    let lv = LotkaVolterra2d::UPSTREAM;
-    let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
-    let solution = integrate::<SlrkLobattoIIIE3, _, 2, 14>(&lv, q0, p0, &Options::new(0.1, steps))
-        .expect("the default run converges");
-    (lv, solution)
+    library_default_from(LotkaVolterra2d::UPSTREAM_Q0, steps)
 }
 
 #[test]
@@ -147,9 +183,10 @@ fn run_json_matches_the_library() {
     );
     let v = json(&out);
     let (lv, solution) = library_default(300);
+    let (family, stages) = default_method();
     assert_eq!(v["problem"], "lotka-volterra");
-    assert_eq!(v["method"], "SlrkLobattoIIIE");
-    assert_eq!(v["stages"], 3);
+    assert_eq!(v["method"], family);
+    assert_eq!(v["stages"], stages);
     assert_eq!(v["h"], 0.1);
     assert_eq!(v["steps"], 300);
     assert_eq!(v["path"], "compiled");
@@ -808,9 +845,15 @@ fn errors_exit_non_zero_with_one_line() {
         &["run", "pendulum", "--method", "VprkGauss"],
         &["Rattle, Shake"],
     );
+    let (family, _) = default_method();
+    let valid: Vec<String> = STEPPERS
+        .iter()
+        .filter(|s| s.family == family)
+        .map(|s| s.stages.to_string())
+        .collect();
     fails_with(
         &["run", "--stages", "9"],
-        &["SlrkLobattoIIIE has no s = 9", "2, 3, 4, 5"],
+        &[&format!("{family} has no s = 9"), &valid.join(", ")],
     );
     fails_with(
         &["run", "--method", "SlrkLobattoIIIE4", "--stages", "3"],

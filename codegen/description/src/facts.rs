@@ -30,6 +30,56 @@ pub struct Facts {
     /// Its class in the method guide and why, decided over the whole catalogue (`None` for a
     /// method described outside it).
     pub recommendation: Option<Recommendation>,
+    /// How its energy error behaves over long runs, measured (`None`: not measured), and
+    /// whether it is the method guide's pick for long runs of its problem kind.
+    pub long_run: Option<LongRun>,
+}
+
+/// How the energy error `|H(q_n, p_n) − H(q₀, p₀)|` of a method behaves as the number of steps
+/// `n` grows at a fixed step size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Energy {
+    /// It oscillates about a level set by the step size and does not grow with `n`.
+    Bounded,
+    /// It grows with `n` (a secular drift).
+    Drifts,
+}
+
+impl Energy {
+    /// Both, bounded first.
+    pub const ALL: [Energy; 2] = [Energy::Bounded, Energy::Drifts];
+
+    /// The name, e.g. `Bounded`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Energy::Bounded => "Bounded",
+            Energy::Drifts => "Drifts",
+        }
+    }
+
+    /// What it means, one sentence.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Energy::Bounded => {
+                "the energy error oscillates about a level set by the step size and does not \
+                 grow with the number of steps"
+            }
+            Energy::Drifts => "the energy error grows with the number of steps",
+        }
+    }
+}
+
+/// A method's measured long-run behaviour.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LongRun {
+    /// Whether its energy error stays bounded or drifts.
+    pub energy: Energy,
+    /// The name of the measurement (`generated::measured::{NAME}` holds its text).
+    pub reason: String,
+    /// It is the method guide's recommendation for long runs of its problem kind: of the
+    /// kind's recommendable methods whose energy error stays bounded, the one of the highest
+    /// order with the fewest unknowns.
+    pub recommended: bool,
 }
 
 /// What `sparkgen verify` expects of a method that does not reach its declared order; every
@@ -177,6 +227,7 @@ impl Facts {
             pinned_on_index_two_pendulum: None,
             limitations: Vec::new(),
             recommendation: None,
+            long_run: None,
         }
     }
 }

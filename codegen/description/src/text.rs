@@ -62,10 +62,12 @@
 //! have a line each, absent when there is nothing to say: `pinned` and
 //! `pinned_on_index_two_pendulum` (`Order p CAUSE`, `Parasitic p CAUSE`, `Fails CAUSE error
 //! text`, `Erratic CAUSE` or `NoConvergence CAUSE`), `limitations CAUSE …` and
-//! `recommendation Class reason text`. Causes and limitations are named as in
-//! `generated::measured`, which keeps their texts.
+//! `recommendation Class reason text` and `long_run Energy CAUSE` (`Bounded` or `Drifts`,
+//! followed by `recommended` for the method guide's long-run pick of its kind). Causes,
+//! limitations and long-run measurements are named as in `generated::measured`, which keeps
+//! their texts.
 
-use crate::facts::{Class, Facts, Multiplier, Pin, Recommendation};
+use crate::facts::{Class, Energy, Facts, LongRun, Multiplier, Pin, Recommendation};
 use crate::scalar::Coefficient;
 use crate::spark::{BuildError, Declaration, Header, NullMultiplier, Slots, Structure, build};
 use crate::structure::{
@@ -476,7 +478,11 @@ fn write_measured(m: &Method<Coefficient>, out: &mut String) -> Result<(), Write
         ),
     ];
     let pinned = pins.iter().filter_map(|(_, p)| p.as_ref()).map(Pin::reason);
-    for name in pinned.chain(facts.limitations.iter().map(String::as_str)) {
+    let long_run = facts.long_run.iter().map(|l| l.reason.as_str());
+    for name in pinned
+        .chain(facts.limitations.iter().map(String::as_str))
+        .chain(long_run)
+    {
         if !is_cause(name) {
             return Err(WriteError::Cause {
                 method: m.name.clone(),
@@ -499,6 +505,10 @@ fn write_measured(m: &Method<Coefficient>, out: &mut String) -> Result<(), Write
     }
     if let Some(r) = &facts.recommendation {
         let _ = writeln!(out, "recommendation {} {}", r.class.name(), r.reason);
+    }
+    if let Some(l) = &facts.long_run {
+        let pick = if l.recommended { " recommended" } else { "" };
+        let _ = writeln!(out, "long_run {} {}{pick}", l.energy.name(), l.reason);
     }
     Ok(())
 }
@@ -827,6 +837,27 @@ const CLASSES: [(&str, Class); 4] = [
     ("Avoid", Class::Avoid),
 ];
 
+const ENERGIES: [(&str, Energy); 2] = [("Bounded", Energy::Bounded), ("Drifts", Energy::Drifts)];
+
+/// `Energy CAUSE`, or `Energy CAUSE recommended`.
+fn long_run_line(line: usize, rest: &str) -> Result<LongRun, ReadError> {
+    let (energy, reason, recommended) = match rest.split_whitespace().collect::<Vec<_>>()[..] {
+        [energy, reason] => (energy, reason, false),
+        [energy, reason, "recommended"] => (energy, reason, true),
+        _ => {
+            return Err(error(
+                line,
+                "a long run is `Energy CAUSE`, or `Energy CAUSE recommended`",
+            ));
+        }
+    };
+    Ok(LongRun {
+        energy: choice(line, &ENERGIES, energy)?,
+        reason: cause(line, reason)?,
+        recommended,
+    })
+}
+
 fn cause(line: usize, name: &str) -> Result<String, ReadError> {
     if is_cause(name) {
         Ok(name.to_owned())
@@ -917,11 +948,16 @@ fn read_facts(lines: &Lines<'_>, start: usize) -> Result<Facts, ReadError> {
             })
         }
     };
+    let long_run = match lines.optional("long_run")? {
+        None => None,
+        Some((n, rest)) => Some(long_run_line(n, rest)?),
+    };
     Ok(Facts {
         pinned: pin("pinned")?,
         pinned_on_index_two_pendulum: pin("pinned_on_index_two_pendulum")?,
         limitations,
         recommendation,
+        long_run,
         ..facts_line(n, facts)?
     })
 }
@@ -1286,13 +1322,53 @@ end
         );
     }
 
+    /// A long-run measurement reads back as written, with or without the mark of the guide's
+    /// pick, and a malformed one is refused at its line.
+    #[test]
+    fn a_long_run_line_reads_back_as_written() {
+        let with =
+            |line: &str| SAMPLE.replace("rank_deficient", &format!("{line}\nrank_deficient"));
+        for (line, energy, recommended) in [
+            (
+                "long_run Bounded LONG_CAUSE recommended",
+                Energy::Bounded,
+                true,
+            ),
+            ("long_run Drifts LONG_CAUSE", Energy::Drifts, false),
+        ] {
+            let text = with(line);
+            let methods = read(&text, &roundings()).unwrap();
+            let expected = LongRun {
+                energy,
+                reason: "LONG_CAUSE".to_owned(),
+                recommended,
+            };
+            assert_eq!(
+                methods[0].facts.long_run.as_ref(),
+                Some(&expected),
+                "{line}"
+            );
+            assert_eq!(write(&methods, &mut Roundings::default()).unwrap(), text);
+        }
+        for (line, message) in [
+            ("long_run Bounded", "a long run is"),
+            ("long_run Bounded LONG_CAUSE pick", "a long run is"),
+            ("long_run Steady LONG_CAUSE", "not one of"),
+            ("long_run Drifts long_cause", "not a cause"),
+        ] {
+            let e = read(&with(line), &roundings()).unwrap_err();
+            assert_eq!(e.line, 13, "{line}: {e}");
+            assert!(e.message.contains(message), "{line}: {e}");
+        }
+    }
+
     /// A method without measurements writes none of their lines and reads back without them.
     #[test]
     fn a_method_without_measurements_has_no_lines_for_them() {
         let mut m = read(SAMPLE, &roundings()).unwrap().remove(0);
         m.facts = Facts::new(true);
         let text = write(&[m.clone()], &mut Roundings::default()).unwrap();
-        for keyword in ["pinned", "limitations", "recommendation"] {
+        for keyword in ["pinned", "limitations", "recommendation", "long_run"] {
             assert!(!text.contains(keyword), "{keyword}");
         }
         assert_eq!(read(&text, &roundings()).unwrap(), [m]);

@@ -3,17 +3,61 @@
 use crate::recommend::Class;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use sparkgen_description::facts::Energy;
+
+/// An emitted enum `ty`, documented by `doc`, of the variants `all`, each documented by its
+/// meaning, with `name()`: the variant's name in lower case, as `--json` spells it.
+fn named_enum<T: Copy>(
+    doc: &str,
+    ty: &str,
+    all: &[T],
+    name: fn(T) -> &'static str,
+    meaning: fn(T) -> &'static str,
+) -> TokenStream {
+    let ty = format_ident!("{ty}");
+    let variants = all.iter().map(|&v| {
+        let (variant, doc) = (format_ident!("{}", name(v)), format!(" {}.", meaning(v)));
+        quote!(#[doc = #doc] #variant)
+    });
+    let arms = all.iter().map(|&v| {
+        let (variant, text) = (format_ident!("{}", name(v)), name(v).to_lowercase());
+        quote!(#ty::#variant => #text)
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "snake_case"))]
+        pub enum #ty {
+            #(#variants),*
+        }
+
+        impl #ty {
+            /// The name in lower case, as `--json` spells it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    #(#arms),*
+                }
+            }
+        }
+    }
+}
 
 /// The source of `types.rs`.
 pub fn types_module() -> TokenStream {
-    let classes = Class::ALL.iter().map(|c| {
-        let (name, doc) = (format_ident!("{}", c.name()), format!(" {}.", c.meaning()));
-        quote!(#[doc = #doc] #name)
-    });
-    let class_names = Class::ALL.iter().map(|c| {
-        let (name, text) = (format_ident!("{}", c.name()), c.name().to_lowercase());
-        quote!(RecommendationClass::#name => #text)
-    });
+    let classes = named_enum(
+        " The classes of the method guide, best first.",
+        "RecommendationClass",
+        &Class::ALL,
+        Class::name,
+        Class::meaning,
+    );
+    let energies = named_enum(
+        " How a method's energy error behaves over long runs.",
+        "LongRunEnergy",
+        &Energy::ALL,
+        Energy::name,
+        Energy::meaning,
+    );
     quote! {
         //! Types of the emitted tableau constants and SPARK coefficients.
         //!
@@ -242,21 +286,23 @@ pub fn types_module() -> TokenStream {
             pub reason: &'static str,
         }
 
-        /// The classes of the method guide, best first.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "snake_case"))]
-        pub enum RecommendationClass {
-            #(#classes),*
+        #classes
+
+        /// A generated stepper's measured behaviour over long runs (`measured::LONG_RUN`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+        pub struct LongRun {
+            /// The stepper, a type name in `steppers`.
+            pub method: &'static str,
+            /// Whether its energy error stays bounded or drifts.
+            pub energy: LongRunEnergy,
+            /// It is the method guide's pick for long runs of its problem kind.
+            pub recommended: bool,
+            /// What was measured, with its figures (a constant of `measured`).
+            pub reason: &'static str,
         }
 
-        impl RecommendationClass {
-            /// The name in lower case, as `--json` spells it.
-            pub fn name(self) -> &'static str {
-                match self {
-                    #(#class_names),*
-                }
-            }
-        }
+        #energies
 
         /// What `sparkgen verify` expects of a method that does not reach its declared order.
         #[derive(Clone, Copy, Debug, PartialEq)]

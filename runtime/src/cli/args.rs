@@ -1,16 +1,21 @@
 //! The command-line grammar (clap derive).
 
+use super::registry::long_run_default;
+use crate::generated::measured::LONG_RUN_DEGENERATE_LAGRANGIAN;
 use clap::{Args, Parser, Subcommand};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 /// `sparkgen`: structure-preserving integrators from the command line. Without a subcommand it
-/// runs the default problem (Lotka–Volterra 2d, SLRKLobattoIIIE(3), h = 0.1, 10⁴ steps).
+/// runs the default problem (Lotka–Volterra 2d, h = 0.1, 10⁴ steps) with the default method,
+/// the method guide's pick for long runs of degenerate Lagrangians
+/// (`generated::measured::LONG_RUN_DEGENERATE_LAGRANGIAN`).
 #[derive(Debug, Parser)]
 #[command(
     name = "sparkgen",
     version,
     about,
+    long_about = long_about(),
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
@@ -22,17 +27,50 @@ pub struct Cli {
     pub run: RunArgs,
 }
 
+/// The default method for degenerate Lagrangians in words: its family and stage count as
+/// `--method` and `--stages` take them, read from the generated facts.
+pub fn default_method() -> String {
+    match long_run_default() {
+        Some(info) => format!("{}({})", info.family, info.stages),
+        None => LONG_RUN_DEGENERATE_LAGRANGIAN.to_owned(),
+    }
+}
+
+/// The text of `sparkgen --help`.
+fn long_about() -> String {
+    format!(
+        "sparkgen: structure-preserving integrators from the command line. Without a subcommand \
+         it runs the default problem (Lotka–Volterra 2d, {}, h = 0.1, 10⁴ steps): the method \
+         guide's pick for long runs of degenerate Lagrangians, whose energy error stays bounded \
+         (`sparkgen methods --recommended`).",
+        default_method()
+    )
+}
+
+/// The help of `--method`.
+fn method_help() -> String {
+    format!(
+        "Method family, e.g. SlrkLobattoIIIE, VprkGauss, Rattle (case and `-`/`_` ignored); \
+         default for degenerate Lagrangians {}, the method guide's pick for long runs",
+        default_method()
+    )
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Integrate a built-in problem and print a summary.
     Run(RunArgs),
     /// The methods: family, stages, problem kinds, declared and computed order, structure,
-    /// known limitations.
+    /// known limitations, class in the method guide, energy error over long runs.
     Methods {
         /// One JSON object on stdout.
         #[arg(long)]
         json: bool,
+        /// Only the recommended methods (one per problem kind and order) and each problem
+        /// kind's pick for long runs.
+        #[arg(long)]
+        recommended: bool,
     },
     /// A tableau's coefficients as `f64` (and, with `--exact`, as exact values).
     Tableau(TableauArgs),
@@ -47,10 +85,12 @@ pub enum Command {
 pub struct RunArgs {
     /// Built-in problem (see the error message of an unknown name for the list).
     pub problem: Option<String>,
-    /// Method family, e.g. SlrkLobattoIIIE, VprkGauss, Rattle (case and `-`/`_` ignored).
-    #[arg(long)]
+    /// Method family, e.g. SlrkLobattoIIIE, VprkGauss, Rattle (case and `-`/`_` ignored);
+    /// by default the method guide's pick for long runs of degenerate Lagrangians.
+    #[arg(long, help = method_help())]
     pub method: Option<String>,
-    /// Number of stages s (default 3 where the family has it, else its smallest).
+    /// Number of stages s (default: without `--method`, the default method's; else 3 where the
+    /// family has it, else its smallest).
     #[arg(long)]
     pub stages: Option<usize>,
     /// Time step h (default 0.1).

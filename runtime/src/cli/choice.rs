@@ -6,7 +6,9 @@
 use super::error::CliError;
 use super::registry::{
     HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, StepperInfo, families,
+    long_run_default,
 };
+use crate::generated::measured::LONG_RUN_DEGENERATE_LAGRANGIAN;
 use crate::generated::types::MethodFacts;
 
 /// The kinds of problems, each with its methods.
@@ -26,6 +28,14 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in listing order.
+    pub const ALL: [Kind; 4] = [
+        Kind::Degenerate,
+        Kind::Holonomic,
+        Kind::Implicit,
+        Kind::Hamiltonian,
+    ];
+
     /// The kind's name in messages and JSON.
     pub fn name(self) -> &'static str {
         match self {
@@ -166,13 +176,22 @@ pub fn normalize(name: &str) -> String {
 }
 
 /// The method `name` (a family, or a stepper type name such as `SlrkLobattoIIIE3`) with
-/// `stages` for problems of `kind`; `None` picks the kind's default (SLRKLobattoIIIE, RATTLE,
-/// IdaeVparkLobattoIIIBIIIApSymplectic: at its default s = 3, `R∞ = +1`, so it also carries a
-/// physical multiplier, see `tests/tests/idae_pendulum.rs`).
+/// `stages` for problems of `kind`; `None` picks the kind's default: for degenerate Lagrangians
+/// the method guide's pick for long runs ([`long_run_default`], its family at its stage count
+/// unless `stages` says otherwise), RATTLE, IdaeVparkLobattoIIIBIIIApSymplectic (at its default
+/// s = 3, `R∞ = +1`, so it also carries a physical multiplier, see
+/// `tests/tests/idae_pendulum.rs`) and HsparkLobattoIIIAIIIB.
 pub fn resolve(kind: Kind, name: Option<&str>, stages: Option<usize>) -> Result<Choice, CliError> {
     match kind {
         Kind::Degenerate => {
-            let wanted = normalize(name.unwrap_or("SlrkLobattoIIIE"));
+            // The name an unknown method is reported by.
+            let asked = name.unwrap_or(LONG_RUN_DEGENERATE_LAGRANGIAN);
+            let (wanted, stages) = match (name, long_run_default()) {
+                (Some(name), _) => (normalize(name), stages),
+                (None, Some(pick)) => (normalize(pick.family), stages.or(Some(pick.stages))),
+                // A generated crate that names no listed stepper: say which name is unknown.
+                (None, None) => (normalize(LONG_RUN_DEGENERATE_LAGRANGIAN), stages),
+            };
             if let Some(found) = generated(STEPPERS, &wanted, stages) {
                 return found.map(Choice::Stepper);
             }
@@ -180,7 +199,7 @@ pub fn resolve(kind: Kind, name: Option<&str>, stages: Option<usize>) -> Result<
                 return found.map(Choice::ImplicitStepper);
             }
             generated(HAMILTONIAN_STEPPERS, &wanted, stages)
-                .ok_or_else(|| unknown(kind, name))?
+                .ok_or_else(|| unknown(kind, Some(asked)))?
                 .map(Choice::HamiltonianStepper)
         }
         Kind::Hamiltonian => {

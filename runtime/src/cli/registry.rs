@@ -7,6 +7,8 @@
 //! number of unknowns `N` is a const generic fixed per (stepper, D, M), so each supported
 //! shape is one instantiation of every stepper.
 
+use crate::generated::measured::{LONG_RUN, LONG_RUN_DEGENERATE_LAGRANGIAN};
+use crate::generated::types::LongRun;
 use crate::layout::{Dims, Layout};
 use crate::problem::{DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae};
 use crate::stage::StageMethod;
@@ -48,6 +50,22 @@ pub struct StepperInfo {
     pub pair: &'static str,
     /// What its stage structure implies (decided by the generator's family builder).
     pub facts: crate::generated::types::MethodFacts,
+}
+
+impl StepperInfo {
+    /// Its measured behaviour over long runs (`generated::measured::LONG_RUN`), if measured.
+    pub fn long_run(&self) -> Option<&'static LongRun> {
+        LONG_RUN.iter().find(|l| l.method == self.name)
+    }
+}
+
+/// The generated stepper that the method guide picks for long runs of degenerate Lagrangians
+/// (`generated::measured::LONG_RUN_DEGENERATE_LAGRANGIAN`), which the command runs by default;
+/// `None` only if the generated crate names a stepper it does not list.
+pub fn long_run_default() -> Option<&'static StepperInfo> {
+    STEPPERS
+        .iter()
+        .find(|s| s.name == LONG_RUN_DEGENERATE_LAGRANGIAN)
 }
 
 /// Something to do with a stepper type `M` (with `N` unknowns) on problems of type `P`.

@@ -1,14 +1,11 @@
 //! Drives the `sparkgen` binary on runs whose output streams: step counts beyond any memory,
 //! `--every` thinning, a Hamiltonian that stops being finite mid-run, and a zero energy.
-use super::{scratch, sparkgen};
+use super::{library_default, library_default_from, scratch, sparkgen};
 use nalgebra::SVector;
 use serde_json::Value;
-use sparkgen::generated::steppers::SlrkLobattoIIIE3;
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicOptions, integrate_rattle};
-use sparkgen::integrate::{Options, integrate};
-use sparkgen::problem::{DegenerateLagrangian, HolonomicSystem};
-use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::problem::HolonomicSystem;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -108,10 +105,7 @@ fn a_run_of_a_trillion_steps_streams_in_bounded_memory() {
 #[test]
 fn every_keeps_every_kth_point_and_the_last() {
     let dir = scratch("every");
-    let lv = LotkaVolterra2d::UPSTREAM;
-    let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
-    let solution = integrate::<SlrkLobattoIIIE3, _, 2, 14>(&lv, q0, p0, &Options::new(0.1, 25))
-        .expect("the default run converges");
+    let (_, solution) = library_default(25);
     let kept = [0, 10, 20, 25];
     let expected: Vec<Vec<f64>> = kept
         .iter()
@@ -216,11 +210,7 @@ fn a_hamiltonian_that_turns_nan_stops_the_run_at_its_step() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     // The library's orbit from the same state: the first step with q₁ ≤ 2.05.
-    let lv = LotkaVolterra2d::UPSTREAM;
-    let q0 = SVector::from([2.1, 1.0]);
-    let solution =
-        integrate::<SlrkLobattoIIIE3, _, 2, 14>(&lv, q0, lv.theta(&q0), &Options::new(0.1, 50))
-            .expect("the orbit converges");
+    let (_, solution) = library_default_from([2.1, 1.0], 50);
     let step = solution
         .q
         .iter()
