@@ -83,9 +83,9 @@ impl Options {
     }
 
     /// A run from t = 0 to `t_end` with steps of at most `h`: the fewest equal steps
-    /// `n = ⌈t_end/h⌉` of size `t_end/n`, so that the last point is at `t_end` (a fixed step size
-    /// keeps the method's structure; the step size is not changed within the run). `t_end = 0`
-    /// is no step. Defaults as [`Options::new`].
+    /// `n = ⌈t_end/h⌉` of size `t_end/n`, so that the last point is at `n · (t_end/n)`, `t_end`
+    /// to rounding (a fixed step size keeps the method's structure; the step size is not changed
+    /// within the run). `t_end = 0` is no step. Defaults as [`Options::new`].
     pub fn until(h: f64, t_end: f64) -> Result<Options, IntegrateError> {
         if !(h.is_finite() && h > 0.0) {
             return Err(IntegrateError::InvalidOptions(
