@@ -1,24 +1,131 @@
-//! One entry point for every problem kind: [`solve`] runs any generated method on any problem
-//! of its kind (a degenerate Lagrangian, an implicit DAE, a Hamiltonian DAE, a holonomic
+//! One entry point for every problem kind: [`solve`] runs any method on any problem of its kind
+//! (a degenerate Lagrangian, a Lagrangian, an implicit DAE, a Hamiltonian DAE, a holonomic
 //! system), the method passed as a value and its number of unknowns `N` never written: the
 //! stage system's storage is sized once per run from the method's layout, so a step allocates
 //! nothing. [`solve_into`] hands the points to an [`Observer`] instead of keeping them
 //! ([`crate::observers::Every`] to thin them, [`crate::output::TrajectoryFile`] to write them).
 //!
-//! A method that does not apply to the problem's kind is a compile error naming both.
+//! How a method reaches a problem is a [`Method`] impl, chosen by the problem's traits: a
+//! generated stage method of the problem's own kind runs on it directly; an implicit-DAE method
+//! runs on a [`Lagrangian`] through its implicit ODE ([`LagrangianOde`]); a Hamiltonian-DAE
+//! method runs on a [`DegenerateLagrangian`] through Dirac's total Hamiltonian
+//! ([`DiracHamiltonian`]). A method that reaches the problem by no route is a compile error
+//! naming both.
 
 use crate::error::IntegrateError;
 use crate::integrate::{Compiled, Options, recorded, run_into};
+use crate::problem::{DegenerateLagrangian, DiracHamiltonian, Lagrangian, LagrangianOde};
 use crate::solution::{Failure, Observer, RunStats, Solution, Stopped};
 use crate::stage::StageMethod;
 use nalgebra::SVector;
+
+/// The routes by which a method reaches a problem, one marker per [`Method`] impl. They are
+/// inferred from the problem's traits and never written.
+pub mod route {
+    /// A generated stage method of the problem's own kind.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Direct;
+    /// An implicit-DAE method on a Lagrangian `L(q, v)`, through its implicit ODE
+    /// ([`LagrangianOde`](crate::problem::LagrangianOde)).
+    #[derive(Clone, Copy, Debug)]
+    pub struct ImplicitOde;
+    /// A Hamiltonian-DAE method on a degenerate Lagrangian, through Dirac's total Hamiltonian
+    /// `H_T = H(q) + λ·(p − ϑ(q))` ([`DiracHamiltonian`](crate::problem::DiracHamiltonian)).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Dirac;
+}
+
+/// A method [`solve`] can run on problems of type `P` with `D` coordinates, by the route
+/// `Route` (a marker of [`route`], inferred).
+#[diagnostic::on_unimplemented(
+    message = "the method `{Self}` does not apply to problems of type `{P}`",
+    label = "this method does not apply to `{P}`",
+    note = "a method applies to one problem kind, and through a view to a Lagrangian (implicit-DAE methods) or a degenerate Lagrangian (Hamiltonian-DAE methods); `sparkgen methods` lists them by kind"
+)]
+pub trait Method<P, const D: usize, Route> {
+    /// Integrates `problem` from `(q₀, p₀)` as `options` say, handing every accepted state, the
+    /// initial one first, to `observer`, then the run's statistics ([`Observer::end`]).
+    fn run_into<O: Observer + ?Sized>(
+        self,
+        problem: &P,
+        q0: SVector<f64, D>,
+        p0: SVector<f64, D>,
+        options: &Options,
+        observer: &mut O,
+    ) -> Result<RunStats, Stopped<IntegrateError, O::Error>>;
+}
+
+impl<M, P, const D: usize> Method<P, D, route::Direct> for M
+where
+    M: StageMethod<P, D>,
+{
+    fn run_into<O: Observer + ?Sized>(
+        self,
+        problem: &P,
+        q0: SVector<f64, D>,
+        p0: SVector<f64, D>,
+        options: &Options,
+        observer: &mut O,
+    ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
+        let equations = Compiled::<M, P, D>::sized(problem).map_err(Stopped::Step)?;
+        run_into(equations, q0.as_slice(), p0.as_slice(), options, observer)
+    }
+}
+
+impl<M, P, const D: usize> Method<P, D, route::ImplicitOde> for M
+where
+    P: Lagrangian<D>,
+    M: for<'a> StageMethod<LagrangianOde<&'a P>, D>,
+{
+    fn run_into<O: Observer + ?Sized>(
+        self,
+        problem: &P,
+        q0: SVector<f64, D>,
+        p0: SVector<f64, D>,
+        options: &Options,
+        observer: &mut O,
+    ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
+        Method::<_, D, route::Direct>::run_into(
+            self,
+            &LagrangianOde(problem),
+            q0,
+            p0,
+            options,
+            observer,
+        )
+    }
+}
+
+impl<M, P, const D: usize> Method<P, D, route::Dirac> for M
+where
+    P: DegenerateLagrangian<D>,
+    M: for<'a> StageMethod<DiracHamiltonian<&'a P>, D>,
+{
+    fn run_into<O: Observer + ?Sized>(
+        self,
+        problem: &P,
+        q0: SVector<f64, D>,
+        p0: SVector<f64, D>,
+        options: &Options,
+        observer: &mut O,
+    ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
+        Method::<_, D, route::Direct>::run_into(
+            self,
+            &DiracHamiltonian(problem),
+            q0,
+            p0,
+            options,
+            observer,
+        )
+    }
+}
 
 /// Integrates `problem` from `(q₀, p₀)` with `method` as `options` say (step size, step count
 /// or end time, Newton's tolerances, the initial-data check and the watches), keeping every
 /// point in memory, with the run's statistics in [`Solution::run`].
 ///
 /// On failure the error carries the solution up to the last accepted step.
-pub fn solve<M, P, const D: usize>(
+pub fn solve<M, P, R, const D: usize>(
     problem: &P,
     method: M,
     q0: SVector<f64, D>,
@@ -26,10 +133,10 @@ pub fn solve<M, P, const D: usize>(
     options: &Options,
 ) -> Result<Solution<D>, Box<Failure<D>>>
 where
-    M: StageMethod<P, D>,
+    M: Method<P, D, R>,
 {
     recorded(options, |record| {
-        solve_into(problem, method, q0, p0, options, record)
+        method.run_into(problem, q0, p0, options, record)
     })
 }
 
@@ -38,7 +145,7 @@ where
 /// ([`Observer::end`]); nothing is kept here. The run stops at the first failed step
 /// ([`Stopped::Step`], after the observer has seen every accepted state) or when the observer
 /// returns an error ([`Stopped::Observer`]).
-pub fn solve_into<M, P, O, const D: usize>(
+pub fn solve_into<M, P, O, R, const D: usize>(
     problem: &P,
     method: M,
     q0: SVector<f64, D>,
@@ -47,10 +154,8 @@ pub fn solve_into<M, P, O, const D: usize>(
     observer: &mut O,
 ) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
 where
-    M: StageMethod<P, D>,
+    M: Method<P, D, R>,
     O: Observer + ?Sized,
 {
-    let _ = method;
-    let equations = Compiled::<M, P, D>::sized(problem).map_err(Stopped::Step)?;
-    run_into(equations, q0.as_slice(), p0.as_slice(), options, observer)
+    method.run_into(problem, q0, p0, options, observer)
 }
