@@ -16,6 +16,7 @@ mod eval;
 mod files;
 mod kernels;
 mod layout;
+mod named;
 mod program;
 mod stepping;
 mod system;
@@ -24,6 +25,7 @@ mod views;
 pub use access::{Work, holonomic_residuals};
 pub use eval::{Step, Tangent, Workspace};
 pub use kernels::{Degenerate, Hamiltonian, Holonomic, Implicit, Kernels};
+pub use named::Named;
 pub use stepping::Stepping;
 pub use system::{Scratch, StageEquations};
 pub use views::{DaeForm, DaeView};
@@ -335,12 +337,25 @@ impl Engine {
     }
 }
 
+/// The catalogue's descriptions of the methods of `family` (every `s`), read.
+#[cfg(feature = "catalogue")]
+pub fn catalogue_family(family: &str) -> Result<Vec<Method<Coefficient>>, EngineError> {
+    use crate::generated::descriptions::DESCRIPTIONS;
+    let (family, description) =
+        DESCRIPTIONS
+            .iter()
+            .find(|(f, _)| *f == family)
+            .ok_or_else(|| EngineError::UnknownMethod {
+                name: family.to_owned(),
+            })?;
+    read_family(family, description)
+}
+
 /// The catalogue's description of the method `name`: the family whose description has a
 /// `method name` line, read.
 #[cfg(feature = "catalogue")]
 pub fn catalogue_method(name: &str) -> Result<Method<Coefficient>, EngineError> {
-    use crate::generated::descriptions::{DESCRIPTIONS, ROUNDINGS};
-    use sparkgen_description::text::{self, Roundings};
+    use crate::generated::descriptions::DESCRIPTIONS;
     let line = format!("method {name}");
     let unknown = || EngineError::UnknownMethod {
         name: name.to_owned(),
@@ -349,14 +364,21 @@ pub fn catalogue_method(name: &str) -> Result<Method<Coefficient>, EngineError> 
         .iter()
         .find(|(_, text)| text.lines().any(|l| l == line))
         .ok_or_else(unknown)?;
-    let corrupt = |message: String| EngineError::Description {
-        family: (*family).to_owned(),
-        message,
-    };
-    let roundings = Roundings::read(ROUNDINGS).map_err(|e| corrupt(e.to_string()))?;
-    text::read(description, &roundings)
-        .map_err(|e| corrupt(e.to_string()))?
+    read_family(family, description)?
         .into_iter()
         .find(|m| m.name == name)
         .ok_or_else(unknown)
+}
+
+/// The methods of the catalogue's description `description` of `family`, read.
+#[cfg(feature = "catalogue")]
+fn read_family(family: &str, description: &str) -> Result<Vec<Method<Coefficient>>, EngineError> {
+    use crate::generated::descriptions::ROUNDINGS;
+    use sparkgen_description::text::{self, Roundings};
+    let corrupt = |message: String| EngineError::Description {
+        family: family.to_owned(),
+        message,
+    };
+    let roundings = Roundings::read(ROUNDINGS).map_err(|e| corrupt(e.to_string()))?;
+    text::read(description, &roundings).map_err(|e| corrupt(e.to_string()))
 }

@@ -128,6 +128,10 @@ pub enum IntegrateError {
     /// The options are unusable.
     #[error("invalid options: {0}")]
     InvalidOptions(&'static str),
+    /// The method named at run time cannot run on the problem (another kind, other widths, a
+    /// stage system too large for memory).
+    #[error(transparent)]
+    MethodUnavailable(#[from] crate::engine::EngineError),
 }
 
 impl IntegrateError {

@@ -41,6 +41,8 @@ pub mod problems;
 pub mod run;
 pub mod solution;
 
+#[cfg(feature = "catalogue")]
+pub use engine::Named;
 pub use run::{solve, solve_into};
 
 pub use sparkgen_macros::{

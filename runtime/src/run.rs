@@ -9,8 +9,9 @@
 //! generated stage method of the problem's own kind runs on it directly; an implicit-DAE method
 //! runs on a [`Lagrangian`] through its implicit ODE ([`LagrangianOde`]); a Hamiltonian-DAE
 //! method runs on a [`DegenerateLagrangian`] through Dirac's total Hamiltonian
-//! ([`DiracHamiltonian`]). A method that reaches the problem by no route is a compile error
-//! naming both.
+//! ([`DiracHamiltonian`]); a method named at run time ([`crate::engine::Named`]) runs on a
+//! problem of any kind through the engine. A method that reaches the problem by no route is a
+//! compile error naming both.
 
 use crate::error::IntegrateError;
 use crate::integrate::{Compiled, Options, recorded, run_into};
@@ -33,6 +34,10 @@ pub mod route {
     /// `H_T = H(q) + λ·(p − ϑ(q))` ([`DiracHamiltonian`](crate::problem::DiracHamiltonian)).
     #[derive(Clone, Copy, Debug)]
     pub struct Dirac;
+    /// A method named at run time ([`Named`](crate::engine::Named)) on a problem of the kind
+    /// `K` (a marker of [`crate::kind`], or [`ImplicitOde`] for a Lagrangian), run by the engine.
+    #[derive(Clone, Copy, Debug)]
+    pub struct ByName<K>(std::marker::PhantomData<K>);
 }
 
 /// A method [`solve`] can run on problems of type `P` with `D` coordinates, by the route

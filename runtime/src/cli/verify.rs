@@ -448,11 +448,7 @@ pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError>
             |spec| degenerate(&problem, &lv_info, lv_q0, lv_p0, spec),
         ));
     }
-    let pendulum = Pendulum {
-        m: 1.0,
-        g: 1.0,
-        l: 1.0,
-    };
+    let pendulum = Pendulum::UNIT;
     let (q0, p0) = pendulum.state(1.0, 0.0);
     // θ̈ = −(g/ℓ) sin θ from (θ, θ̇) = (1, 0); q = ℓ(sin θ, −cos θ).
     let angle = gauss8(

@@ -162,8 +162,9 @@ fn vector<const N: usize>(x: &[f64]) -> Vector<N> {
     Vector::<N>::from_column_slice(x)
 }
 
+/// Writes `m` row-major into `out` (nothing for a matrix without columns, e.g. `D × 0`).
 fn put<const R: usize, const C: usize>(m: &Matrix<R, C>, out: &mut [f64]) {
-    for (r, row) in out.chunks_exact_mut(C).enumerate() {
+    for (r, row) in out.chunks_exact_mut(C.max(1)).enumerate() {
         for (c, o) in row.iter_mut().enumerate() {
             *o = m[(r, c)];
         }

@@ -19,6 +19,13 @@ pub struct Pendulum {
 }
 
 impl Pendulum {
+    /// `m = g = ℓ = 1`.
+    pub const UNIT: Pendulum = Pendulum {
+        m: 1.0,
+        g: 1.0,
+        l: 1.0,
+    };
+
     /// The consistent state at angle θ from the downward vertical with angular velocity θ̇:
     /// `q = ℓ(sin θ, −cos θ)`, `p = m ℓ θ̇ (cos θ, sin θ)`.
     pub fn state(&self, theta: f64, theta_dot: f64) -> (Vector<2>, Vector<2>) {
