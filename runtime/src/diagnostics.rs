@@ -88,6 +88,6 @@ pub enum DiagnosticsError {
         /// Index of the loop point (σ = point/N).
         point: usize,
         /// The integrator's error.
-        error: IntegrateError,
+        error: Box<IntegrateError>,
     },
 }

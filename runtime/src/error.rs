@@ -1,6 +1,6 @@
 //! Typed errors of integration; each carries the step, time and numbers that explain it.
 
-use crate::layout::{Dims, Layout, Position};
+use crate::layout::{Dims, Layout, Position, Width};
 use crate::solve::NewtonError;
 
 /// Why a run stopped.
@@ -8,8 +8,9 @@ use crate::solve::NewtonError;
 pub enum IntegrateError {
     /// The stage Jacobian is singular (the method cannot be applied to this problem or step).
     #[error(
-        "step {step} (t = {time}): singular stage Jacobian of {method}, pivot {pivot:e} in column {column}{}",
-        of_unknown(unknown)
+        "step {step} (t = {time}): singular stage Jacobian of {method}, pivot {pivot:e} in column {column}{}{}",
+        of_unknown(unknown),
+        of_undetermined(undetermined)
     )]
     SingularJacobian {
         /// The step (from 1).
@@ -24,6 +25,9 @@ pub enum IntegrateError {
         unknown: Option<Position>,
         /// The smallest pivot found there.
         pivot: f64,
+        /// The coordinate or constraint whose unknowns carry the direction the stage
+        /// equations leave undetermined (where the linear solve could tell).
+        undetermined: Option<Box<Undetermined>>,
     },
     /// The stage equations have no solution: the residual has a part outside the range of the
     /// (rank-deficient) stage Jacobian that no Newton update can reduce.
@@ -134,16 +138,56 @@ pub enum IntegrateError {
     MethodUnavailable(#[from] crate::engine::EngineError),
 }
 
+/// The direction `x` a singular stage Jacobian leaves undetermined (`J x ≈ 0`), by where it
+/// lies: the coordinate `q_k` or constraint `φ_k` whose unknowns, over every block and stage,
+/// carry the largest share of `‖x‖₂²`: which component of the problem the stage equations fail
+/// to determine, whichever column the elimination stopped at.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Undetermined {
+    /// Coordinates or constraints.
+    pub width: Width,
+    /// The component, from 1.
+    pub component: usize,
+    /// Its share of `‖x‖₂²`, in `[0, 1]`.
+    pub share: f64,
+}
+
+impl Undetermined {
+    /// Where the direction `x` of the unknowns laid out by `unknowns` (widths `dims`) lies.
+    fn of(x: &[f64], unknowns: &Layout, dims: Dims) -> Option<Undetermined> {
+        let mut shares: Vec<(Width, usize, f64)> = Vec::new();
+        for (i, xi) in x.iter().enumerate() {
+            let at = unknowns.position(i, dims)?;
+            match shares
+                .iter_mut()
+                .find(|(w, k, _)| (*w, *k) == (at.width, at.component))
+            {
+                Some((_, _, sum)) => *sum += xi * xi,
+                None => shares.push((at.width, at.component, xi * xi)),
+            }
+        }
+        let total: f64 = shares.iter().map(|s| s.2).sum();
+        let (width, component, largest) = shares.into_iter().max_by(|a, b| a.2.total_cmp(&b.2))?;
+        (total.is_finite() && total > 0.0).then_some(Undetermined {
+            width,
+            component,
+            share: largest / total,
+        })
+    }
+}
+
 impl IntegrateError {
     /// Classifies a Newton failure at a step of the method `method` whose unknowns and residual
     /// rows are laid out by `unknowns` and `residuals` for the widths `dims` (which name the
-    /// column or row at fault).
+    /// column or row at fault); `null` is the direction a singular Jacobian leaves undetermined,
+    /// where the linear solve gave it.
     pub fn from_newton(
         (step, time): (usize, f64),
         method: &str,
         source: NewtonError,
         [unknowns, residuals]: [&Layout; 2],
         dims: Dims,
+        null: Option<&[f64]>,
     ) -> IntegrateError {
         match source {
             NewtonError::Singular { source, .. } => IntegrateError::SingularJacobian {
@@ -153,6 +197,9 @@ impl IntegrateError {
                 column: source.column,
                 unknown: unknowns.position(source.column, dims),
                 pivot: source.pivot,
+                undetermined: null
+                    .and_then(|x| Undetermined::of(x, unknowns, dims))
+                    .map(Box::new),
             },
             NewtonError::NonFinite { .. } => IntegrateError::NonFinite { step, time },
             NewtonError::Inconsistent {
@@ -194,6 +241,21 @@ fn position_of(
 /// The clause naming the unknown of a singular column.
 fn of_unknown(unknown: &Option<Position>) -> String {
     unknown.map_or_else(String::new, |at| format!(" (the unknown {at})"))
+}
+
+/// The clause saying where the undetermined direction of a singular Jacobian lies.
+fn of_undetermined(undetermined: &Option<Box<Undetermined>>) -> String {
+    undetermined.as_deref().map_or_else(String::new, |u| {
+        let what = match u.width {
+            Width::Coordinates => "coordinate",
+            Width::Constraints => "constraint",
+        };
+        format!(
+            "; the direction the stage equations leave undetermined lies {:.1} % in the unknowns of {what} {}",
+            100.0 * u.share,
+            u.component
+        )
+    })
 }
 
 /// The clause naming the stage equation of a Newton failure.

@@ -20,7 +20,9 @@ use crate::problem::DegenerateLagrangian;
 use crate::solution::{
     Departed, Failure, Observer, Point, Record, RunStats, Solution, StepStats, Stopped,
 };
-use crate::solve::{Buffer, Fixed, LinearSolve, Newton, NewtonOptions, SingularMatrix, Space};
+use crate::solve::{
+    Buffer, Fixed, LinearSolve, Newton, NewtonError, NewtonOptions, SingularMatrix, Space,
+};
 use crate::stage::{StageMethod, tangent_map};
 use nalgebra::{SMatrix, SVector};
 use std::convert::Infallible;
@@ -350,8 +352,18 @@ impl<E: StepEquations> Driver<E> {
         };
         let dims = equations.dims();
         let layouts = [equations.unknowns(), equations.residuals()];
+        let newton = &self.newton;
         let report = report.map_err(|e| {
-            IntegrateError::from_newton((step, time), equations.method(), e, layouts, dims)
+            // The failure path only: the undetermined direction of a singular Jacobian.
+            let null = match &e {
+                NewtonError::Singular { source, .. } => {
+                    let mut x = vec![0.0; layouts[0].len(dims)];
+                    newton.null_direction(source.column, &mut x).then_some(x)
+                }
+                _ => None,
+            };
+            let at = (step, time);
+            IntegrateError::from_newton(at, equations.method(), e, layouts, dims, null.as_deref())
         })?;
         let x = self.x.entries();
         equations.update(inputs, x, v.q1, v.p1);

@@ -77,7 +77,9 @@ pub struct Block {
 }
 
 /// Where an entry of a layout's vector sits, in the method's terms: component `component` of
-/// stage `stage` of block `block` (both from 1), e.g. the row of `Ψ₂` for coordinate 1.
+/// stage `stage` of block `block` (both from 1), e.g. the row of `Ψ₂` for coordinate 1. The
+/// component is a coordinate `q_k` or a constraint `φ_k` (for a degenerate Lagrangian
+/// `φ_k = p_k − ϑ_k(q)`), as the block's width says, and is displayed so.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
     /// The block's name, e.g. `V` or `Psi`.
@@ -86,21 +88,23 @@ pub struct Position {
     pub stage: usize,
     /// The number of stages of the block.
     pub stages: usize,
-    /// The component within the stage vector, from 1 (a coordinate or a constraint).
+    /// The component within the stage vector, from 1.
     pub component: usize,
+    /// What the component indexes: coordinates or constraints.
+    pub width: Width,
 }
 
 impl std::fmt::Display for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.stages == 1 {
-            write!(f, "{}, component {}", self.block, self.component)
-        } else {
-            write!(
-                f,
-                "{}, stage {}, component {}",
-                self.block, self.stage, self.component
-            )
+        let component = match self.width {
+            Width::Coordinates => "coordinate",
+            Width::Constraints => "constraint",
+        };
+        write!(f, "{}, ", self.block)?;
+        if self.stages > 1 {
+            write!(f, "stage {}, ", self.stage)?;
         }
+        write!(f, "{component} {}", self.component)
     }
 }
 
@@ -167,6 +171,7 @@ impl Layout {
                     stage: within / width + 1,
                     stages: b.stages,
                     component: within % width + 1,
+                    width: b.width,
                 });
             }
             start += len;
@@ -316,9 +321,9 @@ mod tests {
         assert_eq!(seen, LAYOUT.len(dims));
         assert_eq!(LAYOUT.position(seen, dims), None);
         let v2 = LAYOUT.position(4, dims).unwrap();
-        assert_eq!(v2.to_string(), "V, stage 2, component 2");
+        assert_eq!(v2.to_string(), "V, stage 2, coordinate 2");
         let mu = LAYOUT.position(seen - 1, dims).unwrap();
-        assert_eq!(mu.to_string(), "Mu, component 2");
+        assert_eq!(mu.to_string(), "Mu, constraint 2");
     }
 
     #[test]

@@ -122,7 +122,7 @@ where
         let solution = integrate::<M, P, D, N>(problem, *q0, problem.theta(q0), options).map_err(
             |failure| DiagnosticsError::Integrate {
                 point,
-                error: failure.error,
+                error: Box::new(failure.error),
             },
         )?;
         for (k, &n) in steps.iter().enumerate() {

@@ -92,7 +92,7 @@ fn degenerate_files_of_every_dimension_run() {
         let args = run("SlrkLobattoIIIE");
         if d % 2 == 1 && d > 1 {
             let stderr = fails_with_code(&args, 1);
-            let z = format!("the unknown Lambda, stage 2, component {d}");
+            let z = format!("the unknown Lambda, stage 2, constraint {d}");
             assert!(
                 stderr.contains("step 1 (t = 0): singular stage Jacobian"),
                 "{stderr}"

@@ -106,6 +106,23 @@ impl<S: Space> Lu<S> {
         self.eliminate()
     }
 
+    /// After [`Self::refactor`] failed at `column` `k`: writes into `x` (`n` long) the direction
+    /// `x` with `x_k = 1`, `x_j = 0` for `j > k` and `U₁₁ x₁ = −u_k` on the first `k` unknowns
+    /// (`U₁₁` the `k × k` upper factor eliminated so far, `u_k` its column `k`), which `A` maps
+    /// to a vector no larger than the negligible pivot: the direction the equations leave
+    /// undetermined.
+    pub fn null_direction(&self, column: usize, x: &mut [f64]) {
+        let n = self.space.dim();
+        let lu = self.lu.entries();
+        x.fill(0.0);
+        x[column] = 1.0;
+        for i in (0..column).rev() {
+            let row = &lu[i * n..(i + 1) * n];
+            let sum: f64 = (i + 1..=column).map(|j| row[j] * x[j]).sum();
+            x[i] = -sum / row[i];
+        }
+    }
+
     /// Factors the matrix held in `self.lu` in place.
     fn eliminate(&mut self) -> Result<(), SingularMatrix> {
         let n = self.space.dim();

@@ -372,6 +372,21 @@ fn residual_tolerance(options: &NewtonOptions, n: usize, scale: f64) -> f64 {
     options.tolerance_factor * f64::EPSILON * (n as f64).sqrt() * scale.max(1.0)
 }
 
+impl<S: Space> Newton<S> {
+    /// After a solve failed with [`NewtonError::Singular`] at `column` under
+    /// [`LinearSolve::Lu`]: writes into `x` the direction the stage Jacobian leaves undetermined
+    /// ([`Lu::null_direction`]) and returns `true`; `false` (and `x` untouched) otherwise.
+    pub fn null_direction(&self, column: usize, x: &mut [f64]) -> bool {
+        match &self.factors {
+            Factors::Lu(lu) if column < x.len() => {
+                lu.null_direction(column, x);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
 impl<const N: usize> Newton<super::Fixed<N>> {
     /// A solver on `N` unknowns with the given options.
     pub fn new(options: NewtonOptions) -> Self {
