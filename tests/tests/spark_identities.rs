@@ -69,16 +69,16 @@ where
 #[test]
 fn spark_glvprk_is_vprk_gauss() {
     let maps = [
-        step_map_distance::<SparkGlvprk1, VprkGauss1, 2, 2>(),
-        step_map_distance::<SparkGlvprk2, VprkGauss2, 4, 4>(),
-        step_map_distance::<SparkGlvprk3, VprkGauss3, 6, 6>(),
-        step_map_distance::<SparkGlvprk4, VprkGauss4, 8, 8>(),
+        step_map_distance::<SparkGlvprk1, VprkGauss1>(),
+        step_map_distance::<SparkGlvprk2, VprkGauss2>(),
+        step_map_distance::<SparkGlvprk3, VprkGauss3>(),
+        step_map_distance::<SparkGlvprk4, VprkGauss4>(),
     ];
     let trajectories = [
-        distance(&run::<SparkGlvprk1, 2>(), &run::<VprkGauss1, 2>()),
-        distance(&run::<SparkGlvprk2, 4>(), &run::<VprkGauss2, 4>()),
-        distance(&run::<SparkGlvprk3, 6>(), &run::<VprkGauss3, 6>()),
-        distance(&run::<SparkGlvprk4, 8>(), &run::<VprkGauss4, 8>()),
+        distance(&run::<SparkGlvprk1>(), &run::<VprkGauss1>()),
+        distance(&run::<SparkGlvprk2>(), &run::<VprkGauss2>()),
+        distance(&run::<SparkGlvprk3>(), &run::<VprkGauss3>()),
+        distance(&run::<SparkGlvprk4>(), &run::<VprkGauss4>()),
     ];
     println!("SPARK GLVPRK(s) against VPRK Gauss(s), s = 1..4, {STEPS} steps of h = {H}:");
     println!("  step maps from the same state: {maps:?}");
@@ -97,30 +97,30 @@ fn spark_glvprk_is_vprk_gauss() {
 fn corrected_spark_lobatto_against_slrk() {
     let ab = [
         distance(
-            &run::<SparkLobattoIIIAIIIB2, 4>(),
-            &run::<SlrkLobattoIIIAB2, 10>(),
+            &run::<SparkLobattoIIIAIIIB2>(),
+            &run::<SlrkLobattoIIIAB2>(),
         ),
         distance(
-            &run::<SparkLobattoIIIAIIIB3, 6>(),
-            &run::<SlrkLobattoIIIAB3, 14>(),
+            &run::<SparkLobattoIIIAIIIB3>(),
+            &run::<SlrkLobattoIIIAB3>(),
         ),
         distance(
-            &run::<SparkLobattoIIIAIIIB4, 8>(),
-            &run::<SlrkLobattoIIIAB4, 18>(),
+            &run::<SparkLobattoIIIAIIIB4>(),
+            &run::<SlrkLobattoIIIAB4>(),
         ),
     ];
     let ba = [
         distance(
-            &run::<SparkLobattoIIIBIIIA2, 4>(),
-            &run::<SlrkLobattoIIIBA2, 10>(),
+            &run::<SparkLobattoIIIBIIIA2>(),
+            &run::<SlrkLobattoIIIBA2>(),
         ),
         distance(
-            &run::<SparkLobattoIIIBIIIA3, 6>(),
-            &run::<SlrkLobattoIIIBA3, 14>(),
+            &run::<SparkLobattoIIIBIIIA3>(),
+            &run::<SlrkLobattoIIIBA3>(),
         ),
         distance(
-            &run::<SparkLobattoIIIBIIIA4, 8>(),
-            &run::<SlrkLobattoIIIBA4, 18>(),
+            &run::<SparkLobattoIIIBIIIA4>(),
+            &run::<SlrkLobattoIIIBA4>(),
         ),
     ];
     println!("max |SPARK − SLRK| over {STEPS} steps, s = 2..4: IIIA–IIIB {ab:?}, IIIB–IIIA {ba:?}");
