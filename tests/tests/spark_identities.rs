@@ -96,32 +96,14 @@ fn spark_glvprk_is_vprk_gauss() {
 #[test]
 fn corrected_spark_lobatto_against_slrk() {
     let ab = [
-        distance(
-            &run::<SparkLobattoIIIAIIIB2>(),
-            &run::<SlrkLobattoIIIAB2>(),
-        ),
-        distance(
-            &run::<SparkLobattoIIIAIIIB3>(),
-            &run::<SlrkLobattoIIIAB3>(),
-        ),
-        distance(
-            &run::<SparkLobattoIIIAIIIB4>(),
-            &run::<SlrkLobattoIIIAB4>(),
-        ),
+        distance(&run::<SparkLobattoIIIAIIIB2>(), &run::<SlrkLobattoIIIAB2>()),
+        distance(&run::<SparkLobattoIIIAIIIB3>(), &run::<SlrkLobattoIIIAB3>()),
+        distance(&run::<SparkLobattoIIIAIIIB4>(), &run::<SlrkLobattoIIIAB4>()),
     ];
     let ba = [
-        distance(
-            &run::<SparkLobattoIIIBIIIA2>(),
-            &run::<SlrkLobattoIIIBA2>(),
-        ),
-        distance(
-            &run::<SparkLobattoIIIBIIIA3>(),
-            &run::<SlrkLobattoIIIBA3>(),
-        ),
-        distance(
-            &run::<SparkLobattoIIIBIIIA4>(),
-            &run::<SlrkLobattoIIIBA4>(),
-        ),
+        distance(&run::<SparkLobattoIIIBIIIA2>(), &run::<SlrkLobattoIIIBA2>()),
+        distance(&run::<SparkLobattoIIIBIIIA3>(), &run::<SlrkLobattoIIIBA3>()),
+        distance(&run::<SparkLobattoIIIBIIIA4>(), &run::<SlrkLobattoIIIBA4>()),
     ];
     println!("max |SPARK − SLRK| over {STEPS} steps, s = 2..4: IIIA–IIIB {ab:?}, IIIB–IIIA {ba:?}");
     for d in ab.iter().chain(&ba) {
