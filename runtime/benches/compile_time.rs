@@ -117,7 +117,6 @@ impl Content {
                  fn main() {{\n    {example}\n    println!(\"{{}}\", problem.hamiltonian(&q0.into()));\n}}\n"
             );
         };
-        let n = (2 * s + 1) * d;
         let (declarations, steppers): (String, Vec<String>) = match self {
             Content::Declared(count) => {
                 let declared = FAMILIES[..count]
@@ -139,7 +138,7 @@ impl Content {
         };
         let runs: String = steppers
             .iter()
-            .map(|t| format!("    println!(\"{t}: {{}}\", run::<{t}, {n}>(&problem, q0));\n"))
+            .map(|t| format!("    println!(\"{t}: {{}}\", run({t}, &problem, q0));\n"))
             .collect();
         format!("{header}{RUN}{declarations}\n{problem}\nfn main() {{\n    {example}\n{runs}}}\n")
     }
@@ -147,15 +146,16 @@ impl Content {
 
 /// The imports and the function of a user crate that integrates its problem `Pairs`.
 const RUN: &str = "use sparkgen::generated::steppers::*;
-use sparkgen::integrate::{Options, integrate};
+use sparkgen::integrate::Options;
 use sparkgen::problem::DegenerateLagrangian;
+use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
-/// H after ten steps of `M` (`N` unknowns) from `q0`, h = 0.01.
-fn run<M: StageMethod<Pairs, D>, const N: usize>(problem: &Pairs, q0: [f64; D]) -> f64 {
+/// H after ten steps of `method` from `q0`, h = 0.01.
+fn run<M: StageMethod<Pairs, D>>(method: M, problem: &Pairs, q0: [f64; D]) -> f64 {
     let q0 = q0.into();
     let p0 = problem.theta(&q0);
-    match integrate::<M, _, D, N>(problem, q0, p0, &Options::new(0.01, 10)) {
+    match solve(problem, method, q0, p0, &Options::new(0.01, 10)) {
         Ok(solution) => problem.hamiltonian(&solution.q[10]),
         Err(failure) => panic!(\"{}: {}\", M::NAME, failure.error),
     }

@@ -17,8 +17,8 @@ use sparkgen::problem_file::{DegenerateLagrangianFile, ProblemFile};
 use sparkgen::problems::GuidingCentre;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::rows::RowMajor;
-use sparkgen::solve::{Dynamic, Fixed, Newton, NewtonOptions};
-use sparkgen::stage::{StageMethod, StageSystem, TangentBlocks};
+use sparkgen::solve::{Dynamic, Newton, NewtonOptions};
+use sparkgen::stage::{StageMethod, StageSystem, Tangent};
 use std::cell::RefCell;
 
 const H: f64 = 0.1;
@@ -61,10 +61,6 @@ fn engine_on_compiled<P: DegenerateLagrangian<D>, const D: usize>(
         q.as_slice(),
         p.as_slice(),
     );
-}
-
-const fn unknowns(layout: &sparkgen::layout::Layout, dims: Dims) -> usize {
-    layout.len(dims)
 }
 
 /// `(q₀, p₀)` and the first step's guess: the velocity `v(q₀)` in every velocity stage.
@@ -167,11 +163,11 @@ macro_rules! pair {
             #[divan::bench]
             fn newton_compiled(bencher: Bencher) {
                 let (lv, q, p, guess) = data::<M>($n);
-                let mut newton = Newton::<Fixed<$n>>::new(NewtonOptions::default());
-                let tangent = RefCell::new(TangentBlocks::<2, $n>::zero());
-                let system =
-                    StageSystem::<M, _, Fixed<$n>, 2>::new(&lv, (H, q, p), &[], Fixed, &tangent);
-                let mut x = [0.0; $n];
+                let space = Dynamic::new($n).expect("small");
+                let mut newton = Newton::new_in(space, NewtonOptions::default());
+                let tangent = RefCell::new(Tangent::zero($n, 2));
+                let system = StageSystem::<M, _, 2>::new(&lv, (H, q, p), &[], space, &tangent);
+                let mut x = vec![0.0; $n];
                 bencher.bench_local(|| {
                     x.copy_from_slice(&guess);
                     divan::black_box(newton.solve(&system, &mut x).is_ok());
@@ -198,7 +194,7 @@ macro_rules! pair {
             #[divan::bench]
             fn step_compiled(bencher: Bencher) {
                 let (lv, q, p, _) = data::<M>($n);
-                let equations = Compiled::<M, _, 2, Fixed<$n>>::new(&lv);
+                let equations = Compiled::<M, _, 2>::sized(&lv).expect("small");
                 steps(bencher, equations, q.as_slice(), p.as_slice());
             }
 
@@ -231,13 +227,12 @@ macro_rules! guiding_centre {
         mod $module {
             use super::*;
             use sparkgen::generated::steppers::$method as M;
-            const N: usize = unknowns(&M::UNKNOWN_LAYOUT, Dims::uniform(4));
 
             #[divan::bench]
             fn step_compiled(bencher: Bencher) {
                 let gc = GuidingCentre::SCREW_PINCH;
                 let (q, p) = gc.initial(GuidingCentre::SCREW_PINCH_Q0);
-                let equations = Compiled::<M, _, 4, Fixed<N>>::new(&gc);
+                let equations = Compiled::<M, _, 4>::sized(&gc).expect("small");
                 steps(bencher, equations, q.as_slice(), p.as_slice());
             }
 

@@ -24,7 +24,7 @@ use divan::counter::ItemsCount;
 use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, VprkGauss3};
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicError, StageStepper, Tolerances};
-use sparkgen::integrate::{Stepper, vector_field};
+use sparkgen::integrate::{Compiled, Driver, vector_field};
 use sparkgen::layout::{Dims, Layout};
 use sparkgen::problem::Vector;
 use sparkgen::problems::LotkaVolterra2d;
@@ -166,17 +166,19 @@ fn newton(jacobian: JacobianUpdate) -> NewtonOptions {
 }
 
 /// `STEPS` steps of `M` on Lotka–Volterra from the upstream initial data.
-fn run_lv<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
+fn run_lv<M: StageMethod<LotkaVolterra2d, 2>>(
     lv: &LotkaVolterra2d,
     options: NewtonOptions,
 ) -> Result<Tally, sparkgen::error::IntegrateError> {
-    let mut stepper = Stepper::<M, _, 2, N>::new(lv, H, options)?;
+    let mut driver = Driver::new(Compiled::<M, _, 2>::sized(lv)?, H, options)?;
     let (mut q, mut p) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
     let mut tally = Tally::default();
     for n in 0..STEPS {
-        let (q1, p1, stats) = stepper.step(&q, &p, n + 1, n as f64 * H)?;
+        let stats = driver.step(q.as_slice(), p.as_slice(), n + 1, n as f64 * H)?;
         tally.add(&stats);
-        (q, p) = (q1, p1);
+        let (q1, p1) = driver.state();
+        q.copy_from_slice(q1);
+        p.copy_from_slice(p1);
     }
     Ok(tally)
 }
@@ -201,12 +203,13 @@ fn lv_first_step<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
     lv: &LotkaVolterra2d,
 ) -> (Vector<2>, Vector<2>, [f64; N]) {
     let (q, p) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
-    let mut stepper =
-        Stepper::<M, _, 2, N>::new(lv, H, NewtonOptions::default()).expect("valid step size and N");
-    stepper
-        .step(&q, &p, 1, 0.0)
+    let equations = Compiled::<M, _, 2>::sized(lv).expect("a small system");
+    let mut driver = Driver::new(equations, H, NewtonOptions::default()).expect("valid step size");
+    driver
+        .step(q.as_slice(), p.as_slice(), 1, 0.0)
         .expect("the first step converges");
-    (q, p, *stepper.unknowns())
+    let x = driver.unknowns().try_into().expect("N unknowns");
+    (q, p, x)
 }
 
 /// The state and converged unknowns of the first step of `M` on the pendulum.
@@ -320,9 +323,9 @@ macro_rules! lv_case {
             const LV: LotkaVolterra2d = LotkaVolterra2d::UPSTREAM;
 
             fn steps<M: StageMethod<LotkaVolterra2d, 2>>(bencher: Bencher, j: JacobianUpdate) {
-                bencher.counter(ItemsCount::new(STEPS)).bench(|| {
-                    run_lv::<M, $n>(divan::black_box(&LV), newton(j)).map(|t| t.iterations)
-                });
+                bencher
+                    .counter(ItemsCount::new(STEPS))
+                    .bench(|| run_lv::<M>(divan::black_box(&LV), newton(j)).map(|t| t.iterations));
             }
 
             #[divan::bench]
@@ -371,19 +374,19 @@ macro_rules! lv_case {
                 for (variant, result) in [
                     (
                         "full",
-                        run_lv::<$method, $n>(&LV, newton(JacobianUpdate::EveryIteration)),
+                        run_lv::<$method>(&LV, newton(JacobianUpdate::EveryIteration)),
                     ),
                     (
                         "simplified",
-                        run_lv::<$method, $n>(&LV, newton(JacobianUpdate::Simplified)),
+                        run_lv::<$method>(&LV, newton(JacobianUpdate::Simplified)),
                     ),
                     (
                         "fd",
-                        run_lv::<Fd, $n>(&LV, newton(JacobianUpdate::EveryIteration)),
+                        run_lv::<Fd>(&LV, newton(JacobianUpdate::EveryIteration)),
                     ),
                     (
                         "fd simplified",
-                        run_lv::<Fd, $n>(&LV, newton(JacobianUpdate::Simplified)),
+                        run_lv::<Fd>(&LV, newton(JacobianUpdate::Simplified)),
                     ),
                 ] {
                     match result {

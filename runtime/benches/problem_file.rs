@@ -10,11 +10,12 @@
 use divan::Bencher;
 use divan::counter::ItemsCount;
 use sparkgen::generated::steppers::SlrkLobattoIIIE3;
-use sparkgen::integrate::{Options, integrate, vector_field};
+use sparkgen::integrate::{Options, vector_field};
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problem_file::{DegenerateLagrangianFile, ProblemFile};
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::rows::RowMajor;
+use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
 /// Steps per sample of `step`.
@@ -74,9 +75,15 @@ fn step<P: DegenerateLagrangian<2>>(bencher: Bencher, problem: &P) {
     let (q0, p0) = LotkaVolterra2d::UPSTREAM.initial(LotkaVolterra2d::UPSTREAM_Q0);
     let options = Options::new(0.1, STEPS);
     bencher.counter(ItemsCount::new(STEPS)).bench_local(|| {
-        integrate::<SlrkLobattoIIIE3, _, 2, N>(divan::black_box(problem), q0, p0, &options)
-            .map(|s| s.steps())
-            .map_err(|failure| failure.error)
+        solve(
+            divan::black_box(problem),
+            SlrkLobattoIIIE3,
+            q0,
+            p0,
+            &options,
+        )
+        .map(|s| s.steps())
+        .map_err(|failure| failure.error)
     });
 }
 

@@ -11,9 +11,9 @@
 //! `cargo run --release -p sparkgen --example double_pendulum`
 use nalgebra::SVector;
 use sparkgen::generated::steppers::IdaeVparkGlrkpSymplectic2;
-use sparkgen::integrate::{Options, integrate};
-use sparkgen::layout::Dims;
+use sparkgen::integrate::Options;
 use sparkgen::problem::{ImplicitDae, Lagrangian, LagrangianOde};
+use sparkgen::solve;
 
 #[derive(Lagrangian)]
 #[lagrangian(
@@ -32,9 +32,6 @@ struct DoublePendulum {
     g: f64,
 }
 
-type Method = IdaeVparkGlrkpSymplectic2<0>;
-const N: usize = Method::UNKNOWN_LAYOUT.len(Dims::new(2, 0));
-
 fn main() {
     let pendulum = DoublePendulum {
         m1: 1.0,
@@ -47,7 +44,8 @@ fn main() {
     let p0 = pendulum.momentum(&q0, &SVector::zeros());
     let view = LagrangianOde(&pendulum);
     let (h, steps) = (0.01, 10_000);
-    let solution = match integrate::<Method, _, 2, N>(&view, q0, p0, &Options::new(h, steps)) {
+    let method = IdaeVparkGlrkpSymplectic2::<0>;
+    let solution = match solve(&view, method, q0, p0, &Options::new(h, steps)) {
         Ok(solution) => solution,
         Err(failure) => {
             eprintln!("{}", failure.error);

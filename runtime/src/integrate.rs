@@ -21,7 +21,7 @@ use crate::solution::{
     Departed, Failure, Observer, Point, Record, RunStats, Solution, StepStats, Stopped,
 };
 use crate::solve::{
-    Buffer, Fixed, LinearSolve, Newton, NewtonError, NewtonOptions, SingularMatrix, Space,
+    Buffer, LinearSolve, Newton, NewtonError, NewtonOptions, SingularMatrix, Space,
 };
 use crate::stage::{StageMethod, tangent_map};
 use nalgebra::{SMatrix, SVector};
@@ -441,9 +441,32 @@ impl<E: StepEquations> Driver<E> {
     }
 }
 
-/// A compiled stepper's driver on fixed-size vectors: [`Driver`] of [`Compiled`].
+impl<M: StageMethod<P, D>, P, const D: usize> Driver<Compiled<'_, M, P, D>> {
+    /// The exact tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the last step, taken from `(q, p)`
+    /// ([`tangent_map`]), the carried multiplier `λ_n` it read held fixed.
+    pub fn tangent_map(
+        &self,
+        q: &SVector<f64, D>,
+        p: &SVector<f64, D>,
+    ) -> Result<[[SMatrix<f64, D, D>; 2]; 2], SingularMatrix> {
+        let equations = &self.equations;
+        let step = (self.h, q, p);
+        let lambda = self.multiplier_read();
+        tangent_map::<M, P, D>(
+            equations.problem(),
+            step,
+            lambda,
+            equations.space(),
+            self.unknowns(),
+        )
+    }
+}
+
+/// The driver of a compiled stepper with `N` unknowns written by the caller, for the holonomic
+/// stage steppers ([`crate::holonomic::StageStepper`]): the [`Driver`] of [`Compiled::sized`]
+/// on `SVector`s.
 pub struct Stepper<'a, M: StageMethod<P, D>, P, const D: usize, const N: usize> {
-    driver: Driver<Compiled<'a, M, P, D, Fixed<N>>>,
+    driver: Driver<Compiled<'a, M, P, D>>,
 }
 
 impl<'a, M, P, const D: usize, const N: usize> Stepper<'a, M, P, D, N>
@@ -452,31 +475,22 @@ where
 {
     /// A stepper with step size `h`; fails if `N` is not the method's number of unknowns.
     pub fn new(problem: &'a P, h: f64, newton: NewtonOptions) -> Result<Self, IntegrateError> {
+        if M::UNKNOWNS.len(M::DIMS) != N {
+            return Err(IntegrateError::InvalidOptions(
+                "N differs from the method's number of unknowns",
+            ));
+        }
         Ok(Stepper {
-            driver: Driver::new(Compiled::new(problem), h, newton)?,
+            driver: Driver::new(Compiled::sized(problem)?, h, newton)?,
         })
     }
 
     /// The converged unknowns of the last step.
     pub fn unknowns(&self) -> &[f64; N] {
-        &self.driver.x
-    }
-
-    /// The carried multiplier `λ_n` after the last step (`M` entries), for methods that carry
-    /// one.
-    pub fn multiplier(&self) -> Option<&[f64]> {
-        self.driver.multiplier()
-    }
-
-    /// Starts the carried multiplier at the `λ_0` consistent with `(q₀, p₀)`
-    /// ([`Access::initial_multiplier`]); `Err` with the hidden constraint's residual where there
-    /// is none.
-    pub fn start_multiplier(
-        &mut self,
-        q: &SVector<f64, D>,
-        p: &SVector<f64, D>,
-    ) -> Result<(), f64> {
-        self.driver.start_multiplier(q.as_slice(), p.as_slice())
+        self.driver
+            .unknowns()
+            .try_into()
+            .expect("N is the method's number of unknowns, checked when the stepper is made")
     }
 
     /// One step from `(q, p)` at time `time` (step number `step`, for errors): `(q₁, p₁)` and
@@ -497,24 +511,19 @@ where
         ))
     }
 
-    /// The exact tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the last step taken from `(q, p)`
-    /// ([`tangent_map`]).
+    /// The exact tangent map of the last step, taken from `(q, p)` ([`Driver::tangent_map`]).
     pub fn tangent_map(
         &self,
         q: &SVector<f64, D>,
         p: &SVector<f64, D>,
     ) -> Result<[[SMatrix<f64, D, D>; 2]; 2], SingularMatrix> {
-        let (problem, lambda) = (
-            self.driver.equations.problem(),
-            self.driver.multiplier_read(),
-        );
-        tangent_map::<M, P, D, N>(problem, self.driver.h, q, p, lambda, &self.driver.x)
+        self.driver.tangent_map(q, p)
     }
 }
 
 /// Runs `options.steps` steps of `equations` from `(q₀, p₀)` (`D` entries each), handing every
 /// accepted state, the initial one first, to `observer` as it is computed: the one loop of
-/// [`integrate_into`] and of the engine's runs. The initial data are checked against the
+/// [`crate::solve_into`] and of the engine's runs. The initial data are checked against the
 /// kind's constraint (or projected, [`Options::project_initial`]), and a method that carries a
 /// multiplier starts from the consistent `λ_0`.
 pub fn run_into<E, O>(
@@ -611,24 +620,6 @@ where
     outcome.and(ended).map(|()| run)
 }
 
-/// Integrates `steps` steps of size `h` from `(q₀, p₀)` with method `M` (`N` unknowns), keeping
-/// every point in memory ([`Record`]).
-///
-/// On failure the error carries the solution up to the last accepted step.
-pub fn integrate<M, P, const D: usize, const N: usize>(
-    problem: &P,
-    q0: SVector<f64, D>,
-    p0: SVector<f64, D>,
-    options: &Options,
-) -> Result<Solution<D>, Box<Failure<D>>>
-where
-    M: StageMethod<P, D>,
-{
-    recorded(options, |record| {
-        integrate_into::<M, P, _, D, N>(problem, q0, p0, options, record)
-    })
-}
-
 /// The solution of a run of `options.steps` steps that `run` hands to a [`Record`] of every
 /// point; on failure, the solution up to the last accepted step with the error.
 pub(crate) fn recorded<const D: usize>(
@@ -640,23 +631,4 @@ pub(crate) fn recorded<const D: usize>(
         |record| run(record).map(|_| ()),
         |solution, error| Box::new(Failure { solution, error }),
     )
-}
-
-/// Integrates `steps` steps of size `h` from `(q₀, p₀)` with method `M` (`N` unknowns), handing
-/// every accepted state, the initial one first, to `observer` as it is computed; nothing is
-/// kept here. The run stops at the first failed step ([`Stopped::Step`], after the observer has
-/// seen every accepted state) or when the observer returns an error ([`Stopped::Observer`]).
-pub fn integrate_into<M, P, O, const D: usize, const N: usize>(
-    problem: &P,
-    q0: SVector<f64, D>,
-    p0: SVector<f64, D>,
-    options: &Options,
-    observer: &mut O,
-) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
-where
-    M: StageMethod<P, D>,
-    O: Observer + ?Sized,
-{
-    let equations = Compiled::<M, P, D, Fixed<N>>::new(problem);
-    run_into(equations, q0.as_slice(), p0.as_slice(), options, observer)
 }

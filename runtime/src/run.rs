@@ -72,9 +72,26 @@ where
         options: &Options,
         observer: &mut O,
     ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
-        let equations = Compiled::<M, P, D>::sized(problem).map_err(Stopped::Step)?;
-        run_into(equations, q0.as_slice(), p0.as_slice(), options, observer)
+        run_stages_into::<M, P, O, D>(problem, q0, p0, options, observer)
     }
+}
+
+/// The run of the stage method `M` on `problem` by the route [`route::Direct`], its unknowns
+/// sized once from its layout ([`Compiled::sized`]), for a caller that has its type and no value
+/// of it (the command line's dispatch by name).
+pub(crate) fn run_stages_into<M, P, O, const D: usize>(
+    problem: &P,
+    q0: SVector<f64, D>,
+    p0: SVector<f64, D>,
+    options: &Options,
+    observer: &mut O,
+) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+where
+    M: StageMethod<P, D>,
+    O: Observer + ?Sized,
+{
+    let equations = Compiled::<M, P, D>::sized(problem).map_err(Stopped::Step)?;
+    run_into(equations, q0.as_slice(), p0.as_slice(), options, observer)
 }
 
 impl<M, P, const D: usize> Method<P, D, route::ImplicitOde> for M

@@ -6,7 +6,6 @@ use nalgebra::SVector;
 use serde_json::Value;
 use sparkgen::cli::registry::{
     HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, long_run_default,
-    unknowns,
 };
 use sparkgen::diagnostics::{max_constraint_residual, max_relative_energy_error};
 use sparkgen::generated::catalogue::PAIRS;
@@ -19,10 +18,10 @@ use sparkgen::generated::tableaus::gauss::{GAUSS_1, GAUSS_2};
 use sparkgen::generated::types::CarriedMultiplier;
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic, integrate_rattle};
-use sparkgen::integrate::{Options, integrate};
-use sparkgen::layout::Dims;
+use sparkgen::integrate::Options;
 use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d, LotkaVolterraDirac};
 use sparkgen::solution::Solution;
+use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -135,9 +134,6 @@ fn close(a: f64, b: f64) -> bool {
 /// generated facts name (`LONG_RUN_DEGENERATE_LAGRANGIAN`, checked by [`default_method`]).
 type DefaultMethod = VsparkPrimaryGlrkpMidpoint4;
 
-/// Its number of unknowns on a problem in two dimensions.
-const DEFAULT_UNKNOWNS: usize = unknowns(&DefaultMethod::UNKNOWN_LAYOUT, Dims::uniform(2));
-
 /// The default method's family and stage count as the command reports them, after checking that
 /// [`DefaultMethod`] is the stepper the generated facts name.
 fn default_method() -> (&'static str, usize) {
@@ -162,9 +158,14 @@ fn library_default_from(q0: [f64; 2], steps: usize) -> (LotkaVolterra2d, Solutio
     default_method();
     let lv = LotkaVolterra2d::UPSTREAM;
     let (q0, p0) = lv.initial(q0);
-    let solution =
-        integrate::<DefaultMethod, _, 2, DEFAULT_UNKNOWNS>(&lv, q0, p0, &Options::new(0.1, steps))
-            .expect("the default run converges");
+    let solution = solve(
+        &lv,
+        DefaultMethod::default(),
+        q0,
+        p0,
+        &Options::new(0.1, steps),
+    )
+    .expect("the default run converges");
     (lv, solution)
 }
 
@@ -733,13 +734,8 @@ fn index_two_pendulum_runs_the_default_vpark_as_the_library_does() {
     type L3 = IdaeVparkLobattoIIIBIIIApSymplectic3<1>;
     let problem = IndexTwoPendulum::default();
     let (q0, p0) = problem.initial_state(0.8, 0.0);
-    let solution = integrate::<L3, _, 2, { unknowns(&L3::UNKNOWN_LAYOUT, Dims::new(2, 1)) }>(
-        &problem,
-        q0,
-        p0,
-        &Options::new(h, steps),
-    )
-    .expect("the library run converges");
+    let solution = solve(&problem, L3::default(), q0, p0, &Options::new(h, steps))
+        .expect("the library run converges");
     // φ = q·p/m at round-off; the energy error of an order-2 method, reported.
     assert_dae_run(&v, &solution.q[steps]);
 }
@@ -776,8 +772,9 @@ fn lotka_volterra_hamiltonian_runs_the_default_hspark_as_the_library_does() {
     let lv = LotkaVolterra2d::UPSTREAM;
     let problem = LotkaVolterraDirac::from(lv);
     let q0 = SVector::from(LotkaVolterra2d::UPSTREAM_Q0);
-    let solution = integrate::<H3, _, 2, { unknowns(&H3::UNKNOWN_LAYOUT, Dims::new(2, 2)) }>(
+    let solution = solve(
         &problem,
+        H3::default(),
         q0,
         lv.theta(&q0),
         &Options::new(h, steps),
@@ -981,7 +978,7 @@ fn a_failed_step_names_step_and_time_and_keeps_the_trajectory() {
     assert!(stderr.contains(&path_text), "{stderr}");
     let lv = LotkaVolterra2d::UPSTREAM;
     let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
-    let failure = integrate::<SlrkLobattoIIIAB2, _, 2, 10>(&lv, q0, p0, &Options::new(0.1, 400))
+    let failure = solve(&lv, SlrkLobattoIIIAB2, q0, p0, &Options::new(0.1, 400))
         .expect_err("the library run fails too");
     let text = std::fs::read_to_string(&path).expect("the partial trajectory is written");
     assert_eq!(text.lines().count() - 1, failure.solution.q.len());

@@ -19,9 +19,8 @@ use sparkgen::problem::{DegenerateLagrangian, DiracHamiltonian, LagrangianDae, V
 use sparkgen::problem_file::ProblemFile;
 use sparkgen::problems::{GuidingCentre, IndexTwoPendulum, LotkaVolterra2d};
 use sparkgen::rows::RowMajor;
-use sparkgen::solve::{Dynamic, Fixed, LinearSolve, Newton, NewtonOptions, NonlinearSystem};
-use sparkgen::stage::StageSystem;
-use sparkgen::stage::{StageMethod, TangentBlocks, TangentStorage};
+use sparkgen::solve::{Dynamic, LinearSolve, Newton, NewtonOptions, NonlinearSystem};
+use sparkgen::stage::{StageMethod, StageSystem};
 use std::cell::RefCell;
 
 // Whole runs through the one driver, in this binary so that the catalogue's steppers on
@@ -67,7 +66,7 @@ fn discrepancy(a: &[f64], b: &[f64]) -> f64 {
 /// the engine as `kernels`) at `(q, p, λ)` and random unknowns, over every function of the step;
 /// and that of the steps their Newton solves take ([`solve`]).
 #[allow(clippy::too_many_arguments)]
-fn compare<M, P, K, const D: usize, const N: usize>(
+fn compare<M, P, K, const D: usize>(
     engine: &Engine,
     problem: &P,
     kernels: &K,
@@ -81,9 +80,10 @@ where
     M: StageMethod<P, D>,
     K: Kernels,
 {
-    assert_eq!(engine.len(), N, "{}", engine.name());
+    let n = M::UNKNOWNS.len(M::DIMS);
+    assert_eq!(engine.len(), n, "{}", engine.name());
     engine.check(kernels).expect("the kinds and widths agree");
-    let x: [f64; N] = std::array::from_fn(|_| 0.1 * rng.next());
+    let x: Vec<f64> = (0..n).map(|_| 0.1 * rng.next()).collect();
     let mut ws = engine.workspace();
     let step = Step {
         h,
@@ -95,19 +95,20 @@ where
     let mut worst = 0.0f64;
     let mut record = |d: f64| worst = if d.is_nan() { f64::NAN } else { worst.max(d) };
 
-    let (mut r_c, mut r_e) = ([0.0; N], [0.0; N]);
+    let (mut r_c, mut r_e) = (vec![0.0; n], vec![0.0; n]);
     M::residual(problem, h, q, p, lambda, &x, &mut r_c);
     engine.residual(&mut ws, kernels, &step, &mut r_e);
     record(discrepancy(&r_c, &r_e));
 
-    let mut j_c = [[0.0; N]; N];
-    let mut j_e = vec![f64::NAN; N * N];
-    M::jacobian(problem, h, q, p, lambda, &x, &mut RowMajor::of(&mut j_c));
+    let mut j_c = vec![0.0; n * n];
+    let mut j_e = vec![f64::NAN; n * n];
+    let mut rows = RowMajor::new(&mut j_c, n).expect("n × n");
+    M::jacobian(problem, h, q, p, lambda, &x, &mut rows);
     engine.jacobian(&mut ws, kernels, &step, &mut j_e);
-    record(discrepancy(j_c.as_flattened(), &j_e));
+    record(discrepancy(&j_c, &j_e));
 
-    let mut t_c = TangentBlocks::<D, N>::zero();
-    let mut t_e = Tangent::zero(N, D);
+    let mut t_c = Tangent::zero(n, D);
+    let mut t_e = Tangent::zero(n, D);
     M::tangent(
         problem,
         h,
@@ -119,14 +120,14 @@ where
     );
     engine.tangent(&mut ws, kernels, &step, &mut t_e);
     for (c, e) in [
-        (t_c.r_q.as_flattened(), &t_e.r_q),
-        (t_c.r_p.as_flattened(), &t_e.r_p),
-        (t_c.q_x.as_flattened(), &t_e.q_x),
-        (t_c.p_x.as_flattened(), &t_e.p_x),
-        (t_c.q_q.as_flattened(), &t_e.q_q),
-        (t_c.q_p.as_flattened(), &t_e.q_p),
-        (t_c.p_q.as_flattened(), &t_e.p_q),
-        (t_c.p_p.as_flattened(), &t_e.p_p),
+        (&t_c.r_q, &t_e.r_q),
+        (&t_c.r_p, &t_e.r_p),
+        (&t_c.q_x, &t_e.q_x),
+        (&t_c.p_x, &t_e.p_x),
+        (&t_c.q_q, &t_e.q_q),
+        (&t_c.q_p, &t_e.q_p),
+        (&t_c.p_q, &t_e.p_q),
+        (&t_c.p_p, &t_e.p_p),
     ] {
         record(discrepancy(c, e));
     }
@@ -136,7 +137,7 @@ where
     engine.update(&mut ws, kernels, &step, &mut q1_e, &mut p1_e);
     record(discrepancy(q1_c.as_slice(), &q1_e));
     record(discrepancy(p1_c.as_slice(), &p1_e));
-    let steps = solve::<M, P, K, D, N>(engine, problem, kernels, h, q, p, lambda);
+    let steps = solve::<M, P, K, D>(engine, problem, kernels, h, q, p, lambda);
     (worst, steps)
 }
 
@@ -146,7 +147,7 @@ where
 /// (`10³·τ_r`). The converged unknowns themselves agree only to the conditioning of the stage
 /// equations (upstream's VSPARKprimary Lobatto variants differ by up to 1e-9 in x and 2e-11 in
 /// the step); the step discrepancy is returned for the report.
-fn solve<M, P, K, const D: usize, const N: usize>(
+fn solve<M, P, K, const D: usize>(
     engine: &Engine,
     problem: &P,
     kernels: &K,
@@ -169,8 +170,9 @@ where
         },
         ..NewtonOptions::default()
     };
+    let n = M::UNKNOWNS.len(M::DIMS);
     let v = M::Kind::velocity(problem, q, p).unwrap_or_else(Vector::zeros);
-    let mut guess = [0.0; N];
+    let mut guess = vec![0.0; n];
     for (b, block) in M::UNKNOWNS.blocks.iter().enumerate() {
         if block.role == Role::Velocity {
             for stage in 0..block.stages {
@@ -178,13 +180,12 @@ where
             }
         }
     }
-    let mut x_c = guess;
-    let tangent = RefCell::new(TangentBlocks::<D, N>::zero());
-    let system =
-        StageSystem::<M, P, Fixed<N>, D>::new(problem, (h, *q, *p), lambda, Fixed, &tangent);
-    let mut newton = Newton::<Fixed<N>>::new(options);
+    let mut x_c = guess.clone();
+    let space = Dynamic::new(n).expect("a small system");
+    let tangent = RefCell::new(Tangent::zero(n, D));
+    let system = StageSystem::<M, P, D>::new(problem, (h, *q, *p), lambda, space, &tangent);
+    let mut newton = Newton::new_in(space, options);
     let compiled = newton.solve(&system, &mut x_c);
-    let space = Dynamic::new(N).expect("a small system");
     let scratch = RefCell::new(Scratch::new(engine));
     let equations = StageEquations::new(
         engine,
@@ -196,15 +197,14 @@ where
         lambda,
         &scratch,
     );
-    let mut x_e = guess.to_vec();
+    let mut x_e = guess;
     let run = Newton::new_in(space, options).solve(&equations, &mut x_e);
     match (compiled, run) {
         (Ok(_), Ok(_)) => {
-            let floor =
-                1e3 * newton.residual_tolerance(NonlinearSystem::<Fixed<N>>::scale(&system));
+            let floor = 1e3 * newton.residual_tolerance(system.scale());
             let norm = |r: &[f64]| r.iter().map(|v| v * v).sum::<f64>().sqrt();
-            let (mut r_c, mut r_e) = ([0.0; N], [0.0; N]);
-            NonlinearSystem::<Fixed<N>>::residual(&system, &x_e, &mut r_c);
+            let (mut r_c, mut r_e) = (vec![0.0; n], vec![0.0; n]);
+            system.residual(&x_e, &mut r_c);
             equations.residual(&x_c, &mut r_e);
             let (cross_c, cross_e) = (norm(&r_c), norm(&r_e));
             assert!(
@@ -248,18 +248,15 @@ struct Degenerate<'a> {
     rng: &'a mut Rng,
 }
 
-impl StepperVisitor<LotkaVolterra2d> for Degenerate<'_> {
+impl StepperVisitor<LotkaVolterra2d, 2> for Degenerate<'_> {
     type Output = (f64, f64);
-    fn visit<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
-        self,
-        info: &StepperInfo,
-    ) -> (f64, f64) {
+    fn visit<M: StageMethod<LotkaVolterra2d, 2>>(self, info: &StepperInfo) -> (f64, f64) {
         let lv = LotkaVolterra2d::UPSTREAM;
         let q = Vector::<2>::from([1.0 + 0.5 * self.rng.next().abs(), 1.5]);
         let p = lv.theta(&q) + Vector::<2>::from([0.05, -0.03]);
         let lambda = multiplier::<_, M, 2>(2, self.rng);
         let engine = engine_of(info, Dims::uniform(2));
-        compare::<M, _, _, 2, N>(
+        compare::<M, _, _, 2>(
             &engine,
             &lv,
             &engine::Degenerate(&lv),
@@ -287,7 +284,7 @@ impl ShapeVisitor<Pendulum, 2, 1> for Shaped<'_> {
         let (q, p) = pendulum.state(0.7, 0.4);
         let lambda = multiplier::<_, M, 2>(1, self.rng);
         let engine = engine_of(info, Dims::new(2, 1));
-        compare::<M, _, _, 2, N>(
+        compare::<M, _, _, 2>(
             &engine,
             &pendulum,
             &engine::Holonomic(&pendulum),
@@ -300,17 +297,14 @@ impl ShapeVisitor<Pendulum, 2, 1> for Shaped<'_> {
     }
 }
 
-impl ShapeVisitor<IndexTwoPendulum, 2, 1> for Shaped<'_> {
+impl StepperVisitor<IndexTwoPendulum, 2> for Shaped<'_> {
     type Output = (f64, f64);
-    fn visit<M: StageMethod<IndexTwoPendulum, 2>, const N: usize>(
-        self,
-        info: &StepperInfo,
-    ) -> (f64, f64) {
+    fn visit<M: StageMethod<IndexTwoPendulum, 2>>(self, info: &StepperInfo) -> (f64, f64) {
         let pendulum = IndexTwoPendulum::default();
         let (q, p) = pendulum.initial_state(0.8, 0.3);
         let lambda = multiplier::<_, M, 2>(1, self.rng);
         let engine = engine_of(info, Dims::new(2, 1));
-        compare::<M, _, _, 2, N>(
+        compare::<M, _, _, 2>(
             &engine,
             &pendulum,
             &engine::Implicit(&pendulum),
@@ -325,16 +319,16 @@ impl ShapeVisitor<IndexTwoPendulum, 2, 1> for Shaped<'_> {
 
 type Dirac = DiracHamiltonian<LotkaVolterra2d>;
 
-impl ShapeVisitor<Dirac, 2, 2> for Shaped<'_> {
+impl StepperVisitor<Dirac, 2> for Shaped<'_> {
     type Output = (f64, f64);
-    fn visit<M: StageMethod<Dirac, 2>, const N: usize>(self, info: &StepperInfo) -> (f64, f64) {
+    fn visit<M: StageMethod<Dirac, 2>>(self, info: &StepperInfo) -> (f64, f64) {
         let lv = LotkaVolterra2d::UPSTREAM;
         let dirac = DiracHamiltonian(lv);
         let q = Vector::<2>::from([1.7, 1.2]);
         let p = lv.theta(&q) + Vector::<2>::from([0.02, 0.04]);
         let lambda = multiplier::<_, M, 2>(2, self.rng);
         let engine = engine_of(info, Dims::new(2, 2));
-        let compiled = compare::<M, _, _, 2, N>(
+        let compiled = compare::<M, _, _, 2>(
             &engine,
             &dirac,
             &engine::Hamiltonian(&dirac),
@@ -347,8 +341,7 @@ impl ShapeVisitor<Dirac, 2, 2> for Shaped<'_> {
         // The run-time view of the same Lagrangian's kernels.
         let kernels = engine::Degenerate(&lv);
         let view = DaeView::new(&kernels, DaeForm::Dirac).expect("a degenerate Lagrangian");
-        let viewed =
-            compare::<M, _, _, 2, N>(&engine, &dirac, &view, 0.1, &q, &p, &lambda, self.rng);
+        let viewed = compare::<M, _, _, 2>(&engine, &dirac, &view, 0.1, &q, &p, &lambda, self.rng);
         (compiled.0.max(viewed.0), compiled.1.max(viewed.1))
     }
 }
@@ -357,9 +350,9 @@ type Jay = LagrangianDae<LotkaVolterra2d>;
 
 /// The implicit-DAE steppers on Lotka–Volterra's Lagrangian DAE, compiled, against the engine on
 /// the run-time view [`DaeView`] of its kernels as Jay's DAE.
-impl ShapeVisitor<Jay, 2, 2> for Shaped<'_> {
+impl StepperVisitor<Jay, 2> for Shaped<'_> {
     type Output = (f64, f64);
-    fn visit<M: StageMethod<Jay, 2>, const N: usize>(self, info: &StepperInfo) -> (f64, f64) {
+    fn visit<M: StageMethod<Jay, 2>>(self, info: &StepperInfo) -> (f64, f64) {
         let lv = LotkaVolterra2d::UPSTREAM;
         let jay = LagrangianDae(lv);
         let q = Vector::<2>::from([1.3, 0.8]);
@@ -368,7 +361,7 @@ impl ShapeVisitor<Jay, 2, 2> for Shaped<'_> {
         let engine = engine_of(info, Dims::new(2, 2));
         let kernels = engine::Degenerate(&lv);
         let view = DaeView::new(&kernels, DaeForm::LagrangianDae).expect("a degenerate Lagrangian");
-        compare::<M, _, _, 2, N>(&engine, &jay, &view, 0.1, &q, &p, &lambda, self.rng)
+        compare::<M, _, _, 2>(&engine, &jay, &view, 0.1, &q, &p, &lambda, self.rng)
     }
 }
 

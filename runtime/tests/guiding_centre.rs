@@ -19,22 +19,15 @@ use sparkgen::generated::steppers::{
     SlrkLobattoIIIAB3, SlrkLobattoIIIE3, SparkGlrk2, SparkLobattoIIIAIIIB3, VprkGauss2, VprkGauss3,
     VprkLobattoIIIAIIIB3, VsparkPrimaryGlrkpMidpoint3,
 };
-use sparkgen::integrate::{Options, integrate, vector_field};
-use sparkgen::layout::Dims;
+use sparkgen::integrate::{Options, vector_field};
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problem_file::ProblemFile;
 use sparkgen::problems::GuidingCentre;
 use sparkgen::solution::Solution;
+use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
 const GC: GuidingCentre = GuidingCentre::SCREW_PINCH;
-
-/// The number of unknowns of the stepper type `$ty` on four coordinates.
-macro_rules! unknowns {
-    ($ty:ty) => {
-        <$ty>::UNKNOWN_LAYOUT.len(Dims::uniform(4))
-    };
-}
 
 /// The example file shipped with the runtime.
 fn guiding_centre_file() -> ProblemFile {
@@ -43,9 +36,9 @@ fn guiding_centre_file() -> ProblemFile {
 }
 
 /// `steps` steps of size `h` of `M` on `problem` from the example's initial data.
-fn run<M: StageMethod<P, 4>, P, const N: usize>(problem: &P, h: f64, steps: usize) -> Solution<4> {
+fn run<M: StageMethod<P, 4> + Default, P>(problem: &P, h: f64, steps: usize) -> Solution<4> {
     let (q0, p0) = GC.initial(GuidingCentre::SCREW_PINCH_Q0);
-    integrate::<M, P, 4, N>(problem, q0, p0, &Options::new(h, steps))
+    solve(problem, M::default(), q0, p0, &Options::new(h, steps))
         .unwrap_or_else(|failure| panic!("{}: {}", M::NAME, failure.error))
 }
 
@@ -105,9 +98,8 @@ fn file_and_derive_integrate_the_same_trajectory() {
         panic!("the example file states a degenerate Lagrangian");
     };
     let interpreted = file.view::<4>().expect("four coordinates");
-    const N: usize = unknowns!(SparkGlrk2);
-    let a = run::<SparkGlrk2, _, N>(&interpreted, 0.1, 200);
-    let b = run::<SparkGlrk2, _, N>(&GC, 0.1, 200);
+    let a = run::<SparkGlrk2, _>(&interpreted, 0.1, 200);
+    let b = run::<SparkGlrk2, _>(&GC, 0.1, 200);
     assert_eq!(a.q.len(), 201);
     assert_eq!(a.q, b.q);
     assert_eq!(a.p, b.p);
@@ -148,8 +140,8 @@ fn invariants(solution: &Solution<4>) -> Invariants {
 }
 
 /// 1000 steps of h = 0.1 from the example's initial data.
-fn invariants_of<M: StageMethod<GuidingCentre, 4>, const N: usize>() -> Invariants {
-    let measured = invariants(&run::<M, _, N>(&GC, 0.1, 1000));
+fn invariants_of<M: StageMethod<GuidingCentre, 4> + Default>() -> Invariants {
+    let measured = invariants(&run::<M, _>(&GC, 0.1, 1000));
     let Invariants {
         noether,
         noether_on_constraint,
@@ -167,9 +159,9 @@ fn invariants_of<M: StageMethod<GuidingCentre, 4>, const N: usize>() -> Invarian
 #[test]
 fn the_noether_momentum_is_conserved_by_the_constraint_preserving_methods() {
     for measured in [
-        invariants_of::<SparkGlrk2, { unknowns!(SparkGlrk2) }>(),
-        invariants_of::<SlrkLobattoIIIE3, { unknowns!(SlrkLobattoIIIE3) }>(),
-        invariants_of::<VsparkPrimaryGlrkpMidpoint3, { unknowns!(VsparkPrimaryGlrkpMidpoint3) }>(),
+        invariants_of::<SparkGlrk2>(),
+        invariants_of::<SlrkLobattoIIIE3>(),
+        invariants_of::<VsparkPrimaryGlrkpMidpoint3>(),
     ] {
         assert!(measured.noether <= 1e-12, "{measured:?}");
         assert!(measured.noether_on_constraint <= 1e-12, "{measured:?}");
@@ -185,10 +177,7 @@ fn the_noether_momentum_is_conserved_by_the_constraint_preserving_methods() {
 /// but `p − ϑ(q)` wanders at the truncation level, and `ϑ_z(q)` with it.
 #[test]
 fn vprk_conserves_the_carried_noether_momentum_but_not_the_constraint() {
-    for measured in [
-        invariants_of::<VprkGauss2, { unknowns!(VprkGauss2) }>(),
-        invariants_of::<VprkGauss3, { unknowns!(VprkGauss3) }>(),
-    ] {
+    for measured in [invariants_of::<VprkGauss2>(), invariants_of::<VprkGauss3>()] {
         assert!(measured.noether <= 1e-12, "{measured:?}");
         assert!(measured.constraint >= 1e-10, "{measured:?}");
         assert!(measured.noether_on_constraint >= 1e-10, "{measured:?}");
@@ -199,7 +188,7 @@ fn vprk_conserves_the_carried_noether_momentum_but_not_the_constraint() {
 /// grows over the run, yet the carried `p_z` does not move, since its force is an exact zero.
 #[test]
 fn vprk_lobatto_conserves_the_noether_momentum_while_its_energy_error_grows() {
-    let measured = invariants_of::<VprkLobattoIIIAIIIB3, { unknowns!(VprkLobattoIIIAIIIB3) }>();
+    let measured = invariants_of::<VprkLobattoIIIAIIIB3>();
     assert!(measured.noether <= 1e-12, "{measured:?}");
     assert!(
         measured.energy[1] >= 2.0 * measured.energy[0],
@@ -215,14 +204,8 @@ fn lobatto_iiia_iiib_stage_systems_are_singular_without_a_du_term() {
     let (q0, p0) = GC.initial(GuidingCentre::SCREW_PINCH_Q0);
     let options = Options::new(0.1, 10);
     let errors = [
-        integrate::<SlrkLobattoIIIAB3, _, 4, { unknowns!(SlrkLobattoIIIAB3) }>(
-            &GC, q0, p0, &options,
-        )
-        .map(|_| ()),
-        integrate::<SparkLobattoIIIAIIIB3, _, 4, { unknowns!(SparkLobattoIIIAIIIB3) }>(
-            &GC, q0, p0, &options,
-        )
-        .map(|_| ()),
+        solve(&GC, SlrkLobattoIIIAB3, q0, p0, &options).map(|_| ()),
+        solve(&GC, SparkLobattoIIIAIIIB3, q0, p0, &options).map(|_| ()),
     ];
     for result in errors {
         let failure = result.expect_err("a singular stage system");
@@ -241,7 +224,7 @@ fn lobatto_iiia_iiib_stage_systems_are_singular_without_a_du_term() {
 
 /// `q(T)` errors against Gauss(8) on the vector field `Ω(q) q̇ = ∇H(q)` and their least-squares
 /// slope over h = T/8 … T/64.
-fn order<M: StageMethod<GuidingCentre, 4>, const N: usize>(t_end: f64) -> f64 {
+fn order<M: StageMethod<GuidingCentre, 4> + Default>(t_end: f64) -> f64 {
     let (q0, _) = GC.initial(GuidingCentre::SCREW_PINCH_Q0);
     let field = |q: &SVector<f64, 4>| vector_field(&GC, q).expect("Ω is regular on the orbit");
     let reference = gauss8(field, q0, t_end, 64);
@@ -249,7 +232,7 @@ fn order<M: StageMethod<GuidingCentre, 4>, const N: usize>(t_end: f64) -> f64 {
     let (h, errors): (Vec<f64>, Vec<f64>) = steps
         .iter()
         .map(|&n| {
-            let solution = run::<M, _, N>(&GC, t_end / n as f64, n);
+            let solution = run::<M, _>(&GC, t_end / n as f64, n);
             let q = solution.q.last().expect("a run");
             (t_end / n as f64, (q - reference).amax())
         })
@@ -267,8 +250,8 @@ fn order<M: StageMethod<GuidingCentre, 4>, const N: usize>(t_end: f64) -> f64 {
 
 #[test]
 fn orders_on_the_guiding_centre() {
-    let spark = order::<SparkGlrk2, { unknowns!(SparkGlrk2) }>(4.0);
+    let spark = order::<SparkGlrk2>(4.0);
     assert!((spark - 4.0).abs() <= 0.3, "SparkGlrk(2): {spark}");
-    let slrk = order::<SlrkLobattoIIIE3, { unknowns!(SlrkLobattoIIIE3) }>(4.0);
+    let slrk = order::<SlrkLobattoIIIE3>(4.0);
     assert!((slrk - 4.0).abs() <= 0.3, "SlrkLobattoIIIE(3): {slrk}");
 }

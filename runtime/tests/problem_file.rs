@@ -7,13 +7,14 @@
 use nalgebra::{SMatrix, SVector};
 use sparkgen::generated::steppers::SlrkLobattoIIIE3;
 use sparkgen::holonomic::problems::{Pendulum, Triatomic};
-use sparkgen::integrate::{Options, integrate};
+use sparkgen::integrate::Options;
 use sparkgen::problem::{DegenerateLagrangian, HolonomicSystem, Lagrangian};
 use sparkgen::problem_file::{
     DegenerateLagrangianFile, DegenerateMethod, DimensionError, ErrorKind, EvaluateError,
     HolonomicMethod, LagrangianMethod, MassError, ProblemFile, ProblemFileError, ValueError,
 };
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::solve;
 
 /// The example file shipped with the runtime.
 fn lotka_volterra_file() -> ProblemFile {
@@ -57,9 +58,9 @@ fn example_file_reproduces_the_compiled_lotka_volterra_trajectory() {
     assert_eq!(interpreted.initial(), (q0, p0));
 
     let options = Options::new(0.1, 1000);
-    let a = integrate::<SlrkLobattoIIIE3, _, 2, 14>(&interpreted, q0, p0, &options)
+    let a = solve(&interpreted, SlrkLobattoIIIE3, q0, p0, &options)
         .expect("Newton converges on the file's problem");
-    let b = integrate::<SlrkLobattoIIIE3, _, 2, 14>(&compiled, q0, p0, &options)
+    let b = solve(&compiled, SlrkLobattoIIIE3, q0, p0, &options)
         .expect("Newton converges on the built-in problem");
     assert_eq!(a.q.len(), 1001);
     let deviation =

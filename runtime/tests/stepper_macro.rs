@@ -13,11 +13,12 @@ use sparkgen::generated::steppers::{
 };
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic};
-use sparkgen::integrate::{Options, integrate};
+use sparkgen::integrate::Options;
 use sparkgen::layout::Dims;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d, LotkaVolterraDirac};
 use sparkgen::solution::{Failure, Solution};
+use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
 sparkgen::stepper! {
@@ -50,39 +51,40 @@ fn converged(run: Result<Solution<2>, Box<Failure<2>>>, name: &str) -> Solution<
 }
 
 /// 100 steps of h = 0.1 of the upstream Lotka–Volterra from `q₀ = (2, 1)`, `p₀ = ϑ(q₀)`.
-fn lotka_volterra<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>() -> Solution<2> {
+fn lotka_volterra<M: StageMethod<LotkaVolterra2d, 2> + Default>() -> Solution<2> {
     let lv = LotkaVolterra2d::UPSTREAM;
     let q0 = SVector::from(LotkaVolterra2d::UPSTREAM_Q0);
-    let run = integrate::<M, _, 2, N>(&lv, q0, lv.theta(&q0), &Options::new(0.1, STEPS));
+    let run = solve(
+        &lv,
+        M::default(),
+        q0,
+        lv.theta(&q0),
+        &Options::new(0.1, STEPS),
+    );
     converged(run, M::NAME)
 }
 
-const LV: Dims = Dims::uniform(2);
-
 #[test]
 fn degenerate_lagrangian_steppers_integrate_as_the_committed_ones() {
-    const N_SLRK: usize = Slrk3::UNKNOWN_LAYOUT.len(LV);
-    const N_GAUSS: usize = Gauss2::UNKNOWN_LAYOUT.len(LV);
-    const N_MID: usize = Midpoint3::UNKNOWN_LAYOUT.len(LV);
     assert_eq!(
         <Slrk3 as StageMethod<LotkaVolterra2d, 2>>::NAME,
         "SlrkLobattoIIIAB3"
     );
     assert_bitwise_equal(
-        &lotka_volterra::<Slrk3, N_SLRK>(),
-        &lotka_volterra::<SlrkLobattoIIIAB3, N_SLRK>(),
+        &lotka_volterra::<Slrk3>(),
+        &lotka_volterra::<SlrkLobattoIIIAB3>(),
         "SlrkLobattoIIIAB3",
     );
     assert_bitwise_equal(
-        &lotka_volterra::<Gauss2, N_GAUSS>(),
-        &lotka_volterra::<VprkGauss2, N_GAUSS>(),
+        &lotka_volterra::<Gauss2>(),
+        &lotka_volterra::<VprkGauss2>(),
         "VprkGauss2",
     );
-    let carried = lotka_volterra::<Midpoint3, N_MID>();
+    let carried = lotka_volterra::<Midpoint3>();
     assert!(carried.multipliers().len() > 0, "a carried multiplier");
     assert_bitwise_equal(
         &carried,
-        &lotka_volterra::<VsparkPrimaryGlrkpMidpoint3, N_MID>(),
+        &lotka_volterra::<VsparkPrimaryGlrkpMidpoint3>(),
         "VsparkPrimaryGlrkpMidpoint3",
     );
 }
@@ -112,13 +114,16 @@ fn a_holonomic_stepper_integrates_as_the_committed_one() {
 
 #[test]
 fn dae_steppers_integrate_as_the_committed_ones() {
-    const N_IDAE: usize = Idae3::<1>::UNKNOWN_LAYOUT.len(Dims::new(2, 1));
     let pendulum = IndexTwoPendulum::default();
     let (q0, p0) = pendulum.initial_state(0.8, 0.0);
     let options = Options::new(0.05, STEPS);
-    let declared = integrate::<Idae3<1>, _, 2, N_IDAE>(&pendulum, q0, p0, &options);
-    let committed = integrate::<IdaeVparkLobattoIIIBIIIApSymplectic3<1>, _, 2, N_IDAE>(
-        &pendulum, q0, p0, &options,
+    let declared = solve(&pendulum, Idae3::<1>, q0, p0, &options);
+    let committed = solve(
+        &pendulum,
+        IdaeVparkLobattoIIIBIIIApSymplectic3::<1>,
+        q0,
+        p0,
+        &options,
     );
     let name = "IdaeVparkLobattoIIIBIIIApSymplectic3";
     assert_bitwise_equal(
@@ -127,14 +132,18 @@ fn dae_steppers_integrate_as_the_committed_ones() {
         name,
     );
 
-    const N_HSPARK: usize = Hspark3::<2>::UNKNOWN_LAYOUT.len(Dims::new(2, 2));
     let lv = LotkaVolterra2d::UPSTREAM;
     let dirac = LotkaVolterraDirac::from(lv);
     let q0 = SVector::from(LotkaVolterra2d::UPSTREAM_Q0);
     let options = Options::new(0.1, STEPS);
-    let declared = integrate::<Hspark3<2>, _, 2, N_HSPARK>(&dirac, q0, lv.theta(&q0), &options);
-    let committed =
-        integrate::<HsparkLobattoIIIAIIIB3<2>, _, 2, N_HSPARK>(&dirac, q0, lv.theta(&q0), &options);
+    let declared = solve(&dirac, Hspark3::<2>, q0, lv.theta(&q0), &options);
+    let committed = solve(
+        &dirac,
+        HsparkLobattoIIIAIIIB3::<2>,
+        q0,
+        lv.theta(&q0),
+        &options,
+    );
     let name = "HsparkLobattoIIIAIIIB3";
     assert_bitwise_equal(
         &converged(declared, name),

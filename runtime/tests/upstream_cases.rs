@@ -16,18 +16,18 @@
 //! SPARKLobABC and SPARKLobABD, and the Newton status of the rank-deficient VSPARK cases that
 //! stall or throw upstream.
 use nalgebra::{DMatrix, SVector};
-use sparkgen::cli::registry::unknowns;
 use sparkgen::cli::verify::{Study, TOLERANCE, verify};
 use sparkgen::error::IntegrateError;
 use sparkgen::generated::steppers::*;
 use sparkgen::generated::types::Pinned;
-use sparkgen::integrate::{Options, Stepper, integrate, vector_field};
+use sparkgen::integrate::{Compiled, Driver, Options, vector_field};
 use sparkgen::layout::Role;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::rows::RowMajor;
+use sparkgen::solve;
 use sparkgen::solve::NewtonOptions;
-use sparkgen::stage::{StageMethod, TangentBlocks, TangentStorage};
+use sparkgen::stage::{StageMethod, Tangent};
 
 /// Fixed (a defect of upstream's code, removed here) or inherent (a property of the method).
 #[derive(Clone, Copy, Debug)]
@@ -556,10 +556,8 @@ fn upstream_cases_meet_their_outcomes() {
 
 macro_rules! n {
     ($t:ty) => {
-        unknowns(
-            &<$t as StageMethod<LotkaVolterra2d, 2>>::UNKNOWNS,
-            <$t as StageMethod<LotkaVolterra2d, 2>>::DIMS,
-        )
+        <$t as StageMethod<LotkaVolterra2d, 2>>::UNKNOWNS
+            .len(<$t as StageMethod<LotkaVolterra2d, 2>>::DIMS)
     };
 }
 
@@ -615,16 +613,16 @@ fn gauge_at_solution<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
     h: f64,
 ) -> (usize, f64, f64) {
     let (q0, p0) = start();
-    let mut stepper =
-        Stepper::<M, _, 2, N>::new(&LV, h, NewtonOptions::default()).expect("valid step");
-    stepper
-        .step(&q0, &p0, 1, 0.0)
+    let equations = Compiled::<M, _, 2>::sized(&LV).expect("a small system");
+    let mut driver = Driver::new(equations, h, NewtonOptions::default()).expect("valid step");
+    driver
+        .step(q0.as_slice(), p0.as_slice(), 1, 0.0)
         .expect("the first step converges");
-    let x = *stepper.unknowns();
+    let x: [f64; N] = driver.unknowns().try_into().expect("N unknowns");
     let svd = jacobian::<M, N>(h, &q0, &p0, &x).svd(false, true);
     let v_t = svd.v_t.expect("computed");
     let max = svd.singular_values.max();
-    let mut t = TangentBlocks::<2, N>::zero();
+    let mut t = Tangent::zero(N, 2);
     M::tangent(
         &LV,
         h,
@@ -641,7 +639,7 @@ fn gauge_at_solution<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
             rank += 1;
             continue;
         }
-        for row in t.q_x.iter().chain(&t.p_x) {
+        for row in t.q_x.chunks_exact(N).chain(t.p_x.chunks_exact(N)) {
             let d: f64 = (0..N).map(|c| row[c] * v_t[(k, c)]).sum();
             moved = moved.max(d.abs());
         }
@@ -772,9 +770,9 @@ fn vspark_lobabc_null_space_is_a_gauge_and_lobabd_degenerates_as_h_shrinks() {
 
 /// `max_n |p_{n+1} − p_n − J(q_{n+1})ᵀ(q_{n+1} − q_n) + h∇H(q_{n+1})|∞` over 10 steps of
 /// `h`: the defect of the one-point scheme that VSPARK over SPARKLobABC(2) reduces to.
-fn one_point_defect<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(h: f64) -> f64 {
+fn one_point_defect<M: StageMethod<LotkaVolterra2d, 2> + Default>(h: f64) -> f64 {
     let (q0, p0) = start();
-    let s = integrate::<M, _, 2, N>(&LV, q0, p0, &Options::new(h, 10))
+    let s = solve(&LV, M::default(), q0, p0, &Options::new(h, 10))
         .unwrap_or_else(|f| panic!("{}: {}", M::NAME, f.error));
     (0..10)
         .map(|n| {
@@ -789,8 +787,8 @@ fn one_point_defect<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(h: f64) 
 #[test]
 fn vspark_lobabc_2_is_a_one_point_scheme() {
     for h in [0.1, 0.05] {
-        let two = one_point_defect::<VsparkLobABC2, { n!(VsparkLobABC2) }>(h);
-        let three = one_point_defect::<VsparkLobABC3, { n!(VsparkLobABC3) }>(h);
+        let two = one_point_defect::<VsparkLobABC2>(h);
+        let three = one_point_defect::<VsparkLobABC3>(h);
         println!("h = {h}: one-point defect {two:.1e} (s = 2), {three:.1e} (s = 3)");
         assert!(two <= 1e-13, "s = 2: {two:e}");
         assert!(
@@ -836,17 +834,16 @@ fn standing_still<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(h: f64) ->
 #[test]
 fn vspark_lobabd_2_only_solution_stands_still_at_the_equilibrium() {
     type M = VsparkLobABD2;
-    const N: usize = n!(M);
     let (q0, p0) = start();
     for h in [0.1, 0.05] {
-        let (size, residual, moved) = standing_still::<M, N>(h);
+        let (size, residual, moved) = standing_still::<M, { n!(M) }>(h);
         println!(
             "h = {h}: |x|∞ = {size:.1}, stage residual {residual:.1e}, |(q₁, p₁) − (q₀, p₀)| {moved:.1e}"
         );
         assert!(residual <= 1e-12, "not a solution: {residual:e}");
         assert!(moved <= 1e-13, "the step moves: {moved:e}");
         // Newton from the usual initial guess does not get there.
-        let failure = integrate::<M, _, 2, N>(&LV, q0, p0, &Options::new(h, 10))
+        let failure = solve(&LV, M::default(), q0, p0, &Options::new(h, 10))
             .expect_err("VSPARK over SPARKLobABD(2) has no usable step");
         assert!(
             matches!(failure.error, IntegrateError::NonFinite { step: 1, .. }),
@@ -860,10 +857,8 @@ fn vspark_lobabd_2_only_solution_stands_still_at_the_equilibrium() {
 fn typed_failures_of_the_throwing_cases() {
     let (q0, p0) = start();
     let options = Options::new(0.1, 10);
-    let glrk1 = integrate::<VsparkGlrk1, _, 2, { n!(VsparkGlrk1) }>(&LV, q0, p0, &options)
-        .expect_err("inconsistent");
-    let glrk2 = integrate::<VsparkGlrk2, _, 2, { n!(VsparkGlrk2) }>(&LV, q0, p0, &options)
-        .expect_err("inconsistent");
+    let glrk1 = solve(&LV, VsparkGlrk1, q0, p0, &options).expect_err("inconsistent");
+    let glrk2 = solve(&LV, VsparkGlrk2, q0, p0, &options).expect_err("inconsistent");
     for (s, n, f) in [(1, n!(VsparkGlrk1), glrk1), (2, n!(VsparkGlrk2), glrk2)] {
         println!("VsparkGlrk{s} ({n} unknowns): {}", f.error);
         match f.error {
@@ -886,7 +881,7 @@ fn typed_failures_of_the_throwing_cases() {
         }
     }
     type U = VsparkPrimaryLobattoIIIBIIIApSymmetricUpstream3;
-    let upstream = integrate::<U, _, 2, { n!(U) }>(&LV, q0, p0, &options).expect_err("singular");
+    let upstream = solve(&LV, U::default(), q0, p0, &options).expect_err("singular");
     println!(
         "{}: {}",
         <U as StageMethod<LotkaVolterra2d, 2>>::NAME,
@@ -926,12 +921,9 @@ fn typed_failures_of_the_throwing_cases() {
 }
 
 /// `max ‖r‖₂` of Newton over `steps` steps of `h`.
-fn newton_residual<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
-    h: f64,
-    steps: usize,
-) -> f64 {
+fn newton_residual<M: StageMethod<LotkaVolterra2d, 2> + Default>(h: f64, steps: usize) -> f64 {
     let (q0, p0) = start();
-    let s = integrate::<M, _, 2, N>(&LV, q0, p0, &Options::new(h, steps))
+    let s = solve(&LV, M::default(), q0, p0, &Options::new(h, steps))
         .unwrap_or_else(|f| panic!("{}: {}", M::NAME, f.error));
     assert_eq!(s.stats.len(), steps);
     s.stats.iter().map(|st| st.residual).fold(0.0, f64::max)
@@ -942,10 +934,8 @@ fn rank_deficient_vspark_lobatto_2_converges_to_round_off() {
     // Upstream: VSPARK(SPARKLobattoIIIBIIIA(2)) stalls at 3.6e-5 at Δt = 0.01, and
     // VSPARK(SPARKLobattoIIIAIIIB(2)) throws.
     for (h, steps) in [(0.01, 100), (0.1, 1000)] {
-        let ab =
-            newton_residual::<VsparkLobattoIIIAIIIB2, { n!(VsparkLobattoIIIAIIIB2) }>(h, steps);
-        let ba =
-            newton_residual::<VsparkLobattoIIIBIIIA2, { n!(VsparkLobattoIIIBIIIA2) }>(h, steps);
+        let ab = newton_residual::<VsparkLobattoIIIAIIIB2>(h, steps);
+        let ba = newton_residual::<VsparkLobattoIIIBIIIA2>(h, steps);
         println!(
             "h = {h}, {steps} steps: max Newton ‖r‖₂ {ab:.1e} (IIIA–IIIB), {ba:.1e} (IIIB–IIIA)"
         );

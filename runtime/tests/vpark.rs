@@ -5,26 +5,25 @@
 //! The exact flow keeps `p = ϑ(q)` with `λ = 0`, so `λ_n` is the method's defect: with
 //! `R∞ = (−1)^{s+1}` it is `O(h²)` and bounded over T = 10 at h = 0.025.
 use nalgebra::SVector;
-use sparkgen::cli::registry::unknowns;
 use sparkgen::generated::steppers::*;
-use sparkgen::integrate::{Options, integrate};
-use sparkgen::layout::Dims;
+use sparkgen::integrate::Options;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solution::Solution;
+use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
-macro_rules! n {
-    ($t:ty) => {
-        unknowns(&<$t>::UNKNOWN_LAYOUT, Dims::uniform(2))
-    };
-}
-
-fn run<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(h: f64, steps: usize) -> Solution<2> {
+fn run<M: StageMethod<LotkaVolterra2d, 2> + Default>(h: f64, steps: usize) -> Solution<2> {
     let lv = LotkaVolterra2d::SPARK_TEST;
     let q0 = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
-    integrate::<M, _, 2, N>(&lv, q0, lv.theta(&q0), &Options::new(h, steps))
-        .unwrap_or_else(|f| panic!("{}: {}", M::NAME, f.error))
+    solve(
+        &lv,
+        M::default(),
+        q0,
+        lv.theta(&q0),
+        &Options::new(h, steps),
+    )
+    .unwrap_or_else(|f| panic!("{}: {}", M::NAME, f.error))
 }
 
 fn max_multiplier(lambda: &[&[f64]]) -> f64 {
@@ -38,9 +37,8 @@ fn max_multiplier(lambda: &[&[f64]]) -> f64 {
 #[test]
 fn vpark_lobatto_iiib_iiia_3_keeps_the_multiplier_of_order_h2_over_t_10() {
     type M = VparkLobattoIIIBIIIApSymplectic3;
-    const N: usize = n!(M);
     let lv = LotkaVolterra2d::SPARK_TEST;
-    let (fine, coarse) = (run::<M, N>(0.025, 400), run::<M, N>(0.05, 200));
+    let (fine, coarse) = (run::<M>(0.025, 400), run::<M>(0.05, 200));
     for s in [&fine, &coarse] {
         let lambda: Vec<&[f64]> = s.multipliers().collect();
         assert_eq!(lambda.len(), s.q.len(), "λ_n at every point");

@@ -28,9 +28,9 @@ fn check(name: &str, drift: &[f64]) {
 /// Both methods over 3000 steps at h = 0.1 from `loop_q0` on `lv`.
 fn conserve(lv: &LotkaVolterra2d, loop_q0: &[nalgebra::SVector<f64, 2>]) {
     let options = Options::new(0.1, 3000);
-    let gauss2 = integrate_loop::<VprkGauss2, _, 2, 4>(lv, loop_q0, &options, &CHECKPOINTS)
+    let gauss2 = integrate_loop(lv, VprkGauss2, loop_q0, &options, &CHECKPOINTS)
         .and_then(|r| r.relative_drift());
-    let gauss3 = integrate_loop::<VprkGauss3, _, 2, 6>(lv, loop_q0, &options, &CHECKPOINTS)
+    let gauss3 = integrate_loop(lv, VprkGauss3, loop_q0, &options, &CHECKPOINTS)
         .and_then(|r| r.relative_drift());
     check(
         "VprkGauss2",

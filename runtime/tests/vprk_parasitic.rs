@@ -12,18 +12,20 @@ use sparkgen::error::IntegrateError;
 use sparkgen::generated::steppers::{
     VprkGauss2, VprkGauss3, VprkLobattoIIIAIIIB2, VprkLobattoIIIAIIIB3,
 };
-use sparkgen::integrate::{Options, Stepper, Watch, integrate};
+use sparkgen::integrate::{Compiled, Driver, Options, Watch};
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::solve;
 use sparkgen::solve::NewtonOptions;
 use sparkgen::stage::StageMethod;
 
 /// Moduli of the eigenvalues of DΨ for one step from the upstream initial state, ascending.
-fn moduli<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(h: f64) -> Vec<f64> {
+fn moduli<M: StageMethod<LotkaVolterra2d, 2>>(h: f64) -> Vec<f64> {
     let lv = LotkaVolterra2d::UPSTREAM;
     let (q, p) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
-    let mut stepper = Stepper::<M, _, 2, N>::new(&lv, h, NewtonOptions::default()).unwrap();
-    stepper.step(&q, &p, 1, 0.0).unwrap();
-    let blocks = stepper.tangent_map(&q, &p).unwrap();
+    let equations = Compiled::<M, _, 2>::sized(&lv).unwrap();
+    let mut driver = Driver::new(equations, h, NewtonOptions::default()).unwrap();
+    driver.step(q.as_slice(), p.as_slice(), 1, 0.0).unwrap();
+    let blocks = driver.tangent_map(&q, &p).unwrap();
     let mut m = SMatrix::<f64, 4, 4>::zeros();
     for (bi, row) in blocks.iter().enumerate() {
         for (bj, block) in row.iter().enumerate() {
@@ -38,8 +40,8 @@ fn moduli<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(h: f64) -> Vec<f64
 #[test]
 fn lobatto_iiia_iiib_vprk_has_a_parasitic_mode_on_lotka_volterra() {
     for h in [0.1, 0.01] {
-        let lobatto = moduli::<VprkLobattoIIIAIIIB2, 6>(h);
-        let gauss = moduli::<VprkGauss2, 4>(h);
+        let lobatto = moduli::<VprkLobattoIIIAIIIB2>(h);
+        let gauss = moduli::<VprkGauss2>(h);
         let growth = (lobatto[3] - 1.0) / h;
         println!(
             "h = {h}: |eig DΨ| Lobatto IIIA–IIIB(2) = {lobatto:.4?}, Gauss(2) = {gauss:.4?}; (|λ|−1)/h = {growth:.2}"
@@ -56,8 +58,7 @@ fn lobatto_iiia_iiib_vprk_has_a_parasitic_mode_on_lotka_volterra() {
     // The mode ruins the run at h = 0.1: a typed error after a few dozen steps, no panic or NaN state.
     let lv = LotkaVolterra2d::UPSTREAM;
     let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
-    let failure = integrate::<VprkLobattoIIIAIIIB2, _, 2, 6>(&lv, q0, p0, &Options::new(0.1, 1000))
-        .unwrap_err();
+    let failure = solve(&lv, VprkLobattoIIIAIIIB2, q0, p0, &Options::new(0.1, 1000)).unwrap_err();
     println!("h = 0.1: {}", failure.error);
     assert!(failure.solution.steps() < 100);
     assert!(matches!(
@@ -92,13 +93,12 @@ fn max_constraint(solution: &sparkgen::solution::Solution<2>) -> f64 {
 /// `|p − ϑ(q)| ≤ 1e−6` (the mode is real).
 #[test]
 fn the_constraint_watch_stops_the_lobatto_mode_before_p_leaves_the_constraint() {
-    const N: usize = VprkLobattoIIIAIIIB3::UNKNOWN_LAYOUT.len(sparkgen::layout::Dims::uniform(2));
     let lv = LotkaVolterra2d::UPSTREAM;
     let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
     let (h, steps) = (2.5e-4, 40_000);
     let watched = Options::new(h, steps);
-    let failure = integrate::<VprkLobattoIIIAIIIB3, _, 2, N>(&lv, q0, p0, &watched)
-        .expect_err("the mode is stopped");
+    let failure =
+        solve(&lv, VprkLobattoIIIAIIIB3, q0, p0, &watched).expect_err("the mode is stopped");
     println!("h = {h}: {}", failure.error);
     let IntegrateError::ConstraintDeparture {
         step,
@@ -124,7 +124,7 @@ fn the_constraint_watch_stops_the_lobatto_mode_before_p_leaves_the_constraint() 
         watch_constraint: Watch::Warn,
         ..watched
     };
-    let solution = match integrate::<VprkLobattoIIIAIIIB3, _, 2, N>(&lv, q0, p0, &warned) {
+    let solution = match solve(&lv, VprkLobattoIIIAIIIB3, q0, p0, &warned) {
         Ok(solution) => solution,
         Err(failure) => failure.solution,
     };
@@ -133,8 +133,7 @@ fn the_constraint_watch_stops_the_lobatto_mode_before_p_leaves_the_constraint() 
     let departed = solution.run.departure.expect("the departure is recorded");
     assert_eq!((departed.step, departed.residual), (step, residual));
     assert!(solution.steps() > step);
-    const G: usize = VprkGauss3::UNKNOWN_LAYOUT.len(sparkgen::layout::Dims::uniform(2));
-    let gauss = integrate::<VprkGauss3, _, 2, G>(&lv, q0, p0, &watched)
+    let gauss = solve(&lv, VprkGauss3, q0, p0, &watched)
         .unwrap_or_else(|f| panic!("Gauss(3): {}", f.error));
     println!("Gauss(3): max |φ| {:.2e}", max_constraint(&gauss));
 }

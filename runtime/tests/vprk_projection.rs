@@ -14,10 +14,11 @@
 
 use sparkgen::error::IntegrateError;
 use sparkgen::generated::steppers::{VprkGauss2, VprkGauss3, VsparkPrimaryGlrkpMidpoint3};
-use sparkgen::integrate::{Options, Watch, integrate};
+use sparkgen::integrate::{Options, Watch};
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solution::Solution;
+use sparkgen::solve;
 use sparkgen::solve::NewtonOptions;
 use sparkgen::stage::StageMethod;
 
@@ -39,13 +40,13 @@ fn defects(solution: &Solution<2>) -> (Vec<f64>, Vec<f64>) {
         .unzip()
 }
 
-fn run<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(h: f64, steps: usize) -> Solution<2> {
-    run_with::<M, N>(&Options::new(h, steps))
+fn run<M: StageMethod<LotkaVolterra2d, 2> + Default>(h: f64, steps: usize) -> Solution<2> {
+    run_with::<M>(&Options::new(h, steps))
 }
 
-fn run_with<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(options: &Options) -> Solution<2> {
+fn run_with<M: StageMethod<LotkaVolterra2d, 2> + Default>(options: &Options) -> Solution<2> {
     let (q0, p0) = LV.initial(LotkaVolterra2d::UPSTREAM_Q0);
-    integrate::<M, _, 2, N>(&LV, q0, p0, options)
+    solve(&LV, M::default(), q0, p0, options)
         .unwrap_or_else(|failure| panic!("{}: {}", M::NAME, failure.error))
 }
 
@@ -58,9 +59,8 @@ fn max(v: &[f64]) -> f64 {
 #[test]
 fn the_midpoint_projection_holds_the_constraint_that_vprk_gauss_lets_wander() {
     let (h, steps) = (0.05, 200_000);
-    let (phi_free, energy_free) = defects(&run::<VprkGauss3, 6>(h, steps));
-    let (phi_projected, energy_projected) =
-        defects(&run::<VsparkPrimaryGlrkpMidpoint3, 8>(h, steps));
+    let (phi_free, energy_free) = defects(&run::<VprkGauss3>(h, steps));
+    let (phi_projected, energy_projected) = defects(&run::<VsparkPrimaryGlrkpMidpoint3>(h, steps));
     let [phi_free, energy_free, phi_projected, energy_projected] = [
         max(&phi_free),
         max(&energy_free),
@@ -84,7 +84,7 @@ fn the_midpoint_projection_holds_the_constraint_that_vprk_gauss_lets_wander() {
 #[test]
 fn the_projected_energy_error_is_bounded_at_a_large_step() {
     let (h, steps) = (0.2, 50_000);
-    let (phi, energy) = defects(&run::<VsparkPrimaryGlrkpMidpoint3, 8>(h, steps));
+    let (phi, energy) = defects(&run::<VsparkPrimaryGlrkpMidpoint3>(h, steps));
     let (first, second) = energy.split_at(steps / 2);
     let (first, second) = (max(first), max(second));
     println!(
@@ -118,7 +118,7 @@ fn the_default_newton_stop_drifts_linearly_at_a_small_step_and_a_tight_one_does_
         ..default
     };
     let halves = |options: &Options| {
-        let solution = run_with::<VsparkPrimaryGlrkpMidpoint3, 8>(options);
+        let solution = run_with::<VsparkPrimaryGlrkpMidpoint3>(options);
         let iterations = solution.stats.iter().map(|s| s.iterations).sum::<usize>() as f64;
         let (_, energy) = defects(&solution);
         let (first, _) = energy.split_at(steps / 2);
@@ -157,7 +157,7 @@ fn the_default_newton_stop_drifts_linearly_at_a_small_step_and_a_tight_one_does_
 fn vprk_gauss2_loses_lotka_volterra_over_long_runs() {
     let (q0, p0) = LV.initial(LotkaVolterra2d::UPSTREAM_Q0);
     for (h, steps) in [(0.1, 100_000), (0.05, 200_000)] {
-        let stopped = integrate::<VprkGauss2, _, 2, 4>(&LV, q0, p0, &Options::new(h, steps));
+        let stopped = solve(&LV, VprkGauss2, q0, p0, &Options::new(h, steps));
         let failure = stopped.expect_err("VPRK Gauss(2) finished T = 10⁴");
         println!(
             "h = {h}: stopped after {} steps: {}",
@@ -174,7 +174,7 @@ fn vprk_gauss2_loses_lotka_volterra_over_long_runs() {
         watch_constraint: Watch::Off,
         ..Options::new(0.05, 200_000)
     };
-    let (phi, energy) = defects(&run_with::<VprkGauss2, 4>(&unwatched));
+    let (phi, energy) = defects(&run_with::<VprkGauss2>(&unwatched));
     let (first, _) = energy.split_at(20_000);
     println!(
         "h = 0.05: energy error {:.2e} by T = 10³, {:.2e} by T = 10⁴; max |ϕ| {:.2e}",

@@ -11,20 +11,22 @@
 //! - HSPARKsecondary is VSPARKsecondary; HSPARKprimary holds the constraint, on the view and on
 //!   the derived `LotkaVolterraDirac`; and on the pendulum's index-2 form, where `v ≠ 0`, every
 //!   family reaches its declared order.
+#[path = "support/step_difference.rs"]
+mod step_difference;
+
 use nalgebra::SVector;
 use sparkgen::amplification::multiplier_amplification;
-use sparkgen::cli::registry::unknowns;
 use sparkgen::diagnostics::{empirical_order, gauss8};
 use sparkgen::error::IntegrateError;
 use sparkgen::generated::steppers::*;
 use sparkgen::holonomic::problems::Pendulum;
+use sparkgen::integrate::Options;
 use sparkgen::integrate::multiplier_watch;
-use sparkgen::integrate::{Options, Stepper, integrate};
-use sparkgen::layout::Dims;
 use sparkgen::problem::{DegenerateLagrangian, DiracHamiltonian, LagrangianDae};
 use sparkgen::problems::{HamiltonianPendulum, LotkaVolterra2d, LotkaVolterraDirac};
-use sparkgen::solve::NewtonOptions;
+use sparkgen::solve;
 use sparkgen::stage::StageMethod;
+use step_difference::{driver, largest_step_difference};
 
 const STEPS: usize = 100;
 const H: f64 = 0.1;
@@ -33,44 +35,23 @@ const VIEW: DiracHamiltonian<LotkaVolterra2d> = DiracHamiltonian(LV);
 
 /// Along the trajectory of `B` (on Lotka–Volterra), the largest difference of one step of `A`
 /// (on its view `DiracHamiltonian`) and of `B` from the same state `(q_n, p_n)`.
-fn step_map_distance<A, B, const NA: usize, const NB: usize>() -> f64
+fn step_map_distance<A, B>() -> f64
 where
     A: StageMethod<DiracHamiltonian<LotkaVolterra2d>, 2>,
     B: StageMethod<LotkaVolterra2d, 2>,
 {
-    let mut q = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
-    let mut p = LV.theta(&q);
-    let newton = NewtonOptions::default();
-    let mut a = Stepper::<A, _, 2, NA>::new(&VIEW, H, newton).expect("valid step size");
-    let mut b = Stepper::<B, _, 2, NB>::new(&LV, H, newton).expect("valid step size");
-    a.start_multiplier(&q, &p).expect("consistent start");
-    let mut worst = 0.0f64;
-    for n in 0..STEPS {
-        let t = n as f64 * H;
-        let (qa, pa, _) = a
-            .step(&q, &p, n + 1, t)
-            .unwrap_or_else(|e| panic!("{}: {e}", A::NAME));
-        let (qb, pb, _) = b
-            .step(&q, &p, n + 1, t)
-            .unwrap_or_else(|e| panic!("{}: {e}", B::NAME));
-        worst = worst.max((qa - qb).amax()).max((pa - pb).amax());
-        (q, p) = (qb, pb);
-    }
-    worst
+    let (q, p) = LV.initial(LotkaVolterra2d::SPARK_TEST_Q0);
+    let mut a = driver::<A, _, 2>(&VIEW, H);
+    a.start_multiplier(q.as_slice(), p.as_slice())
+        .expect("consistent start");
+    let mut b = driver::<B, _, 2>(&LV, H);
+    largest_step_difference((&mut b, &mut a), (q, p), H, STEPS)
 }
 
 /// `(name, step-map distance)` of the Hamiltonian-DAE stepper `$a` against `$b`.
 macro_rules! against {
     ($a:ident, $b:ident) => {
-        (
-            stringify!($a),
-            step_map_distance::<
-                $a<2>,
-                $b,
-                { unknowns(&$a::<2>::UNKNOWN_LAYOUT, Dims::new(2, 2)) },
-                { unknowns(&$b::UNKNOWN_LAYOUT, Dims::uniform(2)) },
-            >(),
-        )
+        (stringify!($a), step_map_distance::<$a<2>, $b>())
     };
 }
 
@@ -131,15 +112,15 @@ fn hpark_gauss_is_spark_glvprk() {
     }
 }
 
-/// `integrate` of `M` over `steps` steps of size `h`: the error it stops with and the number of
+/// `solve` with `M` over `steps` steps of size `h`: the error it stops with and the number of
 /// steps integrated, after checking that every state it returns is finite.
-fn stops_with<M, const N: usize>(h: f64, steps: usize) -> (Option<IntegrateError>, usize)
+fn stops_with<M>(h: f64, steps: usize) -> (Option<IntegrateError>, usize)
 where
-    M: StageMethod<DiracHamiltonian<LotkaVolterra2d>, 2>,
+    M: StageMethod<DiracHamiltonian<LotkaVolterra2d>, 2> + Default,
 {
     let q0 = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
     let options = Options::new(h, steps);
-    let (solution, error) = match integrate::<M, _, 2, N>(&VIEW, q0, LV.theta(&q0), &options) {
+    let (solution, error) = match solve(&VIEW, M::default(), q0, LV.theta(&q0), &options) {
         Ok(solution) => (solution, None),
         Err(failure) => (failure.solution, Some(failure.error)),
     };
@@ -170,27 +151,27 @@ fn hpark_lobatto_stops_at_its_parasitic_multiplier_mode() {
         let runs = [
             (
                 "IIIA–IIIB(2)",
-                stops_with::<HparkLobattoIIIAIIIB2<2>, 20>(h, 1000),
+                stops_with::<HparkLobattoIIIAIIIB2<2>>(h, 1000),
             ),
             (
                 "IIIA–IIIB(3)",
-                stops_with::<HparkLobattoIIIAIIIB3<2>, 30>(h, 1000),
+                stops_with::<HparkLobattoIIIAIIIB3<2>>(h, 1000),
             ),
             (
                 "IIIA–IIIB(4)",
-                stops_with::<HparkLobattoIIIAIIIB4<2>, 40>(h, 1000),
+                stops_with::<HparkLobattoIIIAIIIB4<2>>(h, 1000),
             ),
             (
                 "IIIB–IIIA(2)",
-                stops_with::<HparkLobattoIIIBIIIA2<2>, 20>(h, 1000),
+                stops_with::<HparkLobattoIIIBIIIA2<2>>(h, 1000),
             ),
             (
                 "IIIB–IIIA(3)",
-                stops_with::<HparkLobattoIIIBIIIA3<2>, 30>(h, 1000),
+                stops_with::<HparkLobattoIIIBIIIA3<2>>(h, 1000),
             ),
             (
                 "IIIB–IIIA(4)",
-                stops_with::<HparkLobattoIIIBIIIA4<2>, 40>(h, 1000),
+                stops_with::<HparkLobattoIIIBIIIA4<2>>(h, 1000),
             ),
         ];
         for (name, (error, steps)) in runs {
@@ -222,19 +203,25 @@ fn hpark_lobatto_stops_at_its_parasitic_multiplier_mode() {
 
 /// `ρ(R)` (`sparkgen::amplification`) of the first step from the SPARK test configuration with
 /// the consistent `λ_0`.
-fn first_step_amplification<M, P, const N: usize>(problem: &P, h: f64) -> f64
+fn first_step_amplification<M, P>(problem: &P, h: f64) -> f64
 where
     M: StageMethod<P, 2>,
 {
     let q = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
     let p = LV.theta(&q);
-    let mut stepper =
-        Stepper::<M, P, 2, N>::new(problem, h, NewtonOptions::default()).expect("valid step size");
-    stepper.start_multiplier(&q, &p).expect("consistent start");
+    let mut stepper = driver::<M, P, 2>(problem, h);
+    stepper
+        .start_multiplier(q.as_slice(), p.as_slice())
+        .expect("consistent start");
     let lambda = stepper.multiplier().expect("carried").to_vec();
-    let (q1, p1, _) = stepper
-        .step(&q, &p, 1, 0.0)
+    stepper
+        .step(q.as_slice(), p.as_slice(), 1, 0.0)
         .unwrap_or_else(|e| panic!("{}: {e}", M::NAME));
+    let (q1, p1) = stepper.state();
+    let (q1, p1) = (
+        SVector::from_column_slice(q1),
+        SVector::from_column_slice(p1),
+    );
     multiplier_amplification::<M, P, 2>(
         problem,
         h,
@@ -255,14 +242,13 @@ where
 fn multiplier_amplification_does_not_shrink_with_h_for_hpark_lobatto_s_2_3() {
     let steps = [0.1, 0.01, 0.001];
     macro_rules! amplifications {
-        ($problem:expr, $dims:expr; $($ty:ty),*) => {[$(
+        ($problem:expr; $($ty:ty),*) => {[$(
             (stringify!($ty), steps.map(|h| {
-                first_step_amplification::<$ty, _, { unknowns(&<$ty>::UNKNOWN_LAYOUT, $dims) }>(
-                    $problem, h)
+                first_step_amplification::<$ty, _>($problem, h)
             }))
         ),*]};
     }
-    let parasitic = amplifications!(&VIEW, Dims::new(2, 2);
+    let parasitic = amplifications!(&VIEW;
         HparkLobattoIIIAIIIB2<2>, HparkLobattoIIIAIIIB3<2>,
         HparkLobattoIIIBIIIA2<2>, HparkLobattoIIIBIIIA3<2>);
     for (name, rho) in parasitic {
@@ -272,9 +258,9 @@ fn multiplier_amplification_does_not_shrink_with_h_for_hpark_lobatto_s_2_3() {
             .fold((f64::MAX, 0.0f64), |(l, u), r| (l.min(*r), u.max(*r)));
         assert!(low >= 1.5 && high - low <= 0.1 * low, "{name}: {rho:?}");
     }
-    let neutral = amplifications!(&VIEW, Dims::new(2, 2);
+    let neutral = amplifications!(&VIEW;
         HparkLobattoIIIAIIIB4<2>, HparkLobattoIIIBIIIA4<2>);
-    let bounded = amplifications!(&LV, Dims::uniform(2);
+    let bounded = amplifications!(&LV;
         VparkGlrkpSymplectic1, VparkGlrkpSymplectic2, VparkLobattoIIIBIIIApSymplectic2);
     for (name, rho) in neutral.into_iter().chain(bounded) {
         println!("{name}: ρ(R) = {rho:?} at h = {steps:?}");
@@ -298,15 +284,13 @@ fn the_watch_separates_bounded_from_parasitic_vpark_multipliers() {
         ($expect:expr; $($ty:ident),*) => {$({
             type S = $ty<2>;
             let name = <S as StageMethod<LagrangianDae<LotkaVolterra2d>, 2>>::NAME;
-            let on_view = integrate::<S, _, 2, { unknowns(&S::UNKNOWN_LAYOUT, Dims::new(2, 2)) }>(
-                &view, q0, LV.theta(&q0), &options);
+            let on_view = solve(&view, S::default(), q0, LV.theta(&q0), &options);
             $expect(name, on_view.map(|_| ()).map_err(|f| f.error));
         })*};
     }
     macro_rules! degenerate_runs {
         ($expect:expr; $($ty:ident),*) => {$({
-            let run = integrate::<$ty, _, 2, { unknowns(&$ty::UNKNOWN_LAYOUT, Dims::uniform(2)) }>(
-                &LV, q0, LV.theta(&q0), &options);
+            let run = solve(&LV, $ty, q0, LV.theta(&q0), &options);
             $expect(stringify!($ty), run.map(|_| ()).map_err(|f| f.error));
         })*};
     }
@@ -360,9 +344,8 @@ fn hspark_lobatto_holds_the_constraint_to_round_off() {
     macro_rules! worst {
         ($($ty:ident),*) => {[$({
             type S = $ty<2>;
-            let solution = integrate::<S, _, 2, { unknowns(&S::UNKNOWN_LAYOUT, Dims::new(2, 2)) }>(
-                &VIEW, q0, LV.theta(&q0), &options)
-            .unwrap_or_else(|f| panic!("{}: {}", stringify!($ty), f.error));
+            let solution = solve(&VIEW, S::default(), q0, LV.theta(&q0), &options)
+                .unwrap_or_else(|f| panic!("{}: {}", stringify!($ty), f.error));
             let phi = solution
                 .q
                 .iter()
@@ -524,11 +507,10 @@ fn hspark_primary_holds_the_constraint_on_view_and_derived_problem() {
     macro_rules! runs {
         ($($ty:ident),*) => {[$({
             type S = $ty<2>;
-            const N: usize = unknowns(&S::UNKNOWN_LAYOUT, Dims::new(2, 2));
             let name = stringify!($ty);
-            let on_view = integrate::<S, _, 2, N>(&VIEW, q0, LV.theta(&q0), &options)
+            let on_view = solve(&VIEW, S::default(), q0, LV.theta(&q0), &options)
                 .unwrap_or_else(|f| panic!("{name}: {}", f.error));
-            let on_derived = integrate::<S, _, 2, N>(&derived, q0, LV.theta(&q0), &options)
+            let on_derived = solve(&derived, S::default(), q0, LV.theta(&q0), &options)
                 .unwrap_or_else(|f| panic!("{name} (derived): {}", f.error));
             let phi = on_view
                 .q
@@ -602,13 +584,12 @@ fn hamiltonian_families_on_the_index_two_pendulum() {
     macro_rules! check {
         ($($ty:ident => $expected:expr),* $(,)?) => {$({
             type S = $ty<1>;
-            const N: usize = unknowns(&S::UNKNOWN_LAYOUT, Dims::new(2, 1));
             let name = stringify!($ty);
             let errors: Result<Vec<f64>, IntegrateError> = n
                 .iter()
                 .map(|&steps| {
                     let options = Options::new(1.0 / steps as f64, steps);
-                    integrate::<S, _, 2, N>(&pendulum, q0, p0, &options)
+                    solve(&pendulum, S::default(), q0, p0, &options)
                         .map(|solution| (solution.q[steps] - reference).amax())
                         .map_err(|f| f.error)
                 })

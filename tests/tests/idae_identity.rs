@@ -6,27 +6,20 @@
 #[path = "support/step_difference.rs"]
 mod step_difference;
 
-use sparkgen::cli::registry::unknowns;
 use sparkgen::generated::steppers::*;
-use sparkgen::layout::Dims;
 use sparkgen::problem::LagrangianDae;
 use sparkgen::problems::LotkaVolterra2d;
-use step_difference::largest_step_difference;
+use step_difference::{driver, largest_step_difference};
 
 macro_rules! identity {
     ($($name:ident: $own:ty, $dae:ty;)*) => {$(
         #[test]
         fn $name() {
             let lv = LotkaVolterra2d::SPARK_TEST;
-            let d = largest_step_difference::<
-                $own,
-                $dae,
-                _,
-                _,
-                2,
-                { unknowns(&<$own>::UNKNOWN_LAYOUT, Dims::uniform(2)) },
-                { unknowns(&<$dae>::UNKNOWN_LAYOUT, Dims::uniform(2)) },
-            >((&lv, &LagrangianDae(lv)), lv.initial(LotkaVolterra2d::SPARK_TEST_Q0), 0.1, 100);
+            let dae = LagrangianDae(lv);
+            let drivers = (&mut driver::<$own, _, 2>(&lv, 0.1), &mut driver::<$dae, _, 2>(&dae, 0.1));
+            let start = lv.initial(LotkaVolterra2d::SPARK_TEST_Q0);
+            let d = largest_step_difference(drivers, start, 0.1, 100);
             println!("{}: {d:e}", stringify!($own));
             assert!(d <= 1e-13, "{} and its implicit-DAE stepper differ by {d:e}", stringify!($own));
         }

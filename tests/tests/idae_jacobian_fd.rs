@@ -8,7 +8,6 @@ mod fd;
 
 use fd::{Rng, largest_discrepancy};
 use nalgebra::SVector;
-use sparkgen::cli::registry::unknowns;
 use sparkgen::layout::Dims;
 use sparkgen::problem::{DegenerateLagrangian, DiracHamiltonian, LagrangianDae};
 use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d};
@@ -33,7 +32,7 @@ macro_rules! implicit_steppers {
             vec![$({
                 type Lv = sparkgen::generated::steppers::$hty<2>;
                 (stringify!($hty), largest_discrepancy::<
-                    Lv, _, { unknowns(&Lv::UNKNOWN_LAYOUT, Dims::new(2, 2)) }
+                    Lv, _, { Lv::UNKNOWN_LAYOUT.len(Dims::new(2, 2)) }
                 >(&view, rng, lv_state))
             }),*]
         }
@@ -52,10 +51,10 @@ macro_rules! implicit_steppers {
                 type Lv = sparkgen::generated::steppers::$ty<2>;
                 type Pendulum = sparkgen::generated::steppers::$ty<1>;
                 out.push((stringify!($ty), largest_discrepancy::<
-                    Lv, _, { unknowns(&Lv::UNKNOWN_LAYOUT, Dims::new(2, 2)) }
+                    Lv, _, { Lv::UNKNOWN_LAYOUT.len(Dims::new(2, 2)) }
                 >(&lv, rng, lv_state)));
                 out.push((stringify!($ty), largest_discrepancy::<
-                    Pendulum, _, { unknowns(&Pendulum::UNKNOWN_LAYOUT, Dims::new(2, 1)) }
+                    Pendulum, _, { Pendulum::UNKNOWN_LAYOUT.len(Dims::new(2, 1)) }
                 >(&pendulum, rng, pendulum_state)));
             })*
             out

@@ -15,15 +15,14 @@
 mod step_difference;
 
 use nalgebra::SVector;
-use sparkgen::cli::registry::unknowns;
 use sparkgen::diagnostics::{empirical_order, gauss8};
 use sparkgen::generated::steppers::*;
-use sparkgen::integrate::{Options, integrate};
-use sparkgen::layout::Dims;
+use sparkgen::integrate::Options;
 use sparkgen::problem::{DegenerateLagrangian, ImplicitDae, Lagrangian, LagrangianOde};
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::solve;
 use sparkgen::stage::StageMethod;
-use step_difference::largest_step_difference;
+use step_difference::{driver, largest_step_difference};
 
 /// Lotka–Volterra 2d written as a general Lagrangian.
 #[derive(Lagrangian)]
@@ -84,15 +83,9 @@ macro_rules! vprk_identity {
     ($($vprk:ident, $vpark:ident;)*) => {$({
         let lv = LotkaVolterra2d::SPARK_TEST;
         let l = LagrangianOde(LotkaVolterraL { a1: lv.a1, a2: lv.a2, b1: lv.b1, b2: lv.b2 });
-        let d = largest_step_difference::<
-            $vprk,
-            $vpark<0>,
-            _,
-            _,
-            2,
-            { unknowns(&$vprk::UNKNOWN_LAYOUT, Dims::uniform(2)) },
-            { unknowns(&$vpark::<0>::UNKNOWN_LAYOUT, Dims::new(2, 0)) },
-        >((&lv, &l), lv.initial(LotkaVolterra2d::SPARK_TEST_Q0), 0.1, 100);
+        let drivers = (&mut driver::<$vprk, _, 2>(&lv, 0.1), &mut driver::<$vpark<0>, _, 2>(&l, 0.1));
+        let start = lv.initial(LotkaVolterra2d::SPARK_TEST_Q0);
+        let d = largest_step_difference(drivers, start, 0.1, 100);
         println!("{}: {d:e}", stringify!($vpark));
         assert!(d <= 1e-13, "{} and {} differ by {d:e}", stringify!($vprk), stringify!($vpark));
     })*};
@@ -109,7 +102,7 @@ fn vpark_gauss_on_a_lagrangian_without_constraints_is_vprk_gauss() {
 }
 
 /// `(h, |x_N − x(1)|)` over the sweep `h = 1/n`, and the largest Newton residual.
-fn sweep<M: StageMethod<Ode<VariableMass>, 1>, const N: usize>() -> (Vec<f64>, Vec<f64>, f64) {
+fn sweep<M: StageMethod<Ode<VariableMass>, 1> + Default>() -> (Vec<f64>, Vec<f64>, f64) {
     let reference = gauss8(
         |z| SVector::from([z[1], -z[0] * (1.0 + z[1] * z[1]) / (1.0 + z[0] * z[0])]),
         SVector::from([0.5, 0.3]),
@@ -120,8 +113,14 @@ fn sweep<M: StageMethod<Ode<VariableMass>, 1>, const N: usize>() -> (Vec<f64>, V
     let mut out = (Vec::new(), Vec::new(), 0.0f64);
     for n in [4, 6, 8, 12, 16] {
         let h = 1.0 / n as f64;
-        let s = integrate::<M, _, 1, N>(&LagrangianOde(VariableMass), q0, p0, &Options::new(h, n))
-            .unwrap_or_else(|f| panic!("{}: {}", M::NAME, f.error));
+        let s = solve(
+            &LagrangianOde(VariableMass),
+            M::default(),
+            q0,
+            p0,
+            &Options::new(h, n),
+        )
+        .unwrap_or_else(|f| panic!("{}: {}", M::NAME, f.error));
         out.0.push(h);
         out.1
             .push(s.q.last().map_or(f64::NAN, |q| (q[0] - reference[0]).abs()));
@@ -131,8 +130,8 @@ fn sweep<M: StageMethod<Ode<VariableMass>, 1>, const N: usize>() -> (Vec<f64>, V
     out
 }
 
-fn order<M: StageMethod<Ode<VariableMass>, 1>, const N: usize>(declared: f64) {
-    let (h, errors, newton) = sweep::<M, N>();
+fn order<M: StageMethod<Ode<VariableMass>, 1> + Default>(declared: f64) {
+    let (h, errors, newton) = sweep::<M>();
     assert!(newton <= 1e-13, "{}: Newton residual {newton:e}", M::NAME);
     let fit = empirical_order(&h, &errors, 1e-13).unwrap_or_else(|e| panic!("{e}"));
     println!(
@@ -148,20 +147,14 @@ fn order<M: StageMethod<Ode<VariableMass>, 1>, const N: usize>(declared: f64) {
     );
 }
 
-macro_rules! n {
-    ($t:ty) => {
-        unknowns(&<$t>::UNKNOWN_LAYOUT, Dims::new(1, 0))
-    };
-}
-
 #[test]
 fn vpark_gauss_reaches_order_2s_on_a_regular_lagrangian() {
     type G1 = IdaeVparkGlrkpSymplectic1<0>;
     type G2 = IdaeVparkGlrkpSymplectic2<0>;
     type G3 = IdaeVparkGlrkpSymplectic3<0>;
-    order::<G1, { n!(G1) }>(2.0);
-    order::<G2, { n!(G2) }>(4.0);
-    order::<G3, { n!(G3) }>(6.0);
+    order::<G1>(2.0);
+    order::<G2>(4.0);
+    order::<G3>(6.0);
 }
 
 #[test]
@@ -170,7 +163,7 @@ fn vpark_gauss_keeps_the_energy_of_a_regular_lagrangian_without_drift() {
     let (q0, p0) = initial();
     let view = LagrangianOde(VariableMass);
     let steps = 10_000;
-    let s = integrate::<G2, _, 1, { n!(G2) }>(&view, q0, p0, &Options::new(0.1, steps))
+    let s = solve(&view, G2::default(), q0, p0, &Options::new(0.1, steps))
         .unwrap_or_else(|f| panic!("{}", f.error));
     let e0 = energy(0.5, 0.3);
     let errors: Vec<f64> =
@@ -201,6 +194,6 @@ fn vpark_gauss_keeps_the_energy_of_a_regular_lagrangian_without_drift() {
 fn vpark_lobatto_reaches_2s_minus_2_on_a_regular_lagrangian() {
     type A3 = IdaeVparkLobattoIIIAIIIBpSymplectic3<0>;
     type B3 = IdaeVparkLobattoIIIBIIIApSymplectic3<0>;
-    order::<A3, { n!(A3) }>(4.0);
-    order::<B3, { n!(B3) }>(4.0);
+    order::<A3>(4.0);
+    order::<B3>(4.0);
 }

@@ -6,8 +6,9 @@
 use sparkgen::diagnostics::{max_constraint_residual, max_relative_energy_error};
 use sparkgen::error::IntegrateError;
 use sparkgen::generated::steppers::*;
-use sparkgen::integrate::{Options, integrate};
+use sparkgen::integrate::Options;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::solve;
 
 /// One run: the method, `max |φ|` and the relative energy error over the accepted steps, mean
 /// Newton iterations, and the error that stopped the run early, if any.
@@ -29,15 +30,15 @@ const SPARK_TEST: Configuration = (LotkaVolterra2d::SPARK_TEST, LotkaVolterra2d:
 /// Upstream's defaults.
 const UPSTREAM: Configuration = (LotkaVolterra2d::UPSTREAM, LotkaVolterra2d::UPSTREAM_Q0);
 
-/// Runs `$method` (`$n` unknowns) for 1000 steps at h = 0.1 from the configuration `$config`
+/// Runs `$method` for 1000 steps at h = 0.1 from the configuration `$config`
 /// with Newton tolerance factor `$c`.
 macro_rules! run {
-    ($method:ty, $n:literal, $config:expr, $c:expr) => {{
+    ($method:ident, $config:expr, $c:expr) => {{
         let (lv, q0) = $config;
         let (q0, p0) = lv.initial(q0);
         let mut options = Options::new(0.1, 1000);
         options.newton.tolerance_factor = $c;
-        let (solution, error) = match integrate::<$method, _, 2, $n>(&lv, q0, p0, &options) {
+        let (solution, error) = match solve(&lv, $method, q0, p0, &options) {
             Ok(solution) => (solution, None),
             Err(failure) => (failure.solution, Some(failure.error)),
         };
@@ -56,24 +57,24 @@ macro_rules! run {
 /// All six families, s = 2, 3, 4.
 fn all_runs(config: Configuration, c: f64) -> Vec<Run> {
     vec![
-        run!(SlrkLobattoIIIAB2, 10, config, c),
-        run!(SlrkLobattoIIIAB3, 14, config, c),
-        run!(SlrkLobattoIIIAB4, 18, config, c),
-        run!(SlrkLobattoIIIBA2, 10, config, c),
-        run!(SlrkLobattoIIIBA3, 14, config, c),
-        run!(SlrkLobattoIIIBA4, 18, config, c),
-        run!(SlrkLobattoIIICCBar2, 10, config, c),
-        run!(SlrkLobattoIIICCBar3, 14, config, c),
-        run!(SlrkLobattoIIICCBar4, 18, config, c),
-        run!(SlrkLobattoIIICBarC2, 10, config, c),
-        run!(SlrkLobattoIIICBarC3, 14, config, c),
-        run!(SlrkLobattoIIICBarC4, 18, config, c),
-        run!(SlrkLobattoIIID2, 10, config, c),
-        run!(SlrkLobattoIIID3, 14, config, c),
-        run!(SlrkLobattoIIID4, 18, config, c),
-        run!(SlrkLobattoIIIE2, 10, config, c),
-        run!(SlrkLobattoIIIE3, 14, config, c),
-        run!(SlrkLobattoIIIE4, 18, config, c),
+        run!(SlrkLobattoIIIAB2, config, c),
+        run!(SlrkLobattoIIIAB3, config, c),
+        run!(SlrkLobattoIIIAB4, config, c),
+        run!(SlrkLobattoIIIBA2, config, c),
+        run!(SlrkLobattoIIIBA3, config, c),
+        run!(SlrkLobattoIIIBA4, config, c),
+        run!(SlrkLobattoIIICCBar2, config, c),
+        run!(SlrkLobattoIIICCBar3, config, c),
+        run!(SlrkLobattoIIICCBar4, config, c),
+        run!(SlrkLobattoIIICBarC2, config, c),
+        run!(SlrkLobattoIIICBarC3, config, c),
+        run!(SlrkLobattoIIICBarC4, config, c),
+        run!(SlrkLobattoIIID2, config, c),
+        run!(SlrkLobattoIIID3, config, c),
+        run!(SlrkLobattoIIID4, config, c),
+        run!(SlrkLobattoIIIE2, config, c),
+        run!(SlrkLobattoIIIE3, config, c),
+        run!(SlrkLobattoIIIE4, config, c),
     ]
 }
 

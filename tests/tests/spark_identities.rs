@@ -7,24 +7,33 @@
 //! - SPARK over the Lobatto pairs IIIA–IIIB and IIIB–IIIA, corrected (no null vector, no μ),
 //!   against SLRK over the same pair: the two reach the same order 2s − 2; whether they are the
 //!   same map is measured here.
+#[path = "support/step_difference.rs"]
+mod step_difference;
+
 use nalgebra::SVector;
-use sparkgen::cli::registry::unknowns;
 use sparkgen::generated::steppers::*;
-use sparkgen::integrate::{Options, Stepper, integrate};
+use sparkgen::integrate::Options;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
-use sparkgen::solve::NewtonOptions;
+use sparkgen::solve;
 use sparkgen::stage::StageMethod;
+use step_difference::{driver, largest_step_difference};
 
 const STEPS: usize = 100;
 const H: f64 = 0.1;
 
-fn run<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>()
+fn run<M: StageMethod<LotkaVolterra2d, 2> + Default>()
 -> (Vec<SVector<f64, 2>>, Vec<SVector<f64, 2>>) {
     let lv = LotkaVolterra2d::SPARK_TEST;
     let q0 = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
-    let solution = integrate::<M, _, 2, N>(&lv, q0, lv.theta(&q0), &Options::new(H, STEPS))
-        .unwrap_or_else(|f| panic!("{}: {}", M::NAME, f.error));
+    let solution = solve(
+        &lv,
+        M::default(),
+        q0,
+        lv.theta(&q0),
+        &Options::new(H, STEPS),
+    )
+    .unwrap_or_else(|f| panic!("{}: {}", M::NAME, f.error));
     (solution.q, solution.p)
 }
 
@@ -43,41 +52,33 @@ fn distance(
 /// Along the trajectory of `B`, the largest difference of one step of `A` and of `B` from the
 /// same state `(q_n, p_n)`: the distance of the two step maps, free of the round-off that
 /// accumulates along two separately computed trajectories.
-fn step_map_distance<A, B, const NA: usize, const NB: usize>() -> f64
+fn step_map_distance<A, B>() -> f64
 where
     A: StageMethod<LotkaVolterra2d, 2>,
     B: StageMethod<LotkaVolterra2d, 2>,
 {
     let lv = LotkaVolterra2d::SPARK_TEST;
-    let mut q = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
-    let mut p = lv.theta(&q);
-    let newton = NewtonOptions::default();
-    let mut a = Stepper::<A, _, 2, NA>::new(&lv, H, newton).expect("valid step size");
-    let mut b = Stepper::<B, _, 2, NB>::new(&lv, H, newton).expect("valid step size");
-    let mut worst = 0.0f64;
-    for n in 0..STEPS {
-        let t = n as f64 * H;
-        let (qa, pa, _) = a.step(&q, &p, n + 1, t).expect("A converges");
-        let (qb, pb, _) = b.step(&q, &p, n + 1, t).expect("B converges");
-        worst = worst.max((qa - qb).amax()).max((pa - pb).amax());
-        (q, p) = (qb, pb);
-    }
-    worst
+    let start = lv.initial(LotkaVolterra2d::SPARK_TEST_Q0);
+    let drivers = (
+        &mut driver::<B, _, 2>(&lv, H),
+        &mut driver::<A, _, 2>(&lv, H),
+    );
+    largest_step_difference(drivers, start, H, STEPS)
 }
 
 #[test]
 fn spark_glvprk_is_vprk_gauss() {
     let maps = [
-        step_map_distance::<SparkGlvprk1, VprkGauss1, 2, 2>(),
-        step_map_distance::<SparkGlvprk2, VprkGauss2, 4, 4>(),
-        step_map_distance::<SparkGlvprk3, VprkGauss3, 6, 6>(),
-        step_map_distance::<SparkGlvprk4, VprkGauss4, 8, 8>(),
+        step_map_distance::<SparkGlvprk1, VprkGauss1>(),
+        step_map_distance::<SparkGlvprk2, VprkGauss2>(),
+        step_map_distance::<SparkGlvprk3, VprkGauss3>(),
+        step_map_distance::<SparkGlvprk4, VprkGauss4>(),
     ];
     let trajectories = [
-        distance(&run::<SparkGlvprk1, 2>(), &run::<VprkGauss1, 2>()),
-        distance(&run::<SparkGlvprk2, 4>(), &run::<VprkGauss2, 4>()),
-        distance(&run::<SparkGlvprk3, 6>(), &run::<VprkGauss3, 6>()),
-        distance(&run::<SparkGlvprk4, 8>(), &run::<VprkGauss4, 8>()),
+        distance(&run::<SparkGlvprk1>(), &run::<VprkGauss1>()),
+        distance(&run::<SparkGlvprk2>(), &run::<VprkGauss2>()),
+        distance(&run::<SparkGlvprk3>(), &run::<VprkGauss3>()),
+        distance(&run::<SparkGlvprk4>(), &run::<VprkGauss4>()),
     ];
     println!("SPARK GLVPRK(s) against VPRK Gauss(s), s = 1..4, {STEPS} steps of h = {H}:");
     println!("  step maps from the same state: {maps:?}");
@@ -95,32 +96,14 @@ fn spark_glvprk_is_vprk_gauss() {
 #[test]
 fn corrected_spark_lobatto_against_slrk() {
     let ab = [
-        distance(
-            &run::<SparkLobattoIIIAIIIB2, 4>(),
-            &run::<SlrkLobattoIIIAB2, 10>(),
-        ),
-        distance(
-            &run::<SparkLobattoIIIAIIIB3, 6>(),
-            &run::<SlrkLobattoIIIAB3, 14>(),
-        ),
-        distance(
-            &run::<SparkLobattoIIIAIIIB4, 8>(),
-            &run::<SlrkLobattoIIIAB4, 18>(),
-        ),
+        distance(&run::<SparkLobattoIIIAIIIB2>(), &run::<SlrkLobattoIIIAB2>()),
+        distance(&run::<SparkLobattoIIIAIIIB3>(), &run::<SlrkLobattoIIIAB3>()),
+        distance(&run::<SparkLobattoIIIAIIIB4>(), &run::<SlrkLobattoIIIAB4>()),
     ];
     let ba = [
-        distance(
-            &run::<SparkLobattoIIIBIIIA2, 4>(),
-            &run::<SlrkLobattoIIIBA2, 10>(),
-        ),
-        distance(
-            &run::<SparkLobattoIIIBIIIA3, 6>(),
-            &run::<SlrkLobattoIIIBA3, 14>(),
-        ),
-        distance(
-            &run::<SparkLobattoIIIBIIIA4, 8>(),
-            &run::<SlrkLobattoIIIBA4, 18>(),
-        ),
+        distance(&run::<SparkLobattoIIIBIIIA2>(), &run::<SlrkLobattoIIIBA2>()),
+        distance(&run::<SparkLobattoIIIBIIIA3>(), &run::<SlrkLobattoIIIBA3>()),
+        distance(&run::<SparkLobattoIIIBIIIA4>(), &run::<SlrkLobattoIIIBA4>()),
     ];
     println!("max |SPARK − SLRK| over {STEPS} steps, s = 2..4: IIIA–IIIB {ab:?}, IIIB–IIIA {ba:?}");
     for d in ab.iter().chain(&ba) {
@@ -128,23 +111,13 @@ fn corrected_spark_lobatto_against_slrk() {
     }
 }
 
-/// The number of unknowns `N` of a generated stepper on the two-dimensional problems.
-macro_rules! n {
-    ($t:ty) => {
-        unknowns(
-            &<$t as StageMethod<LotkaVolterra2d, 2>>::UNKNOWNS,
-            <$t as StageMethod<LotkaVolterra2d, 2>>::DIMS,
-        )
-    };
-}
-
 /// `(step-map distance, trajectory distance)` of two steppers.
 macro_rules! compare {
     ($a:ty, $b:ty) => {
         (
             stringify!($a),
-            step_map_distance::<$a, $b, { n!($a) }, { n!($b) }>(),
-            distance(&run::<$a, { n!($a) }>(), &run::<$b, { n!($b) }>()),
+            step_map_distance::<$a, $b>(),
+            distance(&run::<$a>(), &run::<$b>()),
         )
     };
 }

@@ -43,13 +43,13 @@ fn vprk_gauss_reaches_order_2s_on_a_linear_one_form() {
     // q̇₁ = q₂, q̇₂ = sin q₁.
     let reference = gauss8(|q| SVector::from([q[1], q[0].sin()]), q0, 1.0, 400);
     println!("degenerate pendulum, |q(1) − q_ref(1)|∞:");
-    let e = errors::<VprkGauss1, _, 2>(&STEPS, &pendulum, q0, reference);
+    let e = errors::<VprkGauss1, _>(&STEPS, &pendulum, q0, reference);
     check_order("VprkGauss1", &STEPS, &e, FLOOR, 2.0);
-    let e = errors::<VprkGauss2, _, 4>(&STEPS, &pendulum, q0, reference);
+    let e = errors::<VprkGauss2, _>(&STEPS, &pendulum, q0, reference);
     check_order("VprkGauss2", &STEPS, &e, FLOOR, 4.0);
-    let e = errors::<VprkGauss3, _, 6>(&LARGE_STEPS, &pendulum, q0, reference);
+    let e = errors::<VprkGauss3, _>(&LARGE_STEPS, &pendulum, q0, reference);
     check_order("VprkGauss3", &LARGE_STEPS, &e, FLOOR, 6.0);
-    let e = errors::<VprkGauss4, _, 8>(&HUGE_STEPS, &pendulum, q0, reference);
+    let e = errors::<VprkGauss4, _>(&HUGE_STEPS, &pendulum, q0, reference);
     check_order("VprkGauss4", &HUGE_STEPS, &e, ORDER_8_FLOOR, 8.0);
 }
 
@@ -60,13 +60,13 @@ fn vprk_gauss_loses_order_on_lotka_volterra() {
     let q0 = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
     let reference = gauss8(lotka_volterra_field(lv), q0, 1.0, 400);
     println!("Lotka–Volterra (SPARK test), |q(1) − q_ref(1)|∞:");
-    let e = errors::<VprkGauss1, _, 2>(&STEPS, &lv, q0, reference);
+    let e = errors::<VprkGauss1, _>(&STEPS, &lv, q0, reference);
     check_order("VprkGauss1", &STEPS, &e, FLOOR, 2.0);
-    let e = errors::<VprkGauss2, _, 4>(&STEPS, &lv, q0, reference);
+    let e = errors::<VprkGauss2, _>(&STEPS, &lv, q0, reference);
     check_order("VprkGauss2", &STEPS, &e, FLOOR, 2.0);
-    let e = errors::<VprkGauss3, _, 6>(&STEPS, &lv, q0, reference);
+    let e = errors::<VprkGauss3, _>(&STEPS, &lv, q0, reference);
     check_order("VprkGauss3", &STEPS, &e, FLOOR, 4.0);
-    let e = errors::<VprkGauss4, _, 8>(&STEPS, &lv, q0, reference);
+    let e = errors::<VprkGauss4, _>(&STEPS, &lv, q0, reference);
     check_order("VprkGauss4", &STEPS, &e, FLOOR, 4.0);
     println!(
         "Why: for L = ϑ(q)·v − H(q) the velocities are algebraic: the Euler–Lagrange equations are an\n\

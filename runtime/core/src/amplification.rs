@@ -22,7 +22,7 @@ use crate::kind::{Access, State};
 use crate::layout::{Dims, Layout};
 use crate::rows::RowMajor;
 use crate::solve::{Dynamic, Lu};
-use crate::stage::{MultiplierUpdate, StageMethod, Tangent, TangentStorage};
+use crate::stage::{MultiplierUpdate, StageMethod, Tangent};
 
 /// Repeated squarings in [`spectral_radius`]: `ρ ≈ ‖A^1024‖∞^(1/1024)`, an upper estimate
 /// whose excess from a Jordan block of size k or an eigenvector basis of condition κ is at most

@@ -8,7 +8,7 @@
 
 use crate::layout::{Dims, Layout};
 use crate::rows::{RowMajor, TangentRows};
-use crate::solve::{Dynamic, Fixed, Lu, NonlinearSystem, SingularMatrix, Space};
+use crate::solve::{Dynamic, Lu, NonlinearSystem, SingularMatrix, Space};
 use nalgebra::{SMatrix, SVector};
 use std::cell::RefCell;
 use std::marker::PhantomData;
@@ -119,47 +119,9 @@ impl MultiplierUpdate {
     }
 }
 
-/// Partial derivatives of one step `r(x; q, p) = 0`, `(q₁, p₁) = Ψ(x; q, p)`:
-/// `∂r/∂q`, `∂r/∂p` (N×D), `∂q₁/∂x`, `∂p₁/∂x` (D×N) and the explicit `∂(q₁, p₁)/∂(q, p)` (D×D).
-#[derive(Clone, Debug, PartialEq)]
-pub struct TangentBlocks<const D: usize, const N: usize> {
-    /// `∂r/∂q`.
-    pub r_q: [[f64; D]; N],
-    /// `∂r/∂p`.
-    pub r_p: [[f64; D]; N],
-    /// `∂q₁/∂x`.
-    pub q_x: [[f64; N]; D],
-    /// `∂p₁/∂x`.
-    pub p_x: [[f64; N]; D],
-    /// `∂q₁/∂q` at fixed x.
-    pub q_q: [[f64; D]; D],
-    /// `∂q₁/∂p` at fixed x.
-    pub q_p: [[f64; D]; D],
-    /// `∂p₁/∂q` at fixed x.
-    pub p_q: [[f64; D]; D],
-    /// `∂p₁/∂p` at fixed x.
-    pub p_p: [[f64; D]; D],
-}
-
-impl<const D: usize, const N: usize> TangentBlocks<D, N> {
-    /// All zeros.
-    pub fn zero() -> Self {
-        TangentBlocks {
-            r_q: [[0.0; D]; N],
-            r_p: [[0.0; D]; N],
-            q_x: [[0.0; N]; D],
-            p_x: [[0.0; N]; D],
-            q_q: [[0.0; D]; D],
-            q_p: [[0.0; D]; D],
-            p_q: [[0.0; D]; D],
-            p_p: [[0.0; D]; D],
-        }
-    }
-}
-
-/// The partial derivatives of one step at run-time sizes (row-major, the blocks of
-/// [`TangentBlocks`]): `∂r/∂q`, `∂r/∂p` (`N × D`), `∂q₁/∂x`, `∂p₁/∂x` (`D × N`) and the
-/// explicit `∂(q₁, p₁)/∂(q, p)` (`D × D`).
+/// The partial derivatives of one step `r(x; q, p) = 0`, `(q₁, p₁) = Ψ(x; q, p)` (row-major):
+/// `∂r/∂q`, `∂r/∂p` (`N × D`), `∂q₁/∂x`, `∂p₁/∂x` (`D × N`) and the explicit
+/// `∂(q₁, p₁)/∂(q, p)` at fixed x (`D × D`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tangent {
     /// `∂r/∂q`.
@@ -212,29 +174,10 @@ impl Tangent {
     }
 }
 
-/// Storage of a step's tangent partials that a generated [`StageMethod::tangent`] writes into.
-pub trait TangentStorage {
-    /// The blocks as rows, for `d` coordinates; `None` if the storage does not hold them.
-    fn rows(&mut self, d: usize) -> Option<TangentRows<'_>>;
-}
-
-impl<const D: usize, const N: usize> TangentStorage for TangentBlocks<D, N> {
-    fn rows(&mut self, d: usize) -> Option<TangentRows<'_>> {
-        (d == D).then(|| TangentRows {
-            r_q: RowMajor::of(&mut self.r_q),
-            r_p: RowMajor::of(&mut self.r_p),
-            q_x: RowMajor::of(&mut self.q_x),
-            p_x: RowMajor::of(&mut self.p_x),
-            q_q: RowMajor::of(&mut self.q_q),
-            q_p: RowMajor::of(&mut self.q_p),
-            p_q: RowMajor::of(&mut self.p_q),
-            p_p: RowMajor::of(&mut self.p_p),
-        })
-    }
-}
-
-impl TangentStorage for Tangent {
-    fn rows(&mut self, d: usize) -> Option<TangentRows<'_>> {
+impl Tangent {
+    /// The blocks as the rows a generated [`StageMethod::tangent`] writes into, for `d`
+    /// coordinates; `None` if the blocks' lengths are not those of `d` coordinates.
+    pub fn rows(&mut self, d: usize) -> Option<TangentRows<'_>> {
         let n = self.q_x.len().checked_div(d).unwrap_or(0);
         Some(TangentRows {
             r_q: RowMajor::new(&mut self.r_q, d)?,
@@ -249,52 +192,30 @@ impl TangentStorage for Tangent {
     }
 }
 
-/// A space of `N` unknowns with the storage of a step's tangent partials for `D` coordinates:
-/// arrays for [`Fixed`] (`N` known at compile time), buffers sized once for [`Dynamic`].
-pub trait StageStorage<const D: usize>: Space {
-    /// The tangent partials' storage.
-    type Tangent: TangentStorage;
-    /// Zeroed tangent storage for this space's `N` unknowns.
-    fn tangent(self) -> Self::Tangent;
-}
-
-impl<const D: usize, const N: usize> StageStorage<D> for Fixed<N> {
-    type Tangent = TangentBlocks<D, N>;
-    fn tangent(self) -> TangentBlocks<D, N> {
-        TangentBlocks::zero()
-    }
-}
-
-impl<const D: usize> StageStorage<D> for Dynamic {
-    type Tangent = Tangent;
-    fn tangent(self) -> Tangent {
-        Tangent::zero(self.dim(), D)
-    }
-}
-
-/// The stage equations of one step from `(q, p)` as a [`NonlinearSystem`] in the space `S`
-/// of the method's `N` unknowns, with the storage its data scales' tangent partials are written
-/// into (kept by the caller, so that a solve allocates nothing).
-pub struct StageSystem<'a, Meth, P, S: StageStorage<D>, const D: usize> {
+/// The stage equations of one step from `(q, p)` as a [`NonlinearSystem`] in the space of the
+/// method's `N` unknowns, with the storage its data scales' tangent partials are written into
+/// (kept by the caller, so that a solve allocates nothing).
+pub struct StageSystem<'a, Meth, P, const D: usize> {
     problem: &'a P,
     h: f64,
     q: SVector<f64, D>,
     p: SVector<f64, D>,
     lambda: &'a [f64],
-    space: S,
-    tangent: &'a RefCell<S::Tangent>,
+    space: Dynamic,
+    tangent: &'a RefCell<Tangent>,
     method: PhantomData<Meth>,
 }
 
-impl<'a, Meth, P, S: StageStorage<D>, const D: usize> StageSystem<'a, Meth, P, S, D> {
+impl<'a, Meth, P, const D: usize> StageSystem<'a, Meth, P, D> {
     /// The step of size `h` from `(q, p)` with the carried multiplier `λ_n = lambda` (empty
-    /// for methods that carry none), its unknowns in `space`, its tangent partials in `tangent`.
+    /// for methods that carry none), its unknowns in `space`, its tangent partials in `tangent`
+    /// ([`Tangent::zero`]`(N, D)`).
     pub fn new(
         problem: &'a P,
         (h, q, p): (f64, SVector<f64, D>, SVector<f64, D>),
         lambda: &'a [f64],
-        space: S,
-        tangent: &'a RefCell<S::Tangent>,
+        space: Dynamic,
+        tangent: &'a RefCell<Tangent>,
     ) -> Self {
         StageSystem {
             problem,
@@ -309,12 +230,11 @@ impl<'a, Meth, P, S: StageStorage<D>, const D: usize> StageSystem<'a, Meth, P, S
     }
 }
 
-impl<Meth, P, S, const D: usize> NonlinearSystem<S> for StageSystem<'_, Meth, P, S, D>
+impl<Meth, P, const D: usize> NonlinearSystem<Dynamic> for StageSystem<'_, Meth, P, D>
 where
     Meth: StageMethod<P, D>,
-    S: StageStorage<D>,
 {
-    fn space(&self) -> S {
+    fn space(&self) -> Dynamic {
         self.space
     }
     fn residual(&self, x: &[f64], r: &mut [f64]) {
@@ -381,40 +301,44 @@ pub fn carried(a: &[f64], y: &[f64]) -> f64 {
 }
 
 /// The tangent map `DΨ = ∂(q₁, p₁)/∂(q, p)` of the step from `(q, p)` with converged unknowns
-/// `x`, by the implicit function theorem on the stage equations `r(x; q, p) = 0`:
-/// `DΨ = ∂Ψ/∂(q,p) − ∂Ψ/∂x (∂r/∂x)⁻¹ ∂r/∂(q,p)`. Blocks `[[∂q₁/∂q, ∂q₁/∂p], [∂p₁/∂q, ∂p₁/∂p]]`.
-/// A carried multiplier `λ_n` is held fixed.
-pub fn tangent_map<Meth: StageMethod<P, D>, P, const D: usize, const N: usize>(
+/// `x` (the `N` entries of `space`), by the implicit function theorem on the stage equations
+/// `r(x; q, p) = 0`: `DΨ = ∂Ψ/∂(q,p) − ∂Ψ/∂x (∂r/∂x)⁻¹ ∂r/∂(q,p)`. Blocks
+/// `[[∂q₁/∂q, ∂q₁/∂p], [∂p₁/∂q, ∂p₁/∂p]]`. A carried multiplier `λ_n` is held fixed.
+pub fn tangent_map<Meth: StageMethod<P, D>, P, const D: usize>(
     problem: &P,
-    h: f64,
-    q: &SVector<f64, D>,
-    p: &SVector<f64, D>,
+    (h, q, p): (f64, &SVector<f64, D>, &SVector<f64, D>),
     lambda: &[f64],
-    x: &[f64; N],
+    space: Dynamic,
+    x: &[f64],
 ) -> Result<[[SMatrix<f64, D, D>; 2]; 2], SingularMatrix> {
-    let mut jac = [[0.0; N]; N];
-    Meth::jacobian(problem, h, q, p, lambda, x, &mut RowMajor::of(&mut jac));
-    let lu = Lu::factor(&jac)?;
-    let mut t = TangentBlocks::<D, N>::zero();
+    let n = space.dim();
+    let mut lu = Lu::new(space);
+    let mut jac = space.matrix();
+    if let Some(mut rows) = RowMajor::new(&mut jac, n) {
+        Meth::jacobian(problem, h, q, p, lambda, x, &mut rows);
+    }
+    lu.refactor(&jac)?;
+    let mut t = Tangent::zero(n, D);
     if let Some(mut rows) = t.rows(D) {
         Meth::tangent(problem, h, q, p, lambda, x, &mut rows);
     }
     let mut out = [[SMatrix::<f64, D, D>::zeros(); 2]; 2];
+    let mut z = space.vector();
     for (input, (r_in, explicit)) in [(&t.r_q, [&t.q_q, &t.p_q]), (&t.r_p, [&t.q_p, &t.p_p])]
         .into_iter()
         .enumerate()
     {
         for c in 0..D {
             // z = −(∂r/∂x)⁻¹ ∂r/∂input[:, c]
-            let mut z = [0.0; N];
-            for (zi, row) in z.iter_mut().zip(r_in.iter()) {
+            for (zi, row) in z.iter_mut().zip(r_in.chunks_exact(D)) {
                 *zi = -row[c];
             }
             lu.solve_in_place(&mut z);
             for (k, (x_block, e)) in [&t.q_x, &t.p_x].into_iter().zip(explicit).enumerate() {
                 for r in 0..D {
-                    let implicit: f64 = x_block[r].iter().zip(&z).map(|(a, b)| a * b).sum();
-                    out[k][input][(r, c)] = e[r][c] + implicit;
+                    let x_row = &x_block[r * n..(r + 1) * n];
+                    let implicit: f64 = x_row.iter().zip(z.iter()).map(|(a, b)| a * b).sum();
+                    out[k][input][(r, c)] = e[r * D + c] + implicit;
                 }
             }
         }

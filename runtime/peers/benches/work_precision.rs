@@ -7,7 +7,7 @@
 //! - sparkgen: SLRK Lobatto IIIE(3) and IIID(3), VPRK Gauss(2) and Gauss(3), and VPRKpMidpoint
 //!   Gauss(3) (`VsparkPrimaryGlrkpMidpoint3`: the Gauss stages of VPRK Gauss(3) and one
 //!   projective stage that enforces p_{n+1} = ϑ(q_{n+1}), upstream's midpoint projection),
-//!   stepped one step at a time through `sparkgen::integrate::Stepper` (default Newton options:
+//!   stepped one step at a time through `sparkgen::integrate::Driver` (default Newton options:
 //!   simplified Newton with the exact Jacobian), over a sweep of step sizes h;
 //! - diffsol: `tsit45`, `esdirk34` and `bdf` (nalgebra matrices, `NalgebraLU`), with the exact
 //!   Jacobian of the vector field given as a closure, over a sweep of `rtol = atol`, stepped
@@ -47,7 +47,7 @@ use sparkgen::diagnostics::gauss8;
 use sparkgen::generated::steppers::{
     SlrkLobattoIIID3, SlrkLobattoIIIE3, VprkGauss2, VprkGauss3, VsparkPrimaryGlrkpMidpoint3,
 };
-use sparkgen::integrate::Stepper;
+use sparkgen::integrate::{Compiled, Driver};
 use sparkgen::problem::{DegenerateLagrangian, Vector};
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solve::NewtonOptions;
@@ -165,27 +165,27 @@ fn methods() -> [Method; 8] {
         Method {
             name: "SLRK Lobatto IIIE(3)",
             code: Code::Sparkgen,
-            run: sparkgen_run::<SlrkLobattoIIIE3, 14>,
+            run: sparkgen_run::<SlrkLobattoIIIE3>,
         },
         Method {
             name: "SLRK Lobatto IIID(3)",
             code: Code::Sparkgen,
-            run: sparkgen_run::<SlrkLobattoIIID3, 14>,
+            run: sparkgen_run::<SlrkLobattoIIID3>,
         },
         Method {
             name: "VPRK Gauss(2)",
             code: Code::Sparkgen,
-            run: sparkgen_run::<VprkGauss2, 4>,
+            run: sparkgen_run::<VprkGauss2>,
         },
         Method {
             name: "VPRK Gauss(3)",
             code: Code::Sparkgen,
-            run: sparkgen_run::<VprkGauss3, 6>,
+            run: sparkgen_run::<VprkGauss3>,
         },
         Method {
             name: "VPRKpMidpoint Gauss(3)",
             code: Code::Sparkgen,
-            run: sparkgen_run::<VsparkPrimaryGlrkpMidpoint3, 8>,
+            run: sparkgen_run::<VsparkPrimaryGlrkpMidpoint3>,
         },
         Method {
             name: "diffsol tsit45",
@@ -205,22 +205,22 @@ fn methods() -> [Method; 8] {
     ]
 }
 
-/// `T/h` steps of the sparkgen method `M` (`N` unknowns) from `(q₀, ϑ(q₀))`.
-fn sparkgen_run<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
-    h: f64,
-    t_end: f64,
-) -> Result<Outcome, String> {
+/// `T/h` steps of the sparkgen method `M` from `(q₀, ϑ(q₀))`.
+fn sparkgen_run<M: StageMethod<LotkaVolterra2d, 2>>(h: f64, t_end: f64) -> Result<Outcome, String> {
     let steps = (t_end / h).round() as usize;
+    let equations = Compiled::<M, _, 2>::sized(&LV).map_err(|e| e.to_string())?;
     let mut stepper =
-        Stepper::<M, _, 2, N>::new(&LV, h, NewtonOptions::default()).map_err(|e| e.to_string())?;
+        Driver::new(equations, h, NewtonOptions::default()).map_err(|e| e.to_string())?;
     let (mut q, mut p) = LV.initial(LotkaVolterra2d::UPSTREAM_Q0);
     let h0 = LV.hamiltonian(&q);
     let (mut energy, mut newton) = (0.0f64, 0);
     for n in 0..steps {
-        let (q1, p1, stats) = stepper
-            .step(&q, &p, n + 1, n as f64 * h)
+        let stats = stepper
+            .step(q.as_slice(), p.as_slice(), n + 1, n as f64 * h)
             .map_err(|e| e.to_string())?;
-        (q, p) = (q1, p1);
+        let (q1, p1) = stepper.state();
+        q.copy_from_slice(q1);
+        p.copy_from_slice(p1);
         newton += stats.iterations;
         energy = energy.max(energy_error(&q, h0, (n + 1) as f64 * h)?);
     }

@@ -3,13 +3,15 @@
 //! entry to the stepper type.
 //!
 //! Dispatch is for problems of dimension `D = 2` (every shipped degenerate Lagrangian problem)
-//! and, for holonomic systems, for the `(D, M)` of the shipped ones ([`HOLONOMIC_SHAPES`]): the
-//! number of unknowns `N` is a const generic fixed per (stepper, D, M), so each supported
-//! shape is one instantiation of every stepper.
+//! and, for the DAE kinds and holonomic systems, for the `(D, M)` of the shipped ones
+//! ([`IMPLICIT_SHAPES`], [`HAMILTONIAN_SHAPES`], [`HOLONOMIC_SHAPES`]): each supported shape is
+//! one instantiation of every stepper. A stage method's unknowns are sized from its layout when
+//! it runs; the holonomic dispatch alone still hands its visitor their number `N` as a const
+//! generic.
 
 use crate::generated::measured::{LONG_RUN, LONG_RUN_DEGENERATE_LAGRANGIAN};
 use crate::generated::types::LongRun;
-use crate::layout::{Dims, Layout};
+use crate::layout::Dims;
 use crate::problem::{DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae};
 use crate::stage::StageMethod;
 
@@ -28,12 +30,6 @@ pub const IMPLICIT_SHAPES: &[(usize, usize)] = &[(2, 2), (2, 1)];
 /// The (D, M) the Hamiltonian-DAE dispatch instantiates: the view `DiracHamiltonian` of a
 /// degenerate Lagrangian in two dimensions (M = D = 2) (a [`HamiltonianDispatch`] impl below).
 pub const HAMILTONIAN_SHAPES: &[(usize, usize)] = &[(2, 2)];
-
-/// The number of unknowns of a stepper with unknown layout `layout` for `dims` (the one place
-/// the command line reads a layout).
-pub const fn unknowns(layout: &Layout, dims: Dims) -> usize {
-    layout.len(dims)
-}
 
 /// A generated stepper as data.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,19 +64,17 @@ pub fn long_run_default() -> Option<&'static StepperInfo> {
         .find(|s| s.name == LONG_RUN_DEGENERATE_LAGRANGIAN)
 }
 
-/// Something to do with a stepper type `M` (with `N` unknowns) on problems of type `P`.
-pub trait StepperVisitor<P> {
+/// Something to do with a generated stepper type `M` on problems of type `P` with `D`
+/// coordinates.
+pub trait StepperVisitor<P, const D: usize> {
     /// The result.
     type Output;
     /// Does it.
-    fn visit<M: StageMethod<P, DIMENSION>, const N: usize>(
-        self,
-        info: &StepperInfo,
-    ) -> Self::Output;
+    fn visit<M: StageMethod<P, D>>(self, info: &StepperInfo) -> Self::Output;
 }
 
-/// Something to do with a generated holonomic or implicit-DAE stepper type `Meth` (with `N`
-/// unknowns) on problems of type `P` with `D` coordinates and `M` constraints.
+/// Something to do with a generated holonomic stepper type `Meth` (with `N` unknowns) on
+/// problems of type `P` with `D` coordinates and `M` constraints.
 pub trait ShapeVisitor<P, const D: usize, const M: usize> {
     /// The result.
     type Output;
@@ -88,8 +82,8 @@ pub trait ShapeVisitor<P, const D: usize, const M: usize> {
     fn visit<Meth: StageMethod<P, D>, const N: usize>(self, info: &StepperInfo) -> Self::Output;
 }
 
-/// The shape `(D, M)` as a type, so that the holonomic and implicit-DAE dispatches are
-/// instantiated per supported shape ([`HOLONOMIC_SHAPES`], [`IMPLICIT_SHAPES`]).
+/// The shape `(D, M)` as a type, so that the holonomic and DAE dispatches are instantiated per
+/// supported shape ([`HOLONOMIC_SHAPES`], [`IMPLICIT_SHAPES`], [`HAMILTONIAN_SHAPES`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Shape<const D: usize, const M: usize>;
 
@@ -105,9 +99,9 @@ pub trait HolonomicDispatch<const D: usize, const M: usize> {
 
 /// The generated implicit-DAE steppers for systems of one shape `(D, M)`.
 pub trait ImplicitDispatch<const D: usize, const M: usize> {
-    /// Calls `visitor.visit::<Meth, N>` with the stepper type named by `info`; `None` if no
+    /// Calls `visitor.visit::<Meth>` with the stepper type named by `info`; `None` if no
     /// generated implicit-DAE stepper has that name.
-    fn visit<P: ImplicitDae<D, M>, V: ShapeVisitor<P, D, M>>(
+    fn visit<P: ImplicitDae<D, M>, V: StepperVisitor<P, D>>(
         info: &StepperInfo,
         visitor: V,
     ) -> Option<V::Output>;
@@ -115,32 +109,38 @@ pub trait ImplicitDispatch<const D: usize, const M: usize> {
 
 /// The generated Hamiltonian-DAE steppers for systems of one shape `(D, M)`.
 pub trait HamiltonianDispatch<const D: usize, const M: usize> {
-    /// Calls `visitor.visit::<Meth, N>` with the stepper type named by `info`; `None` if no
+    /// Calls `visitor.visit::<Meth>` with the stepper type named by `info`; `None` if no
     /// generated Hamiltonian-DAE stepper has that name.
-    fn visit<P: HamiltonianDae<D, M>, V: ShapeVisitor<P, D, M>>(
+    fn visit<P: HamiltonianDae<D, M>, V: StepperVisitor<P, D>>(
         info: &StepperInfo,
         visitor: V,
     ) -> Option<V::Output>;
 }
 
 /// The `$dispatch` impl (over problems `$problem`) of shape `($d, $m)` over the stepper types
-/// `$ty<M>`.
+/// `$ty<M>`, visited by a `$visitor`; the holonomic one (`ShapeVisitor`) with `N` unknowns.
 macro_rules! shape_dispatch {
-    ($dispatch:ident, $problem:ident, $d:literal, $m:literal; $($ty:ident),* $(,)?) => {
+    ($dispatch:ident, $problem:ident, $visitor:ident<$($arg:tt),*>, $d:literal, $m:literal; $($ty:ident),* $(,)?) => {
         impl $dispatch<$d, $m> for Shape<$d, $m> {
-            fn visit<P: $problem<$d, $m>, V: ShapeVisitor<P, $d, $m>>(
+            fn visit<P: $problem<$d, $m>, V: $visitor<P, $($arg),*>>(
                 info: &StepperInfo,
                 visitor: V,
             ) -> Option<V::Output> {
                 match info.name {
-                    $(stringify!($ty) => Some(visitor.visit::<
-                        crate::generated::steppers::$ty<$m>,
-                        { unknowns(&crate::generated::steppers::$ty::<$m>::UNKNOWN_LAYOUT, Dims::new($d, $m)) },
-                    >(info)),)*
+                    $(stringify!($ty) => Some(shape_dispatch!(@visit $visitor, visitor, info, $ty, $d, $m)),)*
                     _ => None,
                 }
             }
         }
+    };
+    (@visit ShapeVisitor, $visitor:ident, $info:ident, $ty:ident, $d:literal, $m:literal) => {
+        $visitor.visit::<
+            crate::generated::steppers::$ty<$m>,
+            { crate::generated::steppers::$ty::<$m>::UNKNOWN_LAYOUT.len(Dims::new($d, $m)) },
+        >($info)
+    };
+    (@visit StepperVisitor, $visitor:ident, $info:ident, $ty:ident, $d:literal, $m:literal) => {
+        $visitor.visit::<crate::generated::steppers::$ty<$m>>($info)
     };
 }
 
@@ -193,27 +193,24 @@ macro_rules! stepper_table {
             facts: $afacts,
         }),*];
 
-        /// Calls `visitor.visit::<M, N>` with the stepper type named by `info`; `None` if no
+        /// Calls `visitor.visit::<M>` with the stepper type named by `info`; `None` if no
         /// generated stepper has that name.
-        pub fn visit<P: DegenerateLagrangian<DIMENSION>, V: StepperVisitor<P>>(
+        pub fn visit<P: DegenerateLagrangian<DIMENSION>, V: StepperVisitor<P, DIMENSION>>(
             info: &StepperInfo,
             visitor: V,
         ) -> Option<V::Output> {
             match info.name {
-                $(stringify!($ty) => Some(visitor.visit::<
-                    crate::generated::steppers::$ty,
-                    { unknowns(&crate::generated::steppers::$ty::UNKNOWN_LAYOUT, Dims::uniform(DIMENSION)) },
-                >(info)),)*
+                $(stringify!($ty) => Some(visitor.visit::<crate::generated::steppers::$ty>(info)),)*
                 _ => None,
             }
         }
 
-        shape_dispatch!(HolonomicDispatch, HolonomicSystem, 2, 1; $($hty),*);
-        shape_dispatch!(HolonomicDispatch, HolonomicSystem, 3, 1; $($hty),*);
-        shape_dispatch!(HolonomicDispatch, HolonomicSystem, 9, 3; $($hty),*);
-        shape_dispatch!(ImplicitDispatch, ImplicitDae, 2, 2; $($ity),*);
-        shape_dispatch!(ImplicitDispatch, ImplicitDae, 2, 1; $($ity),*);
-        shape_dispatch!(HamiltonianDispatch, HamiltonianDae, 2, 2; $($aty),*);
+        shape_dispatch!(HolonomicDispatch, HolonomicSystem, ShapeVisitor<2, 1>, 2, 1; $($hty),*);
+        shape_dispatch!(HolonomicDispatch, HolonomicSystem, ShapeVisitor<3, 1>, 3, 1; $($hty),*);
+        shape_dispatch!(HolonomicDispatch, HolonomicSystem, ShapeVisitor<9, 3>, 9, 3; $($hty),*);
+        shape_dispatch!(ImplicitDispatch, ImplicitDae, StepperVisitor<2>, 2, 2; $($ity),*);
+        shape_dispatch!(ImplicitDispatch, ImplicitDae, StepperVisitor<2>, 2, 1; $($ity),*);
+        shape_dispatch!(HamiltonianDispatch, HamiltonianDae, StepperVisitor<2>, 2, 2; $($aty),*);
     };
 }
 

@@ -15,12 +15,13 @@ use crate::holonomic::{
     HolonomicError, HolonomicOptions, consistency_residuals, integrate_holonomic_into,
     integrate_rattle_into, integrate_shake_into,
 };
-use crate::integrate::{Options, integrate_into};
+use crate::integrate::Options;
 use crate::kind::constraint_names;
 use crate::problem::{
     DegenerateLagrangian, DiracHamiltonian, HamiltonianDae, HolonomicSystem, ImplicitDae,
     LagrangianDae, Vector,
 };
+use crate::run::run_stages_into;
 use crate::solution::{Observer, Stopped};
 use crate::stage::StageMethod;
 use std::fmt::Display;
@@ -132,7 +133,7 @@ pub struct Run {
 }
 
 /// Integrates with the visited stepper (a degenerate Lagrangian's, an implicit or a Hamiltonian
-/// DAE's) into a monitor.
+/// DAE's) into a monitor, its unknowns sized once from its layout.
 struct Integrate<'a, P, O: ?Sized, const D: usize> {
     problem: &'a P,
     q0: Vector<D>,
@@ -165,37 +166,14 @@ impl<'a, P, O: ?Sized, const D: usize> Integrate<'a, P, O, D> {
 
 pub(super) type Outcome<S> = Result<(), Stopped<S, CliError>>;
 
-impl<P, O: Observer<Error = CliError> + ?Sized, const D: usize> Integrate<'_, P, O, D> {
-    fn run<M: StageMethod<P, D>, const N: usize>(self) -> Outcome<crate::error::IntegrateError> {
-        integrate_into::<M, P, O, D, N>(
-            self.problem,
-            self.q0,
-            self.p0,
-            &self.options,
-            self.observer,
-        )
-        .map(|_| ())
-    }
-}
-
-impl<P, O> StepperVisitor<P> for Integrate<'_, P, O, DIMENSION>
-where
-    P: DegenerateLagrangian<DIMENSION>,
-    O: Observer<Error = CliError> + ?Sized,
-{
-    type Output = Outcome<crate::error::IntegrateError>;
-    fn visit<M: StageMethod<P, DIMENSION>, const N: usize>(self, _: &StepperInfo) -> Self::Output {
-        self.run::<M, N>()
-    }
-}
-
-impl<P, O, const D: usize, const M: usize> ShapeVisitor<P, D, M> for Integrate<'_, P, O, D>
+impl<P, O, const D: usize> StepperVisitor<P, D> for Integrate<'_, P, O, D>
 where
     O: Observer<Error = CliError> + ?Sized,
 {
     type Output = Outcome<crate::error::IntegrateError>;
-    fn visit<Meth: StageMethod<P, D>, const N: usize>(self, _: &StepperInfo) -> Self::Output {
-        self.run::<Meth, N>()
+    fn visit<M: StageMethod<P, D>>(self, _: &StepperInfo) -> Self::Output {
+        run_stages_into::<M, P, O, D>(self.problem, self.q0, self.p0, &self.options, self.observer)
+            .map(|_| ())
     }
 }
 

@@ -8,9 +8,9 @@
 //! error that changes as the loop deforms and masquerades as a symplecticity defect.
 
 use super::DiagnosticsError;
-use crate::integrate::{Options, integrate};
+use crate::integrate::Options;
 use crate::problem::DegenerateLagrangian;
-use crate::stage::StageMethod;
+use crate::run::{Method, solve};
 use nalgebra::SVector;
 use std::f64::consts::TAU;
 
@@ -95,16 +95,17 @@ impl LoopRun {
     }
 }
 
-/// Integrates every point `q₀(σ_k)` of a loop with `p₀ = ϑ(q₀)` by method `M` for
+/// Integrates every point `q₀(σ_k)` of a loop with `p₀ = ϑ(q₀)` by `method` for
 /// `options.steps` steps and evaluates `∮p·dq` at step 0 and at each of `checkpoints`.
-pub fn integrate_loop<M, P, const D: usize, const N: usize>(
+pub fn integrate_loop<M, P, R, const D: usize>(
     problem: &P,
+    method: M,
     loop_q0: &[SVector<f64, D>],
     options: &Options,
     checkpoints: &[usize],
 ) -> Result<LoopRun, DiagnosticsError>
 where
-    M: StageMethod<P, D>,
+    M: Method<P, D, R> + Copy,
     P: DegenerateLagrangian<D>,
 {
     if let Some(&checkpoint) = checkpoints.iter().find(|&&c| c > options.steps) {
@@ -119,12 +120,13 @@ where
     let mut q = vec![Vec::with_capacity(loop_q0.len()); steps.len()];
     let mut p = q.clone();
     for (point, q0) in loop_q0.iter().enumerate() {
-        let solution = integrate::<M, P, D, N>(problem, *q0, problem.theta(q0), options).map_err(
-            |failure| DiagnosticsError::Integrate {
-                point,
-                error: Box::new(failure.error),
-            },
-        )?;
+        let solution =
+            solve(problem, method, *q0, problem.theta(q0), options).map_err(|failure| {
+                DiagnosticsError::Integrate {
+                    point,
+                    error: Box::new(failure.error),
+                }
+            })?;
         for (k, &n) in steps.iter().enumerate() {
             q[k].push(solution.q[n]);
             p[k].push(solution.p[n]);

@@ -1,13 +1,13 @@
 //! The equations of one step as the one-step driver ([`super::Driver`]) sees them, whatever
-//! evaluates them: a compiled stepper ([`Compiled`], `D` and `N` constants) or the run-time
-//! engine ([`crate::engine::Stepping`], sizes known only at run time). States are slices of
+//! evaluates them: a compiled stepper ([`Compiled`], `D` a constant, the `N` unknowns sized
+//! once from its layout) or the run-time engine ([`crate::engine::Stepping`], sizes known only at run time). States are slices of
 //! `D` entries, multipliers of `M`.
 
 use crate::error::IntegrateError;
 use crate::kind::Access;
 use crate::layout::{Dims, Layout};
-use crate::solve::{Dynamic, Fixed, NonlinearSystem, Space};
-use crate::stage::{MultiplierUpdate, StageMethod, StageStorage, StageSystem};
+use crate::solve::{Dynamic, NonlinearSystem, Space};
+use crate::stage::{MultiplierUpdate, StageMethod, StageSystem, Tangent};
 use nalgebra::SVector;
 use std::cell::RefCell;
 use std::marker::PhantomData;
@@ -87,30 +87,16 @@ pub trait StepEquations {
     fn amplification(&self, inputs: Inputs<'_>, x: &[f64], end: (&[f64], &[f64])) -> Option<f64>;
 }
 
-/// A compiled stepper `M` (`D` coordinates) on the problem `P`, its `N` unknowns in the space
-/// `S`: [`Fixed`]`<N>` (arrays, `N` written by the caller) or [`Dynamic`] (buffers sized once
-/// from the method's layout, the default).
-pub struct Compiled<'a, M, P, const D: usize, S: StageStorage<D> = Dynamic> {
+/// A compiled stepper `M` (`D` coordinates) on the problem `P`, its `N` unknowns in buffers
+/// sized once from the method's layout.
+pub struct Compiled<'a, M, P, const D: usize> {
     problem: &'a P,
-    space: S,
-    tangent: RefCell<S::Tangent>,
+    space: Dynamic,
+    tangent: RefCell<Tangent>,
     method: PhantomData<M>,
 }
 
-impl<'a, M, P, const D: usize, const N: usize> Compiled<'a, M, P, D, Fixed<N>> {
-    /// The equations of `M` on `problem` with `N` unknowns (checked against the method's when
-    /// a driver is made).
-    pub fn new(problem: &'a P) -> Self {
-        Compiled {
-            problem,
-            space: Fixed,
-            tangent: RefCell::new(StageStorage::<D>::tangent(Fixed::<N>)),
-            method: PhantomData,
-        }
-    }
-}
-
-impl<'a, M: StageMethod<P, D>, P, const D: usize> Compiled<'a, M, P, D, Dynamic> {
+impl<'a, M: StageMethod<P, D>, P, const D: usize> Compiled<'a, M, P, D> {
     /// The equations of `M` on `problem`, its unknowns sized from the method's layout.
     pub fn sized(problem: &'a P) -> Result<Self, IntegrateError> {
         let space = Dynamic::new(M::UNKNOWNS.len(M::DIMS)).ok_or(
@@ -119,13 +105,13 @@ impl<'a, M: StageMethod<P, D>, P, const D: usize> Compiled<'a, M, P, D, Dynamic>
         Ok(Compiled {
             problem,
             space,
-            tangent: RefCell::new(StageStorage::<D>::tangent(space)),
+            tangent: RefCell::new(Tangent::zero(space.dim(), D)),
             method: PhantomData,
         })
     }
 }
 
-impl<'a, M, P, const D: usize, S: StageStorage<D>> Compiled<'a, M, P, D, S> {
+impl<'a, M, P, const D: usize> Compiled<'a, M, P, D> {
     /// The problem.
     pub fn problem(&self) -> &'a P {
         self.problem
@@ -223,19 +209,17 @@ pub(crate) mod on_slices {
     }
 }
 
-impl<M: StageMethod<P, D>, P, const D: usize, S: StageStorage<D>> StepEquations
-    for Compiled<'_, M, P, D, S>
-{
-    type Space = S;
+impl<M: StageMethod<P, D>, P, const D: usize> StepEquations for Compiled<'_, M, P, D> {
+    type Space = Dynamic;
     type System<'s>
-        = StageSystem<'s, M, P, S, D>
+        = StageSystem<'s, M, P, D>
     where
         Self: 's;
 
     fn method(&self) -> &str {
         M::NAME
     }
-    fn space(&self) -> S {
+    fn space(&self) -> Dynamic {
         self.space
     }
     fn dims(&self) -> Dims {
@@ -257,7 +241,7 @@ impl<M: StageMethod<P, D>, P, const D: usize, S: StageStorage<D>> StepEquations
         M::MULTIPLIER
     }
 
-    fn system<'s>(&'s self, inputs: Inputs<'s>) -> StageSystem<'s, M, P, S, D> {
+    fn system<'s>(&'s self, inputs: Inputs<'s>) -> StageSystem<'s, M, P, D> {
         let Inputs { h, q, p, lambda } = inputs;
         let step = (h, vector(q), vector(p));
         StageSystem::new(self.problem, step, lambda, self.space, &self.tangent)

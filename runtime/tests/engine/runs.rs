@@ -13,7 +13,6 @@ use sparkgen::problem::{DegenerateLagrangian, Vector};
 use sparkgen::problem_file::{DegenerateLagrangianFile, ProblemFile};
 use sparkgen::problems::{GuidingCentre, LotkaVolterra2d};
 use sparkgen::solution::{Observer, Point, Stopped};
-use sparkgen::solve::Fixed;
 use sparkgen::stage::StageMethod;
 use sparkgen_description::structure::{AtomKind, Kernel, ProblemKind};
 use std::cell::Cell;
@@ -165,7 +164,7 @@ struct Compared {
 }
 
 /// 100 steps of the compiled `M` on `problem` and of the engine of the same method on `kernels`.
-fn compare<M, P, K, const D: usize, const N: usize>(
+fn compare<M, P, K, const D: usize>(
     name: &'static str,
     problem: &P,
     kernels: &K,
@@ -178,9 +177,9 @@ where
 {
     let engine =
         Engine::catalogue(name, Dims::uniform(D)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert_eq!(engine.len(), N, "{name}");
+    assert_eq!(engine.len(), M::UNKNOWNS.len(M::DIMS), "{name}");
     let stepping = Stepping::new(&engine, kernels).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let compiled = Compiled::<M, P, D, Fixed<N>>::new(problem);
+    let compiled = Compiled::<M, P, D>::sized(problem).unwrap_or_else(|e| panic!("{name}: {e}"));
     let (a, compiled_failed) = trace(compiled, q0.as_slice(), p0.as_slice(), h);
     let (b, engine_failed) = trace(stepping, q0.as_slice(), p0.as_slice(), h);
     let (mut reference, mut stop_sensitive) = (0.0f64, false);
@@ -213,10 +212,6 @@ fn guiding_centre_file() -> DegenerateLagrangianFile {
     }
 }
 
-pub(super) const fn unknowns(layout: &sparkgen::layout::Layout, dims: Dims) -> usize {
-    layout.len(dims)
-}
-
 macro_rules! every_degenerate_method {
     (
         degenerate: [$(($ty:ident, $family:literal, $s:literal, $order:literal, $pair:literal, $facts:expr)),* $(,)?],
@@ -231,7 +226,7 @@ macro_rules! every_degenerate_method {
             let start = (q0, lv.theta(&q0));
             vec![$({
                 type M = sparkgen::generated::steppers::$ty;
-                compare::<M, _, _, 2, { unknowns(&M::UNKNOWN_LAYOUT, Dims::uniform(2)) }>(
+                compare::<M, _, _, 2>(
                     stringify!($ty), &lv, &engine::Degenerate(&lv), start, 0.1,
                 )
             }),*]
@@ -245,7 +240,7 @@ macro_rules! every_degenerate_method {
             let start = gc.initial(GuidingCentre::SCREW_PINCH_Q0);
             vec![$({
                 type M = sparkgen::generated::steppers::$ty;
-                compare::<M, _, _, 4, { unknowns(&M::UNKNOWN_LAYOUT, Dims::uniform(4)) }>(
+                compare::<M, _, _, 4>(
                     stringify!($ty), &gc, &file, start, 0.1,
                 )
             }),*]

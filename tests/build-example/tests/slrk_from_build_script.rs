@@ -2,9 +2,10 @@
 //! holds the primary constraint to round-off and agrees with the shipped s = 5 stepper.
 
 use sparkgen::generated::steppers::SlrkLobattoIIIE5;
-use sparkgen::integrate::{Options, integrate};
+use sparkgen::integrate::Options;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::solve;
 use sparkgen_build_example::steppers::SlrkLobattoIIIE6;
 
 #[test]
@@ -12,8 +13,8 @@ fn build_script_stepper_holds_the_constraint_and_matches_the_catalogue() {
     let lv = LotkaVolterra2d::UPSTREAM;
     let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
     let options = Options::new(0.05, 200);
-    let six = integrate::<SlrkLobattoIIIE6, _, 2, 26>(&lv, q0, p0, &options).unwrap();
-    let five = integrate::<SlrkLobattoIIIE5, _, 2, 22>(&lv, q0, p0, &options).unwrap();
+    let six = solve(&lv, SlrkLobattoIIIE6, q0, p0, &options).unwrap();
+    let five = solve(&lv, SlrkLobattoIIIE5, q0, p0, &options).unwrap();
     let phi = six
         .q
         .iter()

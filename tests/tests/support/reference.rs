@@ -1,9 +1,10 @@
 //! Test support for the order tests: a Gauss(8) reference solution of the ODE `q̇ = v(q)` and
 //! the error sweep `h = 0.05·2^-k` at `T = 1`.
 use nalgebra::SVector;
-use sparkgen::integrate::{Options, integrate};
+use sparkgen::integrate::Options;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
 pub use sparkgen::diagnostics::gauss8;
@@ -24,25 +25,25 @@ pub fn lotka_volterra_field(lv: LotkaVolterra2d) -> impl Fn(&SVector<f64, 2>) ->
     }
 }
 
-/// `|q_N − q_ref|∞` at `T = N h = 1` for every `h` in `steps` (each dividing 1) with method `M`
-/// (`N` unknowns), from `(q₀, ϑ(q₀))`.
-pub fn errors<M, P, const N: usize>(
+/// `|q_N − q_ref|∞` at `T = N h = 1` for every `h` in `steps` (each dividing 1) with method `M`,
+/// from `(q₀, ϑ(q₀))`.
+pub fn errors<M, P>(
     steps: &[f64],
     problem: &P,
     q0: SVector<f64, 2>,
     reference: SVector<f64, 2>,
 ) -> Vec<f64>
 where
-    M: StageMethod<P, 2>,
+    M: StageMethod<P, 2> + Default,
     P: DegenerateLagrangian<2>,
 {
     steps
         .iter()
         .map(|&h| {
             let steps = (1.0 / h).round() as usize;
-            let solution =
-                integrate::<M, P, 2, N>(problem, q0, problem.theta(&q0), &Options::new(h, steps))
-                    .unwrap_or_else(|failure| panic!("{} at h = {h}: {}", M::NAME, failure.error));
+            let options = Options::new(h, steps);
+            let solution = solve(problem, M::default(), q0, problem.theta(&q0), &options)
+                .unwrap_or_else(|failure| panic!("{} at h = {h}: {}", M::NAME, failure.error));
             (solution.q[steps] - reference).amax()
         })
         .collect()
