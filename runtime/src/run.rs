@@ -14,7 +14,11 @@
 
 use crate::error::IntegrateError;
 use crate::integrate::{Compiled, Options, recorded, run_into};
-use crate::problem::{DegenerateLagrangian, DiracHamiltonian, Lagrangian, LagrangianOde};
+use crate::kind::{self, Access};
+use crate::problem::{
+    DegenerateLagrangian, DiracHamiltonian, HamiltonianDae, HolonomicSystem, ImplicitDae,
+    Lagrangian, LagrangianOde,
+};
 use crate::solution::{Failure, Observer, RunStats, Solution, Stopped};
 use crate::stage::StageMethod;
 use nalgebra::SVector;
@@ -33,6 +37,92 @@ pub mod route {
     /// `H_T = H(q) + λ·(p − ϑ(q))` ([`DiracHamiltonian`](crate::problem::DiracHamiltonian)).
     #[derive(Clone, Copy, Debug)]
     pub struct Dirac;
+    /// A hand-written method ([`Rattle`](crate::holonomic::Rattle),
+    /// [`Shake`](crate::holonomic::Shake)) on a holonomic system with `M` constraints.
+    #[derive(Clone, Copy, Debug)]
+    pub struct HandWritten<const M: usize>;
+}
+
+/// How a run of a generated stage method goes on a problem of the method's kind
+/// ([`StageMethod::Kind`]): the one loop of [`run_into`], which checks the initial data against
+/// the kind's constraint; for holonomic systems with the checks of RATTLE (the relative
+/// consistency of `c(q₀) = 0` and `G(q₀)M⁻¹p₀ = 0` or their projection, the Gram matrix
+/// `A(q_n) = G M⁻¹ Gᵀ` at every step, and consistency restoration if asked; see
+/// [`Options`]).
+pub trait KindRun<P, const D: usize>: Access<P, D> + Sized {
+    /// Integrates `problem` from `(q₀, p₀)` with the stage method `M` of this kind.
+    fn run_into<M, O>(
+        problem: &P,
+        q0: SVector<f64, D>,
+        p0: SVector<f64, D>,
+        options: &Options,
+        observer: &mut O,
+    ) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+    where
+        M: StageMethod<P, D, Kind = Self>,
+        O: Observer + ?Sized;
+}
+
+/// The run of the stage method `M` on `problem` in [`run_into`], its storage sized from the
+/// method's layout.
+fn run_stages<M, P, O, const D: usize>(
+    problem: &P,
+    q0: SVector<f64, D>,
+    p0: SVector<f64, D>,
+    options: &Options,
+    observer: &mut O,
+) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+where
+    M: StageMethod<P, D>,
+    O: Observer + ?Sized,
+{
+    let equations = Compiled::<M, P, D>::sized(problem).map_err(Stopped::Step)?;
+    run_into(equations, q0.as_slice(), p0.as_slice(), options, observer)
+}
+
+/// [`KindRun`] by [`run_stages`] for the kinds whose run needs nothing beyond [`Access`].
+macro_rules! kind_runs {
+    ($($kind:ty => $bound:path, [$($m:ident)?];)*) => {$(
+        impl<P: $bound, const D: usize $(, const $m: usize)?> KindRun<P, D> for $kind {
+            fn run_into<M, O>(
+                problem: &P,
+                q0: SVector<f64, D>,
+                p0: SVector<f64, D>,
+                options: &Options,
+                observer: &mut O,
+            ) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+            where
+                M: StageMethod<P, D, Kind = Self>,
+                O: Observer + ?Sized,
+            {
+                run_stages::<M, P, O, D>(problem, q0, p0, options, observer)
+            }
+        }
+    )*};
+}
+
+kind_runs! {
+    kind::Degenerate => DegenerateLagrangian<D>, [];
+    kind::Implicit<K> => ImplicitDae<D, K>, [K];
+    kind::Hamiltonian<K> => HamiltonianDae<D, K>, [K];
+}
+
+impl<P: HolonomicSystem<D, K>, const D: usize, const K: usize> KindRun<P, D>
+    for kind::Holonomic<K>
+{
+    fn run_into<M, O>(
+        problem: &P,
+        q0: SVector<f64, D>,
+        p0: SVector<f64, D>,
+        options: &Options,
+        observer: &mut O,
+    ) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+    where
+        M: StageMethod<P, D, Kind = Self>,
+        O: Observer + ?Sized,
+    {
+        crate::holonomic::run_stages::<M, P, O, D, K>(problem, (&q0, &p0), options, observer)
+    }
 }
 
 /// A method [`solve`] can run on problems of type `P` with `D` coordinates, by the route
@@ -58,6 +148,7 @@ pub trait Method<P, const D: usize, Route> {
 impl<M, P, const D: usize> Method<P, D, route::Direct> for M
 where
     M: StageMethod<P, D>,
+    M::Kind: KindRun<P, D>,
 {
     fn run_into<O: Observer + ?Sized>(
         self,
@@ -67,8 +158,7 @@ where
         options: &Options,
         observer: &mut O,
     ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
-        let equations = Compiled::<M, P, D>::sized(problem).map_err(Stopped::Step)?;
-        run_into(equations, q0.as_slice(), p0.as_slice(), options, observer)
+        <M::Kind as KindRun<P, D>>::run_into::<M, O>(problem, q0, p0, options, observer)
     }
 }
 
@@ -85,14 +175,7 @@ where
         options: &Options,
         observer: &mut O,
     ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
-        Method::<_, D, route::Direct>::run_into(
-            self,
-            &LagrangianOde(problem),
-            q0,
-            p0,
-            options,
-            observer,
-        )
+        run_stages::<M, _, O, D>(&LagrangianOde(problem), q0, p0, options, observer)
     }
 }
 
@@ -109,14 +192,7 @@ where
         options: &Options,
         observer: &mut O,
     ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
-        Method::<_, D, route::Direct>::run_into(
-            self,
-            &DiracHamiltonian(problem),
-            q0,
-            p0,
-            options,
-            observer,
-        )
+        run_stages::<M, _, O, D>(&DiracHamiltonian(problem), q0, p0, options, observer)
     }
 }
 

@@ -1,5 +1,6 @@
 //! Typed failures of holonomic integration, with the step, the time and the numbers.
 
+use crate::error::IntegrateError;
 use crate::solution::Solution;
 
 /// Why a RATTLE or SHAKE run (or a projection) stopped. `step` counts from 1 (0: the initial
@@ -112,26 +113,86 @@ pub struct HolonomicFailure<const D: usize> {
     pub error: HolonomicError,
 }
 
-impl HolonomicError {
-    /// The driver's error of a step of a generated stage method, with its non-finite state and
-    /// invalid options as the holonomic errors of the same name.
-    pub(crate) fn from_stage(error: crate::error::IntegrateError) -> Self {
-        use crate::error::IntegrateError;
+impl From<IntegrateError> for HolonomicError {
+    /// The old path's name of each error.
+    fn from(error: IntegrateError) -> Self {
         match error {
             IntegrateError::NonFinite { step, time } => HolonomicError::NonFinite { step, time },
             IntegrateError::InvalidOptions(reason) => HolonomicError::InvalidOptions(reason),
+            IntegrateError::MassMatrix(e) => HolonomicError::MassMatrix(e),
+            IntegrateError::InconsistentConstraints {
+                position,
+                velocity,
+                tolerance,
+            } => HolonomicError::InconsistentInitialData {
+                position,
+                velocity,
+                tolerance,
+            },
+            IntegrateError::DegenerateConstraints {
+                step,
+                time,
+                sigma_min,
+                sigma_max,
+                threshold,
+            } => HolonomicError::DegenerateConstraints {
+                step,
+                time,
+                sigma_min,
+                sigma_max,
+                threshold,
+            },
+            IntegrateError::PositionMultipliers {
+                step,
+                time,
+                iterations,
+                residual,
+                tolerance,
+            } => HolonomicError::PositionMultipliers {
+                step,
+                time,
+                iterations,
+                residual,
+                tolerance,
+            },
+            IntegrateError::SingularNewtonMatrix {
+                step,
+                time,
+                iteration,
+                pivot,
+            } => HolonomicError::SingularNewtonMatrix {
+                step,
+                time,
+                iteration,
+                pivot,
+            },
+            IntegrateError::VelocityMultipliers {
+                step,
+                time,
+                iterations,
+                residual,
+                tolerance,
+            } => HolonomicError::VelocityMultipliers {
+                step,
+                time,
+                iterations,
+                residual,
+                tolerance,
+            },
             other => HolonomicError::StageEquations(other),
         }
     }
+}
 
+impl IntegrateError {
     /// A rank-deficient Gram matrix at `step`.
     pub(crate) fn degenerate(
         d: super::gram::Degenerate,
         step: usize,
         time: f64,
         threshold: f64,
-    ) -> HolonomicError {
-        HolonomicError::DegenerateConstraints {
+    ) -> IntegrateError {
+        IntegrateError::DegenerateConstraints {
             step,
             time,
             sigma_min: d.sigma_min,
@@ -141,19 +202,19 @@ impl HolonomicError {
     }
 
     /// A failed position (`velocity = false`) or velocity multiplier solve at `step`.
-    pub(crate) fn solve(
+    pub(crate) fn multipliers(
         failure: super::multipliers::SolveFailure,
         velocity: bool,
         step: usize,
         time: f64,
         tolerances: &super::options::Tolerances,
-    ) -> HolonomicError {
+    ) -> IntegrateError {
         use super::multipliers::SolveFailure;
         match failure {
             SolveFailure::NotConverged {
                 iterations,
                 residual,
-            } if velocity => HolonomicError::VelocityMultipliers {
+            } if velocity => IntegrateError::VelocityMultipliers {
                 step,
                 time,
                 iterations,
@@ -163,20 +224,20 @@ impl HolonomicError {
             SolveFailure::NotConverged {
                 iterations,
                 residual,
-            } => HolonomicError::PositionMultipliers {
+            } => IntegrateError::PositionMultipliers {
                 step,
                 time,
                 iterations,
                 residual,
                 tolerance: tolerances.position,
             },
-            SolveFailure::Singular { iteration, pivot } => HolonomicError::SingularNewtonMatrix {
+            SolveFailure::Singular { iteration, pivot } => IntegrateError::SingularNewtonMatrix {
                 step,
                 time,
                 iteration,
                 pivot,
             },
-            SolveFailure::NonFinite => HolonomicError::NonFinite { step, time },
+            SolveFailure::NonFinite => IntegrateError::NonFinite { step, time },
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Tolerances, caps and run options of RATTLE and SHAKE.
 
-use super::error::HolonomicError;
+use crate::error::IntegrateError;
 
 /// How the position multipliers λ are iterated: Newton's method on `r(x) = c(q̃ − B x)` with
 /// `x = h²λ`, `B = M⁻¹G(q_n)ᵀ` (`q̃` the unconstrained drift).
@@ -72,15 +72,15 @@ impl Tolerances {
 }
 
 /// Rejects a step size that is not finite and positive, and invalid tolerances.
-pub(crate) fn validate(h: f64, tolerances: &Tolerances) -> Result<(), HolonomicError> {
+pub(crate) fn validate(h: f64, tolerances: &Tolerances) -> Result<(), IntegrateError> {
     if !(h.is_finite() && h > 0.0) {
-        return Err(HolonomicError::InvalidOptions(
+        return Err(IntegrateError::InvalidOptions(
             "h must be finite and positive",
         ));
     }
     tolerances
         .validate()
-        .map_err(HolonomicError::InvalidOptions)
+        .map_err(IntegrateError::InvalidOptions)
 }
 
 /// Options of a RATTLE or SHAKE run.
@@ -112,6 +112,17 @@ impl HolonomicOptions {
             initial_tolerance: 1e-12,
             project_initial: false,
             restore_consistency: false,
+        }
+    }
+
+    /// The same run as [`crate::integrate::Options`].
+    pub(crate) fn options(&self) -> crate::integrate::Options {
+        crate::integrate::Options {
+            constraints: self.tolerances,
+            initial_tolerance: self.initial_tolerance,
+            project_initial: self.project_initial,
+            restore_consistency: self.restore_consistency,
+            ..crate::integrate::Options::new(self.h, self.steps)
         }
     }
 }

@@ -11,15 +11,93 @@
 //! linear extrapolation `Λ_i = λ_n + c_i (λ_n − λ_{n−1})`; start-up rule: `P_i = p_0 + c_i h ṗ_0`,
 //! `Λ_i = λ_0`. The Gram matrix `A(q_n)` is checked at every step ([`super::gram`]).
 
-use super::core::{OneStep, StepperCore, record, run};
+use super::core::{HolonomicStep, StepperCore, record, run, run_holonomic};
 use super::error::{HolonomicError, HolonomicFailure};
 use super::multipliers::ConstraintFrame;
 use super::options::{HolonomicOptions, Tolerances};
-use crate::integrate::Stepper;
+use crate::error::IntegrateError;
+use crate::integrate::{Compiled, Driver, Options, StepEquations, Stepper};
 use crate::problem::{HolonomicSystem, Matrix, Vector};
-use crate::solution::{Observer, Solution, StepStats, Stopped};
+use crate::solution::{Observer, RunStats, Solution, StepStats, Stopped};
 use crate::solve::{NewtonOptions, SingularMatrix};
 use crate::stage::StageMethod;
+
+/// A generated stage method `Meth` on the holonomic system `P`, as [`crate::solve`] runs it:
+/// the one driver ([`Driver`], the stage equations solved with [`Options::newton`]) with the
+/// Gram matrix `A(q_n)` checked before every step ([`super::gram`], threshold
+/// [`Options::constraints`]), a carried multiplier started at its consistent `λ_0`, and the
+/// initial check or projection and the consistency restoration of [`super::Rattle`].
+pub(crate) fn run_stages<Meth, P, O, const D: usize, const M: usize>(
+    problem: &P,
+    (q0, p0): (&Vector<D>, &Vector<D>),
+    options: &Options,
+    observer: &mut O,
+) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+where
+    Meth: StageMethod<P, D>,
+    P: HolonomicSystem<D, M>,
+    O: Observer + ?Sized,
+{
+    let make = || {
+        if Meth::DIMS.constraints != M {
+            return Err(IntegrateError::InvalidOptions(
+                "the method is not for holonomic systems with M constraints",
+            ));
+        }
+        let core = StepperCore::new(problem, options.h, options.constraints)?;
+        let equations = Compiled::<Meth, P, D>::sized(problem)?;
+        let driver = Driver::new(equations, options.h, options.newton)?;
+        Ok(Stages { core, driver })
+    };
+    run_holonomic(problem, (q0, p0), options, make, observer)
+}
+
+/// The driver of a generated stage method with the holonomic checks.
+struct Stages<'a, Meth: StageMethod<P, D>, P, const D: usize, const M: usize> {
+    core: StepperCore<'a, P, D, M>,
+    driver: Driver<Compiled<'a, Meth, P, D>>,
+}
+
+impl<'a, Meth, P, const D: usize, const M: usize> HolonomicStep<'a, P, D, M>
+    for Stages<'a, Meth, P, D, M>
+where
+    Meth: StageMethod<P, D>,
+    P: HolonomicSystem<D, M>,
+{
+    fn core(&self) -> &StepperCore<'a, P, D, M> {
+        &self.core
+    }
+
+    fn advance(
+        &mut self,
+        q: &Vector<D>,
+        p: &Vector<D>,
+    ) -> Result<(Vector<D>, Vector<D>, StepStats), IntegrateError> {
+        let (step, time) = (self.core.steps + 1, self.core.time());
+        self.core.check_gram(q)?;
+        let stats = self.driver.step(q.as_slice(), p.as_slice(), step, time)?;
+        let (q1, p1) = self.driver.state();
+        self.core.steps = step;
+        Ok((
+            Vector::from_column_slice(q1),
+            Vector::from_column_slice(p1),
+            stats,
+        ))
+    }
+
+    fn start(&mut self, q: &Vector<D>, p: &Vector<D>) -> Result<(), IntegrateError> {
+        if self.driver.equations().multiplier().is_none() {
+            return Ok(());
+        }
+        self.driver
+            .start_multiplier(q.as_slice(), p.as_slice())
+            .map_err(|residual| IntegrateError::InitialMultiplier { residual })
+    }
+
+    fn multiplier(&self) -> Option<&[f64]> {
+        self.driver.multiplier()
+    }
+}
 
 /// A generated stage method `Meth` with `N` unknowns on the holonomic system `P`: the one
 /// driver ([`Stepper`]) with the holonomic steppers' checks of the constraints' rank and their
@@ -44,12 +122,12 @@ where
     /// A stepper; rejects a non-positive or non-finite `h`, invalid tolerances, and an `N`
     /// that is not the method's number of unknowns for `D` coordinates and `M` constraints.
     /// The stage Newton iteration is capped at `tolerances.max_iterations`.
-    pub fn new(problem: &'a P, h: f64, tolerances: Tolerances) -> Result<Self, HolonomicError> {
+    pub fn new(problem: &'a P, h: f64, tolerances: Tolerances) -> Result<Self, IntegrateError> {
         if Meth::DIMS.coordinates != D
             || Meth::DIMS.constraints != M
             || Meth::UNKNOWNS.len(Meth::DIMS) != N
         {
-            return Err(HolonomicError::InvalidOptions(
+            return Err(IntegrateError::InvalidOptions(
                 "N differs from the method's number of unknowns (or the method is not for holonomic systems with M constraints)",
             ));
         }
@@ -58,7 +136,7 @@ where
             max_iterations: tolerances.max_iterations,
             ..NewtonOptions::default()
         };
-        let driver = Stepper::new(problem, h, newton).map_err(HolonomicError::from_stage)?;
+        let driver = Stepper::new(problem, h, newton)?;
         Ok(StageStepper { core, driver })
     }
 
@@ -83,7 +161,7 @@ where
         &mut self,
         q: &Vector<D>,
         p: &Vector<D>,
-    ) -> Result<(Vector<D>, Vector<D>, StepStats), HolonomicError> {
+    ) -> Result<(Vector<D>, Vector<D>, StepStats), IntegrateError> {
         let (step, time) = (self.core.steps + 1, self.time());
         let threshold = self.core.tolerances.gram;
         ConstraintFrame::cached(
@@ -93,11 +171,8 @@ where
             q,
             threshold,
         )
-        .map_err(|d| HolonomicError::degenerate(d, step, time, threshold))?;
-        let result = self
-            .driver
-            .step(q, p, step, time)
-            .map_err(HolonomicError::from_stage)?;
+        .map_err(|d| IntegrateError::degenerate(d, step, time, threshold))?;
+        let result = self.driver.step(q, p, step, time)?;
         self.core.steps = step;
         Ok(result)
     }
@@ -113,7 +188,7 @@ where
     }
 }
 
-impl<'a, Meth, P, const D: usize, const M: usize, const N: usize> OneStep<'a, P, D, M>
+impl<'a, Meth, P, const D: usize, const M: usize, const N: usize> HolonomicStep<'a, P, D, M>
     for StageStepper<'a, Meth, P, D, M, N>
 where
     Meth: StageMethod<P, D>,
@@ -127,7 +202,7 @@ where
         &mut self,
         q: &Vector<D>,
         p: &Vector<D>,
-    ) -> Result<(Vector<D>, Vector<D>, StepStats), HolonomicError> {
+    ) -> Result<(Vector<D>, Vector<D>, StepStats), IntegrateError> {
         self.step(q, p)
     }
 }
