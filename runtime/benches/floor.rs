@@ -23,7 +23,6 @@ use divan::Bencher;
 use divan::counter::ItemsCount;
 use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, VprkGauss3};
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{HolonomicError, StageStepper, Tolerances};
 use sparkgen::integrate::{Stepper, vector_field};
 use sparkgen::layout::{Dims, Layout};
 use sparkgen::problem::Vector;
@@ -184,12 +183,12 @@ fn run_lv<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
 /// `STEPS` steps of `M` on the pendulum from rest at `THETA0`.
 fn run_pendulum<M: StageMethod<Pendulum, 2>, const N: usize>(
     pendulum: &Pendulum,
-) -> Result<Tally, HolonomicError> {
-    let mut stepper = StageStepper::<M, _, 2, 1, N>::new(pendulum, H, Tolerances::default())?;
+) -> Result<Tally, sparkgen::error::IntegrateError> {
+    let mut stepper = Stepper::<M, _, 2, N>::new(pendulum, H, NewtonOptions::default())?;
     let (mut q, mut p) = pendulum.state(THETA0, 0.0);
     let mut tally = Tally::default();
-    for _ in 0..STEPS {
-        let (q1, p1, stats) = stepper.step(&q, &p)?;
+    for n in 0..STEPS {
+        let (q1, p1, stats) = stepper.step(&q, &p, n + 1, n as f64 * H)?;
         tally.add(&stats);
         (q, p) = (q1, p1);
     }
@@ -214,9 +213,11 @@ fn pendulum_first_step<M: StageMethod<Pendulum, 2>, const N: usize>(
     pendulum: &Pendulum,
 ) -> (Vector<2>, Vector<2>, [f64; N]) {
     let (q, p) = pendulum.state(THETA0, 0.0);
-    let mut stepper = StageStepper::<M, _, 2, 1, N>::new(pendulum, H, Tolerances::default())
+    let mut stepper = Stepper::<M, _, 2, N>::new(pendulum, H, NewtonOptions::default())
         .expect("valid step size and N");
-    stepper.step(&q, &p).expect("the first step converges");
+    stepper
+        .step(&q, &p, 1, 0.0)
+        .expect("the first step converges");
     (q, p, *stepper.unknowns())
 }
 
@@ -400,7 +401,7 @@ lv_case!(slrk_lobatto_iiie3, SlrkLobattoIIIE3, 14);
 lv_case!(vprk_gauss3, VprkGauss3, 6);
 
 /// RATTLE Lobatto IIIA–IIIB(3) on the pendulum (exact Jacobian, the runtime's default Newton
-/// variant: `StageStepper` takes no Newton options).
+/// variant, as the holonomic runs of `solve` use it).
 mod rattle_lobatto_iiiaiiib3 {
     use super::*;
     type Method = RattleLobattoIIIAIIIB3<1>;

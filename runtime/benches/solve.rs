@@ -12,6 +12,7 @@ use sparkgen::generated::steppers::{
 use sparkgen::integrate::{Options, integrate};
 use sparkgen::layout::Dims;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
@@ -55,7 +56,7 @@ compare!(
 );
 
 /// Panics unless `method` converges on the benchmark's run (else its timing is not per step).
-fn converges<M: StageMethod<LotkaVolterra2d, 2>>(method: M) {
+fn converges<M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct>>(method: M) {
     let (q0, p0) = LV.initial(LotkaVolterra2d::UPSTREAM_Q0);
     let run = solve(&LV, method, q0, p0, &Options::new(0.1, STEPS));
     assert!(run.is_ok(), "{} fails on the benchmark's run", M::NAME);

@@ -526,10 +526,12 @@ where
 }
 
 /// Runs `options.steps` steps of `equations` from `(q₀, p₀)` (`D` entries each), handing every
-/// accepted state, the initial one first, to `observer` as it is computed: the one loop of
-/// [`integrate_into`] and of the engine's runs. The initial data are checked against the
-/// kind's constraint (or projected, [`Options::project_initial`]), and a method that carries a
-/// multiplier starts from the consistent `λ_0`.
+/// accepted state, the initial one first, to `observer` as it is computed, in the one loop of
+/// every run (of [`integrate_into`], the engine, `solve`'s stage methods, and, with their own
+/// steppers, RATTLE and SHAKE). The initial data are checked against the kind's constraint,
+/// `|φ(q₀, p₀)|∞ ≤ τ₀ max(1, |p₀|∞)` (or projected, [`Options::project_initial`]), and a
+/// method that carries a multiplier starts from the consistent `λ_0`;
+/// [`Options::restore_consistency`] is rejected (it needs a holonomic system's projection).
 pub fn run_into<E, O>(
     equations: E,
     q0: &[f64],

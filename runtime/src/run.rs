@@ -80,10 +80,10 @@ where
     run_into(equations, q0.as_slice(), p0.as_slice(), options, observer)
 }
 
-/// [`KindRun`] by [`run_stages`] for the kinds whose run needs nothing beyond [`Access`].
+/// [`KindRun`] for each kind: `run` with the generics `M`, `P`, `O`, `D` (and the kind's `K`).
 macro_rules! kind_runs {
-    ($($kind:ty => $bound:path, [$($m:ident)?];)*) => {$(
-        impl<P: $bound, const D: usize $(, const $m: usize)?> KindRun<P, D> for $kind {
+    ($($kind:ty => $bound:path, [$($k:ident)?], $run:expr;)*) => {$(
+        impl<P: $bound, const D: usize $(, const $k: usize)?> KindRun<P, D> for $kind {
             fn run_into<M, O>(
                 problem: &P,
                 q0: SVector<f64, D>,
@@ -95,34 +95,17 @@ macro_rules! kind_runs {
                 M: StageMethod<P, D, Kind = Self>,
                 O: Observer + ?Sized,
             {
-                run_stages::<M, P, O, D>(problem, q0, p0, options, observer)
+                $run(problem, q0, p0, options, observer)
             }
         }
     )*};
 }
 
 kind_runs! {
-    kind::Degenerate => DegenerateLagrangian<D>, [];
-    kind::Implicit<K> => ImplicitDae<D, K>, [K];
-    kind::Hamiltonian<K> => HamiltonianDae<D, K>, [K];
-}
-
-impl<P: HolonomicSystem<D, K>, const D: usize, const K: usize> KindRun<P, D>
-    for kind::Holonomic<K>
-{
-    fn run_into<M, O>(
-        problem: &P,
-        q0: SVector<f64, D>,
-        p0: SVector<f64, D>,
-        options: &Options,
-        observer: &mut O,
-    ) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
-    where
-        M: StageMethod<P, D, Kind = Self>,
-        O: Observer + ?Sized,
-    {
-        crate::holonomic::run_stages::<M, P, O, D, K>(problem, (&q0, &p0), options, observer)
-    }
+    kind::Degenerate => DegenerateLagrangian<D>, [], run_stages::<M, P, O, D>;
+    kind::Implicit<K> => ImplicitDae<D, K>, [K], run_stages::<M, P, O, D>;
+    kind::Hamiltonian<K> => HamiltonianDae<D, K>, [K], run_stages::<M, P, O, D>;
+    kind::Holonomic<K> => HolonomicSystem<D, K>, [K], crate::holonomic::run_stages::<M, P, O, D, K>;
 }
 
 /// A method [`solve`] can run on problems of type `P` with `D` coordinates, by the route

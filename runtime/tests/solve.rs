@@ -13,6 +13,7 @@ use sparkgen::integrate::{Options, integrate};
 use sparkgen::layout::Dims;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d, LotkaVolterraDirac};
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solution::Solution;
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
@@ -28,7 +29,7 @@ fn same_as_fixed<M, P, const D: usize, const N: usize>(
     options: &Options,
 ) -> Solution<D>
 where
-    M: StageMethod<P, D>,
+    M: StageMethod<P, D> + Method<P, D, Direct>,
 {
     let new =
         solve(problem, method, q0, p0, options).unwrap_or_else(|e| panic!("{}: {e}", M::NAME));

@@ -12,12 +12,12 @@ use sparkgen::generated::steppers::{
     SlrkLobattoIIIAB3, VprkGauss2, VsparkPrimaryGlrkpMidpoint3,
 };
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic};
 use sparkgen::integrate::{Options, integrate};
 use sparkgen::layout::Dims;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d, LotkaVolterraDirac};
 use sparkgen::solution::{Failure, Solution};
+use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
 sparkgen::stepper! {
@@ -89,21 +89,18 @@ fn degenerate_lagrangian_steppers_integrate_as_the_committed_ones() {
 
 #[test]
 fn a_holonomic_stepper_integrates_as_the_committed_one() {
-    const N: usize = Rattle3::<1>::UNKNOWN_LAYOUT.len(Dims::new(2, 1));
     let pendulum = Pendulum {
         m: 1.0,
         g: 1.0,
         l: 1.0,
     };
     let (q0, p0) = pendulum.state(1.0, 0.0);
-    let options = HolonomicOptions::new(0.05, STEPS);
+    let options = Options::new(0.05, STEPS);
     let run = |declared: bool| {
         if declared {
-            integrate_holonomic::<Rattle3<1>, _, 2, 1, N>(&pendulum, &q0, &p0, &options)
+            solve(&pendulum, Rattle3::<1>, q0, p0, &options)
         } else {
-            integrate_holonomic::<RattleLobattoIIIAIIIB3<1>, _, 2, 1, N>(
-                &pendulum, &q0, &p0, &options,
-            )
+            solve(&pendulum, RattleLobattoIIIAIIIB3::<1>, q0, p0, &options)
         }
         .unwrap_or_else(|f| panic!("RattleLobattoIIIAIIIB3: {}", f.error))
     };

@@ -162,7 +162,7 @@ macro_rules! stepper_table {
         }),*];
 
         /// Every generated stepper for holonomic systems (`RattleLobattoIIIAIIIB{s}<M>`), run
-        /// through `sparkgen::holonomic::integrate_holonomic`.
+        /// through `sparkgen::solve` with the holonomic checks.
         pub const HOLONOMIC_STEPPERS: &[StepperInfo] = &[$(StepperInfo {
             name: stringify!($hty),
             family: $hfamily,

@@ -4,15 +4,13 @@
 //! followed by the projection of consistency restoration if asked.
 
 use super::consistency::{initial_state, project_at, restoration_tolerances};
-use super::error::{HolonomicError, HolonomicFailure};
 use super::multipliers::ConstraintFrame;
-use super::options::{HolonomicOptions, Tolerances, validate};
+use super::options::{Tolerances, validate};
 use crate::error::IntegrateError;
 use crate::integrate::{OneStep, Options, run_steps};
 use crate::kind::constraint_names;
 use crate::problem::{HolonomicSystem, Matrix, Vector};
-use crate::solution::{Observer, Point, Record, RunStats, Solution, StepStats, Stopped};
-use std::convert::Infallible;
+use crate::solution::{Observer, RunStats, StepStats, Stopped};
 
 /// Shared stepper state.
 #[derive(Clone, Debug)]
@@ -186,72 +184,4 @@ where
         options,
         observer,
     )
-}
-
-/// Runs `options.steps` steps of the stepper `make` builds from `(q₀, p₀)`, handing every
-/// accepted state (the initial one first) to `observer`: the initial data are checked (or
-/// projected); with `restore_consistency` every step is followed by a projection at round-off
-/// tolerance. Stops at the first failed step or observer error.
-pub(super) fn run<'a, S, P, O, const D: usize, const M: usize>(
-    problem: &'a P,
-    q0: &Vector<D>,
-    p0: &Vector<D>,
-    options: &HolonomicOptions,
-    make: impl FnOnce() -> Result<S, IntegrateError>,
-    observer: &mut O,
-) -> Result<(), Stopped<HolonomicError, O::Error>>
-where
-    S: HolonomicStep<'a, P, D, M>,
-    P: HolonomicSystem<D, M>,
-    O: Observer + ?Sized,
-{
-    let step = |e: IntegrateError| Stopped::Step(HolonomicError::from(e));
-    let mut stepper = make().map_err(step)?;
-    let (mut q, mut p) = initial_state(problem, q0, p0, &options.options()).map_err(step)?;
-    let restoration = restoration_tolerances(&options.tolerances);
-    let mut stats = None;
-    for n in 0..=options.steps {
-        let point = Point {
-            step: n,
-            t: stepper.core().time(),
-            q: q.as_slice(),
-            p: p.as_slice(),
-            lambda: &[],
-            stats,
-        };
-        observer.observe(&point).map_err(Stopped::Observer)?;
-        if n == options.steps {
-            break;
-        }
-        let time = stepper.core().time();
-        let (q1, p1, step_stats) = stepper.advance(&q, &p).map_err(step)?;
-        (q, p) = if options.restore_consistency {
-            let core = stepper.core();
-            project_at(
-                problem,
-                &core.minv,
-                &q1,
-                &p1,
-                &restoration,
-                core.steps,
-                time,
-            )
-            .map_err(step)?
-        } else {
-            (q1, p1)
-        };
-        stats = Some(step_stats);
-    }
-    Ok(())
-}
-
-/// The solution of a run of `options.steps` steps into `run`'s observer, every point kept, or
-/// the solution up to the last accepted step with the error of the step that failed.
-pub(super) fn record<const D: usize>(
-    options: &HolonomicOptions,
-    run: impl FnOnce(&mut Record<D>) -> Result<(), Stopped<HolonomicError, Infallible>>,
-) -> Result<Solution<D>, Box<HolonomicFailure<D>>> {
-    Record::every_point(options.steps, run, |solution, error| {
-        Box::new(HolonomicFailure { solution, error })
-    })
 }

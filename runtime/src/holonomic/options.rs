@@ -1,4 +1,5 @@
-//! Tolerances, caps and run options of RATTLE and SHAKE.
+//! Tolerances and caps of the multiplier solves of RATTLE, SHAKE and the projections
+//! ([`crate::integrate::Options::constraints`]).
 
 use crate::error::IntegrateError;
 
@@ -81,48 +82,4 @@ pub(crate) fn validate(h: f64, tolerances: &Tolerances) -> Result<(), IntegrateE
     tolerances
         .validate()
         .map_err(IntegrateError::InvalidOptions)
-}
-
-/// Options of a RATTLE or SHAKE run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HolonomicOptions {
-    /// Time step h.
-    pub h: f64,
-    /// Number of steps.
-    pub steps: usize,
-    /// Multiplier tolerances and caps.
-    pub tolerances: Tolerances,
-    /// Relative tolerance of the initial consistency check: `|c_a(q₀)| ≤ τ₀ ‖∇c_a(q₀)‖₂ ‖q₀‖_∞`
-    /// and `|(G(q₀)M⁻¹p₀)_a| ≤ τ₀ ‖∇c_a(q₀)‖₂ ‖M⁻¹p₀‖_∞`.
-    pub initial_tolerance: f64,
-    /// Project inconsistent initial data onto the constraint manifold instead of rejecting them.
-    pub project_initial: bool,
-    /// Re-project `(q_n, p_n)` onto `c = 0`, `G M⁻¹ p = 0` after every step ("consistency
-    /// restoration"): a residual tolerance alone is no forward-error certificate (seed 002).
-    pub restore_consistency: bool,
-}
-
-impl HolonomicOptions {
-    /// `steps` steps of size `h`, default tolerances, initial tolerance 10⁻¹², no projection.
-    pub fn new(h: f64, steps: usize) -> HolonomicOptions {
-        HolonomicOptions {
-            h,
-            steps,
-            tolerances: Tolerances::default(),
-            initial_tolerance: 1e-12,
-            project_initial: false,
-            restore_consistency: false,
-        }
-    }
-
-    /// The same run as [`crate::integrate::Options`].
-    pub(crate) fn options(&self) -> crate::integrate::Options {
-        crate::integrate::Options {
-            constraints: self.tolerances,
-            initial_tolerance: self.initial_tolerance,
-            project_initial: self.project_initial,
-            restore_consistency: self.restore_consistency,
-            ..crate::integrate::Options::new(self.h, self.steps)
-        }
-    }
 }

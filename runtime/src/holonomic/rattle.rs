@@ -1,14 +1,13 @@
 //! The RATTLE stepper and its driver.
 
-use super::core::{HolonomicStep, StepperCore, record, run, run_holonomic};
-use super::error::{HolonomicError, HolonomicFailure};
+use super::core::{HolonomicStep, StepperCore, run_holonomic};
 use super::multipliers::{ConstraintFrame, solve_positions, solve_velocities};
-use super::options::{HolonomicOptions, Tolerances};
+use super::options::Tolerances;
 use crate::error::IntegrateError;
 use crate::integrate::Options;
 use crate::problem::{HolonomicSystem, Vector};
 use crate::run::{Method, route};
-use crate::solution::{Observer, RunStats, Solution, StepStats, Stopped};
+use crate::solution::{Observer, RunStats, StepStats, Stopped};
 
 /// One accepted RATTLE step from `(q, p)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -163,44 +162,4 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> HolonomicStep
         };
         Ok((s.q, s.p, stats))
     }
-}
-
-/// Integrates `options.steps` RATTLE steps from `(q₀, p₀)`.
-///
-/// The initial data are checked (or projected, see [`HolonomicOptions`]); with
-/// `restore_consistency` every step is followed by a projection at round-off tolerance. The
-/// statistics of step n are the position Newton iterations and the relative `c(q_{n+1})`
-/// residual. On failure the error carries the solution up to the last accepted step.
-pub fn integrate_rattle<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
-    problem: &P,
-    q0: &Vector<D>,
-    p0: &Vector<D>,
-    options: &HolonomicOptions,
-) -> Result<Solution<D>, Box<HolonomicFailure<D>>> {
-    record(options, |r| {
-        integrate_rattle_into(problem, q0, p0, options, r)
-    })
-}
-
-/// [`integrate_rattle`], handing every accepted state (the initial one first) to `observer` as
-/// it is computed instead of keeping it; stops at the first failed step or observer error.
-pub fn integrate_rattle_into<P, O, const D: usize, const M: usize>(
-    problem: &P,
-    q0: &Vector<D>,
-    p0: &Vector<D>,
-    options: &HolonomicOptions,
-    observer: &mut O,
-) -> Result<(), Stopped<HolonomicError, O::Error>>
-where
-    P: HolonomicSystem<D, M>,
-    O: Observer + ?Sized,
-{
-    run(
-        problem,
-        q0,
-        p0,
-        options,
-        || RattleStepper::new(problem, options.h, options.tolerances),
-        observer,
-    )
 }

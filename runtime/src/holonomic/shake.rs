@@ -10,16 +10,14 @@
 //! The positions coincide with RATTLE's; the momenta satisfy `G(q_n)M⁻¹p_n = 0` only to
 //! `O(h²)`.
 
-use super::consistency::initial_state;
-use super::core::{HolonomicStep, StepperCore, record, run_holonomic};
-use super::error::{HolonomicError, HolonomicFailure};
+use super::core::{HolonomicStep, StepperCore, run_holonomic};
 use super::multipliers::{ConstraintFrame, solve_positions};
-use super::options::{HolonomicOptions, Tolerances};
+use super::options::Tolerances;
 use crate::error::IntegrateError;
 use crate::integrate::Options;
 use crate::problem::{HolonomicSystem, Matrix, Vector};
 use crate::run::{Method, route};
-use crate::solution::{Observer, Point, RunStats, Solution, StepStats, Stopped};
+use crate::solution::{Observer, RunStats, StepStats, Stopped};
 
 /// SHAKE (see the [module documentation](self)) as a method value for [`crate::solve`] on
 /// holonomic systems: `solve(&problem, Shake, q0, p0, &options)`, the positions `q_n` and the
@@ -182,74 +180,4 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> ShakeStepper<
             residual: positions.residual,
         })
     }
-}
-
-/// Integrates `options.steps` SHAKE steps from `(q₀, p₀)`: positions `q_n` and the
-/// central-difference momenta `p_n` (`p₀` as given), which need one position beyond the last
-/// step. `restore_consistency` is rejected (SHAKE's momenta are differences of positions). On
-/// failure the error carries the solution up to the last step whose momentum is known.
-pub fn integrate_shake<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
-    problem: &P,
-    q0: &Vector<D>,
-    p0: &Vector<D>,
-    options: &HolonomicOptions,
-) -> Result<Solution<D>, Box<HolonomicFailure<D>>> {
-    record(options, |r| {
-        integrate_shake_into(problem, q0, p0, options, r)
-    })
-}
-
-/// [`integrate_shake`], handing every state `(q_n, p_n)` (the initial one first) to `observer`
-/// once its momentum is known instead of keeping it; stops at the first failed step or
-/// observer error.
-pub fn integrate_shake_into<P, O, const D: usize, const M: usize>(
-    problem: &P,
-    q0: &Vector<D>,
-    p0: &Vector<D>,
-    options: &HolonomicOptions,
-    observer: &mut O,
-) -> Result<(), Stopped<HolonomicError, O::Error>>
-where
-    P: HolonomicSystem<D, M>,
-    O: Observer + ?Sized,
-{
-    let step = |e: IntegrateError| Stopped::Step(HolonomicError::from(e));
-    if options.restore_consistency {
-        let e = IntegrateError::InvalidOptions("SHAKE has no consistency restoration");
-        return Err(step(e));
-    }
-    let (q0, p0) = initial_state(problem, q0, p0, &options.options()).map_err(step)?;
-    let mass = problem.mass_matrix();
-    let mut shake = ShakeStepper::new(problem, options.h, options.tolerances).map_err(step)?;
-    let initial = Point {
-        step: 0,
-        t: 0.0,
-        q: q0.as_slice(),
-        p: p0.as_slice(),
-        lambda: &[],
-        stats: None,
-    };
-    observer.observe(&initial).map_err(Stopped::Observer)?;
-    let mut current = shake.start(&q0, &p0).map_err(step)?;
-    let mut q_prev = q0;
-    for n in 1..=options.steps {
-        let next = shake.step(&q_prev, &current.q).map_err(step)?;
-        let p = mass * (next.q - q_prev) / (2.0 * options.h);
-        let point = Point {
-            step: n,
-            t: n as f64 * options.h,
-            q: current.q.as_slice(),
-            p: p.as_slice(),
-            lambda: &[],
-            stats: Some(StepStats {
-                iterations: current.iterations,
-                residual: current.residual,
-                factorisations: 0,
-            }),
-        };
-        observer.observe(&point).map_err(Stopped::Observer)?;
-        q_prev = current.q;
-        current = next;
-    }
-    Ok(())
 }

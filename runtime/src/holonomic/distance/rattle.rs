@@ -24,7 +24,7 @@ pub struct DistanceStep {
 }
 
 /// RATTLE with step size `h` on a [`DistanceConstraints`] system: the step of
-/// [`Rattle`](crate::holonomic::Rattle) on run-time sized, preallocated storage.
+/// [`RattleStepper`](crate::holonomic::RattleStepper) on run-time sized, preallocated storage.
 ///
 /// Keeps the frame of the last `q₁` (reused as `q_n` of the next step) and the last μ, the
 /// initial guess of the next λ. A step allocates nothing.
