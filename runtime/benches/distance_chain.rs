@@ -16,7 +16,7 @@ use sparkgen::holonomic::distance::{
     DistanceConstraints, DistanceRattle, Gravity, planar_chain, planar_chain_state,
 };
 use sparkgen::holonomic::problems::{Chain3, Chain5};
-use sparkgen::holonomic::{MultiplierNewton, Rattle, Tolerances};
+use sparkgen::holonomic::{MultiplierNewton, RattleStepper, Tolerances};
 use sparkgen::problem::Vector;
 
 const H: f64 = 2e-3;
@@ -102,7 +102,7 @@ fn bench_fixed<P, const D: usize, const M: usize>(
 ) where
     P: sparkgen::problem::HolonomicSystem<D, M> + Clone,
 {
-    let mut rattle = Rattle::new(problem, H, tolerances(newton)).expect("valid options");
+    let mut rattle = RattleStepper::new(problem, H, tolerances(newton)).expect("valid options");
     // Warm up as the dynamic path does (the frame of the current position is cached).
     let (mut q, mut p) = (q, p);
     for _ in 0..2 {

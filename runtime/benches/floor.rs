@@ -23,7 +23,6 @@ use divan::Bencher;
 use divan::counter::ItemsCount;
 use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, VprkGauss3};
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{HolonomicError, StageStepper, Tolerances};
 use sparkgen::integrate::{Compiled, Driver, vector_field};
 use sparkgen::layout::{Dims, Layout};
 use sparkgen::problem::Vector;
@@ -165,13 +164,13 @@ fn newton(jacobian: JacobianUpdate) -> NewtonOptions {
     }
 }
 
-/// `STEPS` steps of `M` on Lotka–Volterra from the upstream initial data.
-fn run_lv<M: StageMethod<LotkaVolterra2d, 2>>(
-    lv: &LotkaVolterra2d,
+/// `STEPS` steps of `M` on `problem` from `(q, p)`.
+fn run_steps<M: StageMethod<P, 2>, P>(
+    problem: &P,
+    (mut q, mut p): (Vector<2>, Vector<2>),
     options: NewtonOptions,
 ) -> Result<Tally, sparkgen::error::IntegrateError> {
-    let mut driver = Driver::new(Compiled::<M, _, 2>::sized(lv)?, H, options)?;
-    let (mut q, mut p) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
+    let mut driver = Driver::new(Compiled::<M, _, 2>::sized(problem)?, H, options)?;
     let mut tally = Tally::default();
     for n in 0..STEPS {
         let stats = driver.step(q.as_slice(), p.as_slice(), n + 1, n as f64 * H)?;
@@ -183,27 +182,31 @@ fn run_lv<M: StageMethod<LotkaVolterra2d, 2>>(
     Ok(tally)
 }
 
-/// `STEPS` steps of `M` on the pendulum from rest at `THETA0`.
-fn run_pendulum<M: StageMethod<Pendulum, 2>, const N: usize>(
-    pendulum: &Pendulum,
-) -> Result<Tally, HolonomicError> {
-    let mut stepper = StageStepper::<M, _, 2, 1, N>::new(pendulum, H, Tolerances::default())?;
-    let (mut q, mut p) = pendulum.state(THETA0, 0.0);
-    let mut tally = Tally::default();
-    for _ in 0..STEPS {
-        let (q1, p1, stats) = stepper.step(&q, &p)?;
-        tally.add(&stats);
-        (q, p) = (q1, p1);
-    }
-    Ok(tally)
+/// `STEPS` steps of `M` on Lotka–Volterra from the upstream initial data.
+fn run_lv<M: StageMethod<LotkaVolterra2d, 2>>(
+    lv: &LotkaVolterra2d,
+    options: NewtonOptions,
+) -> Result<Tally, sparkgen::error::IntegrateError> {
+    run_steps::<M, _>(lv, lv.initial(LotkaVolterra2d::UPSTREAM_Q0), options)
 }
 
-/// The state and converged unknowns of the first step of `M` on Lotka–Volterra.
-fn lv_first_step<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
-    lv: &LotkaVolterra2d,
+/// `STEPS` steps of `M` on the pendulum from rest at `THETA0`.
+fn run_pendulum<M: StageMethod<Pendulum, 2>>(
+    pendulum: &Pendulum,
+) -> Result<Tally, sparkgen::error::IntegrateError> {
+    run_steps::<M, _>(
+        pendulum,
+        pendulum.state(THETA0, 0.0),
+        NewtonOptions::default(),
+    )
+}
+
+/// The state `(q, p)` and the converged unknowns of the first step of `M` on `problem` from it.
+fn first_step<M: StageMethod<P, 2>, P, const N: usize>(
+    problem: &P,
+    (q, p): (Vector<2>, Vector<2>),
 ) -> (Vector<2>, Vector<2>, [f64; N]) {
-    let (q, p) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
-    let equations = Compiled::<M, _, 2>::sized(lv).expect("a small system");
+    let equations = Compiled::<M, _, 2>::sized(problem).expect("a small system");
     let mut driver = Driver::new(equations, H, NewtonOptions::default()).expect("valid step size");
     driver
         .step(q.as_slice(), p.as_slice(), 1, 0.0)
@@ -212,15 +215,18 @@ fn lv_first_step<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
     (q, p, x)
 }
 
+/// The state and converged unknowns of the first step of `M` on Lotka–Volterra.
+fn lv_first_step<M: StageMethod<LotkaVolterra2d, 2>, const N: usize>(
+    lv: &LotkaVolterra2d,
+) -> (Vector<2>, Vector<2>, [f64; N]) {
+    first_step::<M, _, N>(lv, lv.initial(LotkaVolterra2d::UPSTREAM_Q0))
+}
+
 /// The state and converged unknowns of the first step of `M` on the pendulum.
 fn pendulum_first_step<M: StageMethod<Pendulum, 2>, const N: usize>(
     pendulum: &Pendulum,
 ) -> (Vector<2>, Vector<2>, [f64; N]) {
-    let (q, p) = pendulum.state(THETA0, 0.0);
-    let mut stepper = StageStepper::<M, _, 2, 1, N>::new(pendulum, H, Tolerances::default())
-        .expect("valid step size and N");
-    stepper.step(&q, &p).expect("the first step converges");
-    (q, p, *stepper.unknowns())
+    first_step::<M, _, N>(pendulum, pendulum.state(THETA0, 0.0))
 }
 
 /// The parts of a step of `M` timed alone at `(q, p, x)`: residual, exact and forward-difference
@@ -403,7 +409,7 @@ lv_case!(slrk_lobatto_iiie3, SlrkLobattoIIIE3, 14);
 lv_case!(vprk_gauss3, VprkGauss3, 6);
 
 /// RATTLE Lobatto IIIA–IIIB(3) on the pendulum (exact Jacobian, the runtime's default Newton
-/// variant: `StageStepper` takes no Newton options).
+/// variant, as the holonomic runs of `solve` use it).
 mod rattle_lobatto_iiiaiiib3 {
     use super::*;
     type Method = RattleLobattoIIIAIIIB3<1>;
@@ -413,7 +419,7 @@ mod rattle_lobatto_iiiaiiib3 {
     fn step(bencher: Bencher) {
         bencher
             .counter(ItemsCount::new(STEPS))
-            .bench(|| run_pendulum::<Method, N>(divan::black_box(&PENDULUM)).map(|t| t.iterations));
+            .bench(|| run_pendulum::<Method>(divan::black_box(&PENDULUM)).map(|t| t.iterations));
     }
 
     parts!(
@@ -428,7 +434,7 @@ mod rattle_lobatto_iiiaiiib3 {
     pub fn print() {
         let name = <Method as StageMethod<Pendulum, 2>>::NAME;
         let variant = format!("{:?}", NewtonOptions::default().jacobian);
-        match run_pendulum::<Method, N>(&PENDULUM) {
+        match run_pendulum::<Method>(&PENDULUM) {
             Ok(tally) => tally.print(name, &variant),
             Err(error) => println!("{name:22} {variant:14} FAILED: {error}"),
         }

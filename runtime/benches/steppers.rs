@@ -12,6 +12,7 @@ use divan::counter::ItemsCount;
 use sparkgen::generated::steppers::*;
 use sparkgen::integrate::Options;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solution::Failure;
 use sparkgen::solve;
 use sparkgen::solve::Lu;
@@ -22,7 +23,7 @@ const STEPS: usize = 100;
 
 /// `STEPS` steps of `M`: the total Newton iterations, or the failure (the timing of a failing
 /// stepper is then not per step).
-fn run<M: StageMethod<LotkaVolterra2d, 2> + Default>(
+fn run<M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Default>(
     lv: &LotkaVolterra2d,
 ) -> Result<usize, Box<Failure<2>>> {
     let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
@@ -87,7 +88,9 @@ print_iterations!(
     VprkLobattoIIIAIIIB2, VprkLobattoIIIAIIIB3, VprkLobattoIIIAIIIB4,
     VprkLobattoIIIBIIIA2, VprkLobattoIIIBIIIA3, VprkLobattoIIIBIIIA4,
 ])]
-fn step<M: StageMethod<LotkaVolterra2d, 2> + Default>(bencher: Bencher) {
+fn step<M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Default>(
+    bencher: Bencher,
+) {
     let lv = LotkaVolterra2d::UPSTREAM;
     bencher
         .counter(ItemsCount::new(STEPS))
@@ -106,7 +109,7 @@ fn lu_factor<const N: usize>(bencher: Bencher) {
 }
 
 /// Prints `name, N, Newton iterations per step` of one run of `M`.
-fn iterations<M: StageMethod<LotkaVolterra2d, 2> + Default>() {
+fn iterations<M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Default>() {
     let lv = LotkaVolterra2d::UPSTREAM;
     let n = M::UNKNOWNS.len(M::DIMS);
     match run::<M>(&lv) {

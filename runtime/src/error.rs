@@ -110,11 +110,12 @@ pub enum IntegrateError {
         /// Time at the start of the step.
         time: f64,
     },
-    /// The constraint residual of `(q₀, p₀)` (`|p₀ − ϑ(q₀)|∞` for a degenerate Lagrangian, the
-    /// larger relative violation of `c(q₀) = 0` and `G(q₀)M⁻¹p₀ = 0` for a holonomic system)
-    /// exceeds the tolerance and no projection was requested or available.
+    /// The constraint residual `|φ(q₀, p₀)|∞` of `(q₀, p₀)` (`φ = p − ϑ(q)` for a degenerate
+    /// Lagrangian, the algebraic constraint of a DAE, `c(q)` for a holonomic system run by the
+    /// engine) exceeds `τ₀ max(1, |p₀|∞)` ([`crate::integrate::Options::initial_tolerance`])
+    /// and no projection was requested or available.
     #[error(
-        "inconsistent initial data: the constraint residual {residual:e} > {tolerance:e} (|p₀ − ϑ(q₀)|∞ for a degenerate Lagrangian, the relative violation of c(q₀) = 0 or G(q₀)M⁻¹p₀ = 0 for a holonomic system; `--project-initial`, or `project_initial` in the options, projects them where the kind and shape allow it)"
+        "inconsistent initial data: the constraint residual {residual:e} > {tolerance:e} (|p₀ − ϑ(q₀)|∞ for a degenerate Lagrangian, |φ(q₀, p₀)|∞ for a DAE, |c(q₀)|∞ for a holonomic system; `--project-initial`, or `project_initial` in the options, projects them where the kind and shape allow it)"
     )]
     InconsistentInitialData {
         /// `|φ(q₀, p₀)|∞`.
@@ -122,6 +123,90 @@ pub enum IntegrateError {
         /// The tolerance.
         tolerance: f64,
     },
+    /// The initial data of a holonomic system violate the position or the velocity constraint
+    /// by more than the relative tolerance `τ₀` ([`crate::integrate::Options::initial_tolerance`])
+    /// and projection was not requested.
+    #[error(
+        "inconsistent initial data: relative |c(q₀)| = {position:e}, relative |G M⁻¹ p₀| = {velocity:e} (tolerance {tolerance:e}; project them onto the constraints with `--project-initial`, or `project_initial` in the options)"
+    )]
+    InconsistentConstraints {
+        /// `max_a |c_a(q₀)| / (‖∇c_a(q₀)‖₂ ‖q₀‖_∞)`.
+        position: f64,
+        /// `max_a |(G(q₀)M⁻¹p₀)_a| / (‖∇c_a(q₀)‖₂ ‖M⁻¹p₀‖_∞)`.
+        velocity: f64,
+        /// The tolerance both were held to.
+        tolerance: f64,
+    },
+    /// The Gram matrix `A = G M⁻¹ Gᵀ` of a holonomic system is numerically rank deficient: the
+    /// constraint gradients are (nearly) linearly dependent
+    /// ([`crate::holonomic::Tolerances::gram`]).
+    #[error(
+        "step {step} (t = {time}): degenerate constraints, σ_min(A) = {sigma_min:e}, σ_max(A) = {sigma_max:e} (threshold {threshold:e} · σ_max): the constraint gradients are (nearly) linearly dependent"
+    )]
+    DegenerateConstraints {
+        /// The step (0: the initial data).
+        step: usize,
+        /// Time at the start of the step.
+        time: f64,
+        /// The smallest singular value (eigenvalue) of `A`.
+        sigma_min: f64,
+        /// The largest singular value (eigenvalue) of `A`.
+        sigma_max: f64,
+        /// The relative rank threshold `τ_A`.
+        threshold: f64,
+    },
+    /// The position multipliers of RATTLE, SHAKE or a projection did not reach the tolerance
+    /// within the iteration cap ([`crate::holonomic::Tolerances::position`]).
+    #[error(
+        "step {step} (t = {time}): position multipliers not converged after {iterations} iterations, relative |c(q₁)| = {residual:e} > {tolerance:e}"
+    )]
+    PositionMultipliers {
+        /// The step (0: the initial projection).
+        step: usize,
+        /// Time at the start of the step.
+        time: f64,
+        /// Iterations done (the cap).
+        iterations: usize,
+        /// The largest relative constraint residual at the last iterate.
+        residual: f64,
+        /// The relative tolerance.
+        tolerance: f64,
+    },
+    /// The Newton matrix `G(q₁) M⁻¹ G(q_n)ᵀ` of the position multipliers (exact variant, or a
+    /// tangent map) became singular.
+    #[error(
+        "step {step} (t = {time}): singular multiplier Newton matrix at iteration {iteration}, pivot {pivot:e}"
+    )]
+    SingularNewtonMatrix {
+        /// The step.
+        step: usize,
+        /// Time at the start of the step.
+        time: f64,
+        /// The iteration (from 0).
+        iteration: usize,
+        /// The negligible pivot.
+        pivot: f64,
+    },
+    /// The velocity constraints `G(q₁) M⁻¹ p₁ = 0` were not met within the iteration cap
+    /// ([`crate::holonomic::Tolerances::velocity`]).
+    #[error(
+        "step {step} (t = {time}): velocity multipliers not converged after {iterations} iterations, |G M⁻¹ p₁| = {residual:e} > {tolerance:e}"
+    )]
+    VelocityMultipliers {
+        /// The step (0: the initial projection).
+        step: usize,
+        /// Time at the start of the step.
+        time: f64,
+        /// Iterations done.
+        iterations: usize,
+        /// `max_a |(G(q₁)M⁻¹p₁)_a|`.
+        residual: f64,
+        /// The absolute tolerance.
+        tolerance: f64,
+    },
+    /// The holonomic system's mass matrix is not symmetric positive definite.
+    #[error("{0}")]
+    MassMatrix(#[from] crate::problem::MassMatrixError),
     /// No multiplier `λ₀` is consistent with the initial data (the hidden constraint could not
     /// be solved for it).
     #[error("no consistent initial multiplier λ₀: the hidden constraint stays at {residual:e}")]

@@ -17,9 +17,14 @@
 //! same position update written on positions only, `q_{n+1} − 2q_n + q_{n−1} =
 //! −h² M⁻¹(∇V(q_n) + G(q_n)ᵀ λ_n)`, with central-difference momenta.
 //!
-//! Every step checks the conditioning of `A` ([`gram`]); every failure is a typed
-//! [`HolonomicError`] carrying the step, the time and the numbers, returned together with the
-//! trajectory so far ([`HolonomicFailure`]).
+//! [`Rattle`] and [`Shake`] are method values for [`crate::solve`], like the generated stage
+//! methods (`solve(&pendulum, Rattle, q0, p0, &Options::new(h, n))`), with the one
+//! [`Options`](crate::integrate::Options) (the multiplier tolerances in its `constraints`, see
+//! [`Tolerances`]); [`RattleStepper`] and [`ShakeStepper`] take one step at a time. Every step
+//! checks the conditioning of `A` ([`gram`]); every failure is a typed
+//! [`IntegrateError`](crate::error::IntegrateError) carrying the step, the time and the
+//! numbers, returned together with the trajectory so far
+//! ([`Failure`](crate::solution::Failure)).
 //!
 //! [`distance`] runs the same RATTLE on run-time sized storage for particles held by distance
 //! constraints (the form molecular-dynamics users have), with band solves: `O(n)` per step for
@@ -40,8 +45,7 @@ mod tangent;
 
 pub(crate) use consistency::worst_residuals;
 pub use consistency::{ConsistencyResiduals, consistency_residuals, project};
-pub use error::{HolonomicError, HolonomicFailure};
-pub use options::{HolonomicOptions, MultiplierNewton, Tolerances};
-pub use rattle::{Rattle, RattleStep, integrate_rattle, integrate_rattle_into};
-pub use shake::{Shake, integrate_shake, integrate_shake_into};
-pub use stages::{StageStepper, integrate_holonomic, integrate_holonomic_into};
+pub use options::{MultiplierNewton, Tolerances};
+pub use rattle::{Rattle, RattleStep, RattleStepper};
+pub use shake::{Shake, ShakeStepper};
+pub(crate) use stages::run_stages;

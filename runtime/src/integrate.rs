@@ -15,6 +15,7 @@
 //! points before it starts and grows geometrically beyond them.
 
 use crate::error::IntegrateError;
+use crate::holonomic::Tolerances;
 use crate::layout::Role;
 use crate::problem::DegenerateLagrangian;
 use crate::solution::{
@@ -59,10 +60,31 @@ pub struct Options {
     pub steps: usize,
     /// Newton tolerances and limits.
     pub newton: NewtonOptions,
-    /// Replace `p₀` by `ϑ(q₀)` instead of rejecting inconsistent initial data.
+    /// Project inconsistent initial data onto the constraints instead of rejecting them: for a
+    /// degenerate Lagrangian `p₀ ← ϑ(q₀)`; for a holonomic system run by RATTLE, SHAKE or a
+    /// holonomic stage method, `q₀ ← q₀ − M⁻¹G(q₀)ᵀx` with `c(q₀) = 0` by Newton's method,
+    /// then `p₀ ← p₀ − G(q₀)ᵀμ` with `G(q₀)M⁻¹p₀ = 0` ([`crate::holonomic::project`], with the
+    /// tolerances [`Options::constraints`]). Kinds without a projection reject the data.
     pub project_initial: bool,
-    /// Tolerance of `|p₀ − ϑ(q₀)|∞`, relative to `max(1, |p₀|∞)`.
+    /// The tolerance `τ₀` of the initial consistency check, relative to the state's scale. For
+    /// a holonomic system run by RATTLE, SHAKE or a holonomic stage method, every constraint is
+    /// held to it relative to its gradient and the state,
+    /// `|c_a(q₀)| ≤ τ₀ ‖∇c_a(q₀)‖₂ ‖q₀‖_∞` and `|(G(q₀)M⁻¹p₀)_a| ≤ τ₀ ‖∇c_a(q₀)‖₂ ‖M⁻¹p₀‖_∞`
+    /// (both constraints, each scale-free); otherwise the kind's residual is,
+    /// `|φ(q₀, p₀)|∞ ≤ τ₀ max(1, |p₀|∞)` ([`crate::kind::Access::constraint`]).
     pub initial_tolerance: f64,
+    /// The multiplier solves of holonomic systems: the tolerances and iteration cap of RATTLE's
+    /// and SHAKE's position and velocity multipliers and of every projection, their Newton
+    /// variant, and the rank threshold `τ_A` of the Gram matrix `A = G M⁻¹ Gᵀ`, which RATTLE,
+    /// SHAKE and the holonomic stage methods check at every step. The stage equations of a
+    /// stage method are solved with [`Options::newton`].
+    pub constraints: Tolerances,
+    /// Re-project `(q_n, p_n)` onto `c = 0`, `G M⁻¹ p = 0` after every step of RATTLE or a
+    /// holonomic stage method ("consistency restoration"), with [`Options::constraints`] and
+    /// the position tolerance tightened to at most its default round-off level: a residual
+    /// tolerance alone is no forward-error certificate. Holonomic systems only: SHAKE (whose
+    /// momenta are differences of positions) and the other kinds reject it.
+    pub restore_consistency: bool,
     /// What a constraint residual that leaves round-off exponentially ([`constraint_watch`])
     /// does to the run: stop it with [`IntegrateError::ConstraintDeparture`] (the default),
     /// or only be recorded ([`RunStats::departure`]), or nothing, for a study of the growth
@@ -71,8 +93,9 @@ pub struct Options {
 }
 
 impl Options {
-    /// `steps` steps of size `h` with default Newton options, no projection, an initial
-    /// consistency tolerance of 1e−12, and the constraint watched.
+    /// `steps` steps of size `h` with default Newton options and constraint tolerances, no
+    /// projection or restoration, an initial consistency tolerance of 1e−12, and the
+    /// constraint watched.
     pub fn new(h: f64, steps: usize) -> Options {
         Options {
             h,
@@ -80,6 +103,8 @@ impl Options {
             newton: NewtonOptions::default(),
             project_initial: false,
             initial_tolerance: 1e-12,
+            constraints: Tolerances::default(),
+            restore_consistency: false,
             watch_constraint: Watch::Stop,
         }
     }
@@ -462,70 +487,13 @@ impl<M: StageMethod<P, D>, P, const D: usize> Driver<Compiled<'_, M, P, D>> {
     }
 }
 
-/// The driver of a compiled stepper with `N` unknowns written by the caller, for the holonomic
-/// stage steppers ([`crate::holonomic::StageStepper`]): the [`Driver`] of [`Compiled::sized`]
-/// on `SVector`s.
-pub struct Stepper<'a, M: StageMethod<P, D>, P, const D: usize, const N: usize> {
-    driver: Driver<Compiled<'a, M, P, D>>,
-}
-
-impl<'a, M, P, const D: usize, const N: usize> Stepper<'a, M, P, D, N>
-where
-    M: StageMethod<P, D>,
-{
-    /// A stepper with step size `h`; fails if `N` is not the method's number of unknowns.
-    pub fn new(problem: &'a P, h: f64, newton: NewtonOptions) -> Result<Self, IntegrateError> {
-        if M::UNKNOWNS.len(M::DIMS) != N {
-            return Err(IntegrateError::InvalidOptions(
-                "N differs from the method's number of unknowns",
-            ));
-        }
-        Ok(Stepper {
-            driver: Driver::new(Compiled::sized(problem)?, h, newton)?,
-        })
-    }
-
-    /// The converged unknowns of the last step.
-    pub fn unknowns(&self) -> &[f64; N] {
-        self.driver
-            .unknowns()
-            .try_into()
-            .expect("N is the method's number of unknowns, checked when the stepper is made")
-    }
-
-    /// One step from `(q, p)` at time `time` (step number `step`, for errors): `(q₁, p₁)` and
-    /// the step's statistics ([`Driver::step`]).
-    pub fn step(
-        &mut self,
-        q: &SVector<f64, D>,
-        p: &SVector<f64, D>,
-        step: usize,
-        time: f64,
-    ) -> Result<(SVector<f64, D>, SVector<f64, D>, StepStats), IntegrateError> {
-        let stats = self.driver.step(q.as_slice(), p.as_slice(), step, time)?;
-        let (q1, p1) = self.driver.state();
-        Ok((
-            SVector::from_column_slice(q1),
-            SVector::from_column_slice(p1),
-            stats,
-        ))
-    }
-
-    /// The exact tangent map of the last step, taken from `(q, p)` ([`Driver::tangent_map`]).
-    pub fn tangent_map(
-        &self,
-        q: &SVector<f64, D>,
-        p: &SVector<f64, D>,
-    ) -> Result<[[SMatrix<f64, D, D>; 2]; 2], SingularMatrix> {
-        self.driver.tangent_map(q, p)
-    }
-}
-
 /// Runs `options.steps` steps of `equations` from `(q₀, p₀)` (`D` entries each), handing every
-/// accepted state, the initial one first, to `observer` as it is computed: the one loop of
-/// [`crate::solve_into`] and of the engine's runs. The initial data are checked against the
-/// kind's constraint (or projected, [`Options::project_initial`]), and a method that carries a
-/// multiplier starts from the consistent `λ_0`.
+/// accepted state, the initial one first, to `observer` as it is computed, in the one loop of
+/// every run (of [`crate::solve_into`]'s stage methods, the engine, and, with their own
+/// steppers, RATTLE and SHAKE). The initial data are checked against the kind's constraint,
+/// `|φ(q₀, p₀)|∞ ≤ τ₀ max(1, |p₀|∞)` (or projected, [`Options::project_initial`]), and a
+/// method that carries a multiplier starts from the consistent `λ_0`;
+/// [`Options::restore_consistency`] is rejected (it needs a holonomic system's projection).
 pub fn run_into<E, O>(
     equations: E,
     q0: &[f64],
@@ -541,6 +509,11 @@ where
     if q0.len() != d || p0.len() != d {
         return Err(Stopped::Step(IntegrateError::InvalidOptions(
             "q₀ and p₀ must have one entry per coordinate",
+        )));
+    }
+    if options.restore_consistency {
+        return Err(Stopped::Step(IntegrateError::InvalidOptions(
+            "consistency restoration applies to holonomic systems run by RATTLE or a holonomic stage method",
         )));
     }
     let mut driver = Driver::new(equations, options.h, options.newton).map_err(Stopped::Step)?;
@@ -564,11 +537,82 @@ where
             residual,
         }));
     }
+    run_steps(&mut driver, q, p, options, observer)
+}
+
+/// A one-step method as the run loop ([`run_steps`]) sees it: the step from `(q_n, p_n)`, its
+/// result, and what the statistics and the watch measure at a state.
+pub(crate) trait OneStep {
+    /// What [`OneStep::constraint`] measures, e.g. `|p − ϑ(q)|∞`.
+    fn constraint_name(&self) -> &'static str;
+    /// The constraint residual at `(q, p)`.
+    fn constraint(&self, q: &[f64], p: &[f64]) -> f64;
+    /// The energy at `(q, p)`, where the problem defines one.
+    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64>;
+    /// The carried multiplier `λ_n` after the last step, for methods that carry one.
+    fn multiplier(&self) -> Option<&[f64]>;
+    /// One step from `(q, p)` at time `time` (step number `step`, for errors), its result in
+    /// [`OneStep::state`].
+    fn step(
+        &mut self,
+        q: &[f64],
+        p: &[f64],
+        step: usize,
+        time: f64,
+    ) -> Result<StepStats, IntegrateError>;
+    /// `(q_{n+1}, p_{n+1})` of the last step.
+    fn state(&self) -> (&[f64], &[f64]);
+}
+
+impl<E: StepEquations> OneStep for Driver<E> {
+    fn constraint_name(&self) -> &'static str {
+        self.equations.constraint_name()
+    }
+    fn constraint(&self, q: &[f64], p: &[f64]) -> f64 {
+        self.equations.constraint(q, p)
+    }
+    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
+        self.equations.energy(q, p)
+    }
+    fn multiplier(&self) -> Option<&[f64]> {
+        Driver::multiplier(self)
+    }
+    fn step(
+        &mut self,
+        q: &[f64],
+        p: &[f64],
+        step: usize,
+        time: f64,
+    ) -> Result<StepStats, IntegrateError> {
+        Driver::step(self, q, p, step, time)
+    }
+    fn state(&self) -> (&[f64], &[f64]) {
+        Driver::state(self)
+    }
+}
+
+/// The one run loop: `options.steps` steps of `stepper` from the (checked) initial state
+/// `(q, p)`, updated in place, handing every accepted state, the initial one first, to
+/// `observer`, with the run's statistics (steps and Newton work, the largest constraint
+/// residual and energy error over the points) and the constraint watch
+/// ([`Options::watch_constraint`]); the statistics go to [`Observer::end`] however the run
+/// ends.
+pub(crate) fn run_steps<S, O>(
+    stepper: &mut S,
+    q: &mut [f64],
+    p: &mut [f64],
+    options: &Options,
+    observer: &mut O,
+) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+where
+    S: OneStep + ?Sized,
+    O: Observer + ?Sized,
+{
     let mut run = RunStats {
-        constraint: driver.equations().constraint_name(),
+        constraint: stepper.constraint_name(),
         ..RunStats::default()
     };
-    let energy0 = driver.equations().energy(q, p);
+    let energy0 = stepper.energy(q, p);
     let mut stats = None;
     let mut watch = ConstraintWatch::default();
     let outcome = (|| {
@@ -579,14 +623,13 @@ where
                 t,
                 q,
                 p,
-                lambda: driver.multiplier().unwrap_or_default(),
+                lambda: stepper.multiplier().unwrap_or_default(),
                 stats,
             };
             observer.observe(&point).map_err(Stopped::Observer)?;
-            let equations = driver.equations();
-            let residual = equations.constraint(q, p);
+            let residual = stepper.constraint(q, p);
             let energy = energy0
-                .zip(equations.energy(q, p))
+                .zip(stepper.energy(q, p))
                 .map(|(e0, e)| (e - e0).abs());
             run.add(stats, residual, energy);
             let departure = match options.watch_constraint {
@@ -602,15 +645,15 @@ where
                     growth: departure.growth,
                 };
                 if options.watch_constraint == Watch::Stop {
-                    return Err(Stopped::Step(departed.error(equations.constraint_name())));
+                    return Err(Stopped::Step(departed.error(stepper.constraint_name())));
                 }
                 run.departure.get_or_insert(departed);
             }
             if n == options.steps {
                 break;
             }
-            stats = Some(driver.step(q, p, n + 1, t).map_err(Stopped::Step)?);
-            let (q1, p1) = driver.state();
+            stats = Some(stepper.step(q, p, n + 1, t).map_err(Stopped::Step)?);
+            let (q1, p1) = stepper.state();
             q.copy_from_slice(q1);
             p.copy_from_slice(p1);
         }

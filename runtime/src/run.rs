@@ -15,7 +15,11 @@
 
 use crate::error::IntegrateError;
 use crate::integrate::{Compiled, Options, recorded, run_into};
-use crate::problem::{DegenerateLagrangian, DiracHamiltonian, Lagrangian, LagrangianOde};
+use crate::kind::{self, Access};
+use crate::problem::{
+    DegenerateLagrangian, DiracHamiltonian, HamiltonianDae, HolonomicSystem, ImplicitDae,
+    Lagrangian, LagrangianOde,
+};
 use crate::solution::{Failure, Observer, RunStats, Solution, Stopped};
 use crate::stage::StageMethod;
 use nalgebra::SVector;
@@ -38,6 +42,58 @@ pub mod route {
     /// `K` (a marker of [`crate::kind`], or [`ImplicitOde`] for a Lagrangian), run by the engine.
     #[derive(Clone, Copy, Debug)]
     pub struct ByName<K>(std::marker::PhantomData<K>);
+    /// A hand-written method ([`Rattle`](crate::holonomic::Rattle),
+    /// [`Shake`](crate::holonomic::Shake)) on a holonomic system with `M` constraints.
+    #[derive(Clone, Copy, Debug)]
+    pub struct HandWritten<const M: usize>;
+}
+
+/// How a run of a generated stage method goes on a problem of the method's kind
+/// ([`StageMethod::Kind`]): the one loop of [`run_into`], which checks the initial data against
+/// the kind's constraint; for holonomic systems with the checks of RATTLE (the relative
+/// consistency of `c(q₀) = 0` and `G(q₀)M⁻¹p₀ = 0` or their projection, the Gram matrix
+/// `A(q_n) = G M⁻¹ Gᵀ` at every step, and consistency restoration if asked; see
+/// [`Options`]).
+pub trait KindRun<P, const D: usize>: Access<P, D> + Sized {
+    /// Integrates `problem` from `(q₀, p₀)` with the stage method `M` of this kind.
+    fn run_into<M, O>(
+        problem: &P,
+        q0: SVector<f64, D>,
+        p0: SVector<f64, D>,
+        options: &Options,
+        observer: &mut O,
+    ) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+    where
+        M: StageMethod<P, D, Kind = Self>,
+        O: Observer + ?Sized;
+}
+
+/// [`KindRun`] for each kind: `run` with the generics `M`, `P`, `O`, `D` (and the kind's `K`).
+macro_rules! kind_runs {
+    ($($kind:ty => $bound:path, [$($k:ident)?], $run:expr;)*) => {$(
+        impl<P: $bound, const D: usize $(, const $k: usize)?> KindRun<P, D> for $kind {
+            fn run_into<M, O>(
+                problem: &P,
+                q0: SVector<f64, D>,
+                p0: SVector<f64, D>,
+                options: &Options,
+                observer: &mut O,
+            ) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+            where
+                M: StageMethod<P, D, Kind = Self>,
+                O: Observer + ?Sized,
+            {
+                $run(problem, q0, p0, options, observer)
+            }
+        }
+    )*};
+}
+
+kind_runs! {
+    kind::Degenerate => DegenerateLagrangian<D>, [], run_stages_into::<M, P, O, D>;
+    kind::Implicit<K> => ImplicitDae<D, K>, [K], run_stages_into::<M, P, O, D>;
+    kind::Hamiltonian<K> => HamiltonianDae<D, K>, [K], run_stages_into::<M, P, O, D>;
+    kind::Holonomic<K> => HolonomicSystem<D, K>, [K], crate::holonomic::run_stages::<M, P, O, D, K>;
 }
 
 /// A method [`solve`] can run on problems of type `P` with `D` coordinates, by the route
@@ -63,6 +119,7 @@ pub trait Method<P, const D: usize, Route> {
 impl<M, P, const D: usize> Method<P, D, route::Direct> for M
 where
     M: StageMethod<P, D>,
+    M::Kind: KindRun<P, D>,
 {
     fn run_into<O: Observer + ?Sized>(
         self,
@@ -72,7 +129,7 @@ where
         options: &Options,
         observer: &mut O,
     ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
-        run_stages_into::<M, P, O, D>(problem, q0, p0, options, observer)
+        <M::Kind as KindRun<P, D>>::run_into::<M, O>(problem, q0, p0, options, observer)
     }
 }
 
@@ -107,14 +164,7 @@ where
         options: &Options,
         observer: &mut O,
     ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
-        Method::<_, D, route::Direct>::run_into(
-            self,
-            &LagrangianOde(problem),
-            q0,
-            p0,
-            options,
-            observer,
-        )
+        run_stages_into::<M, _, O, D>(&LagrangianOde(problem), q0, p0, options, observer)
     }
 }
 
@@ -131,14 +181,7 @@ where
         options: &Options,
         observer: &mut O,
     ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
-        Method::<_, D, route::Direct>::run_into(
-            self,
-            &DiracHamiltonian(problem),
-            q0,
-            p0,
-            options,
-            observer,
-        )
+        run_stages_into::<M, _, O, D>(&DiracHamiltonian(problem), q0, p0, options, observer)
     }
 }
 

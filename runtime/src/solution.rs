@@ -1,7 +1,7 @@
 //! The result of a run: the trajectory and per-step statistics, and the observers that
 //! receive a run's accepted states as they are computed.
 //!
-//! The integrators ([`crate::solve_into`], [`crate::holonomic`]'s `…_into`)
+//! The integrators ([`crate::solve_into`] and the engine's runs)
 //! hand every accepted state to an [`Observer`], which may stop the run with its own error.
 //! [`Record`] is the observer behind the in-memory [`Solution`]: it keeps every K-th point and
 //! the last one, so a thinned run holds `O(steps/K)` points; other observers stream, so nothing

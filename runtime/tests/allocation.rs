@@ -7,7 +7,9 @@
 //! grows on the first step) is measured after a one-step run, so "after the first step". The
 //! run-time engine (`sparkgen::engine`, the same driver on vectors sized at run time) allocates
 //! its program's workspace and Newton's storage when a run starts, and nothing per step, the
-//! energy and constraint residual it measures at every point included. A run written to a
+//! energy and constraint residual it measures at every point included; so does `solve`, whose
+//! stage storage is sized from the method's layout when a run starts (the holonomic stage method
+//! here, with its Gram-matrix check at every step). A run written to a
 //! thinned `.npy` file allocates the file's header, row and buffer once, nothing per point.
 //!
 //! A test without the libtest harness (`harness = false`): the counting allocator sees every
@@ -20,7 +22,6 @@ use sparkgen::generated::steppers::{
     RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, SparkGlrk1, VprkGauss2,
 };
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic};
 use sparkgen::integrate::{Options, run_into};
 use sparkgen::observers::Every;
 use sparkgen::output::{Format, TrajectoryFile};
@@ -231,11 +232,12 @@ fn allocations(steps: usize, stepper: Stepper) -> (usize, usize) {
         Stepper::Vprk => solve(&lv, VprkGauss2, q0, p0, &options)
             .map(|s| s.steps())
             .map_err(|_| ()),
-        Stepper::RattleLobatto => integrate_holonomic::<RattleLobattoIIIAIIIB3<1>, _, 2, 1, 9>(
+        Stepper::RattleLobatto => solve(
             &pendulum,
-            &x0,
-            &y0,
-            &HolonomicOptions::new(0.1, steps),
+            RattleLobattoIIIAIIIB3::<1>,
+            x0,
+            y0,
+            &Options::new(0.1, steps),
         )
         .map(|s| s.steps())
         .map_err(|_| ()),
@@ -293,7 +295,8 @@ fn main() {
         assert_eq!(short, long, "{stepper:?}");
         if !matches!(
             stepper,
-            Stepper::EngineSlrk
+            Stepper::RattleLobatto
+                | Stepper::EngineSlrk
                 | Stepper::EngineFile
                 | Stepper::EngineHolonomicFile
                 | Stepper::EngineLagrangianDaeFile

@@ -16,8 +16,8 @@ use sparkgen::generated::steppers::{
 };
 use sparkgen::generated::tableaus::gauss::{GAUSS_1, GAUSS_2};
 use sparkgen::generated::types::CarriedMultiplier;
+use sparkgen::holonomic::Rattle;
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic, integrate_rattle};
 use sparkgen::integrate::Options;
 use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d, LotkaVolterraDirac};
 use sparkgen::solution::Solution;
@@ -354,8 +354,7 @@ fn holonomic_run_matches_rattle() {
     assert_eq!(v["method"], "Rattle");
     assert_eq!(v["kind"], "holonomic");
     let (q0, p0) = PENDULUM.state(1.0, 0.0);
-    let solution = integrate_rattle(&PENDULUM, &q0, &p0, &HolonomicOptions::new(0.05, 200))
-        .expect("RATTLE runs");
+    let solution = solve(&PENDULUM, Rattle, q0, p0, &Options::new(0.05, 200)).expect("RATTLE runs");
     let q = floats(&v["q_final"]);
     assert!(
         close(q[0], solution.q[200][0]) && close(q[1], solution.q[200][1]),
@@ -680,11 +679,12 @@ fn rattle_lobatto_run_matches_the_library() {
     assert_eq!(v["stages"], 3);
     assert_eq!(v["path"], "compiled");
     let (q0, p0) = PENDULUM.state(1.0, 0.0);
-    let solution = integrate_holonomic::<RattleLobattoIIIAIIIB3<1>, _, 2, 1, 9>(
+    let solution = solve(
         &PENDULUM,
-        &q0,
-        &p0,
-        &HolonomicOptions::new(h, steps),
+        RattleLobattoIIIAIIIB3::<1>,
+        q0,
+        p0,
+        &Options::new(h, steps),
     )
     .expect("the library run converges");
     let (q, p) = (floats(&v["q_final"]), floats(&v["p_final"]));

@@ -13,8 +13,10 @@ use nalgebra::DVector;
 use rattle_common::{sci, slope};
 use sparkgen::holonomic::distance::{DistanceRattle, integrate_distance_rattle, planar_chain};
 use sparkgen::holonomic::problems::{Chain3, Chain5};
-use sparkgen::holonomic::{HolonomicOptions, Rattle, Tolerances, integrate_rattle};
+use sparkgen::holonomic::{Rattle, RattleStepper, Tolerances};
+use sparkgen::integrate::Options;
 use sparkgen::problem::{HolonomicSystem, Vector};
+use sparkgen::solve;
 use std::time::Instant;
 
 /// The derived 3-link chain with unit masses, links and gravity, and its initial link angles
@@ -35,8 +37,8 @@ fn fixed_against_dynamic<P: HolonomicSystem<D, N>, const D: usize, const N: usiz
     h: f64,
     steps: usize,
 ) {
-    let options = HolonomicOptions::new(h, steps);
-    let a = integrate_rattle(fixed, &q0, &p0, &options).unwrap();
+    let options = Options::new(h, steps);
+    let a = solve(fixed, Rattle, q0, p0, &options).unwrap();
     let chain = planar_chain(N, 1.0, 1.0, 1.0).unwrap();
     let (q0, p0) = (
         DVector::from_column_slice(q0.as_slice()),
@@ -87,7 +89,7 @@ fn order_two_against_the_angle_equations() {
     let errors: Vec<f64> = (hs.iter())
         .map(|&h| {
             let steps = (t_end / h).round() as usize;
-            let options = HolonomicOptions::new(h, steps);
+            let options = Options::new(h, steps);
             let sol = integrate_distance_rattle(&chain, &q0, &p0, &options, steps).unwrap();
             let (q, p) = (&sol.q[1], &sol.p[1]);
             (q - &q_ref).amax().max((p - &p_ref).amax())
@@ -160,7 +162,7 @@ fn constraints_at_round_off_and_energy_bounded_for_64_links() {
 fn multipliers_agree_with_fixed_size_rattle() {
     let (q0, p0) = CHAIN3.state(&LINKS3);
     let h = 0.01;
-    let mut fixed = Rattle::new(&CHAIN3, h, Tolerances::default()).unwrap();
+    let mut fixed = RattleStepper::new(&CHAIN3, h, Tolerances::default()).unwrap();
     let chain = planar_chain(3, 1.0, 1.0, 1.0).unwrap();
     let mut dynamic = DistanceRattle::new(&chain, h, Tolerances::default()).unwrap();
     let (mut q, mut p) = (q0, p0);

@@ -8,10 +8,12 @@ mod distance_common;
 
 use distance_common::{dense_gram, hanging_chain};
 use nalgebra::DVector;
+use sparkgen::error::IntegrateError;
+use sparkgen::holonomic::Tolerances;
 use sparkgen::holonomic::distance::{
     Bond, DistanceConstraints, DistanceRattle, Gravity, integrate_distance_rattle,
 };
-use sparkgen::holonomic::{HolonomicError, HolonomicOptions, Tolerances};
+use sparkgen::integrate::Options;
 
 #[test]
 fn gram_eigenvalue_estimates_bound_and_match_the_dense_ones() {
@@ -71,7 +73,7 @@ fn swing(
 
 #[test]
 fn nearly_parallel_bonds_are_degenerate_below_the_threshold() {
-    let options = HolonomicOptions::new(0.01, 100);
+    let options = Options::new(0.01, 100);
     let threshold = Tolerances::default().gram;
     for delta in [1e-1, 1e-3, 1e-4, 3e-5] {
         let (system, q0, p0, _) = swing(delta);
@@ -89,7 +91,7 @@ fn nearly_parallel_bonds_are_degenerate_below_the_threshold() {
         };
         println!("δ = {delta:e}: {}", failure.error);
         match failure.error {
-            HolonomicError::DegenerateConstraints {
+            IntegrateError::DegenerateConstraints {
                 step,
                 sigma_min,
                 sigma_max,

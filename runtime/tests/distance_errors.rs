@@ -10,11 +10,13 @@ mod rattle_common;
 use distance_common::{chain_links, hanging_chain};
 use nalgebra::DVector;
 use rattle_common::capped_position_failure;
+use sparkgen::error::IntegrateError;
+use sparkgen::holonomic::Tolerances;
 use sparkgen::holonomic::distance::{
     Bond, DistanceConstraints, DistanceRattle, FnPotential, Gravity, ModelError,
     consistency_residuals, integrate_distance_rattle, planar_chain, planar_chain_state, project,
 };
-use sparkgen::holonomic::{HolonomicError, HolonomicOptions, Tolerances};
+use sparkgen::integrate::Options;
 
 #[test]
 fn invalid_systems_are_rejected() {
@@ -77,11 +79,11 @@ fn inconsistent_initial_data_are_rejected_with_the_numbers_or_projected() {
     let q_off = &q0 * (1.0 + 1e-6);
     let mut p_off = p0.clone();
     p_off[7] += 1e-3;
-    let mut options = HolonomicOptions::new(0.01, 10);
+    let mut options = Options::new(0.01, 10);
     let failure = integrate_distance_rattle(&chain, &q_off, &p_off, &options, 1).unwrap_err();
     println!("{}", failure.error);
     let expected = consistency_residuals(&chain, &q_off, &p_off).unwrap();
-    let HolonomicError::InconsistentInitialData {
+    let IntegrateError::InconsistentConstraints {
         position,
         velocity,
         tolerance,
@@ -111,7 +113,7 @@ fn inconsistent_initial_data_are_rejected_with_the_numbers_or_projected() {
     }
     println!("projected by |Δq|∞ = {:.3e}", (&q_off - &sol.q[0]).amax());
     // The public projection is the one the run starts with.
-    let (q, p) = project(&chain, &q_off, &p_off, &options.tolerances).unwrap();
+    let (q, p) = project(&chain, &q_off, &p_off, &options.constraints).unwrap();
     assert_eq!((&q, &p), (&sol.q[0], &sol.p[0]));
 }
 
@@ -121,8 +123,8 @@ fn iteration_cap_is_a_hard_error_keeping_the_solution() {
     // at the first step of the uncapped run that needed more (never an unconverged step
     // returned), the default cap does not.
     let (chain, q0, p0) = hanging_chain(32, 0.5);
-    let mut options = HolonomicOptions::new(0.005, 300);
-    options.tolerances.position = 0.0;
+    let mut options = Options::new(0.005, 300);
+    options.constraints.position = 0.0;
     let full = integrate_distance_rattle(&chain, &q0, &p0, &options, 1).unwrap();
     // The first step that needs more than 4 iterations (counted from 1).
     let first_over = full
@@ -130,7 +132,7 @@ fn iteration_cap_is_a_hard_error_keeping_the_solution() {
         .iter()
         .position(|s| s.iterations > 4)
         .map(|n| n + 1);
-    options.tolerances.max_iterations = 4;
+    options.constraints.max_iterations = 4;
     let Err(failure) = integrate_distance_rattle(&chain, &q0, &p0, &options, 1) else {
         panic!("the cap was not reached");
     };
@@ -162,11 +164,11 @@ fn coincident_bonds_are_degenerate_constraints() {
     ];
     let system = DistanceConstraints::new(2, vec![1.0; 3], bonds, Gravity { g: 1.0 }).unwrap();
     let (q0, p0) = planar_chain_state(1.0, 1.0, &[(0.3, 0.0), (0.5, 0.2), (0.1, 0.0)]);
-    let options = HolonomicOptions::new(0.01, 10);
+    let options = Options::new(0.01, 10);
     let failure = integrate_distance_rattle(&system, &q0, &p0, &options, 1).unwrap_err();
     println!("{}", failure.error);
     match failure.error {
-        HolonomicError::DegenerateConstraints {
+        IntegrateError::DegenerateConstraints {
             step,
             sigma_min,
             sigma_max,
@@ -191,22 +193,22 @@ fn coincident_bonds_are_degenerate_constraints() {
 fn invalid_options_are_rejected() {
     let chain = planar_chain(4, 1.0, 1.0, 1.0).unwrap();
     let (q0, p0) = planar_chain_state(1.0, 1.0, &chain_links(4, 0.3));
-    let invalid = |failure: &HolonomicError| matches!(failure, HolonomicError::InvalidOptions(_));
+    let invalid = |failure: &IntegrateError| matches!(failure, IntegrateError::InvalidOptions(_));
     // Each case spoils one option: h, the sampling interval, the iteration cap.
-    let cases: [fn(&mut HolonomicOptions, &mut usize); 4] = [
+    let cases: [fn(&mut Options, &mut usize); 4] = [
         |o, _| o.h = 0.0,
         |o, _| o.h = f64::INFINITY,
         |_, every| *every = 0,
-        |o, _| o.tolerances.max_iterations = 0,
+        |o, _| o.constraints.max_iterations = 0,
     ];
     for spoil in cases {
-        let (mut options, mut every) = (HolonomicOptions::new(0.1, 10), 1);
+        let (mut options, mut every) = (Options::new(0.1, 10), 1);
         spoil(&mut options, &mut every);
         let failure = integrate_distance_rattle(&chain, &q0, &p0, &options, every).unwrap_err();
         assert!(invalid(&failure.error), "{failure}");
     }
     let short = DVector::zeros(7);
-    let options = HolonomicOptions::new(0.1, 10);
+    let options = Options::new(0.1, 10);
     let failure = integrate_distance_rattle(&chain, &short, &p0, &options, 1).unwrap_err();
     assert!(invalid(&failure.error));
     let mut rattle = DistanceRattle::new(&chain, 0.1, Tolerances::default()).unwrap();
@@ -238,7 +240,7 @@ fn closure_potentials_match_gravity_and_non_finite_forces_are_reported() {
     let by_closure = DistanceConstraints::new(2, vec![m; 6], bonds(6), closure).unwrap();
     let by_gravity = planar_chain(6, m, l, g).unwrap();
     let (q0, p0) = planar_chain_state(m, l, &chain_links(6, 0.7));
-    let options = HolonomicOptions::new(0.01, 100);
+    let options = Options::new(0.01, 100);
     let a = integrate_distance_rattle(&by_closure, &q0, &p0, &options, 100).unwrap();
     let b = integrate_distance_rattle(&by_gravity, &q0, &p0, &options, 100).unwrap();
     assert_eq!((&a.q, &a.p), (&b.q, &b.p));
@@ -261,7 +263,7 @@ fn closure_potentials_match_gravity_and_non_finite_forces_are_reported() {
         panic!("no error");
     };
     println!("{failure}");
-    let HolonomicError::NonFinite { step, time } = failure.error else {
+    let IntegrateError::NonFinite { step, time } = failure.error else {
         panic!("expected NonFinite, got {:?}", failure.error);
     };
     assert!(step > 1);

@@ -6,16 +6,17 @@
 mod distance_common;
 
 use distance_common::hanging_chain;
+use sparkgen::holonomic::MultiplierNewton;
 use sparkgen::holonomic::distance::{DistanceSolution, integrate_distance_rattle};
-use sparkgen::holonomic::{HolonomicOptions, MultiplierNewton};
+use sparkgen::integrate::Options;
 
 #[test]
 fn exact_and_simplified_newton_reach_round_off_and_agree() {
     let (chain, q0, p0) = hanging_chain(64, 0.5);
     let steps = 500;
     let run = |newton| {
-        let mut options = HolonomicOptions::new(2e-3, steps);
-        options.tolerances.newton = newton;
+        let mut options = Options::new(2e-3, steps);
+        options.constraints.newton = newton;
         integrate_distance_rattle(&chain, &q0, &p0, &options, 1).unwrap()
     };
     let (exact, simplified) = (
@@ -50,9 +51,9 @@ fn restoration_holds_constraints_at_round_off_with_loose_tolerances() {
     let n = 16;
     let l = 1.0 / n as f64;
     let (chain, q0, p0) = hanging_chain(n, 0.5);
-    let mut options = HolonomicOptions::new(2e-3, 2000);
-    options.tolerances.position = 1e-6;
-    options.tolerances.velocity = 1e-6;
+    let mut options = Options::new(2e-3, 2000);
+    options.constraints.position = 1e-6;
+    options.constraints.velocity = 1e-6;
     let worst = |sol: &DistanceSolution| {
         (sol.q.iter())
             .map(|q| chain.constraints(q).amax() / (l * l))

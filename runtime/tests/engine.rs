@@ -275,7 +275,7 @@ struct Shaped<'a> {
 
 impl ShapeVisitor<Pendulum, 2, 1> for Shaped<'_> {
     type Output = (f64, f64);
-    fn visit<M: StageMethod<Pendulum, 2>, const N: usize>(self, info: &StepperInfo) -> (f64, f64) {
+    fn visit<M: StageMethod<Pendulum, 2>>(self, info: &StepperInfo) -> (f64, f64) {
         let pendulum = Pendulum {
             m: 1.3,
             g: 1.0,

@@ -23,6 +23,7 @@ use sparkgen::integrate::{Options, vector_field};
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problem_file::ProblemFile;
 use sparkgen::problems::GuidingCentre;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solution::Solution;
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
@@ -36,7 +37,11 @@ fn guiding_centre_file() -> ProblemFile {
 }
 
 /// `steps` steps of size `h` of `M` on `problem` from the example's initial data.
-fn run<M: StageMethod<P, 4> + Default, P>(problem: &P, h: f64, steps: usize) -> Solution<4> {
+fn run<M: StageMethod<P, 4> + Method<P, 4, Direct> + Default, P>(
+    problem: &P,
+    h: f64,
+    steps: usize,
+) -> Solution<4> {
     let (q0, p0) = GC.initial(GuidingCentre::SCREW_PINCH_Q0);
     solve(problem, M::default(), q0, p0, &Options::new(h, steps))
         .unwrap_or_else(|failure| panic!("{}: {}", M::NAME, failure.error))
@@ -140,7 +145,8 @@ fn invariants(solution: &Solution<4>) -> Invariants {
 }
 
 /// 1000 steps of h = 0.1 from the example's initial data.
-fn invariants_of<M: StageMethod<GuidingCentre, 4> + Default>() -> Invariants {
+fn invariants_of<M: StageMethod<GuidingCentre, 4> + Method<GuidingCentre, 4, Direct> + Default>()
+-> Invariants {
     let measured = invariants(&run::<M, _>(&GC, 0.1, 1000));
     let Invariants {
         noether,
@@ -224,7 +230,9 @@ fn lobatto_iiia_iiib_stage_systems_are_singular_without_a_du_term() {
 
 /// `q(T)` errors against Gauss(8) on the vector field `Ω(q) q̇ = ∇H(q)` and their least-squares
 /// slope over h = T/8 … T/64.
-fn order<M: StageMethod<GuidingCentre, 4> + Default>(t_end: f64) -> f64 {
+fn order<M: StageMethod<GuidingCentre, 4> + Method<GuidingCentre, 4, Direct> + Default>(
+    t_end: f64,
+) -> f64 {
     let (q0, _) = GC.initial(GuidingCentre::SCREW_PINCH_Q0);
     let field = |q: &SVector<f64, 4>| vector_field(&GC, q).expect("Ω is regular on the orbit");
     let reference = gauss8(field, q0, t_end, 64);

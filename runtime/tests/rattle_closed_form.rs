@@ -4,8 +4,10 @@
 //! `1000·θ_h` to 1e-12 relative.
 
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{HolonomicOptions, Rattle, Tolerances, integrate_rattle};
+use sparkgen::holonomic::{Rattle, RattleStepper, Tolerances};
+use sparkgen::integrate::Options;
 use sparkgen::problem::{HolonomicSystem, Vector};
+use sparkgen::solve;
 
 /// Uniform rotation in the seed's scaling `c = (|q|² − ℓ²)/2`, `G = qᵀ`.
 #[derive(HolonomicSystem)]
@@ -39,7 +41,7 @@ fn one_step_rotates_by_arcsin_h_omega() {
         let theta_h = f64::asin(h_omega);
         let (q0, p0) = initial();
         let problem = Rotation { m: M, l: L };
-        let s = Rattle::new(&problem, h, Tolerances::default())
+        let s = RattleStepper::new(&problem, h, Tolerances::default())
             .unwrap()
             .step(&q0, &p0)
             .unwrap();
@@ -67,7 +69,7 @@ fn one_step_rotates_by_arcsin_h_omega() {
 
         // c doubled (the shipped pendulum without gravity): same step, multipliers halved.
         let doubled = Pendulum { m: M, g: 0.0, l: L };
-        let d = Rattle::new(&doubled, h, Tolerances::default())
+        let d = RattleStepper::new(&doubled, h, Tolerances::default())
             .unwrap()
             .step(&q0, &p0)
             .unwrap();
@@ -82,8 +84,8 @@ fn thousand_steps_rotate_by_thousand_theta_h() {
     for h_omega in [0.01, 0.1, 0.5] {
         let h = h_omega / OMEGA;
         let (q0, p0) = initial();
-        let options = HolonomicOptions::new(h, 1000);
-        let sol = integrate_rattle(&Rotation { m: M, l: L }, &q0, &p0, &options).unwrap();
+        let options = Options::new(h, 1000);
+        let sol = solve(&Rotation { m: M, l: L }, Rattle, q0, p0, &options).unwrap();
         // Unwrapped angle minus 1000·θ_h: the sum of the signed angles between successive
         // positions, each less θ_h (summing the angles themselves loses ~1e-12 to rounding).
         let theta_h = f64::asin(h_omega);

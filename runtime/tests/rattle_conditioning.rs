@@ -2,9 +2,12 @@
 //! mass): `λ_min(A_ε)/ε² → 1/2`, and RATTLE reports `DegenerateConstraints` with σ_min once
 //! `λ_min ≤ τ_A λ_max` (default `τ_A = 10⁻¹⁰`, i.e. for `ε ≲ 2·10⁻⁵`).
 
+use sparkgen::error::IntegrateError;
 use sparkgen::holonomic::gram::symmetric_eigenvalue_range;
-use sparkgen::holonomic::{HolonomicError, HolonomicOptions, Tolerances, integrate_rattle};
+use sparkgen::holonomic::{Rattle, Tolerances};
+use sparkgen::integrate::Options;
 use sparkgen::problem::{HolonomicSystem, Vector};
+use sparkgen::solve;
 
 /// A particle moving freely along x in a harmonic well, held by `c = (z, ε y + z)`.
 #[derive(HolonomicSystem)]
@@ -45,10 +48,10 @@ fn smallest_gram_eigenvalue_over_eps_squared_tends_to_one_half() {
 #[test]
 fn degenerate_constraints_fire_below_the_threshold() {
     let (q0, p0) = initial();
-    let options = HolonomicOptions::new(0.1, 20);
+    let options = Options::new(0.1, 20);
     let threshold = Tolerances::default().gram;
     for eps in [1e-1, 1e-3, 1e-4, 3e-5] {
-        let sol = integrate_rattle(&JEpsilon { eps }, &q0, &p0, &options).unwrap();
+        let sol = solve(&JEpsilon { eps }, Rattle, q0, p0, &options).unwrap();
         let x_end = sol.q[20][0];
         println!(
             "ε = {eps:e}: 20 steps, x(2) = {x_end:.6} (cos 2 = {:.6})",
@@ -58,10 +61,10 @@ fn degenerate_constraints_fire_below_the_threshold() {
         assert!(sol.q.iter().all(|q| q[1] == 0.0 && q[2] == 0.0));
     }
     for eps in [1e-5, 1e-7, 0.0] {
-        let failure = integrate_rattle(&JEpsilon { eps }, &q0, &p0, &options).unwrap_err();
+        let failure = solve(&JEpsilon { eps }, Rattle, q0, p0, &options).unwrap_err();
         println!("ε = {eps:e}: {}", failure.error);
         match failure.error {
-            HolonomicError::DegenerateConstraints {
+            IntegrateError::DegenerateConstraints {
                 step,
                 sigma_min,
                 sigma_max,

@@ -5,11 +5,12 @@
 mod rattle_common;
 
 use rattle_common::capped_position_failure;
+use sparkgen::error::IntegrateError;
 use sparkgen::holonomic::problems::{Pendulum, Triatomic};
-use sparkgen::holonomic::{
-    HolonomicError, HolonomicOptions, Tolerances, consistency_residuals, integrate_rattle,
-};
+use sparkgen::holonomic::{Rattle, Tolerances, consistency_residuals};
+use sparkgen::integrate::Options;
 use sparkgen::problem::{HolonomicSystem, Vector};
+use sparkgen::solve;
 
 const PENDULUM: Pendulum = Pendulum {
     m: 2.0,
@@ -22,12 +23,11 @@ fn inconsistent_initial_data_are_rejected_with_the_numbers() {
     let (q0, p0) = PENDULUM.state(0.4, 0.3);
     let q_off = q0 * (1.0 + 1e-6);
     let p_off = p0 + Vector::from([0.0, 1e-3]);
-    let failure =
-        integrate_rattle(&PENDULUM, &q_off, &p_off, &HolonomicOptions::new(0.01, 10)).unwrap_err();
+    let failure = solve(&PENDULUM, Rattle, q_off, p_off, &Options::new(0.01, 10)).unwrap_err();
     println!("{}", failure.error);
     let expected = consistency_residuals(&PENDULUM, &q_off, &p_off);
     match failure.error {
-        HolonomicError::InconsistentInitialData {
+        IntegrateError::InconsistentConstraints {
             position,
             velocity,
             tolerance,
@@ -50,10 +50,10 @@ fn projection_restores_consistent_initial_data() {
     let problem = Triatomic::WATER_LIKE;
     let q0 = Vector::<9>::from([0.0, 0.0, 0.0, 0.8, 0.6, 0.05, -0.8, 0.62, -0.02]);
     let p0 = Vector::<9>::from([0.1, 0.0, 0.2, 0.3, -0.1, 0.0, 0.0, 0.4, -0.2]);
-    let mut options = HolonomicOptions::new(0.01, 100);
-    assert!(integrate_rattle(&problem, &q0, &p0, &options).is_err());
+    let mut options = Options::new(0.01, 100);
+    assert!(solve(&problem, Rattle, q0, p0, &options).is_err());
     options.project_initial = true;
-    let sol = integrate_rattle(&problem, &q0, &p0, &options).unwrap();
+    let sol = solve(&problem, Rattle, q0, p0, &options).unwrap();
     let minv = problem.inverse_mass_matrix();
     for (q, p) in sol.q.iter().zip(&sol.p) {
         let r = consistency_residuals(&problem, q, p);
@@ -77,12 +77,12 @@ fn projection_restores_consistent_initial_data() {
 #[test]
 fn restoration_holds_constraints_at_round_off_with_loose_tolerances() {
     let (q0, p0) = PENDULUM.state(1.0, 0.0);
-    let mut options = HolonomicOptions::new(0.01, 2000);
-    options.tolerances.position = 1e-6;
-    options.tolerances.velocity = 1e-6;
-    let loose = integrate_rattle(&PENDULUM, &q0, &p0, &options).unwrap();
+    let mut options = Options::new(0.01, 2000);
+    options.constraints.position = 1e-6;
+    options.constraints.velocity = 1e-6;
+    let loose = solve(&PENDULUM, Rattle, q0, p0, &options).unwrap();
     options.restore_consistency = true;
-    let restored = integrate_rattle(&PENDULUM, &q0, &p0, &options).unwrap();
+    let restored = solve(&PENDULUM, Rattle, q0, p0, &options).unwrap();
     let worst = |sol: &sparkgen::solution::Solution<2>| {
         sol.q
             .iter()
@@ -100,11 +100,11 @@ fn iteration_cap_is_a_hard_error_keeping_the_solution() {
     // With τ_c = 0 only the floating-point fixed point stops the iteration; a cap of 5 fails a
     // few steps in (never an unconverged step returned), a cap of 50 does not.
     let (q0, p0) = PENDULUM.state(1.0, 0.0);
-    let mut options = HolonomicOptions::new(0.05, 200);
-    options.tolerances.position = 0.0;
-    let full = integrate_rattle(&PENDULUM, &q0, &p0, &options).unwrap();
-    options.tolerances.max_iterations = 5;
-    let failure = integrate_rattle(&PENDULUM, &q0, &p0, &options).unwrap_err();
+    let mut options = Options::new(0.05, 200);
+    options.constraints.position = 0.0;
+    let full = solve(&PENDULUM, Rattle, q0, p0, &options).unwrap();
+    options.constraints.max_iterations = 5;
+    let failure = solve(&PENDULUM, Rattle, q0, p0, &options).unwrap_err();
     println!("{failure}");
     let (step, time) = capped_position_failure(&failure.error, 5);
     // The trajectory up to the failing step is kept, identical to the uncapped run's.
@@ -143,11 +143,11 @@ fn invalid_options_are_rejected() {
             },
         ),
     ] {
-        let mut options = HolonomicOptions::new(h, 10);
-        options.tolerances = tolerances;
-        let failure = integrate_rattle(&PENDULUM, &q0, &p0, &options).unwrap_err();
+        let mut options = Options::new(h, 10);
+        options.constraints = tolerances;
+        let failure = solve(&PENDULUM, Rattle, q0, p0, &options).unwrap_err();
         assert!(
-            matches!(failure.error, HolonomicError::InvalidOptions(_)),
+            matches!(failure.error, IntegrateError::InvalidOptions(_)),
             "{failure}"
         );
     }

@@ -14,12 +14,14 @@ use sparkgen::generated::steppers::{
     RattleLobattoIIIAIIIB2, RattleLobattoIIIAIIIB3, RattleLobattoIIIAIIIB4, RattleLobattoIIIAIIIB5,
 };
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{
-    HolonomicError, HolonomicOptions, StageStepper, Tolerances, integrate_holonomic,
-    integrate_rattle, project,
-};
+use sparkgen::holonomic::{Rattle, Tolerances, project};
+use sparkgen::integrate::Options;
+use sparkgen::integrate::{Compiled, Driver};
 use sparkgen::problem::{HolonomicSystem, Vector};
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solution::Solution;
+use sparkgen::solve;
+use sparkgen::solve::NewtonOptions;
 use sparkgen::stage::StageMethod;
 use symplectic::{Lcg, omega, spherical_pendulum, tangent_vector, triatomic};
 
@@ -30,13 +32,15 @@ const PENDULUM: Pendulum = Pendulum {
 };
 const THETA0: f64 = 1.0;
 
-fn pendulum_run<Meth: StageMethod<Pendulum, 2>, const N: usize>(
+fn pendulum_run<
+    Meth: StageMethod<Pendulum, 2> + Method<Pendulum, 2, Direct> + Default,
+    const N: usize,
+>(
     h: f64,
     steps: usize,
 ) -> Solution<2> {
     let (q0, p0) = PENDULUM.state(THETA0, 0.0);
-    integrate_holonomic::<Meth, _, 2, 1, N>(&PENDULUM, &q0, &p0, &HolonomicOptions::new(h, steps))
-        .unwrap()
+    solve(&PENDULUM, Meth::default(), q0, p0, &Options::new(h, steps)).unwrap()
 }
 
 #[test]
@@ -44,7 +48,7 @@ fn two_stages_are_rattle() {
     let (h, steps) = (0.05, 2000);
     let (q0, p0) = PENDULUM.state(THETA0, 0.0);
     let generated = pendulum_run::<RattleLobattoIIIAIIIB2<1>, 6>(h, steps);
-    let rattle = integrate_rattle(&PENDULUM, &q0, &p0, &HolonomicOptions::new(h, steps)).unwrap();
+    let rattle = solve(&PENDULUM, Rattle, q0, p0, &Options::new(h, steps)).unwrap();
     let worst = (0..=steps).fold(0.0f64, |w, n| {
         w.max((generated.q[n] - rattle.q[n]).amax())
             .max((generated.p[n] - rattle.p[n]).amax())
@@ -54,7 +58,9 @@ fn two_stages_are_rattle() {
 }
 
 /// The errors at T = 2 against the angle ODE and their least-squares slope.
-fn order<Meth: StageMethod<Pendulum, 2>, const N: usize>(hs: &[f64]) -> f64 {
+fn order<Meth: StageMethod<Pendulum, 2> + Method<Pendulum, 2, Direct> + Default, const N: usize>(
+    hs: &[f64],
+) -> f64 {
     let t_end = 2.0;
     let (q_ref, p_ref) = pendulum_reference(&PENDULUM, THETA0, 0.0, t_end);
     let errors: Vec<f64> = hs
@@ -106,7 +112,12 @@ fn order_two_s_minus_two_on_the_pendulum() {
 
 /// `(max |c(q_n)|, max |G M⁻¹ p_n|, max relative energy error over the first tenth, over the
 /// last tenth)` of a run of `steps` steps with h = 0.05.
-fn invariants<Meth: StageMethod<Pendulum, 2>, const N: usize>(steps: usize) -> [f64; 4] {
+fn invariants<
+    Meth: StageMethod<Pendulum, 2> + Method<Pendulum, 2, Direct> + Default,
+    const N: usize,
+>(
+    steps: usize,
+) -> [f64; 4] {
     let sol = pendulum_run::<Meth, N>(0.05, steps);
     let minv = PENDULUM.inverse_mass_matrix();
     let e0 = PENDULUM.hamiltonian(&sol.q[0], &sol.p[0]);
@@ -169,12 +180,21 @@ where
     P: HolonomicSystem<D, M>,
 {
     let (mut q, mut p) = project(problem, &q0, &p0, &Tolerances::default()).unwrap();
-    let mut stepper =
-        StageStepper::<Meth, P, D, M, N>::new(problem, h, Tolerances::default()).unwrap();
+    let driver = || {
+        let equations = Compiled::<Meth, P, D>::sized(problem).unwrap();
+        Driver::new(equations, h, NewtonOptions::default()).unwrap()
+    };
+    let step = |driver: &mut Driver<_>, q: &Vector<D>, p: &Vector<D>| {
+        driver.step(q.as_slice(), p.as_slice(), 1, 0.0).unwrap();
+        let (q1, p1) = driver.state();
+        (Vector::from_column_slice(q1), Vector::from_column_slice(p1))
+    };
+    let mut stepper = driver();
     for _ in 0..3 {
-        (q, p, _) = stepper.step(&q, &p).unwrap();
+        (q, p) = step(&mut stepper, &q, &p);
     }
-    stepper.step(&q, &p).unwrap();
+    step(&mut stepper, &q, &p);
+    assert_eq!(stepper.unknowns().len(), N);
     let map = stepper.tangent_map(&q, &p).unwrap();
     let apply = |x: &(Vector<D>, Vector<D>)| {
         (
@@ -188,12 +208,7 @@ where
         let xi = tangent_vector(problem, &q, &p, &mut rng);
         let eta = tangent_vector(problem, &q, &p, &mut rng);
         let (dxi, deta) = (apply(&xi), apply(&eta));
-        let image = |s: f64| {
-            let mut fresh =
-                StageStepper::<Meth, P, D, M, N>::new(problem, h, Tolerances::default()).unwrap();
-            let (q1, p1, _) = fresh.step(&(q + s * xi.0), &(p + s * xi.1)).unwrap();
-            (q1, p1)
-        };
+        let image = |s: f64| step(&mut driver(), &(q + s * xi.0), &(p + s * xi.1));
         let delta = 1e-5;
         let (plus, minus) = (image(delta), image(-delta));
         let fd_error = ((plus.0 - minus.0) / (2.0 * delta) - dxi.0)
@@ -250,40 +265,29 @@ fn symplectic_on_the_manifold() {
 fn failures_are_typed_and_keep_the_trajectory() {
     let (q0, p0) = PENDULUM.state(THETA0, 0.0);
     // An iteration cap of one Newton step cannot reach round-off.
-    let mut options = HolonomicOptions::new(0.1, 10);
-    options.tolerances.max_iterations = 1;
-    let failure =
-        integrate_holonomic::<RattleLobattoIIIAIIIB3<1>, _, 2, 1, 9>(&PENDULUM, &q0, &p0, &options)
-            .unwrap_err();
+    let mut options = Options::new(0.1, 10);
+    options.newton.max_iterations = 1;
+    let failure = solve(&PENDULUM, RattleLobattoIIIAIIIB3::<1>, q0, p0, &options).unwrap_err();
     assert!(
-        matches!(
-            failure.error,
-            HolonomicError::StageEquations(IntegrateError::NewtonFailed { step: 1, .. })
-        ),
+        matches!(failure.error, IntegrateError::NewtonFailed { step: 1, .. }),
         "{}",
         failure.error
     );
     assert_eq!(failure.solution.q.len(), 1);
     // Inconsistent initial data are rejected with the numbers, or projected on request.
     let off = q0 * 1.01;
-    let options = HolonomicOptions::new(0.1, 10);
-    let failure = integrate_holonomic::<RattleLobattoIIIAIIIB3<1>, _, 2, 1, 9>(
-        &PENDULUM, &off, &p0, &options,
-    )
-    .unwrap_err();
+    let options = Options::new(0.1, 10);
+    let failure = solve(&PENDULUM, RattleLobattoIIIAIIIB3::<1>, off, p0, &options).unwrap_err();
     match failure.error {
-        HolonomicError::InconsistentInitialData { position, .. } => {
+        IntegrateError::InconsistentConstraints { position, .. } => {
             assert!(position > 1e-3, "{position:e}")
         }
         other => panic!("{other}"),
     }
-    let projected = HolonomicOptions {
+    let projected = Options {
         project_initial: true,
         ..options
     };
-    let sol = integrate_holonomic::<RattleLobattoIIIAIIIB3<1>, _, 2, 1, 9>(
-        &PENDULUM, &off, &p0, &projected,
-    )
-    .unwrap();
+    let sol = solve(&PENDULUM, RattleLobattoIIIAIIIB3::<1>, off, p0, &projected).unwrap();
     assert!(PENDULUM.constraints(&sol.q[10]).amax() <= 1e-14);
 }

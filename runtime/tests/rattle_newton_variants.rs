@@ -3,10 +3,10 @@
 //! costs: the default variant is the faster one).
 
 use sparkgen::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
-use sparkgen::holonomic::{
-    HolonomicOptions, MultiplierNewton, Tolerances, integrate_rattle, project,
-};
+use sparkgen::holonomic::{MultiplierNewton, Rattle, Tolerances, project};
+use sparkgen::integrate::Options;
 use sparkgen::problem::{HolonomicSystem, Vector};
+use sparkgen::solve;
 use std::time::{Duration, Instant};
 
 /// Runs both variants; returns the largest state difference and prints the statistics.
@@ -21,13 +21,13 @@ fn compare<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
     let (q0, p0) = project(problem, &q0, &p0, &Tolerances::default()).unwrap();
     let mut states = Vec::new();
     for newton in [MultiplierNewton::Exact, MultiplierNewton::Simplified] {
-        let mut options = HolonomicOptions::new(h, steps);
-        options.tolerances.newton = newton;
+        let mut options = Options::new(h, steps);
+        options.constraints.newton = newton;
         let mut best = Duration::MAX;
         let mut sol = None;
         for _ in 0..3 {
             let start = Instant::now();
-            sol = Some(integrate_rattle(problem, &q0, &p0, &options).unwrap());
+            sol = Some(solve(problem, Rattle, q0, p0, &options).unwrap());
             best = best.min(start.elapsed());
         }
         let sol = sol.unwrap();

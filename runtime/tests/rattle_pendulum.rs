@@ -7,8 +7,10 @@ mod rattle_common;
 
 use rattle_common::{pendulum_reference, sci, slope};
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{HolonomicOptions, Tolerances, integrate_rattle};
+use sparkgen::holonomic::{Rattle, Tolerances};
+use sparkgen::integrate::Options;
 use sparkgen::problem::HolonomicSystem;
+use sparkgen::solve;
 use std::time::Instant;
 
 const PENDULUM: Pendulum = Pendulum {
@@ -27,10 +29,10 @@ fn errors(hs: &[f64], tolerances: impl Fn(f64) -> Tolerances, restore: bool) -> 
     hs.iter()
         .map(|&h| {
             let steps = (t_end / h).round() as usize;
-            let mut options = HolonomicOptions::new(h, steps);
-            options.tolerances = tolerances(h);
+            let mut options = Options::new(h, steps);
+            options.constraints = tolerances(h);
             options.restore_consistency = restore;
-            let sol = integrate_rattle(&PENDULUM, &q0, &p0, &options).unwrap();
+            let sol = solve(&PENDULUM, Rattle, q0, p0, &options).unwrap();
             let (q, p) = (sol.q[steps], sol.p[steps]);
             (q - q_ref).amax().max((p - p_ref).amax())
         })
@@ -73,7 +75,7 @@ fn loose_multiplier_tolerances_k_h_squared_keep_order_two() {
 fn long_run(steps: usize) -> (f64, f64, f64, f64) {
     let (q0, p0) = PENDULUM.state(THETA0, THETA_DOT0);
     let start = Instant::now();
-    let sol = integrate_rattle(&PENDULUM, &q0, &p0, &HolonomicOptions::new(0.05, steps)).unwrap();
+    let sol = solve(&PENDULUM, Rattle, q0, p0, &Options::new(0.05, steps)).unwrap();
     let elapsed = start.elapsed();
     let minv = PENDULUM.inverse_mass_matrix();
     let e0 = PENDULUM.hamiltonian(&q0, &p0);

@@ -7,7 +7,7 @@
 #[path = "rattle_common/symplectic.rs"]
 mod symplectic;
 
-use sparkgen::holonomic::{Rattle, Tolerances, project};
+use sparkgen::holonomic::{RattleStepper, Tolerances, project};
 use sparkgen::problem::{HolonomicSystem, Vector};
 use symplectic::{Lcg, omega, spherical_pendulum, tangent_vector, triatomic};
 
@@ -22,7 +22,7 @@ fn check<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
     warmup: usize,
 ) -> f64 {
     let (mut q, mut p) = project(problem, &q0, &p0, &Tolerances::default()).unwrap();
-    let mut rattle = Rattle::new(problem, h, Tolerances::default()).unwrap();
+    let mut rattle = RattleStepper::new(problem, h, Tolerances::default()).unwrap();
     for _ in 0..warmup {
         let s = rattle.step(&q, &p).unwrap();
         (q, p) = (s.q, s.p);
@@ -39,7 +39,7 @@ fn check<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
         // Central differences of the step (from fresh steppers, multipliers to round-off).
         let delta = 1e-5;
         let image = |s: f64| {
-            let mut r = Rattle::new(problem, h, Tolerances::default()).unwrap();
+            let mut r = RattleStepper::new(problem, h, Tolerances::default()).unwrap();
             let t = r.step(&(q + s * xi.0), &(p + s * xi.1)).unwrap();
             (t.q, t.p)
         };

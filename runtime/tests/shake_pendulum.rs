@@ -5,9 +5,12 @@
 mod rattle_common;
 
 use rattle_common::{pendulum_reference, sci, slope};
+use sparkgen::error::IntegrateError;
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{HolonomicError, HolonomicOptions, integrate_rattle, integrate_shake};
+use sparkgen::holonomic::{Rattle, Shake};
+use sparkgen::integrate::Options;
 use sparkgen::problem::HolonomicSystem;
+use sparkgen::solve;
 use std::time::Instant;
 
 const PENDULUM: Pendulum = Pendulum {
@@ -25,7 +28,7 @@ fn order_two() {
     let (mut eq, mut ep) = (Vec::new(), Vec::new());
     for h in hs {
         let steps = (t_end / h).round() as usize;
-        let sol = integrate_shake(&PENDULUM, &q0, &p0, &HolonomicOptions::new(h, steps)).unwrap();
+        let sol = solve(&PENDULUM, Shake, q0, p0, &Options::new(h, steps)).unwrap();
         assert_eq!(sol.q.len(), steps + 1);
         eq.push((sol.q[steps] - q_ref).amax());
         ep.push((sol.p[steps] - p_ref).amax());
@@ -42,16 +45,16 @@ fn order_two() {
 #[test]
 fn positions_agree_with_rattle_and_constraint_at_round_off_over_1e5_steps() {
     let (q0, p0) = PENDULUM.state(1.0, 0.0);
-    let options = HolonomicOptions::new(0.05, 100_000);
+    let options = Options::new(0.05, 100_000);
     let start = Instant::now();
-    let shake = integrate_shake(&PENDULUM, &q0, &p0, &options).unwrap();
+    let shake = solve(&PENDULUM, Shake, q0, p0, &options).unwrap();
     let elapsed = start.elapsed();
     let c_max = shake
         .q
         .iter()
         .map(|q| PENDULUM.constraints(q).amax())
         .fold(0.0, f64::max);
-    let rattle = integrate_rattle(&PENDULUM, &q0, &p0, &HolonomicOptions::new(0.05, 1000)).unwrap();
+    let rattle = solve(&PENDULUM, Rattle, q0, p0, &Options::new(0.05, 1000)).unwrap();
     let gap = (0..=1000)
         .map(|n| (shake.q[n] - rattle.q[n]).amax())
         .fold(0.0, f64::max);
@@ -66,9 +69,9 @@ fn positions_agree_with_rattle_and_constraint_at_round_off_over_1e5_steps() {
 #[test]
 fn restoration_is_rejected() {
     let (q0, p0) = PENDULUM.state(1.0, 0.0);
-    let mut options = HolonomicOptions::new(0.05, 10);
+    let mut options = Options::new(0.05, 10);
     options.restore_consistency = true;
-    let failure = integrate_shake(&PENDULUM, &q0, &p0, &options).unwrap_err();
-    assert!(matches!(failure.error, HolonomicError::InvalidOptions(_)));
+    let failure = solve(&PENDULUM, Shake, q0, p0, &options).unwrap_err();
+    assert!(matches!(failure.error, IntegrateError::InvalidOptions(_)));
     assert!(failure.solution.t.is_empty());
 }

@@ -13,6 +13,7 @@ use sparkgen::diagnostics::{DiagnosticsError, ellipse_loop, integrate_loop};
 use sparkgen::generated::steppers::*;
 use sparkgen::integrate::Options;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::stage::StageMethod;
 
 /// The seed's loop: the circle of radius 0.1 around the SPARK test configuration's `q₀ = (1, 1)`,
@@ -23,7 +24,7 @@ fn seed_loop() -> Vec<SVector<f64, 2>> {
 
 /// The relative drift of `∮p·dq` after each of `checkpoints` steps of `method` at h = 0.1 (entry 0 is
 /// step 0).
-fn drift<M: StageMethod<LotkaVolterra2d, 2> + Copy>(
+fn drift<M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Copy>(
     method: M,
     checkpoints: &[usize],
 ) -> Result<Vec<f64>, DiagnosticsError> {
@@ -43,7 +44,9 @@ fn drift<M: StageMethod<LotkaVolterra2d, 2> + Copy>(
 /// symplectic: after 10 steps the drift is far above the round-off level at which VPRK Gauss
 /// conserves the same integral (≤ 1e-12 over 3000 steps, `vprk_loop_integral`). Every family
 /// integrates the whole loop for 1000 steps in this configuration.
-fn report<M: StageMethod<LotkaVolterra2d, 2> + Copy>(method: M) {
+fn report<M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Copy>(
+    method: M,
+) {
     let drift = drift(method, &[1, 10, 100, 1000])
         .unwrap_or_else(|e| panic!("{}: the loop integrates for 1000 steps: {e}", M::NAME));
     let shown: Vec<String> = drift[1..].iter().map(|d| format!("{d:+.2e}")).collect();

@@ -12,11 +12,10 @@ use sparkgen::generated::steppers::{
     SlrkLobattoIIIAB3, VprkGauss2, VsparkPrimaryGlrkpMidpoint3,
 };
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{HolonomicOptions, integrate_holonomic};
 use sparkgen::integrate::Options;
-use sparkgen::layout::Dims;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d, LotkaVolterraDirac};
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solution::{Failure, Solution};
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
@@ -51,7 +50,9 @@ fn converged(run: Result<Solution<2>, Box<Failure<2>>>, name: &str) -> Solution<
 }
 
 /// 100 steps of h = 0.1 of the upstream Lotka–Volterra from `q₀ = (2, 1)`, `p₀ = ϑ(q₀)`.
-fn lotka_volterra<M: StageMethod<LotkaVolterra2d, 2> + Default>() -> Solution<2> {
+fn lotka_volterra<
+    M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Default,
+>() -> Solution<2> {
     let lv = LotkaVolterra2d::UPSTREAM;
     let q0 = SVector::from(LotkaVolterra2d::UPSTREAM_Q0);
     let run = solve(
@@ -91,21 +92,18 @@ fn degenerate_lagrangian_steppers_integrate_as_the_committed_ones() {
 
 #[test]
 fn a_holonomic_stepper_integrates_as_the_committed_one() {
-    const N: usize = Rattle3::<1>::UNKNOWN_LAYOUT.len(Dims::new(2, 1));
     let pendulum = Pendulum {
         m: 1.0,
         g: 1.0,
         l: 1.0,
     };
     let (q0, p0) = pendulum.state(1.0, 0.0);
-    let options = HolonomicOptions::new(0.05, STEPS);
+    let options = Options::new(0.05, STEPS);
     let run = |declared: bool| {
         if declared {
-            integrate_holonomic::<Rattle3<1>, _, 2, 1, N>(&pendulum, &q0, &p0, &options)
+            solve(&pendulum, Rattle3::<1>, q0, p0, &options)
         } else {
-            integrate_holonomic::<RattleLobattoIIIAIIIB3<1>, _, 2, 1, N>(
-                &pendulum, &q0, &p0, &options,
-            )
+            solve(&pendulum, RattleLobattoIIIAIIIB3::<1>, q0, p0, &options)
         }
         .unwrap_or_else(|f| panic!("RattleLobattoIIIAIIIB3: {}", f.error))
     };

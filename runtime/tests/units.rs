@@ -13,6 +13,7 @@
 use sparkgen::generated::steppers::{SlrkLobattoIIIE3, SparkGlrk2, VsparkPrimaryGlrkpMidpoint3};
 use sparkgen::integrate::Options;
 use sparkgen::problem::DegenerateLagrangian;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
@@ -35,7 +36,9 @@ const STEPS: usize = 2000;
 
 /// For each α: `max_n |p_n − ϑ(q_n)|∞ / max_n |p_n|∞` and the largest relative difference of
 /// `α q'_n` from the α = 1 trajectory.
-fn run<M: StageMethod<ScaledLotkaVolterra, 2> + Default>() -> Vec<(f64, f64)> {
+fn run<
+    M: StageMethod<ScaledLotkaVolterra, 2> + Method<ScaledLotkaVolterra, 2, Direct> + Default,
+>() -> Vec<(f64, f64)> {
     let mut reference: Option<Vec<nalgebra::SVector<f64, 2>>> = None;
     ALPHAS
         .iter()

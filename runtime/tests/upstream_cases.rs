@@ -25,6 +25,7 @@ use sparkgen::layout::Role;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::rows::RowMajor;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solve;
 use sparkgen::solve::NewtonOptions;
 use sparkgen::stage::{StageMethod, Tangent};
@@ -770,7 +771,11 @@ fn vspark_lobabc_null_space_is_a_gauge_and_lobabd_degenerates_as_h_shrinks() {
 
 /// `max_n |p_{n+1} − p_n − J(q_{n+1})ᵀ(q_{n+1} − q_n) + h∇H(q_{n+1})|∞` over 10 steps of
 /// `h`: the defect of the one-point scheme that VSPARK over SPARKLobABC(2) reduces to.
-fn one_point_defect<M: StageMethod<LotkaVolterra2d, 2> + Default>(h: f64) -> f64 {
+fn one_point_defect<
+    M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Default,
+>(
+    h: f64,
+) -> f64 {
     let (q0, p0) = start();
     let s = solve(&LV, M::default(), q0, p0, &Options::new(h, 10))
         .unwrap_or_else(|f| panic!("{}: {}", M::NAME, f.error));
@@ -921,7 +926,12 @@ fn typed_failures_of_the_throwing_cases() {
 }
 
 /// `max ‖r‖₂` of Newton over `steps` steps of `h`.
-fn newton_residual<M: StageMethod<LotkaVolterra2d, 2> + Default>(h: f64, steps: usize) -> f64 {
+fn newton_residual<
+    M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Default,
+>(
+    h: f64,
+    steps: usize,
+) -> f64 {
     let (q0, p0) = start();
     let s = solve(&LV, M::default(), q0, p0, &Options::new(h, steps))
         .unwrap_or_else(|f| panic!("{}: {}", M::NAME, f.error));

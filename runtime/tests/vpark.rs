@@ -9,11 +9,15 @@ use sparkgen::generated::steppers::*;
 use sparkgen::integrate::Options;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solution::Solution;
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
-fn run<M: StageMethod<LotkaVolterra2d, 2> + Default>(h: f64, steps: usize) -> Solution<2> {
+fn run<M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Default>(
+    h: f64,
+    steps: usize,
+) -> Solution<2> {
     let lv = LotkaVolterra2d::SPARK_TEST;
     let q0 = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
     solve(

@@ -17,6 +17,7 @@ use sparkgen::generated::steppers::{VprkGauss2, VprkGauss3, VsparkPrimaryGlrkpMi
 use sparkgen::integrate::{Options, Watch};
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solution::Solution;
 use sparkgen::solve;
 use sparkgen::solve::NewtonOptions;
@@ -40,11 +41,16 @@ fn defects(solution: &Solution<2>) -> (Vec<f64>, Vec<f64>) {
         .unzip()
 }
 
-fn run<M: StageMethod<LotkaVolterra2d, 2> + Default>(h: f64, steps: usize) -> Solution<2> {
+fn run<M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Default>(
+    h: f64,
+    steps: usize,
+) -> Solution<2> {
     run_with::<M>(&Options::new(h, steps))
 }
 
-fn run_with<M: StageMethod<LotkaVolterra2d, 2> + Default>(options: &Options) -> Solution<2> {
+fn run_with<M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Default>(
+    options: &Options,
+) -> Solution<2> {
     let (q0, p0) = LV.initial(LotkaVolterra2d::UPSTREAM_Q0);
     solve(&LV, M::default(), q0, p0, options)
         .unwrap_or_else(|failure| panic!("{}: {}", M::NAME, failure.error))

@@ -24,6 +24,7 @@ use sparkgen::integrate::Options;
 use sparkgen::integrate::multiplier_watch;
 use sparkgen::problem::{DegenerateLagrangian, DiracHamiltonian, LagrangianDae};
 use sparkgen::problems::{HamiltonianPendulum, LotkaVolterra2d, LotkaVolterraDirac};
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 use step_difference::{driver, largest_step_difference};
@@ -116,7 +117,10 @@ fn hpark_gauss_is_spark_glvprk() {
 /// steps integrated, after checking that every state it returns is finite.
 fn stops_with<M>(h: f64, steps: usize) -> (Option<IntegrateError>, usize)
 where
-    M: StageMethod<DiracHamiltonian<LotkaVolterra2d>, 2> + Default,
+    M: StageMethod<DiracHamiltonian<LotkaVolterra2d>, 2>
+        + Method<DiracHamiltonian<LotkaVolterra2d>, 2, Direct>
+        + Default,
+    M: Method<DiracHamiltonian<LotkaVolterra2d>, 2, Direct>,
 {
     let q0 = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
     let options = Options::new(h, steps);

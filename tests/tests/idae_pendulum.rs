@@ -30,11 +30,14 @@ use sparkgen::generated::steppers::*;
 use sparkgen::integrate::Options;
 use sparkgen::problem::DaeConstraint;
 use sparkgen::problems::IndexTwoPendulum;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
 /// The error at T = 1 of `n` steps, the maximum |φ| and the maximum Newton residual.
-fn run<M: StageMethod<IndexTwoPendulum, 2> + Default>(n: usize) -> (f64, f64, f64) {
+fn run<M: StageMethod<IndexTwoPendulum, 2> + Method<IndexTwoPendulum, 2, Direct> + Default>(
+    n: usize,
+) -> (f64, f64, f64) {
     let problem = IndexTwoPendulum::default();
     let (q0, p0) = problem.initial_state(1.0, 0.0);
     let s = solve(
@@ -64,7 +67,8 @@ fn run<M: StageMethod<IndexTwoPendulum, 2> + Default>(n: usize) -> (f64, f64, f6
 
 /// The errors at T = 1 of `M` over `h = 1/10 … 1/80`, asserting round-off `|φ|` and Newton
 /// residuals.
-fn sweep<M: StageMethod<IndexTwoPendulum, 2> + Default>() -> (Vec<f64>, Vec<f64>) {
+fn sweep<M: StageMethod<IndexTwoPendulum, 2> + Method<IndexTwoPendulum, 2, Direct> + Default>()
+-> (Vec<f64>, Vec<f64>) {
     let steps = [10, 20, 40, 80];
     let runs: Vec<_> = steps.iter().map(|&n| run::<M>(n)).collect();
     let h: Vec<f64> = steps.iter().map(|&n| 1.0 / n as f64).collect();
@@ -81,7 +85,9 @@ fn sweep<M: StageMethod<IndexTwoPendulum, 2> + Default>() -> (Vec<f64>, Vec<f64>
 }
 
 /// SPARK with `u = 0`: `q_n = q₀` at every step.
-fn stands_still<M: StageMethod<IndexTwoPendulum, 2> + Default>() {
+fn stands_still<
+    M: StageMethod<IndexTwoPendulum, 2> + Method<IndexTwoPendulum, 2, Direct> + Default,
+>() {
     let problem = IndexTwoPendulum::default();
     let (q0, p0) = problem.initial_state(1.0, 0.0);
     let s = solve(&problem, M::default(), q0, p0, &Options::new(0.1, 10))
@@ -108,7 +114,9 @@ fn r_infinity(name: &str, s: usize) -> f64 {
 
 /// One VPARK stepper: order 2 where `R∞ = +1`; where `R∞ = −1`, every run of the sweep stops
 /// with the multiplier watch's `ParasiticMultiplier` within its first 10 steps.
-fn vpark<M: StageMethod<IndexTwoPendulum, 2> + Default>(s: usize) {
+fn vpark<M: StageMethod<IndexTwoPendulum, 2> + Method<IndexTwoPendulum, 2, Direct> + Default>(
+    s: usize,
+) {
     if r_infinity(M::NAME, s) > 0.0 {
         let (h, errors) = sweep::<M>();
         let fit = empirical_order(&h, &errors, 1e-13).unwrap_or_else(|e| panic!("{e}"));

@@ -10,6 +10,7 @@ use sparkgen::integrate::{Options, vector_field};
 use sparkgen::layout::Role;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::rows::RowMajor;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
@@ -73,7 +74,10 @@ fn stage_jacobian_is_well_conditioned_at_h_1() {
 /// One step of size h = 50 from upstream's `q₀ = (2, 1)` cannot stay in `q > 0`
 /// (`ln q` is undefined outside it): every family stops with a typed error and keeps only
 /// finite states.
-fn leaves_domain<M: StageMethod<LotkaVolterra2d, 2> + Default>() {
+fn leaves_domain<M>()
+where
+    M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Default,
+{
     let lv = LotkaVolterra2d::UPSTREAM;
     let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
     let failure = solve(&lv, M::default(), q0, p0, &Options::new(50.0, 3))

@@ -20,6 +20,7 @@ use sparkgen::generated::steppers::*;
 use sparkgen::integrate::Options;
 use sparkgen::problem::{DegenerateLagrangian, ImplicitDae, Lagrangian, LagrangianOde};
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 use step_difference::{driver, largest_step_difference};
@@ -102,7 +103,8 @@ fn vpark_gauss_on_a_lagrangian_without_constraints_is_vprk_gauss() {
 }
 
 /// `(h, |x_N − x(1)|)` over the sweep `h = 1/n`, and the largest Newton residual.
-fn sweep<M: StageMethod<Ode<VariableMass>, 1> + Default>() -> (Vec<f64>, Vec<f64>, f64) {
+fn sweep<M: StageMethod<Ode<VariableMass>, 1> + Method<Ode<VariableMass>, 1, Direct> + Default>()
+-> (Vec<f64>, Vec<f64>, f64) {
     let reference = gauss8(
         |z| SVector::from([z[1], -z[0] * (1.0 + z[1] * z[1]) / (1.0 + z[0] * z[0])]),
         SVector::from([0.5, 0.3]),
@@ -130,7 +132,9 @@ fn sweep<M: StageMethod<Ode<VariableMass>, 1> + Default>() -> (Vec<f64>, Vec<f64
     out
 }
 
-fn order<M: StageMethod<Ode<VariableMass>, 1> + Default>(declared: f64) {
+fn order<M: StageMethod<Ode<VariableMass>, 1> + Method<Ode<VariableMass>, 1, Direct> + Default>(
+    declared: f64,
+) {
     let (h, errors, newton) = sweep::<M>();
     assert!(newton <= 1e-13, "{}: Newton residual {newton:e}", M::NAME);
     let fit = empirical_order(&h, &errors, 1e-13).unwrap_or_else(|e| panic!("{e}"));

@@ -9,6 +9,7 @@ use sparkgen::generated::steppers::*;
 use sparkgen::integrate::Options;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::{DegeneratePendulum, LotkaVolterra2d, LotkaVolterra2dSingular};
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solution::Failure;
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
@@ -17,7 +18,7 @@ use sparkgen::stage::StageMethod;
 /// h = 0.01, 0.1 and 0.5.
 fn assert_singular<M, P>(problem: &P, q0: SVector<f64, 2>)
 where
-    M: StageMethod<P, 2> + Default,
+    M: StageMethod<P, 2> + Method<P, 2, Direct> + Default,
     P: DegenerateLagrangian<2>,
 {
     for h in [0.01, 0.1, 0.5] {
@@ -87,6 +88,7 @@ const UPSTREAM: Configuration = (
 fn gauge_difference<M>(config: Configuration) -> f64
 where
     M: StageMethod<LotkaVolterra2d, 2> + StageMethod<LotkaVolterra2dSingular, 2> + Default,
+    M: Method<LotkaVolterra2d, 2, Direct> + Method<LotkaVolterra2dSingular, 2, Direct>,
 {
     let mut options = Options::new(0.1, 10);
     options.newton.tolerance_factor = 1.0;

@@ -15,6 +15,7 @@ use sparkgen::generated::steppers::*;
 use sparkgen::integrate::Options;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 use step_difference::{driver, largest_step_difference};
@@ -22,8 +23,10 @@ use step_difference::{driver, largest_step_difference};
 const STEPS: usize = 100;
 const H: f64 = 0.1;
 
-fn run<M: StageMethod<LotkaVolterra2d, 2> + Default>()
--> (Vec<SVector<f64, 2>>, Vec<SVector<f64, 2>>) {
+fn run<M>() -> (Vec<SVector<f64, 2>>, Vec<SVector<f64, 2>>)
+where
+    M: StageMethod<LotkaVolterra2d, 2> + Method<LotkaVolterra2d, 2, Direct> + Default,
+{
     let lv = LotkaVolterra2d::SPARK_TEST;
     let q0 = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);
     let solution = solve(

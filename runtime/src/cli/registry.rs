@@ -11,7 +11,6 @@
 
 use crate::generated::measured::{LONG_RUN, LONG_RUN_DEGENERATE_LAGRANGIAN};
 use crate::generated::types::LongRun;
-use crate::layout::Dims;
 use crate::problem::{DegenerateLagrangian, HamiltonianDae, HolonomicSystem, ImplicitDae};
 use crate::stage::StageMethod;
 
@@ -73,13 +72,13 @@ pub trait StepperVisitor<P, const D: usize> {
     fn visit<M: StageMethod<P, D>>(self, info: &StepperInfo) -> Self::Output;
 }
 
-/// Something to do with a generated holonomic stepper type `Meth` (with `N` unknowns) on
-/// problems of type `P` with `D` coordinates and `M` constraints.
+/// Something to do with a generated holonomic stepper type `Meth` on problems of type `P` with
+/// `D` coordinates and `M` constraints.
 pub trait ShapeVisitor<P, const D: usize, const M: usize> {
     /// The result.
     type Output;
     /// Does it.
-    fn visit<Meth: StageMethod<P, D>, const N: usize>(self, info: &StepperInfo) -> Self::Output;
+    fn visit<Meth: StageMethod<P, D>>(self, info: &StepperInfo) -> Self::Output;
 }
 
 /// The shape `(D, M)` as a type, so that the holonomic and DAE dispatches are instantiated per
@@ -89,7 +88,7 @@ pub struct Shape<const D: usize, const M: usize>;
 
 /// The generated holonomic steppers for systems of one shape `(D, M)`.
 pub trait HolonomicDispatch<const D: usize, const M: usize> {
-    /// Calls `visitor.visit::<Meth, N>` with the stepper type named by `info`; `None` if no
+    /// Calls `visitor.visit::<Meth>` with the stepper type named by `info`; `None` if no
     /// generated holonomic stepper has that name.
     fn visit<P: HolonomicSystem<D, M>, V: ShapeVisitor<P, D, M>>(
         info: &StepperInfo,
@@ -118,7 +117,7 @@ pub trait HamiltonianDispatch<const D: usize, const M: usize> {
 }
 
 /// The `$dispatch` impl (over problems `$problem`) of shape `($d, $m)` over the stepper types
-/// `$ty<M>`, visited by a `$visitor`; the holonomic one (`ShapeVisitor`) with `N` unknowns.
+/// `$ty<M>`, visited by a `$visitor`.
 macro_rules! shape_dispatch {
     ($dispatch:ident, $problem:ident, $visitor:ident<$($arg:tt),*>, $d:literal, $m:literal; $($ty:ident),* $(,)?) => {
         impl $dispatch<$d, $m> for Shape<$d, $m> {
@@ -133,13 +132,7 @@ macro_rules! shape_dispatch {
             }
         }
     };
-    (@visit ShapeVisitor, $visitor:ident, $info:ident, $ty:ident, $d:literal, $m:literal) => {
-        $visitor.visit::<
-            crate::generated::steppers::$ty<$m>,
-            { crate::generated::steppers::$ty::<$m>::UNKNOWN_LAYOUT.len(Dims::new($d, $m)) },
-        >($info)
-    };
-    (@visit StepperVisitor, $visitor:ident, $info:ident, $ty:ident, $d:literal, $m:literal) => {
+    (@visit $kind:ident, $visitor:ident, $info:ident, $ty:ident, $d:literal, $m:literal) => {
         $visitor.visit::<crate::generated::steppers::$ty<$m>>($info)
     };
 }
@@ -162,7 +155,7 @@ macro_rules! stepper_table {
         }),*];
 
         /// Every generated stepper for holonomic systems (`RattleLobattoIIIAIIIB{s}<M>`), run
-        /// through `sparkgen::holonomic::integrate_holonomic`.
+        /// through `sparkgen::solve` with the holonomic checks.
         pub const HOLONOMIC_STEPPERS: &[StepperInfo] = &[$(StepperInfo {
             name: stringify!($hty),
             family: $hfamily,

@@ -11,17 +11,15 @@ use super::registry::{
     StepperInfo, StepperVisitor,
 };
 use super::trajectory::{Keep, Memory, Monitor, Totals, Trajectory};
-use crate::holonomic::{
-    HolonomicError, HolonomicOptions, consistency_residuals, integrate_holonomic_into,
-    integrate_rattle_into, integrate_shake_into,
-};
+use crate::error::IntegrateError;
+use crate::holonomic::{Rattle, Shake, consistency_residuals, run_stages};
 use crate::integrate::Options;
 use crate::kind::constraint_names;
 use crate::problem::{
     DegenerateLagrangian, DiracHamiltonian, HamiltonianDae, HolonomicSystem, ImplicitDae,
     LagrangianDae, Vector,
 };
-use crate::run::run_stages_into;
+use crate::run::{Method, route::HandWritten, run_stages_into};
 use crate::solution::{Observer, Stopped};
 use crate::stage::StageMethod;
 use std::fmt::Display;
@@ -352,7 +350,7 @@ struct IntegrateHolonomic<'a, P, O: ?Sized, const D: usize> {
     problem: &'a P,
     q0: &'a Vector<D>,
     p0: &'a Vector<D>,
-    options: &'a HolonomicOptions,
+    options: &'a Options,
     observer: &'a mut O,
 }
 
@@ -361,15 +359,11 @@ where
     P: HolonomicSystem<D, M>,
     O: Observer<Error = CliError> + ?Sized,
 {
-    type Output = Outcome<HolonomicError>;
-    fn visit<Meth: StageMethod<P, D>, const N: usize>(self, _: &StepperInfo) -> Self::Output {
-        integrate_holonomic_into::<Meth, P, O, D, M, N>(
-            self.problem,
-            self.q0,
-            self.p0,
-            self.options,
-            self.observer,
-        )
+    type Output = Outcome<IntegrateError>;
+    fn visit<Meth: StageMethod<P, D>>(self, _: &StepperInfo) -> Self::Output {
+        let (q0, p0) = (*self.q0, *self.p0);
+        run_stages::<Meth, P, O, D, M>(self.problem, q0, p0, self.options, self.observer)
+            .map(|_| ())
     }
 }
 
@@ -385,9 +379,9 @@ pub fn holonomic<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
 where
     Shape<D, M>: HolonomicDispatch<D, M>,
 {
-    let options = HolonomicOptions {
+    let options = Options {
         project_initial: spec.project_initial,
-        ..HolonomicOptions::new(spec.h, spec.steps)
+        ..Options::new(spec.h, spec.steps)
     };
     observed(
         subject,
@@ -396,12 +390,18 @@ where
         |q, p| Some(problem.hamiltonian(q, p)),
         |q, p| consistency_residuals(problem, q, p).position,
         |observer| match spec.method {
-            Choice::Holonomic(Holonomic::Rattle) => {
-                Some(integrate_rattle_into(problem, &q0, &p0, &options, observer))
-            }
-            Choice::Holonomic(Holonomic::Shake) => {
-                Some(integrate_shake_into(problem, &q0, &p0, &options, observer))
-            }
+            Choice::Holonomic(Holonomic::Rattle) => Some(
+                Method::<P, D, HandWritten<M>>::run_into(
+                    Rattle, problem, q0, p0, &options, observer,
+                )
+                .map(|_| ()),
+            ),
+            Choice::Holonomic(Holonomic::Shake) => Some(
+                Method::<P, D, HandWritten<M>>::run_into(
+                    Shake, problem, q0, p0, &options, observer,
+                )
+                .map(|_| ()),
+            ),
             Choice::HolonomicStepper(info) => {
                 let visitor = IntegrateHolonomic {
                     problem,

@@ -1,9 +1,10 @@
 //! Consistency of the data with the constraints: the residuals `c(q)` and `G(q)M⁻¹p`, and the
 //! explicit Newton projection onto `c = 0`, `G M⁻¹ p = 0`.
 
-use super::error::HolonomicError;
 use super::multipliers::{ConstraintFrame, solve_positions, solve_velocities};
-use super::options::{HolonomicOptions, Tolerances, validate};
+use super::options::{Tolerances, validate};
+use crate::error::IntegrateError;
+use crate::integrate::Options;
 use crate::problem::{HolonomicSystem, Matrix, Vector};
 
 /// Relative violations of the two constraints at `(q, p)`.
@@ -58,10 +59,10 @@ pub fn project<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
     q: &Vector<D>,
     p: &Vector<D>,
     tolerances: &Tolerances,
-) -> Result<(Vector<D>, Vector<D>), HolonomicError> {
+) -> Result<(Vector<D>, Vector<D>), IntegrateError> {
     tolerances
         .validate()
-        .map_err(HolonomicError::InvalidOptions)?;
+        .map_err(IntegrateError::InvalidOptions)?;
     project_at(
         problem,
         &problem.inverse_mass_matrix(),
@@ -82,30 +83,31 @@ pub(crate) fn project_at<P: HolonomicSystem<D, M>, const D: usize, const M: usiz
     tolerances: &Tolerances,
     step: usize,
     time: f64,
-) -> Result<(Vector<D>, Vector<D>), HolonomicError> {
-    let degenerate = |d| HolonomicError::degenerate(d, step, time, tolerances.gram);
+) -> Result<(Vector<D>, Vector<D>), IntegrateError> {
+    let degenerate = |d| IntegrateError::degenerate(d, step, time, tolerances.gram);
     let frame = ConstraintFrame::new(problem, minv, q, tolerances.gram).map_err(degenerate)?;
     let positions = solve_positions(problem, &frame, q, Vector::zeros(), tolerances)
-        .map_err(|f| HolonomicError::solve(f, false, step, time, tolerances))?;
+        .map_err(|f| IntegrateError::multipliers(f, false, step, time, tolerances))?;
     let frame =
         ConstraintFrame::new(problem, minv, &positions.q, tolerances.gram).map_err(degenerate)?;
     let velocities = solve_velocities(&frame, minv, p, 1.0, tolerances)
-        .map_err(|f| HolonomicError::solve(f, true, step, time, tolerances))?;
+        .map_err(|f| IntegrateError::multipliers(f, true, step, time, tolerances))?;
     Ok((positions.q, velocities.p))
 }
 
-/// The initial state of a run: `(q₀, p₀)` if consistent within `τ₀`, projected if
-/// `project_initial` is set, an error otherwise; the options are validated first.
+/// The initial state of a run: `(q₀, p₀)` if consistent within `τ₀`
+/// ([`Options::initial_tolerance`]), projected if [`Options::project_initial`] is set, an
+/// error otherwise; `h` and the constraint tolerances are validated first.
 pub(crate) fn initial_state<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
     problem: &P,
     q0: &Vector<D>,
     p0: &Vector<D>,
-    options: &HolonomicOptions,
-) -> Result<(Vector<D>, Vector<D>), HolonomicError> {
-    validate(options.h, &options.tolerances)?;
+    options: &Options,
+) -> Result<(Vector<D>, Vector<D>), IntegrateError> {
+    validate(options.h, &options.constraints)?;
     if needs_projection(&consistency_residuals(problem, q0, p0), options)? {
         let minv = problem.inverse_mass_matrix();
-        project_at(problem, &minv, q0, p0, &options.tolerances, 0, 0.0)
+        project_at(problem, &minv, q0, p0, &options.constraints, 0, 0.0)
     } else {
         Ok((*q0, *p0))
     }
@@ -113,18 +115,18 @@ pub(crate) fn initial_state<P: HolonomicSystem<D, M>, const D: usize, const M: u
 
 /// Whether initial data with relative violations `residuals` are kept (`false`) or projected
 /// (`true`): data consistent within `τ₀` are kept, others projected if `project_initial` is
-/// set and rejected with [`HolonomicError::InconsistentInitialData`] otherwise.
+/// set and rejected with [`IntegrateError::InconsistentConstraints`] otherwise.
 pub(crate) fn needs_projection(
     residuals: &ConsistencyResiduals,
-    options: &HolonomicOptions,
-) -> Result<bool, HolonomicError> {
+    options: &Options,
+) -> Result<bool, IntegrateError> {
     let tolerance = options.initial_tolerance;
     if residuals.position <= tolerance && residuals.velocity <= tolerance {
         Ok(false)
     } else if options.project_initial {
         Ok(true)
     } else {
-        Err(HolonomicError::InconsistentInitialData {
+        Err(IntegrateError::InconsistentConstraints {
             position: residuals.position,
             velocity: residuals.velocity,
             tolerance,

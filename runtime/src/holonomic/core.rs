@@ -1,14 +1,16 @@
 //! The state the holonomic steppers share (the problem, h, tolerances, M⁻¹, the constraint frame
-//! of the last position, the last multipliers and the step count) and the run loop of the
-//! one-step methods, which hands every accepted state to an [`Observer`].
+//! of the last position, the last multipliers and the step count), and how they run in the one
+//! loop ([`crate::integrate::run_steps`]): the initial data checked or projected, every step
+//! followed by the projection of consistency restoration if asked.
 
 use super::consistency::{initial_state, project_at, restoration_tolerances};
-use super::error::{HolonomicError, HolonomicFailure};
 use super::multipliers::ConstraintFrame;
-use super::options::{HolonomicOptions, Tolerances, validate};
+use super::options::{Tolerances, validate};
+use crate::error::IntegrateError;
+use crate::integrate::{OneStep, Options, run_steps};
+use crate::kind::constraint_names;
 use crate::problem::{HolonomicSystem, Matrix, Vector};
-use crate::solution::{Observer, Point, Record, Solution, StepStats, Stopped};
-use std::convert::Infallible;
+use crate::solution::{Observer, RunStats, StepStats, Stopped};
 
 /// Shared stepper state.
 #[derive(Clone, Debug)]
@@ -36,7 +38,7 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> StepperCore<'
         problem: &'a P,
         h: f64,
         tolerances: Tolerances,
-    ) -> Result<Self, HolonomicError> {
+    ) -> Result<Self, IntegrateError> {
         validate(h, &tolerances)?;
         problem.validate_mass_matrix()?;
         Ok(StepperCore {
@@ -49,10 +51,19 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> StepperCore<'
             steps: 0,
         })
     }
+
+    /// Checks the Gram matrix `A(q)` at the start of the next step ([`super::gram`]), keeping
+    /// its frame for the step.
+    pub(super) fn check_gram(&mut self, q: &Vector<D>) -> Result<(), IntegrateError> {
+        let (step, time, threshold) = (self.steps + 1, self.time(), self.tolerances.gram);
+        ConstraintFrame::cached(&mut self.frame, self.problem, &self.minv, q, threshold)
+            .map_err(|d| IntegrateError::degenerate(d, step, time, threshold))?;
+        Ok(())
+    }
 }
 
-/// A one-step method on a holonomic system, as the run loop sees it.
-pub(super) trait OneStep<'a, P, const D: usize, const M: usize> {
+/// A one-step method on a holonomic system, as [`Holonomic`] runs it.
+pub(super) trait HolonomicStep<'a, P, const D: usize, const M: usize> {
     /// The shared state.
     fn core(&self) -> &StepperCore<'a, P, D, M>;
 
@@ -61,72 +72,116 @@ pub(super) trait OneStep<'a, P, const D: usize, const M: usize> {
         &mut self,
         q: &Vector<D>,
         p: &Vector<D>,
-    ) -> Result<(Vector<D>, Vector<D>, StepStats), HolonomicError>;
+    ) -> Result<(Vector<D>, Vector<D>, StepStats), IntegrateError>;
+
+    /// Starts a run from the checked initial state `(q₀, p₀)` (a carried multiplier at its
+    /// consistent `λ_0`); nothing by default.
+    fn start(&mut self, q0: &Vector<D>, p0: &Vector<D>) -> Result<(), IntegrateError> {
+        let _ = (q0, p0);
+        Ok(())
+    }
+
+    /// The carried multiplier `λ_n`, for methods that carry one.
+    fn multiplier(&self) -> Option<&[f64]> {
+        None
+    }
 }
 
-/// Runs `options.steps` steps of the stepper `make` builds from `(q₀, p₀)`, handing every
-/// accepted state (the initial one first) to `observer`: the initial data are checked (or
-/// projected); with `restore_consistency` every step is followed by a projection at round-off
-/// tolerance. Stops at the first failed step or observer error.
-pub(super) fn run<'a, S, P, O, const D: usize, const M: usize>(
+/// A holonomic stepper `S` as the one loop sees it ([`OneStep`]): the constraint residual
+/// `|c(q)|∞` and the energy `H(q, p)` at a state, and each step's result, projected back onto
+/// `c = 0`, `G M⁻¹ p = 0` at round-off tolerance when `restoration` is set.
+struct Holonomic<'a, S, P, const D: usize, const M: usize> {
+    stepper: S,
     problem: &'a P,
-    q0: &Vector<D>,
-    p0: &Vector<D>,
-    options: &HolonomicOptions,
-    make: impl FnOnce() -> Result<S, HolonomicError>,
-    observer: &mut O,
-) -> Result<(), Stopped<HolonomicError, O::Error>>
+    restoration: Option<Tolerances>,
+    q: Vector<D>,
+    p: Vector<D>,
+}
+
+impl<'a, S, P, const D: usize, const M: usize> OneStep for Holonomic<'a, S, P, D, M>
 where
-    S: OneStep<'a, P, D, M>,
+    S: HolonomicStep<'a, P, D, M>,
+    P: HolonomicSystem<D, M>,
+{
+    fn constraint_name(&self) -> &'static str {
+        constraint_names::HOLONOMIC
+    }
+
+    fn constraint(&self, q: &[f64], _: &[f64]) -> f64 {
+        self.problem
+            .constraints(&Vector::from_column_slice(q))
+            .amax()
+    }
+
+    fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
+        let (q, p) = (Vector::from_column_slice(q), Vector::from_column_slice(p));
+        Some(self.problem.hamiltonian(&q, &p))
+    }
+
+    fn multiplier(&self) -> Option<&[f64]> {
+        self.stepper.multiplier()
+    }
+
+    fn step(
+        &mut self,
+        q: &[f64],
+        p: &[f64],
+        _: usize,
+        time: f64,
+    ) -> Result<StepStats, IntegrateError> {
+        let (q, p) = (Vector::from_column_slice(q), Vector::from_column_slice(p));
+        let (q1, p1, stats) = self.stepper.advance(&q, &p)?;
+        (self.q, self.p) = match &self.restoration {
+            Some(tolerances) => {
+                let core = self.stepper.core();
+                let (minv, step) = (&core.minv, core.steps);
+                project_at(self.problem, minv, &q1, &p1, tolerances, step, time)?
+            }
+            None => (q1, p1),
+        };
+        Ok(stats)
+    }
+
+    fn state(&self) -> (&[f64], &[f64]) {
+        (self.q.as_slice(), self.p.as_slice())
+    }
+}
+
+/// Runs `options.steps` steps of the stepper `make` builds from `(q₀, p₀)` in the one loop
+/// ([`run_steps`]), handing every accepted state (the initial one first) and then the run's
+/// statistics to `observer`: the initial data are checked (or projected); with
+/// [`Options::restore_consistency`] every step is followed by a projection at round-off
+/// tolerance. Stops at the first failed step or observer error.
+pub(super) fn run_holonomic<'a, S, P, O, const D: usize, const M: usize>(
+    problem: &'a P,
+    (q0, p0): (&Vector<D>, &Vector<D>),
+    options: &Options,
+    make: impl FnOnce() -> Result<S, IntegrateError>,
+    observer: &mut O,
+) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+where
+    S: HolonomicStep<'a, P, D, M>,
     P: HolonomicSystem<D, M>,
     O: Observer + ?Sized,
 {
     let mut stepper = make().map_err(Stopped::Step)?;
     let (mut q, mut p) = initial_state(problem, q0, p0, options).map_err(Stopped::Step)?;
-    let restoration = restoration_tolerances(&options.tolerances);
-    let mut stats = None;
-    for n in 0..=options.steps {
-        let point = Point {
-            step: n,
-            t: stepper.core().time(),
-            q: q.as_slice(),
-            p: p.as_slice(),
-            lambda: &[],
-            stats,
-        };
-        observer.observe(&point).map_err(Stopped::Observer)?;
-        if n == options.steps {
-            break;
-        }
-        let time = stepper.core().time();
-        let (q1, p1, step_stats) = stepper.advance(&q, &p).map_err(Stopped::Step)?;
-        (q, p) = if options.restore_consistency {
-            let core = stepper.core();
-            project_at(
-                problem,
-                &core.minv,
-                &q1,
-                &p1,
-                &restoration,
-                core.steps,
-                time,
-            )
-            .map_err(Stopped::Step)?
-        } else {
-            (q1, p1)
-        };
-        stats = Some(step_stats);
-    }
-    Ok(())
-}
-
-/// The solution of a run of `options.steps` steps into `run`'s observer, every point kept, or
-/// the solution up to the last accepted step with the error of the step that failed.
-pub(super) fn record<const D: usize>(
-    options: &HolonomicOptions,
-    run: impl FnOnce(&mut Record<D>) -> Result<(), Stopped<HolonomicError, Infallible>>,
-) -> Result<Solution<D>, Box<HolonomicFailure<D>>> {
-    Record::every_point(options.steps, run, |solution, error| {
-        Box::new(HolonomicFailure { solution, error })
-    })
+    stepper.start(&q, &p).map_err(Stopped::Step)?;
+    let restoration = options
+        .restore_consistency
+        .then(|| restoration_tolerances(&options.constraints));
+    let mut holonomic = Holonomic {
+        stepper,
+        problem,
+        restoration,
+        q,
+        p,
+    };
+    run_steps(
+        &mut holonomic,
+        q.as_mut_slice(),
+        p.as_mut_slice(),
+        options,
+        observer,
+    )
 }

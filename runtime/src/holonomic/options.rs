@@ -1,6 +1,7 @@
-//! Tolerances, caps and run options of RATTLE and SHAKE.
+//! Tolerances and caps of the multiplier solves of RATTLE, SHAKE and the projections
+//! ([`crate::integrate::Options::constraints`]).
 
-use super::error::HolonomicError;
+use crate::error::IntegrateError;
 
 /// How the position multipliers λ are iterated: Newton's method on `r(x) = c(q̃ − B x)` with
 /// `x = h²λ`, `B = M⁻¹G(q_n)ᵀ` (`q̃` the unconstrained drift).
@@ -72,46 +73,13 @@ impl Tolerances {
 }
 
 /// Rejects a step size that is not finite and positive, and invalid tolerances.
-pub(crate) fn validate(h: f64, tolerances: &Tolerances) -> Result<(), HolonomicError> {
+pub(crate) fn validate(h: f64, tolerances: &Tolerances) -> Result<(), IntegrateError> {
     if !(h.is_finite() && h > 0.0) {
-        return Err(HolonomicError::InvalidOptions(
+        return Err(IntegrateError::InvalidOptions(
             "h must be finite and positive",
         ));
     }
     tolerances
         .validate()
-        .map_err(HolonomicError::InvalidOptions)
-}
-
-/// Options of a RATTLE or SHAKE run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HolonomicOptions {
-    /// Time step h.
-    pub h: f64,
-    /// Number of steps.
-    pub steps: usize,
-    /// Multiplier tolerances and caps.
-    pub tolerances: Tolerances,
-    /// Relative tolerance of the initial consistency check: `|c_a(q₀)| ≤ τ₀ ‖∇c_a(q₀)‖₂ ‖q₀‖_∞`
-    /// and `|(G(q₀)M⁻¹p₀)_a| ≤ τ₀ ‖∇c_a(q₀)‖₂ ‖M⁻¹p₀‖_∞`.
-    pub initial_tolerance: f64,
-    /// Project inconsistent initial data onto the constraint manifold instead of rejecting them.
-    pub project_initial: bool,
-    /// Re-project `(q_n, p_n)` onto `c = 0`, `G M⁻¹ p = 0` after every step ("consistency
-    /// restoration"): a residual tolerance alone is no forward-error certificate (seed 002).
-    pub restore_consistency: bool,
-}
-
-impl HolonomicOptions {
-    /// `steps` steps of size `h`, default tolerances, initial tolerance 10⁻¹², no projection.
-    pub fn new(h: f64, steps: usize) -> HolonomicOptions {
-        HolonomicOptions {
-            h,
-            steps,
-            tolerances: Tolerances::default(),
-            initial_tolerance: 1e-12,
-            project_initial: false,
-            restore_consistency: false,
-        }
-    }
+        .map_err(IntegrateError::InvalidOptions)
 }

@@ -1,11 +1,13 @@
 //! The RATTLE stepper and its driver.
 
-use super::core::{OneStep, StepperCore, record, run};
-use super::error::{HolonomicError, HolonomicFailure};
+use super::core::{HolonomicStep, StepperCore, run_holonomic};
 use super::multipliers::{ConstraintFrame, solve_positions, solve_velocities};
-use super::options::{HolonomicOptions, Tolerances};
+use super::options::Tolerances;
+use crate::error::IntegrateError;
+use crate::integrate::Options;
 use crate::problem::{HolonomicSystem, Vector};
-use crate::solution::{Observer, Solution, StepStats, Stopped};
+use crate::run::{Method, route};
+use crate::solution::{Observer, RunStats, StepStats, Stopped};
 
 /// One accepted RATTLE step from `(q, p)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,19 +28,48 @@ pub struct RattleStep<const D: usize, const M: usize> {
     pub residual: f64,
 }
 
-/// RATTLE with step size `h` on `problem` (see the [module documentation](super)).
+/// Classical RATTLE (see the [module documentation](super)) as a method value for
+/// [`crate::solve`] on holonomic systems: `solve(&problem, Rattle, q0, p0, &options)`. The
+/// initial data are checked (or projected, [`Options::project_initial`]) with the tolerance
+/// [`Options::initial_tolerance`], the multipliers solved with [`Options::constraints`], the
+/// Gram matrix checked at every step, and with [`Options::restore_consistency`] every step is
+/// followed by a projection at round-off tolerance. The statistics of step n are the position
+/// Newton iterations and the relative `c(q_{n+1})` residual; the run's are those of
+/// [`crate::solve`] (the constraint residual `|c(q)|∞`, the energy `H(q, p)`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rattle;
+
+impl<P, const D: usize, const M: usize> Method<P, D, route::HandWritten<M>> for Rattle
+where
+    P: HolonomicSystem<D, M>,
+{
+    fn run_into<O: Observer + ?Sized>(
+        self,
+        problem: &P,
+        q0: Vector<D>,
+        p0: Vector<D>,
+        options: &Options,
+        observer: &mut O,
+    ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
+        let make = || RattleStepper::new(problem, options.h, options.constraints);
+        run_holonomic(problem, (&q0, &p0), options, make, observer)
+    }
+}
+
+/// RATTLE with step size `h` on `problem` (see the [module documentation](super)), one step at
+/// a time.
 ///
 /// Keeps the constraint frame `(G, M⁻¹Gᵀ, A)` of the last `q₁` (reused as `q_n` of the next
 /// step) and the last μ, the initial guess of the next λ.
 #[derive(Clone, Debug)]
-pub struct Rattle<'a, P, const D: usize, const M: usize> {
+pub struct RattleStepper<'a, P, const D: usize, const M: usize> {
     pub(super) core: StepperCore<'a, P, D, M>,
 }
 
-impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Rattle<'a, P, D, M> {
+impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> RattleStepper<'a, P, D, M> {
     /// A stepper; rejects a non-positive or non-finite `h` and invalid tolerances.
-    pub fn new(problem: &'a P, h: f64, tolerances: Tolerances) -> Result<Self, HolonomicError> {
-        Ok(Rattle {
+    pub fn new(problem: &'a P, h: f64, tolerances: Tolerances) -> Result<Self, IntegrateError> {
+        Ok(RattleStepper {
             core: StepperCore::new(problem, h, tolerances)?,
         })
     }
@@ -58,12 +89,12 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Rattle<'a, P,
         &mut self,
         q: &Vector<D>,
         p: &Vector<D>,
-    ) -> Result<RattleStep<D, M>, HolonomicError> {
+    ) -> Result<RattleStep<D, M>, IntegrateError> {
         let (h, step, time) = (self.core.h, self.core.steps + 1, self.time());
         let tolerances = self.core.tolerances;
-        let degenerate = |d| HolonomicError::degenerate(d, step, time, tolerances.gram);
+        let degenerate = |d| IntegrateError::degenerate(d, step, time, tolerances.gram);
         let failed =
-            |velocity| move |f| HolonomicError::solve(f, velocity, step, time, &tolerances);
+            |velocity| move |f| IntegrateError::multipliers(f, velocity, step, time, &tolerances);
         let frame = ConstraintFrame::cached(
             &mut self.core.frame,
             self.core.problem,
@@ -94,7 +125,7 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Rattle<'a, P,
         let velocities = solve_velocities(&frame1, &self.core.minv, &p_hat, h, &tolerances)
             .map_err(failed(true))?;
         if !velocities.p.iter().all(|x| x.is_finite()) {
-            return Err(HolonomicError::NonFinite { step, time });
+            return Err(IntegrateError::NonFinite { step, time });
         }
         self.core.frame = Some(frame1);
         self.core.guess = velocities.mu;
@@ -111,8 +142,8 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Rattle<'a, P,
     }
 }
 
-impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> OneStep<'a, P, D, M>
-    for Rattle<'a, P, D, M>
+impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> HolonomicStep<'a, P, D, M>
+    for RattleStepper<'a, P, D, M>
 {
     fn core(&self) -> &StepperCore<'a, P, D, M> {
         &self.core
@@ -122,7 +153,7 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> OneStep<'a, P
         &mut self,
         q: &Vector<D>,
         p: &Vector<D>,
-    ) -> Result<(Vector<D>, Vector<D>, StepStats), HolonomicError> {
+    ) -> Result<(Vector<D>, Vector<D>, StepStats), IntegrateError> {
         let s = self.step(q, p)?;
         let stats = StepStats {
             iterations: s.iterations,
@@ -131,44 +162,4 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> OneStep<'a, P
         };
         Ok((s.q, s.p, stats))
     }
-}
-
-/// Integrates `options.steps` RATTLE steps from `(q₀, p₀)`.
-///
-/// The initial data are checked (or projected, see [`HolonomicOptions`]); with
-/// `restore_consistency` every step is followed by a projection at round-off tolerance. The
-/// statistics of step n are the position Newton iterations and the relative `c(q_{n+1})`
-/// residual. On failure the error carries the solution up to the last accepted step.
-pub fn integrate_rattle<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
-    problem: &P,
-    q0: &Vector<D>,
-    p0: &Vector<D>,
-    options: &HolonomicOptions,
-) -> Result<Solution<D>, Box<HolonomicFailure<D>>> {
-    record(options, |r| {
-        integrate_rattle_into(problem, q0, p0, options, r)
-    })
-}
-
-/// [`integrate_rattle`], handing every accepted state (the initial one first) to `observer` as
-/// it is computed instead of keeping it; stops at the first failed step or observer error.
-pub fn integrate_rattle_into<P, O, const D: usize, const M: usize>(
-    problem: &P,
-    q0: &Vector<D>,
-    p0: &Vector<D>,
-    options: &HolonomicOptions,
-    observer: &mut O,
-) -> Result<(), Stopped<HolonomicError, O::Error>>
-where
-    P: HolonomicSystem<D, M>,
-    O: Observer + ?Sized,
-{
-    run(
-        problem,
-        q0,
-        p0,
-        options,
-        || Rattle::new(problem, options.h, options.tolerances),
-        observer,
-    )
 }

@@ -10,13 +10,90 @@
 //! The positions coincide with RATTLE's; the momenta satisfy `G(q_n)M⁻¹p_n = 0` only to
 //! `O(h²)`.
 
-use super::consistency::initial_state;
-use super::core::{StepperCore, record};
-use super::error::{HolonomicError, HolonomicFailure};
+use super::core::{HolonomicStep, StepperCore, run_holonomic};
 use super::multipliers::{ConstraintFrame, solve_positions};
-use super::options::{HolonomicOptions, Tolerances};
-use crate::problem::{HolonomicSystem, Vector};
-use crate::solution::{Observer, Point, Solution, StepStats, Stopped};
+use super::options::Tolerances;
+use crate::error::IntegrateError;
+use crate::integrate::Options;
+use crate::problem::{HolonomicSystem, Matrix, Vector};
+use crate::run::{Method, route};
+use crate::solution::{Observer, RunStats, StepStats, Stopped};
+
+/// SHAKE (see the [module documentation](self)) as a method value for [`crate::solve`] on
+/// holonomic systems: `solve(&problem, Shake, q0, p0, &options)`, the positions `q_n` and the
+/// central-difference momenta `p_n` (`p₀` as given, after the initial check or projection), so
+/// that step n computes the position `q_{n+1}` beyond it. Options as for
+/// [`Rattle`](super::Rattle), except that [`Options::restore_consistency`] is rejected
+/// (SHAKE's momenta are differences of positions). The statistics of step n are those of the
+/// solve for `q_n`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shake;
+
+impl<P, const D: usize, const M: usize> Method<P, D, route::HandWritten<M>> for Shake
+where
+    P: HolonomicSystem<D, M>,
+{
+    fn run_into<O: Observer + ?Sized>(
+        self,
+        problem: &P,
+        q0: Vector<D>,
+        p0: Vector<D>,
+        options: &Options,
+        observer: &mut O,
+    ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
+        if options.restore_consistency {
+            let e = IntegrateError::InvalidOptions("SHAKE has no consistency restoration");
+            return Err(Stopped::Step(e));
+        }
+        let make = || {
+            Ok(Positions {
+                shake: ShakeStepper::new(problem, options.h, options.constraints)?,
+                mass: problem.mass_matrix(),
+                next: None,
+            })
+        };
+        run_holonomic(problem, (&q0, &p0), options, make, observer)
+    }
+}
+
+/// SHAKE as a one-step method on `(q_n, p_n)`: the step to `n + 1` takes the position
+/// `q_{n+1}` computed by the previous step (by RATTLE's first half step at n = 0) and computes
+/// `q_{n+2}`, from which `p_{n+1} = M (q_{n+2} − q_n) / (2h)`.
+struct Positions<'a, P, const D: usize, const M: usize> {
+    shake: ShakeStepper<'a, P, D, M>,
+    mass: Matrix<D, D>,
+    /// `q_{n+1}`, once computed.
+    next: Option<ShakeStep<D, M>>,
+}
+
+impl<'a, P, const D: usize, const M: usize> HolonomicStep<'a, P, D, M> for Positions<'a, P, D, M>
+where
+    P: HolonomicSystem<D, M>,
+{
+    fn core(&self) -> &StepperCore<'a, P, D, M> {
+        &self.shake.core
+    }
+
+    fn advance(
+        &mut self,
+        q: &Vector<D>,
+        p: &Vector<D>,
+    ) -> Result<(Vector<D>, Vector<D>, StepStats), IntegrateError> {
+        let current = match self.next.take() {
+            Some(next) => next,
+            None => self.shake.start(q, p)?,
+        };
+        let next = self.shake.step(q, &current.q)?;
+        let p1 = self.mass * (next.q - q) / (2.0 * self.shake.core.h);
+        self.next = Some(next);
+        let stats = StepStats {
+            iterations: current.iterations,
+            residual: current.residual,
+            factorisations: 0,
+        };
+        Ok((current.q, p1, stats))
+    }
+}
 
 /// One SHAKE position update.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -34,14 +111,14 @@ pub struct ShakeStep<const D: usize, const M: usize> {
 /// The SHAKE position stepper; keeps the frame of the last position and the last λ (the
 /// initial guess of the next one).
 #[derive(Clone, Debug)]
-pub struct Shake<'a, P, const D: usize, const M: usize> {
+pub struct ShakeStepper<'a, P, const D: usize, const M: usize> {
     pub(super) core: StepperCore<'a, P, D, M>,
 }
 
-impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Shake<'a, P, D, M> {
+impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> ShakeStepper<'a, P, D, M> {
     /// A stepper; rejects a non-positive or non-finite `h` and invalid tolerances.
-    pub fn new(problem: &'a P, h: f64, tolerances: Tolerances) -> Result<Self, HolonomicError> {
-        Ok(Shake {
+    pub fn new(problem: &'a P, h: f64, tolerances: Tolerances) -> Result<Self, IntegrateError> {
+        Ok(ShakeStepper {
             core: StepperCore::new(problem, h, tolerances)?,
         })
     }
@@ -51,7 +128,7 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Shake<'a, P, 
         &mut self,
         q0: &Vector<D>,
         p0: &Vector<D>,
-    ) -> Result<ShakeStep<D, M>, HolonomicError> {
+    ) -> Result<ShakeStep<D, M>, IntegrateError> {
         let h = self.core.h;
         let kick = p0 - 0.5 * h * self.core.problem.potential_gradient(q0);
         self.advance(q0, &(q0 + h * (self.core.minv * kick)))
@@ -62,7 +139,7 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Shake<'a, P, 
         &mut self,
         q_prev: &Vector<D>,
         q: &Vector<D>,
-    ) -> Result<ShakeStep<D, M>, HolonomicError> {
+    ) -> Result<ShakeStep<D, M>, IntegrateError> {
         let h = self.core.h;
         let force = self.core.minv * self.core.problem.potential_gradient(q);
         self.advance(q, &(q + (q - q_prev) - h * h * force))
@@ -73,7 +150,7 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Shake<'a, P, 
         &mut self,
         q: &Vector<D>,
         q_pred: &Vector<D>,
-    ) -> Result<ShakeStep<D, M>, HolonomicError> {
+    ) -> Result<ShakeStep<D, M>, IntegrateError> {
         let (h, step) = (self.core.h, self.core.steps + 1);
         let time = self.core.steps as f64 * h;
         let tolerances = self.core.tolerances;
@@ -84,7 +161,7 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Shake<'a, P, 
             q,
             tolerances.gram,
         )
-        .map_err(|d| HolonomicError::degenerate(d, step, time, tolerances.gram))?;
+        .map_err(|d| IntegrateError::degenerate(d, step, time, tolerances.gram))?;
         let positions = solve_positions(
             self.core.problem,
             frame,
@@ -92,7 +169,7 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Shake<'a, P, 
             h * h * self.core.guess,
             &tolerances,
         )
-        .map_err(|f| HolonomicError::solve(f, false, step, time, &tolerances))?;
+        .map_err(|f| IntegrateError::multipliers(f, false, step, time, &tolerances))?;
         let lambda = positions.x / (h * h);
         self.core.guess = lambda;
         self.core.steps = step;
@@ -103,73 +180,4 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> Shake<'a, P, 
             residual: positions.residual,
         })
     }
-}
-
-/// Integrates `options.steps` SHAKE steps from `(q₀, p₀)`: positions `q_n` and the
-/// central-difference momenta `p_n` (`p₀` as given), which need one position beyond the last
-/// step. `restore_consistency` is rejected (SHAKE's momenta are differences of positions). On
-/// failure the error carries the solution up to the last step whose momentum is known.
-pub fn integrate_shake<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
-    problem: &P,
-    q0: &Vector<D>,
-    p0: &Vector<D>,
-    options: &HolonomicOptions,
-) -> Result<Solution<D>, Box<HolonomicFailure<D>>> {
-    record(options, |r| {
-        integrate_shake_into(problem, q0, p0, options, r)
-    })
-}
-
-/// [`integrate_shake`], handing every state `(q_n, p_n)` (the initial one first) to `observer`
-/// once its momentum is known instead of keeping it; stops at the first failed step or
-/// observer error.
-pub fn integrate_shake_into<P, O, const D: usize, const M: usize>(
-    problem: &P,
-    q0: &Vector<D>,
-    p0: &Vector<D>,
-    options: &HolonomicOptions,
-    observer: &mut O,
-) -> Result<(), Stopped<HolonomicError, O::Error>>
-where
-    P: HolonomicSystem<D, M>,
-    O: Observer + ?Sized,
-{
-    if options.restore_consistency {
-        let e = HolonomicError::InvalidOptions("SHAKE has no consistency restoration");
-        return Err(Stopped::Step(e));
-    }
-    let (q0, p0) = initial_state(problem, q0, p0, options).map_err(Stopped::Step)?;
-    let mass = problem.mass_matrix();
-    let mut shake = Shake::new(problem, options.h, options.tolerances).map_err(Stopped::Step)?;
-    let initial = Point {
-        step: 0,
-        t: 0.0,
-        q: q0.as_slice(),
-        p: p0.as_slice(),
-        lambda: &[],
-        stats: None,
-    };
-    observer.observe(&initial).map_err(Stopped::Observer)?;
-    let mut current = shake.start(&q0, &p0).map_err(Stopped::Step)?;
-    let mut q_prev = q0;
-    for n in 1..=options.steps {
-        let next = shake.step(&q_prev, &current.q).map_err(Stopped::Step)?;
-        let p = mass * (next.q - q_prev) / (2.0 * options.h);
-        let point = Point {
-            step: n,
-            t: n as f64 * options.h,
-            q: current.q.as_slice(),
-            p: p.as_slice(),
-            lambda: &[],
-            stats: Some(StepStats {
-                iterations: current.iterations,
-                residual: current.residual,
-                factorisations: 0,
-            }),
-        };
-        observer.observe(&point).map_err(Stopped::Observer)?;
-        q_prev = current.q;
-        current = next;
-    }
-    Ok(())
 }

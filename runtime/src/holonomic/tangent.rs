@@ -1,13 +1,13 @@
 //! The exact tangent map of one RATTLE step, by the implicit function theorem on the
 //! converged multiplier equations.
 
-use super::error::HolonomicError;
 use super::gram::rows;
-use super::rattle::{Rattle, RattleStep};
+use super::rattle::{RattleStep, RattleStepper};
+use crate::error::IntegrateError;
 use crate::problem::{HolonomicSystem, Vector};
 use crate::solve::Lu;
 
-impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> Rattle<'_, P, D, M> {
+impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> RattleStepper<'_, P, D, M> {
     /// The image `(δq₁, δp₁)` of the variation `(δq, δp)` at `(q, p)` under the step `step`
     /// taken from `(q, p)` with this stepper's `h`, by the implicit function theorem on the
     /// converged multiplier equations.
@@ -30,9 +30,9 @@ impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> Rattle<'_, P, D, 
         step: &RattleStep<D, M>,
         dq: &Vector<D>,
         dp: &Vector<D>,
-    ) -> Result<(Vector<D>, Vector<D>), HolonomicError> {
+    ) -> Result<(Vector<D>, Vector<D>), IntegrateError> {
         let (h, problem, minv) = (self.core.h, self.core.problem, &self.core.minv);
-        let singular = |pivot| HolonomicError::SingularNewtonMatrix {
+        let singular = |pivot| IntegrateError::SingularNewtonMatrix {
             step: self.steps(),
             time: self.time() - h,
             iteration: 0,
@@ -42,7 +42,7 @@ impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> Rattle<'_, P, D, 
             let lu = Lu::factor(&rows(matrix)).map_err(|e| singular(e.pivot))?;
             let mut x: [f64; M] = rhs.into();
             lu.solve_in_place(&mut x);
-            Ok::<Vector<M>, HolonomicError>(x.into())
+            Ok::<Vector<M>, IntegrateError>(x.into())
         };
         let (q1, p1) = (&step.q, &step.p);
         let g0 = problem.constraint_jacobian(q);

@@ -4,9 +4,12 @@
 //! (1 for a failed run, 2 for an argument that cannot be used), not in exit 0 with a wrong
 //! trajectory.
 use super::fails_with_code;
+use sparkgen::error::IntegrateError;
+use sparkgen::holonomic::Rattle;
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{HolonomicError, HolonomicOptions, integrate_rattle};
+use sparkgen::integrate::Options;
 use sparkgen::problem::MassMatrixError;
+use sparkgen::solve;
 
 /// At `q = (10²⁰, 1)` the two-form `Ω = J − Jᵀ` has the entry `1/(q₁q₂) = 10⁻²⁰`, below the
 /// round-off of `∂ϑ₁/∂q₂ = 1 + 1/(q₁q₂)`: the stage Jacobian has lost the first row's
@@ -58,11 +61,11 @@ fn rattle_refuses_a_negative_mass() {
         l: 1.0,
     };
     let (q0, p0) = problem.state(1.0, 0.0);
-    let failure = integrate_rattle(&problem, &q0, &p0, &HolonomicOptions::new(0.1, 5))
-        .expect_err("a negative mass");
+    let failure =
+        solve(&problem, Rattle, q0, p0, &Options::new(0.1, 5)).expect_err("a negative mass");
     assert_eq!(
         failure.error,
-        HolonomicError::MassMatrix(MassMatrixError::NonPositiveMass {
+        IntegrateError::MassMatrix(MassMatrixError::NonPositiveMass {
             coordinate: 1,
             mass: -1.0
         })

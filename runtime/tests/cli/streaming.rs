@@ -3,9 +3,11 @@
 use super::{library_default, library_default_from, scratch, sparkgen};
 use nalgebra::SVector;
 use serde_json::Value;
+use sparkgen::holonomic::Rattle;
 use sparkgen::holonomic::problems::Pendulum;
-use sparkgen::holonomic::{HolonomicOptions, integrate_rattle};
+use sparkgen::integrate::Options;
 use sparkgen::problem::HolonomicSystem;
+use sparkgen::solve;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -269,8 +271,7 @@ fn a_zero_energy_pendulum_reports_the_absolute_energy_error() {
         l: 1.0,
     };
     let (q0, p0) = (SVector::from([1.0, 0.0]), SVector::from([0.0, 0.0]));
-    let solution = integrate_rattle(&pendulum, &q0, &p0, &HolonomicOptions::new(0.05, 200))
-        .expect("RATTLE runs");
+    let solution = solve(&pendulum, Rattle, q0, p0, &Options::new(0.05, 200)).expect("RATTLE runs");
     let errors: Vec<f64> = solution
         .q
         .iter()

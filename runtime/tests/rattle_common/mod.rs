@@ -1,6 +1,7 @@
 //! Helpers shared by the RATTLE and SHAKE integration tests.
 
-use sparkgen::holonomic::HolonomicError;
+use sparkgen::error::IntegrateError;
+
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::problem::Vector;
 
@@ -58,9 +59,9 @@ pub fn sci(v: &[f64]) -> String {
 
 /// The step and time of `error`, which must be the position-multiplier failure of a run with
 /// `τ_c = 0` capped at `cap` iterations, past the first step.
-pub fn capped_position_failure(error: &HolonomicError, cap: usize) -> (usize, f64) {
+pub fn capped_position_failure(error: &IntegrateError, cap: usize) -> (usize, f64) {
     match *error {
-        HolonomicError::PositionMultipliers {
+        IntegrateError::PositionMultipliers {
             step,
             time,
             iterations,

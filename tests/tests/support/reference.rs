@@ -4,6 +4,7 @@ use nalgebra::SVector;
 use sparkgen::integrate::Options;
 use sparkgen::problem::DegenerateLagrangian;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::run::{Method, route::Direct};
 use sparkgen::solve;
 use sparkgen::stage::StageMethod;
 
@@ -34,7 +35,7 @@ pub fn errors<M, P>(
     reference: SVector<f64, 2>,
 ) -> Vec<f64>
 where
-    M: StageMethod<P, 2> + Default,
+    M: StageMethod<P, 2> + Method<P, 2, Direct> + Default,
     P: DegenerateLagrangian<2>,
 {
     steps

@@ -1,13 +1,14 @@
 //! The RATTLE stepper of the dynamic path and its driver.
 
 use super::super::consistency::{needs_projection, restoration_tolerances};
-use super::super::error::HolonomicError;
-use super::super::options::{HolonomicOptions, Tolerances, validate};
+use super::super::options::{Tolerances, validate};
 use super::geometry::{self, Impulse};
 use super::model::DistanceConstraints;
 use super::potential::Potential;
 use super::solution::{DistanceFailure, DistanceSolution};
 use super::workspace::{Workspace, check_lengths};
+use crate::error::IntegrateError;
+use crate::integrate::Options;
 use crate::solution::StepStats;
 use nalgebra::DVector;
 
@@ -23,7 +24,7 @@ pub struct DistanceStep {
 }
 
 /// RATTLE with step size `h` on a [`DistanceConstraints`] system: the step of
-/// [`Rattle`](crate::holonomic::Rattle) on run-time sized, preallocated storage.
+/// [`RattleStepper`](crate::holonomic::RattleStepper) on run-time sized, preallocated storage.
 ///
 /// Keeps the frame of the last `q₁` (reused as `q_n` of the next step) and the last μ, the
 /// initial guess of the next λ. A step allocates nothing.
@@ -47,7 +48,7 @@ impl<'a, V: Potential> DistanceRattle<'a, V> {
         system: &'a DistanceConstraints<V>,
         h: f64,
         tolerances: Tolerances,
-    ) -> Result<Self, HolonomicError> {
+    ) -> Result<Self, IntegrateError> {
         validate(h, &tolerances)?;
         let (n, m) = (system.coordinates(), system.bonds().len());
         Ok(DistanceRattle {
@@ -100,13 +101,13 @@ impl<'a, V: Potential> DistanceRattle<'a, V> {
         &mut self,
         q: &mut DVector<f64>,
         p: &mut DVector<f64>,
-    ) -> Result<DistanceStep, HolonomicError> {
+    ) -> Result<DistanceStep, IntegrateError> {
         check_lengths(self.system, q.as_slice(), p.as_slice())?;
         let (system, h, step, time) = (self.system, self.h, self.steps + 1, self.time());
         let tolerances = self.tolerances;
-        let degenerate = |d| HolonomicError::degenerate(d, step, time, tolerances.gram);
+        let degenerate = |d| IntegrateError::degenerate(d, step, time, tolerances.gram);
         let failed =
-            |velocity| move |f| HolonomicError::solve(f, velocity, step, time, &tolerances);
+            |velocity| move |f| IntegrateError::multipliers(f, velocity, step, time, &tolerances);
         let work = &mut self.work;
         let (base, next) = (work.current, 1 - work.current);
         work.frame_at(system, base, q.as_slice(), tolerances.gram)
@@ -153,7 +154,7 @@ impl<'a, V: Potential> DistanceRattle<'a, V> {
             .solve_velocities(system, next, h, &tolerances)
             .map_err(failed(true))?;
         if !work.p1.iter().chain(&work.q1).all(|x| x.is_finite()) {
-            return Err(HolonomicError::NonFinite { step, time });
+            return Err(IntegrateError::NonFinite { step, time });
         }
         q.as_mut_slice().copy_from_slice(&work.q1);
         p.as_mut_slice().copy_from_slice(&work.p1);
@@ -177,10 +178,10 @@ impl<'a, V: Potential> DistanceRattle<'a, V> {
         q: &mut DVector<f64>,
         p: &mut DVector<f64>,
         tolerances: &Tolerances,
-    ) -> Result<(), HolonomicError> {
+    ) -> Result<(), IntegrateError> {
         tolerances
             .validate()
-            .map_err(HolonomicError::InvalidOptions)?;
+            .map_err(IntegrateError::InvalidOptions)?;
         check_lengths(self.system, q.as_slice(), p.as_slice())?;
         let time = self.steps.saturating_sub(1) as f64 * self.h;
         (self.work).project(
@@ -199,12 +200,12 @@ impl<'a, V: Potential> DistanceRattle<'a, V> {
         &mut self,
         q: &mut DVector<f64>,
         p: &mut DVector<f64>,
-        options: &HolonomicOptions,
-    ) -> Result<(), HolonomicError> {
+        options: &Options,
+    ) -> Result<(), IntegrateError> {
         check_lengths(self.system, q.as_slice(), p.as_slice())?;
         let residuals = self.work.residuals(self.system, q.as_slice(), p.as_slice());
         if needs_projection(&residuals, options)? {
-            self.project(q, p, &options.tolerances)?;
+            self.project(q, p, &options.constraints)?;
         }
         Ok(())
     }
@@ -213,23 +214,23 @@ impl<'a, V: Potential> DistanceRattle<'a, V> {
 /// Integrates `options.steps` RATTLE steps from `(q₀, p₀)` on a [`DistanceConstraints`]
 /// system, recording every `record_every`-th state (and the last).
 ///
-/// As [`integrate_rattle`](crate::holonomic::integrate_rattle): the initial data are checked
+/// As [`Rattle`](crate::holonomic::Rattle) (with [`Options::constraints`]): the initial data are checked
 /// (or projected), `restore_consistency` projects after every step at round-off tolerance, and
 /// on failure the error carries the samples so far, ending with the last accepted state.
 pub fn integrate_distance_rattle<V: Potential>(
     system: &DistanceConstraints<V>,
     q0: &DVector<f64>,
     p0: &DVector<f64>,
-    options: &HolonomicOptions,
+    options: &Options,
     record_every: usize,
 ) -> Result<DistanceSolution, Box<DistanceFailure>> {
     let mut solution = DistanceSolution::with_capacity(record_every, options.steps);
     let fail = |solution, error| Box::new(DistanceFailure { solution, error });
     if record_every == 0 {
-        let e = HolonomicError::InvalidOptions("record_every must be positive");
+        let e = IntegrateError::InvalidOptions("record_every must be positive");
         return Err(fail(solution, e));
     }
-    let mut rattle = match DistanceRattle::new(system, options.h, options.tolerances) {
+    let mut rattle = match DistanceRattle::new(system, options.h, options.constraints) {
         Ok(r) => r,
         Err(e) => return Err(fail(solution, e)),
     };
@@ -237,7 +238,7 @@ pub fn integrate_distance_rattle<V: Potential>(
     if let Err(e) = rattle.initial(&mut q, &mut p, options) {
         return Err(fail(solution, e));
     }
-    let restoration = restoration_tolerances(&options.tolerances);
+    let restoration = restoration_tolerances(&options.constraints);
     let (mut q_last, mut p_last) = (q.clone(), p.clone());
     solution.record(0.0, &q, &p);
     for n in 1..=options.steps {

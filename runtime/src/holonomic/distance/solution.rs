@@ -1,6 +1,6 @@
 //! Trajectories of the dynamic path.
 
-use super::super::error::HolonomicError;
+use crate::error::IntegrateError;
 use crate::solution::StepStats;
 use nalgebra::DVector;
 
@@ -54,5 +54,5 @@ pub struct DistanceFailure {
     /// The solution up to the last accepted step.
     pub solution: DistanceSolution,
     /// Why the next step failed.
-    pub error: HolonomicError,
+    pub error: IntegrateError,
 }

@@ -9,7 +9,6 @@
 //! `A(q₁)` refined until `|G M⁻¹ p₁| ≤ τ_v`.
 
 use super::super::consistency::{ConsistencyResiduals, ratio, worst_residuals};
-use super::super::error::HolonomicError;
 use super::super::gram::Degenerate;
 use super::super::multipliers::SolveFailure;
 use super::super::options::{MultiplierNewton, Tolerances};
@@ -18,6 +17,7 @@ use super::conditioning::Conditioning;
 use super::geometry::{self, Impulse};
 use super::model::DistanceConstraints;
 use super::potential::Potential;
+use crate::error::IntegrateError;
 use nalgebra::DVector;
 
 /// The constraint geometry at one configuration.
@@ -274,9 +274,10 @@ impl Workspace {
         tolerances: &Tolerances,
         step: usize,
         time: f64,
-    ) -> Result<(), HolonomicError> {
-        let degenerate = |d| HolonomicError::degenerate(d, step, time, tolerances.gram);
-        let failed = |velocity| move |f| HolonomicError::solve(f, velocity, step, time, tolerances);
+    ) -> Result<(), IntegrateError> {
+        let degenerate = |d| IntegrateError::degenerate(d, step, time, tolerances.gram);
+        let failed =
+            |velocity| move |f| IntegrateError::multipliers(f, velocity, step, time, tolerances);
         let (base, next) = (self.current, 1 - self.current);
         self.frame_at(system, base, q, tolerances.gram)
             .map_err(degenerate)?;
@@ -327,7 +328,7 @@ pub fn consistency_residuals<V>(
     system: &DistanceConstraints<V>,
     q: &DVector<f64>,
     p: &DVector<f64>,
-) -> Result<ConsistencyResiduals, HolonomicError> {
+) -> Result<ConsistencyResiduals, IntegrateError> {
     check_lengths(system, q.as_slice(), p.as_slice())?;
     Ok(Workspace::new(system).residuals(system, q.as_slice(), p.as_slice()))
 }
@@ -340,10 +341,10 @@ pub fn project<V: Potential>(
     q: &DVector<f64>,
     p: &DVector<f64>,
     tolerances: &Tolerances,
-) -> Result<(DVector<f64>, DVector<f64>), HolonomicError> {
+) -> Result<(DVector<f64>, DVector<f64>), IntegrateError> {
     tolerances
         .validate()
-        .map_err(HolonomicError::InvalidOptions)?;
+        .map_err(IntegrateError::InvalidOptions)?;
     check_lengths(system, q.as_slice(), p.as_slice())?;
     let (mut q, mut p) = (q.clone(), p.clone());
     let mut work = Workspace::new(system);
@@ -363,12 +364,12 @@ pub(super) fn check_lengths<V>(
     system: &DistanceConstraints<V>,
     q: &[f64],
     p: &[f64],
-) -> Result<(), HolonomicError> {
+) -> Result<(), IntegrateError> {
     let n = system.coordinates();
     if q.len() == n && p.len() == n {
         Ok(())
     } else {
-        Err(HolonomicError::InvalidOptions(
+        Err(IntegrateError::InvalidOptions(
             "q and p must have n·d entries (d coordinates per particle)",
         ))
     }
