@@ -18,11 +18,7 @@ use sparkgen::solution::Solution;
 use sparkgen::solve;
 use symplectic::triatomic;
 
-const PENDULUM: Pendulum = Pendulum {
-    m: 1.0,
-    g: 1.0,
-    l: 1.0,
-};
+const PENDULUM: Pendulum = Pendulum::UNIT;
 const H: f64 = 0.05;
 const STEPS: usize = 400;
 
