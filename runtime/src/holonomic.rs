@@ -1,6 +1,8 @@
 //! RATTLE and SHAKE for mechanical systems with holonomic constraints
 //! ([`HolonomicSystem`](crate::problem::HolonomicSystem): `H = ½ pᵀM⁻¹p + V(q)`, `c(q) = 0`),
-//! hand-written on fixed-size stack storage.
+//! hand-written once over nalgebra storage of compile-time or run-time size ([`Geometry`]): the
+//! fixed-size stack types for a `HolonomicSystem<D, M>`, vectors of run-time length for a
+//! problem file of any shape ([`run_sized_into`]).
 //!
 //! With `G(q) = Dc(q)` (`M × D`) and the Gram matrix `A(q) = G(q) M⁻¹ G(q)ᵀ`, one RATTLE step of
 //! size h is the scaled classical step of seed 001:
@@ -34,18 +36,22 @@ mod consistency;
 mod core;
 pub mod distance;
 mod error;
+pub mod geometry;
 pub mod gram;
 pub mod multipliers;
 mod options;
 pub mod problems;
 mod rattle;
 pub mod shake;
+mod sized;
 mod stages;
 mod tangent;
 
 pub(crate) use consistency::worst_residuals;
 pub use consistency::{ConsistencyResiduals, consistency_residuals, project};
+pub use geometry::Geometry;
 pub use options::{MultiplierNewton, Tolerances};
 pub use rattle::{Rattle, RattleStep, RattleStepper};
 pub use shake::{Shake, ShakeStepper};
+pub use sized::{SizedMethod, run_sized_into};
 pub(crate) use stages::run_stages;

@@ -487,6 +487,17 @@ impl<M: StageMethod<P, D>, P, const D: usize> Driver<Compiled<'_, M, P, D>> {
     }
 }
 
+/// Rejects initial data `(q₀, p₀)` without one entry per coordinate (of `d`).
+pub(crate) fn check_lengths(d: usize, q0: &[f64], p0: &[f64]) -> Result<(), IntegrateError> {
+    if q0.len() == d && p0.len() == d {
+        Ok(())
+    } else {
+        Err(IntegrateError::InvalidOptions(
+            "q₀ and p₀ must have one entry per coordinate",
+        ))
+    }
+}
+
 /// Runs `options.steps` steps of `equations` from `(q₀, p₀)` (`D` entries each), handing every
 /// accepted state, the initial one first, to `observer` as it is computed, in the one loop of
 /// every run (of [`crate::solve_into`]'s stage methods, the engine, and, with their own
@@ -506,11 +517,7 @@ where
     O: Observer + ?Sized,
 {
     let d = equations.dims().coordinates;
-    if q0.len() != d || p0.len() != d {
-        return Err(Stopped::Step(IntegrateError::InvalidOptions(
-            "q₀ and p₀ must have one entry per coordinate",
-        )));
-    }
+    check_lengths(d, q0, p0).map_err(Stopped::Step)?;
     if options.restore_consistency {
         return Err(Stopped::Step(IntegrateError::InvalidOptions(
             "consistency restoration applies to holonomic systems run by RATTLE or a holonomic stage method",

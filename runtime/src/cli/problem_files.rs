@@ -10,20 +10,22 @@
 //! [`DaeView`] ([`DaeForm`]), the implicit- and Hamiltonian-DAE methods on the
 //! run-time engine ([`crate::engine`], [`Path::Engine`]) through the same driver, and so do
 //! holonomic files of
-//! any other shape with the Lobatto IIIA–IIIB RATTLE methods (RATTLE and SHAKE, hand-written on
-//! fixed-size storage, are an error there naming the shapes they run on), and Lagrangian files
+//! any other shape with the Lobatto IIIA–IIIB RATTLE methods, RATTLE and SHAKE on run-time sized
+//! storage ([`crate::holonomic::run_sized_into`], with the holonomic checks and the initial
+//! projection of the compiled path), and Lagrangian files
 //! of any `D` with the implicit-DAE methods on their Euler–Lagrange equations (no constraint,
 //! `M = 0`).
 
 use super::builtin::{Builtin, OrFile};
-use super::choice::Choice;
-use super::choice::Kind;
+use super::choice::{Choice, Holonomic, Kind};
 use super::error::CliError;
 use super::params::Params;
 use super::registry::{DIMENSION, HOLONOMIC_SHAPES, HolonomicDispatch, Shape};
 use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, observed_slices, wrong_kind};
 use crate::engine::{DaeForm, DaeView, Engine, Kernels, Stepping, Work, holonomic_residuals};
+use crate::error::IntegrateError;
 use crate::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
+use crate::holonomic::{SizedMethod, run_sized_into};
 use crate::integrate::{Options, run_into};
 use crate::kind::constraint_names;
 use crate::problem::HolonomicSystem;
@@ -31,6 +33,7 @@ use crate::problem_file::{
     DegenerateLagrangianFile, DegenerateLagrangianView, HolonomicFile, LagrangianFile,
     LagrangianMethod, ProblemFile,
 };
+use crate::solution::{Observer, RunStats, Stopped};
 use std::cell::RefCell;
 
 /// Reads the problem file at `path` and applies the `--param name=value` pairs to its
@@ -164,59 +167,42 @@ fn residual<K: Kernels>(problem: &K, q: &[f64], p: &[f64], work: &mut Work) -> f
     problem.constraint(q, p, work)
 }
 
-/// Runs the holonomic stage method of `spec` (Lobatto IIIA–IIIB RATTLE) on `file` through the
-/// run-time engine from the file's initial data, which must be consistent.
+/// Runs the holonomic method of `spec` (RATTLE, SHAKE, or a Lobatto IIIA–IIIB RATTLE stage
+/// method compiled by the run-time engine) on `file` on run-time sized storage from the file's
+/// initial data, with the checks of the compiled path ([`run_sized_into`]).
 fn holonomic_on_engine(
     file: &HolonomicFile,
     subject: &Subject,
     spec: &RunSpec,
 ) -> Result<Run, CliError> {
     let path = std::path::Path::new(&subject.name);
-    let (d, m) = (file.dimension(), file.constraints());
-    let shapes = || {
-        let shapes: Vec<String> = HOLONOMIC_SHAPES
-            .iter()
-            .map(|(d, m)| format!("({d}, {m})"))
-            .collect();
-        shapes.join(", ")
+    let engine;
+    let method = match spec.method {
+        Choice::Holonomic(Holonomic::Rattle) => SizedMethod::Rattle,
+        Choice::Holonomic(Holonomic::Shake) => SizedMethod::Shake,
+        Choice::HolonomicStepper(info) => {
+            engine = Engine::catalogue(info.name, file.dims())
+                .map_err(|e| unsupported(path, e.to_string()))?;
+            SizedMethod::Stages(&engine)
+        }
+        Choice::Stepper(_) | Choice::ImplicitStepper(_) | Choice::HamiltonianStepper(_) => {
+            return Err(wrong_kind(spec, subject.kind));
+        }
     };
-    let Choice::HolonomicStepper(info) = spec.method else {
-        return Err(unsupported(
-            path,
-            format!(
-                "{} runs on the (D, M) shapes {}; on D = {d}, M = {m} run/verify support the \
-                 Lobatto IIIA–IIIB RATTLE methods (s = 2 is RATTLE's scheme)",
-                spec.method.name(),
-                shapes()
-            ),
-        ));
-    };
-    if spec.project_initial {
-        return Err(unsupported(
-            path,
-            format!(
-                "--project-initial on a holonomic system runs on the (D, M) shapes {}; \
-                 on D = {d}, M = {m} give initial data with c(q₀) = 0 and G(q₀)M⁻¹p₀ = 0",
-                shapes()
-            ),
-        ));
-    }
     let (q0, p0) = file.initial();
-    let options = Options::new(spec.h, spec.steps);
+    let options = Options {
+        project_initial: spec.project_initial,
+        ..Options::new(spec.h, spec.steps)
+    };
     let residual = (
         "relative |c(q)|",
         |file: &HolonomicFile, q: &[f64], p: &[f64], work: &mut Work| {
             holonomic_residuals(file, q, p, work).map_or(f64::NAN, |r| r.position)
         },
     );
-    run_on_engine(
-        file,
-        info.name,
-        (subject, spec),
-        (q0, p0),
-        &options,
-        residual,
-    )
+    observed_on_engine(file, (subject, spec), residual, |observer| {
+        run_sized_into(file, method, q0, p0, &options, observer)
+    })
 }
 
 /// Runs the implicit-DAE method of `spec` on the Euler–Lagrange equations of the Lagrangian of
@@ -271,8 +257,26 @@ fn run_on_engine<K: Kernels>(
     let dims = problem.dims();
     let engine = Engine::catalogue(name, dims).map_err(|e| unsupported(path, e.to_string()))?;
     let stepping = Stepping::new(&engine, problem).map_err(|e| unsupported(path, e.to_string()))?;
+    observed_on_engine(problem, (subject, spec), (measures, residual), |observer| {
+        run_into(stepping, q0, p0, options, observer)
+    })
+}
+
+/// Runs `run` on `problem` into the command's observer ([`observed_slices`], path
+/// [`Path::Engine`]), observing the energy and the constraint residual `residual` (what it
+/// measures, and how) in work storage allocated once.
+fn observed_on_engine<K: Kernels>(
+    problem: &K,
+    (subject, spec): (&Subject, &RunSpec),
+    (measures, residual): (&'static str, impl Fn(&K, &[f64], &[f64], &mut Work) -> f64),
+    run: impl FnOnce(
+        &mut dyn Observer<Error = CliError>,
+    ) -> Result<RunStats, Stopped<IntegrateError, CliError>>,
+) -> Result<Run, CliError> {
+    let dims = problem.dims();
     let work = Work::new(dims).map(RefCell::new).ok_or_else(|| {
         let d = dims.coordinates;
+        let path = std::path::Path::new(&subject.name);
         unsupported(path, format!("D = {d} does not fit in memory"))
     })?;
     let subject = Subject {
@@ -285,7 +289,7 @@ fn run_on_engine<K: Kernels>(
         measures,
         |q, p| problem.energy(q, p, &mut work.borrow_mut()),
         |q, p| residual(problem, q, p, &mut work.borrow_mut()),
-        |observer| Some(run_into(stepping, q0, p0, options, observer).map(|_| ())),
+        |observer| Some(run(observer).map(|_| ())),
     )
 }
 

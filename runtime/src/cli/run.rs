@@ -69,8 +69,10 @@ pub enum Path {
     /// The symbolic engine's interpreter (tapes) on a problem file, stepped by a compiled
     /// stepper.
     Interpreted,
-    /// The run-time stage engine ([`crate::engine`]) on a problem file's tapes: any dimension,
-    /// nothing compiled for the problem or the method.
+    /// Run-time sized storage on a problem file's tapes: the run-time stage engine
+    /// ([`crate::engine`]), or RATTLE and SHAKE on vectors of run-time length
+    /// ([`crate::holonomic::run_sized_into`]); any dimension, nothing compiled for the problem or
+    /// the method.
     Engine,
 }
 

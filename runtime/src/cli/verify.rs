@@ -553,9 +553,7 @@ pub fn verify_file(
             }
         }
     };
-    // On the engine RATTLE and SHAKE (fixed-size storage) do not apply.
     let engine = problem_files::on_engine(file);
-    let own = |m: &Choice| !matches!(m, Choice::Holonomic(_));
     // The pinned behaviours were measured with multipliers; a Lagrangian's equations have none
     // (M = 0), where every method is held to its declared order.
     let on = match file {
@@ -569,7 +567,6 @@ pub fn verify_file(
     let methods = choice::methods(subject.kind)
         .into_iter()
         .filter(|(m, _)| selected(m.name(), only))
-        .filter(|(m, _)| !engine || own(m))
         .map(|(method, order)| {
             study(method, on, order, quick, &q_ref, |spec| {
                 problem_files::run(file, subject, spec)

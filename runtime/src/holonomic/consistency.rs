@@ -1,11 +1,12 @@
 //! Consistency of the data with the constraints: the residuals `c(q)` and `G(q)M⁻¹p`, and the
 //! explicit Newton projection onto `c = 0`, `G M⁻¹ p = 0`.
 
+use super::geometry::{Block, Column, Geometry, Shapes, Solvable};
 use super::multipliers::{ConstraintFrame, solve_positions, solve_velocities};
 use super::options::{Tolerances, validate};
 use crate::error::IntegrateError;
 use crate::integrate::Options;
-use crate::problem::{HolonomicSystem, Matrix, Vector};
+use nalgebra::{DefaultAllocator, Dim, U1};
 
 /// Relative violations of the two constraints at `(q, p)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,16 +23,19 @@ pub(crate) fn ratio(x: f64, scale: f64) -> f64 {
 }
 
 /// The relative constraint violations of `(q, p)` (see [`ConsistencyResiduals`]).
-pub fn consistency_residuals<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
+pub fn consistency_residuals<P: Geometry<D, M>, D: Dim, M: Solvable>(
     problem: &P,
-    q: &Vector<D>,
-    p: &Vector<D>,
-) -> ConsistencyResiduals {
-    let g = problem.constraint_jacobian(q);
-    let c = problem.constraints(q);
-    let v = problem.velocity(p);
-    let gv = g * v;
-    let terms = (0..M).map(|a| (c[a], gv[a], g.row(a).norm()));
+    q: &Column<D>,
+    p: &Column<D>,
+) -> ConsistencyResiduals
+where
+    DefaultAllocator: Shapes<D, M>,
+{
+    let g = problem.constraint_gradients(q);
+    let c = problem.constraint_values(q);
+    let v = problem.velocity_of(p);
+    let gv = &g * &v;
+    let terms = (0..c.len()).map(|a| (c[a], gv[a], g.row(a).norm()));
     worst_residuals(terms, q.amax(), v.amax())
 }
 
@@ -54,39 +58,38 @@ pub(crate) fn worst_residuals(
 
 /// Projects `(q, p)` onto the constraint manifold: `q' = q − M⁻¹G(q)ᵀx` with `c(q') = 0` by
 /// Newton's method (tolerances as in RATTLE), then `p' = p − G(q')ᵀμ` with `G(q')M⁻¹p' = 0`.
-pub fn project<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
+pub fn project<P: Geometry<D, M>, D: Dim, M: Solvable>(
     problem: &P,
-    q: &Vector<D>,
-    p: &Vector<D>,
+    q: &Column<D>,
+    p: &Column<D>,
     tolerances: &Tolerances,
-) -> Result<(Vector<D>, Vector<D>), IntegrateError> {
+) -> Result<(Column<D>, Column<D>), IntegrateError>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     tolerances
         .validate()
         .map_err(IntegrateError::InvalidOptions)?;
-    project_at(
-        problem,
-        &problem.inverse_mass_matrix(),
-        q,
-        p,
-        tolerances,
-        0,
-        0.0,
-    )
+    project_at(problem, &problem.inverse_mass(), q, p, tolerances, 0, 0.0)
 }
 
 /// [`project`] with the step and time errors are reported at.
-pub(crate) fn project_at<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
+pub(crate) fn project_at<P: Geometry<D, M>, D: Dim, M: Solvable>(
     problem: &P,
-    minv: &Matrix<D, D>,
-    q: &Vector<D>,
-    p: &Vector<D>,
+    minv: &Block<D, D>,
+    q: &Column<D>,
+    p: &Column<D>,
     tolerances: &Tolerances,
     step: usize,
     time: f64,
-) -> Result<(Vector<D>, Vector<D>), IntegrateError> {
+) -> Result<(Column<D>, Column<D>), IntegrateError>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     let degenerate = |d| IntegrateError::degenerate(d, step, time, tolerances.gram);
     let frame = ConstraintFrame::new(problem, minv, q, tolerances.gram).map_err(degenerate)?;
-    let positions = solve_positions(problem, &frame, q, Vector::zeros(), tolerances)
+    let zeros = Column::<M>::zeros_generic(problem.shape().1, U1);
+    let positions = solve_positions(problem, &frame, q, zeros, tolerances)
         .map_err(|f| IntegrateError::multipliers(f, false, step, time, tolerances))?;
     let frame =
         ConstraintFrame::new(problem, minv, &positions.q, tolerances.gram).map_err(degenerate)?;
@@ -98,18 +101,21 @@ pub(crate) fn project_at<P: HolonomicSystem<D, M>, const D: usize, const M: usiz
 /// The initial state of a run: `(q₀, p₀)` if consistent within `τ₀`
 /// ([`Options::initial_tolerance`]), projected if [`Options::project_initial`] is set, an
 /// error otherwise; `h` and the constraint tolerances are validated first.
-pub(crate) fn initial_state<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
+pub(crate) fn initial_state<P: Geometry<D, M>, D: Dim, M: Solvable>(
     problem: &P,
-    q0: &Vector<D>,
-    p0: &Vector<D>,
+    q0: &Column<D>,
+    p0: &Column<D>,
     options: &Options,
-) -> Result<(Vector<D>, Vector<D>), IntegrateError> {
+) -> Result<(Column<D>, Column<D>), IntegrateError>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     validate(options.h, &options.constraints)?;
     if needs_projection(&consistency_residuals(problem, q0, p0), options)? {
-        let minv = problem.inverse_mass_matrix();
+        let minv = problem.inverse_mass();
         project_at(problem, &minv, q0, p0, &options.constraints, 0, 0.0)
     } else {
-        Ok((*q0, *p0))
+        Ok((q0.clone(), p0.clone()))
     }
 }
 

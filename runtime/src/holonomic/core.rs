@@ -4,57 +4,67 @@
 //! followed by the projection of consistency restoration if asked.
 
 use super::consistency::{initial_state, project_at, restoration_tolerances};
+use super::geometry::{Block, Column, Geometry, Shapes, Solvable};
 use super::multipliers::ConstraintFrame;
 use super::options::{Tolerances, validate};
 use crate::error::IntegrateError;
 use crate::integrate::{OneStep, Options, run_steps};
 use crate::kind::constraint_names;
-use crate::problem::{HolonomicSystem, Matrix, Vector};
 use crate::solution::{Observer, RunStats, StepStats, Stopped};
+use nalgebra::{DefaultAllocator, Dim, U1};
 
 /// Shared stepper state.
 #[derive(Clone, Debug)]
-pub(super) struct StepperCore<'a, P, const D: usize, const M: usize> {
+pub(super) struct StepperCore<'a, P, D: Dim, M: Solvable>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     pub(super) problem: &'a P,
     pub(super) h: f64,
     pub(super) tolerances: Tolerances,
-    pub(super) minv: Matrix<D, D>,
+    pub(super) minv: Block<D, D>,
     pub(super) frame: Option<ConstraintFrame<D, M>>,
-    pub(super) guess: Vector<M>,
+    pub(super) guess: Column<M>,
     pub(super) steps: usize,
 }
 
-impl<P, const D: usize, const M: usize> StepperCore<'_, P, D, M> {
+impl<P, D: Dim, M: Solvable> StepperCore<'_, P, D, M>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     /// The time `t = steps · h` at the start of the next step.
     pub(super) fn time(&self) -> f64 {
         self.steps as f64 * self.h
     }
 }
 
-impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> StepperCore<'a, P, D, M> {
+impl<'a, P: Geometry<D, M>, D: Dim, M: Solvable> StepperCore<'a, P, D, M>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     /// Validates `h` (finite, positive), the tolerances and the mass matrix
-    /// ([`HolonomicSystem::validate_mass_matrix`]).
+    /// ([`Geometry::check_mass`]).
     pub(super) fn new(
         problem: &'a P,
         h: f64,
         tolerances: Tolerances,
     ) -> Result<Self, IntegrateError> {
         validate(h, &tolerances)?;
-        problem.validate_mass_matrix()?;
+        problem.check_mass()?;
         Ok(StepperCore {
             problem,
             h,
             tolerances,
-            minv: problem.inverse_mass_matrix(),
+            minv: problem.inverse_mass(),
             frame: None,
-            guess: Vector::zeros(),
+            guess: Column::zeros_generic(problem.shape().1, U1),
             steps: 0,
         })
     }
 
     /// Checks the Gram matrix `A(q)` at the start of the next step ([`super::gram`]), keeping
     /// its frame for the step.
-    pub(super) fn check_gram(&mut self, q: &Vector<D>) -> Result<(), IntegrateError> {
+    pub(super) fn check_gram(&mut self, q: &Column<D>) -> Result<(), IntegrateError> {
         let (step, time, threshold) = (self.steps + 1, self.time(), self.tolerances.gram);
         ConstraintFrame::cached(&mut self.frame, self.problem, &self.minv, q, threshold)
             .map_err(|d| IntegrateError::degenerate(d, step, time, threshold))?;
@@ -63,20 +73,23 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> StepperCore<'
 }
 
 /// A one-step method on a holonomic system, as [`Holonomic`] runs it.
-pub(super) trait HolonomicStep<'a, P, const D: usize, const M: usize> {
+pub(super) trait HolonomicStep<'a, P, D: Dim, M: Solvable>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     /// The shared state.
     fn core(&self) -> &StepperCore<'a, P, D, M>;
 
     /// One step from `(q, p)`: `(q₁, p₁)` and the step's statistics.
     fn advance(
         &mut self,
-        q: &Vector<D>,
-        p: &Vector<D>,
-    ) -> Result<(Vector<D>, Vector<D>, StepStats), IntegrateError>;
+        q: &Column<D>,
+        p: &Column<D>,
+    ) -> Result<(Column<D>, Column<D>, StepStats), IntegrateError>;
 
     /// Starts a run from the checked initial state `(q₀, p₀)` (a carried multiplier at its
     /// consistent `λ_0`); nothing by default.
-    fn start(&mut self, q0: &Vector<D>, p0: &Vector<D>) -> Result<(), IntegrateError> {
+    fn start(&mut self, q0: &Column<D>, p0: &Column<D>) -> Result<(), IntegrateError> {
         let _ = (q0, p0);
         Ok(())
     }
@@ -90,32 +103,44 @@ pub(super) trait HolonomicStep<'a, P, const D: usize, const M: usize> {
 /// A holonomic stepper `S` as the one loop sees it ([`OneStep`]): the constraint residual
 /// `|c(q)|∞` and the energy `H(q, p)` at a state, and each step's result, projected back onto
 /// `c = 0`, `G M⁻¹ p = 0` at round-off tolerance when `restoration` is set.
-struct Holonomic<'a, S, P, const D: usize, const M: usize> {
+struct Holonomic<'a, S, P, D: Dim, M: Solvable>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     stepper: S,
     problem: &'a P,
     restoration: Option<Tolerances>,
-    q: Vector<D>,
-    p: Vector<D>,
+    q: Column<D>,
+    p: Column<D>,
+    _constraints: std::marker::PhantomData<M>,
 }
 
-impl<'a, S, P, const D: usize, const M: usize> OneStep for Holonomic<'a, S, P, D, M>
+impl<'a, S, P, D: Dim, M: Solvable> Holonomic<'a, S, P, D, M>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
+    /// A state of the problem's size from a slice.
+    fn column(&self, x: &[f64]) -> Column<D> {
+        Column::from_column_slice_generic(self.q.shape_generic().0, U1, x)
+    }
+}
+
+impl<'a, S, P, D: Dim, M: Solvable> OneStep for Holonomic<'a, S, P, D, M>
 where
     S: HolonomicStep<'a, P, D, M>,
-    P: HolonomicSystem<D, M>,
+    P: Geometry<D, M>,
+    DefaultAllocator: Shapes<D, M>,
 {
     fn constraint_name(&self) -> &'static str {
         constraint_names::HOLONOMIC
     }
 
     fn constraint(&self, q: &[f64], _: &[f64]) -> f64 {
-        self.problem
-            .constraints(&Vector::from_column_slice(q))
-            .amax()
+        self.problem.constraint_values(&self.column(q)).amax()
     }
 
     fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64> {
-        let (q, p) = (Vector::from_column_slice(q), Vector::from_column_slice(p));
-        Some(self.problem.hamiltonian(&q, &p))
+        Some(self.problem.total_energy(&self.column(q), &self.column(p)))
     }
 
     fn multiplier(&self) -> Option<&[f64]> {
@@ -129,7 +154,7 @@ where
         _: usize,
         time: f64,
     ) -> Result<StepStats, IntegrateError> {
-        let (q, p) = (Vector::from_column_slice(q), Vector::from_column_slice(p));
+        let (q, p) = (self.column(q), self.column(p));
         let (q1, p1, stats) = self.stepper.advance(&q, &p)?;
         (self.q, self.p) = match &self.restoration {
             Some(tolerances) => {
@@ -152,17 +177,18 @@ where
 /// statistics to `observer`: the initial data are checked (or projected); with
 /// [`Options::restore_consistency`] every step is followed by a projection at round-off
 /// tolerance. Stops at the first failed step or observer error.
-pub(super) fn run_holonomic<'a, S, P, O, const D: usize, const M: usize>(
+pub(super) fn run_holonomic<'a, S, P, O, D: Dim, M: Solvable>(
     problem: &'a P,
-    (q0, p0): (&Vector<D>, &Vector<D>),
+    (q0, p0): (&Column<D>, &Column<D>),
     options: &Options,
     make: impl FnOnce() -> Result<S, IntegrateError>,
     observer: &mut O,
 ) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
 where
     S: HolonomicStep<'a, P, D, M>,
-    P: HolonomicSystem<D, M>,
+    P: Geometry<D, M>,
     O: Observer + ?Sized,
+    DefaultAllocator: Shapes<D, M>,
 {
     let mut stepper = make().map_err(Stopped::Step)?;
     let (mut q, mut p) = initial_state(problem, q0, p0, options).map_err(Stopped::Step)?;
@@ -174,8 +200,9 @@ where
         stepper,
         problem,
         restoration,
-        q,
-        p,
+        q: q.clone(),
+        p: p.clone(),
+        _constraints: std::marker::PhantomData,
     };
     run_steps(
         &mut holonomic,

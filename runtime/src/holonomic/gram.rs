@@ -11,31 +11,32 @@
 //! rows `(0, 0, 1)` and `(0, ε, 1)` and `M = I`, the eigenvalues are `(2 + ε² ± √(4 + ε⁴))/2`,
 //! so `λ_min/λ_max ≈ ε²/4` and the default `τ_A = 10⁻¹⁰` fires for `ε ≲ 2·10⁻⁵`.
 
-use crate::problem::Matrix;
-use crate::solve::{Fixed, Lu};
-
-/// A fixed-size matrix as the row arrays [`Lu`] factors.
-pub(crate) fn rows<const N: usize>(a: &Matrix<N, N>) -> [[f64; N]; N] {
-    std::array::from_fn(|i| std::array::from_fn(|j| a[(i, j)]))
-}
+use super::geometry::{Block, Column, Solvable};
+use crate::solve::Lu;
+use nalgebra::allocator::Allocator;
+use nalgebra::{DefaultAllocator, Dim, U1};
 
 /// The extreme eigenvalues of a symmetric matrix by the cyclic Jacobi method
 /// (rotations until the off-diagonal mass is below `ε²` times the total).
-pub fn symmetric_eigenvalue_range<const N: usize>(a: &Matrix<N, N>) -> (f64, f64) {
-    let mut a = *a;
+pub fn symmetric_eigenvalue_range<N: Dim>(a: &Block<N, N>) -> (f64, f64)
+where
+    DefaultAllocator: Allocator<N, N>,
+{
+    let mut a = a.clone();
+    let n = a.nrows();
     let total: f64 = a.iter().map(|x| x * x).sum();
     for _sweep in 0..64 {
         let mut off = 0.0;
-        for i in 0..N {
-            for j in i + 1..N {
+        for i in 0..n {
+            for j in i + 1..n {
                 off += 2.0 * a[(i, j)] * a[(i, j)];
             }
         }
         if off <= f64::EPSILON * f64::EPSILON * total {
             break;
         }
-        for i in 0..N {
-            for j in i + 1..N {
+        for i in 0..n {
+            for j in i + 1..n {
                 let apq = a[(i, j)];
                 if apq == 0.0 {
                     continue;
@@ -46,12 +47,12 @@ pub fn symmetric_eigenvalue_range<const N: usize>(a: &Matrix<N, N>) -> (f64, f64
                 let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
                 let c = 1.0 / (t * t + 1.0).sqrt();
                 let s = t * c;
-                for k in 0..N {
+                for k in 0..n {
                     let (aki, akj) = (a[(k, i)], a[(k, j)]);
                     a[(k, i)] = c * aki - s * akj;
                     a[(k, j)] = s * aki + c * akj;
                 }
-                for k in 0..N {
+                for k in 0..n {
                     let (aik, ajk) = (a[(i, k)], a[(j, k)]);
                     a[(i, k)] = c * aik - s * ajk;
                     a[(j, k)] = s * aik + c * ajk;
@@ -59,16 +60,40 @@ pub fn symmetric_eigenvalue_range<const N: usize>(a: &Matrix<N, N>) -> (f64, f64
             }
         }
     }
-    (0..N).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), i| {
+    (0..n).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), i| {
         (lo.min(a[(i, i)]), hi.max(a[(i, i)]))
     })
 }
 
+/// The LU factors of the square matrix `a`, or the pivot at which it is singular (`None` when
+/// it is too large to factor).
+pub(crate) fn factor<N: Solvable>(a: &Block<N, N>) -> Result<Lu<N::Space>, Option<f64>>
+where
+    DefaultAllocator: Allocator<N, N>,
+{
+    let (n, _) = a.shape_generic();
+    let mut lu = Lu::new(n.space().ok_or(None)?);
+    // The column-major storage of `aᵀ` is `a` row by row, as the LU reads it.
+    lu.refactor(a.transpose().as_slice())
+        .map_err(|e| Some(e.pivot))?;
+    Ok(lu)
+}
+
+/// `x = A⁻¹ b` from the factors of `A`.
+pub(crate) fn solve<N: Solvable>(lu: &Lu<N::Space>, b: &Column<N>) -> Column<N>
+where
+    DefaultAllocator: Allocator<N>,
+{
+    let mut x = b.clone();
+    lu.solve_in_place(x.as_mut_slice());
+    x
+}
+
 /// `A(q) = G M⁻¹ Gᵀ` at one configuration, checked for rank and factored.
 #[derive(Clone, Debug)]
-pub struct Gram<const M: usize> {
+pub struct Gram<M: Solvable> {
     /// The LU factors of `A`.
-    pub lu: Lu<Fixed<M>>,
+    pub lu: Lu<M::Space>,
     /// A lower bound of `λ_min(A)`, the smallest singular value `σ_min`: `1/‖A⁻¹‖_F` when the
     /// Frobenius certificate sufficed, `λ_min` itself otherwise.
     pub sigma_min: f64,
@@ -86,21 +111,25 @@ pub struct Degenerate {
     pub sigma_max: f64,
 }
 
-impl<const M: usize> Gram<M> {
+impl<M: Solvable> Gram<M> {
     /// Forms `A = G M⁻¹ Gᵀ` from `G` and `M⁻¹Gᵀ`, checks `σ_min > τ_A σ_max` and factors it.
-    pub fn new<const D: usize>(
-        g: &Matrix<M, D>,
-        minv_gt: &Matrix<D, M>,
+    pub fn new<D: Dim>(
+        g: &Block<M, D>,
+        minv_gt: &Block<D, M>,
         threshold: f64,
-    ) -> Result<Gram<M>, Degenerate> {
+    ) -> Result<Gram<M>, Degenerate>
+    where
+        DefaultAllocator: Allocator<M, D> + Allocator<D, M> + Allocator<M, M> + Allocator<M>,
+    {
         let a = g * minv_gt;
-        if let Ok(lu) = Lu::factor(&rows(&a)) {
+        let (m, _) = a.shape_generic();
+        if let Ok(lu) = factor(&a) {
             // ‖A⁻¹‖_F² = Σ_k |A⁻¹e_k|².
-            let inverse_squared: f64 = (0..M)
+            let inverse_squared: f64 = (0..m.value())
                 .map(|k| {
-                    let mut e = [0.0; M];
+                    let mut e = Column::<M>::zeros_generic(m, U1);
                     e[k] = 1.0;
-                    lu.solve_in_place(&mut e);
+                    lu.solve_in_place(e.as_mut_slice());
                     e.iter().map(|x| x * x).sum::<f64>()
                 })
                 .sum();
@@ -122,7 +151,7 @@ impl<const M: usize> Gram<M> {
         if !(sigma_min > threshold * sigma_max && sigma_max.is_finite()) {
             return Err(degenerate);
         }
-        let lu = Lu::factor(&rows(&a)).map_err(|_| degenerate)?;
+        let lu = factor(&a).map_err(|_| degenerate)?;
         Ok(Gram {
             lu,
             sigma_min,
@@ -131,16 +160,18 @@ impl<const M: usize> Gram<M> {
     }
 
     /// Solves `A y = b`.
-    pub fn solve(&self, b: &crate::problem::Vector<M>) -> crate::problem::Vector<M> {
-        let mut y: [f64; M] = (*b).into();
-        self.lu.solve_in_place(&mut y);
-        y.into()
+    pub fn solve(&self, b: &Column<M>) -> Column<M>
+    where
+        DefaultAllocator: Allocator<M>,
+    {
+        solve::<M>(&self.lu, b)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::Matrix;
     use nalgebra::matrix;
 
     #[test]
@@ -157,22 +188,22 @@ mod tests {
     #[test]
     fn certificate_bounds_the_eigenvalues_and_jacobi_decides_near_the_threshold() {
         let g = matrix![1.0, 0.0, 0.0; 0.0, 1.0, 1e-3];
-        let gram = Gram::<2>::new(&g, &g.transpose(), 1e-10).unwrap();
+        let gram = Gram::<nalgebra::Const<2>>::new(&g, &g.transpose(), 1e-10).unwrap();
         let (lo, hi) = symmetric_eigenvalue_range(&(g * g.transpose()));
         assert!(gram.sigma_min <= lo && gram.sigma_max >= hi, "{gram:?}");
         // λ = (1, 1, 10⁻⁶): κ₂ = 10⁶, κ_F ≈ √2·10⁶; with τ_A = 0.9·10⁻⁶ the certificate fails
         // (τ_A κ_F > 1) but κ₂ < 1/τ_A: Jacobi accepts with the exact eigenvalues.
         let a = Matrix::<3, 3>::from_diagonal(&nalgebra::vector![1.0, 1.0, 1e-6]);
         let identity = Matrix::<3, 3>::identity();
-        let gram = Gram::<3>::new(&a, &identity, 0.9e-6).unwrap();
+        let gram = Gram::<nalgebra::Const<3>>::new(&a, &identity, 0.9e-6).unwrap();
         assert_eq!((gram.sigma_min, gram.sigma_max), (1e-6, 1.0));
-        assert!(Gram::<3>::new(&a, &identity, 1.1e-6).is_err());
+        assert!(Gram::<nalgebra::Const<3>>::new(&a, &identity, 1.1e-6).is_err());
     }
 
     #[test]
     fn dependent_gradients_are_degenerate() {
         let g = matrix![1.0, 2.0; 2.0, 4.0];
-        let err = Gram::<2>::new(&g, &g.transpose(), 1e-10).unwrap_err();
+        let err = Gram::<nalgebra::Const<2>>::new(&g, &g.transpose(), 1e-10).unwrap_err();
         assert!(err.sigma_min.abs() <= 1e-14 * err.sigma_max, "{err:?}");
     }
 }

@@ -1,6 +1,7 @@
 //! The RATTLE stepper and its driver.
 
 use super::core::{HolonomicStep, StepperCore, run_holonomic};
+use super::geometry::{Column, Geometry, Shapes, Solvable};
 use super::multipliers::{ConstraintFrame, solve_positions, solve_velocities};
 use super::options::Tolerances;
 use crate::error::IntegrateError;
@@ -8,18 +9,22 @@ use crate::integrate::Options;
 use crate::problem::{HolonomicSystem, Vector};
 use crate::run::{Method, route};
 use crate::solution::{Observer, RunStats, StepStats, Stopped};
+use nalgebra::{DefaultAllocator, Dim};
 
 /// One accepted RATTLE step from `(q, p)`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RattleStep<const D: usize, const M: usize> {
+#[derive(Clone, Debug, PartialEq)]
+pub struct RattleStep<D: Dim, M: Dim>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     /// `q₁`.
-    pub q: Vector<D>,
+    pub q: Column<D>,
     /// `p₁`.
-    pub p: Vector<D>,
+    pub p: Column<D>,
     /// The position multipliers λ (impulse `h G(q)ᵀλ`).
-    pub lambda: Vector<M>,
+    pub lambda: Column<M>,
     /// The velocity multipliers μ (impulse `h G(q₁)ᵀμ`).
-    pub mu: Vector<M>,
+    pub mu: Column<M>,
     /// Newton iterations of the position multipliers.
     pub iterations: usize,
     /// Linear solves of the velocity multipliers.
@@ -51,9 +56,24 @@ where
         options: &Options,
         observer: &mut O,
     ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
-        let make = || RattleStepper::new(problem, options.h, options.constraints);
-        run_holonomic(problem, (&q0, &p0), options, make, observer)
+        run_rattle(problem, (&q0, &p0), options, observer)
     }
+}
+
+/// Runs RATTLE on `problem` from `(q₀, p₀)` into `observer` (see [`Rattle`]).
+pub(super) fn run_rattle<P, O, D: Dim, M: Solvable>(
+    problem: &P,
+    initial: (&Column<D>, &Column<D>),
+    options: &Options,
+    observer: &mut O,
+) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+where
+    P: Geometry<D, M>,
+    O: Observer + ?Sized,
+    DefaultAllocator: Shapes<D, M>,
+{
+    let make = || RattleStepper::new(problem, options.h, options.constraints);
+    run_holonomic(problem, initial, options, make, observer)
 }
 
 /// RATTLE with step size `h` on `problem` (see the [module documentation](super)), one step at
@@ -62,11 +82,17 @@ where
 /// Keeps the constraint frame `(G, M⁻¹Gᵀ, A)` of the last `q₁` (reused as `q_n` of the next
 /// step) and the last μ, the initial guess of the next λ.
 #[derive(Clone, Debug)]
-pub struct RattleStepper<'a, P, const D: usize, const M: usize> {
+pub struct RattleStepper<'a, P, D: Dim, M: Solvable>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     pub(super) core: StepperCore<'a, P, D, M>,
 }
 
-impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> RattleStepper<'a, P, D, M> {
+impl<'a, P: Geometry<D, M>, D: Dim, M: Solvable> RattleStepper<'a, P, D, M>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     /// A stepper; rejects a non-positive or non-finite `h` and invalid tolerances.
     pub fn new(problem: &'a P, h: f64, tolerances: Tolerances) -> Result<Self, IntegrateError> {
         Ok(RattleStepper {
@@ -87,8 +113,8 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> RattleStepper
     /// One step from `(q, p)`, which should be consistent (`c(q) = 0`, `G(q)M⁻¹p = 0`).
     pub fn step(
         &mut self,
-        q: &Vector<D>,
-        p: &Vector<D>,
+        q: &Column<D>,
+        p: &Column<D>,
     ) -> Result<RattleStep<D, M>, IntegrateError> {
         let (h, step, time) = (self.core.h, self.core.steps + 1, self.time());
         let tolerances = self.core.tolerances;
@@ -103,17 +129,17 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> RattleStepper
             tolerances.gram,
         )
         .map_err(degenerate)?;
-        let p_kick = p - 0.5 * h * self.core.problem.potential_gradient(q);
-        let q_pred = q + h * (self.core.minv * p_kick);
+        let p_kick = p - 0.5 * h * self.core.problem.force_gradient(q);
+        let q_pred = q + h * (&self.core.minv * &p_kick);
         let positions = solve_positions(
             self.core.problem,
             frame,
             &q_pred,
-            h * h * self.core.guess,
+            h * h * &self.core.guess,
             &tolerances,
         )
         .map_err(failed(false))?;
-        let p_half = p_kick - frame.g.transpose() * positions.x / h;
+        let p_half = p_kick - frame.g.transpose() * &positions.x / h;
         let frame1 = ConstraintFrame::new(
             self.core.problem,
             &self.core.minv,
@@ -121,14 +147,14 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> RattleStepper
             tolerances.gram,
         )
         .map_err(degenerate)?;
-        let p_hat = p_half - 0.5 * h * self.core.problem.potential_gradient(&positions.q);
+        let p_hat = p_half - 0.5 * h * self.core.problem.force_gradient(&positions.q);
         let velocities = solve_velocities(&frame1, &self.core.minv, &p_hat, h, &tolerances)
             .map_err(failed(true))?;
         if !velocities.p.iter().all(|x| x.is_finite()) {
             return Err(IntegrateError::NonFinite { step, time });
         }
         self.core.frame = Some(frame1);
-        self.core.guess = velocities.mu;
+        self.core.guess = velocities.mu.clone();
         self.core.steps = step;
         Ok(RattleStep {
             q: positions.q,
@@ -142,8 +168,10 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> RattleStepper
     }
 }
 
-impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> HolonomicStep<'a, P, D, M>
+impl<'a, P: Geometry<D, M>, D: Dim, M: Solvable> HolonomicStep<'a, P, D, M>
     for RattleStepper<'a, P, D, M>
+where
+    DefaultAllocator: Shapes<D, M>,
 {
     fn core(&self) -> &StepperCore<'a, P, D, M> {
         &self.core
@@ -151,9 +179,9 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> HolonomicStep
 
     fn advance(
         &mut self,
-        q: &Vector<D>,
-        p: &Vector<D>,
-    ) -> Result<(Vector<D>, Vector<D>, StepStats), IntegrateError> {
+        q: &Column<D>,
+        p: &Column<D>,
+    ) -> Result<(Column<D>, Column<D>, StepStats), IntegrateError> {
         let s = self.step(q, p)?;
         let stats = StepStats {
             iterations: s.iterations,

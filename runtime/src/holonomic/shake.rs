@@ -11,13 +11,15 @@
 //! `O(h²)`.
 
 use super::core::{HolonomicStep, StepperCore, run_holonomic};
+use super::geometry::{Block, Column, Geometry, Shapes, Solvable};
 use super::multipliers::{ConstraintFrame, solve_positions};
 use super::options::Tolerances;
 use crate::error::IntegrateError;
 use crate::integrate::Options;
-use crate::problem::{HolonomicSystem, Matrix, Vector};
+use crate::problem::{HolonomicSystem, Vector};
 use crate::run::{Method, route};
 use crate::solution::{Observer, RunStats, StepStats, Stopped};
+use nalgebra::{DefaultAllocator, Dim};
 
 /// SHAKE (see the [module documentation](self)) as a method value for [`crate::solve`] on
 /// holonomic systems: `solve(&problem, Shake, q0, p0, &options)`, the positions `q_n` and the
@@ -41,34 +43,53 @@ where
         options: &Options,
         observer: &mut O,
     ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
-        if options.restore_consistency {
-            let e = IntegrateError::InvalidOptions("SHAKE has no consistency restoration");
-            return Err(Stopped::Step(e));
-        }
-        let make = || {
-            Ok(Positions {
-                shake: ShakeStepper::new(problem, options.h, options.constraints)?,
-                mass: problem.mass_matrix(),
-                next: None,
-            })
-        };
-        run_holonomic(problem, (&q0, &p0), options, make, observer)
+        run_shake(problem, (&q0, &p0), options, observer)
     }
+}
+
+/// Runs SHAKE on `problem` from `(q₀, p₀)` into `observer` (see [`Shake`]).
+pub(super) fn run_shake<P, O, D: Dim, M: Solvable>(
+    problem: &P,
+    (q0, p0): (&Column<D>, &Column<D>),
+    options: &Options,
+    observer: &mut O,
+) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+where
+    P: Geometry<D, M>,
+    O: Observer + ?Sized,
+    DefaultAllocator: Shapes<D, M>,
+{
+    if options.restore_consistency {
+        let e = IntegrateError::InvalidOptions("SHAKE has no consistency restoration");
+        return Err(Stopped::Step(e));
+    }
+    let make = || {
+        Ok(Positions {
+            shake: ShakeStepper::new(problem, options.h, options.constraints)?,
+            mass: problem.mass(),
+            next: None,
+        })
+    };
+    run_holonomic(problem, (q0, p0), options, make, observer)
 }
 
 /// SHAKE as a one-step method on `(q_n, p_n)`: the step to `n + 1` takes the position
 /// `q_{n+1}` computed by the previous step (by RATTLE's first half step at n = 0) and computes
 /// `q_{n+2}`, from which `p_{n+1} = M (q_{n+2} − q_n) / (2h)`.
-struct Positions<'a, P, const D: usize, const M: usize> {
+struct Positions<'a, P, D: Dim, M: Solvable>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     shake: ShakeStepper<'a, P, D, M>,
-    mass: Matrix<D, D>,
+    mass: Block<D, D>,
     /// `q_{n+1}`, once computed.
     next: Option<ShakeStep<D, M>>,
 }
 
-impl<'a, P, const D: usize, const M: usize> HolonomicStep<'a, P, D, M> for Positions<'a, P, D, M>
+impl<'a, P, D: Dim, M: Solvable> HolonomicStep<'a, P, D, M> for Positions<'a, P, D, M>
 where
-    P: HolonomicSystem<D, M>,
+    P: Geometry<D, M>,
+    DefaultAllocator: Shapes<D, M>,
 {
     fn core(&self) -> &StepperCore<'a, P, D, M> {
         &self.shake.core
@@ -76,15 +97,15 @@ where
 
     fn advance(
         &mut self,
-        q: &Vector<D>,
-        p: &Vector<D>,
-    ) -> Result<(Vector<D>, Vector<D>, StepStats), IntegrateError> {
+        q: &Column<D>,
+        p: &Column<D>,
+    ) -> Result<(Column<D>, Column<D>, StepStats), IntegrateError> {
         let current = match self.next.take() {
             Some(next) => next,
             None => self.shake.start(q, p)?,
         };
         let next = self.shake.step(q, &current.q)?;
-        let p1 = self.mass * (next.q - q) / (2.0 * self.shake.core.h);
+        let p1 = &self.mass * (&next.q - q) / (2.0 * self.shake.core.h);
         self.next = Some(next);
         let stats = StepStats {
             iterations: current.iterations,
@@ -96,12 +117,15 @@ where
 }
 
 /// One SHAKE position update.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ShakeStep<const D: usize, const M: usize> {
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShakeStep<D: Dim, M: Dim>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     /// The new position.
-    pub q: Vector<D>,
+    pub q: Column<D>,
     /// Its multipliers λ (impulse `h² M⁻¹G(q_n)ᵀλ`).
-    pub lambda: Vector<M>,
+    pub lambda: Column<M>,
     /// Newton iterations.
     pub iterations: usize,
     /// The relative residual of `c` at the new position (see [`Tolerances::position`]).
@@ -111,11 +135,17 @@ pub struct ShakeStep<const D: usize, const M: usize> {
 /// The SHAKE position stepper; keeps the frame of the last position and the last λ (the
 /// initial guess of the next one).
 #[derive(Clone, Debug)]
-pub struct ShakeStepper<'a, P, const D: usize, const M: usize> {
+pub struct ShakeStepper<'a, P, D: Dim, M: Solvable>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     pub(super) core: StepperCore<'a, P, D, M>,
 }
 
-impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> ShakeStepper<'a, P, D, M> {
+impl<'a, P: Geometry<D, M>, D: Dim, M: Solvable> ShakeStepper<'a, P, D, M>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
     /// A stepper; rejects a non-positive or non-finite `h` and invalid tolerances.
     pub fn new(problem: &'a P, h: f64, tolerances: Tolerances) -> Result<Self, IntegrateError> {
         Ok(ShakeStepper {
@@ -126,30 +156,32 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> ShakeStepper<
     /// The first position `q₁` from consistent `(q₀, p₀)` (RATTLE's first half step).
     pub fn start(
         &mut self,
-        q0: &Vector<D>,
-        p0: &Vector<D>,
+        q0: &Column<D>,
+        p0: &Column<D>,
     ) -> Result<ShakeStep<D, M>, IntegrateError> {
         let h = self.core.h;
-        let kick = p0 - 0.5 * h * self.core.problem.potential_gradient(q0);
-        self.advance(q0, &(q0 + h * (self.core.minv * kick)))
+        let kick = p0 - 0.5 * h * self.core.problem.force_gradient(q0);
+        let q_pred = q0 + h * (&self.core.minv * kick);
+        self.advance(q0, &q_pred)
     }
 
     /// `q_{n+1}` from `q_{n−1}` and `q_n`.
     pub fn step(
         &mut self,
-        q_prev: &Vector<D>,
-        q: &Vector<D>,
+        q_prev: &Column<D>,
+        q: &Column<D>,
     ) -> Result<ShakeStep<D, M>, IntegrateError> {
         let h = self.core.h;
-        let force = self.core.minv * self.core.problem.potential_gradient(q);
-        self.advance(q, &(q + (q - q_prev) - h * h * force))
+        let force = &self.core.minv * self.core.problem.force_gradient(q);
+        let q_pred = q + (q - q_prev) - h * h * force;
+        self.advance(q, &q_pred)
     }
 
     /// The constrained update from the prediction `q̃` with the constraint normals at `q`.
     fn advance(
         &mut self,
-        q: &Vector<D>,
-        q_pred: &Vector<D>,
+        q: &Column<D>,
+        q_pred: &Column<D>,
     ) -> Result<ShakeStep<D, M>, IntegrateError> {
         let (h, step) = (self.core.h, self.core.steps + 1);
         let time = self.core.steps as f64 * h;
@@ -166,12 +198,12 @@ impl<'a, P: HolonomicSystem<D, M>, const D: usize, const M: usize> ShakeStepper<
             self.core.problem,
             frame,
             q_pred,
-            h * h * self.core.guess,
+            h * h * &self.core.guess,
             &tolerances,
         )
         .map_err(|f| IntegrateError::multipliers(f, false, step, time, &tolerances))?;
         let lambda = positions.x / (h * h);
-        self.core.guess = lambda;
+        self.core.guess = lambda.clone();
         self.core.steps = step;
         Ok(ShakeStep {
             q: positions.q,

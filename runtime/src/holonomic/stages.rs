@@ -12,11 +12,13 @@
 //! `Λ_i = λ_0`. The Gram matrix `A(q_n)` is checked at every step ([`super::gram`]).
 
 use super::core::{HolonomicStep, StepperCore, run_holonomic};
+use super::geometry::{Column, Geometry, Shapes, Solvable};
 use crate::error::IntegrateError;
 use crate::integrate::{Compiled, Driver, Options, StepEquations};
 use crate::problem::{HolonomicSystem, Vector};
 use crate::solution::{Observer, RunStats, StepStats, Stopped};
 use crate::stage::StageMethod;
+use nalgebra::{DefaultAllocator, Dim, U1};
 
 /// A generated stage method `Meth` on the holonomic system `P`, as [`crate::solve`] runs it:
 /// the one driver ([`Driver`], the stage equations solved with [`Options::newton`]) with the
@@ -41,25 +43,48 @@ where
                 "the method is not for holonomic systems with M constraints",
             ));
         }
+        Compiled::<Meth, P, D>::sized(problem)
+    };
+    run_stage_equations(problem, (&q0, &p0), options, make, observer)
+}
+
+/// Runs the one-step stage equations `make` builds (a compiled stepper or the run-time engine)
+/// on `problem` from `(q₀, p₀)` into `observer`, with the holonomic checks of [`run_stages`].
+pub(super) fn run_stage_equations<E, P, O, D: Dim, M: Solvable>(
+    problem: &P,
+    (q0, p0): (&Column<D>, &Column<D>),
+    options: &Options,
+    make: impl FnOnce() -> Result<E, IntegrateError>,
+    observer: &mut O,
+) -> Result<RunStats, Stopped<IntegrateError, O::Error>>
+where
+    E: StepEquations,
+    P: Geometry<D, M>,
+    O: Observer + ?Sized,
+    DefaultAllocator: Shapes<D, M>,
+{
+    let make = || {
         let core = StepperCore::new(problem, options.h, options.constraints)?;
-        let equations = Compiled::<Meth, P, D>::sized(problem)?;
-        let driver = Driver::new(equations, options.h, options.newton)?;
+        let driver = Driver::new(make()?, options.h, options.newton)?;
         Ok(Stages { core, driver })
     };
-    run_holonomic(problem, (&q0, &p0), options, make, observer)
+    run_holonomic(problem, (q0, p0), options, make, observer)
 }
 
-/// The driver of a generated stage method with the holonomic checks.
-struct Stages<'a, Meth: StageMethod<P, D>, P, const D: usize, const M: usize> {
-    core: StepperCore<'a, P, D, M>,
-    driver: Driver<Compiled<'a, Meth, P, D>>,
-}
-
-impl<'a, Meth, P, const D: usize, const M: usize> HolonomicStep<'a, P, D, M>
-    for Stages<'a, Meth, P, D, M>
+/// The driver of stage equations with the holonomic checks.
+struct Stages<'a, E: StepEquations, P, D: Dim, M: Solvable>
 where
-    Meth: StageMethod<P, D>,
-    P: HolonomicSystem<D, M>,
+    DefaultAllocator: Shapes<D, M>,
+{
+    core: StepperCore<'a, P, D, M>,
+    driver: Driver<E>,
+}
+
+impl<'a, E, P, D: Dim, M: Solvable> HolonomicStep<'a, P, D, M> for Stages<'a, E, P, D, M>
+where
+    E: StepEquations,
+    P: Geometry<D, M>,
+    DefaultAllocator: Shapes<D, M>,
 {
     fn core(&self) -> &StepperCore<'a, P, D, M> {
         &self.core
@@ -67,22 +92,23 @@ where
 
     fn advance(
         &mut self,
-        q: &Vector<D>,
-        p: &Vector<D>,
-    ) -> Result<(Vector<D>, Vector<D>, StepStats), IntegrateError> {
+        q: &Column<D>,
+        p: &Column<D>,
+    ) -> Result<(Column<D>, Column<D>, StepStats), IntegrateError> {
         let (step, time) = (self.core.steps + 1, self.core.time());
         self.core.check_gram(q)?;
         let stats = self.driver.step(q.as_slice(), p.as_slice(), step, time)?;
         let (q1, p1) = self.driver.state();
         self.core.steps = step;
+        let d = q.shape_generic().0;
         Ok((
-            Vector::from_column_slice(q1),
-            Vector::from_column_slice(p1),
+            Column::from_column_slice_generic(d, U1, q1),
+            Column::from_column_slice_generic(d, U1, p1),
             stats,
         ))
     }
 
-    fn start(&mut self, q: &Vector<D>, p: &Vector<D>) -> Result<(), IntegrateError> {
+    fn start(&mut self, q: &Column<D>, p: &Column<D>) -> Result<(), IntegrateError> {
         if self.driver.equations().multiplier().is_none() {
             return Ok(());
         }

@@ -1,13 +1,15 @@
 //! The exact tangent map of one RATTLE step, by the implicit function theorem on the
 //! converged multiplier equations.
 
-use super::gram::rows;
+use super::gram::{factor, solve};
 use super::rattle::{RattleStep, RattleStepper};
 use crate::error::IntegrateError;
 use crate::problem::{HolonomicSystem, Vector};
-use crate::solve::Lu;
+use nalgebra::Const;
 
-impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> RattleStepper<'_, P, D, M> {
+impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize>
+    RattleStepper<'_, P, Const<D>, Const<M>>
+{
     /// The image `(δq₁, δp₁)` of the variation `(δq, δp)` at `(q, p)` under the step `step`
     /// taken from `(q, p)` with this stepper's `h`, by the implicit function theorem on the
     /// converged multiplier equations.
@@ -27,7 +29,7 @@ impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> RattleStepper<'_,
     pub fn tangent(
         &self,
         q: &Vector<D>,
-        step: &RattleStep<D, M>,
+        step: &RattleStep<Const<D>, Const<M>>,
         dq: &Vector<D>,
         dp: &Vector<D>,
     ) -> Result<(Vector<D>, Vector<D>), IntegrateError> {
@@ -39,10 +41,8 @@ impl<P: HolonomicSystem<D, M>, const D: usize, const M: usize> RattleStepper<'_,
             pivot,
         };
         let solve = |matrix: &crate::problem::Matrix<M, M>, rhs: Vector<M>| {
-            let lu = Lu::factor(&rows(matrix)).map_err(|e| singular(e.pivot))?;
-            let mut x: [f64; M] = rhs.into();
-            lu.solve_in_place(&mut x);
-            Ok::<Vector<M>, IntegrateError>(x.into())
+            let lu = factor(matrix).map_err(|pivot| singular(pivot.unwrap_or(f64::NAN)))?;
+            Ok::<Vector<M>, IntegrateError>(solve::<Const<M>>(&lu, &rhs))
         };
         let (q1, p1) = (&step.q, &step.p);
         let g0 = problem.constraint_jacobian(q);

@@ -5,7 +5,10 @@ use super::document::Table;
 use super::error::{DimensionError, ErrorKind, MassError};
 use super::model::{Model, methods};
 use super::reader::Reader;
+use crate::holonomic::Geometry;
+use crate::holonomic::geometry::{Block, Column};
 use crate::problem::{HolonomicSystem, Matrix, Vector};
+use nalgebra::Dyn;
 use sparkgen_sym::derive::text;
 
 /// The keys of the file besides `kind`, `coordinates`, `parameters` and `initial`.
@@ -197,6 +200,56 @@ impl<const D: usize, const M: usize> HolonomicSystem<D, M> for HolonomicView<'_,
             HolonomicMethod::ConstraintVelocityDerivative,
             &[q.as_slice(), v.as_slice()],
         )
+    }
+}
+
+/// A holonomic file of any shape as RATTLE, SHAKE and the projections see it: run-time sized
+/// vectors and matrices, evaluated by the same tapes as its fixed-size view.
+impl Geometry<Dyn, Dyn> for HolonomicFile {
+    fn shape(&self) -> (Dyn, Dyn) {
+        (Dyn(self.dimension()), Dyn(self.constraints))
+    }
+
+    fn constraint_values(&self, q: &Column<Dyn>) -> Column<Dyn> {
+        let m = Dyn(self.constraints);
+        self.model
+            .vector_in(HolonomicMethod::Constraints, &[q.as_slice()], m)
+    }
+
+    fn constraint_gradients(&self, q: &Column<Dyn>) -> Block<Dyn, Dyn> {
+        let shape = (Dyn(self.constraints), Dyn(self.dimension()));
+        self.model
+            .matrix_in(HolonomicMethod::ConstraintJacobian, &[q.as_slice()], shape)
+    }
+
+    fn force_gradient(&self, q: &Column<Dyn>) -> Column<Dyn> {
+        let d = Dyn(self.dimension());
+        self.model
+            .vector_in(HolonomicMethod::PotentialGradient, &[q.as_slice()], d)
+    }
+
+    /// `H(q, p) = ½ pᵀM⁻¹p + V(q)`, as [`HolonomicSystem::hamiltonian`].
+    fn total_energy(&self, q: &Column<Dyn>, p: &Column<Dyn>) -> f64 {
+        let potential = self
+            .model
+            .scalar(HolonomicMethod::Potential, &[q.as_slice()]);
+        0.5 * p.dot(&self.velocity_of(p)) + potential
+    }
+
+    fn velocity_of(&self, p: &Column<Dyn>) -> Column<Dyn> {
+        self.inverse_mass() * p
+    }
+
+    fn mass(&self) -> Block<Dyn, Dyn> {
+        let d = Dyn(self.dimension());
+        self.model
+            .matrix_in(HolonomicMethod::MassMatrix, &[], (d, d))
+    }
+
+    fn inverse_mass(&self) -> Block<Dyn, Dyn> {
+        let d = Dyn(self.dimension());
+        self.model
+            .matrix_in(HolonomicMethod::InverseMassMatrix, &[], (d, d))
     }
 }
 

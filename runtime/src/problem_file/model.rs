@@ -3,7 +3,8 @@
 //! method enum, evaluated into caller slices (or fixed-size nalgebra values) without allocating.
 
 use super::error::EvaluateError;
-use nalgebra::{SMatrix, SVector};
+use nalgebra::allocator::Allocator;
+use nalgebra::{Const, DefaultAllocator, Dim, OMatrix, OVector, SMatrix, SVector, U1};
 use sparkgen_sym::Tape;
 use sparkgen_sym::derive::text::{Compiled, Text};
 use std::cell::RefCell;
@@ -277,19 +278,45 @@ impl Model {
         method: impl Method,
         args: &[&[f64]],
     ) -> SVector<f64, N> {
-        let mut out = SVector::<f64, N>::zeros();
+        self.vector_in(method, args, Const)
+    }
+
+    /// A vector method into a vector of `n` entries (of a size known at compile or run time).
+    pub(crate) fn vector_in<N: Dim>(
+        &self,
+        method: impl Method,
+        args: &[&[f64]],
+        n: N,
+    ) -> OVector<f64, N>
+    where
+        DefaultAllocator: Allocator<N>,
+    {
+        let mut out = OVector::<f64, N>::zeros_generic(n, U1);
         self.eval(method, args, out.as_mut_slice());
         out
     }
 
-    /// A matrix method (the tape's row-major output is the column-major storage of the
-    /// transpose).
+    /// A matrix method.
     pub(crate) fn matrix<const R: usize, const C: usize>(
         &self,
         method: impl Method,
         args: &[&[f64]],
     ) -> SMatrix<f64, R, C> {
-        let mut transpose = SMatrix::<f64, C, R>::zeros();
+        self.matrix_in(method, args, (Const, Const))
+    }
+
+    /// A matrix method into an `r × c` matrix (the tape's row-major output is the column-major
+    /// storage of the transpose).
+    pub(crate) fn matrix_in<R: Dim, C: Dim>(
+        &self,
+        method: impl Method,
+        args: &[&[f64]],
+        (r, c): (R, C),
+    ) -> OMatrix<f64, R, C>
+    where
+        DefaultAllocator: Allocator<C, R> + Allocator<R, C>,
+    {
+        let mut transpose = OMatrix::<f64, C, R>::zeros_generic(c, r);
         self.eval(method, args, transpose.as_mut_slice());
         transpose.transpose()
     }

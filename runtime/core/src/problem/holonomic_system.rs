@@ -115,8 +115,15 @@ pub enum MassMatrixError {
 /// (`|M_ij − M_ji| ≤ 4ε(|M_ij| + |M_ji|)`), positive diagonal, and positive definite by the
 /// Cholesky factorisation `M = L Lᵀ` (every pivot `M_kk − Σ_{j<k} L_kj²` positive), in that
 /// order; the first failure names its coordinates.
-pub fn check_mass_matrix<const D: usize>(m: &Matrix<D, D>) -> Result<(), MassMatrixError> {
-    for (row, column) in (0..D).flat_map(|i| (0..D).map(move |j| (i, j))) {
+pub fn check_mass_matrix<D: nalgebra::Dim>(
+    m: &nalgebra::OMatrix<f64, D, D>,
+) -> Result<(), MassMatrixError>
+where
+    nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<D, D>,
+{
+    let (rows, columns) = m.shape_generic();
+    let d = rows.value();
+    for (row, column) in (0..d).flat_map(|i| (0..d).map(move |j| (i, j))) {
         let value = m[(row, column)];
         if !value.is_finite() {
             return Err(MassMatrixError::NonFinite {
@@ -126,7 +133,7 @@ pub fn check_mass_matrix<const D: usize>(m: &Matrix<D, D>) -> Result<(), MassMat
             });
         }
     }
-    for (row, column) in (0..D).flat_map(|i| (i + 1..D).map(move |j| (i, j))) {
+    for (row, column) in (0..d).flat_map(|i| (i + 1..d).map(move |j| (i, j))) {
         let (upper, lower) = (m[(row, column)], m[(column, row)]);
         if (upper - lower).abs() > 4.0 * f64::EPSILON * (upper.abs() + lower.abs()) {
             return Err(MassMatrixError::NotSymmetric {
@@ -137,14 +144,14 @@ pub fn check_mass_matrix<const D: usize>(m: &Matrix<D, D>) -> Result<(), MassMat
             });
         }
     }
-    if let Some(k) = (0..D).find(|&k| m[(k, k)] <= 0.0) {
+    if let Some(k) = (0..d).find(|&k| m[(k, k)] <= 0.0) {
         return Err(MassMatrixError::NonPositiveMass {
             coordinate: k + 1,
             mass: m[(k, k)],
         });
     }
-    let mut l = Matrix::<D, D>::zeros();
-    for k in 0..D {
+    let mut l = nalgebra::OMatrix::<f64, D, D>::zeros_generic(rows, columns);
+    for k in 0..d {
         let pivot = m[(k, k)] - (0..k).map(|j| l[(k, j)] * l[(k, j)]).sum::<f64>();
         if pivot <= 0.0 {
             return Err(MassMatrixError::NotPositiveDefinite {
@@ -153,7 +160,7 @@ pub fn check_mass_matrix<const D: usize>(m: &Matrix<D, D>) -> Result<(), MassMat
             });
         }
         l[(k, k)] = pivot.sqrt();
-        for i in k + 1..D {
+        for i in k + 1..d {
             let dot: f64 = (0..k).map(|j| l[(i, j)] * l[(k, j)]).sum();
             l[(i, k)] = (m[(i, k)] - dot) / l[(k, k)];
         }
