@@ -31,6 +31,7 @@ pub use sparkgen_core::{amplification, kind, layout, rows, solve, stage};
 pub mod cli;
 pub mod diagnostics;
 pub mod engine;
+pub mod ensemble;
 pub mod error;
 pub mod holonomic;
 pub mod integrate;

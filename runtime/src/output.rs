@@ -209,6 +209,17 @@ fn npy_header(rows: u64, columns: usize) -> Vec<u8> {
     out
 }
 
+/// The column names `leading…, q1…qD, p1…pD` of rows that end with a state of `dimension`
+/// coordinates.
+pub fn state_columns<const N: usize>(leading: [&str; N], dimension: usize) -> Vec<String> {
+    leading
+        .into_iter()
+        .map(str::to_owned)
+        .chain((1..=dimension).map(|i| format!("q{i}")))
+        .chain((1..=dimension).map(|i| format!("p{i}")))
+        .collect()
+}
+
 /// The observer that writes each point of a run it is handed, `(t, q₁…q_D, p₁…p_D)`, as a row
 /// of a trajectory file; thinned with [`crate::observers::Every`], every K-th point and the
 /// last. The row buffer is allocated when the file is created; a point costs no allocation.
@@ -224,10 +235,7 @@ impl TrajectoryFile {
         format: Format,
         dimension: usize,
     ) -> Result<TrajectoryFile, WriteError> {
-        let columns: Vec<String> = std::iter::once("t".to_owned())
-            .chain((1..=dimension).map(|i| format!("q{i}")))
-            .chain((1..=dimension).map(|i| format!("p{i}")))
-            .collect();
+        let columns: Vec<String> = state_columns(["t"], dimension);
         let header = Header {
             constraint: None,
             energy_error: None,

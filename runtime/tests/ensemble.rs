@@ -1,0 +1,157 @@
+//! Ensembles (`sparkgen::ensemble`): 64 members of Lotka–Volterra and of the guiding centre
+//! (D = 4) give the same results, bit for bit, on one thread and on two, each equal to the
+//! member's own `solve`; a member whose run fails is reported with its index, step and time
+//! while the others finish; thinned trajectories are streamed to one file per member.
+
+use sparkgen::ensemble::{EnsembleOptions, MemberFailure, Trajectories, solve_ensemble};
+use sparkgen::error::IntegrateError;
+use sparkgen::generated::steppers::VprkGauss3;
+use sparkgen::integrate::Options;
+use sparkgen::output::Format;
+use sparkgen::problem::Vector;
+use sparkgen::problems::{GuidingCentre, LotkaVolterra2d};
+use sparkgen::run::Method;
+use sparkgen::solve;
+use std::num::NonZeroUsize;
+
+const MEMBERS: usize = 64;
+
+fn threads(n: usize) -> EnsembleOptions {
+    EnsembleOptions {
+        threads: NonZeroUsize::new(n),
+        trajectories: None,
+    }
+}
+
+/// Runs `initial` on one thread and on two: equal, bit for bit, and member k equal to its own
+/// `solve`.
+fn serial_and_parallel_agree<P, R, const D: usize>(
+    problem: &P,
+    initial: &[(Vector<D>, Vector<D>)],
+    options: &Options,
+) where
+    P: Sync,
+    VprkGauss3: Method<P, D, R>,
+{
+    let one = solve_ensemble(problem, VprkGauss3, initial, options, &threads(1)).expect("runs");
+    let two = solve_ensemble(problem, VprkGauss3, initial, options, &threads(2)).expect("runs");
+    assert_eq!(one, two);
+    assert_eq!(one.failed().count(), 0);
+    let mut worst = 0.0f64;
+    for (k, m) in one.members.iter().enumerate() {
+        assert_eq!(m.index, k);
+        let (q0, p0) = initial[k];
+        let alone = solve(problem, VprkGauss3, q0, p0, options).expect("the member runs");
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let last = alone.q.len() - 1;
+        assert_eq!(bits(&m.q), bits(alone.q[last].as_slice()), "member {k}");
+        assert_eq!(bits(&m.p), bits(alone.p[last].as_slice()), "member {k}");
+        assert_eq!(m.run.as_ref(), Some(&alone.run), "member {k}");
+        assert_eq!((m.steps, m.t), (options.steps, alone.t[last]), "member {k}");
+        worst = worst.max(alone.run.max_constraint);
+    }
+    assert_eq!(one.max_constraint(), worst);
+    assert_eq!(one.steps(), MEMBERS * options.steps);
+}
+
+#[test]
+fn lotka_volterra_members_agree_on_any_number_of_threads() {
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let initial: Vec<_> = (0..MEMBERS)
+        .map(|k| lv.initial([1.0 + 0.02 * k as f64, 1.0 + 0.01 * (k % 8) as f64]))
+        .collect();
+    serial_and_parallel_agree(&lv, &initial, &Options::new(0.1, 200));
+}
+
+#[test]
+fn guiding_centre_members_agree_on_any_number_of_threads() {
+    let gc = GuidingCentre::SCREW_PINCH;
+    let [x, y, z, u] = GuidingCentre::SCREW_PINCH_Q0;
+    let initial: Vec<_> = (0..MEMBERS)
+        .map(|k| {
+            gc.initial([
+                x + 0.002 * k as f64,
+                y,
+                z,
+                u * (1.0 - 0.01 * (k % 5) as f64),
+            ])
+        })
+        .collect();
+    serial_and_parallel_agree(&gc, &initial, &Options::new(0.1, 100));
+}
+
+/// A member started near the boundary q₁ = 0 of Lotka–Volterra's phase space (ϑ holds ln q)
+/// fails, typed, with its step and time; every other member finishes, and the final-state
+/// array keeps its last accepted state.
+#[test]
+fn a_failing_member_is_reported_and_the_others_finish() {
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let bad = 5;
+    let initial: Vec<_> = (0..16)
+        .map(|k| {
+            let q = if k == bad {
+                [1e-9, 8.0]
+            } else {
+                [2.0, 1.0 + 0.01 * k as f64]
+            };
+            lv.initial(q)
+        })
+        .collect();
+    let options = Options::new(0.1, 400);
+    let dir = std::env::temp_dir().join(format!("sparkgen-ensemble-{}", std::process::id()));
+    let trajectories = Trajectories {
+        dir: dir.clone(),
+        every: NonZeroUsize::new(50).expect("positive"),
+        format: Format::Npy,
+    };
+    let ensemble = EnsembleOptions {
+        threads: NonZeroUsize::new(2),
+        trajectories: Some(trajectories.clone()),
+    };
+    let result = solve_ensemble(&lv, VprkGauss3, &initial, &options, &ensemble).expect("runs");
+    let failed: Vec<_> = result.failed().collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    let m = failed[0];
+    assert_eq!(m.index, bad);
+    let failure = m.failure.as_ref().expect("a failure");
+    println!("member {bad}: {failure} after {} steps", m.steps);
+    let Some(MemberFailure::Step(error)) = &m.failure else {
+        panic!("a step failure: {failure:?}");
+    };
+    let step = match error {
+        IntegrateError::NewtonFailed { step, .. }
+        | IntegrateError::NonFinite { step, .. }
+        | IntegrateError::SingularJacobian { step, .. }
+        | IntegrateError::ConstraintDeparture { step, .. } => *step,
+        other => panic!("a failure of a step: {other:?}"),
+    };
+    assert_eq!(
+        m.steps + 1,
+        step,
+        "the last accepted step precedes the failed one"
+    );
+    assert!(m.steps < options.steps);
+    assert_eq!(m.q.len(), 2);
+    for other in result.members.iter().filter(|m| m.index != bad) {
+        assert_eq!(other.steps, options.steps, "member {}", other.index);
+    }
+    // One file per member: rows n = 0, 50, …, 400 (9), and the failed member's up to its last
+    // accepted step.
+    for k in [0, bad, 15] {
+        let bytes = std::fs::read(trajectories.path(k, 16)).expect("written");
+        let header = String::from_utf8_lossy(&bytes[10..]);
+        let steps = result.members[k].steps;
+        let kept = steps / 50 + 1 + usize::from(steps % 50 != 0);
+        assert!(
+            header.contains(&format!("'shape': ({kept}, 5)")),
+            "member {k}: {header}"
+        );
+    }
+    let final_path = dir.join("final.npy");
+    result
+        .write_final(&final_path, Format::Npy)
+        .expect("written");
+    let bytes = std::fs::read(&final_path).expect("written");
+    assert!(String::from_utf8_lossy(&bytes[10..]).contains("'shape': (16, 7)"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
