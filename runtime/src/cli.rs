@@ -1,5 +1,5 @@
 //! The `sparkgen` command line (feature `cli`, on by default): `run`, `methods`, `tableau`,
-//! `catalogue`, `verify`. The binary only calls [`main`]; everything else lives here so that
+//! `catalogue`, `verify`, `ensemble`. The binary only calls [`main`]; everything else lives here so that
 //! tests and other front ends can use it.
 //!
 //! Output goes to stdout in one write (text, or one JSON object with `--json`); errors are one
@@ -10,6 +10,7 @@ mod args;
 pub mod builtin;
 mod catalogue;
 pub mod choice;
+mod ensemble;
 mod error;
 pub mod methods;
 mod order_plot;
@@ -22,12 +23,13 @@ mod progress;
 pub mod registry;
 mod report;
 pub mod run;
+mod states;
 mod summary;
 mod tableau;
 pub mod trajectory;
 pub mod verify;
 
-pub use args::{Cli, Command, RunArgs, TableauArgs, VerifyArgs};
+pub use args::{Cli, Command, EnsembleArgs, RunArgs, TableauArgs, VerifyArgs};
 pub use error::CliError;
 pub use summary::Summary;
 
@@ -111,6 +113,17 @@ pub fn execute(cli: Cli) -> Result<(), CliError> {
         }
         Some(Command::Catalogue) => write_stdout(&catalogue::text()),
         Some(Command::Verify(args)) => verify_command(&args),
+        Some(Command::Ensemble(args)) => {
+            let m = &args.method;
+            let (h, steps) = steps(m.h, m.steps, m.t_end)?;
+            let report = ensemble::run(&args, h, steps)?;
+            if args.json {
+                write_json(&report)?;
+            } else {
+                write_stdout(&report.text())?;
+            }
+            report.result()
+        }
     }
 }
 
@@ -120,8 +133,12 @@ const MAX_STEPS: usize = 1 << 53;
 
 /// The run's step size and step count from `--h`, `--steps`, `--t-end` (defaults h = 0.1,
 /// 10⁴ steps); the count must lie in `1..=2⁵³` ([`MAX_STEPS`]).
-fn steps(args: &RunArgs) -> Result<(f64, usize), CliError> {
-    let h = args.h.unwrap_or(0.1);
+fn steps(
+    h: Option<f64>,
+    steps: Option<usize>,
+    t_end: Option<f64>,
+) -> Result<(f64, usize), CliError> {
+    let h = h.unwrap_or(0.1);
     if !(h.is_finite() && h > 0.0) {
         return Err(CliError::InvalidValue {
             what: "--h",
@@ -130,7 +147,7 @@ fn steps(args: &RunArgs) -> Result<(f64, usize), CliError> {
         });
     }
     let range = "the step count must lie between 1 and 2⁵³";
-    let steps = match (args.steps, args.t_end) {
+    let steps = match (steps, t_end) {
         (Some(n), _) => n,
         (None, Some(t)) => {
             let t = finite(&t.to_string(), "--t-end")?;
@@ -165,8 +182,9 @@ fn run_command(args: &RunArgs) -> Result<(), CliError> {
         plot::is_png(path)?;
     }
     let spec = |kind| -> Result<run::RunSpec, CliError> {
-        let method = choice::resolve(kind, args.method.as_deref(), args.stages)?;
-        let (h, steps) = steps(args)?;
+        let m = &args.method;
+        let method = choice::resolve(kind, m.method.as_deref(), m.stages)?;
+        let (h, steps) = steps(m.h, m.steps, m.t_end)?;
         Ok(run::RunSpec {
             method,
             h,
@@ -182,7 +200,7 @@ fn run_command(args: &RunArgs) -> Result<(), CliError> {
     };
     let (run, description) = match &args.problem_file {
         Some(path) => {
-            let (file, subject) = problem_files::load(path, &args.params)?;
+            let (file, subject) = problem_files::load(path, &args.method.params)?;
             let run = problem_files::run(&file, &subject, &spec(subject.kind)?)?;
             let description = format!(
                 "problem file {} ({}, D = {})",
@@ -195,7 +213,7 @@ fn run_command(args: &RunArgs) -> Result<(), CliError> {
         None => {
             let problem = problems::find(args.problem.as_deref())?;
             let spec = spec(problem.kind)?;
-            let params = Params::parse(&args.params, problem.name, problem.params)?;
+            let params = Params::parse(&args.method.params, problem.name, problem.params)?;
             (
                 problems::run(problem, &params, &spec)?,
                 problem.summary.to_owned(),

@@ -30,6 +30,8 @@ use std::process::{Command, Output};
 // test binary for all of them.
 #[path = "cli/dimensions.rs"]
 mod dimensions;
+#[path = "cli/ensemble.rs"]
+mod ensemble;
 #[path = "cli/exit_codes.rs"]
 mod exit_codes;
 #[path = "cli/holonomic_shapes.rs"]

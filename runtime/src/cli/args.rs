@@ -78,13 +78,50 @@ pub enum Command {
     Catalogue,
     /// Convergence orders and invariants of every method on its built-in problem.
     Verify(VerifyArgs),
+    /// Solve a problem file from many initial states in parallel, one member per row of
+    /// `--initial`, and write every member's final state.
+    Ensemble(EnsembleArgs),
 }
 
-/// `sparkgen run`.
+/// `sparkgen ensemble`.
 #[derive(Debug, Args)]
-pub struct RunArgs {
-    /// Built-in problem (see the error message of an unknown name for the list).
-    pub problem: Option<String>,
+pub struct EnsembleArgs {
+    /// The problem, written as expressions in a TOML file (`sparkgen::problem_file`).
+    #[arg(long, value_name = "FILE.toml")]
+    pub problem_file: PathBuf,
+    /// The initial states, one member per row `q1…qD, p1…pD`: `.csv` (an optional header
+    /// line) or `.npy` (float64, shape (members, 2D)).
+    #[arg(long, value_name = "FILE")]
+    pub initial: PathBuf,
+    /// The method, the step size and the number of steps, the parameters.
+    #[command(flatten)]
+    pub method: MethodArgs,
+    /// The final state of every member, rows `(member, steps, t, q, p)`: `.csv`, `.json` or
+    /// `.npy` by extension.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Also write each member's trajectory to `DIR/member_K.npy`, every `--every`-th point and
+    /// the last.
+    #[arg(long, value_name = "DIR")]
+    pub trajectories: Option<PathBuf>,
+    /// Keep every K-th point of each member's trajectory (and the last).
+    #[arg(long, value_name = "K", default_value = "1")]
+    pub every: NonZeroUsize,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
+    /// Project inconsistent initial states onto the constraints instead of refusing them.
+    #[arg(long)]
+    pub project_initial: bool,
+    /// One JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The method, the step size and the number of steps, and the problem's parameters (of `run`
+/// and `ensemble`).
+#[derive(Debug, Args)]
+pub struct MethodArgs {
     /// Method family, e.g. SlrkLobattoIIIE, VprkGauss, Rattle (case and `-`/`_` ignored);
     /// by default the method guide's pick for long runs of degenerate Lagrangians.
     #[arg(long, help = method_help())]
@@ -105,6 +142,16 @@ pub struct RunArgs {
     /// Problem parameter or initial value, `name=value` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
+}
+
+/// `sparkgen run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Built-in problem (see the error message of an unknown name for the list).
+    pub problem: Option<String>,
+    /// The method, the step size and the number of steps, the parameters.
+    #[command(flatten)]
+    pub method: MethodArgs,
     /// Write the trajectory as it is computed: `.csv`, `.json` or `.npy` by extension.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,

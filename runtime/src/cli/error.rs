@@ -104,6 +104,16 @@ pub enum CliError {
         /// The operating system's or encoder's message.
         reason: String,
     },
+    /// An ensemble's initial states cannot be used.
+    #[error("{}{}: {reason}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    InitialStates {
+        /// The file.
+        path: PathBuf,
+        /// The line of a CSV file (from 1).
+        line: Option<usize>,
+        /// What is wrong.
+        reason: String,
+    },
     /// Writing to standard output failed (e.g. a closed pipe).
     #[error("cannot write to standard output: {0}")]
     Stdout(#[from] std::io::Error),
@@ -154,6 +164,7 @@ impl CliError {
             | CliError::InvalidValue { .. }
             | CliError::InvalidParameters { .. }
             | CliError::InitialState { .. }
+            | CliError::InitialStates { .. }
             | CliError::UnknownExtension { .. } => 2,
             CliError::Write { .. }
             | CliError::Stdout(_)

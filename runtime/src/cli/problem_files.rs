@@ -322,3 +322,104 @@ fn wrong_file_kind(subject: &Subject) -> CliError {
         format!("not a {} problem file", subject.kind.name()),
     )
 }
+
+/// A problem file and a method of its kind, ready to run from any initial state `(q₀, p₀)` on
+/// run-time sized storage: the run-time engine (through a DAE view where the method is of
+/// another kind than the file), or RATTLE and SHAKE on run-time vectors. What an ensemble's
+/// members share: the method is compiled once.
+pub struct Prepared<'f> {
+    file: &'f ProblemFile,
+    method: Choice,
+    engine: Option<Engine>,
+}
+
+impl<'f> Prepared<'f> {
+    /// The method of `spec` on `file`; an error if it does not apply to the file's kind.
+    pub fn new(file: &'f ProblemFile, subject: &Subject, spec: &RunSpec) -> Result<Self, CliError> {
+        let path = std::path::Path::new(&subject.name);
+        let method = spec.method;
+        let too_large = || {
+            let d = file.dimension();
+            unsupported(
+                path,
+                format!("D = {d}: a D × D matrix does not fit in memory"),
+            )
+        };
+        let dims = match (file, method) {
+            (ProblemFile::DegenerateLagrangian(f), Choice::Stepper(_)) => Some(f.dims()),
+            (ProblemFile::DegenerateLagrangian(f), Choice::ImplicitStepper(_)) => Some(
+                DaeView::new(f, DaeForm::LagrangianDae)
+                    .ok_or_else(too_large)?
+                    .dims(),
+            ),
+            (ProblemFile::DegenerateLagrangian(f), Choice::HamiltonianStepper(_)) => Some(
+                DaeView::new(f, DaeForm::Dirac)
+                    .ok_or_else(too_large)?
+                    .dims(),
+            ),
+            (ProblemFile::Holonomic(f), Choice::HolonomicStepper(_)) => Some(f.dims()),
+            (ProblemFile::Holonomic(_), Choice::Holonomic(_)) => None,
+            (ProblemFile::Lagrangian(f), Choice::ImplicitStepper(_)) => Some(f.dims()),
+            _ => return Err(wrong_kind(spec, subject.kind)),
+        };
+        let engine = dims
+            .map(|dims| Engine::catalogue(method.name(), dims))
+            .transpose()
+            .map_err(|e| unsupported(path, e.to_string()))?;
+        Ok(Prepared {
+            file,
+            method,
+            engine,
+        })
+    }
+
+    /// Runs the method from `(q₀, p₀)` into `observer` (see [`crate::integrate::run_into`] and
+    /// [`run_sized_into`]).
+    pub fn run_into<O: Observer + ?Sized>(
+        &self,
+        q0: &[f64],
+        p0: &[f64],
+        options: &Options,
+        observer: &mut O,
+    ) -> Result<RunStats, Stopped<IntegrateError, O::Error>> {
+        let unavailable = |e| Stopped::Step(IntegrateError::MethodUnavailable(e));
+        let too_large = || {
+            Stopped::Step(IntegrateError::InvalidOptions(
+                "a D × D matrix of the problem's DAE view does not fit in memory",
+            ))
+        };
+        let engine = self.engine.as_ref();
+        match (self.file, self.method, engine) {
+            (ProblemFile::DegenerateLagrangian(f), Choice::ImplicitStepper(_), Some(engine)) => {
+                let view = DaeView::new(f, DaeForm::LagrangianDae).ok_or_else(too_large)?;
+                let stepping = Stepping::new(engine, &view).map_err(unavailable)?;
+                run_into(stepping, q0, p0, options, observer)
+            }
+            (ProblemFile::DegenerateLagrangian(f), Choice::HamiltonianStepper(_), Some(engine)) => {
+                let view = DaeView::new(f, DaeForm::Dirac).ok_or_else(too_large)?;
+                let stepping = Stepping::new(engine, &view).map_err(unavailable)?;
+                run_into(stepping, q0, p0, options, observer)
+            }
+            (ProblemFile::DegenerateLagrangian(f), _, Some(engine)) => {
+                let stepping = Stepping::new(engine, f).map_err(unavailable)?;
+                run_into(stepping, q0, p0, options, observer)
+            }
+            (ProblemFile::Lagrangian(f), _, Some(engine)) => {
+                let stepping = Stepping::new(engine, f).map_err(unavailable)?;
+                run_into(stepping, q0, p0, options, observer)
+            }
+            (ProblemFile::Holonomic(f), _, Some(engine)) => {
+                run_sized_into(f, SizedMethod::Stages(engine), q0, p0, options, observer)
+            }
+            (ProblemFile::Holonomic(f), Choice::Holonomic(Holonomic::Shake), None) => {
+                run_sized_into(f, SizedMethod::Shake, q0, p0, options, observer)
+            }
+            (ProblemFile::Holonomic(f), _, None) => {
+                run_sized_into(f, SizedMethod::Rattle, q0, p0, options, observer)
+            }
+            (_, _, None) => Err(Stopped::Step(IntegrateError::InvalidOptions(
+                "the method does not apply to the problem file's kind",
+            ))),
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! `sparkgen ensemble`: the guiding-centre file (D = 4) from 16 initial states on two threads
+//! equals the library's ensemble of the compiled derive to round-off and its own one-thread run
+//! byte for byte; thinned trajectories go to one file per member; a failing member of a
+//! Lotka–Volterra ensemble is reported with its index and step, the others finish, exit 1; an
+//! unusable initial-state file is an argument error naming its line.
+use super::{fails_with_code, json, problem_file, scratch, sparkgen};
+use sparkgen::ensemble::{EnsembleOptions, solve_ensemble};
+use sparkgen::generated::steppers::VprkGauss3;
+use sparkgen::integrate::Options;
+use sparkgen::problems::{GuidingCentre, LotkaVolterra2d};
+use std::num::NonZeroUsize;
+
+/// The rows of a `.npy` file of float64 written by sparkgen: its shape and values.
+fn npy(path: &std::path::Path) -> ((usize, usize), Vec<f64>) {
+    let bytes = std::fs::read(path).expect("written");
+    let length = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    let header = String::from_utf8_lossy(&bytes[10..10 + length]).to_string();
+    let shape = header
+        .split("'shape': (")
+        .nth(1)
+        .and_then(|s| s.split(')').next());
+    let dims: Vec<usize> = shape
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
+    let values = bytes[10 + length..]
+        .chunks_exact(8)
+        .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")))
+        .collect();
+    ((dims[0], dims[1]), values)
+}
+
+/// A CSV file of states with a header line.
+fn states_csv(path: &std::path::Path, states: &[Vec<f64>]) {
+    let d = states[0].len() / 2;
+    let names: Vec<String> = (1..=d)
+        .map(|i| format!("q{i}"))
+        .chain((1..=d).map(|i| format!("p{i}")))
+        .collect();
+    let mut text = names.join(",") + "\n";
+    for s in states {
+        let row: Vec<String> = s.iter().map(|x| format!("{x:?}")).collect();
+        text += &(row.join(",") + "\n");
+    }
+    std::fs::write(path, text).expect("scratch file");
+}
+
+#[test]
+fn an_ensemble_of_the_guiding_centre_file() {
+    let dir = scratch("ensemble");
+    let gc = GuidingCentre::SCREW_PINCH;
+    let [x, y, z, u] = GuidingCentre::SCREW_PINCH_Q0;
+    let initial: Vec<_> = (0..16)
+        .map(|k| gc.initial([x + 0.003 * k as f64, y, z, u]))
+        .collect();
+    let rows: Vec<Vec<f64>> = initial
+        .iter()
+        .map(|(q, p)| q.iter().chain(p.iter()).copied().collect())
+        .collect();
+    let states = dir.join("states.csv");
+    states_csv(&states, &rows);
+    let file = problem_file("guiding_centre.toml");
+    let (states, trajectories) = (states.to_string_lossy(), dir.join("members"));
+    let run = |threads: &str, out: &str| {
+        let out = dir.join(out).to_string_lossy().to_string();
+        let trajectories = trajectories.to_string_lossy().to_string();
+        let args = [
+            "ensemble",
+            "--problem-file",
+            &file,
+            "--initial",
+            &states,
+            "--method",
+            "VprkGauss",
+            "--stages",
+            "3",
+            "--h",
+            "0.1",
+            "--steps",
+            "100",
+            "--out",
+            &out,
+            "--threads",
+            threads,
+            "--trajectories",
+            &trajectories,
+            "--every",
+            "25",
+            "--json",
+        ];
+        let output = sparkgen(&args);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        json(&output)
+    };
+    let v = run("2", "two.npy");
+    assert_eq!(
+        (v["members"].as_u64(), v["failed"].as_u64()),
+        (Some(16), Some(0)),
+        "{v}"
+    );
+    assert_eq!(v["threads"], 2);
+    assert!(
+        v["particle_steps_per_second"].as_f64().unwrap_or(0.0) > 0.0,
+        "{v}"
+    );
+    run("1", "one.npy");
+    let two = std::fs::read(dir.join("two.npy")).expect("written");
+    assert_eq!(two, std::fs::read(dir.join("one.npy")).expect("written"));
+    let ((members, columns), values) = npy(&dir.join("two.npy"));
+    assert_eq!((members, columns), (16, 11));
+    let options = Options::new(0.1, 100);
+    let threads = EnsembleOptions {
+        threads: NonZeroUsize::new(2),
+        trajectories: None,
+    };
+    let compiled = solve_ensemble(&gc, VprkGauss3, &initial, &options, &threads).expect("runs");
+    let mut worst = 0.0f64;
+    for (row, m) in values.chunks_exact(columns).zip(&compiled.members) {
+        assert_eq!((row[0], row[1]), (m.index as f64, 100.0));
+        for (a, b) in row[3..].iter().zip(m.q.iter().chain(&m.p)) {
+            worst = worst.max((a - b).abs() / b.abs().max(1.0));
+        }
+    }
+    println!("command against the compiled ensemble: {worst:.1e}");
+    assert!(worst <= 1e-13, "{worst:e}");
+    // n = 0, 25, 50, 75, 100.
+    let ((points, columns), _) = npy(&trajectories.join("member_07.npy"));
+    assert_eq!((points, columns), (5, 9));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_failing_member_and_a_bad_state_file() {
+    let dir = scratch("ensemble-failing");
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let rows: Vec<Vec<f64>> = (0..8)
+        .map(|k| {
+            let q = if k == 3 {
+                [1e-9, 8.0]
+            } else {
+                [2.0, 1.0 + 0.01 * k as f64]
+            };
+            let (q, p) = lv.initial(q);
+            q.iter().chain(p.iter()).copied().collect()
+        })
+        .collect();
+    let states = dir.join("states.csv");
+    states_csv(&states, &rows);
+    let (file, out) = (problem_file("lotka_volterra.toml"), dir.join("final.csv"));
+    let (states, out) = (states.to_string_lossy(), out.to_string_lossy());
+    let args = [
+        "ensemble",
+        "--problem-file",
+        &file,
+        "--initial",
+        &states,
+        "--method",
+        "VprkGauss",
+        "--stages",
+        "3",
+        "--steps",
+        "50",
+        "--out",
+        &out,
+    ];
+    let stderr = fails_with_code(&args, 1);
+    assert!(
+        stderr.contains("1 of 8 members failed; member 3"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("step 1"), "{stderr}");
+    let text = std::fs::read_to_string(dir.join("final.csv")).expect("written");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 9, "{text}");
+    assert!(lines[4].starts_with("3,0,"), "{text}");
+    assert!(lines[5].starts_with("4,50,"), "{text}");
+    // Three numbers where a state has four: the file and the line.
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, "1,2,3,4\n1,2,3\n").expect("scratch file");
+    let bad = bad.to_string_lossy();
+    let args = [
+        "ensemble",
+        "--problem-file",
+        &file,
+        "--initial",
+        &bad,
+        "--out",
+        &out,
+    ];
+    let stderr = fails_with_code(&args, 2);
+    assert!(
+        stderr.contains("bad.csv:2: 3 values; a state has 4"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
