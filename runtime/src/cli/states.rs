@@ -137,36 +137,3 @@ fn npy(bytes: &[u8], width: usize) -> Result<Vec<Vec<f64>>, String> {
     }
     Ok(values.chunks_exact(columns).map(<[f64]>::to_vec).collect())
 }
-
-#[cfg(test)]
-mod tests {
-    use super::{csv, npy};
-
-    #[test]
-    fn csv_rows_with_a_header_and_errors_by_line() {
-        let rows = csv(b"q1,q2,p1,p2\n1,2,3,4\n\n5,6,7,8.5\n", 4).expect("valid");
-        assert_eq!(
-            rows,
-            vec![vec![1.0, 2.0, 3.0, 4.0], vec![5.0, 6.0, 7.0, 8.5]]
-        );
-        assert_eq!(csv(b"1,2,3\n", 4).unwrap_err().0, 1);
-        assert_eq!(csv(b"1,2,3,4\n1,x,3,4\n", 4).unwrap_err().0, 2);
-        assert_eq!(csv(b"1,2,3,4\n1,inf,3,4\n", 4).unwrap_err().0, 2);
-    }
-
-    #[test]
-    fn npy_arrays_as_numpy_saves_them() {
-        let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-        let dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }";
-        let header = format!("{dict}{}\n", " ".repeat(64 - 10 - dict.len() - 1));
-        bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
-        bytes.extend_from_slice(header.as_bytes());
-        for x in [1.0f64, 2.0, 3.0, 4.0] {
-            bytes.extend_from_slice(&x.to_le_bytes());
-        }
-        assert_eq!(npy(&bytes, 2), Ok(vec![vec![1.0, 2.0], vec![3.0, 4.0]]));
-        assert!(npy(&bytes, 4).is_err());
-        assert!(npy(&bytes[..bytes.len() - 1], 2).is_err());
-        assert!(npy(b"\x93NUMPY", 2).is_err());
-    }
-}

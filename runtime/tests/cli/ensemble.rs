@@ -1,6 +1,6 @@
 //! `sparkgen ensemble`: the guiding-centre file (D = 4) from 16 initial states on two threads
-//! equals the library's ensemble of the compiled derive to round-off and its own one-thread run
-//! byte for byte; thinned trajectories go to one file per member; a failing member of a
+//! (states from a CSV file) equals the library's ensemble of the compiled derive to round-off
+//! and, byte for byte, its own one-thread run from the same states as a `.npy` file; thinned trajectories go to one file per member; a failing member of a
 //! Lotka–Volterra ensemble is reported with its index and step, the others finish, exit 1; an
 //! unusable initial-state file is an argument error naming its line.
 use super::{fails_with_code, json, problem_file, scratch, sparkgen};
@@ -31,6 +31,23 @@ fn npy(path: &std::path::Path) -> ((usize, usize), Vec<f64>) {
     ((dims[0], dims[1]), values)
 }
 
+/// A `.npy` file of states, as NumPy's `np.save` writes a float64 array.
+fn states_npy(path: &std::path::Path, states: &[Vec<f64>]) {
+    let dict = format!(
+        "{{'descr': '<f8', 'fortran_order': False, 'shape': ({}, {}), }}",
+        states.len(),
+        states[0].len()
+    );
+    let header = format!("{dict}{}\n", " ".repeat(128 - 10 - dict.len() - 1));
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    for x in states.iter().flatten() {
+        bytes.extend_from_slice(&x.to_le_bytes());
+    }
+    std::fs::write(path, bytes).expect("scratch file");
+}
+
 /// A CSV file of states with a header line.
 fn states_csv(path: &std::path::Path, states: &[Vec<f64>]) {
     let d = states[0].len() / 2;
@@ -58,11 +75,15 @@ fn an_ensemble_of_the_guiding_centre_file() {
         .iter()
         .map(|(q, p)| q.iter().chain(p.iter()).copied().collect())
         .collect();
-    let states = dir.join("states.csv");
-    states_csv(&states, &rows);
+    let (csv, npy_states) = (dir.join("states.csv"), dir.join("states.npy"));
+    states_csv(&csv, &rows);
+    states_npy(&npy_states, &rows);
     let file = problem_file("guiding_centre.toml");
-    let (states, trajectories) = (states.to_string_lossy(), dir.join("members"));
+    let trajectories = dir.join("members");
+    // The CSV states on two threads, the same states as `.npy` on one.
     let run = |threads: &str, out: &str| {
+        let states = if threads == "2" { &csv } else { &npy_states };
+        let states = states.to_string_lossy().to_string();
         let out = dir.join(out).to_string_lossy().to_string();
         let trajectories = trajectories.to_string_lossy().to_string();
         let args = [
