@@ -1,8 +1,9 @@
 //! `sparkgen ensemble`: the guiding-centre file (D = 4) from 16 initial states on two threads
 //! (states from a CSV file) equals the library's ensemble of the compiled derive to round-off
-//! and, byte for byte, its own one-thread run from the same states as a `.npy` file; thinned trajectories go to one file per member; a failing member of a
-//! Lotka–Volterra ensemble is reported with its index and step, the others finish, exit 1; an
-//! unusable initial-state file is an argument error naming its line.
+//! and, byte for byte, its own one-thread run from the same states as a `.npy` file; thinned
+//! trajectories go to one file per member; a failing member of a Lotka–Volterra ensemble is
+//! reported with its index and step, the others finish, exit 1; an unusable initial-state file
+//! is an argument error naming its line.
 use super::{fails_with_code, json, problem_file, scratch, sparkgen};
 use sparkgen::ensemble::{EnsembleOptions, solve_ensemble};
 use sparkgen::generated::steppers::VprkGauss3;
