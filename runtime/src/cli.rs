@@ -33,6 +33,7 @@ pub use args::{Cli, Command, EnsembleArgs, RunArgs, TableauArgs, VerifyArgs};
 pub use error::CliError;
 pub use summary::Summary;
 
+use crate::ensemble::ranks::{Alone, Ranks};
 use clap::Parser;
 use clap::error::ErrorKind;
 use params::{Params, finite};
@@ -41,6 +42,14 @@ use std::process::ExitCode;
 
 /// Parses the process arguments, runs the command and reports errors in one line.
 pub fn main() -> ExitCode {
+    main_on(&Alone)
+}
+
+/// [`main`] for a process that is one of `ranks` (the MPI build, `sparkgen-mpi`): `ensemble`
+/// runs this rank's block of the members and rank 0 reports for all; with several ranks, the
+/// other commands are refused. Rank 0 alone writes to stdout and stderr.
+pub fn main_on(ranks: &dyn Ranks) -> ExitCode {
+    let root = ranks.rank() == 0;
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -48,24 +57,30 @@ pub fn main() -> ExitCode {
                 ErrorKind::DisplayHelp
                 | ErrorKind::DisplayVersion
                 | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                    let _ = write_stdout(&e.render().to_string());
+                    if root {
+                        let _ = write_stdout(&e.render().to_string());
+                    }
                     ExitCode::SUCCESS
                 }
                 _ => {
                     let text = e.render().to_string();
-                    eprintln!(
-                        "{}",
-                        text.lines().next().unwrap_or("error: invalid arguments")
-                    );
+                    if root {
+                        eprintln!(
+                            "{}",
+                            text.lines().next().unwrap_or("error: invalid arguments")
+                        );
+                    }
                     ExitCode::from(2)
                 }
             };
         }
     };
-    match execute(cli) {
+    match execute_on(cli, ranks) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            if root {
+                eprintln!("error: {e}");
+            }
             ExitCode::from(e.exit_code())
         }
     }
@@ -73,6 +88,18 @@ pub fn main() -> ExitCode {
 
 /// Runs a parsed command line.
 pub fn execute(cli: Cli) -> Result<(), CliError> {
+    execute_on(cli, &Alone)
+}
+
+/// Runs a parsed command line in a process that is one of `ranks` ([`main_on`]).
+pub fn execute_on(cli: Cli, ranks: &dyn Ranks) -> Result<(), CliError> {
+    if ranks.size() > 1 && !matches!(cli.command, Some(Command::Ensemble(_))) {
+        return Err(CliError::InvalidValue {
+            what: "the command",
+            value: format!("{} ranks", ranks.size()),
+            reason: "only `ensemble` is split over ranks; run the other commands in one process",
+        });
+    }
     match cli.command {
         None => run_command(&cli.run),
         Some(Command::Run(args)) => run_command(&args),
@@ -116,7 +143,9 @@ pub fn execute(cli: Cli) -> Result<(), CliError> {
         Some(Command::Ensemble(args)) => {
             let m = &args.method;
             let (h, steps) = steps(m.h, m.steps, m.t_end)?;
-            let report = ensemble::run(&args, h, steps)?;
+            let Some(report) = ensemble::run(&args, h, steps, ranks)? else {
+                return Ok(());
+            };
             if args.json {
                 write_json(&report)?;
             } else {

@@ -9,21 +9,31 @@
 //! to every K-th point and the last, streamed to its own file as the run goes
 //! ([`Trajectories`]), so the memory of an ensemble grows with its members, not its steps.
 //!
-//! The final states of every member form one array ([`Ensemble::write_final`]), one row per
+//! The final states of every member form one array ([`Records::write_final`]), one row per
 //! member in member order: `(member, steps, t, q₁…q_D, p₁…p_D)`, where `steps` is the number of
 //! accepted steps (fewer than asked for a failed member) and `(t, q, p)` the last accepted
 //! state.
+//!
+//! Beyond one process, the members are split in blocks over ranks ([`ranks`]): each rank runs
+//! its block on its own threads and rank 0 gathers every block's [`Records`], the same, bit for
+//! bit, as one process makes.
+
+pub mod ranks;
+mod records;
+
+pub use records::{Record, Records};
 
 use crate::error::IntegrateError;
 use crate::integrate::Options;
 use crate::observers::Every;
-use crate::output::{Format, Header, TrajectoryFile, WriteError, Writer, state_columns};
+use crate::output::{Format, TrajectoryFile, WriteError};
 use crate::run::Method;
 use crate::solution::{Observer, Point, RunStats, Stopped};
 use nalgebra::SVector;
 use rayon::prelude::*;
 use std::num::NonZeroUsize;
-use std::path::{Path, PathBuf};
+use std::ops::Range;
+use std::path::PathBuf;
 
 /// Where each member's trajectory is written: `dir/member_{k}.{npy,csv,json}` (k zero-padded
 /// to the width of the last index), rows `(t, q, p)` of every `every`-th point and the last.
@@ -125,51 +135,10 @@ impl Ensemble {
         self.members.iter().filter(|m| m.failure.is_some())
     }
 
-    /// The largest constraint residual over every point of every member that has statistics
-    /// (NaN if any is NaN).
-    pub fn max_constraint(&self) -> f64 {
-        let worst = self.members.iter().filter_map(|m| m.run.as_ref());
-        worst.fold(0.0, |w, r| nan_max(w, r.max_constraint))
-    }
-
-    /// The largest `|E − E₀|` over every point of every member, where the problem has an
-    /// energy (NaN if any is NaN).
-    pub fn max_energy_error(&self) -> Option<f64> {
-        let errors = self
-            .members
-            .iter()
-            .filter_map(|m| m.run.as_ref()?.max_energy_error);
-        errors.reduce(nan_max)
-    }
-
-    /// The accepted steps of all members together.
-    pub fn steps(&self) -> usize {
-        self.members.iter().map(|m| m.steps).sum()
-    }
-
-    /// Writes the final states, one row per member (see the [module documentation](self)):
-    /// columns `member, steps, t, q1…qD, p1…pD`.
-    pub fn write_final(&self, path: &Path, format: Format) -> Result<PathBuf, WriteError> {
-        let d = self.dimension;
-        let columns = state_columns(["member", "steps", "t"], d);
-        let header = Header {
-            constraint: None,
-            energy_error: None,
-        };
-        let mut writer = Writer::create(path, format, &columns, header)?;
-        let mut row = vec![f64::NAN; columns.len()];
-        for m in &self.members {
-            row.fill(f64::NAN);
-            row[0] = m.index as f64;
-            row[1] = m.steps as f64;
-            row[2] = m.t;
-            if m.q.len() == d && m.p.len() == d {
-                row[3..3 + d].copy_from_slice(&m.q);
-                row[3 + d..].copy_from_slice(&m.p);
-            }
-            writer.row(&row, 0)?;
-        }
-        writer.finish()
+    /// Every member's outcome as numbers and text ([`Records`]): what is written, summarised
+    /// and gathered from other ranks.
+    pub fn records(&self) -> Records {
+        Records::of(self.dimension, &self.members)
     }
 }
 
@@ -236,6 +205,22 @@ pub fn run_ensemble<F>(
 where
     F: Fn(usize, MemberRun<'_>) -> Result<RunStats, Stopped<IntegrateError, WriteError>> + Sync,
 {
+    run_members(0..members, members, dimension, options, run, progress)
+}
+
+/// Runs the members `block` of an ensemble of `members` (their indices and file names those of
+/// the whole ensemble) as [`run_ensemble`] runs them all: one rank's share ([`ranks`]).
+pub fn run_members<F>(
+    block: Range<usize>,
+    members: usize,
+    dimension: usize,
+    options: &EnsembleOptions,
+    run: F,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Ensemble, EnsembleError>
+where
+    F: Fn(usize, MemberRun<'_>) -> Result<RunStats, Stopped<IntegrateError, WriteError>> + Sync,
+{
     if let Some(t) = &options.trajectories {
         std::fs::create_dir_all(&t.dir).map_err(|e| EnsembleError::Directory {
             dir: t.dir.clone(),
@@ -249,7 +234,7 @@ where
         progress(finished);
         result
     };
-    let all = || (0..members).into_par_iter().map(one).collect::<Vec<_>>();
+    let all = || block.clone().into_par_iter().map(one).collect::<Vec<_>>();
     let results = match options.threads {
         None => all(),
         Some(threads) => rayon::ThreadPoolBuilder::new()

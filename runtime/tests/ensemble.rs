@@ -1,9 +1,14 @@
 //! Ensembles (`sparkgen::ensemble`): 64 members of Lotka–Volterra and of the guiding centre
 //! (D = 4) give the same results, bit for bit, on one thread and on two, each equal to the
 //! member's own `solve`; a member whose run fails is reported with its index, step and time
-//! while the others finish; thinned trajectories are streamed to one file per member.
+//! while the others finish; thinned trajectories are streamed to one file per member; split
+//! over two ranks (threads standing in for MPI's processes), rank 0 gathers the records one
+//! process makes, bit for bit, and names a rank that failed.
 
-use sparkgen::ensemble::{EnsembleOptions, MemberFailure, Trajectories, solve_ensemble};
+use sparkgen::ensemble::ranks::{self, GatherError, Part, Ranks, run_ranked};
+use sparkgen::ensemble::{
+    EnsembleOptions, MemberFailure, MemberRun, Records, Trajectories, run_ensemble, solve_ensemble,
+};
 use sparkgen::error::IntegrateError;
 use sparkgen::generated::steppers::VprkGauss3;
 use sparkgen::integrate::Options;
@@ -13,6 +18,7 @@ use sparkgen::problems::{GuidingCentre, LotkaVolterra2d};
 use sparkgen::run::Method;
 use sparkgen::solve;
 use std::num::NonZeroUsize;
+use std::sync::{Mutex, mpsc};
 
 const MEMBERS: usize = 64;
 
@@ -50,8 +56,9 @@ fn serial_and_parallel_agree<P, R, const D: usize>(
         assert_eq!((m.steps, m.t), (options.steps, alone.t[last]), "member {k}");
         worst = worst.max(alone.run.max_constraint);
     }
-    assert_eq!(one.max_constraint(), worst);
-    assert_eq!(one.steps(), MEMBERS * options.steps);
+    let records = one.records();
+    assert_eq!(records.max_constraint(), worst);
+    assert_eq!(records.steps(), MEMBERS * options.steps);
 }
 
 #[test]
@@ -149,6 +156,7 @@ fn a_failing_member_is_reported_and_the_others_finish() {
     }
     let final_path = dir.join("final.npy");
     result
+        .records()
         .write_final(&final_path, Format::Npy)
         .expect("written");
     let bytes = std::fs::read(&final_path).expect("written");
@@ -163,7 +171,6 @@ fn a_failing_member_is_reported_and_the_others_finish() {
 #[test]
 fn an_ensemble_of_a_problem_file_runs_on_the_engine() {
     use sparkgen::engine::{Engine, Kernels, Stepping};
-    use sparkgen::ensemble::run_ensemble;
     use sparkgen::integrate::run_into;
     use sparkgen::problem_file::ProblemFile;
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/guiding_centre.toml");
@@ -196,4 +203,116 @@ fn an_ensemble_of_a_problem_file_runs_on_the_engine() {
     }
     println!("engine against compiled, largest relative difference {worst:.1e}");
     assert!(worst <= 1e-13, "{worst:e}");
+}
+
+/// Ranks that are threads of this process, gathering through a channel: MPI's gather as
+/// [`Ranks`] sees it, for the splitting and joining of blocks (the MPI transport itself is
+/// tested by `sparkgen-mpi` under `mpirun`).
+struct ThreadRank {
+    rank: usize,
+    size: usize,
+    to_root: mpsc::Sender<(usize, Part)>,
+    at_root: Option<Mutex<mpsc::Receiver<(usize, Part)>>>,
+}
+
+impl Ranks for ThreadRank {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+    fn size(&self) -> usize {
+        self.size
+    }
+    fn gather(&self, part: Part) -> Result<Option<Vec<Part>>, GatherError> {
+        self.to_root
+            .send((self.rank, part))
+            .expect("rank 0 listens");
+        let Some(at_root) = &self.at_root else {
+            return Ok(None);
+        };
+        let at_root = at_root.lock().expect("one rank 0");
+        let mut parts: Vec<_> = at_root.iter().take(self.size).collect();
+        parts.sort_by_key(|(rank, _)| *rank);
+        Ok(Some(parts.into_iter().map(|(_, part)| part).collect()))
+    }
+}
+
+/// Runs `each(rank)` on `size` ranks, each a thread: rank 0's result.
+fn on_ranks<T: Send>(size: usize, each: impl Fn(&ThreadRank) -> T + Sync) -> T {
+    let (to_root, at_root) = mpsc::channel();
+    let mut at_root = Some(Mutex::new(at_root));
+    let ranks: Vec<ThreadRank> = (0..size)
+        .map(|rank| ThreadRank {
+            rank,
+            size,
+            to_root: to_root.clone(),
+            at_root: at_root.take(),
+        })
+        .collect();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = ranks.iter().map(|r| s.spawn(|| each(r))).collect();
+        let mut results = handles.into_iter().map(|h| h.join().expect("a rank runs"));
+        results.next().expect("rank 0")
+    })
+}
+
+#[test]
+fn blocks_over_ranks_gather_to_the_records_of_one_process() {
+    let lv = LotkaVolterra2d::UPSTREAM;
+    let bad = 41;
+    let initial: Vec<_> = (0..MEMBERS)
+        .map(|k| {
+            let q = if k == bad {
+                [1e-9, 8.0]
+            } else {
+                [1.0 + 0.02 * k as f64, 1.0 + 0.01 * (k % 8) as f64]
+            };
+            lv.initial(q)
+        })
+        .collect();
+    let options = Options::new(0.1, 100);
+    let run = |k: usize, observer: MemberRun<'_>| {
+        let (q0, p0) = initial[k];
+        sparkgen::solve_into(&lv, VprkGauss3, q0, p0, &options, observer)
+    };
+    let alone = run_ensemble(MEMBERS, 2, &threads(1), run, &|_| ()).expect("runs");
+    let expected = alone.records();
+    let bits = |r: &Records| r.rows.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    for size in [2, 3, 5] {
+        let gathered = on_ranks(size, |rank| {
+            run_ranked(rank, MEMBERS, 2, &threads(1), run, &|_| ()).expect("gathers")
+        });
+        let (records, peak) = gathered.expect("rank 0 holds the records");
+        assert_eq!(bits(&records), bits(&expected), "{size} ranks");
+        assert_eq!(
+            (&records.lengths, &records.messages),
+            (&expected.lengths, &expected.messages)
+        );
+        assert!(peak.is_some_and(|b| b > 0) || std::fs::metadata("/proc/self/status").is_err());
+    }
+    // The records read back as the members: index, steps, state and failure.
+    assert_eq!(expected.len(), MEMBERS);
+    for (r, m) in expected.iter().zip(&alone.members) {
+        assert_eq!(
+            (r.index, r.steps, r.t.to_bits()),
+            (m.index, m.steps, m.t.to_bits())
+        );
+        assert_eq!((r.q, r.p), (&m.q[..], &m.p[..]));
+        let failure = m.failure.as_ref().map(ToString::to_string);
+        assert_eq!(r.failure, failure.as_deref());
+        assert_eq!(r.max_constraint, m.run.as_ref().map(|s| s.max_constraint));
+    }
+    let failed: Vec<_> = expected.failed().map(|r| r.index).collect();
+    assert_eq!(failed, [bad]);
+    // A rank that failed before its block is named by rank 0; no rank waits.
+    let error = on_ranks(2, |rank| {
+        let records = match rank.rank() {
+            1 => Err("cannot read the initial states".to_owned()),
+            _ => Ok(Records::new(2)),
+        };
+        ranks::gather(rank, 2, records)
+    });
+    assert_eq!(
+        error.expect_err("rank 1 failed").to_string(),
+        "rank 1 of 2: cannot read the initial states"
+    );
 }

@@ -1,5 +1,6 @@
 //! `sparkgen ensemble`: a problem file solved from every initial state of `--initial` in
-//! parallel ([`crate::ensemble::run_ensemble`]), on run-time sized storage
+//! parallel ([`crate::ensemble::run_members`]), split over MPI ranks when run by `sparkgen-mpi`
+//! ([`crate::ensemble::ranks`]), on run-time sized storage
 //! ([`Prepared`]: the method compiled once, shared by the members), with a progress bar over
 //! the members (when stderr is a terminal), the final states written to `--out`, each member's
 //! thinned trajectory to `--trajectories`, and a summary: members done and failed (each failure
@@ -7,12 +8,13 @@
 //! particle-steps per second.
 
 use super::args::EnsembleArgs;
-use super::choice;
+use super::choice::{self, Choice};
 use super::error::CliError;
 use super::problem_files::{self, Prepared};
 use super::run::RunSpec;
 use super::states;
-use crate::ensemble::{EnsembleOptions, MemberRun, Trajectories, run_ensemble};
+use crate::ensemble::ranks::{self, Ranks};
+use crate::ensemble::{EnsembleOptions, MemberRun, Records, Trajectories, run_members};
 use crate::integrate::Options;
 use crate::output::{EXTENSIONS, Format};
 use indicatif::ProgressBar;
@@ -47,7 +49,9 @@ pub struct Report {
     pub members: usize,
     /// Members that stopped early.
     pub failed: usize,
-    /// Worker threads.
+    /// Processes (MPI ranks) the members were split over.
+    pub ranks: usize,
+    /// Worker threads of each process.
     pub threads: usize,
     /// The largest constraint residual over every point of every member (`null` if NaN).
     pub max_constraint_residual: f64,
@@ -57,6 +61,8 @@ pub struct Report {
     pub particle_steps_per_second: f64,
     /// Wall time.
     pub wall_seconds: f64,
+    /// The largest peak resident memory of any process, in bytes, where the system tells.
+    pub peak_memory_bytes: Option<u64>,
     /// The final-state file.
     pub out: String,
     /// The trajectory directory, if any.
@@ -71,18 +77,23 @@ impl Report {
         let energy = self
             .max_energy_error
             .map_or("none".to_owned(), |e| format!("{e:.3e}"));
+        let memory = self.peak_memory_bytes.map_or("unknown".to_owned(), |b| {
+            format!("{:.1} MiB", b as f64 / 1048576.0)
+        });
         let mut text = format!(
-            "ensemble of {} members of {}: {}, h = {}, {} steps each, {} threads\n\
+            "ensemble of {} members of {}: {}, h = {}, {} steps each, {} ranks of {} threads\n\
              done: {}, failed: {}\n\
              max constraint residual: {:.3e}\n\
              max energy error: {energy}\n\
              particle-steps per second: {:.4e} ({:.3} s)\n\
+             peak memory per process: {memory}\n\
              final states: {}\n",
             self.members,
             self.problem,
             self.method,
             self.h,
             self.steps,
+            self.ranks,
             self.threads,
             self.members - self.failed,
             self.failed,
@@ -118,8 +129,15 @@ impl Report {
     }
 }
 
-/// Runs the ensemble `args` asks for with step size `h` and `steps` steps per member.
-pub fn run(args: &EnsembleArgs, h: f64, steps: usize) -> Result<Report, CliError> {
+/// Runs the ensemble `args` asks for with step size `h` and `steps` steps per member, this
+/// process's block of it when `ranks` holds several ([`crate::ensemble::ranks`]): the report on
+/// rank 0, `None` on the others. Whatever fails on a rank is reported by rank 0.
+pub fn run(
+    args: &EnsembleArgs,
+    h: f64,
+    steps: usize,
+    ranks: &dyn Ranks,
+) -> Result<Option<Report>, CliError> {
     let format = |path: &std::path::Path| {
         Format::of(path).ok_or_else(|| CliError::UnknownExtension {
             path: path.to_owned(),
@@ -127,6 +145,82 @@ pub fn run(args: &EnsembleArgs, h: f64, steps: usize) -> Result<Report, CliError
         })
     };
     let out_format = format(&args.out)?;
+    let start = Instant::now();
+    let (local, records) = match block(args, h, steps, ranks) {
+        Ok(mut local) => {
+            let records = std::mem::take(&mut local.records);
+            (Ok(local), Ok(records))
+        }
+        Err(e) if ranks.size() == 1 => return Err(e),
+        Err(e) => {
+            let message = e.to_string();
+            (Err(e), Err(message))
+        }
+    };
+    let d = local.as_ref().map_or(0, |l| l.dimension);
+    let gathered = ranks::gather(ranks, d, records);
+    // This rank's own failure first: every rank has taken part in the gather.
+    let local = local?;
+    let gathered = gathered.map_err(|e| CliError::Ranks {
+        message: e.to_string(),
+    })?;
+    let Some((records, peak_memory)) = gathered else {
+        return Ok(None);
+    };
+    let wall_seconds = start.elapsed().as_secs_f64();
+    records
+        .write_final(&args.out, out_format)
+        .map_err(|e| CliError::Write {
+            path: e.path,
+            reason: e.reason,
+        })?;
+    let failures: Vec<FailedMember> = records
+        .failed()
+        .map(|r| FailedMember {
+            member: r.index,
+            steps: r.steps,
+            t: r.t,
+            error: r.failure.unwrap_or_default().to_owned(),
+        })
+        .collect();
+    Ok(Some(Report {
+        problem: local.problem,
+        method: local.method.name().to_owned(),
+        h,
+        steps,
+        members: local.members,
+        failed: failures.len(),
+        ranks: ranks.size(),
+        threads: args
+            .threads
+            .map_or_else(rayon::current_num_threads, |n| n.get()),
+        max_constraint_residual: records.max_constraint(),
+        max_energy_error: records.max_energy_error(),
+        particle_steps_per_second: records.steps() as f64 / wall_seconds,
+        wall_seconds,
+        peak_memory_bytes: peak_memory,
+        out: args.out.display().to_string(),
+        trajectories: args.trajectories.as_ref().map(|d| d.display().to_string()),
+        failures,
+    }))
+}
+
+/// This rank's share of an ensemble.
+struct Block {
+    /// The problem's name.
+    problem: String,
+    /// The method.
+    method: Choice,
+    /// The coordinates `D`.
+    dimension: usize,
+    /// The members of the whole ensemble.
+    members: usize,
+    /// The records of this rank's members.
+    records: Records,
+}
+
+/// Loads the problem, reads the initial states and runs this rank's block of them.
+fn block(args: &EnsembleArgs, h: f64, steps: usize, ranks: &dyn Ranks) -> Result<Block, CliError> {
     let m = &args.method;
     let (file, subject) = problem_files::load(&args.problem_file, &m.params)?;
     let method = choice::resolve(subject.kind, m.method.as_deref(), m.stages)?;
@@ -150,8 +244,9 @@ pub fn run(args: &EnsembleArgs, h: f64, steps: usize) -> Result<Report, CliError
         }),
     };
     let members = initial.len();
-    let shown = !args.json && std::io::stderr().is_terminal();
-    let bar = shown.then(|| ProgressBar::new(members as u64));
+    let mine = ranks::block(members, ranks.size(), ranks.rank());
+    let shown = !args.json && ranks.rank() == 0 && std::io::stderr().is_terminal();
+    let bar = shown.then(|| ProgressBar::new(mine.len() as u64));
     let progress = |done: usize| {
         if let Some(bar) = &bar {
             bar.set_position(done as u64);
@@ -161,53 +256,21 @@ pub fn run(args: &EnsembleArgs, h: f64, steps: usize) -> Result<Report, CliError
         let (q0, p0) = initial[k].split_at(d);
         prepared.run_into(q0, p0, &options, observer)
     };
-    let start = Instant::now();
-    let result = run_ensemble(members, d, &ensemble, run, &progress).map_err(|e| {
+    let result = run_members(mine, members, d, &ensemble, run, &progress).map_err(|e| {
         CliError::InvalidValue {
             what: "--threads or --trajectories",
             value: e.to_string(),
             reason: "the ensemble cannot start",
         }
     })?;
-    let wall_seconds = start.elapsed().as_secs_f64();
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    result
-        .write_final(&args.out, out_format)
-        .map_err(|e| CliError::Write {
-            path: e.path,
-            reason: e.reason,
-        })?;
-    let failures: Vec<FailedMember> = result
-        .failed()
-        .map(|m| FailedMember {
-            member: m.index,
-            steps: m.steps,
-            t: m.t,
-            error: m
-                .failure
-                .as_ref()
-                .map(ToString::to_string)
-                .unwrap_or_default(),
-        })
-        .collect();
-    Ok(Report {
-        problem: subject.name.clone(),
-        method: method.name().to_owned(),
-        h,
-        steps,
+    Ok(Block {
+        problem: subject.name,
+        method,
+        dimension: d,
         members,
-        failed: failures.len(),
-        threads: args
-            .threads
-            .map_or_else(rayon::current_num_threads, |n| n.get()),
-        max_constraint_residual: result.max_constraint(),
-        max_energy_error: result.max_energy_error(),
-        particle_steps_per_second: result.steps() as f64 / wall_seconds,
-        wall_seconds,
-        out: args.out.display().to_string(),
-        trajectories: args.trajectories.as_ref().map(|d| d.display().to_string()),
-        failures,
+        records: result.records(),
     })
 }

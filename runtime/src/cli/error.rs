@@ -132,6 +132,13 @@ pub enum CliError {
         /// Files written with the trajectory so far.
         written: Vec<PathBuf>,
     },
+    /// An ensemble split over processes failed on another rank, or its records could not be
+    /// gathered.
+    #[error("{message}")]
+    Ranks {
+        /// The rank and its error, or the gather's.
+        message: String,
+    },
     /// A diagnostic could not be evaluated on the run.
     #[error("{0}")]
     Diagnostics(#[from] crate::diagnostics::DiagnosticsError),
@@ -169,6 +176,7 @@ impl CliError {
             CliError::Write { .. }
             | CliError::Stdout(_)
             | CliError::StepFailed { .. }
+            | CliError::Ranks { .. }
             | CliError::Diagnostics(_)
             | CliError::VerificationFailed { .. } => 1,
         }

@@ -125,7 +125,13 @@ fn an_ensemble_of_the_guiding_centre_file() {
         (Some(16), Some(0)),
         "{v}"
     );
-    assert_eq!(v["threads"], 2);
+    assert_eq!((&v["threads"], &v["ranks"]), (&2.into(), &1.into()), "{v}");
+    // The peak resident memory, where the system tells (Linux's /proc), at least the states'.
+    let peak = v["peak_memory_bytes"].as_u64();
+    assert!(
+        peak.is_some_and(|b| b > 16 * 8 * 8) || std::fs::metadata("/proc/self/status").is_err(),
+        "{v}"
+    );
     assert!(
         v["particle_steps_per_second"].as_f64().unwrap_or(0.0) > 0.0,
         "{v}"

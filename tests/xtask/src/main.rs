@@ -5,6 +5,11 @@
 //!   arithmetic), installing them with the system's package manager when it can, then runs
 //!   `cargo test --workspace --locked ARGS…`.
 //! - `cargo xtask deps`: only the first half.
+//! - `cargo xtask mpi [ARGS…]`: the MPI build's tools too (an MPI implementation, libclang for
+//!   bindgen), then the MPI tests and the ensemble benchmark's smoke run,
+//!   `cargo test --workspace --locked --features sparkgen-mpi/mpi --test ranks --bench ensemble
+//!   ARGS…`: the whole workspace is selected so that its crates are built with the features of
+//!   `cargo xtask test` and reused.
 //!
 //! The exit code is the test run's, or 1 when a tool is missing and cannot be installed (the
 //! message names the tool and the command that installs it).
@@ -12,12 +17,12 @@
 use std::ffi::OsString;
 use std::process::{Command, ExitCode, Stdio};
 
-/// A system tool the build needs, and the package that provides it.
+/// A system tool the build needs, and the packages that provide it.
 struct Tool {
     /// The command, run with `--version` to see whether it is there.
     command: &'static str,
-    /// The Debian/Ubuntu package providing it.
-    package: &'static str,
+    /// The Debian/Ubuntu packages providing it.
+    packages: &'static [&'static str],
     /// Why the build needs it.
     why: &'static str,
 }
@@ -25,25 +30,62 @@ struct Tool {
 /// The tools the workspace's build scripts need beyond Rust and a C compiler.
 const TOOLS: &[Tool] = &[Tool {
     command: "m4",
-    package: "m4",
+    packages: &["m4"],
     why: "GMP's configure (gmp-mpfr-sys, built for the generator's exact arithmetic)",
 }];
+
+/// The tools of the MPI build (`sparkgen-mpi` with its feature `mpi`) beyond [`TOOLS`].
+const MPI_TOOLS: &[Tool] = &[
+    Tool {
+        command: "mpicc",
+        packages: &["libopenmpi-dev", "openmpi-bin"],
+        why: "the MPI library and its compiler wrapper, which mpi-sys's build asks for flags",
+    },
+    Tool {
+        command: "mpirun",
+        packages: &["openmpi-bin"],
+        why: "starting the MPI tests' ranks",
+    },
+    Tool {
+        command: "clang",
+        packages: &["clang", "libclang-dev"],
+        why: "libclang, with which bindgen reads mpi.h in mpi-sys's build",
+    },
+];
+
+/// The arguments of `cargo test` for the MPI tests, after `--workspace --locked`.
+const MPI_TEST: &[&str] = &[
+    "--features",
+    "sparkgen-mpi/mpi",
+    "--test",
+    "ranks",
+    "--bench",
+    "ensemble",
+];
 
 fn main() -> ExitCode {
     let mut args = std::env::args_os().skip(1);
     let command = args.next();
     let rest: Vec<OsString> = args.collect();
+    let all: Vec<&Tool> = TOOLS.iter().chain(MPI_TOOLS).collect();
+    let base: Vec<&Tool> = TOOLS.iter().collect();
     match command.as_ref().and_then(|c| c.to_str()) {
-        Some("test") => match ensure_tools() {
-            Ok(()) => cargo_test(&rest),
+        Some("test") => match ensure_tools(&base) {
+            Ok(()) => cargo_test(&[], &rest),
             Err(message) => fail(&message),
         },
-        Some("deps") => match ensure_tools() {
+        Some("deps") => match ensure_tools(&base) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => fail(&message),
         },
+        Some("mpi") => match ensure_tools(&all) {
+            Ok(()) => cargo_test(MPI_TEST, &rest),
+            Err(message) => fail(&message),
+        },
         _ => {
-            eprintln!("usage: cargo xtask test [cargo test arguments…] | cargo xtask deps");
+            eprintln!(
+                "usage: cargo xtask test [cargo test arguments…] | cargo xtask deps | cargo xtask mpi [cargo test arguments…]"
+            );
             ExitCode::from(2)
         }
     }
@@ -66,12 +108,18 @@ fn present(command: &str) -> bool {
 
 /// Installs every missing tool with apt-get when running as root on a Debian-like system;
 /// otherwise says what to install.
-fn ensure_tools() -> Result<(), String> {
-    let missing: Vec<&Tool> = TOOLS.iter().filter(|t| !present(t.command)).collect();
+fn ensure_tools(tools: &[&Tool]) -> Result<(), String> {
+    let missing: Vec<&Tool> = tools
+        .iter()
+        .copied()
+        .filter(|t| !present(t.command))
+        .collect();
     if missing.is_empty() {
         return Ok(());
     }
-    let packages: Vec<&str> = missing.iter().map(|t| t.package).collect();
+    let mut packages: Vec<&str> = missing.iter().flat_map(|t| t.packages).copied().collect();
+    packages.sort_unstable();
+    packages.dedup();
     let needs: Vec<String> = missing
         .iter()
         .map(|t| format!("`{}` for {}", t.command, t.why))
@@ -95,7 +143,8 @@ fn ensure_tools() -> Result<(), String> {
     match missing.iter().find(|t| !present(t.command)) {
         Some(tool) => Err(format!(
             "`apt-get install {}` ran but `{}` is still not on PATH",
-            tool.package, tool.command
+            tool.packages.join(" "),
+            tool.command
         )),
         None => Ok(()),
     }
@@ -122,11 +171,13 @@ fn apt_get(args: &[&str]) -> Result<(), String> {
     }
 }
 
-/// `cargo test --workspace --locked ARGS…` with the cargo that runs this task; its exit code.
-fn cargo_test(rest: &[OsString]) -> ExitCode {
+/// `cargo test --workspace --locked FIXED… ARGS…` with the cargo that runs this task; its exit
+/// code.
+fn cargo_test(fixed: &[&str], rest: &[OsString]) -> ExitCode {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
         .args(["test", "--workspace", "--locked"])
+        .args(fixed)
         .args(rest)
         .status();
     match status {
