@@ -4,7 +4,7 @@
 //!   GMP's configure needs when `gmp-mpfr-sys` builds the generator's arbitrary-precision
 //!   arithmetic), installing them with the system's package manager when it can, then runs
 //!   `cargo test --workspace --locked ARGS…`.
-//! - `cargo xtask deps`: only the first half.
+//! - `cargo xtask deps [--mpi]`: only the first half (with `--mpi`, for the MPI build too).
 //! - `cargo xtask mpi [ARGS…]`: the MPI build's tools too (an MPI implementation, libclang for
 //!   bindgen), then the MPI tests and the ensemble benchmark's smoke run,
 //!   `cargo test --workspace --locked --features sparkgen-mpi/mpi --test ranks --bench ensemble
@@ -74,17 +74,20 @@ fn main() -> ExitCode {
             Ok(()) => cargo_test(&[], &rest),
             Err(message) => fail(&message),
         },
-        Some("deps") => match ensure_tools(&base) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => fail(&message),
-        },
+        Some("deps") => {
+            let mpi = rest.iter().any(|a| a == "--mpi");
+            match ensure_tools(if mpi { &all } else { &base }) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => fail(&message),
+            }
+        }
         Some("mpi") => match ensure_tools(&all) {
             Ok(()) => cargo_test(MPI_TEST, &rest),
             Err(message) => fail(&message),
         },
         _ => {
             eprintln!(
-                "usage: cargo xtask test [cargo test arguments…] | cargo xtask deps | cargo xtask mpi [cargo test arguments…]"
+                "usage: cargo xtask test [cargo test arguments…] | cargo xtask deps [--mpi] | cargo xtask mpi [cargo test arguments…]"
             );
             ExitCode::from(2)
         }
