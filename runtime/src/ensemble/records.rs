@@ -1,12 +1,5 @@
-//! The outcome of every member as plain numbers and text: what an ensemble writes, summarises
-//! and sends between processes ([`super::ranks`]) without losing a bit.
-//!
-//! Member k is one row of [`Records::rows`], `3 + 2D + 5` numbers:
-//! `member, steps, t, q₁…q_D, p₁…p_D, failed, has_run, max_constraint, has_energy,
-//! max_energy_error`, where the three flags are `0` or `1` and the numbers they guard are NaN
-//! when the flag is `0`; `q, p` are NaN for a member that failed before its first point. Its
-//! failure message, if any, is the next [`Records::lengths`]`[k]` bytes of
-//! [`Records::messages`].
+//! The outcome of every member as plain numbers and text ([`Records`]): what an ensemble
+//! writes, summarises and sends between processes ([`super::ranks`]) without losing a bit.
 
 use super::{MemberResult, nan_max};
 use crate::output::{Format, Header, WriteError, Writer, state_columns};
@@ -18,7 +11,14 @@ const LEAD: usize = 3;
 /// max_energy_error.
 const TRAIL: usize = 5;
 
-/// Every member's outcome as numbers and text (see the [module documentation](self)).
+/// Every member's outcome as numbers and text.
+///
+/// Member k is one row of [`Records::rows`], `3 + 2D + 5` numbers:
+/// `member, steps, t, q₁…q_D, p₁…p_D, failed, has_run, max_constraint, has_energy,
+/// max_energy_error`, where the three flags are `0` or `1` and the numbers they guard are NaN
+/// when the flag is `0`; `q, p` are NaN for a member that failed before its first point. Its
+/// failure message, if any, is the next [`Records::lengths`]`[k]` bytes of
+/// [`Records::messages`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Records {
     /// The coordinates `D` of each member.
