@@ -19,7 +19,7 @@
 //! same position update written on positions only, `q_{n+1} − 2q_n + q_{n−1} =
 //! −h² M⁻¹(∇V(q_n) + G(q_n)ᵀ λ_n)`, with central-difference momenta.
 //!
-//! [`Rattle`] and [`Shake`] are method values for [`crate::solve`], like the generated stage
+//! [`Rattle`] and [`Shake`] are method values for [`crate::solve`](fn@crate::solve), like the generated stage
 //! methods (`solve(&pendulum, Rattle, q0, p0, &Options::new(h, n))`), with the one
 //! [`Options`](crate::integrate::Options) (the multiplier tolerances in its `constraints`, see
 //! [`Tolerances`]); [`RattleStepper`] and [`ShakeStepper`] take one step at a time. Every step

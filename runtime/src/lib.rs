@@ -2,7 +2,7 @@
 //! systems, with steppers generated at build time (exact tableaus, fully unrolled stage
 //! equations, exact Jacobians) and problems differentiated at compile time by derive macros.
 //!
-//! [`solve`] runs any generated method on a problem of its kind; the README's quick start
+//! [`solve`](fn@solve) runs any generated method on a problem of its kind; the README's quick start
 //! (compiled and run as a doc test of this crate) shows a run from the derive to a trajectory
 //! file.
 

@@ -9,7 +9,7 @@
 //! VPRK Gauss(s) drops to order `2⌈s/2⌉`) on the degenerate pendulum; RATTLE,
 //! SHAKE and the generated Lobatto IIIA–IIIB RATTLE steppers on the Cartesian pendulum
 //! (θ₀ = 1); the implicit-DAE steppers also on the same pendulum in Jay's index-2 form, whose
-//! multiplier is the tension (pinned in [`expected_on_index_two_pendulum`]). References:
+//! multiplier is the tension (pinned in the method facts, `pinned_on_index_two_pendulum`). References:
 //! Gauss(8) at h = 1/400 on the ODE `Ω(q) q̇ = −∇H(q)`, and on `θ̈ = −sin θ` for the pendulums.
 //!
 //! With `--problem-file`, every method of the file's kind on the file's problem (interpreted;

@@ -35,7 +35,7 @@ pub trait Kernels {
     /// A velocity at `(q, p)` into `v`, from which the stage velocities' initial guess is
     /// extrapolated (with `multiplier`, the consistent `λ̂` where the velocity depends on it);
     /// `false` where the problem determines none. By default from the kernels of a degenerate
-    /// Lagrangian, a holonomic system or a Hamiltonian DAE ([`access`](super::access)); an
+    /// Lagrangian, a holonomic system or a Hamiltonian DAE ([`Work`](super::Work)); an
     /// implicit DAE has none by default.
     fn velocity(
         &self,
@@ -51,7 +51,7 @@ pub trait Kernels {
     /// The momentum rate `ṗ` at `(q, p)` into `p_dot` (`D` long) with the multiplier `λ` it
     /// holds into `lambda` (`M` long), from which the stage momenta and multipliers are
     /// extrapolated; `false` where the problem determines none. By default the index-1
-    /// multiplier of a holonomic system ([`access`](super::access)).
+    /// multiplier of a holonomic system ([`Work`](super::Work)).
     fn momentum_rate(
         &self,
         q: &[f64],
@@ -77,7 +77,7 @@ pub trait Kernels {
 
     /// The multiplier `λ̂` consistent with `(q, p)` into `lambda` (`M` long), from which a
     /// method that carries one starts; `Err` with the residual where none is found. By default
-    /// that of a DAE's hidden constraint, zero for the other kinds ([`access`](super::access)).
+    /// that of a DAE's hidden constraint, zero for the other kinds ([`Work`](super::Work)).
     fn initial_multiplier(
         &self,
         q: &[f64],
@@ -97,7 +97,7 @@ pub trait Kernels {
     /// The differential `dφ = (∂φ/∂q, ∂φ/∂p)` of the constraint a carried multiplier belongs
     /// to, at `(q, p)` (`M × D` blocks, row-major); `false` where the problem has none. By
     /// default `(−∂ϑ/∂q, I)` for a degenerate Lagrangian and `(∂φ/∂q, ∂φ/∂p)` for a DAE
-    /// ([`access`](super::access)).
+    /// ([`Work`](super::Work)).
     fn constraint_differential(
         &self,
         q: &[f64],

@@ -13,7 +13,7 @@
 //! ```
 //!
 //! The multiplier of the hidden constraint and the residual `|φ|∞` come from these kernels
-//! ([`access`](super::access)); the Lagrangian DAE's velocity guess is the vector field of
+//! ([`Work`](super::Work)); the Lagrangian DAE's velocity guess is the vector field of
 //! `Ω(q) v = −∇H(q)` (`Ω = J − Jᵀ`), zero where `Ω(q)` is singular; the energy is `H(q)`.
 
 use super::Kernels;
@@ -132,8 +132,7 @@ pub enum DaeForm {
     Dirac,
 }
 
-/// A degenerate Lagrangian's borrowed kernels `K` seen as one of its DAEs (see the
-/// [module documentation](self)).
+/// A degenerate Lagrangian's borrowed kernels `K` seen as one of its DAEs.
 #[derive(Clone, Debug)]
 pub struct DaeView<'a, K: ?Sized> {
     inner: Inner<'a, K>,
@@ -260,7 +259,7 @@ impl<K: Kernels + ?Sized> Kernels for DaeView<'_, K> {
     }
 
     /// Jay's DAE: the vector field of `Ω(q) v = −∇H(q)`, zero where `Ω(q)` is singular.
-    /// Dirac's: `q̇ = u(λ) = λ` ([`access`](super::access)).
+    /// Dirac's: `q̇ = u(λ) = λ` ([`Work`](super::Work)).
     fn velocity(
         &self,
         q: &[f64],

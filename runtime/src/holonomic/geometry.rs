@@ -32,7 +32,7 @@ impl<D: Dim, M: Dim> Shapes<D, M> for DefaultAllocator where
 {
 }
 
-/// A size whose square systems the LU of [`crate::solve`] factors: its [`Space`].
+/// A size whose square systems the LU of [`crate::solve`](mod@crate::solve) factors: its [`Space`].
 pub trait Solvable: Dim {
     /// The LU's storage.
     type Space: Space;

@@ -34,13 +34,13 @@ where
 }
 
 /// Classical RATTLE (see the [module documentation](super)) as a method value for
-/// [`crate::solve`] on holonomic systems: `solve(&problem, Rattle, q0, p0, &options)`. The
+/// [`crate::solve`](fn@crate::solve) on holonomic systems: `solve(&problem, Rattle, q0, p0, &options)`. The
 /// initial data are checked (or projected, [`Options::project_initial`]) with the tolerance
 /// [`Options::initial_tolerance`], the multipliers solved with [`Options::constraints`], the
 /// Gram matrix checked at every step, and with [`Options::restore_consistency`] every step is
 /// followed by a projection at round-off tolerance. The statistics of step n are the position
 /// Newton iterations and the relative `c(q_{n+1})` residual; the run's are those of
-/// [`crate::solve`] (the constraint residual `|c(q)|∞`, the energy `H(q, p)`).
+/// [`crate::solve`](fn@crate::solve) (the constraint residual `|c(q)|∞`, the energy `H(q, p)`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Rattle;
 

@@ -21,7 +21,7 @@ use crate::run::{Method, route};
 use crate::solution::{Observer, RunStats, StepStats, Stopped};
 use nalgebra::{DefaultAllocator, Dim};
 
-/// SHAKE (see the [module documentation](self)) as a method value for [`crate::solve`] on
+/// SHAKE (see the [module documentation](self)) as a method value for [`crate::solve`](fn@crate::solve) on
 /// holonomic systems: `solve(&problem, Shake, q0, p0, &options)`, the positions `q_n` and the
 /// central-difference momenta `p_n` (`p₀` as given, after the initial check or projection), so
 /// that step n computes the position `q_{n+1}` beyond it. Options as for
