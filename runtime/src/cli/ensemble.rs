@@ -80,8 +80,12 @@ impl Report {
         let memory = self.peak_memory_bytes.map_or("unknown".to_owned(), |b| {
             format!("{:.1} MiB", b as f64 / 1048576.0)
         });
+        let workers = match self.ranks {
+            1 => format!("{} threads", self.threads),
+            ranks => format!("{ranks} ranks of {} threads", self.threads),
+        };
         let mut text = format!(
-            "ensemble of {} members of {}: {}, h = {}, {} steps each, {} ranks of {} threads\n\
+            "ensemble of {} members of {}: {}, h = {}, {} steps each, {workers}\n\
              done: {}, failed: {}\n\
              max constraint residual: {:.3e}\n\
              max energy error: {energy}\n\
@@ -93,8 +97,6 @@ impl Report {
             self.method,
             self.h,
             self.steps,
-            self.ranks,
-            self.threads,
             self.members - self.failed,
             self.failed,
             self.max_constraint_residual,
