@@ -10,7 +10,7 @@ mod args;
 pub mod builtin;
 mod catalogue;
 pub mod choice;
-mod ensemble;
+pub mod ensemble;
 mod error;
 pub mod methods;
 mod order_plot;
@@ -161,8 +161,9 @@ pub fn execute_on(cli: Cli, ranks: &dyn Ranks) -> Result<(), CliError> {
 const MAX_STEPS: usize = 1 << 53;
 
 /// The run's step size and step count from `--h`, `--steps`, `--t-end` (defaults h = 0.1,
-/// 10⁴ steps); the count must lie in `1..=2⁵³` ([`MAX_STEPS`]).
-fn steps(
+/// 10⁴ steps); the count must lie in `1..=2⁵³` ([`MAX_STEPS`]). Front ends other than the
+/// command line (the Python package) take the same arguments by the same rule.
+pub fn steps(
     h: Option<f64>,
     steps: Option<usize>,
     t_end: Option<f64>,

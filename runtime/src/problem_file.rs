@@ -80,7 +80,8 @@ mod reader;
 
 pub use degenerate::{DegenerateLagrangianFile, DegenerateLagrangianView, DegenerateMethod};
 pub use error::{
-    DimensionError, ErrorKind, EvaluateError, Located, MassError, ProblemFileError, ValueError,
+    DimensionError, ErrorKind, EvaluateError, InitialError, Located, MassError, ProblemFileError,
+    ValueError,
 };
 pub use holonomic::{HolonomicFile, HolonomicMethod, HolonomicView};
 pub use lagrangian::{LagrangianFile, LagrangianMethod, LagrangianView};
@@ -192,6 +193,65 @@ impl ProblemFile {
         }
         if let ProblemFile::Holonomic(file) = self {
             file.check_mass()?;
+        }
+        Ok(())
+    }
+
+    /// The names of the initial vectors, as `[initial]` names them: `("q", "p")`, or
+    /// `("q", "v")` for a Lagrangian.
+    pub fn initial_names(&self) -> (&'static str, &'static str) {
+        match self {
+            ProblemFile::Lagrangian(_) => ("q", "v"),
+            _ => ("q", "p"),
+        }
+    }
+
+    /// The initial data `(q₀, p₀)` (for a Lagrangian `(q₀, v₀)`), each of D entries; a
+    /// degenerate Lagrangian without `p` has `p₀ = ϑ(q₀)`.
+    pub fn initial(&self) -> (Vec<f64>, Vec<f64>) {
+        match self {
+            ProblemFile::DegenerateLagrangian(p) => p.initial(),
+            ProblemFile::Holonomic(p) => {
+                let (q, p) = p.initial();
+                (q.to_vec(), p.to_vec())
+            }
+            ProblemFile::Lagrangian(p) => {
+                let (q, v) = p.initial();
+                (q.to_vec(), v.to_vec())
+            }
+        }
+    }
+
+    /// Replaces the initial data by `q₀` and the second vector (`p₀`, or `v₀` for a
+    /// Lagrangian), as if the file's `[initial]` gave them: each of D finite entries; the
+    /// second may be left out only for a degenerate Lagrangian (then `p₀ = ϑ(q₀)`).
+    pub fn set_initial(&mut self, q: &[f64], second: Option<&[f64]>) -> Result<(), InitialError> {
+        let d = self.dimension();
+        let (q_name, second_name) = self.initial_names();
+        let check = |name: &'static str, values: &[f64]| {
+            if values.len() != d {
+                return Err(InitialError::Length {
+                    name,
+                    expected: d,
+                    found: values.len(),
+                });
+            }
+            match values.iter().position(|x| !x.is_finite()) {
+                Some(index) => Err(InitialError::NotFinite {
+                    name,
+                    index,
+                    value: values[index],
+                }),
+                None => Ok(values.to_vec()),
+            }
+        };
+        let q = check(q_name, q)?;
+        let second = second.map(|v| check(second_name, v)).transpose()?;
+        let required = || InitialError::Missing { name: second_name };
+        match self {
+            ProblemFile::DegenerateLagrangian(p) => p.set_initial(q, second),
+            ProblemFile::Holonomic(p) => p.set_initial(q, second.ok_or_else(required)?),
+            ProblemFile::Lagrangian(p) => p.set_initial(q, second.ok_or_else(required)?),
         }
         Ok(())
     }

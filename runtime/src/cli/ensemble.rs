@@ -12,13 +12,16 @@ use super::choice::{self, Choice};
 use super::error::CliError;
 use super::problem_files::{self, Prepared};
 use super::run::RunSpec;
+use super::run::Subject;
 use super::states;
 use crate::ensemble::ranks::{self, Ranks};
-use crate::ensemble::{EnsembleOptions, MemberRun, Records, Trajectories, run_members};
+use crate::ensemble::{Ensemble, EnsembleOptions, MemberRun, Records, Trajectories, run_members};
 use crate::integrate::Options;
 use crate::output::{EXTENSIONS, Format};
+use crate::problem_file::ProblemFile;
 use indicatif::ProgressBar;
 use std::io::IsTerminal;
+use std::ops::Range;
 use std::time::Instant;
 
 /// A failed member.
@@ -207,6 +210,38 @@ pub fn run(
     }))
 }
 
+/// Runs the members `block` of the ensemble of the method of `spec` on `file` from the initial
+/// states `initial` (one row `q₁…q_D, p₁…p_D` per member of the whole ensemble), the method
+/// compiled once ([`Prepared`]) and the members run by [`run_members`]; `progress` is told how
+/// many members are done.
+pub fn run_block(
+    file: &ProblemFile,
+    subject: &Subject,
+    spec: &RunSpec,
+    initial: &[Vec<f64>],
+    block: Range<usize>,
+    ensemble: &EnsembleOptions,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Ensemble, CliError> {
+    let prepared = Prepared::new(file, subject, spec)?;
+    let d = file.dimension();
+    let options = Options {
+        project_initial: spec.project_initial,
+        ..Options::new(spec.h, spec.steps)
+    };
+    let run = |k: usize, observer: MemberRun<'_>| {
+        let (q0, p0) = initial[k].split_at(d);
+        prepared.run_into(q0, p0, &options, observer)
+    };
+    run_members(block, initial.len(), d, ensemble, run, progress).map_err(|e| {
+        CliError::InvalidValue {
+            what: "--threads or --trajectories",
+            value: e.to_string(),
+            reason: "the ensemble cannot start",
+        }
+    })
+}
+
 /// This rank's share of an ensemble.
 struct Block {
     /// The problem's name.
@@ -230,13 +265,8 @@ fn block(args: &EnsembleArgs, h: f64, steps: usize, ranks: &dyn Ranks) -> Result
         project_initial: args.project_initial,
         ..RunSpec::new(method, h, steps)
     };
-    let prepared = Prepared::new(&file, &subject, &spec)?;
     let d = file.dimension();
     let initial = states::read(&args.initial, d)?;
-    let options = Options {
-        project_initial: args.project_initial,
-        ..Options::new(h, steps)
-    };
     let ensemble = EnsembleOptions {
         threads: args.threads,
         trajectories: args.trajectories.as_ref().map(|dir| Trajectories {
@@ -254,17 +284,7 @@ fn block(args: &EnsembleArgs, h: f64, steps: usize, ranks: &dyn Ranks) -> Result
             bar.set_position(done as u64);
         }
     };
-    let run = |k: usize, observer: MemberRun<'_>| {
-        let (q0, p0) = initial[k].split_at(d);
-        prepared.run_into(q0, p0, &options, observer)
-    };
-    let result = run_members(mine, members, d, &ensemble, run, &progress).map_err(|e| {
-        CliError::InvalidValue {
-            what: "--threads or --trajectories",
-            value: e.to_string(),
-            reason: "the ensemble cannot start",
-        }
-    })?;
+    let result = run_block(&file, &subject, &spec, &initial, mine, &ensemble, &progress)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

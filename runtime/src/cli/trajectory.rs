@@ -21,6 +21,8 @@ pub enum Memory {
     /// A bounded sample for plots: the points `n = 0, s, 2s, …` with a stride `s` that doubles
     /// whenever [`SAMPLE_POINTS`] are held, and the last point.
     Sample,
+    /// The points the trajectory file gets: every K-th ([`Keep::every`]) and the last.
+    Every,
 }
 
 /// How a run's points are checked, kept and written.
@@ -54,8 +56,8 @@ pub struct Trajectory {
     pub constraint_residual: Vec<f64>,
     /// What `constraint_residual` measures, e.g. `|p − ϑ(q)|∞`.
     pub constraint: &'static str,
-    /// `|λ_n|∞` of the carried multiplier at every point; empty for methods that carry none.
-    pub multiplier: Vec<f64>,
+    /// The carried multiplier `λ_n` at every point; empty for methods that carry none.
+    pub lambda: Vec<Vec<f64>>,
 }
 
 impl Trajectory {
@@ -68,13 +70,22 @@ impl Trajectory {
             energy: None,
             constraint_residual: Vec::new(),
             constraint,
-            multiplier: Vec::new(),
+            lambda: Vec::new(),
         }
     }
 
     /// The dimension D.
     pub fn dimension(&self) -> usize {
         self.q.first().map_or(0, Vec::len)
+    }
+
+    /// `|λ_n|∞` of the carried multiplier at every kept point; empty for methods that carry
+    /// none.
+    pub fn multiplier(&self) -> Vec<f64> {
+        self.lambda
+            .iter()
+            .map(|l| maximum(l.iter().map(|x| x.abs())))
+            .collect()
     }
 
     /// `max_n` of the constraint residual over the kept points (NaN if one is NaN).
@@ -94,7 +105,9 @@ impl Trajectory {
         self.p.push(state.p.clone());
         self.energy_error.push(state.energy_error);
         self.constraint_residual.push(state.residual);
-        self.multiplier.extend(state.multiplier);
+        if !state.lambda.is_empty() {
+            self.lambda.push(state.lambda.clone());
+        }
     }
 
     /// Keeps every other point (the first, third, …).
@@ -111,7 +124,7 @@ impl Trajectory {
         odd_out(&mut self.p);
         odd_out(&mut self.energy_error);
         odd_out(&mut self.constraint_residual);
-        odd_out(&mut self.multiplier);
+        odd_out(&mut self.lambda);
     }
 }
 
@@ -156,7 +169,7 @@ struct State {
     p: Vec<f64>,
     energy_error: f64,
     residual: f64,
-    multiplier: Option<f64>,
+    lambda: Vec<f64>,
     iterations: usize,
 }
 
@@ -282,7 +295,11 @@ impl<E, R> Monitor<E, R> {
 
     /// Keeps `state` in memory as [`Memory`] says.
     fn keep(&mut self, state: &State) {
-        if !state.step.is_multiple_of(self.stride) {
+        let stride = match self.keep.memory {
+            Memory::Every => self.keep.every.get(),
+            Memory::All | Memory::Sample => self.stride,
+        };
+        if !state.step.is_multiple_of(stride) {
             return;
         }
         self.kept.push(state);
@@ -328,9 +345,6 @@ where
             _ => f64::NAN,
         };
         let residual = finite(self.constraint, (self.residual)(point.q, point.p), point)?;
-        // The integrators stop at a non-finite multiplier themselves.
-        let multiplier =
-            (!point.lambda.is_empty()).then(|| maximum(point.lambda.iter().map(|l| l.abs())));
         let state = State {
             step: point.step,
             t: point.t,
@@ -338,7 +352,7 @@ where
             p: point.p.to_vec(),
             energy_error,
             residual,
-            multiplier,
+            lambda: point.lambda.to_vec(),
             iterations: point.stats.map_or(0, |s| s.iterations),
         };
         let totals = &mut self.totals;

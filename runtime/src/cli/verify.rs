@@ -265,7 +265,7 @@ fn study(
             (
                 r.trajectory.max_constraint_residual(),
                 r.trajectory.max_relative_energy_error(),
-                MultiplierRecord::of(t, &r.trajectory.multiplier, failed_at)
+                MultiplierRecord::of(t, &r.trajectory.multiplier(), failed_at)
                     .filter(|_| on.multiplier_vanishes && measures_defect),
             )
         }

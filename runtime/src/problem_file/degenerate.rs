@@ -81,6 +81,11 @@ impl DegenerateLagrangianFile {
         (self.q0.clone(), p0)
     }
 
+    /// Replaces the initial data (checked by [`super::ProblemFile::set_initial`]).
+    pub(super) fn set_initial(&mut self, q0: Vec<f64>, p0: Option<Vec<f64>>) {
+        (self.q0, self.p0) = (q0, p0);
+    }
+
     /// The problem as a `DegenerateLagrangian<D>`; an error unless it has `D` coordinates.
     pub fn view<const D: usize>(&self) -> Result<DegenerateLagrangianView<'_, D>, DimensionError> {
         super::check_dimension("coordinates", D, self.dimension())?;

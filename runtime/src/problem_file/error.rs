@@ -167,6 +167,38 @@ pub struct MassError {
     pub value: f64,
 }
 
+/// Initial data that the problem cannot take (set after the file was read, see
+/// [`ProblemFile::set_initial`](super::ProblemFile::set_initial)).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum InitialError {
+    /// A vector with another number of entries than the problem's coordinates.
+    #[error("the initial `{name}` has {found} entries; the problem has {expected} coordinates")]
+    Length {
+        /// `q`, `p` or `v`.
+        name: &'static str,
+        /// D.
+        expected: usize,
+        /// The entries given.
+        found: usize,
+    },
+    /// An entry that is NaN or infinite.
+    #[error("entry {index} of the initial `{name}` must be finite, found {value}")]
+    NotFinite {
+        /// `q`, `p` or `v`.
+        name: &'static str,
+        /// The entry (from 0).
+        index: usize,
+        /// Its value.
+        value: f64,
+    },
+    /// The second vector, which only a degenerate Lagrangian may leave out.
+    #[error("the initial `{name}` is required for this kind of problem")]
+    Missing {
+        /// `p` or `v`.
+        name: &'static str,
+    },
+}
+
 /// A parameter value that the problem cannot take (set after the file was read).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ValueError {

@@ -121,6 +121,11 @@ impl HolonomicFile {
         (&self.q0, &self.p0)
     }
 
+    /// Replaces the initial data (checked by [`super::ProblemFile::set_initial`]).
+    pub(super) fn set_initial(&mut self, q0: Vec<f64>, p0: Vec<f64>) {
+        (self.q0, self.p0) = (q0, p0);
+    }
+
     /// The problem as a `HolonomicSystem<D, M>`; an error unless it has `D` coordinates and `M`
     /// constraints.
     pub fn view<const D: usize, const M: usize>(

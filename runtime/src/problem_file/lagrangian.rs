@@ -70,6 +70,11 @@ impl LagrangianFile {
         (&self.q0, &self.v0)
     }
 
+    /// Replaces the initial data (checked by [`super::ProblemFile::set_initial`]).
+    pub(super) fn set_initial(&mut self, q0: Vec<f64>, v0: Vec<f64>) {
+        (self.q0, self.v0) = (q0, v0);
+    }
+
     /// The problem as a `Lagrangian<D>`; an error unless it has `D` coordinates.
     pub fn view<const D: usize>(&self) -> Result<LagrangianView<'_, D>, DimensionError> {
         super::check_dimension("coordinates", D, self.dimension())?;

@@ -11,6 +11,15 @@
 //!   ARGS…`: the whole workspace is selected so that its crates are built with the features of
 //!   `cargo xtask test` and reused.
 //!
+//! - `cargo xtask python [PYTEST ARGS…]`: the Python package's tests. Makes sure Python 3 with
+//!   its `venv` module is there, builds the `sparkgen` command (for the tests that compare with
+//!   it), creates the virtual environment `target/python-venv`, installs the package into it
+//!   with `pip install ./runtime/python[test]` (a local path, so built and installed again every
+//!   time; maturin as the build backend, with cargo's dev profile unless
+//!   `SPARKGEN_PYTHON_PROFILE` names another, so that it reuses the command's build) and runs
+//!   `python -m pytest runtime/python/tests PYTEST ARGS…` with `SPARKGEN_BIN` set to the
+//!   command.
+//!
 //! The exit code is the test run's, or 1 when a tool is missing and cannot be installed (the
 //! message names the tool and the command that installs it).
 
@@ -53,6 +62,19 @@ const MPI_TOOLS: &[Tool] = &[
     },
 ];
 
+/// The tools of the Python package's tests.
+const PYTHON_TOOLS: &[Tool] = &[Tool {
+    command: "python3",
+    packages: &["python3", "python3-venv", "python3-pip"],
+    why: "the Python package's build (maturin, through pip) and its tests (pytest)",
+}];
+
+/// The Python package, relative to the workspace root.
+const PYTHON_PACKAGE: &str = "runtime/python";
+
+/// The virtual environment of the Python tests, relative to the workspace root.
+const PYTHON_VENV: &str = "target/python-venv";
+
 /// The arguments of `cargo test` for the MPI tests, after `--workspace --locked`.
 const MPI_TEST: &[&str] = &[
     "--features",
@@ -85,9 +107,16 @@ fn main() -> ExitCode {
             Ok(()) => cargo_test(MPI_TEST, &rest),
             Err(message) => fail(&message),
         },
+        Some("python") => {
+            let tools: Vec<&Tool> = TOOLS.iter().chain(PYTHON_TOOLS).collect();
+            match ensure_tools(&tools).and_then(|()| python_tests(&rest)) {
+                Ok(code) => code,
+                Err(message) => fail(&message),
+            }
+        }
         _ => {
             eprintln!(
-                "usage: cargo xtask test [cargo test arguments…] | cargo xtask deps [--mpi] | cargo xtask mpi [cargo test arguments…]"
+                "usage: cargo xtask test [cargo test arguments…] | cargo xtask deps [--mpi] | cargo xtask mpi [cargo test arguments…] | cargo xtask python [pytest arguments…]"
             );
             ExitCode::from(2)
         }
@@ -187,5 +216,95 @@ fn cargo_test(fixed: &[&str], rest: &[OsString]) -> ExitCode {
         Ok(s) if s.success() => ExitCode::SUCCESS,
         Ok(s) => ExitCode::from(u8::try_from(s.code().unwrap_or(1)).unwrap_or(1)),
         Err(e) => fail(&format!("cannot run cargo: {e}")),
+    }
+}
+
+/// The workspace root: the directory of the workspace's `Cargo.toml` (this crate is two levels
+/// below it).
+fn workspace_root() -> std::path::PathBuf {
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.ancestors().nth(2).unwrap_or(manifest).to_owned()
+}
+
+/// Runs `program args…` in `dir` with `envs`; an error naming the command unless it succeeds.
+fn run(
+    program: &std::path::Path,
+    args: &[&std::ffi::OsStr],
+    dir: &std::path::Path,
+    envs: &[(&str, &std::ffi::OsStr)],
+) -> Result<(), String> {
+    let shown = || {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        format!("`{} {}`", program.display(), args.join(" "))
+    };
+    eprintln!("xtask: {}", shown());
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .envs(envs.iter().copied())
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", shown()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{} failed ({status})", shown()))
+    }
+}
+
+/// The Python tests (see the crate documentation); the exit code is pytest's.
+fn python_tests(rest: &[OsString]) -> Result<ExitCode, String> {
+    let root = workspace_root();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let os = |s: &'static str| std::ffi::OsStr::new(s);
+    run(
+        std::path::Path::new(&cargo),
+        &[
+            os("build"),
+            os("--locked"),
+            os("-p"),
+            os("sparkgen"),
+            os("--bin"),
+            os("sparkgen"),
+        ],
+        &root,
+        &[],
+    )?;
+    let binary = root.join("target/debug/sparkgen");
+    let venv = root.join(PYTHON_VENV);
+    if !venv.join("bin/python").exists() {
+        run(
+            std::path::Path::new("python3"),
+            &[os("-m"), os("venv"), venv.as_os_str()],
+            &root,
+            &[],
+        )?;
+    }
+    let python = venv.join("bin/python");
+    let profile = std::env::var("SPARKGEN_PYTHON_PROFILE").unwrap_or_else(|_| "dev".into());
+    let maturin_args = OsString::from(format!("--profile {profile}"));
+    let package = OsString::from(format!("./{PYTHON_PACKAGE}[test]"));
+    run(
+        &python,
+        &[os("-m"), os("pip"), os("install"), os("--quiet"), &package],
+        &root,
+        &[("MATURIN_PEP517_ARGS", &maturin_args)],
+    )?;
+    let tests = root.join(PYTHON_PACKAGE).join("tests");
+    let mut args: Vec<&std::ffi::OsStr> = vec![os("-m"), os("pytest"), tests.as_os_str()];
+    args.extend(rest.iter().map(OsString::as_os_str));
+    match run(
+        &python,
+        &args,
+        &root,
+        &[("SPARKGEN_BIN", binary.as_os_str())],
+    ) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(message) => {
+            eprintln!("error: {message}");
+            Ok(ExitCode::FAILURE)
+        }
     }
 }
