@@ -1,4 +1,5 @@
-//! The scalar type of the interpreter: `f64`, and (feature `rug`) `rug::Float` at any precision.
+//! The scalar type of the interpreter: `f64`, or any type with these operations (the property
+//! tests evaluate at 256 bits through `rug::Float`).
 
 use crate::rational::Rational;
 
@@ -130,92 +131,5 @@ impl Real for f64 {
     }
     fn hypot(&self, y: &f64) -> f64 {
         f64::hypot(*self, *y)
-    }
-}
-
-#[cfg(feature = "rug")]
-mod rug_float {
-    use super::Real;
-    use crate::rational::Rational;
-    use rug::Float;
-    use rug::ops::Pow;
-
-    fn at(x: &Float) -> u32 {
-        x.prec()
-    }
-
-    impl Real for Float {
-        fn from_rational(r: Rational, prec: u32) -> Float {
-            Float::with_val(prec, rug::Rational::from((r.num(), r.den())))
-        }
-        fn from_f64(x: f64, prec: u32) -> Float {
-            Float::with_val(prec, x)
-        }
-        fn neg(&self) -> Float {
-            Float::with_val(at(self), -self)
-        }
-        fn add(&self, y: &Float) -> Float {
-            Float::with_val(at(self), self + y)
-        }
-        fn sub(&self, y: &Float) -> Float {
-            Float::with_val(at(self), self - y)
-        }
-        fn mul(&self, y: &Float) -> Float {
-            Float::with_val(at(self), self * y)
-        }
-        fn div(&self, y: &Float) -> Float {
-            Float::with_val(at(self), self / y)
-        }
-        fn powi(&self, k: i32) -> Float {
-            Float::with_val(at(self), self.pow(k))
-        }
-        fn powf(&self, y: &Float) -> Float {
-            Float::with_val(at(self), self.pow(y))
-        }
-        fn sqrt(&self) -> Float {
-            self.clone().sqrt()
-        }
-        fn exp(&self) -> Float {
-            self.clone().exp()
-        }
-        fn ln(&self) -> Float {
-            self.clone().ln()
-        }
-        fn sin(&self) -> Float {
-            self.clone().sin()
-        }
-        fn cos(&self) -> Float {
-            self.clone().cos()
-        }
-        fn tan(&self) -> Float {
-            self.clone().tan()
-        }
-        fn asin(&self) -> Float {
-            self.clone().asin()
-        }
-        fn acos(&self) -> Float {
-            self.clone().acos()
-        }
-        fn atan(&self) -> Float {
-            self.clone().atan()
-        }
-        fn atan2(&self, x: &Float) -> Float {
-            self.clone().atan2(x)
-        }
-        fn sinh(&self) -> Float {
-            self.clone().sinh()
-        }
-        fn cosh(&self) -> Float {
-            self.clone().cosh()
-        }
-        fn tanh(&self) -> Float {
-            self.clone().tanh()
-        }
-        fn abs(&self) -> Float {
-            self.clone().abs()
-        }
-        fn hypot(&self, y: &Float) -> Float {
-            self.clone().hypot(y)
-        }
     }
 }

@@ -14,7 +14,7 @@
 
 use proptest::prelude::*;
 use rug::Float;
-use sparkgen_sym::{Cse, Graph, Input, KernelBuilder, NodeId, Rational};
+use sparkgen_sym::{Cse, Graph, Input, KernelBuilder, NodeId, Rational, Real};
 
 const PREC: u32 = 256;
 const NVARS: usize = 3;
@@ -223,9 +223,65 @@ fn index(input: &Input) -> usize {
     }
 }
 
+/// A `rug::Float` as the interpreter's scalar, every operation at the operand's precision.
+#[derive(Clone)]
+struct Big(Float);
+
+/// `Big(f(x))` rounded to x's precision, for the operations of `rug::Float` by value.
+macro_rules! big {
+    ($($name:ident),*) => {
+        $(fn $name(&self) -> Big {
+            Big(self.0.clone().$name())
+        })*
+    };
+}
+
+/// `Big(x ∘ y)` at x's precision, for the binary operations of `rug::Float`.
+macro_rules! big2 {
+    ($($name:ident: $op:tt),*) => {
+        $(fn $name(&self, y: &Big) -> Big {
+            Big(Float::with_val(self.0.prec(), &self.0 $op &y.0))
+        })*
+    };
+}
+
+impl Real for Big {
+    fn from_rational(r: Rational, prec: u32) -> Big {
+        Big(Float::with_val(
+            prec,
+            rug::Rational::from((r.num(), r.den())),
+        ))
+    }
+    fn from_f64(x: f64, prec: u32) -> Big {
+        Big(Float::with_val(prec, x))
+    }
+    fn neg(&self) -> Big {
+        Big(Float::with_val(self.0.prec(), -&self.0))
+    }
+    big2!(add: +, sub: -, mul: *, div: /);
+    fn powi(&self, k: i32) -> Big {
+        use rug::ops::Pow;
+        Big(Float::with_val(self.0.prec(), (&self.0).pow(k)))
+    }
+    fn powf(&self, y: &Big) -> Big {
+        use rug::ops::Pow;
+        Big(Float::with_val(self.0.prec(), (&self.0).pow(&y.0)))
+    }
+    big!(
+        sqrt, exp, ln, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, abs
+    );
+    fn atan2(&self, x: &Big) -> Big {
+        Big(self.0.clone().atan2(&x.0))
+    }
+    fn hypot(&self, y: &Big) -> Big {
+        Big(self.0.clone().hypot(&y.0))
+    }
+}
+
 /// Evaluates `roots` at 256 bits at the point x + Σ (steps).
 fn eval_big(g: &Graph, roots: &[NodeId], x: &[Float]) -> Vec<Float> {
-    g.eval(roots, PREC, |i| x[index(i)].clone())
+    let values = g.eval(roots, PREC, |i| Big(x[index(i)].clone()));
+    values.into_iter().map(|b| b.0).collect()
 }
 
 fn shifted(x: &[Float], moves: &[(usize, &Float)]) -> Vec<Float> {

@@ -22,7 +22,11 @@ pub mod run;
 
 use pyo3::prelude::*;
 
-/// Registers the module's classes, functions and exceptions in `m`.
+/// sparkgen: structure-preserving integrators (SPARK, VPARK, VSPARK, HPARK, HSPARK, SLRK, VPRK,
+/// RATTLE, SHAKE) for constrained and degenerate mechanical systems. `Problem` holds a problem
+/// written as expressions, `solve` runs any method of the catalogue on it and returns numpy
+/// arrays, `methods` lists the catalogue with the method guide's recommendations; every error
+/// is a `sparkgen.Error`. (In Rust: registers these in the module `m`.)
 #[pymodule]
 #[pyo3(name = "sparkgen")]
 pub fn sparkgen_python(m: &Bound<'_, PyModule>) -> PyResult<()> {

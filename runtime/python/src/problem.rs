@@ -16,8 +16,10 @@ use sparkgen::cli::CliError;
 use sparkgen::cli::problem_files;
 use sparkgen::problem_file::ProblemFile;
 
-/// A problem written as expressions (see the module documentation): `Problem(**keys)` with a
-/// problem file's keys, `Problem.from_file(path, parameters)`, `Problem.from_toml(text)`.
+/// A problem written as expressions: `Problem(**keys)` with a problem file's keys as keyword
+/// arguments (`kind`, `coordinates`; per kind `theta` and `hamiltonian`, `mass`, `potential` and
+/// `constraints`, or `velocities` and `lagrangian`; the mappings `parameters`, `definitions` and
+/// `initial`), `Problem.from_file(path, parameters)` or `Problem.from_toml(text)`.
 #[pyclass(frozen, module = "sparkgen")]
 #[derive(Clone)]
 pub struct Problem {

@@ -16,7 +16,8 @@
 //!   it), creates the virtual environment `target/python-venv`, installs the package into it
 //!   with `pip install ./runtime/python[test]` (a local path, so built and installed again every
 //!   time; maturin as the build backend, with cargo's dev profile unless
-//!   `SPARKGEN_PYTHON_PROFILE` names another, so that it reuses the command's build) and runs
+//!   `SPARKGEN_PYTHON_PROFILE` names another, and the package's feature `workspace-parity`, so
+//!   that both builds reuse the one of `cargo xtask test` where it was run) and runs
 //!   `python -m pytest runtime/python/tests PYTEST ARGS…` with `SPARKGEN_BIN` set to the
 //!   command.
 //!
@@ -71,6 +72,11 @@ const PYTHON_TOOLS: &[Tool] = &[Tool {
 
 /// The Python package, relative to the workspace root.
 const PYTHON_PACKAGE: &str = "runtime/python";
+
+/// The Python package's feature that resolves its dependencies with the features of `cargo test
+/// --workspace`, so that the command's build and maturin's reuse that build (see
+/// `runtime/python/Cargo.toml`).
+const PARITY: &str = "sparkgen-python/workspace-parity";
 
 /// The virtual environment of the Python tests, relative to the workspace root.
 const PYTHON_VENV: &str = "target/python-venv";
@@ -266,8 +272,11 @@ fn python_tests(rest: &[OsString]) -> Result<ExitCode, String> {
             os("--locked"),
             os("-p"),
             os("sparkgen"),
-            os("--bin"),
-            os("sparkgen"),
+            os("-p"),
+            os("sparkgen-python"),
+            os("--bins"),
+            os("--features"),
+            os(PARITY),
         ],
         &root,
         &[],
@@ -284,7 +293,7 @@ fn python_tests(rest: &[OsString]) -> Result<ExitCode, String> {
     }
     let python = venv.join("bin/python");
     let profile = std::env::var("SPARKGEN_PYTHON_PROFILE").unwrap_or_else(|_| "dev".into());
-    let maturin_args = OsString::from(format!("--profile {profile}"));
+    let maturin_args = OsString::from(format!("--profile {profile} --features workspace-parity"));
     let package = OsString::from(format!("./{PYTHON_PACKAGE}[test]"));
     run(
         &python,
