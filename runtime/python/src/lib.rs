@@ -15,6 +15,7 @@
 //! - [`errors`]: the exception classes, one per class of the library's errors.
 
 pub mod arrays;
+pub mod ensemble;
 pub mod errors;
 pub mod methods;
 pub mod problem;

@@ -3,18 +3,18 @@
 //! ensemble`), with the GIL released while it integrates.
 
 use crate::arrays::{self, Floats};
+use crate::ensemble::{self, Member};
 use crate::errors::{self, IntegrationError};
 use crate::problem::Problem;
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sparkgen::cli::choice;
-use sparkgen::cli::ensemble::run_block;
 use sparkgen::cli::problem_files;
 use sparkgen::cli::run::{Run, RunSpec};
 use sparkgen::cli::trajectory::{Keep, Memory};
 use sparkgen::cli::{CliError, Summary};
-use sparkgen::ensemble::{Ensemble, EnsembleOptions};
+use sparkgen::diagnostics::maximum;
 use sparkgen::problem_file::{DegenerateMethod, LagrangianMethod, ProblemFile};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -84,26 +84,11 @@ pub fn solve(
                 .transpose()?;
             let initial = ensemble_states(&problem.file, &q0, p0.as_ref())?;
             let start = Instant::now();
-            let ensemble = EnsembleOptions {
-                threads,
-                trajectories: None,
-            };
-            let members = initial.len();
-            let result = py
-                .detach(|| {
-                    run_block(
-                        &problem.file,
-                        &subject,
-                        &spec,
-                        &initial,
-                        0..members,
-                        &ensemble,
-                        &|_| {},
-                    )
-                })
+            let members = py
+                .detach(|| ensemble::run(&problem.file, &subject, &spec, &initial, threads))
                 .map_err(errors::raise)?;
             let wall_seconds = start.elapsed().as_secs_f64();
-            EnsembleSolution::of(py, &result, &spec, wall_seconds, threads)
+            EnsembleSolution::of(py, &members, &spec, wall_seconds, threads)
         }
         q0 => {
             let file = match (q0, p0) {
@@ -298,50 +283,53 @@ pub struct EnsembleSolution {
 }
 
 impl EnsembleSolution {
-    /// The solution of `ensemble`; raises `IntegrationError` carrying it when a member failed.
+    /// The solution of the ensemble's `members`; raises `IntegrationError` carrying it when a
+    /// member failed.
     fn of(
         py: Python<'_>,
-        ensemble: &Ensemble,
+        members: &[Member],
         spec: &RunSpec,
         wall_seconds: f64,
         threads: Option<NonZeroUsize>,
     ) -> PyResult<Py<PyAny>> {
-        let records = ensemble.records();
-        let d = records.dimension;
-        let rows: Vec<_> = records.iter().collect();
-        let q: Vec<f64> = rows.iter().flat_map(|r| r.q.iter().copied()).collect();
-        let p: Vec<f64> = rows.iter().flat_map(|r| r.p.iter().copied()).collect();
-        let column = |f: &dyn Fn(&sparkgen::ensemble::Record<'_>) -> f64| {
-            PyArray1::from_vec(py, rows.iter().map(f).collect()).unbind()
+        let d = members.first().map_or(0, |m| m.q.len());
+        let q: Vec<f64> = members.iter().flat_map(|m| m.q.iter().copied()).collect();
+        let p: Vec<f64> = members.iter().flat_map(|m| m.p.iter().copied()).collect();
+        let column = |f: &dyn Fn(&Member) -> f64| {
+            PyArray1::from_vec(py, members.iter().map(f).collect()).unbind()
         };
-        let has_energy = rows.iter().any(|r| r.max_energy_error.is_some());
-        let failures: Vec<(usize, &str)> = rows
+        let has_energy = members.iter().any(|m| m.max_energy_error.is_some());
+        let failures: Vec<(usize, &str)> = members
             .iter()
-            .filter_map(|r| r.failure.map(|f| (r.index, f)))
+            .enumerate()
+            .filter_map(|(k, m)| m.error.as_deref().map(|e| (k, e)))
             .collect();
         let (family, stages) = spec.method.family_and_stages();
+        let steps: usize = members.iter().map(|m| m.steps).sum();
         let summary = serde_json::json!({
             "method": family,
             "stages": stages,
             "h": spec.h,
             "steps": spec.steps,
-            "members": rows.len(),
+            "members": members.len(),
             "failed": failures.len(),
-            "threads": threads.map_or_else(rayon_threads, NonZeroUsize::get),
-            "max_constraint_residual": records.max_constraint(),
-            "max_energy_error": records.max_energy_error(),
-            "particle_steps_per_second": records.steps() as f64 / wall_seconds,
+            "threads": threads.map_or_else(rayon::current_num_threads, NonZeroUsize::get),
+            "max_constraint_residual": maximum(members.iter().map(|m| m.max_constraint_residual)),
+            "max_energy_error": has_energy.then(|| {
+                maximum(members.iter().filter_map(|m| m.max_energy_error))
+            }),
+            "particle_steps_per_second": steps as f64 / wall_seconds,
             "wall_seconds": wall_seconds,
         });
         let solution = EnsembleSolution {
-            t: column(&|r| r.t),
-            q: arrays::rows_of(py, rows.len(), q, d)?.unbind(),
-            p: arrays::rows_of(py, rows.len(), p, d)?.unbind(),
-            steps: rows.iter().map(|r| r.steps).collect(),
-            errors: rows.iter().map(|r| r.failure.map(str::to_owned)).collect(),
-            max_constraint_residual: column(&|r| r.max_constraint.unwrap_or(f64::NAN)),
+            t: column(&|m| m.t),
+            q: arrays::rows_of(py, members.len(), q, d)?.unbind(),
+            p: arrays::rows_of(py, members.len(), p, d)?.unbind(),
+            steps: members.iter().map(|m| m.steps).collect(),
+            errors: members.iter().map(|m| m.error.clone()).collect(),
+            max_constraint_residual: column(&|m| m.max_constraint_residual),
             max_energy_error: has_energy
-                .then(|| column(&|r| r.max_energy_error.unwrap_or(f64::NAN))),
+                .then(|| column(&|m| m.max_energy_error.unwrap_or(f64::NAN))),
             summary: json(py, &summary)?.cast_into::<PyDict>()?.unbind(),
         };
         let solution = Py::new(py, solution)?.into_any();
@@ -351,7 +339,7 @@ impl EnsembleSolution {
                 let message = format!(
                     "{} of {} members failed; member {member}: {error}",
                     failures.len(),
-                    rows.len()
+                    members.len()
                 );
                 Err(failed(py, message, solution))
             }
@@ -373,11 +361,6 @@ fn repr(name: &str, summary: &Py<PyDict>, py: Python<'_>) -> String {
         "{name}({})",
         summary.map_or_else(|_| String::new(), |r| r.to_string())
     )
-}
-
-/// Rayon's default number of threads.
-fn rayon_threads() -> usize {
-    rayon::current_num_threads()
 }
 
 /// `IntegrationError(message)` with the attribute `solution`.

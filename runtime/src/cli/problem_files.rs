@@ -1,26 +1,27 @@
 //! `--problem-file FILE.toml`: a problem written as expressions ([`crate::problem_file`]), run
-//! on the interpreter path (the symbolic engine's tapes, no compilation).
+//! on the interpreter path (the symbolic engine's tapes, no compilation) by the same generated
+//! steppers as the built-in problems.
 //!
-//! Degenerate Lagrangian files of any `D` run their degenerate-Lagrangian methods and, through
-//! the views [`DaeView`] ([`DaeForm`]), the implicit- and Hamiltonian-DAE methods on the
-//! run-time engine ([`crate::engine`], [`Path::Engine`]): one path whatever `D`, so a single run
-//! and an ensemble member ([`Prepared`]) from the same state agree bit for bit (on a file, the
-//! tapes' evaluation costs what the step costs, and the engine steps as fast as a compiled
-//! stepper would). Holonomic files of a shape `(D, M)` with a compiled instantiation share the
-//! one of the built-in system of that shape ([`OrFile::File`], shapes [`HOLONOMIC_SHAPES`]);
-//! those of any other shape run the Lobatto IIIA–IIIB RATTLE methods, RATTLE and SHAKE on
-//! run-time sized storage ([`crate::holonomic::run_sized_into`], with the holonomic checks and
-//! the initial projection of the compiled path). Lagrangian files of any `D` run the
-//! implicit-DAE methods on their Euler–Lagrange equations (no constraint, `M = 0`). `verify`
-//! checks a degenerate Lagrangian file of `D = 2` against a reference computed by the compiled
-//! steppers on the file's tapes ([`degenerate_view`], [`super::builtin::Builtin::File`]).
+//! The compiled steppers need the number of unknowns as a const, so each dimension is an
+//! instantiation: degenerate Lagrangian files with `D = 2` share the instantiation of the
+//! built-in problems ([`Builtin::File`]), holonomic files the one of the built-in system of
+//! their shape `(D, M)` ([`OrFile::File`], shapes [`HOLONOMIC_SHAPES`]). Degenerate Lagrangian
+//! files of any other `D` run their degenerate-Lagrangian methods and, through the views
+//! [`DaeView`] ([`DaeForm`]), the implicit- and Hamiltonian-DAE methods on the
+//! run-time engine ([`crate::engine`], [`Path::Engine`]) through the same driver, and so do
+//! holonomic files of
+//! any other shape with the Lobatto IIIA–IIIB RATTLE methods, RATTLE and SHAKE on run-time sized
+//! storage ([`crate::holonomic::run_sized_into`], with the holonomic checks and the initial
+//! projection of the compiled path), and Lagrangian files
+//! of any `D` with the implicit-DAE methods on their Euler–Lagrange equations (no constraint,
+//! `M = 0`).
 
-use super::builtin::OrFile;
+use super::builtin::{Builtin, OrFile};
 use super::choice::{Choice, Holonomic, Kind};
 use super::error::CliError;
 use super::params::Params;
 use super::registry::{DIMENSION, HOLONOMIC_SHAPES, HolonomicDispatch, Shape};
-use super::run::{Path, Run, RunSpec, Subject, holonomic, observed_slices, wrong_kind};
+use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, observed_slices, wrong_kind};
 use crate::engine::{DaeForm, DaeView, Engine, Kernels, Stepping, Work, holonomic_residuals};
 use crate::error::IntegrateError;
 use crate::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
@@ -91,8 +92,8 @@ pub fn subject(file: &ProblemFile, name: String) -> Subject {
     }
 }
 
-/// The degenerate Lagrangian of `file` as the dispatch's problem type (`verify`'s reference
-/// run); an error unless it has D = 2 coordinates.
+/// The degenerate Lagrangian of `file` as the dispatch's problem type (`verify`, and `run` with
+/// D = 2); an error unless it has D = 2 coordinates.
 pub fn degenerate_view<'a>(
     file: &'a ProblemFile,
     subject: &Subject,
@@ -111,11 +112,11 @@ pub fn degenerate_view<'a>(
     })
 }
 
-/// Whether `file` runs on the run-time engine: a degenerate Lagrangian, or a holonomic system of
-/// a shape `(D, M)` without a compiled instantiation.
+/// Whether `file` runs on the run-time engine: a degenerate Lagrangian with D ≠ 2, or a
+/// holonomic system of a shape `(D, M)` without a compiled instantiation.
 pub fn on_engine(file: &ProblemFile) -> bool {
     match file {
-        ProblemFile::DegenerateLagrangian(_) => true,
+        ProblemFile::DegenerateLagrangian(f) => f.dimension() != DIMENSION,
         ProblemFile::Holonomic(f) => !HOLONOMIC_SHAPES.contains(&(f.dimension(), f.constraints())),
         ProblemFile::Lagrangian(_) => true,
     }
@@ -124,7 +125,14 @@ pub fn on_engine(file: &ProblemFile) -> bool {
 /// Runs the method of `spec` on the problem of `file` from the file's initial data.
 pub fn run(file: &ProblemFile, subject: &Subject, spec: &RunSpec) -> Result<Run, CliError> {
     match file {
-        ProblemFile::DegenerateLagrangian(f) => degenerate_on_engine(f, subject, spec),
+        ProblemFile::DegenerateLagrangian(f) if f.dimension() != DIMENSION => {
+            degenerate_on_engine(f, subject, spec)
+        }
+        ProblemFile::DegenerateLagrangian(_) => {
+            let view = degenerate_view(file, subject)?;
+            let (q0, p0) = view.initial();
+            degenerate(&Builtin::File(view), subject, q0, p0, spec)
+        }
         ProblemFile::Holonomic(f) => match (file.dimension(), f.constraints()) {
             (2, 1) => holonomic_file::<Pendulum, 2, 1>(f, subject, spec),
             (3, 1) => holonomic_file::<SphericalPendulum, 3, 1>(f, subject, spec),

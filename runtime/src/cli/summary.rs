@@ -25,10 +25,8 @@ pub struct Summary {
     pub steps_requested: usize,
     /// Final time reached.
     pub t_final: f64,
-    /// Which code evaluated the problem: `compiled` (a built-in problem, derived Rust),
-    /// `interpreted` (a holonomic `--problem-file` of a built-in shape: its tapes stepped by a
-    /// compiled stepper) or `engine` (every other `--problem-file`: its tapes stepped by the
-    /// run-time engine).
+    /// Which code evaluated the problem: `compiled` (a built-in problem, derived Rust) or
+    /// `interpreted` (a `--problem-file`, the symbolic engine's tapes).
     pub path: &'static str,
     /// What `max_constraint_residual` measures.
     pub constraint: &'static str,
