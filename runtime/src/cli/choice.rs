@@ -169,10 +169,20 @@ pub fn methods(kind: Kind) -> Vec<(Choice, usize)> {
 
 /// Case, `-`, `_` and spaces ignored.
 pub fn normalize(name: &str) -> String {
+    normalized(name).collect()
+}
+
+/// The characters of `name` as [`normalize`] keeps them.
+fn normalized(name: &str) -> impl Iterator<Item = char> + '_ {
     name.chars()
         .filter(|c| !matches!(c, '-' | '_' | ' '))
         .flat_map(char::to_lowercase)
-        .collect()
+}
+
+/// Whether `name` normalizes to `wanted` (already normalized), without allocating: a method is
+/// looked up among the whole catalogue at every run.
+fn is_named(name: &str, wanted: &str) -> bool {
+    normalized(name).eq(wanted.chars())
 }
 
 /// The method `name` (a family, or a stepper type name such as `SlrkLobattoIIIE3`) with
@@ -218,7 +228,7 @@ pub fn resolve(kind: Kind, name: Option<&str>, stages: Option<usize>) -> Result<
             let wanted = normalize(name.unwrap_or("Rattle"));
             let Some(method) = Holonomic::ALL
                 .into_iter()
-                .find(|h| normalize(h.name()) == wanted)
+                .find(|h| is_named(h.name(), &wanted))
             else {
                 return generated(HOLONOMIC_STEPPERS, &wanted, stages)
                     .ok_or_else(|| unknown(kind, name))?
@@ -243,7 +253,7 @@ fn generated(
     wanted: &str,
     stages: Option<usize>,
 ) -> Option<Result<&'static StepperInfo, CliError>> {
-    if let Some(info) = table.iter().find(|s| normalize(s.name) == wanted) {
+    if let Some(info) = table.iter().find(|s| is_named(s.name, wanted)) {
         return Some(match stages {
             Some(s) if s != info.stages => Err(CliError::InvalidValue {
                 what: "--stages",
@@ -253,9 +263,10 @@ fn generated(
             _ => Ok(info),
         });
     }
-    let family = families(table)
-        .into_iter()
-        .find(|f| normalize(f) == wanted)?;
+    let family = table
+        .iter()
+        .map(|s| s.family)
+        .find(|f| is_named(f, wanted))?;
     let members = || table.iter().filter(move |s| s.family == family);
     let stages = match stages {
         Some(s) => s,
