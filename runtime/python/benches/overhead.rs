@@ -10,7 +10,7 @@ use divan::Bencher;
 use pyo3::prelude::*;
 use sparkgen::cli::choice;
 use sparkgen::cli::problem_files;
-use sparkgen::cli::run::{RunSpec, Subject};
+use sparkgen::cli::run::RunSpec;
 use sparkgen::cli::trajectory::{Keep, Memory};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -41,7 +41,6 @@ fn main() {
 #[divan::bench]
 fn rust(bencher: Bencher) {
     let (file, subject) = problem_files::load(&problem_file(), &[]).expect("the shipped file");
-    let subject = Subject { ..subject };
     let method = choice::resolve(subject.kind, Some("VprkGauss"), Some(3)).expect("a method");
     let spec = RunSpec {
         keep: Keep {
