@@ -18,25 +18,15 @@ use sparkgen::holonomic::distance::{
 use sparkgen::holonomic::problems::{Chain3, Chain5};
 use sparkgen::holonomic::{MultiplierNewton, RattleStepper, Tolerances};
 use sparkgen::problem::Vector;
+#[path = "support/chain_shape.rs"]
+mod chain_shape;
+use chain_shape::links;
 
 const H: f64 = 2e-3;
 
 /// Steps per sample for an `n`-link chain.
 fn steps_for(n: usize) -> usize {
     (25_600 / n).max(1)
-}
-
-/// Link angles and rates of the initial shape: a smooth bend, the last link turning.
-fn links(n: usize) -> Vec<(f64, f64)> {
-    (0..n)
-        .map(|k| {
-            let s = (k as f64 + 0.5) / n as f64;
-            (
-                0.5 * (std::f64::consts::PI * s).sin(),
-                if k + 1 == n { 0.5 } else { 0.0 },
-            )
-        })
-        .collect()
 }
 
 fn chain(n: usize) -> (DistanceConstraints<Gravity>, DVector<f64>, DVector<f64>) {
