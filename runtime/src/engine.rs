@@ -30,7 +30,7 @@ pub use stepping::Stepping;
 pub use system::{Scratch, StageEquations};
 pub use views::{DaeForm, DaeView};
 
-use crate::layout::{Dims, Layout};
+use crate::layout::{Dims, Layout, Nodes};
 use crate::stage::MultiplierUpdate;
 use program::{Partials, Program, Section};
 use sparkgen_description::structure::{MethodError, ProblemKind};
@@ -96,6 +96,7 @@ pub struct Engine {
     kind: ProblemKind,
     order: usize,
     nodes: Vec<f64>,
+    projective_nodes: Vec<f64>,
     unknowns: Layout,
     residuals: Layout,
     rank_deficient: bool,
@@ -140,6 +141,7 @@ impl Engine {
             kind: method.problem,
             order: method.order,
             nodes: exact.nodes.iter().map(Scalar::to_f64).collect(),
+            projective_nodes: exact.projective_nodes.iter().map(Scalar::to_f64).collect(),
             unknowns,
             residuals,
             rank_deficient: method.rank_deficient,
@@ -163,9 +165,12 @@ impl Engine {
         self.order
     }
 
-    /// Nodes `c_i` of the velocity stages.
-    pub fn nodes(&self) -> &[f64] {
-        &self.nodes
+    /// The nodes of the internal stages (`c_i`) or of the projective ones (`c̃_j`).
+    pub fn nodes(&self, at: Nodes) -> &[f64] {
+        match at {
+            Nodes::Internal => &self.nodes,
+            Nodes::Projective => &self.projective_nodes,
+        }
     }
 
     /// The widths the engine was compiled for.

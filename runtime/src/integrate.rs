@@ -7,8 +7,15 @@
 //! through `(q_{n−1}, v_{n−1})` and `(q_n, v_n)`, where `v` is the velocity the problem kind
 //! gives ([`Access::velocity`]: `Ω(q) v = −∇H(q)` for a degenerate Lagrangian, `Ω = J − Jᵀ`;
 //! the guess `v̄(q, p)` of an implicit DAE); start-up rule: at the first step `V_i = v(q_0)`.
-//! Other unknowns start from the previous step's values (zero at the first step). Methods that
-//! carry a multiplier ([`StageMethod::MULTIPLIER`]) read `λ_n`, starting from the `λ_0`
+//! Stage increments `Y_i = (Q_i − q_n)/h` from the same cubic, `(q̂(t_n + c_i h) − q_n)/h`
+//! (`c_i v(q_0)` at the first step). Where the kind gives a momentum rate
+//! ([`Access::momentum_rate`]: holonomic systems and Hamiltonian DAEs, `ṗ` with the multiplier
+//! `λ(q, p)` that holds the constraint), stage momenta and momentum increments come from the
+//! cubic through `(p_{n−1}, ṗ_{n−1})` and `(p_n, ṗ_n)` (`p_n + c_i h ṗ_n` at the first step),
+//! and the multiplier stages `Λ_i` from `λ` extrapolated linearly. A block at the projective
+//! stages takes their nodes `c̃_j` in place of `c_i` ([`crate::layout::Nodes`]). Other unknowns
+//! start from the previous step's values (zero at the first step). Methods that carry a
+//! multiplier ([`StageMethod::MULTIPLIER`]) read `λ_n`, starting from the `λ_0`
 //! consistent with the initial data ([`Access::initial_multiplier`]: 0 for a degenerate
 //! Lagrangian), and hand `λ_{n+1}` to the observer with the state. The loop itself allocates
 //! nothing; an in-memory [`Record`] preallocates up to [`crate::solution::PREALLOCATED_POINTS`]
@@ -186,6 +193,13 @@ pub(crate) fn hermite_value(
     }
 }
 
+/// The increment `(y − y_n)/h` of the extrapolated value `y` in `out`.
+fn increment(out: &mut [f64], y_n: &[f64], h: f64) {
+    for (o, y) in out.iter_mut().zip(y_n) {
+        *o = (*o - y) / h;
+    }
+}
+
 /// `max_k |v_k|`.
 fn amax(v: &[f64]) -> f64 {
     v.iter().fold(0.0f64, |a, b| a.max(b.abs()))
@@ -290,7 +304,12 @@ impl<E: StepEquations> Driver<E> {
         let layout = self.equations.unknowns();
         for (b, block) in layout.blocks.iter().enumerate() {
             for i in 0..block.stages {
-                let c = self.equations.nodes().get(i).copied().unwrap_or(0.5);
+                let c = self
+                    .equations
+                    .nodes(block.nodes)
+                    .get(i)
+                    .copied()
+                    .unwrap_or(0.5);
                 let o = layout.offset(b, i, dims);
                 let guess = &mut x[o..o + dims.of(block.width)];
                 match block.role {
@@ -298,6 +317,24 @@ impl<E: StepEquations> Driver<E> {
                         hermite_velocity((v.q_prev, v.v_prev), (q, v.velocity), h, c, guess);
                     }
                     Role::Velocity => guess.copy_from_slice(v.velocity),
+                    Role::PositionIncrement if self.started => {
+                        hermite_value((v.q_prev, v.v_prev), (q, v.velocity), h, c, guess);
+                        increment(guess, q, h);
+                    }
+                    Role::PositionIncrement => {
+                        for (g, vk) in guess.iter_mut().zip(v.velocity.iter()) {
+                            *g = c * vk;
+                        }
+                    }
+                    Role::MomentumIncrement if hermite => {
+                        hermite_value((v.p_prev, v.p_dot_prev), (p, v.p_dot), h, c, guess);
+                        increment(guess, p, h);
+                    }
+                    Role::MomentumIncrement if rated => {
+                        for (g, r) in guess.iter_mut().zip(v.p_dot.iter()) {
+                            *g = c * r;
+                        }
+                    }
                     Role::Momentum if hermite => {
                         hermite_value((v.p_prev, v.p_dot_prev), (p, v.p_dot), h, c, guess);
                     }
@@ -306,14 +343,20 @@ impl<E: StepEquations> Driver<E> {
                             *g = p + c * h * r;
                         }
                     }
-                    Role::Multiplier if hermite => {
+                    Role::Multiplier if hermite && guess.len() == v.rate_lambda.len() => {
                         let last = v.rate_lambda.iter().zip(v.rate_lambda_prev.iter());
                         for (g, (l, l_prev)) in guess.iter_mut().zip(last) {
                             *g = l + (l - l_prev) * c;
                         }
                     }
-                    Role::Multiplier if rated => guess.copy_from_slice(v.rate_lambda),
-                    _ => {}
+                    Role::Multiplier if rated && guess.len() == v.rate_lambda.len() => {
+                        guess.copy_from_slice(v.rate_lambda);
+                    }
+                    Role::Momentum
+                    | Role::MomentumIncrement
+                    | Role::Multiplier
+                    | Role::Correction
+                    | Role::Residual => {}
                 }
             }
         }

@@ -5,8 +5,8 @@ use crate::jacobian::{Atom, Derivative, HPoly, Jacobian, Var, jacobian};
 use crate::literal::{f64_tokens, int};
 use crate::scalar::Scalar;
 use crate::structure::{
-    AtomKind, Block, Coef, Expr, Input, Kernel, Method, MethodError, ProblemKind, Role, Row, Shift,
-    Term, Width,
+    AtomKind, Block, Coef, Expr, Input, Kernel, Method, MethodError, Nodes, ProblemKind, Role, Row,
+    Shift, Term, Width,
 };
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -39,6 +39,13 @@ pub fn stepper_as<C: Scalar>(
     let name = &method.name;
     let order = int(method.order);
     let nodes = method.nodes.iter().map(|c| f64_tokens(c.to_f64()));
+    let projective_nodes = (!method.projective_nodes.is_empty()).then(|| {
+        let nodes = method
+            .projective_nodes
+            .iter()
+            .map(|c| f64_tokens(c.to_f64()));
+        quote!(const PROJECTIVE_NODES: &'static [f64] = &[#(#nodes),*];)
+    });
     let unknowns = layout(&method.blocks, core);
     let residuals = layout(&method.rows_layout, core);
     let dims = dims_expr(method.problem, core);
@@ -129,6 +136,7 @@ pub fn stepper_as<C: Scalar>(
             const NAME: &'static str = #name;
             const ORDER: usize = #order;
             const NODES: &'static [f64] = &[#(#nodes),*];
+            #projective_nodes
             const UNKNOWNS: #core::layout::Layout = Self::UNKNOWN_LAYOUT;
             const RESIDUALS: #core::layout::Layout = Self::RESIDUAL_LAYOUT;
             const DIMS: #core::layout::Dims = #dims;
@@ -283,16 +291,24 @@ fn layout(blocks: &[Block], core: &TokenStream) -> TokenStream {
             Role::Velocity => quote!(Velocity),
             Role::Momentum => quote!(Momentum),
             Role::Multiplier => quote!(Multiplier),
+            Role::PositionIncrement => quote!(PositionIncrement),
+            Role::MomentumIncrement => quote!(MomentumIncrement),
+            Role::Correction => quote!(Correction),
         };
         let width = match b.width {
             Width::Coordinates => quote!(Coordinates),
             Width::Constraints => quote!(Constraints),
+        };
+        let nodes = match b.nodes {
+            Nodes::Internal => quote!(Internal),
+            Nodes::Projective => quote!(Projective),
         };
         quote!(#core::layout::Block {
             name: #name,
             stages: #stages,
             role: #core::layout::Role::#role,
             width: #core::layout::Width::#width,
+            nodes: #core::layout::Nodes::#nodes,
         })
     });
     quote!(#core::layout::Layout::new(&[#(#items),*]))

@@ -56,8 +56,8 @@
 use crate::facts::{Facts, Multiplier};
 use crate::scalar::Slot;
 use crate::structure::{
-    Block, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Shift, Term, Width,
-    block, minus,
+    Block, Coef, DaeFunction, Expr, Input, Kernel, Method, Nodes, ProblemKind, Role, Shift, Term,
+    Width, block, minus,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -765,7 +765,7 @@ pub fn build<C: Slot>(
         position: add(list, &format!("Y{suffix}"), n, roles[0], Width::Coordinates),
         momentum: add(list, &format!("Z{suffix}"), n, roles[1], Width::Coordinates),
     };
-    let stage_roles = [Role::Velocity, Role::Momentum];
+    let stage_roles = [Role::PositionIncrement, Role::MomentumIncrement];
     let unknowns = Unknowns {
         velocities: vspark.then(|| add(&mut blocks, "V", s, Role::Velocity, Width::Coordinates)),
         // On a Hamiltonian DAE, v and f depend on the internal stage values, which are
@@ -786,8 +786,12 @@ pub fn build<C: Slot>(
             },
             Width::Constraints,
         ),
-        mu: null.map(|_| add(&mut blocks, "Mu", 1, Role::Multiplier, momentum_width)),
+        mu: null.map(|_| add(&mut blocks, "Mu", 1, Role::Correction, momentum_width)),
     };
+    let at_projective = unknowns.projective.map(|y| [y.position, y.momentum]);
+    for b in at_projective.into_iter().flatten().chain([unknowns.lambda]) {
+        blocks[b].nodes = Nodes::Projective;
+    }
     let rho = slots.delta.len();
     let residual = [Role::Residual; 2];
     let residuals = Residuals {
@@ -839,11 +843,8 @@ pub fn build<C: Slot>(
             pair: header.pair,
             s,
             order: header.order,
-            nodes: if vspark || hdae {
-                slots.c.clone()
-            } else {
-                slots.c_lambda.clone()
-            },
+            nodes: slots.c.clone(),
+            projective_nodes: slots.c_lambda.clone(),
             blocks,
             rows_layout,
             values: Vec::new(),

@@ -297,10 +297,29 @@ pub enum Role {
     Velocity,
     /// Stage momenta, guessed by extrapolation.
     Momentum,
-    /// Lagrange multipliers, guessed from the previous step.
+    /// Lagrange multipliers, guessed from the multiplier that holds the constraint at the step's
+    /// start where the problem kind gives one, else from the previous step.
     Multiplier,
+    /// Stage position increments `Y_i = (Q_i − q_n)/h`, guessed from the extrapolated position.
+    PositionIncrement,
+    /// Stage momentum increments `Z_i = (P_i − p_n)/h`, guessed from the extrapolated momentum.
+    MomentumIncrement,
+    /// Multipliers of a correction that vanishes on the exact solution (`μ` of the null-vector
+    /// relaxation, the multipliers of a projection onto the secondary constraint), guessed from
+    /// the previous step.
+    Correction,
     /// Residual rows.
     Residual,
+}
+
+/// The stages whose nodes a block's vectors sit at, which places their initial guess in time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Nodes {
+    /// The internal stages, at `c_i` ([`Method::nodes`]).
+    #[default]
+    Internal,
+    /// The projective stages, at `c̃_j` ([`Method::projective_nodes`]).
+    Projective,
 }
 
 /// An unknown (or residual) block: `stages` consecutive vectors of one width.
@@ -314,6 +333,18 @@ pub struct Block {
     pub role: Role,
     /// The width of its vectors.
     pub width: Width,
+    /// The stages its vectors sit at.
+    pub nodes: Nodes,
+}
+
+impl Block {
+    /// The same block at the projective stages.
+    pub fn projective(self) -> Block {
+        Block {
+            nodes: Nodes::Projective,
+            ..self
+        }
+    }
 }
 
 /// A residual row block: `value = 0` at position `(block, stage)` of the residual layout.
@@ -345,8 +376,10 @@ pub struct Method<C> {
     pub s: usize,
     /// Classical order.
     pub order: usize,
-    /// Nodes `c_i` of the velocity stages.
+    /// Nodes `c_i` of the internal stages.
     pub nodes: Vec<C>,
+    /// Nodes `c̃_j` of the projective stages (empty where no block sits at them).
+    pub projective_nodes: Vec<C>,
     /// Unknown blocks (the unknown layout).
     pub blocks: Vec<Block>,
     /// Residual row blocks (the residual layout; same total size).
@@ -434,6 +467,7 @@ impl<C> Method<C> {
             s: self.s,
             order: self.order,
             nodes: self.nodes.iter().map(&f).collect(),
+            projective_nodes: self.projective_nodes.iter().map(&f).collect(),
             blocks: self.blocks.clone(),
             rows_layout: self.rows_layout.clone(),
             values: self
@@ -478,6 +512,7 @@ impl<C: Slot> Method<C> {
             s,
             order,
             nodes,
+            projective_nodes,
             blocks,
             rows_layout,
             values,
@@ -490,7 +525,12 @@ impl<C: Slot> Method<C> {
             same_equations_as: _,
             declared: _,
         } = self;
-        (multiplier, rank_deficient) == (&other.multiplier, &other.rank_deficient)
+        (multiplier, rank_deficient, projective_nodes)
+            == (
+                &other.multiplier,
+                &other.rank_deficient,
+                &other.projective_nodes,
+            )
             && (
                 problem,
                 pair,
@@ -678,6 +718,7 @@ pub fn block(name: &str, stages: usize, role: Role, width: Width) -> Block {
         stages,
         role,
         width,
+        nodes: Nodes::Internal,
     }
 }
 

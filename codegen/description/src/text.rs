@@ -25,6 +25,10 @@
 //! end
 //! ```
 //!
+//! A block at the projective stages ends in `projective` (`unknown Ytilde 2 PositionIncrement
+//! Coordinates projective`), and the nodes of those stages follow the internal ones as
+//! `projective_nodes #k …`.
+//!
 //! A linear value is a sum of terms `± [#k] [h|h^n] t`: `#k` is entry k of the method's
 //! coefficient table (signed; a bare `+` or `−` is the coefficient ±1), `t` an input (`q_n`,
 //! `p_n`, `λ_n`), an unknown `Block[stage]` (stages from 1) or an earlier value by name. A
@@ -71,8 +75,8 @@ use crate::facts::{Class, Energy, Facts, LongRun, Multiplier, Pin, Recommendatio
 use crate::scalar::Coefficient;
 use crate::spark::{BuildError, Declaration, Header, NullMultiplier, Slots, Structure, build};
 use crate::structure::{
-    Block, Coef, DaeFunction, Expr, Input, Kernel, Method, ProblemKind, Role, Row, Shift, Term,
-    Value, Width,
+    Block, Coef, DaeFunction, Expr, Input, Kernel, Method, Nodes, ProblemKind, Role, Row, Shift,
+    Term, Value, Width,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -179,10 +183,13 @@ const PROBLEMS: [(&str, ProblemKind); 4] = [
     ("HamiltonianDae", ProblemKind::HamiltonianDae),
 ];
 
-const ROLES: [(&str, Role); 4] = [
+const ROLES: [(&str, Role); 7] = [
     ("Velocity", Role::Velocity),
     ("Momentum", Role::Momentum),
     ("Multiplier", Role::Multiplier),
+    ("PositionIncrement", Role::PositionIncrement),
+    ("MomentumIncrement", Role::MomentumIncrement),
+    ("Correction", Role::Correction),
     ("Residual", Role::Residual),
 ];
 
@@ -332,11 +339,15 @@ fn write_expanded<'a>(m: &'a Method<Coefficient>, table: &mut Table<'a>, out: &m
         for b in blocks {
             let _ = writeln!(
                 out,
-                "{keyword} {} {} {} {}",
+                "{keyword} {} {} {} {}{}",
                 b.name,
                 b.stages,
                 name_of(&ROLES, b.role),
-                name_of(&WIDTHS, b.width)
+                name_of(&WIDTHS, b.width),
+                match b.nodes {
+                    Nodes::Internal => "",
+                    Nodes::Projective => " projective",
+                }
             );
         }
     }
@@ -346,6 +357,14 @@ fn write_expanded<'a>(m: &'a Method<Coefficient>, table: &mut Table<'a>, out: &m
         .map(|c| format!("#{}", table.index(c)))
         .collect();
     let _ = writeln!(out, "nodes {}", nodes.join(" "));
+    if !m.projective_nodes.is_empty() {
+        let nodes: Vec<String> = m
+            .projective_nodes
+            .iter()
+            .map(|c| format!("#{}", table.index(c)))
+            .collect();
+        let _ = writeln!(out, "projective_nodes {}", nodes.join(" "));
+    }
     for v in &m.values {
         let rhs = match &v.expr {
             Expr::Kernel(kernel, args) => {
@@ -783,13 +802,26 @@ impl Scope<'_> {
 
 fn block_line(line: usize, rest: &str) -> Result<Block, ReadError> {
     match rest.split_whitespace().collect::<Vec<_>>()[..] {
-        [name, stages, role, width] => Ok(Block {
+        [name, stages, role, width, ref at @ ..] => Ok(Block {
             name: name.to_owned(),
             stages: number(line, stages, "number of stages")?,
             role: choice(line, &ROLES, role)?,
             width: choice(line, &WIDTHS, width)?,
+            nodes: match at {
+                [] => Nodes::Internal,
+                ["projective"] => Nodes::Projective,
+                _ => {
+                    return Err(error(
+                        line,
+                        "a block is `name stages role width [projective]`",
+                    ));
+                }
+            },
         }),
-        _ => Err(error(line, "a block is `name stages role width`")),
+        _ => Err(error(
+            line,
+            "a block is `name stages role width [projective]`",
+        )),
     }
 }
 
@@ -1011,10 +1043,11 @@ fn read_method(
 }
 
 /// The lines of a method written out in full, which a declared one has none of.
-const EXPANDED: [&str; 7] = [
+const EXPANDED: [&str; 8] = [
     "unknown",
     "residual",
     "nodes",
+    "projective_nodes",
     "value",
     "row",
     "update",
@@ -1099,6 +1132,13 @@ fn read_expanded(
         .split_whitespace()
         .map(|c| scope.coefficient(n, c))
         .collect::<Result<Vec<_>, _>>()?;
+    let projective_nodes = match lines.optional("projective_nodes")? {
+        None => Vec::new(),
+        Some((n, rest)) => rest
+            .split_whitespace()
+            .map(|c| scope.coefficient(n, c))
+            .collect::<Result<Vec<_>, _>>()?,
+    };
     let multiplier = match lines.all("multiplier").next() {
         None => None,
         Some((n, rest)) => {
@@ -1123,6 +1163,7 @@ fn read_expanded(
         s: header.s,
         order: header.order,
         nodes,
+        projective_nodes,
         blocks,
         rows_layout,
         values,

@@ -45,6 +45,7 @@ pub fn rattle_lobatto(s: usize, prec: Precision) -> Result<Method, TableauError>
         s,
         order: 2 * s - 2,
         nodes: pair.q.c.clone(),
+        projective_nodes: Vec::new(),
         blocks: vec![
             block("P", s, Role::Momentum, Width::Coordinates),
             block("Lambda", s, Role::Multiplier, Width::Constraints),

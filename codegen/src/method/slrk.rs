@@ -42,10 +42,11 @@ pub fn slrk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         s,
         order: 2 * s - 2,
         nodes: pair.q.c.clone(),
+        projective_nodes: Vec::new(),
         blocks: vec![
             block("V", s, Role::Velocity, Width::Coordinates),
             block("Lambda", s, Role::Multiplier, Width::Constraints),
-            block("Mu", 1, Role::Multiplier, Width::Constraints),
+            block("Mu", 1, Role::Correction, Width::Constraints),
         ],
         rows_layout: vec![
             block("Phi", s, Role::Residual, Width::Constraints),

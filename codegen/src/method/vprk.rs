@@ -33,7 +33,7 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
     let mut blocks = vec![block("V", s, Role::Velocity, Width::Coordinates)];
     let mut rows_layout = vec![block("P", s, Role::Residual, Width::Coordinates)];
     if null {
-        blocks.push(block("Mu", 1, Role::Multiplier, Width::Coordinates));
+        blocks.push(block("Mu", 1, Role::Correction, Width::Coordinates));
         rows_layout.push(block("Null", 1, Role::Residual, Width::Coordinates));
     }
     let mut m = Method {
@@ -49,6 +49,7 @@ pub fn vprk(kind: PairKind, s: usize, prec: Precision) -> Result<Method, Tableau
         s,
         order: pair.kind.declared(s).order,
         nodes: pair.q.c.clone(),
+        projective_nodes: Vec::new(),
         blocks,
         rows_layout,
         values: Vec::new(),

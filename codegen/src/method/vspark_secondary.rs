@@ -38,6 +38,8 @@ pub(super) struct Coefficients {
     pub(super) g: [Matrix; 2],
     /// Internal weights `b^g` (s).
     pub(super) bg: Vec<Num>,
+    /// Internal nodes `c^g` (s).
+    pub(super) cg: Vec<Num>,
     /// `h`, σ×s.
     pub(super) h: Matrix,
     /// The Lobatto(σ) pair `(lq, lp)`.
@@ -68,6 +70,7 @@ impl Coefficients {
             Coefficients {
                 g: [g.a.clone(), g.a],
                 bg: g.b,
+                cg: g.c,
                 h: lobatto_gauss_coefficients(s, sigma, prec)?.a,
                 pair,
                 omega: gauss_omega_matrix(sigma, prec)?,
@@ -79,6 +82,7 @@ impl Coefficients {
             Coefficients {
                 g: [pair.q.a.clone(), pair.p.a.clone()],
                 bg: pair.q.b.clone(),
+                cg: pair.q.c.clone(),
                 h: pair.p.a.clone(),
                 omega: lobatto_omega_matrix(s, prec)?,
                 d: lobatto_null_vector(s, prec)?,
@@ -170,10 +174,11 @@ fn build_method(
         s,
         order: c.order,
         nodes: lq.c.clone(),
+        projective_nodes: Vec::new(),
         blocks: vec![
             block("V", sigma, Role::Velocity, Width::Coordinates),
             block("Lambda", sigma, Role::Multiplier, Width::Constraints),
-            block("Mu", 1, Role::Multiplier, Width::Constraints),
+            block("Mu", 1, Role::Correction, Width::Constraints),
         ],
         rows_layout: vec![
             block("Phi", sigma, Role::Residual, Width::Constraints),

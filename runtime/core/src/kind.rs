@@ -298,6 +298,23 @@ impl<P: HamiltonianDae<D, M>, const D: usize, const M: usize> Access<P, D> for H
         Ok(())
     }
 
+    /// `ṗ = f(q, p) + g(q, p, λ)` with the multiplier `λ` of the hidden constraint; `false`
+    /// where it has none or the rate is not finite.
+    fn momentum_rate(
+        problem: &P,
+        (q, p): State<'_, D>,
+        p_dot: &mut [f64],
+        lambda: &mut [f64],
+    ) -> bool {
+        let Ok(l) = Self::multiplier(problem, q, p) else {
+            return false;
+        };
+        let rate = problem.force(q, p) + problem.g(q, p, &l);
+        p_dot.copy_from_slice(rate.as_slice());
+        lambda.copy_from_slice(l.as_slice());
+        rate.iter().chain(l.iter()).all(|x| x.is_finite())
+    }
+
     fn constraint_differential(
         problem: &P,
         (q, p): State<'_, D>,

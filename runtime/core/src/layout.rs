@@ -15,8 +15,21 @@ pub enum Role {
     Velocity,
     /// Stage momenta `P_i` at the nodes `c_i`: guessed by Hermite extrapolation.
     Momentum,
-    /// Lagrange multipliers (`Λ_i`, `μ`): guessed from the previous step.
+    /// Lagrange multipliers (`Λ_i`): guessed from the multiplier `λ(q_n, p_n)` that holds the
+    /// constraint at the step's start where the problem kind gives one
+    /// ([`crate::kind::Access::momentum_rate`]), else from the previous step.
     Multiplier,
+    /// Stage position increments `Y_i = (Q_i − q_n)/h` at the nodes `c_i`: guessed from the
+    /// Hermite extrapolation of the position, `(q̂(t_n + c_i h) − q_n)/h`.
+    PositionIncrement,
+    /// Stage momentum increments `Z_i = (P_i − p_n)/h` at the nodes `c_i`: guessed from the
+    /// Hermite extrapolation of the momentum, `(p̂(t_n + c_i h) − p_n)/h`, where the kind gives a
+    /// momentum rate, else from the previous step.
+    MomentumIncrement,
+    /// Multipliers of a correction that vanishes on the exact solution of the continuous problem
+    /// (`μ` of the null-vector relaxation, the multipliers `Λ̃` of a projection onto the
+    /// secondary constraint): guessed from the previous step.
+    Correction,
     /// A block of residual rows.
     Residual,
 }
@@ -63,6 +76,15 @@ impl Dims {
     }
 }
 
+/// The stages whose nodes a block's vectors sit at, which places their initial guess in time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nodes {
+    /// The internal stages, at `c_i` ([`crate::stage::StageMethod::NODES`]).
+    Internal,
+    /// The projective stages, at `c̃_j` ([`crate::stage::StageMethod::PROJECTIVE_NODES`]).
+    Projective,
+}
+
 /// A block of `stages` consecutive vectors of one width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Block {
@@ -74,6 +96,8 @@ pub struct Block {
     pub role: Role,
     /// The width of its vectors.
     pub width: Width,
+    /// The stages its vectors sit at.
+    pub nodes: Nodes,
 }
 
 /// Where an entry of a layout's vector sits, in the method's terms: component `component` of
@@ -284,18 +308,21 @@ mod tests {
             stages: 3,
             role: Role::Velocity,
             width: Width::Coordinates,
+            nodes: Nodes::Internal,
         },
         Block {
             name: "Lambda",
             stages: 3,
             role: Role::Multiplier,
             width: Width::Constraints,
+            nodes: Nodes::Internal,
         },
         Block {
             name: "Mu",
             stages: 1,
             role: Role::Multiplier,
             width: Width::Constraints,
+            nodes: Nodes::Internal,
         },
     ];
     const LAYOUT: Layout = Layout::new(&BLOCKS);

@@ -25,8 +25,11 @@ pub trait StageMethod<P, const D: usize> {
     const NAME: &'static str;
     /// Classical order.
     const ORDER: usize;
-    /// Nodes `c_i` of the velocity stages (for the initial guess).
+    /// Nodes `c_i` of the internal stages (for the initial guess).
     const NODES: &'static [f64];
+    /// Nodes `c̃_j` of the projective stages, where blocks sit at them
+    /// ([`crate::layout::Nodes::Projective`]).
+    const PROJECTIVE_NODES: &'static [f64] = &[];
     /// The unknown vector.
     const UNKNOWNS: Layout;
     /// The residual vector (same length).

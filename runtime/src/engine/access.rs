@@ -388,10 +388,13 @@ pub fn holonomic_residuals<K: Kernels + ?Sized>(
     Some(worst_residuals(terms, amax(q), amax(v)))
 }
 
-/// The momentum rate `ṗ = −∇V(q) − G(q)ᵀλ` of a holonomic system at `(q, p)` into `p_dot`,
-/// with the index-1 multiplier `λ(q, p)` into `lambda`: the second derivative of
-/// `c(q(t)) = 0` along `q̇ = v = M⁻¹p`, `A(q) λ = ∂(G v)/∂q · v − G M⁻¹∇V(q)` with the Gram
-/// matrix `A = G M⁻¹ Gᵀ`. `false` for another kind, a singular `A` or a rate that is not
+/// The momentum rate at `(q, p)` into `p_dot` and the multiplier that holds it into `lambda`:
+/// for a holonomic system `ṗ = −∇V(q) − G(q)ᵀλ` with the index-1 multiplier `λ(q, p)`, the
+/// second derivative of `c(q(t)) = 0` along `q̇ = v = M⁻¹p`,
+/// `A(q) λ = ∂(G v)/∂q · v − G M⁻¹∇V(q)` with the Gram matrix `A = G M⁻¹ Gᵀ`; for a
+/// Hamiltonian DAE `ṗ = f(q, p) + g(q, p, λ)` with the multiplier of the hidden constraint
+/// ([`hidden_multiplier`]), as the compiled [`crate::kind::Access::momentum_rate`]. `false` for
+/// another kind, a singular `A`, a hidden constraint without multiplier or a rate that is not
 /// finite.
 pub(super) fn momentum_rate<K: Kernels + ?Sized>(
     problem: &K,
@@ -401,9 +404,33 @@ pub(super) fn momentum_rate<K: Kernels + ?Sized>(
     lambda: &mut [f64],
     work: &mut Work,
 ) -> bool {
-    if problem.kind() != ProblemKind::Holonomic {
-        return false;
+    match problem.kind() {
+        ProblemKind::Holonomic => holonomic_rate(problem, q, p, p_dot, lambda, work),
+        ProblemKind::HamiltonianDae => {
+            if lambda.is_empty() || hidden_multiplier(problem, q, p, lambda, work).is_err() {
+                return false;
+            }
+            let d = q.len();
+            // `hidden` leaves `v, f, u, g` at the multiplier it returns.
+            let (f, g) = (&work.dae[d..2 * d], &work.dae[3 * d..4 * d]);
+            for ((r, f), g) in p_dot.iter_mut().zip(f).zip(g) {
+                *r = f + g;
+            }
+            p_dot.iter().chain(lambda.iter()).all(|x| x.is_finite())
+        }
+        ProblemKind::DegenerateLagrangian | ProblemKind::ImplicitDae => false,
     }
+}
+
+/// [`momentum_rate`] of a holonomic system.
+fn holonomic_rate<K: Kernels + ?Sized>(
+    problem: &K,
+    q: &[f64],
+    p: &[f64],
+    p_dot: &mut [f64],
+    lambda: &mut [f64],
+    work: &mut Work,
+) -> bool {
     let (d, m) = (q.len(), lambda.len());
     let Work {
         matrix,

@@ -50,8 +50,9 @@ pub trait Kernels {
 
     /// The momentum rate `ṗ` at `(q, p)` into `p_dot` (`D` long) with the multiplier `λ` it
     /// holds into `lambda` (`M` long), from which the stage momenta and multipliers are
-    /// extrapolated; `false` where the problem determines none. By default the index-1
-    /// multiplier of a holonomic system ([`Work`](super::Work)).
+    /// extrapolated; `false` where the problem determines none. By default with the index-1
+    /// multiplier of a holonomic system or the multiplier of the hidden constraint of a
+    /// Hamiltonian DAE ([`Work`](super::Work)).
     fn momentum_rate(
         &self,
         q: &[f64],

@@ -4,7 +4,7 @@
 //! memory is bounded by the catalogue, not by the number of engines built. The same holds for
 //! the weights of carried multipliers.
 
-use sparkgen_core::layout::{Block, Layout, Role, Width};
+use sparkgen_core::layout::{Block, Layout, Nodes, Role, Width};
 use sparkgen_description::structure as description;
 use std::sync::{Mutex, PoisonError};
 
@@ -38,7 +38,17 @@ fn role(r: description::Role) -> Role {
         description::Role::Velocity => Role::Velocity,
         description::Role::Momentum => Role::Momentum,
         description::Role::Multiplier => Role::Multiplier,
+        description::Role::PositionIncrement => Role::PositionIncrement,
+        description::Role::MomentumIncrement => Role::MomentumIncrement,
+        description::Role::Correction => Role::Correction,
         description::Role::Residual => Role::Residual,
+    }
+}
+
+fn nodes(n: description::Nodes) -> Nodes {
+    match n {
+        description::Nodes::Internal => Nodes::Internal,
+        description::Nodes::Projective => Nodes::Projective,
     }
 }
 
@@ -58,6 +68,7 @@ pub(super) fn interned(blocks: &[description::Block]) -> Layout {
                     && k.stages == b.stages
                     && k.role == role(b.role)
                     && k.width == width(b.width)
+                    && k.nodes == nodes(b.nodes)
             })
     };
     let mut seen = SEEN.lock().unwrap_or_else(PoisonError::into_inner);
@@ -82,6 +93,7 @@ pub(super) fn interned(blocks: &[description::Block]) -> Layout {
             stages: b.stages,
             role: role(b.role),
             width: width(b.width),
+            nodes: nodes(b.nodes),
         })
         .collect();
     let list: &'static [Block] = Box::leak(list.into_boxed_slice());

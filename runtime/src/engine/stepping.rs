@@ -5,7 +5,7 @@
 use super::{Engine, EngineError, Kernels, Scratch, StageEquations, Step, Tangent, Work};
 use crate::amplification::{Carrying, Linearised, amplification};
 use crate::integrate::{Inputs, StepEquations};
-use crate::layout::{Dims, Layout};
+use crate::layout::{Dims, Layout, Nodes};
 use crate::solve::Dynamic;
 use crate::stage::MultiplierUpdate;
 use std::cell::RefCell;
@@ -71,8 +71,8 @@ impl<K: Kernels + ?Sized> StepEquations for Stepping<'_, K> {
     fn residuals(&self) -> &Layout {
         self.engine.residuals()
     }
-    fn nodes(&self) -> &[f64] {
-        self.engine.nodes()
+    fn nodes(&self, at: Nodes) -> &[f64] {
+        self.engine.nodes(at)
     }
     fn rank_deficient(&self) -> bool {
         self.engine.rank_deficient()

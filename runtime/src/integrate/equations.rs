@@ -5,7 +5,7 @@
 
 use crate::error::IntegrateError;
 use crate::kind::Access;
-use crate::layout::{Dims, Layout};
+use crate::layout::{Dims, Layout, Nodes};
 use crate::solve::{Dynamic, NonlinearSystem, Space};
 use crate::stage::{MultiplierUpdate, StageMethod, StageSystem, Tangent};
 use nalgebra::SVector;
@@ -47,8 +47,8 @@ pub trait StepEquations {
     fn unknowns(&self) -> &Layout;
     /// The residual vector's layout.
     fn residuals(&self) -> &Layout;
-    /// Nodes `c_i` of the velocity stages.
-    fn nodes(&self) -> &[f64];
+    /// The nodes of the internal or the projective stages.
+    fn nodes(&self, at: Nodes) -> &[f64];
     /// Whether the stage Jacobian is rank-deficient by construction.
     fn rank_deficient(&self) -> bool;
     /// How `λ_{n+1}` is formed, for a method that carries a multiplier.
@@ -231,8 +231,11 @@ impl<M: StageMethod<P, D>, P, const D: usize> StepEquations for Compiled<'_, M, 
     fn residuals(&self) -> &Layout {
         &M::RESIDUALS
     }
-    fn nodes(&self) -> &[f64] {
-        M::NODES
+    fn nodes(&self, at: Nodes) -> &[f64] {
+        match at {
+            Nodes::Internal => M::NODES,
+            Nodes::Projective => M::PROJECTIVE_NODES,
+        }
     }
     fn rank_deficient(&self) -> bool {
         M::RANK_DEFICIENT
