@@ -1,6 +1,6 @@
 //! The order table of the SPARK family (SPARK, VPARK, VSPARK, VSPARKprimary, VSPARKsecondary) from
 //! `sparkgen verify --quick` on Lotka–Volterra in the SPARK test configuration (T = 1,
-//! h = 0.05·2^-k up to order 4, ratio √2 above): every method reaches its declared order within
+//! h = 0.05·2^-k up to an expected order 4, ratio √2 above, the pinned order where one is): every method reaches its declared order within
 //! ±0.3 on at least 3 points, or the behaviour pinned with its cause in the generator (`MethodFacts::pinned`).
 //! Where nothing is pinned, the Newton status is asserted too (no sweep run and no step of the
 //! long run of 1000 steps of h = 0.1 fails), and so is the constraint of the methods that hold

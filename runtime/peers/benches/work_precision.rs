@@ -1,17 +1,25 @@
-//! Work-precision diagrams against diffsol: `cargo bench -p sparkgen-peers`.
+//! Work-precision diagrams against diffsol: `cargo bench -p sparkgen-peers --bench
+//! work_precision [-- lotka-volterra | guiding-centre]` (both problems without an argument).
 //!
-//! Problem: Lotka–Volterra 2d with upstream's defaults (`LotkaVolterra2d::UPSTREAM`,
-//! a = (−1, −1), b = (1, 2)), q₀ = (2, 1), p₀ = ϑ(q₀); the vector field
-//! q̇₁ = q₁(a₂q₂ + b₂), q̇₂ = −q₂(a₁q₁ + b₁) and the energy H(q) = a₁q₁ + a₂q₂ + b₁ ln q₁ + b₂ ln q₂.
+//! Problems, each a degenerate Lagrangian `L = ϑ(q)·q̇ − H(q)` from `(q₀, ϑ(q₀))`, whose
+//! Euler–Lagrange equations `Ω(q) q̇ = −∇H(q)` (`Ω = Dϑ − Dϑᵀ`) are the ODE diffsol solves:
+//! - Lotka–Volterra 2d with upstream's defaults (`LotkaVolterra2d::UPSTREAM`,
+//!   a = (−1, −1), b = (1, 2)), q₀ = (2, 1): the vector field in closed form,
+//!   q̇₁ = q₁(a₂q₂ + b₂), q̇₂ = −q₂(a₁q₁ + b₁), and H(q) = a₁q₁ + a₂q₂ + b₁ ln q₁ + b₂ ln q₂;
+//! - the guiding centre in an elliptic screw pinch (`GuidingCentre::SCREW_PINCH`, D = 4,
+//!   q = (x, y, z, u), a trapped orbit from q₀ = (1/2, 0, 0, 1/10); `problems/guiding_centre.toml`
+//!   states it): the vector field `Ω(q)⁻¹(−∇H(q))` by LU from the derived kernels at every
+//!   evaluation (`DegenerateLagrangian::vector_field`), H = u²/2 + μ|B|.
 //!
-//! - sparkgen: SLRK Lobatto IIIE(3) and IIID(3), VPRK Gauss(2) and Gauss(3), and VPRKpMidpoint
-//!   Gauss(3) (`VsparkPrimaryGlrkpMidpoint3`: the Gauss stages of VPRK Gauss(3) and one
-//!   projective stage that enforces p_{n+1} = ϑ(q_{n+1}), upstream's midpoint projection),
-//!   stepped one step at a time through `sparkgen::integrate::Driver` (default Newton options:
-//!   simplified Newton with the exact Jacobian), over a sweep of step sizes h;
-//! - diffsol: `tsit45`, `esdirk34` and `bdf` (nalgebra matrices, `NalgebraLU`), with the exact
-//!   Jacobian of the vector field given as a closure, over a sweep of `rtol = atol`, stepped
-//!   with `OdeSolverMethod::step` to a stop time T.
+//! - sparkgen: VPRK Gauss(3), VPRKpMidpoint Gauss(3) and Gauss(4)
+//!   (`VsparkPrimaryGlrkpMidpoint3`, `…4`: the Gauss stages of VPRK Gauss(s) and one
+//!   projective stage that enforces p_{n+1} = ϑ(q_{n+1}), upstream's midpoint projection), and on
+//!   Lotka–Volterra also SLRK Lobatto IIIE(3) and IIID(3) and VPRK Gauss(2), stepped one step at
+//!   a time through `sparkgen::integrate::Driver` (default Newton options: simplified Newton with
+//!   the exact Jacobian), over a sweep of step sizes h;
+//! - diffsol: `tsit45`, and on Lotka–Volterra also `esdirk34` and `bdf` (nalgebra matrices,
+//!   `NalgebraLU`) with the exact Jacobian of the vector field given as a closure, over a sweep
+//!   of `rtol = atol`, stepped with `OdeSolverMethod::step` to a stop time T.
 //!
 //! Both sides evaluate H at every step (every accepted step for diffsol) and keep
 //! max_n |H(q_n) − H(q₀)|/|H(q₀)|, nothing else: no trajectory is stored. The CPU time of a run is
@@ -19,7 +27,7 @@
 //! monitoring included. Three sweeps:
 //!
 //! - T = 10: the error |q(10) − q_ref(10)|∞ against a Gauss(8) reference (2000 steps, checked
-//!   against 1000 steps and against upstream's independent DOP853 value), best of
+//!   against 1000 steps, and on Lotka–Volterra against upstream's independent DOP853 value), best of
 //!   [`REPEATS`] runs;
 //! - T = 10⁴ and T = 10⁵: the maximum relative energy error, one run each. A run whose time,
 //!   predicted from the same method and parameter at the previous T (times the ratio of the
@@ -28,14 +36,14 @@
 //!   if it still does at T = 10⁶: the fastest method of each code at the T before, around the
 //!   target only (see [`crossover_sweep`]).
 //!
-//! The bench prints one table per T, writes the three diagrams (log–log PNG) to
+//! The bench prints, per problem, one table per T, writes the three diagrams (log–log PNG) to
 //! `docs/benchmarks/`, and reports the CPU time each method needs for a maximum relative energy
 //! error of [`ENERGY_TARGET`] at T = 10, 10⁴, 10⁵ (and 10⁶, 10⁷) (log–log interpolation between sweep
 //! points), who wins, and where the fastest sparkgen method overtakes the fastest diffsol method.
 //!
 //! Smoke mode (`cargo test -p sparkgen-peers --benches`, no `--bench` argument): every method
-//! once to T = 1 (h = 0.1, tolerance 1e−6), checked against the reference; nothing is timed or
-//! written.
+//! of every problem once to T = 1 (the problem's smoke step size, tolerance 1e−6), checked
+//! against the reference; nothing is timed or written.
 
 use diffsol::{
     NalgebraLU, NalgebraMat, OdeBuilder, OdeEquations, OdeSolverMethod, OdeSolverStopReason,
@@ -46,23 +54,27 @@ use sparkgen::cli::plot::{legend, register_font};
 use sparkgen::diagnostics::gauss8;
 use sparkgen::generated::steppers::{
     SlrkLobattoIIID3, SlrkLobattoIIIE3, VprkGauss2, VprkGauss3, VsparkPrimaryGlrkpMidpoint3,
+    VsparkPrimaryGlrkpMidpoint4,
 };
 use sparkgen::integrate::{Compiled, Driver};
 use sparkgen::problem::{DegenerateLagrangian, Vector};
-use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::problems::{GuidingCentre, LotkaVolterra2d};
 use sparkgen::solve::NewtonOptions;
 use sparkgen::stage::StageMethod;
 use std::path::Path;
 use std::time::Instant;
 
-/// The problem.
+/// The first problem.
 const LV: LotkaVolterra2d = LotkaVolterra2d::UPSTREAM;
 /// Final time of the error sweep.
 const T_SHORT: f64 = 10.0;
 /// Final times of the energy sweeps.
 const T_LONG: [f64; 2] = [1e4, 1e5];
-/// Step sizes of the sparkgen methods (each divides every T exactly in binary).
+/// Step sizes of the sparkgen methods on Lotka–Volterra (each divides every T exactly in
+/// binary).
 const STEP_SIZES: [f64; 7] = [0.4, 0.2, 0.1, 0.05, 0.025, 0.0125, 0.00625];
+/// Step sizes on the guiding centre, whose orbit is slower (binary fractions).
+const GUIDING_CENTRE_STEP_SIZES: [f64; 7] = [2.0, 1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125];
 /// Tolerances `rtol = atol` of the diffsol methods.
 const TOLERANCES: [f64; 9] = [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12];
 /// Runs per point at T = 10 (the fastest is kept); one run per point at T = 10⁴ and 10⁵.
@@ -76,10 +88,39 @@ const CROSSOVER: [(f64, f64); 2] = [(1e6, 60.0), (1e7, 600.0)];
 const ENERGY_TARGET: f64 = 1e-6;
 /// Steps of the Gauss(8) reference over [0, 10], and of its check.
 const REFERENCE_STEPS: [usize; 2] = [2000, 1000];
-/// Upstream's independent value of q(10) (DOP853).
+/// Upstream's independent value of Lotka–Volterra's q(10) (DOP853).
 const DOP853_Q10: [f64; 2] = [2.576489958858641, 1.5388112243762107];
 /// Where the diagrams go, relative to this package.
 const OUT_DIR: &str = "../../docs/benchmarks";
+
+/// A problem of the comparison: the degenerate Lagrangian, its initial point and the vector field
+/// of its Euler–Lagrange equations that diffsol and the reference integrate.
+trait Subject<const D: usize>: DegenerateLagrangian<D> + Sized + 'static {
+    /// The problem with its parameters.
+    const PROBLEM: Self;
+    /// q₀ (p₀ = ϑ(q₀)).
+    const Q0: [f64; D];
+    /// `q̇ = v(q)`, NaN where `Ω(q)` is singular.
+    fn field(q: &[f64]) -> [f64; D];
+}
+
+impl Subject<2> for LotkaVolterra2d {
+    const PROBLEM: Self = LV;
+    const Q0: [f64; 2] = LotkaVolterra2d::UPSTREAM_Q0;
+    fn field(q: &[f64]) -> [f64; 2] {
+        field(q)
+    }
+}
+
+impl Subject<4> for GuidingCentre {
+    const PROBLEM: Self = GuidingCentre::SCREW_PINCH;
+    const Q0: [f64; 4] = GuidingCentre::SCREW_PINCH_Q0;
+    fn field(q: &[f64]) -> [f64; 4] {
+        Self::PROBLEM
+            .vector_field(&Vector::<4>::from_column_slice(q))
+            .map_or([f64::NAN; 4], Into::into)
+    }
+}
 
 /// The Lotka–Volterra vector field.
 fn field(q: &[f64]) -> [f64; 2] {
@@ -97,21 +138,25 @@ fn field_jacobian_times(q: &[f64], v: &[f64]) -> [f64; 2] {
     ]
 }
 
-/// The relative energy error of `q` against `h0 = H(q₀)`; `Err` where H is not finite (a
+/// The relative energy error of `q` against `h0 = H(q₀)`; `Err` where H is not finite (e.g. a
 /// population left the positive quadrant).
-fn energy_error(q: &Vector<2>, h0: f64, t: f64) -> Result<f64, String> {
-    let error = ((LV.hamiltonian(q) - h0) / h0).abs();
+fn energy_error<S: Subject<D>, const D: usize>(
+    q: &Vector<D>,
+    h0: f64,
+    t: f64,
+) -> Result<f64, String> {
+    let error = ((S::PROBLEM.hamiltonian(q) - h0) / h0).abs();
     if error.is_finite() {
         Ok(error)
     } else {
-        Err(format!("H not finite at t = {t}: q = ({}, {})", q[0], q[1]))
+        Err(format!("H not finite at t = {t}: q = {:?}", q.as_slice()))
     }
 }
 
 /// What a run reports besides its time.
 struct Outcome {
     /// The state at T.
-    q: [f64; 2],
+    q: Vec<f64>,
     /// max_n |H(q_n) − H(q₀)|/|H(q₀)|.
     energy: f64,
     /// Accepted steps.
@@ -139,15 +184,38 @@ struct Method {
     code: Code,
     /// One run with the sweep parameter (h, or the tolerance) to the final time.
     run: fn(f64, f64) -> Result<Outcome, String>,
+    /// The sweep of its parameter, coarse to fine.
+    parameters: &'static [f64],
 }
 
 impl Method {
+    /// Ours, over the step sizes `h`.
+    fn ours(
+        name: &'static str,
+        run: fn(f64, f64) -> Result<Outcome, String>,
+        h: &'static [f64],
+    ) -> Method {
+        Method {
+            name,
+            code: Code::Sparkgen,
+            run,
+            parameters: h,
+        }
+    }
+
+    /// The peer's, over [`TOLERANCES`].
+    fn peer(name: &'static str, run: fn(f64, f64) -> Result<Outcome, String>) -> Method {
+        Method {
+            name,
+            code: Code::Diffsol,
+            run,
+            parameters: &TOLERANCES,
+        }
+    }
+
     /// The sweep of its parameter.
     fn parameters(&self) -> &'static [f64] {
-        match self.code {
-            Code::Sparkgen => &STEP_SIZES,
-            Code::Diffsol => &TOLERANCES,
-        }
+        self.parameters
     }
 
     /// The parameter's name.
@@ -159,60 +227,114 @@ impl Method {
     }
 }
 
-/// Every method of the comparison.
-fn methods() -> [Method; 8] {
+/// A problem of the comparison and its methods.
+struct Case {
+    /// In headings and diagram titles.
+    title: &'static str,
+    /// The bench argument that selects it.
+    tag: &'static str,
+    /// The diagrams' file names begin with it.
+    file_prefix: &'static str,
+    /// Every method run on it.
+    methods: Vec<Method>,
+    /// The step size of the smoke run.
+    smoke_h: f64,
+    /// `q(T)` of the reference for `T`, by Gauss(8) with the given steps.
+    reference: fn(f64, usize) -> Vec<f64>,
+    /// An independent value of `q(10)`, where one is known.
+    independent_q10: Option<&'static [f64]>,
+}
+
+/// Lotka–Volterra: every method of both codes.
+fn lotka_volterra() -> Case {
+    type P = LotkaVolterra2d;
+    let h = &STEP_SIZES;
+    Case {
+        title: "Lotka–Volterra",
+        tag: "lotka-volterra",
+        file_prefix: "work_precision",
+        methods: vec![
+            Method::ours(
+                "SLRK Lobatto IIIE(3)",
+                sparkgen_run::<P, SlrkLobattoIIIE3, 2>,
+                h,
+            ),
+            Method::ours(
+                "SLRK Lobatto IIID(3)",
+                sparkgen_run::<P, SlrkLobattoIIID3, 2>,
+                h,
+            ),
+            Method::ours("VPRK Gauss(2)", sparkgen_run::<P, VprkGauss2, 2>, h),
+        ]
+        .into_iter()
+        .chain(gauss_and_tsit45::<P, 2>(h))
+        .chain([
+            Method::peer("diffsol esdirk34", |tol, t_end| {
+                implicit_run(Implicit::Esdirk34, tol, t_end)
+            }),
+            Method::peer("diffsol bdf", |tol, t_end| {
+                implicit_run(Implicit::Bdf, tol, t_end)
+            }),
+        ])
+        .collect(),
+        smoke_h: 0.1,
+        reference: reference::<P, 2>,
+        independent_q10: Some(&DOP853_Q10),
+    }
+}
+
+/// The guiding centre (D = 4): the Gauss methods and tsit45.
+fn guiding_centre() -> Case {
+    type P = GuidingCentre;
+    let h = &GUIDING_CENTRE_STEP_SIZES;
+    Case {
+        title: "Guiding centre (D = 4)",
+        tag: "guiding-centre",
+        file_prefix: "work_precision_guiding_centre",
+        methods: gauss_and_tsit45::<P, 4>(h).into(),
+        smoke_h: 0.25,
+        reference: reference::<P, 4>,
+        independent_q10: None,
+    }
+}
+
+/// VPRK Gauss(3), VPRKpMidpoint Gauss(3) and (4) over the step sizes `h`, and diffsol's tsit45:
+/// the methods of every problem.
+fn gauss_and_tsit45<S: Subject<D>, const D: usize>(h: &'static [f64]) -> [Method; 4]
+where
+    VprkGauss3: StageMethod<S, D>,
+    VsparkPrimaryGlrkpMidpoint3: StageMethod<S, D>,
+    VsparkPrimaryGlrkpMidpoint4: StageMethod<S, D>,
+{
     [
-        Method {
-            name: "SLRK Lobatto IIIE(3)",
-            code: Code::Sparkgen,
-            run: sparkgen_run::<SlrkLobattoIIIE3>,
-        },
-        Method {
-            name: "SLRK Lobatto IIID(3)",
-            code: Code::Sparkgen,
-            run: sparkgen_run::<SlrkLobattoIIID3>,
-        },
-        Method {
-            name: "VPRK Gauss(2)",
-            code: Code::Sparkgen,
-            run: sparkgen_run::<VprkGauss2>,
-        },
-        Method {
-            name: "VPRK Gauss(3)",
-            code: Code::Sparkgen,
-            run: sparkgen_run::<VprkGauss3>,
-        },
-        Method {
-            name: "VPRKpMidpoint Gauss(3)",
-            code: Code::Sparkgen,
-            run: sparkgen_run::<VsparkPrimaryGlrkpMidpoint3>,
-        },
-        Method {
-            name: "diffsol tsit45",
-            code: Code::Diffsol,
-            run: |tol, t_end| diffsol_run(Peer::Tsit45, tol, t_end),
-        },
-        Method {
-            name: "diffsol esdirk34",
-            code: Code::Diffsol,
-            run: |tol, t_end| diffsol_run(Peer::Esdirk34, tol, t_end),
-        },
-        Method {
-            name: "diffsol bdf",
-            code: Code::Diffsol,
-            run: |tol, t_end| diffsol_run(Peer::Bdf, tol, t_end),
-        },
+        Method::ours("VPRK Gauss(3)", sparkgen_run::<S, VprkGauss3, D>, h),
+        Method::ours(
+            "VPRKpMidpoint Gauss(3)",
+            sparkgen_run::<S, VsparkPrimaryGlrkpMidpoint3, D>,
+            h,
+        ),
+        Method::ours(
+            "VPRKpMidpoint Gauss(4)",
+            sparkgen_run::<S, VsparkPrimaryGlrkpMidpoint4, D>,
+            h,
+        ),
+        Method::peer("diffsol tsit45", tsit45_run::<S, D>),
     ]
 }
 
 /// `T/h` steps of the sparkgen method `M` from `(q₀, ϑ(q₀))`.
-fn sparkgen_run<M: StageMethod<LotkaVolterra2d, 2>>(h: f64, t_end: f64) -> Result<Outcome, String> {
+fn sparkgen_run<S: Subject<D>, M: StageMethod<S, D>, const D: usize>(
+    h: f64,
+    t_end: f64,
+) -> Result<Outcome, String> {
     let steps = (t_end / h).round() as usize;
-    let equations = Compiled::<M, _, 2>::sized(&LV).map_err(|e| e.to_string())?;
+    let problem = S::PROBLEM;
+    let equations = Compiled::<M, _, D>::sized(&problem).map_err(|e| e.to_string())?;
     let mut stepper =
         Driver::new(equations, h, NewtonOptions::default()).map_err(|e| e.to_string())?;
-    let (mut q, mut p) = LV.initial(LotkaVolterra2d::UPSTREAM_Q0);
-    let h0 = LV.hamiltonian(&q);
+    let mut q = Vector::<D>::from(S::Q0);
+    let mut p = problem.theta(&q);
+    let h0 = problem.hamiltonian(&q);
     let (mut energy, mut newton) = (0.0f64, 0);
     for n in 0..steps {
         let stats = stepper
@@ -222,10 +344,10 @@ fn sparkgen_run<M: StageMethod<LotkaVolterra2d, 2>>(h: f64, t_end: f64) -> Resul
         q.copy_from_slice(q1);
         p.copy_from_slice(p1);
         newton += stats.iterations;
-        energy = energy.max(energy_error(&q, h0, (n + 1) as f64 * h)?);
+        energy = energy.max(energy_error::<S, D>(&q, h0, (n + 1) as f64 * h)?);
     }
     Ok(Outcome {
-        q: [q[0], q[1]],
+        q: q.as_slice().to_vec(),
         energy,
         steps,
         newton,
@@ -233,20 +355,32 @@ fn sparkgen_run<M: StageMethod<LotkaVolterra2d, 2>>(h: f64, t_end: f64) -> Resul
     })
 }
 
-/// A diffsol method.
+/// diffsol's `tsit45` with `rtol = atol = tol` from q₀ to `t_end`.
+fn tsit45_run<S: Subject<D>, const D: usize>(tol: f64, t_end: f64) -> Result<Outcome, String> {
+    let mut problem = OdeBuilder::<NalgebraMat<f64>>::new()
+        .rtol(tol)
+        .atol([tol])
+        .rhs(|x, _, _, y| y.copy_from_slice(&S::field(x)))
+        .init(|_, _, y| y.copy_from_slice(&S::Q0), D)
+        .build()
+        .map_err(|e| e.to_string())?;
+    // The default budget is 5000 steps per solve.
+    problem.ode_options.max_number_timesteps = usize::MAX;
+    drive::<S, _, _, D>(problem.tsit45().map_err(|e| e.to_string())?, t_end)
+}
+
+/// An implicit diffsol method.
 #[derive(Clone, Copy)]
-enum Peer {
-    /// Tsitouras 5(4), explicit.
-    Tsit45,
+enum Implicit {
     /// ESDIRK 3(4) (Jørgensen et al.), with `NalgebraLU`.
     Esdirk34,
     /// Variable-order BDF/NDF (ode15s-like), with `NalgebraLU`.
     Bdf,
 }
 
-/// diffsol's `peer` with `rtol = atol = tol` from q₀ to `t_end`.
-fn diffsol_run(peer: Peer, tol: f64, t_end: f64) -> Result<Outcome, String> {
-    let [q1, q2] = LotkaVolterra2d::UPSTREAM_Q0;
+/// diffsol's implicit `method` on Lotka–Volterra, with the field's exact Jacobian, `rtol = atol =
+/// tol`, from q₀ to `t_end`.
+fn implicit_run(method: Implicit, tol: f64, t_end: f64) -> Result<Outcome, String> {
     let mut problem = OdeBuilder::<NalgebraMat<f64>>::new()
         .rtol(tol)
         .atol([tol])
@@ -255,41 +389,43 @@ fn diffsol_run(peer: Peer, tol: f64, t_end: f64) -> Result<Outcome, String> {
             |x, _, _, v, y| y.copy_from_slice(&field_jacobian_times(x, v)),
         )
         .init(
-            move |_, _, y| {
-                y[0] = q1;
-                y[1] = q2;
-            },
+            |_, _, y| y.copy_from_slice(&LotkaVolterra2d::UPSTREAM_Q0),
             2,
         )
         .build()
         .map_err(|e| e.to_string())?;
-    // The default budget is 5000 steps per solve.
     problem.ode_options.max_number_timesteps = usize::MAX;
     let e = |e: diffsol::DiffsolError| e.to_string();
-    match peer {
-        Peer::Tsit45 => drive(problem.tsit45().map_err(e)?, t_end),
-        Peer::Esdirk34 => drive(problem.esdirk34::<NalgebraLU<f64>>().map_err(e)?, t_end),
-        Peer::Bdf => drive(problem.bdf::<NalgebraLU<f64>>().map_err(e)?, t_end),
+    type P = LotkaVolterra2d;
+    match method {
+        Implicit::Esdirk34 => {
+            drive::<P, _, _, 2>(problem.esdirk34::<NalgebraLU<f64>>().map_err(e)?, t_end)
+        }
+        Implicit::Bdf => drive::<P, _, _, 2>(problem.bdf::<NalgebraLU<f64>>().map_err(e)?, t_end),
     }
 }
 
 /// Steps `solver` to `t_end`, tracking the energy error at every accepted step.
-fn drive<'a, Eqn, S>(mut solver: S, t_end: f64) -> Result<Outcome, String>
+fn drive<'a, S, Eqn, Solver, const D: usize>(
+    mut solver: Solver,
+    t_end: f64,
+) -> Result<Outcome, String>
 where
+    S: Subject<D>,
     Eqn: OdeEquations<T = f64> + 'a,
-    S: OdeSolverMethod<'a, Eqn>,
+    Solver: OdeSolverMethod<'a, Eqn>,
 {
     let e = |e: diffsol::DiffsolError| e.to_string();
     solver.set_stop_time(t_end).map_err(e)?;
-    let state = |solver: &S| {
+    let state = |solver: &Solver| {
         let y = solver.state().y;
-        Vector::<2>::new(y.get_index(0), y.get_index(1))
+        Vector::<D>::from_fn(|i, _| y.get_index(i))
     };
-    let h0 = LV.hamiltonian(&state(&solver));
+    let h0 = S::PROBLEM.hamiltonian(&state(&solver));
     let mut energy = 0.0f64;
     loop {
         let reason = solver.step().map_err(e)?;
-        energy = energy.max(energy_error(&state(&solver), h0, solver.state().t)?);
+        energy = energy.max(energy_error::<S, D>(&state(&solver), h0, solver.state().t)?);
         if matches!(reason, OdeSolverStopReason::TstopReached) {
             break;
         }
@@ -301,7 +437,7 @@ where
     let q = state(&solver);
     let stats = solver.get_statistics();
     Ok(Outcome {
-        q: [q[0], q[1]],
+        q: q.as_slice().to_vec(),
         energy,
         steps: stats.number_of_steps,
         newton: stats.number_of_nonlinear_solver_iterations,
@@ -309,20 +445,22 @@ where
     })
 }
 
-/// q(10) by Gauss(8) with `steps` steps.
-fn reference(t_end: f64, steps: usize) -> [f64; 2] {
+/// q(T) by Gauss(8) with `steps` steps.
+fn reference<S: Subject<D>, const D: usize>(t_end: f64, steps: usize) -> Vec<f64> {
     let q = gauss8(
-        |q| Vector::<2>::from(field(q.as_slice())),
-        Vector::<2>::from(LotkaVolterra2d::UPSTREAM_Q0),
+        |q| Vector::<D>::from(S::field(q.as_slice())),
+        Vector::<D>::from(S::Q0),
         t_end,
         steps,
     );
-    [q[0], q[1]]
+    q.as_slice().to_vec()
 }
 
 /// `|a − b|∞`.
-fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
-    (a[0] - b[0]).abs().max((a[1] - b[1]).abs())
+fn distance(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
 }
 
 /// One point of a sweep.
@@ -424,8 +562,8 @@ fn measure(method: &Method, parameter: f64, t_end: f64, repeats: usize) -> Point
 
 /// Prints the table of one sweep; `q_ref` is the reference q(T) where the error in q(T) is
 /// measured.
-fn print_table(methods: &[Method], curves: &[Curve], t_end: f64, q_ref: Option<[f64; 2]>) {
-    println!("\n## T = {t_end:e}\n");
+fn print_table(methods: &[Method], curves: &[Curve], t_end: f64, q_ref: Option<&[f64]>) {
+    println!("\n### T = {t_end:e}\n");
     println!(
         "| method | parameter | CPU s | {}max rel. energy error | steps | Newton its | rejected |",
         if q_ref.is_some() {
@@ -448,7 +586,7 @@ fn print_table(methods: &[Method], curves: &[Curve], t_end: f64, q_ref: Option<[
             match point {
                 Point::Done { seconds, outcome } => {
                     let error = q_ref
-                        .map(|r| format!(" {:.2e} |", distance(outcome.q, r)))
+                        .map(|r| format!(" {:.2e} |", distance(&outcome.q, r)))
                         .unwrap_or_default();
                     println!(
                         "{head} {seconds:.3e} |{error} {:.2e} | {} | {} | {} |",
@@ -596,7 +734,7 @@ fn fastest_method(methods: &[Method], curves: &[Curve], code: Code) -> usize {
 /// Reports the CPU time each method needs for the energy target at each T, and the fastest of
 /// each code; returns (T, fastest sparkgen, fastest diffsol) per T.
 fn report_target(methods: &[Method], sweeps: &[(f64, &[Curve])]) -> Vec<(f64, Reach, Reach)> {
-    println!("\n## CPU time for a maximum relative energy error of {ENERGY_TARGET:e}\n");
+    println!("\n### CPU time for a maximum relative energy error of {ENERGY_TARGET:e}\n");
     println!("| method | {} |", {
         let heads: Vec<String> = sweeps.iter().map(|(t, _)| format!("T = {t:e}")).collect();
         heads.join(" | ")
@@ -818,20 +956,25 @@ fn load_average() -> String {
         .unwrap_or_else(|_| "unknown".to_owned())
 }
 
-/// Every method once to T = 1, checked against the reference: what CI runs.
-fn smoke(methods: &[Method]) {
-    let q_ref = reference(1.0, 100);
-    for method in methods {
+/// Every method of `case` once to T = 1, checked against the reference: what CI runs.
+fn smoke(case: &Case) {
+    let q_ref = (case.reference)(1.0, 100);
+    for method in &case.methods {
         let parameter = match method.code {
-            Code::Sparkgen => 0.1,
+            Code::Sparkgen => case.smoke_h,
             Code::Diffsol => 1e-6,
         };
-        let outcome = (method.run)(parameter, 1.0)
-            .unwrap_or_else(|e| panic!("{} must integrate to T = 1: {e}", method.name));
-        let error = distance(outcome.q, q_ref);
+        let outcome = (method.run)(parameter, 1.0).unwrap_or_else(|e| {
+            panic!(
+                "{}, {} must integrate to T = 1: {e}",
+                case.title, method.name
+            )
+        });
+        let error = distance(&outcome.q, &q_ref);
         println!(
-            "{:22} {} = {parameter:e}: |q(1) − q_ref|∞ = {error:.2e}, max rel. energy error \
+            "{}, {:22} {} = {parameter:e}: |q(1) − q_ref|∞ = {error:.2e}, max rel. energy error \
              {:.2e}, {} steps, {} Newton its",
+            case.title,
             method.name,
             method.parameter_name(),
             outcome.energy,
@@ -839,17 +982,18 @@ fn smoke(methods: &[Method]) {
             outcome.newton
         );
         assert!(
-            // Loose: VPRK Gauss(2) is order 2 on this problem (1.8e-2 and 3.7e-3 at h = 0.1).
+            // Loose: VPRK Gauss(2) is order 2 on Lotka–Volterra (1.8e-2 and 3.7e-3 at h = 0.1).
             error < 5e-2 && outcome.energy < 1e-2,
-            "{}: q(1) must be within 5e-2 of the reference and H within 1e-2 at T = 1",
+            "{}, {}: q(1) must be within 5e-2 of the reference and H within 1e-2 at T = 1",
+            case.title,
             method.name
         );
     }
 }
 
-/// Checks the closed-form field handed to diffsol (and to the reference) against the one
-/// sparkgen derives from the problem (`Ω(q) v = −∇H(q)`), and its Jacobian against central
-/// differences, at points of the orbit's region.
+/// Checks the closed-form Lotka–Volterra field handed to diffsol (and to the reference) against
+/// the one sparkgen derives from the problem (`Ω(q) v = −∇H(q)`), and its Jacobian against
+/// central differences, at points of the orbit's region.
 fn check_field() {
     for q in [[2.0, 1.0], [1.0, 2.5], [0.5, 1.5], [2.5, 1.5]] {
         let derived = LV
@@ -857,7 +1001,7 @@ fn check_field() {
             .expect("Ω(q) is invertible for q > 0");
         let closed = field(&q);
         assert!(
-            distance(closed, [derived[0], derived[1]]) <= 1e-14 * derived.amax().max(1.0),
+            distance(&closed, derived.as_slice()) <= 1e-14 * derived.amax().max(1.0),
             "the closed-form field must be the problem's: {closed:?} against {derived:?} at {q:?}"
         );
         for k in 0..2 {
@@ -873,58 +1017,94 @@ fn check_field() {
             let mut e = [0.0; 2];
             e[k] = 1.0;
             assert!(
-                distance(field_jacobian_times(&q, &e), difference) <= 1e-8,
+                distance(&field_jacobian_times(&q, &e), &difference) <= 1e-8,
                 "the field's Jacobian must match central differences at {q:?}, column {k}"
             );
         }
     }
 }
 
-/// Checks the Gauss(8) reference at T = 10 against itself at half the steps and against
-/// upstream's DOP853 value; returns it.
-fn checked_reference() -> [f64; 2] {
-    let [fine, coarse] = REFERENCE_STEPS.map(|steps| reference(T_SHORT, steps));
-    let (self_difference, dop853_difference) = (distance(fine, coarse), distance(fine, DOP853_Q10));
+/// Checks the Gauss(8) reference of `case` at T = 10 against itself at half the steps and
+/// against an independent value where there is one; returns it.
+fn checked_reference(case: &Case) -> Vec<f64> {
+    let [fine, coarse] = REFERENCE_STEPS.map(|steps| (case.reference)(T_SHORT, steps));
+    let self_difference = distance(&fine, &coarse);
     println!(
-        "reference q(10) = [{}, {}] (Gauss(8), {} steps); |Δ| against {} steps {self_difference:.1e}, \
-         against upstream's DOP853 [{}, {}] {dop853_difference:.1e}",
-        fine[0], fine[1], REFERENCE_STEPS[0], REFERENCE_STEPS[1], DOP853_Q10[0], DOP853_Q10[1]
+        "{}: reference q(10) = {fine:?} (Gauss(8), {} steps); |Δ| against {} steps \
+         {self_difference:.1e}",
+        case.title, REFERENCE_STEPS[0], REFERENCE_STEPS[1]
     );
     assert!(
-        self_difference < 1e-13 && dop853_difference < 1e-10,
-        "the reference must be converged and agree with upstream's DOP853 value"
+        self_difference < 1e-13,
+        "{}: the reference must be converged",
+        case.title
     );
+    if let Some(independent) = case.independent_q10 {
+        let difference = distance(&fine, independent);
+        println!("against upstream's DOP853 {independent:?}: {difference:.1e}");
+        assert!(
+            difference < 1e-10,
+            "{}: the reference must agree with upstream's DOP853 value",
+            case.title
+        );
+    }
     fine
 }
 
 fn main() {
     check_field();
-    let methods = methods();
-    let q_ref = checked_reference();
-    if !std::env::args().any(|a| a == "--bench") {
-        smoke(&methods);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let chosen: Vec<&str> = args
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .map(String::as_str)
+        .collect();
+    let cases = [lotka_volterra(), guiding_centre()];
+    if let Some(unknown) = chosen.iter().find(|c| !cases.iter().any(|k| k.tag == **c)) {
+        let tags: Vec<&str> = cases.iter().map(|k| k.tag).collect();
+        eprintln!("unknown problem `{unknown}`; the problems are {tags:?}");
+        std::process::exit(2);
+    }
+    let cases = cases
+        .iter()
+        .filter(|case| chosen.is_empty() || chosen.contains(&case.tag));
+    if !args.iter().any(|a| a == "--bench") {
+        for case in cases {
+            checked_reference(case);
+            smoke(case);
+        }
         return;
     }
     register_font();
+    for case in cases {
+        bench(case);
+    }
+}
+
+/// The sweeps, tables, reports and diagrams of one problem.
+fn bench(case: &Case) {
+    let methods = &case.methods[..];
+    let q_ref = checked_reference(case);
     let start = Instant::now();
     println!(
-        "load average at start: {} ({} CPUs)",
+        "\n## {}\n\nload average at start: {} ({} CPUs)",
+        case.title,
         load_average(),
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
-    let short = sweep(&methods, T_SHORT, REPEATS, None);
-    print_table(&methods, &short, T_SHORT, Some(q_ref));
-    let medium = sweep(&methods, T_LONG[0], 1, Some((T_SHORT, &short)));
-    print_table(&methods, &medium, T_LONG[0], None);
-    let long = sweep(&methods, T_LONG[1], 1, Some((T_LONG[0], &medium)));
-    print_table(&methods, &long, T_LONG[1], None);
+    let short = sweep(methods, T_SHORT, REPEATS, None);
+    print_table(methods, &short, T_SHORT, Some(&q_ref[..]));
+    let medium = sweep(methods, T_LONG[0], 1, Some((T_SHORT, &short)));
+    print_table(methods, &medium, T_LONG[0], None);
+    let long = sweep(methods, T_LONG[1], 1, Some((T_LONG[0], &medium)));
+    print_table(methods, &long, T_LONG[1], None);
     // While diffsol is still faster, measure further out: the fastest method of each code at the
     // last T, around the target only.
     let mut sweeps = vec![(T_SHORT, short), (T_LONG[0], medium), (T_LONG[1], long)];
     for (t_end, cap) in CROSSOVER {
         let (t_last, last) = sweeps.last().expect("three sweeps");
         let chosen =
-            [Code::Sparkgen, Code::Diffsol].map(|code| fastest_method(&methods, last, code));
+            [Code::Sparkgen, Code::Diffsol].map(|code| fastest_method(methods, last, code));
         let time_at = |m: usize| reach(&last[m], ENERGY_TARGET, |o| o.energy).seconds();
         if time_at(chosen[0]) < time_at(chosen[1]) {
             break;
@@ -933,12 +1113,12 @@ fn main() {
             "\ndiffsol is faster at T = {t_last:e}: crossover runs to T = {t_end:e} of {} and {} only",
             methods[chosen[0]].name, methods[chosen[1]].name
         );
-        let curves = crossover_sweep(&methods, &chosen, &sweeps, (t_end, cap));
-        print_table(&methods, &curves, t_end, None);
+        let curves = crossover_sweep(methods, &chosen, &sweeps, (t_end, cap));
+        print_table(methods, &curves, t_end, None);
         sweeps.push((t_end, curves));
     }
     let fastest = report_target(
-        &methods,
+        methods,
         &sweeps
             .iter()
             .map(|(t, curves)| (*t, &curves[..]))
@@ -949,37 +1129,39 @@ fn main() {
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(OUT_DIR);
     std::fs::create_dir_all(&dir).expect("docs/benchmarks must be creatable");
+    let title = case.title;
     let figures = [
         (
-            "work_precision_q_T10.png",
-            "Lotka–Volterra, T = 10: CPU time against the error in q(T)".to_owned(),
+            "q_T10.png",
+            format!("{title}, T = 10: CPU time against the error in q(T)"),
             "|q(10) − q_ref(10)|∞",
-            lines(&methods, short, |o| distance(o.q, q_ref)),
+            lines(methods, short, |o| distance(&o.q, &q_ref)),
             None,
         ),
         (
-            "work_precision_energy_T1e4.png",
-            "Lotka–Volterra, T = 10⁴: CPU time against the energy error".to_owned(),
+            "energy_T1e4.png",
+            format!("{title}, T = 10⁴: CPU time against the energy error"),
             "max_n |H(q_n) − H(q₀)| / |H(q₀)|",
-            lines(&methods, medium, |o| o.energy),
+            lines(methods, medium, |o| o.energy),
             Some(ENERGY_TARGET),
         ),
         (
-            "work_precision_energy_T1e5.png",
-            "Lotka–Volterra, T = 10⁵: CPU time against the energy error".to_owned(),
+            "energy_T1e5.png",
+            format!("{title}, T = 10⁵: CPU time against the energy error"),
             "max_n |H(q_n) − H(q₀)| / |H(q₀)|",
-            lines(&methods, long, |o| o.energy),
+            lines(methods, long, |o| o.energy),
             Some(ENERGY_TARGET),
         ),
     ];
     for (file, title, x_desc, lines, target) in &figures {
-        let path = dir.join(file);
+        let path = dir.join(format!("{}_{file}", case.file_prefix));
         diagram(&path, title, x_desc, lines, *target).expect("the diagram must be written");
         println!("wrote {}", path.display());
     }
     println!(
-        "\nload average at end: {}; the bench took {:.0} s",
+        "\nload average at end: {}; {} took {:.0} s",
         load_average(),
+        case.title,
         start.elapsed().as_secs_f64()
     );
 }

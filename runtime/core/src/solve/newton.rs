@@ -10,12 +10,24 @@
 //! taken once per solve): the componentwise backward error of Oettli and Prager,
 //! `|r| ≤ κ·(|J||x| + |b|)` for `J x = b`, with the data's sensitivities in place of `|b|`.
 //! A solve has converged when
-//! - every row is at round-off of its terms, `max_i |r_i|/s_i ≤ c·ε`; or
+//! - every row is at round-off of its terms, `max_i |r_i|/s_i ≤ c·ε`, after an update that
+//!   started at the floor, from an iterate with `max_i |r_i|/s_i ≤ 10³·c·ε` (or the initial
+//!   guess is at `c·ε` already); or
 //! - the update is at round-off of each unknown's scale, `|δx_j| ≤ c·ε·u_j`
 //!   ([`NonlinearSystem::unknown_scales`]: for stage equations, the size of the same component
 //!   of the same unknown block, a velocity, a momentum or a multiplier, over its stages); or
 //! - `max_i |r_i|/s_i` stopped decreasing (it is not below `ρ` times its best in this solve,
 //!   `ρ` the contraction) within `10³·c·ε`.
+//!
+//! A row at round-off certifies the backward error only. The error an update leaves in the
+//! unknowns is its Newton remainder, quadratic (full Newton) or linear in the distance it
+//! started from (simplified Newton), and rows whose terms are dominated by the data do not show
+//! it: the stage equations' velocity columns scale with `h`, so a residual at `c·ε` of `|q_n|`
+//! leaves velocity errors `1/h` times larger. After one update from the extrapolated guess that
+//! remainder has the sign of the guess's error, step after step, and a run adds it up into a
+//! linear energy drift; an update that starts at the floor leaves a remainder below round-off.
+//! At the floor, too, the ratio of two residuals is round-off: simplified Newton never refreshes
+//! its Jacobian there ([`JacobianUpdate::Simplified`]).
 //!
 //! With any `σ` of the residual as a whole in place of the rows' own scales, rows whose terms
 //! are small beside the others' (momenta of 10⁻⁴ beside positions of 10⁴) would pass with
@@ -67,12 +79,10 @@ pub trait NonlinearSystem<S: Space> {
 pub struct NewtonOptions {
     /// Iteration cap.
     pub max_iterations: usize,
-    /// The factor `c` of both round-off tolerances (in units of ε). For long runs at step sizes
-    /// whose truncation error is below about 1e-11, a smaller `c` (0.25) iterates each step to
-    /// the round-off floor: the default's residual test stops with a biased stage error that
-    /// adds up to a linear energy drift (VPRKpMidpoint Gauss(3) on Lotka–Volterra, h = 0.0125:
-    /// 9.0e-11 at T = 10⁵ against 8.3e-13, at 2.95 instead of 1.22 iterations per step;
-    /// `runtime/tests/vprk_projection.rs`).
+    /// The factor `c` of both round-off tolerances (in units of ε). Every solve ends with an
+    /// update taken at the round-off floor (see the module documentation), so a smaller `c`
+    /// buys no accuracy that a long run would show, only iterations (BENCHMARKS.md, "Newton's
+    /// stopping rule"; `runtime/tests/vprk_projection.rs`).
     pub tolerance_factor: f64,
     /// Contraction `ρ` below which an iteration counts as progress.
     pub contraction: f64,
@@ -113,8 +123,10 @@ pub enum JacobianUpdate {
     EveryIteration,
     /// Simplified Newton: `J(x_0)` evaluated and factored once per solve, at the initial guess,
     /// and reused while it contracts (linear convergence, rate `O(‖x_0 − x*‖)`); an iteration
-    /// that reduces `‖r‖₂` by less than the factor [`SIMPLIFIED_REFRESH`] re-evaluates and
-    /// refactors `J` at the current iterate, so a poor initial guess falls back to full Newton.
+    /// that reduces `‖r‖₂` by less than the factor [`SIMPLIFIED_REFRESH`], away from the
+    /// round-off floor (where that ratio is round-off, see the module documentation),
+    /// re-evaluates and refactors `J` at the current iterate, so a poor initial guess falls back
+    /// to full Newton.
     ///
     /// The default, because it is faster at the same final residual. Measured in one run of
     /// `cargo bench -p sparkgen --bench floor` (Lotka–Volterra, upstream defaults, h = 0.1,
@@ -571,19 +583,19 @@ impl<S: Space> Work<S> {
         if !res.is_finite() {
             return Err(NewtonError::NonFinite { iteration: 0 });
         }
-        // `self.jacobian` holds `J(x)` at the current iterate.
-        let mut evaluated = false;
         if res == 0.0 {
             return Ok(report);
         }
         // `c·ε`: the round-off of a row relative to its terms.
         let unit = opts.tolerance_factor * f64::EPSILON;
-        if res <= tol {
-            system.jacobian(x, self.jacobian.entries_mut());
-            evaluated = true;
-            if self.relative_residual(system, x) <= unit {
-                return Ok(report);
-            }
+        // `J(x₀)`, which the first iteration factors. `self.jacobian` holds `J(x)` at the
+        // current iterate while `evaluated`.
+        system.jacobian(x, self.jacobian.entries_mut());
+        let mut evaluated = true;
+        // `max_i |r_i|/s_i` at the iterate the next update starts from.
+        let mut start_relative = self.relative_residual(system, x);
+        if res <= tol && start_relative <= unit {
+            return Ok(report);
         }
         // The smallest `max_i |r_i|/s_i` of this solve so far.
         let mut best_relative = f64::INFINITY;
@@ -639,15 +651,21 @@ impl<S: Space> Work<S> {
                 return Err(NewtonError::NonFinite { iteration: it + 1 });
             }
             let stalled = res > opts.contraction * previous;
-            refresh = opts.jacobian == JacobianUpdate::EveryIteration
-                || res > SIMPLIFIED_REFRESH * previous;
             let relative = self.relative_residual(system, x);
+            let at_floor = relative <= ROUND_OFF_FLOOR * unit;
+            // At the floor the ratio of two residuals is round-off, no sign of a stale Jacobian.
+            refresh = opts.jacobian == JacobianUpdate::EveryIteration
+                || (res > SIMPLIFIED_REFRESH * previous && !at_floor);
+            // Whether this update started at the floor, so that what it leaves of the error in
+            // the unknowns is below round-off too (see the module documentation).
+            let from_floor = start_relative <= ROUND_OFF_FLOOR * unit;
+            start_relative = relative;
             // No progress on the best so far: at the floor, the rows' round-off makes the ratio
             // wander. A row without terms (an infinite ratio) makes none either, nor a NaN.
             let rows_stalled = relative.partial_cmp(&(opts.contraction * best_relative))
                 != Some(std::cmp::Ordering::Less);
             best_relative = best_relative.min(relative);
-            let converged = relative <= unit
+            let converged = (relative <= unit && from_floor)
                 || self.update_converged(opts, system, x)
                 || (rows_stalled && relative <= ROUND_OFF_FLOOR * unit);
             // Stalled both in ‖r‖₂ near its floor and row by row: no further progress.
@@ -765,6 +783,25 @@ mod tests {
         assert!((x[0] - 2f64.sqrt()).abs() <= 2.0 * f64::EPSILON);
         assert!((x[1] - 2f64.sqrt()).abs() <= 2.0 * f64::EPSILON);
         assert!(report.iterations <= 6, "{report:?}");
+    }
+
+    /// From `x₀ = √2 + 10⁻⁹` one full-Newton update leaves an error of order 10⁻¹⁸, below what
+    /// the rows resolve, so the residual is at round-off already; the update started off the
+    /// floor, though, and the solve takes one more. From `√2·(1 + 10⁻¹⁴)`, within `10³·c·ε` of
+    /// the rows' round-off, one update ends it.
+    #[test]
+    fn a_solve_ends_with_an_update_taken_at_the_floor() {
+        let mut newton = Newton::<Fixed<2>>::new(NewtonOptions {
+            jacobian: JacobianUpdate::EveryIteration,
+            ..NewtonOptions::default()
+        });
+        let root = 2f64.sqrt();
+        for (guess, iterations) in [(root + 1e-9, 2), (root * (1.0 + 1e-14), 1)] {
+            let mut x = [guess, guess];
+            let report = solve_both(&mut newton, [&Sqrt2; 2], &mut x).unwrap();
+            assert_eq!(report.iterations, iterations, "from {guess}: {report:?}");
+            assert!((x[0] - root).abs() <= 2.0 * f64::EPSILON, "{x:?}");
+        }
     }
 
     #[test]
