@@ -265,7 +265,16 @@ pub(super) fn hidden_multiplier<K: Kernels + ?Sized>(
     result
 }
 
-/// [`hidden_multiplier`] with `v`, `f`, `u`, `g` and `ψ` in `dae`.
+/// `Work::dae` as [`hidden`] lays it out: `v`, `f`, `u`, `g` (`d` entries each), then `ψ` (`m`).
+fn dae_parts(dae: &mut [f64], d: usize, m: usize) -> ([&mut [f64]; 4], &mut [f64]) {
+    let (v, rest) = dae.split_at_mut(d);
+    let (f, rest) = rest.split_at_mut(d);
+    let (u, rest) = rest.split_at_mut(d);
+    let (g, rest) = rest.split_at_mut(d);
+    ([v, f, u, g], &mut rest[..m])
+}
+
+/// [`hidden_multiplier`] with `v`, `f`, `u`, `g` and `ψ` in `dae` ([`dae_parts`]).
 fn hidden<K: Kernels + ?Sized>(
     problem: &K,
     (q, p): (&[f64], &[f64]),
@@ -274,11 +283,7 @@ fn hidden<K: Kernels + ?Sized>(
     work: &mut Work,
 ) -> Result<(), f64> {
     let (d, m) = (q.len(), lambda.len());
-    let (v, rest) = dae.split_at_mut(d);
-    let (f, rest) = rest.split_at_mut(d);
-    let (u, rest) = rest.split_at_mut(d);
-    let (g, rest) = rest.split_at_mut(d);
-    let psi = &mut rest[..m];
+    let ([v, f, u, g], psi) = dae_parts(dae, d, m);
     match problem.kind() {
         ProblemKind::ImplicitDae => {
             if !problem.velocity(q, p, None, v, work) {
@@ -410,10 +415,9 @@ pub(super) fn momentum_rate<K: Kernels + ?Sized>(
             if lambda.is_empty() || hidden_multiplier(problem, q, p, lambda, work).is_err() {
                 return false;
             }
-            let d = q.len();
             // `hidden` leaves `v, f, u, g` at the multiplier it returns.
-            let (f, g) = (&work.dae[d..2 * d], &work.dae[3 * d..4 * d]);
-            for ((r, f), g) in p_dot.iter_mut().zip(f).zip(g) {
+            let ([_, f, _, g], _) = dae_parts(&mut work.dae, q.len(), 0);
+            for ((r, f), g) in p_dot.iter_mut().zip(f.iter()).zip(g.iter()) {
                 *r = f + g;
             }
             p_dot.iter().chain(lambda.iter()).all(|x| x.is_finite())
