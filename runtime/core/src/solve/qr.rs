@@ -378,7 +378,8 @@ mod tests {
     use super::*;
     use crate::solve::Lu;
     use crate::solve::testing::{
-        Max, SAMPLES, completed_basis, for_sizes, run_cases, take, to_matrix, to_vector,
+        Max, SAMPLES, completed_basis, for_sizes, run_cases, scaled_samples, scaled_system, take,
+        to_matrix, to_vector, worst_case,
     };
     use nalgebra::DVector;
     use proptest::prelude::*;
@@ -393,10 +394,7 @@ mod tests {
         exponent: i32,
     ) -> Result<[f64; 2], TestCaseError> {
         let n = space.dim();
-        let mut s = samples;
-        let scale = 10f64.powi(exponent);
-        let a = take(&mut s, n, n) * scale;
-        let b = take(&mut s, n, 1).column(0).into_owned();
+        let (a, b) = scaled_system(n, samples, exponent);
         let singular = a.singular_values();
         let kappa = singular.max() / singular.min();
         let entries = to_matrix(space, &a);
@@ -428,15 +426,9 @@ mod tests {
 
     #[test]
     fn full_rank_solve_agrees_with_lu() {
-        let worst = Cell::new([0.0; 2]);
-        run_cases(
-            (prop::collection::vec(-1.0f64..1.0, SAMPLES), -3i32..=3),
-            |(samples, exponent)| {
-                worst.set(worst.get().max(for_sizes!(full_rank(&samples, exponent))));
-                Ok(())
-            },
-        );
-        let [diff, in_units] = worst.get();
+        let [diff, in_units] = worst_case(scaled_samples(), |(samples, exponent)| {
+            Ok(for_sizes!(full_rank(&samples, exponent)))
+        });
         eprintln!(
             "full rank, n = 2..12, fixed and run-time size: worst |x_qr − x_lu|/|x_lu| = {diff:e} = {in_units:.2} ε·κ₂"
         );

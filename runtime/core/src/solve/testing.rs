@@ -26,6 +26,33 @@ pub fn run_cases<S: Strategy>(strategy: S, test: impl Fn(S::Value) -> Result<(),
     }
 }
 
+/// The cases of a random matrix test: [`SAMPLES`] uniform samples and a decimal exponent in
+/// `−3..=3` to scale them by.
+pub fn scaled_samples() -> impl Strategy<Value = (Vec<f64>, i32)> {
+    (prop::collection::vec(-1.0f64..1.0, SAMPLES), -3i32..=3)
+}
+
+/// The `n × n` matrix `A` (times `10^exponent`) and right-hand side `b` of the first samples.
+pub fn scaled_system(n: usize, samples: &[f64], exponent: i32) -> (DMatrix<f64>, DVector<f64>) {
+    let mut s = samples;
+    let a = take(&mut s, n, n) * 10f64.powi(exponent);
+    (a, take(&mut s, n, 1).column(0).into_owned())
+}
+
+/// Runs `check` on the cases of [`run_cases`] and returns the componentwise maxima of its
+/// measurements.
+pub fn worst_case<S: Strategy, const K: usize>(
+    strategy: S,
+    check: impl Fn(S::Value) -> Result<[f64; K], TestCaseError>,
+) -> [f64; K] {
+    let worst = std::cell::Cell::new([f64::NEG_INFINITY; K]);
+    run_cases(strategy, |value| {
+        worst.set(worst.get().max(check(value)?));
+        Ok(())
+    });
+    worst.get()
+}
+
 /// Takes the next `rows × cols` samples as a matrix.
 pub fn take(samples: &mut &[f64], rows: usize, cols: usize) -> DMatrix<f64> {
     let (head, tail) = samples.split_at(rows * cols);
