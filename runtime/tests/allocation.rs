@@ -305,10 +305,10 @@ fn main() {
                 | Stepper::ThinnedNpy
         ) {
             // The solution's four vectors, the driver's vectors and the state (6), and the stage
-            // storage sized once per run: Newton's seven work vectors, the LU's factors and
-            // pivots, the unknowns and the eight tangent blocks (18).
+            // storage sized once per run: Newton's seven work vectors, the LU's factors, pivots
+            // and pivot reciprocals, the unknowns and the eight tangent blocks (19).
             assert!(
-                short.0 <= 6 + 18,
+                short.0 <= 6 + 19,
                 "only the solution, the driver's vectors, the state and the stage storage are allocated: {short:?}"
             );
         }
