@@ -12,7 +12,10 @@
 //!   pay; `N + 1` residual evaluations per Jacobian);
 //! - `residual`, `jacobian`, `fd_jacobian`: one evaluation at the converged unknowns of the
 //!   first step; `lu`: one factorisation and solve of that Jacobian (`Lu`), `lu_solve` the
-//!   solve alone (what a simplified-Newton iteration pays besides the residual);
+//!   solve alone (what a simplified-Newton iteration pays besides the residual); `lu_dense` and
+//!   `lu_reduced` the same at run-time size as the stepper's Newton factors it, the whole
+//!   Jacobian (`LinearSolve::Lu`, the default) or after the method's static pivots
+//!   (`LinearSolve::StaticPivots`, `ReducedLu`);
 //! - `update`: the explicit update `(q₁, p₁) = Ψ(x)`; `vector_field` (Lotka–Volterra): the
 //!   linear solve `Ω(q) v = −∇H(q)` of the initial guess.
 //!
@@ -24,12 +27,12 @@ use divan::counter::ItemsCount;
 use sparkgen::generated::steppers::{RattleLobattoIIIAIIIB3, SlrkLobattoIIIE3, VprkGauss3};
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::integrate::{Compiled, Driver, vector_field};
-use sparkgen::layout::{Dims, Layout};
+use sparkgen::layout::{Dims, Elimination, Layout};
 use sparkgen::problem::Vector;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::rows::{RowMajor, TangentRows};
 use sparkgen::solution::StepStats;
-use sparkgen::solve::{Fixed, JacobianUpdate, Lu, NewtonOptions};
+use sparkgen::solve::{Dynamic, Fixed, JacobianUpdate, Lu, NewtonOptions, ReducedLu};
 use sparkgen::stage::{MultiplierUpdate, StageMethod};
 use std::marker::PhantomData;
 
@@ -289,6 +292,48 @@ fn lu<M: StageMethod<P, 2>, P, const N: usize>(
     bencher.bench_local(|| Lu::factor(divan::black_box(&j)).map(|lu| solved(&lu)));
 }
 
+/// The static pivots of `M` (none for a method without).
+fn elimination<M: StageMethod<P, 2>, P>() -> Elimination<'static> {
+    Elimination {
+        pivots: M::ELIMINATION,
+        unknowns: M::UNKNOWNS,
+        residuals: M::RESIDUALS,
+        dims: M::DIMS,
+    }
+}
+
+fn lu_dense<M: StageMethod<P, 2>, P, const N: usize>(
+    bencher: Bencher,
+    problem: &P,
+    state: (Vector<2>, Vector<2>, [f64; N]),
+) {
+    let j = stage_jacobian::<M, P, N>(problem, &state);
+    let mut lu = Lu::new(Dynamic::new(N).expect("a small system"));
+    bencher.bench_local(|| {
+        lu.refactor(divan::black_box(j.as_flattened()))?;
+        let mut dx = divan::black_box([1e-3; N]);
+        lu.solve_in_place(&mut dx);
+        Ok::<_, sparkgen::solve::SingularMatrix>(dx)
+    });
+}
+
+fn lu_reduced<M: StageMethod<P, 2>, P, const N: usize>(
+    bencher: Bencher,
+    problem: &P,
+    state: (Vector<2>, Vector<2>, [f64; N]),
+) {
+    let j = stage_jacobian::<M, P, N>(problem, &state);
+    let pivots = elimination::<M, P>().scalar_pivots().collect::<Vec<_>>();
+    let space = Dynamic::new(N).expect("a small system");
+    let mut lu = ReducedLu::new(space, pivots).expect("the method's pivots fit");
+    bencher.bench_local(|| {
+        lu.refactor(divan::black_box(j.as_flattened()))?;
+        let mut dx = divan::black_box([1e-3; N]);
+        lu.solve_in_place(&mut dx);
+        Ok::<_, sparkgen::solve::SingularMatrix>(dx)
+    });
+}
+
 fn lu_solve<M: StageMethod<P, 2>, P, const N: usize>(
     bencher: Bencher,
     problem: &P,
@@ -359,7 +404,9 @@ macro_rules! lv_case {
                 $n,
                 LV,
                 lv_first_step::<$method, $n>(&LV),
-                [residual, jacobian, lu, lu_solve, update]
+                [
+                    residual, jacobian, lu, lu_dense, lu_reduced, lu_solve, update
+                ]
             );
 
             #[divan::bench]

@@ -30,11 +30,11 @@ pub use stepping::Stepping;
 pub use system::{Scratch, StageEquations};
 pub use views::{DaeForm, DaeView};
 
-use crate::layout::{Dims, Layout, Nodes};
+use crate::layout::{Dims, Elimination, Layout, Nodes};
 use crate::stage::MultiplierUpdate;
 use program::{Partials, Program, Section};
 use sparkgen_description::structure::{MethodError, ProblemKind};
-use sparkgen_description::{Coefficient, Method, Scalar};
+use sparkgen_description::{Coefficient, Method, Scalar, elimination};
 
 /// Why a method cannot be run by the engine.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -101,6 +101,8 @@ pub struct Engine {
     residuals: Layout,
     rank_deficient: bool,
     multiplier: Option<MultiplierUpdate>,
+    /// The static pivots of the stage Jacobian ([`sparkgen_description::elimination`]).
+    pivots: Vec<(usize, usize)>,
     program: Program,
 }
 
@@ -128,6 +130,7 @@ impl Engine {
         let residuals = layout::interned(&method.rows_layout);
         let exact = method.map(Coefficient::value);
         let program = program::compile(&exact, dims, unknowns, residuals);
+        let pivots = elimination::pivots(&exact, &sparkgen_description::jacobian::jacobian(&exact));
         let multiplier = exact.multiplier.as_ref().map(|(block, weights)| {
             let weights: Vec<f64> = weights.iter().map(Scalar::to_f64).collect();
             MultiplierUpdate {
@@ -146,6 +149,7 @@ impl Engine {
             residuals,
             rank_deficient: method.rank_deficient,
             multiplier,
+            pivots,
             program,
         })
     }
@@ -186,6 +190,17 @@ impl Engine {
     /// The residual vector's layout.
     pub fn residuals(&self) -> &Layout {
         &self.residuals
+    }
+
+    /// The static pivots of the stage Jacobian, as the compiled stepper's
+    /// [`crate::stage::StageMethod::ELIMINATION`].
+    pub fn elimination(&self) -> Option<Elimination<'_>> {
+        (!self.pivots.is_empty()).then_some(Elimination {
+            pivots: &self.pivots,
+            unknowns: self.unknowns,
+            residuals: self.residuals,
+            dims: self.dims(),
+        })
     }
 
     /// The number of unknowns N.

@@ -420,7 +420,7 @@ impl<E: StepEquations> Driver<E> {
         };
         let dims = equations.dims();
         let layouts = [equations.unknowns(), equations.residuals()];
-        let newton = &self.newton;
+        let newton = &mut self.newton;
         let report = report.map_err(|e| {
             // The failure path only: the undetermined direction of a singular Jacobian.
             let null = match &e {

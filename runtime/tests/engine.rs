@@ -35,6 +35,16 @@ mod lagrangian;
 /// function's output.
 const TOLERANCE: f64 = 1e-13;
 
+/// The agreement asked of the step solved with the method's static pivots
+/// (`LinearSolve::StaticPivots`) and the one solved with the dense LU: `STRUCTURED · max(1,
+/// |step|∞)`, or [`MARGIN`]
+/// times the discrepancy between the compiled and the engine's steps, where round-off in the
+/// functions moves the step further (an ill-conditioned stage system).
+const STRUCTURED: f64 = 1e-14;
+
+/// See [`STRUCTURED`].
+const MARGIN: f64 = 4.0;
+
 /// A deterministic sequence in `[−1, 1]`.
 struct Rng(u64);
 
@@ -164,7 +174,9 @@ fn row_residual(system: &impl NonlinearSystem<Dynamic>, x: &[f64]) -> f64 {
 /// converged unknown vector solves the other's equations to Newton's round-off floor
 /// ([`row_residual`] at most `10³·c·ε·√N`). The converged unknowns themselves agree only to the
 /// conditioning of the stage equations (upstream's VSPARKprimary Lobatto variants differ by up to
-/// 1e-9 in x and 2e-11 in the step); the step discrepancy is returned for the report.
+/// 1e-9 in x and 2e-11 in the step); the step discrepancy is returned for the report. The
+/// compiled system solved with the static pivots taken first converges or fails with it, to the
+/// same step within [`STRUCTURED`].
 fn solve<M, P, K, const D: usize>(
     engine: &Engine,
     problem: &P,
@@ -204,6 +216,26 @@ where
     let system = StageSystem::<M, P, D>::new(problem, (h, *q, *p), lambda, space, &tangent);
     let mut newton = Newton::new_in(space, options);
     let compiled = newton.solve(&system, &mut x_c);
+    let pivot_options = NewtonOptions {
+        linear: match options.linear {
+            LinearSolve::Lu => LinearSolve::StaticPivots,
+            other => other,
+        },
+        ..options
+    };
+    let mut x_p = guess.clone();
+    let pivoted = Newton::new_in(space, pivot_options).solve(&system, &mut x_p);
+    // The step with the method's static pivots against the one factoring the whole Jacobian.
+    let structured = match (&compiled, &pivoted) {
+        (Ok(_), Ok(_)) => {
+            let (q1_d, p1_d) = M::update(problem, h, q, p, lambda, &x_c);
+            let (q1_s, p1_s) = M::update(problem, h, q, p, lambda, &x_p);
+            discrepancy(q1_d.as_slice(), q1_s.as_slice())
+                .max(discrepancy(p1_d.as_slice(), p1_s.as_slice()))
+        }
+        (Err(_), Err(_)) => 0.0,
+        (d, s) => panic!("{}: dense {d:?}, with static pivots {s:?}", engine.name()),
+    };
     let scratch = RefCell::new(Scratch::new(engine));
     let equations = StageEquations::new(
         engine,
@@ -237,7 +269,14 @@ where
                 x: &x_e,
             };
             engine.update(&mut ws, kernels, &step, &mut q1_e, &mut p1_e);
-            discrepancy(q1_c.as_slice(), &q1_e).max(discrepancy(p1_c.as_slice(), &p1_e))
+            let steps =
+                discrepancy(q1_c.as_slice(), &q1_e).max(discrepancy(p1_c.as_slice(), &p1_e));
+            assert!(
+                structured <= STRUCTURED.max(MARGIN * steps),
+                "{}: the step with static pivots differs by {structured:e} from the dense LU's (the engine's by {steps:e})",
+                engine.name()
+            );
+            steps
         }
         (Err(_), Err(_)) => 0.0,
         (c, e) => panic!("{}: compiled {c:?}, engine {e:?}", engine.name()),

@@ -99,6 +99,16 @@ pub fn stepper_as<C: Scalar>(
                 Some(#core::stage::MultiplierUpdate { block: #b, weights: &[#(#w),*], read: #read });
         )
     });
+    let pivots = crate::elimination::pivots(method, &jac);
+    let elimination = (!pivots.is_empty()).then(|| {
+        let pairs = pivots.iter().map(|&(r, c)| {
+            let (r, c) = (int(r), int(c));
+            quote!((#r, #c))
+        });
+        quote!(
+            const ELIMINATION: &'static [(usize, usize)] = &[#(#pairs),*];
+        )
+    });
     let rank_deficient = method.rank_deficient.then(|| {
         quote!(
             const RANK_DEFICIENT: bool = true;
@@ -142,6 +152,7 @@ pub fn stepper_as<C: Scalar>(
             const DIMS: #core::layout::Dims = #dims;
             #rank_deficient
             #multiplier
+            #elimination
 
             #[allow(clippy::too_many_lines)]
             fn residual(

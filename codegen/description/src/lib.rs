@@ -9,6 +9,7 @@
 //! stepper ([`emit::stepper`]) without arbitrary-precision arithmetic, so the procedural macro
 //! can emit a stepper where it is used.
 
+pub mod elimination;
 pub mod emit;
 pub mod facts;
 pub mod jacobian;

@@ -132,6 +132,41 @@ impl std::fmt::Display for Position {
     }
 }
 
+/// Pivots of a stage Jacobian known before its entries: pairs `(R, C)` of a residual vector
+/// and an unknown vector (each numbered over its layout's blocks in order, from 0) whose block
+/// `∂r_R/∂x_C` is a nonzero constant multiple of the identity, in the order Gaussian elimination
+/// takes them ([`crate::solve::ReducedLu`]). The generator chooses them where a row or column
+/// of blocks is constant, so that the multipliers stay bounded
+/// (`sparkgen_description::elimination`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Elimination<'a> {
+    /// `(R, C)`, in order.
+    pub pivots: &'a [(usize, usize)],
+    /// The unknowns' layout.
+    pub unknowns: Layout,
+    /// The residual's layout.
+    pub residuals: Layout,
+    /// The widths of their vectors.
+    pub dims: Dims,
+}
+
+impl Elimination<'_> {
+    /// The scalar pivots `(row, column)`: component `k` of `R` with component `k` of `C`, for
+    /// every component of each pair in order. A pair past either layout's end, or of vectors
+    /// of different widths, gives none (the factorisation refuses rows and columns used twice).
+    pub fn scalar_pivots(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.pivots.iter().flat_map(|&(row, column)| {
+            let row = self.residuals.vector(row, self.dims);
+            let column = self.unknowns.vector(column, self.dims);
+            let (r, c, w) = match (row, column) {
+                (Some((r, w)), Some((c, v))) if w == v => (r, c, w),
+                _ => (0, 0, 0),
+            };
+            (0..w).map(move |k| (r + k, c + k))
+        })
+    }
+}
+
 /// The block structure of a vector of stage vectors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -164,6 +199,20 @@ impl Layout {
     /// Whether the layout has no entries.
     pub const fn is_empty(&self) -> bool {
         self.vectors() == 0
+    }
+
+    /// The offset and width of stage vector `vector` (numbered over the blocks in order, from
+    /// 0) for the widths `dims`; `None` past the end.
+    pub fn vector(&self, vector: usize, dims: Dims) -> Option<(usize, usize)> {
+        let mut first = 0;
+        for (b, block) in self.blocks.iter().enumerate() {
+            if vector < first + block.stages {
+                let offset = self.offset(b, vector - first, dims);
+                return Some((offset, dims.of(block.width)));
+            }
+            first += block.stages;
+        }
+        None
     }
 
     /// The offset of stage `stage` of block `block` for the widths `dims` (`block` may be

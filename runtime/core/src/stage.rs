@@ -6,7 +6,7 @@
 //! to step ([`StageMethod::MULTIPLIER`]; VPARK reads it, most methods ignore it). The generator emits one implementation per
 //! (family, tableaus, s), fully unrolled with the tableau coefficients as literals.
 
-use crate::layout::{Dims, Layout};
+use crate::layout::{Dims, Elimination, Layout};
 use crate::rows::{RowMajor, TangentRows};
 use crate::solve::{Dynamic, Lu, NonlinearSystem, SingularMatrix, Space};
 use nalgebra::{SMatrix, SVector};
@@ -45,6 +45,13 @@ pub trait StageMethod<P, const D: usize> {
     /// How the method forms the multiplier `λ_{n+1}` it carries to the next step (`None`: it
     /// carries none, and `λ_n` is not read).
     const MULTIPLIER: Option<MultiplierUpdate> = None;
+    /// The pivots of the stage Jacobian known before its entries, `(residual vector, unknown
+    /// vector)` pairs in the order elimination takes them ([`crate::layout::Elimination`]):
+    /// constant multiples of the identity in a constant row or column of blocks, chosen by the
+    /// generator (`sparkgen_description::elimination`). Newton's LU takes them first and
+    /// factors the rest with partial pivoting when asked
+    /// ([`crate::solve::LinearSolve::StaticPivots`], [`crate::solve::ReducedLu`]).
+    const ELIMINATION: &'static [(usize, usize)] = &[];
 
     /// Writes `r(x)`.
     fn residual(
@@ -264,6 +271,15 @@ where
     }
     fn scale(&self) -> f64 {
         self.q.amax().max(self.p.amax())
+    }
+    /// The method's static pivots ([`StageMethod::ELIMINATION`]), if it has any.
+    fn elimination(&self) -> Option<Elimination<'_>> {
+        (!Meth::ELIMINATION.is_empty()).then_some(Elimination {
+            pivots: Meth::ELIMINATION,
+            unknowns: Meth::UNKNOWNS,
+            residuals: Meth::RESIDUALS,
+            dims: Meth::DIMS,
+        })
     }
     /// Each unknown block's components in their own scale ([`Layout::component_scales`]).
     fn unknown_scales(&self, x: &[f64], u: &mut [f64]) {

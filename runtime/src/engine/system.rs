@@ -3,6 +3,7 @@
 //! both.
 
 use super::{Engine, Kernels, Step, Tangent, Workspace};
+use crate::layout::Elimination;
 use crate::solve::{Dynamic, NonlinearSystem};
 use crate::stage::carried;
 use std::cell::RefCell;
@@ -96,6 +97,10 @@ impl<K: Kernels + ?Sized> NonlinearSystem<Dynamic> for StageEquations<'_, K> {
         // The problem is the same at every call: the residual's values may be reused.
         self.engine
             .jacobian_of(&mut scratch.workspace, self.problem, &step, j, true);
+    }
+
+    fn elimination(&self) -> Option<Elimination<'_>> {
+        self.engine.elimination()
     }
 
     fn scale(&self) -> f64 {

@@ -36,7 +36,7 @@ pub struct Lu<S: Space> {
 /// with plain comparisons that compile to vector maxima. A NaN entry may or may not propagate
 /// (then the threshold is NaN and [`Lu::factor`] reports column 0 singular); the elimination
 /// spreads it to a pivot either way.
-fn max_abs(v: &[f64]) -> f64 {
+pub(super) fn max_abs(v: &[f64]) -> f64 {
     let larger = |m: f64, x: &f64| if x.abs() > m { x.abs() } else { m };
     let mut lanes = [0.0f64; 4];
     let chunks = v.chunks_exact(4);
@@ -75,7 +75,7 @@ impl<const N: usize> Lu<Fixed<N>> {
             min_pivot: 0.0,
             max_pivot: 0.0,
         };
-        lu.eliminate()?;
+        lu.eliminate(0, &mut [])?;
         Ok(lu)
     }
 }
@@ -108,7 +108,22 @@ impl<S: Space> Lu<S> {
     /// entry) is reported as singular, and the factors are then not usable.
     pub fn refactor(&mut self, a: &[f64]) -> Result<(), SingularMatrix> {
         self.lu.entries_mut().copy_from_slice(a);
-        self.eliminate()
+        self.eliminate(0, &mut [])
+    }
+
+    /// [`Self::refactor`] with the first `fixed` pivots prescribed on the diagonal: step
+    /// `k < fixed` takes `(k, k)` as its pivot without a search (still judged against the same
+    /// threshold) and updates only the rows whose entry in column `k` is nonzero, over the
+    /// nonzero entries of the pivot row (listed in `nonzeros`, `n` long) — the elimination of
+    /// static pivots that a caller has ordered first ([`super::ReducedLu`]).
+    pub(super) fn refactor_prescribed(
+        &mut self,
+        a: &[f64],
+        fixed: usize,
+        nonzeros: &mut [usize],
+    ) -> Result<(), SingularMatrix> {
+        self.lu.entries_mut().copy_from_slice(a);
+        self.eliminate(fixed, nonzeros)
     }
 
     /// After [`Self::refactor`] failed at `column` `k`: writes into `x` (`n` long) the direction
@@ -128,8 +143,9 @@ impl<S: Space> Lu<S> {
         }
     }
 
-    /// Factors the matrix held in `self.lu` in place.
-    fn eliminate(&mut self) -> Result<(), SingularMatrix> {
+    /// Factors the matrix held in `self.lu` in place, the first `fixed` pivots prescribed (see
+    /// [`Self::refactor_prescribed`]).
+    fn eliminate(&mut self, fixed: usize, nonzeros: &mut [usize]) -> Result<(), SingularMatrix> {
         let n = self.space.dim();
         let lu = self.lu.entries_mut();
         let pivots = self.pivots.entries_mut();
@@ -139,7 +155,9 @@ impl<S: Space> Lu<S> {
         let (mut min_pivot, mut max_pivot) = (f64::INFINITY, 0.0f64);
         for k in 0..n {
             let mut p = k;
-            for i in k + 1..n {
+            // A prescribed pivot is not searched for.
+            let first = if k < fixed { n } else { k + 1 };
+            for i in first..n {
                 if lu[i * n + k].abs() > lu[p * n + k].abs() {
                     p = i;
                 }
@@ -162,6 +180,27 @@ impl<S: Space> Lu<S> {
             pivots[k] = p;
             let row_k = &top[k * n + k + 1..];
             diagonal_reciprocals[k] = 1.0 / pivot;
+            if k < fixed {
+                let mut count = 0;
+                for (j, u) in row_k.iter().enumerate() {
+                    if *u != 0.0 {
+                        nonzeros[count] = j;
+                        count += 1;
+                    }
+                }
+                for row in bottom.chunks_exact_mut(n) {
+                    if row[k] == 0.0 {
+                        continue;
+                    }
+                    let factor = row[k] / pivot;
+                    row[k] = factor;
+                    let rest = &mut row[k + 1..];
+                    for &j in &nonzeros[..count] {
+                        rest[j] -= factor * row_k[j];
+                    }
+                }
+                continue;
+            }
             for row in bottom.chunks_exact_mut(n) {
                 let factor = row[k] / pivot;
                 row[k] = factor;
@@ -202,6 +241,12 @@ impl<S: Space> Lu<S> {
                 y[i] -= lu[i * n + j] * yj;
             }
         }
+    }
+
+    /// The packed factors `L` and `U`, row-major.
+    #[cfg(test)]
+    pub(super) fn factors(&self) -> &[f64] {
+        self.lu.entries()
     }
 
     /// The smallest pivot magnitude `min_k |u_kk|`.

@@ -40,7 +40,9 @@
 
 use super::lu::{Lu, SingularMatrix};
 use super::qr::{Qr, default_rank_tolerance};
+use super::reduced::ReducedLu;
 use super::space::{Buffer, Space};
+use crate::layout::Elimination;
 
 /// A square nonlinear system `r(x) = 0` with `n` unknowns and its exact Jacobian, in the space
 /// `S` (of `n` unknowns). Vectors are slices of `n` entries, the Jacobian an `n × n` row-major
@@ -72,6 +74,12 @@ pub trait NonlinearSystem<S: Space> {
     fn unknown_scales(&self, x: &[f64], u: &mut [f64]) {
         u.fill(norm_inf(x).max(1.0));
     }
+    /// The pivots of the Jacobian known before its entries ([`Elimination`]), which
+    /// [`LinearSolve::StaticPivots`] takes first ([`ReducedLu`]); the default, none, factors
+    /// the whole Jacobian with partial pivoting.
+    fn elimination(&self) -> Option<Elimination<'_>> {
+        None
+    }
 }
 
 /// Tolerances and limits of Newton's method.
@@ -102,6 +110,12 @@ pub enum LinearSolve {
     /// [`NewtonError::Singular`].
     #[default]
     Lu,
+    /// LU with the static pivots the system names taken first ([`NonlinearSystem::elimination`],
+    /// [`ReducedLu`]), the rest with partial pivoting; [`LinearSolve::Lu`] for a system that
+    /// names none. Not the default: at the catalogue's sizes with a few coordinates it saves
+    /// little of the factorisation and costs the solves a permutation (BENCHMARKS.md, "Static
+    /// pivots"); it pays as the number of coordinates grows.
+    StaticPivots,
     /// The minimum-norm least-squares update `δ = J_k⁺ r` from the complete orthogonal
     /// decomposition [`Qr`], `J_k` being `J` truncated at its numerical rank `k`. For systems whose
     /// Jacobian is singular everywhere with a solution set that is a manifold (a gauge freedom),
@@ -291,7 +305,7 @@ trait Factorisation {
     /// Overwrites `r` with the update `δ` solving `J δ = r` (exactly for LU, in the minimum-norm
     /// least-squares sense for QR) and returns `‖r_⊥‖₂`, the norm of the part of `r` outside
     /// `range(J)` (0 for LU).
-    fn update(&self, r: &mut [f64]) -> f64;
+    fn update(&mut self, r: &mut [f64]) -> f64;
     /// The numerical rank.
     fn rank(&self) -> usize;
     /// The smallest pivot.
@@ -299,7 +313,7 @@ trait Factorisation {
 }
 
 impl<S: Space> Factorisation for Lu<S> {
-    fn update(&self, r: &mut [f64]) -> f64 {
+    fn update(&mut self, r: &mut [f64]) -> f64 {
         self.solve_in_place(r);
         0.0
     }
@@ -311,8 +325,21 @@ impl<S: Space> Factorisation for Lu<S> {
     }
 }
 
+impl Factorisation for ReducedLu {
+    fn update(&mut self, r: &mut [f64]) -> f64 {
+        self.solve_in_place(r);
+        0.0
+    }
+    fn rank(&self) -> usize {
+        self.dim()
+    }
+    fn min_pivot(&self) -> f64 {
+        ReducedLu::min_pivot(self)
+    }
+}
+
 impl<S: Space> Factorisation for Qr<S> {
-    fn update(&self, r: &mut [f64]) -> f64 {
+    fn update(&mut self, r: &mut [f64]) -> f64 {
         self.solve_min_norm_in_place(r).unreachable
     }
     fn rank(&self) -> usize {
@@ -327,14 +354,44 @@ impl<S: Space> Factorisation for Qr<S> {
 #[derive(Clone, Debug)]
 enum Factors<S: Space> {
     Lu(Lu<S>),
+    Reduced(Box<ReducedLu>),
     Qr(Qr<S>),
 }
 
 impl<S: Space> Factors<S> {
     fn new(space: S, linear: LinearSolve) -> Self {
         match linear {
-            LinearSolve::Lu => Factors::Lu(Lu::new(space)),
+            LinearSolve::Lu | LinearSolve::StaticPivots => Factors::Lu(Lu::new(space)),
             LinearSolve::MinimumNorm { .. } => Factors::Qr(Qr::new(space)),
+        }
+    }
+
+    /// The storage for `linear` on a system with the static pivots `elimination`, if the
+    /// storage held is not (`None` where it is).
+    fn replacement(
+        &self,
+        space: S,
+        linear: LinearSolve,
+        elimination: Option<Elimination<'_>>,
+    ) -> Option<Self> {
+        let pivots = elimination.filter(|_| linear == LinearSolve::StaticPivots);
+        match (self, linear, pivots) {
+            (Factors::Reduced(lu), LinearSolve::StaticPivots, Some(e))
+                if e.scalar_pivots().eq(lu.pivots().iter().copied()) =>
+            {
+                None
+            }
+            (_, LinearSolve::StaticPivots, Some(e)) => {
+                // Pivots that do not fit the system (a defect of its description) leave the
+                // Jacobian to the dense LU.
+                let reduced = super::Dynamic::new(space.dim())
+                    .and_then(|d| ReducedLu::new(d, e.scalar_pivots()).ok())
+                    .map(Box::new);
+                Some(reduced.map_or_else(|| Factors::Lu(Lu::new(space)), Factors::Reduced))
+            }
+            (Factors::Lu(_), LinearSolve::Lu | LinearSolve::StaticPivots, None)
+            | (Factors::Qr(_), LinearSolve::MinimumNorm { .. }, _) => None,
+            _ => Some(Factors::new(space, linear)),
         }
     }
 }
@@ -365,7 +422,9 @@ struct Work<S: Space> {
 #[derive(Clone, Debug)]
 pub struct Newton<S: Space> {
     /// Options. A changed [`NewtonOptions::linear`] takes new factorisation storage at the next
-    /// solve (for [`super::Dynamic`], one allocation).
+    /// solve (for [`super::Dynamic`], one allocation), as does the first solve of a system with
+    /// other static pivots ([`NonlinearSystem::elimination`], the allocations of
+    /// [`ReducedLu::new`]).
     pub options: NewtonOptions,
     work: Work<S>,
     factors: Factors<S>,
@@ -388,11 +447,14 @@ impl<S: Space> Newton<S> {
     /// After a solve failed with [`NewtonError::Singular`] at `column` under
     /// [`LinearSolve::Lu`]: writes into `x` the direction the stage Jacobian leaves undetermined
     /// ([`Lu::null_direction`]) and returns `true`; `false` (and `x` untouched) otherwise.
-    pub fn null_direction(&self, column: usize, x: &mut [f64]) -> bool {
-        match &self.factors {
+    pub fn null_direction(&mut self, column: usize, x: &mut [f64]) -> bool {
+        match &mut self.factors {
             Factors::Lu(lu) if column < x.len() => {
                 lu.null_direction(column, x);
                 true
+            }
+            Factors::Reduced(lu) if column < x.len() && x.len() == lu.dim() => {
+                lu.null_direction(column, x)
             }
             _ => false,
         }
@@ -453,25 +515,37 @@ impl<S: Space> Newton<S> {
             });
         }
         let options = self.options;
-        match (options.linear, &mut self.factors) {
-            (LinearSolve::Lu, Factors::Lu(lu)) => {
-                self.work
-                    .iterate(&options, system, x, lu, |lu, jacobian, iteration| {
-                        lu.refactor(jacobian)
-                            .map_err(|source| NewtonError::Singular { iteration, source })
-                    })
-            }
-            (LinearSolve::MinimumNorm { rank_tolerance }, Factors::Qr(qr)) => {
-                let tolerance = rank_tolerance.unwrap_or(default_rank_tolerance(n));
+        if let Some(factors) =
+            self.factors
+                .replacement(self.work.space, options.linear, system.elimination())
+        {
+            self.factors = factors;
+        }
+        let singular = |iteration| move |source| NewtonError::Singular { iteration, source };
+        match &mut self.factors {
+            Factors::Qr(qr) => {
+                let tolerance = match options.linear {
+                    LinearSolve::MinimumNorm { rank_tolerance } => rank_tolerance,
+                    LinearSolve::Lu | LinearSolve::StaticPivots => None,
+                };
+                let tolerance = tolerance.unwrap_or(default_rank_tolerance(n));
                 self.work
                     .iterate(&options, system, x, qr, |qr, jacobian, iteration| {
                         qr.refactor(jacobian, tolerance)
                             .map_err(|_| NewtonError::NonFinite { iteration })
                     })
             }
-            (linear, _) => {
-                self.factors = Factors::new(self.work.space, linear);
-                self.solve(system, x)
+            Factors::Reduced(lu) => {
+                self.work
+                    .iterate(&options, system, x, &mut **lu, |lu, jacobian, iteration| {
+                        lu.refactor(jacobian).map_err(singular(iteration))
+                    })
+            }
+            Factors::Lu(lu) => {
+                self.work
+                    .iterate(&options, system, x, lu, |lu, jacobian, iteration| {
+                        lu.refactor(jacobian).map_err(singular(iteration))
+                    })
             }
         }
     }
