@@ -75,7 +75,7 @@ impl<const N: usize> Lu<Fixed<N>> {
             min_pivot: 0.0,
             max_pivot: 0.0,
         };
-        lu.eliminate(0, &mut [])?;
+        lu.eliminate::<false>(0, &mut [])?;
         Ok(lu)
     }
 }
@@ -108,7 +108,7 @@ impl<S: Space> Lu<S> {
     /// entry) is reported as singular, and the factors are then not usable.
     pub fn refactor(&mut self, a: &[f64]) -> Result<(), SingularMatrix> {
         self.lu.entries_mut().copy_from_slice(a);
-        self.eliminate(0, &mut [])
+        self.eliminate::<false>(0, &mut [])
     }
 
     /// [`Self::refactor`] with the first `fixed` pivots prescribed on the diagonal: step
@@ -123,7 +123,7 @@ impl<S: Space> Lu<S> {
         nonzeros: &mut [usize],
     ) -> Result<(), SingularMatrix> {
         self.lu.entries_mut().copy_from_slice(a);
-        self.eliminate(fixed, nonzeros)
+        self.eliminate::<true>(fixed, nonzeros)
     }
 
     /// After [`Self::refactor`] failed at `column` `k`: writes into `x` (`n` long) the direction
@@ -143,9 +143,15 @@ impl<S: Space> Lu<S> {
         }
     }
 
-    /// Factors the matrix held in `self.lu` in place, the first `fixed` pivots prescribed (see
-    /// [`Self::refactor_prescribed`]).
-    fn eliminate(&mut self, fixed: usize, nonzeros: &mut [usize]) -> Result<(), SingularMatrix> {
+    /// Factors the matrix held in `self.lu` in place, with `PRESCRIBED` the first `fixed` pivots
+    /// prescribed (see [`Self::refactor_prescribed`]); without, the plain elimination, in which
+    /// the compiler sees no prescribed step.
+    fn eliminate<const PRESCRIBED: bool>(
+        &mut self,
+        fixed: usize,
+        nonzeros: &mut [usize],
+    ) -> Result<(), SingularMatrix> {
+        let fixed = if PRESCRIBED { fixed } else { 0 };
         let n = self.space.dim();
         let lu = self.lu.entries_mut();
         let pivots = self.pivots.entries_mut();
