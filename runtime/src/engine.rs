@@ -129,8 +129,9 @@ impl Engine {
         let unknowns = layout::interned(&method.blocks);
         let residuals = layout::interned(&method.rows_layout);
         let exact = method.map(Coefficient::value);
-        let program = program::compile(&exact, dims, unknowns, residuals);
-        let pivots = elimination::pivots(&exact, &sparkgen_description::jacobian::jacobian(&exact));
+        let jac = sparkgen_description::jacobian::jacobian(&exact);
+        let program = program::compile(&exact, &jac, dims, unknowns, residuals);
+        let pivots = elimination::pivots(&exact, &jac);
         let multiplier = exact.multiplier.as_ref().map(|(block, weights)| {
             let weights: Vec<f64> = weights.iter().map(Scalar::to_f64).collect();
             MultiplierUpdate {

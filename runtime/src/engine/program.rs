@@ -10,7 +10,7 @@
 //! the emitter rounds them: `|c|·h^k` with the sign kept apart, `h^k` by repeated products.
 
 use sparkgen_core::layout::{Dims, Layout};
-use sparkgen_description::jacobian::{Derivative, HPoly, Jacobian, Monomial, Var, jacobian};
+use sparkgen_description::jacobian::{Derivative, HPoly, Jacobian, Monomial, Var};
 use sparkgen_description::structure::{AtomKind, Expr, Input, Kernel, Method, Shift, Term, Width};
 use sparkgen_description::{DoubleDouble, Scalar};
 use std::collections::{BTreeMap, BTreeSet};
@@ -676,15 +676,16 @@ impl Builder<'_> {
     }
 }
 
-/// Compiles `method` (its coefficients double-double, as the emitter reads them) for `dims`
-/// with the unknown and residual layouts `unknowns`, `residuals`.
+/// Compiles `method` (its coefficients double-double, as the emitter reads them, and its
+/// derivatives `jac` by `sparkgen_description::jacobian::jacobian`) for `dims` with the unknown
+/// and residual layouts `unknowns`, `residuals`.
 pub(crate) fn compile(
     method: &Method<DoubleDouble>,
+    jac: &Jacobian<DoubleDouble>,
     dims: Dims,
     unknowns: Layout,
     residuals: Layout,
 ) -> Program {
-    let jac = jacobian(method);
     let n = unknowns.len(dims);
     let start = input_offsets(dims)[3] + n;
     let mut b = Builder {
@@ -787,13 +788,9 @@ pub(crate) fn compile(
         .copied()
         .collect();
     let sizes = (one, n, d);
-    let jacobian = Partials::new(
-        b.derivative_section(&jac, &jacobian_items),
-        &residual,
-        sizes,
-    );
-    let tangent = Partials::new(b.derivative_section(&jac, &tangent_items), &residual, sizes);
-    let scales = Partials::new(b.derivative_section(&jac, &scale_items), &residual, sizes);
+    let jacobian = Partials::new(b.derivative_section(jac, &jacobian_items), &residual, sizes);
+    let tangent = Partials::new(b.derivative_section(jac, &tangent_items), &residual, sizes);
+    let scales = Partials::new(b.derivative_section(jac, &scale_items), &residual, sizes);
     Program {
         dims,
         n,
