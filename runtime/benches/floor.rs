@@ -32,7 +32,9 @@ use sparkgen::problem::Vector;
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::rows::{RowMajor, TangentRows};
 use sparkgen::solution::StepStats;
-use sparkgen::solve::{Dynamic, Fixed, JacobianUpdate, Lu, NewtonOptions, ReducedLu};
+use sparkgen::solve::{
+    Dynamic, Fixed, JacobianUpdate, Lu, NewtonOptions, ReducedLu, SingularMatrix,
+};
 use sparkgen::stage::{MultiplierUpdate, StageMethod};
 use std::marker::PhantomData;
 
@@ -302,18 +304,31 @@ fn elimination<M: StageMethod<P, 2>, P>() -> Elimination<'static> {
     }
 }
 
+/// Times `factor_and_solve(J, b)` at the method's Jacobian `J` and a right-hand side of the
+/// size of a Newton update's.
+fn factored_solve<M: StageMethod<P, 2>, P, const N: usize>(
+    bencher: Bencher,
+    problem: &P,
+    state: (Vector<2>, Vector<2>, [f64; N]),
+    mut factor_and_solve: impl FnMut(&[f64], &mut [f64]) -> Result<(), SingularMatrix>,
+) {
+    let j = stage_jacobian::<M, P, N>(problem, &state);
+    bencher.bench_local(|| {
+        let mut dx = divan::black_box([1e-3; N]);
+        factor_and_solve(divan::black_box(j.as_flattened()), &mut dx).map(|()| dx)
+    });
+}
+
 fn lu_dense<M: StageMethod<P, 2>, P, const N: usize>(
     bencher: Bencher,
     problem: &P,
     state: (Vector<2>, Vector<2>, [f64; N]),
 ) {
-    let j = stage_jacobian::<M, P, N>(problem, &state);
     let mut lu = Lu::new(Dynamic::new(N).expect("a small system"));
-    bencher.bench_local(|| {
-        lu.refactor(divan::black_box(j.as_flattened()))?;
-        let mut dx = divan::black_box([1e-3; N]);
-        lu.solve_in_place(&mut dx);
-        Ok::<_, sparkgen::solve::SingularMatrix>(dx)
+    factored_solve::<M, P, N>(bencher, problem, state, |j, b| {
+        lu.refactor(j)?;
+        lu.solve_in_place(b);
+        Ok(())
     });
 }
 
@@ -322,15 +337,13 @@ fn lu_reduced<M: StageMethod<P, 2>, P, const N: usize>(
     problem: &P,
     state: (Vector<2>, Vector<2>, [f64; N]),
 ) {
-    let j = stage_jacobian::<M, P, N>(problem, &state);
     let pivots = elimination::<M, P>().scalar_pivots().collect::<Vec<_>>();
     let space = Dynamic::new(N).expect("a small system");
     let mut lu = ReducedLu::new(space, pivots).expect("the method's pivots fit");
-    bencher.bench_local(|| {
-        lu.refactor(divan::black_box(j.as_flattened()))?;
-        let mut dx = divan::black_box([1e-3; N]);
-        lu.solve_in_place(&mut dx);
-        Ok::<_, sparkgen::solve::SingularMatrix>(dx)
+    factored_solve::<M, P, N>(bencher, problem, state, |j, b| {
+        lu.refactor(j)?;
+        lu.solve_in_place(b);
+        Ok(())
     });
 }
 

@@ -274,7 +274,8 @@ impl<S: Space> Lu<S> {
 mod tests {
     use super::*;
     use crate::solve::testing::{
-        Max, for_sizes, scaled_samples, scaled_system, to_matrix, to_vector, worst_case,
+        Max, backward_stable, for_sizes, scaled_samples, scaled_system, to_matrix, to_vector,
+        worst_case,
     };
     use proptest::prelude::*;
 
@@ -296,22 +297,12 @@ mod tests {
         let mut x = to_vector(space, &b);
         lu.solve_in_place(x.entries_mut());
         let x = nalgebra::DVector::from_column_slice(x.entries());
-        let residual = (&a * &x - &b).amax();
-        let norm_a = a.row_iter().map(|r| r.abs().sum()).fold(0.0, f64::max);
-        let eta = residual / (norm_a * x.amax() + b.amax()) / (n as f64 * f64::EPSILON);
         let factors = lu.lu.entries();
         let upper = (0..n * n)
             .filter(|k| k % n >= k / n)
             .map(|k| factors[k].abs());
         let growth = upper.fold(0.0, f64::max) / a.amax();
-        prop_assert!(
-            eta <= 2.0 * growth.max(1.0),
-            "n = {}: backward error {:e} n·ε, growth {:e}",
-            n,
-            eta,
-            growth
-        );
-        Ok([eta, growth])
+        backward_stable(&a, &b, &x, growth, &format!("n = {n}"))
     }
 
     #[test]

@@ -165,7 +165,9 @@ impl ReducedLu {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::testing::{Max, SAMPLES, dynamic, run_cases, take, worst_case};
+    use crate::solve::testing::{
+        Max, SAMPLES, backward_stable, dynamic, run_cases, take, worst_case,
+    };
     use nalgebra::{DMatrix, DVector};
     use proptest::prelude::*;
 
@@ -211,19 +213,8 @@ mod tests {
         let mut x = b.as_slice().to_vec();
         lu.solve_in_place(&mut x);
         let x = DVector::from_vec(x);
-        let residual = (&a * &x - &b).amax();
-        let norm_a = a.row_iter().map(|r| r.abs().sum()).fold(0.0, f64::max);
-        let eta = residual / (norm_a * x.amax() + b.amax()) / (n as f64 * f64::EPSILON);
         let growth = lu.lu.factors().iter().fold(0.0f64, |m, v| m.max(v.abs())) / a.amax();
-        prop_assert!(
-            eta <= 2.0 * growth.max(1.0),
-            "n = {}, k = {}: backward error {:e} n·ε, growth {:e}",
-            n,
-            k,
-            eta,
-            growth
-        );
-        Ok([eta, growth])
+        backward_stable(&a, &b, &x, growth, &format!("n = {n}, k = {k}"))
     }
 
     #[test]

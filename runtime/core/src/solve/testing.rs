@@ -39,6 +39,31 @@ pub fn scaled_system(n: usize, samples: &[f64], exponent: i32) -> (DMatrix<f64>,
     (a, take(&mut s, n, 1).column(0).into_owned())
 }
 
+/// The normwise backward error `η = ‖A x − b‖∞ / (‖A‖∞‖x‖∞ + ‖b‖∞)` of a solution `x` of
+/// `A x = b` (residual in nalgebra's arithmetic), in units of `n·ε`, required within the bound
+/// of partial pivoting, `2·max(1, growth)` (`growth` the elimination's `max|factor| / max|a|`);
+/// returns `[η, growth]`, `case` naming the case in the failure.
+pub fn backward_stable(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    x: &DVector<f64>,
+    growth: f64,
+    case: &str,
+) -> Result<[f64; 2], TestCaseError> {
+    let n = a.nrows();
+    let residual = (a * x - b).amax();
+    let norm_a = a.row_iter().map(|r| r.abs().sum()).fold(0.0, f64::max);
+    let eta = residual / (norm_a * x.amax() + b.amax()) / (n as f64 * f64::EPSILON);
+    prop_assert!(
+        eta <= 2.0 * growth.max(1.0),
+        "{}: backward error {:e} n·ε, growth {:e}",
+        case,
+        eta,
+        growth
+    );
+    Ok([eta, growth])
+}
+
 /// Runs `check` on the cases of [`run_cases`] and returns the componentwise maxima of its
 /// measurements.
 pub fn worst_case<S: Strategy, const K: usize>(
