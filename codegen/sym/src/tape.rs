@@ -50,6 +50,17 @@ impl std::fmt::Display for UnboundInput {
 
 impl std::error::Error for UnboundInput {}
 
+/// One tape of a [`Tape::fuse`]: where its input segments and its outputs go in the fused tape.
+#[derive(Clone, Copy, Debug)]
+pub struct Part<'a> {
+    /// The tape.
+    pub tape: &'a Tape,
+    /// The fused tape's segment of each of the tape's segments.
+    pub segments: &'a [usize],
+    /// The position of the tape's first output in the fused tape's output slice.
+    pub offset: usize,
+}
+
 impl Tape {
     /// Compiles `kernel`. `input` places every input symbol as (segment, index) of the slices
     /// passed to [`Tape::eval`]; `output` places every output slot in the output slice of
@@ -71,41 +82,48 @@ impl Tape {
             let register = builder.expr(&s.value, &temps, &mut input)?;
             stores.push((register, output(&s.slot)));
         }
-        // Result registers follow the inputs and constants: renumber the provisional ones.
-        let (n_in, n_const) = (builder.inputs.len(), builder.constants.len());
-        let place = |r: Register| -> u32 {
-            let index = match r {
-                Register::Input(i) => i,
-                Register::Constant(i) => n_in + i,
-                Register::Result(i) => n_in + n_const + i,
-            };
-            u32::try_from(index).unwrap_or(u32::MAX)
-        };
-        let instructions = builder
-            .instructions
-            .iter()
-            .map(|&(op, a, b)| Instruction {
-                op,
-                a: place(a),
-                // A unary op reads its operand as both, so every instruction reads two
-                // registers computed before it.
-                b: place(if op.arity() == 1 { a } else { b }),
-            })
-            .collect();
-        Ok(Tape {
-            inputs: builder
-                .inputs
-                .iter()
-                .map(|&(s, i)| (narrow(s), narrow(i)))
-                .collect(),
-            constants: builder.constants,
-            instructions,
-            stores: stores
-                .into_iter()
-                .map(|(r, o)| (place(r), narrow(o)))
-                .collect(),
-            outputs,
-        })
+        Ok(builder.finish(stores, outputs))
+    }
+
+    /// The tapes `parts` as one tape whose output slice (length `outputs`) holds each part's
+    /// outputs from its [`Part::offset`] on. Each part reads its segment `k` from the fused
+    /// tape's segment [`Part::segments`]`[k]`.
+    ///
+    /// Values are numbered: an input, a constant or an instruction whose operation and
+    /// operands are those of one already in the fused tape is that one's register. Tapes built
+    /// from kernels of one graph compute each shared subexpression by the same instructions, so
+    /// the fused tape evaluates it once, and every output is bit for bit the part's own (the
+    /// same `f64` operations on the same operands).
+    pub fn fuse(parts: &[Part<'_>], outputs: usize) -> Tape {
+        let mut builder = Builder::default();
+        let mut stores = Vec::new();
+        for part in parts {
+            let tape = part.tape;
+            let (n_in, n_const) = (tape.inputs.len(), tape.constants.len());
+            let mut registers = Vec::with_capacity(tape.registers());
+            for &(segment, index) in &tape.inputs {
+                let segment = part
+                    .segments
+                    .get(segment as usize)
+                    .copied()
+                    .unwrap_or(usize::MAX);
+                registers.push(builder.input((segment, index as usize)));
+            }
+            registers.extend(tape.constants.iter().map(|&x| builder.constant(x)));
+            for instruction in &tape.instructions {
+                let a = registers[instruction.a as usize];
+                let b = registers[instruction.b as usize];
+                registers.push(builder.instruction(instruction.op, a, b));
+            }
+            debug_assert_eq!(registers.len(), n_in + n_const + tape.instructions.len());
+            stores.extend(tape.stores.iter().map(|&(register, position)| {
+                (
+                    registers[register as usize],
+                    part.offset + position as usize,
+                )
+            }));
+        }
+        builder.finish(stores, outputs)
     }
 
     /// Number of registers [`Tape::eval`] needs.
@@ -162,7 +180,7 @@ fn narrow(x: usize) -> u32 {
 }
 
 /// A register before the final layout is known.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Register {
     Input(usize),
     Constant(usize),
@@ -178,9 +196,89 @@ struct Builder {
     /// The register of every constant, by its bits.
     constant_registers: HashMap<u64, usize>,
     instructions: Vec<(Op, Register, Register)>,
+    /// The result of every instruction, by its operation and operands (for [`Tape::fuse`]).
+    instruction_registers: HashMap<(Op, Register, Register), usize>,
 }
 
 impl Builder {
+    /// The tape of the instructions built, storing `stores` (register, output position) into an
+    /// output slice of length `outputs`.
+    fn finish(self, stores: Vec<(Register, usize)>, outputs: usize) -> Tape {
+        // Result registers follow the inputs and constants: renumber the provisional ones.
+        let (n_in, n_const) = (self.inputs.len(), self.constants.len());
+        let place = |r: Register| -> u32 {
+            let index = match r {
+                Register::Input(i) => i,
+                Register::Constant(i) => n_in + i,
+                Register::Result(i) => n_in + n_const + i,
+            };
+            u32::try_from(index).unwrap_or(u32::MAX)
+        };
+        let instructions = self
+            .instructions
+            .iter()
+            .map(|&(op, a, b)| Instruction {
+                op,
+                a: place(a),
+                // A unary op reads its operand as both (see `Builder::instruction`), so every
+                // instruction reads two registers computed before it.
+                b: place(b),
+            })
+            .collect();
+        Tape {
+            inputs: self
+                .inputs
+                .iter()
+                .map(|&(s, i)| (narrow(s), narrow(i)))
+                .collect(),
+            constants: self.constants,
+            instructions,
+            stores: stores
+                .into_iter()
+                .map(|(r, o)| (place(r), narrow(o)))
+                .collect(),
+            outputs,
+        }
+    }
+
+    /// The register of the input at `place`.
+    fn input(&mut self, place: (usize, usize)) -> Register {
+        let inputs = &mut self.inputs;
+        let index = *self.input_registers.entry(place).or_insert_with(|| {
+            inputs.push(place);
+            inputs.len() - 1
+        });
+        Register::Input(index)
+    }
+
+    /// The register of the constant `x`.
+    fn constant(&mut self, x: f64) -> Register {
+        let constants = &mut self.constants;
+        let index = *self
+            .constant_registers
+            .entry(x.to_bits())
+            .or_insert_with(|| {
+                constants.push(x);
+                constants.len() - 1
+            });
+        Register::Constant(index)
+    }
+
+    /// The register of `op(a, b)` (`b = a` for a unary op), the earlier one where an
+    /// instruction has the same operation and operands.
+    fn instruction(&mut self, op: Op, a: Register, b: Register) -> Register {
+        let b = if op.arity() == 1 { a } else { b };
+        let instructions = &mut self.instructions;
+        let index = *self
+            .instruction_registers
+            .entry((op, a, b))
+            .or_insert_with(|| {
+                instructions.push((op, a, b));
+                instructions.len() - 1
+            });
+        Register::Result(index)
+    }
+
     /// The register holding `e`, emitting its operations (operands first, left to right).
     fn expr(
         &mut self,
@@ -192,31 +290,15 @@ impl Builder {
             KExpr::Temp(i) => temps[*i],
             KExpr::Input(symbol) => {
                 let place = input(symbol).ok_or_else(|| UnboundInput(symbol.clone()))?;
-                let inputs = &mut self.inputs;
-                let index = *self.input_registers.entry(place).or_insert_with(|| {
-                    inputs.push(place);
-                    inputs.len() - 1
-                });
-                Register::Input(index)
+                self.input(place)
             }
-            KExpr::Const(x) => {
-                let constants = &mut self.constants;
-                let index = *self
-                    .constant_registers
-                    .entry(x.to_bits())
-                    .or_insert_with(|| {
-                        constants.push(*x);
-                        constants.len() - 1
-                    });
-                Register::Constant(index)
-            }
+            KExpr::Const(x) => self.constant(*x),
             KExpr::Apply(op, args) => {
                 let mut operands = [Register::Constant(0); 2];
                 for (slot, arg) in operands.iter_mut().zip(args) {
                     *slot = self.expr(arg, temps, input)?;
                 }
-                self.instructions.push((*op, operands[0], operands[1]));
-                Register::Result(self.instructions.len() - 1)
+                self.instruction(*op, operands[0], operands[1])
             }
         })
     }
@@ -225,7 +307,7 @@ impl Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Cse, Graph, KernelBuilder, SlotIndex};
+    use crate::{Cse, Graph, KernelBuilder, NodeId, SlotIndex};
 
     /// The tape of ϑ-like outputs agrees bit for bit with the kernel's own `f64` evaluation.
     #[test]
@@ -274,6 +356,111 @@ mod tests {
         tape.eval(&[&qv, &av], &mut registers, &mut again);
         assert_eq!(registers.len(), 2 * tape.registers());
         assert_eq!(again.map(f64::to_bits), out.map(f64::to_bits));
+    }
+
+    /// Two kernels of one graph sharing `ln q₁ / q₀` and `√(q₀² + q₁²)`: a map of `q` and a
+    /// derivative-like map of `(q, w)`, with a parameter `a`.
+    fn two_kernels() -> (Graph, Kernel, Kernel, Kernel) {
+        let mut g = Graph::new();
+        let q = g.vector("q", 2);
+        let w = g.vector("w", 2);
+        let a = g.param("a");
+        let l = g.ln(q[1]);
+        let r = g.div(l, q[0]);
+        let (q0, q1) = (g.powi(q[0], 2), g.powi(q[1], 2));
+        let s = g.add(q0, q1);
+        let n = g.sqrt(s);
+        let first = [g.mul(a, r), g.add(n, r)];
+        let wn = g.mul(w[0], n);
+        let wr = g.mul(w[1], r);
+        let second = [g.sub(wn, wr), g.div(w[1], n), g.neg(r)];
+        let build = |outputs: &[(&str, &[NodeId])]| {
+            let mut builder = KernelBuilder::new();
+            for (name, values) in outputs {
+                builder.vector(name, values);
+            }
+            builder.build(&g, Cse::On)
+        };
+        let (one, two) = (build(&[("f", &first)]), build(&[("g", &second)]));
+        let both = build(&[("f", &first), ("g", &second)]);
+        (g, one, two, both)
+    }
+
+    /// Places `q`, `w` and `a` in the segments `places` gives them, outputs in order.
+    fn tape(kernel: &Kernel, places: [Option<usize>; 3], outputs: usize) -> Tape {
+        let mut position = 0;
+        Tape::new(
+            kernel,
+            |input| match input {
+                Input::Component { vector, index } => {
+                    let segment = if vector == "q" { places[0] } else { places[1] };
+                    segment.map(|s| (s, *index))
+                }
+                Input::Param(_) => places[2].map(|s| (s, 0)),
+            },
+            |_| {
+                position += 1;
+                position - 1
+            },
+            outputs,
+        )
+        .expect("every input is placed")
+    }
+
+    /// A fused tape computes every part's outputs bit for bit, evaluates the shared
+    /// subexpressions once (as many operations as the tape of one kernel of both outputs) and
+    /// reads each part's segments where the parts say.
+    #[test]
+    fn fused_tapes_share_subexpressions_and_keep_every_bit() {
+        let (_, one, two, both) = two_kernels();
+        // The parts' own layouts: [q, a] and [q, w, a]; the fused tape's: [w, a, q].
+        let first = tape(&one, [Some(0), None, Some(1)], 2);
+        let second = tape(&two, [Some(0), Some(1), Some(2)], 3);
+        let fused = Tape::fuse(
+            &[
+                Part {
+                    tape: &first,
+                    segments: &[2, 1],
+                    offset: 0,
+                },
+                Part {
+                    tape: &second,
+                    segments: &[2, 0, 1],
+                    offset: 2,
+                },
+            ],
+            5,
+        );
+        let whole = tape(&both, [Some(2), Some(0), Some(1)], 5);
+        assert_eq!(fused.operations(), whole.operations());
+        assert!(fused.operations() < first.operations() + second.operations());
+        let mut registers = Vec::new();
+        for (q, w, a) in [
+            ([1.3, 2.7], [0.1, -0.4], [-0.4]),
+            ([0.2, 1e-300], [1e300, 3.0], [7.0]),
+            ([-1.0, 0.5], [0.0, 0.0], [f64::NAN]),
+        ] {
+            let (mut f, mut g, mut out) = ([f64::NAN; 2], [f64::NAN; 3], [f64::NAN; 5]);
+            first.eval(&[&q, &a], &mut registers, &mut f);
+            second.eval(&[&q, &w, &a], &mut registers, &mut g);
+            fused.eval(&[&w, &a, &q], &mut registers, &mut out);
+            let separate: Vec<u64> = f.iter().chain(&g).map(|x| x.to_bits()).collect();
+            let together: Vec<u64> = out.iter().map(|x| x.to_bits()).collect();
+            assert_eq!(together, separate);
+        }
+    }
+
+    /// A tape fused alone, with its own segments, is the same tape.
+    #[test]
+    fn a_tape_fused_alone_is_itself() {
+        let (_, _, two, _) = two_kernels();
+        let second = tape(&two, [Some(0), Some(1), Some(2)], 3);
+        let part = Part {
+            tape: &second,
+            segments: &[0, 1, 2],
+            offset: 0,
+        };
+        assert_eq!(Tape::fuse(&[part], 3), second);
     }
 
     #[test]
