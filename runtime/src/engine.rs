@@ -14,6 +14,7 @@
 mod access;
 mod eval;
 mod files;
+mod fusion;
 mod kernels;
 mod layout;
 mod named;
@@ -24,6 +25,7 @@ mod views;
 
 pub use access::{Work, holonomic_residuals};
 pub use eval::{Step, Tangent, Workspace};
+pub use fusion::{Call, Callee, Fused, MAX_ARGS};
 pub use kernels::{Degenerate, Hamiltonian, Holonomic, Implicit, Kernels};
 pub use named::Named;
 pub use stepping::Stepping;
@@ -227,6 +229,19 @@ impl Engine {
     /// A workspace for this engine's evaluations.
     pub fn workspace(&self) -> Workspace {
         Workspace::new(&self.program)
+    }
+
+    /// A workspace for this engine's evaluations on `problem` alone: where the problem fuses
+    /// the kernel calls at a stage point ([`Kernels::fuse`]), they are evaluated together.
+    pub(crate) fn workspace_for<K: Kernels + ?Sized>(&self, problem: &K) -> Workspace {
+        let mut ws = Workspace::new(&self.program);
+        ws.fused = self
+            .program
+            .groups
+            .iter()
+            .map(|group| problem.fuse(&group.calls, group.args.len()))
+            .collect();
+        ws
     }
 
     /// `Ok` when `problem` is of the method's kind and has the engine's widths.

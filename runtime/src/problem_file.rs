@@ -73,6 +73,7 @@
 mod degenerate;
 mod document;
 mod error;
+mod fused;
 mod holonomic;
 mod lagrangian;
 mod model;

@@ -178,23 +178,16 @@ fn separate(bencher: divan::Bencher, bundle: usize) {
 /// The tapes of `bundle` fused into one ([`Tape::fuse`]).
 fn fused(bencher: divan::Bencher, bundle: usize) {
     let compiled = guiding_centre();
-    let mut offset = 0;
     let parts: Vec<Part> = GC_BUNDLES[bundle]
         .iter()
-        .map(|&(method, segments)| {
-            let tape = &compiled.methods[method].tape;
-            let part = Part {
-                tape,
-                segments,
-                offset,
-            };
-            offset += tape.outputs();
-            part
+        .map(|&(method, segments)| Part {
+            tape: &compiled.methods[method].tape,
+            segments,
         })
         .collect();
-    let tape = Tape::fuse(&parts, offset);
+    let tape = Tape::fuse(&parts);
     let mut registers = Vec::new();
-    let mut out = vec![0.0; offset];
+    let mut out = vec![0.0; tape.outputs()];
     bencher.bench_local(|| {
         tape.eval(divan::black_box(&GC_SEGMENTS), &mut registers, &mut out);
         out[0]

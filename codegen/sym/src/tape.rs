@@ -50,15 +50,13 @@ impl std::fmt::Display for UnboundInput {
 
 impl std::error::Error for UnboundInput {}
 
-/// One tape of a [`Tape::fuse`]: where its input segments and its outputs go in the fused tape.
+/// One tape of a [`Tape::fuse`] and where its input segments are in the fused tape's.
 #[derive(Clone, Copy, Debug)]
 pub struct Part<'a> {
     /// The tape.
     pub tape: &'a Tape,
     /// The fused tape's segment of each of the tape's segments.
     pub segments: &'a [usize],
-    /// The position of the tape's first output in the fused tape's output slice.
-    pub offset: usize,
 }
 
 impl Tape {
@@ -85,18 +83,19 @@ impl Tape {
         Ok(builder.finish(stores, outputs))
     }
 
-    /// The tapes `parts` as one tape whose output slice (length `outputs`) holds each part's
-    /// outputs from its [`Part::offset`] on. Each part reads its segment `k` from the fused
-    /// tape's segment [`Part::segments`]`[k]`.
+    /// The tapes `parts` as one tape whose output slice holds the parts' outputs one after
+    /// another, in order. Each part reads its segment `k` from the fused tape's segment
+    /// [`Part::segments`]`[k]`.
     ///
     /// Values are numbered: an input, a constant or an instruction whose operation and
     /// operands are those of one already in the fused tape is that one's register. Tapes built
     /// from kernels of one graph compute each shared subexpression by the same instructions, so
     /// the fused tape evaluates it once, and every output is bit for bit the part's own (the
     /// same `f64` operations on the same operands).
-    pub fn fuse(parts: &[Part<'_>], outputs: usize) -> Tape {
+    pub fn fuse(parts: &[Part<'_>]) -> Tape {
         let mut builder = Builder::default();
         let mut stores = Vec::new();
+        let mut offset = 0;
         for part in parts {
             let tape = part.tape;
             let (n_in, n_const) = (tape.inputs.len(), tape.constants.len());
@@ -117,13 +116,11 @@ impl Tape {
             }
             debug_assert_eq!(registers.len(), n_in + n_const + tape.instructions.len());
             stores.extend(tape.stores.iter().map(|&(register, position)| {
-                (
-                    registers[register as usize],
-                    part.offset + position as usize,
-                )
+                (registers[register as usize], offset + position as usize)
             }));
+            offset += tape.outputs;
         }
-        builder.finish(stores, outputs)
+        builder.finish(stores, offset)
     }
 
     /// Number of registers [`Tape::eval`] needs.
@@ -416,21 +413,16 @@ mod tests {
         // The parts' own layouts: [q, a] and [q, w, a]; the fused tape's: [w, a, q].
         let first = tape(&one, [Some(0), None, Some(1)], 2);
         let second = tape(&two, [Some(0), Some(1), Some(2)], 3);
-        let fused = Tape::fuse(
-            &[
-                Part {
-                    tape: &first,
-                    segments: &[2, 1],
-                    offset: 0,
-                },
-                Part {
-                    tape: &second,
-                    segments: &[2, 0, 1],
-                    offset: 2,
-                },
-            ],
-            5,
-        );
+        let fused = Tape::fuse(&[
+            Part {
+                tape: &first,
+                segments: &[2, 1],
+            },
+            Part {
+                tape: &second,
+                segments: &[2, 0, 1],
+            },
+        ]);
         let whole = tape(&both, [Some(2), Some(0), Some(1)], 5);
         assert_eq!(fused.operations(), whole.operations());
         assert!(fused.operations() < first.operations() + second.operations());
@@ -458,9 +450,8 @@ mod tests {
         let part = Part {
             tape: &second,
             segments: &[0, 1, 2],
-            offset: 0,
         };
-        assert_eq!(Tape::fuse(&[part], 3), second);
+        assert_eq!(Tape::fuse(&[part]), second);
     }
 
     #[test]

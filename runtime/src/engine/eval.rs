@@ -2,6 +2,7 @@
 //! its block additions. Nothing here allocates.
 
 use super::Kernels;
+use super::fusion::{Fused, MAX_ARGS};
 use super::program::{Op, Program, ScalarSpec, Section, Target, input_offsets};
 pub use crate::stage::Tangent;
 
@@ -18,6 +19,9 @@ pub struct Workspace {
     h: f64,
     /// Whether the residual's operations last ran on the inputs in the arena.
     pub(super) residual_current: bool,
+    /// The fused evaluation of each group of kernel calls, where the problem has one
+    /// ([`Engine::workspace_for`](super::Engine::workspace_for)).
+    pub(super) fused: Vec<Option<Fused>>,
 }
 
 impl Workspace {
@@ -33,6 +37,7 @@ impl Workspace {
             powers: vec![0.0; program.max_power as usize + 1],
             h: f64::NAN,
             residual_current: false,
+            fused: Vec::new(),
         }
     }
 }
@@ -175,25 +180,30 @@ pub(super) fn run<K: Kernels + ?Sized>(
                     }
                 }
             }
-            Op::Vector {
-                kernel,
-                args,
-                out,
-                len,
-            } => {
-                let (inputs, rest) = arena.split_at_mut(out);
-                let slices = arguments(inputs, &args);
-                problem.vector(kernel, &slices[..args.count], &mut rest[..len]);
-            }
-            Op::Matrix {
-                atom,
-                args,
-                out,
-                len,
-            } => {
-                let (inputs, rest) = arena.split_at_mut(out);
-                let slices = arguments(inputs, &args);
-                problem.matrix(atom, &slices[..args.count], &mut rest[..len]);
+            Op::Vector { .. } | Op::Matrix { .. } => call(op, arena, problem),
+            Op::Fused { group: index } => {
+                let group = &program.groups[index];
+                match ws.fused.get_mut(index).and_then(Option::as_mut) {
+                    Some(fused) => {
+                        let mut args: [&[f64]; MAX_ARGS] = [&[]; MAX_ARGS];
+                        for (slice, &(at, len)) in args.iter_mut().zip(&group.args) {
+                            *slice = &arena[at..at + len];
+                        }
+                        let values = fused.eval(&args[..group.args.len()]);
+                        let mut from = 0;
+                        for op in &group.ops {
+                            if let Op::Vector { out, len, .. } | Op::Matrix { out, len, .. } = *op {
+                                arena[out..out + len].copy_from_slice(&values[from..from + len]);
+                                from += len;
+                            }
+                        }
+                    }
+                    None => {
+                        for op in &group.ops {
+                            call(op, arena, problem);
+                        }
+                    }
+                }
             }
             Op::MatVec {
                 out,
@@ -255,6 +265,21 @@ pub(super) fn run<K: Kernels + ?Sized>(
                 }
             }
         }
+    }
+}
+
+/// The problem's kernel that `op` calls, on the arena (nothing for another operation).
+fn call<K: Kernels + ?Sized>(op: &Op, arena: &mut [f64], problem: &K) {
+    let (Op::Vector { args, out, len, .. } | Op::Matrix { args, out, len, .. }) = *op else {
+        return;
+    };
+    let (inputs, rest) = arena.split_at_mut(out);
+    let slices = arguments(inputs, &args);
+    let (slices, out) = (&slices[..args.count], &mut rest[..len]);
+    match *op {
+        Op::Vector { kernel, .. } => problem.vector(kernel, slices, out),
+        Op::Matrix { atom, .. } => problem.matrix(atom, slices, out),
+        _ => {}
     }
 }
 

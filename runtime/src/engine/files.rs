@@ -4,6 +4,7 @@
 
 use super::Kernels;
 use super::access::{self, Work};
+use super::fusion::{Call, Callee, Fused};
 use crate::layout::Dims;
 use crate::problem_file::{
     DegenerateLagrangianFile, DegenerateMethod, HolonomicFile, HolonomicMethod, LagrangianFile,
@@ -19,6 +20,43 @@ fn or_nan<E>(out: &mut [f64], result: Option<Result<(), E>>) {
     }
 }
 
+/// The trait method of a degenerate-Lagrangian file that `callee` evaluates.
+fn degenerate_method(callee: Callee) -> Option<DegenerateMethod> {
+    match callee {
+        Callee::Vector(Kernel::Map) => Some(DegenerateMethod::Theta),
+        Callee::Vector(Kernel::Gradient) => Some(DegenerateMethod::HamiltonianGradient),
+        Callee::Matrix(AtomKind::J) => Some(DegenerateMethod::ThetaJacobian),
+        Callee::Matrix(AtomKind::Hessian) => Some(DegenerateMethod::HamiltonianHessian),
+        Callee::Matrix(AtomKind::DJacT) => {
+            Some(DegenerateMethod::JacobianTransposeProductDerivative)
+        }
+        Callee::Matrix(AtomKind::DJac) => Some(DegenerateMethod::JacobianProductDerivative),
+        _ => None,
+    }
+}
+
+/// The trait method of a holonomic file that `callee` evaluates.
+fn holonomic_method(callee: Callee) -> Option<HolonomicMethod> {
+    match callee {
+        Callee::Vector(Kernel::Map) => Some(HolonomicMethod::Constraints),
+        Callee::Vector(Kernel::Gradient) => Some(HolonomicMethod::PotentialGradient),
+        Callee::Matrix(AtomKind::J) => Some(HolonomicMethod::ConstraintJacobian),
+        Callee::Matrix(AtomKind::Hessian) => Some(HolonomicMethod::PotentialHessian),
+        Callee::Matrix(AtomKind::DJacT) => Some(HolonomicMethod::ConstraintForceDerivative),
+        Callee::Matrix(AtomKind::DJac) => Some(HolonomicMethod::ConstraintVelocityDerivative),
+        Callee::Matrix(AtomKind::MassInverse) => Some(HolonomicMethod::InverseMassMatrix),
+        _ => None,
+    }
+}
+
+/// The methods of `calls` with their argument positions, if the file has every one.
+fn parts<M>(calls: &[Call], method: impl Fn(Callee) -> Option<M>) -> Option<Vec<(M, &[usize])>> {
+    calls
+        .iter()
+        .map(|call| Some((method(call.callee)?, call.args())))
+        .collect()
+}
+
 impl Kernels for DegenerateLagrangianFile {
     fn kind(&self) -> ProblemKind {
         ProblemKind::DegenerateLagrangian
@@ -29,25 +67,18 @@ impl Kernels for DegenerateLagrangianFile {
     }
 
     fn vector(&self, kernel: Kernel, args: &[&[f64]], out: &mut [f64]) {
-        let method = match kernel {
-            Kernel::Map => Some(DegenerateMethod::Theta),
-            Kernel::Gradient => Some(DegenerateMethod::HamiltonianGradient),
-            _ => None,
-        };
-        let result = method.map(|m| self.evaluate(m, args, out));
+        let result = degenerate_method(Callee::Vector(kernel)).map(|m| self.evaluate(m, args, out));
         or_nan(out, result);
     }
 
     fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]) {
-        let method = match atom {
-            AtomKind::J => Some(DegenerateMethod::ThetaJacobian),
-            AtomKind::Hessian => Some(DegenerateMethod::HamiltonianHessian),
-            AtomKind::DJacT => Some(DegenerateMethod::JacobianTransposeProductDerivative),
-            AtomKind::DJac => Some(DegenerateMethod::JacobianProductDerivative),
-            _ => None,
-        };
-        let result = method.map(|m| self.evaluate(m, args, out));
+        let result = degenerate_method(Callee::Matrix(atom)).map(|m| self.evaluate(m, args, out));
         or_nan(out, result);
+    }
+
+    fn fuse(&self, calls: &[Call], args: usize) -> Option<Fused> {
+        let (tape, parameters) = self.model.fuse(&parts(calls, degenerate_method)?, args)?;
+        Some(Fused::new(tape, parameters))
     }
 
     /// `H(q)`.
@@ -69,26 +100,18 @@ impl Kernels for HolonomicFile {
     }
 
     fn vector(&self, kernel: Kernel, args: &[&[f64]], out: &mut [f64]) {
-        let method = match kernel {
-            Kernel::Map => Some(HolonomicMethod::Constraints),
-            Kernel::Gradient => Some(HolonomicMethod::PotentialGradient),
-            _ => None,
-        };
-        let result = method.map(|m| self.evaluate(m, args, out));
+        let result = holonomic_method(Callee::Vector(kernel)).map(|m| self.evaluate(m, args, out));
         or_nan(out, result);
     }
 
     fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]) {
-        let method = match atom {
-            AtomKind::J => Some(HolonomicMethod::ConstraintJacobian),
-            AtomKind::Hessian => Some(HolonomicMethod::PotentialHessian),
-            AtomKind::DJacT => Some(HolonomicMethod::ConstraintForceDerivative),
-            AtomKind::DJac => Some(HolonomicMethod::ConstraintVelocityDerivative),
-            AtomKind::MassInverse => Some(HolonomicMethod::InverseMassMatrix),
-            _ => None,
-        };
-        let result = method.map(|m| self.evaluate(m, args, out));
+        let result = holonomic_method(Callee::Matrix(atom)).map(|m| self.evaluate(m, args, out));
         or_nan(out, result);
+    }
+
+    fn fuse(&self, calls: &[Call], args: usize) -> Option<Fused> {
+        let (tape, parameters) = self.model.fuse(&parts(calls, holonomic_method)?, args)?;
+        Some(Fused::new(tape, parameters))
     }
 
     /// `H(q, p) = ½ pᵀM⁻¹p + V(q)`.
@@ -231,11 +254,10 @@ mod tests {
         assert_eq!(lv_file.dims(), Dims::uniform(2));
     }
 
-    /// The partials evaluated after the residual at the same inputs, without the residual's
-    /// operations, equal the whole sections' bit for bit, for every method of the catalogue on
-    /// the kernels of its kind (Lotka–Volterra's file, the pendulum's file).
-    #[test]
-    fn partials_after_the_residual_equal_the_whole_evaluation() {
+    /// Calls `check` with every method of the catalogue, its engine, the kernels of its kind
+    /// (Lotka–Volterra's file, the pendulum's file) and a step at fixed inputs; the number of
+    /// methods checked.
+    fn every_method(mut check: impl FnMut(&str, &Engine, &dyn Kernels, &Step<'_>)) -> usize {
         use crate::generated::descriptions::DESCRIPTIONS;
         let ProblemFile::DegenerateLagrangian(lv) = file("lotka_volterra.toml") else {
             panic!("a degenerate Lagrangian");
@@ -261,33 +283,114 @@ mod tests {
             }
             let n = engine.len();
             let x: Vec<f64> = (0..n).map(|k| 0.05 * (k as f64 + 1.0).sin()).collect();
+            let lambda = &[0.01, 0.02][..engine.dims().constraints.min(2)];
             let step = Step {
                 h: 0.1,
                 q: &q,
                 p: &p,
-                lambda: &[0.01, 0.02],
+                lambda,
                 x: &x,
             };
-            let lambda = &step.lambda[..engine.dims().constraints.min(2)];
-            let step = Step { lambda, ..step };
+            check(name, &engine, problem, &step);
+            checked += 1;
+        }
+        checked
+    }
+
+    fn bits(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// The partials evaluated after the residual at the same inputs, without the residual's
+    /// operations, equal the whole sections' bit for bit, for every method of the catalogue.
+    #[test]
+    fn partials_after_the_residual_equal_the_whole_evaluation() {
+        let checked = every_method(|name, engine, problem, step| {
+            let n = engine.len();
             let (mut fresh, mut reused) = (engine.workspace(), engine.workspace());
             let mut r = vec![0.0; n];
             let (mut j_full, mut j_reused) = (vec![0.0; n * n], vec![1.0; n * n]);
-            engine.jacobian(&mut fresh, problem, &step, &mut j_full);
-            engine.residual(&mut reused, problem, &step, &mut r);
-            engine.jacobian_of(&mut reused, problem, &step, &mut j_reused, true);
-            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            engine.jacobian(&mut fresh, problem, step, &mut j_full);
+            engine.residual(&mut reused, problem, step, &mut r);
+            engine.jacobian_of(&mut reused, problem, step, &mut j_reused, true);
             assert_eq!(bits(&j_full), bits(&j_reused), "{name}");
             let d = engine.dims().coordinates;
             let (mut t_full, mut t_reused) = (Tangent::zero(n, d), Tangent::zero(n, d));
-            engine.tangent(&mut fresh, problem, &step, &mut t_full);
-            engine.residual(&mut reused, problem, &step, &mut r);
-            engine.residual_partials(&mut reused, problem, &step, &mut t_reused, true);
+            engine.tangent(&mut fresh, problem, step, &mut t_full);
+            engine.residual(&mut reused, problem, step, &mut r);
+            engine.residual_partials(&mut reused, problem, step, &mut t_reused, true);
             assert_eq!(bits(&t_full.r_q), bits(&t_reused.r_q), "{name}");
             assert_eq!(bits(&t_full.r_p), bits(&t_reused.r_p), "{name}");
-            checked += 1;
-        }
+        });
         assert!(checked >= 270, "{checked} methods checked");
+    }
+
+    /// Every function of the step evaluated with the kernel calls at each stage point fused
+    /// into one tape equals its evaluation call by call, bit for bit, for every method of the
+    /// catalogue, and the files fuse the calls of every method that has any to fuse.
+    #[test]
+    fn fused_kernel_calls_give_the_separate_calls_bits() {
+        let mut fusing = 0;
+        let checked = every_method(|name, engine, problem, step| {
+            let (n, d) = (engine.len(), engine.dims().coordinates);
+            let (mut alone, mut fused) = (engine.workspace(), engine.workspace_for(problem));
+            let groups = engine.program.groups.len();
+            assert_eq!(fused.fused.iter().flatten().count(), groups, "{name}");
+            fusing += usize::from(groups > 0);
+            let (mut r_a, mut r_f) = (vec![0.0; n], vec![1.0; n]);
+            engine.residual(&mut alone, problem, step, &mut r_a);
+            engine.residual(&mut fused, problem, step, &mut r_f);
+            assert_eq!(bits(&r_a), bits(&r_f), "{name}");
+            let (mut j_a, mut j_f) = (vec![0.0; n * n], vec![1.0; n * n]);
+            engine.jacobian_of(&mut alone, problem, step, &mut j_a, true);
+            engine.jacobian_of(&mut fused, problem, step, &mut j_f, true);
+            assert_eq!(bits(&j_a), bits(&j_f), "{name}");
+            engine.jacobian(&mut alone, problem, step, &mut j_a);
+            engine.jacobian(&mut fused, problem, step, &mut j_f);
+            assert_eq!(bits(&j_a), bits(&j_f), "{name}");
+            let (mut t_a, mut t_f) = (Tangent::zero(n, d), Tangent::zero(n, d));
+            engine.tangent(&mut alone, problem, step, &mut t_a);
+            engine.tangent(&mut fused, problem, step, &mut t_f);
+            for (a, f) in [
+                (&t_a.r_q, &t_f.r_q),
+                (&t_a.r_p, &t_f.r_p),
+                (&t_a.q_x, &t_f.q_x),
+                (&t_a.p_x, &t_f.p_x),
+                (&t_a.p_q, &t_f.p_q),
+            ] {
+                assert_eq!(bits(a), bits(f), "{name}");
+            }
+            let (mut q_a, mut p_a, mut q_f, mut p_f) =
+                (vec![0.0; d], vec![0.0; d], vec![1.0; d], vec![1.0; d]);
+            engine.update(&mut alone, problem, step, &mut q_a, &mut p_a);
+            engine.update(&mut fused, problem, step, &mut q_f, &mut p_f);
+            assert_eq!(bits(&q_a), bits(&q_f), "{name}");
+            assert_eq!(bits(&p_a), bits(&p_f), "{name}");
+        });
+        println!("{fusing} of {checked} methods fuse kernel calls");
+        assert!(checked >= 270, "{checked} methods checked");
+        assert!(
+            fusing >= checked / 2,
+            "{fusing} of {checked} methods fuse calls"
+        );
+    }
+
+    /// Steppers on one file share its fused tapes: the second workspace for the file evaluates
+    /// the tapes the first one built, so an ensemble fuses once, not per member.
+    #[test]
+    fn fused_tapes_are_built_once_per_file() {
+        let ProblemFile::DegenerateLagrangian(gc) = file("guiding_centre.toml") else {
+            panic!("a degenerate Lagrangian");
+        };
+        let engine = Engine::catalogue("VsparkPrimaryGlrkpMidpoint3", gc.dims()).expect("known");
+        let (first, second) = (engine.workspace_for(&gc), engine.workspace_for(&gc));
+        assert!(!first.fused.is_empty());
+        for (a, b) in first.fused.iter().zip(&second.fused) {
+            let (Some(a), Some(b)) = (a, b) else {
+                panic!("the file fuses every group");
+            };
+            assert!(a.shares_tape(b));
+        }
     }
 
     #[test]

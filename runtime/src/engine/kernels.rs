@@ -3,6 +3,7 @@
 //! problem) through it, one per problem trait.
 
 use super::access::{self, Work};
+use super::fusion::{Call, Fused};
 use crate::integrate::equations::on_slices;
 use crate::kind;
 use crate::layout::Dims;
@@ -31,6 +32,14 @@ pub trait Kernels {
     /// The matrix `atom` (`J`, `Hessian`, `DJacT`, `DJac`, `MassInverse`, `DaePartial`) at
     /// `args` into `out`, row-major.
     fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]);
+
+    /// The kernel calls `calls` at one point, reading `args` argument slices, as one
+    /// evaluation that computes what they share once, with every output bit for bit what the
+    /// calls give one by one ([`Fused`]); `None`, the default, where each call is evaluated on
+    /// its own (compiled kernels, whose shared subexpressions the compiler already merges).
+    fn fuse(&self, _calls: &[Call], _args: usize) -> Option<Fused> {
+        None
+    }
 
     /// A velocity at `(q, p)` into `v`, from which the stage velocities' initial guess is
     /// extrapolated (with `multiplier`, the consistent `λ̂` where the velocity depends on it);

@@ -9,6 +9,7 @@
 //! chain rule ([`sparkgen_description::jacobian`]) into their targets. Coefficients enter as
 //! the emitter rounds them: `|c|·h^k` with the sign kept apart, `h^k` by repeated products.
 
+use super::fusion::{self, Group};
 use sparkgen_core::layout::{Dims, Layout};
 use sparkgen_description::jacobian::{Derivative, HPoly, Jacobian, Monomial, Var};
 use sparkgen_description::structure::{AtomKind, Expr, Input, Kernel, Method, Shift, Term, Width};
@@ -102,6 +103,9 @@ pub(crate) enum Op {
     },
     /// The constant `D × D` matrix of a component shift Σ.
     Shift { out: usize, wrap: bool, d: usize },
+    /// The kernel calls of [`Program::groups`]`[group]` at one point, evaluated together
+    /// ([`super::fusion`]).
+    Fused { group: usize },
 }
 
 /// Where a derivative block goes.
@@ -199,8 +203,8 @@ impl Section {
 }
 
 impl Op {
-    /// The arena offset the operation writes.
-    fn out(&self) -> usize {
+    /// The arena offset the operation writes; `None` for a group, which writes several.
+    pub(crate) fn out(&self) -> Option<usize> {
         match *self {
             Op::Zero { out, .. }
             | Op::Linear { out, .. }
@@ -209,7 +213,8 @@ impl Op {
             | Op::MatVec { out, .. }
             | Op::Transpose { out, .. }
             | Op::Product { out, .. }
-            | Op::Shift { out, .. } => out,
+            | Op::Shift { out, .. } => Some(out),
+            Op::Fused { .. } => None,
         }
     }
 }
@@ -226,12 +231,12 @@ pub(crate) struct Partials {
 impl Partials {
     fn new(mut full: Section, residual: &Section, (one, n, d): (usize, usize, usize)) -> Partials {
         full.flatten(one, n, d);
-        let written: BTreeSet<usize> = residual.ops.iter().map(Op::out).collect();
+        let written: BTreeSet<usize> = residual.ops.iter().filter_map(Op::out).collect();
         let after_residual = Section {
             ops: full
                 .ops
                 .iter()
-                .filter(|op| !written.contains(&op.out()))
+                .filter(|op| op.out().is_none_or(|out| !written.contains(&out)))
                 .copied()
                 .collect(),
             ..full.clone()
@@ -267,6 +272,8 @@ pub(crate) struct Program {
     /// Only `∂r/∂q` and `∂r/∂p`, which the row scales read.
     pub scales: Partials,
     pub update: Section,
+    /// The kernel calls the sections evaluate together ([`Op::Fused`]).
+    pub groups: Vec<Group>,
 }
 
 /// `out = A v` for the row-major `rows × cols` matrix `A` at `matrix`.
@@ -791,6 +798,16 @@ pub(crate) fn compile(
     let jacobian = Partials::new(b.derivative_section(jac, &jacobian_items), &residual, sizes);
     let tangent = Partials::new(b.derivative_section(jac, &tangent_items), &residual, sizes);
     let scales = Partials::new(b.derivative_section(jac, &scale_items), &residual, sizes);
+    let (mut residual, mut update) = (residual, update);
+    let (mut jacobian, mut tangent, mut scales) = (jacobian, tangent, scales);
+    let mut groups = Vec::new();
+    for section in [&mut residual, &mut update].into_iter().chain(
+        [&mut jacobian, &mut tangent, &mut scales]
+            .into_iter()
+            .flat_map(|p| [&mut p.full, &mut p.after_residual]),
+    ) {
+        fusion::fuse(section, &mut groups);
+    }
     Program {
         dims,
         n,
@@ -807,5 +824,6 @@ pub(crate) fn compile(
         tangent,
         scales,
         update,
+        groups,
     }
 }

@@ -33,7 +33,8 @@ impl<'a, K: Kernels + ?Sized> Stepping<'a, K> {
             engine,
             problem,
             space,
-            scratch: RefCell::new(Scratch::new(engine)),
+            // The scratch lives with `problem`: its fused kernel calls are that problem's.
+            scratch: RefCell::new(Scratch::for_problem(engine, problem)),
             work: RefCell::new(work),
         })
     }

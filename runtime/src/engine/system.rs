@@ -24,6 +24,15 @@ impl Scratch {
             tangent: Tangent::zero(engine.len(), engine.dims().coordinates),
         }
     }
+
+    /// Storage for `engine` on `problem` alone, with the problem's fused kernel calls
+    /// ([`Engine::workspace_for`]); the caller keeps it with that problem.
+    pub(super) fn for_problem<K: Kernels + ?Sized>(engine: &Engine, problem: &K) -> Scratch {
+        Scratch {
+            workspace: engine.workspace_for(problem),
+            tangent: Tangent::zero(engine.len(), engine.dims().coordinates),
+        }
+    }
 }
 
 /// The stage equations of the step of size `h` from `(q, p)` with the carried multiplier

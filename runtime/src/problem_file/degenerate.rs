@@ -35,7 +35,7 @@ methods!(
 /// which defaults to `ϑ(q₀)`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DegenerateLagrangianFile {
-    pub(super) model: Model,
+    pub(crate) model: Model,
     q0: Vec<f64>,
     p0: Option<Vec<f64>>,
 }

@@ -42,7 +42,7 @@ methods!(
 /// A holonomic system read from a problem file, with its initial data `(q₀, p₀)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HolonomicFile {
-    pub(super) model: Model,
+    pub(crate) model: Model,
     constraints: usize,
     q0: Vec<f64>,
     p0: Vec<f64>,

@@ -3,11 +3,13 @@
 //! method enum, evaluated into caller slices (or fixed-size nalgebra values) without allocating.
 
 use super::error::EvaluateError;
+use super::fused::FusedTapes;
 use nalgebra::allocator::Allocator;
 use nalgebra::{Const, DefaultAllocator, Dim, OMatrix, OVector, SMatrix, SVector, U1};
-use sparkgen_sym::Tape;
 use sparkgen_sym::derive::text::{Compiled, Text};
+use sparkgen_sym::{Part, Tape};
 use std::cell::RefCell;
+use std::sync::Arc;
 
 /// A parameter name that the problem does not have.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -121,6 +123,8 @@ pub(crate) struct Model {
     values: Vec<f64>,
     /// The trait methods, in the order of the kind's [`Method`] enum.
     methods: Vec<MethodTape>,
+    /// The tapes of groups of them fused so far ([`Model::fuse`]).
+    fused: FusedTapes,
 }
 
 thread_local! {
@@ -166,6 +170,7 @@ impl Model {
             names,
             values,
             methods,
+            fused: FusedTapes::default(),
         })
     }
 
@@ -250,6 +255,45 @@ impl Model {
         }
         self.eval(method, args, out);
         Ok(())
+    }
+
+    /// The tapes of `parts` as one ([`Tape::fuse`]): part `k` is a method and the positions of
+    /// its arguments among `args` argument slices; the fused tape reads those slices and then
+    /// the parameter values (returned with it), and writes the parts' outputs one after
+    /// another. `None` where a part names a different number of arguments than its method
+    /// takes or a position beyond `args`.
+    pub(crate) fn fuse(
+        &self,
+        parts: &[(impl Method, &[usize])],
+        args: usize,
+    ) -> Option<(Arc<Tape>, Vec<f64>)> {
+        let mut group = Vec::with_capacity(parts.len());
+        for (method, positions) in parts {
+            let m = &self.methods[method.index()];
+            if positions.len() != m.arguments.len() || positions.iter().any(|&p| p >= args) {
+                return None;
+            }
+            group.push((method.index(), positions.to_vec()));
+        }
+        let build = || {
+            // The parameters are the segment after each method's arguments, and after the
+            // fused tape's.
+            let segments: Vec<Vec<usize>> = group
+                .iter()
+                .map(|(_, positions)| [positions.as_slice(), &[args]].concat())
+                .collect();
+            let tape_parts: Vec<Part> = group
+                .iter()
+                .zip(&segments)
+                .map(|((method, _), segments)| Part {
+                    tape: &self.methods[*method].tape,
+                    segments,
+                })
+                .collect();
+            Tape::fuse(&tape_parts)
+        };
+        let tape = self.fused.get_or_build((group.clone(), args), build);
+        Some((tape, self.values.clone()))
     }
 
     /// Evaluates `method` on `args` into `out` (row-major), whose lengths the caller has checked

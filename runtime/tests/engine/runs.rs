@@ -6,7 +6,9 @@
 //! Through the engine on the file, the momentum conjugate to the cyclic coordinate z of the
 //! guiding centre is conserved over 1000 steps (discrete Noether). The compiled runs agree with
 //! the same runs whose LU takes the static pivots of the method's description first
-//! (`LinearSolve::StaticPivots`, `StageMethod::ELIMINATION`) to [`STRUCTURED`].
+//! (`LinearSolve::StaticPivots`, `StageMethod::ELIMINATION`) to [`STRUCTURED`]. The engine's
+//! runs on the file, whose kernel calls at each stage point are fused into one tape, are its
+//! runs without fusion bit for bit.
 
 use sparkgen::engine::{self, Engine, Kernels, Stepping, Work};
 use sparkgen::integrate::{Compiled, Options, StepEquations, run_into};
@@ -110,19 +112,39 @@ pub(super) fn discrepancy(a: &Trace, b: &Trace) -> f64 {
         })
 }
 
-/// `kernels` with every kernel's output perturbed by a few units in the last place, at random:
-/// runs on it measure how far round-off in the problem's functions carries a method's
+/// `kernels` with every kernel's output perturbed by up to `ulps` units in the last place, at
+/// random: runs on it measure how far round-off in the problem's functions carries a method's
 /// trajectory on the problem (the reference for the engine's discrepancy, whose functions
-/// differ from the compiled ones by round-off).
+/// differ from the compiled ones by round-off). Every other function is forwarded, and it does
+/// not fuse kernel calls (the default [`Kernels::fuse`]): with `ulps = 0` it is `kernels` with
+/// every call evaluated on its own, bit for bit.
 struct Perturbed<'a, K> {
     kernels: &'a K,
     state: Cell<u64>,
+    ulps: f64,
 }
 
-impl<K> Perturbed<'_, K> {
-    /// Multiplies each entry by `1 + k ε` with a random `k` in `[−ULPS, ULPS]`.
+impl<'a, K> Perturbed<'a, K> {
+    /// `kernels` perturbed by up to 2 ulp from the random sequence `seed`.
+    fn new(kernels: &'a K, seed: u64) -> Self {
+        Perturbed {
+            kernels,
+            state: Cell::new(seed),
+            ulps: 2.0,
+        }
+    }
+
+    /// `kernels` unperturbed, its kernel calls evaluated one by one.
+    fn unfused(kernels: &'a K) -> Self {
+        Perturbed {
+            kernels,
+            state: Cell::new(0),
+            ulps: 0.0,
+        }
+    }
+
+    /// Multiplies each entry by `1 + k ε` with a random integer `k` in `[−ulps, ulps]`.
     fn perturb(&self, out: &mut [f64]) {
-        const ULPS: f64 = 2.0;
         for o in out {
             let s = self
                 .state
@@ -131,7 +153,7 @@ impl<K> Perturbed<'_, K> {
                 .wrapping_add(1442695040888963407);
             self.state.set(s);
             let u = ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0;
-            *o *= 1.0 + (ULPS * u).round() * f64::EPSILON;
+            *o *= 1.0 + (self.ulps * u).round() * f64::EPSILON;
         }
     }
 }
@@ -161,12 +183,54 @@ impl<K: Kernels> Kernels for Perturbed<'_, K> {
     ) -> bool {
         self.kernels.velocity(q, p, l, v, w)
     }
+    fn momentum_rate(
+        &self,
+        q: &[f64],
+        p: &[f64],
+        p_dot: &mut [f64],
+        lambda: &mut [f64],
+        w: &mut Work,
+    ) -> bool {
+        self.kernels.momentum_rate(q, p, p_dot, lambda, w)
+    }
     fn constraint(&self, q: &[f64], p: &[f64], w: &mut Work) -> f64 {
         self.kernels.constraint(q, p, w)
     }
     fn consistent_momentum(&self, q: &[f64], p: &mut [f64]) -> bool {
         self.kernels.consistent_momentum(q, p)
     }
+    fn initial_multiplier(
+        &self,
+        q: &[f64],
+        p: &[f64],
+        lambda: &mut [f64],
+        w: &mut Work,
+    ) -> Result<(), f64> {
+        self.kernels.initial_multiplier(q, p, lambda, w)
+    }
+    fn energy(&self, q: &[f64], p: &[f64], w: &mut Work) -> Option<f64> {
+        self.kernels.energy(q, p, w)
+    }
+    fn constraint_differential(
+        &self,
+        q: &[f64],
+        p: &[f64],
+        phi_q: &mut [f64],
+        phi_p: &mut [f64],
+    ) -> bool {
+        self.kernels.constraint_differential(q, p, phi_q, phi_p)
+    }
+}
+
+/// Whether two runs stop at the same step and agree bit for bit at every point.
+fn identical(a: &(Trace, Option<usize>), b: &(Trace, Option<usize>)) -> bool {
+    let bits = |t: &Trace| -> Vec<Vec<u64>> {
+        t.states
+            .iter()
+            .map(|x| x.iter().map(|v| v.to_bits()).collect())
+            .collect()
+    };
+    a.1 == b.1 && bits(&a.0) == bits(&b.0)
 }
 
 /// One method's comparison: the discrepancy of the runs, the step each stopped at, and the
@@ -183,6 +247,9 @@ struct Compared {
     /// stopped.
     pivots: f64,
     pivots_failed: Option<usize>,
+    /// Whether the engine's run with the kernel calls at each stage point fused (where the
+    /// problem fuses them) is its run without, bit for bit.
+    fused_identical: bool,
 }
 
 /// 100 steps of the compiled `M` on `problem` and of the engine of the same method on `kernels`.
@@ -212,13 +279,17 @@ where
     };
     let compiled = Compiled::<M, P, D>::sized(problem).unwrap_or_else(|e| panic!("{name}: {e}"));
     let (d, pivots_failed) = trace_with(compiled, q0.as_slice(), p0.as_slice(), &with_pivots);
-    let (b, engine_failed) = trace(stepping, q0.as_slice(), p0.as_slice(), h);
+    let engine_run = trace(stepping, q0.as_slice(), p0.as_slice(), h);
+    let unfused = Perturbed::unfused(kernels);
+    let stepping = Stepping::new(&engine, &unfused).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let fused_identical = identical(
+        &engine_run,
+        &trace(stepping, q0.as_slice(), p0.as_slice(), h),
+    );
+    let (b, engine_failed) = engine_run;
     let (mut reference, mut stop_sensitive) = (0.0f64, false);
     for seed in 1..=SAMPLES {
-        let perturbed = Perturbed {
-            kernels,
-            state: Cell::new(seed),
-        };
+        let perturbed = Perturbed::new(kernels, seed);
         let stepping = Stepping::new(&engine, &perturbed).unwrap_or_else(|e| panic!("{name}: {e}"));
         let (c, failed) = trace(stepping, q0.as_slice(), p0.as_slice(), h);
         reference = reference.max(discrepancy(&b, &c));
@@ -233,6 +304,7 @@ where
         engine_failed,
         pivots: discrepancy(&a, &d),
         pivots_failed,
+        fused_identical,
     }
 }
 
@@ -325,6 +397,12 @@ fn assert_agree(problem: &str, results: &[Compared]) {
             disagree.push(format!(
                 "{}: {:e} (perturbed {:e}; stopped at {:?} compiled, {:?} engine)",
                 r.name, r.discrepancy, r.reference, r.compiled_failed, r.engine_failed
+            ));
+        }
+        if !r.fused_identical {
+            disagree.push(format!(
+                "{}: the engine's run with fused kernel calls differs from its run without",
+                r.name
             ));
         }
         let pivots_stop = r.compiled_failed == r.pivots_failed || r.stop_sensitive;
