@@ -25,7 +25,7 @@ mod views;
 
 pub use access::{Work, holonomic_residuals};
 pub use eval::{Step, Tangent, Workspace};
-pub use fusion::{Call, Callee, Fused, MAX_ARGS};
+pub use fusion::{Call, Callee, Fused};
 pub use kernels::{Degenerate, Hamiltonian, Holonomic, Implicit, Kernels};
 pub use named::Named;
 pub use stepping::Stepping;
@@ -232,14 +232,19 @@ impl Engine {
     }
 
     /// A workspace for this engine's evaluations on `problem` alone: where the problem fuses
-    /// the kernel calls at a stage point ([`Kernels::fuse`]), they are evaluated together.
+    /// the kernel calls at a stage point ([`Kernels::fuse`]), they are evaluated together. A
+    /// fused evaluation whose outputs do not have the calls' lengths is not used.
     pub(crate) fn workspace_for<K: Kernels + ?Sized>(&self, problem: &K) -> Workspace {
         let mut ws = Workspace::new(&self.program);
         ws.fused = self
             .program
             .groups
             .iter()
-            .map(|group| problem.fuse(&group.calls, group.args.len()))
+            .map(|group| {
+                problem
+                    .fuse(&group.calls, group.args.len())
+                    .filter(|fused| fused.outputs() == group.outputs())
+            })
             .collect();
         ws
     }

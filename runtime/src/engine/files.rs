@@ -203,8 +203,10 @@ impl Kernels for LagrangianFile {
 #[cfg(test)]
 mod tests {
     use super::super::{Degenerate, Engine, Holonomic, Kernels, Step, Tangent};
+    use super::{AtomKind, Call, Fused, Kernel, ProblemKind};
     use crate::holonomic::problems::Pendulum;
     use crate::layout::Dims;
+    use crate::problem_file::DegenerateLagrangianFile;
     use crate::problem_file::ProblemFile;
     use crate::problems::LotkaVolterra2d;
 
@@ -391,6 +393,54 @@ mod tests {
             };
             assert!(a.shares_tape(b));
         }
+    }
+
+    /// A problem that answers every group with the fused tape of the group's first call alone.
+    struct Short<'a>(&'a DegenerateLagrangianFile);
+
+    impl Kernels for Short<'_> {
+        fn kind(&self) -> ProblemKind {
+            self.0.kind()
+        }
+        fn dims(&self) -> Dims {
+            self.0.dims()
+        }
+        fn vector(&self, kernel: Kernel, args: &[&[f64]], out: &mut [f64]) {
+            self.0.vector(kernel, args, out);
+        }
+        fn matrix(&self, atom: AtomKind, args: &[&[f64]], out: &mut [f64]) {
+            self.0.matrix(atom, args, out);
+        }
+        fn fuse(&self, calls: &[Call], args: usize) -> Option<Fused> {
+            self.0.fuse(&calls[..1], args)
+        }
+    }
+
+    /// A fused evaluation that does not write every output of its group is not used: the
+    /// calls are evaluated one by one, as without fusion.
+    #[test]
+    fn a_fused_evaluation_of_the_wrong_length_is_not_used() {
+        let ProblemFile::DegenerateLagrangian(lv) = file("lotka_volterra.toml") else {
+            panic!("a degenerate Lagrangian");
+        };
+        let engine = Engine::catalogue("SlrkLobattoIIIE3", lv.dims()).expect("known");
+        let short = Short(&lv);
+        let mut ws = engine.workspace_for(&short);
+        assert!(!ws.fused.is_empty());
+        assert!(ws.fused.iter().all(Option::is_none));
+        let n = engine.len();
+        let x: Vec<f64> = (0..n).map(|k| 0.05 * (k as f64 + 1.0).sin()).collect();
+        let step = Step {
+            h: 0.1,
+            q: &[2.0, 1.0],
+            p: &[1.02, 1.97],
+            lambda: &[],
+            x: &x,
+        };
+        let (mut r_short, mut r) = (vec![0.0; n], vec![1.0; n]);
+        engine.residual(&mut ws, &short, &step, &mut r_short);
+        engine.residual(&mut engine.workspace(), &lv, &step, &mut r);
+        assert_eq!(bits(&r_short), bits(&r));
     }
 
     #[test]

@@ -58,6 +58,17 @@ pub(crate) struct Group {
 }
 
 impl Group {
+    /// The length of the calls' outputs together.
+    pub(crate) fn outputs(&self) -> usize {
+        self.ops
+            .iter()
+            .map(|op| match *op {
+                Op::Vector { len, .. } | Op::Matrix { len, .. } => len,
+                _ => 0,
+            })
+            .sum()
+    }
+
     /// Adds the call `op` of `callee` on `args`, unless the group would then read more than
     /// [`MAX_ARGS`] distinct slices.
     fn push(&mut self, op: Op, callee: Callee, args: &Args) -> bool {
@@ -172,6 +183,11 @@ impl Fused {
             registers: Vec::new(),
             out,
         }
+    }
+
+    /// The length of the calls' outputs together.
+    pub fn outputs(&self) -> usize {
+        self.out.len()
     }
 
     /// Whether `self` and `other` evaluate the same tape, not two copies of it.
