@@ -1099,3 +1099,91 @@ fn long_chains_of_definitions_stay_shared() {
     let gradient = view.hamiltonian_gradient(&q)[0];
     assert!((gradient - 0.7 * derivative).abs() <= 1e-10, "{gradient}");
 }
+
+/// A stage point's map `c` (M entries), its Jacobian (M × D) and a gradient (D entries).
+type Point<const M: usize, const D: usize> = (SVector<f64, M>, SMatrix<f64, M, D>, SVector<f64, D>);
+
+/// `fused(q)` and `separate(q)` are the same bits at every one of `points`.
+fn assert_same_bits<const M: usize, const D: usize>(
+    points: Vec<SVector<f64, D>>,
+    fused: impl Fn(&SVector<f64, D>) -> Point<M, D>,
+    separate: impl Fn(&SVector<f64, D>) -> Point<M, D>,
+) {
+    let bits = |(map, jacobian, gradient): Point<M, D>| -> Vec<u64> {
+        [map.as_slice(), jacobian.as_slice(), gradient.as_slice()]
+            .concat()
+            .into_iter()
+            .map(f64::to_bits)
+            .collect()
+    };
+    for q in points {
+        assert_eq!(bits(fused(&q)), bits(separate(&q)), "at {q:?}");
+    }
+}
+
+/// `POINTS` points sampled in `[lo, hi)ᴰ`, then hostile ones: every coordinate, or the last
+/// one, zero, negative, huge, tiny, NaN or infinite.
+fn stage_points<const D: usize>(seed: u64, lo: f64, hi: f64) -> Vec<SVector<f64, D>> {
+    let mut sampler = Sampler(seed);
+    let mut points: Vec<SVector<f64, D>> =
+        (0..POINTS).map(|_| sampler.vector::<D>(lo, hi)).collect();
+    for x in [0.0, -1.0, 1e300, 1e-300, -1e-300, f64::NAN, f64::INFINITY] {
+        points.push(SVector::from_element(x));
+        let mut q = sampler.vector::<D>(lo, hi);
+        q[D - 1] = x;
+        points.push(q);
+    }
+    points
+}
+
+/// A file's `stage_point` evaluates the map, its Jacobian and the gradient as one tape
+/// (ϑ, J, ∇H of a degenerate Lagrangian; c, Dc, ∇V of a holonomic system); its values are the
+/// three methods' bit for bit, at sampled and hostile points, in two, three, four and twelve
+/// coordinates.
+#[test]
+fn a_files_stage_point_is_its_three_methods_bit_for_bit() {
+    fn degenerate<const D: usize>(file: &DegenerateLagrangianFile, lo: f64, hi: f64, seed: u64) {
+        let view = file.view::<D>().expect("the file's dimension");
+        assert_same_bits(
+            stage_points::<D>(seed, lo, hi),
+            |q| view.stage_point(q),
+            |q| {
+                (
+                    view.theta(q),
+                    view.theta_jacobian(q),
+                    view.hamiltonian_gradient(q),
+                )
+            },
+        );
+    }
+    fn holonomic<const D: usize, const M: usize>(name: &str, seed: u64) {
+        let path = format!("{}/problems/{name}", env!("CARGO_MANIFEST_DIR"));
+        let Ok(ProblemFile::Holonomic(file)) = ProblemFile::read(&path) else {
+            panic!("{name} states a holonomic system");
+        };
+        let view = file.view::<D, M>().expect("the file's shape");
+        assert_same_bits(
+            stage_points::<D>(seed, -2.0, 2.0),
+            |q| view.stage_point(q),
+            |q| {
+                (
+                    view.constraints(q),
+                    view.constraint_jacobian(q),
+                    view.potential_gradient(q),
+                )
+            },
+        );
+    }
+    let ProblemFile::DegenerateLagrangian(lotka_volterra) = lotka_volterra_file() else {
+        panic!("the example file states a degenerate Lagrangian");
+    };
+    degenerate::<2>(&lotka_volterra, 0.2, 4.0, 0x5eed_0011);
+    degenerate::<3>(&degenerate_file(FIELD_DEFINED), -2.0, 2.0, 0x5eed_0012);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/guiding_centre.toml");
+    let Ok(ProblemFile::DegenerateLagrangian(guiding_centre)) = ProblemFile::read(path) else {
+        panic!("the guiding-centre file states a degenerate Lagrangian");
+    };
+    degenerate::<4>(&guiding_centre, 0.1, 0.9, 0x5eed_0013);
+    holonomic::<2, 1>("pendulum.toml", 0x5eed_0014);
+    holonomic::<12, 4>("spherical_chain.toml", 0x5eed_0015);
+}

@@ -10,7 +10,7 @@ use crate::structure::{
 };
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The stepper of `method`, declared as `pub` under its catalogue name. Paths the emitted code
 /// uses: `core` is the path of `sparkgen_core` as seen from the including crate
@@ -567,8 +567,35 @@ fn value_lets<C: Scalar>(
     core: &TokenStream,
 ) -> TokenStream {
     let mut out = Vec::new();
+    let points = stage_points(method, values);
     for &v in values {
         let id = format_ident!("{}", method.values[v].name);
+        if let Expr::Kernel(kernel, args) = &method.values[v].expr
+            && point_slot(*kernel).is_some()
+            && let Some(needed) = points.get(&args[0])
+        {
+            let [map, gradient, jac] = point_idents(method, &args[0]);
+            if bound.insert(format!("point_{jac}")) {
+                out.push(stage_point_let(method, &args[0], needed));
+                if needed[2] {
+                    bound.insert(jac.to_string());
+                }
+            }
+            let rhs = match kernel {
+                Kernel::Map => quote!(#map),
+                Kernel::Gradient => quote!(#gradient),
+                Kernel::JacT => {
+                    let w = term_tokens(method, &args[1]);
+                    quote!(#jac.tr_mul(&#w))
+                }
+                _ => {
+                    let w = term_tokens(method, &args[1]);
+                    quote!(#jac * #w)
+                }
+            };
+            out.push(quote!(let #id = #rhs;));
+            continue;
+        }
         let rhs = match &method.values[v].expr {
             Expr::Linear(terms) if terms.is_empty() => {
                 let w = width_param(method, method.width(Term::Value(v)));
@@ -618,7 +645,74 @@ fn value_lets<C: Scalar>(
     quote!(#(#out)*)
 }
 
-fn jac_ident<C: Scalar>(method: &Method<C>, q: &Term) -> proc_macro2::Ident {
+/// The points `q` at which the needed values read two or three of the map (`ϑ(q)` of a
+/// degenerate Lagrangian, `c(q)` of a holonomic system), the gradient (`∇H(q)`, `∇V(q)`) and the
+/// Jacobian `J(q)` (through `J(q)ᵀw` or `J(q)v`), with which of the three (in that order): one
+/// `stage_point` call of the problem evaluates them there.
+fn stage_points<C: Scalar>(
+    method: &Method<C>,
+    values: &BTreeSet<usize>,
+) -> BTreeMap<Term, [bool; 3]> {
+    let mut points: BTreeMap<Term, [bool; 3]> = BTreeMap::new();
+    if !matches!(
+        method.problem,
+        ProblemKind::DegenerateLagrangian | ProblemKind::Holonomic
+    ) {
+        return points;
+    }
+    for &v in values {
+        if let Expr::Kernel(kernel, args) = &method.values[v].expr
+            && let Some(slot) = point_slot(*kernel)
+        {
+            points.entry(args[0]).or_default()[slot] = true;
+        }
+    }
+    points.retain(|_, needed| needed.iter().filter(|&&n| n).count() >= 2);
+    points
+}
+
+/// Which of a stage point's map (0), gradient (1) and Jacobian (2) a kernel reads, if any.
+fn point_slot(kernel: Kernel) -> Option<usize> {
+    match kernel {
+        Kernel::Map => Some(0),
+        Kernel::Gradient => Some(1),
+        Kernel::JacT | Kernel::Jac => Some(2),
+        Kernel::Velocity | Kernel::Dae(_) | Kernel::Shift(_) => None,
+    }
+}
+
+/// The bindings of the map, the gradient and the Jacobian at the point `q`: `theta_q`,
+/// `grad_h_q` (degenerate Lagrangians) or `c_q`, `grad_v_q` (holonomic systems), and `jac_q`.
+fn point_idents<C: Scalar>(method: &Method<C>, q: &Term) -> [Ident; 3] {
+    let jac = jac_ident(method, q);
+    let base = &jac.to_string()["jac_".len()..];
+    let (map, gradient) = match method.problem {
+        ProblemKind::DegenerateLagrangian => ("theta", "grad_h"),
+        _ => ("c", "grad_v"),
+    };
+    [
+        format_ident!("{map}_{base}"),
+        format_ident!("{gradient}_{base}"),
+        jac,
+    ]
+}
+
+/// `let (theta_q, jac_q, grad_h_q) = problem.stage_point(&q);` (the problem's order: map,
+/// Jacobian, gradient), with `_` for what is not `needed` (`needed` in the order map, gradient,
+/// Jacobian).
+fn stage_point_let<C: Scalar>(method: &Method<C>, q: &Term, needed: &[bool; 3]) -> TokenStream {
+    let [map, gradient, jac] = point_idents(method, q).map(|id| quote!(#id));
+    let bind = |n: bool, id: TokenStream| if n { id } else { quote!(_) };
+    let (map, gradient, jac) = (
+        bind(needed[0], map),
+        bind(needed[1], gradient),
+        bind(needed[2], jac),
+    );
+    let qa = term_tokens(method, q);
+    quote!(let (#map, #jac, #gradient) = problem.stage_point(&#qa);)
+}
+
+fn jac_ident<C: Scalar>(method: &Method<C>, q: &Term) -> Ident {
     let base = term_tokens(method, q)
         .to_string()
         .replace(['(', ')', '*', ' '], "");

@@ -59,6 +59,9 @@ impl DegenerateLagrangian<2> for Builtin<'_> {
     fn jacobian_product_derivative(&self, q: &Vector<2>, v: &Vector<2>) -> Matrix<2, 2> {
         forward!(self.jacobian_product_derivative(q, v))
     }
+    fn stage_point(&self, q: &Vector<2>) -> (Vector<2>, Matrix<2, 2>, Vector<2>) {
+        forward!(self.stage_point(q))
+    }
 }
 
 /// A built-in holonomic system `B` of shape `(D, M)`, or a problem file's of the same shape.
@@ -109,6 +112,9 @@ impl<B: HolonomicSystem<D, M>, const D: usize, const M: usize> HolonomicSystem<D
     }
     fn constraint_velocity_derivative(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<M, D> {
         forward_holonomic!(self.constraint_velocity_derivative(q, v))
+    }
+    fn stage_point(&self, q: &Vector<D>) -> (Vector<M>, Matrix<M, D>, Vector<D>) {
+        forward_holonomic!(self.stage_point(q))
     }
     fn velocity(&self, p: &Vector<D>) -> Vector<D> {
         forward_holonomic!(self.velocity(p))

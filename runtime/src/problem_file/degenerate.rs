@@ -5,6 +5,7 @@ use super::error::DimensionError;
 use super::model::{Model, methods};
 use super::reader::Reader;
 use crate::problem::{DegenerateLagrangian, Matrix, Vector};
+use sparkgen_sym::Tape;
 use sparkgen_sym::derive::text;
 
 /// The keys of the file besides `kind`, `coordinates`, `parameters` and `initial`.
@@ -36,9 +37,18 @@ methods!(
 #[derive(Clone, Debug, PartialEq)]
 pub struct DegenerateLagrangianFile {
     pub(crate) model: Model,
+    /// ϑ, J and ∇H fused into one tape ([`DegenerateLagrangian::stage_point`]).
+    stage_point: Tape,
     q0: Vec<f64>,
     p0: Option<Vec<f64>>,
 }
+
+/// The methods of [`DegenerateLagrangian::stage_point`], in its order.
+const STAGE_POINT: [DegenerateMethod; 3] = [
+    DegenerateMethod::Theta,
+    DegenerateMethod::ThetaJacobian,
+    DegenerateMethod::HamiltonianGradient,
+];
 
 impl DegenerateLagrangianFile {
     /// Reads the kind-specific keys of `root`; `None` after recording errors (the caller
@@ -59,9 +69,15 @@ impl DegenerateLagrangianFile {
         let compiled =
             text::degenerate_lagrangian(&names, coordinates, &definitions, &theta, hamiltonian);
         let model = reader.model::<DegenerateMethod>(compiled, coordinates, &parameters)?;
+        let stage_point = model.point_tape(&STAGE_POINT);
         let p0 = initial.pop().flatten();
         let q0 = initial.pop().flatten()?;
-        Some(DegenerateLagrangianFile { model, q0, p0 })
+        Some(DegenerateLagrangianFile {
+            model,
+            stage_point,
+            q0,
+            p0,
+        })
     }
 
     /// The number of coordinates D.
@@ -151,5 +167,12 @@ impl<const D: usize> DegenerateLagrangian<D> for DegenerateLagrangianView<'_, D>
             DegenerateMethod::JacobianProductDerivative,
             &[q.as_slice(), v.as_slice()],
         )
+    }
+
+    /// One tape for the three, each subexpression they share evaluated once; bit for bit the
+    /// three methods' values.
+    fn stage_point(&self, q: &Vector<D>) -> (Vector<D>, Matrix<D, D>, Vector<D>) {
+        let file = self.file;
+        file.model.stage_point(&file.stage_point, q.as_slice())
     }
 }

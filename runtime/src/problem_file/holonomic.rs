@@ -9,6 +9,7 @@ use crate::holonomic::Geometry;
 use crate::holonomic::geometry::{Block, Column};
 use crate::problem::{HolonomicSystem, Matrix, Vector};
 use nalgebra::Dyn;
+use sparkgen_sym::Tape;
 use sparkgen_sym::derive::text;
 
 /// The keys of the file besides `kind`, `coordinates`, `parameters` and `initial`.
@@ -39,10 +40,19 @@ methods!(
     }
 );
 
+/// The methods of [`HolonomicSystem::stage_point`], in its order.
+const STAGE_POINT: [HolonomicMethod; 3] = [
+    HolonomicMethod::Constraints,
+    HolonomicMethod::ConstraintJacobian,
+    HolonomicMethod::PotentialGradient,
+];
+
 /// A holonomic system read from a problem file, with its initial data `(q₀, p₀)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HolonomicFile {
     pub(crate) model: Model,
+    /// c, Dc and ∇V fused into one tape ([`HolonomicSystem::stage_point`]).
+    stage_point: Tape,
     constraints: usize,
     q0: Vec<f64>,
     p0: Vec<f64>,
@@ -81,6 +91,7 @@ impl HolonomicFile {
         let p0 = initial.pop().flatten()?;
         let q0 = initial.pop().flatten()?;
         let file = HolonomicFile {
+            stage_point: model.point_tape(&STAGE_POINT),
             model,
             constraints: constraints.len(),
             q0,
@@ -205,6 +216,13 @@ impl<const D: usize, const M: usize> HolonomicSystem<D, M> for HolonomicView<'_,
             HolonomicMethod::ConstraintVelocityDerivative,
             &[q.as_slice(), v.as_slice()],
         )
+    }
+
+    /// One tape for the three, each subexpression they share evaluated once; bit for bit the
+    /// three methods' values.
+    fn stage_point(&self, q: &Vector<D>) -> (Vector<M>, Matrix<M, D>, Vector<D>) {
+        let file = self.file;
+        file.model.stage_point(&file.stage_point, q.as_slice())
     }
 }
 

@@ -132,6 +132,9 @@ thread_local! {
     /// registers a tape evaluated here needs, so evaluation allocates on a thread's first calls
     /// only; each thread has its own, so a problem is `Sync` and evaluated from any thread.
     static REGISTERS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+    /// The outputs of a stage point's tape ([`Model::stage_point`]), read before the next
+    /// evaluation.
+    static OUTPUTS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The most state-vector arguments a trait method of a problem file takes.
@@ -218,6 +221,11 @@ impl Model {
         }
     }
 
+    /// The tape of `method`.
+    pub(crate) fn tape(&self, method: impl Method) -> &Tape {
+        &self.methods[method.index()].tape
+    }
+
     /// Evaluates `method` on `args` into `out` (row-major) after checking their lengths against
     /// the method's signature.
     pub(crate) fn evaluate(
@@ -300,13 +308,53 @@ impl Model {
     /// (an argument too short reads as NaN, entries of `out` beyond the output are zero). The
     /// registers are this thread's [`REGISTERS`]: no allocation once they have grown.
     pub(crate) fn eval(&self, method: impl Method, args: &[&[f64]], out: &mut [f64]) {
-        let tape = &self.methods[method.index()].tape;
+        self.eval_tape(self.tape(method), args, out);
+    }
+
+    /// Evaluates `tape`, one of this model's or a fusion of them, on `args` into `out`.
+    fn eval_tape(&self, tape: &Tape, args: &[&[f64]], out: &mut [f64]) {
         // The parameters are the segment after the arguments.
         let n = args.len().min(MAX_ARGUMENTS);
         let mut segments: [&[f64]; MAX_ARGUMENTS + 1] = [&[]; MAX_ARGUMENTS + 1];
         segments[..n].copy_from_slice(&args[..n]);
         segments[n] = &self.values;
         REGISTERS.with_borrow_mut(|registers| tape.eval(&segments[..=n], registers, out));
+    }
+
+    /// The tapes of `methods`, each of which reads `q` (then the parameters), fused into one
+    /// (`Tape::fuse`): every subexpression they share is evaluated once, their outputs follow
+    /// one another.
+    pub(crate) fn point_tape(&self, methods: &[impl Method]) -> Tape {
+        let segments = [0, 1];
+        let parts: Vec<Part> = methods
+            .iter()
+            .map(|&method| Part {
+                tape: self.tape(method),
+                segments: &segments,
+            })
+            .collect();
+        Tape::fuse(&parts)
+    }
+
+    /// Evaluates at `q` a [`Self::point_tape`] of a map `c` (`M` entries), its Jacobian
+    /// (`M × D`, row-major) and a gradient (`D` entries), in that order: `(c, Dc, ∇)`. The
+    /// outputs are this thread's [`OUTPUTS`] (no allocation once they have grown).
+    pub(crate) fn stage_point<const M: usize, const D: usize>(
+        &self,
+        tape: &Tape,
+        q: &[f64],
+    ) -> (SVector<f64, M>, SMatrix<f64, M, D>, SVector<f64, D>) {
+        OUTPUTS.with_borrow_mut(|out| {
+            out.resize(tape.outputs(), 0.0);
+            self.eval_tape(tape, &[q], out);
+            let (map, rest) = out.split_at(M);
+            let (jacobian, gradient) = rest.split_at(M * D);
+            (
+                SVector::from_column_slice(map),
+                SMatrix::from_row_slice(jacobian),
+                SVector::from_column_slice(&gradient[..D]),
+            )
+        })
     }
 
     /// A scalar method.

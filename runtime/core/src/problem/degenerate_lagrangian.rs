@@ -46,6 +46,22 @@ pub trait DegenerateLagrangian<const D: usize> {
     /// `(∂(Jv)/∂q)_kl = ∂(Jv)_k/∂q_l = Σ_j v_j ∂²ϑ_k/∂q_j∂q_l`.
     fn jacobian_product_derivative(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D>;
 
+    /// `(ϑ(q), J(q), ∇H(q))` at one point `q`, with `J = ∂ϑ/∂q`: what the stage equations read
+    /// at a stage point `Q_i` (the momentum `ϑ(Q_i)`, the force `J(Q_i)ᵀV_i − ∇H(Q_i)`). The
+    /// generated steppers call it wherever they need two or three of these at the same point.
+    ///
+    /// The default calls [`theta`](Self::theta), [`theta_jacobian`](Self::theta_jacobian) and
+    /// [`hamiltonian_gradient`](Self::hamiltonian_gradient). Override it where evaluating them
+    /// together is cheaper than one by one (a problem file evaluates one tape in which the
+    /// subexpressions the three share are computed once); it must return the same values.
+    fn stage_point(&self, q: &Vector<D>) -> (Vector<D>, Matrix<D, D>, Vector<D>) {
+        (
+            self.theta(q),
+            self.theta_jacobian(q),
+            self.hamiltonian_gradient(q),
+        )
+    }
+
     /// The Lagrangian `L(q, v) = ϑ(q)·v − H(q)`.
     fn lagrangian(&self, q: &Vector<D>, v: &Vector<D>) -> f64 {
         self.theta(q).dot(v) - self.hamiltonian(q)
@@ -97,6 +113,10 @@ impl<T: DegenerateLagrangian<D> + ?Sized, const D: usize> DegenerateLagrangian<D
 
     fn jacobian_product_derivative(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<D, D> {
         (**self).jacobian_product_derivative(q, v)
+    }
+
+    fn stage_point(&self, q: &Vector<D>) -> (Vector<D>, Matrix<D, D>, Vector<D>) {
+        (**self).stage_point(q)
     }
 
     fn lagrangian(&self, q: &Vector<D>, v: &Vector<D>) -> f64 {

@@ -47,6 +47,23 @@ pub trait HolonomicSystem<const D: usize, const M: usize> {
     /// constraint `Dc(q)M⁻¹p = 0`.
     fn constraint_velocity_derivative(&self, q: &Vector<D>, v: &Vector<D>) -> Matrix<M, D>;
 
+    /// `(c(q), Dc(q), ∇V(q))` at one point `q`: what the stage equations read at a stage point
+    /// `Q_i` (the constraints `c(Q_i)`, the force `−∇V(Q_i) − Dc(Q_i)ᵀΛ_i`). The generated
+    /// steppers call it wherever they need two or three of these at the same point.
+    ///
+    /// The default calls [`constraints`](Self::constraints),
+    /// [`constraint_jacobian`](Self::constraint_jacobian) and
+    /// [`potential_gradient`](Self::potential_gradient). Override it where evaluating them
+    /// together is cheaper than one by one (a problem file evaluates one tape in which the
+    /// subexpressions the three share are computed once); it must return the same values.
+    fn stage_point(&self, q: &Vector<D>) -> (Vector<M>, Matrix<M, D>, Vector<D>) {
+        (
+            self.constraints(q),
+            self.constraint_jacobian(q),
+            self.potential_gradient(q),
+        )
+    }
+
     /// The velocity `q̇ = M⁻¹p`.
     fn velocity(&self, p: &Vector<D>) -> Vector<D> {
         self.inverse_mass_matrix() * p
