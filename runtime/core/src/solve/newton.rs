@@ -142,15 +142,12 @@ pub enum JacobianUpdate {
     /// re-evaluates and refactors `J` at the current iterate, so a poor initial guess falls back
     /// to full Newton.
     ///
-    /// The default, because it is faster at the same final residual. Measured in one run of
-    /// `cargo bench -p sparkgen --bench floor` (Lotka–Volterra, upstream defaults, h = 0.1,
-    /// 100 steps; shared 2-core machine): SLRK Lobatto IIIE(3) 3.65 iterations and 1.78 µs per
-    /// step against full Newton's 2.51 and 2.84 µs (1.60× faster), VPRK Gauss(3) 3.41 against
-    /// 2.23 iterations and 0.68 against 0.91 µs (1.34×); the final `‖r‖₂` is round-off in both
-    /// (mean 2.4e−15 against 2.3e−15 and 1.1e−15 against 1.2e−15; max 7.7e−15 against 8.1e−15 and
-    /// 6.4e−15 against 6.8e−15). Without the refresh rule, SLRK Lobatto IIIC–C̄(2) at h = 0.1
-    /// stalled at step 12 (contraction ≈ 0.47 per iteration, the 30-iteration cap) where full
-    /// Newton converges.
+    /// The default, because it reaches the same final residual in less time on the methods
+    /// measured: more iterations, but one evaluation and factorisation of `J` per solve instead
+    /// of one per iteration (BENCHMARKS.md, Tables 3 and 29). The refresh rule is what makes it
+    /// safe as the default: without it, an iteration that contracts slowly (SLRK Lobatto
+    /// IIIC–C̄(2) on Lotka–Volterra at h = 0.1) runs into the iteration cap where full Newton
+    /// converges.
     #[default]
     Simplified,
 }
