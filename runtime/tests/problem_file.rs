@@ -1100,24 +1100,38 @@ fn long_chains_of_definitions_stay_shared() {
     assert!((gradient - 0.7 * derivative).abs() <= 1e-10, "{gradient}");
 }
 
-/// A stage point's map `c` (M entries), its Jacobian (M × D) and a gradient (D entries).
-type Point<const M: usize, const D: usize> = (SVector<f64, M>, SMatrix<f64, M, D>, SVector<f64, D>);
+/// Three matrices (a vector is a one-column matrix) as bits, one after another.
+fn matrices_bits<
+    const R1: usize,
+    const C1: usize,
+    const R2: usize,
+    const C2: usize,
+    const R3: usize,
+    const C3: usize,
+>(
+    (a, b, c): (
+        SMatrix<f64, R1, C1>,
+        SMatrix<f64, R2, C2>,
+        SMatrix<f64, R3, C3>,
+    ),
+) -> Vec<u64> {
+    [a.as_slice(), b.as_slice(), c.as_slice()]
+        .concat()
+        .into_iter()
+        .map(f64::to_bits)
+        .collect()
+}
 
-/// `fused(q)` and `separate(q)` are the same bits at every one of `points`.
-fn assert_same_bits<const M: usize, const D: usize>(
+/// `fused(q, w)` and `separate(q, w)` are the same bits at every one of `points` (`w` the
+/// point's reversed coordinates, truncated or repeated to W entries).
+fn assert_same_bits<const D: usize, const W: usize>(
     points: Vec<SVector<f64, D>>,
-    fused: impl Fn(&SVector<f64, D>) -> Point<M, D>,
-    separate: impl Fn(&SVector<f64, D>) -> Point<M, D>,
+    fused: impl Fn(&SVector<f64, D>, &SVector<f64, W>) -> Vec<u64>,
+    separate: impl Fn(&SVector<f64, D>, &SVector<f64, W>) -> Vec<u64>,
 ) {
-    let bits = |(map, jacobian, gradient): Point<M, D>| -> Vec<u64> {
-        [map.as_slice(), jacobian.as_slice(), gradient.as_slice()]
-            .concat()
-            .into_iter()
-            .map(f64::to_bits)
-            .collect()
-    };
     for q in points {
-        assert_eq!(bits(fused(&q)), bits(separate(&q)), "at {q:?}");
+        let w = SVector::<f64, W>::from_fn(|i, _| q[D - 1 - i % D]);
+        assert_eq!(fused(&q, &w), separate(&q, &w), "at {q:?}, {w:?}");
     }
 }
 
@@ -1137,22 +1151,33 @@ fn stage_points<const D: usize>(seed: u64, lo: f64, hi: f64) -> Vec<SVector<f64,
 }
 
 /// A file's `stage_point` evaluates the map, its Jacobian and the gradient as one tape
-/// (ϑ, J, ∇H of a degenerate Lagrangian; c, Dc, ∇V of a holonomic system); its values are the
-/// three methods' bit for bit, at sampled and hostile points, in two, three, four and twelve
-/// coordinates.
+/// (ϑ, J, ∇H of a degenerate Lagrangian; c, Dc, ∇V of a holonomic system), and its
+/// `stage_point_derivatives` the Jacobian, the Hessian and the contraction's derivative (J, ∇²H,
+/// ∂(Jᵀw)/∂q; Dc, ∇²V, ∂(Dcᵀλ)/∂q); their values are the methods' bit for bit, at sampled and
+/// hostile points, in two, three, four and twelve coordinates.
 #[test]
-fn a_files_stage_point_is_its_three_methods_bit_for_bit() {
+fn a_files_stage_point_methods_are_its_separate_methods_bit_for_bit() {
     fn degenerate<const D: usize>(file: &DegenerateLagrangianFile, lo: f64, hi: f64, seed: u64) {
         let view = file.view::<D>().expect("the file's dimension");
-        assert_same_bits(
+        assert_same_bits::<D, D>(
             stage_points::<D>(seed, lo, hi),
-            |q| view.stage_point(q),
-            |q| {
-                (
+            |q, w| {
+                let mut bits = matrices_bits(view.stage_point(q));
+                bits.extend(matrices_bits(view.stage_point_derivatives(q, w)));
+                bits
+            },
+            |q, w| {
+                let mut bits = matrices_bits((
                     view.theta(q),
                     view.theta_jacobian(q),
                     view.hamiltonian_gradient(q),
-                )
+                ));
+                bits.extend(matrices_bits((
+                    view.theta_jacobian(q),
+                    view.hamiltonian_hessian(q),
+                    view.jacobian_transpose_product_derivative(q, w),
+                )));
+                bits
             },
         );
     }
@@ -1162,15 +1187,25 @@ fn a_files_stage_point_is_its_three_methods_bit_for_bit() {
             panic!("{name} states a holonomic system");
         };
         let view = file.view::<D, M>().expect("the file's shape");
-        assert_same_bits(
+        assert_same_bits::<D, M>(
             stage_points::<D>(seed, -2.0, 2.0),
-            |q| view.stage_point(q),
-            |q| {
-                (
+            |q, lambda| {
+                let mut bits = matrices_bits(view.stage_point(q));
+                bits.extend(matrices_bits(view.stage_point_derivatives(q, lambda)));
+                bits
+            },
+            |q, lambda| {
+                let mut bits = matrices_bits((
                     view.constraints(q),
                     view.constraint_jacobian(q),
                     view.potential_gradient(q),
-                )
+                ));
+                bits.extend(matrices_bits((
+                    view.constraint_jacobian(q),
+                    view.potential_hessian(q),
+                    view.constraint_force_derivative(q, lambda),
+                )));
+                bits
             },
         );
     }

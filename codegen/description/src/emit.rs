@@ -786,6 +786,67 @@ fn atom_expr<C: Scalar>(
     }
 }
 
+/// One `stage_point_derivatives(&q, &w)` call per point `q` at which the atoms read
+/// `∂(Jᵀw)/∂q`, the Hessian (`∇²H`, `∇²V`) and a `J(q)` not bound yet: the three in one call,
+/// for the first such `w`. Returns the `let`s and, for each atom they evaluate, the binding that
+/// holds it; `J(q)` is added to `bound` as `jac_q`.
+fn derivative_point_lets<C: Scalar>(
+    method: &Method<C>,
+    jac: &Jacobian<C>,
+    used_atoms: &BTreeSet<usize>,
+    bound: &mut BTreeSet<String>,
+) -> (Vec<TokenStream>, BTreeMap<usize, Ident>) {
+    let (mut lets, mut replaced) = (Vec::new(), BTreeMap::new());
+    if !matches!(
+        method.problem,
+        ProblemKind::DegenerateLagrangian | ProblemKind::Holonomic
+    ) {
+        return (lets, replaced);
+    }
+    // q ↦ (the first ∂(Jᵀw)/∂q atom, the Hessian atom, whether J(q) is read).
+    let mut points: BTreeMap<Term, (Option<usize>, Option<usize>, bool)> = BTreeMap::new();
+    for &a in used_atoms {
+        let atom = &jac.atoms[a];
+        let slot = match atom.kind {
+            AtomKind::DJacT => 0,
+            AtomKind::Hessian => 1,
+            AtomKind::J | AtomKind::JT => 2,
+            AtomKind::DJac
+            | AtomKind::MassInverse
+            | AtomKind::DaePartial(..)
+            | AtomKind::Shift(_) => {
+                continue;
+            }
+        };
+        let point = points.entry(atom.args[0]).or_default();
+        match slot {
+            0 => point.0 = point.0.or(Some(a)),
+            1 => point.1 = Some(a),
+            _ => point.2 = true,
+        }
+    }
+    for (q, (djact, hessian, reads_j)) in points {
+        let jid = jac_ident(method, &q);
+        // All three or none: a caller that does not inline the method (the command line's
+        // problem enums) would compute what the stepper does not read.
+        let unbound = reads_j && !bound.contains(&jid.to_string());
+        let (Some(djact), Some(hessian), true) = (djact, hessian, unbound) else {
+            continue;
+        };
+        let base = &jid.to_string()["jac_".len()..];
+        let (hid, did) = (format_ident!("hess_{base}"), format_ident!("djact_{base}"));
+        bound.insert(jid.to_string());
+        replaced.insert(hessian, hid.clone());
+        replaced.insert(djact, did.clone());
+        let qa = term_tokens(method, &q);
+        let w = term_tokens(method, &jac.atoms[djact].args[1]);
+        lets.push(quote!(
+            let (#jid, #hid, #did) = problem.stage_point_derivatives(&#qa, &#w);
+        ));
+    }
+    (lets, replaced)
+}
+
 /// The constant `D×D` matrix of a component shift Σ.
 fn shift_matrix(shift: Shift, core: &TokenStream) -> TokenStream {
     let wrap = shift == Shift::Wrap;
@@ -829,6 +890,7 @@ fn blocks_body<C: Scalar>(
     ));
     let mut bound = BTreeSet::new();
     let lets = value_lets(method, &values, &mut bound, core);
+    let (derivative_lets, replaced) = derivative_point_lets(method, jac, &used_atoms, &mut bound);
     // One evaluation of J(q) per stage serves the J and Jᵀ atoms (and the values above).
     let jac_lets: Vec<TokenStream> = used_atoms
         .iter()
@@ -845,7 +907,10 @@ fn blocks_body<C: Scalar>(
         .collect();
     let atoms = used_atoms.iter().map(|&a| {
         let id = format_ident!("a_{a}");
-        let e = atom_expr(method, &jac.atoms[a], &bound, core);
+        let e = match replaced.get(&a) {
+            Some(binding) => quote!(#binding),
+            None => atom_expr(method, &jac.atoms[a], &bound, core),
+        };
         quote!(let #id = #e;)
     });
     let mut adds = Vec::new();
@@ -891,7 +956,7 @@ fn blocks_body<C: Scalar>(
         #(#unused)*
         #zero
         #lambda
-        #reads #hp #lets #(#jac_lets)* #(#atoms)* #(#adds)*
+        #reads #hp #lets #(#derivative_lets)* #(#jac_lets)* #(#atoms)* #(#adds)*
     }
 }
 

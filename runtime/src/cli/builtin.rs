@@ -62,6 +62,13 @@ impl DegenerateLagrangian<2> for Builtin<'_> {
     fn stage_point(&self, q: &Vector<2>) -> (Vector<2>, Matrix<2, 2>, Vector<2>) {
         forward!(self.stage_point(q))
     }
+    fn stage_point_derivatives(
+        &self,
+        q: &Vector<2>,
+        w: &Vector<2>,
+    ) -> (Matrix<2, 2>, Matrix<2, 2>, Matrix<2, 2>) {
+        forward!(self.stage_point_derivatives(q, w))
+    }
 }
 
 /// A built-in holonomic system `B` of shape `(D, M)`, or a problem file's of the same shape.
@@ -115,6 +122,13 @@ impl<B: HolonomicSystem<D, M>, const D: usize, const M: usize> HolonomicSystem<D
     }
     fn stage_point(&self, q: &Vector<D>) -> (Vector<M>, Matrix<M, D>, Vector<D>) {
         forward_holonomic!(self.stage_point(q))
+    }
+    fn stage_point_derivatives(
+        &self,
+        q: &Vector<D>,
+        lambda: &Vector<M>,
+    ) -> (Matrix<M, D>, Matrix<D, D>, Matrix<D, D>) {
+        forward_holonomic!(self.stage_point_derivatives(q, lambda))
     }
     fn velocity(&self, p: &Vector<D>) -> Vector<D> {
         forward_holonomic!(self.velocity(p))

@@ -39,15 +39,29 @@ pub struct DegenerateLagrangianFile {
     pub(crate) model: Model,
     /// ϑ, J and ∇H fused into one tape ([`DegenerateLagrangian::stage_point`]).
     stage_point: Tape,
+    /// J, ∇²H and ∂(Jᵀw)/∂q fused into one tape
+    /// ([`DegenerateLagrangian::stage_point_derivatives`]).
+    stage_point_derivatives: Tape,
     q0: Vec<f64>,
     p0: Option<Vec<f64>>,
 }
 
-/// The methods of [`DegenerateLagrangian::stage_point`], in its order.
-const STAGE_POINT: [DegenerateMethod; 3] = [
-    DegenerateMethod::Theta,
-    DegenerateMethod::ThetaJacobian,
-    DegenerateMethod::HamiltonianGradient,
+/// The methods of [`DegenerateLagrangian::stage_point`], in its order, each reading `q`.
+const STAGE_POINT: [(DegenerateMethod, &[usize]); 3] = [
+    (DegenerateMethod::Theta, &[0]),
+    (DegenerateMethod::ThetaJacobian, &[0]),
+    (DegenerateMethod::HamiltonianGradient, &[0]),
+];
+
+/// The methods of [`DegenerateLagrangian::stage_point_derivatives`], in its order, reading `q`
+/// and `w`.
+const STAGE_POINT_DERIVATIVES: [(DegenerateMethod, &[usize]); 3] = [
+    (DegenerateMethod::ThetaJacobian, &[0]),
+    (DegenerateMethod::HamiltonianHessian, &[0]),
+    (
+        DegenerateMethod::JacobianTransposeProductDerivative,
+        &[0, 1],
+    ),
 ];
 
 impl DegenerateLagrangianFile {
@@ -69,12 +83,14 @@ impl DegenerateLagrangianFile {
         let compiled =
             text::degenerate_lagrangian(&names, coordinates, &definitions, &theta, hamiltonian);
         let model = reader.model::<DegenerateMethod>(compiled, coordinates, &parameters)?;
-        let stage_point = model.point_tape(&STAGE_POINT);
+        let stage_point = model.point_tape(&STAGE_POINT, 1);
+        let stage_point_derivatives = model.point_tape(&STAGE_POINT_DERIVATIVES, 2);
         let p0 = initial.pop().flatten();
         let q0 = initial.pop().flatten()?;
         Some(DegenerateLagrangianFile {
             model,
             stage_point,
+            stage_point_derivatives,
             q0,
             p0,
         })
@@ -173,6 +189,18 @@ impl<const D: usize> DegenerateLagrangian<D> for DegenerateLagrangianView<'_, D>
     /// three methods' values.
     fn stage_point(&self, q: &Vector<D>) -> (Vector<D>, Matrix<D, D>, Vector<D>) {
         let file = self.file;
-        file.model.stage_point(&file.stage_point, q.as_slice())
+        file.model.point(&file.stage_point, &[q.as_slice()])
+    }
+
+    /// One tape for the three, each subexpression they share evaluated once; bit for bit the
+    /// three methods' values.
+    fn stage_point_derivatives(
+        &self,
+        q: &Vector<D>,
+        w: &Vector<D>,
+    ) -> (Matrix<D, D>, Matrix<D, D>, Matrix<D, D>) {
+        let file = self.file;
+        file.model
+            .point(&file.stage_point_derivatives, &[q.as_slice(), w.as_slice()])
     }
 }

@@ -40,11 +40,19 @@ methods!(
     }
 );
 
-/// The methods of [`HolonomicSystem::stage_point`], in its order.
-const STAGE_POINT: [HolonomicMethod; 3] = [
-    HolonomicMethod::Constraints,
-    HolonomicMethod::ConstraintJacobian,
-    HolonomicMethod::PotentialGradient,
+/// The methods of [`HolonomicSystem::stage_point`], in its order, each reading `q`.
+const STAGE_POINT: [(HolonomicMethod, &[usize]); 3] = [
+    (HolonomicMethod::Constraints, &[0]),
+    (HolonomicMethod::ConstraintJacobian, &[0]),
+    (HolonomicMethod::PotentialGradient, &[0]),
+];
+
+/// The methods of [`HolonomicSystem::stage_point_derivatives`], in its order, reading `q` and
+/// `λ`.
+const STAGE_POINT_DERIVATIVES: [(HolonomicMethod, &[usize]); 3] = [
+    (HolonomicMethod::ConstraintJacobian, &[0]),
+    (HolonomicMethod::PotentialHessian, &[0]),
+    (HolonomicMethod::ConstraintForceDerivative, &[0, 1]),
 ];
 
 /// A holonomic system read from a problem file, with its initial data `(q₀, p₀)`.
@@ -53,6 +61,9 @@ pub struct HolonomicFile {
     pub(crate) model: Model,
     /// c, Dc and ∇V fused into one tape ([`HolonomicSystem::stage_point`]).
     stage_point: Tape,
+    /// Dc, ∇²V and ∂(Dcᵀλ)/∂q fused into one tape
+    /// ([`HolonomicSystem::stage_point_derivatives`]).
+    stage_point_derivatives: Tape,
     constraints: usize,
     q0: Vec<f64>,
     p0: Vec<f64>,
@@ -91,7 +102,8 @@ impl HolonomicFile {
         let p0 = initial.pop().flatten()?;
         let q0 = initial.pop().flatten()?;
         let file = HolonomicFile {
-            stage_point: model.point_tape(&STAGE_POINT),
+            stage_point: model.point_tape(&STAGE_POINT, 1),
+            stage_point_derivatives: model.point_tape(&STAGE_POINT_DERIVATIVES, 2),
             model,
             constraints: constraints.len(),
             q0,
@@ -222,7 +234,21 @@ impl<const D: usize, const M: usize> HolonomicSystem<D, M> for HolonomicView<'_,
     /// three methods' values.
     fn stage_point(&self, q: &Vector<D>) -> (Vector<M>, Matrix<M, D>, Vector<D>) {
         let file = self.file;
-        file.model.stage_point(&file.stage_point, q.as_slice())
+        file.model.point(&file.stage_point, &[q.as_slice()])
+    }
+
+    /// One tape for the three, each subexpression they share evaluated once; bit for bit the
+    /// three methods' values.
+    fn stage_point_derivatives(
+        &self,
+        q: &Vector<D>,
+        lambda: &Vector<M>,
+    ) -> (Matrix<M, D>, Matrix<D, D>, Matrix<D, D>) {
+        let file = self.file;
+        file.model.point(
+            &file.stage_point_derivatives,
+            &[q.as_slice(), lambda.as_slice()],
+        )
     }
 }
 

@@ -132,13 +132,26 @@ thread_local! {
     /// registers a tape evaluated here needs, so evaluation allocates on a thread's first calls
     /// only; each thread has its own, so a problem is `Sync` and evaluated from any thread.
     static REGISTERS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
-    /// The outputs of a stage point's tape ([`Model::stage_point`]), read before the next
-    /// evaluation.
+    /// The outputs of a point tape ([`Model::point`]), read before the next evaluation.
     static OUTPUTS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The most state-vector arguments a trait method of a problem file takes.
 const MAX_ARGUMENTS: usize = 2;
+
+/// Tapes fused into one (`Tape::fuse`), each with the positions of its arguments among `args`
+/// argument slices; the parameters are the segment after each tape's arguments, and after the
+/// fused tape's.
+fn fuse_tapes<'a>(parts: impl Iterator<Item = (&'a Tape, &'a [usize])>, args: usize) -> Tape {
+    let parts: Vec<(&Tape, Vec<usize>)> = parts
+        .map(|(tape, positions)| (tape, [positions, &[args]].concat()))
+        .collect();
+    let parts: Vec<Part> = parts
+        .iter()
+        .map(|(tape, segments)| Part { tape, segments })
+        .collect();
+    Tape::fuse(&parts)
+}
 
 impl Model {
     /// The model of `compiled` with the tapes of the trait methods of `M`, or the name of a
@@ -284,21 +297,10 @@ impl Model {
             group.push((method.index(), positions.to_vec()));
         }
         let build = || {
-            // The parameters are the segment after each method's arguments, and after the
-            // fused tape's.
-            let segments: Vec<Vec<usize>> = group
+            let parts = group
                 .iter()
-                .map(|(_, positions)| [positions.as_slice(), &[args]].concat())
-                .collect();
-            let tape_parts: Vec<Part> = group
-                .iter()
-                .zip(&segments)
-                .map(|((method, _), segments)| Part {
-                    tape: &self.methods[*method].tape,
-                    segments,
-                })
-                .collect();
-            Tape::fuse(&tape_parts)
+                .map(|(method, positions)| (&self.methods[*method].tape, positions.as_slice()));
+            fuse_tapes(parts, args)
         };
         let tape = self.fused.get_or_build((group.clone(), args), build);
         Some((tape, self.values.clone()))
@@ -321,38 +323,47 @@ impl Model {
         REGISTERS.with_borrow_mut(|registers| tape.eval(&segments[..=n], registers, out));
     }
 
-    /// The tapes of `methods`, each of which reads `q` (then the parameters), fused into one
-    /// (`Tape::fuse`): every subexpression they share is evaluated once, their outputs follow
-    /// one another.
-    pub(crate) fn point_tape(&self, methods: &[impl Method]) -> Tape {
-        let segments = [0, 1];
-        let parts: Vec<Part> = methods
-            .iter()
-            .map(|&method| Part {
-                tape: self.tape(method),
-                segments: &segments,
-            })
-            .collect();
-        Tape::fuse(&parts)
+    /// The tapes of `parts` fused into one (`Tape::fuse`), each part a method and the positions
+    /// of its arguments among `args` argument slices: every subexpression they share is
+    /// evaluated once, their outputs follow one another. For the point methods of the files'
+    /// views, whose parts are fixed (unlike [`Self::fuse`]'s, which come from a program).
+    pub(crate) fn point_tape<M: Method>(&self, parts: &[(M, &[usize])], args: usize) -> Tape {
+        fuse_tapes(
+            parts
+                .iter()
+                .map(|&(method, positions)| (self.tape(method), positions)),
+            args,
+        )
     }
 
-    /// Evaluates at `q` a [`Self::point_tape`] of a map `c` (`M` entries), its Jacobian
-    /// (`M × D`, row-major) and a gradient (`D` entries), in that order: `(c, Dc, ∇)`. The
-    /// outputs are this thread's [`OUTPUTS`] (no allocation once they have grown).
-    pub(crate) fn stage_point<const M: usize, const D: usize>(
+    /// Evaluates a [`Self::point_tape`] on `args` and returns three matrices read from its
+    /// outputs one after another, each row-major (a vector is a one-column matrix). The outputs
+    /// are this thread's [`OUTPUTS`] (no allocation once they have grown).
+    pub(crate) fn point<
+        const R1: usize,
+        const C1: usize,
+        const R2: usize,
+        const C2: usize,
+        const R3: usize,
+        const C3: usize,
+    >(
         &self,
         tape: &Tape,
-        q: &[f64],
-    ) -> (SVector<f64, M>, SMatrix<f64, M, D>, SVector<f64, D>) {
+        args: &[&[f64]],
+    ) -> (
+        SMatrix<f64, R1, C1>,
+        SMatrix<f64, R2, C2>,
+        SMatrix<f64, R3, C3>,
+    ) {
         OUTPUTS.with_borrow_mut(|out| {
             out.resize(tape.outputs(), 0.0);
-            self.eval_tape(tape, &[q], out);
-            let (map, rest) = out.split_at(M);
-            let (jacobian, gradient) = rest.split_at(M * D);
+            self.eval_tape(tape, args, out);
+            let (first, rest) = out.split_at(R1 * C1);
+            let (second, rest) = rest.split_at(R2 * C2);
             (
-                SVector::from_column_slice(map),
-                SMatrix::from_row_slice(jacobian),
-                SVector::from_column_slice(&gradient[..D]),
+                SMatrix::from_row_slice(first),
+                SMatrix::from_row_slice(second),
+                SMatrix::from_row_slice(&rest[..R3 * C3]),
             )
         })
     }

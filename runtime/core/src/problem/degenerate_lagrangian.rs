@@ -62,6 +62,28 @@ pub trait DegenerateLagrangian<const D: usize> {
         )
     }
 
+    /// `(J(q), ∇²H(q), ∂(Jᵀw)/∂q)` at one point `q` and one `w`: what the stage Jacobian reads
+    /// at a stage point `Q_i` (the derivatives of `ϑ(Q_i)` and of the force `J(Q_i)ᵀV_i −
+    /// ∇H(Q_i)`, with `w = V_i`). The generated steppers call it wherever they need
+    /// `∂(Jᵀw)/∂q` and `∇²H` or `J` at the same point.
+    ///
+    /// The default calls [`theta_jacobian`](Self::theta_jacobian),
+    /// [`hamiltonian_hessian`](Self::hamiltonian_hessian) and
+    /// [`jacobian_transpose_product_derivative`](Self::jacobian_transpose_product_derivative);
+    /// override it where evaluating them together is cheaper (a problem file's fused tape). It
+    /// must return the same values.
+    fn stage_point_derivatives(
+        &self,
+        q: &Vector<D>,
+        w: &Vector<D>,
+    ) -> (Matrix<D, D>, Matrix<D, D>, Matrix<D, D>) {
+        (
+            self.theta_jacobian(q),
+            self.hamiltonian_hessian(q),
+            self.jacobian_transpose_product_derivative(q, w),
+        )
+    }
+
     /// The Lagrangian `L(q, v) = ϑ(q)·v − H(q)`.
     fn lagrangian(&self, q: &Vector<D>, v: &Vector<D>) -> f64 {
         self.theta(q).dot(v) - self.hamiltonian(q)
@@ -117,6 +139,14 @@ impl<T: DegenerateLagrangian<D> + ?Sized, const D: usize> DegenerateLagrangian<D
 
     fn stage_point(&self, q: &Vector<D>) -> (Vector<D>, Matrix<D, D>, Vector<D>) {
         (**self).stage_point(q)
+    }
+
+    fn stage_point_derivatives(
+        &self,
+        q: &Vector<D>,
+        w: &Vector<D>,
+    ) -> (Matrix<D, D>, Matrix<D, D>, Matrix<D, D>) {
+        (**self).stage_point_derivatives(q, w)
     }
 
     fn lagrangian(&self, q: &Vector<D>, v: &Vector<D>) -> f64 {

@@ -64,6 +64,28 @@ pub trait HolonomicSystem<const D: usize, const M: usize> {
         )
     }
 
+    /// `(Dc(q), ∇²V(q), ∂(Dcᵀλ)/∂q)` at one point `q` and one `λ`: what the stage Jacobian
+    /// reads at a stage point `Q_i` (the derivatives of the force `−∇V(Q_i) − Dc(Q_i)ᵀΛ_i`,
+    /// with `λ = Λ_i`). The generated steppers call it wherever they need `∂(Dcᵀλ)/∂q` and
+    /// `∇²V` or `Dc` at the same point.
+    ///
+    /// The default calls [`constraint_jacobian`](Self::constraint_jacobian),
+    /// [`potential_hessian`](Self::potential_hessian) and
+    /// [`constraint_force_derivative`](Self::constraint_force_derivative); override it where
+    /// evaluating them together is cheaper (a problem file's fused tape). It must return the
+    /// same values.
+    fn stage_point_derivatives(
+        &self,
+        q: &Vector<D>,
+        lambda: &Vector<M>,
+    ) -> (Matrix<M, D>, Matrix<D, D>, Matrix<D, D>) {
+        (
+            self.constraint_jacobian(q),
+            self.potential_hessian(q),
+            self.constraint_force_derivative(q, lambda),
+        )
+    }
+
     /// The velocity `q̇ = M⁻¹p`.
     fn velocity(&self, p: &Vector<D>) -> Vector<D> {
         self.inverse_mass_matrix() * p
