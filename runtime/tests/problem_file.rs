@@ -1100,26 +1100,16 @@ fn long_chains_of_definitions_stay_shared() {
     assert!((gradient - 0.7 * derivative).abs() <= 1e-10, "{gradient}");
 }
 
-/// Three matrices (a vector is a one-column matrix) as bits, one after another.
-fn matrices_bits<
-    const R1: usize,
-    const C1: usize,
-    const R2: usize,
-    const C2: usize,
-    const R3: usize,
-    const C3: usize,
->(
-    (a, b, c): (
-        SMatrix<f64, R1, C1>,
-        SMatrix<f64, R2, C2>,
-        SMatrix<f64, R3, C3>,
-    ),
-) -> Vec<u64> {
-    [a.as_slice(), b.as_slice(), c.as_slice()]
-        .concat()
-        .into_iter()
-        .map(f64::to_bits)
-        .collect()
+/// The bits of a triple of matrices (a vector is a one-column matrix), one after another.
+macro_rules! bits {
+    ($triple:expr) => {{
+        let (a, b, c) = $triple;
+        [a.as_slice(), b.as_slice(), c.as_slice()]
+            .concat()
+            .into_iter()
+            .map(f64::to_bits)
+            .collect::<Vec<u64>>()
+    }};
 }
 
 /// `fused(q, w)` and `separate(q, w)` are the same bits at every one of `points` (`w` the
@@ -1162,22 +1152,22 @@ fn a_files_stage_point_methods_are_its_separate_methods_bit_for_bit() {
         assert_same_bits::<D, D>(
             stage_points::<D>(seed, lo, hi),
             |q, w| {
-                let mut bits = matrices_bits(view.stage_point(q));
-                bits.extend(matrices_bits(view.stage_point_derivatives(q, w)));
-                bits
+                let mut all = bits!(view.stage_point(q));
+                all.extend(bits!(view.stage_point_derivatives(q, w)));
+                all
             },
             |q, w| {
-                let mut bits = matrices_bits((
+                let mut all = bits!((
                     view.theta(q),
                     view.theta_jacobian(q),
                     view.hamiltonian_gradient(q),
                 ));
-                bits.extend(matrices_bits((
+                all.extend(bits!((
                     view.theta_jacobian(q),
                     view.hamiltonian_hessian(q),
                     view.jacobian_transpose_product_derivative(q, w),
                 )));
-                bits
+                all
             },
         );
     }
@@ -1190,22 +1180,22 @@ fn a_files_stage_point_methods_are_its_separate_methods_bit_for_bit() {
         assert_same_bits::<D, M>(
             stage_points::<D>(seed, -2.0, 2.0),
             |q, lambda| {
-                let mut bits = matrices_bits(view.stage_point(q));
-                bits.extend(matrices_bits(view.stage_point_derivatives(q, lambda)));
-                bits
+                let mut all = bits!(view.stage_point(q));
+                all.extend(bits!(view.stage_point_derivatives(q, lambda)));
+                all
             },
             |q, lambda| {
-                let mut bits = matrices_bits((
+                let mut all = bits!((
                     view.constraints(q),
                     view.constraint_jacobian(q),
                     view.potential_gradient(q),
                 ));
-                bits.extend(matrices_bits((
+                all.extend(bits!((
                     view.constraint_jacobian(q),
                     view.potential_hessian(q),
                     view.constraint_force_derivative(q, lambda),
                 )));
-                bits
+                all
             },
         );
     }
