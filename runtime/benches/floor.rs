@@ -14,8 +14,8 @@
 //!   first step; `lu`: one factorisation and solve of that Jacobian (`Lu`), `lu_solve` the
 //!   solve alone (what a simplified-Newton iteration pays besides the residual); `lu_dense` and
 //!   `lu_reduced` the same at run-time size as the stepper's Newton factors it, the whole
-//!   Jacobian (`LinearSolve::Lu`, the default) or after the method's static pivots
-//!   (`LinearSolve::StaticPivots`, `ReducedLu`);
+//!   Jacobian (`LinearSolve::Lu`, what the default takes below `STATIC_PIVOTS_FROM` unknowns)
+//!   or after the method's static pivots (`LinearSolve::StaticPivots`, `ReducedLu`);
 //! - `update`: the explicit update `(q₁, p₁) = Ψ(x)`; `vector_field` (Lotka–Volterra): the
 //!   linear solve `Ω(q) v = −∇H(q)` of the initial guess.
 //!

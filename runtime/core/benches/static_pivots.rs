@@ -7,8 +7,8 @@
 //! every other block holds random entries in [−1, 1]. The static pivots are those the generator
 //! chooses for SLRK (`SlrkLobattoIIIE3::ELIMINATION`: μ's column at Φ₁, the null row at V₂),
 //! 2D of the 7D unknowns. For each D: one factorisation (`refactor`) and one solve with it
-//! (`solve`), by [`Lu`] on the whole matrix (`LinearSolve::Lu`, the default) and by
-//! [`ReducedLu`] (`LinearSolve::StaticPivots`).
+//! (`solve`), by [`Lu`] on the whole matrix (`LinearSolve::Lu`) and by [`ReducedLu`]
+//! (`LinearSolve::StaticPivots`).
 use divan::Bencher;
 use sparkgen_core::solve::{Dynamic, Lu, ReducedLu};
 

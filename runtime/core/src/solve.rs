@@ -16,7 +16,7 @@ mod testing;
 pub use lu::{Lu, SingularMatrix};
 pub use newton::{
     JacobianUpdate, LinearSolve, Newton, NewtonError, NewtonOptions, NewtonReport, NonlinearSystem,
-    SIMPLIFIED_REFRESH,
+    SIMPLIFIED_REFRESH, STATIC_PIVOTS_FROM,
 };
 pub use qr::{LeastSquares, NonFiniteMatrix, Qr, default_rank_tolerance};
 pub use reduced::{InvalidPivots, ReducedLu};

@@ -99,7 +99,7 @@ pub struct NewtonOptions {
     /// When the Jacobian is evaluated and factored (default: simplified Newton, measured in
     /// [`JacobianUpdate::Simplified`]).
     pub jacobian: JacobianUpdate,
-    /// How the update is solved from the factored Jacobian (default: LU).
+    /// How the update is solved from the factored Jacobian (default: [`LinearSolve::BySize`]).
     pub linear: LinearSolve,
 }
 
@@ -108,14 +108,20 @@ pub struct NewtonOptions {
 pub enum LinearSolve {
     /// LU with partial pivoting ([`Lu`]): `J` must be nonsingular, a negligible pivot is
     /// [`NewtonError::Singular`].
-    #[default]
     Lu,
     /// LU with the static pivots the system names taken first ([`NonlinearSystem::elimination`],
     /// [`ReducedLu`]), the rest with partial pivoting; [`LinearSolve::Lu`] for a system that
-    /// names none. Not the default: at the catalogue's sizes with a few coordinates it saves
-    /// little of the factorisation and costs the solves a permutation (BENCHMARKS.md, "Static
-    /// pivots"); it pays as the number of coordinates grows.
+    /// names none. A static pivot needs no search and updates only the rows and columns where
+    /// its row and column are nonzero, but every solve pays a permutation of `r` and `δ`: with
+    /// about one factorisation per four or five solves (simplified Newton), the saving
+    /// outweighs the permutation only on larger systems (BENCHMARKS.md, "Static pivots").
     StaticPivots,
+    /// [`LinearSolve::StaticPivots`] on systems of at least [`STATIC_PIVOTS_FROM`] unknowns,
+    /// [`LinearSolve::Lu`] on smaller ones. The default: the size where the static pivots start
+    /// to pay was measured across the families that have them, on problems of 2 to 24
+    /// coordinates (BENCHMARKS.md, "Static pivots by size").
+    #[default]
+    BySize,
     /// The minimum-norm least-squares update `δ = J_k⁺ r` from the complete orthogonal
     /// decomposition [`Qr`], `J_k` being `J` truncated at its numerical rank `k`. For systems whose
     /// Jacobian is singular everywhere with a solution set that is a manifold (a gauge freedom),
@@ -155,9 +161,24 @@ pub enum JacobianUpdate {
 /// The contraction `‖r_{k+1}‖ / ‖r_k‖` above which simplified Newton refreshes its Jacobian.
 pub const SIMPLIFIED_REFRESH: f64 = 0.25;
 
+/// The number of unknowns from which [`LinearSolve::BySize`] takes the system's static pivots.
+pub const STATIC_PIVOTS_FROM: usize = 32;
+
+impl LinearSolve {
+    /// The solve taken on a system of `n` unknowns: [`LinearSolve::BySize`] resolved by `n`,
+    /// any other as it is.
+    pub fn for_unknowns(self, n: usize) -> LinearSolve {
+        match self {
+            LinearSolve::BySize if n >= STATIC_PIVOTS_FROM => LinearSolve::StaticPivots,
+            LinearSolve::BySize => LinearSolve::Lu,
+            other => other,
+        }
+    }
+}
+
 impl Default for NewtonOptions {
     /// 30 iterations, c = 2, ρ = 0.9, divergence at 10⁶ × the initial residual, simplified
-    /// Newton, LU.
+    /// Newton, LU with static pivots by size ([`LinearSolve::BySize`]).
     ///
     /// c = 2 because constraint rows (e.g. SLRK's `φ(q_{n+1}, p_{n+1}) = 0`) hold only to the
     /// residual tolerance: with c = 16, `|φ|` reaches 7e−14 on Lotka–Volterra; with c = 2 it
@@ -358,7 +379,9 @@ enum Factors<S: Space> {
 impl<S: Space> Factors<S> {
     fn new(space: S, linear: LinearSolve) -> Self {
         match linear {
-            LinearSolve::Lu | LinearSolve::StaticPivots => Factors::Lu(Lu::new(space)),
+            LinearSolve::Lu | LinearSolve::StaticPivots | LinearSolve::BySize => {
+                Factors::Lu(Lu::new(space))
+            }
             LinearSolve::MinimumNorm { .. } => Factors::Qr(Qr::new(space)),
         }
     }
@@ -371,6 +394,7 @@ impl<S: Space> Factors<S> {
         linear: LinearSolve,
         elimination: Option<Elimination<'_>>,
     ) -> Option<Self> {
+        let linear = linear.for_unknowns(space.dim());
         let pivots = elimination.filter(|_| linear == LinearSolve::StaticPivots);
         match (self, linear, pivots) {
             (Factors::Reduced(lu), LinearSolve::StaticPivots, Some(e))
@@ -523,7 +547,7 @@ impl<S: Space> Newton<S> {
             Factors::Qr(qr) => {
                 let tolerance = match options.linear {
                     LinearSolve::MinimumNorm { rank_tolerance } => rank_tolerance,
-                    LinearSolve::Lu | LinearSolve::StaticPivots => None,
+                    LinearSolve::Lu | LinearSolve::StaticPivots | LinearSolve::BySize => None,
                 };
                 let tolerance = tolerance.unwrap_or(default_rank_tolerance(n));
                 self.work
@@ -1447,5 +1471,130 @@ mod tests {
             "n = 2..12, fixed and run-time size, worst: solution error {solution:.2} ε·max(1, |x*|)/(σ_k(B)σ_k(C)), \
              unreachable error {unreachable:.2} ε·|t|, iterations {full} full, {simplified} simplified"
         );
+    }
+
+    /// Two blocks of `n/2` unknowns `(x, y)`: `r_x = 2x + B y − b`, `r_y = C x + E y + y³/10 − b`
+    /// (`B`, `C`, `E` fixed pseudo-random, `E` diagonally dominant), whose block `∂r_x/∂x = 2I`
+    /// is named as static pivots.
+    struct Bordered {
+        n: usize,
+        entries: Vec<f64>,
+    }
+
+    const BORDERED_BLOCKS: [crate::layout::Block; 2] = {
+        use crate::layout::{Block, Nodes, Role, Width};
+        [
+            Block {
+                name: "X",
+                stages: 1,
+                role: Role::Residual,
+                width: Width::Coordinates,
+                nodes: Nodes::Internal,
+            },
+            Block {
+                name: "Y",
+                stages: 1,
+                role: Role::Residual,
+                width: Width::Coordinates,
+                nodes: Nodes::Internal,
+            },
+        ]
+    };
+
+    impl Bordered {
+        fn new(n: usize) -> Self {
+            // A linear congruential sequence in [−1, 1): fixed entries, no dependency on a seed.
+            let mut state = 0x2545_f491_4f6c_dd1d_u64;
+            let entries = (0..n * n)
+                .map(|_| {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+                })
+                .collect();
+            Bordered { n, entries }
+        }
+
+        fn matrix(&self, x: &[f64], j: &mut [f64]) {
+            let (n, m) = (self.n, self.n / 2);
+            for (i, row) in j.chunks_exact_mut(n).enumerate() {
+                for (k, a) in row.iter_mut().enumerate() {
+                    *a = match (i < m, k < m) {
+                        (true, true) => 2.0 * f64::from(u8::from(i == k)),
+                        (false, false) if i == k => n as f64 + 0.3 * x[k] * x[k],
+                        _ => self.entries[i * n + k],
+                    };
+                }
+            }
+        }
+    }
+
+    impl NonlinearSystem<Dynamic> for Bordered {
+        fn space(&self) -> Dynamic {
+            dynamic(self.n)
+        }
+        fn residual(&self, x: &[f64], r: &mut [f64]) {
+            let n = self.n;
+            let mut j = vec![0.0; n * n];
+            self.matrix(&vec![0.0; n], &mut j);
+            for (i, (ri, row)) in r.iter_mut().zip(j.chunks_exact(n)).enumerate() {
+                let cubic = if i >= n / 2 { x[i].powi(3) / 10.0 } else { 0.0 };
+                *ri = row.iter().zip(x).map(|(a, b)| a * b).sum::<f64>() + cubic - 1.0;
+            }
+        }
+        fn jacobian(&self, x: &[f64], j: &mut [f64]) {
+            self.matrix(x, j);
+        }
+        fn scale(&self) -> f64 {
+            1.0
+        }
+        fn elimination(&self) -> Option<Elimination<'_>> {
+            let layout = crate::layout::Layout::new(&BORDERED_BLOCKS);
+            Some(Elimination {
+                pivots: &[(0, 0)],
+                unknowns: layout,
+                residuals: layout,
+                dims: crate::layout::Dims::uniform(self.n / 2),
+            })
+        }
+    }
+
+    /// [`LinearSolve::BySize`] is the dense LU below [`STATIC_PIVOTS_FROM`] unknowns and the
+    /// static pivots from there on: the factorisation it keeps and its iterate, to the last bit,
+    /// are those of the option it stands for.
+    #[test]
+    fn by_size_takes_the_static_pivots_from_their_threshold() {
+        for n in [
+            STATIC_PIVOTS_FROM - 2,
+            STATIC_PIVOTS_FROM,
+            STATIC_PIVOTS_FROM + 2,
+        ] {
+            let system = Bordered::new(n);
+            let solve = |linear| {
+                let mut newton = Newton::new_in(
+                    dynamic(n),
+                    NewtonOptions {
+                        linear,
+                        ..NewtonOptions::default()
+                    },
+                );
+                let mut x = vec![0.1; n];
+                let report = newton.solve(&system, &mut x).expect("a regular system");
+                let reduced = matches!(newton.factors, Factors::Reduced(_));
+                (
+                    x.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                    report,
+                    reduced,
+                )
+            };
+            let (dense, statics) = (solve(LinearSolve::Lu), solve(LinearSolve::StaticPivots));
+            assert!(!dense.2 && statics.2, "n = {n}");
+            let expected = if n >= STATIC_PIVOTS_FROM {
+                statics
+            } else {
+                dense
+            };
+            assert_eq!(solve(LinearSolve::BySize), expected, "n = {n}");
+            assert_eq!(LinearSolve::default(), LinearSolve::BySize);
+        }
     }
 }
