@@ -38,6 +38,8 @@ mod exit_codes;
 mod holonomic_shapes;
 #[path = "cli/lagrangian_files.rs"]
 mod lagrangian_files;
+#[path = "cli/point_vortices.rs"]
+mod point_vortices;
 #[path = "cli/recommendation.rs"]
 mod recommendation;
 #[path = "cli/scale.rs"]
