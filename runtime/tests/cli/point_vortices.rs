@@ -7,15 +7,19 @@
 //! here has 112 unknowns and is factored with its static pivots by default, keeps them too
 //! (measured), and its final state approaches Gauss(3)'s at its order 4 as h is halved.
 use super::{csv_rows, problem_file, run_file_args, scratch};
+use sparkgen::diagnostics::maximum;
 
 /// The file's circulations `g0 … g7`.
 const CIRCULATIONS: [f64; 8] = [1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5];
+
+/// The positions' columns of the `--out` table, after `t`.
+const POSITIONS: std::ops::Range<usize> = 1..1 + 2 * CIRCULATIONS.len();
 
 /// `(I, |P|²)` at a row `(t, x₀, y₀, …, x₇, y₇, p…, energy error, constraint residual)` of
 /// the `--out` table.
 fn impulses(row: &[f64]) -> (f64, f64) {
     let mut sums = (0.0, 0.0, 0.0);
-    for (g, r) in CIRCULATIONS.iter().zip(row[1..17].chunks_exact(2)) {
+    for (g, r) in CIRCULATIONS.iter().zip(row[POSITIONS].chunks_exact(2)) {
         sums.0 += g * (r[0] * r[0] + r[1] * r[1]);
         sums.1 += g * r[0];
         sums.2 += g * r[1];
@@ -24,20 +28,16 @@ fn impulses(row: &[f64]) -> (f64, f64) {
 }
 
 /// The largest relative change of `I` and of `|P|²` over the run, and the largest energy
-/// error and constraint residual (a NaN anywhere makes the maximum NaN).
+/// error and constraint residual ([`maximum`]: a NaN anywhere makes the maximum NaN).
 fn run_maxima(rows: &[Vec<f64>]) -> [f64; 4] {
     let (i0, p0) = impulses(&rows[0]);
-    let larger = |m: f64, v: f64| if v > m || v.is_nan() { v } else { m };
-    rows.iter().fold([0.0; 4], |m, row| {
-        let (i, p) = impulses(row);
-        let n = row.len();
-        [
-            larger(m[0], ((i - i0) / i0).abs()),
-            larger(m[1], ((p - p0) / p0).abs()),
-            larger(m[2], row[n - 2].abs()),
-            larger(m[3], row[n - 1].abs()),
-        ]
-    })
+    let n = rows[0].len();
+    [
+        maximum(rows.iter().map(|r| ((impulses(r).0 - i0) / i0).abs())),
+        maximum(rows.iter().map(|r| ((impulses(r).1 - p0) / p0).abs())),
+        maximum(rows.iter().map(|r| r[n - 2].abs())),
+        maximum(rows.iter().map(|r| r[n - 1].abs())),
+    ]
 }
 
 #[test]
@@ -71,11 +71,8 @@ fn point_vortices_keep_their_impulses_and_the_methods_agree() {
     let [.., gauss_energy, _] = run_maxima(&gauss);
     assert!(gauss_energy <= 1e-10, "{gauss_energy:e}");
     let distance = |a: &[Vec<f64>], b: &[Vec<f64>]| {
-        let (a, b) = (&a[a.len() - 1][1..17], &b[b.len() - 1][1..17]);
-        a.iter().zip(b).fold(0.0f64, |m, (x, y)| {
-            let d = (x - y).abs();
-            if d > m || d.is_nan() { d } else { m }
-        })
+        let (a, b) = (&a[a.len() - 1][POSITIONS], &b[b.len() - 1][POSITIONS]);
+        maximum(a.iter().zip(b).map(|(x, y)| (x - y).abs()))
     };
     let (coarse, fine) = (distance(&slrk, &gauss), distance(&slrk_half, &gauss));
     println!(
