@@ -3,12 +3,13 @@
 //! first step's stage equations from the velocity guess, and one step of the one driver
 //! (`step_*`: the compiled stepper, the engine on the compiled problem's kernels, the engine on
 //! the problem file's tapes); and one step on the guiding-centre example (D = 4: the compiled
-//! derive, the engine on its kernels, the engine on the problem file), side by side in one run:
+//! derive, the engine on its kernels, the engine on the problem file interpreted, and the same
+//! file's stage functions as machine code, `step_jit_file`), side by side in one run:
 //! `cargo bench -p sparkgen --bench engine`. The ratio engine / compiled of each pair is the
 //! figure to read (absolute times on a shared machine are noise).
 //! Smoke mode: `cargo test --benches -p sparkgen` runs every benchmark once.
 use divan::Bencher;
-use sparkgen::engine::{self, Engine, Kernels, Scratch, StageEquations, Step, Stepping};
+use sparkgen::engine::{self, Backend, Engine, Kernels, Scratch, StageEquations, Step, Stepping};
 use sparkgen::integrate::{Compiled, Driver, StepEquations};
 use sparkgen::kind::Access;
 use sparkgen::layout::{Dims, Role};
@@ -39,10 +40,18 @@ fn steps<E: StepEquations>(bencher: Bencher, equations: E, q: &[f64], p: &[f64])
     bencher.bench_local(|| divan::black_box(driver.step(q, p, 1, 0.0).is_ok()));
 }
 
-/// The engine of the catalogue method `name` on `problem`, stepped from `(q, p)`.
-fn engine_steps<K: Kernels>(bencher: Bencher, name: &str, problem: &K, q: &[f64], p: &[f64]) {
+/// The engine of the catalogue method `name` on `problem` with `backend`, stepped from
+/// `(q, p)`.
+fn engine_steps<K: Kernels>(
+    bencher: Bencher,
+    name: &str,
+    problem: &K,
+    (q, p): (&[f64], &[f64]),
+    backend: Backend,
+) {
     let engine = Engine::catalogue(name, problem.dims()).expect("in catalogue");
-    let stepping = Stepping::new(&engine, problem).expect("the problem fits");
+    let stepping = Stepping::with_backend(&engine, problem, backend).expect("the problem fits");
+    assert_eq!(stepping.backend(), backend, "{name}");
     steps(bencher, stepping, q, p);
 }
 
@@ -58,8 +67,8 @@ fn engine_on_compiled<P: DegenerateLagrangian<D>, const D: usize>(
         bencher,
         name,
         &engine::Degenerate(problem),
-        q.as_slice(),
-        p.as_slice(),
+        (q.as_slice(), p.as_slice()),
+        Backend::Interpreter,
     );
 }
 
@@ -208,13 +217,22 @@ macro_rules! pair {
             fn step_engine_file(bencher: Bencher) {
                 let (_, q, p, _) = data::<M>($n);
                 let problem = file("lotka_volterra.toml");
+                let state = (q.as_slice(), p.as_slice());
                 engine_steps(
                     bencher,
                     stringify!($method),
                     &problem,
-                    q.as_slice(),
-                    p.as_slice(),
+                    state,
+                    Backend::Interpreter,
                 );
+            }
+
+            #[divan::bench]
+            fn step_jit_file(bencher: Bencher) {
+                let (_, q, p, _) = data::<M>($n);
+                let problem = file("lotka_volterra.toml");
+                let state = (q.as_slice(), p.as_slice());
+                engine_steps(bencher, stringify!($method), &problem, state, Backend::Jit);
             }
         }
     };
@@ -247,7 +265,26 @@ macro_rules! guiding_centre {
             fn step_engine_file(bencher: Bencher) {
                 let problem = file("guiding_centre.toml");
                 let (q, p) = problem.initial();
-                engine_steps(bencher, stringify!($method), &problem, &q, &p);
+                engine_steps(
+                    bencher,
+                    stringify!($method),
+                    &problem,
+                    (&q, &p),
+                    Backend::Interpreter,
+                );
+            }
+
+            #[divan::bench]
+            fn step_jit_file(bencher: Bencher) {
+                let problem = file("guiding_centre.toml");
+                let (q, p) = problem.initial();
+                engine_steps(
+                    bencher,
+                    stringify!($method),
+                    &problem,
+                    (&q, &p),
+                    Backend::Jit,
+                );
             }
         }
     };
@@ -257,6 +294,10 @@ pair!(slrk_lobatto_iiie3, SlrkLobattoIIIE3, 14);
 pair!(vprk_gauss3, VprkGauss3, 6);
 guiding_centre!(guiding_centre_slrk_lobatto_iiie3, SlrkLobattoIIIE3);
 guiding_centre!(guiding_centre_vprk_gauss3, VprkGauss3);
+guiding_centre!(
+    guiding_centre_vspark_primary_glrkp_midpoint4,
+    VsparkPrimaryGlrkpMidpoint4
+);
 
 fn main() {
     divan::main();

@@ -17,7 +17,9 @@ mod files;
 mod fusion;
 mod kernels;
 mod layout;
+mod lower;
 mod named;
+mod native;
 mod program;
 mod stepping;
 mod system;
@@ -28,13 +30,15 @@ pub use eval::{Step, Tangent, Workspace};
 pub use fusion::{Call, Callee, Fused};
 pub use kernels::{Degenerate, Hamiltonian, Holonomic, Implicit, Kernels};
 pub use named::Named;
+pub use native::Backend;
 pub use stepping::Stepping;
 pub use system::{Scratch, StageEquations};
 pub use views::{DaeForm, DaeView};
 
 use crate::layout::{Dims, Elimination, Layout, Nodes};
 use crate::stage::MultiplierUpdate;
-use program::{Partials, Program, Section};
+use native::Part;
+use program::Program;
 use sparkgen_description::structure::{MethodError, ProblemKind};
 use sparkgen_description::{Coefficient, Method, Scalar, elimination};
 
@@ -106,6 +110,8 @@ pub struct Engine {
     /// The static pivots of the stage Jacobian ([`sparkgen_description::elimination`]).
     pivots: Vec<(usize, usize)>,
     program: Program,
+    /// The program compiled to machine code on the problems it has run on.
+    natives: native::Cache,
 }
 
 impl Engine {
@@ -154,6 +160,7 @@ impl Engine {
             multiplier,
             pivots,
             program,
+            natives: native::Cache::default(),
         })
     }
 
@@ -233,8 +240,14 @@ impl Engine {
 
     /// A workspace for this engine's evaluations on `problem` alone: where the problem fuses
     /// the kernel calls at a stage point ([`Kernels::fuse`]), they are evaluated together. A
-    /// fused evaluation whose outputs do not have the calls' lengths is not used.
-    pub(crate) fn workspace_for<K: Kernels + ?Sized>(&self, problem: &K) -> Workspace {
+    /// fused evaluation whose outputs do not have the calls' lengths is not used. With
+    /// [`Backend::Jit`], where every kernel call of the problem is a tape, the stage functions
+    /// run as machine code compiled once per engine and problem.
+    pub(crate) fn workspace_for<K: Kernels + ?Sized>(
+        &self,
+        problem: &K,
+        backend: Backend,
+    ) -> Workspace {
         let mut ws = Workspace::new(&self.program);
         ws.fused = self
             .program
@@ -246,6 +259,12 @@ impl Engine {
                     .filter(|fused| fused.outputs() == group.outputs())
             })
             .collect();
+        if backend == Backend::Jit {
+            let single =
+                |call: &fusion::Call, args: usize| problem.fuse(std::slice::from_ref(call), args);
+            ws.native = native::Native::new(&self.program, &ws.fused, single)
+                .map(|native| self.natives.share(native));
+        }
         ws
     }
 
@@ -280,29 +299,19 @@ impl Engine {
     ) {
         let program = &self.program;
         eval::load(program, ws, step);
-        eval::run(program, &program.residual, ws, problem);
+        eval::evaluate(program, Part::Residual, ws, problem, None, None);
         ws.residual_current = true;
         for &(at, offset, len) in &program.stores {
             r[offset..offset + len].copy_from_slice(&ws.arena[at..at + len]);
         }
     }
 
-    /// The section of `partials` to run for `step`: with `reuse`, and when the residual was
-    /// the last evaluation at `step` on `ws`, without the residual's operations (whose values
-    /// are then in the arena: the caller vouches that the problem is the same).
-    fn partials<'p>(
-        &self,
-        ws: &mut Workspace,
-        step: &Step<'_>,
-        partials: &'p Partials,
-        reuse: bool,
-    ) -> &'p Section {
+    /// Loads `step`; whether the section after the residual is the one to run: with `reuse`,
+    /// and when the residual was the last evaluation at `step` on `ws`, the residual's values
+    /// are in the arena (the caller vouches that the problem is the same).
+    fn after_residual(&self, ws: &mut Workspace, step: &Step<'_>, reuse: bool) -> bool {
         eval::load(&self.program, ws, step);
-        if reuse && ws.residual_current {
-            &partials.after_residual
-        } else {
-            &partials.full
-        }
+        reuse && ws.residual_current
     }
 
     /// Writes the exact Jacobian `∂r/∂x` into `j` (`N × N`, row-major).
@@ -326,9 +335,8 @@ impl Engine {
         j: &mut [f64],
         reuse: bool,
     ) {
-        let section = self.partials(ws, step, &self.program.jacobian, reuse);
-        eval::run(&self.program, section, ws, problem);
-        eval::add_blocks(section, ws, Some(j), None);
+        let part = Part::Jacobian(self.after_residual(ws, step, reuse));
+        eval::evaluate(&self.program, part, ws, problem, Some(j), None);
     }
 
     /// Writes the partials of the residual and the update with respect to the inputs and the
@@ -340,9 +348,8 @@ impl Engine {
         step: &Step<'_>,
         t: &mut Tangent,
     ) {
-        let section = self.partials(ws, step, &self.program.tangent, false);
-        eval::run(&self.program, section, ws, problem);
-        eval::add_blocks(section, ws, None, Some(t));
+        let part = Part::Tangent(self.after_residual(ws, step, false));
+        eval::evaluate(&self.program, part, ws, problem, None, Some(t));
     }
 
     /// Writes `∂r/∂q` and `∂r/∂p` into `t` (the rest of `t` zero), as [`Engine::tangent`] does
@@ -355,9 +362,8 @@ impl Engine {
         t: &mut Tangent,
         reuse: bool,
     ) {
-        let section = self.partials(ws, step, &self.program.scales, reuse);
-        eval::run(&self.program, section, ws, problem);
-        eval::add_blocks(section, ws, None, Some(t));
+        let part = Part::Scales(self.after_residual(ws, step, reuse));
+        eval::evaluate(&self.program, part, ws, problem, None, Some(t));
     }
 
     /// Writes `(q_{n+1}, p_{n+1})` from the converged unknowns `step.x`.
@@ -371,7 +377,7 @@ impl Engine {
     ) {
         let program = &self.program;
         eval::load(program, ws, step);
-        eval::run(program, &program.update, ws, problem);
+        eval::evaluate(program, Part::Update, ws, problem, None, None);
         let d = program.dims.coordinates;
         q1[..d].copy_from_slice(&ws.arena[program.q_next..program.q_next + d]);
         p1[..d].copy_from_slice(&ws.arena[program.p_next..program.p_next + d]);

@@ -60,4 +60,4 @@ pub use number::Number;
 pub use op::{Func, Op};
 pub use rational::Rational;
 pub use real::Real;
-pub use tape::{Part, Tape, UnboundInput};
+pub use tape::{Part, Replay, Tape, UnboundInput};

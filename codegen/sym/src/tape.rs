@@ -59,6 +59,18 @@ pub struct Part<'a> {
     pub segments: &'a [usize],
 }
 
+/// What a tape's registers become in another program ([`Tape::replay`]).
+pub trait Replay {
+    /// A register's value there.
+    type Value: Copy;
+    /// The input at `index` of the input slice `segment`.
+    fn input(&mut self, segment: usize, index: usize) -> Self::Value;
+    /// The constant `x`.
+    fn constant(&mut self, x: f64) -> Self::Value;
+    /// `op(a, b)` (`b = a` for a unary op).
+    fn apply(&mut self, op: Op, a: Self::Value, b: Self::Value) -> Self::Value;
+}
+
 impl Tape {
     /// Compiles `kernel`. `input` places every input symbol as (segment, index) of the slices
     /// passed to [`Tape::eval`]; `output` places every output slot in the output slice of
@@ -136,6 +148,32 @@ impl Tape {
     /// Number of operations per evaluation.
     pub fn operations(&self) -> usize {
         self.instructions.len()
+    }
+
+    /// The tape's operations on the values of another program (a lowering, a code generator):
+    /// each input register as [`Replay::input`], each constant as [`Replay::constant`], each
+    /// instruction as [`Replay::apply`] (`b = a` for a unary op), in the tape's order; returns
+    /// the stores as (value, position in the output slice), in order (a later store to a
+    /// position replaces an earlier one). [`Tape::eval`] is this on `f64` values.
+    pub fn replay<R: Replay>(&self, target: &mut R) -> Vec<(R::Value, usize)> {
+        let mut registers = Vec::with_capacity(self.registers());
+        for &(segment, index) in &self.inputs {
+            registers.push(target.input(segment as usize, index as usize));
+        }
+        for &x in &self.constants {
+            registers.push(target.constant(x));
+        }
+        for instruction in &self.instructions {
+            let (a, b) = (
+                registers[instruction.a as usize],
+                registers[instruction.b as usize],
+            );
+            registers.push(target.apply(instruction.op, a, b));
+        }
+        self.stores
+            .iter()
+            .map(|&(register, position)| (registers[register as usize], position as usize))
+            .collect()
     }
 
     /// Evaluates the tape on the input `segments` into `out` (length [`Tape::outputs`]), using
@@ -440,6 +478,36 @@ mod tests {
             let together: Vec<u64> = out.iter().map(|x| x.to_bits()).collect();
             assert_eq!(together, separate);
         }
+    }
+
+    /// Replayed on `f64` values, a tape computes what [`Tape::eval`] does, bit for bit, with
+    /// the inputs it reads placed where `eval` places them.
+    #[test]
+    fn replay_on_numbers_is_eval() {
+        let (_, _, two, _) = two_kernels();
+        let second = tape(&two, [Some(0), Some(1), Some(2)], 3);
+        let segments: [&[f64]; 3] = [&[1.3, 2.7], &[0.1, -0.4], &[-0.4]];
+        let mut out = [f64::NAN; 3];
+        second.eval(&segments, &mut Vec::new(), &mut out);
+        let mut replayed = [0.0; 3];
+        struct Numbers<'a>(&'a [&'a [f64]]);
+        impl Replay for Numbers<'_> {
+            type Value = f64;
+            fn input(&mut self, segment: usize, index: usize) -> f64 {
+                self.0[segment][index]
+            }
+            fn constant(&mut self, x: f64) -> f64 {
+                x
+            }
+            fn apply(&mut self, op: Op, a: f64, b: f64) -> f64 {
+                op.eval(&[a, b])
+            }
+        }
+        let stores = second.replay(&mut Numbers(&segments));
+        for (value, position) in stores {
+            replayed[position] = value;
+        }
+        assert_eq!(replayed.map(f64::to_bits), out.map(f64::to_bits));
     }
 
     /// A tape fused alone, with its own segments, is the same tape.

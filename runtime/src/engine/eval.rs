@@ -3,8 +3,11 @@
 
 use super::Kernels;
 use super::fusion::{Fused, MAX_ARGS};
+use super::lower::Outputs;
+use super::native::{Native, Part};
 use super::program::{Op, Program, ScalarSpec, Section, Target, input_offsets};
 pub use crate::stage::Tangent;
+use std::sync::Arc;
 
 /// The storage of one evaluation: the arena and the scalars of the current step size, allocated
 /// once per engine ([`super::Engine::workspace`]).
@@ -22,6 +25,9 @@ pub struct Workspace {
     /// The fused evaluation of each group of kernel calls, where the problem has one
     /// ([`Engine::workspace_for`](super::Engine::workspace_for)).
     pub(super) fused: Vec<Option<Fused>>,
+    /// The stage functions as machine code, where the workspace was made for a problem whose
+    /// kernels are tapes with [`Backend::Jit`](super::Backend::Jit).
+    pub(super) native: Option<Arc<Native>>,
 }
 
 impl Workspace {
@@ -38,6 +44,7 @@ impl Workspace {
             h: f64::NAN,
             residual_current: false,
             fused: Vec::new(),
+            native: None,
         }
     }
 }
@@ -138,6 +145,72 @@ fn scalars(program: &Program, ws: &mut Workspace, h: f64) {
         };
         signed.copy_from_slice(&[*value, -*value]);
     }
+}
+
+impl Workspace {
+    /// The back end that evaluates the stage functions on this workspace.
+    pub fn backend(&self) -> super::Backend {
+        match self.native {
+            Some(_) => super::Backend::Jit,
+            None => super::Backend::Interpreter,
+        }
+    }
+
+    /// Seconds spent compiling the stage functions this workspace runs (shared with every
+    /// workspace of the same engine and problem), so far.
+    pub fn compile_seconds(&self) -> f64 {
+        self.native.as_ref().map_or(0.0, |n| n.compile_seconds())
+    }
+}
+
+/// Runs the function `part` of the step, adding its blocks into `jacobian` or `tangent`: as
+/// machine code where the workspace has it, else by [`run`] and [`add_blocks`] (the same
+/// results bit for bit, [`super::lower`]).
+pub(super) fn evaluate<K: Kernels + ?Sized>(
+    program: &Program,
+    part: Part,
+    ws: &mut Workspace,
+    problem: &K,
+    mut jacobian: Option<&mut [f64]>,
+    mut tangent: Option<&mut Tangent>,
+) {
+    let (section, outputs) = part.section(program);
+    if let Workspace {
+        native: Some(native),
+        arena,
+        signed,
+        ..
+    } = ws
+    {
+        let ran = match (outputs, jacobian.as_deref_mut(), tangent.as_deref_mut()) {
+            (Outputs::Arena, ..) => native.run(part, signed, arena, &mut []),
+            (Outputs::Jacobian, Some(j), _) => {
+                j.fill(0.0);
+                native.run(part, signed, arena, &mut [j])
+            }
+            (Outputs::Tangent, _, Some(t)) => {
+                t.fill(0.0);
+                let Tangent {
+                    r_q,
+                    r_p,
+                    q_x,
+                    p_x,
+                    q_q,
+                    q_p,
+                    p_q,
+                    p_p,
+                } = t;
+                let mut targets: [&mut [f64]; 8] = [r_q, r_p, q_x, p_x, q_q, q_p, p_q, p_p];
+                native.run(part, signed, arena, &mut targets)
+            }
+            _ => false,
+        };
+        if ran {
+            return;
+        }
+    }
+    run(program, section, ws, problem);
+    add_blocks(section, ws, jacobian, tangent);
 }
 
 /// Runs the operations of `section`.

@@ -202,7 +202,7 @@ impl Kernels for LagrangianFile {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Degenerate, Engine, Holonomic, Kernels, Step, Tangent};
+    use super::super::{Backend, Degenerate, Engine, Holonomic, Kernels, Step, Tangent};
     use super::{AtomKind, Call, Fused, Kernel, ProblemKind};
     use crate::holonomic::problems::Pendulum;
     use crate::layout::Dims;
@@ -327,6 +327,48 @@ mod tests {
         assert!(checked >= 270, "{checked} methods checked");
     }
 
+    /// Every function of the step as machine code ([`Backend::Jit`]) equals the interpreter's
+    /// evaluation bit for bit, for every method of the catalogue, at two step sizes (the
+    /// scalars of h reloaded), with the partials after the residual (its values reused) and
+    /// without.
+    #[test]
+    fn the_machine_code_gives_the_interpreters_bits() {
+        let checked = every_method(|name, engine, problem, step| {
+            let (n, d) = (engine.len(), engine.dims().coordinates);
+            let mut interpreted = engine.workspace_for(problem, Backend::Interpreter);
+            let mut compiled = engine.workspace_for(problem, Backend::Jit);
+            assert_eq!(compiled.backend(), Backend::Jit, "{name}");
+            assert_eq!(interpreted.backend(), Backend::Interpreter, "{name}");
+            for h in [step.h, 0.37 * step.h] {
+                let step = Step { h, ..*step };
+                let mut values = Vec::new();
+                for ws in [&mut interpreted, &mut compiled] {
+                    let (mut r, mut j, mut j_reused) =
+                        (vec![0.5; n], vec![0.5; n * n], vec![0.5; n * n]);
+                    let (mut t, mut t_reused) = (Tangent::zero(n, d), Tangent::zero(n, d));
+                    let (mut q1, mut p1) = (vec![0.5; d], vec![0.5; d]);
+                    engine.jacobian(ws, problem, &step, &mut j);
+                    engine.tangent(ws, problem, &step, &mut t);
+                    engine.residual(ws, problem, &step, &mut r);
+                    engine.jacobian_of(ws, problem, &step, &mut j_reused, true);
+                    engine.residual_partials(ws, problem, &step, &mut t_reused, true);
+                    engine.update(ws, problem, &step, &mut q1, &mut p1);
+                    let blocks = [
+                        &t.r_q, &t.r_p, &t.q_x, &t.p_x, &t.q_q, &t.q_p, &t.p_q, &t.p_p,
+                    ];
+                    let all: Vec<u64> = [&r, &j, &j_reused, &t_reused.r_q, &t_reused.r_p, &q1, &p1]
+                        .into_iter()
+                        .chain(blocks)
+                        .flat_map(|v| bits(v))
+                        .collect();
+                    values.push(all);
+                }
+                assert_eq!(values[0], values[1], "{name} at h = {h}");
+            }
+        });
+        assert!(checked >= 270, "{checked} methods checked");
+    }
+
     /// Every function of the step evaluated with the kernel calls at each stage point fused
     /// into one tape equals its evaluation call by call, bit for bit, for every method of the
     /// catalogue, and the files fuse the calls of every method that has any to fuse.
@@ -335,7 +377,10 @@ mod tests {
         let mut fusing = 0;
         let checked = every_method(|name, engine, problem, step| {
             let (n, d) = (engine.len(), engine.dims().coordinates);
-            let (mut alone, mut fused) = (engine.workspace(), engine.workspace_for(problem));
+            let (mut alone, mut fused) = (
+                engine.workspace(),
+                engine.workspace_for(problem, Backend::Interpreter),
+            );
             let groups = engine.program.groups.len();
             assert_eq!(fused.fused.iter().flatten().count(), groups, "{name}");
             fusing += usize::from(groups > 0);
@@ -385,7 +430,10 @@ mod tests {
             panic!("a degenerate Lagrangian");
         };
         let engine = Engine::catalogue("VsparkPrimaryGlrkpMidpoint3", gc.dims()).expect("known");
-        let (first, second) = (engine.workspace_for(&gc), engine.workspace_for(&gc));
+        let (first, second) = (
+            engine.workspace_for(&gc, Backend::Interpreter),
+            engine.workspace_for(&gc, Backend::Interpreter),
+        );
         assert!(!first.fused.is_empty());
         for (a, b) in first.fused.iter().zip(&second.fused) {
             let (Some(a), Some(b)) = (a, b) else {
@@ -425,7 +473,7 @@ mod tests {
         };
         let engine = Engine::catalogue("SlrkLobattoIIIE3", lv.dims()).expect("known");
         let short = Short(&lv);
-        let mut ws = engine.workspace_for(&short);
+        let mut ws = engine.workspace_for(&short, Backend::Interpreter);
         assert!(!ws.fused.is_empty());
         assert!(ws.fused.iter().all(Option::is_none));
         let n = engine.len();

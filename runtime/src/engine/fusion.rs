@@ -98,6 +98,22 @@ impl Group {
     }
 }
 
+/// The kernel call `op` makes on its own, as a group of one call reading its arguments in order
+/// (for a back end that inlines each call's tape, [`super::lower`]); `None` for another
+/// operation.
+pub(crate) fn single(op: &Op) -> Option<Call> {
+    let (callee, args) = match *op {
+        Op::Vector { kernel, args, .. } => (Callee::Vector(kernel), args),
+        Op::Matrix { atom, args, .. } => (Callee::Matrix(atom), args),
+        _ => return None,
+    };
+    Some(Call {
+        callee,
+        args: [0, 1, 2, 3],
+        count: args.count,
+    })
+}
+
 /// The kernel call `op` makes, if it calls one with arguments.
 fn call(op: &Op) -> Option<(Callee, Args, usize)> {
     match *op {
@@ -188,6 +204,11 @@ impl Fused {
     /// The length of the calls' outputs together.
     pub fn outputs(&self) -> usize {
         self.out.len()
+    }
+
+    /// The fused tape and the parameter values it reads after the group's arguments.
+    pub(crate) fn tape(&self) -> (&Arc<Tape>, &[f64]) {
+        (&self.tape, &self.parameters)
     }
 
     /// Whether `self` and `other` evaluate the same tape, not two copies of it.

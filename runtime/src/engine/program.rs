@@ -229,6 +229,15 @@ pub(crate) struct Partials {
 }
 
 impl Partials {
+    /// The whole section, or (`after_residual`) the one after the residual.
+    pub(crate) fn get(&self, after_residual: bool) -> &Section {
+        if after_residual {
+            &self.after_residual
+        } else {
+            &self.full
+        }
+    }
+
     fn new(mut full: Section, residual: &Section, (one, n, d): (usize, usize, usize)) -> Partials {
         full.flatten(one, n, d);
         let written: BTreeSet<usize> = residual.ops.iter().filter_map(Op::out).collect();
@@ -274,6 +283,17 @@ pub(crate) struct Program {
     pub update: Section,
     /// The kernel calls the sections evaluate together ([`Op::Fused`]).
     pub groups: Vec<Group>,
+}
+
+impl Program {
+    /// Every section of the program.
+    pub(crate) fn sections(&self) -> impl Iterator<Item = &Section> {
+        [&self.residual, &self.update].into_iter().chain(
+            [&self.jacobian, &self.tangent, &self.scales]
+                .into_iter()
+                .flat_map(|p| [&p.full, &p.after_residual]),
+        )
+    }
 }
 
 /// `out = A v` for the row-major `rows × cols` matrix `A` at `matrix`.

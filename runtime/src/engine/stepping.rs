@@ -2,7 +2,7 @@
 //! ([`crate::integrate::Driver`]): the same Newton, the same initial guess, the same multiplier
 //! update and watch as a compiled stepper, on vectors of run-time length.
 
-use super::{Engine, EngineError, Kernels, Scratch, StageEquations, Step, Tangent, Work};
+use super::{Backend, Engine, EngineError, Kernels, Scratch, StageEquations, Step, Tangent, Work};
 use crate::amplification::{Carrying, Linearised, amplification};
 use crate::integrate::{Inputs, StepEquations};
 use crate::layout::{Dims, Layout, Nodes};
@@ -20,9 +20,20 @@ pub struct Stepping<'a, K: ?Sized> {
 }
 
 impl<'a, K: Kernels + ?Sized> Stepping<'a, K> {
-    /// `engine`'s method on `problem`: fails if the problem is not of the method's kind or
-    /// widths ([`Engine::check`]), or if its `N × N` stage Jacobian would not fit in memory.
+    /// `engine`'s method on `problem`, its stage functions compiled to machine code where the
+    /// problem's kernels are tapes ([`Backend::Jit`]): fails if the problem is not of the
+    /// method's kind or widths ([`Engine::check`]), or if its `N × N` stage Jacobian would not
+    /// fit in memory.
     pub fn new(engine: &'a Engine, problem: &'a K) -> Result<Self, EngineError> {
+        Self::with_backend(engine, problem, Backend::Jit)
+    }
+
+    /// [`Stepping::new`] with the back end `backend`.
+    pub fn with_backend(
+        engine: &'a Engine,
+        problem: &'a K,
+        backend: Backend,
+    ) -> Result<Self, EngineError> {
         engine.check(problem)?;
         let too_large = || EngineError::TooLarge {
             unknowns: engine.len(),
@@ -34,7 +45,7 @@ impl<'a, K: Kernels + ?Sized> Stepping<'a, K> {
             problem,
             space,
             // The scratch lives with `problem`: its fused kernel calls are that problem's.
-            scratch: RefCell::new(Scratch::for_problem(engine, problem)),
+            scratch: RefCell::new(Scratch::for_problem(engine, problem, backend)),
             work: RefCell::new(work),
         })
     }
@@ -47,6 +58,18 @@ impl<'a, K: Kernels + ?Sized> Stepping<'a, K> {
     /// The problem.
     pub fn problem(&self) -> &'a K {
         self.problem
+    }
+
+    /// The back end that evaluates the stage functions ([`Backend::Interpreter`] where
+    /// [`Backend::Jit`] was asked for and the problem's kernels are not tapes).
+    pub fn backend(&self) -> Backend {
+        self.scratch.borrow().workspace.backend()
+    }
+
+    /// Seconds spent compiling the stage functions so far (shared with every stepper of the
+    /// engine on the same problem file).
+    pub fn compile_seconds(&self) -> f64 {
+        self.scratch.borrow().workspace.compile_seconds()
     }
 }
 

@@ -2,7 +2,7 @@
 //! counterpart of the compiled steppers' [`crate::stage::StageSystem`]: the same Newton solves
 //! both.
 
-use super::{Engine, Kernels, Step, Tangent, Workspace};
+use super::{Backend, Engine, Kernels, Step, Tangent, Workspace};
 use crate::layout::Elimination;
 use crate::solve::{Dynamic, NonlinearSystem};
 use crate::stage::carried;
@@ -27,9 +27,13 @@ impl Scratch {
 
     /// Storage for `engine` on `problem` alone, with the problem's fused kernel calls
     /// ([`Engine::workspace_for`]); the caller keeps it with that problem.
-    pub(super) fn for_problem<K: Kernels + ?Sized>(engine: &Engine, problem: &K) -> Scratch {
+    pub(super) fn for_problem<K: Kernels + ?Sized>(
+        engine: &Engine,
+        problem: &K,
+        backend: Backend,
+    ) -> Scratch {
         Scratch {
-            workspace: engine.workspace_for(problem),
+            workspace: engine.workspace_for(problem, backend),
             tangent: Tangent::zero(engine.len(), engine.dims().coordinates),
         }
     }

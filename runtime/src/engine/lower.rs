@@ -1,0 +1,445 @@
+//! The one lowering of the engine's stage functions: a [`Section`] of the program (its
+//! operations, then its block additions into the Jacobian or the tangent partials), with every
+//! kernel call of the problem inlined from its tape, as one straight-line scalar
+//! [`Function`] — the program both run-time back ends execute (the reference interpreter
+//! [`Function::eval`] and the machine code of [`sparkgen_jit::Compiled`]).
+//!
+//! The function performs the operations of [`super::eval::run`] and
+//! [`super::eval::add_blocks`] in their order, on the same operands: a linear combination
+//! `Σ ± x_k·|c_k|hᵏ` as `x₀·s₀ + x₁·s₁ + …` with the signed scalars `s_k` of the step size, a
+//! product's entry as `0 + a₀b₀ + a₁b₁ + …`, a Jacobian or tangent entry as `0 + Σ a·s` over its
+//! terms in order, a kernel as its tape's instructions. Its results are therefore those of the
+//! interpreter bit for bit. Every arena slot the section writes is also stored, so a later
+//! section (the Jacobian after the residual) reads it as the interpreter's does.
+//!
+//! Arguments: read-only `[signed scalars, parameters]`; writable `[arena]`, then the Jacobian
+//! (`N × N`) for the Jacobian's sections, or the eight tangent blocks
+//! (`∂r/∂q, ∂r/∂p, ∂q₁/∂x, ∂p₁/∂x, ∂q₁/∂q, ∂q₁/∂p, ∂p₁/∂q, ∂p₁/∂p`) for the tangent's.
+
+use super::fusion::{self, Fused};
+use super::program::{Args, Op, Program, Section, Target};
+use sparkgen_jit::{Arg, Function, Value};
+use sparkgen_sym::{Op as Operation, Tape};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// The read-only argument of the signed scalars `[1, −1, s₀, −s₀, …]`.
+const SIGNED: Arg = Arg::Read(0);
+/// The read-only argument of the problem's parameters (every tape's, one after another).
+const PARAMETERS: Arg = Arg::Read(1);
+/// The evaluation arena.
+const ARENA: Arg = Arg::Write(0);
+
+/// Where a section's block additions go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outputs {
+    /// Nowhere (the residual, the update).
+    Arena,
+    /// The Jacobian `∂r/∂x`.
+    Jacobian,
+    /// The eight tangent blocks.
+    Tangent,
+}
+
+/// The tapes a lowering inlines: each group's fused tape and each single call's, with the
+/// parameter values each reads; and the parameters of all of them, one after another.
+#[derive(Debug, Default)]
+pub(crate) struct Tapes {
+    /// Per group of [`Program::groups`], its fused tape and where its parameters start.
+    groups: Vec<Option<(Arc<Tape>, usize)>>,
+    /// Per single call, by its arena output offset, its tape and where its parameters start.
+    singles: BTreeMap<usize, (Arc<Tape>, usize)>,
+    /// The parameters of every tape.
+    pub parameters: Vec<f64>,
+}
+
+impl Tapes {
+    /// The offset of `values` in [`Tapes::parameters`], appended unless an equal run (bit for
+    /// bit) is there already.
+    fn parameters(&mut self, values: &[f64]) -> usize {
+        let same = |start: &usize| {
+            self.parameters[*start..]
+                .iter()
+                .zip(values)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+                && self.parameters.len() - start >= values.len()
+        };
+        if let Some(start) = (0..=self.parameters.len()).find(same) {
+            return start;
+        }
+        let start = self.parameters.len();
+        self.parameters.extend_from_slice(values);
+        start
+    }
+
+    /// The tapes of `program` on a problem: the fused ones of its groups (`fused`, as the
+    /// workspace holds them) and the single calls' (`single`, the problem's tape of a call on
+    /// its own). `None` where a call has no tape (a compiled problem).
+    pub(crate) fn collect(
+        program: &Program,
+        fused: &[Option<Fused>],
+        mut single: impl FnMut(&fusion::Call, usize) -> Option<Fused>,
+    ) -> Option<Tapes> {
+        let mut tapes = Tapes::default();
+        for k in 0..program.groups.len() {
+            let group = fused.get(k).and_then(Option::as_ref).map(|f| {
+                let (tape, parameters) = f.tape();
+                let start = tapes.parameters(parameters);
+                (Arc::clone(tape), start)
+            });
+            tapes.groups.push(group);
+        }
+        let mut single_ops: Vec<Op> = Vec::new();
+        for section in program.sections() {
+            for op in &section.ops {
+                match *op {
+                    Op::Fused { group } if tapes.groups[group].is_none() => {
+                        single_ops.extend(&program.groups[group].ops);
+                    }
+                    Op::Vector { .. } | Op::Matrix { .. } => single_ops.push(*op),
+                    _ => {}
+                }
+            }
+        }
+        for op in single_ops {
+            let (Op::Vector { args, out, .. } | Op::Matrix { args, out, .. }) = op else {
+                continue;
+            };
+            if tapes.singles.contains_key(&out) {
+                continue;
+            }
+            let call = fusion::single(&op)?;
+            let f = single(&call, args.count)?;
+            let (tape, parameters) = f.tape();
+            let start = tapes.parameters(parameters);
+            tapes.singles.insert(out, (Arc::clone(tape), start));
+        }
+        Some(tapes)
+    }
+
+    /// Every tape inlined, for a cache key (the problem's tapes are shared, so equal keys mean
+    /// the same tapes).
+    pub(crate) fn all(&self) -> impl Iterator<Item = &Arc<Tape>> {
+        self.groups
+            .iter()
+            .flatten()
+            .map(|(t, _)| t)
+            .chain(self.singles.values().map(|(t, _)| t))
+    }
+}
+
+/// A lowering in progress: the function and the value each arena slot and signed scalar holds
+/// in it so far.
+struct Lowering<'a> {
+    f: Function,
+    slots: HashMap<usize, Value>,
+    signed: HashMap<usize, Value>,
+    tapes: &'a Tapes,
+}
+
+impl Lowering<'_> {
+    /// The value of `arg[index]`: the one `known` holds for it, else loaded (and then known).
+    fn known(f: &mut Function, known: &mut HashMap<usize, Value>, arg: Arg, index: usize) -> Value {
+        *known.entry(index).or_insert_with(|| f.load(arg, index))
+    }
+
+    fn read(&mut self, slot: usize) -> Value {
+        Self::known(&mut self.f, &mut self.slots, ARENA, slot)
+    }
+
+    fn write(&mut self, slot: usize, v: Value) {
+        self.f.store(ARENA, slot, v);
+        self.slots.insert(slot, v);
+    }
+
+    fn signed(&mut self, k: usize) -> Value {
+        Self::known(&mut self.f, &mut self.signed, SIGNED, k)
+    }
+
+    fn mul(&mut self, a: Value, b: Value) -> Value {
+        self.f.apply(Operation::Mul, a, b)
+    }
+
+    fn add(&mut self, a: Value, b: Value) -> Value {
+        self.f.apply(Operation::Add, a, b)
+    }
+
+    /// `0 + Σ_k a_k b_k` in order, as the interpreter's accumulations.
+    fn dot(&mut self, pairs: impl Iterator<Item = (usize, usize)>) -> Value {
+        let mut acc = self.f.constant(0.0);
+        for (a, b) in pairs {
+            let (x, y) = (self.read(a), self.read(b));
+            let p = self.mul(x, y);
+            acc = self.add(acc, p);
+        }
+        acc
+    }
+
+    /// The tape inlined on the argument slices `args` (arena offset, length), its parameters at
+    /// `start`; its outputs written to `outputs` (arena offset, length) one after another, every
+    /// output it does not store zero. An input outside its slice reads NaN, as in
+    /// [`Tape::eval`].
+    fn tape(
+        &mut self,
+        tape: &Tape,
+        start: usize,
+        args: &[(usize, usize)],
+        outputs: &[(usize, usize)],
+    ) {
+        let stores = tape.replay(&mut Inline {
+            lowering: self,
+            args,
+            start,
+        });
+        let total: usize = outputs.iter().map(|&(_, len)| len).sum();
+        let mut values: Vec<Option<Value>> = vec![None; total];
+        for (value, position) in stores {
+            if let Some(slot) = values.get_mut(position) {
+                *slot = Some(value);
+            }
+        }
+        let mut values = values.into_iter();
+        for &(out, len) in outputs {
+            for i in 0..len {
+                let v = match values.next().flatten() {
+                    Some(v) => v,
+                    None => self.f.constant(0.0),
+                };
+                self.write(out + i, v);
+            }
+        }
+    }
+
+    /// The operation `op` of the program.
+    fn op(&mut self, program: &Program, op: &Op) -> Option<()> {
+        match *op {
+            Op::Zero { out, len } => {
+                for i in 0..len {
+                    let zero = self.f.constant(0.0);
+                    self.write(out + i, zero);
+                }
+            }
+            Op::Linear {
+                out,
+                len,
+                first,
+                last,
+            } => {
+                let terms = &program.terms[first..last];
+                for i in 0..len {
+                    let mut acc: Option<Value> = None;
+                    for t in terms {
+                        let k = t.scalar.map_or(0, |s| 2 + 2 * s) + usize::from(t.negative);
+                        let (x, c) = (self.read(t.src + i), self.signed(k));
+                        let term = self.mul(x, c);
+                        acc = Some(match acc {
+                            None => term,
+                            Some(a) => self.add(a, term),
+                        });
+                    }
+                    let v = match acc {
+                        Some(v) => v,
+                        None => self.f.constant(0.0),
+                    };
+                    self.write(out + i, v);
+                }
+            }
+            Op::Vector { args, out, len, .. } | Op::Matrix { args, out, len, .. } => {
+                let (tape, start) = self.tapes.singles.get(&out)?.clone();
+                self.tape(&tape, start, &slices(&args), &[(out, len)]);
+            }
+            Op::Fused { group } => match self.tapes.groups.get(group)?.clone() {
+                Some((tape, start)) => {
+                    let g = &program.groups[group];
+                    let outputs: Vec<(usize, usize)> = g
+                        .ops
+                        .iter()
+                        .filter_map(|op| match *op {
+                            Op::Vector { out, len, .. } | Op::Matrix { out, len, .. } => {
+                                Some((out, len))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    self.tape(&tape, start, &g.args, &outputs);
+                }
+                None => {
+                    for op in &program.groups[group].ops {
+                        self.op(program, op)?;
+                    }
+                }
+            },
+            Op::MatVec {
+                out,
+                matrix,
+                v,
+                len,
+                inner,
+                out_stride,
+                inner_stride,
+            } => {
+                for i in 0..len {
+                    let pairs =
+                        (0..inner).map(|k| (matrix + i * out_stride + k * inner_stride, v + k));
+                    let acc = self.dot(pairs);
+                    self.write(out + i, acc);
+                }
+            }
+            Op::Transpose {
+                out,
+                matrix,
+                rows,
+                cols,
+            } => {
+                for r in 0..rows {
+                    for c in 0..cols {
+                        let x = self.read(matrix + r * cols + c);
+                        self.write(out + c * rows + r, x);
+                    }
+                }
+            }
+            Op::Product {
+                out,
+                a,
+                b,
+                rows,
+                inner,
+                cols,
+            } => {
+                for r in 0..rows {
+                    for c in 0..cols {
+                        let pairs = (0..inner).map(|k| (a + r * inner + k, b + k * cols + c));
+                        let acc = self.dot(pairs);
+                        self.write(out + r * cols + c, acc);
+                    }
+                }
+            }
+            Op::Shift { out, wrap, d } => {
+                for r in 0..d {
+                    for c in 0..d {
+                        let hit = if wrap {
+                            r == 0 && c + 1 == d
+                        } else {
+                            r == c + 1
+                        };
+                        let x = self.f.constant(if hit { 1.0 } else { 0.0 });
+                        self.write(out + r * d + c, x);
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+}
+
+/// The argument slices of a single call.
+fn slices(args: &Args) -> Vec<(usize, usize)> {
+    (0..args.count)
+        .map(|k| (args.offsets[k], args.lens[k]))
+        .collect()
+}
+
+/// A tape's registers as values of the lowering: inputs read from the call's argument slices
+/// of the arena or from the parameters.
+struct Inline<'l, 'a> {
+    lowering: &'l mut Lowering<'a>,
+    args: &'l [(usize, usize)],
+    start: usize,
+}
+
+impl sparkgen_sym::Replay for Inline<'_, '_> {
+    type Value = Value;
+
+    fn input(&mut self, segment: usize, index: usize) -> Value {
+        let parameters = self.lowering.tapes.parameters.len() - self.start;
+        match self.args.get(segment) {
+            Some(&(at, len)) if index < len => self.lowering.read(at + index),
+            None if segment == self.args.len() && index < parameters => {
+                self.lowering.f.load(PARAMETERS, self.start + index)
+            }
+            _ => self.lowering.f.constant(f64::NAN),
+        }
+    }
+
+    fn constant(&mut self, x: f64) -> Value {
+        self.lowering.f.constant(x)
+    }
+
+    fn apply(&mut self, op: Operation, a: Value, b: Value) -> Value {
+        self.lowering.f.apply(op, a, b)
+    }
+}
+
+/// The index of a target among the writable arguments.
+fn target_arg(target: Target) -> Arg {
+    Arg::Write(match target {
+        Target::Jacobian | Target::RQ => 1,
+        Target::RP => 2,
+        Target::QX => 3,
+        Target::PX => 4,
+        Target::QQ => 5,
+        Target::QP => 6,
+        Target::PQ => 7,
+        Target::PP => 8,
+    })
+}
+
+/// `section` of `program` lowered with the problem's `tapes`, adding its blocks into `outputs`;
+/// `None` where a kernel call has no tape.
+pub(crate) fn lower(
+    program: &Program,
+    section: &Section,
+    tapes: &Tapes,
+    outputs: Outputs,
+) -> Option<Function> {
+    let (n, d) = (program.n, program.dims.coordinates);
+    let mut writes = vec![program.arena];
+    match outputs {
+        Outputs::Arena => {}
+        Outputs::Jacobian => writes.push(n * n),
+        Outputs::Tangent => writes.extend([n * d, n * d, d * n, d * n, d * d, d * d, d * d, d * d]),
+    }
+    let reads = vec![2 * program.scalars.len() + 2, tapes.parameters.len()];
+    let mut lowering = Lowering {
+        f: Function::new(reads, writes),
+        slots: HashMap::new(),
+        signed: HashMap::new(),
+        tapes,
+    };
+    for op in &section.ops {
+        lowering.op(program, op)?;
+    }
+    for (target, cells) in &section.cells {
+        let wanted = match outputs {
+            Outputs::Arena => false,
+            Outputs::Jacobian => *target == Target::Jacobian,
+            Outputs::Tangent => *target != Target::Jacobian,
+        };
+        if !wanted {
+            continue;
+        }
+        // Each entry `0 + Σ source·signed` over its cells in order.
+        let mut entries: Vec<(usize, Value)> = Vec::new();
+        let mut at: HashMap<usize, usize> = HashMap::new();
+        for cell in cells {
+            let (x, c) = (
+                lowering.read(cell.source),
+                lowering.signed(cell.coefficient),
+            );
+            let term = lowering.mul(x, c);
+            match at.get(&cell.at) {
+                Some(&k) => entries[k].1 = lowering.add(entries[k].1, term),
+                None => {
+                    let zero = lowering.f.constant(0.0);
+                    let sum = lowering.add(zero, term);
+                    at.insert(cell.at, entries.len());
+                    entries.push((cell.at, sum));
+                }
+            }
+        }
+        for (index, value) in entries {
+            lowering.f.store(target_arg(*target), index, value);
+        }
+    }
+    Some(lowering.f)
+}
