@@ -6,7 +6,9 @@
 //! derive, the engine on its kernels, the engine on the problem file interpreted, and the same
 //! file's stage functions as machine code, `step_jit_file`), side by side in one run:
 //! `cargo bench -p sparkgen --bench engine`. The ratio engine / compiled of each pair is the
-//! figure to read (absolute times on a shared machine are noise).
+//! figure to read (absolute times on a shared machine are noise). `compile_jit` times lowering
+//! and compiling a method's stage functions on a shipped file (a fresh engine per sample):
+//! Lotka–Volterra (D = 2), the guiding centre (D = 4) and the point vortices (D = 16), s = 2–4.
 //! Smoke mode: `cargo test --benches -p sparkgen` runs every benchmark once.
 use divan::Bencher;
 use sparkgen::engine::{self, Backend, Engine, Kernels, Scratch, StageEquations, Step, Stepping};
@@ -298,6 +300,52 @@ guiding_centre!(
     guiding_centre_vspark_primary_glrkp_midpoint4,
     VsparkPrimaryGlrkpMidpoint4
 );
+
+/// `file:method` pairs whose compilation `compile_jit` times.
+const COMPILED: [&str; 27] = [
+    "lotka_volterra.toml:SlrkLobattoIIIE2",
+    "lotka_volterra.toml:SlrkLobattoIIIE3",
+    "lotka_volterra.toml:SlrkLobattoIIIE4",
+    "lotka_volterra.toml:VprkGauss2",
+    "lotka_volterra.toml:VprkGauss3",
+    "lotka_volterra.toml:VprkGauss4",
+    "lotka_volterra.toml:VsparkPrimaryGlrkpMidpoint2",
+    "lotka_volterra.toml:VsparkPrimaryGlrkpMidpoint3",
+    "lotka_volterra.toml:VsparkPrimaryGlrkpMidpoint4",
+    "guiding_centre.toml:SlrkLobattoIIIE2",
+    "guiding_centre.toml:SlrkLobattoIIIE3",
+    "guiding_centre.toml:SlrkLobattoIIIE4",
+    "guiding_centre.toml:VprkGauss2",
+    "guiding_centre.toml:VprkGauss3",
+    "guiding_centre.toml:VprkGauss4",
+    "guiding_centre.toml:VsparkPrimaryGlrkpMidpoint2",
+    "guiding_centre.toml:VsparkPrimaryGlrkpMidpoint3",
+    "guiding_centre.toml:VsparkPrimaryGlrkpMidpoint4",
+    "point_vortices.toml:SlrkLobattoIIIE2",
+    "point_vortices.toml:SlrkLobattoIIIE3",
+    "point_vortices.toml:SlrkLobattoIIIE4",
+    "point_vortices.toml:VprkGauss2",
+    "point_vortices.toml:VprkGauss3",
+    "point_vortices.toml:VprkGauss4",
+    "point_vortices.toml:VsparkPrimaryGlrkpMidpoint2",
+    "point_vortices.toml:VsparkPrimaryGlrkpMidpoint3",
+    "point_vortices.toml:VsparkPrimaryGlrkpMidpoint4",
+];
+
+/// Lowering and compiling the stage functions of a method on a shipped file, as a stepper on
+/// it is made ([`Stepping::new`]) from an engine that has compiled nothing yet.
+#[divan::bench(args = COMPILED, sample_count = 5, sample_size = 1)]
+fn compile_jit(bencher: Bencher, pair: &str) {
+    let (name, method) = pair.split_once(':').expect("file:method");
+    let problem = file(name);
+    bencher
+        .with_inputs(|| Engine::catalogue(method, problem.dims()).expect("in catalogue"))
+        .bench_local_values(|engine| {
+            let stepping = Stepping::new(&engine, &problem).expect("the problem fits");
+            assert_eq!(stepping.backend(), Backend::Jit, "{pair}");
+            stepping.compile_seconds()
+        });
+}
 
 fn main() {
     divan::main();

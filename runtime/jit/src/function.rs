@@ -64,6 +64,14 @@ impl Function {
         (&self.reads, &self.writes)
     }
 
+    /// The places the function loads, in order (with repetitions).
+    pub fn loads(&self) -> impl Iterator<Item = (Arg, usize)> + '_ {
+        self.insts.iter().filter_map(|inst| match *inst {
+            Inst::Load { arg, index } => Some((arg, index)),
+            _ => None,
+        })
+    }
+
     /// The number of instructions.
     pub fn len(&self) -> usize {
         self.insts.len()

@@ -18,4 +18,4 @@ mod machine;
 
 pub use error::JitError;
 pub use function::{Arg, Function, Value};
-pub use machine::Compiled;
+pub use machine::{Compiled, Tier};

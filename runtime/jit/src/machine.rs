@@ -126,11 +126,26 @@ fn codegen(e: impl std::fmt::Display) -> JitError {
     JitError::Codegen(e.to_string())
 }
 
-/// The host's code generator, optimising for speed.
-fn host() -> Result<JITBuilder, JitError> {
+/// How hard the code generator works on a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    /// Optimised, with the backtracking register allocator: the fastest code.
+    Optimised,
+    /// Optimised, with the single-pass register allocator: compiles several times faster, for
+    /// large functions evaluated rarely (the stage Jacobian, once per step or less).
+    Quick,
+}
+
+/// The host's code generator for `tier`.
+fn host(tier: Tier) -> Result<JITBuilder, JitError> {
     let mut flags = settings::builder();
+    let allocator = match tier {
+        Tier::Optimised => "backtracking",
+        Tier::Quick => "single_pass",
+    };
     for (name, value) in [
         ("opt_level", "speed"),
+        ("regalloc_algorithm", allocator),
         ("use_colocated_libcalls", "false"),
         ("is_pic", "false"),
     ] {
@@ -187,12 +202,17 @@ fn address(b: &mut FunctionBuilder<'_>, base: Ir, index: usize) -> (Ir, i32) {
 }
 
 impl Compiled {
-    /// Compiles `function` for this machine.
+    /// Compiles `function` for this machine ([`Tier::Optimised`]).
     pub fn new(function: &Function) -> Result<Compiled, JitError> {
+        Compiled::with(function, Tier::Optimised)
+    }
+
+    /// Compiles `function` for this machine at `tier`.
+    pub fn with(function: &Function, tier: Tier) -> Result<Compiled, JitError> {
         if !function.well_formed() {
             return Err(JitError::Codegen("the function is not well formed".into()));
         }
-        let mut module = JITModule::new(host()?);
+        let mut module = JITModule::new(host(tier)?);
         let pointer = module.target_config().pointer_type();
         let mut signature = module.make_signature();
         signature.params.push(AbiParam::new(pointer));

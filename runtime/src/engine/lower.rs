@@ -20,7 +20,7 @@ use super::fusion::{self, Fused};
 use super::program::{Args, Op, Program, Section, Target};
 use sparkgen_jit::{Arg, Function, Value};
 use sparkgen_sym::{Op as Operation, Tape};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 /// The read-only argument of the signed scalars `[1, −1, s₀, −s₀, …]`.
@@ -134,7 +134,11 @@ struct Lowering<'a> {
     f: Function,
     slots: HashMap<usize, Value>,
     signed: HashMap<usize, Value>,
+    /// Each constant's value, by its bits.
+    constants: HashMap<u64, Value>,
     tapes: &'a Tapes,
+    /// The arena slots to store (`None`: every slot written).
+    keep: Option<&'a BTreeSet<usize>>,
 }
 
 impl Lowering<'_> {
@@ -148,8 +152,18 @@ impl Lowering<'_> {
     }
 
     fn write(&mut self, slot: usize, v: Value) {
-        self.f.store(ARENA, slot, v);
+        if self.keep.is_none_or(|keep| keep.contains(&slot)) {
+            self.f.store(ARENA, slot, v);
+        }
         self.slots.insert(slot, v);
+    }
+
+    fn constant(&mut self, x: f64) -> Value {
+        let f = &mut self.f;
+        *self
+            .constants
+            .entry(x.to_bits())
+            .or_insert_with(|| f.constant(x))
     }
 
     fn signed(&mut self, k: usize) -> Value {
@@ -166,7 +180,7 @@ impl Lowering<'_> {
 
     /// `0 + Σ_k a_k b_k` in order, as the interpreter's accumulations.
     fn dot(&mut self, pairs: impl Iterator<Item = (usize, usize)>) -> Value {
-        let mut acc = self.f.constant(0.0);
+        let mut acc = self.constant(0.0);
         for (a, b) in pairs {
             let (x, y) = (self.read(a), self.read(b));
             let p = self.mul(x, y);
@@ -203,7 +217,7 @@ impl Lowering<'_> {
             for i in 0..len {
                 let v = match values.next().flatten() {
                     Some(v) => v,
-                    None => self.f.constant(0.0),
+                    None => self.constant(0.0),
                 };
                 self.write(out + i, v);
             }
@@ -215,7 +229,7 @@ impl Lowering<'_> {
         match *op {
             Op::Zero { out, len } => {
                 for i in 0..len {
-                    let zero = self.f.constant(0.0);
+                    let zero = self.constant(0.0);
                     self.write(out + i, zero);
                 }
             }
@@ -239,7 +253,7 @@ impl Lowering<'_> {
                     }
                     let v = match acc {
                         Some(v) => v,
-                        None => self.f.constant(0.0),
+                        None => self.constant(0.0),
                     };
                     self.write(out + i, v);
                 }
@@ -322,7 +336,7 @@ impl Lowering<'_> {
                         } else {
                             r == c + 1
                         };
-                        let x = self.f.constant(if hit { 1.0 } else { 0.0 });
+                        let x = self.constant(if hit { 1.0 } else { 0.0 });
                         self.write(out + r * d + c, x);
                     }
                 }
@@ -357,12 +371,12 @@ impl sparkgen_sym::Replay for Inline<'_, '_> {
             None if segment == self.args.len() && index < parameters => {
                 self.lowering.f.load(PARAMETERS, self.start + index)
             }
-            _ => self.lowering.f.constant(f64::NAN),
+            _ => self.lowering.constant(f64::NAN),
         }
     }
 
     fn constant(&mut self, x: f64) -> Value {
-        self.lowering.f.constant(x)
+        self.lowering.constant(x)
     }
 
     fn apply(&mut self, op: Operation, a: Value, b: Value) -> Value {
@@ -384,13 +398,15 @@ fn target_arg(target: Target) -> Arg {
     })
 }
 
-/// `section` of `program` lowered with the problem's `tapes`, adding its blocks into `outputs`;
-/// `None` where a kernel call has no tape.
+/// `section` of `program` lowered with the problem's `tapes`, adding its blocks into `outputs`
+/// and storing the arena slots `keep` of those it writes (`None`: every one); `None` where a
+/// kernel call has no tape.
 pub(crate) fn lower(
     program: &Program,
     section: &Section,
     tapes: &Tapes,
     outputs: Outputs,
+    keep: Option<&BTreeSet<usize>>,
 ) -> Option<Function> {
     let (n, d) = (program.n, program.dims.coordinates);
     let mut writes = vec![program.arena];
@@ -404,7 +420,9 @@ pub(crate) fn lower(
         f: Function::new(reads, writes),
         slots: HashMap::new(),
         signed: HashMap::new(),
+        constants: HashMap::new(),
         tapes,
+        keep,
     };
     for op in &section.ops {
         lowering.op(program, op)?;
@@ -430,7 +448,7 @@ pub(crate) fn lower(
             match at.get(&cell.at) {
                 Some(&k) => entries[k].1 = lowering.add(entries[k].1, term),
                 None => {
-                    let zero = lowering.f.constant(0.0);
+                    let zero = lowering.constant(0.0);
                     let sum = lowering.add(zero, term);
                     at.insert(cell.at, entries.len());
                     entries.push((cell.at, sum));
@@ -442,4 +460,27 @@ pub(crate) fn lower(
         }
     }
     Some(lowering.f)
+}
+
+/// The arena slots a function of the step must store: those a section reads before it writes
+/// them (`loads`, the arena loads of every section lowered with every store), and those read
+/// after a call (the residual rows, `q_{n+1}`, `p_{n+1}`). A section that runs after another
+/// (the Jacobian after the residual, or any section the interpreter runs where compilation
+/// failed) reads exactly its own loads.
+pub(crate) fn kept<'f>(
+    program: &Program,
+    loads: impl IntoIterator<Item = &'f Function>,
+) -> BTreeSet<usize> {
+    let d = program.dims.coordinates;
+    let mut keep: BTreeSet<usize> = loads
+        .into_iter()
+        .flat_map(Function::loads)
+        .filter_map(|(arg, index)| (arg == ARENA).then_some(index))
+        .collect();
+    for &(at, _, len) in &program.stores {
+        keep.extend(at..at + len);
+    }
+    keep.extend(program.q_next..program.q_next + d);
+    keep.extend(program.p_next..program.p_next + d);
+    keep
 }

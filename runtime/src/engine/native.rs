@@ -6,9 +6,13 @@
 use super::fusion::Fused;
 use super::lower::{self, Outputs, Tapes};
 use super::program::{Program, Section};
-use sparkgen_jit::{Compiled, Function, JitError};
+use sparkgen_jit::{Compiled, Function, JitError, Tier};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
+
+/// The length from which a function is compiled with the single-pass register allocator
+/// ([`Part::tier`]).
+const QUICK_FROM: usize = 4096;
 
 /// The evaluator of the engine's stage functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,24 +37,40 @@ pub(crate) enum Part {
 }
 
 impl Part {
-    const ALL: [Part; 8] = [
+    /// The functions compiled: the partials only after the residual, since a whole partial
+    /// section is the residual's followed by the rest (every slot holds one value, computed
+    /// by the same operations either way).
+    const COMPILED: [Part; 5] = [
         Part::Residual,
         Part::Update,
-        Part::Jacobian(false),
         Part::Jacobian(true),
-        Part::Tangent(false),
         Part::Tangent(true),
-        Part::Scales(false),
         Part::Scales(true),
     ];
 
-    fn index(self) -> usize {
+    /// Its position in [`Part::COMPILED`], and whether the residual runs first.
+    fn compiled(self) -> (usize, bool) {
         match self {
-            Part::Residual => 0,
-            Part::Update => 1,
-            Part::Jacobian(after) => 2 + usize::from(after),
-            Part::Tangent(after) => 4 + usize::from(after),
-            Part::Scales(after) => 6 + usize::from(after),
+            Part::Residual => (0, false),
+            Part::Update => (1, false),
+            Part::Jacobian(after) => (2, !after),
+            Part::Tangent(after) => (3, !after),
+            Part::Scales(after) => (4, !after),
+        }
+    }
+
+    /// How hard its code of `instructions` instructions is optimised. The backtracking
+    /// register allocator gives the fastest code, but its time grows faster than the function's
+    /// length; the single-pass one compiles several times faster. The partials (the Jacobian,
+    /// the row scales' partials, the tangent: the largest functions, evaluated once per step
+    /// or solve with simplified Newton) and any function from [`QUICK_FROM`] instructions get
+    /// the single-pass allocator, at a small cost per step; the residual of every Newton
+    /// iteration and the update the backtracking one (BENCHMARKS.md, "Problem files on machine
+    /// code").
+    fn tier(self, instructions: usize) -> Tier {
+        match self {
+            Part::Residual | Part::Update if instructions < QUICK_FROM => Tier::Optimised,
+            _ => Tier::Quick,
         }
     }
 
@@ -91,16 +111,24 @@ impl Native {
         single: impl FnMut(&super::fusion::Call, usize) -> Option<Fused>,
     ) -> Option<Native> {
         let tapes = Tapes::collect(program, fused, single)?;
-        let functions = Part::ALL
-            .iter()
-            .map(|part| {
-                let (section, outputs) = part.section(program);
-                Some(Slot {
-                    lowered: lower::lower(program, section, &tapes, outputs)?,
-                    compiled: OnceLock::new(),
+        let lower = |keep: Option<&_>| {
+            Part::COMPILED
+                .iter()
+                .map(|part| {
+                    let (section, outputs) = part.section(program);
+                    lower::lower(program, section, &tapes, outputs, keep)
                 })
+                .collect::<Option<Vec<_>>>()
+        };
+        // Every slot written stored first, to see which slots are read; then only those.
+        let keep = lower::kept(program, &lower(None)?);
+        let functions = lower(Some(&keep))?
+            .into_iter()
+            .map(|lowered| Slot {
+                lowered,
+                compiled: OnceLock::new(),
             })
-            .collect::<Option<Vec<_>>>()?;
+            .collect();
         Some(Native {
             tapes,
             functions,
@@ -112,7 +140,7 @@ impl Native {
     /// tangent map (read only where a carried multiplier's defect grows) is compiled when first
     /// asked for. Nothing where they are compiled already.
     pub(crate) fn prepare(&self) {
-        for part in Part::ALL {
+        for part in Part::COMPILED {
             if !matches!(part, Part::Tangent(_)) {
                 let _ = self.compiled(part);
             }
@@ -134,11 +162,11 @@ impl Native {
 
     /// The compiled function of `part`, compiled now if it was not; `Err` with why it cannot be.
     fn compiled(&self, part: Part) -> Result<&Compiled, &JitError> {
-        let slot = &self.functions[part.index()];
+        let slot = &self.functions[part.compiled().0];
         slot.compiled
             .get_or_init(|| {
                 let start = Instant::now();
-                let compiled = Compiled::new(&slot.lowered);
+                let compiled = Compiled::with(&slot.lowered, part.tier(slot.lowered.len()));
                 if let Ok(mut seconds) = self.compile_seconds.lock() {
                     *seconds += start.elapsed().as_secs_f64();
                 }
@@ -153,8 +181,8 @@ impl Native {
     }
 
     /// Runs `part` on the arena with the signed scalars `signed` and the blocks' targets
-    /// `targets` (none, the Jacobian, or the eight tangent blocks); `false` where it could not
-    /// be compiled (the caller interprets the section instead).
+    /// `targets` (none, the Jacobian, or the eight tangent blocks; zero); `false` where it could
+    /// not be compiled (the caller interprets the section instead).
     pub(crate) fn run(
         &self,
         part: Part,
@@ -162,9 +190,13 @@ impl Native {
         arena: &mut [f64],
         targets: &mut [&mut [f64]],
     ) -> bool {
+        let (_, residual_first) = part.compiled();
         let Ok(compiled) = self.compiled(part) else {
             return false;
         };
+        if residual_first && !self.run(Part::Residual, signed, arena, &mut []) {
+            return false;
+        }
         // The arena and at most eight targets, without allocating.
         let mut writes: [&mut [f64]; 9] = Default::default();
         let count = 1 + targets.len().min(8);
