@@ -12,7 +12,7 @@ use std::time::Instant;
 
 /// The length from which a function is compiled with the single-pass register allocator
 /// ([`Part::tier`]).
-const QUICK_FROM: usize = 4096;
+const QUICK_FROM: usize = 2048;
 
 /// The evaluator of the engine's stage functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,18 +59,18 @@ impl Part {
         }
     }
 
-    /// How hard its code of `instructions` instructions is optimised. The backtracking
+    /// How hard a function of `instructions` instructions is optimised. The backtracking
     /// register allocator gives the fastest code, but its time grows faster than the function's
-    /// length; the single-pass one compiles several times faster. The partials (the Jacobian,
-    /// the row scales' partials, the tangent: the largest functions, evaluated once per step
-    /// or solve with simplified Newton) and any function from [`QUICK_FROM`] instructions get
-    /// the single-pass allocator, at a small cost per step; the residual of every Newton
-    /// iteration and the update the backtracking one (BENCHMARKS.md, "Problem files on machine
-    /// code").
-    fn tier(self, instructions: usize) -> Tier {
-        match self {
-            Part::Residual | Part::Update if instructions < QUICK_FROM => Tier::Optimised,
-            _ => Tier::Quick,
+    /// length; the single-pass one compiles several times faster and its code is slower by a
+    /// small fraction of a step. Functions from [`QUICK_FROM`] instructions (in practice the
+    /// partials, the largest functions and evaluated once per step or solve with simplified
+    /// Newton) get the single-pass allocator, the others the backtracking one (BENCHMARKS.md,
+    /// "Problem files on machine code").
+    fn tier(instructions: usize) -> Tier {
+        if instructions < QUICK_FROM {
+            Tier::Optimised
+        } else {
+            Tier::Quick
         }
     }
 
@@ -166,7 +166,7 @@ impl Native {
         slot.compiled
             .get_or_init(|| {
                 let start = Instant::now();
-                let compiled = Compiled::with(&slot.lowered, part.tier(slot.lowered.len()));
+                let compiled = Compiled::with(&slot.lowered, Part::tier(slot.lowered.len()));
                 if let Ok(mut seconds) = self.compile_seconds.lock() {
                     *seconds += start.elapsed().as_secs_f64();
                 }
