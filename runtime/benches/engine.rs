@@ -339,7 +339,10 @@ fn compile_jit(bencher: Bencher, pair: &str) {
     let (name, method) = pair.split_once(':').expect("file:method");
     let problem = file(name);
     bencher
-        .with_inputs(|| Engine::catalogue(method, problem.dims()).expect("in catalogue"))
+        .with_inputs(|| {
+            let description = engine::catalogue_method(method).expect("in catalogue");
+            Engine::new(&description, problem.dims()).expect("compiles")
+        })
         .bench_local_values(|engine| {
             let stepping = Stepping::new(&engine, &problem).expect("the problem fits");
             assert_eq!(stepping.backend(), Backend::Jit, "{pair}");

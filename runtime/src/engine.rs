@@ -109,16 +109,32 @@ pub struct Engine {
     multiplier: Option<MultiplierUpdate>,
     /// The static pivots of the stage Jacobian ([`sparkgen_description::elimination`]).
     pivots: Vec<(usize, usize)>,
-    program: Program,
+    program: std::sync::Arc<Program>,
     /// The program compiled to machine code on the problems it has run on.
     natives: native::Cache,
 }
 
 impl Engine {
-    /// The catalogue method `name` (e.g. `SlrkLobattoIIIE3`) compiled for `dims`.
+    /// The catalogue method `name` (e.g. `SlrkLobattoIIIE3`) compiled for `dims`: compiled once
+    /// per process and shared, so that every run of the method at these widths (a sweep of
+    /// step sizes, an ensemble's members) shares its program and the machine code compiled on
+    /// each problem file ([`Backend::Jit`]). [`Engine::new`] compiles a description afresh.
     #[cfg(feature = "catalogue")]
     pub fn catalogue(name: &str, dims: Dims) -> Result<Engine, EngineError> {
-        Engine::new(&catalogue_method(name)?, dims)
+        use std::collections::HashMap;
+        use std::sync::{Mutex, OnceLock};
+        type Shared = Mutex<HashMap<(String, usize, usize), Engine>>;
+        static SHARED: OnceLock<Shared> = OnceLock::new();
+        let key = (name.to_owned(), dims.coordinates, dims.constraints);
+        let shared = SHARED.get_or_init(Shared::default);
+        if let Some(engine) = shared.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return Ok(engine);
+        }
+        let engine = Engine::new(&catalogue_method(name)?, dims)?;
+        if let Ok(mut map) = shared.lock() {
+            map.entry(key).or_insert_with(|| engine.clone());
+        }
+        Ok(engine)
     }
 
     /// `method` compiled for the widths `dims`.
@@ -159,7 +175,7 @@ impl Engine {
             rank_deficient: method.rank_deficient,
             multiplier,
             pivots,
-            program,
+            program: std::sync::Arc::new(program),
             natives: native::Cache::default(),
         })
     }
@@ -218,6 +234,13 @@ impl Engine {
         self.program.n
     }
 
+    /// Seconds this engine (and its clones) spent compiling its stage functions to machine code
+    /// on the problem files it ran on ([`Backend::Jit`]); `None` where it made none (it ran only
+    /// on the interpreter).
+    pub fn compile_seconds(&self) -> Option<f64> {
+        self.natives.compile_seconds()
+    }
+
     /// Whether the method has no unknowns.
     pub fn is_empty(&self) -> bool {
         self.program.n == 0
@@ -262,8 +285,10 @@ impl Engine {
         if backend == Backend::Jit {
             let single =
                 |call: &fusion::Call, args: usize| problem.fuse(std::slice::from_ref(call), args);
-            ws.native = native::Native::new(&self.program, &ws.fused, single)
-                .map(|native| self.natives.share(native));
+            if let Some(tapes) = lower::Tapes::collect(&self.program, &ws.fused, single) {
+                ws.parameters = tapes.parameters.clone();
+                ws.native = self.natives.share(&self.program, tapes);
+            }
         }
         ws
     }

@@ -135,6 +135,22 @@ impl Tape {
         builder.finish(stores, offset)
     }
 
+    /// Whether `other` performs the same instructions on the same inputs and constants, bit
+    /// for bit (unlike `==`, which takes `0.0` and `−0.0` as equal and NaN as unequal), so that
+    /// code built from one computes what the other does.
+    pub fn identical(&self, other: &Tape) -> bool {
+        self.inputs == other.inputs
+            && self.instructions == other.instructions
+            && self.stores == other.stores
+            && self.outputs == other.outputs
+            && self.constants.len() == other.constants.len()
+            && self
+                .constants
+                .iter()
+                .zip(&other.constants)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+    }
+
     /// Number of registers [`Tape::eval`] needs.
     pub fn registers(&self) -> usize {
         self.inputs.len() + self.constants.len() + self.instructions.len()
@@ -508,6 +524,21 @@ mod tests {
             replayed[position] = value;
         }
         assert_eq!(replayed.map(f64::to_bits), out.map(f64::to_bits));
+    }
+
+    /// Tapes are identical when built from the same kernel, not when a constant's sign of
+    /// zero differs (which `==` ignores).
+    #[test]
+    fn identical_tapes_agree_on_every_bit() {
+        let (_, one, two, _) = two_kernels();
+        let first = tape(&one, [Some(0), None, Some(1)], 2);
+        assert!(first.identical(&tape(&one, [Some(0), None, Some(1)], 2)));
+        assert!(!first.identical(&tape(&two, [Some(0), Some(1), Some(2)], 3)));
+        let mut signed = first.clone();
+        signed.constants.push(0.0);
+        let mut negative = first.clone();
+        negative.constants.push(-0.0);
+        assert!(signed == negative && !signed.identical(&negative));
     }
 
     /// A tape fused alone, with its own segments, is the same tape.

@@ -146,6 +146,9 @@ fn host(tier: Tier) -> Result<JITBuilder, JitError> {
     for (name, value) in [
         ("opt_level", "speed"),
         ("regalloc_algorithm", allocator),
+        // The IR is checked by `Function::well_formed` before it is built; Cranelift's own
+        // verifier would check the builder's output again at every compilation.
+        ("enable_verifier", "false"),
         ("use_colocated_libcalls", "false"),
         ("is_pic", "false"),
     ] {

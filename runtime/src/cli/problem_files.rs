@@ -220,7 +220,11 @@ fn holonomic_on_engine(
             holonomic_residuals(file, q, p, work).map_or(f64::NAN, |r| r.position)
         },
     );
-    observed_on_engine(file, (subject, spec), residual, |observer| {
+    let stages = match method {
+        SizedMethod::Stages(engine) => Some(engine),
+        SizedMethod::Rattle | SizedMethod::Shake => None,
+    };
+    observed_on_engine(file, stages, (subject, spec), residual, |observer| {
         run_sized_into(file, method, q0, p0, &options, observer)
     })
 }
@@ -277,16 +281,22 @@ fn run_on_engine<K: Kernels>(
     let dims = problem.dims();
     let engine = Engine::catalogue(name, dims).map_err(|e| unsupported(path, e.to_string()))?;
     let stepping = Stepping::new(&engine, problem).map_err(|e| unsupported(path, e.to_string()))?;
-    observed_on_engine(problem, (subject, spec), (measures, residual), |observer| {
-        run_into(stepping, q0, p0, options, observer)
-    })
+    observed_on_engine(
+        problem,
+        Some(&engine),
+        (subject, spec),
+        (measures, residual),
+        |observer| run_into(stepping, q0, p0, options, observer),
+    )
 }
 
 /// Runs `run` on `problem` into the command's observer ([`observed_slices`], path
 /// [`Path::Engine`]), observing the energy and the constraint residual `residual` (what it
-/// measures, and how) in work storage allocated once.
+/// measures, and how) in work storage allocated once; the run's compile time is `engine`'s,
+/// where a stage method runs.
 fn observed_on_engine<K: Kernels>(
     problem: &K,
+    engine: Option<&Engine>,
     (subject, spec): (&Subject, &RunSpec),
     (measures, residual): (&'static str, impl Fn(&K, &[f64], &[f64], &mut Work) -> f64),
     run: impl FnOnce(
@@ -303,14 +313,16 @@ fn observed_on_engine<K: Kernels>(
         path: Path::Engine,
         ..subject.clone()
     };
-    observed_slices(
+    let mut run = observed_slices(
         &subject,
         spec,
         measures,
         |q, p| problem.energy(q, p, &mut work.borrow_mut()),
         |q, p| residual(problem, q, p, &mut work.borrow_mut()),
         |observer| Some(run(observer).map(|_| ())),
-    )
+    )?;
+    run.compile_seconds = engine.and_then(Engine::compile_seconds);
+    Ok(run)
 }
 
 /// Runs a holonomic file of shape `(D, M)` in the instantiation of the built-in system `B`.

@@ -130,6 +130,9 @@ pub struct Run {
     pub wall_seconds: f64,
     /// Why the run stopped early (names the step and the time).
     pub failure: Option<String>,
+    /// On the engine ([`Path::Engine`]), the seconds spent compiling the stage functions to
+    /// machine code; `None` where they were interpreted or the path is another.
+    pub compile_seconds: Option<f64>,
 }
 
 /// Integrates with the visited stepper (a degenerate Lagrangian's, an implicit or a Hamiltonian
@@ -237,6 +240,7 @@ pub(super) fn observed_slices<S: Display>(
             out,
             wall_seconds,
             failure,
+            compile_seconds: None,
         }),
         None => Err(CliError::InitialState {
             message: failure.unwrap_or_default(),

@@ -1,7 +1,7 @@
 //! The summary of a run, as text and as one JSON object (field names documented in the
 //! README).
 
-use super::run::Run;
+use super::run::{Path, Run};
 use crate::diagnostics::EnergyError;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -28,6 +28,12 @@ pub struct Summary {
     /// Which code evaluated the problem: `compiled` (a built-in problem, derived Rust) or
     /// `interpreted` (a `--problem-file`, the symbolic engine's tapes).
     pub path: &'static str,
+    /// On the `engine` path, how its stage functions were evaluated: `jit` (compiled to machine
+    /// code when the run started) or `interpreter`; `None` on the other paths.
+    pub backend: Option<&'static str>,
+    /// Seconds the method's engine spent compiling stage functions in this process (`backend`
+    /// `jit`: for the command, this run's), else `None`.
+    pub compile_seconds: Option<f64>,
     /// What `max_constraint_residual` measures.
     pub constraint: &'static str,
     /// Maximum of the constraint residual over the run.
@@ -74,6 +80,12 @@ impl Summary {
             steps_requested: run.steps_requested,
             t_final: totals.t_final,
             path: run.subject.path.name(),
+            backend: match (run.subject.path, run.compile_seconds) {
+                (Path::Engine, Some(_)) => Some("jit"),
+                (Path::Engine, None) => Some("interpreter"),
+                _ => None,
+            },
+            compile_seconds: run.compile_seconds,
             constraint: run.trajectory.constraint,
             max_constraint_residual: totals.max_constraint_residual,
             energy_error_kind: kind,
@@ -109,6 +121,9 @@ impl Summary {
             "{problem_summary}\n{}({}), h = {}, {} steps ({} path)",
             self.method, self.stages, self.h, self.steps_requested, self.path
         );
+        if let Some(seconds) = self.compile_seconds {
+            let _ = writeln!(s, "stage functions compiled   {:.1} ms", seconds * 1e3);
+        }
         let _ = writeln!(
             s,
             "steps per second           {:.3e}",

@@ -28,6 +28,8 @@ pub struct Workspace {
     /// The stage functions as machine code, where the workspace was made for a problem whose
     /// kernels are tapes with [`Backend::Jit`](super::Backend::Jit).
     pub(super) native: Option<Arc<Native>>,
+    /// The problem's parameter values as the machine code reads them.
+    pub(super) parameters: Vec<f64>,
 }
 
 impl Workspace {
@@ -45,6 +47,7 @@ impl Workspace {
             residual_current: false,
             fused: Vec::new(),
             native: None,
+            parameters: Vec::new(),
         }
     }
 }
@@ -179,14 +182,16 @@ pub(super) fn evaluate<K: Kernels + ?Sized>(
         native: Some(native),
         arena,
         signed,
+        parameters,
         ..
     } = ws
     {
+        let inputs = (&signed[..], &parameters[..]);
         let ran = match (outputs, jacobian.as_deref_mut(), tangent.as_deref_mut()) {
-            (Outputs::Arena, ..) => native.run(part, signed, arena, &mut []),
+            (Outputs::Arena, ..) => native.run(part, inputs, arena, &mut []),
             (Outputs::Jacobian, Some(j), _) => {
                 j.fill(0.0);
-                native.run(part, signed, arena, &mut [j])
+                native.run(part, inputs, arena, &mut [j])
             }
             (Outputs::Tangent, _, Some(t)) => {
                 t.fill(0.0);
@@ -201,7 +206,7 @@ pub(super) fn evaluate<K: Kernels + ?Sized>(
                     p_p,
                 } = t;
                 let mut targets: [&mut [f64]; 8] = [r_q, r_p, q_x, p_x, q_q, q_p, p_q, p_p];
-                native.run(part, signed, arena, &mut targets)
+                native.run(part, inputs, arena, &mut targets)
             }
             _ => false,
         };

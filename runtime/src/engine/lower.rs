@@ -20,7 +20,7 @@ use super::fusion::{self, Fused};
 use super::program::{Args, Op, Program, Section, Target};
 use sparkgen_jit::{Arg, Function, Value};
 use sparkgen_sym::{Op as Operation, Tape};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// The read-only argument of the signed scalars `[1, −1, s₀, −s₀, …]`.
@@ -117,14 +117,30 @@ impl Tapes {
         Some(tapes)
     }
 
-    /// Every tape inlined, for a cache key (the problem's tapes are shared, so equal keys mean
-    /// the same tapes).
-    pub(crate) fn all(&self) -> impl Iterator<Item = &Arc<Tape>> {
-        self.groups
-            .iter()
-            .flatten()
-            .map(|(t, _)| t)
-            .chain(self.singles.values().map(|(t, _)| t))
+    /// Whether `other` inlines the same tapes (by value) reading their parameters at the same
+    /// places: then a function lowered with `self` computes, with `other`'s parameter values,
+    /// what one lowered with `other` would.
+    pub(crate) fn same_code(&self, other: &Tapes) -> bool {
+        let same = |a: &(Arc<Tape>, usize), b: &(Arc<Tape>, usize)| {
+            a.1 == b.1 && (Arc::ptr_eq(&a.0, &b.0) || a.0.identical(&b.0))
+        };
+        self.parameters.len() == other.parameters.len()
+            && self.groups.len() == other.groups.len()
+            && self
+                .groups
+                .iter()
+                .zip(&other.groups)
+                .all(|(a, b)| match (a, b) {
+                    (Some(a), Some(b)) => same(a, b),
+                    (None, None) => true,
+                    _ => false,
+                })
+            && self.singles.len() == other.singles.len()
+            && self
+                .singles
+                .iter()
+                .zip(&other.singles)
+                .all(|((ka, a), (kb, b))| ka == kb && same(a, b))
     }
 }
 
@@ -132,19 +148,20 @@ impl Tapes {
 /// in it so far.
 struct Lowering<'a> {
     f: Function,
-    slots: HashMap<usize, Value>,
-    signed: HashMap<usize, Value>,
+    /// The value of each arena slot (indexed by slot) and signed scalar, where known.
+    slots: Vec<Option<Value>>,
+    signed: Vec<Option<Value>>,
     /// Each constant's value, by its bits.
     constants: HashMap<u64, Value>,
     tapes: &'a Tapes,
     /// The arena slots to store (`None`: every slot written).
-    keep: Option<&'a BTreeSet<usize>>,
+    keep: Option<&'a [bool]>,
 }
 
 impl Lowering<'_> {
     /// The value of `arg[index]`: the one `known` holds for it, else loaded (and then known).
-    fn known(f: &mut Function, known: &mut HashMap<usize, Value>, arg: Arg, index: usize) -> Value {
-        *known.entry(index).or_insert_with(|| f.load(arg, index))
+    fn known(f: &mut Function, known: &mut [Option<Value>], arg: Arg, index: usize) -> Value {
+        *known[index].get_or_insert_with(|| f.load(arg, index))
     }
 
     fn read(&mut self, slot: usize) -> Value {
@@ -152,10 +169,13 @@ impl Lowering<'_> {
     }
 
     fn write(&mut self, slot: usize, v: Value) {
-        if self.keep.is_none_or(|keep| keep.contains(&slot)) {
+        if self
+            .keep
+            .is_none_or(|keep| keep.get(slot).copied().unwrap_or(true))
+        {
             self.f.store(ARENA, slot, v);
         }
-        self.slots.insert(slot, v);
+        self.slots[slot] = Some(v);
     }
 
     fn constant(&mut self, x: f64) -> Value {
@@ -406,7 +426,7 @@ pub(crate) fn lower(
     section: &Section,
     tapes: &Tapes,
     outputs: Outputs,
-    keep: Option<&BTreeSet<usize>>,
+    keep: Option<&[bool]>,
 ) -> Option<Function> {
     let (n, d) = (program.n, program.dims.coordinates);
     let mut writes = vec![program.arena];
@@ -415,11 +435,12 @@ pub(crate) fn lower(
         Outputs::Jacobian => writes.push(n * n),
         Outputs::Tangent => writes.extend([n * d, n * d, d * n, d * n, d * d, d * d, d * d, d * d]),
     }
-    let reads = vec![2 * program.scalars.len() + 2, tapes.parameters.len()];
+    let signed = 2 * program.scalars.len() + 2;
+    let reads = vec![signed, tapes.parameters.len()];
     let mut lowering = Lowering {
         f: Function::new(reads, writes),
-        slots: HashMap::new(),
-        signed: HashMap::new(),
+        slots: vec![None; program.arena],
+        signed: vec![None; signed],
         constants: HashMap::new(),
         tapes,
         keep,
@@ -437,26 +458,31 @@ pub(crate) fn lower(
             continue;
         }
         // Each entry `0 + Σ source·signed` over its cells in order.
-        let mut entries: Vec<(usize, Value)> = Vec::new();
-        let mut at: HashMap<usize, usize> = HashMap::new();
+        let arg = target_arg(*target);
+        let len = match arg {
+            Arg::Write(k) => lowering.f.arguments().1.get(k).copied().unwrap_or(0),
+            Arg::Read(_) => 0,
+        };
+        let mut sums: Vec<Option<Value>> = vec![None; len];
         for cell in cells {
             let (x, c) = (
                 lowering.read(cell.source),
                 lowering.signed(cell.coefficient),
             );
             let term = lowering.mul(x, c);
-            match at.get(&cell.at) {
-                Some(&k) => entries[k].1 = lowering.add(entries[k].1, term),
-                None => {
-                    let zero = lowering.constant(0.0);
-                    let sum = lowering.add(zero, term);
-                    at.insert(cell.at, entries.len());
-                    entries.push((cell.at, sum));
-                }
+            let sum = match sums.get(cell.at).copied().flatten() {
+                Some(sum) => sum,
+                None => lowering.constant(0.0),
+            };
+            let sum = lowering.add(sum, term);
+            if let Some(entry) = sums.get_mut(cell.at) {
+                *entry = Some(sum);
             }
         }
-        for (index, value) in entries {
-            lowering.f.store(target_arg(*target), index, value);
+        for (index, value) in sums.into_iter().enumerate() {
+            if let Some(value) = value {
+                lowering.f.store(arg, index, value);
+            }
         }
     }
     Some(lowering.f)
@@ -470,17 +496,27 @@ pub(crate) fn lower(
 pub(crate) fn kept<'f>(
     program: &Program,
     loads: impl IntoIterator<Item = &'f Function>,
-) -> BTreeSet<usize> {
+) -> Vec<bool> {
     let d = program.dims.coordinates;
-    let mut keep: BTreeSet<usize> = loads
-        .into_iter()
-        .flat_map(Function::loads)
-        .filter_map(|(arg, index)| (arg == ARENA).then_some(index))
-        .collect();
-    for &(at, _, len) in &program.stores {
-        keep.extend(at..at + len);
+    let mut keep = vec![false; program.arena];
+    let mut mark = |slots: std::ops::Range<usize>| {
+        for k in slots {
+            if let Some(slot) = keep.get_mut(k) {
+                *slot = true;
+            }
+        }
+    };
+    for function in loads {
+        for (arg, index) in function.loads() {
+            if arg == ARENA {
+                mark(index..index + 1);
+            }
+        }
     }
-    keep.extend(program.q_next..program.q_next + d);
-    keep.extend(program.p_next..program.p_next + d);
+    for &(at, _, len) in &program.stores {
+        mark(at..at + len);
+    }
+    mark(program.q_next..program.q_next + d);
+    mark(program.p_next..program.p_next + d);
     keep
 }

@@ -3,7 +3,6 @@
 //! compiled by Cranelift when first called, and shared by every stepper of the engine on the
 //! same tapes (an ensemble's members and threads compile once).
 
-use super::fusion::Fused;
 use super::lower::{self, Outputs, Tapes};
 use super::program::{Program, Section};
 use sparkgen_jit::{Compiled, Function, JitError, Tier};
@@ -86,10 +85,11 @@ impl Part {
     }
 }
 
-/// One function of the step: lowered, and compiled (see [`Native::new`] for when).
+/// One function of the step: lowered, and compiled (see [`Native::prepare`] for when); the
+/// lowered function is dropped once compiled.
 #[derive(Debug)]
 struct Slot {
-    lowered: Function,
+    lowered: Mutex<Option<Function>>,
     compiled: OnceLock<Result<Compiled, JitError>>,
 }
 
@@ -103,14 +103,9 @@ pub(crate) struct Native {
 }
 
 impl Native {
-    /// The functions of `program` lowered with the problem's tapes (`fused`, the workspace's;
-    /// `single`, the problem's tape of one call); `None` where a kernel call has no tape.
-    pub(crate) fn new(
-        program: &Program,
-        fused: &[Option<Fused>],
-        single: impl FnMut(&super::fusion::Call, usize) -> Option<Fused>,
-    ) -> Option<Native> {
-        let tapes = Tapes::collect(program, fused, single)?;
+    /// The functions of `program` lowered with the problem's `tapes` ([`Tapes::collect`]);
+    /// `None` where a kernel call has no tape.
+    pub(crate) fn new(program: &Program, tapes: Tapes) -> Option<Native> {
         let lower = |keep: Option<&_>| {
             Part::COMPILED
                 .iter()
@@ -125,7 +120,7 @@ impl Native {
         let functions = lower(Some(&keep))?
             .into_iter()
             .map(|lowered| Slot {
-                lowered,
+                lowered: Mutex::new(Some(lowered)),
                 compiled: OnceLock::new(),
             })
             .collect();
@@ -147,17 +142,9 @@ impl Native {
         }
     }
 
-    /// Whether `self` inlines the same tapes (shared by the problem, compared by address, with
-    /// the same parameter values) as `other`.
-    pub(crate) fn same_tapes(&self, other: &Native) -> bool {
-        let bits = |t: &Tapes| t.parameters.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        self.tapes.all().count() == other.tapes.all().count()
-            && self
-                .tapes
-                .all()
-                .zip(other.tapes.all())
-                .all(|(a, b)| Arc::ptr_eq(a, b))
-            && bits(&self.tapes) == bits(&other.tapes)
+    /// Whether `self`'s code serves `tapes` ([`Tapes::same_code`]).
+    pub(crate) fn serves(&self, tapes: &Tapes) -> bool {
+        self.tapes.same_code(tapes)
     }
 
     /// The compiled function of `part`, compiled now if it was not; `Err` with why it cannot be.
@@ -166,7 +153,11 @@ impl Native {
         slot.compiled
             .get_or_init(|| {
                 let start = Instant::now();
-                let compiled = Compiled::with(&slot.lowered, Part::tier(slot.lowered.len()));
+                let lowered = slot.lowered.lock().ok().and_then(|mut f| f.take());
+                let compiled = match lowered {
+                    Some(f) => Compiled::with(&f, Part::tier(f.len())),
+                    None => Err(JitError::Codegen("the function was not lowered".into())),
+                };
                 if let Ok(mut seconds) = self.compile_seconds.lock() {
                     *seconds += start.elapsed().as_secs_f64();
                 }
@@ -180,13 +171,14 @@ impl Native {
         self.compile_seconds.lock().map_or(0.0, |s| *s)
     }
 
-    /// Runs `part` on the arena with the signed scalars `signed` and the blocks' targets
-    /// `targets` (none, the Jacobian, or the eight tangent blocks; zero); `false` where it could
-    /// not be compiled (the caller interprets the section instead).
+    /// Runs `part` on the arena with the signed scalars `signed`, the problem's `parameters`
+    /// (laid out as [`Tapes::parameters`]) and the blocks' targets `targets` (none, the
+    /// Jacobian, or the eight tangent blocks; zero); `false` where it could not be compiled
+    /// (the caller interprets the section instead).
     pub(crate) fn run(
         &self,
         part: Part,
-        signed: &[f64],
+        (signed, parameters): (&[f64], &[f64]),
         arena: &mut [f64],
         targets: &mut [&mut [f64]],
     ) -> bool {
@@ -194,7 +186,7 @@ impl Native {
         let Ok(compiled) = self.compiled(part) else {
             return false;
         };
-        if residual_first && !self.run(Part::Residual, signed, arena, &mut []) {
+        if residual_first && !self.run(Part::Residual, (signed, parameters), arena, &mut []) {
             return false;
         }
         // The arena and at most eight targets, without allocating.
@@ -205,32 +197,50 @@ impl Native {
             *w = &mut **t;
         }
         compiled
-            .call(&[signed, &self.tapes.parameters], &mut writes[..count])
+            .call(&[signed, parameters], &mut writes[..count])
             .is_ok()
     }
 }
+
+/// The most programs an engine keeps (one per distinct problem it ran on, the most recent).
+const CACHED: usize = 16;
 
 /// Every native program built for an engine, shared by its clones and threads.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Cache(Arc<Mutex<Vec<Arc<Native>>>>);
 
 impl Cache {
-    /// The cached program with `native`'s tapes, or `native` itself, cached; prepared
-    /// ([`Native::prepare`]).
-    pub(crate) fn share(&self, native: Native) -> Arc<Native> {
-        let shared = match self.0.lock() {
-            Ok(mut cached) => match cached.iter().find(|c| c.same_tapes(&native)) {
-                Some(existing) => Arc::clone(existing),
-                None => {
-                    let native = Arc::new(native);
+    /// Seconds spent compiling every program cached so far; `None` where none was made (the
+    /// engine ran only on the interpreter).
+    pub(crate) fn compile_seconds(&self) -> Option<f64> {
+        let cached = self.0.lock().ok()?;
+        (!cached.is_empty()).then(|| cached.iter().map(|n| n.compile_seconds()).sum())
+    }
+
+    /// The cached program whose code serves `tapes`, or the program of `tapes` lowered from
+    /// `program` and cached (the oldest dropped beyond [`CACHED`]); prepared
+    /// ([`Native::prepare`]). `None` where a kernel call has no tape.
+    pub(crate) fn share(&self, program: &Program, tapes: Tapes) -> Option<Arc<Native>> {
+        let found = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|cached| cached.iter().find(|c| c.serves(&tapes)).cloned());
+        let shared = match found {
+            Some(native) => native,
+            None => {
+                let native = Arc::new(Native::new(program, tapes)?);
+                if let Ok(mut cached) = self.0.lock() {
+                    if cached.len() >= CACHED {
+                        cached.remove(0);
+                    }
                     cached.push(Arc::clone(&native));
-                    native
                 }
-            },
-            Err(_) => Arc::new(native),
+                native
+            }
         };
         shared.prepare();
-        shared
+        Some(shared)
     }
 }
 
@@ -278,6 +288,51 @@ mod tests {
         let mut bits = Bits::default();
         run_into(stepping, q0, p0, &Options::new(0.1, steps), &mut bits).expect("the run succeeds");
         bits
+    }
+
+    /// Files of the same expressions share one compiled program, each run with its own
+    /// parameter values: a second reading of the guiding-centre file with another ε runs, on the
+    /// first reading's machine code, the interpreter's points for its own ε bit for bit.
+    #[test]
+    fn files_of_the_same_expressions_share_the_code_with_their_own_parameters() {
+        let first = degenerate("guiding_centre.toml");
+        let with_epsilon = |epsilon: f64| {
+            let path = format!(
+                "{}/problems/guiding_centre.toml",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let mut file = ProblemFile::read(path).expect("readable");
+            file.set_parameter("epsilon", epsilon)
+                .expect("a parameter of the file");
+            match file {
+                ProblemFile::DegenerateLagrangian(file) => file,
+                other => panic!("a degenerate Lagrangian: {other:?}"),
+            }
+        };
+        let second = with_epsilon(0.4);
+        let (q0, p0) = first.initial();
+        let engine = Engine::new(
+            &crate::engine::catalogue_method("VprkGauss3").expect("in the catalogue"),
+            first.dims(),
+        )
+        .expect("compiles");
+        let a = Stepping::new(&engine, &first).expect("fits");
+        let seconds = a.compile_seconds();
+        assert!(seconds > 0.0);
+        let b = Stepping::new(&engine, &second).expect("fits");
+        assert_eq!(
+            b.compile_seconds().to_bits(),
+            seconds.to_bits(),
+            "shared, not compiled again"
+        );
+        let (q1, p1) = second.initial();
+        let compiled = run(&engine, &second, &q1, &p1, 50, Backend::Jit);
+        let interpreted = run(&engine, &second, &q1, &p1, 50, Backend::Interpreter);
+        let other = run(&engine, &first, &q0, &p0, 50, Backend::Jit);
+        assert!(compiled.0 == interpreted.0, "the second file's own ε");
+        assert!(compiled.0 != other.0, "ε changes the run");
+        let third = with_epsilon(0.5);
+        assert!(run(&engine, &third, &q0, &p0, 50, Backend::Jit).0 == other.0);
     }
 
     /// Runs on the guiding-centre file (D = 4, fused stage points) and the point-vortex file

@@ -82,6 +82,19 @@ fn degenerate_files_of_every_dimension_run() {
         let v = json(&out);
         let expected = if d == 2 { "interpreted" } else { "engine" };
         assert_eq!(v["path"], expected, "D = {d}");
+        // On the engine the stage functions ran as machine code, compiled when the run started.
+        let (backend, compile) = if d == 2 {
+            (None, None)
+        } else {
+            (Some("jit"), Some(()))
+        };
+        assert_eq!(v["backend"].as_str(), backend, "D = {d}");
+        let seconds = v["compile_seconds"].as_f64();
+        assert_eq!(
+            seconds.filter(|s| *s > 0.0).map(|_| ()),
+            compile,
+            "D = {d}: {seconds:?}"
+        );
         assert_eq!(v["steps"], 200, "D = {d}");
         assert_eq!(v["q_final"].as_array().map(Vec::len), Some(d), "D = {d}");
         let residual = v["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);

@@ -32,6 +32,10 @@ fn a_lagrangian_file_runs_and_verifies_on_the_engine() {
             (v["path"].as_str(), v["steps"].as_u64()),
             (Some("engine"), Some(1000))
         );
+        // A Lagrangian's kernels are not all tapes (its partials are assembled from the
+        // file's Hessians): the interpreter runs it, and says so.
+        assert_eq!(v["backend"], "interpreter");
+        assert!(v["compile_seconds"].is_null(), "{v}");
         let energy = v["max_energy_error"].as_f64().unwrap_or(f64::NAN);
         let (q, p) = (floats(&v["q_final"]), floats(&v["p_final"]));
         let l = cross(&q, &p);
