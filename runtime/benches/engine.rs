@@ -240,6 +240,13 @@ macro_rules! pair {
     };
 }
 
+/// Steps of `name` on the guiding-centre file from its initial state with `backend`.
+fn guiding_centre_file(bencher: Bencher, name: &str, backend: Backend) {
+    let problem = file("guiding_centre.toml");
+    let (q, p) = problem.initial();
+    engine_steps(bencher, name, &problem, (&q, &p), backend);
+}
+
 /// One step of `$method` on the guiding centre (D = 4): compiled, by the engine on the
 /// compiled problem's kernels, and by the engine on the file.
 macro_rules! guiding_centre {
@@ -265,28 +272,12 @@ macro_rules! guiding_centre {
 
             #[divan::bench]
             fn step_engine_file(bencher: Bencher) {
-                let problem = file("guiding_centre.toml");
-                let (q, p) = problem.initial();
-                engine_steps(
-                    bencher,
-                    stringify!($method),
-                    &problem,
-                    (&q, &p),
-                    Backend::Interpreter,
-                );
+                guiding_centre_file(bencher, stringify!($method), Backend::Interpreter);
             }
 
             #[divan::bench]
             fn step_jit_file(bencher: Bencher) {
-                let problem = file("guiding_centre.toml");
-                let (q, p) = problem.initial();
-                engine_steps(
-                    bencher,
-                    stringify!($method),
-                    &problem,
-                    (&q, &p),
-                    Backend::Jit,
-                );
+                guiding_centre_file(bencher, stringify!($method), Backend::Jit);
             }
         }
     };

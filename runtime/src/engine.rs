@@ -42,6 +42,11 @@ use program::Program;
 use sparkgen_description::structure::{MethodError, ProblemKind};
 use sparkgen_description::{Coefficient, Method, Scalar, elimination};
 
+/// The most engines [`Engine::catalogue`] keeps for reuse (with the machine code compiled on
+/// them); past it the kept ones are dropped and compiled again when asked for.
+#[cfg(feature = "catalogue")]
+const SHARED_ENGINES: usize = 128;
+
 /// Why a method cannot be run by the engine.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum EngineError {
@@ -118,7 +123,8 @@ impl Engine {
     /// The catalogue method `name` (e.g. `SlrkLobattoIIIE3`) compiled for `dims`: compiled once
     /// per process and shared, so that every run of the method at these widths (a sweep of
     /// step sizes, an ensemble's members) shares its program and the machine code compiled on
-    /// each problem file ([`Backend::Jit`]). [`Engine::new`] compiles a description afresh.
+    /// each problem file ([`Backend::Jit`]); at most `SHARED_ENGINES` are kept.
+    /// [`Engine::new`] compiles a description afresh.
     #[cfg(feature = "catalogue")]
     pub fn catalogue(name: &str, dims: Dims) -> Result<Engine, EngineError> {
         use std::collections::HashMap;
@@ -132,6 +138,10 @@ impl Engine {
         }
         let engine = Engine::new(&catalogue_method(name)?, dims)?;
         if let Ok(mut map) = shared.lock() {
+            // A bound on what a long process keeps: engines in use live on in their clones.
+            if map.len() >= SHARED_ENGINES {
+                map.clear();
+            }
             map.entry(key).or_insert_with(|| engine.clone());
         }
         Ok(engine)
