@@ -100,7 +100,8 @@ class Solution:
     """Constraint residual at every point (what it measures: summary["constraint"])."""
     summary: dict[str, Any]
     """The fields of `sparkgen run --json`: problem, kind, method, stages, h, steps,
-    steps_requested, t_final, path, constraint, max_constraint_residual, energy_error_kind,
+    steps_requested, t_final, path, backend, compile_seconds, constraint,
+    max_constraint_residual, energy_error_kind,
     max_energy_error, max_relative_energy_error, newton_iterations_mean, wall_seconds,
     steps_per_second, q_final, p_final, out, plot, error."""
 
