@@ -5,7 +5,7 @@ use super::Kernels;
 use super::fusion::{Fused, MAX_ARGS};
 use super::lower::Outputs;
 use super::native::{Native, Part};
-use super::program::{Op, Program, ScalarSpec, Section, Target, input_offsets};
+use super::program::{Op, Program, ScalarSpec, Section, Target, input_offsets, shift_entry};
 pub use crate::stage::Tangent;
 use std::sync::Arc;
 
@@ -283,21 +283,17 @@ pub(super) fn run<K: Kernels + ?Sized>(
                     }
                 }
             }
-            Op::MatVec {
-                out,
-                matrix,
-                v,
-                len,
-                inner,
-                out_stride,
-                inner_stride,
-            } => {
-                for i in 0..len {
-                    let mut acc = 0.0;
-                    for k in 0..inner {
-                        acc += arena[matrix + i * out_stride + k * inner_stride] * arena[v + k];
+            Op::MatVec { .. } | Op::Product { .. } => {
+                let Some(dot) = op.dot() else { continue };
+                for r in 0..dot.rows {
+                    for c in 0..dot.cols {
+                        let (out, factors) = dot.entry(r, c);
+                        let mut acc = 0.0;
+                        for (x, y) in factors {
+                            acc += arena[x] * arena[y];
+                        }
+                        arena[out] = acc;
                     }
-                    arena[out + i] = acc;
                 }
             }
             Op::Transpose {
@@ -312,33 +308,10 @@ pub(super) fn run<K: Kernels + ?Sized>(
                     }
                 }
             }
-            Op::Product {
-                out,
-                a,
-                b,
-                rows,
-                inner,
-                cols,
-            } => {
-                for r in 0..rows {
-                    for c in 0..cols {
-                        let mut acc = 0.0;
-                        for k in 0..inner {
-                            acc += arena[a + r * inner + k] * arena[b + k * cols + c];
-                        }
-                        arena[out + r * cols + c] = acc;
-                    }
-                }
-            }
             Op::Shift { out, wrap, d } => {
                 for r in 0..d {
                     for c in 0..d {
-                        let hit = if wrap {
-                            r == 0 && c + 1 == d
-                        } else {
-                            r == c + 1
-                        };
-                        arena[out + r * d + c] = if hit { 1.0 } else { 0.0 };
+                        arena[out + r * d + c] = shift_entry(wrap, d, r, c);
                     }
                 }
             }

@@ -17,7 +17,7 @@
 //! (`∂r/∂q, ∂r/∂p, ∂q₁/∂x, ∂p₁/∂x, ∂q₁/∂q, ∂q₁/∂p, ∂p₁/∂q, ∂p₁/∂p`) for the tangent's.
 
 use super::fusion::{self, Fused};
-use super::program::{Args, Op, Program, Section, Target};
+use super::program::{Args, Op, Program, Section, Target, shift_entry};
 use sparkgen_jit::{Arg, Function, Value};
 use sparkgen_sym::{Op as Operation, Tape};
 use std::collections::{BTreeMap, HashMap};
@@ -303,20 +303,14 @@ impl Lowering<'_> {
                     }
                 }
             },
-            Op::MatVec {
-                out,
-                matrix,
-                v,
-                len,
-                inner,
-                out_stride,
-                inner_stride,
-            } => {
-                for i in 0..len {
-                    let pairs =
-                        (0..inner).map(|k| (matrix + i * out_stride + k * inner_stride, v + k));
-                    let acc = self.dot(pairs);
-                    self.write(out + i, acc);
+            Op::MatVec { .. } | Op::Product { .. } => {
+                let dot = op.dot()?;
+                for r in 0..dot.rows {
+                    for c in 0..dot.cols {
+                        let (out, factors) = dot.entry(r, c);
+                        let acc = self.dot(factors);
+                        self.write(out, acc);
+                    }
                 }
             }
             Op::Transpose {
@@ -332,31 +326,10 @@ impl Lowering<'_> {
                     }
                 }
             }
-            Op::Product {
-                out,
-                a,
-                b,
-                rows,
-                inner,
-                cols,
-            } => {
-                for r in 0..rows {
-                    for c in 0..cols {
-                        let pairs = (0..inner).map(|k| (a + r * inner + k, b + k * cols + c));
-                        let acc = self.dot(pairs);
-                        self.write(out + r * cols + c, acc);
-                    }
-                }
-            }
             Op::Shift { out, wrap, d } => {
                 for r in 0..d {
                     for c in 0..d {
-                        let hit = if wrap {
-                            r == 0 && c + 1 == d
-                        } else {
-                            r == c + 1
-                        };
-                        let x = self.constant(if hit { 1.0 } else { 0.0 });
+                        let x = self.constant(shift_entry(wrap, d, r, c));
                         self.write(out + r * d + c, x);
                     }
                 }

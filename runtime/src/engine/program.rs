@@ -108,6 +108,43 @@ pub(crate) enum Op {
     Fused { group: usize },
 }
 
+/// Entry `(r, c)` of the `d × d` matrix of a component shift Σ ([`Op::Shift`]): 1 on the
+/// subdiagonal, or (`wrap`) at the top right, 0 elsewhere.
+pub(crate) fn shift_entry(wrap: bool, d: usize, r: usize, c: usize) -> f64 {
+    let hit = if wrap {
+        r == 0 && c + 1 == d
+    } else {
+        r == c + 1
+    };
+    if hit { 1.0 } else { 0.0 }
+}
+
+/// A matrix product as sums of products of arena slots: entry `(r, c)` of an output of
+/// `rows × cols`, at `out + r·cols + c`, is `Σ_k x[x₀ + r·x_r + k·x_k] · y[y₀ + k·y_k + c·y_c]`,
+/// summed from `k = 0` ([`Op::MatVec`] with `cols = 1`, [`Op::Product`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Dot {
+    pub out: usize,
+    pub rows: usize,
+    pub cols: usize,
+    pub inner: usize,
+    x: (usize, usize, usize),
+    y: (usize, usize, usize),
+}
+
+impl Dot {
+    /// The output slot of entry `(r, c)` and the slots of its factors, in summation order.
+    pub(crate) fn entry(
+        &self,
+        r: usize,
+        c: usize,
+    ) -> (usize, impl Iterator<Item = (usize, usize)>) {
+        let ((x, x_r, x_k), (y, y_k, y_c)) = (self.x, self.y);
+        let factors = (0..self.inner).map(move |k| (x + r * x_r + k * x_k, y + k * y_k + c * y_c));
+        (self.out + r * self.cols + c, factors)
+    }
+}
+
 /// Where a derivative block goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Target {
@@ -203,6 +240,44 @@ impl Section {
 }
 
 impl Op {
+    /// A `MatVec` or `Product` as its sums of products.
+    pub(crate) fn dot(&self) -> Option<Dot> {
+        match *self {
+            Op::MatVec {
+                out,
+                matrix,
+                v,
+                len,
+                inner,
+                out_stride,
+                inner_stride,
+            } => Some(Dot {
+                out,
+                rows: len,
+                cols: 1,
+                inner,
+                x: (matrix, out_stride, inner_stride),
+                y: (v, 1, 0),
+            }),
+            Op::Product {
+                out,
+                a,
+                b,
+                rows,
+                inner,
+                cols,
+            } => Some(Dot {
+                out,
+                rows,
+                cols,
+                inner,
+                x: (a, inner, 1),
+                y: (b, cols, 1),
+            }),
+            _ => None,
+        }
+    }
+
     /// The arena offset the operation writes; `None` for a group, which writes several.
     pub(crate) fn out(&self) -> Option<usize> {
         match *self {
