@@ -7,7 +7,6 @@
 //! be used, 1 for failures of the work), never a panic.
 
 mod args;
-pub mod builtin;
 mod catalogue;
 pub mod choice;
 pub mod ensemble;

@@ -8,17 +8,19 @@ use sparkgen::cli::registry::{
     HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS, long_run_default,
 };
 use sparkgen::diagnostics::{max_constraint_residual, max_relative_energy_error};
+use sparkgen::engine::Named;
 use sparkgen::generated::catalogue::PAIRS;
 use sparkgen::generated::measured::LONG_RUN_DEGENERATE_LAGRANGIAN;
 use sparkgen::generated::steppers::{
     HsparkLobattoIIIAIIIB3, IdaeVparkLobattoIIIBIIIApSymplectic3, RattleLobattoIIIAIIIB3,
-    SlrkLobattoIIIAB2, VsparkPrimaryGlrkpMidpoint4,
+    VsparkPrimaryGlrkpMidpoint4,
 };
 use sparkgen::generated::tableaus::gauss::{GAUSS_1, GAUSS_2};
 use sparkgen::generated::types::CarriedMultiplier;
 use sparkgen::holonomic::Rattle;
 use sparkgen::holonomic::problems::Pendulum;
 use sparkgen::integrate::Options;
+use sparkgen::problem_file::ProblemFile;
 use sparkgen::problems::{IndexTwoPendulum, LotkaVolterra2d, LotkaVolterraDirac};
 use sparkgen::solution::Solution;
 use sparkgen::solve;
@@ -159,18 +161,18 @@ fn default_method() -> (&'static str, usize) {
 /// The library's run of the default problem and method for `steps` steps of h = 0.1, from
 /// `q₀` (`p₀ = ϑ(q₀)`).
 fn library_default_from(q0: [f64; 2], steps: usize) -> (LotkaVolterra2d, Solution<2>) {
-    default_method();
-    let lv = LotkaVolterra2d::UPSTREAM;
-    let (q0, p0) = lv.initial(q0);
-    let solution = solve(
-        &lv,
-        DefaultMethod::default(),
-        q0,
-        p0,
-        &Options::new(0.1, steps),
-    )
-    .expect("the default run converges");
-    (lv, solution)
+    let (family, stages) = default_method();
+    let mut file = ProblemFile::read(problem_file("lotka_volterra.toml")).expect("shipped");
+    file.set_initial(&q0, None).expect("finite");
+    let ProblemFile::DegenerateLagrangian(lv_file) = &file else {
+        panic!("lotka_volterra.toml is a degenerate Lagrangian");
+    };
+    let view = lv_file.view::<2>().expect("D = 2");
+    let (q0, p0) = view.initial();
+    let method = Named::new(family, stages).expect("a catalogue method");
+    let solution =
+        solve(&view, method, q0, p0, &Options::new(0.1, steps)).expect("the default run converges");
+    (LotkaVolterra2d::UPSTREAM, solution)
 }
 
 /// The library's run of the default problem and method for `steps` steps of h = 0.1.
@@ -194,7 +196,7 @@ fn run_json_matches_the_library() {
     assert_eq!(v["stages"], stages);
     assert_eq!(v["h"], 0.1);
     assert_eq!(v["steps"], 300);
-    assert_eq!(v["path"], "compiled");
+    assert_eq!(v["path"], "engine");
     assert!(v["error"].is_null());
     let q = floats(&v["q_final"]);
     let p = floats(&v["p_final"]);
@@ -224,6 +226,27 @@ fn run_json_matches_the_library() {
     let mean = v["newton_iterations_mean"].as_f64().unwrap_or(f64::NAN);
     assert!(close(mean, iterations as f64 / 300.0), "{mean}");
     assert!(v["wall_seconds"].as_f64().is_some_and(|w| w > 0.0));
+    // The compiled stepper on the derive: the same method and equations in other arithmetic
+    // (kernels from the derive's expressions, the stage code unrolled by the macro), equal to
+    // round-off over the run.
+    let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
+    let compiled = solve(
+        &lv,
+        DefaultMethod::default(),
+        q0,
+        p0,
+        &Options::new(0.1, 300),
+    )
+    .expect("the compiled run converges");
+    let worst = (0..2)
+        .map(|i| {
+            (q[i] - compiled.q[300][i])
+                .abs()
+                .max((p[i] - compiled.p[300][i]).abs())
+        })
+        .fold(0.0, f64::max);
+    println!("the command against the compiled stepper on the derive, 300 steps: {worst:.1e}");
+    assert!(worst <= 1e-12, "{worst:e}");
     // The same run without the subcommand, and `--t-end` for `--steps`.
     let bare = json(&sparkgen(&["--t-end", "30", "--json"]));
     assert_eq!(bare["steps"], 300);
@@ -503,7 +526,7 @@ fn verify_quick_reports_orders_and_residuals() {
             + HOLONOMIC_STEPPERS.len()
             + 2
     );
-    assert_eq!(v["path"], "compiled");
+    assert_eq!(v["path"], "engine");
     for m in methods {
         // The expected order: the declared one, or the pinned one (`sparkgen_codegen::measured`);
         // methods pinned to fail, to behave erratically, to converge to something else or to
@@ -626,10 +649,10 @@ fn lotka_volterra_file_gives_the_builtin_trajectory() {
     let v = json(&sparkgen(
         &[&common[..], &["--problem-file", &file, "--json"]].concat(),
     ));
-    assert_eq!(v["path"], "interpreted");
+    assert_eq!(v["path"], "engine");
     assert_eq!(v["problem"], file.as_str());
     let builtin = json(&sparkgen(&[&common[..], &["--json"]].concat()));
-    assert_eq!(builtin["path"], "compiled");
+    assert_eq!(builtin["path"], "engine");
     // `--param` reaches the file's parameters: a₁ changes the trajectory.
     let changed = json(&sparkgen(
         &[
@@ -681,7 +704,7 @@ fn rattle_lobatto_run_matches_the_library() {
     ]);
     assert_eq!(v["method"], "RattleLobattoIIIAIIIB");
     assert_eq!(v["stages"], 3);
-    assert_eq!(v["path"], "compiled");
+    assert_eq!(v["path"], "engine");
     let (q0, p0) = PENDULUM.state(1.0, 0.0);
     let solution = solve(
         &PENDULUM,
@@ -793,7 +816,7 @@ fn verify_problem_file_studies_every_method_of_its_kind() {
     let file = problem_file("pendulum.toml");
     let out = sparkgen(&["verify", "--quick", "--json", "--problem-file", &file]);
     let v = json(&out);
-    assert_eq!(v["path"], "interpreted");
+    assert_eq!(v["path"], "engine");
     let methods = v["methods"].as_array().expect("a list");
     assert_eq!(methods.len(), HOLONOMIC_STEPPERS.len() + 2);
     for m in methods {
@@ -980,9 +1003,15 @@ fn a_failed_step_names_step_and_time_and_keeps_the_trajectory() {
         &["step 267", "t = "],
     );
     assert!(stderr.contains(&path_text), "{stderr}");
-    let lv = LotkaVolterra2d::UPSTREAM;
-    let (q0, p0) = lv.initial(LotkaVolterra2d::UPSTREAM_Q0);
-    let failure = solve(&lv, SlrkLobattoIIIAB2, q0, p0, &Options::new(0.1, 400))
+    // The library's run of the same method by name on the built-in problem's file.
+    let file = ProblemFile::read(problem_file("lotka_volterra.toml")).expect("shipped");
+    let ProblemFile::DegenerateLagrangian(lv_file) = &file else {
+        panic!("lotka_volterra.toml is a degenerate Lagrangian");
+    };
+    let view = lv_file.view::<2>().expect("D = 2");
+    let (q0, p0) = view.initial();
+    let method = Named::new("SlrkLobattoIIIAB", 2).expect("a catalogue method");
+    let failure = solve(&view, method, q0, p0, &Options::new(0.1, 400))
         .expect_err("the library run fails too");
     let text = std::fs::read_to_string(&path).expect("the partial trajectory is written");
     assert_eq!(text.lines().count() - 1, failure.solution.q.len());

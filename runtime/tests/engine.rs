@@ -4,10 +4,8 @@
 //! Lotka–Volterra, every holonomic stepper on the pendulum, every implicit-DAE stepper on the
 //! index-2 pendulum and every Hamiltonian-DAE stepper on Lotka–Volterra's Dirac Hamiltonian.
 
-use sparkgen::cli::registry::{
-    self, HamiltonianDispatch, HolonomicDispatch, ImplicitDispatch, STEPPERS, Shape, ShapeVisitor,
-    StepperInfo, StepperVisitor,
-};
+use dispatch::StepperVisitor;
+use sparkgen::cli::registry::{self, STEPPERS, StepperInfo};
 use sparkgen::engine::{
     self, DaeForm, DaeView, Engine, Kernels, Scratch, StageEquations, Step, Tangent,
 };
@@ -23,6 +21,8 @@ use sparkgen::solve::{Dynamic, LinearSolve, Newton, NewtonOptions, NonlinearSyst
 use sparkgen::stage::{StageMethod, StageSystem};
 use std::cell::RefCell;
 
+#[path = "engine/dispatch.rs"]
+mod dispatch;
 // Whole runs through the one driver, in this binary so that the catalogue's steppers on
 // Lotka–Volterra are compiled once for both.
 #[path = "engine/runs.rs"]
@@ -326,7 +326,7 @@ struct Shaped<'a> {
     rng: &'a mut Rng,
 }
 
-impl ShapeVisitor<Pendulum, 2, 1> for Shaped<'_> {
+impl StepperVisitor<Pendulum, 2> for Shaped<'_> {
     type Output = (f64, f64);
     fn visit<M: StageMethod<Pendulum, 2>>(self, info: &StepperInfo) -> (f64, f64) {
         let pendulum = Pendulum {
@@ -448,7 +448,7 @@ fn degenerate_steppers_agree_with_the_engine_on_lotka_volterra() {
         .map(|info| {
             (
                 info.name,
-                registry::visit(info, Degenerate { rng: &mut rng }),
+                dispatch::degenerate(info, Degenerate { rng: &mut rng }),
             )
         })
         .collect();
@@ -463,7 +463,7 @@ fn holonomic_steppers_agree_with_the_engine_on_the_pendulum() {
         .iter()
         .map(|info| {
             let visitor = Shaped { rng: &mut rng };
-            let out = <Shape<2, 1> as HolonomicDispatch<2, 1>>::visit::<Pendulum, _>(info, visitor);
+            let out = dispatch::holonomic::<Pendulum, _>(info, visitor);
             (info.name, out)
         })
         .collect();
@@ -478,9 +478,7 @@ fn implicit_steppers_agree_with_the_engine_on_the_index_two_pendulum() {
         .iter()
         .map(|info| {
             let visitor = Shaped { rng: &mut rng };
-            let out = <Shape<2, 1> as ImplicitDispatch<2, 1>>::visit::<IndexTwoPendulum, _>(
-                info, visitor,
-            );
+            let out = dispatch::implicit::<IndexTwoPendulum, _, 1>(info, visitor);
             (info.name, out)
         })
         .collect();
@@ -495,7 +493,7 @@ fn hamiltonian_steppers_agree_with_the_engine_on_lotka_volterra() {
         .iter()
         .map(|info| {
             let visitor = Shaped { rng: &mut rng };
-            let out = <Shape<2, 2> as HamiltonianDispatch<2, 2>>::visit::<Dirac, _>(info, visitor);
+            let out = dispatch::hamiltonian::<Dirac, _>(info, visitor);
             (info.name, out)
         })
         .collect();
@@ -510,7 +508,7 @@ fn implicit_steppers_agree_with_the_engine_on_the_view_of_lotka_volterra() {
         .iter()
         .map(|info| {
             let visitor = Shaped { rng: &mut rng };
-            let out = <Shape<2, 2> as ImplicitDispatch<2, 2>>::visit::<Jay, _>(info, visitor);
+            let out = dispatch::implicit::<Jay, _, 2>(info, visitor);
             (info.name, out)
         })
         .collect();

@@ -1,39 +1,28 @@
 //! `--problem-file FILE.toml`: a problem written as expressions ([`crate::problem_file`]), run
-//! on the interpreter path (the symbolic engine's tapes, no compilation) by the same generated
-//! steppers as the built-in problems.
+//! on the run-time engine ([`crate::engine`], [`Path::Engine`]) at any dimension, its stage
+//! functions and the file's expressions compiled to machine code together.
 //!
-//! The compiled steppers need the number of unknowns as a const, so each dimension is an
-//! instantiation: degenerate Lagrangian files with `D = 2` share the instantiation of the
-//! built-in problems ([`Builtin::File`]), holonomic files the one of the built-in system of
-//! their shape `(D, M)` ([`OrFile::File`], shapes [`HOLONOMIC_SHAPES`]). Degenerate Lagrangian
-//! files of any other `D` run their degenerate-Lagrangian methods and, through the views
-//! [`DaeView`] ([`DaeForm`]), the implicit- and Hamiltonian-DAE methods on the
-//! run-time engine ([`crate::engine`], [`Path::Engine`]) through the same driver, and so do
-//! holonomic files of
-//! any other shape with the Lobatto IIIA–IIIB RATTLE methods, RATTLE and SHAKE on run-time sized
-//! storage ([`crate::holonomic::run_sized_into`], with the holonomic checks and the initial
-//! projection of the compiled path), and Lagrangian files
-//! of any `D` with the implicit-DAE methods on their Euler–Lagrange equations (no constraint,
-//! `M = 0`).
+//! Degenerate Lagrangian files run their own methods and, through the views [`DaeView`]
+//! ([`DaeForm`]), the implicit- and Hamiltonian-DAE methods; holonomic files run the Lobatto
+//! IIIA–IIIB RATTLE methods on the engine and RATTLE and SHAKE on run-time sized storage
+//! ([`crate::holonomic::run_sized_into`], with the holonomic checks and the initial
+//! projection); Lagrangian files run the implicit-DAE methods on their Euler–Lagrange equations
+//! (no constraint, `M = 0`). The built-in problems ([`super::problems`]) run the same way.
 
-use super::builtin::{Builtin, OrFile};
 use super::choice::{Choice, Holonomic, Kind};
 use super::error::CliError;
 use super::params::Params;
-use super::registry::{DIMENSION, HOLONOMIC_SHAPES, HolonomicDispatch, Shape};
-use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, observed_slices, wrong_kind};
+use super::run::{Path, Run, RunSpec, Subject, observed_slices, wrong_kind};
 use crate::engine::{DaeForm, DaeView, Engine, Kernels, Stepping, Work, holonomic_residuals};
 use crate::error::IntegrateError;
-use crate::holonomic::problems::{Pendulum, SphericalPendulum, Triatomic};
 use crate::holonomic::{SizedMethod, run_sized_into};
 use crate::integrate::{Options, run_into};
 use crate::kind::constraint_names;
-use crate::problem::HolonomicSystem;
 use crate::problem_file::{
-    DegenerateLagrangianFile, DegenerateLagrangianView, HolonomicFile, LagrangianFile,
-    LagrangianMethod, ProblemFile,
+    DegenerateLagrangianFile, HolonomicFile, LagrangianFile, LagrangianMethod, ProblemFile,
 };
 use crate::solution::{Observer, RunStats, Stopped};
+use sparkgen_description::structure::ProblemKind;
 use std::cell::RefCell;
 
 /// Reads the problem file at `path` and applies the `--param name=value` pairs to its
@@ -88,59 +77,46 @@ pub fn subject(file: &ProblemFile, name: String) -> Subject {
     Subject {
         name,
         kind,
-        path: Path::Interpreted,
-    }
-}
-
-/// The degenerate Lagrangian of `file` as the dispatch's problem type (`verify`, and `run` with
-/// D = 2); an error unless it has D = 2 coordinates.
-pub fn degenerate_view<'a>(
-    file: &'a ProblemFile,
-    subject: &Subject,
-) -> Result<DegenerateLagrangianView<'a, DIMENSION>, CliError> {
-    let ProblemFile::DegenerateLagrangian(f) = file else {
-        return Err(wrong_file_kind(subject));
-    };
-    f.view::<DIMENSION>().map_err(|e| {
-        unsupported(
-            std::path::Path::new(&subject.name),
-            format!(
-                "{e}: verify supports degenerate_lagrangian files with D = {DIMENSION} \
-                 (run takes any D)"
-            ),
-        )
-    })
-}
-
-/// Whether `file` runs on the run-time engine: a degenerate Lagrangian with D ≠ 2, or a
-/// holonomic system of a shape `(D, M)` without a compiled instantiation.
-pub fn on_engine(file: &ProblemFile) -> bool {
-    match file {
-        ProblemFile::DegenerateLagrangian(f) => f.dimension() != DIMENSION,
-        ProblemFile::Holonomic(f) => !HOLONOMIC_SHAPES.contains(&(f.dimension(), f.constraints())),
-        ProblemFile::Lagrangian(_) => true,
+        path: Path::Engine,
     }
 }
 
 /// Runs the method of `spec` on the problem of `file` from the file's initial data.
 pub fn run(file: &ProblemFile, subject: &Subject, spec: &RunSpec) -> Result<Run, CliError> {
     match file {
-        ProblemFile::DegenerateLagrangian(f) if f.dimension() != DIMENSION => {
-            degenerate_on_engine(f, subject, spec)
-        }
-        ProblemFile::DegenerateLagrangian(_) => {
-            let view = degenerate_view(file, subject)?;
-            let (q0, p0) = view.initial();
-            degenerate(&Builtin::File(view), subject, q0, p0, spec)
-        }
-        ProblemFile::Holonomic(f) => match (file.dimension(), f.constraints()) {
-            (2, 1) => holonomic_file::<Pendulum, 2, 1>(f, subject, spec),
-            (3, 1) => holonomic_file::<SphericalPendulum, 3, 1>(f, subject, spec),
-            (9, 3) => holonomic_file::<Triatomic, 9, 3>(f, subject, spec),
-            _ => holonomic_on_engine(f, subject, spec),
-        },
+        ProblemFile::DegenerateLagrangian(f) => degenerate_on_engine(f, subject, spec),
+        ProblemFile::Holonomic(f) => holonomic_on_engine(f, subject, spec),
         ProblemFile::Lagrangian(f) => lagrangian_on_engine(f, subject, spec),
     }
+}
+
+/// Runs the DAE method of `spec` on the implicit or Hamiltonian DAE `view` (a derive's
+/// [`Kernels`] view) through the run-time engine from `(q₀, p₀)`, observing its energy and the
+/// residual of its constraint; an error unless the method is of the view's kind.
+pub(super) fn run_view<K: Kernels>(
+    view: &K,
+    subject: &Subject,
+    spec: &RunSpec,
+    initial: (&[f64], &[f64]),
+) -> Result<Run, CliError> {
+    let info = match (spec.method, view.kind()) {
+        (Choice::ImplicitStepper(info), ProblemKind::ImplicitDae)
+        | (Choice::HamiltonianStepper(info), ProblemKind::HamiltonianDae) => info,
+        _ => return Err(wrong_kind(spec, subject.kind)),
+    };
+    let options = Options {
+        project_initial: spec.project_initial,
+        ..Options::new(spec.h, spec.steps)
+    };
+    let residual = (constraint_names::DAE, residual);
+    run_on_engine(
+        view,
+        info.name,
+        (subject, spec),
+        initial,
+        &options,
+        residual,
+    )
 }
 
 /// Runs the method of `spec` on the degenerate Lagrangian of `file` through the run-time engine
@@ -325,34 +301,11 @@ fn observed_on_engine<K: Kernels>(
     Ok(run)
 }
 
-/// Runs a holonomic file of shape `(D, M)` in the instantiation of the built-in system `B`.
-fn holonomic_file<B: HolonomicSystem<D, M>, const D: usize, const M: usize>(
-    file: &HolonomicFile,
-    subject: &Subject,
-    spec: &RunSpec,
-) -> Result<Run, CliError>
-where
-    Shape<D, M>: HolonomicDispatch<D, M>,
-{
-    let view = file
-        .view::<D, M>()
-        .map_err(|e| unsupported(std::path::Path::new(&subject.name), e.to_string()))?;
-    let (q0, p0) = view.initial();
-    holonomic(&OrFile::<B, D, M>::File(view), subject, q0, p0, spec)
-}
-
 fn unsupported(path: &std::path::Path, reason: String) -> CliError {
     CliError::UnsupportedProblemFile {
         path: path.to_owned(),
         reason,
     }
-}
-
-fn wrong_file_kind(subject: &Subject) -> CliError {
-    unsupported(
-        std::path::Path::new(&subject.name),
-        format!("not a {} problem file", subject.kind.name()),
-    )
 }
 
 /// A problem file and a method of its kind, ready to run from any initial state `(q₀, p₀)` on

@@ -2,26 +2,11 @@
 //! point, the trajectory file streamed as the run goes, a progress bar where it helps), and the
 //! erased [`Run`].
 
-use super::builtin::HamiltonianBuiltin;
-use super::choice::{Choice, Holonomic, Kind};
+use super::choice::{Choice, Kind};
 use super::error::CliError;
 use super::problems::ProblemInfo;
-use super::registry::{
-    self, DIMENSION, HamiltonianDispatch, HolonomicDispatch, ImplicitDispatch, Shape, ShapeVisitor,
-    StepperInfo, StepperVisitor,
-};
 use super::trajectory::{Keep, Memory, Monitor, Totals, Trajectory};
-use crate::error::IntegrateError;
-use crate::holonomic::{Rattle, Shake, consistency_residuals, run_stages};
-use crate::integrate::Options;
-use crate::kind::constraint_names;
-use crate::problem::{
-    DegenerateLagrangian, DiracHamiltonian, HamiltonianDae, HolonomicSystem, ImplicitDae,
-    LagrangianDae, Vector,
-};
-use crate::run::{Method, route::HandWritten, run_stages_into};
 use crate::solution::{Observer, Stopped};
-use crate::stage::StageMethod;
 use std::fmt::Display;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -64,24 +49,17 @@ impl RunSpec {
 /// Which code evaluates a problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
-    /// Rust compiled from the derive macros (the built-in problems).
-    Compiled,
-    /// The symbolic engine's interpreter (tapes) on a problem file, stepped by a compiled
-    /// stepper.
-    Interpreted,
-    /// Run-time sized storage on a problem file's tapes: the run-time stage engine
-    /// ([`crate::engine`]), or RATTLE and SHAKE on vectors of run-time length
-    /// ([`crate::holonomic::run_sized_into`]); any dimension, nothing compiled for the problem or
-    /// the method.
+    /// Run-time sized storage: the run-time stage engine ([`crate::engine`]) on the problem's
+    /// kernels (a problem file's expressions compiled with the stage functions, or a derive's
+    /// view), or RATTLE and SHAKE on vectors of run-time length
+    /// ([`crate::holonomic::run_sized_into`]); any dimension, no stepper instantiated.
     Engine,
 }
 
 impl Path {
-    /// `compiled` or `interpreted`, as the summary and JSON name it.
+    /// `engine`, as the summary and JSON name it.
     pub fn name(self) -> &'static str {
         match self {
-            Path::Compiled => "compiled",
-            Path::Interpreted => "interpreted",
             Path::Engine => "engine",
         }
     }
@@ -94,17 +72,17 @@ pub struct Subject {
     pub name: String,
     /// Its kind (which methods apply).
     pub kind: Kind,
-    /// Compiled or interpreted.
+    /// The code path.
     pub path: Path,
 }
 
 impl Subject {
-    /// A built-in problem (compiled).
+    /// A built-in problem.
     pub fn builtin(info: &ProblemInfo) -> Subject {
         Subject {
             name: info.name.to_owned(),
             kind: info.kind,
-            path: Path::Compiled,
+            path: Path::Engine,
         }
     }
 }
@@ -135,82 +113,12 @@ pub struct Run {
     pub compile_seconds: Option<f64>,
 }
 
-/// Integrates with the visited stepper (a degenerate Lagrangian's, an implicit or a Hamiltonian
-/// DAE's) into a monitor, its unknowns sized once from its layout.
-struct Integrate<'a, P, O: ?Sized, const D: usize> {
-    problem: &'a P,
-    q0: Vector<D>,
-    p0: Vector<D>,
-    options: Options,
-    observer: &'a mut O,
-}
-
-impl<'a, P, O: ?Sized, const D: usize> Integrate<'a, P, O, D> {
-    /// The run of `spec` (step size and step count) from `(q₀, p₀)` into `observer`.
-    fn new(
-        problem: &'a P,
-        q0: Vector<D>,
-        p0: Vector<D>,
-        spec: &RunSpec,
-        observer: &'a mut O,
-    ) -> Self {
-        Integrate {
-            problem,
-            q0,
-            p0,
-            options: Options {
-                project_initial: spec.project_initial,
-                ..Options::new(spec.h, spec.steps)
-            },
-            observer,
-        }
-    }
-}
-
 pub(super) type Outcome<S> = Result<(), Stopped<S, CliError>>;
-
-impl<P, O, const D: usize> StepperVisitor<P, D> for Integrate<'_, P, O, D>
-where
-    O: Observer<Error = CliError> + ?Sized,
-{
-    type Output = Outcome<crate::error::IntegrateError>;
-    fn visit<M: StageMethod<P, D>>(self, _: &StepperInfo) -> Self::Output {
-        run_stages_into::<M, P, O, D>(self.problem, self.q0, self.p0, &self.options, self.observer)
-            .map(|_| ())
-    }
-}
 
 /// Runs `integrate` into a [`Monitor`] of `energy(q, p)` (`None` where the problem has none) and
 /// of the constraint residual `residual(q, p)`, which measures `constraint`: the [`Run`], with
 /// the failure's message if a step failed or a value stopped being finite, or the error itself
 /// if not even the initial state was accepted, or if the trajectory file could not be written.
-fn observed<S: Display, const D: usize>(
-    subject: &Subject,
-    spec: &RunSpec,
-    constraint: &'static str,
-    energy: impl Fn(&Vector<D>, &Vector<D>) -> Option<f64>,
-    residual: impl Fn(&Vector<D>, &Vector<D>) -> f64,
-    integrate: impl FnOnce(&mut dyn Observer<Error = CliError>) -> Option<Outcome<S>>,
-) -> Result<Run, CliError> {
-    let vectors =
-        |q: &[f64], p: &[f64]| (Vector::from_column_slice(q), Vector::from_column_slice(p));
-    observed_slices(
-        subject,
-        spec,
-        constraint,
-        |q, p| {
-            let (q, p) = vectors(q, p);
-            energy(&q, &p)
-        },
-        |q, p| {
-            let (q, p) = vectors(q, p);
-            residual(&q, &p)
-        },
-        integrate,
-    )
-}
-
-/// [`observed`] with the energy and the residual of states of any length `D`.
 pub(super) fn observed_slices<S: Display>(
     subject: &Subject,
     spec: &RunSpec,
@@ -246,181 +154,6 @@ pub(super) fn observed_slices<S: Display>(
             message: failure.unwrap_or_default(),
         }),
     }
-}
-
-/// Runs a generated stepper on a degenerate Lagrangian problem from `(q₀, p₀)`: one of its own,
-/// an implicit-DAE stepper on its view [`LagrangianDae`], or a Hamiltonian-DAE stepper on its
-/// view [`DiracHamiltonian`].
-pub fn degenerate<P: DegenerateLagrangian<DIMENSION>>(
-    problem: &P,
-    subject: &Subject,
-    q0: Vector<DIMENSION>,
-    p0: Vector<DIMENSION>,
-    spec: &RunSpec,
-) -> Result<Run, CliError> {
-    let stepper = match spec.method {
-        Choice::Stepper(stepper) => stepper,
-        Choice::ImplicitStepper(_) => {
-            return implicit::<_, DIMENSION, DIMENSION>(
-                &LagrangianDae(problem),
-                subject,
-                q0,
-                p0,
-                spec,
-            );
-        }
-        Choice::HamiltonianStepper(_) => {
-            return hamiltonian::<_, DIMENSION, DIMENSION>(
-                &HamiltonianBuiltin::Dirac(DiracHamiltonian(problem)),
-                subject,
-                q0,
-                p0,
-                spec,
-            );
-        }
-        _ => return Err(wrong_kind(spec, subject.kind)),
-    };
-    observed(
-        subject,
-        spec,
-        constraint_names::PRIMARY,
-        |q, _| Some(problem.hamiltonian(q)),
-        |q, p| (p - problem.theta(q)).amax(),
-        |observer| {
-            let visitor = Integrate::new(problem, q0, p0, spec, observer);
-            registry::visit(stepper, visitor)
-        },
-    )
-}
-
-/// Runs a generated implicit-DAE stepper on an implicit DAE from `(q₀, p₀)` (for the shapes
-/// `(D, M)` of [`registry::IMPLICIT_SHAPES`]). The energy error is NaN where the problem has
-/// no energy.
-pub fn implicit<P: ImplicitDae<D, M>, const D: usize, const M: usize>(
-    problem: &P,
-    subject: &Subject,
-    q0: Vector<D>,
-    p0: Vector<D>,
-    spec: &RunSpec,
-) -> Result<Run, CliError>
-where
-    Shape<D, M>: ImplicitDispatch<D, M>,
-{
-    let Choice::ImplicitStepper(info) = spec.method else {
-        return Err(wrong_kind(spec, subject.kind));
-    };
-    observed(
-        subject,
-        spec,
-        constraint_names::DAE,
-        |q, p| problem.energy(q, p),
-        |q, p| problem.phi(q, p).amax(),
-        |observer| {
-            let visitor = Integrate::new(problem, q0, p0, spec, observer);
-            <Shape<D, M> as ImplicitDispatch<D, M>>::visit(info, visitor)
-        },
-    )
-}
-
-/// Runs a generated Hamiltonian-DAE stepper on a Hamiltonian DAE from `(q₀, p₀)` (for the
-/// shapes `(D, M)` of [`registry::HAMILTONIAN_SHAPES`]). The energy error is NaN where the
-/// problem has no Hamiltonian.
-pub fn hamiltonian<P: HamiltonianDae<D, M>, const D: usize, const M: usize>(
-    problem: &P,
-    subject: &Subject,
-    q0: Vector<D>,
-    p0: Vector<D>,
-    spec: &RunSpec,
-) -> Result<Run, CliError>
-where
-    Shape<D, M>: HamiltonianDispatch<D, M>,
-{
-    let Choice::HamiltonianStepper(info) = spec.method else {
-        return Err(wrong_kind(spec, subject.kind));
-    };
-    observed(
-        subject,
-        spec,
-        constraint_names::DAE,
-        |q, p| problem.hamiltonian(q, p),
-        |q, p| problem.phi(q, p).amax(),
-        |observer| {
-            let visitor = Integrate::new(problem, q0, p0, spec, observer);
-            <Shape<D, M> as HamiltonianDispatch<D, M>>::visit(info, visitor)
-        },
-    )
-}
-
-/// Integrates with the visited generated holonomic stepper into an observer.
-struct IntegrateHolonomic<'a, P, O: ?Sized, const D: usize> {
-    problem: &'a P,
-    q0: &'a Vector<D>,
-    p0: &'a Vector<D>,
-    options: &'a Options,
-    observer: &'a mut O,
-}
-
-impl<P, O, const D: usize, const M: usize> ShapeVisitor<P, D, M> for IntegrateHolonomic<'_, P, O, D>
-where
-    P: HolonomicSystem<D, M>,
-    O: Observer<Error = CliError> + ?Sized,
-{
-    type Output = Outcome<IntegrateError>;
-    fn visit<Meth: StageMethod<P, D>>(self, _: &StepperInfo) -> Self::Output {
-        let (q0, p0) = (*self.q0, *self.p0);
-        run_stages::<Meth, P, O, D, M>(self.problem, q0, p0, self.options, self.observer)
-            .map(|_| ())
-    }
-}
-
-/// Runs RATTLE, SHAKE or a generated holonomic stepper on a holonomic problem from `(q₀, p₀)`
-/// (generated steppers for the shapes `(D, M)` of [`registry::HOLONOMIC_SHAPES`]).
-pub fn holonomic<P: HolonomicSystem<D, M>, const D: usize, const M: usize>(
-    problem: &P,
-    subject: &Subject,
-    q0: Vector<D>,
-    p0: Vector<D>,
-    spec: &RunSpec,
-) -> Result<Run, CliError>
-where
-    Shape<D, M>: HolonomicDispatch<D, M>,
-{
-    let options = Options {
-        project_initial: spec.project_initial,
-        ..Options::new(spec.h, spec.steps)
-    };
-    observed(
-        subject,
-        spec,
-        "relative |c(q)|",
-        |q, p| Some(problem.hamiltonian(q, p)),
-        |q, p| consistency_residuals(problem, q, p).position,
-        |observer| match spec.method {
-            Choice::Holonomic(Holonomic::Rattle) => Some(
-                Method::<P, D, HandWritten<M>>::run_into(
-                    Rattle, problem, q0, p0, &options, observer,
-                )
-                .map(|_| ()),
-            ),
-            Choice::Holonomic(Holonomic::Shake) => Some(
-                Method::<P, D, HandWritten<M>>::run_into(
-                    Shake, problem, q0, p0, &options, observer,
-                )
-                .map(|_| ()),
-            ),
-            Choice::HolonomicStepper(info) => {
-                let visitor = IntegrateHolonomic {
-                    problem,
-                    q0: &q0,
-                    p0: &p0,
-                    options: &options,
-                    observer,
-                };
-                <Shape<D, M> as HolonomicDispatch<D, M>>::visit(info, visitor)
-            }
-            Choice::Stepper(_) | Choice::ImplicitStepper(_) | Choice::HamiltonianStepper(_) => None,
-        },
-    )
 }
 
 pub(super) fn wrong_kind(spec: &RunSpec, kind: Kind) -> CliError {

@@ -1,7 +1,7 @@
 //! The summary of a run, as text and as one JSON object (field names documented in the
 //! README).
 
-use super::run::{Path, Run};
+use super::run::Run;
 use crate::diagnostics::EnergyError;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -25,11 +25,12 @@ pub struct Summary {
     pub steps_requested: usize,
     /// Final time reached.
     pub t_final: f64,
-    /// Which code evaluated the problem: `compiled` (a built-in problem, derived Rust) or
-    /// `interpreted` (a `--problem-file`, the symbolic engine's tapes).
+    /// Which code evaluated the problem: `engine`, the run-time engine on run-time sized
+    /// storage (every run of the command).
     pub path: &'static str,
-    /// On the `engine` path, how its stage functions were evaluated: `jit` (compiled to machine
-    /// code when the run started) or `interpreter`; `None` on the other paths.
+    /// How the stage functions were evaluated: `jit` (compiled to machine code when the run
+    /// started, with a problem file's expressions) or `interpreter` (a derive's view, whose
+    /// kernels are compiled Rust, and RATTLE and SHAKE, which have no stage functions).
     pub backend: Option<&'static str>,
     /// Seconds the method's engine spent compiling stage functions in this process (`backend`
     /// `jit`: for the command, this run's), else `None`.
@@ -80,11 +81,10 @@ impl Summary {
             steps_requested: run.steps_requested,
             t_final: totals.t_final,
             path: run.subject.path.name(),
-            backend: match (run.subject.path, run.compile_seconds) {
-                (Path::Engine, Some(_)) => Some("jit"),
-                (Path::Engine, None) => Some("interpreter"),
-                _ => None,
-            },
+            backend: Some(match run.compile_seconds {
+                Some(_) => "jit",
+                None => "interpreter",
+            }),
             compile_seconds: run.compile_seconds,
             constraint: run.trajectory.constraint,
             max_constraint_residual: totals.max_constraint_residual,

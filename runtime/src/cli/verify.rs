@@ -12,22 +12,20 @@
 //! multiplier is the tension (pinned in the method facts, `pinned_on_index_two_pendulum`). References:
 //! Gauss(8) at h = 1/400 on the ODE `Ω(q) q̇ = −∇H(q)`, and on `θ̈ = −sin θ` for the pendulums.
 //!
-//! With `--problem-file`, every method of the file's kind on the file's problem (interpreted;
-//! a degenerate Lagrangian of D ≠ 2 on the run-time engine), from the file's initial data: the
+//! Every run is on the run-time engine, the built-in problems as their problem files (the
+//! index-2 pendulum as its derive's view). With `--problem-file`, every method of the file's
+//! kind on the file's problem, from the file's initial data: the
 //! reference is Gauss(8) on the ODE for a degenerate Lagrangian (its vector field from the
 //! file's tapes), and for a holonomic system (which has no ODE form here) the order-8
 //! `RattleLobattoIIIAIIIB5` at h = 1/1000 ([`HOLONOMIC_REFERENCE_STEPS`]), whose error is far
 //! below the floor.
 
-use super::builtin::{Builtin, OrFile};
 use super::choice::{self, Choice, Kind};
 use super::error::CliError;
 use super::problem_files;
-use super::problems::find;
-use super::registry::{
-    DIMENSION, HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS,
-};
-use super::run::{Path, Run, RunSpec, Subject, degenerate, holonomic, implicit};
+use super::problems::{Made, file_at, find, run_made};
+use super::registry::{HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
+use super::run::{Path, Run, RunSpec, Subject};
 use crate::diagnostics::{empirical_order, gauss8, gauss8_on_slices, maximum};
 use crate::engine::{Kernels, Work};
 use crate::generated::types::{CarriedMultiplier, MethodFacts, Pinned};
@@ -401,39 +399,34 @@ pub const HOLONOMIC_REFERENCE_STEPS: usize = 1000;
 /// Runs every study.
 pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError> {
     let lv = LotkaVolterra2d::SPARK_TEST;
-    let (lv_q0, lv_p0) = lv.initial(LotkaVolterra2d::SPARK_TEST_Q0);
+    let (lv_q0, _) = lv.initial(LotkaVolterra2d::SPARK_TEST_Q0);
     let lv_ref = reference(&lv, lv_q0);
-    let pendulum = DegeneratePendulum;
-    let (dp_q0, dp_p0) = pendulum.initial();
-    let dp_ref = reference(&pendulum, dp_q0);
+    let LotkaVolterra2d { a1, a2, b1, b2 } = lv;
+    let values = [("a1", a1), ("a2", a2), ("b1", b1), ("b2", b2)];
+    let lv_file = file_at("lotka-volterra", &values, lv_q0.as_slice(), None)?;
+    let (dp_q0, _) = DegeneratePendulum.initial();
+    let dp_ref = reference(&DegeneratePendulum, dp_q0);
+    let dp_file = file_at("degenerate-pendulum", &[], dp_q0.as_slice(), None)?;
     let (lv_info, dp_info) = (subject("lotka-volterra")?, subject("degenerate-pendulum")?);
+    let lv_run = |spec: &RunSpec| problem_files::run(&lv_file, &lv_info, spec);
     let mut methods = Vec::new();
     for s in STEPPERS.iter().filter(|s| selected(s.name, only)) {
         let choice = Choice::Stepper(s);
         let study = if s.facts.needs_linear_one_form {
-            let problem = Builtin::DegeneratePendulum(pendulum);
             study(
                 choice,
                 On::table("degenerate-pendulum"),
                 s.order,
                 quick,
                 &dp_ref,
-                |spec| degenerate(&problem, &dp_info, dp_q0, dp_p0, spec),
+                |spec| problem_files::run(&dp_file, &dp_info, spec),
             )
         } else {
-            let problem = Builtin::LotkaVolterra(lv);
-            study(
-                choice,
-                On::table("lotka-volterra (SPARK test)"),
-                s.order,
-                quick,
-                &lv_ref,
-                |spec| degenerate(&problem, &lv_info, lv_q0, lv_p0, spec),
-            )
+            let on = On::table("lotka-volterra (SPARK test)");
+            study(choice, on, s.order, quick, &lv_ref, lv_run)
         };
         methods.push(study);
     }
-    let problem = Builtin::LotkaVolterra(lv);
     for s in IMPLICIT_STEPPERS.iter().filter(|s| selected(s.name, only)) {
         methods.push(study(
             Choice::ImplicitStepper(s),
@@ -441,7 +434,7 @@ pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError>
             s.order,
             quick,
             &lv_ref,
-            |spec| degenerate(&problem, &lv_info, lv_q0, lv_p0, spec),
+            lv_run,
         ));
     }
     for s in HAMILTONIAN_STEPPERS
@@ -454,11 +447,10 @@ pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError>
             s.order,
             quick,
             &lv_ref,
-            |spec| degenerate(&problem, &lv_info, lv_q0, lv_p0, spec),
+            lv_run,
         ));
     }
-    let pendulum = Pendulum::UNIT;
-    let (q0, p0) = pendulum.state(1.0, 0.0);
+    let (q0, p0) = Pendulum::UNIT.state(1.0, 0.0);
     // θ̈ = −(g/ℓ) sin θ from (θ, θ̇) = (1, 0); q = ℓ(sin θ, −cos θ).
     let angle = gauss8(
         |x| Vector::from([x[1], -x[0].sin()]),
@@ -468,7 +460,7 @@ pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError>
     );
     let q_ref = [angle[0].sin(), -angle[0].cos()];
     let p_info = subject("pendulum")?;
-    let pendulum = OrFile::Builtin(pendulum);
+    let pendulum = file_at("pendulum", &[], q0.as_slice(), Some(p0.as_slice()))?;
     for (method, order) in choice::methods(Kind::Holonomic)
         .into_iter()
         .filter(|(m, _)| selected(m.name(), only))
@@ -479,12 +471,13 @@ pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError>
             order,
             quick,
             &q_ref,
-            |spec| holonomic(&pendulum, &p_info, q0, p0, spec),
+            |spec| problem_files::run(&pendulum, &p_info, spec),
         ));
     }
     // The same pendulum in Jay's index-2 form: the multiplier is the tension.
     let index_two = IndexTwoPendulum::default();
     let (q0, p0) = index_two.initial_state(1.0, 0.0);
+    let index_two = Made::IndexTwoPendulum(index_two, q0, p0);
     let i_info = subject("index-two-pendulum")?;
     let on = On {
         problem: "index-two-pendulum",
@@ -498,10 +491,10 @@ pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError>
             s.order,
             quick,
             &q_ref,
-            |spec| implicit(&index_two, &i_info, q0, p0, spec),
+            |spec| run_made(&index_two, &i_info, spec),
         ));
     }
-    verification(quick, Path::Compiled, only, methods)
+    verification(quick, Path::Engine, only, methods)
 }
 
 /// Every method of the file's kind on the problem of `file` (see the module documentation).
@@ -520,16 +513,14 @@ pub fn verify_file(
                 reason: "problem files hold degenerate Lagrangians, Lagrangians or holonomic systems",
             });
         }
-        (Kind::Degenerate, _) => match file {
-            ProblemFile::DegenerateLagrangian(f) if f.dimension() != DIMENSION => {
-                reference_at_run_time(f)
-            }
-            _ => {
-                let view = problem_files::degenerate_view(file, subject)?;
-                let (q0, _) = view.initial();
-                reference(&Builtin::File(view), q0)
-            }
-        },
+        (Kind::Degenerate, ProblemFile::DegenerateLagrangian(f)) => reference_at_run_time(f),
+        (Kind::Degenerate, _) => {
+            return Err(CliError::InvalidValue {
+                what: "--problem-file",
+                value: subject.name.clone(),
+                reason: "not a degenerate_lagrangian problem file",
+            });
+        }
         (Kind::Holonomic, _) => {
             let s = HOLONOMIC_STEPPERS
                 .iter()
@@ -562,7 +553,6 @@ pub fn verify_file(
             }
         }
     };
-    let engine = problem_files::on_engine(file);
     // The pinned behaviours were measured with multipliers; a Lagrangian's equations have none
     // (M = 0), where every method is held to its declared order.
     let on = match file {
@@ -582,12 +572,7 @@ pub fn verify_file(
             })
         })
         .collect();
-    let path = if engine {
-        Path::Engine
-    } else {
-        Path::Interpreted
-    };
-    verification(quick, path, only, methods)
+    verification(quick, Path::Engine, only, methods)
 }
 
 /// Whether `name` contains `only` (case-insensitive); every name without a filter.

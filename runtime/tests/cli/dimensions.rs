@@ -1,8 +1,7 @@
 //! Degenerate-Lagrangian problem files of every dimension D = 1 … 8 through
 //! `sparkgen run --problem-file`: n = ⌊D/2⌋ point vortices in a rotating frame, with, for odd
-//! D, an algebraic coordinate z (`ϑ_z = 0`, `H ∋ z²/2`, so `z = 0`). Files with D ≠ 2 run on
-//! the run-time engine and say so (`"path": "engine"`); D = 2 keeps the compiled stepper on the
-//! file's tapes (`"interpreted"`). VPRK Gauss(3) keeps `p = ϑ(q)` to round-off and the energy
+//! D, an algebraic coordinate z (`ϑ_z = 0`, `H ∋ z²/2`, so `z = 0`). Every file runs on the
+//! run-time engine and says so (`"path": "engine"`). VPRK Gauss(3) keeps `p = ϑ(q)` to round-off and the energy
 //! of the vortices to the method's accuracy on every D (D = 1, no vortex and `Ω ≡ 0`, has
 //! nothing to integrate but the algebraic `z = 0`, which it keeps). SLRK Lobatto IIIE(3), whose
 //! stage Jacobian is singular where a coordinate enters neither ϑ nor the other rows (`ϑ_z ≡ 0`,
@@ -80,14 +79,9 @@ fn degenerate_files_of_every_dimension_run() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "D = {d}: {stderr}");
         let v = json(&out);
-        let expected = if d == 2 { "interpreted" } else { "engine" };
-        assert_eq!(v["path"], expected, "D = {d}");
+        assert_eq!(v["path"], "engine", "D = {d}");
         // On the engine the stage functions ran as machine code, compiled when the run started.
-        let (backend, compile) = if d == 2 {
-            (None, None)
-        } else {
-            (Some("jit"), Some(()))
-        };
+        let (backend, compile) = (Some("jit"), Some(()));
         assert_eq!(v["backend"].as_str(), backend, "D = {d}");
         let seconds = v["compile_seconds"].as_f64();
         assert_eq!(
@@ -137,7 +131,7 @@ fn degenerate_files_of_every_dimension_run() {
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(out.status.success(), "D = {d}, {family}: {stderr}");
             let v = json(&out);
-            assert_eq!(v["path"], expected, "D = {d}, {family}");
+            assert_eq!(v["path"], "engine", "D = {d}, {family}");
             assert_eq!(v["steps"], 200, "D = {d}, {family}");
             assert_eq!(v["constraint"], "|φ(q, p)|∞", "D = {d}, {family}");
             let residual = v["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);

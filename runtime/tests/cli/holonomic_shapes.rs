@@ -1,8 +1,7 @@
 //! Holonomic problem files of every shape up to (D, M) = (12, 4) through
 //! `sparkgen run --problem-file`: chains of n = 1 … 4 unit masses joined by rigid links of
 //! length ℓ, the first hung from the origin, under gravity, in the plane (D = 2n) and in space
-//! (D = 3n), M = n. The shapes without a compiled instantiation run on the run-time engine
-//! (`"path": "engine"`), the others on the compiled steppers (`"interpreted"`). Lobatto
+//! (D = 3n), M = n. Every shape runs on the run-time engine (`"path": "engine"`). Lobatto
 //! IIIA–IIIB RATTLE with s = 2, 3 holds `c(q) = 0` to round-off on every shape, its energy
 //! error stays at the accuracy of its order 2s − 2, and in space the angular momentum about the vertical,
 //! `L_z = Σ_i (x_i p_{y,i} − y_i p_{x,i})`, is conserved to round-off (the constraints and the
@@ -140,14 +139,12 @@ fn holonomic_files_of_every_shape_run() {
             let path = dir.join(format!("chain_{k}d_{n}.toml"));
             std::fs::write(&path, chain.file()).expect("scratch file written");
             let file = path.to_string_lossy().to_string();
-            let compiled = matches!((d, m), (2, 1) | (3, 1) | (9, 3));
             // The energy error of order 2s − 2 at h = 0.01 over t = 10, with room for the
             // longer, faster-swinging chains.
             for (stages, energy_bound) in [("2", 1e-2), ("3", 1e-5)] {
                 let v = rattle_lobatto(&file, stages, "1000");
                 let shape = format!("(D, M) = ({d}, {m}), s = {stages}");
-                let expected = if compiled { "interpreted" } else { "engine" };
-                assert_eq!(v["path"], expected, "{shape}");
+                assert_eq!(v["path"], "engine", "{shape}");
                 assert_eq!(v["steps"], 1000, "{shape}");
                 let residual = v["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);
                 let energy = v["max_energy_error"].as_f64().unwrap_or(f64::NAN);
@@ -161,46 +158,43 @@ fn holonomic_files_of_every_shape_run() {
                 assert!(energy <= energy_bound, "{shape}: {energy:e}");
                 assert!(drift <= 1e-12, "{shape}: {drift:e}");
             }
-            if !compiled {
-                // Initial data off c = 0 (q₀'s first entry rounded) are refused, exit 2.
-                let (_, q0, _) = chain.initial();
-                let rounded = chain.file().replacen(&format!("{:?}", q0[0]), "0.2955", 1);
-                let off = dir.join(format!("chain_{k}d_{n}_off.toml"));
-                std::fs::write(&off, rounded).expect("scratch file written");
-                let off = off.to_string_lossy().to_string();
-                let args = [
-                    "run",
-                    "--problem-file",
-                    &off,
-                    "--method",
-                    "RattleLobattoIIIAIIIB",
-                ];
+            // Initial data off c = 0 (q₀'s first entry rounded) are refused, exit 2.
+            let (_, q0, _) = chain.initial();
+            let rounded = chain.file().replacen(&format!("{:?}", q0[0]), "0.2955", 1);
+            let off = dir.join(format!("chain_{k}d_{n}_off.toml"));
+            std::fs::write(&off, rounded).expect("scratch file written");
+            let off = off.to_string_lossy().to_string();
+            let args = [
+                "run",
+                "--problem-file",
+                &off,
+                "--method",
+                "RattleLobattoIIIAIIIB",
+            ];
+            let stderr = fails_with_code(&args, 2);
+            assert!(stderr.contains("inconsistent initial data"), "{stderr}");
+            let projected = success_json(&[&args[..], &["--project-initial", "--json"]].concat());
+            let residual = projected["max_constraint_residual"].as_f64();
+            assert!(residual.unwrap_or(f64::NAN) <= 1e-13, "{projected}");
+            for method in ["Rattle", "Shake"] {
+                let args = ["run", "--problem-file", &off, "--method", method];
                 let stderr = fails_with_code(&args, 2);
                 assert!(stderr.contains("inconsistent initial data"), "{stderr}");
-                let projected =
-                    success_json(&[&args[..], &["--project-initial", "--json"]].concat());
-                let residual = projected["max_constraint_residual"].as_f64();
-                assert!(residual.unwrap_or(f64::NAN) <= 1e-13, "{projected}");
-                for method in ["Rattle", "Shake"] {
-                    let args = ["run", "--problem-file", &off, "--method", method];
-                    let stderr = fails_with_code(&args, 2);
-                    assert!(stderr.contains("inconsistent initial data"), "{stderr}");
-                    let v = success_json(&run_file_args(&file, method, "1", "0.01", "1000"));
-                    let shape = format!("(D, M) = ({d}, {m}), {method}");
-                    assert_eq!(v["path"], "engine", "{shape}");
-                    assert_eq!(v["steps"], 1000, "{shape}");
-                    let residual = v["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);
-                    let energy = v["max_energy_error"].as_f64().unwrap_or(f64::NAN);
-                    let drift = chain.drift(&v);
-                    println!(
-                        "{shape}: max relative |c| = {residual:.1e}, energy error = \
-                         {energy:.1e}, L_z drift = {drift:.1e}"
-                    );
-                    assert!(residual <= 1e-13, "{shape}: {residual:e}");
-                    if method == "Rattle" {
-                        assert!(energy <= 1e-2, "{shape}: {energy:e}");
-                        assert!(drift <= 1e-12, "{shape}: {drift:e}");
-                    }
+                let v = success_json(&run_file_args(&file, method, "1", "0.01", "1000"));
+                let shape = format!("(D, M) = ({d}, {m}), {method}");
+                assert_eq!(v["path"], "engine", "{shape}");
+                assert_eq!(v["steps"], 1000, "{shape}");
+                let residual = v["max_constraint_residual"].as_f64().unwrap_or(f64::NAN);
+                let energy = v["max_energy_error"].as_f64().unwrap_or(f64::NAN);
+                let drift = chain.drift(&v);
+                println!(
+                    "{shape}: max relative |c| = {residual:.1e}, energy error = \
+                     {energy:.1e}, L_z drift = {drift:.1e}"
+                );
+                assert!(residual <= 1e-13, "{shape}: {residual:e}");
+                if method == "Rattle" {
+                    assert!(energy <= 1e-2, "{shape}: {energy:e}");
+                    assert!(drift <= 1e-12, "{shape}: {drift:e}");
                 }
             }
         }

@@ -13,13 +13,13 @@
 //!
 //! - `cargo xtask python [PYTEST ARGS…]`: the Python package's tests. Makes sure Python 3 with
 //!   its `venv` module is there, builds the `sparkgen` command (for the tests that compare with
-//!   it), creates the virtual environment `target/python-venv`, installs the package into it
-//!   with `pip install ./runtime/python[test]` (a local path, so built and installed again every
-//!   time; maturin as the build backend, with cargo's dev profile unless
-//!   `SPARKGEN_PYTHON_PROFILE` names another, and the package's feature `workspace-parity`, so
-//!   that both builds reuse the one of `cargo xtask test` where it was run) and runs
-//!   `python -m pytest runtime/python/tests PYTEST ARGS…` with `SPARKGEN_BIN` set to the
-//!   command.
+//!   it), builds the package's wheel in the virtual environment `target/python-venv` with
+//!   `pip wheel ./runtime/python` into `target/wheels` (maturin as the build backend, with
+//!   cargo's dev profile unless `SPARKGEN_PYTHON_PROFILE` names another, and the package's
+//!   feature `workspace-parity`, so that both builds reuse the one of `cargo xtask test` where
+//!   it was run), installs the wheel with its `test` extra into the fresh virtual environment
+//!   `target/python-wheel-venv` with neither cargo nor rustc on `PATH`, and runs `python -m
+//!   pytest runtime/python/tests PYTEST ARGS…` there with `SPARKGEN_BIN` set to the command.
 //!
 //! The exit code is the test run's, or 1 when a tool is missing and cannot be installed (the
 //! message names the tool and the command that installs it).
@@ -78,8 +78,16 @@ const PYTHON_PACKAGE: &str = "runtime/python";
 /// `runtime/python/Cargo.toml`).
 const PARITY: &str = "sparkgen-python/workspace-parity";
 
-/// The virtual environment of the Python tests, relative to the workspace root.
+/// The virtual environment that builds the Python package's wheel (and holds numpy for the
+/// overhead benchmark), relative to the workspace root.
 const PYTHON_VENV: &str = "target/python-venv";
+
+/// Where the wheel is written, relative to the workspace root.
+const WHEELS: &str = "target/wheels";
+
+/// The fresh virtual environment the wheel is installed and tested in, relative to the
+/// workspace root.
+const WHEEL_VENV: &str = "target/python-wheel-venv";
 
 /// The arguments of `cargo test` for the MPI tests, after `--workspace --locked`.
 const MPI_TEST: &[&str] = &[
@@ -260,6 +268,17 @@ fn run(
     }
 }
 
+/// The process's `PATH` without the directories that hold `cargo` or `rustc`.
+fn without_rust() -> OsString {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let kept = std::env::split_paths(&path).filter(|dir| {
+        !["cargo", "rustc"]
+            .iter()
+            .any(|tool| dir.join(tool).exists())
+    });
+    std::env::join_paths(kept).unwrap_or_default()
+}
+
 /// The Python tests (see the crate documentation); the exit code is pytest's.
 fn python_tests(rest: &[OsString]) -> Result<ExitCode, String> {
     let root = workspace_root();
@@ -282,6 +301,8 @@ fn python_tests(rest: &[OsString]) -> Result<ExitCode, String> {
         &[],
     )?;
     let binary = root.join("target/debug/sparkgen");
+    // The build environment: pip builds the wheel there (maturin from PyPI in pip's isolated
+    // build environment), and numpy is installed for the overhead benchmark.
     let venv = root.join(PYTHON_VENV);
     if !venv.join("bin/python").exists() {
         run(
@@ -294,12 +315,58 @@ fn python_tests(rest: &[OsString]) -> Result<ExitCode, String> {
     let python = venv.join("bin/python");
     let profile = std::env::var("SPARKGEN_PYTHON_PROFILE").unwrap_or_else(|_| "dev".into());
     let maturin_args = OsString::from(format!("--profile {profile} --features workspace-parity"));
-    let package = OsString::from(format!("./{PYTHON_PACKAGE}[test]"));
+    let wheels = root.join(WHEELS);
+    if wheels.exists() {
+        std::fs::remove_dir_all(&wheels).map_err(|e| format!("cannot clear {WHEELS}: {e}"))?;
+    }
+    let package = OsString::from(format!("./{PYTHON_PACKAGE}"));
+    let quiet = os("--quiet");
     run(
         &python,
-        &[os("-m"), os("pip"), os("install"), os("--quiet"), &package],
+        &[os("-m"), os("pip"), os("install"), quiet, os("numpy")],
+        &root,
+        &[],
+    )?;
+    run(
+        &python,
+        &[
+            os("-m"),
+            os("pip"),
+            os("wheel"),
+            quiet,
+            os("--no-deps"),
+            os("--wheel-dir"),
+            wheels.as_os_str(),
+            &package,
+        ],
         &root,
         &[("MATURIN_PEP517_ARGS", &maturin_args)],
+    )?;
+    let wheel = std::fs::read_dir(&wheels)
+        .map_err(|e| format!("cannot read {WHEELS}: {e}"))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .find(|path| path.extension().is_some_and(|x| x == "whl"))
+        .ok_or_else(|| format!("pip wrote no wheel to {WHEELS}"))?;
+    // The wheel alone, in a fresh environment whose PATH has neither cargo nor rustc: what a
+    // Python user without Rust installs.
+    let fresh = root.join(WHEEL_VENV);
+    if fresh.exists() {
+        std::fs::remove_dir_all(&fresh).map_err(|e| format!("cannot clear {WHEEL_VENV}: {e}"))?;
+    }
+    run(
+        std::path::Path::new("python3"),
+        &[os("-m"), os("venv"), fresh.as_os_str()],
+        &root,
+        &[],
+    )?;
+    let path = without_rust();
+    let python = fresh.join("bin/python");
+    let with_extra = OsString::from(format!("{}[test]", wheel.display()));
+    run(
+        &python,
+        &[os("-m"), os("pip"), os("install"), quiet, &with_extra],
+        &root,
+        &[("PATH", &path)],
     )?;
     let tests = root.join(PYTHON_PACKAGE).join("tests");
     let mut args: Vec<&std::ffi::OsStr> = vec![os("-m"), os("pytest"), tests.as_os_str()];
@@ -308,7 +375,7 @@ fn python_tests(rest: &[OsString]) -> Result<ExitCode, String> {
         &python,
         &args,
         &root,
-        &[("SPARKGEN_BIN", binary.as_os_str())],
+        &[("SPARKGEN_BIN", binary.as_os_str()), ("PATH", &path)],
     ) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(message) => {
