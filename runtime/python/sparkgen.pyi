@@ -121,7 +121,8 @@ class EnsembleSolution:
     max_energy_error: Optional[np.ndarray]
     summary: dict[str, Any]
     """method, stages, h, steps, members, failed, threads, max_constraint_residual,
-    max_energy_error, particle_steps_per_second, wall_seconds."""
+    max_energy_error, particle_steps_per_second, compile_seconds (the method compiled once for
+    every member; None where it was interpreted), wall_seconds."""
 
 class Method:
     """A method of the catalogue with what is known of it."""

@@ -29,21 +29,23 @@ pub struct Member {
 }
 
 /// Runs the method of `spec` on `file` from each of the `initial` states (rows `q, p`) on
-/// `threads` threads (rayon's default when `None`).
+/// `threads` threads (rayon's default when `None`): the members' outcomes and the seconds spent
+/// compiling the method (`None` where it was interpreted).
 pub fn run(
     file: &ProblemFile,
     subject: &Subject,
     spec: &RunSpec,
     initial: &[Vec<f64>],
     threads: Option<NonZeroUsize>,
-) -> Result<Vec<Member>, CliError> {
+) -> Result<(Vec<Member>, Option<f64>), CliError> {
     let options = EnsembleOptions {
         threads,
         trajectories: None,
     };
     let members = initial.len();
-    let ensemble = run_block(file, subject, spec, initial, 0..members, &options, &|_| {})?;
-    Ok(ensemble
+    let (ensemble, compile_seconds) =
+        run_block(file, subject, spec, initial, 0..members, &options, &|_| {})?;
+    let members = ensemble
         .records()
         .iter()
         .map(|r| Member {
@@ -55,5 +57,6 @@ pub fn run(
             max_constraint_residual: r.max_constraint.unwrap_or(f64::NAN),
             max_energy_error: r.max_energy_error,
         })
-        .collect())
+        .collect();
+    Ok((members, compile_seconds))
 }

@@ -84,11 +84,12 @@ pub fn solve(
                 .transpose()?;
             let initial = ensemble_states(&problem.file, &q0, p0.as_ref())?;
             let start = Instant::now();
-            let members = py
+            let (members, compile_seconds) = py
                 .detach(|| ensemble::run(&problem.file, &subject, &spec, &initial, threads))
                 .map_err(errors::raise)?;
             let wall_seconds = start.elapsed().as_secs_f64();
-            EnsembleSolution::of(py, &members, &spec, wall_seconds, threads)
+            let timing = (wall_seconds, compile_seconds);
+            EnsembleSolution::of(py, &members, &spec, timing, threads)
         }
         q0 => {
             let file = match (q0, p0) {
@@ -289,7 +290,7 @@ impl EnsembleSolution {
         py: Python<'_>,
         members: &[Member],
         spec: &RunSpec,
-        wall_seconds: f64,
+        (wall_seconds, compile_seconds): (f64, Option<f64>),
         threads: Option<NonZeroUsize>,
     ) -> PyResult<Py<PyAny>> {
         let d = members.first().map_or(0, |m| m.q.len());
@@ -319,6 +320,7 @@ impl EnsembleSolution {
                 maximum(members.iter().filter_map(|m| m.max_energy_error))
             }),
             "particle_steps_per_second": steps as f64 / wall_seconds,
+            "compile_seconds": compile_seconds,
             "wall_seconds": wall_seconds,
         });
         let solution = EnsembleSolution {

@@ -30,6 +30,8 @@ def test_ensemble_of_64_equals_64_single_runs(name, method, stages, h, steps):
     assert ensemble.q.shape == (64, problem.dimension)
     assert ensemble.steps == [steps] * 64
     assert ensemble.errors == [None] * 64
+    # The method ran as machine code, compiled once for every member.
+    assert ensemble.summary["compile_seconds"] > 0.0
     for k in range(64):
         single = sparkgen.solve(problem, method, stages, h=h, steps=steps, q0=q0[k])
         assert np.array_equal(ensemble.q[k], single.q[-1]), k

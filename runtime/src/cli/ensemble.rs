@@ -60,8 +60,11 @@ pub struct Report {
     pub max_constraint_residual: f64,
     /// The largest `|E − E₀|` over every point of every member, where there is an energy.
     pub max_energy_error: Option<f64>,
-    /// Accepted steps of all members per second of wall time.
+    /// Accepted steps of all members per second of wall time (compiling included).
     pub particle_steps_per_second: f64,
+    /// Seconds rank 0 spent compiling the method's stage functions to machine code, once for
+    /// all its members and threads (`None` where they were interpreted).
+    pub compile_seconds: Option<f64>,
     /// Wall time.
     pub wall_seconds: f64,
     /// The largest peak resident memory of any process, in bytes, where the system tells.
@@ -83,6 +86,11 @@ impl Report {
         let memory = self.peak_memory_bytes.map_or("unknown".to_owned(), |b| {
             format!("{:.1} MiB", b as f64 / 1048576.0)
         });
+        let compiled = self
+            .compile_seconds
+            .map_or("no (interpreted)".to_owned(), |s| {
+                format!("{:.1} ms", 1e3 * s)
+            });
         let workers = match self.ranks {
             1 => format!("{} threads", self.threads),
             ranks => format!("{ranks} ranks of {} threads", self.threads),
@@ -93,6 +101,7 @@ impl Report {
              max constraint residual: {:.3e}\n\
              max energy error: {energy}\n\
              particle-steps per second: {:.4e} ({:.3} s)\n\
+             stage functions compiled: {compiled}\n\
              peak memory per process: {memory}\n\
              final states: {}\n",
             self.members,
@@ -202,6 +211,7 @@ pub fn run(
         max_constraint_residual: records.max_constraint(),
         max_energy_error: records.max_energy_error(),
         particle_steps_per_second: records.steps() as f64 / wall_seconds,
+        compile_seconds: local.compile_seconds,
         wall_seconds,
         peak_memory_bytes: peak_memory,
         out: args.out.display().to_string(),
@@ -213,7 +223,8 @@ pub fn run(
 /// Runs the members `block` of the ensemble of the method of `spec` on `file` from the initial
 /// states `initial` (one row `q₁…q_D, p₁…p_D` per member of the whole ensemble), the method
 /// compiled once ([`Prepared`]) and the members run by [`run_members`]; `progress` is told how
-/// many members are done.
+/// many members are done. Also the seconds spent compiling the method's stage functions to
+/// machine code (`None` where they were interpreted).
 pub fn run_block(
     file: &ProblemFile,
     subject: &Subject,
@@ -222,7 +233,7 @@ pub fn run_block(
     block: Range<usize>,
     ensemble: &EnsembleOptions,
     progress: &(dyn Fn(usize) + Sync),
-) -> Result<Ensemble, CliError> {
+) -> Result<(Ensemble, Option<f64>), CliError> {
     let prepared = Prepared::new(file, subject, spec)?;
     let d = file.dimension();
     let options = Options {
@@ -233,13 +244,14 @@ pub fn run_block(
         let (q0, p0) = initial[k].split_at(d);
         prepared.run_into(q0, p0, &options, observer)
     };
-    run_members(block, initial.len(), d, ensemble, run, progress).map_err(|e| {
+    let members = run_members(block, initial.len(), d, ensemble, run, progress).map_err(|e| {
         CliError::InvalidValue {
             what: "--threads or --trajectories",
             value: e.to_string(),
             reason: "the ensemble cannot start",
         }
-    })
+    })?;
+    Ok((members, prepared.compile_seconds()))
 }
 
 /// This rank's share of an ensemble.
@@ -254,6 +266,8 @@ struct Block {
     members: usize,
     /// The records of this rank's members.
     records: Records,
+    /// Seconds spent compiling the method on this rank.
+    compile_seconds: Option<f64>,
 }
 
 /// Loads the problem, reads the initial states and runs this rank's block of them.
@@ -284,7 +298,8 @@ fn block(args: &EnsembleArgs, h: f64, steps: usize, ranks: &dyn Ranks) -> Result
             bar.set_position(done as u64);
         }
     };
-    let result = run_block(&file, &subject, &spec, &initial, mine, &ensemble, &progress)?;
+    let (result, compile_seconds) =
+        run_block(&file, &subject, &spec, &initial, mine, &ensemble, &progress)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -294,5 +309,6 @@ fn block(args: &EnsembleArgs, h: f64, steps: usize, ranks: &dyn Ranks) -> Result
         dimension: d,
         members,
         records: result.records(),
+        compile_seconds,
     })
 }

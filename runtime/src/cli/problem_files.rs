@@ -358,6 +358,12 @@ impl<'f> Prepared<'f> {
         })
     }
 
+    /// Seconds spent compiling the method's stage functions to machine code so far (`None`
+    /// where they are interpreted or the method has none: RATTLE, SHAKE).
+    pub fn compile_seconds(&self) -> Option<f64> {
+        self.engine.as_ref().and_then(Engine::compile_seconds)
+    }
+
     /// Runs the method from `(q₀, p₀)` into `observer` (see [`crate::integrate::run_into`] and
     /// [`run_sized_into`]).
     pub fn run_into<O: Observer + ?Sized>(

@@ -136,6 +136,11 @@ fn an_ensemble_of_the_guiding_centre_file() {
         v["particle_steps_per_second"].as_f64().unwrap_or(0.0) > 0.0,
         "{v}"
     );
+    // The method's stage functions were compiled to machine code, once for every member.
+    assert!(
+        v["compile_seconds"].as_f64().is_some_and(|s| s > 0.0),
+        "{v}"
+    );
     run("1", "one.npy");
     let two = std::fs::read(dir.join("two.npy")).expect("written");
     assert_eq!(two, std::fs::read(dir.join("one.npy")).expect("written"));
