@@ -76,6 +76,7 @@ mod error;
 mod fused;
 mod holonomic;
 mod lagrangian;
+mod machine;
 mod model;
 mod reader;
 

@@ -11,7 +11,8 @@ use sparkgen::integrate::Options;
 use sparkgen::problem::{DegenerateLagrangian, HolonomicSystem, Lagrangian};
 use sparkgen::problem_file::{
     DegenerateLagrangianFile, DegenerateMethod, DimensionError, ErrorKind, EvaluateError,
-    HolonomicMethod, LagrangianMethod, MassError, ProblemFile, ProblemFileError, ValueError,
+    HolonomicFile, HolonomicMethod, LagrangianFile, LagrangianMethod, MassError, ProblemFile,
+    ProblemFileError, ValueError,
 };
 use sparkgen::problems::LotkaVolterra2d;
 use sparkgen::solve;
@@ -1211,4 +1212,109 @@ fn a_files_stage_point_methods_are_its_separate_methods_bit_for_bit() {
     degenerate::<4>(&guiding_centre, 0.1, 0.9, 0x5eed_0013);
     holonomic::<2, 1>("pendulum.toml", 0x5eed_0014);
     holonomic::<12, 4>("spherical_chain.toml", 0x5eed_0015);
+}
+
+/// `x` and `y` are the same bits, or both NaN.
+fn same(x: f64, y: f64) -> bool {
+    x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+}
+
+/// Evaluates `evaluate` (of arguments of the lengths `arguments` and `outputs` outputs) at 16
+/// pseudo-random points, mostly in (0.2, 2.2) and sometimes negative (where `ln` and `sqrt`
+/// give NaN): the values.
+fn pass(arguments: &[usize], outputs: usize, evaluate: impl Fn(&[&[f64]], &mut [f64])) -> Vec<f64> {
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.4 - 0.2
+    };
+    let mut values = Vec::new();
+    for _ in 0..16 {
+        let point: Vec<Vec<f64>> = arguments
+            .iter()
+            .map(|&n| (0..n).map(|_| next()).collect())
+            .collect();
+        let args: Vec<&[f64]> = point.iter().map(Vec::as_slice).collect();
+        let mut out = vec![f64::NAN; outputs];
+        evaluate(&args, &mut out);
+        values.extend(out);
+    }
+    values
+}
+
+/// Compiled to machine code (what a run does when it starts), every method gives the tape
+/// interpreter's bits: every method of a degenerate Lagrangian (the guiding centre, `sqrt` and
+/// `powi`), a holonomic system (the triatomic molecule, a diagonal mass) and a Lagrangian
+/// (Kepler, `1/|q|`) at random points, negative coordinates included; a clone shares the code.
+#[test]
+fn compiled_methods_give_the_interpreters_bits() {
+    let read = |name: &str| {
+        ProblemFile::read(format!("{}/problems/{name}", env!("CARGO_MANIFEST_DIR")))
+            .expect("a shipped file")
+    };
+    let check = |name: &str, method: &str, first: &[f64], second: &[f64], compiled: bool| {
+        assert!(compiled, "{name}, {method}: not compiled");
+        assert_eq!(first.len(), second.len());
+        for (k, (a, b)) in first.iter().zip(second).enumerate() {
+            assert!(
+                same(*a, *b),
+                "{name}, {method}, entry {k}: {a:e} then {b:e}"
+            );
+        }
+    };
+    // Every method of `$file` (methods `$methods`), interpreted, then compiled through a clone
+    // made before `compile()`: the code is shared.
+    macro_rules! compare {
+        ($name:literal, $file:expr, $ty:ty, $methods:ty) => {{
+            let file: $ty = $file;
+            let values = |m: $methods, file: &$ty| {
+                let s = file.signature(m);
+                let lens: Vec<usize> = s.arguments.iter().map(|&(_, n)| n).collect();
+                pass(&lens, s.rows * s.cols, |a, o| {
+                    file.evaluate(m, a, o).expect("fits")
+                })
+            };
+            let interpreted: Vec<Vec<f64>> = <$methods>::ALL
+                .iter()
+                .map(|&m| {
+                    assert!(
+                        !file.compiled(m),
+                        "{}, {m}: compiled before compile()",
+                        $name
+                    );
+                    values(m, &file)
+                })
+                .collect();
+            let clone = file.clone();
+            file.compile();
+            for (&m, first) in <$methods>::ALL.iter().zip(&interpreted) {
+                check(
+                    $name,
+                    m.name(),
+                    first,
+                    &values(m, &clone),
+                    clone.compiled(m),
+                );
+            }
+        }};
+    }
+    let ProblemFile::DegenerateLagrangian(gc) = read("guiding_centre.toml") else {
+        panic!("a degenerate Lagrangian");
+    };
+    compare!(
+        "guiding centre",
+        gc,
+        DegenerateLagrangianFile,
+        DegenerateMethod
+    );
+    let ProblemFile::Holonomic(molecule) = read("triatomic.toml") else {
+        panic!("a holonomic system");
+    };
+    compare!("triatomic", molecule, HolonomicFile, HolonomicMethod);
+    let ProblemFile::Lagrangian(kepler) = read("kepler.toml") else {
+        panic!("a Lagrangian");
+    };
+    compare!("kepler", kepler, LagrangianFile, LagrangianMethod);
 }

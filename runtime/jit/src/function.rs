@@ -2,7 +2,7 @@
 //! slices, constants and the graph's operations, in order.
 
 use crate::JitError;
-use sparkgen_sym::Op;
+use sparkgen_sym::{Op, Replay, Tape};
 
 /// An argument slice of a [`Function`]: the `k`-th read-only one or the `k`-th writable one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +57,38 @@ impl Function {
             writes,
             insts: Vec::new(),
         }
+    }
+
+    /// The tape `tape` as a function of read-only arguments of the lengths `reads` (its input
+    /// segments) and one writable argument, its output slice of [`Tape::outputs`] entries:
+    /// the tape's instructions in its order, then its stores in theirs. An input outside
+    /// `reads` is NaN, as [`Tape::eval`] reads it; the output entries the tape does not store
+    /// are left as they are (`Tape::eval` zeroes them first).
+    pub fn of_tape(tape: &Tape, reads: Vec<usize>) -> Function {
+        /// The tape's registers as values of the function.
+        struct Build<'a>(&'a mut Function);
+        impl Replay for Build<'_> {
+            type Value = Value;
+            fn input(&mut self, segment: usize, index: usize) -> Value {
+                if self.0.reads.get(segment).is_some_and(|&len| index < len) {
+                    self.0.load(Arg::Read(segment), index)
+                } else {
+                    self.0.constant(f64::NAN)
+                }
+            }
+            fn constant(&mut self, x: f64) -> Value {
+                self.0.constant(x)
+            }
+            fn apply(&mut self, op: Op, a: Value, b: Value) -> Value {
+                self.0.apply(op, a, b)
+            }
+        }
+        let mut f = Function::new(reads, vec![tape.outputs()]);
+        let stores = tape.replay(&mut Build(&mut f));
+        for (value, position) in stores {
+            f.store(Arg::Write(0), position, value);
+        }
+        f
     }
 
     /// The declared lengths of the read-only and the writable arguments.

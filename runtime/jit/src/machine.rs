@@ -136,6 +136,27 @@ pub enum Tier {
     Quick,
 }
 
+/// The length from which a function is compiled with the single-pass register allocator
+/// ([`Tier::of`]).
+const QUICK_FROM: usize = 2048;
+
+impl Tier {
+    /// How hard a function of `instructions` instructions is optimised. The backtracking
+    /// register allocator gives the fastest code, but its time grows faster than the function's
+    /// length; the single-pass one compiles several times faster and its code is slower by a
+    /// small fraction of a step. Functions from [`QUICK_FROM`] instructions (in practice the
+    /// stage partials, the largest functions and evaluated once per step or solve with
+    /// simplified Newton) get the single-pass allocator, the others the backtracking one
+    /// (BENCHMARKS.md, "Problem files on machine code").
+    pub fn of(instructions: usize) -> Tier {
+        if instructions < QUICK_FROM {
+            Tier::Optimised
+        } else {
+            Tier::Quick
+        }
+    }
+}
+
 /// The host's code generator for `tier`.
 fn host(tier: Tier) -> Result<JITBuilder, JitError> {
     let mut flags = settings::builder();
@@ -327,6 +348,11 @@ impl Compiled {
             writes: writes.to_vec(),
             instructions: function.len(),
         })
+    }
+
+    /// The declared lengths of the read-only and the writable arguments.
+    pub fn arguments(&self) -> (&[usize], &[usize]) {
+        (&self.reads, &self.writes)
     }
 
     /// The number of instructions of the function compiled.

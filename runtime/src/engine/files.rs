@@ -58,6 +58,10 @@ fn parts<M>(calls: &[Call], method: impl Fn(Callee) -> Option<M>) -> Option<Vec<
 }
 
 impl Kernels for DegenerateLagrangianFile {
+    fn compile(&self) {
+        DegenerateLagrangianFile::compile(self);
+    }
+
     fn kind(&self) -> ProblemKind {
         ProblemKind::DegenerateLagrangian
     }
@@ -91,6 +95,10 @@ impl Kernels for DegenerateLagrangianFile {
 }
 
 impl Kernels for HolonomicFile {
+    fn compile(&self) {
+        HolonomicFile::compile(self);
+    }
+
     fn kind(&self) -> ProblemKind {
         ProblemKind::Holonomic
     }
@@ -128,6 +136,10 @@ impl Kernels for HolonomicFile {
 /// `f = ∂L/∂q` and their partials, `u = g = 0`, `φ` empty. The state is `(q, p)`; the velocity
 /// is the inverse Legendre transform, the energy `E = p·v − L(q, v)` there.
 impl Kernels for LagrangianFile {
+    fn compile(&self) {
+        LagrangianFile::compile(self);
+    }
+
     fn kind(&self) -> ProblemKind {
         ProblemKind::ImplicitDae
     }

@@ -104,6 +104,10 @@ pub trait Kernels {
         None
     }
 
+    /// Compiles what the problem evaluates at every step to machine code, before a run
+    /// (a problem file's methods); nothing by default (compiled problems are machine code).
+    fn compile(&self) {}
+
     /// The differential `dφ = (∂φ/∂q, ∂φ/∂p)` of the constraint a carried multiplier belongs
     /// to, at `(q, p)` (`M × D` blocks, row-major); `false` where the problem has none. By
     /// default `(−∂ϑ/∂q, I)` for a degenerate Lagrangian and `(∂φ/∂q, ∂φ/∂p)` for a DAE

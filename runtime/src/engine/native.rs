@@ -9,10 +9,6 @@ use sparkgen_jit::{Compiled, Function, JitError, Tier};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-/// The length from which a function is compiled with the single-pass register allocator
-/// ([`Part::tier`]).
-const QUICK_FROM: usize = 2048;
-
 /// The evaluator of the engine's stage functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -55,21 +51,6 @@ impl Part {
             Part::Jacobian(after) => (2, !after),
             Part::Tangent(after) => (3, !after),
             Part::Scales(after) => (4, !after),
-        }
-    }
-
-    /// How hard a function of `instructions` instructions is optimised. The backtracking
-    /// register allocator gives the fastest code, but its time grows faster than the function's
-    /// length; the single-pass one compiles several times faster and its code is slower by a
-    /// small fraction of a step. Functions from [`QUICK_FROM`] instructions (in practice the
-    /// partials, the largest functions and evaluated once per step or solve with simplified
-    /// Newton) get the single-pass allocator, the others the backtracking one (BENCHMARKS.md,
-    /// "Problem files on machine code").
-    fn tier(instructions: usize) -> Tier {
-        if instructions < QUICK_FROM {
-            Tier::Optimised
-        } else {
-            Tier::Quick
         }
     }
 
@@ -155,7 +136,7 @@ impl Native {
                 let start = Instant::now();
                 let lowered = slot.lowered.lock().ok().and_then(|mut f| f.take());
                 let compiled = match lowered {
-                    Some(f) => Compiled::with(&f, Part::tier(f.len())),
+                    Some(f) => Compiled::with(&f, Tier::of(f.len())),
                     None => Err(JitError::Codegen("the function was not lowered".into())),
                 };
                 if let Ok(mut seconds) = self.compile_seconds.lock() {

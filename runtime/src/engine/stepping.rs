@@ -21,7 +21,8 @@ pub struct Stepping<'a, K: ?Sized> {
 
 impl<'a, K: Kernels + ?Sized> Stepping<'a, K> {
     /// `engine`'s method on `problem`, its stage functions compiled to machine code where the
-    /// problem's kernels are tapes ([`Backend::Jit`]): fails if the problem is not of the
+    /// problem's kernels are tapes ([`Backend::Jit`]), and the problem's own methods too
+    /// ([`Kernels::compile`]): fails if the problem is not of the
     /// method's kind or widths ([`Engine::check`]), or if its `N × N` stage Jacobian would not
     /// fit in memory.
     pub fn new(engine: &'a Engine, problem: &'a K) -> Result<Self, EngineError> {
@@ -35,6 +36,11 @@ impl<'a, K: Kernels + ?Sized> Stepping<'a, K> {
         backend: Backend,
     ) -> Result<Self, EngineError> {
         engine.check(problem)?;
+        if backend == Backend::Jit {
+            // What the step evaluates outside the stage functions (the velocity guess, the
+            // multiplier's state functions) and what observers evaluate at every point.
+            problem.compile();
+        }
         let too_large = || EngineError::TooLarge {
             unknowns: engine.len(),
         };

@@ -239,6 +239,10 @@ impl<'a, K: Kernels + ?Sized> DaeView<'a, K> {
 }
 
 impl<K: Kernels + ?Sized> Kernels for DaeView<'_, K> {
+    fn compile(&self) {
+        self.inner.problem.compile();
+    }
+
     fn kind(&self) -> ProblemKind {
         match self.form {
             DaeForm::LagrangianDae => ProblemKind::ImplicitDae,

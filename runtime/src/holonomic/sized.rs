@@ -44,6 +44,7 @@ where
 {
     let (Dyn(d), _) = problem.shape();
     check_lengths(d, q0, p0).map_err(Stopped::Step)?;
+    problem.compile();
     let column = |x| Column::<Dyn>::from_column_slice_generic(Dyn(d), U1, x);
     let (q0, p0) = (column(q0), column(p0));
     let initial = (&q0, &p0);

@@ -4,6 +4,7 @@
 
 use super::error::EvaluateError;
 use super::fused::FusedTapes;
+use super::machine::Machine;
 use nalgebra::allocator::Allocator;
 use nalgebra::{Const, DefaultAllocator, Dim, OMatrix, OVector, SMatrix, SVector, U1};
 use sparkgen_sym::derive::text::{Compiled, Text};
@@ -86,6 +87,19 @@ macro_rules! methods {
                 self.model.signature(method)
             }
 
+            /// Compiles every method to machine code, with the bits of the tapes'
+            /// interpreter, once for the file and its clones (the parameter values are read at
+            /// every call); what a run on the engine or on run-time sized storage does when it
+            /// starts.
+            pub fn compile(&self) {
+                self.model.compile();
+            }
+
+            /// Whether `method` runs as machine code ([`compile`](Self::compile)).
+            pub fn compiled(&self, method: $name) -> bool {
+                self.model.compiled(method)
+            }
+
             /// Evaluates `method` at run time: `args` are its state vectors in the trait's
             /// order (see each method), and `out` receives its value, a matrix in row-major
             /// order (entry (i, j) at `i · cols + j`). Nothing is allocated after a thread's
@@ -104,13 +118,15 @@ macro_rules! methods {
 }
 pub(crate) use methods;
 
-/// One trait method: its tape, arguments and output shape.
+/// One trait method: its tape, arguments and output shape, and the tape compiled when a run
+/// starts (shared by the model's clones).
 #[derive(Clone, Debug, PartialEq)]
 struct MethodTape {
     name: &'static str,
     tape: Tape,
     arguments: Vec<(&'static str, usize)>,
     shape: (usize, usize),
+    machine: Arc<Machine>,
 }
 
 /// Coordinates, parameters and the tapes of a problem's trait methods.
@@ -171,6 +187,7 @@ impl Model {
                         tape: m.tape.clone(),
                         arguments: m.args.clone(),
                         shape: m.shape,
+                        machine: Arc::default(),
                     }),
                     _ => Err(name),
                 }
@@ -232,6 +249,21 @@ impl Model {
             rows: m.shape.0,
             cols: m.shape.1,
         }
+    }
+
+    /// Compiles every method's tape to machine code ([`Machine`]), once for the model and its
+    /// clones.
+    pub(crate) fn compile(&self) {
+        for m in &self.methods {
+            let lengths = m.arguments.iter().map(|&(_, len)| len);
+            m.machine
+                .compile(&m.tape, lengths.chain([self.values.len()]));
+        }
+    }
+
+    /// Whether `method`'s tape has been compiled ([`Machine`]).
+    pub(crate) fn compiled(&self, method: impl Method) -> bool {
+        self.methods[method.index()].machine.is_compiled()
     }
 
     /// The tape of `method`.
@@ -309,17 +341,29 @@ impl Model {
     /// Evaluates `method` on `args` into `out` (row-major), whose lengths the caller has checked
     /// (an argument too short reads as NaN, entries of `out` beyond the output are zero). The
     /// registers are this thread's [`REGISTERS`]: no allocation once they have grown.
+    ///
+    /// A method compiled ([`Model::compile`]) runs as machine code, with the same bits.
     pub(crate) fn eval(&self, method: impl Method, args: &[&[f64]], out: &mut [f64]) {
-        self.eval_tape(self.tape(method), args, out);
+        let m = &self.methods[method.index()];
+        let (segments, n) = self.segments(args);
+        if !m.machine.eval(&segments[..=n], out) {
+            REGISTERS.with_borrow_mut(|registers| m.tape.eval(&segments[..=n], registers, out));
+        }
     }
 
-    /// Evaluates `tape`, one of this model's or a fusion of them, on `args` into `out`.
-    fn eval_tape(&self, tape: &Tape, args: &[&[f64]], out: &mut [f64]) {
-        // The parameters are the segment after the arguments.
+    /// The input segments of a tape evaluated on `args`: the arguments, then the parameter
+    /// values; and the number of arguments.
+    fn segments<'a>(&'a self, args: &[&'a [f64]]) -> ([&'a [f64]; MAX_ARGUMENTS + 1], usize) {
         let n = args.len().min(MAX_ARGUMENTS);
         let mut segments: [&[f64]; MAX_ARGUMENTS + 1] = [&[]; MAX_ARGUMENTS + 1];
         segments[..n].copy_from_slice(&args[..n]);
         segments[n] = &self.values;
+        (segments, n)
+    }
+
+    /// Evaluates `tape`, one of this model's or a fusion of them, on `args` into `out`.
+    fn eval_tape(&self, tape: &Tape, args: &[&[f64]], out: &mut [f64]) {
+        let (segments, n) = self.segments(args);
         REGISTERS.with_borrow_mut(|registers| tape.eval(&segments[..=n], registers, out));
     }
 
