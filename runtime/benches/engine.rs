@@ -2,13 +2,15 @@
 //! (upstream defaults, h = 0.1, at `q₀`): one residual, one Jacobian, one Newton solve of the
 //! first step's stage equations from the velocity guess, and one step of the one driver
 //! (`step_*`: the compiled stepper, the engine on the compiled problem's kernels, the engine on
-//! the problem file's tapes); and one step on the guiding-centre example (D = 4: the compiled
-//! derive, the engine on its kernels, the engine on the problem file interpreted, and the same
-//! file's stage functions as machine code, `step_jit_file`), side by side in one run:
+//! the problem file's tapes); and one step on the guiding-centre example (D = 4) and the Penning
+//! trap (D = 6: the compiled derive, the engine on its kernels, the engine on the problem file
+//! interpreted, and the same file's stage functions as machine code, `step_jit_file`), side by
+//! side in one run:
 //! `cargo bench -p sparkgen --bench engine`. The ratio engine / compiled of each pair is the
 //! figure to read (absolute times on a shared machine are noise). `compile_jit` times lowering
 //! and compiling a method's stage functions on a shipped file (a fresh engine per sample):
-//! Lotka–Volterra (D = 2), the guiding centre (D = 4) and the point vortices (D = 16), s = 2–4.
+//! Lotka–Volterra (D = 2), the guiding centre (D = 4), the Penning trap (D = 6) and the point
+//! vortices (D = 16), s = 2–4.
 //! Smoke mode: `cargo test --benches -p sparkgen` runs every benchmark once.
 use divan::Bencher;
 use sparkgen::engine::{self, Backend, Engine, Kernels, Scratch, StageEquations, Step, Stepping};
@@ -17,8 +19,8 @@ use sparkgen::kind::Access;
 use sparkgen::layout::{Dims, Role};
 use sparkgen::problem::{DegenerateLagrangian, Vector};
 use sparkgen::problem_file::{DegenerateLagrangianFile, ProblemFile};
-use sparkgen::problems::GuidingCentre;
 use sparkgen::problems::LotkaVolterra2d;
+use sparkgen::problems::{GuidingCentre, PenningTrap};
 use sparkgen::rows::RowMajor;
 use sparkgen::solve::{Dynamic, Newton, NewtonOptions};
 use sparkgen::stage::{StageMethod, StageSystem, Tangent};
@@ -240,44 +242,45 @@ macro_rules! pair {
     };
 }
 
-/// Steps of `name` on the guiding-centre file from its initial state with `backend`.
-fn guiding_centre_file(bencher: Bencher, name: &str, backend: Backend) {
-    let problem = file("guiding_centre.toml");
+/// Steps of `name` on the shipped file `path` from its initial state with `backend`.
+fn shipped_file(bencher: Bencher, path: &str, name: &str, backend: Backend) {
+    let problem = file(path);
     let (q, p) = problem.initial();
     engine_steps(bencher, name, &problem, (&q, &p), backend);
 }
 
-/// One step of `$method` on the guiding centre (D = 4): compiled, by the engine on the
-/// compiled problem's kernels, and by the engine on the file.
-macro_rules! guiding_centre {
-    ($module:ident, $method:ident) => {
+/// One step of `$method` on a problem given as a derive (`$problem` of `$d` coordinates, from
+/// `$q0`) and as the shipped file `$file`: compiled, by the engine on the compiled problem's
+/// kernels, and by the engine on the file, interpreted and as machine code.
+macro_rules! derive_and_file {
+    ($module:ident, $method:ident, $d:literal, $problem:expr, $q0:expr, $file:literal) => {
         mod $module {
             use super::*;
             use sparkgen::generated::steppers::$method as M;
 
             #[divan::bench]
             fn step_compiled(bencher: Bencher) {
-                let gc = GuidingCentre::SCREW_PINCH;
-                let (q, p) = gc.initial(GuidingCentre::SCREW_PINCH_Q0);
-                let equations = Compiled::<M, _, 4>::sized(&gc).expect("small");
+                let problem = $problem;
+                let (q, p) = problem.initial($q0);
+                let equations = Compiled::<M, _, $d>::sized(&problem).expect("small");
                 steps(bencher, equations, q.as_slice(), p.as_slice());
             }
 
             #[divan::bench]
             fn step_engine(bencher: Bencher) {
-                let gc = GuidingCentre::SCREW_PINCH;
-                let (q, p) = gc.initial(GuidingCentre::SCREW_PINCH_Q0);
-                engine_on_compiled(bencher, stringify!($method), &gc, &q, &p);
+                let problem = $problem;
+                let (q, p) = problem.initial($q0);
+                engine_on_compiled(bencher, stringify!($method), &problem, &q, &p);
             }
 
             #[divan::bench]
             fn step_engine_file(bencher: Bencher) {
-                guiding_centre_file(bencher, stringify!($method), Backend::Interpreter);
+                shipped_file(bencher, $file, stringify!($method), Backend::Interpreter);
             }
 
             #[divan::bench]
             fn step_jit_file(bencher: Bencher) {
-                guiding_centre_file(bencher, stringify!($method), Backend::Jit);
+                shipped_file(bencher, $file, stringify!($method), Backend::Jit);
             }
         }
     };
@@ -285,15 +288,49 @@ macro_rules! guiding_centre {
 
 pair!(slrk_lobatto_iiie3, SlrkLobattoIIIE3, 14);
 pair!(vprk_gauss3, VprkGauss3, 6);
+/// One step of `$method` on the guiding centre (D = 4).
+macro_rules! guiding_centre {
+    ($module:ident, $method:ident) => {
+        derive_and_file!(
+            $module,
+            $method,
+            4,
+            GuidingCentre::SCREW_PINCH,
+            GuidingCentre::SCREW_PINCH_Q0,
+            "guiding_centre.toml"
+        );
+    };
+}
+
+/// One step of `$method` on the Penning trap (D = 6).
+macro_rules! penning_trap {
+    ($module:ident, $method:ident) => {
+        derive_and_file!(
+            $module,
+            $method,
+            6,
+            PenningTrap::EXAMPLE,
+            PenningTrap::EXAMPLE_Q0,
+            "penning_trap.toml"
+        );
+    };
+}
+
 guiding_centre!(guiding_centre_slrk_lobatto_iiie3, SlrkLobattoIIIE3);
 guiding_centre!(guiding_centre_vprk_gauss3, VprkGauss3);
 guiding_centre!(
     guiding_centre_vspark_primary_glrkp_midpoint4,
     VsparkPrimaryGlrkpMidpoint4
 );
+penning_trap!(penning_trap_slrk_lobatto_iiie3, SlrkLobattoIIIE3);
+penning_trap!(penning_trap_vprk_gauss3, VprkGauss3);
+penning_trap!(
+    penning_trap_vspark_primary_glrkp_midpoint4,
+    VsparkPrimaryGlrkpMidpoint4
+);
 
 /// `file:method` pairs whose compilation `compile_jit` times.
-const COMPILED: [&str; 27] = [
+const COMPILED: [&str; 36] = [
     "lotka_volterra.toml:SlrkLobattoIIIE2",
     "lotka_volterra.toml:SlrkLobattoIIIE3",
     "lotka_volterra.toml:SlrkLobattoIIIE4",
@@ -312,6 +349,15 @@ const COMPILED: [&str; 27] = [
     "guiding_centre.toml:VsparkPrimaryGlrkpMidpoint2",
     "guiding_centre.toml:VsparkPrimaryGlrkpMidpoint3",
     "guiding_centre.toml:VsparkPrimaryGlrkpMidpoint4",
+    "penning_trap.toml:SlrkLobattoIIIE2",
+    "penning_trap.toml:SlrkLobattoIIIE3",
+    "penning_trap.toml:SlrkLobattoIIIE4",
+    "penning_trap.toml:VprkGauss2",
+    "penning_trap.toml:VprkGauss3",
+    "penning_trap.toml:VprkGauss4",
+    "penning_trap.toml:VsparkPrimaryGlrkpMidpoint2",
+    "penning_trap.toml:VsparkPrimaryGlrkpMidpoint3",
+    "penning_trap.toml:VsparkPrimaryGlrkpMidpoint4",
     "point_vortices.toml:SlrkLobattoIIIE2",
     "point_vortices.toml:SlrkLobattoIIIE3",
     "point_vortices.toml:SlrkLobattoIIIE4",

@@ -105,6 +105,54 @@ impl GuidingCentre {
     }
 }
 
+/// A charged particle (unit charge and mass) in an axisymmetric Penning-type trap, as a
+/// phase-space Lagrangian in cylindrical coordinates: the position `(r, φ, z)` and the velocity
+/// `(v_r, v_φ, v_z)` in the orthonormal frame are the six coordinates (D = 6), with
+/// `ϑ = (v_r, r (A_φ + v_φ), v_z, 0, 0, 0)` for the vector potential
+/// `A_φ = (B₀ r / 2)(1 + ε z²)` (a uniform axial field with a magnetic-mirror correction) and
+/// `H = |v|²/2 + (k/2)(z² − r²/2)` (the electrostatic quadrupole). `φ` is cyclic: the canonical
+/// angular momentum `p_φ = r (A_φ + v_φ)` is conserved. The orbits are bounded where
+/// `B₀² > 2k` (Penning's condition at ε = 0).
+#[derive(Clone, Copy, Debug, PartialEq, DegenerateLagrangian)]
+#[lagrangian(
+    q = [r, phi, z, vr, vphi, vz],
+    theta = [
+        vr,
+        r * (b0 * r / 2.0 * (1.0 + epsilon * z * z) + vphi),
+        vz,
+        0.0,
+        0.0,
+        0.0,
+    ],
+    hamiltonian = (vr * vr + vphi * vphi + vz * vz) / 2.0 + k / 2.0 * (z * z - r * r / 2.0),
+)]
+pub struct PenningTrap {
+    /// The axial field B₀.
+    pub b0: f64,
+    /// The mirror coefficient ε.
+    pub epsilon: f64,
+    /// The quadrupole's strength k.
+    pub k: f64,
+}
+
+impl PenningTrap {
+    /// The example of `problems/penning_trap.toml`: `B₀ = 1`, `ε = 1/2`, `k = 1/5`.
+    pub const EXAMPLE: PenningTrap = PenningTrap {
+        b0: 1.0,
+        epsilon: 0.5,
+        k: 0.2,
+    };
+
+    /// The example's `q₀`: `r = 1`, `φ = 0`, `z = 1/10`, `v = (1/10, 1/5, 0)`.
+    pub const EXAMPLE_Q0: [f64; 6] = [1.0, 0.0, 0.1, 0.1, 0.2, 0.0];
+
+    /// Consistent initial data `(q₀, ϑ(q₀))`.
+    pub fn initial(&self, q0: [f64; 6]) -> (SVector<f64, 6>, SVector<f64, 6>) {
+        let q0 = SVector::from(q0);
+        (q0, self.theta(&q0))
+    }
+}
+
 macro_rules! lotka_volterra_data {
     ($ty:ident) => {
         impl $ty {
