@@ -62,12 +62,8 @@ pub fn main_on(ranks: &dyn Ranks) -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 _ => {
-                    let text = e.render().to_string();
                     if root {
-                        eprintln!(
-                            "{}",
-                            text.lines().next().unwrap_or("error: invalid arguments")
-                        );
+                        to_stderr(&first_paragraph(&e.render().to_string()));
                     }
                     ExitCode::from(2)
                 }
@@ -78,10 +74,33 @@ pub fn main_on(ranks: &dyn Ranks) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             if root {
-                eprintln!("error: {e}");
+                to_stderr(&format!("error: {e}"));
             }
             ExitCode::from(e.exit_code())
         }
+    }
+}
+
+/// Writes `line` and a newline to stderr; a stderr that cannot be written (closed, a full
+/// device) is ignored, so that the exit code still says what happened: the command never
+/// panics on its output streams.
+pub fn to_stderr(line: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{line}").and_then(|()| err.flush());
+}
+
+/// The first paragraph of clap's message as one line: the error and what it lists (the
+/// arguments that are missing, the values that are valid), without the usage.
+fn first_paragraph(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    if lines.is_empty() {
+        "error: invalid arguments".to_owned()
+    } else {
+        lines.join(" ")
     }
 }
 

@@ -238,7 +238,7 @@ where
     let results = match options.threads {
         None => all(),
         Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.get())
+            .num_threads(worker_threads(threads, block.len())?)
             .build()
             .map_err(|e| EnsembleError::Threads {
                 threads: threads.get(),
@@ -250,6 +250,21 @@ where
         dimension,
         members: results,
     })
+}
+
+/// The most worker threads an ensemble starts in one process.
+pub const MAX_THREADS: usize = 1024;
+
+/// The worker threads started for `threads` asked for and a block of `members` members: at
+/// most one per member; more than [`MAX_THREADS`] are refused.
+pub fn worker_threads(threads: NonZeroUsize, members: usize) -> Result<usize, EnsembleError> {
+    if threads.get() > MAX_THREADS {
+        return Err(EnsembleError::Threads {
+            threads: threads.get(),
+            reason: format!("at most {MAX_THREADS} worker threads are started per process"),
+        });
+    }
+    Ok(threads.get().min(members.max(1)))
 }
 
 /// Runs member `k` into its observer and collects its outcome.

@@ -314,7 +314,9 @@ impl EnsembleSolution {
             "steps": spec.steps,
             "members": members.len(),
             "failed": failures.len(),
-            "threads": threads.map_or_else(rayon::current_num_threads, NonZeroUsize::get),
+            "threads": threads.map_or_else(rayon::current_num_threads, |n| {
+                n.get().min(members.len().max(1))
+            }),
             "max_constraint_residual": maximum(members.iter().map(|m| m.max_constraint_residual)),
             "max_energy_error": has_energy.then(|| {
                 maximum(members.iter().filter_map(|m| m.max_energy_error))

@@ -107,7 +107,7 @@ pub struct EnsembleArgs {
     /// Keep every K-th point of each member's trajectory (and the last).
     #[arg(long, value_name = "K", default_value = "1")]
     pub every: NonZeroUsize,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most one per member, and at most 1024).
     #[arg(long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
     /// Project inconsistent initial states onto the constraints instead of refusing them.

@@ -54,7 +54,8 @@ pub struct Report {
     pub failed: usize,
     /// Processes (MPI ranks) the members were split over.
     pub ranks: usize,
-    /// Worker threads of each process.
+    /// Worker threads of each process (`--threads`, at most one per member of a process's
+    /// block; by default one per core).
     pub threads: usize,
     /// The largest constraint residual over every point of every member (`null` if NaN).
     pub max_constraint_residual: f64,
@@ -205,9 +206,9 @@ pub fn run(
         members: local.members,
         failed: failures.len(),
         ranks: ranks.size(),
-        threads: args
-            .threads
-            .map_or_else(rayon::current_num_threads, |n| n.get()),
+        threads: args.threads.map_or_else(rayon::current_num_threads, |n| {
+            n.get().min(local.members.div_ceil(ranks.size()).max(1))
+        }),
         max_constraint_residual: records.max_constraint(),
         max_energy_error: records.max_energy_error(),
         particle_steps_per_second: records.steps() as f64 / wall_seconds,

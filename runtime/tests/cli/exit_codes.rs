@@ -106,3 +106,95 @@ fn inconsistent_initial_data_exit_2_unless_projected_on_request() {
         );
     }
 }
+
+/// Runs the command with `args` and its stderr on `/dev/full` (every write fails): the exit
+/// code, which must still be the rule's, never a panic's 101.
+fn exit_code_with_stderr_full(args: &[&str]) -> Option<i32> {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full on Linux");
+    std::process::Command::new(env!("CARGO_BIN_EXE_sparkgen"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(full)
+        .status()
+        .expect("the binary starts")
+        .code()
+}
+
+#[test]
+fn a_stderr_that_cannot_be_written_keeps_the_exit_code() {
+    // An argument refused by clap, one refused by the command, and a step that fails.
+    assert_eq!(exit_code_with_stderr_full(&["--bogus"]), Some(2));
+    assert_eq!(exit_code_with_stderr_full(&["--param", "zz=1"]), Some(2));
+    let failing = [
+        "run",
+        "--method",
+        "SlrkLobattoIIIAB",
+        "--stages",
+        "2",
+        "--steps",
+        "400",
+    ];
+    assert_eq!(exit_code_with_stderr_full(&failing), Some(1));
+    assert_eq!(exit_code_with_stderr_full(&["--steps", "3"]), Some(0));
+}
+
+#[test]
+fn a_missing_required_argument_is_named() {
+    let stderr = fails_with_code(&["ensemble"], 2);
+    for name in ["--problem-file", "--initial", "--out"] {
+        assert!(stderr.contains(name), "{stderr}");
+    }
+    let stderr = fails_with_code(&["tableau"], 2);
+    assert!(
+        stderr.contains("<FAMILY>") && stderr.contains("<STAGES>"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn ensemble_threads_are_bounded() {
+    let dir = scratch("threads");
+    let states = dir.join("states.csv");
+    std::fs::write(
+        &states,
+        "2.0,1.0,2.0,1.6931471805599454\n1.5,1.2,1.3215607,1.5\n1.8,0.9,0.84,1.8\n",
+    )
+    .expect("scratch file");
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/lotka_volterra.toml");
+    let out = dir.join("final.npy");
+    let args = |threads: &'static str| {
+        vec![
+            "ensemble".to_owned(),
+            "--problem-file".to_owned(),
+            file.to_owned(),
+            "--initial".to_owned(),
+            states.to_string_lossy().into_owned(),
+            "--out".to_owned(),
+            out.to_string_lossy().into_owned(),
+            "--steps".to_owned(),
+            "5".to_owned(),
+            "--threads".to_owned(),
+            threads.to_owned(),
+            "--project-initial".to_owned(),
+            "--json".to_owned(),
+        ]
+    };
+    // More than a process starts: refused before any member runs, naming the limit.
+    let refused: Vec<String> = args("100000");
+    let refused: Vec<&str> = refused.iter().map(String::as_str).collect();
+    let stderr = fails_with_code(&refused, 2);
+    assert!(stderr.contains("at most 1024 worker threads"), "{stderr}");
+    // More than the members: one per member.
+    let capped: Vec<String> = args("1000");
+    let capped: Vec<&str> = capped.iter().map(String::as_str).collect();
+    let output = sparkgen(&capped);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["threads"], 3, "{report}");
+    assert_eq!(report["members"], 3, "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,7 +8,7 @@ fn main() -> ExitCode {
     match sparkgen_mpi::World::initialize() {
         Ok(world) => sparkgen::cli::main_on(&world),
         Err(e) => {
-            eprintln!("error: {e}");
+            sparkgen::cli::to_stderr(&format!("error: {e}"));
             ExitCode::FAILURE
         }
     }
