@@ -105,12 +105,19 @@ pub enum CliError {
         reason: String,
     },
     /// An ensemble's initial states cannot be used.
-    #[error("{}{}: {reason}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    #[error(
+        "{}{}{}: {reason}",
+        path.display(),
+        line.map(|l| format!(":{l}")).unwrap_or_default(),
+        column.map(|c| format!(":{c}")).unwrap_or_default()
+    )]
     InitialStates {
         /// The file.
         path: PathBuf,
         /// The line of a CSV file (from 1).
         line: Option<usize>,
+        /// The column of a CSV field (from 1, in characters).
+        column: Option<usize>,
         /// What is wrong.
         reason: String,
     },

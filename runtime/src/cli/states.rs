@@ -5,65 +5,118 @@
 
 use super::error::CliError;
 use crate::output::Format;
+use std::io::Read as _;
 use std::path::Path;
 
-/// The rows of `path`, each `2 dimension` long.
+/// The largest states file read, in bytes (1 GiB: ten million states of D = 6 as `.npy`).
+pub const MAX_STATES_BYTES: u64 = 1 << 30;
+
+/// Where a states file is wrong: the line and the column of a CSV file (from 1), and what.
+type Located = (Option<usize>, Option<usize>, String);
+
+/// The rows of `path`, each `2 dimension` long. The file must be a regular file of at most
+/// [`MAX_STATES_BYTES`].
 pub fn read(path: &Path, dimension: usize) -> Result<Vec<Vec<f64>>, CliError> {
-    let error = |line: Option<usize>, reason: String| CliError::InitialStates {
+    let error = |(line, column, reason): Located| CliError::InitialStates {
         path: path.to_owned(),
         line,
+        column,
         reason,
     };
+    let unlocated = |reason: String| error((None, None, reason));
     let width = 2 * dimension;
-    let bytes = std::fs::read(path).map_err(|e| error(None, e.to_string()))?;
-    let rows = match Format::of(path) {
-        Some(Format::Csv) => {
-            csv(&bytes, width).map_err(|(line, reason)| error(Some(line), reason))?
-        }
-        Some(Format::Npy) => npy(&bytes, width).map_err(|reason| error(None, reason))?,
-        _ => {
-            return Err(CliError::UnknownExtension {
-                path: path.to_owned(),
-                valid: ".csv, .npy",
-            });
-        }
+    let format = match Format::of(path) {
+        Some(format @ (Format::Csv | Format::Npy)) => format,
+        _ => return Err(unlocated("unknown extension, use .csv or .npy".to_owned())),
+    };
+    let bytes = bounded(path).map_err(unlocated)?;
+    let rows = match format {
+        Format::Npy => npy(&bytes, width).map_err(unlocated)?,
+        _ => csv(&bytes, width).map_err(error)?,
     };
     if rows.is_empty() {
-        return Err(error(None, "no initial state".to_owned()));
+        return Err(unlocated("no initial state".to_owned()));
     }
     Ok(rows)
 }
 
-/// The rows of a CSV text of `width` numbers per row; a first line that does not parse as
-/// numbers is a header. Errors name the line (from 1).
-fn csv(bytes: &[u8], width: usize) -> Result<Vec<Vec<f64>>, (usize, String)> {
-    let text = std::str::from_utf8(bytes).map_err(|e| (1, format!("not UTF-8 text: {e}")))?;
+/// The bytes of the regular file `path`, of at most [`MAX_STATES_BYTES`].
+fn bounded(path: &Path) -> Result<Vec<u8>, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !metadata.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_STATES_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_STATES_BYTES {
+        return Err(format!(
+            "larger than the {} MiB a states file may have",
+            MAX_STATES_BYTES >> 20
+        ));
+    }
+    Ok(bytes)
+}
+
+/// The rows of a CSV text of `width` numbers per row (a UTF-8 byte-order mark is skipped); the
+/// first line is a header only if none of its fields is a number. Errors name the line and,
+/// for a field that is not a number, its column (from 1).
+fn csv(bytes: &[u8], width: usize) -> Result<Vec<Vec<f64>>, Located> {
+    let text =
+        std::str::from_utf8(bytes).map_err(|e| (Some(1), None, format!("not UTF-8 text: {e}")))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut rows = Vec::new();
+    let mut first = true;
     for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
+        if line.trim().is_empty() {
             continue;
         }
-        let values: Result<Vec<f64>, _> =
-            line.split(',').map(|x| x.trim().parse::<f64>()).collect();
-        let values = match values {
-            Ok(values) => values,
-            Err(_) if i == 0 => continue,
-            Err(e) => return Err((i + 1, format!("not a number: {e}"))),
-        };
+        let fields: Vec<(usize, &str)> = line
+            .split(',')
+            .scan(0, |start, field| {
+                let at = *start;
+                *start += field.len() + 1;
+                Some((at, field))
+            })
+            .collect();
+        let header = first && fields.iter().all(|(_, f)| f.trim().parse::<f64>().is_err());
+        first = false;
+        if header {
+            continue;
+        }
+        let mut values = Vec::with_capacity(fields.len());
+        for (at, field) in &fields {
+            match field.trim().parse::<f64>() {
+                Ok(x) if x.is_finite() => values.push(x),
+                Ok(x) => {
+                    return Err((
+                        Some(i + 1),
+                        Some(column(line, *at)),
+                        format!("{x} is not finite"),
+                    ));
+                }
+                Err(_) => {
+                    let shown = field.trim();
+                    let reason = format!("`{shown}` is not a number");
+                    return Err((Some(i + 1), Some(column(line, *at)), reason));
+                }
+            }
+        }
         if values.len() != width {
             let found = values.len();
-            return Err((
-                i + 1,
-                format!("{found} values; a state has {width} (q then p)"),
-            ));
-        }
-        if let Some(x) = values.iter().find(|x| !x.is_finite()) {
-            return Err((i + 1, format!("{x} is not finite")));
+            let reason = format!("{found} values; a state has {width} (q then p)");
+            return Err((Some(i + 1), None, reason));
         }
         rows.push(values);
     }
     Ok(rows)
+}
+
+/// The column (from 1, in characters) of the byte offset `at` of `line`.
+fn column(line: &str, at: usize) -> usize {
+    line.get(..at)
+        .map_or(1, |before| before.chars().count() + 1)
 }
 
 /// The rows of a `.npy` array of float64 with `width` columns.

@@ -232,3 +232,72 @@ fn a_failing_member_and_a_bad_state_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `sparkgen ensemble` on the Lotka–Volterra file from the states file `states`, 5 steps,
+/// JSON.
+fn ensemble_from(states: &std::path::Path, out: &std::path::Path) -> Vec<String> {
+    let file = problem_file("lotka_volterra.toml");
+    [
+        "ensemble",
+        "--problem-file",
+        &file,
+        "--initial",
+        &states.to_string_lossy(),
+        "--out",
+        &out.to_string_lossy(),
+        "--steps",
+        "5",
+        "--project-initial",
+        "--json",
+    ]
+    .map(str::to_owned)
+    .to_vec()
+}
+
+/// States files are read strictly: a first line with a number in it is a row, so a bad field
+/// there is an error at its line and column (not a header that drops a member); a UTF-8
+/// byte-order mark is skipped (not a header that drops the first row); a path that is not a
+/// regular file (a link to /dev/zero) is refused at once; an input of an unknown extension
+/// says it cannot be read, not written.
+#[test]
+fn states_files_are_read_strictly() {
+    let dir = scratch("strict_states");
+    let out = dir.join("final.npy");
+    let run = |states: &std::path::Path| {
+        let args = ensemble_from(states, &out);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        sparkgen(&args)
+    };
+    let refused = |states: &std::path::Path, needle: &str| {
+        let args = ensemble_from(states, &out);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let stderr = fails_with_code(&args, 2);
+        assert!(stderr.contains(needle), "`{needle}` not in {stderr}");
+    };
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, "2.0,1.0,abc,2.0\n2.0,1.0,2.0,1.0\n").expect("scratch file");
+    refused(&bad, "bad.csv:1:9: `abc` is not a number");
+    let bom = dir.join("bom.csv");
+    std::fs::write(&bom, "\u{feff}2.0,1.0,2.0,1.0\n1.5,1.2,1.5,1.5\n").expect("scratch file");
+    let output = run(&bom);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = json(&output);
+    assert_eq!(report["members"], 2, "{report}");
+    let named = dir.join("named.csv");
+    std::fs::write(&named, "q1,q2,p1,p2\n2.0,1.0,2.0,1.0\n").expect("scratch file");
+    assert_eq!(json(&run(&named))["members"], 1);
+    #[cfg(unix)]
+    {
+        let zero = dir.join("zero.npy");
+        std::os::unix::fs::symlink("/dev/zero", &zero).expect("a symbolic link");
+        refused(&zero, "zero.npy: not a regular file");
+    }
+    let text = dir.join("states.txt");
+    std::fs::write(&text, "2.0,1.0,2.0,1.0\n").expect("scratch file");
+    refused(&text, "states.txt: unknown extension, use .csv or .npy");
+    let _ = std::fs::remove_dir_all(&dir);
+}
