@@ -24,10 +24,7 @@ pub mod problem;
 pub use sparkgen_core;
 pub use sparkgen_core::{amplification, kind, layout, rows, solve, stage};
 
-// The library's unit tests do not exercise the command (its tests drive the binary and the
-// public `cli` API from `tests/`); leaving it out of their build spares compiling every generated
-// stepper's instantiation a second time.
-#[cfg(all(feature = "cli", not(test)))]
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod diagnostics;
 pub mod engine;

@@ -144,28 +144,20 @@ fn npy(bytes: &[u8], width: usize) -> Result<Vec<Vec<f64>>, String> {
     let header = bytes
         .get(start..start.saturating_add(length))
         .ok_or("a truncated .npy header")?;
-    let header = String::from_utf8_lossy(header);
-    if !header.contains("'descr': '<f8'") {
-        return Err("not an array of little-endian float64 ('<f8')".to_owned());
+    let header = std::str::from_utf8(header).map_err(|_| "a .npy header that is not text")?;
+    let header = NpyHeader::parse(header)?;
+    if header.descr != "<f8" {
+        let descr = &header.descr;
+        return Err(format!(
+            "an array of '{descr}', not of little-endian float64 ('<f8')"
+        ));
     }
-    if !header.contains("'fortran_order': False") {
+    if header.fortran_order {
         return Err("a Fortran-order array; save it in C order".to_owned());
     }
-    let shape = header
-        .split("'shape': (")
-        .nth(1)
-        .and_then(|rest| rest.split(')').next())
-        .ok_or("no shape in the .npy header")?;
-    let dims: Vec<usize> = shape
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<usize>()
-                .map_err(|e| format!("shape ({shape}): {e}"))
-        })
-        .collect::<Result<_, _>>()?;
-    let [rows, columns] = dims[..] else {
+    let [rows, columns] = header.shape[..] else {
+        let shape: Vec<String> = header.shape.iter().map(usize::to_string).collect();
+        let shape = shape.join(", ");
         return Err(format!(
             "shape ({shape}); an array of shape (members, {width})"
         ));
@@ -189,4 +181,143 @@ fn npy(bytes: &[u8], width: usize) -> Result<Vec<Vec<f64>>, String> {
         return Err(format!("row {}: {x} is not finite", i / columns + 1));
     }
     Ok(values.chunks_exact(columns).map(<[f64]>::to_vec).collect())
+}
+
+/// The header of a `.npy` file: the Python dictionary literal `{'descr': …, 'fortran_order': …,
+/// 'shape': (…), }` that NumPy writes, parsed as such (every key exactly once, no other).
+#[derive(Debug, PartialEq)]
+struct NpyHeader {
+    descr: String,
+    fortran_order: bool,
+    shape: Vec<usize>,
+}
+
+/// A value of the header's dictionary.
+#[derive(Debug, PartialEq)]
+enum Literal {
+    Text(String),
+    Bool(bool),
+    Tuple(Vec<usize>),
+}
+
+impl NpyHeader {
+    fn parse(text: &str) -> Result<NpyHeader, String> {
+        let bad = |what: &str| format!("a .npy header that is not a dictionary literal: {what}");
+        let mut rest = text
+            .trim_start()
+            .strip_prefix('{')
+            .ok_or_else(|| bad("no `{`"))?;
+        let (mut descr, mut fortran_order, mut shape) = (None, None, None);
+        loop {
+            rest = rest.trim_start();
+            if let Some(after) = rest.strip_prefix('}') {
+                if !after.trim().is_empty() {
+                    return Err(bad("text after `}`"));
+                }
+                break;
+            }
+            let (key, after) = quoted(rest).ok_or_else(|| bad("a key that is not a string"))?;
+            let after = after
+                .trim_start()
+                .strip_prefix(':')
+                .ok_or_else(|| bad("no `:`"))?;
+            let (value, after) = literal(after.trim_start()).ok_or_else(|| bad("a value"))?;
+            let slot = match (key.as_str(), value) {
+                ("descr", Literal::Text(d)) => descr.replace(d).is_some(),
+                ("fortran_order", Literal::Bool(b)) => fortran_order.replace(b).is_some(),
+                ("shape", Literal::Tuple(s)) => shape.replace(s).is_some(),
+                (key, _) => return Err(format!("the .npy header's key '{key}' or its value")),
+            };
+            if slot {
+                return Err(format!("the .npy header's key '{key}' twice"));
+            }
+            let after = after.trim_start();
+            rest = match after.strip_prefix(',') {
+                Some(next) => next,
+                None if after.starts_with('}') => after,
+                None => return Err(bad("no `,` between entries")),
+            };
+        }
+        let missing = |key| format!("no '{key}' in the .npy header");
+        Ok(NpyHeader {
+            descr: descr.ok_or_else(|| missing("descr"))?,
+            fortran_order: fortran_order.ok_or_else(|| missing("fortran_order"))?,
+            shape: shape.ok_or_else(|| missing("shape"))?,
+        })
+    }
+}
+
+/// A Python string literal in single or double quotes (no escapes) at the start of `text`, and
+/// what follows it.
+fn quoted(text: &str) -> Option<(String, &str)> {
+    let quote = text.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+    let body = &text[1..];
+    let end = body.find(quote)?;
+    let value = &body[..end];
+    (!value.contains('\\')).then(|| (value.to_owned(), &body[end + 1..]))
+}
+
+/// A value of a `.npy` header at the start of `text`: a string, `True`/`False` or a tuple of
+/// non-negative integers; and what follows it.
+fn literal(text: &str) -> Option<(Literal, &str)> {
+    if let Some((s, rest)) = quoted(text) {
+        return Some((Literal::Text(s), rest));
+    }
+    if let Some(rest) = text.strip_prefix("True") {
+        return Some((Literal::Bool(true), rest));
+    }
+    if let Some(rest) = text.strip_prefix("False") {
+        return Some((Literal::Bool(false), rest));
+    }
+    let body = text.strip_prefix('(')?;
+    let end = body.find(')')?;
+    let mut dims = Vec::new();
+    let items: Vec<&str> = body[..end].split(',').map(str::trim).collect();
+    for (k, item) in items.iter().enumerate() {
+        // A trailing comma (`(3,)`) leaves one empty item at the end.
+        if item.is_empty() && k + 1 == items.len() && k > 0 {
+            continue;
+        }
+        if item.is_empty() && items.len() == 1 {
+            break;
+        }
+        if !item.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        dims.push(item.parse().ok()?);
+    }
+    Some((Literal::Tuple(dims), &body[end + 1..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn npy_headers_are_parsed_as_dictionary_literals() {
+        let numpy = "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }          \n";
+        let header = NpyHeader::parse(numpy).expect("NumPy's header");
+        assert_eq!(header.descr, "<f8");
+        assert!(!header.fortran_order);
+        assert_eq!(header.shape, vec![3, 4]);
+        let one =
+            NpyHeader::parse("{\"shape\": (5,), \"descr\": \"<f8\", \"fortran_order\": True}");
+        assert_eq!(one.expect("any key order").shape, vec![5]);
+        // A lying header: float32 data whose other text mentions '<f8'.
+        let lying = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 4), 'x': '<f8'}";
+        assert!(NpyHeader::parse(lying).is_err());
+        let lying = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 4), }";
+        assert_eq!(NpyHeader::parse(lying).expect("parses").descr, "<f4");
+        for bad in [
+            "",
+            "{",
+            "{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': (1, 4)}",
+            "{'descr': '<f8', 'fortran_order': False}",
+            "{'descr': '<f8' 'fortran_order': False, 'shape': (1, 4)}",
+            "{'descr': '<f8', 'fortran_order': False, 'shape': (1, -4)}",
+            "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 4)} x",
+        ] {
+            assert!(NpyHeader::parse(bad).is_err(), "{bad}");
+        }
+    }
 }
