@@ -273,6 +273,14 @@ struct Block {
 
 /// Loads the problem, reads the initial states and runs this rank's block of them.
 fn block(args: &EnsembleArgs, h: f64, steps: usize, ranks: &dyn Ranks) -> Result<Block, CliError> {
+    if ranks.rank() == 0 {
+        // The final-states file is written after every member has run: a path that cannot be
+        // written is found before any member runs, not after.
+        std::fs::File::create(&args.out).map_err(|e| CliError::Write {
+            path: args.out.clone(),
+            reason: e.to_string(),
+        })?;
+    }
     let m = &args.method;
     let (file, subject) = problem_files::load(&args.problem_file, &m.params)?;
     let method = choice::resolve(subject.kind, m.method.as_deref(), m.stages)?;

@@ -301,3 +301,24 @@ fn states_files_are_read_strictly() {
     refused(&text, "states.txt: unknown extension, use .csv or .npy");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A final-states file that cannot be written is found before any member runs: the error names
+/// it, and no member's trajectory was started.
+#[test]
+fn an_unwritable_out_is_found_before_the_members_run() {
+    let dir = scratch("unwritable_out");
+    let states = dir.join("states.csv");
+    std::fs::write(&states, "2.0,1.0,2.0,1.0\n").expect("scratch file");
+    let out = dir.join("no such directory").join("final.npy");
+    let members = dir.join("members");
+    let mut args = ensemble_from(&states, &out);
+    args.extend([
+        "--trajectories".to_owned(),
+        members.to_string_lossy().into_owned(),
+    ]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let stderr = fails_with_code(&args, 1);
+    assert!(stderr.contains("final.npy"), "{stderr}");
+    assert!(!members.exists(), "a member ran: {}", members.display());
+    let _ = std::fs::remove_dir_all(&dir);
+}
