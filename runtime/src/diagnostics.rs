@@ -25,13 +25,16 @@ use crate::error::IntegrateError;
 /// The maximum of non-negative values (0 for none) that never skips a NaN: any NaN makes the
 /// maximum NaN (`f64::max` would drop it and hide a failure).
 pub fn maximum(values: impl IntoIterator<Item = f64>) -> f64 {
-    values.into_iter().fold(0.0, |m, x| {
-        if m.is_nan() || x.is_nan() {
-            f64::NAN
-        } else {
-            m.max(x)
-        }
-    })
+    values.into_iter().fold(0.0, nan_max)
+}
+
+/// The larger of two numbers, NaN if either is (see [`maximum`]).
+pub fn nan_max(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
 }
 
 /// Why a diagnostic could not be evaluated.

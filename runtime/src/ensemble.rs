@@ -23,6 +23,7 @@ mod records;
 
 pub use records::{Record, Records};
 
+use crate::diagnostics::nan_max;
 use crate::error::IntegrateError;
 use crate::integrate::Options;
 use crate::observers::Every;
@@ -139,15 +140,6 @@ impl Ensemble {
     /// and gathered from other ranks.
     pub fn records(&self) -> Records {
         Records::of(self.dimension, &self.members)
-    }
-}
-
-/// The larger of two numbers, NaN if either is.
-fn nan_max(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.max(b)
     }
 }
 

@@ -4,6 +4,7 @@
 use super::geometry::{Block, Column, Geometry, Shapes, Solvable};
 use super::multipliers::{ConstraintFrame, solve_positions, solve_velocities};
 use super::options::{Tolerances, validate};
+use crate::diagnostics::nan_max;
 use crate::error::IntegrateError;
 use crate::integrate::Options;
 use nalgebra::{DefaultAllocator, Dim, U1};
@@ -50,9 +51,10 @@ pub(crate) fn worst_residuals(
         position: 0.0,
         velocity: 0.0,
     };
+    // A NaN (a constraint or a gradient that is not finite) is never skipped.
     terms.fold(zero, |worst, (c, gv, norm)| ConsistencyResiduals {
-        position: worst.position.max(ratio(c, norm * q_len)),
-        velocity: worst.velocity.max(ratio(gv, norm * v_len)),
+        position: nan_max(worst.position, ratio(c, norm * q_len)),
+        velocity: nan_max(worst.velocity, ratio(gv, norm * v_len)),
     })
 }
 

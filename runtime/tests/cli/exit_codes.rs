@@ -198,3 +198,36 @@ fn ensemble_threads_are_bounded() {
     assert_eq!(report["members"], 3, "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A holonomic state whose constraint is not finite (`q₀ = (10³⁰⁰, 10³⁰⁰)`, `c(q₀) = ∞`) is
+/// refused before the first step, its residual shown as NaN (never as 0), exit 2; projected on
+/// request, the projection fails at step 0, exit 2.
+#[test]
+fn an_infinite_initial_constraint_is_refused_before_the_first_step() {
+    let dir = scratch("infinite");
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/problems/pendulum.toml"
+    ))
+    .expect("shipped file");
+    let q = shipped
+        .lines()
+        .find(|l| l.starts_with("q = "))
+        .expect("an initial q");
+    let file = dir.join("far.toml");
+    std::fs::write(&file, shipped.replace(q, "q = [1e300, 1e300]")).expect("scratch file");
+    let file = file.to_str().expect("utf-8");
+    let stderr = fails_with_code(&["run", "--problem-file", file, "--steps", "3"], 2);
+    assert!(stderr.contains("relative |c(q₀)| = NaN"), "{stderr}");
+    let args = [
+        "run",
+        "--problem-file",
+        file,
+        "--steps",
+        "3",
+        "--project-initial",
+    ];
+    let stderr = fails_with_code(&args, 2);
+    assert!(stderr.contains("step 0"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
