@@ -1,5 +1,5 @@
 //! `--problem-file FILE.toml`: a problem written as expressions ([`crate::problem_file`]), run
-//! on the run-time engine ([`crate::engine`], [`Path::Engine`]) at any dimension, its stage
+//! on the run-time engine ([`crate::engine`]) at any dimension, its stage
 //! functions and the file's expressions compiled to machine code together.
 //!
 //! Degenerate Lagrangian files run their own methods and, through the views [`DaeView`]
@@ -12,7 +12,7 @@
 use super::choice::{Choice, Holonomic, Kind};
 use super::error::CliError;
 use super::params::Params;
-use super::run::{Path, Run, RunSpec, Subject, observed_slices, wrong_kind};
+use super::run::{Run, RunSpec, Subject, observed_slices, wrong_kind};
 use crate::engine::{DaeForm, DaeView, Engine, Kernels, Stepping, Work, holonomic_residuals};
 use crate::error::IntegrateError;
 use crate::holonomic::{SizedMethod, run_sized_into};
@@ -74,11 +74,7 @@ pub fn subject(file: &ProblemFile, name: String) -> Subject {
         ProblemFile::Holonomic(_) => Kind::Holonomic,
         ProblemFile::Lagrangian(_) => Kind::Implicit,
     };
-    Subject {
-        name,
-        kind,
-        path: Path::Engine,
-    }
+    Subject { name, kind }
 }
 
 /// Runs the method of `spec` on the problem of `file` from the file's initial data.
@@ -267,7 +263,7 @@ fn run_on_engine<K: Kernels>(
 }
 
 /// Runs `run` on `problem` into the command's observer ([`observed_slices`], path
-/// [`Path::Engine`]), observing the energy and the constraint residual `residual` (what it
+/// path [`super::run::PATH`]), observing the energy and the constraint residual `residual` (what it
 /// measures, and how) in work storage allocated once; the run's compile time is `engine`'s,
 /// where a stage method runs.
 fn observed_on_engine<K: Kernels>(
@@ -285,12 +281,8 @@ fn observed_on_engine<K: Kernels>(
         let path = std::path::Path::new(&subject.name);
         unsupported(path, format!("D = {d} does not fit in memory"))
     })?;
-    let subject = Subject {
-        path: Path::Engine,
-        ..subject.clone()
-    };
     let mut run = observed_slices(
-        &subject,
+        subject,
         spec,
         measures,
         |q, p| problem.energy(q, p, &mut work.borrow_mut()),

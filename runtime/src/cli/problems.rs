@@ -3,7 +3,7 @@
 //! the binary), run like any `--problem-file`; the two DAEs that no file kind holds (Jay's
 //! index-2 pendulum, Lotka–Volterra's Dirac Hamiltonian) are derives, run on the engine through
 //! their [`Kernels`](crate::engine::Kernels) views. Every built-in problem runs on the run-time
-//! engine ([`super::run::Path::Engine`]): the command instantiates no compiled stepper.
+//! engine ([`super::run::PATH`]): the command instantiates no compiled stepper.
 
 use super::choice::Kind;
 use super::error::CliError;

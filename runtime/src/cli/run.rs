@@ -46,34 +46,19 @@ impl RunSpec {
     }
 }
 
-/// Which code evaluates a problem.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Path {
-    /// Run-time sized storage: the run-time stage engine ([`crate::engine`]) on the problem's
-    /// kernels (a problem file's expressions compiled with the stage functions, or a derive's
-    /// view), or RATTLE and SHAKE on vectors of run-time length
-    /// ([`crate::holonomic::run_sized_into`]); any dimension, no stepper instantiated.
-    Engine,
-}
+/// Which code evaluates a problem, as the summary and JSON name it: the run-time engine on
+/// run-time sized storage ([`crate::engine`], or RATTLE and SHAKE on vectors of run-time length,
+/// [`crate::holonomic::run_sized_into`]), for every run of the command; no stepper is
+/// instantiated for the problem or the method.
+pub const PATH: &str = "engine";
 
-impl Path {
-    /// `engine`, as the summary and JSON name it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Path::Engine => "engine",
-        }
-    }
-}
-
-/// What is integrated: the problem's name, its kind and the code path evaluating it.
+/// What is integrated: the problem's name and its kind.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Subject {
     /// A built-in problem's name, or the problem file's path.
     pub name: String,
     /// Its kind (which methods apply).
     pub kind: Kind,
-    /// The code path.
-    pub path: Path,
 }
 
 impl Subject {
@@ -82,7 +67,6 @@ impl Subject {
         Subject {
             name: info.name.to_owned(),
             kind: info.kind,
-            path: Path::Engine,
         }
     }
 }
@@ -108,8 +92,8 @@ pub struct Run {
     pub wall_seconds: f64,
     /// Why the run stopped early (names the step and the time).
     pub failure: Option<String>,
-    /// On the engine ([`Path::Engine`]), the seconds spent compiling the stage functions to
-    /// machine code; `None` where they were interpreted or the path is another.
+    /// The seconds spent compiling the stage functions to machine code; `None` where they were
+    /// interpreted (a derive's view) or the method has none (RATTLE, SHAKE).
     pub compile_seconds: Option<f64>,
 }
 

@@ -80,7 +80,7 @@ impl Summary {
             steps,
             steps_requested: run.steps_requested,
             t_final: totals.t_final,
-            path: run.subject.path.name(),
+            path: super::run::PATH,
             backend: Some(match run.compile_seconds {
                 Some(_) => "jit",
                 None => "interpreter",

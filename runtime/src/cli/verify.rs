@@ -25,7 +25,7 @@ use super::error::CliError;
 use super::problem_files;
 use super::problems::{Made, file_at, find, run_made};
 use super::registry::{HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
-use super::run::{Path, Run, RunSpec, Subject};
+use super::run::{PATH, Run, RunSpec, Subject};
 use crate::diagnostics::{empirical_order, gauss8, gauss8_on_slices, maximum};
 use crate::engine::{Kernels, Work};
 use crate::generated::types::{CarriedMultiplier, MethodFacts, Pinned};
@@ -494,7 +494,7 @@ pub fn verify(quick: bool, only: Option<&str>) -> Result<Verification, CliError>
             |spec| run_made(&index_two, &i_info, spec),
         ));
     }
-    verification(quick, Path::Engine, only, methods)
+    verification(quick, only, methods)
 }
 
 /// Every method of the file's kind on the problem of `file` (see the module documentation).
@@ -572,7 +572,7 @@ pub fn verify_file(
             })
         })
         .collect();
-    verification(quick, Path::Engine, only, methods)
+    verification(quick, only, methods)
 }
 
 /// Whether `name` contains `only` (case-insensitive); every name without a filter.
@@ -584,7 +584,6 @@ fn selected(name: &str, only: Option<&str>) -> bool {
 /// method to study.
 fn verification(
     quick: bool,
-    path: Path,
     only: Option<&str>,
     methods: Vec<Study>,
 ) -> Result<Verification, CliError> {
@@ -599,7 +598,7 @@ fn verification(
     let passed = methods.iter().filter(|m| m.pass).count();
     Ok(Verification {
         quick,
-        path: path.name(),
+        path: PATH,
         floor: FLOOR,
         tolerance: TOLERANCE,
         long_run_h,

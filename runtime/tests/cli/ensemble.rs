@@ -322,3 +322,32 @@ fn an_unwritable_out_is_found_before_the_members_run() {
     assert!(!members.exists(), "a member ran: {}", members.display());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Worker threads are bounded: more than a process starts is refused before any member runs,
+/// naming the limit (exit 2); more than the members start one per member.
+#[test]
+fn ensemble_threads_are_bounded() {
+    let dir = scratch("threads");
+    let states = dir.join("states.csv");
+    std::fs::write(
+        &states,
+        "2.0,1.0,2.0,1.0\n1.5,1.2,1.5,1.5\n1.8,0.9,0.8,1.8\n",
+    )
+    .expect("scratch file");
+    let out = dir.join("final.npy");
+    let with_threads = |threads: &str| {
+        let mut args = ensemble_from(&states, &out);
+        args.extend(["--threads".to_owned(), threads.to_owned()]);
+        args
+    };
+    let refused = with_threads("100000");
+    let refused: Vec<&str> = refused.iter().map(String::as_str).collect();
+    let stderr = fails_with_code(&refused, 2);
+    assert!(stderr.contains("at most 1024 worker threads"), "{stderr}");
+    let capped = with_threads("1000");
+    let capped: Vec<&str> = capped.iter().map(String::as_str).collect();
+    let report = json(&sparkgen(&capped));
+    assert_eq!(report["threads"], 3, "{report}");
+    assert_eq!(report["members"], 3, "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -154,51 +154,6 @@ fn a_missing_required_argument_is_named() {
     );
 }
 
-#[test]
-fn ensemble_threads_are_bounded() {
-    let dir = scratch("threads");
-    let states = dir.join("states.csv");
-    std::fs::write(
-        &states,
-        "2.0,1.0,2.0,1.6931471805599454\n1.5,1.2,1.3215607,1.5\n1.8,0.9,0.84,1.8\n",
-    )
-    .expect("scratch file");
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/lotka_volterra.toml");
-    let out = dir.join("final.npy");
-    let args = |threads: &'static str| {
-        vec![
-            "ensemble".to_owned(),
-            "--problem-file".to_owned(),
-            file.to_owned(),
-            "--initial".to_owned(),
-            states.to_string_lossy().into_owned(),
-            "--out".to_owned(),
-            out.to_string_lossy().into_owned(),
-            "--steps".to_owned(),
-            "5".to_owned(),
-            "--threads".to_owned(),
-            threads.to_owned(),
-            "--project-initial".to_owned(),
-            "--json".to_owned(),
-        ]
-    };
-    // More than a process starts: refused before any member runs, naming the limit.
-    let refused: Vec<String> = args("100000");
-    let refused: Vec<&str> = refused.iter().map(String::as_str).collect();
-    let stderr = fails_with_code(&refused, 2);
-    assert!(stderr.contains("at most 1024 worker threads"), "{stderr}");
-    // More than the members: one per member.
-    let capped: Vec<String> = args("1000");
-    let capped: Vec<&str> = capped.iter().map(String::as_str).collect();
-    let output = sparkgen(&capped);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    assert_eq!(report["threads"], 3, "{report}");
-    assert_eq!(report["members"], 3, "{report}");
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 /// A holonomic state whose constraint is not finite (`q₀ = (10³⁰⁰, 10³⁰⁰)`, `c(q₀) = ∞`) is
 /// refused before the first step, its residual shown as NaN (never as 0), exit 2; projected on
 /// request, the projection fails at step 0, exit 2.
