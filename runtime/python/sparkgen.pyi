@@ -102,8 +102,9 @@ class Solution:
     """The fields of `sparkgen run --json`: problem, kind, method, stages, h, steps,
     steps_requested, t_final, path, backend, compile_seconds, constraint,
     max_constraint_residual, energy_error_kind,
-    max_energy_error, max_relative_energy_error, newton_iterations_mean, wall_seconds,
-    steps_per_second, q_final, p_final, out, plot, error."""
+    max_energy_error, max_relative_energy_error, newton_iterations_mean,
+    initial_projection_iterations, wall_seconds, steps_per_second, q_final, p_final, out, plot,
+    error."""
 
 class EnsembleSolution:
     """An ensemble: member k in row k."""

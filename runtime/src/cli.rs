@@ -12,6 +12,7 @@ pub mod choice;
 pub mod ensemble;
 mod error;
 pub mod methods;
+mod numbers;
 mod order_plot;
 mod output;
 mod params;

@@ -110,6 +110,19 @@ pub enum IntegrateError {
         /// Time at the start of the step.
         time: f64,
     },
+    /// A value needed before the first step is not finite at the initial data: the energy, the
+    /// constraint residual, the starting velocity, or an entry of the stage equations or of
+    /// their Jacobian at the first step's starting guess (ϑ, H, the constraints, the potential
+    /// or their derivatives leave the finite numbers at `(q₀, p₀)`).
+    #[error(
+        "the initial data are outside the problem's domain: {what} is {value} at (q₀, p₀), before the first step (ϑ, H, the constraints, the potential or their derivatives are not finite there)"
+    )]
+    NonFiniteInitialData {
+        /// What was evaluated, in the method's terms (e.g. the stage Jacobian's row and column).
+        what: String,
+        /// The value that is not finite.
+        value: f64,
+    },
     /// The constraint residual `|φ(q₀, p₀)|∞` of `(q₀, p₀)` (`φ = p − ϑ(q)` for a degenerate
     /// Lagrangian, the algebraic constraint of a DAE, `c(q)` for a holonomic system run by the
     /// engine) exceeds `τ₀ max(1, |p₀|∞)` ([`crate::integrate::Options::initial_tolerance`])
@@ -172,6 +185,20 @@ pub enum IntegrateError {
         /// The relative tolerance.
         tolerance: f64,
     },
+    /// The initial projection ([`crate::integrate::Options::project_initial`],
+    /// [`crate::holonomic::project`]) found no point on the constraints: its damped
+    /// Gauss–Newton iteration stalled (`reason`) with `c(q) ≠ 0`.
+    #[error(
+        "cannot project the initial data onto the constraints: after {iterations} Gauss–Newton iterations |c(q)|∞ = {residual:e} and {reason}; the constraints have no solution near q₀, or their gradients are degenerate there"
+    )]
+    NoProjection {
+        /// Gauss–Newton updates done.
+        iterations: usize,
+        /// `|c(q)|∞` at the last iterate q.
+        residual: f64,
+        /// Why the iteration stopped.
+        reason: ProjectionStall,
+    },
     /// The Newton matrix `G(q₁) M⁻¹ G(q_n)ᵀ` of the position multipliers (exact variant, or a
     /// tangent map) became singular.
     #[error(
@@ -221,6 +248,47 @@ pub enum IntegrateError {
     /// stage system too large for memory).
     #[error(transparent)]
     MethodUnavailable(#[from] crate::engine::EngineError),
+}
+
+/// Why the damped Gauss–Newton iteration of an initial projection stopped short of `c = 0`
+/// ([`IntegrateError::NoProjection`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ProjectionStall {
+    /// The Gram matrix `A(q) = G M⁻¹ Gᵀ` at the last iterate is numerically rank deficient
+    /// ([`crate::holonomic::Tolerances::gram`]): the constraint gradients are (nearly) linearly
+    /// dependent there.
+    Degenerate {
+        /// The smallest singular value (eigenvalue) of `A`.
+        sigma_min: f64,
+        /// The largest singular value (eigenvalue) of `A`.
+        sigma_max: f64,
+        /// The relative rank threshold `τ_A`.
+        threshold: f64,
+    },
+    /// No step along the Gauss–Newton direction decreases `|c|₂` sufficiently: the iterate is
+    /// (numerically) a local minimum of `|c|` with `c ≠ 0`.
+    NoDescent,
+    /// The iteration cap ([`crate::holonomic::Tolerances::max_iterations`]) was reached.
+    IterationCap,
+}
+
+impl std::fmt::Display for ProjectionStall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProjectionStall::Degenerate {
+                sigma_min,
+                sigma_max,
+                threshold,
+            } => write!(
+                f,
+                "the constraint gradients are (nearly) linearly dependent there, σ_min(A) = {sigma_min:e}, σ_max(A) = {sigma_max:e} (threshold {threshold:e} · σ_max)"
+            ),
+            ProjectionStall::NoDescent => {
+                write!(f, "no step along the Gauss–Newton direction reduces |c|")
+            }
+            ProjectionStall::IterationCap => write!(f, "the iteration cap was reached"),
+        }
+    }
 }
 
 /// The direction `x` a singular stage Jacobian leaves undetermined (`J x ≈ 0`), by where it

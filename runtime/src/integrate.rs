@@ -37,6 +37,7 @@ use std::convert::Infallible;
 
 pub mod constraint_watch;
 pub mod equations;
+mod initial;
 pub mod multiplier_watch;
 mod vectors;
 #[cfg(doc)]
@@ -69,9 +70,13 @@ pub struct Options {
     pub newton: NewtonOptions,
     /// Project inconsistent initial data onto the constraints instead of rejecting them: for a
     /// degenerate Lagrangian `p₀ ← ϑ(q₀)`; for a holonomic system run by RATTLE, SHAKE or a
-    /// holonomic stage method, `q₀ ← q₀ − M⁻¹G(q₀)ᵀx` with `c(q₀) = 0` by Newton's method,
-    /// then `p₀ ← p₀ − G(q₀)ᵀμ` with `G(q₀)M⁻¹p₀ = 0` ([`crate::holonomic::project`], with the
-    /// tolerances [`Options::constraints`]). Kinds without a projection reject the data.
+    /// holonomic stage method, `q₀` onto `c = 0` by damped Gauss–Newton steps
+    /// `q ← q − t M⁻¹G(q)ᵀA(q)⁻¹c(q)`, which converge from any point where a projection exists
+    /// (the iterations in [`RunStats::initial_projection_iterations`]), then
+    /// `p₀ ← p₀ − G(q₀)ᵀμ` with `G(q₀)M⁻¹p₀ = 0` ([`crate::holonomic::project`], with the
+    /// tolerances [`Options::constraints`]); distance-constraint systems
+    /// ([`crate::holonomic::distance`]) project `q₀ ← q₀ − M⁻¹G(q₀)ᵀx` with `c(q₀) = 0` by
+    /// the multipliers' Newton iteration. Kinds without a projection reject the data.
     pub project_initial: bool,
     /// The tolerance `τ₀` of the initial consistency check, relative to the state's scale. For
     /// a holonomic system run by RATTLE, SHAKE or a holonomic stage method, every constraint is
@@ -575,9 +580,13 @@ where
     let projected = options.project_initial && equations.consistent_momentum(q0, p);
     let consistent = residual <= tolerance;
     if !(projected || consistent) {
-        return Err(Stopped::Step(IntegrateError::InconsistentInitialData {
-            residual,
-            tolerance,
+        return Err(Stopped::Step(if residual.is_finite() {
+            IntegrateError::InconsistentInitialData {
+                residual,
+                tolerance,
+            }
+        } else {
+            driver.non_finite_constraint(residual)
         }));
     }
     if equations.multiplier().is_some()
@@ -587,6 +596,7 @@ where
             residual,
         }));
     }
+    driver.check_initial(q, p).map_err(Stopped::Step)?;
     run_steps(&mut driver, q, p, options, observer)
 }
 
@@ -601,6 +611,11 @@ pub(crate) trait OneStep {
     fn energy(&self, q: &[f64], p: &[f64]) -> Option<f64>;
     /// The carried multiplier `λ_n` after the last step, for methods that carry one.
     fn multiplier(&self) -> Option<&[f64]>;
+    /// The Gauss–Newton iterations of the initial projection of a holonomic system's positions
+    /// ([`Options::project_initial`]), `None` where none ran.
+    fn initial_projection(&self) -> Option<usize> {
+        None
+    }
     /// One step from `(q, p)` at time `time` (step number `step`, for errors), its result in
     /// [`OneStep::state`].
     fn step(
@@ -660,6 +675,7 @@ where
 {
     let mut run = RunStats {
         constraint: stepper.constraint_name(),
+        initial_projection_iterations: stepper.initial_projection(),
         ..RunStats::default()
     };
     let energy0 = stepper.energy(q, p);

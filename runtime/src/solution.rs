@@ -45,6 +45,10 @@ pub struct RunStats {
     /// Where the constraint residual first left round-off exponentially, in a run that was
     /// asked only to record it ([`crate::integrate::Watch::Warn`]).
     pub departure: Option<Departed>,
+    /// The Gauss–Newton iterations of the initial projection of a holonomic system's positions
+    /// ([`crate::integrate::Options::project_initial`], [`crate::holonomic::project`]); `None`
+    /// where no such projection ran.
+    pub initial_projection_iterations: Option<usize>,
 }
 
 /// Where and how the constraint residual left round-off exponentially

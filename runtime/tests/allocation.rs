@@ -304,12 +304,13 @@ fn main() {
                 | Stepper::EngineLagrangianFile
                 | Stepper::ThinnedNpy
         ) {
-            // The solution's four vectors, the driver's vectors and the state (6), and the stage
+            // The solution's four vectors, the driver's vectors and the state (6), the stage
             // storage sized once per run: Newton's seven work vectors, the LU's factors, pivots
-            // and pivot reciprocals, the unknowns and the eight tangent blocks (19).
+            // and pivot reciprocals, the unknowns and the eight tangent blocks (19), and the
+            // residual and Jacobian of the check of the initial data before the first step (2).
             assert!(
-                short.0 <= 6 + 19,
-                "only the solution, the driver's vectors, the state and the stage storage are allocated: {short:?}"
+                short.0 <= 6 + 19 + 2,
+                "only the solution, the driver's vectors, the state, the stage storage and the initial check are allocated: {short:?}"
             );
         }
     }

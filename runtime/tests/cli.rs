@@ -32,6 +32,8 @@ use std::process::{Command, Output};
 // test binary for all of them.
 #[path = "cli/dimensions.rs"]
 mod dimensions;
+#[path = "cli/domain.rs"]
+mod domain;
 #[path = "cli/ensemble.rs"]
 mod ensemble;
 #[path = "cli/exit_codes.rs"]

@@ -1,7 +1,10 @@
 //! Property-based fuzzing of the front ends a user (or an attacker) reaches: problem files and
 //! the command's argument vectors, generated from a grammar that mixes valid input with every
 //! kind of damage (unknown names, wrong lengths, non-finite and huge numbers, deep nesting, long
-//! chains, broken TOML).
+//! chains, broken TOML, constant subexpressions that are not finite); ensembles with generated
+//! states files (CSV and `.npy`, damaged, or devices and directories in their place), thread
+//! counts and output paths; and output streams that cannot be written (`/dev/full`, a closed
+//! pipe). The states-file readers are fuzzed in process by `src/cli/states/fuzz.rs`.
 //!
 //! Properties: parsing a problem file ends in `Ok` or in located errors, within a time budget;
 //! the command ends in exit code 0 (a run), 1 (a failed run) or 2 (unusable arguments) with one
@@ -24,6 +27,10 @@ const FILE_CASES: u32 = 10_000;
 /// Generated argument vectors per command test (two tests, one process per vector): 10⁴ in
 /// all, beside the 10⁴ problem files above.
 const COMMAND_CASES: u32 = 5_000;
+/// Generated ensembles per run (one process each), beside the ensembles among the argument
+/// vectors above: with them and the unwritable streams among those, more than 10⁴ commands per
+/// run on the surfaces of ensembles and output streams.
+const ENSEMBLE_CASES: u32 = 7_000;
 /// Time budget of one problem file (parse, lower, differentiate, compile the tapes).
 const FILE_BUDGET: Duration = Duration::from_secs(2);
 /// Time budget of one command, for a command whose requested work fits in it.
@@ -263,6 +270,85 @@ fn problem_files_parse_or_fail_located_within_budget() {
         .expect("every generated problem file parses or fails with located errors");
 }
 
+/// Generated expressions wrapped in the identities the expression algebra folds (per run).
+const IDENTITY_CASES: u32 = 2_000;
+
+/// An expression in Lotka–Volterra's coordinates and parameters, of any value.
+fn lotka_volterra_expression() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        3 => prop::sample::select(vec!["q1", "q2", "a1", "b2"]).prop_map(str::to_owned),
+        2 => (0u32..4).prop_map(|n| n.to_string()),
+        1 => (-3.0f64..3.0).prop_map(|x| format!("{x:?}")),
+    ];
+    leaf.prop_recursive(4, 16, 2, |inner| {
+        prop_oneof![
+            (
+                inner.clone(),
+                prop::sample::select(vec!["+", "-", "*", "/"]),
+                inner.clone()
+            )
+                .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+            (
+                prop::sample::select(vec!["sin", "exp", "sqrt", "ln"]),
+                inner
+            )
+                .prop_map(|(f, a)| format!("{f}({a})")),
+        ]
+    })
+}
+
+/// Constant folding cannot change the problem: `e` wrapped in a subexpression whose value is
+/// never finite (`0/0`, `1/0`, `(e − e)/(e − e)`, …) is refused at a located error, never
+/// folded away; wrapped in an identity of finite values (`0·e`, `e − e`, `(e − e)/q₂`), the
+/// file loads exactly when the file with `e` itself does.
+#[test]
+fn folding_identities_never_hide_a_value_that_is_not_finite() {
+    let shipped = include_str!("../problems/lotka_volterra.toml");
+    let line = shipped
+        .lines()
+        .find(|l| l.starts_with("hamiltonian = "))
+        .expect("a Hamiltonian");
+    let h = line
+        .strip_prefix("hamiltonian = \"")
+        .and_then(|r| r.strip_suffix('"'))
+        .expect("a quoted Hamiltonian");
+    let with = |extra: &str| shipped.replace(line, &format!("hamiltonian = \"{h} + {extra}\""));
+    let never_finite = prop::sample::select(vec![
+        "0/0 * {e}",
+        "{e} * (1/0) * 0",
+        "0 * ({e} / 0)",
+        "({e} - {e}) / ({e} - {e})",
+        "{e} / ({e} - {e})",
+        "0 * ln(0) * {e}",
+        "{e} * 0 * sqrt(-1)",
+        "0 * {e} * (1e308 * 1e308)",
+    ]);
+    let finite = prop::sample::select(vec![
+        "0 * {e}",
+        "{e} - {e}",
+        "({e} - {e}) / q2",
+        "0 / q2 * {e}",
+    ]);
+    let mut runner = TestRunner::new(config(IDENTITY_CASES));
+    runner
+        .run(
+            &(lotka_volterra_expression(), never_finite, finite),
+            |(e, never_finite, finite)| {
+                let refused = ProblemFile::parse(&with(&never_finite.replace("{e}", &e)));
+                let errors = refused.err().map(|error| error.errors().len());
+                prop_assert!(
+                    errors.is_some_and(|n| n >= 1),
+                    "`{never_finite}` with e = `{e}` was accepted"
+                );
+                let plain = ProblemFile::parse(&with(&e)).is_ok();
+                let folded = ProblemFile::parse(&with(&finite.replace("{e}", &e))).is_ok();
+                prop_assert_eq!(plain, folded, "`{}` with e = `{}`", finite, e);
+                Ok(())
+            },
+        )
+        .expect("no folding identity hides a value that is not finite");
+}
+
 /// The built-in problems, their parameters and the method families, with damaged names.
 fn problem_name() -> impl Strategy<Value = String> {
     prop::sample::select(vec![
@@ -390,60 +476,256 @@ fn run_option(dir: PathBuf) -> impl Strategy<Value = Vec<String>> {
     ]
 }
 
-/// An argument vector: a subcommand with options, or a problem file to run.
-fn argument_vector(dir: PathBuf) -> impl Strategy<Value = (Vec<String>, Option<String>)> {
+/// The shipped problem files an ensemble runs, and a path that is not one.
+fn ensemble_problem() -> impl Strategy<Value = String> {
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/");
+    prop::sample::select(vec![
+        "lotka_volterra.toml",
+        "guiding_centre.toml",
+        "pendulum.toml",
+        "penning_trap.toml",
+        "point_vortices.toml",
+        "nosuch.toml",
+    ])
+    .prop_map(move |name| format!("{shipped}{name}"))
+}
+
+/// A value of a state: near the shipped problems' initial states, or hostile.
+fn state_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        12 => (-2.0f64..2.0).prop_map(|x| format!("{x}")),
+        1 => prop::sample::select(vec![
+            "0", "1e300", "-1e300", "1e-300", "nan", "inf", "1e400", "abc", "", " 1 ", "1,",
+        ])
+        .prop_map(str::to_owned),
+    ]
+}
+
+/// The text of a states file: rows of about the width a state has (`2D` for D = 2 … 6),
+/// with an optional header or byte-order mark.
+fn states_text() -> impl Strategy<Value = String> {
+    let row = (2usize..=13).prop_flat_map(|width| prop::collection::vec(state_value(), width));
+    (
+        prop::collection::vec(row, 0..4),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(rows, header, bom)| {
+            let mut text = String::new();
+            if bom {
+                text.push('\u{feff}');
+            }
+            if header {
+                text.push_str("q1,q2,p1,p2\n");
+            }
+            for row in rows {
+                text.push_str(&row.join(","));
+                text.push('\n');
+            }
+            text
+        })
+}
+
+/// The states file of an ensemble: a CSV text, the `.npy` of a CSV's numbers (float64, or a
+/// lying header), or something that is not a states file.
+fn states_file() -> impl Strategy<Value = States> {
+    prop_oneof![
+        6 => states_text().prop_map(States::Csv),
+        3 => (states_text(), prop::sample::select(vec!["<f8", "<f8", "<f4", ">f8"]))
+            .prop_map(|(text, descr)| States::Npy(npy_of(&text, descr))),
+        1 => prop::sample::select(vec![
+            States::Path("/dev/zero".to_owned()),
+            States::Path("/dev/null".to_owned()),
+            States::Path("/".to_owned()),
+            States::Path("nosuch.csv".to_owned()),
+            States::Path("states.txt".to_owned()),
+        ]),
+    ]
+}
+
+/// The `.npy` bytes of the numbers of `text`'s first row's width (rows of another width, and
+/// fields that are not numbers, dropped), with the header's type `descr`.
+fn npy_of(text: &str, descr: &str) -> Vec<u8> {
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .map(|line| {
+            line.split(',')
+                .filter_map(|f| f.trim().parse().ok())
+                .collect()
+        })
+        .filter(|row: &Vec<f64>| !row.is_empty())
+        .collect();
+    let width = rows.first().map_or(0, Vec::len);
+    let rows: Vec<&Vec<f64>> = rows.iter().filter(|r| r.len() == width).collect();
+    let header = format!(
+        "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({}, {width}), }}\n",
+        rows.len()
+    );
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    for x in rows.into_iter().flatten() {
+        bytes.extend(x.to_le_bytes());
+    }
+    bytes
+}
+
+/// One option of `ensemble` besides the problem, the states and the length, as its words.
+fn ensemble_option(dir: PathBuf) -> impl Strategy<Value = Vec<String>> {
+    let extension = prop::sample::select(vec!["csv", "npy", "json", "txt", ""]);
+    prop_oneof![
+        2 => prop::sample::select(vec!["0", "1", "2", "3", "1024", "1025", "1000000", "x", ""])
+            .prop_map(|t| vec!["--threads".to_owned(), t.to_owned()]),
+        2 => method_name().prop_map(|m| vec!["--method".to_owned(), m]),
+        1 => step_count().prop_map(|n| vec!["--every".to_owned(), n]),
+        1 => Just(vec!["--json".to_owned()]),
+        1 => Just(vec!["--project-initial".to_owned()]),
+        1 => parameter().prop_map(|p| vec!["--param".to_owned(), p]),
+        2 => (extension, 0u32..4).prop_map({
+            let dir = dir.clone();
+            move |(e, k)| {
+                vec!["--out".to_owned(), dir.join(format!("final{k}.{e}")).display().to_string()]
+            }
+        }),
+        1 => prop::sample::select(vec!["trajectories", "final0.csv", "/dev/null/x", ""])
+            .prop_map(move |t| {
+                let path = if t.is_empty() { String::new() } else { dir.join(t).display().to_string() };
+                vec!["--trajectories".to_owned(), path]
+            }),
+    ]
+}
+
+/// The initial states of a generated ensemble.
+#[derive(Clone, Debug)]
+enum States {
+    /// A CSV text, written to `states.csv`.
+    Csv(String),
+    /// `.npy` bytes, written to `states.npy`.
+    Npy(Vec<u8>),
+    /// A path given as it is (relative to the scratch directory).
+    Path(String),
+}
+
+/// Where the command's output streams go.
+#[derive(Clone, Copy, Debug)]
+enum Streams {
+    /// Both read by the test.
+    Read,
+    /// stdout to `/dev/full`, where every write fails.
+    FullStdout,
+    /// stderr to `/dev/full` (the exit code is all the test sees).
+    FullStderr,
+    /// stdout a pipe whose reading end is closed before the command writes.
+    ClosedStdout,
+}
+
+/// A generated command: its words, a problem file to append as `--problem-file`, the
+/// states of an ensemble (`--initial`), and its output streams.
+#[derive(Clone, Debug)]
+struct Case {
+    args: Vec<String>,
+    problem: Option<String>,
+    states: Option<States>,
+    streams: Streams,
+}
+
+fn streams() -> impl Strategy<Value = Streams> {
+    prop_oneof![
+        12 => Just(Streams::Read),
+        1 => Just(Streams::FullStdout),
+        1 => Just(Streams::FullStderr),
+        1 => Just(Streams::ClosedStdout),
+    ]
+}
+
+/// An argument vector: a subcommand with options, a problem file to run, or an ensemble.
+fn argument_vector(dir: PathBuf) -> impl Strategy<Value = Case> {
+    let case = |args: Vec<String>, problem: Option<String>| (args, problem, None::<States>);
     let run = (
         prop::option::of(problem_name()),
         run_length(),
         prop::collection::vec(run_option(dir.clone()), 0..5),
     )
-        .prop_map(|(problem, length, options)| {
+        .prop_map(move |(problem, length, options)| {
             let mut args = vec!["run".to_owned()];
             args.extend(problem);
             args.extend(length);
             args.extend(options.into_iter().flatten());
-            (args, None)
+            case(args, None)
         });
     let file = (
         problem_file(),
         run_length(),
-        prop::collection::vec(run_option(dir), 0..3),
+        prop::collection::vec(run_option(dir.clone()), 0..3),
     )
-        .prop_map(|(file, length, options)| {
+        .prop_map(move |(file, length, options)| {
             let mut args = vec!["run".to_owned()];
             args.extend(length);
             args.extend(options.into_iter().flatten());
-            (args, Some(file))
+            case(args, Some(file))
         });
+    let ensemble = ensemble_command(dir);
     let tableau = (
         prop::sample::select(vec!["Gauss", "LobattoIIIA", "RadauIIA", "NoSuch", ""]),
         prop::sample::select(vec!["1", "2", "5", "0", "99", "x", "-1"]),
         any::<bool>(),
     )
-        .prop_map(|(family, s, exact)| {
+        .prop_map(move |(family, s, exact)| {
             let mut args = vec!["tableau".to_owned(), family.to_owned(), s.to_owned()];
             if exact {
                 args.push("--exact".to_owned());
             }
-            (args, None)
+            case(args, None)
         });
     let other = prop::sample::select(vec![
         vec!["methods"],
         vec!["methods", "--json"],
         vec!["verify", "--quick", "--only", "NoSuchMethod"],
         vec!["verify", "--only"],
+        vec!["ensemble"],
         vec!["frobnicate"],
         vec!["--help"],
         vec![],
     ])
-    .prop_map(|v| (v.into_iter().map(str::to_owned).collect(), None));
-    prop_oneof![8 => run, 3 => file, 2 => tableau, 1 => other]
+    .prop_map(move |v| case(v.into_iter().map(str::to_owned).collect(), None));
+    let command = prop_oneof![8 => run, 3 => file, 4 => ensemble, 2 => tableau, 1 => other];
+    with_streams(command)
+}
+
+/// An ensemble's words (problem, length and options) and its initial states.
+fn ensemble_command(
+    dir: PathBuf,
+) -> impl Strategy<Value = (Vec<String>, Option<String>, Option<States>)> {
+    (
+        ensemble_problem(),
+        states_file(),
+        run_length(),
+        prop::collection::vec(ensemble_option(dir), 0..4),
+    )
+        .prop_map(|(problem, states, length, options)| {
+            let mut args = vec!["ensemble".to_owned(), "--problem-file".to_owned(), problem];
+            args.extend(length);
+            args.extend(options.into_iter().flatten());
+            (args, None, Some(states))
+        })
+}
+
+/// `command` with output streams of every kind.
+fn with_streams(
+    command: impl Strategy<Value = (Vec<String>, Option<String>, Option<States>)>,
+) -> impl Strategy<Value = Case> {
+    (command, streams()).prop_map(|((args, problem, states), streams)| Case {
+        args,
+        problem,
+        states,
+        streams,
+    })
 }
 
 /// The number of steps `args` asks for, as far as it can be told (`None` if unknown); 0 for
 /// the commands that integrate nothing.
 fn requested_steps(args: &[String]) -> Option<f64> {
-    if args.first().is_some_and(|c| c != "run") {
+    if args.first().is_some_and(|c| c != "run" && c != "ensemble") {
         return Some(0.0);
     }
     let value = |flag: &str| {
@@ -473,13 +755,25 @@ struct Ended {
     stopped: bool,
 }
 
-/// Runs the binary under the address-space limit, stopping it at its time budget: the
-/// command's for runs of at most [`BOUNDED_STEPS`], [`LONG_RUN_BUDGET`] for longer ones.
-fn command(args: &[String], dir: &Path) -> Ended {
+/// Runs the binary under the address-space limit with its output streams as `streams` says,
+/// stopping it at its time budget: the command's for runs of at most [`BOUNDED_STEPS`],
+/// [`LONG_RUN_BUDGET`] for longer ones.
+fn command(args: &[String], dir: &Path, streams: Streams) -> Ended {
     let budget = if bounded(args) {
         COMMAND_BUDGET
     } else {
         LONG_RUN_BUDGET
+    };
+    let full = || {
+        std::fs::File::create("/dev/full")
+            .map(Stdio::from)
+            .expect("/dev/full")
+    };
+    let (stdout, stderr) = match streams {
+        Streams::Read => (Stdio::null(), Stdio::piped()),
+        Streams::FullStdout => (full(), Stdio::piped()),
+        Streams::FullStderr => (Stdio::null(), full()),
+        Streams::ClosedStdout => (Stdio::piped(), Stdio::piped()),
     };
     let mut child = Command::new("sh")
         .arg("-c")
@@ -490,10 +784,12 @@ fn command(args: &[String], dir: &Path) -> Ended {
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stdout(stdout)
+        .stderr(stderr)
         .spawn()
         .expect("the binary starts");
+    // The reading end of a piped stdout is closed at once.
+    drop(child.stdout.take());
     let start = Instant::now();
     let mut stopped = false;
     let status = loop {
@@ -518,27 +814,60 @@ fn command(args: &[String], dir: &Path) -> Ended {
     }
 }
 
-/// Runs `cases` generated argument vectors through the binary.
-fn fuzz_command(cases: u32, name: &str) {
+/// Writes the generated case's files into `dir` and completes its words.
+fn prepared(case: &Case, dir: &Path) -> Vec<String> {
+    let mut args = case.args.clone();
+    if let Some(file) = &case.problem {
+        let problem = dir.join("problem.toml");
+        std::fs::write(&problem, file).expect("scratch problem file");
+        args.push("--problem-file".to_owned());
+        args.push(problem.display().to_string());
+    }
+    if let Some(states) = &case.states {
+        let path = match states {
+            States::Csv(text) => {
+                let path = dir.join("states.csv");
+                std::fs::write(&path, text).expect("scratch states file");
+                path
+            }
+            States::Npy(bytes) => {
+                let path = dir.join("states.npy");
+                std::fs::write(&path, bytes).expect("scratch states file");
+                path
+            }
+            States::Path(path) => dir.join(path),
+        };
+        args.push("--initial".to_owned());
+        args.push(path.display().to_string());
+    }
+    // An ensemble writes its final states where `--out` says, by default into the scratch
+    // directory.
+    if args.first().is_some_and(|c| c == "ensemble") && !args.iter().any(|a| a == "--out") {
+        args.push("--out".to_owned());
+        args.push(dir.join("final.csv").display().to_string());
+    }
+    args
+}
+
+/// Runs `cases` argument vectors generated by `strategy` (from the scratch directory) through
+/// the binary.
+fn fuzz_command<S: Strategy<Value = Case>>(cases: u32, name: &str, strategy: fn(PathBuf) -> S) {
     let dir = std::env::temp_dir().join(format!("sparkgen-fuzz-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");
     let mut runner = TestRunner::new(config(cases));
-    let problem = dir.join("problem.toml");
     runner
-        .run(&argument_vector(dir.clone()), |(mut args, file)| {
-            if let Some(file) = &file {
-                std::fs::write(&problem, file).expect("scratch problem file");
-                args.push("--problem-file".to_owned());
-                args.push(problem.display().to_string());
-            }
-            let ended = command(&args, &dir);
-            // The arguments, the problem file, and the head of stderr (a panic's backtrace cut).
+        .run(&strategy(dir.clone()), |case| {
+            let args = prepared(&case, &dir);
+            let ended = command(&args, &dir, case.streams);
+            // The arguments, the files, and the head of stderr (a panic's backtrace cut).
             let shown = || {
                 let head: Vec<&str> = ended.stderr.lines().take(4).collect();
                 format!(
-                    "{args:?}\n{}\nstderr: {}",
-                    file.as_deref().unwrap_or(""),
+                    "{args:?}\n{}\n{:?}\n{:?}\nstderr: {}",
+                    case.problem.as_deref().unwrap_or(""),
+                    case.states,
+                    case.streams,
                     head.join("\n")
                 )
             };
@@ -554,7 +883,8 @@ fn fuzz_command(cases: u32, name: &str) {
                 )));
             };
             prop_assert!(matches!(code, 0..=2), "exit code {code}: {}", shown());
-            if code != 0 {
+            // With stderr at /dev/full the exit code is all there is to see.
+            if code != 0 && !matches!(case.streams, Streams::FullStderr) {
                 let lines = ended.stderr.trim_end().lines().count();
                 prop_assert!(
                     lines == 1 && ended.stderr.starts_with("error"),
@@ -570,10 +900,19 @@ fn fuzz_command(cases: u32, name: &str) {
 
 #[test]
 fn commands_end_cleanly_within_budget_first_half() {
-    fuzz_command(COMMAND_CASES, "a");
+    fuzz_command(COMMAND_CASES, "a", argument_vector);
 }
 
 #[test]
 fn commands_end_cleanly_within_budget_second_half() {
-    fuzz_command(COMMAND_CASES, "b");
+    fuzz_command(COMMAND_CASES, "b", argument_vector);
+}
+
+/// The surfaces of ensembles (generated states files, thread counts, output paths) and output
+/// streams that cannot be written, on their own.
+#[test]
+fn ensembles_and_unwritable_streams_end_cleanly_within_budget() {
+    fuzz_command(ENSEMBLE_CASES, "e", |dir| {
+        with_streams(ensemble_command(dir))
+    });
 }

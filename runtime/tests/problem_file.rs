@@ -580,6 +580,45 @@ fn non_finite_values_are_located() {
     assert_eq!((line, column), (7, 6));
 }
 
+/// Subexpressions whose value is never finite are located errors, in a Hamiltonian and in a
+/// Lagrangian, before 0 · x = 0, 0 / x = 0, x − x = 0 or x / x = 1 could fold them (the file ran
+/// as H = q2); the same identities of finite values still fold `0 * q1` and `q1 - q1`.
+#[test]
+fn values_that_are_never_finite_are_located() {
+    // `hamiltonian = '` is 15 characters: the subexpression's first character is at 15 + 1 + its
+    // offset in the expression.
+    for (hamiltonian, offset) in [
+        ("q2 + 0/0 * q1", 5),
+        ("q2 + 0*(1/0)*q1", 8),
+        ("q2 + (q1-q1)/(q1-q1)", 5),
+    ] {
+        let (line, column, kind) = error_of(&with_hamiltonian(hamiltonian));
+        assert!(
+            matches!(&kind, ErrorKind::NotFiniteExpression(m) if m.contains("division by zero")),
+            "{hamiltonian}: {kind:?}"
+        );
+        assert_eq!((line, column), (4, 15 + 1 + offset), "{hamiltonian}");
+    }
+    let lagrangian = |l: &str| {
+        format!(
+            "kind = \"lagrangian\"\ncoordinates = [\"x\"]\nvelocities = [\"u\"]\n\
+             lagrangian = '{l}'\n[initial]\nq = [0.1]\nv = [0.2]\n"
+        )
+    };
+    let (line, column, kind) = error_of(&lagrangian("u * u / 2 + 0 * ln(x - x)"));
+    assert!(
+        matches!(&kind, ErrorKind::NotFiniteExpression(m) if m.contains("-inf")),
+        "{kind:?}"
+    );
+    // `lagrangian = '` is 14 characters, `ln` is at offset 16.
+    assert_eq!((line, column), (4, 14 + 1 + 16));
+    for hamiltonian in ["q2 + 0*q1", "q2 + q1 - q1", "q2 + (q1 - q1) / q1"] {
+        ProblemFile::parse(&with_hamiltonian(hamiltonian))
+            .unwrap_or_else(|e| panic!("{hamiltonian}: {e}"));
+    }
+    ProblemFile::parse(&lagrangian("u * u / 2 + 0 * ln(x)")).expect("a valid Lagrangian");
+}
+
 /// A holonomic pendulum file with `mass` (a TOML line) and the parameter `m`.
 fn pendulum_with_mass(mass: &str, m: f64) -> String {
     format!(

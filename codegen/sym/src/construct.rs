@@ -6,6 +6,15 @@
 //! for commutative ops (constants first, then by `NodeId`), x · x = x², power merging
 //! xᵃ · xᵇ = xᵃ⁺ᵇ, xᵃ / xᵇ = xᵃ⁻ᵇ, (xᵃ)ᵇ = xᵃᵇ, negative powers as 1 / x⁻ᵏ, and quotient
 //! normalisation (a/b) · (c/d) = (a·c)/(b·d), (a/b)/c = a/(b·c), a/(b/c) = (a·c)/b.
+//!
+//! The identities hold for finite values: 0 · x = 0, 0 / x = 0, x − x = 0 and x / x = 1 are
+//! false for x = ±∞ or NaN (and x / x for x = 0). Differentiation needs them for every
+//! non-constant x (most partial derivatives are products with a structural zero), where they
+//! hold wherever x is finite. A constant operand that is not finite, or a division by the
+//! constant 0, is refused by the front end before it is built
+//! ([`derive`](crate::derive)'s lowering), so no identity here hides one; constants
+//! themselves fold in IEEE arithmetic (an overflow or `1/0` of `f64` constants gives ±∞ or
+//! NaN, and the front end refuses that constant).
 
 use crate::error::CallError;
 use crate::graph::{Graph, Node, NodeId};
@@ -130,7 +139,7 @@ impl Graph {
         self.binary(Op::Add, a, b)
     }
 
-    /// a − b.
+    /// a − b (x − x = 0: an identity of finite x).
     pub fn sub(&mut self, a: NodeId, b: NodeId) -> NodeId {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => {
@@ -154,7 +163,8 @@ impl Graph {
         self.binary(Op::Sub, a, b)
     }
 
-    /// a · b.
+    /// a · b (0 · x = 0 for every non-constant x: an identity of finite x, which
+    /// differentiation needs to keep structural zeros).
     pub fn mul(&mut self, a: NodeId, b: NodeId) -> NodeId {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => {
@@ -213,7 +223,8 @@ impl Graph {
         self.binary(Op::Mul, a, b)
     }
 
-    /// a / b.
+    /// a / b (0 / x = 0 and x / x = 1: identities of finite x ≠ 0, which fold 0 / 0 to 0 as
+    /// well; the front end refuses a division by the constant 0 before it is built).
     pub fn div(&mut self, a: NodeId, b: NodeId) -> NodeId {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) if !y.is_zero() => {

@@ -58,6 +58,9 @@ pub struct Graph {
     /// For every node, the sorted ids of the input nodes it depends on.
     deps: Vec<Box<[NodeId]>>,
     intern: HashMap<Node, NodeId>,
+    /// The `f64` value of every interior node that depends on no input (ln 2, √2 · 3, …),
+    /// computed from its operands' values when it is interned.
+    values: HashMap<NodeId, f64>,
     /// Memo of ∂node/∂var keyed by (node, var).
     pub(crate) diff_memo: HashMap<(NodeId, NodeId), NodeId>,
 }
@@ -117,6 +120,16 @@ impl Graph {
         }
     }
 
+    /// The `f64` value of `id` when it depends on no input: a constant, or an operation on
+    /// constants, evaluated in `f64` (ln 0 = −∞, √−1 = NaN); `None` when it
+    /// depends on an input.
+    pub fn value(&self, id: NodeId) -> Option<f64> {
+        match self.node(id) {
+            Node::Const(c) => Some(c.to_f64()),
+            _ => self.values.get(&id).copied(),
+        }
+    }
+
     /// Whether `id` is the constant 0 (a structural zero).
     pub fn is_zero(&self, id: NodeId) -> bool {
         self.as_const(id).is_some_and(Number::is_zero)
@@ -140,6 +153,17 @@ impl Graph {
             Node::Unary(_, a) => self.deps[a.index()].clone(),
             Node::Binary(_, [a, b]) => merge_sorted(&self.deps[a.index()], &self.deps[b.index()]),
         };
+        if deps.is_empty()
+            && let Some(op) = node.op()
+        {
+            // The operands depend on no input either, so each has a value.
+            let args: Vec<f64> = node
+                .operands()
+                .iter()
+                .map(|a| self.value(*a).unwrap_or(f64::NAN))
+                .collect();
+            self.values.insert(id, op.eval(&args));
+        }
         self.nodes.push(node.clone());
         self.deps.push(deps);
         self.intern.insert(node, id);

@@ -75,7 +75,8 @@ pub fn raise(error: CliError) -> PyErr {
         | CliError::UnknownParameter { .. }
         | CliError::ProblemFile { .. }
         | CliError::UnsupportedProblemFile { .. }
-        | CliError::InvalidParameters { .. } => ProblemError::new_err(message),
+        | CliError::InvalidParameters { .. }
+        | CliError::Unverifiable { .. } => ProblemError::new_err(message),
         CliError::UnknownMethod { .. }
         | CliError::UnknownStages { .. }
         | CliError::UnknownFamily { .. } => MethodError::new_err(message),
@@ -86,6 +87,7 @@ pub fn raise(error: CliError) -> PyErr {
             InitialStateError::new_err(message)
         }
         CliError::StepFailed { .. }
+        | CliError::MembersFailed { .. }
         | CliError::Diagnostics(_)
         | CliError::Ranks { .. }
         | CliError::VerificationFailed { .. } => IntegrationError::new_err(message),

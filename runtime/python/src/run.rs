@@ -317,9 +317,9 @@ impl EnsembleSolution {
             "threads": threads.map_or_else(rayon::current_num_threads, |n| {
                 n.get().min(members.len().max(1))
             }),
-            "max_constraint_residual": maximum(members.iter().map(|m| m.max_constraint_residual)),
+            "max_constraint_residual": number(maximum(members.iter().map(|m| m.max_constraint_residual))),
             "max_energy_error": has_energy.then(|| {
-                maximum(members.iter().filter_map(|m| m.max_energy_error))
+                number(maximum(members.iter().filter_map(|m| m.max_energy_error)))
             }),
             "particle_steps_per_second": steps as f64 / wall_seconds,
             "compile_seconds": compile_seconds,
@@ -387,7 +387,18 @@ pub fn json<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bou
     to_python(py, &value)
 }
 
-/// A JSON value as Python objects.
+/// `x` as the command's JSON writes it: a number, or the text of a NaN or an infinity (which
+/// [`to_python`] turns back into a float).
+fn number(x: f64) -> serde_json::Value {
+    if x.is_finite() {
+        x.into()
+    } else {
+        x.to_string().into()
+    }
+}
+
+/// A JSON value as Python objects; the command's text of a number that is not finite (`"NaN"`,
+/// `"inf"`, `"-inf"`, see the README's JSON output) as that float.
 fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
     use pyo3::IntoPyObjectExt;
     use serde_json::Value;
@@ -400,7 +411,10 @@ fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<
             // serde_json writes NaN and infinities as null.
             (None, None) => n.as_f64().unwrap_or(f64::NAN).into_bound_py_any(py),
         },
-        Value::String(s) => s.into_bound_py_any(py),
+        Value::String(s) => match s.as_str() {
+            "NaN" | "inf" | "-inf" => s.parse::<f64>().unwrap_or(f64::NAN).into_bound_py_any(py),
+            _ => s.into_bound_py_any(py),
+        },
         Value::Array(items) => {
             let items: PyResult<Vec<_>> = items.iter().map(|v| to_python(py, v)).collect();
             pyo3::types::PyList::new(py, items?)?.into_bound_py_any(py)

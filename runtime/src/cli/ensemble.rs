@@ -31,7 +31,8 @@ pub struct FailedMember {
     pub member: usize,
     /// The steps it accepted.
     pub steps: usize,
-    /// The time of its last accepted state.
+    /// The time of its last accepted state (NaN for a member refused before its first).
+    #[serde(serialize_with = "super::numbers::number")]
     pub t: f64,
     /// Why it stopped.
     pub error: String,
@@ -57,9 +58,11 @@ pub struct Report {
     /// Worker threads of each process (`--threads`, at most one per member of a process's
     /// block; by default one per core).
     pub threads: usize,
-    /// The largest constraint residual over every point of every member (`null` if NaN).
+    /// The largest constraint residual over every point of every member.
+    #[serde(serialize_with = "super::numbers::number")]
     pub max_constraint_residual: f64,
     /// The largest `|E − E₀|` over every point of every member, where there is an energy.
+    #[serde(serialize_with = "super::numbers::optional")]
     pub max_energy_error: Option<f64>,
     /// Accepted steps of all members per second of wall time (compiling included).
     pub particle_steps_per_second: f64,
@@ -133,12 +136,12 @@ impl Report {
     pub fn result(&self) -> Result<(), CliError> {
         match self.failures.first() {
             None => Ok(()),
-            Some(f) => Err(CliError::StepFailed {
-                message: format!(
-                    "{} of {} members failed; member {}: {}",
-                    self.failed, self.members, f.member, f.error
-                ),
-                written: vec![self.out.clone().into()],
+            Some(f) => Err(CliError::MembersFailed {
+                failed: self.failed,
+                members: self.members,
+                member: f.member,
+                error: f.error.clone(),
+                out: self.out.clone().into(),
             }),
         }
     }

@@ -79,6 +79,14 @@ pub enum CliError {
         /// Why it is unusable.
         reason: &'static str,
     },
+    /// A problem on which no method can be verified: its reference solution does not exist.
+    #[error("cannot verify methods on `{name}`: {reason}")]
+    Unverifiable {
+        /// The problem.
+        name: String,
+        /// Why it has no reference solution.
+        reason: String,
+    },
     /// `--param` values that make a problem file's problem unusable (a mass that is not
     /// positive definite).
     #[error("{}: {reason}", path.display())]
@@ -139,6 +147,24 @@ pub enum CliError {
         /// Files written with the trajectory so far.
         written: Vec<PathBuf>,
     },
+    /// Members of an ensemble failed; every member's final state (a failed member's at its
+    /// failure) was written to the final-states file.
+    #[error(
+        "{failed} of {members} members failed; member {member}: {error}; the final state of every member (of a failed one, the last state it reached; NaN for one refused before its first) was written to {}",
+        out.display()
+    )]
+    MembersFailed {
+        /// Members that failed.
+        failed: usize,
+        /// Members in all.
+        members: usize,
+        /// The first member that failed.
+        member: usize,
+        /// Its error (names the step and the time, or the file it could not write).
+        error: String,
+        /// The final-states file.
+        out: PathBuf,
+    },
     /// An ensemble split over processes failed on another rank, or its records could not be
     /// gathered.
     #[error("{message}")]
@@ -177,12 +203,14 @@ impl CliError {
             | CliError::UnsupportedProblemFile { .. }
             | CliError::InvalidValue { .. }
             | CliError::InvalidParameters { .. }
+            | CliError::Unverifiable { .. }
             | CliError::InitialState { .. }
             | CliError::InitialStates { .. }
             | CliError::UnknownExtension { .. } => 2,
             CliError::Write { .. }
             | CliError::Stdout(_)
             | CliError::StepFailed { .. }
+            | CliError::MembersFailed { .. }
             | CliError::Ranks { .. }
             | CliError::Diagnostics(_)
             | CliError::VerificationFailed { .. } => 1,

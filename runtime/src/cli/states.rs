@@ -290,6 +290,9 @@ fn literal(text: &str) -> Option<(Literal, &str)> {
 }
 
 #[cfg(test)]
+mod fuzz;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -38,23 +38,31 @@ pub struct Summary {
     /// What `max_constraint_residual` measures.
     pub constraint: &'static str,
     /// Maximum of the constraint residual over the run.
+    #[serde(serialize_with = "super::numbers::number")]
     pub max_constraint_residual: f64,
     /// How the energy error is measured: `relative` (`|H_n − H₀| / |H₀|`), `absolute`
     /// (`|H_n − H₀|`, when `H₀ = 0`), or `None` where the problem has no energy.
     pub energy_error_kind: Option<&'static str>,
     /// `max_n` of the energy error, measured as `energy_error_kind` says.
+    #[serde(serialize_with = "super::numbers::optional")]
     pub max_energy_error: Option<f64>,
     /// `max_n |H_n − H₀| / |H₀|`: `max_energy_error` when it is relative, else `None`.
+    #[serde(serialize_with = "super::numbers::optional")]
     pub max_relative_energy_error: Option<f64>,
     /// Mean Newton iterations per step.
     pub newton_iterations_mean: f64,
+    /// The Gauss–Newton iterations of the initial projection of a holonomic problem's positions
+    /// (`--project-initial` on data off the constraints); `None` where none ran.
+    pub initial_projection_iterations: Option<usize>,
     /// Wall-clock seconds of the integration.
     pub wall_seconds: f64,
     /// Steps per second.
     pub steps_per_second: f64,
     /// Final position.
+    #[serde(serialize_with = "super::numbers::numbers")]
     pub q_final: Vec<f64>,
     /// Final momentum.
+    #[serde(serialize_with = "super::numbers::numbers")]
     pub p_final: Vec<f64>,
     /// Trajectory file written, if any.
     pub out: Option<String>,
@@ -94,6 +102,7 @@ impl Summary {
                 .max_energy_error
                 .filter(|_| matches!(totals.energy, Some(EnergyError::Relative { .. }))),
             newton_iterations_mean: totals.newton_iterations_mean(),
+            initial_projection_iterations: totals.initial_projection_iterations,
             wall_seconds: run.wall_seconds,
             steps_per_second: if run.wall_seconds > 0.0 {
                 steps as f64 / run.wall_seconds
@@ -129,6 +138,9 @@ impl Summary {
             "steps per second           {:.3e}",
             self.steps_per_second
         );
+        if let Some(iterations) = self.initial_projection_iterations {
+            let _ = writeln!(s, "initial projection         {iterations} iterations");
+        }
         let _ = writeln!(
             s,
             "Newton iterations per step {:.3}",

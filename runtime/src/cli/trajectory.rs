@@ -6,7 +6,7 @@ use super::error::CliError;
 use super::output::{Format, Header, Writer, format_of};
 use super::progress::Progress;
 use crate::diagnostics::{DiagnosticsError, EnergyError, maximum};
-use crate::solution::{Observer, Point};
+use crate::solution::{Observer, Point, RunStats};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
@@ -147,6 +147,9 @@ pub struct Totals {
     pub energy: Option<EnergyError>,
     /// Newton iterations over all steps.
     pub newton_iterations: usize,
+    /// The Gauss–Newton iterations of the initial projection
+    /// ([`crate::solution::RunStats::initial_projection_iterations`]); `None` where none ran.
+    pub initial_projection_iterations: Option<usize>,
 }
 
 impl Totals {
@@ -227,6 +230,7 @@ impl<E, R> Monitor<E, R> {
                 max_energy_error: None,
                 energy: None,
                 newton_iterations: 0,
+                initial_projection_iterations: None,
             },
         })
     }
@@ -371,6 +375,11 @@ where
         self.keep(&state);
         self.progress.tick(point.step);
         self.last = Some(state);
+        Ok(())
+    }
+
+    fn end(&mut self, stats: &RunStats) -> Result<(), CliError> {
+        self.totals.initial_projection_iterations = stats.initial_projection_iterations;
         Ok(())
     }
 }

@@ -79,14 +79,17 @@ pub struct Study {
     /// Step sizes of the fitted sweep points (h = 1/n).
     pub h: Vec<f64>,
     /// `|q_N − q_ref(1)|∞` per step size.
+    #[serde(serialize_with = "super::numbers::numbers")]
     pub errors: Vec<f64>,
     /// Step sizes of the sweep at which the run failed (coarse steps beyond the method's reach).
     pub sweep_failed_h: Vec<f64>,
     /// Failure of the long run (names the step and the time).
     pub failures: Vec<String>,
     /// Maximum constraint residual over the long run (up to a failure).
+    #[serde(serialize_with = "super::numbers::number")]
     pub max_constraint_residual: f64,
     /// Maximum relative energy error over the long run (up to a failure).
+    #[serde(serialize_with = "super::numbers::number")]
     pub max_relative_energy_error: f64,
     /// The carried multiplier over the long run, for methods that carry one that vanishes on the
     /// exact flow (a projection multiplier, `MethodFacts::multiplier`).
@@ -99,9 +102,11 @@ pub struct Study {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct MultiplierRecord {
     /// `max_n |λ_n|∞`.
+    #[serde(serialize_with = "super::numbers::number")]
     pub max: f64,
     /// `max |λ_n|∞` over the second half of the run divided by the maximum over the first half
     /// (about 1 for a bounded multiplier, 2 for linear growth).
+    #[serde(serialize_with = "super::numbers::number")]
     pub growth: f64,
     /// The multiplier grows without bound: `growth > 1.5`, or it left the finite numbers.
     pub grows: bool,
@@ -149,8 +154,7 @@ impl MultiplierRecord {
 pub struct Verification {
     /// Quick mode.
     pub quick: bool,
-    /// Which code evaluated the problems: `compiled` (built-in) or `interpreted` (a
-    /// `--problem-file`).
+    /// Which code evaluated the problems: `engine` ([`super::run::PATH`]).
     pub path: &'static str,
     /// Round-off floor of the fits.
     pub floor: f64,
@@ -513,7 +517,18 @@ pub fn verify_file(
                 reason: "problem files hold degenerate Lagrangians, Lagrangians or holonomic systems",
             });
         }
-        (Kind::Degenerate, ProblemFile::DegenerateLagrangian(f)) => reference_at_run_time(f),
+        (Kind::Degenerate, ProblemFile::DegenerateLagrangian(f)) => {
+            let d = f.initial().0.len();
+            if d % 2 == 1 {
+                return Err(CliError::Unverifiable {
+                    name: subject.name.clone(),
+                    reason: format!(
+                        "Ω = dϑ is antisymmetric of odd size D = {d}, hence singular at every q: the equations of motion Ω(q) q̇ = −∇H(q) do not determine q̇ (they are no ODE), so there is no reference solution and every method would fail"
+                    ),
+                });
+            }
+            reference_at_run_time(f)
+        }
         (Kind::Degenerate, _) => {
             return Err(CliError::InvalidValue {
                 what: "--problem-file",
@@ -553,6 +568,18 @@ pub fn verify_file(
             }
         }
     };
+    if !q_ref.iter().all(|x| x.is_finite()) {
+        let field = match file {
+            ProblemFile::Lagrangian(_) => "∂²L/∂v² is singular",
+            _ => "Ω(q) is singular",
+        };
+        return Err(CliError::Unverifiable {
+            name: subject.name.clone(),
+            reason: format!(
+                "the reference solution q(1) left the finite numbers: {field} or the vector field is not finite between q₀ and t = 1"
+            ),
+        });
+    }
     // The pinned behaviours were measured with multipliers; a Lagrangian's equations have none
     // (M = 0), where every method is held to its declared order.
     let on = match file {

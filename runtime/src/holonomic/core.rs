@@ -101,8 +101,9 @@ where
 }
 
 /// A holonomic stepper `S` as the one loop sees it ([`OneStep`]): the constraint residual
-/// `|c(q)|∞` and the energy `H(q, p)` at a state, and each step's result, projected back onto
-/// `c = 0`, `G M⁻¹ p = 0` at round-off tolerance when `restoration` is set.
+/// `|c(q)|∞` and the energy `H(q, p)` at a state, the Gauss–Newton iterations of the initial
+/// projection if one ran, and each step's result, projected back onto `c = 0`, `G M⁻¹ p = 0`
+/// at round-off tolerance when `restoration` is set.
 struct Holonomic<'a, S, P, D: Dim, M: Solvable>
 where
     DefaultAllocator: Shapes<D, M>,
@@ -110,6 +111,7 @@ where
     stepper: S,
     problem: &'a P,
     restoration: Option<Tolerances>,
+    initial_projection: Option<usize>,
     q: Column<D>,
     p: Column<D>,
     _constraints: std::marker::PhantomData<M>,
@@ -145,6 +147,10 @@ where
 
     fn multiplier(&self) -> Option<&[f64]> {
         self.stepper.multiplier()
+    }
+
+    fn initial_projection(&self) -> Option<usize> {
+        self.initial_projection
     }
 
     fn step(
@@ -191,7 +197,12 @@ where
     DefaultAllocator: Shapes<D, M>,
 {
     let mut stepper = make().map_err(Stopped::Step)?;
-    let (mut q, mut p) = initial_state(problem, q0, p0, options).map_err(Stopped::Step)?;
+    check_finite(problem, q0, p0).map_err(Stopped::Step)?;
+    let initial = initial_state(problem, q0, p0, options).map_err(Stopped::Step)?;
+    let (mut q, mut p) = (initial.q, initial.p);
+    let gram = options.constraints.gram;
+    ConstraintFrame::new(problem, &problem.inverse_mass(), &q, gram)
+        .map_err(|d| Stopped::Step(IntegrateError::degenerate(d, 0, 0.0, gram)))?;
     stepper.start(&q, &p).map_err(Stopped::Step)?;
     let restoration = options
         .restore_consistency
@@ -200,6 +211,7 @@ where
         stepper,
         problem,
         restoration,
+        initial_projection: initial.projection_iterations,
         q: q.clone(),
         p: p.clone(),
         _constraints: std::marker::PhantomData,
@@ -211,4 +223,41 @@ where
         options,
         observer,
     )
+}
+
+/// Checks, before the first step (and before any projection), that `(q₀, p₀)` lies where the
+/// equations of motion are defined: the energy `H(q₀, p₀)`, the constraint gradients `G(q₀)`
+/// and the force `∇V(q₀)` are finite. The Gram matrix `A(q) = G M⁻¹ Gᵀ` is then checked at the
+/// initial state (projected or not), so that data whose first step's multipliers are
+/// undetermined are refused at step 0, as their projection refuses them.
+fn check_finite<P: Geometry<D, M>, D: Dim, M: Solvable>(
+    problem: &P,
+    q: &Column<D>,
+    p: &Column<D>,
+) -> Result<(), IntegrateError>
+where
+    DefaultAllocator: Shapes<D, M>,
+{
+    let non_finite =
+        |what: String, value: f64| IntegrateError::NonFiniteInitialData { what, value };
+    let energy = problem.total_energy(q, p);
+    if !energy.is_finite() {
+        return Err(non_finite("the energy".to_owned(), energy));
+    }
+    let g = problem.constraint_gradients(q);
+    for (a, k) in (0..g.nrows()).flat_map(|a| (0..g.ncols()).map(move |k| (a, k))) {
+        if !g[(a, k)].is_finite() {
+            return Err(non_finite(format!("∂c_{}/∂q_{}", a + 1, k + 1), g[(a, k)]));
+        }
+    }
+    let force = problem.force_gradient(q);
+    if let Some((k, value)) = force
+        .iter()
+        .copied()
+        .enumerate()
+        .find(|(_, v)| !v.is_finite())
+    {
+        return Err(non_finite(format!("∂V/∂q_{}", k + 1), value));
+    }
+    Ok(())
 }

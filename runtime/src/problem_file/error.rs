@@ -54,6 +54,18 @@ pub enum ErrorKind {
         /// The largest supported length.
         limit: usize,
     },
+    /// More holonomic constraints than coordinates: M gradients in a space of dimension D < M
+    /// are linearly dependent at every q, so the Gram matrix `G M⁻¹ Gᵀ` is singular everywhere
+    /// and the multipliers are never determined.
+    #[error(
+        "`constraints` has {found} entries for {coordinates} coordinates: {found} constraint gradients in {coordinates} dimensions are linearly dependent at every point, so the multipliers are never determined (at most {coordinates} constraints can be independent)"
+    )]
+    TooManyConstraints {
+        /// Constraints M.
+        found: usize,
+        /// Coordinates D.
+        coordinates: usize,
+    },
     /// A parameter or initial value that is NaN or infinite.
     #[error("`{key}` must be finite, found {value}")]
     NotFinite {
@@ -75,6 +87,11 @@ pub enum ErrorKind {
     /// A function without a derivative where a derivative is required.
     #[error("{0}")]
     NotDifferentiable(String),
+    /// A subexpression whose value is never finite: constant and NaN or infinite (`1/0`,
+    /// `ln(0)`, `1e308 * 1e308`), or a quotient whose divisor is the constant 0 once folded
+    /// (`0/0`, `q1 / (q1 - q1)`).
+    #[error("{0}")]
+    NotFiniteExpression(String),
     /// An expression that does not parse, or another invalid construct (unsupported operator,
     /// duplicate name, singular mass matrix, …).
     #[error("{0}")]

@@ -80,7 +80,18 @@ impl HolonomicFile {
         let d = coordinates.len();
         let mass = root.get("mass").map(|_| reader.expression(root, "mass"));
         let potential = reader.expression(root, "potential");
-        let constraints = reader.expressions(root, "constraints", None);
+        let mut constraints = reader.expressions(root, "constraints", None);
+        if let (Some(found), Some(value)) = (
+            constraints.as_ref().map(Vec::len).filter(|m| *m > d),
+            root.get("constraints"),
+        ) {
+            let kind = ErrorKind::TooManyConstraints {
+                found,
+                coordinates: d,
+            };
+            reader.diagnostics.at_value(value, kind);
+            constraints = None;
+        }
         let parameters = reader.parameters(root);
         let definitions = reader.definitions(root);
         let initial = reader.initial(root, d, &["q", "p"], &[]);

@@ -100,12 +100,13 @@ impl<'i> Reader<'i> {
             .into_iter()
             .map(|(key, value)| {
                 let name = key.get_ref().as_ref();
-                // A value of the wrong type is reported here; the name stays defined (as 0,
-                // never evaluated: the file is rejected) so that its uses are not reported.
+                // A value of the wrong type is reported here; the name stays defined (as 1,
+                // never evaluated: the file is rejected) so that its uses are not reported (1,
+                // not 0, so that a division by it is not reported as a division by zero).
                 let expression = document::string(name, value, &mut self.diagnostics);
                 Definition {
                     name: self.text(key.span(), name),
-                    expression: self.text(value.span(), expression.unwrap_or("0")),
+                    expression: self.text(value.span(), expression.unwrap_or("1")),
                 }
             })
             .collect()
@@ -207,6 +208,7 @@ impl<'i> Reader<'i> {
                 SymErrorKind::UnknownName => ErrorKind::UnknownName(message),
                 SymErrorKind::UnsupportedFunction => ErrorKind::UnsupportedFunction(message),
                 SymErrorKind::NotDifferentiable => ErrorKind::NotDifferentiable(message),
+                SymErrorKind::NotFinite => ErrorKind::NotFiniteExpression(message),
                 SymErrorKind::Syntax | SymErrorKind::Invalid => {
                     ErrorKind::InvalidExpression(message)
                 }

@@ -207,6 +207,12 @@ fn a_failing_member_and_a_bad_state_file() {
         "{stderr}"
     );
     assert!(stderr.contains("step 1"), "{stderr}");
+    // The file named is the final states' file, and said to be so (not a trajectory).
+    assert!(
+        stderr.contains("the final state of every member")
+            && stderr.ends_with(&format!("was written to {out}\n")),
+        "{stderr}"
+    );
     let text = std::fs::read_to_string(dir.join("final.csv")).expect("written");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 9, "{text}");

@@ -107,6 +107,63 @@ fn inconsistent_initial_data_exit_2_unless_projected_on_request() {
     }
 }
 
+/// The shipped pendulum file (`problems/pendulum.toml`) with its initial `q = …` line replaced
+/// by `q`.
+fn pendulum_at(q: &str) -> String {
+    let shipped = include_str!("../../problems/pendulum.toml");
+    let line = shipped
+        .lines()
+        .find(|l| l.starts_with("q = "))
+        .expect("an initial q");
+    shipped.replace(line, q)
+}
+
+/// `--project-initial` converges from far off the constraints: the pendulum of
+/// `problems/pendulum.toml` from `q₀ = (3, 4)` (five times its length) is projected to round-off
+/// and the summary reports the projection's iterations (`null` when none ran); a constraint
+/// with no solution (`x² + y² + 1 = 0`) is refused with the residual reached, exit 2.
+#[test]
+fn far_initial_data_are_projected_and_impossible_ones_refused() {
+    let dir = scratch("far-projection");
+    let file = pendulum_at("q = [3.0, 4.0]");
+    let far = dir.join("far.toml");
+    std::fs::write(&far, &file).expect("scratch file");
+    let impossible = dir.join("impossible.toml");
+    let constraint = "x * x + y * y - l * l";
+    assert!(file.contains(constraint));
+    std::fs::write(&impossible, file.replace(constraint, "x * x + y * y + 1")).expect("scratch");
+    let far = far.to_str().expect("utf-8");
+    let args = [
+        "run",
+        "--problem-file",
+        far,
+        "--steps",
+        "20",
+        "--project-initial",
+    ];
+    let projected = super::success_json(&[&args[..], &["--json"]].concat());
+    let residual = projected["max_constraint_residual"]
+        .as_f64()
+        .expect("residual");
+    assert!(residual <= 1e-15, "{projected}");
+    let iterations = projected["initial_projection_iterations"].as_u64();
+    assert!(iterations.is_some_and(|n| n >= 1), "{projected}");
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/pendulum.toml");
+    let consistent = super::success_json(&["run", "--problem-file", shipped, "--json"]);
+    assert!(
+        consistent["initial_projection_iterations"].is_null(),
+        "{consistent}"
+    );
+    let impossible = impossible.to_str().expect("utf-8");
+    let args = ["run", "--problem-file", impossible, "--project-initial"];
+    let stderr = fails_with_code(&args, 2);
+    assert!(
+        stderr.contains("no solution near q₀") && stderr.contains("|c(q)|∞ = "),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Runs the command with `args` and its stderr on `/dev/full` (every write fails): the exit
 /// code, which must still be the rule's, never a panic's 101.
 fn exit_code_with_stderr_full(args: &[&str]) -> Option<i32> {
@@ -160,17 +217,8 @@ fn a_missing_required_argument_is_named() {
 #[test]
 fn an_infinite_initial_constraint_is_refused_before_the_first_step() {
     let dir = scratch("infinite");
-    let shipped = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/problems/pendulum.toml"
-    ))
-    .expect("shipped file");
-    let q = shipped
-        .lines()
-        .find(|l| l.starts_with("q = "))
-        .expect("an initial q");
     let file = dir.join("far.toml");
-    std::fs::write(&file, shipped.replace(q, "q = [1e300, 1e300]")).expect("scratch file");
+    std::fs::write(&file, pendulum_at("q = [1e300, 1e300]")).expect("scratch file");
     let file = file.to_str().expect("utf-8");
     let stderr = fails_with_code(&["run", "--problem-file", file, "--steps", "3"], 2);
     assert!(stderr.contains("relative |c(q₀)| = NaN"), "{stderr}");
@@ -184,5 +232,28 @@ fn an_infinite_initial_constraint_is_refused_before_the_first_step() {
     ];
     let stderr = fails_with_code(&args, 2);
     assert!(stderr.contains("step 0"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A Hamiltonian with a subexpression that is never finite (`0/0`, which the graph folds to 0
+/// and the file ran as H = q2 with exit 0) is refused when the file is read: exit 2, one line
+/// naming the file, line and column of the subexpression.
+#[test]
+fn a_never_finite_subexpression_is_refused_at_its_column() {
+    let dir = scratch("never-finite");
+    let file = dir.join("nan.toml");
+    std::fs::write(
+        &file,
+        "kind = \"degenerate_lagrangian\"\ncoordinates = [\"q1\", \"q2\"]\n\
+         theta = [\"q2\", \"q1\"]\nhamiltonian = \"q2 + 0/0 * q1\"\n[initial]\nq = [1.0, 1.0]\n",
+    )
+    .expect("scratch file");
+    let file = file.to_str().expect("utf-8");
+    let stderr = fails_with_code(&["run", "--problem-file", file, "--steps", "3"], 2);
+    // `0/0` starts at column 21 of line 4.
+    assert!(
+        stderr.contains(&format!("{file}:4:21: ")) && stderr.contains("division by zero"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -16,6 +16,9 @@ pub enum ErrorKind {
     UnsupportedFunction,
     /// A derivative is required of an expression containing a non-differentiable function.
     NotDifferentiable,
+    /// A subexpression whose value is never finite: constant and NaN or ±∞, or a quotient whose
+    /// divisor is the constant 0.
+    NotFinite,
     /// Any other invalid input (unsupported operator or literal, wrong shape, singular mass
     /// matrix, duplicate name, …).
     Invalid,
@@ -53,6 +56,11 @@ impl Errors {
     /// Records an error produced by syn (a parse error).
     pub(crate) fn push(&mut self, error: syn::Error) {
         self.errors.push((ErrorKind::Syntax, error));
+    }
+
+    /// The number of errors recorded.
+    pub(crate) fn len(&self) -> usize {
+        self.errors.len()
     }
 
     /// `true` when no error was recorded.

@@ -4,6 +4,22 @@
 //! binary `+ - * /`, parentheses, and the functions of [`Func`] in both call forms `f(x, …)` and
 //! `x.f(…)`. Every error is recorded at its span and lowering goes on with a placeholder `0`,
 //! so all errors of an attribute are reported in one compile.
+//!
+//! # Values that are never finite
+//!
+//! One rule, checked on every number, operation and call as it is lowered: a subexpression
+//! whose value is never finite is an error at that subexpression. Such a subexpression is
+//!
+//! - constant (it depends on no coordinate and no parameter) with the value NaN or ±∞ in
+//!   `f64`: `1/0`, `1e308 * 1e308`, `ln(0)`, `sqrt(-1)`, `1e400`; or
+//! - a quotient whose divisor is the constant 0, once folded: `0/0`, `q / (q - q)`,
+//!   `(q - q) / (q - q)` (its value is ±∞ or NaN whatever the dividend).
+//!
+//! Every operand is checked when it is lowered, before the operation using it is built, and a
+//! quotient's divisor before the quotient is: the graph's identities 0 · x = 0, 0 / x = 0,
+//! x − x = 0 and x / x = 1 hold for finite x only and would otherwise make `0 * (1/0)`, `0/0`
+//! and `(q - q)/(q - q)` vanish or turn into 1. An operand that is never finite is refused (and
+//! lowered as `0`), so every folding the graph performs here is one of finite values.
 
 use super::ast::Input;
 use super::ctxt::{ErrorKind, Errors};
@@ -12,6 +28,7 @@ use super::parse::MAX_NESTING;
 use crate::{DiffError, Func, Graph, Matrix, NodeId, Rational};
 use quote::ToTokens;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
 use syn::{BinOp, Expr, Ident, Lit, UnOp};
 
 /// A name expressions may use as a parameter (a struct field, or a parameter of a problem file).
@@ -86,6 +103,30 @@ struct Definition {
     name: Ident,
     /// Its node, once lowered.
     node: Option<NodeId>,
+}
+
+/// Why the value of a subexpression is never finite (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum NeverFinite {
+    /// A quotient whose divisor is the constant 0: ±∞ or NaN whatever the dividend.
+    DivisionByZero,
+    /// A subexpression that depends on no coordinate and no parameter, with this value (NaN or
+    /// ±∞ in `f64`).
+    Constant(f64),
+}
+
+impl fmt::Display for NeverFinite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NeverFinite::DivisionByZero => f.write_str(
+                "division by zero: the divisor is the constant 0, so the quotient is never finite",
+            ),
+            NeverFinite::Constant(value) => write!(
+                f,
+                "this subexpression is constant and not finite: its value is {value}"
+            ),
+        }
+    }
 }
 
 /// The most names an "unknown identifier" message lists of each sort (coordinates, parameters,
@@ -442,7 +483,11 @@ impl Lowerer {
             expr = inner;
         }
         match expr {
-            Expr::Lit(lit) => self.literal(&lit.lit, errors),
+            Expr::Lit(lit) => {
+                let since = errors.len();
+                let number = self.literal(&lit.lit, errors);
+                self.finite(expr, Ok(number), since, errors)
+            }
             Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some() => {
                 self.name(&path.path.segments[0].ident, errors)
             }
@@ -466,25 +511,28 @@ impl Lowerer {
                 x
             }
             Expr::Binary(_) => {
+                let since = errors.len();
                 let mut chain = Vec::new();
                 while let Expr::Binary(binary) = expr {
-                    chain.push(binary);
+                    chain.push((expr, binary));
                     expr = &binary.left;
                 }
                 let mut a = self.lower(expr, errors);
-                for binary in chain.into_iter().rev() {
+                for (step, binary) in chain.into_iter().rev() {
                     let b = self.lower(&binary.right, errors);
-                    a = match binary.op {
-                        BinOp::Add(_) => self.graph.add(a, b),
-                        BinOp::Sub(_) => self.graph.sub(a, b),
-                        BinOp::Mul(_) => self.graph.mul(a, b),
-                        BinOp::Div(_) => self.graph.div(a, b),
-                        op => self.unsupported(
+                    let node = match binary.op {
+                        BinOp::Add(_) => Ok(self.graph.add(a, b)),
+                        BinOp::Sub(_) => Ok(self.graph.sub(a, b)),
+                        BinOp::Mul(_) => Ok(self.graph.mul(a, b)),
+                        BinOp::Div(_) if self.graph.is_zero(b) => Err(NeverFinite::DivisionByZero),
+                        BinOp::Div(_) => Ok(self.graph.div(a, b)),
+                        op => Ok(self.unsupported(
                             op,
                             "unsupported operator; use `+`, `-`, `*`, `/` or `powi`/`powf`",
                             errors,
-                        ),
+                        )),
                     };
+                    a = self.finite(step, node, since, errors);
                 }
                 a
             }
@@ -521,6 +569,36 @@ impl Lowerer {
                 self.unsupported(other, &message, errors)
             }
         }
+    }
+
+    /// The node of the subexpression `subexpression` (`node`, or why its value is never
+    /// finite), or an error at it and a placeholder `0` when its value is never finite: the
+    /// rule of the module documentation.
+    ///
+    /// `since` is the number of errors recorded when the lowering of the subexpression began:
+    /// one with errors of its own was lowered from their placeholders (`0`), so its value says
+    /// nothing about the user's expression and it is not checked (`x / zz` with an unknown `zz`
+    /// is one error, not two).
+    fn finite(
+        &mut self,
+        subexpression: &Expr,
+        node: Result<NodeId, NeverFinite>,
+        since: usize,
+        errors: &mut Errors,
+    ) -> NodeId {
+        let never = match node {
+            Ok(node) => match self.graph.value(node) {
+                Some(value) if !value.is_finite() && errors.len() == since => {
+                    NeverFinite::Constant(value)
+                }
+                _ => return node,
+            },
+            Err(never) => never,
+        };
+        if errors.len() == since {
+            errors.spanned_as(ErrorKind::NotFinite, Extent::of(subexpression), never);
+        }
+        self.graph.int(0)
     }
 
     fn unsupported(&mut self, tokens: impl ToTokens, message: &str, errors: &mut Errors) -> NodeId {
@@ -623,6 +701,7 @@ impl Lowerer {
     }
 
     fn call(&mut self, name: &Ident, args: &[&Expr], expr: &Expr, errors: &mut Errors) -> NodeId {
+        let since = errors.len();
         let lowered = self.lower_all(args, errors);
         let Some(func) = Func::from_name(&name.to_string()) else {
             let known: Vec<&str> = Func::names().collect();
@@ -636,7 +715,7 @@ impl Lowerer {
         match self.graph.call(func, &lowered) {
             Ok(node) => {
                 self.calls.entry(node).or_insert_with(|| Extent::of(expr));
-                node
+                self.finite(expr, Ok(node), since, errors)
             }
             Err(error) => self.unsupported(name, &error.to_string(), errors),
         }
@@ -646,6 +725,119 @@ impl Lowerer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::derive::parse;
+
+    /// Lowers `source` with the coordinates `q1`, `q2` and the parameter `a`: the node, and
+    /// every error as (kind, byte offset in `source`, message).
+    fn lowered(source: &str) -> (Lowerer, NodeId, Vec<(ErrorKind, usize, String)>) {
+        let parameter = Parameter {
+            name: "a".to_owned(),
+            unusable_type: None,
+        };
+        let mut lw = Lowerer::new(Scope::new(vec![parameter], PARAMETERS));
+        let mut errors = Errors::default();
+        let names = ["q1", "q2"].map(|n| Ident::new(n, proc_macro2::Span::call_site()));
+        lw.bind("q", &names, &mut errors);
+        let parsed = parse::expression(source).expect("the expression parses");
+        let node = lw.lower(&parsed.0, &mut errors);
+        let errors = errors
+            .into_vec()
+            .into_iter()
+            .map(|(kind, e)| (kind, e.span().byte_range().start, e.to_string()))
+            .collect();
+        (lw, node, errors)
+    }
+
+    /// The single error of lowering `source`: (byte offset, message).
+    fn never_finite(source: &str) -> (usize, String) {
+        let (_, _, errors) = lowered(source);
+        match errors.as_slice() {
+            [(ErrorKind::NotFinite, offset, message)] => (*offset, message.clone()),
+            other => panic!("`{source}`: one NotFinite error expected, found {other:?}"),
+        }
+    }
+
+    /// Every subexpression whose value is never finite is an error at its first byte, before
+    /// 0 · x = 0, 0 / x = 0, x − x = 0 or x / x = 1 could fold it away.
+    #[test]
+    fn values_that_are_never_finite_are_located_errors() {
+        let division = "division by zero";
+        let constant = "constant and not finite";
+        for (source, offset, message) in [
+            // 0 / 0, which `div` folds to 0.
+            ("q2 + 0/0 * q1", 5, division),
+            // 1 / 0 under 0 · x = 0.
+            ("q2 + 0*(1/0)*q1", 8, division),
+            // x − x = 0 makes both a 0, and x / x = 1 (or 0 / x = 0) would fold the quotient.
+            ("q2 + (q1-q1)/(q1-q1)", 5, division),
+            ("q2 + q1/(q1 - q1)", 5, division),
+            ("q2 + a/(a - a)", 5, division),
+            // Constant overflow, literal overflow and function values that are not finite.
+            ("q2 + 1e308*1e308*q1", 5, "its value is inf"),
+            ("q2 + 1e400 * q1", 5, constant),
+            ("q2 + 0 * ln(0)", 9, "its value is -inf"),
+            ("q2 + 0 * sqrt(-1)", 9, "its value is NaN"),
+            ("q2 + 0 * (q1 - q1).ln()", 9, constant),
+            ("q2 + q1 * powi(q1 - q1, -1)", 10, constant),
+            ("q2 + exp(1000) * 0", 5, constant),
+        ] {
+            let (found, text) = never_finite(source);
+            assert_eq!(found, offset, "`{source}`: {text}");
+            assert!(text.contains(message), "`{source}`: {text}");
+        }
+    }
+
+    /// A subexpression with an error of its own is lowered from placeholders `0` and not
+    /// checked: one error each, at the unknown name or function.
+    #[test]
+    fn placeholders_of_errors_are_not_checked() {
+        for (source, offset) in [("q1 / zz", 5), ("ln(zz) * q1", 3), ("q1 / cbrt(q2)", 5)] {
+            let (_, _, errors) = lowered(source);
+            let found: Vec<(ErrorKind, usize)> = errors.iter().map(|e| (e.0, e.1)).collect();
+            assert_eq!(found.len(), 1, "`{source}`: {errors:?}");
+            assert_ne!(found[0].0, ErrorKind::NotFinite, "`{source}`");
+            assert_eq!(found[0].1, offset, "`{source}`");
+        }
+    }
+
+    /// The derives lower through the same rule: `0.0 / 0.0` in an attribute is a compile error.
+    #[test]
+    fn derives_refuse_values_that_are_never_finite() {
+        let input = quote::quote! {
+            #[derive(DegenerateLagrangian)]
+            #[lagrangian(q = [x, y], theta = [y, x], hamiltonian = y + 0.0 / 0.0 * x)]
+            struct Problem {}
+        };
+        let expansion = crate::derive::expand_degenerate_lagrangian(input).to_string();
+        assert!(
+            expansion.contains("compile_error") && expansion.contains("division by zero"),
+            "{expansion}"
+        );
+    }
+
+    /// The identities of finite values still fold the expressions that need them.
+    #[test]
+    fn finite_identities_still_fold() {
+        for (source, value) in [
+            ("0 * q1", 0.0),
+            ("q1 - q1", 0.0),
+            ("0 / q1", 0.0),
+            ("q1 / q1", 1.0),
+            ("(q1 - q1) * ln(q2)", 0.0),
+            ("1/2 + 0 * a", 0.5),
+        ] {
+            let (lw, node, errors) = lowered(source);
+            assert!(errors.is_empty(), "`{source}`: {errors:?}");
+            assert_eq!(
+                lw.graph.as_const(node).map(|c| c.to_f64()),
+                Some(value),
+                "`{source}`"
+            );
+        }
+        let (lw, node, errors) = lowered("q2 / (1 - cos(1)) + ln(2)");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(lw.graph.value(node).is_none());
+    }
 
     /// An expression nested beyond `MAX_DEPTH` (a derive's, which syn parsed) is one error.
     #[test]

@@ -237,19 +237,20 @@ impl Front {
         lw.define(&refs, &mut self.errors);
     }
 
-    /// Parses each expression; an unparsable one is reported and replaced by `0`.
+    /// Parses each expression; an unparsable one is reported and replaced by `1` (see [`Front::expr`]).
     fn exprs(&mut self, texts: &[Text]) -> Vec<Parsed> {
         texts.iter().map(|text| self.expr(*text)).collect()
     }
 
-    /// Parses one expression; an unparsable one is reported and replaced by `0`.
+    /// Parses one expression; an unparsable one is reported and replaced by `1` (not `0`, so
+    /// that a division by a definition that does not parse is not reported as well).
     fn expr(&mut self, text: Text) -> Parsed {
         let parsed = parse::expression(text.source);
         self.parsed(text, parsed, |e| Extent::of(&e.0).start())
             .unwrap_or_else(|| {
                 Parsed(Expr::Lit(syn::ExprLit {
                     attrs: Vec::new(),
-                    lit: syn::Lit::Int(syn::LitInt::new("0", Span::call_site())),
+                    lit: syn::Lit::Int(syn::LitInt::new("1", Span::call_site())),
                 }))
             })
     }
