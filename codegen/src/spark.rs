@@ -1,6 +1,7 @@
-//! Coefficients of the SPARK family beyond the tableaus (`spark_methods.md` §3): the ω
-//! matrices that average the constraint over projective stages, the Lobatto null vector `d`
-//! and the Lobatto–Gauss coupling coefficients.
+//! Coefficients of the SPARK family beyond the tableaus (GeometricIntegrators.jl,
+//! `src/spark/coefficients_glrk.jl` and `coefficients_lob.jl`): the ω matrices that average the
+//! constraint over projective stages, the Lobatto null vector `d` and the Lobatto–Gauss coupling
+//! coefficients.
 
 pub mod jay;
 pub mod primary_lobatto;

@@ -1,5 +1,6 @@
 //! Exact equality of the generated tableaus and SPARK coefficients with the closed forms of
-//! the references (`tableaus_problems.md` §1.4, §1.6 and `spark_methods.md` §3).
+//! the references (RungeKutta.jl's explicit tableaus for s = 2, 3 and GeometricIntegrators.jl's
+//! `src/spark/` coefficient functions).
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! Problems shipped with sparkgen, written with the derive macros
-//! (`tableaus_problems.md` §4.1; seed 000 for the degenerate pendulum).
+//! (GeometricProblems.jl, `src/lotka_volterra_2d.jl`; seed 000 for the degenerate pendulum).
 
 use crate::holonomic::problems::Pendulum;
 use crate::problem::{DegenerateLagrangian, HamiltonianDae, ImplicitDae};

@@ -1,10 +1,11 @@
 //! Every upstream `@test_broken`, `@test_throws` and stalled or loosened case of the SPARK family
-//! (SPARK, VPARK, VSPARK, VSPARKprimary, VSPARKsecondary, SLRK) in `spark_methods.md` §6.1
-//! (`spark_integrators_tests.jl`) and §6.2 (`spark_convergence_tests.jl`), one row each, with
-//! the stepper that implements the method here, the verdict (fixed: the cause and the order
-//! now; inherent: the evidence) and the outcome it must show under `sparkgen verify --quick`
-//! (Lotka–Volterra in the SPARK test configuration, T = 1, order by least-squares slope, long
-//! run of 1000 steps of h = 0.1). The table is `docs/upstream_cases.md`.
+//! (SPARK, VPARK, VSPARK, VSPARKprimary, VSPARKsecondary, SLRK) in GeometricIntegrators.jl's
+//! `test/spark/spark_integrators_tests.jl` (`spark_integrators_tests.jl`) and §6.2
+//! (`spark_convergence_tests.jl`), one row each, with the stepper that implements the method here,
+//! the verdict (fixed: the cause and the order now; inherent: the evidence) and the outcome it must
+//! show under `sparkgen verify --quick` (Lotka–Volterra in the SPARK test configuration, T = 1,
+//! order by least-squares slope, long run of 1000 steps of h = 0.1). The table is
+//! `docs/upstream_cases.md`.
 //!
 //! No VPARK, VSPARKsecondary or SLRK case is broken, throws or stalls upstream in §6.1–6.2 (the
 //! SLRK conditioning regression S10 was fixed upstream and passes); the rows are SPARK, VSPARK

@@ -1,6 +1,7 @@
-//! VPARK (`spark_methods.md` §1.2, §2.2) on Lotka–Volterra in the SPARK test configuration
-//! (`a = (1, 1)`, `b = (−1, −2)`, `q₀ = (1, 1)`): the multiplier `λ_n = Λ̃_2` it carries from
-//! step to step (through the row `Λ̃_1 = λ_n`) over long runs.
+//! VPARK (GeometricIntegrators.jl: `TableauVPARK`, `src/spark/integrators_vpark.jl`) on
+//! Lotka–Volterra in the SPARK test configuration (`a = (1, 1)`, `b = (−1, −2)`, `q₀ = (1, 1)`):
+//! the multiplier `λ_n = Λ̃_2` it carries from step to step (through the row `Λ̃_1 = λ_n`) over
+//! long runs.
 //!
 //! The exact flow keeps `p = ϑ(q)` with `λ = 0`, so `λ_n` is the method's defect: with
 //! `R∞ = (−1)^{s+1}` it is `O(h²)` and bounded over T = 10 at h = 0.025.

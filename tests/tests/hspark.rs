@@ -340,7 +340,7 @@ fn the_watch_separates_bounded_from_parasitic_vpark_multipliers() {
 
 /// HSPARK over the Lobatto pairs, s = 2, 3: Newton converges at every one of 100 steps of
 /// h = 0.1 and `max_n |φ(q_n, p_n)|∞ ≤ 1e-14` (`φ = p − ϑ(q)` on the view); the order 2s − 2 is
-/// measured by `sparkgen verify` (`tests/spark_verify.rs`).
+/// measured by `sparkgen verify` (`runtime/tests/spark_verify.rs`).
 #[test]
 fn hspark_lobatto_holds_the_constraint_to_round_off() {
     let q0 = SVector::from(LotkaVolterra2d::SPARK_TEST_Q0);

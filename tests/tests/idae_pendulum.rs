@@ -6,9 +6,10 @@
 //! Measured, and pinned here as the shortfall it is (on the view of a degenerate Lagrangian,
 //! `u = λ`, the same steppers equal the eliminated ones to round-off and reach 2s): VPARK holds
 //! `φ(q_n, p_n) = 0` to round-off and Newton converges at every s, but its order depends on the
-//! sign of `R∞` in the projective weights `β = (½, R∞/2)` (`spark_methods.md` §1.2), whatever the
-//! internal tableau. The two projective stages at `t_n` and `t_{n+1}` carry the constraint force
-//! into `p_{n+1}` as `h(½ G̃₁ + (R∞/2) G̃₂)`, `G̃ᵢ = g(Q̃ᵢ, P̃ᵢ, Λ̃ᵢ)`:
+//! sign of `R∞` in the projective weights `β = (½, R∞/2)` (GeometricIntegrators.jl's
+//! `TableauSymplecticProjection`), whatever the internal tableau. The two projective stages at
+//! `t_n` and `t_{n+1}` carry the constraint force into `p_{n+1}` as `h(½ G̃₁ + (R∞/2) G̃₂)`,
+//! `G̃ᵢ = g(Q̃ᵢ, P̃ᵢ, Λ̃ᵢ)`:
 //! - `R∞ = +1` (Gauss(s) at even s, Lobatto IIIA–IIIB and IIIB–IIIA at odd s): the trapezoidal
 //!   rule, a second-order quadrature of a force that here is physical (the tension) rather than a
 //!   correction vanishing on the exact flow. Measured: order 2.00 with error constants equal to
@@ -20,9 +21,9 @@
 //!   (`sparkgen::integrate::multiplier_watch`) stops those runs. On a degenerate Lagrangian the exact multiplier vanishes and either sign
 //!   is consistent (there R∞ only decides whether Λ̃ stays `O(h²)`, see `vpark.rs`).
 //!
-//! SPARK (upstream's form, `spark_methods.md` §2.1) has no internal velocities (`v ≡ 0`): the
-//! velocity must be carried by `u`, as in the view of a degenerate Lagrangian (`u = λ`). With
-//! `u = 0`, as here, it does not move, and this is tested.
+//! SPARK (upstream's form, GeometricIntegrators.jl's `src/spark/integrators_spark.jl`) has no
+//! internal velocities (`v ≡ 0`): the velocity must be carried by `u`, as in the view of a
+//! degenerate Lagrangian (`u = λ`). With `u = 0`, as here, it does not move, and this is tested.
 use nalgebra::SVector;
 use sparkgen::diagnostics::{empirical_order, gauss8};
 use sparkgen::error::IntegrateError;

@@ -1,8 +1,8 @@
-//! HSPARKsecondary (`spark_methods.md` §1.7, §2.9) on a Hamiltonian DAE
-//! `q̇ = v(q, p) + u(q, p, λ)`, `ṗ = f(q, p) + g(q, p, λ)`, `0 = φ(q, p)`: the Hamiltonian
-//! counterpart of VSPARKsecondary, with two multipliers per projective stage, `Ũ_j` (which makes
-//! the vector field tangent, the secondary constraint ψ) and `Λ̃_j` (which keeps the stage on
-//! φ = 0).
+//! HSPARKsecondary (GeometricIntegrators.jl, `src/spark/integrators_hspark_secondary.jl`) on a
+//! Hamiltonian DAE `q̇ = v(q, p) + u(q, p, λ)`, `ṗ = f(q, p) + g(q, p, λ)`, `0 = φ(q, p)`: the
+//! Hamiltonian counterpart of VSPARKsecondary, with two multipliers per projective stage, `Ũ_j`
+//! (which makes the vector field tangent, the secondary constraint ψ) and `Λ̃_j` (which keeps the
+//! stage on φ = 0).
 //!
 //! With the coefficients of VSPARKsecondary (internal pair `(g^q, g^p)`, `h` σ×s, the
 //! Lobatto(σ) pair `(lq, lp)`, ω, d, the coupling `a_ij = b^{lq}_j (b^g_i − h_ji) / b^g_i`) and

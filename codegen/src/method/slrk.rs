@@ -1,4 +1,5 @@
-//! SLRK (seed 000; `spark_methods.md` §2.6) for degenerate Lagrangians `L = ϑ(q)·v − H(q)`.
+//! SLRK (seed 000; GeometricIntegrators.jl, `src/spark/integrators_slrk.jl`) for degenerate
+//! Lagrangians `L = ϑ(q)·v − H(q)`.
 //!
 //! Unknowns `V_i`, `Λ_i` (i = 1..s) and `μ`; the explicit stage quantities `Y_i`, `Z_i` of
 //! upstream's layout are eliminated (`Q_i`, `P_i` are explicit in `V`, `Λ`), which shrinks the

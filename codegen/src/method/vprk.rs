@@ -1,4 +1,5 @@
-//! VPRK (`spark_methods.md` §2.10), the variational control, on degenerate Lagrangians.
+//! VPRK (GeometricIntegrators.jl, `src/integrators/vi/vprk_integrator.jl`), the variational
+//! control, on degenerate Lagrangians.
 //!
 //! Unknowns `V_i` (i = 1..s) and, for pairs with a null vector, `μ`:
 //! `Q_i = q_n + h Σ_j a_ij V_j`, `F_i = J(Q_i)ᵀV_i − ∇H(Q_i)`, rows

@@ -1,7 +1,8 @@
-//! VSPARKsecondary (`spark_methods.md` §1.6, §2.5) on a degenerate Lagrangian
-//! `L = ϑ(q)·v − H(q)`: σ projective stages carrying velocities `Ṽ_j` and multipliers `Λ̃_j`, the
-//! primary constraint at every projective stage and the secondary constraint
-//! `ψ(q, v) = J(q)ᵀv − J(q)v − ∇H(q)` averaged by ω, with s internal stages for the force `−∇H`.
+//! VSPARKsecondary (GeometricIntegrators.jl, `src/spark/integrators_vspark_secondary.jl`) on a
+//! degenerate Lagrangian `L = ϑ(q)·v − H(q)`: σ projective stages carrying velocities `Ṽ_j` and
+//! multipliers `Λ̃_j`, the primary constraint at every projective stage and the secondary
+//! constraint `ψ(q, v) = J(q)ᵀv − J(q)v − ∇H(q)` averaged by ω, with s internal stages for the
+//! force `−∇H`.
 //!
 //! From a tableau `g` (s stages), coefficients `h` (σ×s) and a Lobatto(σ) pair `(lq, lp)`:
 //! the internal coupling `a_ij = b^{lq}_j (b^g_i − h_ji) / b^g_i` (s×σ);

@@ -1,5 +1,5 @@
-//! The SPARK tableaus of `spark_methods.md` §1.1: `SPARKGLRK`, `SPARKLobatto` over a Lobatto
-//! pair, the Gauss–Lobatto couplings `SPARKGLRKLobattoIIIAIIIB/IIIBIIIA` (σ = s + 1),
+//! The SPARK tableaus of GeometricIntegrators.jl (`TableauSPARK`): `SPARKGLRK`, `SPARKLobatto` over
+//! a Lobatto pair, the Gauss–Lobatto couplings `SPARKGLRKLobattoIIIAIIIB/IIIBIIIA` (σ = s + 1),
 //! `SPARKLobABC`/`SPARKLobABD` (four Lobatto tableaus) and `SPARKGLVPRK`.
 //!
 //! The Lobatto-pair tableaus carry the Lobatto null vector d, which fixes the gauge of VSPARK's
@@ -146,10 +146,10 @@ impl SparkKind {
     }
 }
 
-/// HPARK's tableau over the pair of `base` (`spark_methods.md` §1.3): r = s, every q-slot the
-/// pair's q tableau and every p-slot its p tableau, `c^λ = c^q`, and the multiplier update
-/// weights `d^λ = b` (upstream takes the nodes `c^p` there); the constraint at every projective
-/// stage (ω is not used). Order 2s over Gauss, 2s − 2 over the Lobatto pairs.
+/// HPARK's tableau over the pair of `base` (GeometricIntegrators.jl's `TableauHPARK`): r = s, every
+/// q-slot the pair's q tableau and every p-slot its p tableau, `c^λ = c^q`, and the multiplier
+/// update weights `d^λ = b` (upstream takes the nodes `c^p` there); the constraint at every
+/// projective stage (ω is not used). Order 2s over Gauss, 2s − 2 over the Lobatto pairs.
 pub fn hpark_tableau(base: Base, s: usize, prec: Precision) -> Result<SparkTableau, TableauError> {
     let (fq, fp, order) = match base {
         Base::Glrk => (Family::Gauss, Family::Gauss, 2 * s),

@@ -1,7 +1,8 @@
-//! The fixed four-Lobatto VSPARKprimary tableaus `VSPARKLob…` of `spark_methods.md` §1.5: r = s
-//! projective stages at the Lobatto nodes, `ω = lobatto_ω_matrix(s)`, no δ rows and no null
-//! vector, `b = β` the Lobatto weights, `c = c^λ` the Lobatto nodes, declared order 2s − 2. The
-//! q- and p-slots share `a`, `α` and `ã`; only `α̃` may differ between them.
+//! The fixed four-Lobatto VSPARKprimary tableaus `VSPARKLob…` of GeometricIntegrators.jl
+//! (`TableauVSPARKprimary`): r = s projective stages at the Lobatto nodes,
+//! `ω = lobatto_ω_matrix(s)`, no δ rows and no null vector, `b = β` the Lobatto weights,
+//! `c = c^λ` the Lobatto nodes, declared order 2s − 2. The q- and p-slots share `a`, `α` and `ã`; only `α̃` may
+//! differ between them.
 
 use super::lobatto_omega_matrix;
 use super::tableau::SparkTableau;

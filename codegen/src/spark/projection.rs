@@ -1,6 +1,7 @@
-//! The VSPARKprimary tableaus of `spark_methods.md` §1.5: an internal pair `(q, p)` (Gauss(s), or
-//! the Lobatto IIIA–IIIB / IIIB–IIIA pair with its null vector d) coupled to a few projective
-//! stages that impose the constraint, and the fixed four-Lobatto `VSPARKLob…` tableaus.
+//! The VSPARKprimary tableaus of GeometricIntegrators.jl (`TableauVSPARKprimary`,
+//! `src/spark/tableaus_vspark_primary.jl`): an internal pair `(q, p)` (Gauss(s), or the Lobatto
+//! IIIA–IIIB / IIIB–IIIA pair with its null vector d) coupled to a few projective stages that
+//! impose the constraint, and the fixed four-Lobatto `VSPARKLob…` tableaus.
 //!
 //! The projections are stated through the symplecticity condition of a SPARK tableau,
 //! `α^q_ij = β^p_j / b^p_i · (b^p_i − ã^p_ji)` (and the same with q and p exchanged): given the
@@ -120,7 +121,7 @@ impl Convention {
     }
 }
 
-/// How the projective stages impose the constraint (`spark_methods.md` §1.5).
+/// How the projective stages impose the constraint (`TableauVSPARKprimary`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Projection {
     /// r = s projective stages at the internal nodes (`ã = a`), all carrying one multiplier
@@ -352,7 +353,7 @@ pub fn projected(
     Ok(t)
 }
 
-/// The HSPARKprimary tableau (`TableauHSPARKSymmetricProjection`, `spark_methods.md` §1.4): the
+/// The HSPARKprimary tableau (`TableauHSPARKSymmetricProjection`, GeometricIntegrators.jl): the
 /// symmetric projection of `base` with `R∞ = 1` for every base and s, `φ(q_n, p_n) +
 /// φ(q_{n+1}, p_{n+1}) = 0`, `Λ̃_1 = Λ̃_2` (`δ = [−1 1]`) and `d^λ = (½, ½)`. Over the Lobatto
 /// bases the pair is upstream's (IIIA, IIIĀ) and (IIIB, IIIB̄): the symplectic conjugate of IIIA
@@ -369,10 +370,11 @@ pub fn hspark_symmetric(
     Ok(t)
 }
 
-/// The VPARK tableau (`TableauSymplecticProjection`, `spark_methods.md` §1.2) over `base`: r = 2
-/// projective stages at `t_n` and `t_{n+1}`, `α = [½ 0]`, `ã = [0; bᵀ]`,
-/// `α̃ = [0 0; ½ R∞/2]`, `β = (½, R∞/2)`, `c^λ = (0, 1)`, `d^λ = (0, 1)`. VPARK imposes φ at
-/// each projective stage (ω is not used; it is set to `[I₂ 0]`) and carries `λ_{n+1} = Λ̃_2`.
+/// The VPARK tableau (`TableauSymplecticProjection`, GeometricIntegrators.jl's
+/// `src/spark/tableaus_vpark.jl`) over `base`: r = 2 projective stages at `t_n` and `t_{n+1}`,
+/// `α = [½ 0]`, `ã = [0; bᵀ]`, `α̃ = [0 0; ½ R∞/2]`, `β = (½, R∞/2)`, `c^λ = (0, 1)`,
+/// `d^λ = (0, 1)`. VPARK imposes φ at each projective stage (ω is not used; it is set to
+/// `[I₂ 0]`) and carries `λ_{n+1} = Λ̃_2`.
 pub fn vpark_symplectic(
     base: Base,
     s: usize,
@@ -411,9 +413,9 @@ mod tests {
         worst
     }
 
-    /// Which symplecticity conditions of `spark_methods.md` §3.6 each projection satisfies: the
-    /// internal pair always; the internal–projective coupling in both directions and the
-    /// projective block as stated below.
+    /// Which symplecticity conditions of RungeKutta.jl's `check_symplecticity` for `TableauSPARK`
+    /// and `TableauVSPARKprimary` each projection satisfies: the internal pair always; the
+    /// internal–projective coupling in both directions and the projective block as stated below.
     #[test]
     fn projections_satisfy_the_coupling_conditions() {
         let prec = Precision::DEFAULT;

@@ -1,6 +1,8 @@
-//! The SPARK tableau (`spark_methods.md` §1, Jay 2007): `s` internal stages carrying the
-//! dynamics and `r` projective stages carrying the constraint and its multiplier, with the
-//! named slots of upstream's `TableauSPARK`.
+//! The SPARK tableau (GeometricIntegrators.jl's `TableauSPARK`; L. O. Jay, "Specialized partitioned
+//! additive Runge–Kutta methods for systems of overdetermined DAEs with holonomic constraints",
+//! SIAM J. Numer. Anal. 45, 2007): `s` internal stages carrying the dynamics and `r` projective
+//! stages carrying the constraint and its multiplier, with the named slots of upstream's
+//! `TableauSPARK`.
 //!
 //! Internal stages: `Q_i = q_n + h Σ_j a^q_ij V_j + h Σ_j α^q_ij U_j`,
 //! `P_i = p_n + h Σ_j a^p_ij F_j + h Σ_j α^p_ij G_j` (i = 1..s); projective stages:

@@ -107,8 +107,9 @@ mod tests {
 
     #[test]
     fn radau_nodes_agree_with_rodrigues_recipe() {
-        // Reference recipe (tableaus_problems.md §1.1): Radau IA nodes are the roots of
-        // d^{s−1}/dx^{s−1}[x^s (x − 1)^{s−1}], Radau IIA of d^{s−1}/dx^{s−1}[x^{s−1} (x − 1)^s].
+        // Reference recipe (RungeKutta.jl's node recipes; Hairer & Wanner, Solving Ordinary
+        // Differential Equations II, §IV.5): Radau IA nodes are the roots of d^{s−1}/dx^{s−1}[x^s
+        // (x − 1)^{s−1}], Radau IIA of d^{s−1}/dx^{s−1}[x^{s−1} (x − 1)^s].
         let x = Poly::x();
         let xm1 = Poly::new(vec![Rational::from(-1), Rational::from(1)]);
         for s in 2..=6usize {
@@ -133,7 +134,8 @@ mod tests {
 
     #[test]
     fn lobatto_nodes_agree_with_reference_recipe() {
-        // Roots of d^{s−2}/dx^{s−2} [(x − x²)^{s−1}] (tableaus_problems.md §1.1).
+        // Roots of d^{s−2}/dx^{s−2} [(x − x²)^{s−1}] (RungeKutta.jl's node recipes; Hairer &
+        // Wanner, Solving Ordinary Differential Equations II, §IV.5).
         let xx = Poly::new(vec![Rational::new(), Rational::from(1), Rational::from(-1)]);
         for s in 3..=7usize {
             let rod = xx.pow(s as u32 - 1).derivative_n(s - 2);

@@ -44,7 +44,8 @@ impl PairKind {
         PairKind::LobattoIIIGIIIGBar,
     ];
 
-    /// The six pairs of the SLRK families (`spark_methods.md` §1.8).
+    /// The six pairs of the SLRK families (GeometricIntegrators.jl's `SLRKLobattoIII…`
+    /// constructors).
     pub const SLRK: [PairKind; 6] = [
         PairKind::LobattoIIIAIIIB,
         PairKind::LobattoIIIBIIIA,

@@ -1,5 +1,6 @@
-//! Reference values typed in from `tableaus_problems.md` / `spark_methods.md` in their own
-//! notation (`7*sqrt(6)/360 + 11/45`), parsed into exact rationals or 256-bit floats.
+//! Reference values typed in from RungeKutta.jl's tableaus and GeometricIntegrators.jl's
+//! `src/spark/` coefficients in their own notation (`7*sqrt(6)/360 + 11/45`), parsed into exact
+//! rationals or 256-bit floats.
 
 #![allow(dead_code)]
 

@@ -332,9 +332,9 @@ pub fn add_diagonal<const D: usize>(target: &mut RowMajor<'_>, ro: usize, co: us
     }
 }
 
-/// The component shift Σ of upstream's mis-indexed SPARK multiplier (`spark_methods.md` §2.1;
-/// generated only for the `…UpstreamMu` compatibility steppers): `(Σw)_{k+1} = w_k` (k < D), or
-/// with `wrap` `(Σw)_1 = w_D`; every other entry is zero.
+/// The component shift Σ of upstream's mis-indexed SPARK multiplier (GeometricIntegrators.jl,
+/// `src/spark/integrators_spark.jl`; generated only for the `…UpstreamMu` compatibility steppers):
+/// `(Σw)_{k+1} = w_k` (k < D), or with `wrap` `(Σw)_1 = w_D`; every other entry is zero.
 #[inline]
 pub fn shift_matrix<const D: usize>(wrap: bool) -> SMatrix<f64, D, D> {
     SMatrix::<f64, D, D>::from_fn(|r, c| {

@@ -3,7 +3,7 @@
 use super::{DaeConstraint, Matrix, Vector};
 
 /// A Hamiltonian differential-algebraic system of index 2 on `D` coordinates with `M` primary
-/// constraints (upstream's HDAE/PDAE, `spark_methods.md` §4.1):
+/// constraints (upstream's HDAE/PDAE, GeometricEquations.jl 0.21):
 ///
 /// `q̇ = v(q, p) + u(q, p, λ)`, `ṗ = f(q, p) + g(q, p, λ)`, `0 = φ(q, p)`,
 ///

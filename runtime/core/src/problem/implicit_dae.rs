@@ -3,7 +3,7 @@
 use super::{DaeConstraint, Matrix, Vector};
 
 /// An implicit differential-algebraic system of index 2 on `D` coordinates with `M` algebraic
-/// constraints (Jay's form, `spark_methods.md` §4.1, IDAE):
+/// constraints (Jay's form, GeometricEquations.jl 0.21's IDAE):
 ///
 /// `q̇ = v + u(q, p, λ)`, `ṗ = f(q, v) + g(q, p, λ)`, `p = ϑ(q, v)`, `0 = φ(q, p)`,
 ///
