@@ -5,7 +5,10 @@ use crate::check::{
     self, OrderOptions, OrderReport, simplifying_levels, stability_function, symmetry_residual,
     symplecticity_residual_partitioned,
 };
-use crate::emit::{EmitError, constant, int, properties_tokens, snake};
+use crate::emit::files::EmitError;
+use crate::emit::literal::int;
+use crate::emit::naming::tableau_path;
+use crate::emit::tableaus::properties_tokens;
 use crate::exact::{Matrix, Num, Precision};
 use crate::method::hspark_secondary::hspark_secondary;
 use crate::method::ir::{Method, ProblemKind};
@@ -28,7 +31,7 @@ use crate::tableau::{
     UpstreamClaim, build,
 };
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use rug::Float;
 
 /// What to generate.
@@ -475,13 +478,6 @@ impl Catalogue {
             pub const PAIRS: &[#types::PairEntry] = &[#(#pairs),*];
         }
     }
-}
-
-/// The path of a tableau constant from a sibling module of `tableaus`.
-pub fn tableau_path(family: Family, s: usize) -> TokenStream {
-    let module = format_ident!("{}", snake(family.name()));
-    let konst = format_ident!("{}", constant(family.name(), &[s]));
-    quote!(super::tableaus::#module::#konst)
 }
 
 /// A one-line statement of an upstream claim that our catalogue corrects.

@@ -6,13 +6,13 @@
 //! carry the exact values (rationals, or 40 significant digits).
 
 mod exact_values;
-mod files;
-mod literal;
+pub(crate) mod files;
+pub(crate) mod literal;
 mod measured;
-mod naming;
+pub(crate) mod naming;
 mod roundings;
 mod spark;
-mod tableaus;
+pub(crate) mod tableaus;
 mod types;
 
 pub use files::{

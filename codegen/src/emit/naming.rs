@@ -1,5 +1,9 @@
 //! Identifiers of emitted items, derived from the catalogue names.
 
+use crate::tableau::Family;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
 /// `LobattoIIICBar` → `lobatto_iiic_bar`: a new word starts at an uppercase letter that
 /// follows a lowercase one or precedes a lowercase one.
 pub fn snake(name: &str) -> String {
@@ -26,6 +30,13 @@ pub fn constant(name: &str, stages: &[usize]) -> String {
         out.push_str(&s.to_string());
     }
     out
+}
+
+/// The path of a tableau constant from a sibling module of `tableaus`.
+pub fn tableau_path(family: Family, s: usize) -> TokenStream {
+    let module = format_ident!("{}", snake(family.name()));
+    let konst = format_ident!("{}", constant(family.name(), &[s]));
+    quote!(super::tableaus::#module::#konst)
 }
 
 #[cfg(test)]

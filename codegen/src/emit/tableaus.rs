@@ -2,7 +2,7 @@
 
 use super::literal::{exact_text, int, remainder, signed, value};
 use super::naming::constant;
-use crate::catalogue::tableau_path;
+use super::naming::tableau_path;
 use crate::exact::Num;
 use crate::tableau::{PairProperties, PartitionedTableau, Properties, RInfinity, Tableau};
 use proc_macro2::TokenStream;

@@ -1,4 +1,5 @@
-//! Symbolic differentiation and the derivative objects integrators need.
+//! Symbolic differentiation and the derivative objects integrators need, with the derivative
+//! rule of every operation (`Op::partial`).
 //!
 //! ∂f/∂x is memoised per (node, x) and skipped for every node that does not depend on x
 //! (its derivative is the structural zero), so Jacobians are built with their sparsity.
@@ -8,6 +9,8 @@
 use crate::error::DiffError;
 use crate::graph::{Graph, Node, NodeId};
 use crate::matrix::Matrix;
+use crate::op::Op;
+use crate::rational::Rational;
 use std::collections::HashSet;
 
 impl Graph {
@@ -168,5 +171,100 @@ fn check_len(expected: usize, found: usize) -> Result<(), DiffError> {
         Ok(())
     } else {
         Err(DiffError::LengthMismatch { expected, found })
+    }
+}
+
+/// The derivative rules of the operations: each `∂f/∂argᵢ` as a graph expression.
+impl Op {
+    /// ∂f/∂argᵢ for the node f = op(args), built in `g` (may reference f itself, e.g. (eˣ)' = eˣ).
+    pub(crate) fn partial(
+        self,
+        g: &mut Graph,
+        f: NodeId,
+        args: &[NodeId],
+        i: usize,
+    ) -> Result<NodeId, DiffError> {
+        let x = args[0];
+        let one = g.int(1);
+        Ok(match self {
+            Op::Neg => g.int(-1),
+            Op::Add => one,
+            Op::Sub => g.int(if i == 0 { 1 } else { -1 }),
+            Op::Mul => args[1 - i],
+            Op::Div => {
+                let b = args[1];
+                if i == 0 {
+                    g.div(one, b)
+                } else {
+                    let b2 = g.powi(b, 2);
+                    let q = g.div(x, b2);
+                    g.neg(q)
+                }
+            }
+            Op::Powi(k) => {
+                let c = g.int(i128::from(k));
+                let p = g.powi(x, k - 1);
+                g.mul(c, p)
+            }
+            Op::Powf => {
+                let y = args[1];
+                if i == 0 {
+                    let ym1 = g.sub(y, one);
+                    let p = g.powf(x, ym1);
+                    g.mul(y, p)
+                } else {
+                    let l = g.ln(x);
+                    g.mul(f, l)
+                }
+            }
+            Op::Sqrt => {
+                let half = g.rational(Rational::HALF);
+                g.div(half, f)
+            }
+            Op::Exp => f,
+            Op::Ln => g.div(one, x),
+            Op::Sin => g.cos(x),
+            Op::Cos => {
+                let s = g.sin(x);
+                g.neg(s)
+            }
+            Op::Tan => {
+                let f2 = g.powi(f, 2);
+                g.add(one, f2)
+            }
+            Op::Asin | Op::Acos => {
+                let x2 = g.powi(x, 2);
+                let d = g.sub(one, x2);
+                let r = g.sqrt(d);
+                let q = g.div(one, r);
+                if self == Op::Asin { q } else { g.neg(q) }
+            }
+            Op::Atan => {
+                let x2 = g.powi(x, 2);
+                let d = g.add(one, x2);
+                g.div(one, d)
+            }
+            Op::Atan2 => {
+                // f = atan2(y, x): ∂f/∂y = x/(x² + y²), ∂f/∂x = −y/(x² + y²).
+                let (y, xx) = (args[0], args[1]);
+                let y2 = g.powi(y, 2);
+                let x2 = g.powi(xx, 2);
+                let r2 = g.add(x2, y2);
+                if i == 0 {
+                    g.div(xx, r2)
+                } else {
+                    let q = g.div(y, r2);
+                    g.neg(q)
+                }
+            }
+            Op::Sinh => g.cosh(x),
+            Op::Cosh => g.sinh(x),
+            Op::Tanh => {
+                let f2 = g.powi(f, 2);
+                g.sub(one, f2)
+            }
+            Op::Abs => return Err(DiffError::NotDifferentiable { op: "abs", node: f }),
+            Op::Hypot => g.div(args[i], f),
+        })
     }
 }

@@ -29,6 +29,16 @@ pub struct ProblemInfo {
     pub params: &'static [&'static str],
 }
 
+impl ProblemInfo {
+    /// The run's subject: this built-in problem.
+    pub fn subject(&self) -> Subject {
+        Subject {
+            name: self.name.to_owned(),
+            kind: self.kind,
+        }
+    }
+}
+
 const LV_PARAMS: &[&str] = &["a1", "a2", "b1", "b2", "q1", "q2"];
 const PENDULUM_PARAMS: &[&str] = &["m", "g", "l", "theta", "theta_dot"];
 
@@ -297,7 +307,7 @@ pub fn run_made(made: &Made, subject: &Subject, spec: &RunSpec) -> Result<Run, C
 
 /// Builds `info`'s problem with `params` and runs it.
 pub fn run(info: &'static ProblemInfo, params: &Params, spec: &RunSpec) -> Result<Run, CliError> {
-    run_made(&make(info, params)?, &Subject::builtin(info), spec)
+    run_made(&make(info, params)?, &info.subject(), spec)
 }
 
 /// The mass, gravity and length of the pendulums (`m`, `g`, `l`, default 1); the mass must be

@@ -4,7 +4,6 @@
 
 use super::choice::{Choice, Kind};
 use super::error::CliError;
-use super::problems::ProblemInfo;
 use super::trajectory::{Keep, Memory, Monitor, Totals, Trajectory};
 use crate::solution::{Observer, Stopped};
 use std::fmt::Display;
@@ -59,16 +58,6 @@ pub struct Subject {
     pub name: String,
     /// Its kind (which methods apply).
     pub kind: Kind,
-}
-
-impl Subject {
-    /// A built-in problem.
-    pub fn builtin(info: &ProblemInfo) -> Subject {
-        Subject {
-            name: info.name.to_owned(),
-            kind: info.kind,
-        }
-    }
 }
 
 /// A finished (or failed) run.

@@ -23,7 +23,7 @@
 use super::choice::{self, Choice, Kind};
 use super::error::CliError;
 use super::problem_files;
-use super::problems::{Made, file_at, find, run_made};
+use super::problems::{Made, ProblemInfo, file_at, find, run_made};
 use super::registry::{HAMILTONIAN_STEPPERS, HOLONOMIC_STEPPERS, IMPLICIT_STEPPERS, STEPPERS};
 use super::run::{PATH, Run, RunSpec, Subject};
 use crate::diagnostics::{empirical_order, gauss8, gauss8_on_slices, maximum};
@@ -394,7 +394,7 @@ fn reference_lagrangian(file: &LagrangianFile) -> Vec<f64> {
 }
 
 fn subject(name: &str) -> Result<Subject, CliError> {
-    find(Some(name)).map(Subject::builtin)
+    find(Some(name)).map(ProblemInfo::subject)
 }
 
 /// Steps of the holonomic files' reference run over `T = 1`.

@@ -1,9 +1,33 @@
 //! The constraint geometry on flat coordinate slices: bond vectors `d_b = x_i − x_j`, the
 //! constraint values, products with `G`, `Gᵀ` and `M⁻¹`, and the assembly of `G M⁻¹ Gᵀ`-shaped
-//! band matrices. Every function is `O(n)` (`O(Σ_k deg_k²)` for the assembly).
+//! band matrices. Every function is `O(n)` (`O(Σ_k deg_k²)` for the assembly). The system's
+//! own `c(q)` and `G M⁻¹ p` ([`DistanceConstraints::constraints`],
+//! [`DistanceConstraints::velocity_constraints`]) are formed here.
 
 use super::band::Band;
 use super::model::{BondEnd, DistanceConstraints};
+use super::potential::Potential;
+use nalgebra::DVector;
+
+impl<V: Potential> DistanceConstraints<V> {
+    /// `c(q)`, one value per bond (allocates; the steppers use their own buffers).
+    pub fn constraints(&self, q: &DVector<f64>) -> DVector<f64> {
+        let mut d = vec![0.0; self.bonds().len() * self.dim()];
+        bond_vectors(self, q.as_slice(), &mut d);
+        let mut c = DVector::zeros(self.bonds().len());
+        constraint_values(self, &d, c.as_mut_slice());
+        c
+    }
+
+    /// The velocity constraints `G(q) M⁻¹ p`, one value per bond (allocates).
+    pub fn velocity_constraints(&self, q: &DVector<f64>, p: &DVector<f64>) -> DVector<f64> {
+        let mut d = vec![0.0; self.bonds().len() * self.dim()];
+        bond_vectors(self, q.as_slice(), &mut d);
+        let mut r = DVector::zeros(self.bonds().len());
+        velocity_constraints(self, &d, p.as_slice(), r.as_mut_slice());
+        r
+    }
+}
 
 /// Block `k` of `dim` entries: the coordinates of particle `k`, or the vector of bond `k`.
 #[inline]

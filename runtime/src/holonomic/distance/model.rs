@@ -1,6 +1,5 @@
 //! The [`DistanceConstraints`] system: particles, masses, bonds and a potential, validated once.
 
-use super::geometry;
 use super::potential::{Particles, Potential};
 use nalgebra::DVector;
 
@@ -271,24 +270,6 @@ impl<V> DistanceConstraints<V> {
 }
 
 impl<V: Potential> DistanceConstraints<V> {
-    /// `c(q)`, one value per bond (allocates; the steppers use their own buffers).
-    pub fn constraints(&self, q: &DVector<f64>) -> DVector<f64> {
-        let mut d = vec![0.0; self.bonds.len() * self.dim];
-        geometry::bond_vectors(self, q.as_slice(), &mut d);
-        let mut c = DVector::zeros(self.bonds.len());
-        geometry::constraint_values(self, &d, c.as_mut_slice());
-        c
-    }
-
-    /// The velocity constraints `G(q) M⁻¹ p`, one value per bond (allocates).
-    pub fn velocity_constraints(&self, q: &DVector<f64>, p: &DVector<f64>) -> DVector<f64> {
-        let mut d = vec![0.0; self.bonds.len() * self.dim];
-        geometry::bond_vectors(self, q.as_slice(), &mut d);
-        let mut r = DVector::zeros(self.bonds.len());
-        geometry::velocity_constraints(self, &d, p.as_slice(), r.as_mut_slice());
-        r
-    }
-
     /// `H(q, p) = ½ Σ_k |p_k|²/m_k + V(q)`.
     pub fn hamiltonian(&self, q: &DVector<f64>, p: &DVector<f64>) -> f64 {
         let kinetic: f64 = (p.as_slice().chunks_exact(self.dim))
