@@ -118,6 +118,17 @@ fn success_json(args: &[&str]) -> Value {
     json(&out)
 }
 
+/// A degenerate Lagrangian problem file on `(q1, q2)` with `ϑ = theta`, `H = hamiltonian`
+/// (the Hamiltonian on line 4) and `q₀`.
+fn degenerate_file(theta: [&str; 2], hamiltonian: &str, q0: [f64; 2]) -> String {
+    format!(
+        "kind = \"degenerate_lagrangian\"\ncoordinates = [\"q1\", \"q2\"]\n\
+         theta = [\"{}\", \"{}\"]\nhamiltonian = \"{hamiltonian}\"\n\
+         [initial]\nq = [{:?}, {:?}]\n",
+        theta[0], theta[1], q0[0], q0[1]
+    )
+}
+
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sparkgen-cli-{}-{name}", std::process::id()));

@@ -5,23 +5,13 @@
 //! are linearly dependent at `q₀`, projected or not; more constraints than coordinates; and
 //! `verify` on a degenerate Lagrangian of odd D, where `Ω = dϑ` is singular everywhere.
 
-use super::{fails_with, fails_with_code, scratch};
+use super::{degenerate_file, fails_with, fails_with_code, scratch};
 
 /// Writes `text` as `name` into `dir`, returning its path.
 fn file(dir: &std::path::Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, text).expect("scratch problem file");
     path.display().to_string()
-}
-
-/// A degenerate Lagrangian `ϑ = (θ₁, 0)`, `H` at `q₀`.
-fn degenerate(theta1: &str, hamiltonian: &str, q0: [f64; 2]) -> String {
-    format!(
-        "kind = \"degenerate_lagrangian\"\ncoordinates = [\"q1\", \"q2\"]\n\
-         theta = [\"{theta1}\", \"0\"]\nhamiltonian = \"{hamiltonian}\"\n\
-         [initial]\nq = [{:?}, {:?}]\n",
-        q0[0], q0[1]
-    )
 }
 
 /// A holonomic system of unit mass on (x, y) with potential `V` and `constraints`, at rest at
@@ -42,24 +32,33 @@ fn run(path: &str) -> [&str; 5] {
     ["run", "--problem-file", path, "--steps", "5"]
 }
 
+/// Runs the file at `path` with and without `--project-initial`: both exit 2 with `needle`.
+fn refused_projected_or_not(path: &str, needle: &str) {
+    for extra in [&[][..], &["--project-initial"][..]] {
+        let args: Vec<&str> = run(path).into_iter().chain(extra.iter().copied()).collect();
+        let stderr = fails_with_code(&args, 2);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
+
 #[test]
 fn values_that_are_not_finite_at_the_initial_data_are_refused_before_the_first_step() {
     let dir = scratch("domain");
     let cases = [
         // H = 1/q₁ at q₁ = 0: the energy itself.
         (
-            degenerate("q2", "1/q1 + q2*q2", [0.0, 1.0]),
+            degenerate_file(["q2", "0"], "1/q1 + q2*q2", [0.0, 1.0]),
             "the energy is inf",
         ),
         // ϑ₁ = √q₂ at q₂ = 0: ϑ is finite, its derivative (in Ω) is not, and so the stage
         // equations are not.
         (
-            degenerate("sqrt(q2)", "q1*q1 + q2*q2", [1.0, 0.0]),
+            degenerate_file(["sqrt(q2)", "0"], "q1*q1 + q2*q2", [1.0, 0.0]),
             "the stage equations' row",
         ),
         // H = √q₁ + q₂² at q₁ = 0: H is finite, ∇H is not.
         (
-            degenerate("q2", "sqrt(q1) + q2*q2", [0.0, 1.0]),
+            degenerate_file(["q2", "0"], "sqrt(q1) + q2*q2", [0.0, 1.0]),
             "the stage equations' row",
         ),
         // A holonomic force ∇V = (0, 1/(2√(y + 1))) at y = −1, on the unit circle.
@@ -80,14 +79,7 @@ fn values_that_are_not_finite_at_the_initial_data_are_refused_before_the_first_s
         "constraint.toml",
         &holonomic("y", &["x + sqrt(y) - 1"], [1.0, 0.0]),
     );
-    for extra in [&[][..], &["--project-initial"][..]] {
-        let args: Vec<&str> = run(&gradient)
-            .into_iter()
-            .chain(extra.iter().copied())
-            .collect();
-        let stderr = fails_with_code(&args, 2);
-        assert!(stderr.contains("∂c_1/∂q_2 is inf"), "{stderr}");
-    }
+    refused_projected_or_not(&gradient, "∂c_1/∂q_2 is inf");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -97,17 +89,7 @@ fn values_that_are_not_finite_at_the_initial_data_are_refused_before_the_first_s
 fn degenerate_constraints_at_the_initial_data_exit_2_at_step_0_projected_or_not() {
     let dir = scratch("degenerate-constraints");
     let path = file(&dir, "cubic.toml", &holonomic("y", &["x*x*x"], [0.0, 0.0]));
-    for extra in [&[][..], &["--project-initial"][..]] {
-        let args: Vec<&str> = run(&path)
-            .into_iter()
-            .chain(extra.iter().copied())
-            .collect();
-        let stderr = fails_with_code(&args, 2);
-        assert!(
-            stderr.contains("step 0 (t = 0): degenerate constraints"),
-            "{stderr}"
-        );
-    }
+    refused_projected_or_not(&path, "step 0 (t = 0): degenerate constraints");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -3,7 +3,7 @@
 //! and the command's own checks alike), 1 for failures of the work itself. Every failure is
 //! one line on stderr and never a panic.
 
-use super::{fails_with_code, scratch, sparkgen};
+use super::{degenerate_file, fails_with_code, scratch, sparkgen};
 
 #[test]
 fn unusable_arguments_exit_2_whatever_the_reason() {
@@ -27,12 +27,8 @@ fn unusable_arguments_exit_2_whatever_the_reason() {
     fails_with_code(&["run", "--problem-file", "/nonexistent/problem.toml"], 2);
     let dir = scratch("file");
     let bad = dir.join("bad.toml");
-    std::fs::write(
-        &bad,
-        "kind = \"degenerate_lagrangian\"\ncoordinates = [\"q1\", \"q2\"]\n\
-         theta = [\"q2\", \"q1\"]\nhamiltonian = \"q1 + zz\"\n[initial]\nq = [1.0, 1.0]\n",
-    )
-    .expect("scratch file");
+    let text = degenerate_file(["q2", "q1"], "q1 + zz", [1.0, 1.0]);
+    std::fs::write(&bad, text).expect("scratch file");
     fails_with_code(&["run", "--problem-file", bad.to_str().expect("utf-8")], 2);
     // A file's own values are checked when it is read, `--param` values after they are set.
     let pendulum = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/pendulum.toml");
@@ -242,12 +238,8 @@ fn an_infinite_initial_constraint_is_refused_before_the_first_step() {
 fn a_never_finite_subexpression_is_refused_at_its_column() {
     let dir = scratch("never-finite");
     let file = dir.join("nan.toml");
-    std::fs::write(
-        &file,
-        "kind = \"degenerate_lagrangian\"\ncoordinates = [\"q1\", \"q2\"]\n\
-         theta = [\"q2\", \"q1\"]\nhamiltonian = \"q2 + 0/0 * q1\"\n[initial]\nq = [1.0, 1.0]\n",
-    )
-    .expect("scratch file");
+    let text = degenerate_file(["q2", "q1"], "q2 + 0/0 * q1", [1.0, 1.0]);
+    std::fs::write(&file, text).expect("scratch file");
     let file = file.to_str().expect("utf-8");
     let stderr = fails_with_code(&["run", "--problem-file", file, "--steps", "3"], 2);
     // `0/0` starts at column 21 of line 4.
